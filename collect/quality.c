@@ -1,0 +1,39 @@
+/* quality.c: computes a sample's data-quality flags at ingest. Each flag later
+ * removes the sample from exactly the metric it spoils (schema/record.h). */
+#include "collect/quality.h"
+
+#include <string.h>
+
+unsigned quality_assess(const struct run_rec *run, const struct sample_rec *smp)
+{
+	unsigned f = 0;
+	int is_bench = run->endpoint && !strcmp(run->endpoint, "llama-bench");
+
+	if (smp->error || (smp->http_status != TPS_NULL &&
+			   (smp->http_status < 200 || smp->http_status > 299)) ||
+	    (isnan(smp->prompt_per_second) && isnan(smp->predicted_per_second))) {
+		f |= SAMPLE_FAILED;
+		return f;
+	}
+	/* llama-bench rows are pure pp or pure tg tests: a prompt-less tg test has no
+	 * prefill to spoil, so only the traps of its own metric apply. */
+	if (!isnan(smp->predicted_per_second)) {
+		int early_stop = smp->stop_type && (!strcmp(smp->stop_type, "eos") ||
+						      !strcmp(smp->stop_type, "word"));
+		if (run->n_predict != TPS_NULL && run->n_predict > 0) {
+			if (smp->predicted_n != TPS_NULL && smp->predicted_n < run->n_predict)
+				f |= SAMPLE_TRUNCATED;
+		} else if (early_stop) {
+			f |= SAMPLE_TRUNCATED; /* nothing to compare with: trust the stop */
+		}
+	}
+	if (!isnan(smp->prompt_per_second)) {
+		if (smp->cache_n != TPS_NULL && smp->cache_n > 0)
+			f |= SAMPLE_CACHED;
+		if (smp->prompt_n != TPS_NULL && smp->prompt_n < QUALITY_MIN_PROMPT_N)
+			f |= SAMPLE_SHORT_PROMPT;
+		if (smp->seq == 0 && !is_bench)
+			f |= SAMPLE_COLD;
+	}
+	return f;
+}

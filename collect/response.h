@@ -1,0 +1,42 @@
+/* response.h: parsing one llama-server response (POST /completion or POST
+ * /v1/chat/completions) into a sample. This is the parser the fuzz target drives:
+ * it never prints, and reports a bad response through a caller buffer. */
+#ifndef COLLECT_RESPONSE_H
+#define COLLECT_RESPONSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schema/record.h"
+
+struct response {
+	struct sample_rec sample; /* timings, stop_type, output_hash, raw timings JSON */
+	char *prompt;             /* the prompt text when the response echoes it */
+	char *model;              /* the response's "model" */
+	const char *endpoint;     /* "completion" or "chat", static */
+	int64_t n_predict, seed;  /* from generation_settings, TPS_NULL when absent */
+	int ignore_eos;           /* -1 when absent */
+	double temperature;       /* NAN when absent */
+};
+
+/* Absurd values are refused rather than stored: a tok/s above this, ... */
+#define RESPONSE_MAX_RATE 1e7
+#define RESPONSE_MAX_COUNT 1e8
+#define RESPONSE_MAX_MS 8.64e7 /* a day */
+
+/* Parses json (len bytes, need not be NUL-terminated) into out, which the caller
+ * releases with response_release() whatever this returns. A missing or non-object
+ * `timings`, a field of the wrong type, or a negative, non-finite or absurd value is
+ * an error: -1 with a message (no prefix) in err. 0 ok. */
+int response_parse(const char *json, size_t len, struct response *out, char *err,
+		   size_t errlen);
+
+/* The same over an already parsed cJSON object (import reads JSONL lines once). */
+struct cJSON;
+int response_from_json(const struct cJSON *root, struct response *out, char *err,
+		       size_t errlen);
+
+void response_init(struct response *r);
+void response_release(struct response *r);
+
+#endif

@@ -1,0 +1,111 @@
+/* main.c: the dispatcher. It parses the global options, finds the command in one
+ * table, runs it and turns what it returns into the exit code (git.c's job in git).
+ * Commands live one per file as <stage>/cmd_<name>.c. */
+#include "tpsdb.h"
+#include "schema/store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int cmd_import(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_collect(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_runs(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_models(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_export(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_merge(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_check(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_compare(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_gate(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_trend(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_report(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_plot(int argc, char **argv, struct tps_ctx *ctx);
+
+static const struct tps_cmd commands[] = {
+	{ "collect", "start engines, send prompts, record every timing", cmd_collect },
+	{ "calibrate", "measure a host's A/A noise floor (same engine, restarted)", cmd_calibrate },
+	{ "import", "import llama-server responses, llama-bench output or an export", cmd_import },
+	{ "runs", "list runs", cmd_runs },
+	{ "models", "the model registry, with identity alarms", cmd_models },
+	{ "check", "data-quality findings and the integrity check", cmd_check },
+	{ "export", "write runs and samples as JSONL or CSV", cmd_export },
+	{ "merge", "bring in the runs of another store", cmd_merge },
+	{ "compare", "parity deltas between two engines", cmd_compare },
+	{ "sweep", "monotonicity and speedup of speculative series", cmd_sweep },
+	{ "baseline", "freeze, list and remove named sets of runs", cmd_baseline },
+	{ "gate", "pass/fail a candidate against a baseline", cmd_gate },
+	{ "trend", "change points in each history series", cmd_trend },
+	{ "report", "the study's tables, findings and plots", cmd_report },
+	{ "plot", "render trend, sweep or parity plots with gnuplot", cmd_plot },
+};
+
+static const char usage[] = "tpsdb [--db <file>] <command> [<args>]";
+
+static void print_help(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: %s\n\n", usage);
+	fprintf(f, "The store is --db <file>, else $TPSDB_DB, else ./tpsdb.sqlite.\n\n");
+	fprintf(f, "Commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'tpsdb <command> --help' describes one command.\n");
+	fprintf(f, "Exit codes: 0 ok, 1 a check or gate failed, 2 usage, 3 runtime or data error.\n");
+}
+
+struct store *tps_ctx_store(struct tps_ctx *ctx)
+{
+	if (!ctx->store)
+		ctx->store = store_open(ctx->db_path, ctx->readonly ? STORE_READONLY : 0);
+	return ctx->store;
+}
+
+int main(int argc, char **argv)
+{
+	struct tps_ctx ctx = { 0 };
+	const char *env = getenv("TPSDB_DB");
+	size_t i;
+	int ret, a = 1;
+
+	ctx.db_path = env && *env ? env : "./tpsdb.sqlite";
+	while (a < argc && argv[a][0] == '-') {
+		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
+			print_help(stdout);
+			return TPS_EXIT_OK;
+		} else if (!strcmp(argv[a], "--db") && a + 1 < argc) {
+			ctx.db_path = argv[++a];
+		} else if (!strncmp(argv[a], "--db=", 5)) {
+			ctx.db_path = argv[a] + 5;
+		} else if (!strcmp(argv[a], "--version")) {
+			printf("tpsdb 0.1.0\n");
+			return TPS_EXIT_OK;
+		} else {
+			return tps_usage_error(usage, "unknown global option '%s'", argv[a]);
+		}
+		a++;
+	}
+	if (a >= argc) {
+		print_help(stderr);
+		return TPS_EXIT_USAGE;
+	}
+	if (!*ctx.db_path)
+		return tps_usage_error(usage, "--db needs a file name");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!strcmp(commands[i].name, argv[a]))
+			break;
+	}
+	if (i == sizeof(commands) / sizeof(commands[0]))
+		return tps_usage_error(usage, "unknown command '%s' (see 'tpsdb --help')", argv[a]);
+	ret = commands[i].exec(argc - a, argv + a, &ctx);
+	store_close(ctx.store);
+	if (fflush(stdout) != 0 && ret == TPS_EXIT_OK) {
+		tps_error("cannot write the output");
+		ret = TPS_EXIT_ERROR;
+	}
+	if (ret < TPS_EXIT_OK || ret > TPS_EXIT_ERROR)
+		ret = TPS_EXIT_ERROR;
+	return ret;
+}

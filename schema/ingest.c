@@ -1,0 +1,279 @@
+/* ingest.c: writing runs and samples. Identity rows (host, engine, model, prompt)
+ * are found or created on their identifying columns, so a re-import or a merge
+ * reuses them. All of it runs inside the caller's BEGIN IMMEDIATE transaction. */
+#include "schema/store.h"
+#include "tpsdb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *nz(const char *s)
+{
+	return s ? s : "";
+}
+
+/* Runs a find statement; if it gives no row, the insert statement, then the find
+ * again. Returns the id or -1. */
+static int64_t find_or_insert(struct store *s, sqlite3_stmt *find, sqlite3_stmt *ins,
+			      const char *what)
+{
+	int rc = sqlite3_step(find);
+
+	if (rc == SQLITE_ROW)
+		return sqlite3_column_int64(find, 0);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, what);
+	if (sqlite3_step(ins) != SQLITE_DONE)
+		return store_fail(s, what);
+	return sqlite3_last_insert_rowid(store_db(s));
+}
+
+static int64_t host_id(struct store *s, const struct host_rec *h)
+{
+	static const char find_sql[] =
+		"SELECT id FROM host WHERE name=:name AND gpu=:gpu AND driver=:driver "
+		"AND cuda=:cuda";
+	static const char ins_sql[] =
+		"INSERT INTO host(name, gpu, driver, cuda) VALUES(:name,:gpu,:driver,:cuda)";
+	sqlite3_stmt *find = store_stmt(s, find_sql), *ins = store_stmt(s, ins_sql);
+	sqlite3_stmt *sts[2] = { find, ins };
+	int i;
+
+	if (!find || !ins)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		store_bind_text(sts[i], ":name", h->name && *h->name ? h->name : "unknown");
+		store_bind_text(sts[i], ":gpu", nz(h->gpu));
+		store_bind_text(sts[i], ":driver", nz(h->driver));
+		store_bind_text(sts[i], ":cuda", nz(h->cuda));
+	}
+	return find_or_insert(s, find, ins, "cannot record the host");
+}
+
+static int64_t engine_id(struct store *s, const struct engine_rec *e)
+{
+	static const char find_sql[] =
+		"SELECT id FROM engine WHERE label=:label AND role=:role AND "
+		"version=:version AND sha256=:sha256";
+	static const char ins_sql[] =
+		"INSERT INTO engine(label, role, version, sha256) "
+		"VALUES(:label,:role,:version,:sha256)";
+	sqlite3_stmt *find = store_stmt(s, find_sql), *ins = store_stmt(s, ins_sql);
+	sqlite3_stmt *sts[2] = { find, ins };
+	int i;
+
+	if (!find || !ins)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		store_bind_text(sts[i], ":label", e->label && *e->label ? e->label : "unknown");
+		store_bind_text(sts[i], ":role", e->role && *e->role ? e->role : "other");
+		store_bind_text(sts[i], ":version", nz(e->version));
+		store_bind_text(sts[i], ":sha256", nz(e->sha256));
+	}
+	return find_or_insert(s, find, ins, "cannot record the engine");
+}
+
+static int64_t model_id(struct store *s, const struct model_rec *m)
+{
+	static const char find_sql[] =
+		"SELECT id FROM model WHERE label=:label AND file=:file AND bytes IS :bytes "
+		"AND sha256=:sha256 AND quant=:quant";
+	static const char ins_sql[] =
+		"INSERT INTO model(label, file, bytes, sha256, quant) "
+		"VALUES(:label,:file,:bytes,:sha256,:quant)";
+	sqlite3_stmt *find = store_stmt(s, find_sql), *ins = store_stmt(s, ins_sql);
+	sqlite3_stmt *sts[2] = { find, ins };
+	int i;
+
+	if (!find || !ins)
+		return -1;
+	for (i = 0; i < 2; i++) {
+		store_bind_text(sts[i], ":label", m->label && *m->label ? m->label : "unknown");
+		store_bind_text(sts[i], ":file", nz(m->file));
+		store_bind_i64(sts[i], ":bytes", m->bytes);
+		store_bind_text(sts[i], ":sha256", nz(m->sha256));
+		store_bind_text(sts[i], ":quant", nz(m->quant));
+	}
+	return find_or_insert(s, find, ins, "cannot record the model");
+}
+
+int store_run_exists(struct store *s, const char *uuid)
+{
+	static const char sql[] = "SELECT 1 FROM run WHERE uuid=:uuid";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	if (!st)
+		return -1;
+	store_bind_text(st, ":uuid", uuid);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	if (rc == SQLITE_DONE)
+		return 0;
+	return store_fail(s, "cannot look up a run");
+}
+
+int64_t store_run_insert(struct store *s, const struct run_rec *r)
+{
+	static const char sql[] =
+		"INSERT INTO run(uuid, started_at, ended_at, status, source, host_id, "
+		"engine_id, model_id, ctx, n_predict, ignore_eos, temperature, seed, endpoint, "
+		"spec_type, n_max, drafter, extra_args, tag, notes, load_error, log_path, "
+		"warmup, prompt_set) VALUES(:uuid,:started_at,:ended_at,:status,:source,:host,"
+		":engine,:model,:ctx,:n_predict,:ignore_eos,:temperature,:seed,:endpoint,"
+		":spec_type,:n_max,:drafter,:extra_args,:tag,:notes,:load_error,:log_path,"
+		":warmup,:prompt_set)";
+	int64_t h, e, m;
+	sqlite3_stmt *st;
+	char now[32];
+
+	if ((h = host_id(s, &r->host)) < 0 || (e = engine_id(s, &r->engine)) < 0 ||
+	    (m = model_id(s, &r->model)) < 0)
+		return -1;
+	if (!(st = store_stmt(s, sql)))
+		return -1;
+	tps_now_iso(now, sizeof(now));
+	store_bind_text(st, ":uuid", r->uuid);
+	store_bind_text(st, ":started_at", r->started_at ? r->started_at : now);
+	store_bind_text(st, ":ended_at", r->ended_at);
+	store_bind_text(st, ":status", r->status ? r->status : "running");
+	store_bind_text(st, ":source", r->source ? r->source : "import");
+	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":host"), h);
+	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":engine"), e);
+	sqlite3_bind_int64(st, sqlite3_bind_parameter_index(st, ":model"), m);
+	store_bind_i64(st, ":ctx", r->ctx);
+	store_bind_i64(st, ":n_predict", r->n_predict);
+	store_bind_i64(st, ":ignore_eos", r->ignore_eos < 0 ? TPS_NULL : r->ignore_eos);
+	store_bind_double(st, ":temperature", r->temperature);
+	store_bind_i64(st, ":seed", r->seed);
+	store_bind_text(st, ":endpoint", r->endpoint ? r->endpoint : "completion");
+	store_bind_text(st, ":spec_type", nz(r->spec_type));
+	store_bind_i64(st, ":n_max", r->n_max);
+	store_bind_text(st, ":drafter", nz(r->drafter));
+	store_bind_text(st, ":extra_args", nz(r->extra_args));
+	store_bind_text(st, ":tag", nz(r->tag));
+	store_bind_text(st, ":notes", nz(r->notes));
+	store_bind_text(st, ":load_error", r->load_error);
+	store_bind_text(st, ":log_path", r->log_path);
+	store_bind_i64(st, ":warmup", r->warmup);
+	store_bind_text(st, ":prompt_set", nz(r->prompt_set));
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		if (sqlite3_extended_errcode(store_db(s)) == SQLITE_CONSTRAINT_UNIQUE)
+			return tps_error("run '%s' is already in '%s'", r->uuid, store_path(s));
+		return store_fail(s, "cannot record the run");
+	}
+	return sqlite3_last_insert_rowid(store_db(s));
+}
+
+static int64_t prompt_id(struct store *s, const struct sample_rec *smp)
+{
+	static const char find_sql[] = "SELECT id FROM prompt WHERE text_hash=:hash";
+	static const char ins_sql[] =
+		"INSERT INTO prompt(name, text_hash, n_tokens) VALUES(:name,:hash,:n_tokens)";
+	static const char tok_sql[] =
+		"UPDATE prompt SET n_tokens=:n_tokens WHERE id=:id AND n_tokens IS NULL";
+	sqlite3_stmt *find = store_stmt(s, find_sql), *ins = store_stmt(s, ins_sql);
+	sqlite3_stmt *tok = store_stmt(s, tok_sql);
+	int64_t id;
+
+	if (!find || !ins || !tok)
+		return -1;
+	store_bind_text(find, ":hash", smp->prompt_hash);
+	store_bind_text(ins, ":hash", smp->prompt_hash);
+	store_bind_text(ins, ":name", smp->prompt_name ? smp->prompt_name : smp->prompt_hash);
+	store_bind_i64(ins, ":n_tokens", smp->prompt_n);
+	id = find_or_insert(s, find, ins, "cannot record the prompt");
+	if (id >= 0 && smp->prompt_n != TPS_NULL) {
+		store_bind_i64(tok, ":n_tokens", smp->prompt_n);
+		store_bind_i64(tok, ":id", id);
+		if (sqlite3_step(tok) != SQLITE_DONE)
+			return store_fail(s, "cannot record the prompt");
+	}
+	return id;
+}
+
+int store_sample_insert(struct store *s, int64_t run_id, const struct sample_rec *smp)
+{
+	static const char sql[] =
+		"INSERT INTO sample(run_id, prompt_id, rep, seq, cache_n, prompt_n, prompt_ms, "
+		"prompt_per_second, predicted_n, predicted_ms, predicted_per_second, draft_n, "
+		"draft_n_accepted, wall_ms, http_status, error, stop_type, output_hash, timings, "
+		"flags) VALUES(:run,:prompt,:rep,:seq,:cache_n,:prompt_n,:prompt_ms,:pps,"
+		":predicted_n,:predicted_ms,:tps,:draft_n,:draft_acc,:wall_ms,:http,:error,"
+		":stop_type,:output_hash,:timings,:flags)";
+	sqlite3_stmt *st;
+	int64_t pid;
+
+	if ((pid = prompt_id(s, smp)) < 0)
+		return -1;
+	if (!(st = store_stmt(s, sql)))
+		return -1;
+	store_bind_i64(st, ":run", run_id);
+	store_bind_i64(st, ":prompt", pid);
+	store_bind_i64(st, ":rep", smp->rep == TPS_NULL ? 1 : smp->rep);
+	store_bind_i64(st, ":seq", smp->seq);
+	store_bind_i64(st, ":cache_n", smp->cache_n);
+	store_bind_i64(st, ":prompt_n", smp->prompt_n);
+	store_bind_double(st, ":prompt_ms", smp->prompt_ms);
+	store_bind_double(st, ":pps", smp->prompt_per_second);
+	store_bind_i64(st, ":predicted_n", smp->predicted_n);
+	store_bind_double(st, ":predicted_ms", smp->predicted_ms);
+	store_bind_double(st, ":tps", smp->predicted_per_second);
+	store_bind_i64(st, ":draft_n", smp->draft_n);
+	store_bind_i64(st, ":draft_acc", smp->draft_n_accepted);
+	store_bind_double(st, ":wall_ms", smp->wall_ms);
+	store_bind_i64(st, ":http", smp->http_status);
+	store_bind_text(st, ":error", smp->error);
+	store_bind_text(st, ":stop_type", smp->stop_type);
+	store_bind_text(st, ":output_hash", smp->output_hash);
+	store_bind_text(st, ":timings", smp->timings);
+	store_bind_i64(st, ":flags", (int64_t)smp->flags);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		if (sqlite3_extended_errcode(store_db(s)) == SQLITE_CONSTRAINT_UNIQUE)
+			return tps_error("prompt '%s' repetition %lld appears twice in one run",
+					 smp->prompt_name ? smp->prompt_name : smp->prompt_hash,
+					 (long long)smp->rep);
+		return store_fail(s, "cannot record a sample");
+	}
+	return 0;
+}
+
+int store_run_finish(struct store *s, int64_t run_id, const char *status,
+		     const char *ended_at, const char *load_error)
+{
+	static const char hashes_sql[] =
+		"SELECT DISTINCT p.text_hash FROM sample x JOIN prompt p ON p.id=x.prompt_id "
+		"WHERE x.run_id=:run ORDER BY 1";
+	static const char upd_sql[] =
+		"UPDATE run SET status=:status, ended_at=:ended, prompt_set=:set, "
+		"load_error=coalesce(:load_error, load_error) WHERE id=:run";
+	sqlite3_stmt *st = store_stmt(s, hashes_sql);
+	struct sha256 c;
+	char set[65], now[32];
+	int rc, n = 0;
+
+	if (!st)
+		return -1;
+	sha256_init(&c);
+	store_bind_i64(st, ":run", run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		sha256_update(&c, sqlite3_column_text(st, 0), (size_t)sqlite3_column_bytes(st, 0));
+		sha256_update(&c, "\n", 1);
+		n++;
+	}
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot read a run's prompts");
+	sha256_final_hex(&c, set);
+	if (!(st = store_stmt(s, upd_sql)))
+		return -1;
+	tps_now_iso(now, sizeof(now));
+	store_bind_text(st, ":status", status);
+	store_bind_text(st, ":ended", ended_at ? ended_at : now);
+	store_bind_text(st, ":set", n ? set : "");
+	store_bind_text(st, ":load_error", load_error);
+	store_bind_i64(st, ":run", run_id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store_fail(s, "cannot finish the run");
+	return 0;
+}

@@ -1,0 +1,68 @@
+/* record.c: initialisation and release of the records every path in and out of the
+ * store passes around, and the names of the data-quality flags. */
+#include "schema/record.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *record_flag_name(unsigned flag)
+{
+	switch (flag) {
+	case SAMPLE_TRUNCATED: return "truncated";
+	case SAMPLE_CACHED: return "cache-inflated";
+	case SAMPLE_SHORT_PROMPT: return "short-prompt";
+	case SAMPLE_FAILED: return "failed";
+	case SAMPLE_COLD: return "cold-start";
+	}
+	return "unknown";
+}
+
+void run_rec_init(struct run_rec *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->model.bytes = TPS_NULL;
+	r->ctx = r->n_predict = r->n_max = r->seed = r->warmup = TPS_NULL;
+	r->ignore_eos = -1;
+	r->temperature = NAN;
+}
+
+void sample_rec_init(struct sample_rec *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->rep = s->seq = TPS_NULL;
+	s->cache_n = s->prompt_n = s->predicted_n = s->draft_n = s->draft_n_accepted = TPS_NULL;
+	s->prompt_ms = s->prompt_per_second = s->predicted_ms = s->predicted_per_second = NAN;
+	s->wall_ms = NAN;
+	s->http_status = TPS_NULL;
+}
+
+void run_rec_release(struct run_rec *r)
+{
+	char **strs[] = {
+		&r->started_at, &r->ended_at, &r->status, &r->source,
+		&r->host.name, &r->host.gpu, &r->host.driver, &r->host.cuda,
+		&r->engine.label, &r->engine.role, &r->engine.version, &r->engine.sha256,
+		&r->model.label, &r->model.file, &r->model.sha256, &r->model.quant,
+		&r->endpoint, &r->spec_type, &r->drafter, &r->extra_args, &r->tag, &r->notes,
+		&r->load_error, &r->log_path, &r->prompt_set,
+	};
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		free(*strs[i]);
+	run_rec_init(r);
+}
+
+void sample_rec_release(struct sample_rec *s)
+{
+	if (!s)
+		return;
+	free(s->prompt_name);
+	free(s->error);
+	free(s->stop_type);
+	free(s->output_hash);
+	free(s->timings);
+	sample_rec_init(s);
+}

@@ -1,0 +1,79 @@
+/* record.h: the in-memory shape of what the store holds, shared by every path that
+ * moves runs in or out: the collector, import, export and merge. A run_rec carries
+ * its host, engine, model and config by value; a sample_rec is one request. */
+#ifndef SCHEMA_RECORD_H
+#define SCHEMA_RECORD_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* "Absent" for integer fields; doubles use NAN. Both are stored as SQL NULL. */
+#define TPS_NULL INT64_MIN
+
+/* Data-quality findings, computed at ingest (collect/quality.c) and stored in
+ * sample.flags. Each spoils one metric; analysis leaves the sample out of it. */
+enum sample_flag {
+	SAMPLE_TRUNCATED = 1 << 0,    /* predicted_n < requested n_predict, or EOS: spoils tg */
+	SAMPLE_CACHED = 1 << 1,       /* cache_n > 0: prefill inflated by the prompt cache: pp */
+	SAMPLE_SHORT_PROMPT = 1 << 2, /* prompt_n < 512: prefill measures overhead: pp */
+	SAMPLE_FAILED = 1 << 3,       /* HTTP error, no timings, transport error: both */
+	SAMPLE_COLD = 1 << 4,         /* first request the server saw: pp */
+};
+#define SAMPLE_SPOILS_PP (SAMPLE_CACHED | SAMPLE_SHORT_PROMPT | SAMPLE_FAILED | SAMPLE_COLD)
+#define SAMPLE_SPOILS_TG (SAMPLE_TRUNCATED | SAMPLE_FAILED)
+
+/* The short names used in output and JSON ("truncated", "cache-inflated", ...), in
+ * bit order; record_flag_name(SAMPLE_CACHED) == "cache-inflated". */
+const char *record_flag_name(unsigned flag);
+
+struct host_rec {
+	char *name, *gpu, *driver, *cuda;
+};
+
+struct engine_rec {
+	char *label;
+	char *role;    /* "ours", "upstream" or "other" */
+	char *version; /* build info */
+	char *sha256;  /* of the binary, "" when unknown */
+};
+
+struct model_rec {
+	char *label, *file, *sha256, *quant;
+	int64_t bytes; /* TPS_NULL when unknown */
+};
+
+struct run_rec {
+	char uuid[40];
+	char *started_at, *ended_at, *status, *source;
+	struct host_rec host;
+	struct engine_rec engine;
+	struct model_rec model;
+	int64_t ctx, n_predict, n_max, seed, warmup; /* TPS_NULL when absent */
+	int ignore_eos;                              /* -1 unknown */
+	double temperature;                          /* NAN unknown */
+	char *endpoint, *spec_type, *drafter, *extra_args, *tag, *notes;
+	char *load_error, *log_path, *prompt_set;
+};
+
+struct sample_rec {
+	char *prompt_name;
+	char prompt_hash[65];
+	int64_t rep, seq;
+	int64_t cache_n, prompt_n, predicted_n, draft_n, draft_n_accepted;
+	double prompt_ms, prompt_per_second, predicted_ms, predicted_per_second;
+	double wall_ms;
+	int64_t http_status;
+	char *error, *stop_type, *output_hash;
+	char *timings; /* raw JSON of the timings object */
+	unsigned flags;
+};
+
+/* Initialise to all-absent (strings NULL, integers TPS_NULL, doubles NAN). */
+void run_rec_init(struct run_rec *r);
+void sample_rec_init(struct sample_rec *s);
+/* Free the strings a record owns and re-initialise it. Accept NULL. */
+void run_rec_release(struct run_rec *r);
+void sample_rec_release(struct sample_rec *s);
+
+#endif

@@ -1,0 +1,96 @@
+/* store.h: the tpsdb store, one SQLite file. Only schema/ talks SQL; every other
+ * stage goes through the functions declared here and in the other schema/ headers.
+ * Writers own their transaction: store_begin() ... store_commit(). */
+#ifndef SCHEMA_STORE_H
+#define SCHEMA_STORE_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "schema/record.h"
+
+struct store;
+
+enum store_open_flags {
+	STORE_READONLY = 1 << 0, /* open without creating; still migrates an older file */
+	STORE_NO_MIGRATE = 1 << 1, /* tests: leave the schema as found */
+};
+
+/* Opens (creating unless STORE_READONLY) the store at path, in WAL mode with foreign
+ * keys on and a busy timeout, and migrates it to the latest schema. ":memory:" works.
+ * Returns a store the caller frees with store_close(), or NULL after an error line.
+ * A database newer than this program, or a SQLite file that is not a tpsdb store, is
+ * refused and left untouched. */
+struct store *store_open(const char *path, int flags);
+/* Opens like store_open() but stops migrating at schema version `upto` (tests). */
+struct store *store_open_version(const char *path, int flags, int upto);
+/* Closes the store; accepts NULL. */
+void store_close(struct store *s);
+
+/* The path given to store_open(), borrowed. */
+const char *store_path(const struct store *s);
+/* The raw handle, for schema/ files only. Borrowed. */
+sqlite3 *store_db(struct store *s);
+/* A prepared statement for a static SQL string, cached by the string's address and
+ * reset with its bindings cleared (Fossil's db_static_prepare). Borrowed: never
+ * finalize it. NULL after an error line. */
+sqlite3_stmt *store_stmt(struct store *s, const char *sql);
+/* Reports the SQLite error of the last call as an error line with a context; -1. */
+int store_fail(struct store *s, const char *what);
+
+/* Binding by parameter name (":run_id") with the record conventions: a NULL string,
+ * TPS_NULL or NAN bind SQL NULL. A name the statement lacks is ignored. */
+void store_bind_text(sqlite3_stmt *st, const char *name, const char *v);
+void store_bind_i64(sqlite3_stmt *st, const char *name, int64_t v);
+void store_bind_double(sqlite3_stmt *st, const char *name, double v);
+/* Column readers with the same conventions. store_col_text returns a heap copy the
+ * caller frees (NULL for SQL NULL); store_col_str a borrowed "" for SQL NULL. */
+char *store_col_text(sqlite3_stmt *st, int i);
+const char *store_col_str(sqlite3_stmt *st, int i);
+int64_t store_col_i64(sqlite3_stmt *st, int i);
+double store_col_double(sqlite3_stmt *st, int i);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. 0 ok, -1 after an error line. Rollback is
+ * quiet and safe to call when no transaction is open. */
+int store_begin(struct store *s);
+int store_commit(struct store *s);
+void store_rollback(struct store *s);
+
+/* The schema version of the open store. */
+int store_version(struct store *s);
+
+/* Runs PRAGMA integrity_check; returns 0 when "ok", 1 when problems were found (each
+ * passed to cb), -1 on error. */
+int store_integrity(struct store *s, void (*cb)(const char *problem, void *arg), void *arg);
+
+/* --- writing runs (schema/ingest.c) --- */
+
+/* Finds or creates the host, engine and model rows and inserts the run. The uuid must
+ * be set and new. Returns the run's id, or -1 after an error line. Inside the
+ * caller's transaction. */
+int64_t store_run_insert(struct store *s, const struct run_rec *r);
+/* 1 if a run with this uuid exists, 0 if not, -1 on error. */
+int store_run_exists(struct store *s, const char *uuid);
+/* Inserts one sample of run_id, creating its prompt row if new. 0 ok, -1 after an
+ * error line (a duplicate prompt/rep is an error). */
+int store_sample_insert(struct store *s, int64_t run_id, const struct sample_rec *smp);
+/* Sets a run's status, end time (now when NULL), and load error (kept when NULL), and
+ * recomputes its prompt_set hash from its samples. 0 ok, -1 after an error line. */
+int store_run_finish(struct store *s, int64_t run_id, const char *status,
+		     const char *ended_at, const char *load_error);
+
+/* --- reading runs back whole (schema/read.c): export and merge --- */
+
+struct run_filter {
+	const char *engine, *model, *tag, *host, *uuid; /* NULL: any */
+};
+
+/* Calls cb once per matching run, in start order, with the run and all its samples
+ * (ordered by prompt name, rep). Both are borrowed for the call. Stops and returns
+ * cb's value when it is non-zero; 0 when all were visited; -1 after an error line. */
+int store_runs_foreach(struct store *s, const struct run_filter *f,
+		       int (*cb)(const struct run_rec *run, const struct sample_rec *smp,
+				 size_t n, void *arg),
+		       void *arg);
+
+#endif

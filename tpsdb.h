@@ -1,0 +1,92 @@
+/* tpsdb.h: what every stage of tpsdb shares: the exit codes, the command context,
+ * the one-line error printers, allocation that never returns NULL and option and
+ * number parsing. Each stage has its own headers beside its sources. */
+#ifndef TPSDB_H
+#define TPSDB_H
+
+#include <getopt.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The one exit-code enum; main() returns these, and so does every cmd_<name>(). */
+enum tps_exit {
+	TPS_EXIT_OK = 0,    /* success */
+	TPS_EXIT_FAIL = 1,  /* a check or a gate failed */
+	TPS_EXIT_USAGE = 2, /* bad command line */
+	TPS_EXIT_ERROR = 3, /* runtime, data or network error */
+};
+
+struct store;
+
+/* What the dispatcher hands to each command. */
+struct tps_ctx {
+	const char *db_path;  /* --db, else $TPSDB_DB, else ./tpsdb.sqlite */
+	struct store *store;  /* opened by tps_ctx_store() on first use */
+	int readonly;         /* commands that only read set this before tps_ctx_store() */
+};
+
+/* Opens ctx->db_path on first call (creating and migrating it unless readonly is
+ * set) and returns the store, borrowed: main() closes it. NULL after an error line. */
+struct store *tps_ctx_store(struct tps_ctx *ctx);
+
+/* One command of the table in main.c. */
+struct tps_cmd {
+	const char *name;
+	const char *summary;  /* one line for `tpsdb --help` */
+	int (*exec)(int argc, char **argv, struct tps_ctx *ctx);
+};
+
+/* Prints "tpsdb: error: <msg>" on stderr and returns -1 (git's error()). */
+int tps_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "tpsdb: warning: <msg>" on stderr. */
+void tps_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "tpsdb: error: <msg>" then "usage: <usage>" on stderr and returns
+ * TPS_EXIT_USAGE, for a command to return directly. */
+int tps_usage_error(const char *usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Allocation that dies with an error line (exit 3) rather than return NULL. */
+void *tps_xmalloc(size_t n);
+void *tps_xcalloc(size_t n, size_t size);
+void *tps_xrealloc(void *p, size_t n);
+char *tps_xstrdup(const char *s);      /* NULL stays NULL */
+char *tps_xstrndup(const char *s, size_t n);
+char *tps_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* getopt_long() for commands that take long options only (plus -h). Sets opterr
+ * off and resets the parser on the first call of each command (argv changes).
+ * Returns what getopt_long returns; for an unknown option or a missing argument it
+ * prints the one error line itself and returns '?'. */
+int tps_getopt(int argc, char **argv, const struct option *longopts);
+
+/* Strict number parsing: the whole string, in range, finite. 0 ok, -1 otherwise
+ * (nothing printed: the caller names the option). */
+int tps_parse_i64(const char *s, int64_t *out);
+int tps_parse_double(const char *s, double *out);
+
+/* Reads a whole file (or stdin for "-") into a NUL-terminated heap buffer; caller
+ * frees. NULL after an error line naming the file. */
+char *tps_read_file(const char *path, size_t *len);
+
+/* The current UTC time as "YYYY-MM-DDTHH:MM:SS.mmmZ" into buf (>= 32 bytes). */
+void tps_now_iso(char *buf, size_t len);
+/* A random RFC 4122 version-4 uuid into buf (>= 37 bytes). 0 ok, -1 on failure. */
+int tps_uuid4(char *buf, size_t len);
+/* Monotonic clock in milliseconds. */
+double tps_mono_ms(void);
+
+/* SHA-256 (sha256.c). */
+struct sha256 {
+	uint32_t h[8];
+	uint64_t len;
+	unsigned char buf[64];
+	size_t used;
+};
+void sha256_init(struct sha256 *c);
+void sha256_update(struct sha256 *c, const void *data, size_t n);
+/* Writes 64 lower-case hex digits and a NUL into hex. */
+void sha256_final_hex(struct sha256 *c, char hex[65]);
+/* One-shot helper over a buffer. */
+void sha256_hex(const void *data, size_t n, char hex[65]);
+
+#endif

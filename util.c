@@ -1,0 +1,236 @@
+/* util.c: the small helpers every stage shares: error lines, allocation that cannot
+ * fail, option and number parsing, whole-file reads, clocks and uuids. Kept at the
+ * top level beside main.c because collect/, schema/, analyze/ and reports/ all use it. */
+#include "tpsdb.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+static void vreport(const char *prefix, const char *fmt, va_list ap)
+{
+	fputs(prefix, stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int tps_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("tpsdb: error: ", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void tps_warning(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("tpsdb: warning: ", fmt, ap);
+	va_end(ap);
+}
+
+int tps_usage_error(const char *usage, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("tpsdb: error: ", fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "usage: %s\n", usage);
+	return TPS_EXIT_USAGE;
+}
+
+static void die_oom(size_t n)
+{
+	fprintf(stderr, "tpsdb: error: out of memory allocating %zu bytes\n", n);
+	exit(TPS_EXIT_ERROR);
+}
+
+void *tps_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p)
+		die_oom(n);
+	return p;
+}
+
+void *tps_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p)
+		die_oom(n * size);
+	return p;
+}
+
+void *tps_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q)
+		die_oom(n);
+	return q;
+}
+
+char *tps_xstrdup(const char *s)
+{
+	if (!s)
+		return NULL;
+	return tps_xstrndup(s, strlen(s));
+}
+
+char *tps_xstrndup(const char *s, size_t n)
+{
+	char *p = tps_xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *tps_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p = NULL;
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		die_oom(strlen(fmt));
+	va_end(ap);
+	return p;
+}
+
+int tps_getopt(int argc, char **argv, const struct option *longopts)
+{
+	static char **last_argv;
+	int c;
+
+	if (argv != last_argv) {
+		last_argv = argv;
+		optind = 0; /* GNU: re-initialise for a new argument vector */
+	}
+	opterr = 0;
+	c = getopt_long(argc, argv, ":h", longopts, NULL);
+	if (c == '?') {
+		if (optopt)
+			tps_error("unknown option '-%c'", optopt);
+		else
+			tps_error("unknown option '%s'", argv[optind - 1]);
+	} else if (c == ':') {
+		tps_error("option '%s' needs a value", argv[optind - 1]);
+		c = '?';
+	}
+	return c;
+}
+
+int tps_parse_i64(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int tps_parse_double(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v))
+		return -1;
+	*out = v;
+	return 0;
+}
+
+char *tps_read_file(const char *path, size_t *len)
+{
+	FILE *f = NULL;
+	char *buf = NULL, *ret = NULL;
+	size_t used = 0, cap = 65536, n;
+
+	f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f) {
+		tps_error("cannot open '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	buf = tps_xmalloc(cap);
+	while ((n = fread(buf + used, 1, cap - used - 1, f)) > 0) {
+		used += n;
+		if (cap - used < 2) {
+			cap *= 2;
+			buf = tps_xrealloc(buf, cap);
+		}
+	}
+	if (ferror(f)) {
+		tps_error("cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	buf[used] = '\0';
+	if (len)
+		*len = used;
+	ret = buf;
+	buf = NULL;
+out:
+	if (f && f != stdin)
+		fclose(f);
+	free(buf);
+	return ret;
+}
+
+void tps_now_iso(char *buf, size_t len)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	gmtime_r(&ts.tv_sec, &tm);
+	snprintf(buf, len, "%04d-%02d-%02dT%02d:%02d:%02d.%03ldZ", tm.tm_year + 1900,
+		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 ts.tv_nsec / 1000000);
+}
+
+int tps_uuid4(char *buf, size_t len)
+{
+	unsigned char b[16];
+	size_t got = 0;
+
+	if (len < 37)
+		return -1;
+	while (got < sizeof(b)) {
+		ssize_t n = getrandom(b + got, sizeof(b) - got, 0);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return tps_error("cannot read random bytes: %s", strerror(errno));
+		}
+		got += (size_t)n;
+	}
+	b[6] = (b[6] & 0x0f) | 0x40;
+	b[8] = (b[8] & 0x3f) | 0x80;
+	snprintf(buf, len,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11],
+		 b[12], b[13], b[14], b[15]);
+	return 0;
+}
+
+double tps_mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
