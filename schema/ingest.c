@@ -277,3 +277,21 @@ int store_run_finish(struct store *s, int64_t run_id, const char *status,
 		return store_fail(s, "cannot finish the run");
 	return 0;
 }
+
+int store_run_restore(struct store *s, const struct run_rec *r, const struct sample_rec *smp,
+		      size_t n)
+{
+	int64_t id;
+	size_t i;
+	int have = store_run_exists(s, r->uuid);
+
+	if (have != 0)
+		return have; /* 1: already here, nothing to do; -1: error */
+	if ((id = store_run_insert(s, r)) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (store_sample_insert(s, id, &smp[i]) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -55,6 +55,11 @@ static int check_ours(sqlite3 *db, const char *path)
 		return tps_error("'%s' is not a tpsdb store (application_id %d)", path, app);
 	if (app == 0 && version == 0 && tables > 0)
 		return tps_error("'%s' is not a tpsdb store: it holds other tables", path);
+	/* Checked before WAL is switched on: even that would alter the file. */
+	if (version > migrate_latest())
+		return tps_error("database '%s' has schema version %d, newer than this tpsdb "
+				 "(%d): upgrade tpsdb; the database was not changed",
+				 path, version, migrate_latest());
 	return 0;
 }
 

@@ -79,6 +79,12 @@ int store_sample_insert(struct store *s, int64_t run_id, const struct sample_rec
 int store_run_finish(struct store *s, int64_t run_id, const char *status,
 		     const char *ended_at, const char *load_error);
 
+/* Inserts a run kept whole elsewhere (an export line, another store) with its own
+ * uuid, status and flags. Returns 0 when inserted, 1 when a run with that uuid is
+ * already here (left as it is: merge and re-import are idempotent), -1 on error. */
+int store_run_restore(struct store *s, const struct run_rec *r, const struct sample_rec *smp,
+		      size_t n);
+
 /* --- reading runs back whole (schema/read.c): export and merge --- */
 
 struct run_filter {

@@ -1,0 +1,641 @@
+/* stats.c: descriptive statistics, the Student-t and normal distributions and the
+ * tests tpsdb uses (Wilcoxon signed-rank, sign, Mann-Whitney U, Welch's and
+ * Student's t). Everything works on copies with NaN removed; sorting is qsort,
+ * the incomplete beta is Lentz's continued fraction as in Numerical Recipes'. */
+#include "analyze/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tpsdb.h"
+
+/* Above this many non-zero differences the Wilcoxon p-value is approximate. 25 keeps
+ * the enumeration tiny (2^25 fits a double exactly, the sums stay below 651). */
+#define WILCOXON_EXACT_MAX 25
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* A heap copy of the non-NaN values of x, sorted when asked; caller frees. The
+ * count goes to *m. Never NULL (tps_xmalloc dies instead). */
+static double *clean_copy(const double *x, size_t n, size_t *m, int sorted)
+{
+	double *c = tps_xmalloc((n ? n : 1) * sizeof(*c));
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			c[k++] = x[i];
+	if (sorted)
+		qsort(c, k, sizeof(*c), cmp_double);
+	*m = k;
+	return c;
+}
+
+size_t stats_count(const double *x, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			k++;
+	return k;
+}
+
+/* Mean of the non-NaN values, and their count in *m. */
+static double mean_count(const double *x, size_t n, size_t *m)
+{
+	double sum = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(x[i]))
+			continue;
+		sum += x[i];
+		k++;
+	}
+	*m = k;
+	return k ? sum / (double)k : NAN;
+}
+
+double stats_mean(const double *x, size_t n)
+{
+	size_t m;
+	return mean_count(x, n, &m);
+}
+
+/* Type-7 quantile of m sorted values; m > 0, p in [0, 1]. */
+static double sorted_quantile(const double *s, size_t m, double p)
+{
+	double h = (double)(m - 1) * p;
+	size_t lo = (size_t)floor(h);
+
+	if (lo + 1 >= m)
+		return s[m - 1];
+	/* Written so that equal neighbours (and infinities) come back unchanged. */
+	if (s[lo] == s[lo + 1])
+		return s[lo];
+	return s[lo] + (h - (double)lo) * (s[lo + 1] - s[lo]);
+}
+
+double stats_median(const double *x, size_t n)
+{
+	size_t m;
+	double *s = clean_copy(x, n, &m, 1);
+	double r = NAN;
+
+	if (m % 2)
+		r = s[m / 2];
+	else if (m)
+		r = s[m / 2 - 1] == s[m / 2] ? s[m / 2] : (s[m / 2 - 1] + s[m / 2]) / 2;
+	free(s);
+	return r;
+}
+
+double stats_trimmed_mean(const double *x, size_t n, double trim)
+{
+	size_t m, cut;
+	double *s, sum = 0, r = NAN;
+
+	if (!(trim >= 0 && trim < 0.5))
+		return NAN;
+	s = clean_copy(x, n, &m, 1);
+	if (m == 0)
+		goto out;
+	cut = (size_t)floor(trim * (double)m);
+	for (size_t i = cut; i < m - cut; i++)
+		sum += s[i];
+	r = sum / (double)(m - 2 * cut);
+out:
+	free(s);
+	return r;
+}
+
+/* Sample variance of the non-NaN values (two passes); NaN below two values. The
+ * mean and the count go to *mean and *m. */
+static double variance(const double *x, size_t n, double *mean, size_t *m)
+{
+	double mu = mean_count(x, n, m), ss = 0;
+
+	*mean = mu;
+	if (*m < 2)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			ss += (x[i] - mu) * (x[i] - mu);
+	return ss / (double)(*m - 1);
+}
+
+double stats_stddev(const double *x, size_t n)
+{
+	double mu;
+	size_t m;
+	return sqrt(variance(x, n, &mu, &m));
+}
+
+double stats_quantile(const double *x, size_t n, double p)
+{
+	double r;
+	stats_quantiles(x, n, &p, 1, &r);
+	return r;
+}
+
+void stats_quantiles(const double *x, size_t n, const double *p, size_t np, double *out)
+{
+	size_t m;
+	double *s = clean_copy(x, n, &m, 1);
+
+	for (size_t i = 0; i < np; i++)
+		out[i] = m && p[i] >= 0 && p[i] <= 1 ? sorted_quantile(s, m, p[i]) : NAN;
+	free(s);
+}
+
+/* The continued fraction of I_x(a, b), evaluated by the modified Lentz method. It
+ * converges fast for x < (a + 1) / (a + b + 2); the caller arranges that. Large a
+ * (Student-t with huge df) needs on the order of sqrt(a) terms, hence the cap. */
+static double betacf(double a, double b, double x)
+{
+	const double eps = 1e-16, tiny = 1e-300;
+	double qab = a + b, qap = a + 1, qam = a - 1;
+	double c = 1, d = 1 - qab * x / qap, h;
+
+	if (fabs(d) < tiny)
+		d = tiny;
+	d = 1 / d;
+	h = d;
+	for (int m = 1; m <= 100000; m++) {
+		double m2 = 2.0 * m, aa, del;
+
+		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		h *= d * c;
+		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+		d = 1 + aa * d;
+		if (fabs(d) < tiny)
+			d = tiny;
+		c = 1 + aa / c;
+		if (fabs(c) < tiny)
+			c = tiny;
+		d = 1 / d;
+		del = d * c;
+		h *= del;
+		if (fabs(del - 1) < eps)
+			break;
+	}
+	return h;
+}
+
+/* The Stirling-series remainder of lgamma: lgamma(v) - ((v - 1/2) log v - v +
+ * log(2 pi) / 2), good to 1e-16 for v >= 10. */
+static double stirling_rest(double v)
+{
+	double v2 = v * v;
+	return (1.0 / 12 - (1.0 / 360 - (1.0 / 1260 - 1.0 / (1680 * v2)) / v2) / v2) / v;
+}
+
+/* log B(a, b). The plain lgamma(a) + lgamma(b) - lgamma(a + b) cancels away its
+ * precision when one argument is large (a Student t with df = 1e7 has a = 5e6),
+ * so there the difference lgamma(big + small) - lgamma(big) is taken from the
+ * Stirling series, where it is a log1p. */
+static double log_beta(double a, double b)
+{
+	double big = a > b ? a : b, small = a > b ? b : a, diff;
+
+	if (big < 10)
+		return lgamma(a) + lgamma(b) - lgamma(a + b);
+	diff = (big - 0.5) * log1p(small / big) + small * log(big + small) - small +
+		stirling_rest(big + small) - stirling_rest(big);
+	return lgamma(small) - diff;
+}
+
+/* I_x(a, b) given both x and y = 1 - x, so that callers who know 1 - x more
+ * precisely than 1 - x rounds to (the t CDF near t = 0, or with a huge df) keep
+ * that precision. */
+static double incbeta(double a, double b, double x, double y)
+{
+	double lbt, lx, ly;
+
+	if (isnan(a) || isnan(b) || isnan(x) || a <= 0 || b <= 0 || x < 0 || x > 1)
+		return NAN;
+	if (x == 0)
+		return 0;
+	if (y == 0)
+		return 1;
+	lx = x > 0.5 ? log1p(-y) : log(x);
+	ly = y > 0.5 ? log1p(-x) : log(y);
+	lbt = a * lx + b * ly - log_beta(a, b);
+	if (x < (a + 1) / (a + b + 2))
+		return exp(lbt) * betacf(a, b, x) / a;
+	return 1 - exp(lbt) * betacf(b, a, y) / b;
+}
+
+double stats_incbeta(double a, double b, double x)
+{
+	return incbeta(a, b, x, 1 - x);
+}
+
+double stats_normal_cdf(double z)
+{
+	return 0.5 * erfc(-z / sqrt(2.0));
+}
+
+/* Bisection for the root of f(v) = target on [lo, hi] where f increases; stops at
+ * the resolution of doubles. Slow next to Newton but it cannot diverge, and no
+ * caller is hot. */
+static double bisect(double (*f)(double, double), double arg, double target, double lo, double hi)
+{
+	for (int i = 0; i < 2000; i++) {
+		double mid = lo + (hi - lo) / 2;
+
+		if (mid <= lo || mid >= hi)
+			break;
+		if (f(mid, arg) < target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo + (hi - lo) / 2;
+}
+
+/* Upper tail of the standard normal, the shape bisect() wants (arg unused). The
+ * upper tail rather than the CDF keeps relative precision for small p. */
+static double normal_upper_neg(double z, double unused)
+{
+	(void)unused;
+	return -0.5 * erfc(z / sqrt(2.0));
+}
+
+/* Upper tail P(T > t) for t >= 0, from the incomplete beta with 1 - x computed
+ * directly so that small t keeps its precision. With a huge df the continued
+ * fraction loses digits to 1 - (a + b) x / (a + 1) cancelling, so past 1e6 the first
+ * term of the 1/df expansion around the normal takes over; its error is O(1/df^2),
+ * below 1e-12 there. */
+static double t_upper(double t, double df)
+{
+	double t2 = t * t;
+
+	if (isinf(t))
+		return 0;
+	if (df > 1e6)
+		return 0.5 * erfc(t / sqrt(2.0)) +
+			exp(-t2 / 2) / 2.5066282746310002 /* sqrt(2 pi) */ * (t2 * t + t) / (4 * df);
+	return 0.5 * incbeta(df / 2, 0.5, df / (df + t2), t2 / (df + t2));
+}
+
+static double t_upper_neg(double t, double df)
+{
+	return -t_upper(t, df);
+}
+
+double stats_normal_quantile(double p)
+{
+	double q, hi = 1;
+
+	if (isnan(p) || p < 0 || p > 1)
+		return NAN;
+	if (p == 0 || p == 1)
+		return p == 0 ? -INFINITY : INFINITY;
+	if (p == 0.5)
+		return 0;
+	q = p < 0.5 ? p : 1 - p;
+	while (-normal_upper_neg(hi, 0) > q)
+		hi *= 2;
+	q = bisect(normal_upper_neg, 0, -q, 0, hi);
+	return p < 0.5 ? -q : q;
+}
+
+double stats_t_cdf(double t, double df)
+{
+	double up;
+
+	if (isnan(t) || isnan(df) || df <= 0)
+		return NAN;
+	up = t_upper(fabs(t), df);
+	return t < 0 ? up : 1 - up;
+}
+
+double stats_t_quantile(double p, double df)
+{
+	double q, hi = 1;
+
+	if (isnan(p) || isnan(df) || df <= 0 || p < 0 || p > 1)
+		return NAN;
+	if (p == 0 || p == 1)
+		return p == 0 ? -INFINITY : INFINITY;
+	if (p == 0.5)
+		return 0;
+	q = p < 0.5 ? p : 1 - p;
+	while (t_upper(hi, df) > q && hi < 1e300)
+		hi *= 2;
+	q = bisect(t_upper_neg, df, -q, 0, hi);
+	return p < 0.5 ? -q : q;
+}
+
+double stats_t_crit95(double df)
+{
+	return stats_t_quantile(0.975, df);
+}
+
+double stats_mean_ci(const double *x, size_t n, double level, double *lo, double *hi)
+{
+	double mu, v = NAN, half = NAN;
+	size_t m;
+
+	v = variance(x, n, &mu, &m);
+	if (m >= 2 && level > 0 && level < 1)
+		half = stats_t_quantile((1 + level) / 2, (double)(m - 1)) * sqrt(v / (double)m);
+	if (lo)
+		*lo = mu - half;
+	if (hi)
+		*hi = mu + half;
+	return mu;
+}
+
+static void test_init(struct stats_test *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->statistic = NAN;
+	out->z = NAN;
+	out->df = NAN;
+	out->p = NAN;
+}
+
+/* One value to rank and where it came from. */
+struct ranked {
+	double v;
+	size_t i;
+};
+
+static int cmp_ranked(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	if (x->v != y->v)
+		return (x->v > y->v) - (x->v < y->v);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Mid-ranks (1-based) of v[0..m) into rank[], with equal values sharing the mean of
+ * their positions. Returns the tie term sum(t^3 - t) over groups of t equal values. */
+static double midranks(const double *v, size_t m, double *rank)
+{
+	struct ranked *r = tps_xmalloc((m ? m : 1) * sizeof(*r));
+	double ties = 0;
+
+	for (size_t i = 0; i < m; i++) {
+		r[i].v = v[i];
+		r[i].i = i;
+	}
+	qsort(r, m, sizeof(*r), cmp_ranked);
+	for (size_t i = 0; i < m;) {
+		size_t j = i + 1;
+		double mid, t;
+
+		while (j < m && r[j].v == r[i].v)
+			j++;
+		/* Positions i+1 .. j share their mean; always a multiple of 1/2. */
+		mid = ((double)(i + 1) + (double)j) / 2;
+		for (size_t k = i; k < j; k++)
+			rank[r[k].i] = mid;
+		t = (double)(j - i);
+		ties += t * t * t - t;
+		i = j;
+	}
+	free(r);
+	return ties;
+}
+
+/* Two-sided p from a normal score: 2 * P(Z > |z|), capped at 1. */
+static double two_sided_normal(double z)
+{
+	double p = erfc(fabs(z) / sqrt(2.0));
+	return p > 1 ? 1 : p;
+}
+
+/* The exact two-sided p of W+ = w over the 2^m sign assignments of the given
+ * mid-ranks. Doubled ranks are whole numbers, so the distribution is a table of
+ * counts indexed by 2 * W+. */
+static double wilcoxon_exact(const double *rank, size_t m, double w)
+{
+	long total = 0, w2 = lround(2 * w);
+	long *r2 = tps_xmalloc(m * sizeof(*r2));
+	double *count, lo = 0, hi = 0, all = ldexp(1.0, (int)m), p;
+
+	for (size_t i = 0; i < m; i++) {
+		r2[i] = lround(2 * rank[i]);
+		total += r2[i];
+	}
+	count = tps_xcalloc((size_t)total + 1, sizeof(*count));
+	count[0] = 1;
+	/* 0/1 knapsack of the doubled ranks: count[s] = assignments summing to s. */
+	for (size_t i = 0, reach = 0; i < m; i++) {
+		for (long s = (long)reach; s >= 0; s--)
+			if (count[s] != 0)
+				count[s + r2[i]] += count[s];
+		reach += (size_t)r2[i];
+	}
+	for (long s = 0; s <= total; s++) {
+		if (s <= w2)
+			lo += count[s];
+		if (s >= w2)
+			hi += count[s];
+	}
+	p = 2 * (lo < hi ? lo : hi) / all;
+	free(count);
+	free(r2);
+	return p > 1 ? 1 : p;
+}
+
+void stats_wilcoxon(const double *d, size_t n, struct stats_test *out)
+{
+	double *a = tps_xmalloc((n ? n : 1) * sizeof(*a));
+	double *rank = tps_xmalloc((n ? n : 1) * sizeof(*rank));
+	unsigned char *positive = tps_xmalloc(n ? n : 1);
+	double ties, w = 0, mu, var;
+	size_t m = 0;
+
+	test_init(out);
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(d[i])) {
+			out->n_nan++;
+		} else if (d[i] == 0) {
+			out->n_zero++;
+		} else {
+			a[m] = fabs(d[i]);
+			positive[m++] = d[i] > 0;
+		}
+	}
+	out->n = m;
+	if (m == 0)
+		goto out;
+	ties = midranks(a, m, rank);
+	for (size_t i = 0; i < m; i++)
+		if (positive[i])
+			w += rank[i];
+	out->statistic = w;
+	if (m <= WILCOXON_EXACT_MAX) {
+		out->exact = 1;
+		out->p = wilcoxon_exact(rank, m, w);
+		goto out;
+	}
+	mu = (double)m * (double)(m + 1) / 4;
+	var = (double)m * (double)(m + 1) * (double)(2 * m + 1) / 24 - ties / 48;
+	if (var <= 0) {
+		out->z = 0;
+		out->p = 1;
+		goto out;
+	}
+	out->z = (w - mu - (w > mu ? 0.5 : w < mu ? -0.5 : 0)) / sqrt(var);
+	out->p = two_sided_normal(out->z);
+out:
+	free(positive);
+	free(rank);
+	free(a);
+}
+
+/* P(X <= k) for X ~ Binomial(m, 1/2), summed in log space term by term. */
+static double binom_half_cdf(size_t k, size_t m)
+{
+	double sum = 0, lm = lgamma((double)m + 1) - (double)m * log(2.0);
+
+	for (size_t i = 0; i <= k; i++)
+		sum += exp(lm - lgamma((double)i + 1) - lgamma((double)(m - i) + 1));
+	return sum;
+}
+
+void stats_sign_test(const double *d, size_t n, struct stats_test *out)
+{
+	size_t pos = 0, neg = 0;
+	double p;
+
+	test_init(out);
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(d[i]))
+			out->n_nan++;
+		else if (d[i] == 0)
+			out->n_zero++;
+		else if (d[i] > 0)
+			pos++;
+		else
+			neg++;
+	}
+	out->n = pos + neg;
+	out->exact = 1;
+	if (out->n == 0)
+		return;
+	out->statistic = (double)pos;
+	p = 2 * binom_half_cdf(pos < neg ? pos : neg, out->n);
+	out->p = p > 1 ? 1 : p;
+}
+
+void stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
+		struct stats_test *out)
+{
+	double *v = tps_xmalloc((nx + ny ? nx + ny : 1) * sizeof(*v));
+	double *rank = tps_xmalloc((nx + ny ? nx + ny : 1) * sizeof(*rank));
+	double ties, r1 = 0, n1, n2, big, u, mu, var;
+	size_t m1 = 0, m = 0;
+
+	test_init(out);
+	for (size_t i = 0; i < nx; i++)
+		if (isnan(x[i]))
+			out->n_nan++;
+		else
+			v[m++] = x[i];
+	m1 = m;
+	for (size_t i = 0; i < ny; i++)
+		if (isnan(y[i]))
+			out->n_nan++;
+		else
+			v[m++] = y[i];
+	out->n = m;
+	if (m1 == 0 || m1 == m)
+		goto out;
+	ties = midranks(v, m, rank);
+	for (size_t i = 0; i < m1; i++)
+		r1 += rank[i];
+	n1 = (double)m1;
+	n2 = (double)(m - m1);
+	big = (double)m;
+	u = r1 - n1 * (n1 + 1) / 2;
+	out->statistic = u;
+	mu = n1 * n2 / 2;
+	var = n1 * n2 / 12 * ((big + 1) - ties / (big * (big - 1)));
+	if (var <= 0) {
+		out->z = 0;
+		out->p = 1;
+		goto out;
+	}
+	out->z = (u - mu - (u > mu ? 0.5 : u < mu ? -0.5 : 0)) / sqrt(var);
+	out->p = two_sided_normal(out->z);
+out:
+	free(rank);
+	free(v);
+}
+
+void stats_welch(const double *x, size_t nx, const double *y, size_t ny, struct stats_test *out)
+{
+	double m1, m2, v1, v2, a, b, se2;
+	size_t k1, k2;
+
+	test_init(out);
+	v1 = variance(x, nx, &m1, &k1);
+	v2 = variance(y, ny, &m2, &k2);
+	out->n = k1 + k2;
+	out->n_nan = (nx - k1) + (ny - k2);
+	if (k1 < 2 || k2 < 2)
+		return;
+	a = v1 / (double)k1;
+	b = v2 / (double)k2;
+	se2 = a + b;
+	if (!(se2 > 0)) {
+		/* Both samples constant: no spread to test against, only the means. */
+		out->df = (double)(k1 + k2 - 2);
+		out->statistic = m1 == m2 ? 0 : m1 > m2 ? INFINITY : -INFINITY;
+		out->p = m1 == m2 ? 1 : 0;
+		return;
+	}
+	out->statistic = (m1 - m2) / sqrt(se2);
+	out->df = se2 * se2 / (a * a / (double)(k1 - 1) + b * b / (double)(k2 - 1));
+	out->p = 2 * t_upper(fabs(out->statistic), out->df);
+	if (out->p > 1)
+		out->p = 1;
+}
+
+void stats_student(const double *x, size_t nx, const double *y, size_t ny, struct stats_test *out)
+{
+	double m1, m2, v1, v2, pooled, se2;
+	size_t k1, k2;
+
+	test_init(out);
+	v1 = variance(x, nx, &m1, &k1);
+	v2 = variance(y, ny, &m2, &k2);
+	out->n = k1 + k2;
+	out->n_nan = (nx - k1) + (ny - k2);
+	/* One value on a side is enough when the other side supplies the variance. */
+	if (k1 < 1 || k2 < 1 || k1 + k2 < 3)
+		return;
+	out->df = (double)(k1 + k2 - 2);
+	pooled = ((k1 > 1 ? v1 * (double)(k1 - 1) : 0) + (k2 > 1 ? v2 * (double)(k2 - 1) : 0)) /
+		out->df;
+	se2 = pooled * (1 / (double)k1 + 1 / (double)k2);
+	if (!(se2 > 0)) {
+		out->statistic = m1 == m2 ? 0 : m1 > m2 ? INFINITY : -INFINITY;
+		out->p = m1 == m2 ? 1 : 0;
+		return;
+	}
+	out->statistic = (m1 - m2) / sqrt(se2);
+	out->p = 2 * t_upper(fabs(out->statistic), out->df);
+	if (out->p > 1)
+		out->p = 1;
+}

@@ -1,0 +1,263 @@
+/* sweep.c: monotonicity, decomposition and cross-engine attribution for a
+ * speculative-decoding sweep. Every verify cycle yields its accepted drafts plus
+ * one token of the target's, so cycles = predicted_n - draft_n_accepted, and decode
+ * speed is tokens per cycle over time per cycle: the two things an engine can be
+ * better or worse at (the drafter's acceptance, the host's per-cycle cost). */
+#include "analyze/sweep.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tpsdb.h"
+
+static int is_base(const struct sweep_rung *r)
+{
+	return r->n_max <= 0;
+}
+
+/* Percent change from a to b; NaN unless both are finite and positive. */
+static double change_pct(double a, double b)
+{
+	if (!(a > 0) || !(b > 0) || isinf(a) || isinf(b))
+		return NAN;
+	return (b / a - 1) * 100;
+}
+
+/* The accepted count to use: absent counts mean zero only where nothing was drafted. */
+static double accepted(const struct sweep_rung *r)
+{
+	if (r->draft_n_accepted >= 0)
+		return (double)r->draft_n_accepted;
+	return r->draft_n <= 0 ? 0 : NAN;
+}
+
+void sweep_point_compute(const struct sweep_rung *r, struct sweep_point *out)
+{
+	double acc = accepted(r), cycles = NAN;
+
+	out->speedup = NAN;
+	out->acceptance = r->draft_n > 0 && r->draft_n_accepted >= 0 ?
+		(double)r->draft_n_accepted / (double)r->draft_n : NAN;
+	if (r->predicted_n > 0 && !isnan(acc) && (double)r->predicted_n > acc)
+		cycles = (double)r->predicted_n - acc;
+	out->cycles = cycles;
+	out->tokens_per_cycle = (double)r->predicted_n / cycles;
+	out->ms_per_cycle = r->predicted_ms > 0 && isfinite(r->predicted_ms) ?
+		r->predicted_ms / cycles : NAN;
+}
+
+static void step_set(struct sweep_step *s, const struct sweep_rung *rungs, size_t i, double c)
+{
+	s->from = i;
+	s->to = i + 1;
+	s->from_n_max = rungs[i].n_max;
+	s->to_n_max = rungs[i + 1].n_max;
+	s->change_pct = c;
+	s->ref_change_pct = NAN;
+}
+
+int sweep_analyze(const struct sweep_rung *rungs, size_t n, double tolerance_pct,
+		struct sweep_report *out)
+{
+	size_t steps = n ? n - 1 : 0;
+
+	memset(out, 0, sizeof(*out));
+	out->base = SIZE_MAX;
+	if (!(tolerance_pct >= 0))
+		return -1;
+	out->points = tps_xcalloc(n ? n : 1, sizeof(*out->points));
+	out->violations = tps_xcalloc(steps ? steps : 1, sizeof(*out->violations));
+	out->anomalies = tps_xcalloc(steps ? steps : 1, sizeof(*out->anomalies));
+	out->n_points = n;
+	for (size_t i = 0; i < n && out->base == SIZE_MAX; i++)
+		if (is_base(&rungs[i]))
+			out->base = i;
+	for (size_t i = 0; i < n; i++) {
+		sweep_point_compute(&rungs[i], &out->points[i]);
+		if (out->base != SIZE_MAX) {
+			double c = change_pct(rungs[out->base].tg, rungs[i].tg);
+			out->points[i].speedup = c / 100 + 1;
+		}
+	}
+	for (size_t i = 0; i + 1 < n; i++) {
+		double c = change_pct(rungs[i].tg, rungs[i + 1].tg);
+		double a = change_pct(out->points[i].acceptance, out->points[i + 1].acceptance);
+
+		if (c < -tolerance_pct)
+			step_set(&out->violations[out->n_violations++], rungs, i, c);
+		if (is_base(&rungs[i]) || is_base(&rungs[i + 1]))
+			continue;
+		/* A rung that accepted nothing then something is a rise without a ratio. */
+		if (out->points[i].acceptance == 0 && out->points[i + 1].acceptance > 0)
+			a = INFINITY;
+		if (a > tolerance_pct)
+			step_set(&out->anomalies[out->n_anomalies++], rungs, i, a);
+	}
+	return 0;
+}
+
+void sweep_report_release(struct sweep_report *r)
+{
+	if (!r)
+		return;
+	free(r->points);
+	free(r->violations);
+	free(r->anomalies);
+	memset(r, 0, sizeof(*r));
+	r->base = SIZE_MAX;
+}
+
+int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struct sweep_gap *out)
+{
+	struct sweep_point o, r;
+
+	out->n_max = ours->n_max;
+	out->tg_pct = out->tpc_pct = out->cost_pct = NAN;
+	out->log_gap = out->log_tpc = out->log_cost = NAN;
+	out->share_acceptance = out->share_cost = NAN;
+	if (ours->n_max != ref->n_max)
+		return -1;
+	sweep_point_compute(ours, &o);
+	sweep_point_compute(ref, &r);
+	if (isnan(o.tokens_per_cycle) || isnan(r.tokens_per_cycle) ||
+			isnan(o.ms_per_cycle) || isnan(r.ms_per_cycle))
+		return -1;
+	out->log_tpc = log(o.tokens_per_cycle) - log(r.tokens_per_cycle);
+	out->log_cost = log(o.ms_per_cycle) - log(r.ms_per_cycle);
+	out->log_gap = out->log_tpc - out->log_cost;
+	out->tpc_pct = expm1(out->log_tpc) * 100;
+	out->cost_pct = expm1(out->log_cost) * 100;
+	out->tg_pct = expm1(out->log_gap) * 100;
+	/* A gap at rounding level has no meaningful split into shares. */
+	if (fabs(out->log_gap) > 1e-12) {
+		out->share_acceptance = out->log_tpc / out->log_gap;
+		out->share_cost = -out->log_cost / out->log_gap;
+	}
+	return 0;
+}
+
+/* Appends to buf like snprintf at offset *used; remembers overflow in *full. */
+__attribute__((format(printf, 5, 6)))
+static void append(char *buf, size_t len, size_t *used, int *full, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*full || *used >= len) {
+		*full = 1;
+		return;
+	}
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (k < 0 || (size_t)k >= len - *used) {
+		*full = 1;
+		*used = len;
+		return;
+	}
+	*used += (size_t)k;
+}
+
+/* -1, 0 or 1: the sign of v once values within SWEEP_EQUAL_PCT count as 0. */
+static int sign_eq(double v)
+{
+	return v > SWEEP_EQUAL_PCT ? 1 : v < -SWEEP_EQUAL_PCT ? -1 : 0;
+}
+
+int sweep_gap_explain(const struct sweep_gap *gap, const char *ours_name, const char *ref_name,
+		char *buf, size_t len)
+{
+	char where[48];
+	size_t used = 0;
+	int full = 0;
+	int g = sign_eq(gap->tg_pct), a = sign_eq(gap->tpc_pct), c = sign_eq(gap->cost_pct);
+	/* For ours: acceptance helps when higher, cost helps when lower. */
+	int help_a = a, help_c = -c;
+
+	if (len)
+		buf[0] = '\0';
+	if (isnan(gap->tg_pct) || isnan(gap->tpc_pct) || isnan(gap->cost_pct))
+		return -1;
+	if (gap->n_max <= 0)
+		snprintf(where, sizeof(where), "without speculation");
+	else
+		snprintf(where, sizeof(where), "at n_max=%lld", (long long)gap->n_max);
+
+	if (g == 0)
+		append(buf, len, &used, &full, "%s decodes on par with %s %s (%+.1f%%)",
+				ours_name, ref_name, where, gap->tg_pct);
+	else
+		append(buf, len, &used, &full, "%s decodes %.1f%% %s than %s %s", ours_name,
+				fabs(gap->tg_pct), g > 0 ? "faster" : "slower", ref_name, where);
+
+	if (gap->n_max <= 0) {
+		/* No drafting: a cycle is one token, so only the per-token cost remains. */
+		if (c == 0)
+			append(buf, len, &used, &full, ": each token costs the same (%+.1f%%)",
+					gap->cost_pct);
+		else
+			append(buf, len, &used, &full, ": each token costs %.1f%% %s",
+					fabs(gap->cost_pct), c > 0 ? "more" : "less");
+		return full ? -1 : 0;
+	}
+
+	if (a == 0)
+		append(buf, len, &used, &full, ": acceptance is equal (%+.1f%% tokens/cycle)",
+				gap->tpc_pct);
+	else
+		append(buf, len, &used, &full, ": acceptance is %s (%+.1f%% tokens/cycle)",
+				a > 0 ? "higher" : "lower", gap->tpc_pct);
+	/* "but" when the cost clause goes against the acceptance clause, or is the only
+	 * one that moves; "and" when both move together or neither does. */
+	append(buf, len, &used, &full, " %s ",
+			(help_a && help_c && help_a != help_c) || (!help_a && help_c) ? "but" : "and");
+	if (c == 0)
+		append(buf, len, &used, &full, "each cycle costs the same (%+.1f%%)", gap->cost_pct);
+	else
+		append(buf, len, &used, &full, "each cycle costs %.1f%% %s",
+				fabs(gap->cost_pct), c > 0 ? "more" : "less");
+
+	if (g == 0) {
+		if (help_a && help_c && help_a != help_c)
+			append(buf, len, &used, &full, ", and the two cancel");
+	} else if (!help_a && help_c == g) {
+		append(buf, len, &used, &full, g < 0 ?
+				": per-cycle host overhead, not the drafter" :
+				": cheaper cycles, not the drafter");
+	} else if (!help_c && help_a == g) {
+		append(buf, len, &used, &full, ": the drafter's acceptance, not per-cycle cost");
+	} else if (help_a == g && help_c == g) {
+		append(buf, len, &used, &full, " (%.0f%% of the gap from acceptance, %.0f%% from cycle cost)",
+				gap->share_acceptance * 100, gap->share_cost * 100);
+	} else if (help_a && help_c && help_a != help_c) {
+		append(buf, len, &used, &full, help_c == g ?
+				", which outweighs the acceptance" :
+				", which the acceptance outweighs");
+	}
+	return full ? -1 : 0;
+}
+
+int sweep_shape(const struct sweep_rung *ours, const struct sweep_rung *ref, size_t n,
+		double tolerance_pct, struct sweep_step *out, size_t *count)
+{
+	*count = 0;
+	if (!(tolerance_pct >= 0))
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (ours[i].n_max != ref[i].n_max)
+			return -1;
+	for (size_t i = 0; i + 1 < n; i++) {
+		double o = change_pct(ours[i].tg, ours[i + 1].tg);
+		double r = change_pct(ref[i].tg, ref[i + 1].tg);
+
+		if (!(o < -tolerance_pct) || !(r >= -tolerance_pct))
+			continue;
+		step_set(&out[*count], ours, i, o);
+		out[*count].ref_change_pct = r;
+		(*count)++;
+	}
+	return 0;
+}

@@ -1,0 +1,109 @@
+/* sweep.h: a speculative-decoding sweep, one rung per draft depth (the base without
+ * drafting, then n_max = 1, 2, 3 ...). Checks that decode speed does not fall as
+ * the depth grows, splits each rung's speed into tokens per verify cycle and time
+ * per cycle, uses that split to say why two engines differ at one rung, and finds
+ * the rungs where ours falls while the reference holds. */
+#ifndef ANALYZE_SWEEP_H
+#define ANALYZE_SWEEP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SWEEP_TOLERANCE_PCT 5.0 /* default: a fall of more than this is a violation */
+/* Within this many percent a part of a gap (tokens per cycle, cost per cycle, or
+ * the gap itself) is called equal in the explanation. */
+#define SWEEP_EQUAL_PCT 1.0
+
+/* One rung as the store sums it over the rung's samples. Integer counts < 0
+ * (TPS_NULL included) are absent; the base rung may leave its draft counts absent. */
+struct sweep_rung {
+	int64_t n_max;            /* draft depth; <= 0 (-1, TPS_NULL) marks the base */
+	double tg;                /* decode tok/s (NaN when unknown) */
+	int64_t predicted_n;      /* tokens generated */
+	int64_t draft_n;          /* tokens drafted */
+	int64_t draft_n_accepted; /* drafted tokens the target accepted */
+	double predicted_ms;      /* decode time */
+};
+
+/* What one rung decomposes into. A field that cannot be computed is NaN. */
+struct sweep_point {
+	double speedup;          /* tg / tg of the base rung */
+	double acceptance;       /* draft_n_accepted / draft_n; NaN for the base */
+	double cycles;           /* verify cycles: predicted_n - draft_n_accepted */
+	double tokens_per_cycle; /* predicted_n / cycles, >= 1 (1 for the base) */
+	double ms_per_cycle;     /* predicted_ms / cycles */
+};
+
+/* A step between two neighbouring rungs, from and to (indexes into the rungs). */
+struct sweep_step {
+	size_t from, to;
+	int64_t from_n_max, to_n_max;
+	double change_pct;     /* tg change from -> to (acceptance change for anomalies) */
+	double ref_change_pct; /* the reference's tg change (sweep_shape), else NaN */
+};
+
+struct sweep_report {
+	size_t base;                   /* index of the base rung; SIZE_MAX without one */
+	size_t n_points;
+	struct sweep_point *points;    /* one per rung, in rung order */
+	size_t n_violations;
+	struct sweep_step *violations; /* tg fell by more than the tolerance */
+	size_t n_anomalies;
+	struct sweep_step *anomalies;  /* acceptance rose by more than the tolerance */
+};
+
+/* Analyses rungs[0..n) in order. The base is the first rung with n_max <= 0;
+ * speedups are NaN without one. A violation is a step between neighbours where tg
+ * falls by more than tolerance_pct percent; an anomaly is a step between two
+ * drafting rungs where acceptance rises by more than tolerance_pct percent
+ * (relative), since a deeper draft should be accepted less often. Steps with a
+ * NaN or non-positive value are skipped. Fills *out, whose arrays the caller frees
+ * with sweep_report_release(). Returns 0, or -1 (out zeroed, nothing printed) when
+ * tolerance_pct is NaN or negative. */
+int sweep_analyze(const struct sweep_rung *rungs, size_t n, double tolerance_pct,
+		struct sweep_report *out);
+
+/* Frees the arrays of a report filled by sweep_analyze() and zeroes it. Accepts
+ * NULL and a zeroed report. */
+void sweep_report_release(struct sweep_report *r);
+
+/* Decomposes one rung (NaN fields where a count is absent or not positive). */
+void sweep_point_compute(const struct sweep_rung *rung, struct sweep_point *out);
+
+/* Why two engines decode at different speeds at the same rung. Since
+ * tg = tokens_per_cycle / time_per_cycle, log(tg_o / tg_r) = log_tpc - log_cost
+ * exactly, and each part's share of the gap is its term over log_gap. */
+struct sweep_gap {
+	int64_t n_max;
+	double tg_pct;           /* (tg_o / tg_r - 1) * 100 from the sums, not the tg fields */
+	double tpc_pct;          /* tokens per cycle, ours over ref, as percent change */
+	double cost_pct;         /* ms per cycle, ours over ref; > 0: ours costs more */
+	double log_gap, log_tpc, log_cost; /* natural logs of the three ratios */
+	double share_acceptance; /* log_tpc / log_gap; NaN when |log_gap| <= 1e-12 */
+	double share_cost;       /* -log_cost / log_gap; the shares add up to 1 */
+};
+
+/* Fills *out for ours and ref at the same rung. Returns 0, or -1 (out holds NaN,
+ * nothing printed) when the n_max differ or a count needed is absent or not
+ * positive. */
+int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struct sweep_gap *out);
+
+/* Writes a one-sentence explanation of gap into buf (always NUL-terminated when
+ * len > 0), naming the engines ours_name and ref_name, e.g. "ours decodes 13.7%
+ * slower than llama.cpp at n_max=2: acceptance is equal (+0.3% tokens/cycle) but
+ * each cycle costs 16.2% more: per-cycle host overhead, not the drafter". Parts
+ * within SWEEP_EQUAL_PCT are called equal. Returns 0, or -1 when the gap holds NaN
+ * (buf gets "") or the sentence did not fit (buf holds its start). */
+int sweep_gap_explain(const struct sweep_gap *gap, const char *ours_name, const char *ref_name,
+		char *buf, size_t len);
+
+/* The cross-engine shape check over two series on the same rungs (ours[i] and
+ * ref[i] must have equal n_max): the steps where ours' tg falls by more than
+ * tolerance_pct while the reference's falls by no more than that (holds or rises),
+ * the signature of a regression on our side. out must hold n entries; the count
+ * goes to *count. Returns 0, or -1 (*count 0, nothing printed) when the rungs do
+ * not match or tolerance_pct is NaN or negative. */
+int sweep_shape(const struct sweep_rung *ours, const struct sweep_rung *ref, size_t n,
+		double tolerance_pct, struct sweep_step *out, size_t *count);
+
+#endif

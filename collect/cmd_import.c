@@ -1,0 +1,158 @@
+/* cmd_import.c: `tpsdb import`, raw llama-server responses, llama-bench output or a
+ * tpsdb export into the store, all or nothing. */
+#include "collect/import.h"
+#include "schema/record.h"
+#include "tpsdb.h"
+
+#include <string.h>
+
+static const char usage[] =
+	"tpsdb import [--engine <label>] [--role ours|upstream|other] [--model <label>]\n"
+	"             [--host <name>] [--tag <t>] [--n-predict <n>] [--spec-type <s>]\n"
+	"             [--n-max <n>] [--ctx <n>] [--prompt <name>] [--warmup <n>] [<more>] <file>...";
+
+static const char help[] =
+	"Imports results into the store, as one transaction: a malformed file or line, a\n"
+	"missing 'timings' block, or a negative, non-finite or absurd value is one error\n"
+	"naming the file and line, nothing is written, and the exit code is 3.\n"
+	"\n"
+	"Inputs, recognised by content (one JSON object per file, or one per line):\n"
+	"  llama-server responses   from POST /completion or POST /v1/chat/completions;\n"
+	"                           all of them form ONE new run. A sample's prompt is the\n"
+	"                           sha256 of the response's 'prompt' text; the k-th\n"
+	"                           response with the same prompt is repetition k.\n"
+	"  llama-bench output       -o json or -o jsonl; samples_ts become pp/tg samples.\n"
+	"  tpsdb export             'tpsdb export' lines: each restores its own run, and a\n"
+	"                           run whose uuid is already stored is skipped.\n"
+	"\n"
+	"Options (describe the run created from responses or llama-bench output):\n"
+	"  --engine <label>         engine label (default 'unknown')\n"
+	"  --role <role>            ours, upstream or other (default other)\n"
+	"  --engine-version <v>     build info (llama-bench: taken from build_commit)\n"
+	"  --model <label>          model label (default: from the response's 'model')\n"
+	"  --model-file <name>      GGUF file name        --model-sha256 <hex>  its sha256\n"
+	"  --quant <q>              quant (default: guessed from the file name)\n"
+	"  --host <name>            host (default 'unknown')\n"
+	"  --gpu <name> --driver <v> --cuda <v>   host provenance\n"
+	"  --tag <t>                free tag, e.g. a build such as b9859\n"
+	"  --n-predict <n>          requested n_predict (default: generation_settings)\n"
+	"  --ctx <n>                context size\n"
+	"  --spec-type <s>          speculative type    --n-max <n>  draft depth\n"
+	"  --prompt <name>          names the prompt when responses do not echo it\n"
+	"  --warmup <n>             unrecorded requests the server answered before these\n"
+	"                           (default 0: the first sample is flagged cold-start)\n"
+	"  --notes <text>           free notes\n"
+	"\n"
+	"Prints what was imported. Exit codes: 0 ok, 2 usage, 3 bad input or store error.\n";
+
+enum {
+	OPT_ENGINE = 256, OPT_ROLE, OPT_ENGINE_VERSION, OPT_MODEL, OPT_MODEL_FILE,
+	OPT_MODEL_SHA, OPT_QUANT, OPT_HOST, OPT_GPU, OPT_DRIVER, OPT_CUDA, OPT_TAG,
+	OPT_NPREDICT, OPT_CTX, OPT_SPEC, OPT_NMAX, OPT_PROMPT, OPT_WARMUP, OPT_NOTES,
+};
+
+static const struct option opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "role", required_argument, NULL, OPT_ROLE },
+	{ "engine-version", required_argument, NULL, OPT_ENGINE_VERSION },
+	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "model-file", required_argument, NULL, OPT_MODEL_FILE },
+	{ "model-sha256", required_argument, NULL, OPT_MODEL_SHA },
+	{ "quant", required_argument, NULL, OPT_QUANT },
+	{ "host", required_argument, NULL, OPT_HOST },
+	{ "gpu", required_argument, NULL, OPT_GPU },
+	{ "driver", required_argument, NULL, OPT_DRIVER },
+	{ "cuda", required_argument, NULL, OPT_CUDA },
+	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "n-predict", required_argument, NULL, OPT_NPREDICT },
+	{ "ctx", required_argument, NULL, OPT_CTX },
+	{ "spec-type", required_argument, NULL, OPT_SPEC },
+	{ "n-max", required_argument, NULL, OPT_NMAX },
+	{ "prompt", required_argument, NULL, OPT_PROMPT },
+	{ "warmup", required_argument, NULL, OPT_WARMUP },
+	{ "notes", required_argument, NULL, OPT_NOTES },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int count_opt(const char *name, const char *v, int64_t min, int64_t *out)
+{
+	if (tps_parse_i64(v, out) < 0 || *out < min)
+		return tps_usage_error(usage, "--%s needs a whole number >= %lld, not '%s'", name,
+				       (long long)min, v);
+	return 0;
+}
+
+int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
+{
+	struct import_opts o;
+	struct import_result res;
+	struct store *s;
+	int c;
+
+	import_opts_init(&o);
+	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+		switch (c) {
+		case 'h':
+			printf("usage: %s\n\n%s", usage, help);
+			return TPS_EXIT_OK;
+		case OPT_ENGINE: o.engine = optarg; break;
+		case OPT_ROLE:
+			if (strcmp(optarg, "ours") && strcmp(optarg, "upstream") && strcmp(optarg, "other"))
+				return tps_usage_error(usage, "--role is ours, upstream or other, not '%s'", optarg);
+			o.role = optarg;
+			break;
+		case OPT_ENGINE_VERSION: o.engine_version = optarg; break;
+		case OPT_MODEL: o.model = optarg; break;
+		case OPT_MODEL_FILE: o.model_file = optarg; break;
+		case OPT_MODEL_SHA:
+			if (strlen(optarg) != 64 || strspn(optarg, "0123456789abcdef") != 64)
+				return tps_usage_error(usage, "--model-sha256 needs 64 lower-case hex digits");
+			o.model_sha256 = optarg;
+			break;
+		case OPT_QUANT: o.quant = optarg; break;
+		case OPT_HOST: o.host = optarg; break;
+		case OPT_GPU: o.gpu = optarg; break;
+		case OPT_DRIVER: o.driver = optarg; break;
+		case OPT_CUDA: o.cuda = optarg; break;
+		case OPT_TAG: o.tag = optarg; break;
+		case OPT_SPEC: o.spec_type = optarg; break;
+		case OPT_PROMPT: o.prompt = optarg; break;
+		case OPT_NOTES: o.notes = optarg; break;
+		case OPT_NPREDICT:
+			if (count_opt("n-predict", optarg, 1, &o.n_predict))
+				return TPS_EXIT_USAGE;
+			break;
+		case OPT_CTX:
+			if (count_opt("ctx", optarg, 1, &o.ctx))
+				return TPS_EXIT_USAGE;
+			break;
+		case OPT_NMAX:
+			if (count_opt("n-max", optarg, 1, &o.n_max))
+				return TPS_EXIT_USAGE;
+			break;
+		case OPT_WARMUP:
+			if (count_opt("warmup", optarg, 0, &o.warmup))
+				return TPS_EXIT_USAGE;
+			break;
+		default:
+			fprintf(stderr, "usage: %s\n", usage);
+			return TPS_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return tps_usage_error(usage, "no files to import");
+	if (!(s = tps_ctx_store(ctx)))
+		return TPS_EXIT_ERROR;
+	if (import_files(s, &o, argv + optind, argc - optind, &res) < 0)
+		return TPS_EXIT_ERROR;
+	if (!strcmp(res.kind, "export"))
+		printf("restored %ld run(s) with %ld sample(s); %ld already present\n",
+		       res.runs_new, res.samples, res.runs_known);
+	else
+		printf("imported %ld sample(s) from %s into run %s\n", res.samples, res.kind,
+		       res.uuid);
+	if (res.flagged)
+		printf("%ld sample(s) carry data-quality findings: see 'tpsdb check'\n", res.flagged);
+	return TPS_EXIT_OK;
+}

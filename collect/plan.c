@@ -1,0 +1,320 @@
+/* plan.c: engines and models in, cells out. The order of cells is the order of
+ * work: a model's file is read from disk once for all its engines, and a sweep's
+ * base run sits right before its spec runs on the same engine. */
+#include "collect/plan.h"
+#include "collect/manifest.h"
+#include "schema/record.h"
+#include "tpsdb.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const char *plan_role_guess(const char *label)
+{
+	if (strstr(label, "llama.cpp") || strstr(label, "stock"))
+		return "upstream";
+	return "other";
+}
+
+int plan_role_valid(const char *role)
+{
+	return !strcmp(role, "ours") || !strcmp(role, "upstream") || !strcmp(role, "other");
+}
+
+struct engine_spec *plan_find_engine(struct plan *p, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_engines; i++) {
+		if (!strcmp(p->engines[i].label, label))
+			return &p->engines[i];
+	}
+	return NULL;
+}
+
+static struct model_spec *find_model(struct plan *p, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_models; i++) {
+		if (!strcmp(p->models[i].label, label))
+			return &p->models[i];
+	}
+	return NULL;
+}
+
+struct engine_spec *plan_add_engine(struct plan *p, const char *label, const char *binary,
+				    char *err, size_t errlen)
+{
+	struct engine_spec *e;
+
+	if (!*label) {
+		fail(err, errlen, "an engine label is empty");
+		return NULL;
+	}
+	if (plan_find_engine(p, label)) {
+		fail(err, errlen, "engine '%s' is given twice", label);
+		return NULL;
+	}
+	p->engines = tps_xrealloc(p->engines, (p->n_engines + 1) * sizeof(*p->engines));
+	e = &p->engines[p->n_engines++];
+	memset(e, 0, sizeof(*e));
+	e->label = tps_xstrdup(label);
+	e->binary = tps_xstrdup(binary);
+	e->role = tps_xstrdup(plan_role_guess(label));
+	e->args = tps_xstrdup("");
+	return e;
+}
+
+struct model_spec *plan_add_model(struct plan *p, const char *label, const char *path,
+				  const char *args, char *err, size_t errlen)
+{
+	struct model_spec *m;
+
+	if (!*label || !*path) {
+		fail(err, errlen, "a model needs a label and a gguf path");
+		return NULL;
+	}
+	if (find_model(p, label)) {
+		fail(err, errlen, "model '%s' is given twice", label);
+		return NULL;
+	}
+	p->models = tps_xrealloc(p->models, (p->n_models + 1) * sizeof(*p->models));
+	m = &p->models[p->n_models++];
+	memset(m, 0, sizeof(*m));
+	m->label = tps_xstrdup(label);
+	m->path = tps_xstrdup(path);
+	m->args = tps_xstrdup(args ? args : "");
+	m->bytes = TPS_NULL;
+	return m;
+}
+
+int plan_add_spec(struct plan *p, const struct manifest_entry *e, char *err, size_t errlen)
+{
+	struct model_spec *m = find_model(p, e->label);
+
+	if (!m) {
+		m = plan_add_model(p, e->label, e->path, "", err, errlen);
+		if (!m)
+			return -1;
+	} else if (strcmp(m->path, e->path)) {
+		return fail(err, errlen, "model '%s' is '%s' in the spec manifest but '%s' "
+			    "elsewhere", e->label, e->path, m->path);
+	} else if (m->spec_args) {
+		return fail(err, errlen, "model '%s' has two speculative sweeps", e->label);
+	}
+	m->spec_args = tps_xstrdup(e->args);
+	m->n_max = tps_xcalloc(e->n_n_max, sizeof(*m->n_max));
+	memcpy(m->n_max, e->n_max, e->n_n_max * sizeof(*m->n_max));
+	m->n_n_max = e->n_n_max;
+	return 0;
+}
+
+static void base_name(const char *path, char **out)
+{
+	const char *b = strrchr(path, '/');
+	*out = tps_xstrdup(b ? b + 1 : path);
+}
+
+void plan_spec_info(char *const *argv, char **spec_type, char **drafter)
+{
+	const char *type = NULL, *draft = NULL;
+	size_t i;
+
+	for (i = 0; argv[i]; i++) {
+		const char *a = argv[i], *next = argv[i + 1];
+		if (!strcmp(a, "--spec-type") && next)
+			type = next;
+		else if (!strncmp(a, "--spec-type=", 12))
+			type = a + 12;
+		else if ((!strcmp(a, "-md") || !strcmp(a, "--model-draft") ||
+			  !strcmp(a, "--spec-draft-model")) && next)
+			draft = next;
+		else if (!strncmp(a, "--model-draft=", 14))
+			draft = a + 14;
+		else if (!strncmp(a, "--spec-draft-model=", 19))
+			draft = a + 19;
+	}
+	*spec_type = tps_xstrdup(type ? type : draft ? "draft" : "custom");
+	if (draft)
+		base_name(draft, drafter);
+	else
+		*drafter = tps_xstrdup("");
+}
+
+static void push_words(struct cell *c, char **words)
+{
+	for (size_t i = 0; words && words[i]; i++) {
+		c->extra_argv = tps_xrealloc(c->extra_argv, (c->extra_argc + 2) *
+					     sizeof(*c->extra_argv));
+		c->extra_argv[c->extra_argc++] = tps_xstrdup(words[i]);
+		c->extra_argv[c->extra_argc] = NULL;
+	}
+}
+
+static char *join(char *const *argv)
+{
+	size_t n = 1, i;
+	char *s;
+
+	for (i = 0; argv && argv[i]; i++)
+		n += strlen(argv[i]) + 3;
+	s = tps_xcalloc(1, n);
+	for (i = 0; argv && argv[i]; i++) {
+		int quote = !*argv[i] || strpbrk(argv[i], " \t'\"\\") != NULL;
+		if (i)
+			strcat(s, " ");
+		if (quote && !strchr(argv[i], '\'')) {
+			strcat(s, "'");
+			strcat(s, argv[i]);
+			strcat(s, "'");
+		} else {
+			strcat(s, argv[i]);
+		}
+	}
+	return s;
+}
+
+static void cell_release(struct cell *c)
+{
+	free(c->spec_type);
+	free(c->drafter);
+	free(c->extra_args);
+	manifest_free_args(c->extra_argv);
+}
+
+/* Appends the cell for engine ei, model mi and n_max (TPS_NULL: base). */
+static int add_cell(struct plan *p, size_t ei, size_t mi, int64_t n_max, char *err,
+		    size_t errlen)
+{
+	const struct engine_spec *e = &p->engines[ei];
+	const struct model_spec *m = &p->models[mi];
+	const char *srcs[3] = { e->args, m->args, n_max == TPS_NULL ? NULL : m->spec_args };
+	static const char *const what[3] = { "the server args", "the server args",
+					     "the spec server args" };
+	struct cell c = { 0 };
+	char why[256];
+	int i;
+
+	c.engine = ei;
+	c.model = mi;
+	c.n_max = n_max;
+	c.extra_argv = tps_xcalloc(1, sizeof(*c.extra_argv));
+	for (i = 0; i < 3; i++) {
+		char **words = NULL;
+		size_t nw = 0;
+		if (!srcs[i] || !*srcs[i])
+			continue;
+		if (manifest_split_args(srcs[i], &words, &nw, why, sizeof(why)) < 0) {
+			manifest_free_args(words);
+			cell_release(&c);
+			return fail(err, errlen, "%s of '%s': %s", what[i],
+				    i == 0 ? e->label : m->label, why);
+		}
+		push_words(&c, words);
+		manifest_free_args(words);
+	}
+	if (n_max != TPS_NULL) {
+		char num[32];
+		char *words[] = { "--spec-draft-n-max", num, NULL };
+		snprintf(num, sizeof(num), "%lld", (long long)n_max);
+		push_words(&c, words);
+		plan_spec_info(c.extra_argv, &c.spec_type, &c.drafter);
+	} else {
+		c.spec_type = tps_xstrdup("");
+		c.drafter = tps_xstrdup("");
+	}
+	c.extra_args = join(c.extra_argv);
+	p->cells = tps_xrealloc(p->cells, (p->n_cells + 1) * sizeof(*p->cells));
+	p->cells[p->n_cells++] = c;
+	return 0;
+}
+
+int plan_build(struct plan *p, char *err, size_t errlen)
+{
+	size_t mi, ei, k;
+
+	if (!p->n_engines)
+		return fail(err, errlen, "no engine to measure");
+	if (!p->n_models)
+		return fail(err, errlen, "no model to measure");
+	for (mi = 0; mi < p->n_models; mi++) {
+		for (ei = 0; ei < p->n_engines; ei++) {
+			if (add_cell(p, ei, mi, TPS_NULL, err, errlen) < 0)
+				return -1;
+			for (k = 0; k < p->models[mi].n_n_max; k++) {
+				if (add_cell(p, ei, mi, p->models[mi].n_max[k], err, errlen) < 0)
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+char **plan_argv(const struct plan *p, const struct cell *c, int port, int64_t ctx)
+{
+	size_t n = 0, i;
+	char **argv = tps_xcalloc(12 + c->extra_argc, sizeof(*argv));
+
+	argv[n++] = tps_xstrdup(p->engines[c->engine].binary);
+	argv[n++] = tps_xstrdup("--host");
+	argv[n++] = tps_xstrdup("127.0.0.1");
+	argv[n++] = tps_xstrdup("--port");
+	argv[n++] = tps_xasprintf("%d", port);
+	argv[n++] = tps_xstrdup("-m");
+	argv[n++] = tps_xstrdup(p->models[c->model].path);
+	argv[n++] = tps_xstrdup("-c");
+	argv[n++] = tps_xasprintf("%lld", (long long)ctx);
+	argv[n++] = tps_xstrdup("-ngl");
+	argv[n++] = tps_xstrdup("99");
+	for (i = 0; i < c->extra_argc; i++)
+		argv[n++] = tps_xstrdup(c->extra_argv[i]);
+	argv[n] = NULL;
+	return argv;
+}
+
+void plan_release(struct plan *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->n_engines; i++) {
+		free(p->engines[i].label);
+		free(p->engines[i].binary);
+		free(p->engines[i].role);
+		free(p->engines[i].args);
+		free(p->engines[i].home);
+		free(p->engines[i].sha256);
+		free(p->engines[i].version);
+	}
+	for (i = 0; i < p->n_models; i++) {
+		free(p->models[i].label);
+		free(p->models[i].path);
+		free(p->models[i].args);
+		free(p->models[i].spec_args);
+		free(p->models[i].n_max);
+		free(p->models[i].file);
+		free(p->models[i].sha256);
+		free(p->models[i].quant);
+	}
+	for (i = 0; i < p->n_cells; i++)
+		cell_release(&p->cells[i]);
+	free(p->engines);
+	free(p->models);
+	free(p->cells);
+	memset(p, 0, sizeof(*p));
+}

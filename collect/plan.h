@@ -1,0 +1,88 @@
+/* plan.h: the matrix 'tpsdb collect' walks. Model by model (in the order given),
+ * engine by engine within a model, one base cell and then one cell per n_max value
+ * of the model's spec manifest line. Each cell is one run in the store. The plan
+ * also builds each cell's server command line, so what a run records as extra_args
+ * is exactly what the server got beyond the fixed arguments. */
+#ifndef COLLECT_PLAN_H
+#define COLLECT_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct manifest_entry;
+
+struct engine_spec {
+	char *label, *binary; /* binary NULL in attach mode */
+	char *role;           /* "ours", "upstream" or "other" */
+	char *args;           /* extra server args for all its cells, "" none */
+	char *home;           /* HOME for its servers; NULL inherits ours */
+	int fresh_home;       /* 1: a temporary HOME made for this session */
+	char *sha256;         /* of the binary; filled in by the command, NULL unknown */
+	char *version;        /* /props build_info, kept from the engine's last start */
+};
+
+struct model_spec {
+	char *label, *path;
+	char *args;           /* extra server args for all its cells, "" none */
+	char *spec_args;      /* NULL: no speculative sweep */
+	int64_t *n_max;
+	size_t n_n_max;
+	char *file, *sha256, *quant; /* filled in by the command; NULL unknown */
+	int64_t bytes;               /* TPS_NULL unknown */
+};
+
+struct cell {
+	size_t engine, model; /* indices into the plan's arrays */
+	int64_t n_max;        /* TPS_NULL for the base run */
+	char *spec_type;      /* "" for a base run */
+	char *drafter;        /* base name of -md/--model-draft, "" when none */
+	char *extra_args;     /* the args after the fixed ones, space-joined */
+	char **extra_argv;    /* the same, one word each, NULL-terminated */
+	size_t extra_argc;
+};
+
+struct plan {
+	struct engine_spec *engines;
+	size_t n_engines;
+	struct model_spec *models;
+	size_t n_models;
+	struct cell *cells;
+	size_t n_cells;
+};
+
+/* Appends an engine (role guessed from the label, see plan_role_guess()). Returns
+ * the new engine, borrowed from p until the next add; NULL with a message in err
+ * when the label is empty or taken. */
+struct engine_spec *plan_add_engine(struct plan *p, const char *label, const char *binary,
+				    char *err, size_t errlen);
+struct engine_spec *plan_find_engine(struct plan *p, const char *label);
+/* Appends a model; NULL with a message in err when the label is empty or taken. */
+struct model_spec *plan_add_model(struct plan *p, const char *label, const char *path,
+				  const char *args, char *err, size_t errlen);
+/* Gives a spec manifest line's sweep to the model of the same label, or appends it
+ * as a new model. -1 with a message in err when that model has another path or
+ * already has a sweep; 0 ok. */
+int plan_add_spec(struct plan *p, const struct manifest_entry *e, char *err, size_t errlen);
+
+/* Builds p->cells from the engines and models. -1 with a message in err when there
+ * is no engine or no model, or some args do not split; 0 ok. */
+int plan_build(struct plan *p, char *err, size_t errlen);
+/* Frees everything p owns; p is empty afterwards. Accepts NULL. */
+void plan_release(struct plan *p);
+
+/* The full server command line of cell c: binary --host 127.0.0.1 --port <port>
+ * -m <gguf> -c <ctx> -ngl 99 and then c->extra_argv. NULL-terminated; caller frees
+ * with manifest_free_args(). */
+char **plan_argv(const struct plan *p, const struct cell *c, int port, int64_t ctx);
+
+/* "upstream" when the label contains "llama.cpp" or "stock", else "other". */
+const char *plan_role_guess(const char *label);
+/* 1 when role is one of "ours", "upstream", "other". */
+int plan_role_valid(const char *role);
+/* The speculative type and drafter named in argv: the value of --spec-type (or
+ * "draft" when only a draft model is given, "custom" when neither), and the base
+ * name of -md/--model-draft/--spec-draft-model ("" when none). Both heap strings,
+ * caller frees. */
+void plan_spec_info(char *const *argv, char **spec_type, char **drafter);
+
+#endif

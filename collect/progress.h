@@ -1,0 +1,30 @@
+/* progress.h: the collector's live status line on stderr: which cell of how many,
+ * engine, model and n_max, the request count and an ETA. It is drawn only when
+ * stderr is a terminal and --quiet is off; colour only when NO_COLOR is unset. */
+#ifndef COLLECT_PROGRESS_H
+#define COLLECT_PROGRESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct progress;
+
+/* enabled 0 makes every call a no-op. n_cells is the size of the matrix. Caller
+ * frees with progress_free(). */
+struct progress *progress_new(int enabled, int color, size_t n_cells);
+/* Erases the line and frees; accepts NULL. */
+void progress_free(struct progress *p);
+
+/* Cell k (0-based) begins; phase is e.g. "loading". Redraws. */
+void progress_cell(struct progress *p, size_t k, const char *model, const char *engine,
+		   int64_t n_max, const char *phase);
+/* done of total requests of the current cell are finished. Redraws. */
+void progress_requests(struct progress *p, size_t done, size_t total);
+/* The current cell ended: prints one line that stays, with the status coloured. */
+void progress_cell_done(struct progress *p, const char *status, size_t n_ok,
+			size_t n_failed);
+/* Erases the status line so that a message can be printed; the next update
+ * redraws it. */
+void progress_clear(struct progress *p);
+
+#endif

@@ -1,0 +1,115 @@
+/* provenance.c: host and GPU identity for the host row. nvidia-smi is run through
+ * popen() with fixed command strings; its absence just leaves the fields empty. */
+#include "collect/provenance.h"
+#include "tpsdb.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The whole stdout of a fixed shell command, or NULL when it failed. Caller frees. */
+static char *run_capture(const char *cmd)
+{
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	char chunk[4096];
+	FILE *f;
+
+	fflush(NULL);
+	f = popen(cmd, "r");
+	if (!f)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
+		if (len + n + 1 > cap) {
+			cap = (len + n + 1) * 2;
+			buf = tps_xrealloc(buf, cap);
+		}
+		memcpy(buf + len, chunk, n);
+		len += n;
+	}
+	if (pclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+static char *trim_dup(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s)) {
+		s++;
+		n--;
+	}
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	return tps_xstrndup(s, n);
+}
+
+int provenance_parse_query(const char *out, int index, char **gpu, char **driver)
+{
+	const char *line = out, *first = NULL, *pick = NULL, *eol, *comma;
+	int i = 0;
+
+	for (; line && *line; line = eol ? eol + 1 : NULL, i++) {
+		eol = strchr(line, '\n');
+		comma = strchr(line, ',');
+		if (!comma || (eol && comma > eol))
+			continue;
+		if (!first)
+			first = line;
+		if (i == index)
+			pick = line;
+	}
+	if (!pick)
+		pick = first;
+	if (!pick)
+		return -1;
+	eol = strchr(pick, '\n');
+	if (!eol)
+		eol = pick + strlen(pick);
+	comma = strchr(pick, ',');
+	*gpu = trim_dup(pick, (size_t)(comma - pick));
+	*driver = trim_dup(comma + 1, (size_t)(eol - comma - 1));
+	return 0;
+}
+
+char *provenance_parse_cuda(const char *out)
+{
+	const char *p = out ? strstr(out, "CUDA Version:") : NULL;
+	size_t n = 0;
+
+	if (!p)
+		return NULL;
+	p += strlen("CUDA Version:");
+	while (*p == ' ')
+		p++;
+	while (isdigit((unsigned char)p[n]) || p[n] == '.')
+		n++;
+	return n ? tps_xstrndup(p, n) : NULL;
+}
+
+void provenance_detect(struct host_rec *h, int gpu_index)
+{
+	char name[256] = "";
+	char *out;
+
+	if (gethostname(name, sizeof(name) - 1) < 0 || !*name)
+		snprintf(name, sizeof(name), "unknown");
+	h->name = tps_xstrdup(name);
+	out = run_capture("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader "
+			  "2>/dev/null");
+	if (!out || provenance_parse_query(out, gpu_index, &h->gpu, &h->driver) < 0) {
+		h->gpu = tps_xstrdup("");
+		h->driver = tps_xstrdup("");
+	}
+	free(out);
+	out = run_capture("nvidia-smi 2>/dev/null");
+	h->cuda = provenance_parse_cuda(out);
+	if (!h->cuda)
+		h->cuda = tps_xstrdup("");
+	free(out);
+}

@@ -1,0 +1,233 @@
+/* md.c: markdown and plain-text rendering of the report's tables. Labels come from
+ * the command line and the store, so every cell is escaped on the way out: a row of
+ * the markdown is always exactly one line with ncols + 1 unescaped pipes. */
+#include "reports/md.h"
+#include "tpsdb.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void md_table_init(struct md_table *t, size_t ncols)
+{
+	t->ncols = ncols;
+	t->nrows = 1;
+	t->cells = tps_xcalloc(ncols, sizeof(*t->cells));
+	t->right = tps_xcalloc(ncols, 1);
+}
+
+void md_table_release(struct md_table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; t->cells && i < t->nrows * t->ncols; i++)
+		free(t->cells[i].text);
+	free(t->cells);
+	free(t->right);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t md_table_add_row(struct md_table *t)
+{
+	t->cells = tps_xrealloc(t->cells, (t->nrows + 1) * t->ncols * sizeof(*t->cells));
+	memset(&t->cells[t->nrows * t->ncols], 0, t->ncols * sizeof(*t->cells));
+	return t->nrows++;
+}
+
+void md_table_set(struct md_table *t, size_t row, size_t col, const char *text)
+{
+	struct md_cell *c = &t->cells[row * t->ncols + col];
+
+	free(c->text);
+	c->text = tps_xstrdup(text ? text : "");
+}
+
+void md_table_setf(struct md_table *t, size_t row, size_t col, const char *fmt, ...)
+{
+	struct md_cell *c = &t->cells[row * t->ncols + col];
+	va_list ap;
+	char *p = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&p, fmt, ap) < 0)
+		p = tps_xstrdup("");
+	va_end(ap);
+	free(c->text);
+	c->text = p;
+}
+
+void md_table_mark(struct md_table *t, size_t row, size_t col)
+{
+	t->cells[row * t->ncols + col].mark = 1;
+}
+
+const char *md_table_get(const struct md_table *t, size_t row, size_t col)
+{
+	const char *s = t->cells[row * t->ncols + col].text;
+	return s ? s : "";
+}
+
+/* A growing string; the report's cells are short, so doubling is plenty. */
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+static void buf_put(struct buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->p = tps_xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+char *md_escape(const char *s)
+{
+	struct buf b = { 0 };
+
+	buf_put(&b, "", 0);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (strchr("\\|`*_<>[]", c)) {
+			char e[2] = { '\\', (char)c };
+			buf_put(&b, e, 2);
+		} else if (c == '\n') {
+			buf_put(&b, "<br>", 4);
+		} else if (c == '\r') {
+			continue;
+		} else if (c == '\t') {
+			buf_put(&b, " ", 1);
+		} else if (c < 0x20 || c == 0x7f) {
+			buf_put(&b, "?", 1);
+		} else {
+			buf_put(&b, s, 1);
+		}
+	}
+	return b.p;
+}
+
+char *md_plain(const char *s)
+{
+	struct buf b = { 0 };
+
+	buf_put(&b, "", 0);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		char e[8];
+		if (c == '\n')
+			buf_put(&b, "\\n", 2);
+		else if (c == '\t')
+			buf_put(&b, "\\t", 2);
+		else if (c == '\r')
+			buf_put(&b, "\\r", 2);
+		else if (c < 0x20 || c == 0x7f) {
+			snprintf(e, sizeof(e), "\\x%02x", c);
+			buf_put(&b, e, strlen(e));
+		} else {
+			buf_put(&b, s, 1);
+		}
+	}
+	return b.p;
+}
+
+size_t md_width(const char *s)
+{
+	size_t w = 0;
+
+	for (; *s; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			w++;
+	}
+	return w;
+}
+
+void md_table_write_md(FILE *f, const struct md_table *t)
+{
+	size_t r, c;
+
+	for (r = 0; r < t->nrows; r++) {
+		fputc('|', f);
+		for (c = 0; c < t->ncols; c++) {
+			const struct md_cell *cell = &t->cells[r * t->ncols + c];
+			char *e = md_escape(cell->text);
+			if (cell->mark && *e)
+				fprintf(f, " **%s** |", e);
+			else
+				fprintf(f, " %s |", e);
+			free(e);
+		}
+		fputc('\n', f);
+		if (r == 0) {
+			fputc('|', f);
+			for (c = 0; c < t->ncols; c++)
+				fputs(t->right[c] ? "--:|" : "---|", f);
+			fputc('\n', f);
+		}
+	}
+}
+
+void md_table_write_text(FILE *f, const struct md_table *t)
+{
+	size_t n = t->nrows * t->ncols, r, c, total = 0;
+	char **txt = tps_xcalloc(n, sizeof(*txt));
+	size_t *width = tps_xcalloc(t->ncols, sizeof(*width));
+
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			const struct md_cell *cell = &t->cells[r * t->ncols + c];
+			char *p = md_plain(cell->text), *q;
+			size_t w;
+			if (cell->mark && *p) {
+				q = tps_xasprintf("%s *", p);
+				free(p);
+				p = q;
+			}
+			txt[r * t->ncols + c] = p;
+			w = md_width(p);
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
+	for (c = 0; c < t->ncols; c++)
+		total += width[c] + (c ? 2 : 0);
+	for (r = 0; r < t->nrows; r++) {
+		/* Pad only up to the last non-empty cell, so no line ends in blanks. */
+		size_t last = 0;
+		for (c = 0; c < t->ncols; c++) {
+			if (*txt[r * t->ncols + c])
+				last = c;
+		}
+		for (c = 0; c <= last; c++) {
+			const char *p = txt[r * t->ncols + c];
+			size_t w = md_width(p), pad = width[c] - w, k;
+			int rightmost = c == last;
+			if (c)
+				fputs("  ", f);
+			if (t->right[c] && r > 0) {
+				for (k = 0; k < pad; k++)
+					fputc(' ', f);
+				fputs(p, f);
+			} else {
+				fputs(p, f);
+				for (k = 0; !rightmost && k < pad; k++)
+					fputc(' ', f);
+			}
+		}
+		fputc('\n', f);
+		if (r == 0) {
+			size_t k;
+			for (k = 0; k < total; k++)
+				fputc('-', f);
+			fputc('\n', f);
+		}
+	}
+	for (r = 0; r < n; r++)
+		free(txt[r]);
+	free(txt);
+	free(width);
+}

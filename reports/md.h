@@ -1,0 +1,63 @@
+/* md.h: the tables of the report, held as cells of raw text and rendered two ways:
+ * as GitHub markdown (every label escaped, so a '|' or a newline in an engine or
+ * model name cannot break a row) and as plain text aligned in columns for
+ * summary.txt. The same table feeds both, so the two files cannot drift. */
+#ifndef REPORTS_MD_H
+#define REPORTS_MD_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* One cell: raw, unescaped text (never NULL once set) and whether it is marked
+ * (the best rung of a speculative series): bold in markdown, a trailing " *" in
+ * plain text. */
+struct md_cell {
+	char *text;
+	int mark;
+};
+
+/* A table of ncols columns; row 0 is the header. Cells not set render as "". */
+struct md_table {
+	size_t ncols, nrows; /* nrows counts the header */
+	struct md_cell *cells; /* nrows * ncols, row-major */
+	unsigned char *right;  /* per column: 1 = right-aligned in plain text */
+};
+
+/* Makes an empty table of ncols columns holding only an empty header row. Release
+ * with md_table_release(). */
+void md_table_init(struct md_table *t, size_t ncols);
+/* Frees the cells and zeroes t; accepts a zeroed table. */
+void md_table_release(struct md_table *t);
+/* Appends an empty row and returns its index (>= 1). */
+size_t md_table_add_row(struct md_table *t);
+/* Sets a cell to a copy of text (NULL sets ""); row 0 is the header. */
+void md_table_set(struct md_table *t, size_t row, size_t col, const char *text);
+/* Sets a cell from a printf format. */
+void md_table_setf(struct md_table *t, size_t row, size_t col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* Sets a cell's mark. */
+void md_table_mark(struct md_table *t, size_t row, size_t col);
+/* The raw text of a cell, borrowed; "" when unset. */
+const char *md_table_get(const struct md_table *t, size_t row, size_t col);
+
+/* Writes t as a GitHub markdown table: "| a | b |", then "|---|---|", then the
+ * rows, each cell through md_escape(). Marked cells are "**text**". */
+void md_table_write_md(FILE *f, const struct md_table *t);
+/* Writes t as plain text: columns padded to their widest cell (in UTF-8 code
+ * points), two spaces apart, a dashed rule under the header, each cell through
+ * md_plain(); a marked cell ends in " *". No trailing blanks on a line. */
+void md_table_write_text(FILE *f, const struct md_table *t);
+
+/* s escaped for a markdown table cell or a line of markdown: the characters that
+ * could end a cell or start markup ('\\', '|', '`', '*', '_', '<', '>', '[', ']')
+ * get a backslash, a newline becomes "<br>", a carriage return is dropped, a tab a
+ * space and any other control character "?". Caller frees; NULL gives "". */
+char *md_escape(const char *s);
+/* s for plain text: a newline becomes the two characters "\n", a tab "\t", a
+ * carriage return "\r" and any other control character "\xHH", so a label stays on
+ * its line and can still be read. Caller frees; NULL gives "". */
+char *md_plain(const char *s);
+/* The number of UTF-8 code points in s (continuation bytes not counted). */
+size_t md_width(const char *s);
+
+#endif

@@ -1,0 +1,487 @@
+/* catalog.c: the SQL behind `tpsdb runs`, `tpsdb models` and `tpsdb check`: runs
+ * with their sample counts and unspoiled rates, the model registry and the two
+ * identity alarms, and per-run data-quality counts. Flag bits are bound from
+ * schema/record.h rather than spelled in the SQL, so the two cannot disagree. */
+#include "schema/catalog.h"
+#include "schema/store.h"
+#include "tpsdb.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FILTER_SQL                                                                      \
+	"(:engine IS NULL OR e.label=:engine) AND (:model IS NULL OR m.label=:model) "  \
+	"AND (:tag IS NULL OR r.tag=:tag) AND (:host IS NULL OR h.name=:host) "         \
+	"AND (:uuid IS NULL OR r.uuid=:uuid) "
+
+static void bind_filter(sqlite3_stmt *st, const struct run_filter *f)
+{
+	store_bind_text(st, ":engine", f ? f->engine : NULL);
+	store_bind_text(st, ":model", f ? f->model : NULL);
+	store_bind_text(st, ":tag", f ? f->tag : NULL);
+	store_bind_text(st, ":host", f ? f->host : NULL);
+	store_bind_text(st, ":uuid", f ? f->uuid : NULL);
+}
+
+/* Appends to a growing array of elem-sized items; returns the new slot, zeroed. */
+static void *grow(void *arr, size_t *n, size_t *cap, size_t elem)
+{
+	char *p = arr;
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		p = tps_xrealloc(p, *cap * elem);
+	}
+	memset(p + *n * elem, 0, elem);
+	(*n)++;
+	return p;
+}
+
+static void hosts_add(struct catalog_hosts *h, const char *name)
+{
+	size_t i;
+	for (i = 0; i < h->n; i++) {
+		if (!strcmp(h->name[i], name))
+			return;
+	}
+	h->name = tps_xrealloc(h->name, (h->n + 1) * sizeof(*h->name));
+	h->name[h->n++] = tps_xstrdup(name);
+}
+
+static void hosts_release(struct catalog_hosts *h)
+{
+	size_t i;
+	for (i = 0; i < h->n; i++)
+		free(h->name[i]);
+	free(h->name);
+	h->name = NULL;
+	h->n = 0;
+}
+
+/* --- runs --- */
+
+static const char runs_sql[] =
+	"SELECT r.id, r.uuid, r.started_at, r.ended_at, r.status, r.source, h.name, "
+	"e.label, e.role, m.label, r.tag, r.spec_type, r.endpoint, r.load_error, r.ctx, "
+	"r.n_predict, r.n_max, r.warmup "
+	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
+	"JOIN model m ON m.id=r.model_id WHERE " FILTER_SQL
+	"ORDER BY r.started_at, r.id";
+
+static const char rates_sql[] =
+	"SELECT prompt_per_second, predicted_per_second, flags FROM sample "
+	"WHERE run_id=:run ORDER BY id";
+
+static int run_rates(struct store *s, int64_t run_id, struct catalog_run *r)
+{
+	sqlite3_stmt *st = store_stmt(s, rates_sql);
+	size_t cpp = 0, ctg = 0;
+	int rc;
+
+	if (!st)
+		return -1;
+	store_bind_i64(st, ":run", run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		double pp = store_col_double(st, 0), tg = store_col_double(st, 1);
+		unsigned flags = (unsigned)sqlite3_column_int64(st, 2);
+
+		r->n_samples++;
+		if (flags & SAMPLE_FAILED)
+			r->n_failed++;
+		if (flags)
+			r->n_flagged++;
+		if (!isnan(pp) && !(flags & SAMPLE_SPOILS_PP)) {
+			r->pp = grow(r->pp, &r->npp, &cpp, sizeof(*r->pp));
+			r->pp[r->npp - 1] = pp;
+		}
+		if (!isnan(tg) && !(flags & SAMPLE_SPOILS_TG)) {
+			r->tg = grow(r->tg, &r->ntg, &ctg, sizeof(*r->tg));
+			r->tg[r->ntg - 1] = tg;
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot read a run's samples");
+	return 0;
+}
+
+int catalog_runs(struct store *s, const struct run_filter *f, struct catalog_run **out,
+		 size_t *n)
+{
+	struct catalog_run *runs = NULL;
+	size_t nruns = 0, cap = 0;
+	sqlite3_stmt *st = store_stmt(s, runs_sql);
+	int rc, ret = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		goto out;
+	bind_filter(st, f);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct catalog_run *r;
+		int c = 1;
+
+		runs = grow(runs, &nruns, &cap, sizeof(*runs));
+		r = &runs[nruns - 1];
+		r->uuid = store_col_text(st, c++);
+		r->started_at = store_col_text(st, c++);
+		r->ended_at = store_col_text(st, c++);
+		r->status = store_col_text(st, c++);
+		r->source = store_col_text(st, c++);
+		r->host = store_col_text(st, c++);
+		r->engine = store_col_text(st, c++);
+		r->role = store_col_text(st, c++);
+		r->model = store_col_text(st, c++);
+		r->tag = store_col_text(st, c++);
+		r->spec_type = store_col_text(st, c++);
+		r->endpoint = store_col_text(st, c++);
+		r->load_error = store_col_text(st, c++);
+		r->ctx = store_col_i64(st, c++);
+		r->n_predict = store_col_i64(st, c++);
+		r->n_max = store_col_i64(st, c++);
+		r->warmup = store_col_i64(st, c++);
+		if (run_rates(s, sqlite3_column_int64(st, 0), r) < 0)
+			goto out;
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(s, "cannot list runs");
+		goto out;
+	}
+	*out = runs;
+	*n = nruns;
+	runs = NULL;
+	ret = 0;
+out:
+	if (st)
+		sqlite3_reset(st);
+	catalog_runs_free(runs, nruns);
+	return ret;
+}
+
+void catalog_runs_free(struct catalog_run *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; r && i < n; i++) {
+		free(r[i].uuid);
+		free(r[i].started_at);
+		free(r[i].ended_at);
+		free(r[i].status);
+		free(r[i].source);
+		free(r[i].host);
+		free(r[i].engine);
+		free(r[i].role);
+		free(r[i].model);
+		free(r[i].tag);
+		free(r[i].spec_type);
+		free(r[i].endpoint);
+		free(r[i].load_error);
+		free(r[i].pp);
+		free(r[i].tg);
+	}
+	free(r);
+}
+
+/* --- the model registry --- */
+
+/* One row per model and host; a model no run uses yet has one row with host NULL. */
+static const char models_sql[] =
+	"SELECT m.id, m.label, m.file, m.bytes, m.sha256, m.quant, h.name, count(r.id) "
+	"FROM model m LEFT JOIN run r ON r.model_id=m.id LEFT JOIN host h ON h.id=r.host_id "
+	"GROUP BY m.id, h.name ORDER BY m.label, m.file, m.quant, m.sha256, m.id, h.name";
+
+int catalog_models(struct store *s, struct catalog_model **out, size_t *n)
+{
+	struct catalog_model *ms = NULL, *m = NULL;
+	size_t nm = 0, cap = 0;
+	sqlite3_stmt *st = store_stmt(s, models_sql);
+	int64_t last = -1;
+	int rc, ret = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+
+		if (id != last) {
+			ms = grow(ms, &nm, &cap, sizeof(*ms));
+			m = &ms[nm - 1];
+			m->label = tps_xstrdup(store_col_str(st, 1));
+			m->file = tps_xstrdup(store_col_str(st, 2));
+			m->bytes = store_col_i64(st, 3);
+			m->sha256 = tps_xstrdup(store_col_str(st, 4));
+			m->quant = tps_xstrdup(store_col_str(st, 5));
+			last = id;
+		}
+		if (sqlite3_column_type(st, 6) != SQLITE_NULL)
+			hosts_add(&m->hosts, store_col_str(st, 6));
+		m->runs += sqlite3_column_int64(st, 7);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(s, "cannot list models");
+		goto out;
+	}
+	*out = ms;
+	*n = nm;
+	ms = NULL;
+	ret = 0;
+out:
+	if (st)
+		sqlite3_reset(st);
+	catalog_models_free(ms, nm);
+	return ret;
+}
+
+void catalog_models_free(struct catalog_model *m, size_t n)
+{
+	size_t i;
+
+	for (i = 0; m && i < n; i++) {
+		free(m[i].label);
+		free(m[i].file);
+		free(m[i].sha256);
+		free(m[i].quant);
+		hosts_release(&m[i].hosts);
+	}
+	free(m);
+}
+
+/* Each returns (subject, value, host) for the subjects with two or more distinct
+ * known values, ordered so that one pass can group them. */
+static const char file_sha_sql[] =
+	"SELECT m.file, m.sha256, h.name FROM model m "
+	"LEFT JOIN run r ON r.model_id=m.id LEFT JOIN host h ON h.id=r.host_id "
+	"WHERE m.sha256<>'' AND m.file IN (SELECT file FROM model WHERE file<>'' AND "
+	"sha256<>'' GROUP BY file HAVING count(DISTINCT sha256)>1) "
+	"GROUP BY m.file, m.sha256, h.name ORDER BY 1, 2, 3";
+
+static const char label_quant_sql[] =
+	"SELECT m.label, m.quant, h.name FROM model m "
+	"LEFT JOIN run r ON r.model_id=m.id LEFT JOIN host h ON h.id=r.host_id "
+	"WHERE m.quant<>'' AND m.label IN (SELECT label FROM model WHERE quant<>'' "
+	"GROUP BY label HAVING count(DISTINCT quant)>1) "
+	"GROUP BY m.label, m.quant, h.name ORDER BY 1, 2, 3";
+
+static int alarms_of(struct store *s, const char *sql, const char *kind,
+		     struct catalog_alarm **arr, size_t *n, size_t *cap)
+{
+	sqlite3_stmt *st = store_stmt(s, sql);
+	struct catalog_alarm *a = NULL;
+	struct catalog_variant *v = NULL;
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *subject = store_col_str(st, 0), *value = store_col_str(st, 1);
+
+		if (!a || strcmp(a->subject, subject)) {
+			*arr = grow(*arr, n, cap, sizeof(**arr));
+			a = &(*arr)[*n - 1];
+			a->kind = kind;
+			a->subject = tps_xstrdup(subject);
+			v = NULL;
+		}
+		if (!v || strcmp(v->value, value)) {
+			a->v = tps_xrealloc(a->v, (a->nv + 1) * sizeof(*a->v));
+			v = &a->v[a->nv++];
+			memset(v, 0, sizeof(*v));
+			v->value = tps_xstrdup(value);
+		}
+		if (sqlite3_column_type(st, 2) != SQLITE_NULL)
+			hosts_add(&v->hosts, store_col_str(st, 2));
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot check model identities");
+	return 0;
+}
+
+int catalog_alarms(struct store *s, struct catalog_alarm **out, size_t *n)
+{
+	struct catalog_alarm *a = NULL;
+	size_t na = 0, cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (alarms_of(s, file_sha_sql, CATALOG_ALARM_FILE_SHA256, &a, &na, &cap) < 0 ||
+	    alarms_of(s, label_quant_sql, CATALOG_ALARM_LABEL_QUANT, &a, &na, &cap) < 0) {
+		catalog_alarms_free(a, na);
+		return -1;
+	}
+	*out = a;
+	*n = na;
+	return 0;
+}
+
+void catalog_alarms_free(struct catalog_alarm *a, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; a && i < n; i++) {
+		free(a[i].subject);
+		for (j = 0; j < a[i].nv; j++) {
+			free(a[i].v[j].value);
+			hosts_release(&a[i].v[j].hosts);
+		}
+		free(a[i].v);
+	}
+	free(a);
+}
+
+static int is_file_alarm(const struct catalog_alarm *a)
+{
+	return !strcmp(a->kind, CATALOG_ALARM_FILE_SHA256);
+}
+
+char *catalog_alarm_text(const struct catalog_alarm *a)
+{
+	char *text, *more;
+	size_t i, j;
+
+	if (is_file_alarm(a))
+		text = tps_xasprintf("file '%s' holds different bytes under one name:", a->subject);
+	else
+		text = tps_xasprintf("model '%s' was measured at different quants:", a->subject);
+	for (i = 0; i < a->nv; i++) {
+		const struct catalog_variant *v = &a->v[i];
+		more = tps_xasprintf("%s%s %s%s %s", text, i ? ";" : "",
+				     is_file_alarm(a) ? "sha256 " : "", v->value,
+				     v->hosts.n ? "on" : "(no runs)");
+		free(text);
+		text = more;
+		for (j = 0; j < v->hosts.n; j++) {
+			more = tps_xasprintf("%s%s%s", text, j ? ", " : " ", v->hosts.name[j]);
+			free(text);
+			text = more;
+		}
+	}
+	return text;
+}
+
+char *catalog_alarms_json(const struct catalog_alarm *a, size_t n)
+{
+	cJSON *arr = cJSON_CreateArray();
+	char *out, *ret;
+	size_t i, j, k;
+
+	for (i = 0; i < n; i++) {
+		cJSON *o = cJSON_CreateObject(), *vs = cJSON_CreateArray();
+		char *msg = catalog_alarm_text(&a[i]);
+
+		cJSON_AddItemToArray(arr, o);
+		cJSON_AddStringToObject(o, "kind", a[i].kind);
+		cJSON_AddStringToObject(o, is_file_alarm(&a[i]) ? "file" : "label", a[i].subject);
+		cJSON_AddStringToObject(o, "message", msg);
+		free(msg);
+		cJSON_AddItemToObject(o, "variants", vs);
+		for (j = 0; j < a[i].nv; j++) {
+			cJSON *v = cJSON_CreateObject(), *hosts = cJSON_CreateArray();
+			cJSON_AddItemToArray(vs, v);
+			cJSON_AddStringToObject(v, is_file_alarm(&a[i]) ? "sha256" : "quant",
+						a[i].v[j].value);
+			cJSON_AddItemToObject(v, "hosts", hosts);
+			for (k = 0; k < a[i].v[j].hosts.n; k++)
+				cJSON_AddItemToArray(hosts,
+						     cJSON_CreateString(a[i].v[j].hosts.name[k]));
+		}
+	}
+	out = cJSON_PrintUnformatted(arr);
+	cJSON_Delete(arr);
+	if (!out) {
+		tps_error("out of memory writing alarms");
+		exit(TPS_EXIT_ERROR);
+	}
+	ret = tps_xstrdup(out);
+	cJSON_free(out);
+	return ret;
+}
+
+/* --- data-quality summaries --- */
+
+static const char quality_sql[] =
+	"SELECT r.uuid, e.label, m.label, r.status, r.load_error, r.n_predict, count(x.id), "
+	"total((x.flags & :f0)<>0), total((x.flags & :f1)<>0), total((x.flags & :f2)<>0), "
+	"total((x.flags & :f3)<>0), total((x.flags & :f4)<>0), "
+	"min(CASE WHEN x.flags & :trunc THEN x.predicted_n END), "
+	"total(CASE WHEN x.flags & :trunc AND x.stop_type IN ('eos','word') THEN 1 END), "
+	"max(CASE WHEN x.flags & :cached THEN x.cache_n END), "
+	"min(CASE WHEN x.flags & :short THEN x.prompt_n END), "
+	"min(CASE WHEN x.flags & :failed THEN coalesce(x.error, 'HTTP ' || x.http_status) END) "
+	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
+	"JOIN model m ON m.id=r.model_id LEFT JOIN sample x ON x.run_id=r.id "
+	"WHERE " FILTER_SQL "GROUP BY r.id ORDER BY r.started_at, r.id";
+
+int catalog_quality(struct store *s, const struct run_filter *f,
+		    struct catalog_quality **out, size_t *n)
+{
+	static const char *const fnames[CATALOG_NFLAGS] = { ":f0", ":f1", ":f2", ":f3", ":f4" };
+	struct catalog_quality *qs = NULL;
+	size_t nq = 0, cap = 0;
+	sqlite3_stmt *st = store_stmt(s, quality_sql);
+	int rc, i, ret = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		goto out;
+	bind_filter(st, f);
+	for (i = 0; i < CATALOG_NFLAGS; i++)
+		store_bind_i64(st, fnames[i], (int64_t)1 << i);
+	store_bind_i64(st, ":trunc", SAMPLE_TRUNCATED);
+	store_bind_i64(st, ":cached", SAMPLE_CACHED);
+	store_bind_i64(st, ":short", SAMPLE_SHORT_PROMPT);
+	store_bind_i64(st, ":failed", SAMPLE_FAILED);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct catalog_quality *q;
+		int c = 0;
+
+		qs = grow(qs, &nq, &cap, sizeof(*qs));
+		q = &qs[nq - 1];
+		q->uuid = store_col_text(st, c++);
+		q->engine = store_col_text(st, c++);
+		q->model = store_col_text(st, c++);
+		q->status = store_col_text(st, c++);
+		q->load_error = store_col_text(st, c++);
+		q->n_predict = store_col_i64(st, c++);
+		q->total = sqlite3_column_int64(st, c++);
+		for (i = 0; i < CATALOG_NFLAGS; i++)
+			q->count[i] = sqlite3_column_int64(st, c++);
+		q->trunc_min_predicted_n = store_col_i64(st, c++);
+		q->trunc_early_stops = sqlite3_column_int64(st, c++);
+		q->cache_max_n = store_col_i64(st, c++);
+		q->short_min_prompt_n = store_col_i64(st, c++);
+		q->failed_example = store_col_text(st, c++);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(s, "cannot read data-quality findings");
+		goto out;
+	}
+	*out = qs;
+	*n = nq;
+	qs = NULL;
+	ret = 0;
+out:
+	if (st)
+		sqlite3_reset(st);
+	catalog_quality_free(qs, nq);
+	return ret;
+}
+
+void catalog_quality_free(struct catalog_quality *q, size_t n)
+{
+	size_t i;
+
+	for (i = 0; q && i < n; i++) {
+		free(q[i].uuid);
+		free(q[i].engine);
+		free(q[i].model);
+		free(q[i].status);
+		free(q[i].load_error);
+		free(q[i].failed_example);
+	}
+	free(q);
+}

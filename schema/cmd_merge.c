@@ -1,0 +1,104 @@
+/* cmd_merge.c: `tpsdb merge`, the runs of another host's store brought into this one,
+ * deduplicated by run uuid so that merging again changes nothing. The other file is
+ * read through an in-memory copy (schema/snapshot.c) and never written; this store
+ * takes all of the new runs in one transaction or none of them. */
+#include "schema/snapshot.h"
+#include "schema/store.h"
+#include "tpsdb.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char usage[] = "tpsdb merge <other.db>";
+
+static const char help[] =
+	"Copies into this store (--db) every run of <other.db> whose uuid it does not\n"
+	"hold yet, with its host, engine, model, prompts and samples, and prints\n"
+	"'merged N runs, M already present'. Running it again changes nothing.\n"
+	"\n"
+	"<other.db> is opened read-only and left exactly as it was: a store written by an\n"
+	"older tpsdb is migrated in a private in-memory copy, one written by a newer\n"
+	"tpsdb is refused. Baselines are not merged. All new runs land in one\n"
+	"transaction, or none do. Merging a store into itself is refused.\n"
+	"\n"
+	"Exit codes: 0 ok, 2 usage, 3 the other file cannot be read or is not a tpsdb\n"
+	"store of this or an older version, or a store error.\n";
+
+static const struct option opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct merge_count {
+	struct store *to;
+	long merged, present;
+};
+
+static int on_run(const struct run_rec *r, const struct sample_rec *smp, size_t n, void *arg)
+{
+	struct merge_count *mc = arg;
+	int rc = store_run_restore(mc->to, r, smp, n);
+
+	if (rc < 0)
+		return -1;
+	if (rc == 1)
+		mc->present++;
+	else
+		mc->merged++;
+	return 0;
+}
+
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return 1;
+	if (stat(a, &sa) < 0 || stat(b, &sb) < 0)
+		return 0;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+int cmd_merge(int argc, char **argv, struct tps_ctx *ctx)
+{
+	struct merge_count mc = { 0 };
+	struct store *from = NULL, *to;
+	const char *other;
+	int c, ret = TPS_EXIT_ERROR;
+
+	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+		switch (c) {
+		case 'h':
+			printf("usage: %s\n\n%s", usage, help);
+			return TPS_EXIT_OK;
+		default:
+			fprintf(stderr, "usage: %s\n", usage);
+			return TPS_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return tps_usage_error(usage, "no store to merge");
+	if (optind + 1 < argc)
+		return tps_usage_error(usage, "one store at a time, not '%s' too", argv[optind + 1]);
+	other = argv[optind];
+	if (same_file(other, ctx->db_path))
+		return tps_usage_error(usage, "cannot merge '%s' into itself", other);
+	/* The other store first: a refused merge must not create an empty target. */
+	if (!(from = store_open_copy(other)))
+		goto out;
+	if (!(to = tps_ctx_store(ctx)))
+		goto out;
+	mc.to = to;
+	if (store_begin(to) < 0)
+		goto out;
+	if (store_runs_foreach(from, NULL, on_run, &mc) != 0 || store_commit(to) < 0) {
+		store_rollback(to); /* the error line is printed; nothing landed */
+		goto out;
+	}
+	printf("merged %ld runs, %ld already present\n", mc.merged, mc.present);
+	ret = TPS_EXIT_OK;
+out:
+	store_close(from);
+	return ret;
+}

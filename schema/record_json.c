@@ -1,0 +1,295 @@
+/* record_json.c: the export line codec. Field names are the store's column names,
+ * absent values are JSON null, and the raw timings object is embedded as JSON (not a
+ * string) so the export stays readable. The cJSON trees stay inside these functions. */
+#include "schema/record_json.h"
+#include "tpsdb.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void put_str(cJSON *o, const char *k, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, k, v);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+static void put_i64(cJSON *o, const char *k, int64_t v)
+{
+	if (v == TPS_NULL)
+		cJSON_AddNullToObject(o, k);
+	else
+		cJSON_AddNumberToObject(o, k, (double)v);
+}
+
+static void put_dbl(cJSON *o, const char *k, double v)
+{
+	if (isnan(v))
+		cJSON_AddNullToObject(o, k);
+	else
+		cJSON_AddNumberToObject(o, k, v);
+}
+
+char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, size_t n)
+{
+	cJSON *root = cJSON_CreateObject(), *run = cJSON_CreateObject();
+	cJSON *h, *e, *m, *arr = cJSON_CreateArray();
+	char *out, *ret;
+	size_t i;
+
+	cJSON_AddNumberToObject(root, RECORD_JSON_MARK, 1);
+	cJSON_AddItemToObject(root, "run", run);
+	put_str(run, "uuid", r->uuid);
+	put_str(run, "started_at", r->started_at);
+	put_str(run, "ended_at", r->ended_at);
+	put_str(run, "status", r->status);
+	put_str(run, "source", r->source);
+	h = cJSON_AddObjectToObject(run, "host");
+	put_str(h, "name", r->host.name);
+	put_str(h, "gpu", r->host.gpu);
+	put_str(h, "driver", r->host.driver);
+	put_str(h, "cuda", r->host.cuda);
+	e = cJSON_AddObjectToObject(run, "engine");
+	put_str(e, "label", r->engine.label);
+	put_str(e, "role", r->engine.role);
+	put_str(e, "version", r->engine.version);
+	put_str(e, "sha256", r->engine.sha256);
+	m = cJSON_AddObjectToObject(run, "model");
+	put_str(m, "label", r->model.label);
+	put_str(m, "file", r->model.file);
+	put_i64(m, "bytes", r->model.bytes);
+	put_str(m, "sha256", r->model.sha256);
+	put_str(m, "quant", r->model.quant);
+	put_i64(run, "ctx", r->ctx);
+	put_i64(run, "n_predict", r->n_predict);
+	put_i64(run, "ignore_eos", r->ignore_eos < 0 ? TPS_NULL : r->ignore_eos);
+	put_dbl(run, "temperature", r->temperature);
+	put_i64(run, "seed", r->seed);
+	put_str(run, "endpoint", r->endpoint);
+	put_str(run, "spec_type", r->spec_type);
+	put_i64(run, "n_max", r->n_max);
+	put_str(run, "drafter", r->drafter);
+	put_str(run, "extra_args", r->extra_args);
+	put_str(run, "tag", r->tag);
+	put_str(run, "notes", r->notes);
+	put_str(run, "load_error", r->load_error);
+	put_str(run, "log_path", r->log_path);
+	put_i64(run, "warmup", r->warmup);
+	put_str(run, "prompt_set", r->prompt_set);
+	cJSON_AddItemToObject(root, "samples", arr);
+	for (i = 0; i < n; i++) {
+		const struct sample_rec *s = &smp[i];
+		cJSON *o = cJSON_CreateObject(), *t;
+		cJSON_AddItemToArray(arr, o);
+		put_str(o, "prompt", s->prompt_name);
+		put_str(o, "prompt_hash", s->prompt_hash);
+		put_i64(o, "rep", s->rep);
+		put_i64(o, "seq", s->seq);
+		put_i64(o, "cache_n", s->cache_n);
+		put_i64(o, "prompt_n", s->prompt_n);
+		put_dbl(o, "prompt_ms", s->prompt_ms);
+		put_dbl(o, "prompt_per_second", s->prompt_per_second);
+		put_i64(o, "predicted_n", s->predicted_n);
+		put_dbl(o, "predicted_ms", s->predicted_ms);
+		put_dbl(o, "predicted_per_second", s->predicted_per_second);
+		put_i64(o, "draft_n", s->draft_n);
+		put_i64(o, "draft_n_accepted", s->draft_n_accepted);
+		put_dbl(o, "wall_ms", s->wall_ms);
+		put_i64(o, "http_status", s->http_status);
+		put_str(o, "error", s->error);
+		put_str(o, "stop_type", s->stop_type);
+		put_str(o, "output_hash", s->output_hash);
+		put_i64(o, "flags", (int64_t)s->flags);
+		t = s->timings ? cJSON_Parse(s->timings) : NULL;
+		if (t)
+			cJSON_AddItemToObject(o, "timings", t);
+		else
+			put_str(o, "timings", s->timings);
+	}
+	out = cJSON_PrintUnformatted(root);
+	cJSON_Delete(root);
+	if (!out) {
+		tps_error("out of memory writing an export line");
+		exit(TPS_EXIT_ERROR);
+	}
+	ret = tps_xstrdup(out);
+	cJSON_free(out);
+	return ret;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Readers: a missing key or null is "absent"; a value of the wrong type is an error. */
+static int get_str(const cJSON *o, const char *k, char **out, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsString(v))
+		return fail(err, errlen, "'%s' is not a string", k);
+	*out = tps_xstrdup(v->valuestring);
+	return 0;
+}
+
+static int get_i64(const cJSON *o, const char *k, int64_t *out, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble) ||
+	    fabs(v->valuedouble) > 9e15)
+		return fail(err, errlen, "'%s' is not an integer", k);
+	*out = (int64_t)v->valuedouble;
+	return 0;
+}
+
+static int get_dbl(const cJSON *o, const char *k, double *out, char *err, size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
+		return fail(err, errlen, "'%s' is not a non-negative number", k);
+	*out = v->valuedouble;
+	return 0;
+}
+
+static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(o, "host");
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "engine");
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "model");
+	char *uuid = NULL;
+	int64_t ie = TPS_NULL;
+
+	if (!cJSON_IsObject(o) || !cJSON_IsObject(h) || !cJSON_IsObject(e) || !cJSON_IsObject(m))
+		return fail(err, errlen, "'run' needs objects 'host', 'engine' and 'model'");
+	if (get_str(o, "uuid", &uuid, err, errlen) < 0)
+		return -1;
+	if (!uuid || strlen(uuid) != 36) {
+		free(uuid);
+		return fail(err, errlen, "'run.uuid' is missing or not a uuid");
+	}
+	memcpy(r->uuid, uuid, 37);
+	free(uuid);
+	if (get_str(o, "started_at", &r->started_at, err, errlen) < 0 ||
+	    get_str(o, "ended_at", &r->ended_at, err, errlen) < 0 ||
+	    get_str(o, "status", &r->status, err, errlen) < 0 ||
+	    get_str(o, "source", &r->source, err, errlen) < 0 ||
+	    get_str(h, "name", &r->host.name, err, errlen) < 0 ||
+	    get_str(h, "gpu", &r->host.gpu, err, errlen) < 0 ||
+	    get_str(h, "driver", &r->host.driver, err, errlen) < 0 ||
+	    get_str(h, "cuda", &r->host.cuda, err, errlen) < 0 ||
+	    get_str(e, "label", &r->engine.label, err, errlen) < 0 ||
+	    get_str(e, "role", &r->engine.role, err, errlen) < 0 ||
+	    get_str(e, "version", &r->engine.version, err, errlen) < 0 ||
+	    get_str(e, "sha256", &r->engine.sha256, err, errlen) < 0 ||
+	    get_str(m, "label", &r->model.label, err, errlen) < 0 ||
+	    get_str(m, "file", &r->model.file, err, errlen) < 0 ||
+	    get_i64(m, "bytes", &r->model.bytes, err, errlen) < 0 ||
+	    get_str(m, "sha256", &r->model.sha256, err, errlen) < 0 ||
+	    get_str(m, "quant", &r->model.quant, err, errlen) < 0 ||
+	    get_i64(o, "ctx", &r->ctx, err, errlen) < 0 ||
+	    get_i64(o, "n_predict", &r->n_predict, err, errlen) < 0 ||
+	    get_i64(o, "ignore_eos", &ie, err, errlen) < 0 ||
+	    get_dbl(o, "temperature", &r->temperature, err, errlen) < 0 ||
+	    get_i64(o, "seed", &r->seed, err, errlen) < 0 ||
+	    get_str(o, "endpoint", &r->endpoint, err, errlen) < 0 ||
+	    get_str(o, "spec_type", &r->spec_type, err, errlen) < 0 ||
+	    get_i64(o, "n_max", &r->n_max, err, errlen) < 0 ||
+	    get_str(o, "drafter", &r->drafter, err, errlen) < 0 ||
+	    get_str(o, "extra_args", &r->extra_args, err, errlen) < 0 ||
+	    get_str(o, "tag", &r->tag, err, errlen) < 0 ||
+	    get_str(o, "notes", &r->notes, err, errlen) < 0 ||
+	    get_str(o, "load_error", &r->load_error, err, errlen) < 0 ||
+	    get_str(o, "log_path", &r->log_path, err, errlen) < 0 ||
+	    get_i64(o, "warmup", &r->warmup, err, errlen) < 0 ||
+	    get_str(o, "prompt_set", &r->prompt_set, err, errlen) < 0)
+		return -1;
+	r->ignore_eos = ie == TPS_NULL ? -1 : (int)ie;
+	if (!r->started_at)
+		return fail(err, errlen, "'run.started_at' is missing");
+	return 0;
+}
+
+static int read_sample(const cJSON *o, struct sample_rec *s, char *err, size_t errlen)
+{
+	const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "timings");
+	char *hash = NULL;
+	int64_t flags = 0;
+
+	if (!cJSON_IsObject(o))
+		return fail(err, errlen, "a sample is not an object");
+	if (get_str(o, "prompt_hash", &hash, err, errlen) < 0)
+		return -1;
+	if (!hash || strlen(hash) != 64) {
+		free(hash);
+		return fail(err, errlen, "a sample's 'prompt_hash' is missing or malformed");
+	}
+	memcpy(s->prompt_hash, hash, 65);
+	free(hash);
+	if (get_str(o, "prompt", &s->prompt_name, err, errlen) < 0 ||
+	    get_i64(o, "rep", &s->rep, err, errlen) < 0 ||
+	    get_i64(o, "seq", &s->seq, err, errlen) < 0 ||
+	    get_i64(o, "cache_n", &s->cache_n, err, errlen) < 0 ||
+	    get_i64(o, "prompt_n", &s->prompt_n, err, errlen) < 0 ||
+	    get_dbl(o, "prompt_ms", &s->prompt_ms, err, errlen) < 0 ||
+	    get_dbl(o, "prompt_per_second", &s->prompt_per_second, err, errlen) < 0 ||
+	    get_i64(o, "predicted_n", &s->predicted_n, err, errlen) < 0 ||
+	    get_dbl(o, "predicted_ms", &s->predicted_ms, err, errlen) < 0 ||
+	    get_dbl(o, "predicted_per_second", &s->predicted_per_second, err, errlen) < 0 ||
+	    get_i64(o, "draft_n", &s->draft_n, err, errlen) < 0 ||
+	    get_i64(o, "draft_n_accepted", &s->draft_n_accepted, err, errlen) < 0 ||
+	    get_dbl(o, "wall_ms", &s->wall_ms, err, errlen) < 0 ||
+	    get_i64(o, "http_status", &s->http_status, err, errlen) < 0 ||
+	    get_str(o, "error", &s->error, err, errlen) < 0 ||
+	    get_str(o, "stop_type", &s->stop_type, err, errlen) < 0 ||
+	    get_str(o, "output_hash", &s->output_hash, err, errlen) < 0 ||
+	    get_i64(o, "flags", &flags, err, errlen) < 0)
+		return -1;
+	if (s->rep == TPS_NULL || s->rep < 1)
+		return fail(err, errlen, "a sample's 'rep' is missing or below 1");
+	s->flags = (unsigned)flags;
+	if (cJSON_IsObject(t)) {
+		char *raw = cJSON_PrintUnformatted(t);
+		s->timings = tps_xstrdup(raw);
+		cJSON_free(raw);
+	} else if (cJSON_IsString(t)) {
+		s->timings = tps_xstrdup(t->valuestring);
+	}
+	return 0;
+}
+
+int record_json_read(const cJSON *root, struct run_rec *run, struct sample_rec **smp,
+		     size_t *n, char *err, size_t errlen)
+{
+	const cJSON *samples = cJSON_GetObjectItemCaseSensitive(root, "samples");
+	const cJSON *it;
+	size_t i = 0, count;
+
+	*smp = NULL;
+	*n = 0;
+	if (read_run(cJSON_GetObjectItemCaseSensitive(root, "run"), run, err, errlen) < 0)
+		return -1;
+	if (!cJSON_IsArray(samples))
+		return fail(err, errlen, "'samples' is not an array");
+	count = (size_t)cJSON_GetArraySize(samples);
+	*smp = tps_xcalloc(count ? count : 1, sizeof(**smp));
+	cJSON_ArrayForEach(it, samples) {
+		sample_rec_init(&(*smp)[i]);
+		*n = ++i;
+		if (read_sample(it, &(*smp)[i - 1], err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,124 @@
+/* snapshot.c: copies another store into memory so that merge can read it at our
+ * schema version without touching it. An older file is migrated in the copy, a
+ * newer one is refused, and the file is opened read-only so even a refused or
+ * failed merge leaves it (and its directory) exactly as it was. */
+#include "schema/snapshot.h"
+#include "schema/migrate.h"
+#include "schema/store.h"
+#include "tpsdb.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* store.c's marker ('TPSD'); a file without it was not written by tpsdb. */
+#define SNAPSHOT_APPLICATION_ID 0x54505344
+
+static int pragma_int(sqlite3 *db, const char *sql, int *out)
+{
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_step(st) != SQLITE_ROW)
+		goto out;
+	*out = sqlite3_column_int(st, 0);
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* "file:<path>?immutable=1" with the path percent-encoded. A read-only WAL open
+ * would otherwise create -wal and -shm files beside the other store; immutable is
+ * safe only when no -wal exists, i.e. no connection has the file open. Caller frees. */
+static char *immutable_uri(const char *path)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(path), i, o = 0;
+	char *uri = tps_xmalloc(5 + 3 * n + sizeof("?immutable=1"));
+
+	memcpy(uri, "file:", 5);
+	o = 5;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)path[i];
+		if (isalnum(c) || strchr("/-._~", c)) {
+			uri[o++] = (char)c;
+		} else {
+			uri[o++] = '%';
+			uri[o++] = hex[c >> 4];
+			uri[o++] = hex[c & 15];
+		}
+	}
+	memcpy(uri + o, "?immutable=1", sizeof("?immutable=1"));
+	return uri;
+}
+
+struct store *store_open_copy(const char *path)
+{
+	struct store *copy = NULL, *ret = NULL;
+	sqlite3 *src = NULL;
+	sqlite3_backup *b = NULL;
+	char *wal = NULL, *uri = NULL;
+	int app = 0, version = 0, rc;
+
+	if (access(path, R_OK) != 0) {
+		tps_error("cannot read '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	wal = tps_xasprintf("%s-wal", path);
+	if (access(wal, F_OK) != 0) {
+		uri = immutable_uri(path);
+		rc = sqlite3_open_v2(uri, &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	} else {
+		rc = sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL);
+	}
+	if (rc != SQLITE_OK) {
+		tps_error("cannot open '%s': %s", path, src ? sqlite3_errmsg(src) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(src, 10000);
+	if (pragma_int(src, "PRAGMA application_id", &app) < 0 ||
+	    pragma_int(src, "PRAGMA user_version", &version) < 0) {
+		tps_error("cannot read '%s': %s", path, sqlite3_errmsg(src));
+		goto out;
+	}
+	if (app != SNAPSHOT_APPLICATION_ID) {
+		tps_error("'%s' is not a tpsdb store (application_id %d)", path, app);
+		goto out;
+	}
+	if (version > migrate_latest()) {
+		tps_error("database '%s' has schema version %d, newer than this tpsdb (%d): "
+			  "upgrade tpsdb; the database was not changed", path, version,
+			  migrate_latest());
+		goto out;
+	}
+	if (!(copy = store_open(":memory:", STORE_NO_MIGRATE)))
+		goto out;
+	/* An in-memory destination needs the source's page size; tpsdb never changes
+	 * SQLite's default, so a mismatch is a foreign file and the error says so. */
+	b = sqlite3_backup_init(store_db(copy), "main", src, "main");
+	if (!b) {
+		tps_error("cannot copy '%s': %s", path, sqlite3_errmsg(store_db(copy)));
+		goto out;
+	}
+	rc = sqlite3_backup_step(b, -1);
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		tps_error("cannot copy '%s': %s", path, sqlite3_errstr(rc));
+		goto out;
+	}
+	if (migrate_apply(store_db(copy), path, -1) < 0)
+		goto out;
+	ret = copy;
+	copy = NULL;
+out:
+	store_close(copy);
+	sqlite3_close(src);
+	free(wal);
+	free(uri);
+	return ret;
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# scripts/deps.sh: installs, with apt-get, whatever tpsdb needs to build, test and
+# run its end-to-end job that this Debian 12 machine lacks. Installs nothing that is
+# already there, so a warm machine pays a dpkg query and no more.
+set -euo pipefail
+
+pkgs=(build-essential cmake pkg-config git ca-certificates
+      libsqlite3-dev libcurl4-openssl-dev libcjson-dev libcmocka-dev
+      sqlite3 gnuplot-nox python3 python3-numpy valgrind clang procps curl)
+missing=()
+for p in "${pkgs[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+		missing+=("$p")
+done
+# node and npm fetch llama.cpp's source (node-llama-cpp); any install will do.
+if ! command -v npm >/dev/null 2>&1; then
+	missing+=(nodejs npm)
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "deps: installing ${missing[*]}" >&2
+	if [ "$(id -u)" -ne 0 ]; then sudo=sudo; else sudo=; fi
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+		"${missing[@]}" >&2
+fi

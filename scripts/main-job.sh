@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# scripts/main-job.sh: the README's main job, end to end on this machine. It builds
+# tpsdb and a real llama-server (CPU, cached), writes a tiny random-weight model, and
+# collects two engine labels (an A/A pair of one binary) over a base run and an
+# n_max 1,2,3 speculative sweep, then prints the analysis and writes the report.
+# Everything lands in ${OUT_DIR:-out}/: the store, server logs, report and plots.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT_DIR:-out}
+mkdir -p "$out"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+scripts/deps.sh
+cmake -S . -B build/release -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build/release -j"$jobs" --target tpsdb >/dev/null
+tpsdb=build/release/tpsdb
+
+llama_dir=$(scripts/llama-server.sh)
+server="$llama_dir/bin/llama-server"
+model="$PWD/$out/tiny.gguf"
+scripts/tiny-model.sh "$model" >&2
+
+cat >"$out/models.txt" <<EOM
+# label | gguf | extra server args
+tiny | $model |
+EOM
+cat >"$out/spec.txt" <<EOM
+# label | gguf | spec server args | n_max list
+tiny | $model | --spec-type draft-simple -md $model | 1,2,3
+EOM
+
+db="$out/tpsdb.sqlite"
+rm -f "$db" "$db-wal" "$db-shm"
+"$tpsdb" --db "$db" collect --engine ours="$server" --engine llama.cpp="$server" \
+	--ours ours --models "$out/models.txt" --spec-manifest "$out/spec.txt" \
+	--reps 2 --tag demo --out-dir "$out" || [ $? -eq 1 ]
+
+echo
+"$tpsdb" --db "$db" compare --ours ours --vs llama.cpp || [ $? -eq 1 ]
+echo
+"$tpsdb" --db "$db" sweep || [ $? -eq 1 ]
+echo
+"$tpsdb" --db "$db" check || [ $? -eq 1 ]
+"$tpsdb" --db "$db" report --out "$out/report"
+echo
+echo "store: $db   report: $out/report/report.md   plots: $out/report/*.png"

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# scripts/test.sh: the README's test command. Installs missing dependencies, builds
+# with -Wall -Wextra -Werror and runs every test (unit, CLI and the end-to-end test
+# against a real llama-server), then does the same under AddressSanitizer + UBSan,
+# runs the unit tests under valgrind, and gives the libFuzzer target a short run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc 2>/dev/null || echo 2)
+
+scripts/deps.sh
+
+# The end-to-end tests need a real llama-server and a tiny model; both are cached
+# outside the tree, so only the first run on a machine pays the ~6 minute build.
+llama_dir=$(scripts/llama-server.sh)
+export TPSDB_LLAMA_SERVER="$llama_dir/bin/llama-server"
+
+run_suite() { # <build dir> <cmake args...>
+	local dir=$1; shift
+	cmake -S . -B "$dir" -DTPSDB_WERROR=ON "$@" >/dev/null
+	cmake --build "$dir" -j"$jobs"
+	(cd "$dir" && ctest --output-on-failure -j"$jobs")
+}
+
+echo "== release build, all tests" >&2
+run_suite build/release -DCMAKE_BUILD_TYPE=RelWithDebInfo
+
+echo "== AddressSanitizer + UBSan build, all tests" >&2
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	run_suite build/asan -DCMAKE_BUILD_TYPE=Debug -DTPSDB_SANITIZE=ON
+
+echo "== valgrind over the unit tests" >&2
+for t in build/release/test_*; do
+	[ -x "$t" ] || continue
+	TPSDB_TEST_DATA="$PWD/tests/data" TPSDB_BIN="$PWD/build/release/tpsdb" \
+		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		"$t" >/dev/null
+done
+echo "valgrind: clean" >&2
+
+if command -v clang >/dev/null 2>&1; then
+	echo "== libFuzzer smoke run" >&2
+	CC=clang cmake -S . -B build/fuzz -DTPSDB_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
+	cmake --build build/fuzz -j"$jobs" --target fuzz_response fuzz_import >/dev/null
+	corpus=$(mktemp -d)
+	trap 'rm -rf "$corpus"' EXIT
+	cp tests/fuzz/corpus/* "$corpus"/
+	for f in fuzz_response fuzz_import; do
+		build/fuzz/$f -runs=20000 -max_len=4096 "$corpus" >"$corpus.log" 2>&1 ||
+			{ tail -40 "$corpus.log" >&2; echo "fuzz: $f found a crash" >&2; exit 1; }
+	done
+	rm -f "$corpus.log"
+	echo "fuzz: no crash in 2 x 20000 runs" >&2
+fi
+echo "all tests passed" >&2

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+# fault_server.py: a stand-in for llama-server that misbehaves on purpose, for the
+# collector's fault-injection tests and the readiness benchmark only. It takes the
+# arguments tpsdb collect passes a server (--host, --port, -m, -c, ...) and, via
+# --fault, one way to fail. It binds 127.0.0.1 only and exits by itself after
+# --lifetime seconds. Python 3 standard library only.
+import argparse
+import json
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+MODES = ["ok", "hang", "reset", "garbage", "no-timings", "http500", "die",
+         "slow-load", "never-ready", "load-fail"]
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("-m", "--model", default="fault.gguf")
+    p.add_argument("-c", "--ctx-size", type=int, default=4096)
+    p.add_argument("--spec-draft-n-max", type=int, default=0)
+    p.add_argument("--fault", choices=MODES, default="ok")
+    p.add_argument("--fault-after", type=int, default=0,
+                   help="answer this many generation requests well first")
+    p.add_argument("--load-seconds", type=float, default=1.0,
+                   help="slow-load: answer 503 Loading model for this long")
+    p.add_argument("--delay-ms", type=float, default=0,
+                   help="sleep this long before each good answer")
+    p.add_argument("--lifetime", type=float, default=300)
+    args, _unknown = p.parse_known_args(argv)  # -ngl 99 and friends are ignored
+    return args
+
+
+def log(msg):
+    sys.stderr.write("fault_server: %s\n" % msg)
+    sys.stderr.flush()
+
+
+class State:
+    def __init__(self, args):
+        self.args = args
+        self.lock = threading.Lock()
+        self.requests = 0
+        start = time.monotonic()
+        self.ready_at = start
+        if args.fault == "slow-load":
+            self.ready_at = start + args.load_seconds
+        elif args.fault == "never-ready":
+            self.ready_at = float("inf")
+
+
+def good_body(state, req, chat):
+    n_predict = int(req.get("n_predict", req.get("max_tokens", 16)))
+    text = req.get("prompt", "")
+    if chat:
+        text = " ".join(m.get("content", "") for m in req.get("messages", []))
+    prompt_n = max(1, len(text) // 4)
+    timings = {
+        "cache_n": 0,
+        "prompt_n": prompt_n,
+        "prompt_ms": prompt_n / 2.0,
+        "prompt_per_second": 2000.0,
+        "predicted_n": n_predict,
+        "predicted_ms": n_predict * 2.0,
+        "predicted_per_second": 500.0,
+    }
+    n_max = state.args.spec_draft_n_max
+    if n_max > 0:
+        timings["draft_n"] = n_predict * n_max // 2
+        timings["draft_n_accepted"] = n_predict * n_max // 4
+    content = "lorem ipsum " * 4
+    if chat:
+        return {"choices": [{"index": 0, "finish_reason": "length",
+                             "message": {"role": "assistant", "content": content}}],
+                "model": state.args.model, "timings": timings}
+    return {"content": content, "model": state.args.model, "stop_type": "limit",
+            "prompt": text,
+            "generation_settings": {"n_predict": n_predict, "seed": req.get("seed", 0),
+                                    "temperature": 0, "ignore_eos": True},
+            "timings": timings}
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    state = None
+
+    def setup(self):
+        super().setup()
+        # Headers and body go out in two writes; without this, Nagle and the
+        # client's delayed ACK add 40 ms to every answer.
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, fmt, *a):
+        log("%s %s" % (self.address_string(), fmt % a))
+
+    def send_json(self, code, obj, raw=None):
+        body = raw if raw is not None else json.dumps(obj).encode()
+        self.send_response(code)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        st = self.state
+        if self.path == "/health":
+            if time.monotonic() >= st.ready_at:
+                self.send_json(200, {"status": "ok"})
+            else:
+                self.send_json(503, {"error": {"code": 503, "message": "Loading model",
+                                               "type": "unavailable_error"}})
+        elif self.path == "/props":
+            self.send_json(200, {"build_info": "fault-server-1",
+                                 "model_path": st.args.model,
+                                 "default_generation_settings": {"n_ctx": st.args.ctx_size}})
+        else:
+            self.send_json(404, {"error": {"code": 404, "message": "File Not Found"}})
+
+    def do_POST(self):
+        st = self.state
+        n = int(self.headers.get("Content-Length", "0"))
+        raw = self.rfile.read(n)
+        if self.path not in ("/completion", "/v1/chat/completions"):
+            self.send_json(404, {"error": {"code": 404, "message": "File Not Found"}})
+            return
+        with st.lock:
+            st.requests += 1
+            k = st.requests
+        mode = st.args.fault if k > st.args.fault_after else "ok"
+        if mode == "die":
+            log("dying at request %d" % k)
+            os._exit(3)
+        if mode == "hang":
+            log("hanging request %d" % k)
+            time.sleep(st.args.lifetime)
+            return
+        if mode == "reset":
+            log("resetting request %d" % k)
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
+                                       struct.pack("ii", 1, 0))
+            self.connection.close()
+            self.close_connection = True
+            return
+        if mode == "garbage":
+            self.send_json(200, None, raw=b"<html>this is not JSON</html>")
+            return
+        if mode == "no-timings":
+            self.send_json(200, {"content": "lorem", "stop_type": "limit"})
+            return
+        if mode == "http500":
+            self.send_json(500, {"error": {"code": 500, "type": "server_error",
+                                           "message": "fault_server: injected failure"}})
+            return
+        try:
+            req = json.loads(raw or b"{}")
+        except ValueError:
+            self.send_json(400, {"error": {"code": 400, "message": "bad JSON"}})
+            return
+        if st.args.delay_ms > 0:
+            time.sleep(st.args.delay_ms / 1000.0)
+        self.send_json(200, good_body(st, req, self.path != "/completion"))
+
+
+def main():
+    args = parse_args(sys.argv[1:])
+    log("pid %d pgid %d fault %s port %d" % (os.getpid(), os.getpgid(0), args.fault,
+                                              args.port))
+    if args.fault == "load-fail":
+        time.sleep(0.05)
+        log("error: failed to load model '%s'" % args.model)
+        sys.exit(1)
+    # Whatever happens, this process does not outlive its lifetime.
+    t = threading.Timer(args.lifetime, lambda: os._exit(0))
+    t.daemon = True
+    t.start()
+    state = State(args)
+    Handler.state = state
+    ThreadingHTTPServer.daemon_threads = True
+    ThreadingHTTPServer.allow_reuse_address = True
+    srv = ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    if args.fault == "slow-load":
+        log("health flips to 200 at monotonic %.6f" % state.ready_at)
+    srv.serve_forever(poll_interval=0.05)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,436 @@
+/* test_import.c: `tpsdb import` over recorded llama-server and llama-bench output
+ * (tests/data/import/) and one-edit broken copies of it (tests/data/import-bad/).
+ * A bad input is one error line, exit 3, and a store exactly as before, including a
+ * run imported earlier; good inputs get the right repetitions and quality flags. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schema/record_json.h"
+#include "schema/store.h"
+#include "tpsdb.h"
+
+int cmd_import(int argc, char **argv, struct tps_ctx *ctx);
+
+/* main.c is not linked into tests: the command gets the fixture's store. */
+struct store *tps_ctx_store(struct tps_ctx *ctx)
+{
+	return ctx->store;
+}
+
+struct fixture {
+	struct store *s;
+	char err[4096]; /* what the last import printed on stderr */
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f || !(f->s = store_open(":memory:", 0)))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	store_close(f->s);
+	free(f);
+	return 0;
+}
+
+static char *data_path(const char *rel)
+{
+	const char *dir = getenv("TPSDB_TEST_DATA");
+	return tps_xasprintf("%s/%s", dir ? dir : "tests/data", rel);
+}
+
+/* Runs `tpsdb import <args...>` (NULL-terminated, "@x" is tests/data/x) on the
+ * fixture's store; returns the exit code and keeps stderr in f->err. */
+static int run_import(struct fixture *f, const char *const *args)
+{
+	char *argv[32];
+	int argc = 0, rc, saved, i;
+	FILE *tmp = tmpfile();
+	struct tps_ctx ctx = { .db_path = ":memory:", .store = f->s };
+	size_t n;
+
+	assert_non_null(tmp);
+	argv[argc++] = tps_xstrdup("import");
+	for (i = 0; args[i]; i++)
+		argv[argc++] = args[i][0] == '@' ? data_path(args[i] + 1) : tps_xstrdup(args[i]);
+	argv[argc] = NULL;
+	fflush(stderr);
+	saved = dup(2);
+	dup2(fileno(tmp), 2);
+	optind = 0;
+	rc = cmd_import(argc, argv, &ctx);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(tmp);
+	n = fread(f->err, 1, sizeof(f->err) - 1, tmp);
+	f->err[n] = '\0';
+	fclose(tmp);
+	for (i = 0; i < argc; i++)
+		free(argv[i]);
+	return rc;
+}
+
+static int64_t scalar(struct store *s, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void exec_sql(struct store *s, const char *sql)
+{
+	assert_int_equal(sqlite3_exec(store_db(s), sql, NULL, NULL, NULL), SQLITE_OK);
+}
+
+/* The first column of the first row as text, "NULL" for SQL NULL; caller frees. */
+static char *text(struct store *s, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	char *v = NULL;
+
+	assert_int_equal(sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = tps_xstrdup(sqlite3_column_text(st, 0) ?
+				(const char *)sqlite3_column_text(st, 0) : "NULL");
+	sqlite3_finalize(st);
+	assert_non_null(v);
+	return v;
+}
+
+static void assert_text(struct store *s, const char *sql, const char *want)
+{
+	char *got = text(s, sql);
+	if (strcmp(got, want))
+		fail_msg("%s: got '%s', want '%s'", sql, got, want);
+	free(got);
+}
+
+/* The flags of every sample, in insertion order, e.g. "16,0,0". */
+#define FLAGS_SQL "SELECT coalesce(group_concat(flags, ','), '') FROM (SELECT flags FROM sample ORDER BY id)"
+
+static int append_line(const struct run_rec *r, const struct sample_rec *smp, size_t n,
+		       void *arg)
+{
+	char **all = arg, *line = record_json_write(r, smp, n), *more;
+
+	more = tps_xasprintf("%s%s\n", *all, line);
+	free(*all);
+	free(line);
+	*all = more;
+	return 0;
+}
+
+/* Everything the store holds that an import touches, as one string. */
+static char *snapshot(struct store *s)
+{
+	char *all = tps_xstrdup(""), *more;
+
+	assert_int_equal(store_runs_foreach(s, NULL, append_line, &all), 0);
+	more = tps_xasprintf("%s runs=%lld samples=%lld hosts=%lld engines=%lld models=%lld "
+			     "prompts=%lld", all, (long long)scalar(s, "SELECT count(*) FROM run"),
+			     (long long)scalar(s, "SELECT count(*) FROM sample"),
+			     (long long)scalar(s, "SELECT count(*) FROM host"),
+			     (long long)scalar(s, "SELECT count(*) FROM engine"),
+			     (long long)scalar(s, "SELECT count(*) FROM model"),
+			     (long long)scalar(s, "SELECT count(*) FROM prompt"));
+	free(all);
+	return more;
+}
+
+struct bad_case {
+	const char *args[6];
+	const char *why; /* a substring of the one error line */
+};
+
+static const struct bad_case bad_cases[] = {
+	{ { "@import-bad/malformed.json" }, "not valid JSON" },
+	{ { "@import-bad/missing-timings.json" }, "no 'timings' block" },
+	{ { "@import-bad/error-response.json" }, "the server answered an error: Failed to load model" },
+	{ { "@import-bad/timings-not-object.json" }, "'timings' is not an object" },
+	{ { "@import-bad/timings-null.json" }, "'timings' is not an object" },
+	{ { "@import-bad/string-number.json" }, "'prompt_n' is not a number" },
+	{ { "@import-bad/negative.json" }, "'predicted_ms' is negative" },
+	{ { "@import-bad/huge.json" }, "'prompt_ms' is absurd" },
+	{ { "@import-bad/infinite.json" }, "'prompt_ms' is negative or not finite" },
+	{ { "@import-bad/absurd-rate.json" }, "'predicted_per_second' is absurd" },
+	{ { "@import-bad/draft-exceeds.json" }, "'draft_n_accepted' (12) exceeds 'draft_n' (10)" },
+	{ { "@import-bad/non-integer-count.json" }, "'predicted_n' is not a whole number" },
+	{ { "@import-bad/no-rates.json" }, "neither prompt_per_second nor predicted_per_second" },
+	{ { "@import-bad/empty.json" }, "holds no results" },
+	{ { "@import-bad/blank.jsonl" }, "holds no results" },
+	{ { "@import-bad/not-object.json" }, "not a JSON object" },
+	{ { "@import-bad/mixed-kinds.jsonl" }, "line 2: mixes llama-bench with responses" },
+	{ { "--prompt", "p", "@import-bad/mixed-endpoints.jsonl" }, "line 2: mixes /completion and /v1/chat/completions" },
+	{ { "@import-bad/bad-line.jsonl" }, "line 2: not valid JSON" },
+	{ { "@import/chat.json" }, "does not echo its prompt: name it with --prompt" },
+	{ { "@import-bad/bench-bad-ts.jsonl" }, "line 2: a 'samples_ts' or 'samples_ns' value" },
+	{ { "@import-bad/bench-string-ts.jsonl" }, "a 'samples_ts' or 'samples_ns' value" },
+	{ { "@import-bad/bench-two-models.jsonl" }, "line 2: llama-bench results for more than one model" },
+	{ { "@import-bad/export-bad.jsonl" }, "'prompt_hash' is missing or malformed" },
+	{ { "@import-bad/no-such-file.json" }, "cannot open" },
+	/* A good file before a bad one: neither lands. */
+	{ { "@import/completion.json", "@import-bad/negative.json" }, "negative" },
+	{ { "@import/eos.json", "@import-bad/mixed-kinds.jsonl" }, "mixes llama-bench" },
+};
+
+static void test_import_bad_inputs_change_nothing(void **state)
+{
+	struct fixture *f = *state;
+	const char *const first[] = { "--engine", "ours", "--host", "a", "@import/completion.json", NULL };
+	char *before, *after;
+	size_t i;
+
+	/* A run imported before the bad ones must survive each of them intact. */
+	assert_int_equal(run_import(f, first), TPS_EXIT_OK);
+	before = snapshot(f->s);
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM sample"), 1);
+	for (i = 0; i < sizeof(bad_cases) / sizeof(bad_cases[0]); i++) {
+		const struct bad_case *c = &bad_cases[i];
+		int rc = run_import(f, c->args);
+		char *nl = strchr(f->err, '\n');
+
+		if (rc != TPS_EXIT_ERROR)
+			fail_msg("case %zu (%s): exit %d, want 3", i, c->args[0], rc);
+		if (strncmp(f->err, "tpsdb: error: ", 14) || !nl || nl[1] != '\0')
+			fail_msg("case %zu (%s): not one error line: '%s'", i, c->args[0], f->err);
+		if (!strstr(f->err, c->why))
+			fail_msg("case %zu (%s): '%s' does not say '%s'", i, c->args[0], f->err,
+				 c->why);
+		after = snapshot(f->s);
+		if (strcmp(before, after))
+			fail_msg("case %zu (%s) changed the store", i, c->args[0]);
+		free(after);
+	}
+	free(before);
+}
+
+static void test_import_usage_errors(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const cases[][4] = {
+		{ "--n-predict", "many", "@import/eos.json", NULL },
+		{ "--warmup", "-1", "@import/eos.json", NULL },
+		{ "--model-sha256", "XYZ", "@import/eos.json", NULL },
+		{ "--role", "boss", "@import/eos.json", NULL },
+		{ "--no-such-option", "@import/eos.json", NULL, NULL },
+		{ NULL, NULL, NULL, NULL },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(run_import(f, cases[i]), TPS_EXIT_USAGE);
+		assert_non_null(strstr(f->err, "tpsdb: error: "));
+		assert_non_null(strstr(f->err, "usage: tpsdb import"));
+	}
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM run"), 0);
+}
+
+static void test_import_repetitions(void **state)
+{
+	struct fixture *f = *state;
+	const char *const args[] = { "--engine", "ours", "--role", "ours", "--model", "q35",
+		"@import/completion.json", "@import/completion-reps.jsonl", NULL };
+
+	assert_int_equal(run_import(f, args), TPS_EXIT_OK);
+	/* One prompt, four responses: repetitions 1..4, in the order they came. */
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM prompt"), 1);
+	assert_text(f->s, "SELECT group_concat(rep) FROM (SELECT rep FROM sample ORDER BY id)",
+		    "1,2,3,4");
+	assert_text(f->s, "SELECT group_concat(seq) FROM (SELECT seq FROM sample ORDER BY id)",
+		    "0,1,2,3");
+	assert_text(f->s, "SELECT n_tokens FROM prompt", "1802");
+	/* The run's config comes from generation_settings. */
+	assert_text(f->s, "SELECT n_predict || ' ' || ignore_eos || ' ' || temperature || ' ' || "
+		    "seed || ' ' || status || ' ' || endpoint FROM run",
+		    "512 1 0.0 42 complete completion");
+	assert_int_equal(scalar(f->s, "SELECT length(prompt_set) FROM run"), 64);
+	assert_text(f->s, "SELECT e.label || '/' || e.role || ' ' || m.label || ' ' || m.file "
+		    "FROM run r JOIN engine e ON e.id=r.engine_id JOIN model m ON m.id=r.model_id",
+		    "ours/ours q35 tiny.gguf");
+	/* A second import is a second run, with its own repetition count. */
+	assert_int_equal(run_import(f, args), TPS_EXIT_OK);
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM run"), 2);
+	assert_int_equal(scalar(f->s, "SELECT max(rep) FROM sample"), 4);
+}
+
+static void test_import_cold_start(void **state)
+{
+	struct fixture *f = *state;
+	const char *const w0[] = { "--warmup", "0", "@import/completion-reps.jsonl", NULL };
+	const char *const w1[] = { "--warmup", "1", "@import/completion-reps.jsonl", NULL };
+	const char *const dflt[] = { "@import/completion.json", NULL };
+
+	assert_int_equal(run_import(f, w0), TPS_EXIT_OK);
+	assert_text(f->s, FLAGS_SQL, "16,0,0"); /* SAMPLE_COLD on the first only */
+	exec_sql(f->s, "DELETE FROM sample");
+	assert_int_equal(run_import(f, w1), TPS_EXIT_OK);
+	assert_text(f->s, FLAGS_SQL, "0,0,0");
+	assert_text(f->s, "SELECT group_concat(seq) FROM (SELECT seq FROM sample ORDER BY id)",
+		    "1,2,3");
+	exec_sql(f->s, "DELETE FROM sample");
+	assert_int_equal(run_import(f, dflt), TPS_EXIT_OK); /* no --warmup: 0 */
+	assert_text(f->s, FLAGS_SQL, "16");
+}
+
+static void test_import_truncated(void **state)
+{
+	struct fixture *f = *state;
+	const char *const eos[] = { "--warmup", "1", "@import/eos.json", NULL };
+	const char *const eos_unknown[] = { "--warmup", "1",
+		"@import-bad/good-eos-unknown-n-predict.json", NULL };
+	const char *const full[] = { "--warmup", "1", "@import/completion.json", NULL };
+	const char *const asked_more[] = { "--warmup", "1", "--n-predict", "1024",
+		"@import/completion.json", NULL };
+
+	/* predicted_n 4 < n_predict 32 (and a 6-token prompt). */
+	assert_int_equal(run_import(f, eos), TPS_EXIT_OK);
+	assert_text(f->s, FLAGS_SQL, "5"); /* TRUNCATED | SHORT_PROMPT */
+	assert_text(f->s, "SELECT stop_type FROM sample", "eos");
+	exec_sql(f->s, "DELETE FROM sample");
+	/* No n_predict to compare with: the EOS stop alone says truncated. */
+	assert_int_equal(run_import(f, eos_unknown), TPS_EXIT_OK);
+	assert_text(f->s, FLAGS_SQL, "5");
+	assert_text(f->s, "SELECT coalesce(n_predict, 'NULL') FROM run ORDER BY id DESC LIMIT 1",
+		    "NULL");
+	exec_sql(f->s, "DELETE FROM sample");
+	/* 512 of 512 with stop "limit" is whole... */
+	assert_int_equal(run_import(f, full), TPS_EXIT_OK);
+	assert_text(f->s, FLAGS_SQL, "0");
+	exec_sql(f->s, "DELETE FROM sample");
+	/* ...unless more was asked for. */
+	assert_int_equal(run_import(f, asked_more), TPS_EXIT_OK);
+	assert_text(f->s, FLAGS_SQL, "1");
+}
+
+static void test_import_cache_and_short_prompt(void **state)
+{
+	struct fixture *f = *state;
+	const char *const cached[] = { "--warmup", "1", "@import-bad/good-cached.json", NULL };
+
+	assert_int_equal(run_import(f, cached), TPS_EXIT_OK);
+	assert_text(f->s, FLAGS_SQL, "2"); /* SAMPLE_CACHED, prompt_n 1802 is not short */
+	assert_text(f->s, "SELECT cache_n FROM sample", "1712");
+}
+
+static void test_import_llama_bench(void **state)
+{
+	struct fixture *f = *state;
+	const char *const json[] = { "--host", "h", "@import/llama-bench.json", NULL };
+	const char *const jsonl[] = { "--host", "h", "@import/llama-bench.jsonl", NULL };
+	const char *const pg[] = { "@import-bad/good-bench-pg.jsonl", NULL };
+
+	assert_int_equal(run_import(f, json), TPS_EXIT_OK);
+	assert_int_equal(run_import(f, jsonl), TPS_EXIT_OK);
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM sample"), 12);
+	assert_text(f->s, "SELECT group_concat(x, ' ') FROM (SELECT p.name || '#' || s.rep AS x "
+		    "FROM sample s JOIN prompt p ON p.id=s.prompt_id WHERE s.run_id=1 ORDER BY s.id)",
+		    "pp512#1 pp512#2 pp512#3 tg128#1 tg128#2 tg128#3");
+	assert_text(f->s, FLAGS_SQL, "0,0,0,0,0,0,0,0,0,0,0,0");
+	assert_text(f->s, "SELECT e.version || ' ' || r.source || ' ' || r.endpoint || ' ' || "
+		    "m.label FROM run r JOIN engine e ON e.id=r.engine_id "
+		    "JOIN model m ON m.id=r.model_id WHERE r.id=1",
+		    "b1-80fb11a llama-bench llama-bench tiny");
+	assert_text(f->s, "SELECT prompt_n || ' ' || prompt_per_second FROM sample WHERE id=2",
+		    "512 123512.0");
+	assert_text(f->s, "SELECT coalesce(prompt_n, '-') || ' ' || predicted_n FROM sample "
+		    "WHERE id=4", "- 128");
+	/* A combined pp+tg test has no prefill or decode rate of its own: failed. */
+	exec_sql(f->s, "DELETE FROM sample");
+	assert_int_equal(run_import(f, pg), TPS_EXIT_OK);
+	assert_text(f->s, FLAGS_SQL, "8,8,8"); /* SAMPLE_FAILED */
+	assert_text(f->s, "SELECT DISTINCT p.name FROM sample s JOIN prompt p ON p.id=s.prompt_id",
+		    "pp512+tg128");
+}
+
+static void test_import_spec_and_chat(void **state)
+{
+	struct fixture *f = *state;
+	const char *const spec[] = { "--spec-type", "draft-simple", "--n-max", "8",
+		"@import/spec.jsonl", NULL };
+	const char *const chat[] = { "--prompt", "fox-150", "@import/chat.json", NULL };
+
+	assert_int_equal(run_import(f, spec), TPS_EXIT_OK);
+	assert_text(f->s, "SELECT group_concat(draft_n || '/' || draft_n_accepted) FROM sample",
+		    "468/452,468/452");
+	assert_text(f->s, "SELECT spec_type || ' ' || n_max FROM run", "draft-simple 8");
+	assert_int_equal(run_import(f, chat), TPS_EXIT_OK);
+	assert_text(f->s, "SELECT r.endpoint || ' ' || p.name || ' ' || s.stop_type || ' ' || "
+		    "s.prompt_n FROM sample s JOIN run r ON r.id=s.run_id JOIN prompt p ON "
+		    "p.id=s.prompt_id WHERE r.id=2", "chat fox-150 limit 1828");
+}
+
+static void test_import_export_restores(void **state)
+{
+	struct fixture *f = *state;
+	const char *const args[] = { "--tag", "a,b \"c\"", "@import/completion.json",
+		"@import/completion-reps.jsonl", NULL };
+	char *before, *after, path[] = "/tmp/tpsdb-export-XXXXXX";
+	const char *again[] = { path, NULL };
+	FILE *fp;
+	int fd;
+
+	assert_int_equal(run_import(f, args), TPS_EXIT_OK);
+	before = snapshot(f->s);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	fp = fdopen(fd, "w");
+	{
+		char *all = tps_xstrdup("");
+		assert_int_equal(store_runs_foreach(f->s, NULL, append_line, &all), 0);
+		fputs(all, fp);
+		free(all);
+	}
+	fclose(fp);
+	/* Already present: skipped, nothing changes. */
+	assert_int_equal(run_import(f, again), TPS_EXIT_OK);
+	after = snapshot(f->s);
+	assert_string_equal(before, after);
+	free(after);
+	/* Into an empty store: the same runs, byte for byte. */
+	store_close(f->s);
+	f->s = store_open(":memory:", 0);
+	assert_int_equal(run_import(f, again), TPS_EXIT_OK);
+	after = snapshot(f->s);
+	assert_string_equal(before, after);
+	free(after);
+	free(before);
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_import_bad_inputs_change_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_usage_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_repetitions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_cold_start, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_truncated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_cache_and_short_prompt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_llama_bench, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_spec_and_chat, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_export_restores, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,168 @@
+/* test_migrate.c: every past schema version migrates to the latest with its data
+ * intact, each migration advances user_version, and a store from a newer tpsdb is
+ * refused without being touched. Fixtures: tests/data/schema/vN.sql. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "schema/migrate.h"
+#include "schema/store.h"
+#include "tpsdb.h"
+
+struct fixture {
+	char path[64];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+	int fd;
+
+	snprintf(f->path, sizeof(f->path), "/tmp/tpsdb-migrate-XXXXXX");
+	fd = mkstemp(f->path);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	unlink(f->path); /* sqlite creates it */
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char side[96];
+
+	unlink(f->path);
+	snprintf(side, sizeof(side), "%s-wal", f->path);
+	unlink(side);
+	snprintf(side, sizeof(side), "%s-shm", f->path);
+	unlink(side);
+	free(f);
+	return 0;
+}
+
+/* Builds a plain SQLite file from a .sql fixture, without tpsdb's opener. */
+static void load_fixture(const char *db_path, const char *name)
+{
+	char path[512];
+	const char *dir = getenv("TPSDB_TEST_DATA");
+	char *sql;
+	sqlite3 *db = NULL;
+
+	snprintf(path, sizeof(path), "%s/schema/%s", dir ? dir : "tests/data", name);
+	sql = tps_read_file(path, NULL);
+	assert_non_null(sql);
+	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	free(sql);
+}
+
+static int64_t scalar(struct store *s, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t v = -1;
+
+	assert_int_equal(sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL), SQLITE_OK);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+static void test_migrate_v1_keeps_data(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+
+	load_fixture(f->path, "v1.sql");
+	s = store_open(f->path, 0);
+	assert_non_null(s);
+	assert_int_equal(store_version(s), migrate_latest());
+	assert_true(migrate_latest() >= 2);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run"), 2);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM sample"), 2);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM baseline_run"), 1);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM file_hash"), 1);
+	assert_int_equal(scalar(s, "SELECT n_max FROM run WHERE id=2"), 2);
+	assert_int_equal(scalar(s, "SELECT draft_n_accepted FROM sample WHERE run_id=2"), 212);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM prompt WHERE n_tokens=1762"), 1);
+	/* 0002 added the noise floor table, empty. */
+	assert_int_equal(scalar(s, "SELECT count(*) FROM noise_floor"), 0);
+	assert_int_equal(scalar(s, "PRAGMA foreign_key_check"), -1);
+	store_close(s);
+}
+
+static void test_migrate_stepwise_versions(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	int v;
+
+	for (v = 1; v <= migrate_latest(); v++) {
+		s = store_open_version(f->path, 0, v);
+		assert_non_null(s);
+		assert_int_equal(store_version(s), v);
+		store_close(s);
+	}
+}
+
+static void test_migrate_refuses_newer(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	sqlite3 *db = NULL;
+	char pragma[64];
+	int64_t before;
+	char *bytes_before, *bytes_after;
+	size_t len_before, len_after;
+
+	s = store_open(f->path, 0);
+	assert_non_null(s);
+	store_close(s);
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	/* A rollback-journal file, so that a WAL switch would show in the header. */
+	assert_int_equal(sqlite3_exec(db, "PRAGMA journal_mode=DELETE", NULL, NULL, NULL), SQLITE_OK);
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version=%d", migrate_latest() + 5);
+	assert_int_equal(sqlite3_exec(db, pragma, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	before = migrate_latest() + 5;
+	bytes_before = tps_read_file(f->path, &len_before);
+
+	assert_null(store_open(f->path, 0));
+
+	/* Not one byte changed: not even the journal mode in the header. */
+	bytes_after = tps_read_file(f->path, &len_after);
+	assert_int_equal(len_before, len_after);
+	assert_memory_equal(bytes_before, bytes_after, len_before);
+	free(bytes_before);
+	free(bytes_after);
+
+	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
+	{
+		sqlite3_stmt *st = NULL;
+		sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int64(st, 0), before);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(db);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_migrate_v1_keeps_data, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_stepwise_versions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_refuses_newer, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
