@@ -61,7 +61,10 @@ static void sanitize(char *s)
 	}
 }
 
-static void log_name(const struct cell_env *env, size_t k, char *out, size_t len)
+/* <out>/<k>-<model>-<engine>-<base|nN>-<uuid prefix>.log: readable, sorted in
+ * matrix order, and unique across sessions that share an out dir. */
+static void log_name(const struct cell_env *env, size_t k, const char *uuid, char *out,
+		     size_t len)
 {
 	const struct cell *c = &env->plan->cells[k];
 	char *m = tps_xstrdup(env->plan->models[c->model].label);
@@ -70,10 +73,11 @@ static void log_name(const struct cell_env *env, size_t k, char *out, size_t len
 	sanitize(m);
 	sanitize(e);
 	if (c->n_max == TPS_NULL)
-		snprintf(out, len, "%s/%02zu-%s-%s-base.log", env->o->out_dir, k + 1, m, e);
+		snprintf(out, len, "%s/%02zu-%s-%s-base-%.8s.log", env->o->out_dir, k + 1, m, e,
+			 uuid);
 	else
-		snprintf(out, len, "%s/%02zu-%s-%s-n%lld.log", env->o->out_dir, k + 1, m, e,
-			 (long long)c->n_max);
+		snprintf(out, len, "%s/%02zu-%s-%s-n%lld-%.8s.log", env->o->out_dir, k + 1, m, e,
+			 (long long)c->n_max, uuid);
 	free(m);
 	free(e);
 }
@@ -84,7 +88,8 @@ static char *dup_or_empty(const char *s)
 }
 
 static void fill_run(const struct cell_env *env, size_t k, const struct props *pr,
-		     const char *started, const char *log_path, struct run_rec *run)
+		     const char *uuid, const char *started, const char *log_path,
+		     struct run_rec *run)
 {
 	const struct collect_opts *o = env->o;
 	const struct cell *c = &env->plan->cells[k];
@@ -92,7 +97,7 @@ static void fill_run(const struct cell_env *env, size_t k, const struct props *p
 	const struct model_spec *m = &env->plan->models[c->model];
 
 	run_rec_init(run);
-	tps_uuid4(run->uuid, sizeof(run->uuid));
+	snprintf(run->uuid, sizeof(run->uuid), "%s", uuid);
 	run->started_at = tps_xstrdup(started);
 	run->status = tps_xstrdup("running");
 	run->source = tps_xstrdup("collect");
@@ -379,7 +384,7 @@ int cell_run(const struct cell_env *env, size_t k, struct cell_result *res)
 	struct http *h = NULL;
 	char **argv = NULL;
 	char *url = NULL, *tail = NULL, *load_error = NULL;
-	char started[32], why[512];
+	char started[32], why[512], uuid[40];
 	const char *status;
 	int64_t run_id = -1;
 	int ret = -1, port;
@@ -390,6 +395,8 @@ int cell_run(const struct cell_env *env, size_t k, struct cell_result *res)
 	run_rec_init(&run);
 	props_init(&pr);
 	tps_now_iso(started, sizeof(started));
+	if (tps_uuid4(uuid, sizeof(uuid)) < 0)
+		goto out;
 	progress_cell(env->progress, k, m->label, e->label, c->n_max,
 		      o->url ? "attaching" : "loading");
 	if (o->url) {
@@ -402,7 +409,7 @@ int cell_run(const struct cell_env *env, size_t k, struct cell_result *res)
 				  o->base_port + CELL_PORT_TRIES - 1);
 			goto out;
 		}
-		log_name(env, k, res->log_path, sizeof(res->log_path));
+		log_name(env, k, uuid, res->log_path, sizeof(res->log_path));
 		argv = plan_argv(env->plan, c, port, o->ctx);
 		srv = server_start(argv, o->gpu, e->home, res->log_path);
 		if (!srv)
@@ -422,7 +429,7 @@ int cell_run(const struct cell_env *env, size_t k, struct cell_result *res)
 			load_error = tps_xasprintf("%s%s%s", why, *tail ? "\n" : "", tail);
 		}
 		server_stop(srv, CELL_STOP_GRACE_S);
-		fill_run(env, k, NULL, started, res->log_path, &run);
+		fill_run(env, k, NULL, uuid, started, res->log_path, &run);
 		if (record_run(env->store, &run, status, load_error) < 0)
 			goto out;
 		snprintf(res->status, sizeof(res->status), "%s", status);
@@ -439,7 +446,7 @@ int cell_run(const struct cell_env *env, size_t k, struct cell_result *res)
 		tps_warning("%s asked for -c %lld but its slot has n_ctx %lld", e->label,
 			    (long long)o->ctx, (long long)pr.n_ctx);
 	}
-	fill_run(env, k, &pr, started, res->log_path, &run);
+	fill_run(env, k, &pr, uuid, started, res->log_path, &run);
 	if ((run_id = record_run(env->store, &run, NULL, NULL)) < 0)
 		goto out;
 	if (measure(env, run_id, &run, h, srv, &t) < 0) {

@@ -11,17 +11,37 @@
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 enum kind { KIND_NONE, KIND_RESPONSE, KIND_BENCH, KIND_EXPORT };
 static const char *kind_names[] = { "nothing", "responses", "llama-bench", "export" };
 
-/* Repetition counting: the k-th sample of a prompt is repetition k. */
+/* Repetition counting: the k-th sample of a prompt is repetition k. An
+ * open-addressing table keyed by the prompt hash, so a million samples over as many
+ * distinct prompts stay linear. */
 struct prompt_count {
-	char hash[65];
+	char hash[65]; /* "" marks a free slot */
 	int64_t n;
 };
+
+/* The sha256 of prompt texts already seen: an import repeats a handful of prompts
+ * many times, and hashing a 7 kB prompt per sample was a tenth of the import. Keyed
+ * by a cheap FNV-1a of the text; bounded, then it simply stops remembering. */
+struct text_hash {
+	char *text; /* NULL marks a free slot */
+	size_t len;
+	uint64_t key;
+	char hash[65];
+};
+#define TEXT_MEMO_SLOTS 1024     /* power of two */
+#define TEXT_MEMO_MAX 512        /* entries, at most half the slots */
+#define TEXT_MEMO_BYTES (16 << 20)
 
 struct importer {
 	struct store *s;
@@ -32,7 +52,9 @@ struct importer {
 	int64_t run_id;   /* -1 until the run row exists */
 	int64_t seq;      /* requests the server answered before the next sample */
 	struct prompt_count *counts;
-	size_t ncounts;
+	size_t ncounts, acounts; /* used and allocated slots; acounts a power of two */
+	struct text_hash *memo;  /* TEXT_MEMO_SLOTS slots once used */
+	size_t nmemo, memo_bytes;
 	char *bench_model; /* llama-bench: the one model_filename this run holds */
 	const char *file;
 	long line;
@@ -147,18 +169,76 @@ static int start_run(struct importer *im, const char *model_path, const char *en
 	return 0;
 }
 
+/* The slot of hash in a table of cap slots: its own, or the free one to take. */
+static struct prompt_count *count_slot(struct prompt_count *t, size_t cap, const char *hash)
+{
+	/* A sha256 in hex is already uniform: its first 16 digits are the key. */
+	uint64_t key = 0;
+	size_t i;
+
+	for (i = 0; i < 16 && hash[i]; i++)
+		key = key << 4 | (uint64_t)(isdigit((unsigned char)hash[i]) ? hash[i] - '0' :
+					   (tolower((unsigned char)hash[i]) - 'a' + 10) & 15);
+	i = (size_t)key & (cap - 1);
+
+	while (t[i].hash[0] && strcmp(t[i].hash, hash))
+		i = (i + 1) & (cap - 1);
+	return &t[i];
+}
+
 static int64_t next_rep(struct importer *im, const char *hash)
 {
+	struct prompt_count *c;
 	size_t i;
-	for (i = 0; i < im->ncounts; i++) {
-		if (!strcmp(im->counts[i].hash, hash))
-			return ++im->counts[i].n;
+
+	if (2 * (im->ncounts + 1) > im->acounts) {
+		size_t cap = im->acounts ? 2 * im->acounts : 64;
+		struct prompt_count *t = tps_xcalloc(cap, sizeof(*t));
+		for (i = 0; i < im->acounts; i++) {
+			if (im->counts[i].hash[0])
+				*count_slot(t, cap, im->counts[i].hash) = im->counts[i];
+		}
+		free(im->counts);
+		im->counts = t;
+		im->acounts = cap;
 	}
-	im->counts = tps_xrealloc(im->counts, (im->ncounts + 1) * sizeof(*im->counts));
-	memcpy(im->counts[im->ncounts].hash, hash, 65);
-	im->counts[im->ncounts].n = 1;
-	im->ncounts++;
-	return 1;
+	c = count_slot(im->counts, im->acounts, hash);
+	if (!c->hash[0]) {
+		memcpy(c->hash, hash, 65);
+		im->ncounts++;
+	}
+	return ++c->n;
+}
+
+/* sha256_hex(text) through the memo. */
+static void text_sha256(struct importer *im, const char *text, char hash[65])
+{
+	size_t len = strlen(text), i;
+	uint64_t key = 14695981039346656037ULL;
+	struct text_hash *e;
+
+	for (i = 0; i < len; i++)
+		key = (key ^ (unsigned char)text[i]) * 1099511628211ULL;
+	if (!im->memo)
+		im->memo = tps_xcalloc(TEXT_MEMO_SLOTS, sizeof(*im->memo));
+	for (i = (size_t)key & (TEXT_MEMO_SLOTS - 1); im->memo[i].text;
+	     i = (i + 1) & (TEXT_MEMO_SLOTS - 1)) {
+		e = &im->memo[i];
+		if (e->key == key && e->len == len && !memcmp(e->text, text, len)) {
+			memcpy(hash, e->hash, 65);
+			return;
+		}
+	}
+	sha256_hex(text, len, hash);
+	if (im->nmemo < TEXT_MEMO_MAX && im->memo_bytes + len <= TEXT_MEMO_BYTES) {
+		e = &im->memo[i];
+		e->text = tps_xstrndup(text, len);
+		e->len = len;
+		e->key = key;
+		memcpy(e->hash, hash, 65);
+		im->nmemo++;
+		im->memo_bytes += len;
+	}
 }
 
 static int write_sample(struct importer *im, struct sample_rec *smp)
@@ -177,7 +257,7 @@ static void name_prompt(struct importer *im, struct sample_rec *smp, const char 
 {
 	const char *name = im->o->prompt;
 	if (text) {
-		sha256_hex(text, strlen(text), smp->prompt_hash);
+		text_sha256(im, text, smp->prompt_hash);
 		smp->prompt_name = name ? tps_xstrdup(name) : tps_xasprintf("p-%.8s", smp->prompt_hash);
 	} else {
 		/* No text to hash: the user's name is the identity (docs/SCHEMA.md). */
@@ -369,11 +449,67 @@ static int import_object(struct importer *im, const cJSON *obj)
 	}
 }
 
+/* A value that fills [p, stop) but for white space, or NULL. cJSON stops after the
+ * first value, so without this check "{...} trailing" or a JSONL file would pass. */
+static cJSON *parse_exact(const char *p, const char *stop)
+{
+	const char *end = NULL;
+	cJSON *v = cJSON_ParseWithLengthOpts(p, (size_t)(stop - p), &end, 0);
+
+	if (!v)
+		return NULL;
+	while (end < stop && isspace((unsigned char)*end))
+		end++;
+	if (end < stop) {
+		cJSON_Delete(v);
+		return NULL;
+	}
+	return v;
+}
+
+/* The file's bytes: mapped when it is a regular file (a million-sample JSONL is read
+ * once, not copied into a growing buffer), else read whole (stdin, pipes). *mapped
+ * says which, for release_file(). NULL after an error line. */
+static const char *load_file(const char *path, size_t *len, int *mapped)
+{
+	struct stat st;
+	void *p;
+	int fd;
+
+	*mapped = 0;
+	if (!strcmp(path, "-"))
+		return tps_read_file(path, len);
+	if ((fd = open(path, O_RDONLY)) < 0) {
+		tps_error("cannot open '%s': %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		close(fd);
+		return tps_read_file(path, len);
+	}
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		return tps_read_file(path, len);
+	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+	*len = (size_t)st.st_size;
+	*mapped = 1;
+	return p;
+}
+
+static void release_file(const char *buf, size_t len, int mapped)
+{
+	if (mapped)
+		munmap((void *)buf, len);
+	else
+		free((void *)buf);
+}
+
 static int import_one_file(struct importer *im, const char *path)
 {
-	size_t len;
-	char *buf = tps_read_file(path, &len), *line, *next;
-	const char *end = NULL;
+	size_t len = 0;
+	int mapped = 0;
+	const char *buf = load_file(path, &len, &mapped), *p, *stop;
 	cJSON *whole = NULL;
 	int ret = -1, any = 0;
 
@@ -381,18 +517,9 @@ static int import_one_file(struct importer *im, const char *path)
 	im->line = 0;
 	if (!buf)
 		goto out;
-	/* A whole-file JSON value first: one response, or llama-bench's -o json array.
-	 * cJSON stops after the first value, so a JSONL file also parses here: only
-	 * a value followed by nothing but white space is a whole file. */
-	whole = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
-	if (whole) {
-		while (end < buf + len && isspace((unsigned char)*end))
-			end++;
-		if (end < buf + len) {
-			cJSON_Delete(whole);
-			whole = NULL;
-		}
-	}
+	stop = buf + len;
+	/* A whole-file JSON value first: one response, or llama-bench's -o json array. */
+	whole = parse_exact(buf, stop);
 	if (whole) {
 		const cJSON *it;
 		if (cJSON_IsArray(whole)) {
@@ -408,27 +535,26 @@ static int import_one_file(struct importer *im, const char *path)
 			any = 1;
 		}
 	} else {
-		for (line = buf; line && *line; line = next) {
+		for (p = buf; p < stop;) {
+			const char *nl = memchr(p, '\n', (size_t)(stop - p));
+			const char *eol = nl ? nl : stop, *q = p;
 			cJSON *obj;
-			char *p;
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
+			int rc;
+
+			p = nl ? nl + 1 : stop;
 			im->line++;
-			for (p = line; isspace((unsigned char)*p); p++)
-				;
-			if (!*p)
+			while (q < eol && isspace((unsigned char)*q))
+				q++;
+			if (q == eol)
 				continue;
-			obj = cJSON_Parse(p);
-			if (!obj) {
+			if (!(obj = parse_exact(q, eol))) {
 				bad(im, "not valid JSON");
 				goto out;
 			}
-			ret = import_object(im, obj);
+			rc = import_object(im, obj);
 			cJSON_Delete(obj);
-			if (ret < 0)
+			if (rc < 0)
 				goto out;
-			ret = -1;
 			any = 1;
 		}
 	}
@@ -440,7 +566,8 @@ static int import_one_file(struct importer *im, const char *path)
 	ret = 0;
 out:
 	cJSON_Delete(whole);
-	free(buf);
+	if (buf)
+		release_file(buf, len, mapped);
 	return ret;
 }
 
@@ -449,6 +576,7 @@ int import_files(struct store *s, const struct import_opts *o, char *const *file
 {
 	struct importer im;
 	int i, ret = -1;
+	size_t m;
 
 	memset(&im, 0, sizeof(im));
 	memset(res, 0, sizeof(*res));
@@ -476,6 +604,9 @@ out:
 	}
 	run_rec_release(&im.run);
 	free(im.counts);
+	for (m = 0; im.memo && m < TEXT_MEMO_SLOTS; m++)
+		free(im.memo[m].text);
+	free(im.memo);
 	free(im.bench_model);
 	return ret;
 }

@@ -1,9 +1,189 @@
-/* cmd_plot.c: placeholder until 'tpsdb plot' lands; it says so and exits 3. */
+/* cmd_plot.c: `tpsdb plot`, one figure into one PNG or SVG file through gnuplot:
+ * a metric's history with its change points and baseline band, a speculative
+ * sweep, or the parity deltas per model. The data come from reports/tables.c, the
+ * same that the report's figures use. */
+#include "reports/plot.h"
+#include "reports/tables.h"
+#include "schema/cells.h"
+#include "schema/record.h"
 #include "tpsdb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"tpsdb plot <trend|sweep|parity> --out <file.png|file.svg> [--engine <e>]...\n"
+	"           [--model <m>]... [--metric pp|tg] [--baseline <name>] [--tag <t>]\n"
+	"           [--ref <engine>] [--spec-type <s>] [--n-max <n>]";
+
+static const char help[] =
+	"Draws one figure with gnuplot (package " PLOT_PACKAGE "), the format from the\n"
+	"extension of --out: PNG (pngcairo when available, else png) or SVG.\n"
+	"\n"
+	"Figures:\n"
+	"  trend    the metric per run (median of unflagged samples) over run start time,\n"
+	"           one line per engine, for one model (the first --model, else the first\n"
+	"           with runs) and config (--spec-type/--n-max, default the base config).\n"
+	"           Change points (as 'tpsdb trend' finds them) are dashed vertical lines\n"
+	"           labelled with their change. The shaded band is --baseline's runs\n"
+	"           (min..max of their medians, at least mean +/- 2 x the stored A/A floor),\n"
+	"           else the first engine's first segment mean +/- max(2%, 2 x floor).\n"
+	"  sweep    decode tok/s (left axis, solid) and acceptance (right axis, dashed)\n"
+	"           against n_max, one colour per engine, for one model and spec type.\n"
+	"  parity   the delta % of --metric of each engine against the reference per\n"
+	"           model (base config), with its 95% CI and the parity band shaded.\n"
+	"\n"
+	"Options:\n"
+	"  --out <file>        the figure, ending in .png or .svg\n"
+	"  --engine <e>        only these engines (repeatable)\n"
+	"  --model <m>         the model (trend, sweep: the first one given), or the\n"
+	"                      models of a parity figure (repeatable)\n"
+	"  --metric pp|tg      trend and parity (default tg)\n"
+	"  --baseline <name>   trend: the band from this frozen baseline\n"
+	"  --tag <t>           only runs with this tag\n"
+	"  --ref <engine>      parity: the reference (default: the first upstream engine)\n"
+	"  --spec-type <s>     trend, sweep: the speculative config\n"
+	"  --n-max <n>         trend: the draft depth (default: the base run)\n"
+	"\n"
+	"Labels never reach gnuplot as commands: they travel in the data files.\n"
+	"Exit codes: 0 ok, 2 usage, 3 gnuplot missing or failed, nothing to plot, or a\n"
+	"store error.\n";
+
+enum {
+	OPT_OUT = 256, OPT_ENGINE, OPT_MODEL, OPT_METRIC, OPT_BASELINE, OPT_TAG, OPT_REF,
+	OPT_SPEC, OPT_NMAX,
+};
+
+static const struct option opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "ref", required_argument, NULL, OPT_REF },
+	{ "spec-type", required_argument, NULL, OPT_SPEC },
+	{ "n-max", required_argument, NULL, OPT_NMAX },
+	{ NULL, 0, NULL, 0 },
+};
 
 int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 {
-	(void)argc; (void)argv; (void)ctx;
-	tps_error("'plot' is not built yet");
-	return TPS_EXIT_ERROR;
+	const char **engines = tps_xcalloc((size_t)argc + 1, sizeof(*engines));
+	const char **models = tps_xcalloc((size_t)argc + 1, sizeof(*models));
+	const char *out = NULL, *kind, *baseline = NULL, *tag = NULL, *ref = NULL;
+	const char *spec = NULL;
+	struct tables_arena *a = NULL;
+	struct plot_job *j = NULL;
+	struct store *s;
+	enum plot_format fmt;
+	size_t ne = 0, nm = 0;
+	int64_t n_max = TPS_NULL;
+	char *gnuplot = NULL;
+	int c, metric = CELL_TG, ret = TPS_EXIT_ERROR;
+
+	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+		switch (c) {
+		case 'h':
+			printf("usage: %s\n\n%s", usage, help);
+			ret = TPS_EXIT_OK;
+			goto out;
+		case OPT_OUT: out = optarg; break;
+		case OPT_ENGINE: engines[ne++] = optarg; break;
+		case OPT_MODEL: models[nm++] = optarg; break;
+		case OPT_METRIC:
+			if (!strcmp(optarg, "pp"))
+				metric = CELL_PP;
+			else if (!strcmp(optarg, "tg"))
+				metric = CELL_TG;
+			else {
+				ret = tps_usage_error(usage, "--metric is pp or tg, not '%s'", optarg);
+				goto out;
+			}
+			break;
+		case OPT_BASELINE: baseline = optarg; break;
+		case OPT_TAG: tag = optarg; break;
+		case OPT_REF: ref = optarg; break;
+		case OPT_SPEC: spec = optarg; break;
+		case OPT_NMAX:
+			if (tps_parse_i64(optarg, &n_max) < 0 || n_max < 1) {
+				ret = tps_usage_error(usage, "--n-max needs a whole number >= 1, not '%s'",
+						      optarg);
+				goto out;
+			}
+			break;
+		default:
+			fprintf(stderr, "usage: %s\n", usage);
+			ret = TPS_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (optind >= argc) {
+		ret = tps_usage_error(usage, "which figure: trend, sweep or parity");
+		goto out;
+	}
+	kind = argv[optind];
+	if (strcmp(kind, "trend") && strcmp(kind, "sweep") && strcmp(kind, "parity")) {
+		ret = tps_usage_error(usage, "the figure is trend, sweep or parity, not '%s'", kind);
+		goto out;
+	}
+	if (optind + 1 < argc) {
+		ret = tps_usage_error(usage, "unexpected argument '%s'", argv[optind + 1]);
+		goto out;
+	}
+	if (!out) {
+		ret = tps_usage_error(usage, "--out <file.png|file.svg> is required");
+		goto out;
+	}
+	if (plot_format_of(out, &fmt) < 0) {
+		ret = tps_usage_error(usage, "--out must end in .png or .svg, not '%s'", out);
+		goto out;
+	}
+	if (!(gnuplot = plot_find_gnuplot())) {
+		tps_error("gnuplot not found on PATH: install it with 'apt-get install %s'",
+			  PLOT_PACKAGE);
+		goto out;
+	}
+	ctx->readonly = 1;
+	if (!(s = tps_ctx_store(ctx)))
+		goto out;
+	a = tables_arena_new();
+	if (!(j = plot_job_new()))
+		goto out;
+	if (!strcmp(kind, "trend")) {
+		struct tables_trend_opts to = { 0 };
+		struct plot_trend tr;
+		to.engines = engines;
+		to.n_engines = ne;
+		to.model = nm ? models[0] : NULL;
+		to.spec_type = spec;
+		to.n_max = n_max;
+		to.tag = tag;
+		to.baseline = baseline;
+		to.metric = metric;
+		if (tables_trend(s, &to, a, &tr) < 0 || plot_job_trend(j, &tr, out, fmt) < 0)
+			goto out;
+	} else if (!strcmp(kind, "sweep")) {
+		struct plot_sweep sw;
+		if (tables_sweep(s, engines, ne, nm ? models[0] : NULL, spec, tag, a, &sw) < 0 ||
+		    plot_job_sweep(j, &sw, out, fmt) < 0)
+			goto out;
+	} else {
+		struct plot_parity pa;
+		if (tables_parity(s, engines, ne, models, nm, ref, tag, metric, a, &pa) < 0 ||
+		    plot_job_parity(j, &pa, out, fmt) < 0)
+			goto out;
+	}
+	if (plot_job_run(j, gnuplot, PLOT_TIMEOUT_S) < 0)
+		goto out;
+	printf("wrote %s\n", out);
+	ret = TPS_EXIT_OK;
+out:
+	plot_job_free(j);
+	tables_arena_free(a);
+	free(gnuplot);
+	free(engines);
+	free(models);
+	return ret;
 }

@@ -1,9 +1,296 @@
-/* cmd_report.c: placeholder until 'tpsdb report' lands; it says so and exits 3. */
+/* cmd_report.c: `tpsdb report`, the study in one go: the three-way base table with
+ * parity verdicts, the speculative table, the per-prompt acceptance, the findings
+ * and the runs behind every number, as markdown (plus summary.txt), JSON or CSV,
+ * and the trend, sweep and parity figures beside them. */
+#include "reports/plot.h"
+#include "reports/tables.h"
+#include "schema/cells.h"
+#include "schema/record.h"
 #include "tpsdb.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char usage[] =
+	"tpsdb report [--format md|json|csv] [--out <dir>] [--engine <e>]... [--model <m>]...\n"
+	"             [--tag <t>] [--ref <engine>] [--no-plots]";
+
+static const char help[] =
+	"Writes the study's tables from the latest run of every cell (one engine, model,\n"
+	"spec type, n_max and endpoint). Every number is a median over the samples whose\n"
+	"data-quality flags do not spoil that metric.\n"
+	"\n"
+	"Markdown (the default) holds, in order:\n"
+	"  Base throughput     | model | <engine> pp / tg | ... |, engines in --engine order,\n"
+	"                      else role ours, then other, then upstream. A cell is\n"
+	"                      '<pp> / <tg>': pp a whole number, tg one decimal, e.g.\n"
+	"                      '13150 / 142.6', then the verdicts of pp / tg against the\n"
+	"                      reference, paired by prompt and repetition as 'compare' does:\n"
+	"                      '13150 / 142.6 (parity / -3.1% slower)'. A verdict is\n"
+	"                      'parity', '+x.x% faster' or '-x.x% slower', with a trailing\n"
+	"                      '?' when not significant, 'n/a' without pairs. The reference's\n"
+	"                      own cell ends in '(ref)'; a pair of runs 'compare' would\n"
+	"                      refuse (another GGUF or config) in '(not comparable)'; no\n"
+	"                      run is '-', a metric with every sample flagged '-'.\n"
+	"  Speculative         | model / config | <engine> n1 | ... |, columns by n_max then\n"
+	"                      engine; a cell is '<decode tok/s> · <acceptance>', e.g.\n"
+	"                      '230.7 · 0.71'; each engine's fastest rung in a row is bold.\n"
+	"  Per-prompt          per model / spec type: | prompt | <engine> n<k> | ... | with\n"
+	"  acceptance          the acceptance of each prompt, then 'all prompts' and\n"
+	"                      'decode tok/s' rows.\n"
+	"  Data quality        the findings of the runs shown (as 'tpsdb check'), load\n"
+	"                      failures of an engine and model with no number, the\n"
+	"                      model-identity alarms and any forced comparison.\n"
+	"  Runs                | run | engine | model | config | tag | started |\n"
+	"  Plots               links to trend.png, sweep.png and parity.png (with --out).\n"
+	"Labels are escaped: '|' as '\\|', a newline as '<br>'.\n"
+	"\n"
+	"Options:\n"
+	"  --format md|json|csv  md: report.md and summary.txt (the same as plain text);\n"
+	"                      json: report.json {\"reference\", \"engines\", \"base\",\n"
+	"                      \"speculative\": {\"columns\", \"rows\"}, \"prompts\", \"findings\",\n"
+	"                      \"alarms\", \"warnings\", \"runs\", \"plots\"}; csv: report.csv,\n"
+	"                      one number per row (section,model,endpoint,spec_type,engine,\n"
+	"                      n_max,prompt,metric,value,verdict,delta_pct,significant,best,\n"
+	"                      run,tag,detail)\n"
+	"  --out <dir>         write the files and the plots into dir (made if missing);\n"
+	"                      without it the report goes to stdout and no plots are drawn\n"
+	"  --engine <e>        an engine column (repeatable; the order is kept)\n"
+	"  --model <m>         only this model (repeatable)\n"
+	"  --tag <t>           only runs with this tag\n"
+	"  --ref <engine>      the reference of the verdicts (default: the first engine\n"
+	"                      with role upstream)\n"
+	"  --no-plots          do not run gnuplot\n"
+	"Without gnuplot the text is still written and a warning says the plots were\n"
+	"skipped (install them with 'apt-get install " PLOT_PACKAGE "').\n"
+	"\n"
+	"Exit codes: 0 ok, 2 usage, 3 no store, no such engine, or a write error.\n";
+
+enum { OPT_FORMAT = 256, OPT_OUT, OPT_ENGINE, OPT_MODEL, OPT_TAG, OPT_REF, OPT_NO_PLOTS };
+
+static const struct option opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "ref", required_argument, NULL, OPT_REF },
+	{ "no-plots", no_argument, NULL, OPT_NO_PLOTS },
+	{ NULL, 0, NULL, 0 },
+};
+
+enum format { FMT_MD, FMT_JSON, FMT_CSV };
+
+static int write_one(const char *path, enum format fmt, int text, const struct tables *t,
+		     const struct tables_figures *fig)
+{
+	FILE *f = path ? fopen(path, "w") : stdout;
+	int rc;
+
+	if (!f)
+		return tps_error("cannot write '%s': %s", path, strerror(errno));
+	if (fmt == FMT_JSON)
+		rc = tables_write_json(f, t, fig);
+	else if (fmt == FMT_CSV)
+		rc = tables_write_csv(f, t);
+	else if (text)
+		rc = tables_write_text(f, t, fig);
+	else
+		rc = tables_write_md(f, t, fig);
+	if (f != stdout && fclose(f) != 0)
+		rc = -1;
+	if (rc < 0)
+		return tps_error("cannot write '%s'", path ? path : "the report");
+	return 0;
+}
+
+/* Draws what it can of the three figures into dir. Missing gnuplot or a figure
+ * without data skips; a gnuplot failure is a warning too, since the text of the
+ * report stands on its own. The note and names go to fig. */
+static int draw(struct store *s, const char *dir, const struct tables *t,
+		const struct tables_opts *o, struct tables_figures *fig, char **note,
+		char **paths)
+{
+	static const char *const names[3] = { "trend.png", "sweep.png", "parity.png" };
+	struct tables_arena *a = tables_arena_new();
+	struct tables_trend_opts to = { 0 };
+	struct plot_job *j = NULL;
+	struct plot_trend tr;
+	struct plot_sweep sw;
+	struct plot_parity pa;
+	const char *model = NULL;
+	const char **cols = NULL;
+	char *gnuplot = plot_find_gnuplot();
+	int drawn[3] = { 0, 0, 0 }, i, ret = -1;
+	size_t e;
+
+	if (!gnuplot) {
+		tps_warning("gnuplot not found on PATH: plots skipped (install it with "
+			    "'apt-get install %s')", PLOT_PACKAGE);
+		*note = tps_xasprintf("Plots skipped: gnuplot was not found (apt-get install %s).",
+				      PLOT_PACKAGE);
+		ret = 0;
+		goto out;
+	}
+	cols = tps_xcalloc(t->n_engines + 1, sizeof(*cols));
+	for (e = 0; e < t->n_engines; e++)
+		cols[e] = t->engines[e].label;
+	for (i = 0; i < 3; i++)
+		paths[i] = tps_xasprintf("%s/%s", dir, names[i]);
+	if (!(j = plot_job_new()))
+		goto out;
+	/* The trend of the first model shown, on its base config, for every engine. */
+	model = t->n_base ? t->base[0].model : o->n_models ? o->models[0] : NULL;
+	to.engines = cols;
+	to.n_engines = t->n_engines;
+	to.model = model;
+	to.n_max = TPS_NULL;
+	to.tag = o->tag;
+	to.metric = CELL_TG;
+	if (tables_trend(s, &to, a, &tr) < 0)
+		goto out;
+	if (tr.n_series && plot_job_trend(j, &tr, paths[0], PLOT_PNG) < 0)
+		goto out;
+	drawn[0] = tr.n_series > 0;
+	if (t->n_spec) {
+		if (tables_sweep(s, cols, t->n_engines, t->spec[0].model, t->spec[0].spec_type,
+				 o->tag, a, &sw) < 0)
+			goto out;
+		if (sw.n_series && plot_job_sweep(j, &sw, paths[1], PLOT_PNG) < 0)
+			goto out;
+		drawn[1] = sw.n_series > 0;
+	}
+	if (t->ref && t->n_base && t->n_engines > 1) {
+		if (tables_parity(s, cols, t->n_engines, o->models, o->n_models, t->ref, o->tag,
+				  CELL_TG, a, &pa) < 0)
+			goto out;
+		if (pa.n_groups && plot_job_parity(j, &pa, paths[2], PLOT_PNG) < 0)
+			goto out;
+		drawn[2] = pa.n_groups > 0;
+	}
+	if (drawn[0] || drawn[1] || drawn[2]) {
+		if (plot_job_run(j, gnuplot, PLOT_TIMEOUT_S) < 0) {
+			tps_warning("plots skipped: gnuplot failed");
+			*note = tps_xstrdup("Plots skipped: gnuplot failed.");
+			ret = 0;
+			goto out;
+		}
+	}
+	fig->trend = drawn[0] ? names[0] : NULL;
+	fig->sweep = drawn[1] ? names[1] : NULL;
+	fig->parity = drawn[2] ? names[2] : NULL;
+	if (!drawn[0] && !drawn[1] && !drawn[2])
+		*note = tps_xstrdup("No plots: nothing to draw.");
+	ret = 0;
+out:
+	plot_job_free(j);
+	tables_arena_free(a);
+	free(cols);
+	free(gnuplot);
+	return ret;
+}
 
 int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 {
-	(void)argc; (void)argv; (void)ctx;
-	tps_error("'report' is not built yet");
-	return TPS_EXIT_ERROR;
+	struct tables_opts o = { 0 };
+	struct tables_figures fig = { 0 };
+	struct tables t = { 0 };
+	struct store *s;
+	const char **engines = tps_xcalloc((size_t)argc + 1, sizeof(*engines));
+	const char **models = tps_xcalloc((size_t)argc + 1, sizeof(*models));
+	const char *out = NULL;
+	char *note = NULL, *paths[3] = { NULL, NULL, NULL }, *main_path = NULL, *txt = NULL;
+	enum format fmt = FMT_MD;
+	int c, no_plots = 0, ret = TPS_EXIT_ERROR, i;
+
+	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+		switch (c) {
+		case 'h':
+			printf("usage: %s\n\n%s", usage, help);
+			ret = TPS_EXIT_OK;
+			goto out;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "md"))
+				fmt = FMT_MD;
+			else if (!strcmp(optarg, "json"))
+				fmt = FMT_JSON;
+			else if (!strcmp(optarg, "csv"))
+				fmt = FMT_CSV;
+			else {
+				ret = tps_usage_error(usage, "--format is md, json or csv, not '%s'",
+						      optarg);
+				goto out;
+			}
+			break;
+		case OPT_OUT: out = optarg; break;
+		case OPT_ENGINE: engines[o.n_engines++] = optarg; break;
+		case OPT_MODEL: models[o.n_models++] = optarg; break;
+		case OPT_TAG: o.tag = optarg; break;
+		case OPT_REF: o.ref = optarg; break;
+		case OPT_NO_PLOTS: no_plots = 1; break;
+		default:
+			fprintf(stderr, "usage: %s\n", usage);
+			ret = TPS_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		ret = tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+		goto out;
+	}
+	if (out && !*out) {
+		ret = tps_usage_error(usage, "--out needs a folder name");
+		goto out;
+	}
+	o.engines = engines;
+	o.models = models;
+	ctx->readonly = 1;
+	if (!(s = tps_ctx_store(ctx)))
+		goto out;
+	if (tables_build(s, &o, &t) < 0)
+		goto out;
+	if (out) {
+		if (mkdir(out, 0777) < 0 && errno != EEXIST) {
+			tps_error("cannot make the folder '%s': %s", out, strerror(errno));
+			goto out;
+		}
+		if (no_plots)
+			note = tps_xstrdup("Plots not drawn (--no-plots).");
+		else if (draw(s, out, &t, &o, &fig, &note, paths) < 0)
+			goto out;
+		fig.note = note;
+		main_path = tps_xasprintf("%s/report.%s", out, fmt == FMT_MD ? "md" :
+					  fmt == FMT_JSON ? "json" : "csv");
+		if (write_one(main_path, fmt, 0, &t, &fig) < 0)
+			goto out;
+		if (fmt == FMT_MD) {
+			txt = tps_xasprintf("%s/summary.txt", out);
+			if (write_one(txt, fmt, 1, &t, &fig) < 0)
+				goto out;
+		}
+		printf("wrote %s%s%s", main_path, txt ? ", " : "", txt ? txt : "");
+		if (fig.trend)
+			printf(", %s", paths[0]);
+		if (fig.sweep)
+			printf(", %s", paths[1]);
+		if (fig.parity)
+			printf(", %s", paths[2]);
+		printf("\n");
+	} else if (write_one(NULL, fmt, 0, &t, NULL) < 0) {
+		goto out;
+	}
+	ret = TPS_EXIT_OK;
+out:
+	tables_release(&t);
+	for (i = 0; i < 3; i++)
+		free(paths[i]);
+	free(note);
+	free(main_path);
+	free(txt);
+	free(engines);
+	free(models);
+	return ret;
 }

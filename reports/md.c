@@ -93,7 +93,7 @@ char *md_escape(const char *s)
 	buf_put(&b, "", 0);
 	for (; s && *s; s++) {
 		unsigned char c = (unsigned char)*s;
-		if (strchr("\\|`*_<>[]", c)) {
+		if (strchr("\\|`*<>[]", c)) {
 			char e[2] = { '\\', (char)c };
 			buf_put(&b, e, 2);
 		} else if (c == '\n') {

@@ -49,9 +49,10 @@ void md_table_write_md(FILE *f, const struct md_table *t);
 void md_table_write_text(FILE *f, const struct md_table *t);
 
 /* s escaped for a markdown table cell or a line of markdown: the characters that
- * could end a cell or start markup ('\\', '|', '`', '*', '_', '<', '>', '[', ']')
- * get a backslash, a newline becomes "<br>", a carriage return is dropped, a tab a
- * space and any other control character "?". Caller frees; NULL gives "". */
+ * could end a cell or start markup ('\\', '|', '`', '*', '<', '>', '[', ']') get
+ * a backslash, a newline becomes "<br>", a carriage return is dropped, a tab a
+ * space and any other control character "?". '_' is left alone: GitHub never
+ * reads one inside a word (n_max) as emphasis. Caller frees; NULL gives "". */
 char *md_escape(const char *s);
 /* s for plain text: a newline becomes the two characters "\n", a tab "\t", a
  * carriage return "\r" and any other control character "\xHH", so a label stays on

@@ -150,6 +150,18 @@ static double values_median(const struct cell_value *v, size_t n)
 	return m;
 }
 
+/* Whether runs[] measured this model at all: a cell one engine lacks is worth a
+ * warning only when that engine measured the model in other cells. */
+static int has_model(const struct cell_run *runs, size_t n, const char *model)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (same_str(runs[i].model, model))
+			return 1;
+	return 0;
+}
+
 /* Judges one metric of one cell and appends the row. */
 static int judge(struct store *s, const struct parity_opts *o, const struct cell_run *a,
 		 const struct cell_run *b, enum cell_metric m, int forced,
@@ -246,7 +258,9 @@ int parity_compare(struct store *s, const struct parity_opts *o, struct parity_r
 		}
 		parity_cell_name(a->model, a->spec_type, a->n_max, a->endpoint, name, sizeof(name));
 		if (!b) {
-			add_warning(out, "cell '%s': no run of '%s' to compare with", name, o->vs);
+			if (has_model(rb, nb, a->model))
+				add_warning(out, "cell '%s': no run of '%s' to compare with", name,
+					    o->vs);
 			continue;
 		}
 		if (parity_mismatch(a, b, why, sizeof(why))) {
@@ -264,7 +278,7 @@ int parity_compare(struct store *s, const struct parity_opts *o, struct parity_r
 			goto out;
 	}
 	for (j = 0; j < nb; j++) {
-		if (used[j])
+		if (used[j] || !has_model(ra, na, rb[j].model))
 			continue;
 		parity_cell_name(rb[j].model, rb[j].spec_type, rb[j].n_max, rb[j].endpoint, name,
 				 sizeof(name));

@@ -53,7 +53,8 @@ struct parity_row {
 struct parity_result {
 	struct parity_row *rows; /* cell order of store_cell_runs(), pp before tg */
 	size_t n_rows;
-	char **warnings;         /* heap strings: forced cells, cells one side lacks */
+	char **warnings;         /* heap strings: forced cells, and cells one side lacks
+				    of a model it measured elsewhere */
 	size_t n_warnings;
 };
 

@@ -1,9 +1,282 @@
-/* cmd_baseline.c: placeholder until 'tpsdb baseline' lands; it says so and exits 3. */
+/* cmd_baseline.c: `tpsdb baseline`, named and frozen sets of runs for the gate:
+ * set (freeze the latest run of each cell, or every run with a tag), list, show
+ * and rm. Runs stay in the store when their baseline goes. */
+#include "schema/baseline.h"
+#include "schema/cells.h"
+#include "schema/record.h"
+#include "schema/store.h"
 #include "tpsdb.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage[] =
+	"tpsdb baseline set <name> [--engine <e>] [--tag <t>] [--model <m>] [--host <h>] [--replace]\n"
+	"   or: tpsdb baseline list [--json]\n"
+	"   or: tpsdb baseline show <name> [--json]\n"
+	"   or: tpsdb baseline rm <name>";
+
+static const char help[] =
+	"A baseline is a named, frozen set of runs that 'tpsdb gate' compares with.\n"
+	"\n"
+	"  set <name>     freezes the latest run of each cell (engine, model, spec_type,\n"
+	"                 n_max, endpoint) matching the filters, or, with --tag, every\n"
+	"                 run carrying that tag. A name already taken is an error unless\n"
+	"                 --replace; matching nothing is an error.\n"
+	"  list           the baselines, with their run and sample counts\n"
+	"  show <name>    the runs of one baseline\n"
+	"  rm <name>      removes the baseline (not its runs)\n"
+	"\n"
+	"Exit codes: 0 ok, 2 usage, 3 no such baseline, nothing matched, or a store error.\n";
+
+enum { OPT_ENGINE = 256, OPT_TAG, OPT_MODEL, OPT_HOST, OPT_REPLACE, OPT_JSON };
+
+static const struct option opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "host", required_argument, NULL, OPT_HOST },
+	{ "replace", no_argument, NULL, OPT_REPLACE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct args {
+	struct cell_filter f;
+	const char *name;
+	int replace, json;
+};
+
+/* Parses the options after the subcommand; which ones apply is checked by caller. */
+static int parse(int argc, char **argv, struct args *a, int *seen)
+{
+	int c;
+
+	memset(a, 0, sizeof(*a));
+	*seen = 0;
+	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+		switch (c) {
+		case 'h':
+			printf("usage: %s\n\n%s", usage, help);
+			return 1;
+		case OPT_ENGINE: a->f.engine = optarg; *seen |= 1; break;
+		case OPT_TAG: a->f.tag = optarg; *seen |= 1; break;
+		case OPT_MODEL: a->f.model = optarg; *seen |= 1; break;
+		case OPT_HOST: a->f.host = optarg; *seen |= 1; break;
+		case OPT_REPLACE: a->replace = 1; *seen |= 2; break;
+		case OPT_JSON: a->json = 1; *seen |= 4; break;
+		default:
+			fprintf(stderr, "usage: %s\n", usage);
+			return -1;
+		}
+	}
+	if (optind < argc)
+		a->name = argv[optind++];
+	if (optind < argc) {
+		tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+static int do_set(struct store *s, struct args *a)
+{
+	struct cell_run *runs = NULL;
+	int64_t *ids = NULL;
+	size_t n = 0, i;
+	int ret = TPS_EXIT_ERROR;
+
+	/* With a tag the tag is the selection: a build's runs, all of them. */
+	a->f.all = a->f.tag != NULL;
+	if (store_begin(s) < 0)
+		return TPS_EXIT_ERROR;
+	if (store_cell_runs(s, &a->f, &runs, &n) < 0)
+		goto out;
+	if (!n) {
+		tps_error("no run matches the filters for baseline '%s'", a->name);
+		goto out;
+	}
+	ids = tps_xmalloc(n * sizeof(*ids));
+	for (i = 0; i < n; i++)
+		ids[i] = runs[i].id;
+	if (store_baseline_create(s, a->name, a->replace, ids, n) < 0 || store_commit(s) < 0)
+		goto out;
+	printf("baseline '%s': %zu run(s) frozen\n", a->name, n);
+	ret = TPS_EXIT_OK;
+out:
+	if (ret != TPS_EXIT_OK)
+		store_rollback(s);
+	free(ids);
+	cell_runs_free(runs, n);
+	return ret;
+}
+
+struct list_ctx {
+	cJSON *arr;
+	size_t n;
+};
+
+static void list_cb(const char *name, const char *created_at, int64_t n_runs,
+		    int64_t n_samples, void *arg)
+{
+	struct list_ctx *lc = arg;
+
+	lc->n++;
+	if (lc->arr) {
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddItemToArray(lc->arr, o);
+		cJSON_AddStringToObject(o, "name", name);
+		cJSON_AddStringToObject(o, "created_at", created_at);
+		cJSON_AddNumberToObject(o, "runs", (double)n_runs);
+		cJSON_AddNumberToObject(o, "samples", (double)n_samples);
+		return;
+	}
+	if (lc->n == 1)
+		printf("%-24s  %-24s  %5s  %8s\n", "name", "created", "runs", "samples");
+	printf("%-24s  %-24s  %5lld  %8lld\n", name, created_at, (long long)n_runs,
+	       (long long)n_samples);
+}
+
+static int print_cjson(cJSON *root)
+{
+	char *text = cJSON_Print(root);
+
+	cJSON_Delete(root);
+	if (!text)
+		return tps_error("out of memory writing JSON");
+	printf("%s\n", text);
+	cJSON_free(text);
+	return 0;
+}
+
+static int do_list(struct store *s, const struct args *a)
+{
+	struct list_ctx lc = { 0 };
+
+	if (a->json)
+		lc.arr = cJSON_CreateArray();
+	if (store_baseline_foreach(s, list_cb, &lc) < 0) {
+		cJSON_Delete(lc.arr);
+		return TPS_EXIT_ERROR;
+	}
+	if (a->json)
+		return print_cjson(lc.arr) < 0 ? TPS_EXIT_ERROR : TPS_EXIT_OK;
+	if (!lc.n)
+		printf("no baselines\n");
+	return TPS_EXIT_OK;
+}
+
+static int do_show(struct store *s, const struct args *a)
+{
+	struct cell_filter f = { 0 };
+	struct cell_run *runs = NULL;
+	size_t n = 0, i;
+	int ex;
+
+	if ((ex = store_baseline_exists(s, a->name)) < 0)
+		return TPS_EXIT_ERROR;
+	if (!ex) {
+		tps_error("no baseline named '%s' (see 'tpsdb baseline list')", a->name);
+		return TPS_EXIT_ERROR;
+	}
+	f.baseline = a->name;
+	f.all = 1;
+	if (store_cell_runs(s, &f, &runs, &n) < 0)
+		return TPS_EXIT_ERROR;
+	if (a->json) {
+		cJSON *root = cJSON_CreateObject(), *arr;
+		cJSON_AddStringToObject(root, "name", a->name);
+		arr = cJSON_AddArrayToObject(root, "runs");
+		for (i = 0; i < n; i++) {
+			const struct cell_run *r = &runs[i];
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddItemToArray(arr, o);
+			cJSON_AddStringToObject(o, "uuid", r->uuid);
+			cJSON_AddStringToObject(o, "engine", r->engine);
+			cJSON_AddStringToObject(o, "model", r->model);
+			cJSON_AddStringToObject(o, "spec_type", r->spec_type);
+			if (r->n_max == TPS_NULL)
+				cJSON_AddNullToObject(o, "n_max");
+			else
+				cJSON_AddNumberToObject(o, "n_max", (double)r->n_max);
+			cJSON_AddStringToObject(o, "endpoint", r->endpoint);
+			cJSON_AddStringToObject(o, "tag", r->tag);
+			cJSON_AddStringToObject(o, "host", r->host);
+			cJSON_AddStringToObject(o, "started_at", r->started_at);
+			cJSON_AddNumberToObject(o, "samples", (double)r->n_samples);
+		}
+		cell_runs_free(runs, n);
+		return print_cjson(root) < 0 ? TPS_EXIT_ERROR : TPS_EXIT_OK;
+	}
+	printf("baseline '%s': %zu run(s)\n", a->name, n);
+	for (i = 0; i < n; i++) {
+		const struct cell_run *r = &runs[i];
+		char nm[32] = "-";
+		if (r->n_max != TPS_NULL)
+			snprintf(nm, sizeof(nm), "%lld", (long long)r->n_max);
+		printf("  %s  %-16s  %-20s  %-14s  %5s  %-12s  %5lld samples\n", r->uuid, r->engine,
+		       r->model, *r->spec_type ? r->spec_type : "-", nm, *r->tag ? r->tag : "-",
+		       (long long)r->n_samples);
+	}
+	cell_runs_free(runs, n);
+	return TPS_EXIT_OK;
+}
+
+static int do_rm(struct store *s, const struct args *a)
+{
+	int r;
+
+	if (store_begin(s) < 0)
+		return TPS_EXIT_ERROR;
+	if ((r = store_baseline_remove(s, a->name)) < 0 || (r == 1 && store_commit(s) < 0)) {
+		store_rollback(s);
+		return TPS_EXIT_ERROR;
+	}
+	if (!r) {
+		store_rollback(s);
+		tps_error("no baseline named '%s' (see 'tpsdb baseline list')", a->name);
+		return TPS_EXIT_ERROR;
+	}
+	printf("baseline '%s' removed\n", a->name);
+	return TPS_EXIT_OK;
+}
 
 int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 {
-	(void)argc; (void)argv; (void)ctx;
-	tps_error("'baseline' is not built yet");
-	return TPS_EXIT_ERROR;
+	struct args a;
+	struct store *s;
+	const char *sub;
+	int seen, r;
+
+	if (argc < 2)
+		return tps_usage_error(usage, "which baseline subcommand: set, list, show or rm?");
+	sub = argv[1];
+	if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+		printf("usage: %s\n\n%s", usage, help);
+		return TPS_EXIT_OK;
+	}
+	if (strcmp(sub, "set") && strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "rm"))
+		return tps_usage_error(usage, "unknown baseline subcommand '%s'", sub);
+	if ((r = parse(argc - 1, argv + 1, &a, &seen)) != 0)
+		return r > 0 ? TPS_EXIT_OK : TPS_EXIT_USAGE;
+	if (!strcmp(sub, "list")) {
+		if (a.name || (seen & ~4))
+			return tps_usage_error(usage, "'baseline list' takes only --json");
+	} else if (!a.name || !*a.name) {
+		return tps_usage_error(usage, "'baseline %s' needs a name", sub);
+	} else if (!strcmp(sub, "set") ? (seen & 4) != 0 : !strcmp(sub, "show") ? (seen & ~4) != 0 : seen != 0) {
+		return tps_usage_error(usage, "an option that 'baseline %s' does not take", sub);
+	}
+	ctx->readonly = !strcmp(sub, "list") || !strcmp(sub, "show");
+	if (!(s = tps_ctx_store(ctx)))
+		return TPS_EXIT_ERROR;
+	if (!strcmp(sub, "set"))
+		return do_set(s, &a);
+	if (!strcmp(sub, "list"))
+		return do_list(s, &a);
+	if (!strcmp(sub, "show"))
+		return do_show(s, &a);
+	return do_rm(s, &a);
 }

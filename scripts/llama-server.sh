@@ -55,7 +55,7 @@ if [ ! -s "$tgz" ]; then
 fi
 if [ ! -s "$sumfile" ]; then
 	sum=$(tar -xzOf "$tgz" package/llama/gitRelease.bundle | sha256sum | cut -c1-64)
-	echo "$sum" >"$sumfile.tmp" && mv -f "$sumfile.tmp" "$sumfile"
+	echo "$sum" >"$sumfile.$$" && mv -f "$sumfile.$$" "$sumfile"
 fi
 key=$(cut -c1-16 "$sumfile")
 
@@ -70,8 +70,10 @@ if [ -x "$dest/bin/llama-server" ]; then
 fi
 
 exec 9>"$dest.lock"
-echo "llama-server.sh: waiting for lock $dest.lock"
-flock 9
+if ! flock -n 9; then
+	echo "llama-server.sh: another build holds $dest.lock, waiting"
+	flock 9
+fi
 if [ -x "$dest/bin/llama-server" ]; then
 	echo "$dest" >&3
 	exit 0

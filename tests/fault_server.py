@@ -169,8 +169,9 @@ class Handler(BaseHTTPRequestHandler):
 
 def main():
     args = parse_args(sys.argv[1:])
-    log("pid %d pgid %d fault %s port %d" % (os.getpid(), os.getpgid(0), args.fault,
-                                              args.port))
+    log("pid %d pgid %d fault %s port %d HOME=%s CUDA_VISIBLE_DEVICES=%s"
+        % (os.getpid(), os.getpgid(0), args.fault, args.port, os.environ.get("HOME", ""),
+           os.environ.get("CUDA_VISIBLE_DEVICES", "")))
     if args.fault == "load-fail":
         time.sleep(0.05)
         log("error: failed to load model '%s'" % args.model)

@@ -1,0 +1,685 @@
+/* plot.c: gnuplot scripts and data files for the trend, sweep and parity figures,
+ * and plot_exec(), the one function that runs gnuplot. Nothing user-supplied is
+ * ever written into the script except through plot_quote() (paths through
+ * quote_path()); labels go into the data files through plot_field() and are read
+ * back with columnheader and xtic. */
+#include "reports/plot.h"
+#include "tpsdb.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+struct plot_job {
+	char *dir;      /* the private temporary folder */
+	char *script;   /* <dir>/plot.gp */
+	FILE *gp;       /* the script, open for appending figures */
+	char **files;   /* everything created in dir, removed by plot_job_free() */
+	size_t n_files;
+	char **outs;    /* the figures gnuplot must write */
+	size_t n_outs;
+	int figures;    /* figures added, numbers the data files */
+};
+
+int plot_format_of(const char *path, enum plot_format *fmt)
+{
+	size_t n = strlen(path);
+
+	if (n > 4 && !strcasecmp(path + n - 4, ".png")) {
+		*fmt = PLOT_PNG;
+		return 0;
+	}
+	if (n > 4 && !strcasecmp(path + n - 4, ".svg")) {
+		*fmt = PLOT_SVG;
+		return 0;
+	}
+	return -1;
+}
+
+char *plot_find_gnuplot(void)
+{
+	const char *path = getenv("PATH"), *p, *end;
+
+	if (!path || !*path)
+		return NULL;
+	for (p = path; *p; p = *end ? end + 1 : end) {
+		char *cand;
+		struct stat st;
+		end = strchr(p, ':');
+		if (!end)
+			end = p + strlen(p);
+		if (end == p)
+			continue; /* an empty entry means ".", which a tool should not trust */
+		cand = tps_xasprintf("%.*s/gnuplot", (int)(end - p), p);
+		if (!stat(cand, &st) && S_ISREG(st.st_mode) && !access(cand, X_OK))
+			return cand;
+		free(cand);
+	}
+	return NULL;
+}
+
+/* A copy of s with control characters as spaces and, for a script string, each
+ * quote doubled, or, for a data field (field 1), each '"' as two single quotes;
+ * at most max UTF-8 code points, a cut one ending in "...". */
+static char *clean(const char *s, size_t max, int field)
+{
+	size_t n = strlen(s ? s : ""), i = 0, cp = 0;
+	char *q = tps_xmalloc(2 * n + 8);
+	const char *p;
+
+	for (p = s ? s : ""; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		if ((c & 0xc0) != 0x80 && cp++ == max) {
+			memcpy(q + i, "...", 3);
+			i += 3;
+			break;
+		}
+		if (c < 0x20 || c == 0x7f) {
+			q[i++] = ' ';
+		} else if (c == '\'' && !field) {
+			q[i++] = '\'';
+			q[i++] = '\'';
+		} else if (c == '"' && field) {
+			q[i++] = '\'';
+			q[i++] = '\'';
+		} else {
+			q[i++] = (char)c;
+		}
+	}
+	q[i] = '\0';
+	return q;
+}
+
+char *plot_quote(const char *s)
+{
+	char *in = clean(s, PLOT_TEXT_MAX, 0), *q = tps_xasprintf("'%s'", in);
+
+	free(in);
+	return q;
+}
+
+/* A path (ours, or --out with no control character) is never cut. */
+static char *quote_path(const char *path)
+{
+	char *in = clean(path, SIZE_MAX, 0), *q = tps_xasprintf("'%s'", in);
+
+	free(in);
+	return q;
+}
+
+char *plot_field(const char *s)
+{
+	if (!s || !*s)
+		return tps_xstrdup("-");
+	return clean(s, PLOT_LABEL_MAX, 1);
+}
+
+static void remember(char ***v, size_t *n, const char *s)
+{
+	*v = tps_xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[(*n)++] = tps_xstrdup(s);
+}
+
+struct plot_job *plot_job_new(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct plot_job *j = tps_xcalloc(1, sizeof(*j));
+	char *tmpl = tps_xasprintf("%s/tpsdb-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+
+	if (!mkdtemp(tmpl)) {
+		tps_error("cannot make a temporary folder '%s': %s", tmpl, strerror(errno));
+		free(tmpl);
+		free(j);
+		return NULL;
+	}
+	j->dir = tmpl;
+	j->script = tps_xasprintf("%s/plot.gp", j->dir);
+	if (!(j->gp = fopen(j->script, "w"))) {
+		tps_error("cannot write '%s': %s", j->script, strerror(errno));
+		plot_job_free(j);
+		return NULL;
+	}
+	remember(&j->files, &j->n_files, j->script);
+	return j;
+}
+
+void plot_job_free(struct plot_job *j)
+{
+	size_t i;
+
+	if (!j)
+		return;
+	if (j->gp)
+		fclose(j->gp);
+	for (i = 0; i < j->n_files; i++) {
+		unlink(j->files[i]);
+		free(j->files[i]);
+	}
+	for (i = 0; i < j->n_outs; i++)
+		free(j->outs[i]);
+	if (j->dir)
+		rmdir(j->dir);
+	free(j->files);
+	free(j->outs);
+	free(j->script);
+	free(j->dir);
+	free(j);
+}
+
+/* Opens a new data file of the current figure; its path (heap) in *path. */
+static FILE *data_open(struct plot_job *j, const char *name, char **path)
+{
+	FILE *f;
+
+	*path = tps_xasprintf("%s/f%d_%s.dat", j->dir, j->figures, name);
+	if (!(f = fopen(*path, "w"))) {
+		tps_error("cannot write '%s': %s", *path, strerror(errno));
+		free(*path);
+		*path = NULL;
+		return NULL;
+	}
+	remember(&j->files, &j->n_files, *path);
+	return f;
+}
+
+static int data_close(FILE *f, const char *path)
+{
+	if (ferror(f) | fclose(f))
+		return tps_error("cannot write '%s'", path);
+	return 0;
+}
+
+static void put_num(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, "\t%.6f", v);
+	else
+		fputs("\tNaN", f);
+}
+
+/* The settings every figure starts from: reset, tab-separated data without
+ * comment characters (a label may start with '#'), the terminal and the output. */
+static int figure_begin(struct plot_job *j, const char *out, enum plot_format fmt,
+			const char *title)
+{
+	char *qo, *qt;
+	const char *p;
+
+	for (p = out; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			return tps_error("cannot plot to '%s': the name holds a control character",
+					 out);
+	}
+	j->figures++;
+	qo = quote_path(out);
+	qt = plot_quote(title);
+	fprintf(j->gp, "reset\n");
+	fprintf(j->gp, "set datafile separator \"\\t\"\n");
+	fprintf(j->gp, "set datafile commentschars \"\"\n");
+	if (fmt == PLOT_PNG)
+		fprintf(j->gp, "if (strstrt(GPVAL_TERMINALS, ' pngcairo ') > 0) "
+			"{ set terminal pngcairo noenhanced size 1000,600 font 'sans,10' } "
+			"else { set terminal png noenhanced size 1000,600 }\n");
+	else
+		fprintf(j->gp, "set terminal svg noenhanced size 1000,600 font 'sans,10' "
+			"background '#ffffff'\n");
+	fprintf(j->gp, "set output %s\n", qo);
+	fprintf(j->gp, "set title %s\n", qt);
+	fprintf(j->gp, "set key outside right top\n");
+	fprintf(j->gp, "set grid ytics\n");
+	remember(&j->outs, &j->n_outs, out);
+	free(qo);
+	free(qt);
+	return 0;
+}
+
+static void figure_end(struct plot_job *j)
+{
+	fprintf(j->gp, "unset output\n");
+}
+
+/* A tick interval that puts at most eight labels on a time axis of span seconds. */
+static double tick_step(double span)
+{
+	static const double steps[] = {
+		60, 300, 600, 1800, 3600, 3 * 3600, 6 * 3600, 12 * 3600, 86400, 2 * 86400,
+		7 * 86400, 14 * 86400, 30 * 86400, 91 * 86400, 182 * 86400, 365 * 86400,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+		if (span / steps[i] <= 8)
+			return steps[i];
+	}
+	return span / 8;
+}
+
+int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *out,
+		   enum plot_format fmt)
+{
+	char *lab = NULL, *q = NULL, **paths = NULL, **cps = NULL, *band = NULL;
+	double xmin = INFINITY, xmax = -INFINITY, step;
+	size_t i, k, npts = 0;
+	FILE *f = NULL;
+	int rc, ret = -1, first = 1;
+
+	for (i = 0; i < t->n_series; i++) {
+		for (k = 0; k < t->series[i].n; k++) {
+			double x = t->series[i].x[k];
+			npts++;
+			xmin = x < xmin ? x : xmin;
+			xmax = x > xmax ? x : xmax;
+		}
+	}
+	if (!npts)
+		return tps_error("nothing to plot: no runs in the trend");
+	if (xmax - xmin < 1) {
+		xmin -= 3600;
+		xmax += 3600;
+	}
+	if (figure_begin(j, out, fmt, t->title) < 0)
+		return -1;
+	paths = tps_xcalloc(t->n_series, sizeof(*paths));
+	cps = tps_xcalloc(t->n_series, sizeof(*cps));
+	for (i = 0; i < t->n_series; i++) {
+		const struct plot_trend_series *se = &t->series[i];
+		char name[32];
+		snprintf(name, sizeof(name), "s%zu", i + 1);
+		if (!(f = data_open(j, name, &paths[i])))
+			goto out;
+		lab = plot_field(se->label);
+		fprintf(f, "x\t%s\n", lab);
+		free(lab);
+		lab = NULL;
+		for (k = 0; k < se->n; k++) {
+			fprintf(f, "%.0f", se->x[k]);
+			put_num(f, se->y[k]);
+			fputc('\n', f);
+		}
+		rc = data_close(f, paths[i]);
+		f = NULL;
+		if (rc < 0)
+			goto out;
+		if (!se->n_cp)
+			continue;
+		snprintf(name, sizeof(name), "cp%zu", i + 1);
+		if (!(f = data_open(j, name, &cps[i])))
+			goto out;
+		fprintf(f, "x\tchange\n");
+		for (k = 0; k < se->n_cp; k++) {
+			size_t at = se->cp[k];
+			char pct[32];
+			if (at >= se->n)
+				continue;
+			fprintf(f, "%.0f", se->x[at]);
+			put_num(f, se->y[at]);
+			fputc('\n', f);
+			snprintf(pct, sizeof(pct), "%+.1f%%", se->cp_pct[k]);
+			q = plot_quote(pct);
+			fprintf(j->gp, "set arrow from %.0f, graph 0 to %.0f, graph 1 nohead dt 2 "
+				"lw 1.5 lc %zu\n", se->x[at], se->x[at], i + 1);
+			fprintf(j->gp, "set label %s at %.0f, graph 0.97 left offset 0.5,0 "
+				"textcolor lt %zu\n", q, se->x[at], i + 1);
+			free(q);
+			q = NULL;
+		}
+		rc = data_close(f, cps[i]);
+		f = NULL;
+		if (rc < 0)
+			goto out;
+	}
+	if (isfinite(t->band_lo) && isfinite(t->band_hi)) {
+		if (!(f = data_open(j, "band", &band)))
+			goto out;
+		lab = plot_field(t->band_label);
+		fprintf(f, "x\t%s\thi\n", lab);
+		free(lab);
+		lab = NULL;
+		fprintf(f, "%.0f\t%.6f\t%.6f\n%.0f\t%.6f\t%.6f\n", xmin, t->band_lo, t->band_hi,
+			xmax, t->band_lo, t->band_hi);
+		rc = data_close(f, band);
+		f = NULL;
+		if (rc < 0)
+			goto out;
+	}
+	q = plot_quote(t->ylabel);
+	fprintf(j->gp, "set ylabel %s\n", q);
+	free(q);
+	q = NULL;
+	fprintf(j->gp, "set xlabel 'run start (UTC)'\n");
+	fprintf(j->gp, "set offsets 0, 0, graph 0.05, graph 0.05\n");
+	fprintf(j->gp, "set xdata time\nset timefmt '%%s'\n");
+	step = tick_step(xmax - xmin);
+	fprintf(j->gp, "set xtics %.0f\n", step);
+	if (step < 86400)
+		fprintf(j->gp, "set format x \"%%m-%%d\\n%%H:%%M\"\n");
+	else
+		fprintf(j->gp, "set format x \"%%Y-%%m-%%d\"\n");
+	fprintf(j->gp, "set xrange [%.0f:%.0f]\n", xmin - (xmax - xmin) * 0.03,
+		xmax + (xmax - xmin) * 0.03);
+	fprintf(j->gp, "plot ");
+	if (band) {
+		q = quote_path(band);
+		fprintf(j->gp, "%s using 1:2:3 with filledcurves fc rgb '#dbe6f3' fs solid 1.0 "
+			"noborder title columnheader(2)", q);
+		free(q);
+		q = NULL;
+		first = 0;
+	}
+	for (i = 0; i < t->n_series; i++) {
+		q = quote_path(paths[i]);
+		fprintf(j->gp, "%s%s using 1:2 with linespoints lt %zu lw 1.5 pt 7 ps 0.6 "
+			"title columnheader(2)", first ? "" : ", \\\n     ", q, i + 1);
+		free(q);
+		q = NULL;
+		first = 0;
+		if (cps[i]) {
+			q = quote_path(cps[i]);
+			fprintf(j->gp, ", \\\n     %s using 1:2 with points lt %zu pt 6 ps 2.2 "
+				"notitle", q, i + 1);
+			free(q);
+			q = NULL;
+		}
+	}
+	fprintf(j->gp, "\n");
+	figure_end(j);
+	ret = 0;
+out:
+	if (f)
+		fclose(f);
+	for (i = 0; i < t->n_series; i++) {
+		free(paths[i]);
+		free(cps[i]);
+	}
+	free(paths);
+	free(cps);
+	free(band);
+	free(q);
+	free(lab);
+	return ret;
+}
+
+int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *out,
+		   enum plot_format fmt)
+{
+	char *path = NULL, *lab = NULL, *q = NULL;
+	int64_t xmax = 1;
+	size_t i, k, npts = 0;
+	FILE *f = NULL;
+	int ret = -1;
+
+	for (i = 0; i < sw->n_series; i++) {
+		npts += sw->series[i].n;
+		for (k = 0; k < sw->series[i].n; k++)
+			xmax = sw->series[i].n_max[k] > xmax ? sw->series[i].n_max[k] : xmax;
+	}
+	if (!npts)
+		return tps_error("nothing to plot: no speculative rungs");
+	if (figure_begin(j, out, fmt, sw->title) < 0)
+		return -1;
+	fprintf(j->gp, "set xlabel 'n_max (draft depth; 0 = base, no drafting)'\n");
+	fprintf(j->gp, "set ylabel 'decode tok/s (solid)'\n");
+	fprintf(j->gp, "set y2label 'acceptance (dashed)'\n");
+	fprintf(j->gp, "set ytics nomirror\nset y2tics 0.1\nset y2range [0:1]\n");
+	fprintf(j->gp, "set yrange [0:*]\nset xrange [-0.3:%lld.3]\n", (long long)xmax);
+	fprintf(j->gp, "set xtics 1\nset xtics add ('base' 0)\n");
+	fprintf(j->gp, "plot ");
+	for (i = 0; i < sw->n_series; i++) {
+		const struct plot_sweep_series *se = &sw->series[i];
+		char name[32], *a, *b;
+		snprintf(name, sizeof(name), "s%zu", i + 1);
+		if (!(f = data_open(j, name, &path)))
+			goto out;
+		a = tps_xasprintf("%s decode tok/s", se->label ? se->label : "");
+		b = tps_xasprintf("%s acceptance", se->label ? se->label : "");
+		lab = plot_field(a);
+		fprintf(f, "n_max\t%s", lab);
+		free(lab);
+		lab = plot_field(b);
+		fprintf(f, "\t%s\n", lab);
+		free(lab);
+		lab = NULL;
+		free(a);
+		free(b);
+		for (k = 0; k < se->n; k++) {
+			fprintf(f, "%lld", (long long)se->n_max[k]);
+			put_num(f, se->tg[k]);
+			put_num(f, se->accept[k]);
+			fputc('\n', f);
+		}
+		if (data_close(f, path) < 0) {
+			f = NULL;
+			goto out;
+		}
+		f = NULL;
+		q = quote_path(path);
+		fprintf(j->gp, "%s%s using 1:2 axes x1y1 with linespoints lt %zu lw 2 pt 7 "
+			"title columnheader(2), \\\n     %s using 1:3 axes x1y2 with linespoints "
+			"lt %zu lw 1.5 dt 2 pt 6 title columnheader(3)", i ? ", \\\n     " : "", q,
+			i + 1, q, i + 1);
+		free(q);
+		q = NULL;
+		free(path);
+		path = NULL;
+	}
+	fprintf(j->gp, "\n");
+	figure_end(j);
+	ret = 0;
+out:
+	if (f)
+		fclose(f);
+	free(path);
+	free(q);
+	return ret;
+}
+
+int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char *out,
+		    enum plot_format fmt)
+{
+	char *path = NULL, *lab = NULL, *q = NULL;
+	size_t e, g, nbars = 0;
+	double w;
+	FILE *f = NULL;
+	int ret = -1;
+
+	for (e = 0; e < p->n_engines * p->n_groups; e++)
+		nbars += isfinite(p->delta[e]);
+	if (!nbars || !p->n_groups)
+		return tps_error("nothing to plot: no cell has a parity delta");
+	if (figure_begin(j, out, fmt, p->title) < 0)
+		return -1;
+	w = 0.8 / (double)p->n_engines;
+	q = plot_quote(p->ylabel);
+	fprintf(j->gp, "set ylabel %s\n", q);
+	free(q);
+	q = NULL;
+	fprintf(j->gp, "set object 1 rectangle from graph 0, first %.6f to graph 1, first %.6f "
+		"fc rgb '#e4e4e4' fs solid 1.0 noborder behind\n", -p->band_pct, p->band_pct);
+	fprintf(j->gp, "set xzeroaxis lt -1\nset style fill solid 0.85 noborder\n");
+	fprintf(j->gp, "set boxwidth %.6f absolute\n", w);
+	fprintf(j->gp, "set xrange [-0.6:%.1f]\n", (double)p->n_groups - 0.4);
+	fprintf(j->gp, "set xtics scale 0\n");
+	if (!(f = data_open(j, "groups", &path)))
+		goto out;
+	for (g = 0; g < p->n_groups; g++) {
+		lab = plot_field(p->groups[g]);
+		fprintf(f, "%zu\t%s\n", g, lab);
+		free(lab);
+		lab = NULL;
+	}
+	if (data_close(f, path) < 0) {
+		f = NULL;
+		goto out;
+	}
+	f = NULL;
+	q = quote_path(path);
+	fprintf(j->gp, "plot %s using 1:(NaN):xtic(2) notitle, \\\n     NaN with boxes "
+		"fc rgb '#e4e4e4' title 'parity band +/-%.1f%%'", q, p->band_pct);
+	free(q);
+	q = NULL;
+	free(path);
+	path = NULL;
+	for (e = 0; e < p->n_engines; e++) {
+		char name[32];
+		double off = -0.4 + w * ((double)e + 0.5);
+		snprintf(name, sizeof(name), "s%zu", e + 1);
+		if (!(f = data_open(j, name, &path)))
+			goto out;
+		lab = plot_field(p->engines[e]);
+		fprintf(f, "x\t%s\tlo\thi\n", lab);
+		free(lab);
+		lab = NULL;
+		for (g = 0; g < p->n_groups; g++) {
+			size_t i = e * p->n_groups + g;
+			fprintf(f, "%zu", g);
+			put_num(f, p->delta[i]);
+			put_num(f, p->lo ? p->lo[i] : NAN);
+			put_num(f, p->hi ? p->hi[i] : NAN);
+			fputc('\n', f);
+		}
+		if (data_close(f, path) < 0) {
+			f = NULL;
+			goto out;
+		}
+		f = NULL;
+		q = quote_path(path);
+		fprintf(j->gp, ", \\\n     %s using ($1%+.6f):2 with boxes lt %zu title "
+			"columnheader(2), \\\n     %s using ($1%+.6f):2:3:4 with yerrorbars lt -1 "
+			"pt 0 notitle", q, off, e + 1, q, off);
+		free(q);
+		q = NULL;
+		free(path);
+		path = NULL;
+	}
+	fprintf(j->gp, "\n");
+	figure_end(j);
+	ret = 0;
+out:
+	if (f)
+		fclose(f);
+	free(path);
+	free(q);
+	free(lab);
+	return ret;
+}
+
+/* The last non-empty line of gnuplot's complaints, at most 300 bytes; heap. */
+static char *last_line(const char *log)
+{
+	char *text = tps_read_file(log, NULL), *end, *start, *ret;
+
+	if (!text)
+		return tps_xstrdup("(no output)");
+	end = text + strlen(text);
+	while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
+		end--;
+	start = end;
+	while (start > text && start[-1] != '\n')
+		start--;
+	if (end - start > 300)
+		start = end - 300;
+	ret = start == end ? tps_xstrdup("(no output)") : tps_xstrndup(start, (size_t)(end - start));
+	free(text);
+	return ret;
+}
+
+/* The one place gnuplot runs: posix_spawn (no shell) of gnuplot with the script
+ * file as its only argument, stdin from /dev/null and both output streams into
+ * errlog, killed after timeout_s seconds. */
+static int plot_exec(const char *gnuplot, const char *script, const char *errlog, int timeout_s)
+{
+	posix_spawn_file_actions_t fa;
+	char *argv[3];
+	double start, nap = 1;
+	pid_t pid;
+	int rc, status = 0, ret = -1;
+
+	argv[0] = (char *)"gnuplot";
+	argv[1] = (char *)script;
+	argv[2] = NULL;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 2, errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 2, 1);
+	rc = posix_spawn(&pid, gnuplot, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc) {
+		tps_error("cannot run '%s': %s", gnuplot, strerror(rc));
+		return -1;
+	}
+	start = tps_mono_ms();
+	for (;;) {
+		pid_t w = waitpid(pid, &status, WNOHANG);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR) {
+			tps_error("cannot wait for gnuplot: %s", strerror(errno));
+			goto out;
+		}
+		if (tps_mono_ms() - start > timeout_s * 1000.0) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			tps_error("gnuplot did not finish within %d s: killed", timeout_s);
+			goto out;
+		}
+		{
+			struct timespec ts = { 0, (long)(nap * 1e6) };
+			nanosleep(&ts, NULL);
+			nap = nap < 16 ? nap * 2 : 16;
+		}
+	}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+		ret = 0;
+	} else {
+		char *line = last_line(errlog);
+		if (WIFEXITED(status))
+			tps_error("gnuplot failed (exit %d): %s", WEXITSTATUS(status), line);
+		else
+			tps_error("gnuplot was killed by signal %d: %s", WTERMSIG(status), line);
+		free(line);
+	}
+out:
+	return ret;
+}
+
+int plot_job_run(struct plot_job *j, const char *gnuplot, int timeout_s)
+{
+	char *errlog = tps_xasprintf("%s/gnuplot.log", j->dir);
+	size_t i;
+	int ret = -1;
+
+	remember(&j->files, &j->n_files, errlog);
+	if (ferror(j->gp) | fclose(j->gp)) {
+		j->gp = NULL;
+		tps_error("cannot write '%s'", j->script);
+		goto out;
+	}
+	j->gp = NULL;
+	if (plot_exec(gnuplot, j->script, errlog, timeout_s) < 0)
+		goto out;
+	for (i = 0; i < j->n_outs; i++) {
+		struct stat st;
+		if (stat(j->outs[i], &st) || st.st_size == 0) {
+			tps_error("gnuplot wrote no '%s'", j->outs[i]);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	free(errlog);
+	return ret;
+}

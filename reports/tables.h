@@ -1,0 +1,195 @@
+/* tables.h: the study's tables built from the store, and the data behind the three
+ * figures. tables_build() gathers everything 'tpsdb report' shows (the three-way
+ * base table with parity verdicts, the speculative table, the per-prompt acceptance
+ * tables, the findings and alarms, and the runs every number came from); the
+ * tables_write_* functions render that one gathered struct as markdown, plain
+ * text, JSON or CSV, so the four formats always carry the same numbers. */
+#ifndef REPORTS_TABLES_H
+#define REPORTS_TABLES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analyze/verdict.h"
+#include "reports/plot.h"
+#include "schema/catalog.h"
+
+struct store;
+
+/* What to include. Lists are borrowed; an empty list means every one. */
+struct tables_opts {
+	const char *const *engines; /* columns in this order; else ours, other, upstream */
+	size_t n_engines;
+	const char *const *models;
+	size_t n_models;
+	const char *tag;            /* only runs with this tag; NULL: any */
+	const char *ref;            /* the reference engine; NULL: the first upstream */
+};
+
+struct tables_engine {
+	char *label, *role;
+};
+
+/* One metric's verdict against the reference. */
+struct tables_verdict {
+	int has;              /* 0: no pairs were judged (or this is the reference) */
+	struct verdict v;
+};
+
+/* One engine's base cell of one model: medians of the unflagged samples. */
+struct tables_base_cell {
+	int present;          /* the engine has a base run of this model */
+	double pp, tg;        /* NaN when every sample of the metric was flagged */
+	char run[40];
+	char *tag;
+	struct tables_verdict vpp, vtg;
+	int forced;           /* the runs differ in a way parity refuses */
+};
+
+struct tables_base_row {
+	char *model, *endpoint;
+	struct tables_base_cell *cells; /* one per engine, in column order */
+};
+
+/* A column of the speculative and per-prompt tables. */
+struct tables_spec_col {
+	size_t engine;        /* index into engines */
+	int64_t n_max;        /* >= 1 */
+};
+
+struct tables_spec_cell {
+	int present;
+	double tg;            /* median decode tok/s of the unflagged samples */
+	double accept;        /* draft_n_accepted / draft_n; NaN without drafts */
+	int best;             /* the engine's fastest rung in this row */
+	char run[40];
+	char *tag;
+};
+
+struct tables_spec_row {
+	char *model, *spec_type, *endpoint;
+	struct tables_spec_cell *cells; /* one per tables.spec_cols */
+};
+
+/* The per-prompt acceptance of one model and spec config. */
+struct tables_prompt_table {
+	char *model, *spec_type, *endpoint;
+	size_t n_cols;
+	struct tables_spec_col *cols;
+	size_t n_prompts;
+	char **prompts;       /* in name order */
+	double *accept;       /* n_prompts * n_cols, prompt-major; NaN: none */
+	double *all;          /* n_cols: over every prompt (summed counts) */
+	double *decode;       /* n_cols: median decode tok/s of the rung */
+};
+
+struct tables_finding {
+	char *run, *engine, *model, *kind, *detail;
+	int64_t count, total; /* samples; 1 of 1 for a finding about the whole run */
+};
+
+/* A run some number of the report came from. */
+struct tables_run {
+	char uuid[40];
+	char *engine, *role, *model, *spec_type, *endpoint, *tag, *started_at, *host;
+	int64_t n_max;
+};
+
+struct tables {
+	char *ref;                          /* NULL when there is none */
+	struct tables_engine *engines;
+	size_t n_engines;
+	struct tables_base_row *base;
+	size_t n_base;
+	struct tables_spec_col *spec_cols;
+	size_t n_spec_cols;
+	struct tables_spec_row *spec;
+	size_t n_spec;
+	struct tables_prompt_table *prompts;
+	size_t n_prompts;
+	struct tables_finding *findings;
+	size_t n_findings;
+	struct catalog_alarm *alarms;
+	size_t n_alarms;
+	char **warnings;                    /* forced comparisons */
+	size_t n_warnings;
+	struct tables_run *runs;            /* ordered by model, config, engine */
+	size_t n_runs;
+};
+
+/* Where the report's figures went, for the links: a file name (relative to the
+ * report) per figure, NULL when that figure was not drawn, and a note to print
+ * instead of the figures when none were (e.g. "skipped: gnuplot not found"). */
+struct tables_figures {
+	const char *trend, *sweep, *parity;
+	const char *note;
+};
+
+/* Gathers the report from the latest run of every cell that matches o (medians
+ * of unflagged samples; verdicts from parity_compare() against the reference,
+ * paired by prompt and repetition; speculative rungs from series_load()). An
+ * engine in o->engines or o->ref without runs is an error. Fills *t, which the
+ * caller releases with tables_release() (also after -1). 0 ok, -1 after an error
+ * line. */
+int tables_build(struct store *s, const struct tables_opts *o, struct tables *t);
+void tables_release(struct tables *t);
+
+/* The renderers. Markdown and text differ only in markup; JSON is one object
+ * (keys in the help of 'tpsdb report'); CSV is one row per number. fig may be
+ * NULL (no figures section). Return 0, or -1 when writing failed (nothing
+ * printed: the caller names the file). */
+int tables_write_md(FILE *f, const struct tables *t, const struct tables_figures *fig);
+int tables_write_text(FILE *f, const struct tables *t, const struct tables_figures *fig);
+int tables_write_json(FILE *f, const struct tables *t, const struct tables_figures *fig);
+int tables_write_csv(FILE *f, const struct tables *t);
+
+/* The cell formats of the base and speculative tables, exposed for the tests:
+ * "13150 / 142.6", "13150 / 142.6 (parity / -3.1% slower)", "13100 / 143.0 (ref)",
+ * "-" for no run; "230.7 · 0.71". Caller frees. */
+char *tables_base_text(const struct tables *t, const struct tables_base_row *row, size_t e);
+char *tables_spec_text(const struct tables_spec_cell *c);
+
+/* --- the data behind the figures (plot.h), shared by 'plot' and 'report' --- */
+
+struct tables_trend_opts {
+	const char *const *engines; /* empty: every engine */
+	size_t n_engines;
+	const char *model;          /* NULL: the first model with runs */
+	const char *spec_type;      /* NULL: "" (the base config) */
+	int64_t n_max;              /* TPS_NULL: the base */
+	const char *tag;            /* NULL: any */
+	const char *baseline;       /* band from this baseline's runs; NULL: see below */
+	int metric;                 /* CELL_PP or CELL_TG */
+};
+
+/* Owns the arrays a figure's struct points to: tables_trend(), _sweep() and
+ * _parity() allocate into it, and tables_arena_free() frees them all at once. */
+struct tables_arena;
+struct tables_arena *tables_arena_new(void);
+void tables_arena_free(struct tables_arena *a); /* accepts NULL */
+
+/* A trend figure: one series per engine over its runs' medians, change points
+ * from changepoint_detect() with the defaults, and the band: with a baseline, the
+ * min..max of the baseline's run medians of the same model and config widened to
+ * mean +/- k x the stored A/A floor; without, the first series' first segment
+ * (up to its first change point) mean +/- max(2%, k x floor). *out points into
+ * arena a. 0 ok (the figure may hold no series: the caller decides), -1 after an
+ * error line. */
+int tables_trend(struct store *s, const struct tables_trend_opts *o, struct tables_arena *a,
+		 struct plot_trend *out);
+
+/* A sweep figure of one model and spec type (NULL: the first with rungs): one
+ * series per engine (o->engines, empty: all), x = n_max (0 for the base). */
+int tables_sweep(struct store *s, const char *const *engines, size_t n_engines,
+		 const char *model, const char *spec_type, const char *tag,
+		 struct tables_arena *a, struct plot_sweep *out);
+
+/* A parity figure: the delta % of metric (CELL_PP or CELL_TG) with its 95% CI
+ * for every base cell, one bar per engine other than ref (NULL: the first
+ * upstream engine), with the effective band of the verdicts. */
+int tables_parity(struct store *s, const char *const *engines, size_t n_engines,
+		  const char *const *models, size_t n_models, const char *ref, const char *tag,
+		  int metric, struct tables_arena *a, struct plot_parity *out);
+
+#endif

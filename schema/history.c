@@ -1,0 +1,132 @@
+/* history.c: the history query. It returns samples rather than per-run medians
+ * because SQLite has no median; the rows arrive grouped by series and run, so the
+ * grouping below is a single pass with no lookups. */
+#include "schema/history.h"
+#include "schema/record.h"
+#include "schema/store.h"
+#include "tpsdb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The two statements differ only in the column read; a column name cannot be bound,
+ * so each metric has its own static SQL. */
+#define HISTORY_SQL(col)                                                                     \
+	"SELECT r.id, r.uuid, r.tag, r.started_at, e.label, e.role, m.label, r.spec_type, "   \
+	"r.n_max, r.endpoint, x." col " "                                                     \
+	"FROM run r JOIN engine e ON e.id=r.engine_id JOIN model m ON m.id=r.model_id "       \
+	"JOIN host h ON h.id=r.host_id JOIN sample x ON x.run_id=r.id "                       \
+	"WHERE (:engine IS NULL OR e.label=:engine) AND (:model IS NULL OR m.label=:model) "  \
+	"AND (:tag IS NULL OR r.tag=:tag) AND (:host IS NULL OR h.name=:host) "               \
+	"AND (:baseline IS NULL OR r.id IN (SELECT br.run_id FROM baseline_run br "           \
+	"  JOIN baseline b ON b.id=br.baseline_id WHERE b.name=:baseline)) "                  \
+	"AND x.flags & :spoils = 0 AND x." col " IS NOT NULL "                                \
+	"ORDER BY m.label, r.spec_type, r.n_max IS NOT NULL, r.n_max, r.endpoint, e.label, "  \
+	"r.started_at, r.id"
+
+static const char pp_sql[] = HISTORY_SQL("prompt_per_second");
+static const char tg_sql[] = HISTORY_SQL("predicted_per_second");
+
+static int same(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* Is the row at st in series se? Columns 4..9: engine, role, model, spec, n_max, endpoint. */
+static int in_series(const struct history_series *se, sqlite3_stmt *st)
+{
+	return same(se->engine, store_col_str(st, 4)) && same(se->model, store_col_str(st, 6)) &&
+	       same(se->spec_type, store_col_str(st, 7)) && se->n_max == store_col_i64(st, 8) &&
+	       same(se->endpoint, store_col_str(st, 9));
+}
+
+int store_history(struct store *s, const struct cell_filter *f, enum cell_metric m,
+		  struct history_series **out, size_t *n)
+{
+	sqlite3_stmt *st = store_stmt(s, m == CELL_PP ? pp_sql : tg_sql);
+	struct history_series *v = NULL, *se = NULL;
+	struct history_run *run = NULL;
+	size_t len = 0, cap = 0, rcap = 0, vcap = 0;
+	int rc, ret = -1;
+
+	*out = NULL;
+	*n = 0;
+	if (!st)
+		return -1;
+	store_bind_text(st, ":engine", f->engine);
+	store_bind_text(st, ":model", f->model);
+	store_bind_text(st, ":tag", f->tag);
+	store_bind_text(st, ":host", f->host);
+	store_bind_text(st, ":baseline", f->baseline);
+	store_bind_i64(st, ":spoils", m == CELL_PP ? SAMPLE_SPOILS_PP : SAMPLE_SPOILS_TG);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t id = sqlite3_column_int64(st, 0);
+		if (!se || !in_series(se, st)) {
+			if (len == cap) {
+				cap = cap ? 2 * cap : 16;
+				v = tps_xrealloc(v, cap * sizeof(*v));
+			}
+			se = &v[len++];
+			memset(se, 0, sizeof(*se));
+			se->engine = store_col_text(st, 4);
+			se->role = store_col_text(st, 5);
+			se->model = store_col_text(st, 6);
+			se->spec_type = tps_xstrdup(store_col_str(st, 7));
+			se->n_max = store_col_i64(st, 8);
+			se->endpoint = tps_xstrdup(store_col_str(st, 9));
+			run = NULL;
+			rcap = 0;
+		}
+		if (!run || run->id != id) {
+			if (se->n == rcap) {
+				rcap = rcap ? 2 * rcap : 16;
+				se->runs = tps_xrealloc(se->runs, rcap * sizeof(*se->runs));
+			}
+			run = &se->runs[se->n++];
+			memset(run, 0, sizeof(*run));
+			run->id = id;
+			snprintf(run->uuid, sizeof(run->uuid), "%s", store_col_str(st, 1));
+			run->tag = tps_xstrdup(store_col_str(st, 2));
+			run->started_at = store_col_text(st, 3);
+			vcap = 0;
+		}
+		if (run->n == vcap) {
+			vcap = vcap ? 2 * vcap : 8;
+			run->values = tps_xrealloc(run->values, vcap * sizeof(*run->values));
+		}
+		run->values[run->n++] = sqlite3_column_double(st, 10);
+	}
+	if (rc != SQLITE_DONE) {
+		store_fail(s, "cannot read the history");
+		goto out;
+	}
+	*out = v;
+	*n = len;
+	v = NULL;
+	len = 0;
+	ret = 0;
+out:
+	sqlite3_reset(st);
+	history_free(v, len);
+	return ret;
+}
+
+void history_free(struct history_series *v, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; v && i < n; i++) {
+		for (j = 0; j < v[i].n; j++) {
+			free(v[i].runs[j].tag);
+			free(v[i].runs[j].started_at);
+			free(v[i].runs[j].values);
+		}
+		free(v[i].runs);
+		free(v[i].engine);
+		free(v[i].role);
+		free(v[i].model);
+		free(v[i].spec_type);
+		free(v[i].endpoint);
+	}
+	free(v);
+}

@@ -1,0 +1,43 @@
+/* history.h: every run of a series in time order, with the usable values of one
+ * metric, for the change-point search of 'tpsdb trend' and the trend plot. A series
+ * is one engine label on one model and config (spec_type, n_max, endpoint), the
+ * same cell that store_cell_runs() takes the latest run of. One query streams the
+ * values of all runs, so a store of 10,000 runs is read in one pass. */
+#ifndef SCHEMA_HISTORY_H
+#define SCHEMA_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "schema/cells.h"
+
+struct store;
+
+/* One run of a series. */
+struct history_run {
+	int64_t id;
+	char uuid[40];
+	char *tag, *started_at; /* tag "" when none */
+	double *values;         /* the run's usable values of the metric, heap */
+	size_t n;               /* >= 1: a run without one is not listed */
+};
+
+struct history_series {
+	char *engine, *role, *model, *spec_type, *endpoint; /* spec_type "" for base */
+	int64_t n_max;                                       /* TPS_NULL for base */
+	struct history_run *runs;                            /* oldest first */
+	size_t n;
+};
+
+/* Lists the series of the runs matching f (f->all is ignored: every run counts),
+ * ordered by model, spec_type, n_max (base first), endpoint and engine; each run's
+ * values of metric m leave out samples with a flag that spoils m (and NULL
+ * values), and a run with none left is not listed. *out is a heap array of *n
+ * series the caller frees with history_free(). 0 ok, -1 after an error line. */
+int store_history(struct store *s, const struct cell_filter *f, enum cell_metric m,
+		  struct history_series **out, size_t *n);
+
+/* Frees an array from store_history(); accepts NULL. */
+void history_free(struct history_series *v, size_t n);
+
+#endif

@@ -1,0 +1,48 @@
+# collect-lib.sh: what the tests/cli/t03NN-collect-*.sh scripts share, sourced by
+# each: a temporary directory removed on exit (with any fault server still in it
+# killed first), a wrapper that runs tests/fault_server.py as a server binary, a
+# stand-in model file, a two-prompt file and small assertion helpers.
+set -eu
+: "${TPSDB_BIN:?TPSDB_BIN must name the tpsdb binary}"
+: "${TPSDB_SRC:?TPSDB_SRC must name the source tree}"
+command -v python3 >/dev/null || { echo "skip: python3 is missing"; exit 77; }
+command -v sqlite3 >/dev/null || { echo "skip: the sqlite3 CLI is missing"; exit 77; }
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/tpsdb-collect.XXXXXX")
+collect_cleanup() {
+	# A test that failed half-way may leave a server behind; never the suite.
+	for pid in $(pgrep -f "fault_server.py .*$T" 2>/dev/null); do
+		kill -KILL "$pid" 2>/dev/null || true
+	done
+	rm -rf "$T"
+}
+trap collect_cleanup EXIT
+
+FS=$T/fault-server
+printf '#!/bin/sh\nexec python3 "%s/tests/fault_server.py" "$@"\n' "$TPSDB_SRC" >"$FS"
+chmod +x "$FS"
+MODEL=$T/tiny-Q4_K_M.gguf
+printf 'not really a gguf\n' >"$MODEL"
+PROMPTS=$T/prompts.txt
+printf '## alpha\nSay something.\n\n## beta\nSay something else.\n' >"$PROMPTS"
+DB=$T/t.sqlite
+OUT=$T/out
+
+q() { sqlite3 "$DB" "$@"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# expect_eq <actual> <expected> <what>
+expect_eq() { [ "$1" = "$2" ] || fail "$3: expected '$2', got '$1'"; }
+# expect_match <text> <extended regex> <what>
+expect_match() { printf '%s' "$1" | grep -Eq -- "$2" || fail "$3: '$1' does not match /$2/"; }
+# Runs tpsdb, keeping stdout, stderr and the exit status in $T/{stdout,stderr} and $rc.
+run_tpsdb() {
+	rc=0
+	"$TPSDB_BIN" --db "$DB" "$@" >"$T/stdout" 2>"$T/stderr" || rc=$?
+}
+# No fault server of this test may survive tpsdb.
+expect_no_orphans() {
+	if pgrep -f "fault_server.py .*$T" >/dev/null; then
+		ps -o pid,pgid,args -p "$(pgrep -d, -f "fault_server.py .*$T")" >&2 || true
+		fail "a fault server outlived tpsdb"
+	fi
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# t0101-runs-json.sh: `tpsdb runs --json` is the contract CI scripts parse: an array
+# with the documented keys, n_max null for a base run, and working filters; the
+# human table is aligned.
+set -eu
+: "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
+command -v python3 >/dev/null || exit 77
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export TPSDB_DB=$tmp/s.db
+D=$TPSDB_TEST_DATA/import
+
+"$TPSDB_BIN" import --engine ours --role ours --model q35 --host a --tag b1 --warmup 1 \
+	"$D/completion.json" "$D/completion-reps.jsonl" >/dev/null
+"$TPSDB_BIN" import --engine ours --role ours --model q35 --host a --tag b1 \
+	--spec-type draft-simple --n-max 8 "$D/spec.jsonl" >/dev/null
+"$TPSDB_BIN" import --engine llama.cpp --role upstream --host b "$D/llama-bench.json" >/dev/null
+
+"$TPSDB_BIN" runs --json >"$tmp/all.json"
+python3 - "$tmp/all.json" <<'PY'
+import json, sys
+runs = json.load(open(sys.argv[1]))
+assert isinstance(runs, list) and len(runs) == 3, runs
+need = {"uuid", "engine", "model", "host", "tag", "spec_type", "n_max", "status",
+        "n_samples", "started_at", "ended_at", "role", "endpoint", "ctx", "n_predict",
+        "warmup", "source", "load_error", "n_failed", "n_flagged", "pp_median", "tg_median"}
+for r in runs:
+    missing = need - set(r)
+    assert not missing, missing
+    assert len(r["uuid"]) == 36
+base, spec, bench = runs
+assert base["n_max"] is None and base["spec_type"] == "", base
+assert base["n_samples"] == 4 and base["status"] == "complete" and base["warmup"] == 1
+assert base["engine"] == "ours" and base["role"] == "ours" and base["model"] == "q35"
+assert base["host"] == "a" and base["tag"] == "b1" and base["n_predict"] == 512
+assert base["endpoint"] == "completion" and base["source"] == "import"
+assert base["ctx"] is None and base["load_error"] is None
+assert base["pp_median"] > 0 and base["tg_median"] > 0
+assert spec["n_max"] == 8 and spec["spec_type"] == "draft-simple" and spec["n_samples"] == 2
+assert bench["source"] == "llama-bench" and bench["endpoint"] == "llama-bench"
+assert bench["model"] == "tiny" and bench["n_samples"] == 6 and bench["role"] == "upstream"
+PY
+
+# Filters.
+test "$("$TPSDB_BIN" runs --json --engine ours | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2
+test "$("$TPSDB_BIN" runs --json --host b | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 1
+test "$("$TPSDB_BIN" runs --json --tag nope)" = "[]"
+
+# The table: a header and one line per run, the UUID column starting at one offset.
+"$TPSDB_BIN" runs >"$tmp/table"
+test "$(wc -l <"$tmp/table")" = 4
+head -n 1 "$tmp/table" | grep -q '^STARTED *UUID *STATUS *HOST *ENGINE *MODEL'
+col=$(head -n 1 "$tmp/table" | awk '{ print index($0, "UUID") }')
+test "$(tail -n +2 "$tmp/table" | cut -c "$col-$((col + 36))" | grep -Ec '^[0-9a-f-]{36} $')" = 3
+grep -q ' draft-simple  *8 ' "$tmp/table"
+
+# An empty store lists nothing.
+TPSDB_DB=$tmp/empty.db "$TPSDB_BIN" import --prompt p "$D/eos.json" >/dev/null
+test -z "$(TPSDB_DB=$tmp/empty.db "$TPSDB_BIN" runs --tag none)"

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# t0311-collect-loadfail.sh: a server that exits while loading, and one that never
+# gets ready, each make a 'failed' run whose load_error holds the reason and the
+# log tail; LOADFAIL shows in the summary, the next cell still runs, exit 1.
+. "$TPSDB_SRC/tests/cli/collect-lib.sh"
+
+printf 'broken | %s | --fault load-fail\nstuck | %s | --fault never-ready\ngood | %s\n' \
+	"$MODEL" "$MODEL" "$MODEL" >"$T/models"
+start=$(date +%s)
+run_tpsdb collect --engine e="$FS" --models "$T/models" --prompts "$PROMPTS" --reps 1 \
+	--port 21020 --out-dir "$OUT" --load-timeout 1.5
+expect_eq "$rc" 1 "exit status"
+[ $(($(date +%s) - start)) -lt 30 ] || fail "a load failure was waited out too long"
+expect_no_orphans
+
+expect_eq "$(q "SELECT group_concat(m.label || ':' || r.status, ' ') FROM run r
+	JOIN model m ON m.id=r.model_id")" "broken:failed stuck:failed good:complete" "statuses"
+le=$(q "SELECT load_error FROM run r JOIN model m ON m.id=r.model_id WHERE m.label='broken'")
+expect_match "$le" "the server exited with status 1 before it was ready" "broken reason"
+expect_match "$le" "fault_server: error: failed to load model" "broken log tail"
+le=$(q "SELECT load_error FROM run r JOIN model m ON m.id=r.model_id WHERE m.label='stuck'")
+expect_match "$le" "not ready after 1.5 s \(last /health answer: HTTP 503\)" "stuck reason"
+expect_eq "$(q "SELECT count(*) FROM sample s JOIN run r ON r.id=s.run_id
+	WHERE r.status='failed'")" 0 "samples of failed loads"
+expect_eq "$(q "SELECT count(*) FROM run WHERE log_path IS NULL")" 0 "log paths"
+expect_eq "$(grep -c 'LOADFAIL' "$OUT/summary.txt")" 2 "LOADFAIL rows"
+
+# A binary that cannot be executed at all is a load failure too.
+run_tpsdb collect --engine missing="$T/no-such-server" --model m="$MODEL" \
+	--prompts "$PROMPTS" --reps 1 --port 21020 --out-dir "$OUT" --quiet
+expect_eq "$rc" 1 "exit status with a missing binary"
+le=$(q "SELECT load_error FROM run ORDER BY id DESC LIMIT 1")
+expect_match "$le" "exited with status 127 before it was ready" "missing binary"
+expect_match "$le" "^tpsdb: cannot execute '$T/no-such-server': No such file" "missing binary"
+grep -q "warning: engine 'missing': cannot find" "$T/stderr" || fail "no warning"
+echo ok

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# t0390-collect-real-llama.sh: the collector against a real llama-server (built on
+# CPU by scripts/llama-server.sh, cached; the first build takes minutes) and a tiny
+# random-weight model (scripts/tiny-model.sh): an A/A pair of engines, base plus an
+# n_max 1,2,3 draft-simple sweep, two reps; then what landed in the store.
+. "$TPSDB_SRC/tests/cli/collect-lib.sh"
+
+cache=${TPSDB_CACHE:-$HOME/.cache/tpsdb}
+mkdir -p "$cache"
+if ! dir=$("$TPSDB_SRC/scripts/llama-server.sh" 2>"$T/build.log" | tail -n 1) ||
+	[ ! -x "$dir/bin/llama-server" ]; then
+	tail -n 20 "$T/build.log" >&2
+	echo "skip: no llama-server could be built here"
+	exit 77
+fi
+L=$dir/bin/llama-server
+tiny=$cache/tpsdb-collect-tiny-F16.gguf
+"$TPSDB_SRC/scripts/tiny-model.sh" "$tiny" >/dev/null 2>"$T/tiny.log" ||
+	{ cat "$T/tiny.log" >&2; fail "scripts/tiny-model.sh failed"; }
+"$L" --help 2>&1 | grep -q -- '--spec-draft-n-max' || fail "llama-server lacks --spec-draft-n-max"
+"$L" --help 2>&1 | grep -q -- 'draft-simple' || fail "llama-server lacks --spec-type draft-simple"
+
+printf '# the A/A sweep\ntiny | %s | --spec-type draft-simple -md %s | 1,2,3\n' "$tiny" \
+	"$tiny" >"$T/spec"
+ports="213[0-9][0-9]"
+run_tpsdb collect --engine ours="$L" --engine llama.cpp="$L" --ours ours \
+	--spec-manifest "$T/spec" --reps 2 --port 21300 --out-dir "$OUT" --ban-byte-tokens \
+	--tag t0390
+cat "$T/stdout"
+[ "$rc" = 0 ] || { tail -n 20 "$T/stderr" >&2; fail "exit status $rc"; }
+if pgrep -f "^$L --host 127.0.0.1 --port $ports " >/dev/null; then
+	fail "a llama-server outlived tpsdb"
+fi
+
+expect_eq "$(q "SELECT count(*) FROM run WHERE status='complete' AND tag='t0390'")" 8 "runs"
+expect_eq "$(q "SELECT group_concat(ifnull(n_max, 'base'), ',') FROM (SELECT n_max FROM run
+	ORDER BY id)")" "base,1,2,3,base,1,2,3" "matrix order"
+expect_eq "$(q "SELECT group_concat(label || ':' || role, ' ') FROM engine")" \
+	"ours:ours llama.cpp:upstream" "engine rows"
+expect_eq "$(q "SELECT count(DISTINCT sha256) || ' ' || count(DISTINCT version) FROM engine")" \
+	"1 1" "A/A: one binary"
+expect_eq "$(q "SELECT sha256 FROM engine LIMIT 1")" "$(sha256sum "$L" | cut -c1-64)" \
+	"engine sha256"
+expect_match "$(q "SELECT version FROM engine LIMIT 1")" '^b[0-9]+-[0-9a-f]+$' "build_info"
+expect_eq "$(q "SELECT file || '|' || bytes || '|' || quant || '|' || sha256 FROM model")" \
+	"$(basename "$tiny")|$(stat -c %s "$tiny")|F16|$(sha256sum "$tiny" | cut -c1-64)" "model row"
+expect_eq "$(q "SELECT count(*) FROM host")" 1 "host rows"
+expect_eq "$(q "SELECT count(*) FROM run WHERE n_max IS NOT NULL AND spec_type='draft-simple'
+	AND drafter='$(basename "$tiny")' AND extra_args LIKE '%--spec-draft-n-max ' || n_max")" \
+	6 "spec runs"
+
+# 8 runs x 9 prompts x 2 reps, all good: long prompts, full decodes, no flags.
+expect_eq "$(q "SELECT count(*) FROM sample")" 144 "samples"
+expect_eq "$(q "SELECT count(*) FROM sample WHERE error IS NULL AND http_status=200
+	AND prompt_n >= 1700 AND predicted_n = 512 AND cache_n = 0 AND flags = 0
+	AND seq >= 1")" 144 "good samples"
+expect_eq "$(q "SELECT count(*) FROM sample WHERE http_status=500")" 0 "HTTP 500s"
+expect_eq "$(q "SELECT count(*) FROM sample s JOIN run r ON r.id=s.run_id
+	WHERE r.n_max IS NOT NULL AND s.draft_n > 0 AND s.draft_n_accepted <= s.draft_n")" 108 \
+	"draft_n on spec runs"
+expect_eq "$(q "SELECT count(*) FROM sample s JOIN run r ON r.id=s.run_id
+	WHERE r.n_max IS NULL AND s.draft_n IS NOT NULL")" 0 "no draft_n on base runs"
+expect_eq "$(q "SELECT count(*) FROM prompt WHERE n_tokens >= 1700")" 9 "prompt rows"
+for f in $(q "SELECT log_path FROM run"); do
+	[ -s "$f" ] || fail "log '$f' is missing"
+done
+expect_eq "$(grep -c '  complete  ' "$OUT/summary.txt")" 8 "summary rows"
+expect_eq "$(grep -Ec ' [0-9.]+%$' "$OUT/summary.txt")" 6 "acceptance on spec rows"
+echo ok

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# t0501: the report of the study fixture (three engines, two models, a speculative
+# sweep, flagged samples, a LOADFAIL and a model-identity alarm) in every format
+# equals the committed golden files: report.md, summary.txt, report.json,
+# report.csv, and the markdown on stdout without --out.
+. "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
+
+load study.jsonl
+
+tps report --out "$TMP/md" --no-plots
+expect_rc 0 "report --out"
+[ "$(cat "$TMP/out")" = "wrote $TMP/md/report.md, $TMP/md/summary.txt" ] || fail "what was written"
+golden study.report.md "$TMP/md/report.md"
+golden study.summary.txt "$TMP/md/summary.txt"
+
+tps report --format json --out "$TMP/json" --no-plots
+expect_rc 0 "report --format json"
+golden study.report.json "$TMP/json/report.json"
+[ ! -e "$TMP/json/summary.txt" ] || fail "summary.txt is for markdown only"
+
+tps report --format csv --out "$TMP/csv" --no-plots
+expect_rc 0 "report --format csv"
+golden study.report.csv "$TMP/csv/report.csv"
+
+tps report
+expect_rc 0 "report to stdout"
+golden study.stdout.md "$TMP/out"
+[ ! -s "$TMP/err" ] || fail "nothing on stderr"
+
+# The formats carry the same numbers: the q35 cells of ours in all three.
+grep -q '^| q35 | 13150 / 142.6 (parity / parity) |' "$TMP/md/report.md" || fail "md cell"
+grep -q '^q35 .*13150 / 142.6 (parity / parity)' "$TMP/md/summary.txt" || fail "text cell"
+grep -q '^base,q35,completion,,ours,,,tg,142.60,parity,' "$TMP/csv/report.csv" || fail "csv cell"
+if command -v jq >/dev/null 2>&1; then
+	[ "$(jq -r '.base[] | select(.model=="q35") | .cells[] | select(.engine=="ours") |
+		"\(.pp) \(.tg) \(.verdict_pp.verdict) \(.verdict_tg.verdict)"' \
+		"$TMP/json/report.json")" = "13150 142.6 parity parity" ] || fail "json cell"
+fi
+exit 0

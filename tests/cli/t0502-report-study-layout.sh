@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# t0502: the markdown holds the study's tables line for line: the three-way base
+# table with one 'pp / tg' column per engine (ours, then other, then upstream),
+# the speculative table with 'decode · accept' cells and the best rung in bold,
+# and the per-prompt acceptance table with its aggregate and decode rows.
+. "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
+
+load study.jsonl
+tps report --no-plots
+expect_rc 0 "report"
+md=$TMP/out
+
+# expect <line>...: the lines must appear, consecutively, exactly as given.
+expect() {
+	printf '%s\n' "$@" >"$TMP/want"
+	local n first
+	n=$(wc -l <"$TMP/want")
+	first=$(head -n1 "$TMP/want")
+	grep -nFx -- "$first" "$md" | cut -d: -f1 | while read -r at; do
+		if sed -n "${at},$((at + n - 1))p" "$md" | cmp -s - "$TMP/want"; then
+			echo ok
+		fi
+	done | grep -q ok || { cat "$md" >&2; fail "lines not found: $first ..."; }
+}
+
+expect '| model | ours pp / tg | stock-llamafile pp / tg | llama.cpp pp / tg |' \
+	'|---|---|---|---|' \
+	'| g4 | 5400 / 88.1 (not comparable) | 5390 / 88.0 (-3.7% slower / -4.9% slower) | 5600 / 92.5 (ref) |' \
+	'| q35 | 13150 / 142.6 (parity / parity) | 11800 / 120.4 (-9.9% slower / -15.8% slower) | 13100 / 143.0 (ref) |'
+
+expect '| model / config | ours n1 | llama.cpp n1 | ours n2 | llama.cpp n2 | ours n3 | llama.cpp n3 |' \
+	'|---|---|---|---|---|---|---|' \
+	'| q35 / draft | 190.2 · 0.80 | 195.1 · 0.81 | **230.7 · 0.71** | 236.4 · 0.72 | 221.0 · 0.62 | **240.3 · 0.64** |'
+
+expect '### q35 / draft' '' \
+	'| prompt | ours n1 | llama.cpp n1 | ours n2 | llama.cpp n2 | ours n3 | llama.cpp n3 |' \
+	'|---|---|---|---|---|---|---|' \
+	'| chat | 0.72 | 0.73 | 0.63 | 0.64 | 0.54 | 0.56 |' \
+	'| code | 0.90 | 0.92 | 0.81 | 0.82 | 0.72 | 0.74 |' \
+	'| math | 0.82 | 0.83 | 0.73 | 0.74 | 0.64 | 0.66 |' \
+	'| summary | 0.77 | 0.77 | 0.67 | 0.68 | 0.58 | 0.60 |' \
+	'| all prompts | 0.80 | 0.81 | 0.71 | 0.72 | 0.62 | 0.64 |' \
+	'| decode tok/s | 190.2 | 195.1 | 230.7 | 236.4 | 221.0 | 240.3 |'
+
+# The findings: flagged samples of a run shown, the LOADFAIL that explains a
+# missing model, the alarm, and the comparison forced across two GGUFs.
+expect '- run 00000000-0000-4000-8000-000000000002 ours/q35: 1 of 12 samples truncated decode (left out of tg)' \
+	'- run 00000000-0000-4000-8000-000000000002 ours/q35: 1 of 12 samples cold-start prefill (left out of pp)' \
+	"- run 00000000-0000-4000-8000-000000000013 ours/mx: LOADFAIL: error: unknown model architecture: 'mx9'"
+grep -q '^- ALARM: file .g4.gguf. holds different bytes' "$md" || fail "alarm"
+grep -q "^- FORCED comparison of cell 'g4' although model sha256 differs" "$md" || fail "forced"
+
+# Every number's run: twelve runs, with their tags.
+[ "$(grep -c '^| 00000000-0000-4000-8000-0000000000[01][0-9] | ' "$md")" = 12 ] || fail "12 runs listed"
+grep -qFx '| 00000000-0000-4000-8000-000000000011 | ours | q35 | draft n_max=2 | v1 | 2025-06-01T00:50:00.000Z |' "$md" \
+	|| fail "run row"
+
+# --engine picks and orders the columns; --ref moves the reference.
+tps report --no-plots --engine llama.cpp --engine ours --ref ours --model q35
+expect_rc 0 "report --engine --ref"
+grep -qFx '| model | llama.cpp pp / tg | ours pp / tg |' "$TMP/out" || fail "--engine order"
+grep -qFx '| q35 | 13100 / 143.0 (parity / parity) | 13150 / 142.6 (ref) |' "$TMP/out" || fail "--ref"
+grep -q '^| g4 ' "$TMP/out" && fail "--model q35 leaves g4 out"
+
+tps report --no-plots --engine nope
+expect_rc 3 "an engine without runs"
+grep -q "^tpsdb: error: no runs of engine 'nope' match" "$TMP/err" || fail "names the engine"
+tps report --format xml
+expect_rc 2 "a bad --format"
+exit 0

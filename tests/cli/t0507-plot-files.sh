@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# t0507: each figure is drawn to PNG and SVG from the study fixture, the report
+# writes its three PNGs next to report.md and links them, and 'plot' refuses a bad
+# figure name or extension (exit 2) and an empty figure (exit 3).
+. "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
+need_gnuplot
+
+load study.jsonl
+for kind in trend sweep parity; do
+	tps plot "$kind" --out "$TMP/$kind.png"
+	expect_rc 0 "plot $kind"
+	[ "$(cat "$TMP/out")" = "wrote $TMP/$kind.png" ] || fail "$kind: what was written"
+	head -c 8 "$TMP/$kind.png" | od -An -tx1 | grep -q '89 50 4e 47' || fail "$kind: a PNG"
+done
+tps plot parity --metric pp --out "$TMP/p.svg"
+expect_rc 0 "plot parity svg"
+grep -q '<svg' "$TMP/p.svg" || fail "an SVG"
+tps plot trend --model q35 --spec-type draft --n-max 2 --out "$TMP/t2.png"
+expect_rc 0 "plot trend of a speculative cell"
+
+tps report --out "$TMP/rep"
+expect_rc 0 "report"
+for f in trend sweep parity; do
+	[ -s "$TMP/rep/$f.png" ] || fail "report: no $f.png"
+	grep -qF "($f.png)" "$TMP/rep/report.md" || fail "report: no link to $f.png"
+done
+
+tps plot bars --out "$TMP/x.png"
+expect_rc 2 "an unknown figure"
+tps plot trend --out "$TMP/x.jpg"
+expect_rc 2 "a bad extension"
+tps plot trend
+expect_rc 2 "no --out"
+tps plot sweep --model nope --out "$TMP/x.png"
+expect_rc 3 "nothing to plot"
+grep -q '^tpsdb: error: nothing to plot' "$TMP/err" || fail "says nothing to plot"
+[ ! -e "$TMP/x.png" ] || fail "no file for nothing"
+exit 0

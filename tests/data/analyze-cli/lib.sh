@@ -1,0 +1,52 @@
+# lib.sh: shared setup for the compare, sweep, baseline and gate CLI tests
+# (tests/cli/t04NN-*.sh source it). Each test gets a fresh store in a temporary
+# folder and imports the fixtures gen.py wrote, as 'tpsdb import' would in a study.
+set -u
+: "${TPSDB_BIN:?TPSDB_BIN must name the tpsdb binary}"
+: "${TPSDB_TEST_DATA:?TPSDB_TEST_DATA must name tests/data}"
+command -v jq >/dev/null 2>&1 || { echo "jq is not installed: skipped"; exit 77; }
+
+FIX=$TPSDB_TEST_DATA/analyze-cli
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export TPSDB_DB=$TMP/store.sqlite
+unset GITHUB_ACTIONS
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# tps <args>: runs the binary, keeping stdout in $TMP/out, stderr in $TMP/err and
+# the exit code in $rc.
+tps() {
+	rc=0
+	"$TPSDB_BIN" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+}
+
+# expect_rc <code> <what>
+expect_rc() {
+	[ "$rc" = "$1" ] || { cat "$TMP/out" "$TMP/err" >&2; fail "$2: exit $rc, expected $1"; }
+}
+
+# check <jq filter> <what>: the filter must print true over $TMP/out.
+check() {
+	[ "$(jq -e "$1" "$TMP/out" 2>/dev/null)" = true ] || { cat "$TMP/out" >&2; fail "$2 ($1)"; }
+}
+
+# imp <engine> <role> <model> <file> [more import options]
+imp() {
+	local e=$1 r=$2 m=$3 f=$4
+	shift 4
+	"$TPSDB_BIN" import --engine "$e" --role "$r" --model "$m" --warmup 1 "$@" \
+		"$FIX/$f" >/dev/null || fail "import of $f"
+}
+
+# The speculative sweep of (c): ours collapses at n_max=3, upstream rises.
+imp_sweep() {
+	local e r n
+	for e in ours upstream; do
+		r=$e
+		imp "$e" "$r" qwen3-8b "spec-$e-base.jsonl"
+		for n in 1 2 3; do
+			imp "$e" "$r" qwen3-8b "spec-$e-n$n.jsonl" --spec-type draft-simple --n-max "$n"
+		done
+	done
+}

@@ -1,0 +1,44 @@
+# lib.sh: shared setup for the report, plot and trend CLI tests (tests/cli/t05NN-*.sh
+# source it). Each test gets a fresh store in a temporary folder, filled from the
+# export-format fixtures gen_fixtures.py wrote (fixed run uuids and start times).
+set -u
+: "${TPSDB_BIN:?TPSDB_BIN must name the tpsdb binary}"
+: "${TPSDB_TEST_DATA:?TPSDB_TEST_DATA must name tests/data}"
+
+FIX=$TPSDB_TEST_DATA/report
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+export TPSDB_DB=$TMP/store.sqlite
+
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# tps <args>: runs the binary, keeping stdout in $TMP/out, stderr in $TMP/err and
+# the exit code in $rc.
+tps() {
+	rc=0
+	"$TPSDB_BIN" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
+}
+
+# expect_rc <code> <what>
+expect_rc() {
+	[ "$rc" = "$1" ] || { cat "$TMP/out" "$TMP/err" >&2; fail "$2: exit $rc, expected $1"; }
+}
+
+# load <fixture>: imports one of the fixtures.
+load() {
+	"$TPSDB_BIN" import "$FIX/$1" >/dev/null || fail "import of $1"
+}
+
+# golden <name> <file>: <file> must equal $FIX/<name> byte for byte. With
+# TPSDB_UPDATE_GOLDEN=1 the golden file is rewritten first (review the diff).
+golden() {
+	if [ "${TPSDB_UPDATE_GOLDEN:-}" = 1 ]; then
+		cp "$2" "$FIX/$1"
+	fi
+	cmp "$FIX/$1" "$2" >&2 || { diff -u "$FIX/$1" "$2" | head -40 >&2; fail "$2 differs from $1"; }
+}
+
+# need_gnuplot: skips the test (exit 77) where gnuplot is not installed.
+need_gnuplot() {
+	command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot is not installed: skipped"; exit 77; }
+}

@@ -1,0 +1,574 @@
+/* test_parity.c: reports/parity.c (pairing, refusals, verdicts with the stored noise
+ * floor, flagged samples) and reports/series.c (series assembly, shape, gaps) over a
+ * migrated ":memory:" store filled through store_run_insert/store_sample_insert,
+ * plus the acceptance and flag-count queries added to schema/cells.c. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/parity.h"
+#include "reports/series.h"
+#include "schema/cells.h"
+#include "schema/noise.h"
+#include "schema/record.h"
+#include "schema/store.h"
+#include "tpsdb.h"
+
+#define N_PROMPTS 6
+#define N_REPS 2
+#define N_SAMPLES (N_PROMPTS * N_REPS)
+
+/* One run to insert: config plus centre values; samples spread by a fixed pattern
+ * of +-0.2% so that verdicts have a variance. */
+struct spec {
+	const char *engine, *role, *model, *sha, *spec_type, *tag, *started;
+	int64_t n_max, n_predict;
+	double pp, tg;
+	double tpc;        /* tokens per verify cycle; 0: no drafting */
+	unsigned flags[N_SAMPLES];
+};
+
+static int setup(void **state)
+{
+	struct store *s = store_open(":memory:", 0);
+
+	if (!s)
+		return -1;
+	*state = s;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	store_close(*state);
+	return 0;
+}
+
+static const double wiggle[N_SAMPLES] = { 0.2, -0.1, 0.0, 0.15, -0.2, 0.05,
+					  -0.05, 0.1, -0.15, 0.2, 0.0, -0.1 };
+
+static int64_t add_run(struct store *s, const struct spec *sp, char *uuid_out)
+{
+	struct run_rec r;
+	int64_t id;
+	int i;
+
+	run_rec_init(&r);
+	assert_int_equal(tps_uuid4(r.uuid, sizeof(r.uuid)), 0);
+	r.started_at = tps_xstrdup(sp->started);
+	r.status = tps_xstrdup("complete");
+	r.source = tps_xstrdup("import");
+	r.host.name = tps_xstrdup("h200");
+	r.engine.label = tps_xstrdup(sp->engine);
+	r.engine.role = tps_xstrdup(sp->role ? sp->role : "other");
+	r.model.label = tps_xstrdup(sp->model);
+	r.model.sha256 = tps_xstrdup(sp->sha ? sp->sha : "");
+	r.ctx = 8192;
+	r.n_predict = sp->n_predict ? sp->n_predict : 256;
+	r.n_max = sp->n_max ? sp->n_max : TPS_NULL;
+	r.endpoint = tps_xstrdup("completion");
+	r.spec_type = tps_xstrdup(sp->spec_type ? sp->spec_type : "");
+	r.tag = tps_xstrdup(sp->tag ? sp->tag : "");
+	assert_int_equal(store_begin(s), 0);
+	id = store_run_insert(s, &r);
+	assert_true(id > 0);
+	for (i = 0; i < N_SAMPLES; i++) {
+		struct sample_rec m;
+		char name[32];
+		double f = 1 + wiggle[i] / 100;
+
+		sample_rec_init(&m);
+		snprintf(name, sizeof(name), "p%d", i / N_REPS);
+		m.prompt_name = tps_xstrdup(name);
+		sha256_hex(name, strlen(name), m.prompt_hash);
+		m.rep = i % N_REPS + 1;
+		m.seq = i + 1;
+		m.cache_n = 0;
+		m.prompt_n = 2048;
+		m.prompt_per_second = sp->pp * f;
+		m.prompt_ms = 2048 / m.prompt_per_second * 1000;
+		m.predicted_n = 256;
+		m.predicted_per_second = sp->tg * f;
+		m.predicted_ms = 256 / m.predicted_per_second * 1000;
+		if (sp->tpc > 0) {
+			int64_t cycles = (int64_t)llround(256 / sp->tpc);
+			m.draft_n = cycles * sp->n_max;
+			m.draft_n_accepted = 256 - cycles;
+		}
+		m.http_status = 200;
+		m.flags = sp->flags[i];
+		assert_int_equal(store_sample_insert(s, id, &m), 0);
+		sample_rec_release(&m);
+	}
+	assert_int_equal(store_run_finish(s, id, "complete", NULL, NULL), 0);
+	assert_int_equal(store_commit(s), 0);
+	if (uuid_out)
+		memcpy(uuid_out, r.uuid, sizeof(r.uuid));
+	run_rec_release(&r);
+	return id;
+}
+
+static const struct parity_row *row_of(const struct parity_result *res, const char *metric)
+{
+	size_t i;
+
+	for (i = 0; i < res->n_rows; i++)
+		if (!strcmp(res->rows[i].metric, metric))
+			return &res->rows[i];
+	return NULL;
+}
+
+static void test_parity_pair_merge_join(void **state)
+{
+	/* Keys (prompt, rep): a lacks (2,1), b lacks (1,2) and (3,1). */
+	static const struct cell_value a[] = { { 1, 1, 10 }, { 1, 2, 11 }, { 2, 2, 12 }, { 3, 1, 13 } };
+	static const struct cell_value b[] = { { 1, 1, 20 }, { 2, 1, 21 }, { 2, 2, 22 } };
+	static const struct {
+		size_t na, nb, n, unpaired;
+	} cases[] = {
+		{ 4, 3, 2, 3 },
+		{ 0, 3, 0, 3 },
+		{ 4, 0, 0, 4 },
+		{ 1, 1, 1, 0 },
+	};
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		double *x = NULL, *y = NULL;
+		size_t n = 99, lost = 99;
+
+		parity_pair(a, cases[c].na, b, cases[c].nb, &x, &y, &n, &lost);
+		assert_int_equal(n, cases[c].n);
+		assert_int_equal(lost, cases[c].unpaired);
+		if (c == 0) {
+			assert_true(x[0] == 10 && y[0] == 20);
+			assert_true(x[1] == 12 && y[1] == 22);
+		}
+		if (!n)
+			assert_null(x);
+		free(x);
+		free(y);
+	}
+}
+
+static void test_parity_mismatch_table(void **state)
+{
+	static const struct {
+		const char *sha_a, *sha_b, *set_a, *set_b;
+		int64_t ctx_b, np_b;
+		const char *ep_b, *want; /* NULL: comparable */
+	} cases[] = {
+		{ "aa", "aa", "s", "s", 8192, 256, "completion", NULL },
+		{ "aa", "", "s", "s", 8192, 256, "completion", NULL },       /* one unknown */
+		{ "aa", "bb", "s", "s", 8192, 256, "completion", "model sha256 differs (aa vs bb)" },
+		{ "", "", "s", "s", 4096, 256, "completion", "ctx differs (8192 vs 4096)" },
+		{ "", "", "s", "s", TPS_NULL, 256, "completion", NULL },
+		{ "", "", "s", "s", 8192, 128, "completion", "n_predict differs (256 vs 128)" },
+		{ "", "", "s", "s", 8192, 256, "chat", "endpoint differs (completion vs chat)" },
+		{ "", "", "s1", "s2", 8192, 256, "completion", "prompt set differs (s1 vs s2)" },
+		{ "", "", "s1", "", 8192, 256, "completion", NULL },
+	};
+	size_t c;
+
+	(void)state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct cell_run a = { 0 }, b = { 0 };
+		char why[160];
+
+		a.model_sha256 = (char *)cases[c].sha_a;
+		b.model_sha256 = (char *)cases[c].sha_b;
+		a.prompt_set = (char *)cases[c].set_a;
+		b.prompt_set = (char *)cases[c].set_b;
+		a.ctx = 8192;
+		b.ctx = cases[c].ctx_b;
+		a.n_predict = 256;
+		b.n_predict = cases[c].np_b;
+		a.endpoint = (char *)"completion";
+		b.endpoint = (char *)cases[c].ep_b;
+		assert_int_equal(parity_mismatch(&a, &b, why, sizeof(why)), cases[c].want != NULL);
+		assert_string_equal(why, cases[c].want ? cases[c].want : "");
+	}
+}
+
+static void test_parity_dense_at_parity(void **state)
+{
+	struct store *s = *state;
+	struct spec o = { .engine = "ours", .role = "ours", .model = "dense", .pp = 13150,
+			  .tg = 142.6, .started = "2026-01-01T00:00:00Z" };
+	struct spec v = { .engine = "llama.cpp", .role = "upstream", .model = "dense", .pp = 13280,
+			  .tg = 143.9, .started = "2026-01-01T01:00:00Z" };
+	struct parity_opts po;
+	struct parity_result res;
+	const struct parity_row *pp, *tg;
+	char uo[40], uv[40];
+
+	add_run(s, &o, uo);
+	add_run(s, &v, uv);
+	parity_opts_init(&po);
+	po.ours = "ours";
+	po.vs = "llama.cpp";
+	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(res.n_rows, 2);
+	assert_int_equal(res.n_warnings, 0);
+	pp = row_of(&res, "pp");
+	tg = row_of(&res, "tg");
+	assert_non_null(pp);
+	assert_non_null(tg);
+	assert_int_equal(pp->v.kind, VERDICT_PARITY);
+	assert_int_equal(tg->v.kind, VERDICT_PARITY);
+	assert_true(pp->v.significant && tg->v.significant);
+	assert_true(fabs(pp->v.delta_pct - (13150.0 / 13280 - 1) * 100) < 1e-6);
+	assert_int_equal(pp->v.n_pairs, N_SAMPLES);
+	assert_int_equal(pp->v.bound, VERDICT_BOUND_BAND);
+	assert_true(isnan(pp->noise_pct));
+	assert_string_equal(pp->ours_run, uo);
+	assert_string_equal(pp->vs_run, uv);
+	assert_int_equal(pp->forced, 0);
+	parity_result_release(&res);
+	parity_result_release(&res); /* released twice is harmless */
+}
+
+/* (g): a 3% slowdown is "slower" against the 2% band, and parity with bound
+ * "noise" once a 2.5% A/A floor is stored (2 x 2.5 = 5%). */
+static void test_parity_noise_floor_widens_band(void **state)
+{
+	struct store *s = *state;
+	struct spec o = { .engine = "ours", .role = "ours", .model = "moe", .pp = 9700,
+			  .tg = 97, .started = "2026-01-01T00:00:00Z" };
+	struct spec v = { .engine = "llama.cpp", .role = "upstream", .model = "moe", .pp = 10000,
+			  .tg = 100, .started = "2026-01-01T01:00:00Z" };
+	struct spec aa = v;
+	struct noise_rec nr = { 0 };
+	struct parity_opts po;
+	struct parity_result res;
+	char uv[40], ua[40];
+
+	add_run(s, &o, NULL);
+	add_run(s, &v, uv);
+	parity_opts_init(&po);
+	po.ours = "ours";
+	po.vs = "llama.cpp";
+	po.metrics = PARITY_TG;
+	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(res.n_rows, 1);
+	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
+	assert_int_equal(res.rows[0].v.bound, VERDICT_BOUND_BAND);
+	parity_result_release(&res);
+
+	/* An A/A pair of another engine: the floor belongs to the cell, and an older
+	 * run is not picked as the latest. */
+	aa.engine = "aa";
+	aa.started = "2025-12-31T00:00:00Z";
+	add_run(s, &aa, ua);
+	nr.run_a = ua;
+	nr.run_b = ua;
+	nr.metric = "tg";
+	nr.noise_pct = 2.5;
+	nr.n_pairs = 12;
+	assert_int_equal(store_begin(s), 0);
+	assert_int_equal(store_noise_put(s, &nr), 0);
+	assert_int_equal(store_commit(s), 0);
+	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(res.rows[0].v.kind, VERDICT_PARITY);
+	assert_int_equal(res.rows[0].v.bound, VERDICT_BOUND_NOISE);
+	assert_true(fabs(res.rows[0].v.band_pct - 5.0) < 1e-9);
+	assert_true(fabs(res.rows[0].noise_pct - 2.5) < 1e-9);
+	parity_result_release(&res);
+	/* k = 0 ignores the floor again. */
+	po.noise_k = 0;
+	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
+	parity_result_release(&res);
+}
+
+/* (e): another GGUF or another n_predict is refused; force compares and warns. */
+static void test_parity_refuse_and_force(void **state)
+{
+	struct store *s = *state;
+	struct spec o = { .engine = "ours", .model = "m", .sha = "aaaa", .pp = 100, .tg = 10,
+			  .started = "2026-01-01T00:00:00Z" };
+	struct spec v = { .engine = "ref", .model = "m", .sha = "bbbb", .pp = 100, .tg = 10,
+			  .started = "2026-01-01T01:00:00Z" };
+	struct spec w = { .engine = "ref2", .model = "m", .n_predict = 128, .pp = 100, .tg = 10,
+			  .started = "2026-01-01T02:00:00Z" };
+	struct parity_opts po;
+	struct parity_result res;
+
+	add_run(s, &o, NULL);
+	add_run(s, &v, NULL);
+	add_run(s, &w, NULL);
+	parity_opts_init(&po);
+	po.ours = "ours";
+	po.vs = "ref";
+	assert_int_equal(parity_compare(s, &po, &res), -1);
+	parity_result_release(&res);
+	po.force = 1;
+	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(res.n_rows, 2);
+	assert_int_equal(res.rows[0].forced, 1);
+	assert_int_equal(res.n_warnings, 1);
+	assert_non_null(strstr(res.warnings[0], "FORCED"));
+	assert_non_null(strstr(res.warnings[0], "model sha256 differs"));
+	parity_result_release(&res);
+	po.force = 0;
+	po.vs = "ref2";
+	assert_int_equal(parity_compare(s, &po, &res), -1);
+	parity_result_release(&res);
+}
+
+/* (f): flags spoil one metric each; the spoiled samples are counted, not paired. */
+static void test_parity_flagged_excluded(void **state)
+{
+	struct store *s = *state;
+	struct spec o = { .engine = "ours", .model = "m", .pp = 100, .tg = 10,
+			  .started = "2026-01-01T00:00:00Z",
+			  .flags = { [1] = SAMPLE_CACHED, [4] = SAMPLE_CACHED, [7] = SAMPLE_TRUNCATED,
+				     [9] = SAMPLE_FAILED } };
+	struct spec v = { .engine = "ref", .model = "m", .pp = 100, .tg = 10,
+			  .started = "2026-01-01T01:00:00Z", .flags = { [0] = SAMPLE_COLD } };
+	struct parity_opts po;
+	struct parity_result res;
+	const struct parity_row *pp, *tg;
+
+	add_run(s, &o, NULL);
+	add_run(s, &v, NULL);
+	parity_opts_init(&po);
+	po.ours = "ours";
+	po.vs = "ref";
+	assert_int_equal(parity_compare(s, &po, &res), 0);
+	pp = row_of(&res, "pp");
+	tg = row_of(&res, "tg");
+	assert_int_equal(pp->excluded_ours, 3); /* 2 cached + 1 failed */
+	assert_int_equal(pp->excluded_vs, 1);   /* cold start */
+	assert_int_equal(pp->v.n_pairs, N_SAMPLES - 4);
+	assert_int_equal(pp->unpaired, 4);
+	assert_int_equal(tg->excluded_ours, 2); /* truncated + failed */
+	assert_int_equal(tg->excluded_vs, 0);
+	assert_int_equal(tg->v.n_pairs, N_SAMPLES - 2);
+	parity_result_release(&res);
+}
+
+/* Tags pick runs per side; the default is the latest run of each cell. */
+static void test_parity_tags_pick_runs(void **state)
+{
+	struct store *s = *state;
+	struct spec o1 = { .engine = "ours", .model = "m", .tag = "old", .pp = 50, .tg = 5,
+			   .started = "2026-01-01T00:00:00Z" };
+	struct spec o2 = { .engine = "ours", .model = "m", .tag = "new", .pp = 100, .tg = 10,
+			   .started = "2026-01-02T00:00:00Z" };
+	struct spec v = { .engine = "ref", .model = "m", .tag = "new", .pp = 100, .tg = 10,
+			  .started = "2026-01-01T01:00:00Z" };
+	struct spec x = { .engine = "ref", .model = "other", .pp = 1, .tg = 1,
+			  .started = "2026-01-01T01:00:00Z" };
+	struct parity_opts po;
+	struct parity_result res;
+	char u1[40], u2[40];
+
+	add_run(s, &o1, u1);
+	add_run(s, &o2, u2);
+	add_run(s, &v, NULL);
+	add_run(s, &x, NULL);
+	parity_opts_init(&po);
+	po.ours = "ours";
+	po.vs = "ref";
+	po.metrics = PARITY_TG;
+	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(res.n_rows, 1);
+	assert_string_equal(res.rows[0].ours_run, u2);
+	assert_int_equal(res.rows[0].v.kind, VERDICT_PARITY);
+	assert_int_equal(res.n_warnings, 0); /* 'other' was never measured by ours */
+	parity_result_release(&res);
+	po.ours_tag = "old";
+	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_string_equal(res.rows[0].ours_run, u1);
+	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
+	parity_result_release(&res);
+	po.vs_tag = "nope";
+	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(res.n_rows, 0);
+	parity_result_release(&res);
+}
+
+static void test_parity_cell_name(void **state)
+{
+	char buf[128];
+
+	(void)state;
+	parity_cell_name("m", "", TPS_NULL, "completion", buf, sizeof(buf));
+	assert_string_equal(buf, "m");
+	parity_cell_name("m", "draft", 3, "chat", buf, sizeof(buf));
+	assert_string_equal(buf, "m [draft n_max=3] (chat)");
+	parity_cell_name("m", "draft", TPS_NULL, NULL, buf, sizeof(buf));
+	assert_string_equal(buf, "m [draft base]");
+	parity_cell_name("model", "", TPS_NULL, "", buf, 3);
+	assert_string_equal(buf, "mo");
+}
+
+/* (c), (h): ours 150, 190, 230.7, 156.7 against upstream 150, 185, 205, 212 at the same
+ * tokens per cycle. */
+static void add_sweep(struct store *s, const char *engine, const double *tg, const char *base_spec)
+{
+	static const double tpc[4] = { 0, 1.8, 2.4, 2.8 };
+	int n;
+
+	for (n = 0; n < 4; n++) {
+		struct spec sp = { .engine = engine, .role = !strcmp(engine, "ours") ? "ours" : "upstream",
+				   .model = "q8", .spec_type = n ? "draft" : base_spec, .n_max = n,
+				   .pp = 12000, .tg = tg[n], .tpc = tpc[n],
+				   .started = "2026-01-01T00:00:00Z" };
+		add_run(s, &sp, NULL);
+	}
+}
+
+static void test_series_load_shape_gap(void **state)
+{
+	static const double ours[4] = { 150, 190, 230.7, 156.7 };
+	static const double up[4] = { 150, 185, 205, 212 };
+	struct store *s = *state;
+	struct series_filter f;
+	struct series_set set;
+	const struct series *so, *su;
+	struct sweep_step *steps = NULL;
+	struct sweep_gap gap;
+	size_t n = 0;
+	char msg[512];
+
+	add_sweep(s, "ours", ours, "");
+	add_sweep(s, "upstream", up, "");
+	series_filter_init(&f);
+	assert_int_equal(series_load(s, &f, &set), 0);
+	assert_int_equal(set.n, 2);
+	so = &set.v[0];
+	su = &set.v[1];
+	assert_string_equal(so->engine, "ours");
+	assert_string_equal(su->engine, "upstream");
+	assert_string_equal(so->spec_type, "draft");
+	assert_int_equal(so->n_rungs, 4);
+	assert_true(so->rungs[0].n_max == TPS_NULL);
+	assert_int_equal(so->rungs[3].n_max, 3);
+	assert_true(fabs(so->rungs[2].rung.tg - 230.7) < 0.5);
+	assert_true(fabs(so->rungs[2].point.speedup - 230.7 / 150) < 0.01);
+	assert_true(fabs(so->rungs[1].point.tokens_per_cycle - 1.8) < 0.01);
+	assert_int_equal(so->report.n_violations, 1);
+	assert_int_equal(so->report.violations[0].from_n_max, 2);
+	assert_int_equal(so->report.violations[0].to_n_max, 3);
+	assert_int_equal(su->report.n_violations, 0);
+	assert_int_equal(series_find(so, TPS_NULL), 0);
+	assert_int_equal(series_find(so, 2), 2);
+	assert_int_equal(series_find(so, 7), -1);
+
+	assert_int_equal(series_shape(so, su, SWEEP_TOLERANCE_PCT, &steps, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(steps[0].to_n_max, 3);
+	assert_true(steps[0].ref_change_pct > 3 && steps[0].ref_change_pct < 4);
+	free(steps);
+	assert_int_equal(series_shape(su, so, SWEEP_TOLERANCE_PCT, &steps, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(steps);
+
+	assert_int_equal(series_gap(so, su, 3, &gap, msg, sizeof(msg)), 0);
+	assert_true(fabs(gap.tpc_pct) < SWEEP_EQUAL_PCT);
+	assert_true(gap.cost_pct > 30);
+	assert_non_null(strstr(msg, "ours decodes"));
+	assert_non_null(strstr(msg, "acceptance is equal"));
+	assert_non_null(strstr(msg, "per-cycle host overhead, not the drafter"));
+	assert_int_equal(series_gap(so, su, 9, &gap, msg, sizeof(msg)), -1);
+	assert_string_equal(msg, "");
+	series_set_release(&set);
+	series_set_release(&set);
+
+	/* --engine narrows; a filter that matches nothing gives no series. */
+	f.engine = "upstream";
+	assert_int_equal(series_load(s, &f, &set), 0);
+	assert_int_equal(set.n, 1);
+	series_set_release(&set);
+	f.engine = "nobody";
+	assert_int_equal(series_load(s, &f, &set), 0);
+	assert_int_equal(set.n, 0);
+	series_set_release(&set);
+	f.engine = NULL;
+	f.tolerance_pct = -1;
+	assert_int_equal(series_load(s, &f, &set), -1);
+	series_set_release(&set);
+}
+
+/* A base run tagged with the series' own spec type wins over a plain one. */
+static void test_series_base_prefers_spec_type(void **state)
+{
+	struct store *s = *state;
+	struct spec plain = { .engine = "e", .model = "m", .tg = 100, .pp = 1000,
+			      .started = "2026-01-01T00:00:00Z" };
+	struct spec own = { .engine = "e", .model = "m", .spec_type = "ngram", .tg = 120,
+			    .pp = 1000, .started = "2026-01-01T00:00:00Z" };
+	struct spec r1 = { .engine = "e", .model = "m", .spec_type = "ngram", .n_max = 1,
+			   .tg = 150, .pp = 1000, .tpc = 1.5, .started = "2026-01-01T00:00:00Z" };
+	struct spec r2 = { .engine = "e", .model = "m", .spec_type = "draft", .n_max = 1,
+			   .tg = 150, .pp = 1000, .tpc = 1.5, .started = "2026-01-01T00:00:00Z" };
+	struct series_filter f;
+	struct series_set set;
+
+	add_run(s, &plain, NULL);
+	add_run(s, &own, NULL);
+	add_run(s, &r1, NULL);
+	add_run(s, &r2, NULL);
+	series_filter_init(&f);
+	assert_int_equal(series_load(s, &f, &set), 0);
+	assert_int_equal(set.n, 2);
+	assert_string_equal(set.v[0].spec_type, "draft");
+	assert_true(fabs(set.v[0].rungs[0].rung.tg - 100) < 0.5);
+	assert_string_equal(set.v[1].spec_type, "ngram");
+	assert_true(fabs(set.v[1].rungs[0].rung.tg - 120) < 0.5);
+	assert_true(fabs(set.v[1].rungs[1].point.speedup - 1.25) < 0.01);
+	series_set_release(&set);
+}
+
+static void test_cells_accept_and_flags(void **state)
+{
+	struct store *s = *state;
+	struct spec sp = { .engine = "e", .model = "m", .spec_type = "draft", .n_max = 2,
+			   .tg = 100, .pp = 1000, .tpc = 2.4, .started = "2026-01-01T00:00:00Z",
+			   .flags = { [0] = SAMPLE_TRUNCATED, [3] = SAMPLE_CACHED | SAMPLE_COLD } };
+	struct cell_value *v = NULL;
+	size_t n = 0, bad = 0;
+	int64_t counts[5], total = 0;
+	int64_t id = add_run(s, &sp, NULL);
+
+	assert_int_equal(store_cell_accept_values(s, id, &v, &n, &bad), 0);
+	assert_int_equal(n, N_SAMPLES - 1); /* the truncated one spoils decode */
+	assert_int_equal(bad, 1);
+	assert_true(fabs(v[0].value - (256.0 - 107) / (107 * 2)) < 1e-9);
+	free(v);
+	assert_int_equal(store_cell_flag_counts(s, id, counts, 5, &total), 0);
+	assert_int_equal(total, N_SAMPLES);
+	assert_int_equal(counts[0], 1);
+	assert_int_equal(counts[1], 1);
+	assert_int_equal(counts[2], 0);
+	assert_int_equal(counts[4], 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parity_pair_merge_join),
+		cmocka_unit_test(test_parity_mismatch_table),
+		cmocka_unit_test(test_parity_cell_name),
+		cmocka_unit_test_setup_teardown(test_parity_dense_at_parity, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_parity_noise_floor_widens_band, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_parity_refuse_and_force, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_parity_flagged_excluded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_parity_tags_pick_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_series_load_shape_gap, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_series_base_prefers_spec_type, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_cells_accept_and_flags, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
