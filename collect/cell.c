@@ -418,7 +418,8 @@ int cell_run(const struct cell_env *env, size_t k, struct cell_result *res)
 	}
 	if (!(h = http_new(url)))
 		goto out;
-	if (server_wait_ready(h, srv, o->load_timeout_s, NULL, why, sizeof(why)) < 0) {
+	if (server_wait_ready(h, srv, o->load_timeout_s, NULL, progress_tick,
+			      env->progress, why, sizeof(why)) < 0) {
 		if (interrupt_pending()) {
 			status = "interrupted";
 		} else {

@@ -648,7 +648,8 @@ static int attach_model(const struct opts *o, struct plan *p)
 	props_init(&pr);
 	if (!h)
 		goto out;
-	if (server_wait_ready(h, NULL, o->c.load_timeout_s, NULL, why, sizeof(why)) < 0) {
+	if (server_wait_ready(h, NULL, o->c.load_timeout_s, NULL, NULL, NULL, why,
+			      sizeof(why)) < 0) {
 		tps_error("cannot measure '%s': %s", o->url, why);
 		goto out;
 	}
@@ -800,12 +801,12 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 				"--home: the server is already running");
 		goto out;
 	}
-	if (!o.engines.n && !o.url) {
-		if ((r = apply_env(&o, &p))) {
-			ret = r;
-			goto out;
-		}
-	} else if ((r = build_engines(&o, &p))) {
+	/* The environment's engines take --ours, --role, --engine-args and --home too. */
+	if (!o.engines.n && !o.url && (r = apply_env(&o, &p))) {
+		ret = r;
+		goto out;
+	}
+	if ((r = build_engines(&o, &p))) {
 		ret = r;
 		goto out;
 	}

@@ -63,7 +63,8 @@ int filehash_compute(const char *path, char hex[65], int64_t *bytes)
 		if (n < 0 && errno == EINTR && !interrupt_pending())
 			continue;
 		if (interrupt_pending()) {
-			tps_error("hashing '%s' interrupted by signal %d", path, interrupt_pending());
+			tps_error("hashing '%s' interrupted by signal %d", path,
+				  interrupt_pending());
 			goto out;
 		}
 		if (n < 0) {

@@ -23,7 +23,8 @@ void interrupt_install(void)
 	struct sigaction sa;
 	int i;
 
-	pending = 0;
+	if (!installed)
+		pending = 0;
 	for (i = 0; i < 4; i++) {
 		memset(&sa, 0, sizeof(sa));
 		sigemptyset(&sa.sa_mask);

@@ -6,7 +6,8 @@
 #define COLLECT_INTERRUPT_H
 
 /* Installs the handlers (without SA_RESTART, so sleeps wake up) and ignores
- * SIGPIPE. Clears any earlier pending signal. */
+ * SIGPIPE. The first install clears any earlier pending signal; a second one
+ * before interrupt_restore() keeps it. */
 void interrupt_install(void);
 /* Puts back the dispositions interrupt_install() found. Safe without install. */
 void interrupt_restore(void);

@@ -199,8 +199,8 @@ static int parse_line(char *line, enum manifest_kind kind, const struct manifest
 	}
 	if ((int)nf < want_min || (int)nf > want_max) {
 		if (kind == MANIFEST_SPEC)
-			fail(err, errlen, "expected 4 fields 'label | gguf path | spec server args | "
-			     "n_max list', found %zu", nf);
+			fail(err, errlen, "expected 4 fields 'label | gguf path | spec server "
+			     "args | n_max list', found %zu", nf);
 		else
 			fail(err, errlen, "expected 'label | gguf path' and optional extra server "
 			     "args, found %zu fields", nf);

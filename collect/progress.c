@@ -91,6 +91,14 @@ void progress_cell(struct progress *p, size_t k, const char *model, const char *
 	draw(p);
 }
 
+void progress_tick(void *arg)
+{
+	struct progress *p = arg;
+
+	if (p && p->enabled)
+		draw(p);
+}
+
 void progress_requests(struct progress *p, size_t done, size_t total)
 {
 	if (!p || !p->enabled)

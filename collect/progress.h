@@ -18,6 +18,9 @@ void progress_free(struct progress *p);
 /* Cell k (0-based) begins; phase is e.g. "loading". Redraws. */
 void progress_cell(struct progress *p, size_t k, const char *model, const char *engine,
 		   int64_t n_max, const char *phase);
+/* Redraws the line as it is (a load's seconds go on counting). Takes a struct
+ * progress as void *, to serve as server_wait_ready()'s tick. */
+void progress_tick(void *p);
 /* done of total requests of the current cell are finished. Redraws. */
 void progress_requests(struct progress *p, size_t done, size_t total);
 /* The current cell ended: prints one line that stays, with the status coloured. */

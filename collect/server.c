@@ -205,9 +205,9 @@ const char *server_state(struct server *s)
 }
 
 int server_wait_ready(struct http *h, struct server *s, double timeout_s, double *ready_ms,
-		      char *why, size_t whylen)
+		      void (*tick)(void *arg), void *arg, char *why, size_t whylen)
 {
-	double end = tps_mono_ms() + timeout_s * 1000;
+	double end = tps_mono_ms() + timeout_s * 1000, next_tick = tps_mono_ms() + 1000;
 	char last[320] = "no answer yet";
 	struct http_reply r;
 	long left;
@@ -239,6 +239,10 @@ int server_wait_ready(struct http *h, struct server *s, double timeout_s, double
 			snprintf(last, sizeof(last), "last /health attempt: %s", r.error);
 		}
 		http_reply_release(&r);
+		if (tick && tps_mono_ms() >= next_tick) {
+			tick(arg);
+			next_tick += 1000;
+		}
 		interrupt_sleep_ms(READY_POLL_MS);
 	}
 }
@@ -287,6 +291,11 @@ char *server_log_tail(const char *path, size_t max_bytes, int max_lines)
 	if (n < 0)
 		n = 0;
 	buf[n] = '\0';
+	/* Read from the middle of the file: its first line is cut, so drop it. */
+	if (size > (off_t)max_bytes && (p = memchr(buf, '\n', (size_t)n)) && p + 1 < buf + n) {
+		n -= p + 1 - buf;
+		memmove(buf, p + 1, (size_t)n + 1);
+	}
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\r' ||
 			 buf[n - 1] == '\t'))
 		buf[--n] = '\0';

@@ -32,11 +32,12 @@ const char *server_state(struct server *s);
 
 /* Polls GET /health through h every 10 ms until it answers 2xx. A 503 ("Loading
  * model") or no listener yet means keep waiting. Gives up after timeout_s, as soon
- * as s (NULL in attach mode) exits, or when a signal is pending. Returns 0 when
- * ready, with the monotonic time it was seen in *ready_ms (may be NULL); -1 with
- * the reason in why. Prints nothing. */
+ * as s (NULL in attach mode) exits, or when a signal is pending. tick, when not
+ * NULL, is called with arg about once a second while it waits (a progress line).
+ * Returns 0 when ready, with the monotonic time it was seen in *ready_ms (may be
+ * NULL); -1 with the reason in why. Prints nothing itself. */
 int server_wait_ready(struct http *h, struct server *s, double timeout_s, double *ready_ms,
-		      char *why, size_t whylen);
+		      void (*tick)(void *arg), void *arg, char *why, size_t whylen);
 
 /* SIGTERM to the process group, up to grace_s for the leader to exit, then SIGKILL
  * to the group; reaps the leader. Idempotent. */
@@ -44,8 +45,8 @@ void server_stop(struct server *s, double grace_s);
 /* Stops (with a 10 s grace) and frees; accepts NULL. */
 void server_free(struct server *s);
 
-/* The last max_lines lines (within the last max_bytes bytes) of a log file, with
- * trailing blank space cut. Caller frees. "" when the file is empty or unreadable. */
+/* The last max_lines whole lines (within the last max_bytes bytes) of a log file,
+ * with trailing blank space cut. Caller frees. "" when the file is empty or unreadable. */
 char *server_log_tail(const char *path, size_t max_bytes, int max_lines);
 
 /* 1 when nothing is bound to 127.0.0.1:port, 0 otherwise. */

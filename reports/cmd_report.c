@@ -155,21 +155,18 @@ static int draw(struct store *s, const char *dir, const struct tables *t,
 	if (tr.n_series && plot_job_trend(j, &tr, paths[0], PLOT_PNG) < 0)
 		goto out;
 	drawn[0] = tr.n_series > 0;
+	/* The sweep and parity figures come from the tables already built. */
 	if (t->n_spec) {
-		if (tables_sweep(s, cols, t->n_engines, t->spec[0].model, t->spec[0].spec_type,
-				 o->tag, a, &sw) < 0)
-			goto out;
+		tables_sweep_of(t, 0, a, &sw);
 		if (sw.n_series && plot_job_sweep(j, &sw, paths[1], PLOT_PNG) < 0)
 			goto out;
 		drawn[1] = sw.n_series > 0;
 	}
-	if (t->ref && t->n_base && t->n_engines > 1) {
-		if (tables_parity(s, cols, t->n_engines, o->models, o->n_models, t->ref, o->tag,
-				  CELL_TG, a, &pa) < 0)
+	if (t->ref && t->n_base) {
+		tables_parity_of(t, CELL_TG, a, &pa);
+		if (pa.n_groups && pa.n_engines && plot_job_parity(j, &pa, paths[2], PLOT_PNG) < 0)
 			goto out;
-		if (pa.n_groups && plot_job_parity(j, &pa, paths[2], PLOT_PNG) < 0)
-			goto out;
-		drawn[2] = pa.n_groups > 0;
+		drawn[2] = pa.n_groups > 0 && pa.n_engines > 0;
 	}
 	if (drawn[0] || drawn[1] || drawn[2]) {
 		if (plot_job_run(j, gnuplot, PLOT_TIMEOUT_S) < 0) {

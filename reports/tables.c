@@ -148,8 +148,10 @@ static int pick_engines(struct tables *t, const struct tables_opts *o, const str
 		if (same(t->engines[i].role, "upstream"))
 			t->ref = tps_xstrdup(t->engines[i].label);
 	}
+	/* An upstream engine left out of the columns is still the reference. */
 	for (i = 0; i < n && !t->ref; i++) {
-		if (same(r[i].role, "upstream") && wanted(o, r[i].engine, r[i].model))
+		if (same(r[i].role, "upstream") &&
+		    (!o->n_models || in_list(o->models, o->n_models, r[i].model)))
 			t->ref = tps_xstrdup(r[i].engine);
 	}
 	return 0;
@@ -643,7 +645,9 @@ static int build_findings(struct store *s, const struct tables_opts *o, struct t
 	return catalog_alarms(s, &t->alarms, &t->n_alarms);
 }
 
-int tables_build(struct store *s, const struct tables_opts *o, struct tables *t)
+/* The whole report, or (full 0) only the engines and the base table with its
+ * verdicts, which is all a parity figure needs. */
+static int build(struct store *s, const struct tables_opts *o, struct tables *t, int full)
 {
 	struct cell_filter cf = { 0 };
 	struct cell_run *r = NULL;
@@ -655,15 +659,24 @@ int tables_build(struct store *s, const struct tables_opts *o, struct tables *t)
 	if (store_cell_runs(s, &cf, &r, &n) < 0)
 		goto out;
 	if (pick_engines(t, o, r, n) < 0 || build_base(s, o, t, r, n) < 0 ||
-	    build_verdicts(s, o, t) < 0 || build_spec(s, o, t) < 0)
+	    build_verdicts(s, o, t) < 0)
 		goto out;
-	build_runs(t, r, n);
-	if (build_findings(s, o, t) < 0)
-		goto out;
+	if (full) {
+		if (build_spec(s, o, t) < 0)
+			goto out;
+		build_runs(t, r, n);
+		if (build_findings(s, o, t) < 0)
+			goto out;
+	}
 	ret = 0;
 out:
 	cell_runs_free(r, n);
 	return ret;
+}
+
+int tables_build(struct store *s, const struct tables_opts *o, struct tables *t)
+{
+	return build(s, o, t, 1);
 }
 
 void tables_release(struct tables *t)
@@ -1916,132 +1929,102 @@ int tables_sweep(struct store *s, const char *const *engines, size_t n_engines,
 	return 0;
 }
 
-static long group_index(const char *const *v, size_t n, const char *s)
+void tables_sweep_of(const struct tables *t, size_t row, struct tables_arena *a,
+		     struct plot_sweep *out)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (same(v[i], s))
-			return (long)i;
-	}
-	return -1;
-}
-
-int tables_parity(struct store *s, const char *const *engines, size_t n_engines,
-		  const char *const *models, size_t n_models, const char *ref, const char *tag,
-		  int metric, struct tables_arena *a, struct plot_parity *out)
-{
-	struct tables_opts to = { 0 };
-	struct tables t = { 0 };
-	struct parity_result pr = { 0 };
-	const char **groups = NULL, **eng = NULL;
-	size_t ng = 0, ne = 0, e, i, m, nm = n_models ? n_models : 1, cap;
-	double *delta = NULL, *lo = NULL, *hi = NULL, band = VERDICT_BAND_PCT;
-	int ret = -1;
+	const struct tables_spec_row *sr = &t->spec[row];
+	const struct tables_base_row *br = NULL;
+	struct plot_sweep_series *ps;
+	size_t e, k, i, ns = 0;
 
 	memset(out, 0, sizeof(*out));
-	to.engines = engines;
-	to.n_engines = n_engines;
-	to.models = models;
-	to.n_models = n_models;
-	to.tag = tag;
-	to.ref = ref;
-	{
-		/* The engines and the reference as the report picks them. */
-		struct cell_filter cf = { 0 };
-		struct cell_run *r = NULL;
-		size_t n = 0;
-		cf.tag = tag;
-		if (store_cell_runs(s, &cf, &r, &n) < 0)
-			goto out;
-		if (pick_engines(&t, &to, r, n) < 0) {
-			cell_runs_free(r, n);
-			goto out;
+	for (i = 0; i < t->n_base; i++) {
+		if (same(t->base[i].model, sr->model) && same(t->base[i].endpoint, sr->endpoint))
+			br = &t->base[i];
+	}
+	ps = arena_calloc(a, t->n_engines, sizeof(*ps));
+	for (e = 0; e < t->n_engines; e++) {
+		struct plot_sweep_series *p = &ps[ns];
+		int64_t *nm = arena_calloc(a, t->n_spec_cols + 1, sizeof(*nm));
+		double *tg = arena_calloc(a, t->n_spec_cols + 1, sizeof(*tg));
+		double *ac = arena_calloc(a, t->n_spec_cols + 1, sizeof(*ac));
+		if (br && br->cells[e].present) {
+			nm[p->n] = 0;
+			tg[p->n] = br->cells[e].tg;
+			ac[p->n++] = NAN;
 		}
-		cell_runs_free(r, n);
-	}
-	if (!t.ref) {
-		tps_error("no reference engine: no engine has role upstream (name one with --ref)");
-		goto out;
-	}
-	eng = arena_calloc(a, t.n_engines, sizeof(*eng));
-	cap = 16;
-	groups = tps_xcalloc(cap, sizeof(*groups)); /* grows below; kept once it stops */
-	for (e = 0; e < t.n_engines; e++) {
-		if (same(t.engines[e].label, t.ref))
+		for (k = 0; k < t->n_spec_cols; k++) {
+			if (t->spec_cols[k].engine != e || !sr->cells[k].present)
+				continue;
+			nm[p->n] = t->spec_cols[k].n_max;
+			tg[p->n] = sr->cells[k].tg;
+			ac[p->n++] = sr->cells[k].accept;
+		}
+		if (p->n < 2 && !(p->n == 1 && nm[0] > 0)) {
+			p->n = 0; /* a base alone is no series */
 			continue;
-		eng[ne++] = arena_strdup(a, t.engines[e].label);
-	}
-	/* First pass: the groups; second: the bars, once their number is known. */
-	for (e = 0; e < ne; e++) {
-		for (m = 0; m < nm; m++) {
-			struct parity_opts po;
-			parity_opts_init(&po);
-			po.ours = eng[e];
-			po.vs = t.ref;
-			po.model = n_models ? models[m] : NULL;
-			po.ours_tag = po.vs_tag = tag;
-			po.metrics = metric == CELL_PP ? PARITY_PP : PARITY_TG;
-			po.force = 1;
-			if (parity_compare(s, &po, &pr) < 0)
-				goto out;
-			for (i = 0; i < pr.n_rows; i++) {
-				const struct parity_row *pw = &pr.rows[i];
-				char name[256];
-				if (pw->n_max != TPS_NULL || !same(pw->spec_type, ""))
-					continue;
-				parity_cell_name(pw->model, "", TPS_NULL, pw->endpoint, name,
-						 sizeof(name));
-				if (group_index(groups, ng, name) >= 0)
-					continue;
-				if (ng == cap) {
-					cap *= 2;
-					groups = tps_xrealloc(groups, cap * sizeof(*groups));
-				}
-				groups[ng++] = arena_strdup(a, name);
-			}
-			parity_result_release(&pr);
 		}
+		p->label = t->engines[e].label;
+		p->n_max = nm;
+		p->tg = tg;
+		p->accept = ac;
+		ns++;
+	}
+	out->series = ps;
+	out->n_series = ns;
+	out->title = keep(a, tps_xasprintf("speculative sweep of %s, %s: decode tok/s and "
+					   "acceptance by n_max", sr->model,
+					   same(sr->spec_type, "") ? "spec" : sr->spec_type));
+}
+
+void tables_parity_of(const struct tables *t, int metric, struct tables_arena *a,
+		      struct plot_parity *out)
+{
+	const char **groups = arena_calloc(a, t->n_base, sizeof(*groups));
+	const char **eng = arena_calloc(a, t->n_engines, sizeof(*eng));
+	size_t *gi = arena_calloc(a, t->n_base, sizeof(*gi));
+	size_t ng = 0, ne = 0, e, i;
+	double *delta, *lo, *hi, band = VERDICT_BAND_PCT;
+
+	memset(out, 0, sizeof(*out));
+	/* A group per base row that has a verdict; forced comparisons are left out,
+	 * as the table calls them not comparable. */
+	for (i = 0; i < t->n_base; i++) {
+		for (e = 0; e < t->n_engines; e++) {
+			const struct tables_base_cell *c = &t->base[i].cells[e];
+			const struct tables_verdict *v = metric == CELL_PP ? &c->vpp : &c->vtg;
+			if (c->present && v->has && !c->forced)
+				break;
+		}
+		if (e == t->n_engines)
+			continue;
+		gi[ng] = i;
+		groups[ng++] = keep(a, model_label(t->base[i].model, t->base[i].endpoint));
+	}
+	for (e = 0; e < t->n_engines; e++) {
+		if (!t->ref || !same(t->engines[e].label, t->ref))
+			eng[ne++] = t->engines[e].label;
 	}
 	delta = arena_calloc(a, ne * ng, sizeof(*delta));
 	lo = arena_calloc(a, ne * ng, sizeof(*lo));
 	hi = arena_calloc(a, ne * ng, sizeof(*hi));
-	for (i = 0; i < ne * ng; i++)
-		delta[i] = lo[i] = hi[i] = NAN;
 	for (e = 0; e < ne; e++) {
-		for (m = 0; m < nm; m++) {
-			struct parity_opts po;
-			parity_opts_init(&po);
-			po.ours = eng[e];
-			po.vs = t.ref;
-			po.model = n_models ? models[m] : NULL;
-			po.ours_tag = po.vs_tag = tag;
-			po.metrics = metric == CELL_PP ? PARITY_PP : PARITY_TG;
-			po.force = 1;
-			if (parity_compare(s, &po, &pr) < 0)
-				goto out;
-			for (i = 0; i < pr.n_rows; i++) {
-				const struct parity_row *pw = &pr.rows[i];
-				char name[256];
-				long g;
-				if (pw->n_max != TPS_NULL || !same(pw->spec_type, "") ||
-				    pw->v.kind == VERDICT_UNKNOWN)
-					continue;
-				parity_cell_name(pw->model, "", TPS_NULL, pw->endpoint, name,
-						 sizeof(name));
-				if ((g = group_index(groups, ng, name)) < 0)
-					continue;
-				delta[e * ng + (size_t)g] = pw->v.delta_pct;
-				lo[e * ng + (size_t)g] = pw->v.ci_lo_pct;
-				hi[e * ng + (size_t)g] = pw->v.ci_hi_pct;
-				band = pw->v.band_pct > band ? pw->v.band_pct : band;
-			}
-			parity_result_release(&pr);
+		long ei = engine_index(t, eng[e]);
+		size_t g;
+		for (g = 0; g < ng; g++) {
+			const struct tables_base_cell *c = &t->base[gi[g]].cells[ei];
+			const struct tables_verdict *v = metric == CELL_PP ? &c->vpp : &c->vtg;
+			size_t x = e * ng + g;
+			delta[x] = lo[x] = hi[x] = NAN;
+			if (!c->present || !v->has || c->forced)
+				continue;
+			delta[x] = v->v.delta_pct;
+			lo[x] = v->v.ci_lo_pct;
+			hi[x] = v->v.ci_hi_pct;
+			band = v->v.band_pct > band ? v->v.band_pct : band;
 		}
 	}
-	keep(a, groups);
 	out->groups = groups;
-	groups = NULL;
 	out->n_groups = ng;
 	out->engines = eng;
 	out->n_engines = ne;
@@ -2051,13 +2034,42 @@ int tables_parity(struct store *s, const char *const *engines, size_t n_engines,
 	out->band_pct = band;
 	out->title = keep(a, tps_xasprintf("parity: %s delta %% against %s per model (95%% CI), "
 					   "shaded: parity band", metric == CELL_PP ? "pp" : "tg",
-					   t.ref));
+					   t->ref ? t->ref : "-"));
 	out->ylabel = keep(a, tps_xasprintf("%s delta %% vs %s", metric == CELL_PP ? "pp" : "tg",
-					    t.ref));
+					    t->ref ? t->ref : "-"));
+}
+
+int tables_parity(struct store *s, const char *const *engines, size_t n_engines,
+		  const char *const *models, size_t n_models, const char *ref, const char *tag,
+		  int metric, struct tables_arena *a, struct plot_parity *out)
+{
+	struct tables_opts o = { 0 };
+	struct tables t;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	o.engines = engines;
+	o.n_engines = n_engines;
+	o.models = models;
+	o.n_models = n_models;
+	o.tag = tag;
+	o.ref = ref;
+	if (build(s, &o, &t, 0) < 0)
+		goto out;
+	if (!t.ref) {
+		tps_error("no reference engine: no engine has role upstream (name one with --ref)");
+		goto out;
+	}
+	/* The labels must outlive t: the figure keeps copies in the arena. */
+	tables_parity_of(&t, metric, a, out);
+	{
+		const char **eng = (const char **)out->engines;
+		size_t e;
+		for (e = 0; e < out->n_engines; e++)
+			eng[e] = arena_strdup(a, eng[e]);
+	}
 	ret = 0;
 out:
-	free(groups);
-	parity_result_release(&pr);
 	tables_release(&t);
 	return ret;
 }

@@ -187,9 +187,20 @@ int tables_sweep(struct store *s, const char *const *engines, size_t n_engines,
 
 /* A parity figure: the delta % of metric (CELL_PP or CELL_TG) with its 95% CI
  * for every base cell, one bar per engine other than ref (NULL: the first
- * upstream engine), with the effective band of the verdicts. */
+ * upstream engine), with the widest effective band of the verdicts shaded. The
+ * verdicts are the base table's (tables_build()); a forced comparison, which the
+ * table calls not comparable, has no bar. No reference engine is an error. */
 int tables_parity(struct store *s, const char *const *engines, size_t n_engines,
 		  const char *const *models, size_t n_models, const char *ref, const char *tag,
 		  int metric, struct tables_arena *a, struct plot_parity *out);
+
+/* The same two figures from tables already built, without the store, as the
+ * report draws them: the sweep of spec row `row` (each engine's base from the
+ * base table, then its rungs), and the parity bars of metric. The labels are
+ * borrowed from t, which must outlive the plot_job_*() call. */
+void tables_sweep_of(const struct tables *t, size_t row, struct tables_arena *a,
+		     struct plot_sweep *out);
+void tables_parity_of(const struct tables *t, int metric, struct tables_arena *a,
+		      struct plot_parity *out);
 
 #endif

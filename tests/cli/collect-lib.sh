@@ -10,8 +10,9 @@ command -v sqlite3 >/dev/null || { echo "skip: the sqlite3 CLI is missing"; exit
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/tpsdb-collect.XXXXXX")
 collect_cleanup() {
-	# A test that failed half-way may leave a server behind; never the suite.
-	for pid in $(pgrep -f "fault_server.py .*$T" 2>/dev/null); do
+	# A test that failed half-way may leave a server behind (a fault server, or a
+	# llama-server started through a link in $T); never the suite.
+	for pid in $(pgrep -f "fault_server.py .*$T|^$T/" 2>/dev/null); do
 		kill -KILL "$pid" 2>/dev/null || true
 	done
 	rm -rf "$T"

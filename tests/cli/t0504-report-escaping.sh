@@ -40,4 +40,9 @@ awk '/^\|/ { t = 1; next } t && /^[^|]/ && !/^$/ { print; bad = 1 } { t = 0 } EN
 grep -qF 'ours"'"'"'\n`touch' "$TMP/rep/summary.txt" || fail "plain text newline"
 rows=$(sed -n '/^Base throughput/,/^Speculative/p' "$TMP/rep/summary.txt" | grep -c 'q|35' || true)
 [ "$rows" = 1 ] || fail "one base row in the text, got $rows"
+
+# CSV: a field with a quote, comma or newline is quoted, its quotes doubled.
+tps report --format csv
+expect_rc 0 "report --format csv"
+grep -qF ',"q|35 system(""touch ' "$TMP/out" || fail "csv quoting"
 exit 0

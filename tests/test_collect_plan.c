@@ -1,0 +1,220 @@
+/* test_collect_plan.c: the collect matrix (its order and each cell's command
+ * line), role guessing, the speculative type and drafter read from server args,
+ * and the quant read from a GGUF file name. */
+#include "collect/manifest.h"
+#include "collect/plan.h"
+#include "collect/quant.h"
+#include "schema/record.h"
+#include "tpsdb.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static int setup(void **state)
+{
+	*state = tps_xcalloc(1, sizeof(struct plan));
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	plan_release(*state);
+	free(*state);
+	return 0;
+}
+
+static void add_spec(struct plan *p, const char *text)
+{
+	struct manifest m = { 0 };
+	char err[256];
+
+	assert_int_equal(manifest_parse(&m, MANIFEST_SPEC, text, "spec", err, sizeof(err)), 0);
+	for (size_t i = 0; i < m.n; i++)
+		assert_int_equal(plan_add_spec(p, &m.v[i], err, sizeof(err)), 0);
+	manifest_release(&m);
+}
+
+static void test_collect_plan_order(void **state)
+{
+	struct plan *p = *state;
+	char err[256], got[1024] = "";
+	static const char want[] =
+		"a/ours/- a/stock/- "
+		"q/ours/- q/ours/1 q/ours/2 q/ours/3 q/stock/- q/stock/1 q/stock/2 q/stock/3 "
+		"d/ours/- d/ours/4 d/stock/- d/stock/4 ";
+
+	assert_non_null(plan_add_engine(p, "ours", "/bin/ours", err, sizeof(err)));
+	assert_non_null(plan_add_engine(p, "stock", "/bin/stock", err, sizeof(err)));
+	assert_non_null(plan_add_model(p, "a", "/m/a.gguf", "-fa on", err, sizeof(err)));
+	assert_non_null(plan_add_model(p, "q", "/m/q.gguf", "", err, sizeof(err)));
+	add_spec(p, "q | /m/q.gguf | --spec-type draft-mtp | 1,2,3\n"
+		    "d | /m/d.gguf | -md /m/draft.gguf | 4\n");
+	assert_int_equal(plan_build(p, err, sizeof(err)), 0);
+	assert_int_equal(p->n_cells, 14);
+	for (size_t k = 0; k < p->n_cells; k++) {
+		const struct cell *c = &p->cells[k];
+		char n[24] = "-";
+		if (c->n_max != TPS_NULL)
+			snprintf(n, sizeof(n), "%lld", (long long)c->n_max);
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s/%s/%s ",
+			 p->models[c->model].label, p->engines[c->engine].label, n);
+	}
+	assert_string_equal(got, want);
+	/* Base cells carry the model's args only; spec cells add the sweep's. */
+	assert_string_equal(p->cells[0].extra_args, "-fa on");
+	assert_string_equal(p->cells[0].spec_type, "");
+	assert_string_equal(p->cells[2].extra_args, "");
+	assert_string_equal(p->cells[4].extra_args, "--spec-type draft-mtp --spec-draft-n-max 2");
+	assert_string_equal(p->cells[4].spec_type, "draft-mtp");
+	assert_string_equal(p->cells[4].drafter, "");
+	assert_string_equal(p->cells[11].spec_type, "draft");
+	assert_string_equal(p->cells[11].drafter, "draft.gguf");
+}
+
+static void test_collect_plan_argv(void **state)
+{
+	struct plan *p = *state;
+	struct engine_spec *e;
+	char err[256], got[1024] = "";
+	char **argv;
+
+	e = plan_add_engine(p, "ours", "/bin/srv", err, sizeof(err));
+	assert_non_null(e);
+	free(e->args);
+	e->args = tps_xstrdup("--threads 4 --alias 'two words'");
+	assert_non_null(plan_add_model(p, "m", "/m/m.gguf", "-fa on", err, sizeof(err)));
+	add_spec(p, "m | /m/m.gguf | --spec-type draft-simple --model-draft=/x/d.gguf | 2\n");
+	assert_int_equal(plan_build(p, err, sizeof(err)), 0);
+	argv = plan_argv(p, &p->cells[1], 8123, 2048);
+	for (size_t i = 0; argv[i]; i++)
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "[%s]", argv[i]);
+	assert_string_equal(got, "[/bin/srv][--host][127.0.0.1][--port][8123][-m][/m/m.gguf][-c]"
+			    "[2048][-ngl][99][--threads][4][--alias][two words][-fa][on]"
+			    "[--spec-type][draft-simple][--model-draft=/x/d.gguf]"
+			    "[--spec-draft-n-max][2]");
+	manifest_free_args(argv);
+	assert_string_equal(p->cells[1].extra_args, "--threads 4 --alias 'two words' -fa on "
+			    "--spec-type draft-simple --model-draft=/x/d.gguf "
+			    "--spec-draft-n-max 2");
+	assert_string_equal(p->cells[1].drafter, "d.gguf");
+}
+
+static void test_collect_plan_errors(void **state)
+{
+	struct plan *p = *state;
+	struct manifest m = { 0 };
+	char err[256];
+
+	assert_int_equal(plan_build(p, err, sizeof(err)), -1);
+	assert_string_equal(err, "no engine to measure");
+	assert_non_null(plan_add_engine(p, "e", "/bin/e", err, sizeof(err)));
+	assert_null(plan_add_engine(p, "e", "/bin/f", err, sizeof(err)));
+	assert_string_equal(err, "engine 'e' is given twice");
+	assert_null(plan_add_engine(p, "", "/bin/f", err, sizeof(err)));
+	assert_int_equal(plan_build(p, err, sizeof(err)), -1);
+	assert_string_equal(err, "no model to measure");
+	assert_non_null(plan_add_model(p, "m", "/m/m.gguf", "", err, sizeof(err)));
+	assert_null(plan_add_model(p, "m", "/m/n.gguf", "", err, sizeof(err)));
+	assert_string_equal(err, "model 'm' is given twice");
+	assert_int_equal(manifest_parse(&m, MANIFEST_SPEC, "m | /m/other.gguf | -md x | 1\n"
+					"m | /m/m.gguf | -md x | 1\n", "s", err, sizeof(err)), -1);
+	manifest_release(&m);
+	assert_int_equal(manifest_parse(&m, MANIFEST_SPEC, "m | /m/other.gguf | -md x | 1\n",
+					"s", err, sizeof(err)), 0);
+	assert_int_equal(plan_add_spec(p, &m.v[0], err, sizeof(err)), -1);
+	assert_string_equal(err, "model 'm' is '/m/other.gguf' in the spec manifest but "
+			    "'/m/m.gguf' elsewhere");
+	manifest_release(&m);
+	free(p->engines[0].args);
+	p->engines[0].args = tps_xstrdup("--bad 'quote");
+	assert_int_equal(plan_build(p, err, sizeof(err)), -1);
+	assert_string_equal(err, "the server args of 'e': unbalanced ' quote in '--bad 'quote'");
+}
+
+static void test_collect_plan_roles(void **state)
+{
+	(void)state;
+	assert_string_equal(plan_role_guess("llama.cpp"), "upstream");
+	assert_string_equal(plan_role_guess("llama.cpp-b6000"), "upstream");
+	assert_string_equal(plan_role_guess("stock-llamafile"), "upstream");
+	assert_string_equal(plan_role_guess("ours"), "other");
+	assert_string_equal(plan_role_guess("vllm"), "other");
+	assert_true(plan_role_valid("ours"));
+	assert_true(plan_role_valid("upstream"));
+	assert_true(plan_role_valid("other"));
+	assert_false(plan_role_valid("Ours"));
+	assert_false(plan_role_valid(""));
+}
+
+static void test_collect_plan_spec_info(void **state)
+{
+	static const struct {
+		const char *args, *type, *drafter;
+	} cases[] = {
+		{ "--spec-type draft-mtp", "draft-mtp", "" },
+		{ "--spec-type=ngram-simple", "ngram-simple", "" },
+		{ "-md /a/b/d.gguf", "draft", "d.gguf" },
+		{ "--spec-draft-model /d.gguf --spec-type draft-simple", "draft-simple", "d.gguf" },
+		{ "--spec-draft-model=rel/d2.gguf", "draft", "d2.gguf" },
+		{ "--draft-p-min 0.5", "custom", "" },
+		{ "--spec-type", "custom", "" },
+	};
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		char **argv = NULL, err[64], *type, *drafter;
+		size_t argc = 0;
+		assert_int_equal(manifest_split_args(cases[c].args, &argv, &argc, err, sizeof(err)), 0);
+		plan_spec_info(argv, &type, &drafter);
+		assert_string_equal(type, cases[c].type);
+		assert_string_equal(drafter, cases[c].drafter);
+		free(type);
+		free(drafter);
+		manifest_free_args(argv);
+	}
+}
+
+static void test_collect_quant_guess(void **state)
+{
+	static const struct {
+		const char *path, *quant;
+	} cases[] = {
+		{ "/m/Qwen3-8B-Q4_K_M.gguf", "Q4_K_M" },
+		{ "llama-2-7b.Q4_0.gguf", "Q4_0" },
+		{ "ggml-model-q8_0.gguf", "Q8_0" },
+		{ "/models/x-f16.gguf", "F16" },
+		{ "/models/x-BF16.gguf", "BF16" },
+		{ "/models/x-bf16-00001-of-00002.gguf", "BF16" },
+		{ "m-UD-Q4_K_XL.gguf", "Q4_K_XL" },
+		{ "m-IQ4_XS.gguf", "IQ4_XS" },
+		{ "m-IQ2_XXS.gguf", "IQ2_XXS" },
+		{ "m-Q4_K.gguf", "Q4_K" },
+		{ "m-Q6_K.gguf", "Q6_K" },
+		{ "gpt-oss-20b-mxfp4.gguf", "MXFP4" },
+		{ "/F16/model.gguf", "" },
+		{ "tiny.gguf", "" },
+		{ "notQ4_0.gguf", "" },
+		{ "m-Q4_0x.gguf", "" },
+		{ "", "" },
+	};
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
+		assert_string_equal(quant_guess(cases[c].path), cases[c].quant);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_collect_plan_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_plan_argv, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_plan_errors, setup, teardown),
+		cmocka_unit_test(test_collect_plan_roles),
+		cmocka_unit_test(test_collect_plan_spec_info),
+		cmocka_unit_test(test_collect_quant_guess),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

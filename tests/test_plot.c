@@ -1,0 +1,466 @@
+/* test_plot.c: reports/plot.c: quoting of script strings and data-file labels, the
+ * extension check, the PATH search, and plot_job_run() against stand-in gnuplots
+ * (one that keeps the script and data for inspection, one that hangs, one that
+ * fails), then the real gnuplot, when installed, on labels built to run commands. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reports/plot.h"
+#include "tpsdb.h"
+
+/* A scratch folder per test. */
+struct fixture {
+	char dir[64];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/tpsdb-test-plot-XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char *cmd = tps_xasprintf("rm -rf '%s'", f->dir);
+
+	if (system(cmd) != 0)
+		return -1;
+	free(cmd);
+	free(f);
+	return 0;
+}
+
+static void test_plot_quote(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "ours", "'ours'" },
+		{ "it's", "'it''s'" },
+		{ "''", "''''''" },
+		{ "a\nset output 'x'", "'a set output ''x'''" },
+		{ "`touch /tmp/x`", "'`touch /tmp/x`'" },
+		{ "system(\"id\") @x", "'system(\"id\") @x'" },
+		{ "tab\tcr\rdel\x7f", "'tab cr del '" },
+		{ "", "''" },
+	};
+	size_t i;
+	char *q, *longer = tps_xmalloc(PLOT_TEXT_MAX + 11);
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		q = plot_quote(cases[i].in);
+		assert_string_equal(q, cases[i].want);
+		free(q);
+	}
+	memset(longer, 'x', PLOT_TEXT_MAX + 10);
+	longer[PLOT_TEXT_MAX + 10] = '\0';
+	q = plot_quote(longer);
+	assert_int_equal(strlen(q), PLOT_TEXT_MAX + 5);
+	assert_string_equal(q + PLOT_TEXT_MAX + 1, "...'");
+	free(q);
+	free(longer);
+}
+
+static void test_plot_field(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "llama.cpp", "llama.cpp" },
+		{ "a\tb\nc", "a b c" },
+		{ "say \"hi\"", "say ''hi''" },
+		{ "#comment", "#comment" },
+		{ "", "-" },
+		{ NULL, "-" },
+		/* Cut after 40 code points, never inside a UTF-8 sequence. */
+		{ "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		  "\xc3\xa9\xc3\xa9",
+		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+		  "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9..." },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *q = plot_field(cases[i].in);
+		assert_string_equal(q, cases[i].want);
+		free(q);
+	}
+}
+
+static void test_plot_format(void **state)
+{
+	enum plot_format fmt;
+
+	(void)state;
+	assert_int_equal(plot_format_of("a.png", &fmt), 0);
+	assert_int_equal(fmt, PLOT_PNG);
+	assert_int_equal(plot_format_of("dir/A.SVG", &fmt), 0);
+	assert_int_equal(fmt, PLOT_SVG);
+	assert_int_equal(plot_format_of("a.jpg", &fmt), -1);
+	assert_int_equal(plot_format_of(".png", &fmt), -1);
+	assert_int_equal(plot_format_of("png", &fmt), -1);
+}
+
+/* Writes an executable shell script named gnuplot into dir. */
+static char *fake_gnuplot(const char *dir, const char *body)
+{
+	char *path = tps_xasprintf("%s/gnuplot", dir);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fprintf(f, "#!/bin/sh\n%s\n", body);
+	fclose(f);
+	assert_int_equal(chmod(path, 0755), 0);
+	return path;
+}
+
+static void test_plot_find(void **state)
+{
+	struct fixture *f = *state;
+	char *old = tps_xstrdup(getenv("PATH")), *fake = fake_gnuplot(f->dir, "exit 0"), *found;
+	char *path = tps_xasprintf("/nonexistent::%s", f->dir);
+
+	setenv("PATH", path, 1);
+	found = plot_find_gnuplot();
+	assert_non_null(found);
+	assert_string_equal(found, fake);
+	free(found);
+	setenv("PATH", "/nonexistent", 1);
+	assert_null(plot_find_gnuplot());
+	unsetenv("PATH");
+	assert_null(plot_find_gnuplot());
+	setenv("PATH", old, 1);
+	free(old);
+	free(fake);
+	free(path);
+}
+
+static const char *const hostile[] = {
+	"ours\"'\n`touch @/bq`",
+	"up; ! touch @/bang\nset output '@/evil.png'",
+	"system(\"touch @/sys\") #c\t@x",
+};
+
+/* Labels that would touch files in dir if any reached a shell or gnuplot's parser. */
+static char *label(const char *dir, size_t i)
+{
+	const char *p;
+	char *out = tps_xstrdup(""), *next;
+
+	for (p = hostile[i]; *p; p++) {
+		if (*p == '@')
+			next = tps_xasprintf("%s%s/mark", out, dir);
+		else
+			next = tps_xasprintf("%s%c", out, *p);
+		free(out);
+		out = next;
+	}
+	return out;
+}
+
+/* Adds a trend of two hostile series and a sweep to j, writing to out. */
+static void add_figures(struct plot_job *j, const char *dir, const char *out, const char *out2,
+			char **labels)
+{
+	static const double x[4] = { 1.7e9, 1.7e9 + 3600, 1.7e9 + 7200, 1.7e9 + 10800 };
+	static const double y[4] = { 100, 101, 90, 91 };
+	static const size_t cp[1] = { 2 };
+	static const double cp_pct[1] = { -10 };
+	static const int64_t nm[3] = { 0, 1, 2 };
+	static const double tg[3] = { 100, 150, 170 }, acc[3] = { NAN, 0.8, 0.7 };
+	struct plot_trend_series ts[2];
+	struct plot_trend tr;
+	struct plot_sweep_series ss;
+	struct plot_sweep sw;
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		labels[i] = label(dir, i);
+	memset(ts, 0, sizeof(ts));
+	ts[0].label = labels[0];
+	ts[0].n = 4;
+	ts[0].x = x;
+	ts[0].y = y;
+	ts[0].n_cp = 1;
+	ts[0].cp = cp;
+	ts[0].cp_pct = cp_pct;
+	ts[1] = ts[0];
+	ts[1].label = labels[1];
+	ts[1].n_cp = 0;
+	memset(&tr, 0, sizeof(tr));
+	tr.title = labels[2];
+	tr.ylabel = labels[1];
+	tr.series = ts;
+	tr.n_series = 2;
+	tr.band_lo = 98;
+	tr.band_hi = 102;
+	tr.band_label = labels[0];
+	assert_int_equal(plot_job_trend(j, &tr, out, PLOT_PNG), 0);
+	memset(&ss, 0, sizeof(ss));
+	ss.label = labels[2];
+	ss.n = 3;
+	ss.n_max = nm;
+	ss.tg = tg;
+	ss.accept = acc;
+	memset(&sw, 0, sizeof(sw));
+	sw.title = labels[0];
+	sw.series = &ss;
+	sw.n_series = 1;
+	assert_int_equal(plot_job_sweep(j, &sw, out2, PLOT_SVG), 0);
+}
+
+static void free_labels(char **labels)
+{
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		free(labels[i]);
+}
+
+/* Is every line that holds a label a "set title|ylabel '...'" whose quotes are
+ * all doubled? Returns the count of such lines, -1 on the first bad one. */
+static int lines_ok(const char *script, const char *needle)
+{
+	char *copy = tps_xstrdup(script), *save = NULL, *line;
+	int n = 0;
+
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *q, *end;
+		if (!strstr(line, needle))
+			continue;
+		if (strncmp(line, "set title '", 11) && strncmp(line, "set ylabel '", 12)) {
+			n = -1;
+			break;
+		}
+		q = strchr(line, '\'') + 1;
+		end = line + strlen(line) - 1;
+		if (*end != '\'') {
+			n = -1;
+			break;
+		}
+		for (; q < end; q++) {
+			if (*q == '\'' && q[1] == '\'')
+				q++;
+			else if (*q == '\'')
+				break;
+		}
+		if (q != end) {
+			n = -1;
+			break;
+		}
+		n++;
+	}
+	free(copy);
+	return n;
+}
+
+static void test_plot_script(void **state)
+{
+	struct fixture *f = *state;
+	char *body = tps_xasprintf("cp -r \"$(dirname \"$1\")\" '%s/kept' && echo x >'%s/t.png' "
+				   "&& echo x >'%s/s.svg'", f->dir, f->dir, f->dir);
+	char *fake = fake_gnuplot(f->dir, body), *out = tps_xasprintf("%s/t.png", f->dir);
+	char *out2 = tps_xasprintf("%s/s.svg", f->dir), *labels[3], *script, *data;
+	char *kept = tps_xasprintf("%s/kept/plot.gp", f->dir);
+	struct plot_job *j = plot_job_new();
+	DIR *d;
+	struct dirent *e;
+	size_t ndat = 0;
+
+	assert_non_null(j);
+	add_figures(j, f->dir, out, out2, labels);
+	assert_int_equal(plot_job_run(j, fake, 10), 0);
+	plot_job_free(j);
+	script = tps_read_file(kept, NULL);
+	assert_non_null(script);
+	/* The labels reached the script only as quoted titles and axis labels. */
+	assert_int_equal(lines_ok(script, "/mark"), 3);
+	assert_non_null(strstr(script, "set datafile separator \"\\t\""));
+	assert_non_null(strstr(script, "pngcairo"));
+	assert_non_null(strstr(script, "set terminal svg"));
+	/* The data files carry the labels as one field each. */
+	free(kept);
+	kept = tps_xasprintf("%s/kept", f->dir);
+	d = opendir(kept);
+	assert_non_null(d);
+	while ((e = readdir(d))) {
+		char *p, *nl;
+		if (!strstr(e->d_name, ".dat"))
+			continue;
+		ndat++;
+		p = tps_xasprintf("%s/%s", kept, e->d_name);
+		data = tps_read_file(p, NULL);
+		assert_non_null(data);
+		nl = strchr(data, '\n');
+		assert_non_null(nl);
+		*nl = '\0';
+		assert_null(strchr(data, '"'));
+		free(data);
+		free(p);
+	}
+	closedir(d);
+	/* The trend's two series, its change points and band; the sweep's series. */
+	assert_int_equal(ndat, 5);
+	free_labels(labels);
+	free(script);
+	free(kept);
+	free(out);
+	free(out2);
+	free(fake);
+	free(body);
+}
+
+static void test_plot_timeout(void **state)
+{
+	struct fixture *f = *state;
+	char *fake = fake_gnuplot(f->dir, "exec sleep 30"), *out = tps_xasprintf("%s/t.png", f->dir);
+	char *out2 = tps_xasprintf("%s/s.svg", f->dir), *labels[3];
+	struct plot_job *j = plot_job_new();
+	double t0;
+
+	assert_non_null(j);
+	add_figures(j, f->dir, out, out2, labels);
+	t0 = tps_mono_ms();
+	assert_int_equal(plot_job_run(j, fake, 1), -1);
+	assert_true(tps_mono_ms() - t0 < 5000);
+	plot_job_free(j);
+	free_labels(labels);
+	free(fake);
+	free(out);
+	free(out2);
+}
+
+static void test_plot_failure(void **state)
+{
+	struct fixture *f = *state;
+	char *fake = fake_gnuplot(f->dir, "echo 'line 3: undefined variable: x' >&2; exit 1");
+	char *out = tps_xasprintf("%s/t.png", f->dir), *out2 = tps_xasprintf("%s/s.svg", f->dir);
+	char *labels[3];
+	struct plot_job *j = plot_job_new();
+
+	assert_non_null(j);
+	add_figures(j, f->dir, out, out2, labels);
+	assert_int_equal(plot_job_run(j, fake, 10), -1);
+	plot_job_free(j);
+	/* An exit 0 that wrote nothing is a failure too. */
+	free(fake);
+	fake = fake_gnuplot(f->dir, "exit 0");
+	j = plot_job_new();
+	assert_non_null(j);
+	free_labels(labels);
+	add_figures(j, f->dir, out, out2, labels);
+	assert_int_equal(plot_job_run(j, fake, 10), -1);
+	plot_job_free(j);
+	free_labels(labels);
+	free(fake);
+	free(out);
+	free(out2);
+}
+
+static void test_plot_refusals(void **state)
+{
+	struct fixture *f = *state;
+	struct plot_job *j = plot_job_new();
+	struct plot_trend tr;
+	struct plot_sweep sw;
+	char *out = tps_xasprintf("%s/a\nb.png", f->dir);
+
+	(void)f;
+	assert_non_null(j);
+	memset(&tr, 0, sizeof(tr));
+	tr.band_lo = tr.band_hi = NAN;
+	assert_int_equal(plot_job_trend(j, &tr, "x.png", PLOT_PNG), -1); /* nothing to plot */
+	memset(&sw, 0, sizeof(sw));
+	assert_int_equal(plot_job_sweep(j, &sw, "x.png", PLOT_PNG), -1);
+	{
+		static const double x[1] = { 1.7e9 }, y[1] = { 1 };
+		struct plot_trend_series s = { "e", 1, x, y, 0, NULL, NULL };
+		tr.series = &s;
+		tr.n_series = 1;
+		assert_int_equal(plot_job_trend(j, &tr, out, PLOT_PNG), -1); /* control char */
+	}
+	plot_job_free(j);
+	plot_job_free(NULL);
+	free(out);
+}
+
+/* The real gnuplot, when installed: hostile labels draw and touch nothing. */
+static void test_plot_gnuplot_hostile(void **state)
+{
+	struct fixture *f = *state;
+	char *gp = plot_find_gnuplot(), *out, *out2, *labels[3], *mark;
+	struct plot_job *j;
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int n = 0;
+
+	if (!gp)
+		skip();
+	mark = tps_xasprintf("%s/mark", f->dir);
+	assert_int_equal(mkdir(mark, 0755), 0);
+	out = tps_xasprintf("%s/t.png", f->dir);
+	out2 = tps_xasprintf("%s/s.svg", f->dir);
+	j = plot_job_new();
+	assert_non_null(j);
+	add_figures(j, f->dir, out, out2, labels);
+	assert_int_equal(plot_job_run(j, gp, 60), 0);
+	plot_job_free(j);
+	assert_int_equal(stat(out, &st), 0);
+	assert_true(st.st_size > 1000);
+	assert_int_equal(stat(out2, &st), 0);
+	d = opendir(mark);
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	assert_int_equal(n, 0);
+	free_labels(labels);
+	free(mark);
+	free(out);
+	free(out2);
+	free(gp);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plot_quote),
+		cmocka_unit_test(test_plot_field),
+		cmocka_unit_test(test_plot_format),
+		cmocka_unit_test_setup_teardown(test_plot_find, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plot_script, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plot_timeout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plot_failure, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plot_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plot_gnuplot_hostile, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,371 @@
+/* test_report.c: reports/md.c (markdown and plain-text escaping and tables) and
+ * reports/tables.c (the study's tables and their cell formats) over a migrated
+ * ":memory:" store restored from tests/data/report/study.jsonl, the export-format
+ * fixture with fixed uuids that the CLI golden tests also use. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/md.h"
+#include "reports/tables.h"
+#include "schema/record.h"
+#include "schema/record_json.h"
+#include "schema/store.h"
+#include "tpsdb.h"
+
+/* Restores every export line of tests/data/report/<name> into s. */
+static void load_fixture(struct store *s, const char *name)
+{
+	const char *dir = getenv("TPSDB_TEST_DATA");
+	char *path, *text, *line, *save = NULL;
+
+	assert_non_null(dir);
+	path = tps_xasprintf("%s/report/%s", dir, name);
+	text = tps_read_file(path, NULL);
+	assert_non_null(text);
+	assert_int_equal(store_begin(s), 0);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		cJSON *root = cJSON_Parse(line);
+		struct run_rec run;
+		struct sample_rec *smp = NULL;
+		size_t n = 0, i;
+		char err[256];
+
+		assert_non_null(root);
+		run_rec_init(&run);
+		assert_int_equal(record_json_read(root, &run, &smp, &n, err, sizeof(err)), 0);
+		assert_int_equal(store_run_restore(s, &run, smp, n), 0);
+		for (i = 0; i < n; i++)
+			sample_rec_release(&smp[i]);
+		free(smp);
+		run_rec_release(&run);
+		cJSON_Delete(root);
+	}
+	assert_int_equal(store_commit(s), 0);
+	free(text);
+	free(path);
+}
+
+static int setup(void **state)
+{
+	struct store *s = store_open(":memory:", 0);
+
+	if (!s)
+		return -1;
+	load_fixture(s, "study.jsonl");
+	*state = s;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	store_close(*state);
+	return 0;
+}
+
+static void test_report_md_escape(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "q35", "q35" },
+		{ "a|b", "a\\|b" },
+		{ "line1\nline2", "line1<br>line2" },
+		{ "crlf\r\n", "crlf<br>" },
+		{ "tab\there", "tab here" },
+		{ "back\\slash", "back\\\\slash" },
+		{ "`cmd`", "\\`cmd\\`" },
+		{ "**b** <i> [l](u)", "\\*\\*b\\*\\* \\<i\\> \\[l\\](u)" },
+		{ "n_max", "n_max" },
+		{ "bell\a", "bell?" },
+		{ "", "" },
+		{ "caf\xc3\xa9 \xc2\xb7", "caf\xc3\xa9 \xc2\xb7" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = md_escape(cases[i].in);
+		assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+	{
+		char *got = md_escape(NULL);
+		assert_string_equal(got, "");
+		free(got);
+	}
+}
+
+static void test_report_md_plain(void **state)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "q|35", "q|35" },
+		{ "a\nb", "a\\nb" },
+		{ "a\tb\rc", "a\\tb\\rc" },
+		{ "esc\x1b[31m", "esc\\x1b[31m" },
+		{ "", "" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = md_plain(cases[i].in);
+		assert_string_equal(got, cases[i].want);
+		free(got);
+	}
+	assert_int_equal(md_width("230.7 \xc2\xb7 0.71"), 12);
+}
+
+/* Renders t both ways into heap strings. */
+static void render(const struct md_table *t, char **md, char **txt)
+{
+	size_t n;
+	FILE *f = open_memstream(md, &n);
+
+	assert_non_null(f);
+	md_table_write_md(f, t);
+	fclose(f);
+	f = open_memstream(txt, &n);
+	assert_non_null(f);
+	md_table_write_text(f, t);
+	fclose(f);
+}
+
+static void test_report_md_table(void **state)
+{
+	struct md_table t;
+	char *md = NULL, *txt = NULL;
+	size_t r;
+
+	(void)state;
+	md_table_init(&t, 3);
+	md_table_set(&t, 0, 0, "model");
+	md_table_set(&t, 0, 1, "a|b pp / tg");
+	md_table_set(&t, 0, 2, "c");
+	r = md_table_add_row(&t);
+	md_table_set(&t, r, 0, "m\nx");
+	md_table_setf(&t, r, 1, "%d / %.1f", 13150, 142.6);
+	md_table_set(&t, r, 2, "230.7 \xc2\xb7 0.71");
+	md_table_mark(&t, r, 2);
+	r = md_table_add_row(&t);
+	md_table_set(&t, r, 0, "long model name");
+	render(&t, &md, &txt);
+	assert_string_equal(md,
+		"| model | a\\|b pp / tg | c |\n"
+		"|---|---|---|\n"
+		"| m<br>x | 13150 / 142.6 | **230.7 \xc2\xb7 0.71** |\n"
+		"| long model name |  |  |\n");
+	assert_string_equal(txt,
+		"model            a|b pp / tg    c\n"
+		"----------------------------------------------\n"
+		"m\\nx             13150 / 142.6  230.7 \xc2\xb7 0.71 *\n"
+		"long model name\n");
+	assert_string_equal(md_table_get(&t, 2, 1), "");
+	free(md);
+	free(txt);
+	md_table_release(&t);
+	md_table_release(&t); /* a zeroed table is fine */
+}
+
+static const struct tables_base_row *row_of(const struct tables *t, const char *model)
+{
+	size_t i;
+
+	for (i = 0; i < t->n_base; i++) {
+		if (!strcmp(t->base[i].model, model))
+			return &t->base[i];
+	}
+	fail_msg("no base row for %s", model);
+	return NULL;
+}
+
+static void expect_cell(const struct tables *t, const char *model, size_t e, const char *want)
+{
+	char *got = tables_base_text(t, row_of(t, model), e);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_report_tables_study(void **state)
+{
+	struct tables_opts o = { 0 };
+	struct tables t;
+	size_t k, best = 0;
+
+	assert_int_equal(tables_build(*state, &o, &t), 0);
+	assert_string_equal(t.ref, "llama.cpp");
+	assert_int_equal(t.n_engines, 3);
+	assert_string_equal(t.engines[0].label, "ours");
+	assert_string_equal(t.engines[1].label, "stock-llamafile");
+	assert_string_equal(t.engines[2].label, "llama.cpp");
+	assert_int_equal(t.n_base, 2);
+	expect_cell(&t, "q35", 0, "13150 / 142.6 (parity / parity)");
+	expect_cell(&t, "q35", 1, "11800 / 120.4 (-9.9% slower / -15.8% slower)");
+	expect_cell(&t, "q35", 2, "13100 / 143.0 (ref)");
+	expect_cell(&t, "g4", 0, "5400 / 88.1 (not comparable)");
+	/* The flagged samples are out of the medians: a truncated tg of 20 and a cold
+	 * pp of 9000 would pull them off their targets. */
+	assert_true(fabs(row_of(&t, "q35")->cells[0].tg - 142.6) < 1e-9);
+	assert_true(fabs(row_of(&t, "q35")->cells[0].pp - 13150) < 1e-9);
+	assert_int_equal(t.n_spec_cols, 6);
+	assert_int_equal(t.n_spec, 1);
+	for (k = 0; k < t.n_spec_cols; k++) {
+		char *c = tables_spec_text(&t.spec[0].cells[k]);
+		if (t.spec[0].cells[k].best) {
+			best++;
+			assert_true(!strcmp(c, "230.7 \xc2\xb7 0.71") || !strcmp(c, "240.3 \xc2\xb7 0.64"));
+		}
+		free(c);
+	}
+	assert_int_equal(best, 2);
+	assert_int_equal(t.n_prompts, 1);
+	assert_int_equal(t.prompts[0].n_prompts, 4);
+	assert_string_equal(t.prompts[0].prompts[0], "chat");
+	assert_int_equal(t.n_runs, 12);
+	assert_int_equal(t.n_findings, 3);
+	assert_string_equal(t.findings[2].kind, "load-failed");
+	assert_int_equal(t.n_alarms, 1);
+	assert_int_equal(t.n_warnings, 1);
+	tables_release(&t);
+	tables_release(&t);
+}
+
+static void test_report_tables_filters(void **state)
+{
+	static const char *const engines[] = { "ours", "nope" };
+	static const char *const models[] = { "g4" };
+	struct tables_opts o = { 0 };
+	struct tables t;
+
+	o.engines = engines;
+	o.n_engines = 2;
+	assert_int_equal(tables_build(*state, &o, &t), -1);
+	tables_release(&t);
+	o.n_engines = 1;
+	o.models = models;
+	o.n_models = 1;
+	assert_int_equal(tables_build(*state, &o, &t), 0);
+	assert_int_equal(t.n_engines, 1);
+	assert_string_equal(t.ref, "llama.cpp"); /* not a column, still the reference */
+	assert_int_equal(t.n_base, 1);
+	assert_int_equal(t.n_spec, 0);
+	expect_cell(&t, "g4", 0, "5400 / 88.1 (not comparable)");
+	tables_release(&t);
+	o.ref = "nope";
+	assert_int_equal(tables_build(*state, &o, &t), -1);
+	tables_release(&t);
+}
+
+/* The cell formats for the cases the fixture lacks. */
+static void test_report_cell_formats(void **state)
+{
+	struct tables_engine eng[2] = { { (char *)"ours", (char *)"ours" },
+					{ (char *)"ref", (char *)"upstream" } };
+	struct tables_base_cell cells[2];
+	struct tables_base_row row = { (char *)"m", (char *)"completion", cells };
+	struct tables t;
+	struct tables_spec_cell sc;
+	char *s;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	memset(cells, 0, sizeof(cells));
+	t.engines = eng;
+	t.n_engines = 2;
+	t.ref = (char *)"ref";
+	s = tables_base_text(&t, &row, 0);
+	assert_string_equal(s, "-");
+	free(s);
+	cells[0].present = 1;
+	cells[0].pp = NAN;
+	cells[0].tg = 99.96;
+	s = tables_base_text(&t, &row, 0);
+	assert_string_equal(s, "- / 100.0");
+	free(s);
+	cells[0].pp = 1234.5;
+	cells[0].vtg.has = 1;
+	cells[0].vtg.v.kind = VERDICT_FASTER;
+	cells[0].vtg.v.delta_pct = 4.25;
+	cells[0].vtg.v.significant = 0;
+	s = tables_base_text(&t, &row, 0);
+	assert_string_equal(s, "1234 / 100.0 (n/a / +4.2% faster?)");
+	free(s);
+	cells[1].present = 1;
+	cells[1].pp = 1000;
+	cells[1].tg = 50;
+	s = tables_base_text(&t, &row, 1);
+	assert_string_equal(s, "1000 / 50.0 (ref)");
+	free(s);
+
+	memset(&sc, 0, sizeof(sc));
+	s = tables_spec_text(&sc);
+	assert_string_equal(s, "-");
+	free(s);
+	sc.present = 1;
+	sc.tg = 230.74;
+	sc.accept = NAN;
+	s = tables_spec_text(&sc);
+	assert_string_equal(s, "230.7 \xc2\xb7 -");
+	free(s);
+}
+
+static void test_report_json_csv(void **state)
+{
+	struct tables_opts o = { 0 };
+	struct tables_figures fig = { "trend.png", NULL, "parity.png", NULL };
+	struct tables t;
+	char *buf = NULL;
+	size_t n;
+	FILE *f;
+	cJSON *root;
+
+	assert_int_equal(tables_build(*state, &o, &t), 0);
+	f = open_memstream(&buf, &n);
+	assert_int_equal(tables_write_json(f, &t, &fig), 0);
+	fclose(f);
+	root = cJSON_Parse(buf);
+	assert_non_null(root);
+	assert_string_equal(cJSON_GetObjectItem(root, "reference")->valuestring, "llama.cpp");
+	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(root, "runs")), 12);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "plots"), "sweep")));
+	assert_non_null(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "speculative"), "columns"));
+	cJSON_Delete(root);
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	assert_int_equal(tables_write_csv(f, &t), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "section,model,endpoint,spec_type,engine,n_max,prompt,metric,"
+				   "value,verdict,delta_pct,significant,best,run,tag,detail\n"));
+	assert_non_null(strstr(buf, "\nfinding,q35,,,ours,,,truncated,1,,,,,"
+				   "00000000-0000-4000-8000-000000000002,,truncated decode "
+				   "(left out of tg)\n"));
+	assert_non_null(strstr(buf, "\nbase,q35,completion,,ours,,,tg,142.60,parity,-0.28,1,,"));
+	free(buf);
+	tables_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_md_escape),
+		cmocka_unit_test(test_report_md_plain),
+		cmocka_unit_test(test_report_md_table),
+		cmocka_unit_test(test_report_cell_formats),
+		cmocka_unit_test_setup_teardown(test_report_tables_study, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_tables_filters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_json_csv, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

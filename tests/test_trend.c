@@ -1,0 +1,234 @@
+/* test_trend.c: schema/history.c (every run of a series in time order with its
+ * usable values) and the change points 'tpsdb trend' finds in it, over a migrated
+ * ":memory:" store restored from the export-format fixtures in tests/data/report:
+ * history.jsonl (a steady series, one with an outlier, one with two steps) and
+ * study.jsonl (flagged samples, speculative cells, a run without samples). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/changepoint.h"
+#include "analyze/stats.h"
+#include "reports/tables.h"
+#include "schema/history.h"
+#include "schema/record.h"
+#include "schema/record_json.h"
+#include "schema/store.h"
+#include "tpsdb.h"
+
+static void load_fixture(struct store *s, const char *name)
+{
+	const char *dir = getenv("TPSDB_TEST_DATA");
+	char *path, *text, *line, *save = NULL;
+
+	assert_non_null(dir);
+	path = tps_xasprintf("%s/report/%s", dir, name);
+	text = tps_read_file(path, NULL);
+	assert_non_null(text);
+	assert_int_equal(store_begin(s), 0);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		cJSON *root = cJSON_Parse(line);
+		struct run_rec run;
+		struct sample_rec *smp = NULL;
+		size_t n = 0, i;
+		char err[256];
+
+		assert_non_null(root);
+		run_rec_init(&run);
+		assert_int_equal(record_json_read(root, &run, &smp, &n, err, sizeof(err)), 0);
+		assert_int_equal(store_run_restore(s, &run, smp, n), 0);
+		for (i = 0; i < n; i++)
+			sample_rec_release(&smp[i]);
+		free(smp);
+		run_rec_release(&run);
+		cJSON_Delete(root);
+	}
+	assert_int_equal(store_commit(s), 0);
+	free(text);
+	free(path);
+}
+
+static int setup(void **state)
+{
+	struct store *s = store_open(":memory:", 0);
+
+	if (!s)
+		return -1;
+	load_fixture(s, "history.jsonl");
+	load_fixture(s, "study.jsonl");
+	*state = s;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	store_close(*state);
+	return 0;
+}
+
+static const struct history_series *find(const struct history_series *h, size_t n,
+					 const char *engine, const char *model,
+					 const char *spec_type, int64_t n_max)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!strcmp(h[i].engine, engine) && !strcmp(h[i].model, model) &&
+		    !strcmp(h[i].spec_type, spec_type) && h[i].n_max == n_max)
+			return &h[i];
+	}
+	fail_msg("no series %s/%s", engine, model);
+	return NULL;
+}
+
+static void test_trend_history_order(void **state)
+{
+	struct cell_filter f = { 0 };
+	struct history_series *h = NULL;
+	size_t n = 0, i, k;
+
+	f.model = "m1";
+	assert_int_equal(store_history(*state, &f, CELL_TG, &h, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(h[0].engine, "outlier");
+	assert_string_equal(h[1].engine, "steady");
+	assert_string_equal(h[2].engine, "steps");
+	assert_int_equal(h[0].n, 12);
+	assert_int_equal(h[2].n, 15);
+	assert_int_equal(h[2].n_max, TPS_NULL);
+	assert_string_equal(h[2].endpoint, "completion");
+	assert_string_equal(h[2].runs[0].uuid, "11111111-0000-4000-8000-000000000025");
+	assert_string_equal(h[2].runs[0].tag, "b100");
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < h[i].n; k++) {
+			assert_int_equal(h[i].runs[k].n, 3);
+			if (k)
+				assert_true(strcmp(h[i].runs[k - 1].started_at,
+						   h[i].runs[k].started_at) < 0);
+		}
+	}
+	history_free(h, n);
+	history_free(NULL, 0);
+}
+
+static void test_trend_history_flags(void **state)
+{
+	struct cell_filter f = { 0 };
+	struct history_series *h = NULL;
+	const struct history_series *se;
+	size_t n = 0;
+
+	f.model = "q35";
+	/* The truncated sample is out of tg, the cold one out of pp: 11 each. */
+	assert_int_equal(store_history(*state, &f, CELL_TG, &h, &n), 0);
+	se = find(h, n, "ours", "q35", "", TPS_NULL);
+	assert_int_equal(se->n, 1);
+	assert_int_equal(se->runs[0].n, 11);
+	assert_true(fabs(stats_median(se->runs[0].values, se->runs[0].n) - 142.6) < 1e-9);
+	se = find(h, n, "ours", "q35", "draft", 2);
+	assert_int_equal(se->runs[0].n, 12);
+	history_free(h, n);
+	assert_int_equal(store_history(*state, &f, CELL_PP, &h, &n), 0);
+	se = find(h, n, "ours", "q35", "", TPS_NULL);
+	assert_int_equal(se->runs[0].n, 11);
+	history_free(h, n);
+	/* A baseline that does not exist selects nothing; a model without samples
+	 * (the LOADFAIL) lists no series. */
+	f.baseline = "nope";
+	assert_int_equal(store_history(*state, &f, CELL_TG, &h, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(h);
+	f.baseline = NULL;
+	f.model = "mx";
+	assert_int_equal(store_history(*state, &f, CELL_TG, &h, &n), 0);
+	assert_int_equal(n, 0);
+}
+
+/* The change points of each synthetic series, as 'tpsdb trend' computes them. */
+static void test_trend_changepoints(void **state)
+{
+	static const struct {
+		const char *engine;
+		size_t n_cp;
+		size_t at[2];
+	} cases[] = {
+		{ "steady", 0, { 0, 0 } },  /* noise only */
+		{ "outlier", 0, { 0, 0 } }, /* one run 40% off */
+		{ "steps", 2, { 5, 10 } },  /* 100 -> 90 -> 110 */
+	};
+	struct cell_filter f = { 0 };
+	struct history_series *h = NULL;
+	size_t n = 0, c, k;
+
+	f.model = "m1";
+	assert_int_equal(store_history(*state, &f, CELL_TG, &h, &n), 0);
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		const struct history_series *se = find(h, n, cases[c].engine, "m1", "", TPS_NULL);
+		double *y = tps_xcalloc(se->n, sizeof(*y));
+		struct changepoint *cps = NULL;
+		size_t ncp = 0;
+		for (k = 0; k < se->n; k++)
+			y[k] = stats_median(se->runs[k].values, se->runs[k].n);
+		assert_int_equal(changepoint_detect(y, se->n, NULL, &cps, &ncp), 0);
+		assert_int_equal(ncp, cases[c].n_cp);
+		for (k = 0; k < ncp; k++)
+			assert_int_equal(cps[k].index, cases[c].at[k]);
+		if (ncp == 2) {
+			assert_true(fabs(cps[0].change_pct + 10) < 0.5);
+			assert_true(cps[1].change_pct > 20);
+			assert_string_equal(se->runs[cps[0].index].uuid,
+					    "11111111-0000-4000-8000-000000000030");
+		}
+		changepoint_free(cps);
+		free(y);
+	}
+	history_free(h, n);
+}
+
+/* The trend figure's data: series in engine order, the change points and the
+ * band of the first series' first segment. */
+static void test_trend_figure(void **state)
+{
+	static const char *const engines[] = { "steps", "steady" };
+	struct tables_trend_opts o = { 0 };
+	struct tables_arena *a = tables_arena_new();
+	struct plot_trend tr;
+
+	o.engines = engines;
+	o.n_engines = 2;
+	o.model = "m1";
+	o.n_max = TPS_NULL;
+	o.metric = CELL_TG;
+	assert_int_equal(tables_trend(*state, &o, a, &tr), 0);
+	assert_int_equal(tr.n_series, 2);
+	assert_string_equal(tr.series[0].label, "steps");
+	assert_int_equal(tr.series[0].n_cp, 2);
+	assert_int_equal(tr.series[0].cp[1], 10);
+	assert_true(fabs(tr.band_lo - 98) < 0.5 && fabs(tr.band_hi - 102) < 0.5);
+	assert_true(tr.series[0].x[1] - tr.series[0].x[0] == 3600);
+	o.model = "nope";
+	assert_int_equal(tables_trend(*state, &o, a, &tr), 0);
+	assert_int_equal(tr.n_series, 0);
+	tables_arena_free(a);
+	tables_arena_free(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_trend_history_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trend_history_flags, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trend_changepoints, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_trend_figure, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
