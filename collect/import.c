@@ -4,6 +4,7 @@
  * memory. The kind of input is recognised from the first object. */
 #include "collect/import.h"
 #include "collect/quality.h"
+#include "collect/quant.h"
 #include "collect/response.h"
 #include "schema/record_json.h"
 #include "schema/store.h"
@@ -79,35 +80,6 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* "x-Q4_K_M.gguf" -> "Q4_K_M"; the usual GGUF naming. Caller frees; NULL if none. */
-static char *guess_quant(const char *name)
-{
-	static const char *known[] = { "IQ1_S", "IQ1_M", "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ2_M",
-		"IQ3_XXS", "IQ3_XS", "IQ3_S", "IQ3_M", "IQ4_XS", "IQ4_NL", "Q2_K", "Q3_K_S",
-		"Q3_K_M", "Q3_K_L", "Q4_K_S", "Q4_K_M", "Q4_0", "Q4_1", "Q5_K_S", "Q5_K_M",
-		"Q5_0", "Q5_1", "Q6_K", "Q8_0", "MXFP4", "BF16", "F16", "F32" };
-	size_t i, j, n = strlen(name);
-	char *up = tps_xstrdup(name), *ret = NULL;
-
-	for (j = 0; j < n; j++)
-		up[j] = (char)toupper((unsigned char)up[j]);
-	for (i = 0; i < sizeof(known) / sizeof(known[0]) && !ret; i++) {
-		const char *p = up;
-		size_t k = strlen(known[i]);
-		while ((p = strstr(p, known[i]))) {
-			int left = p == up || !isalnum((unsigned char)p[-1]);
-			int right = !isalnum((unsigned char)p[k]) || p[k] == '\0';
-			if (left && right) {
-				ret = tps_xstrdup(known[i]);
-				break;
-			}
-			p++;
-		}
-	}
-	free(up);
-	return ret;
-}
-
 static char *label_from_path(const char *path)
 {
 	const char *b = base_name(path);
@@ -149,9 +121,12 @@ static int start_run(struct importer *im, const char *model_path, const char *en
 	r->model.file = tps_xstrdup(o->model_file ? base_name(o->model_file) :
 				    model_path ? base_name(model_path) : "");
 	r->model.sha256 = tps_xstrdup(o->model_sha256);
-	r->model.quant = o->quant ? tps_xstrdup(o->quant) : guess_quant(r->model.file);
-	if (!r->model.quant)
-		r->model.quant = guess_quant(r->model.label);
+	if (o->quant)
+		r->model.quant = tps_xstrdup(o->quant);
+	else if (*quant_guess(r->model.file))
+		r->model.quant = tps_xstrdup(quant_guess(r->model.file));
+	else
+		r->model.quant = tps_xstrdup(quant_guess(r->model.label));
 	if (o->n_predict != TPS_NULL)
 		r->n_predict = o->n_predict;
 	r->ctx = o->ctx;
