@@ -1,9 +1,8 @@
-/* plot.h: the three figures (trend, sweep, parity) drawn by gnuplot. A plot job
- * writes one data file per series and one script into a private temporary folder,
- * then runs gnuplot once on that script for all of the job's figures. Labels from
- * users never reach the script: they travel in the data files as column headers
- * and tick labels, and the one free text in the script, a title, is a single-quoted
- * gnuplot string, which gnuplot never expands. */
+/* plot.h: the trend, sweep and parity figures, drawn by gnuplot. A job writes one
+ * data file per series and one script into a private temporary folder, then runs
+ * gnuplot once for all its figures. User labels never reach the script as code:
+ * they travel in the data files (columnheader, xtic), and a title is a
+ * single-quoted gnuplot string, which gnuplot never expands. */
 #ifndef REPORTS_PLOT_H
 #define REPORTS_PLOT_H
 

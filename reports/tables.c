@@ -1675,7 +1675,7 @@ static int trend_series_wanted(const struct tables_trend_opts *o, const char *mo
 }
 
 /* The band from a frozen baseline: min..max of its run medians in this config,
- * widened to mean +/- k x the stored floor when that is wider. */
+ * widened to mean +/- max(2%, k x the stored floor) when that is wider. */
 static int baseline_band(struct store *s, const struct tables_trend_opts *o, const char *model,
 			 struct plot_trend *out, struct tables_arena *a)
 {
@@ -1711,8 +1711,12 @@ static int baseline_band(struct store *s, const struct tables_trend_opts *o, con
 			history_free(h, n);
 			return -1;
 		}
-		if (got > 0) {
-			double w = mean * VERDICT_NOISE_K * noise / 100;
+		{
+			/* At least the parity band (or k x the floor) around the mean:
+			 * a baseline of one run has no spread of its own. */
+			double pct = got > 0 && VERDICT_NOISE_K * noise > VERDICT_BAND_PCT ?
+				VERDICT_NOISE_K * noise : VERDICT_BAND_PCT;
+			double w = mean * pct / 100;
 			lo = mean - w < lo ? mean - w : lo;
 			hi = mean + w > hi ? mean + w : hi;
 		}

@@ -1,9 +1,8 @@
-/* tables.h: the study's tables built from the store, and the data behind the three
- * figures. tables_build() gathers everything 'tpsdb report' shows (the three-way
- * base table with parity verdicts, the speculative table, the per-prompt acceptance
- * tables, the findings and alarms, and the runs every number came from); the
- * tables_write_* functions render that one gathered struct as markdown, plain
- * text, JSON or CSV, so the four formats always carry the same numbers. */
+/* tables.h: the study's tables built from the store, and the data behind the
+ * figures. tables_build() gathers all that 'tpsdb report' shows (base table with
+ * verdicts, speculative and per-prompt tables, findings, alarms, runs); the
+ * tables_write_* functions render that one struct as markdown, text, JSON or CSV,
+ * so the four formats always carry the same numbers. */
 #ifndef REPORTS_TABLES_H
 #define REPORTS_TABLES_H
 
@@ -171,9 +170,9 @@ void tables_arena_free(struct tables_arena *a); /* accepts NULL */
 
 /* A trend figure: one series per engine over its runs' medians, change points
  * from changepoint_detect() with the defaults, and the band: with a baseline, the
- * min..max of the baseline's run medians of the same model and config widened to
- * mean +/- k x the stored A/A floor; without, the first series' first segment
- * (up to its first change point) mean +/- max(2%, k x floor). *out points into
+ * min..max of the baseline's run medians of the same model and config, widened to
+ * at least mean +/- max(2%, k x the stored A/A floor); without, the first series'
+ * first segment (up to its first change point) mean +/- max(2%, k x floor). *out points into
  * arena a. 0 ok (the figure may hold no series: the caller decides), -1 after an
  * error line. */
 int tables_trend(struct store *s, const struct tables_trend_opts *o, struct tables_arena *a,
