@@ -20,7 +20,7 @@ cache=${TPSDB_CACHE:-$HOME/.cache/tpsdb}
 tiny=$cache/tpsdb-collect-tiny-F16.gguf
 "$src/scripts/tiny-model.sh" "$tiny" >/dev/null
 
-median() { sort -g | awk '{v[NR]=$1} END {if (NR%2) print v[(NR+1)/2]; else printf "%.3f\n", (v[NR/2]+v[NR/2+1])/2}'; }
+median() { sort -g | awk '{v[NR]=$1} END {printf "%.2f\n", NR % 2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 
 # Short decodes: the overhead does not grow with them, the run time does.
 "$tpsdb" --db "$t/b.sqlite" collect --engine llama.cpp="$llama/bin/llama-server" \

@@ -300,8 +300,9 @@ static int commit_sample(struct store *s, int64_t run_id, const struct sample_re
 }
 
 /* The warm-ups and then every prompt reps times, rep by rep. -1 on a store error. */
-static int measure(const struct cell_env *env, int64_t run_id, const struct run_rec *run,
-		   struct http *h, struct server *srv, struct tally *t)
+static int send_prompts(const struct cell_env *env, int64_t run_id,
+			const struct run_rec *run, struct http *h, struct server *srv,
+			struct tally *t)
 {
 	const struct collect_opts *o = env->o;
 	const struct prompt_set *ps = env->prompts;
@@ -371,7 +372,7 @@ out:
 	return ret;
 }
 
-int cell_run(const struct cell_env *env, size_t k, struct cell_result *res)
+int cell_measure(const struct cell_env *env, size_t k, struct cell_result *res)
 {
 	const struct collect_opts *o = env->o;
 	struct cell *c = &env->plan->cells[k];
@@ -429,6 +430,8 @@ int cell_run(const struct cell_env *env, size_t k, struct cell_result *res)
 						     CELL_LOG_TAIL_LINES) : tps_xstrdup("");
 			load_error = tps_xasprintf("%s%s%s", why, *tail ? "\n" : "", tail);
 		}
+		http_free(h);
+		h = NULL;
 		server_stop(srv, CELL_STOP_GRACE_S);
 		fill_run(env, k, NULL, uuid, started, res->log_path, &run);
 		if (record_run(env->store, &run, status, load_error) < 0)
@@ -450,7 +453,7 @@ int cell_run(const struct cell_env *env, size_t k, struct cell_result *res)
 	fill_run(env, k, &pr, uuid, started, res->log_path, &run);
 	if ((run_id = record_run(env->store, &run, NULL, NULL)) < 0)
 		goto out;
-	if (measure(env, run_id, &run, h, srv, &t) < 0) {
+	if (send_prompts(env, run_id, &run, h, srv, &t) < 0) {
 		/* The store failed: leave the run honest if we still can. */
 		store_run_finish(env->store, run_id, "failed", NULL, NULL);
 		goto out;
@@ -463,6 +466,9 @@ int cell_run(const struct cell_env *env, size_t k, struct cell_result *res)
 		status = "partial";
 	else
 		status = "failed";
+	/* Our connection goes first: a server waits for open clients as it shuts down. */
+	http_free(h);
+	h = NULL;
 	server_stop(srv, CELL_STOP_GRACE_S);
 	if (srv && t.dead && server_exited(srv)) {
 		tail = server_log_tail(res->log_path, CELL_LOG_TAIL_BYTES, CELL_LOG_TAIL_LINES);
@@ -484,8 +490,8 @@ int cell_run(const struct cell_env *env, size_t k, struct cell_result *res)
 	res->accept = t.drafted > 0 ? (double)t.accepted / (double)t.drafted : NAN;
 	ret = 0;
 out:
-	server_free(srv);
 	http_free(h);
+	server_free(srv);
 	manifest_free_args(argv);
 	props_release(&pr);
 	run_rec_release(&run);

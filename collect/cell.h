@@ -55,6 +55,6 @@ struct cell_result {
  * 'interrupted' with its samples kept. The server is stopped before this returns.
  * Returns 0 when the cell was recorded (res says how it went), -1 after an error
  * line when the store or the system failed. */
-int cell_run(const struct cell_env *env, size_t k, struct cell_result *res);
+int cell_measure(const struct cell_env *env, size_t k, struct cell_result *res);
 
 #endif

@@ -899,7 +899,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	rows = tps_xcalloc(p.n_cells, sizeof(*rows));
 	for (k = 0; k < p.n_cells && !interrupt_pending(); k++) {
 		const struct cell *c = &p.cells[k];
-		if (cell_run(&env, k, &res) < 0)
+		if (cell_measure(&env, k, &res) < 0)
 			goto out;
 		progress_cell_done(pr, res.load_failed ? "LOADFAIL" : res.status, res.n_ok,
 				   res.n_failed);

@@ -2,9 +2,9 @@
  * place: the per-sample data-quality flags set at ingest, grouped per run with an
  * example, runs that failed to load or stopped early, the model-identity alarms and
  * SQLite's own integrity check. Any of them fails the command (exit 1). */
-#include "collect/quality.h"
+#include "reports/findings.h"
+#include "reports/strv.h"
 #include "schema/catalog.h"
-#include "schema/record.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
@@ -57,119 +57,6 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-struct finding {
-	const struct catalog_quality *q;
-	const char *kind; /* static */
-	int64_t count, total;
-	char *detail;
-	int run_level; /* about the run, not a count of samples */
-};
-
-struct findings {
-	struct finding *f;
-	size_t n;
-};
-
-static void add(struct findings *fs, const struct catalog_quality *q, const char *kind,
-		int64_t count, int64_t total, char *detail)
-{
-	struct finding *f;
-
-	fs->f = tps_xrealloc(fs->f, (fs->n + 1) * sizeof(*fs->f));
-	f = &fs->f[fs->n++];
-	f->q = q;
-	f->kind = kind;
-	f->count = count;
-	f->total = total;
-	f->detail = detail;
-	f->run_level = !strcmp(kind, "load-failed") || !strcmp(kind, "partial") ||
-		       !strcmp(kind, "interrupted");
-}
-
-/* The last non-empty line of a server log tail, at most 200 bytes of it. */
-static char *log_tail(const char *log)
-{
-	const char *end, *start;
-
-	if (!log || !*log)
-		return tps_xstrdup("the engine failed to start (no server log kept)");
-	end = log + strlen(log);
-	while (end > log && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-		end--;
-	start = end;
-	while (start > log && start[-1] != '\n')
-		start--;
-	if (end - start > 200)
-		start = end - 200;
-	return tps_xstrndup(start, (size_t)(end - start));
-}
-
-static char *sample_detail(const struct catalog_quality *q, unsigned flag)
-{
-	switch (flag) {
-	case SAMPLE_TRUNCATED:
-		if (q->n_predict != TPS_NULL && q->trunc_min_predicted_n != TPS_NULL &&
-		    q->trunc_min_predicted_n < q->n_predict)
-			return tps_xasprintf("truncated decode (predicted_n %lld < n_predict %lld)",
-					     (long long)q->trunc_min_predicted_n,
-					     (long long)q->n_predict);
-		if (q->trunc_min_predicted_n != TPS_NULL)
-			return tps_xasprintf("truncated decode (stopped on eos, predicted_n %lld)",
-					     (long long)q->trunc_min_predicted_n);
-		return tps_xstrdup("truncated decode (stopped on eos)");
-	case SAMPLE_CACHED:
-		if (q->cache_max_n != TPS_NULL)
-			return tps_xasprintf("cache-inflated prefill (cache_n %lld)",
-					     (long long)q->cache_max_n);
-		return tps_xstrdup("cache-inflated prefill");
-	case SAMPLE_SHORT_PROMPT:
-		if (q->short_min_prompt_n != TPS_NULL)
-			return tps_xasprintf("short prompt (prompt_n %lld < %d)",
-					     (long long)q->short_min_prompt_n, QUALITY_MIN_PROMPT_N);
-		return tps_xasprintf("short prompt (prompt_n < %d)", QUALITY_MIN_PROMPT_N);
-	case SAMPLE_FAILED:
-		if (q->failed_example) {
-			char *t = log_tail(q->failed_example), *d;
-			d = tps_xasprintf("failed requests (%s)", t);
-			free(t);
-			return d;
-		}
-		return tps_xstrdup("failed requests (no timings)");
-	case SAMPLE_COLD:
-		return tps_xstrdup("cold-start prefill (first request after the server started)");
-	}
-	return tps_xstrdup("flagged");
-}
-
-static void collect(struct findings *fs, const struct catalog_quality *q, size_t n)
-{
-	size_t i;
-	int b;
-
-	for (i = 0; i < n; i++) {
-		const char *st = q[i].status ? q[i].status : "";
-
-		if (!strcmp(st, "failed")) {
-			char *t = log_tail(q[i].load_error);
-			add(fs, &q[i], "load-failed", 1, 1, tps_xasprintf("LOADFAIL: %s", t));
-			free(t);
-		} else if (!strcmp(st, "partial")) {
-			add(fs, &q[i], "partial", 1, 1, tps_xasprintf(
-				    "partial run: stopped before all of its requests were answered "
-				    "(%lld samples kept)", (long long)q[i].total));
-		} else if (!strcmp(st, "interrupted")) {
-			add(fs, &q[i], "interrupted", 1, 1, tps_xasprintf(
-				    "interrupted run: stopped by a signal (%lld samples kept)",
-				    (long long)q[i].total));
-		}
-		for (b = 0; b < CATALOG_NFLAGS; b++) {
-			if (q[i].count[b])
-				add(fs, &q[i], record_flag_name(1u << b), q[i].count[b], q[i].total,
-				    sample_detail(&q[i], 1u << b));
-		}
-	}
-}
-
 struct problems {
 	char **p;
 	size_t n;
@@ -178,31 +65,19 @@ struct problems {
 static void on_problem(const char *problem, void *arg)
 {
 	struct problems *ps = arg;
-	ps->p = tps_xrealloc(ps->p, (ps->n + 1) * sizeof(*ps->p));
-	ps->p[ps->n++] = tps_xstrdup(problem);
+
+	strv_add(&ps->p, &ps->n, problem);
 }
 
 static int print_json(const struct findings *fs, const struct catalog_alarm *a, size_t na,
 		      const struct problems *ps)
 {
-	cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray(), *alarms;
+	cJSON *root = cJSON_CreateObject(), *alarms;
 	char *text = catalog_alarms_json(a, na), *out = NULL;
 	size_t i;
 	int ret = -1;
 
-	cJSON_AddItemToObject(root, "findings", arr);
-	for (i = 0; i < fs->n; i++) {
-		const struct finding *f = &fs->f[i];
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddItemToArray(arr, o);
-		cJSON_AddStringToObject(o, "run", f->q->uuid);
-		cJSON_AddStringToObject(o, "engine", f->q->engine);
-		cJSON_AddStringToObject(o, "model", f->q->model);
-		cJSON_AddStringToObject(o, "kind", f->kind);
-		cJSON_AddNumberToObject(o, "count", (double)f->count);
-		cJSON_AddNumberToObject(o, "total", (double)f->total);
-		cJSON_AddStringToObject(o, "detail", f->detail);
-	}
+	cJSON_AddItemToObject(root, "findings", findings_json(fs));
 	if (!(alarms = cJSON_Parse(text))) {
 		tps_error("out of memory writing JSON");
 		goto out;
@@ -235,14 +110,9 @@ static void print_text(const struct findings *fs, const struct catalog_alarm *a,
 	size_t i;
 
 	for (i = 0; i < fs->n; i++) {
-		const struct finding *f = &fs->f[i];
-		if (f->run_level)
-			printf("run %s %s/%s: %s\n", f->q->uuid, f->q->engine, f->q->model,
-			       f->detail);
-		else
-			printf("run %s %s/%s: %lld of %lld samples %s\n", f->q->uuid,
-			       f->q->engine, f->q->model, (long long)f->count,
-			       (long long)f->total, f->detail);
+		char *l = findings_line(&fs->v[i]);
+		printf("%s\n", l);
+		free(l);
 	}
 	for (i = 0; i < na; i++) {
 		char *t = catalog_alarm_text(&a[i]);
@@ -266,7 +136,7 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	struct findings fs = { 0 };
 	struct problems ps = { 0 };
 	struct store *s;
-	size_t nq = 0, na = 0, i;
+	size_t nq = 0, na = 0;
 	int c, json = 0, ret = TPS_EXIT_ERROR;
 
 	while ((c = tps_getopt(argc, argv, opts)) != -1) {
@@ -292,7 +162,7 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	if (catalog_quality(s, &filt, &q, &nq) < 0 || catalog_alarms(s, &a, &na) < 0 ||
 	    store_integrity(s, on_problem, &ps) < 0)
 		goto out;
-	collect(&fs, q, nq);
+	findings_build(&fs, q, nq);
 	if (json) {
 		if (print_json(&fs, a, na, &ps) < 0)
 			goto out;
@@ -301,12 +171,8 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	}
 	ret = fs.n || na || ps.n ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:
-	for (i = 0; i < fs.n; i++)
-		free(fs.f[i].detail);
-	free(fs.f);
-	for (i = 0; i < ps.n; i++)
-		free(ps.p[i]);
-	free(ps.p);
+	findings_release(&fs);
+	strv_free(ps.p, ps.n);
 	catalog_quality_free(q, nq);
 	catalog_alarms_free(a, na);
 	return ret;

@@ -1,6 +1,8 @@
 /* cmd_compare.c: `tpsdb compare`, the parity table of two engines. Every cell both
  * measured gets a paired verdict per metric (reports/parity.c); the exit code is
  * informational (0) unless a cell had to be refused or nothing was comparable (3). */
+#include "reports/json.h"
+#include "reports/md.h"
 #include "reports/parity.h"
 #include "schema/record.h"
 #include "tpsdb.h"
@@ -64,22 +66,6 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static void put_dbl(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v + 0.0); /* + 0.0: no "-0" in the JSON */
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
-static void put_i64(cJSON *o, const char *k, int64_t v)
-{
-	if (v == TPS_NULL)
-		cJSON_AddNullToObject(o, k);
-	else
-		cJSON_AddNumberToObject(o, k, (double)v);
-}
-
 static int print_json(const struct parity_result *r)
 {
 	cJSON *root = cJSON_CreateObject(), *rows, *warn;
@@ -94,25 +80,25 @@ static int print_json(const struct parity_result *r)
 		cJSON_AddItemToArray(rows, o);
 		cJSON_AddStringToObject(o, "model", w->model);
 		cJSON_AddStringToObject(o, "spec_type", w->spec_type);
-		put_i64(o, "n_max", w->n_max);
+		json_put_i64(o, "n_max", w->n_max);
 		cJSON_AddStringToObject(o, "endpoint", w->endpoint);
 		cJSON_AddStringToObject(o, "metric", w->metric);
 		cJSON_AddStringToObject(o, "ours", w->ours);
 		cJSON_AddStringToObject(o, "vs", w->vs);
-		put_dbl(o, "ours_median", w->ours_median);
-		put_dbl(o, "vs_median", w->vs_median);
-		put_dbl(o, "delta_pct", w->v.delta_pct);
-		put_dbl(o, "mean_delta_pct", w->v.mean_delta_pct);
-		put_dbl(o, "ci_lo_pct", w->v.ci_lo_pct);
-		put_dbl(o, "ci_hi_pct", w->v.ci_hi_pct);
-		put_dbl(o, "p_value", w->v.p_wilcoxon);
-		put_dbl(o, "p_sign", w->v.p_sign);
+		json_put_num(o, "ours_median", w->ours_median);
+		json_put_num(o, "vs_median", w->vs_median);
+		json_put_num(o, "delta_pct", w->v.delta_pct);
+		json_put_num(o, "mean_delta_pct", w->v.mean_delta_pct);
+		json_put_num(o, "ci_lo_pct", w->v.ci_lo_pct);
+		json_put_num(o, "ci_hi_pct", w->v.ci_hi_pct);
+		json_put_num(o, "p_value", w->v.p_wilcoxon);
+		json_put_num(o, "p_sign", w->v.p_sign);
 		cJSON_AddNumberToObject(o, "n_pairs", (double)w->v.n_pairs);
 		cJSON_AddStringToObject(o, "verdict", verdict_kind_name(w->v.kind));
 		cJSON_AddBoolToObject(o, "significant", w->v.significant);
-		put_dbl(o, "band_pct", w->v.band_pct);
+		json_put_num(o, "band_pct", w->v.band_pct);
 		cJSON_AddStringToObject(o, "bound", verdict_bound_name(w->v.bound));
-		put_dbl(o, "noise_pct", w->noise_pct);
+		json_put_num(o, "noise_pct", w->noise_pct);
 		cJSON_AddNumberToObject(o, "excluded_ours", (double)w->excluded_ours);
 		cJSON_AddNumberToObject(o, "excluded_vs", (double)w->excluded_vs);
 		cJSON_AddNumberToObject(o, "unpaired", (double)w->unpaired);
@@ -130,14 +116,6 @@ static int print_json(const struct parity_result *r)
 	printf("%s\n", text);
 	cJSON_free(text);
 	return 0;
-}
-
-static void fmt_num(char *buf, size_t len, const char *fmt, double v)
-{
-	if (isfinite(v))
-		snprintf(buf, len, fmt, v);
-	else
-		snprintf(buf, len, "-");
 }
 
 static void print_table(const struct parity_result *r, const char *ours, const char *vs)
@@ -163,13 +141,13 @@ static void print_table(const struct parity_result *r, const char *ours, const c
 		char excl[48];
 
 		parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, name, sizeof(name));
-		fmt_num(a, sizeof(a), "%.1f", w->ours_median);
-		fmt_num(b, sizeof(b), "%.1f", w->vs_median);
-		fmt_num(d, sizeof(d), "%+.2f%%", w->v.delta_pct);
-		fmt_num(lo, sizeof(lo), "%+.2f", w->v.ci_lo_pct);
-		fmt_num(hi, sizeof(hi), "%+.2f", w->v.ci_hi_pct);
+		md_num(a, sizeof(a), "%.1f", w->ours_median);
+		md_num(b, sizeof(b), "%.1f", w->vs_median);
+		md_num(d, sizeof(d), "%+.2f%%", w->v.delta_pct);
+		md_num(lo, sizeof(lo), "%+.2f", w->v.ci_lo_pct);
+		md_num(hi, sizeof(hi), "%+.2f", w->v.ci_hi_pct);
 		snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-		fmt_num(p, sizeof(p), "%.2g", w->v.p_wilcoxon);
+		md_num(p, sizeof(p), "%.2g", w->v.p_wilcoxon);
 		snprintf(band, sizeof(band), "%.1f%% %s", w->v.band_pct,
 			 verdict_bound_name(w->v.bound));
 		snprintf(excl, sizeof(excl), "%zu/%zu%s", w->excluded_ours, w->excluded_vs,

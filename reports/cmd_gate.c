@@ -6,8 +6,10 @@
 #include "analyze/changepoint.h"
 #include "analyze/stats.h"
 #include "analyze/verdict.h"
+#include "reports/json.h"
 #include "reports/parity.h"
 #include "reports/series.h"
+#include "reports/strv.h"
 #include "schema/baseline.h"
 #include "schema/cells.h"
 #include "schema/noise.h"
@@ -17,7 +19,6 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -141,21 +142,6 @@ struct gate_result {
 	size_t n_fail;
 };
 
-static void add_warning(struct gate_result *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add_warning(struct gate_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	char buf[512];
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	r->warnings = tps_xrealloc(r->warnings, (r->n_warnings + 1) * sizeof(*r->warnings));
-	r->warnings[r->n_warnings++] = tps_xstrdup(buf);
-}
-
 static void result_release(struct gate_result *r)
 {
 	size_t i;
@@ -165,9 +151,7 @@ static void result_release(struct gate_result *r)
 		free(r->rows[i].endpoint); free(r->rows[i].cell);
 	}
 	free(r->rows);
-	for (i = 0; i < r->n_warnings; i++)
-		free(r->warnings[i]);
-	free(r->warnings);
+	strv_free(r->warnings, r->n_warnings);
 	for (i = 0; i < r->n_viol; i++) {
 		free(r->viol[i].engine); free(r->viol[i].model); free(r->viol[i].spec_type);
 	}
@@ -345,8 +329,9 @@ static int gate_metric(struct store *s, const struct gate_opts *o, const struct 
 	if (g.outcome == VERDICT_GATE_NODATA) {
 		/* A base cell has no acceptance; that is not worth a warning. */
 		if (metric != M_ACCEPT || (nx && ny))
-			add_warning(r, "cell '%s' %s: no usable values on %s side; not gated", cell,
-				    metric_names[metric], nx ? "the baseline's" : "the candidate's");
+			strv_addf(&r->warnings, &r->n_warnings,
+				  "cell '%s' %s: no usable values on %s side; not gated", cell,
+				  metric_names[metric], nx ? "the baseline's" : "the candidate's");
 		ret = 0;
 		goto out;
 	}
@@ -537,17 +522,19 @@ static int run_gate(struct store *s, const struct gate_opts *o, struct gate_resu
 		if (check_findings(s, c, cell, r) < 0)
 			goto out;
 		if (!(b = baseline_for(c, base, nb, &choices))) {
-			add_warning(r, "cell '%s': the candidate has it, the baseline '%s' does not",
-				    cell, o->baseline);
+			strv_addf(&r->warnings, &r->n_warnings,
+				  "cell '%s': the candidate has it, the baseline '%s' does not",
+				  cell, o->baseline);
 			continue;
 		}
 		used[b - base] = 1;
 		if (choices > 1 && strcmp(b->engine, c->engine))
-			add_warning(r, "cell '%s': the baseline holds %zu engines; gating against '%s'",
-				    cell, choices, b->engine);
+			strv_addf(&r->warnings, &r->n_warnings,
+				  "cell '%s': the baseline holds %zu engines; gating against '%s'",
+				  cell, choices, b->engine);
 		if (parity_mismatch(c, b, why, sizeof(why))) {
-			add_warning(r, "cell '%s': not gated, the runs are not comparable: %s", cell,
-				    why);
+			strv_addf(&r->warnings, &r->n_warnings,
+				  "cell '%s': not gated, the runs are not comparable: %s", cell, why);
 			continue;
 		}
 		shared++;
@@ -574,8 +561,9 @@ static int run_gate(struct store *s, const struct gate_opts *o, struct gate_resu
 			continue;
 		parity_cell_name(base[i].model, base[i].spec_type, base[i].n_max, base[i].endpoint,
 				 cell, sizeof(cell));
-		add_warning(r, "cell '%s': the baseline '%s' has it, the candidate does not", cell,
-			    o->baseline);
+		strv_addf(&r->warnings, &r->n_warnings,
+			  "cell '%s': the baseline '%s' has it, the candidate does not", cell,
+			  o->baseline);
 	}
 	if (o->strict)
 		r->n_fail += r->n_find;
@@ -598,22 +586,6 @@ out:
 
 /* --- rendering --- */
 
-static void put_dbl(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v + 0.0);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
-static void put_rung(cJSON *o, const char *k, int64_t n_max)
-{
-	if (n_max == TPS_NULL || n_max <= 0)
-		cJSON_AddNullToObject(o, k);
-	else
-		cJSON_AddNumberToObject(o, k, (double)n_max);
-}
-
 static int print_json(const struct gate_opts *o, const struct gate_result *r)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
@@ -623,10 +595,7 @@ static int print_json(const struct gate_opts *o, const struct gate_result *r)
 	cJSON_AddBoolToObject(root, "pass", r->n_fail == 0);
 	cJSON_AddStringToObject(root, "baseline", o->baseline);
 	cJSON_AddStringToObject(root, "engine", o->engine);
-	if (o->tag)
-		cJSON_AddStringToObject(root, "tag", o->tag);
-	else
-		cJSON_AddNullToObject(root, "tag");
+	json_put_str(root, "tag", o->tag);
 	cJSON_AddNumberToObject(root, "failures", (double)r->n_fail);
 	arr = cJSON_AddArrayToObject(root, "cells");
 	for (i = 0; i < r->n_rows; i++) {
@@ -635,15 +604,15 @@ static int print_json(const struct gate_opts *o, const struct gate_result *r)
 		cJSON_AddItemToArray(arr, c);
 		cJSON_AddStringToObject(c, "model", w->model);
 		cJSON_AddStringToObject(c, "spec_type", w->spec_type);
-		put_rung(c, "n_max", w->n_max);
+		json_put_rung(c, "n_max", w->n_max);
 		cJSON_AddStringToObject(c, "endpoint", w->endpoint);
 		cJSON_AddStringToObject(c, "metric", metric_names[w->metric]);
-		put_dbl(c, "baseline", w->g.baseline_mean);
-		put_dbl(c, "candidate", w->g.candidate_mean);
-		put_dbl(c, "delta_pct", w->g.delta_pct);
-		put_dbl(c, "threshold_pct", w->g.threshold_pct);
+		json_put_num(c, "baseline", w->g.baseline_mean);
+		json_put_num(c, "candidate", w->g.candidate_mean);
+		json_put_num(c, "delta_pct", w->g.delta_pct);
+		json_put_num(c, "threshold_pct", w->g.threshold_pct);
 		cJSON_AddStringToObject(c, "bound", verdict_bound_name(w->g.bound));
-		put_dbl(c, "noise_pct", w->noise_pct);
+		json_put_num(c, "noise_pct", w->noise_pct);
 		cJSON_AddNumberToObject(c, "n_baseline", (double)w->g.n_baseline);
 		cJSON_AddNumberToObject(c, "n_candidate", (double)w->g.n_candidate);
 		cJSON_AddStringToObject(c, "baseline_run", w->base_run);
@@ -660,9 +629,9 @@ static int print_json(const struct gate_opts *o, const struct gate_result *r)
 		cJSON_AddStringToObject(v, "engine", r->viol[i].engine);
 		cJSON_AddStringToObject(v, "model", r->viol[i].model);
 		cJSON_AddStringToObject(v, "spec_type", r->viol[i].spec_type);
-		put_rung(v, "from", r->viol[i].from);
-		put_rung(v, "to", r->viol[i].to);
-		put_dbl(v, "drop_pct", r->viol[i].drop_pct);
+		json_put_rung(v, "from", r->viol[i].from);
+		json_put_rung(v, "to", r->viol[i].to);
+		json_put_num(v, "drop_pct", r->viol[i].drop_pct);
 	}
 	arr = cJSON_AddArrayToObject(root, "findings");
 	for (i = 0; i < r->n_find; i++) {
@@ -682,14 +651,14 @@ static int print_json(const struct gate_opts *o, const struct gate_result *r)
 		cJSON_AddItemToArray(arr, v);
 		cJSON_AddStringToObject(v, "model", t->model);
 		cJSON_AddStringToObject(v, "spec_type", t->spec_type);
-		put_rung(v, "n_max", t->n_max);
+		json_put_rung(v, "n_max", t->n_max);
 		cJSON_AddStringToObject(v, "metric", metric_names[t->metric]);
 		cJSON_AddStringToObject(v, "run", t->run);
 		cJSON_AddStringToObject(v, "tag", t->tag);
-		put_dbl(v, "before", t->cp.mean_before);
-		put_dbl(v, "after", t->cp.mean_after);
-		put_dbl(v, "change_pct", t->cp.change_pct);
-		put_dbl(v, "p_value", t->cp.pvalue);
+		json_put_num(v, "before", t->cp.mean_before);
+		json_put_num(v, "after", t->cp.mean_after);
+		json_put_num(v, "change_pct", t->cp.change_pct);
+		json_put_num(v, "p_value", t->cp.pvalue);
 		cJSON_AddNumberToObject(v, "n_before", (double)t->cp.n_before);
 		cJSON_AddNumberToObject(v, "n_after", (double)t->cp.n_after);
 		cJSON_AddStringToObject(v, "status", t->fail ? "fail" : "pass");

@@ -2,6 +2,7 @@
  * median prefill and decode tok/s of the samples no flag spoils. The --json form is
  * a contract that CI scripts parse: keys are only ever added, never renamed. */
 #include "analyze/stats.h"
+#include "reports/json.h"
 #include "schema/catalog.h"
 #include "schema/store.h"
 #include "tpsdb.h"
@@ -45,22 +46,6 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static void put_str(cJSON *o, const char *k, const char *v)
-{
-	if (v)
-		cJSON_AddStringToObject(o, k, v);
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
-static void put_i64(cJSON *o, const char *k, int64_t v)
-{
-	if (v == TPS_NULL)
-		cJSON_AddNullToObject(o, k);
-	else
-		cJSON_AddNumberToObject(o, k, (double)v);
-}
-
 static void put_dbl(cJSON *o, const char *k, double v)
 {
 	if (isnan(v))
@@ -80,26 +65,26 @@ static int print_json(const struct catalog_run *runs, size_t n)
 		cJSON *o = cJSON_CreateObject();
 
 		cJSON_AddItemToArray(arr, o);
-		put_str(o, "uuid", r->uuid);
-		put_str(o, "started_at", r->started_at);
-		put_str(o, "ended_at", r->ended_at);
-		put_str(o, "status", r->status);
-		put_str(o, "source", r->source);
-		put_str(o, "host", r->host);
-		put_str(o, "engine", r->engine);
-		put_str(o, "role", r->role);
-		put_str(o, "model", r->model);
-		put_str(o, "tag", r->tag);
-		put_str(o, "endpoint", r->endpoint);
-		put_str(o, "spec_type", r->spec_type);
-		put_i64(o, "n_max", r->n_max);
-		put_i64(o, "ctx", r->ctx);
-		put_i64(o, "n_predict", r->n_predict);
-		put_i64(o, "warmup", r->warmup);
-		put_str(o, "load_error", r->load_error);
-		put_i64(o, "n_samples", r->n_samples);
-		put_i64(o, "n_failed", r->n_failed);
-		put_i64(o, "n_flagged", r->n_flagged);
+		json_put_str(o, "uuid", r->uuid);
+		json_put_str(o, "started_at", r->started_at);
+		json_put_str(o, "ended_at", r->ended_at);
+		json_put_str(o, "status", r->status);
+		json_put_str(o, "source", r->source);
+		json_put_str(o, "host", r->host);
+		json_put_str(o, "engine", r->engine);
+		json_put_str(o, "role", r->role);
+		json_put_str(o, "model", r->model);
+		json_put_str(o, "tag", r->tag);
+		json_put_str(o, "endpoint", r->endpoint);
+		json_put_str(o, "spec_type", r->spec_type);
+		json_put_i64(o, "n_max", r->n_max);
+		json_put_i64(o, "ctx", r->ctx);
+		json_put_i64(o, "n_predict", r->n_predict);
+		json_put_i64(o, "warmup", r->warmup);
+		json_put_str(o, "load_error", r->load_error);
+		json_put_i64(o, "n_samples", r->n_samples);
+		json_put_i64(o, "n_failed", r->n_failed);
+		json_put_i64(o, "n_flagged", r->n_flagged);
 		put_dbl(o, "pp_median", stats_median(r->pp, r->npp));
 		put_dbl(o, "tg_median", stats_median(r->tg, r->ntg));
 	}

@@ -2,6 +2,8 @@
  * speed, speedup and acceptance per draft depth, the rungs where speed falls, the
  * shape against other engines and why two engines differ at one rung. A fall beyond
  * the tolerance is a failed check (exit 1). */
+#include "reports/json.h"
+#include "reports/md.h"
 #include "reports/parity.h"
 #include "reports/series.h"
 #include "schema/record.h"
@@ -54,23 +56,6 @@ struct sweep_opts {
 	const char *engine, *ref;
 	double tolerance;
 };
-
-static void put_dbl(cJSON *o, const char *k, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(o, k, v + 0.0); /* + 0.0: no "-0" in the JSON */
-	else
-		cJSON_AddNullToObject(o, k);
-}
-
-/* A rung's n_max as JSON: null for the base. */
-static void put_rung(cJSON *o, const char *k, int64_t n_max)
-{
-	if (n_max == TPS_NULL || n_max <= 0)
-		cJSON_AddNullToObject(o, k);
-	else
-		cJSON_AddNumberToObject(o, k, (double)n_max);
-}
 
 static const char *rung_name(int64_t n_max, char *buf, size_t len)
 {
@@ -156,13 +141,13 @@ static cJSON *series_json(const struct sweep_opts *o, const struct series_set *s
 		cJSON *p = cJSON_CreateObject();
 
 		cJSON_AddItemToArray(pts, p);
-		put_rung(p, "n_max", r->n_max);
-		put_dbl(p, "tg", r->rung.tg);
-		put_dbl(p, "accept", r->point.acceptance);
-		put_dbl(p, "speedup", r->point.speedup);
-		put_dbl(p, "cycles", r->point.cycles);
-		put_dbl(p, "tokens_per_cycle", r->point.tokens_per_cycle);
-		put_dbl(p, "ms_per_cycle", r->point.ms_per_cycle);
+		json_put_rung(p, "n_max", r->n_max);
+		json_put_num(p, "tg", r->rung.tg);
+		json_put_num(p, "accept", r->point.acceptance);
+		json_put_num(p, "speedup", r->point.speedup);
+		json_put_num(p, "cycles", r->point.cycles);
+		json_put_num(p, "tokens_per_cycle", r->point.tokens_per_cycle);
+		json_put_num(p, "ms_per_cycle", r->point.ms_per_cycle);
 		cJSON_AddNumberToObject(p, "n_samples", (double)r->n_values);
 		cJSON_AddNumberToObject(p, "excluded", (double)r->n_excluded);
 		cJSON_AddStringToObject(p, "run", r->run_uuid);
@@ -173,18 +158,18 @@ static cJSON *series_json(const struct sweep_opts *o, const struct series_set *s
 		const struct sweep_step *st = &se->report.violations[i];
 		cJSON *v = cJSON_CreateObject();
 		cJSON_AddItemToArray(arr, v);
-		put_rung(v, "from", st->from_n_max);
-		put_rung(v, "to", st->to_n_max);
-		put_dbl(v, "drop_pct", -st->change_pct);
+		json_put_rung(v, "from", st->from_n_max);
+		json_put_rung(v, "to", st->to_n_max);
+		json_put_num(v, "drop_pct", -st->change_pct);
 	}
 	arr = cJSON_AddArrayToObject(js, "anomalies");
 	for (i = 0; i < se->report.n_anomalies; i++) {
 		const struct sweep_step *st = &se->report.anomalies[i];
 		cJSON *v = cJSON_CreateObject();
 		cJSON_AddItemToArray(arr, v);
-		put_rung(v, "from", st->from_n_max);
-		put_rung(v, "to", st->to_n_max);
-		put_dbl(v, "accept_rise_pct", st->change_pct);
+		json_put_rung(v, "from", st->from_n_max);
+		json_put_rung(v, "to", st->to_n_max);
+		json_put_num(v, "accept_rise_pct", st->change_pct);
 	}
 	arr = cJSON_AddArrayToObject(js, "shape");
 	for (j = 0; j < set->n; j++) {
@@ -201,10 +186,10 @@ static cJSON *series_json(const struct sweep_opts *o, const struct series_set *s
 			shape_sentence(se, &set->v[j], &steps[i], msg, sizeof(msg));
 			cJSON_AddItemToArray(arr, v);
 			cJSON_AddStringToObject(v, "ref", set->v[j].engine);
-			put_rung(v, "from", steps[i].from_n_max);
-			put_rung(v, "to", steps[i].to_n_max);
-			put_dbl(v, "change_pct", steps[i].change_pct);
-			put_dbl(v, "ref_change_pct", steps[i].ref_change_pct);
+			json_put_rung(v, "from", steps[i].from_n_max);
+			json_put_rung(v, "to", steps[i].to_n_max);
+			json_put_num(v, "change_pct", steps[i].change_pct);
+			json_put_num(v, "ref_change_pct", steps[i].ref_change_pct);
 			cJSON_AddStringToObject(v, "message", msg);
 		}
 		free(steps);
@@ -235,12 +220,12 @@ static void gaps_json(const struct sweep_opts *o, const struct series_set *set, 
 				cJSON_AddStringToObject(v, "ref", y->engine);
 				cJSON_AddStringToObject(v, "model", x->model);
 				cJSON_AddStringToObject(v, "spec_type", x->spec_type);
-				put_rung(v, "n_max", x->rungs[i].n_max);
-				put_dbl(v, "tg_pct", g.tg_pct);
-				put_dbl(v, "tpc_pct", g.tpc_pct);
-				put_dbl(v, "cost_pct", g.cost_pct);
-				put_dbl(v, "share_acceptance", g.share_acceptance);
-				put_dbl(v, "share_cost", g.share_cost);
+				json_put_rung(v, "n_max", x->rungs[i].n_max);
+				json_put_num(v, "tg_pct", g.tg_pct);
+				json_put_num(v, "tpc_pct", g.tpc_pct);
+				json_put_num(v, "cost_pct", g.cost_pct);
+				json_put_num(v, "share_acceptance", g.share_acceptance);
+				json_put_num(v, "share_cost", g.share_cost);
 				cJSON_AddStringToObject(v, "explain", msg);
 			}
 		}
@@ -267,14 +252,6 @@ static int print_json(const struct sweep_opts *o, const struct series_set *set)
 	return 0;
 }
 
-static void fmt(char *buf, size_t len, const char *f, double v)
-{
-	if (isfinite(v))
-		snprintf(buf, len, f, v);
-	else
-		snprintf(buf, len, "-");
-}
-
 static void print_series(const struct sweep_opts *o, const struct series_set *set, size_t k)
 {
 	const struct series *se = &set->v[k];
@@ -292,12 +269,12 @@ static void print_series(const struct sweep_opts *o, const struct series_set *se
 		char n[24], tg[32], sp[32], ac[32], tpc[32], ms[32], cy[32];
 
 		rung_name(r->n_max, n, sizeof(n));
-		fmt(tg, sizeof(tg), "%.1f", r->rung.tg);
-		fmt(sp, sizeof(sp), "%.2fx", r->point.speedup);
-		fmt(ac, sizeof(ac), "%.1f%%", r->point.acceptance * 100);
-		fmt(tpc, sizeof(tpc), "%.2f", r->point.tokens_per_cycle);
-		fmt(ms, sizeof(ms), "%.2f", r->point.ms_per_cycle);
-		fmt(cy, sizeof(cy), "%.0f", r->point.cycles);
+		md_num(tg, sizeof(tg), "%.1f", r->rung.tg);
+		md_num(sp, sizeof(sp), "%.2fx", r->point.speedup);
+		md_num(ac, sizeof(ac), "%.1f%%", r->point.acceptance * 100);
+		md_num(tpc, sizeof(tpc), "%.2f", r->point.tokens_per_cycle);
+		md_num(ms, sizeof(ms), "%.2f", r->point.ms_per_cycle);
+		md_num(cy, sizeof(cy), "%.0f", r->point.cycles);
 		printf("  %-6s %9s %8s %7s %10s %9s %9s %4zu\n", n, tg, sp, ac, tpc, ms, cy,
 		       r->n_values);
 	}

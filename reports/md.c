@@ -4,6 +4,7 @@
 #include "reports/md.h"
 #include "tpsdb.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -230,4 +231,12 @@ void md_table_write_text(FILE *f, const struct md_table *t)
 		free(txt[r]);
 	free(txt);
 	free(width);
+}
+
+void md_num(char *buf, size_t len, const char *fmt, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, len, fmt, v);
+	else
+		snprintf(buf, len, "-");
 }

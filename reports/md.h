@@ -60,5 +60,9 @@ char *md_escape(const char *s);
 char *md_plain(const char *s);
 /* The number of UTF-8 code points in s (continuation bytes not counted). */
 size_t md_width(const char *s);
+/* The text of a number cell: v printed with the printf format fmt (one double)
+ * into buf, or "-" when v is not finite, which is how every table of reports/
+ * shows a missing number. */
+void md_num(char *buf, size_t len, const char *fmt, double v);
 
 #endif

@@ -5,11 +5,11 @@
 #include "reports/parity.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/stats.h"
+#include "reports/strv.h"
 #include "schema/noise.h"
 #include "schema/record.h"
 #include "tpsdb.h"
@@ -121,21 +121,6 @@ void parity_pair(const struct cell_value *a, size_t na, const struct cell_value 
 	*n = m;
 	if (unpaired)
 		*unpaired = lost;
-}
-
-static void add_warning(struct parity_result *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add_warning(struct parity_result *r, const char *fmt, ...)
-{
-	va_list ap;
-	char buf[512];
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	r->warnings = tps_xrealloc(r->warnings, (r->n_warnings + 1) * sizeof(*r->warnings));
-	r->warnings[r->n_warnings++] = tps_xstrdup(buf);
 }
 
 static double values_median(const struct cell_value *v, size_t n)
@@ -259,8 +244,8 @@ int parity_compare(struct store *s, const struct parity_opts *o, struct parity_r
 		parity_cell_name(a->model, a->spec_type, a->n_max, a->endpoint, name, sizeof(name));
 		if (!b) {
 			if (has_model(rb, nb, a->model))
-				add_warning(out, "cell '%s': no run of '%s' to compare with", name,
-					    o->vs);
+				strv_addf(&out->warnings, &out->n_warnings,
+					  "cell '%s': no run of '%s' to compare with", name, o->vs);
 			continue;
 		}
 		if (parity_mismatch(a, b, why, sizeof(why))) {
@@ -270,7 +255,8 @@ int parity_compare(struct store *s, const struct parity_opts *o, struct parity_r
 				goto out;
 			}
 			forced = 1;
-			add_warning(out, "FORCED comparison of cell '%s' although %s", name, why);
+			strv_addf(&out->warnings, &out->n_warnings,
+				  "FORCED comparison of cell '%s' although %s", name, why);
 		}
 		if ((o->metrics & PARITY_PP) && judge(s, o, a, b, CELL_PP, forced, out) < 0)
 			goto out;
@@ -282,7 +268,8 @@ int parity_compare(struct store *s, const struct parity_opts *o, struct parity_r
 			continue;
 		parity_cell_name(rb[j].model, rb[j].spec_type, rb[j].n_max, rb[j].endpoint, name,
 				 sizeof(name));
-		add_warning(out, "cell '%s': no run of '%s' to compare with", name, o->ours);
+		strv_addf(&out->warnings, &out->n_warnings,
+			  "cell '%s': no run of '%s' to compare with", name, o->ours);
 	}
 	ret = 0;
 out:
@@ -304,8 +291,6 @@ void parity_result_release(struct parity_result *r)
 		free(r->rows[i].endpoint);
 	}
 	free(r->rows);
-	for (i = 0; i < r->n_warnings; i++)
-		free(r->warnings[i]);
-	free(r->warnings);
+	strv_free(r->warnings, r->n_warnings);
 	memset(r, 0, sizeof(*r));
 }

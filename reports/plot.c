@@ -4,6 +4,8 @@
  * quote_path()); labels go into the data files through plot_field() and are read
  * back with columnheader and xtic. */
 #include "reports/plot.h"
+#include "reports/strv.h"
+#include "reports/tail.h"
 #include "tpsdb.h"
 
 #include <errno.h>
@@ -127,12 +129,6 @@ char *plot_field(const char *s)
 	return clean(s, PLOT_LABEL_MAX, 1);
 }
 
-static void remember(char ***v, size_t *n, const char *s)
-{
-	*v = tps_xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[(*n)++] = tps_xstrdup(s);
-}
-
 struct plot_job *plot_job_new(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -152,7 +148,7 @@ struct plot_job *plot_job_new(void)
 		plot_job_free(j);
 		return NULL;
 	}
-	remember(&j->files, &j->n_files, j->script);
+	strv_add(&j->files, &j->n_files, j->script);
 	return j;
 }
 
@@ -164,16 +160,12 @@ void plot_job_free(struct plot_job *j)
 		return;
 	if (j->gp)
 		fclose(j->gp);
-	for (i = 0; i < j->n_files; i++) {
+	for (i = 0; i < j->n_files; i++)
 		unlink(j->files[i]);
-		free(j->files[i]);
-	}
-	for (i = 0; i < j->n_outs; i++)
-		free(j->outs[i]);
 	if (j->dir)
 		rmdir(j->dir);
-	free(j->files);
-	free(j->outs);
+	strv_free(j->files, j->n_files);
+	strv_free(j->outs, j->n_outs);
 	free(j->script);
 	free(j->dir);
 	free(j);
@@ -191,7 +183,7 @@ static FILE *data_open(struct plot_job *j, const char *name, char **path)
 		*path = NULL;
 		return NULL;
 	}
-	remember(&j->files, &j->n_files, *path);
+	strv_add(&j->files, &j->n_files, *path);
 	return f;
 }
 
@@ -200,6 +192,26 @@ static int data_close(FILE *f, const char *path)
 	if (ferror(f) | fclose(f))
 		return tps_error("cannot write '%s'", path);
 	return 0;
+}
+
+/* Closes a finished data file and gives its path quoted for the script (heap);
+ * *path is freed either way. NULL after an error line. */
+static char *data_finish(FILE *f, char **path)
+{
+	char *q = data_close(f, *path) < 0 ? NULL : quote_path(*path);
+
+	free(*path);
+	*path = NULL;
+	return q;
+}
+
+/* One label into a data file, after sep, through plot_field(). */
+static void put_field(FILE *f, const char *sep, const char *label)
+{
+	char *lab = plot_field(label);
+
+	fprintf(f, "%s%s", sep, lab);
+	free(lab);
 }
 
 static void put_num(FILE *f, double v)
@@ -240,7 +252,7 @@ static int figure_begin(struct plot_job *j, const char *out, enum plot_format fm
 	fprintf(j->gp, "set title %s\n", qt);
 	fprintf(j->gp, "set key outside right top\n");
 	fprintf(j->gp, "set grid ytics\n");
-	remember(&j->outs, &j->n_outs, out);
+	strv_add(&j->outs, &j->n_outs, out);
 	free(qo);
 	free(qt);
 	return 0;
@@ -270,7 +282,7 @@ static double tick_step(double span)
 int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *out,
 		   enum plot_format fmt)
 {
-	char *lab = NULL, *q = NULL, **paths = NULL, **cps = NULL, *band = NULL;
+	char *q = NULL, **paths = NULL, **cps = NULL, *band = NULL;
 	double xmin = INFINITY, xmax = -INFINITY, step;
 	size_t i, k, npts = 0;
 	FILE *f = NULL;
@@ -300,10 +312,8 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 		snprintf(name, sizeof(name), "s%zu", i + 1);
 		if (!(f = data_open(j, name, &paths[i])))
 			goto out;
-		lab = plot_field(se->label);
-		fprintf(f, "x\t%s\n", lab);
-		free(lab);
-		lab = NULL;
+		put_field(f, "x\t", se->label);
+		fputc('\n', f);
 		for (k = 0; k < se->n; k++) {
 			fprintf(f, "%.0f", se->x[k]);
 			put_num(f, se->y[k]);
@@ -344,10 +354,8 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 	if (isfinite(t->band_lo) && isfinite(t->band_hi)) {
 		if (!(f = data_open(j, "band", &band)))
 			goto out;
-		lab = plot_field(t->band_label);
-		fprintf(f, "x\t%s\thi\n", lab);
-		free(lab);
-		lab = NULL;
+		put_field(f, "x\t", t->band_label);
+		fprintf(f, "\thi\n");
 		fprintf(f, "%.0f\t%.6f\t%.6f\n%.0f\t%.6f\t%.6f\n", xmin, t->band_lo, t->band_hi,
 			xmax, t->band_lo, t->band_hi);
 		rc = data_close(f, band);
@@ -408,14 +416,13 @@ out:
 	free(cps);
 	free(band);
 	free(q);
-	free(lab);
 	return ret;
 }
 
 int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *out,
 		   enum plot_format fmt)
 {
-	char *path = NULL, *lab = NULL, *q = NULL;
+	char *path = NULL, *q = NULL;
 	int64_t xmax = 1;
 	size_t i, k, npts = 0;
 	FILE *f = NULL;
@@ -445,13 +452,9 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 			goto out;
 		a = tps_xasprintf("%s decode tok/s", se->label ? se->label : "");
 		b = tps_xasprintf("%s acceptance", se->label ? se->label : "");
-		lab = plot_field(a);
-		fprintf(f, "n_max\t%s", lab);
-		free(lab);
-		lab = plot_field(b);
-		fprintf(f, "\t%s\n", lab);
-		free(lab);
-		lab = NULL;
+		put_field(f, "n_max\t", a);
+		put_field(f, "\t", b);
+		fputc('\n', f);
 		free(a);
 		free(b);
 		for (k = 0; k < se->n; k++) {
@@ -460,20 +463,16 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 			put_num(f, se->accept[k]);
 			fputc('\n', f);
 		}
-		if (data_close(f, path) < 0) {
-			f = NULL;
-			goto out;
-		}
+		q = data_finish(f, &path);
 		f = NULL;
-		q = quote_path(path);
+		if (!q)
+			goto out;
 		fprintf(j->gp, "%s%s using 1:2 axes x1y1 with linespoints lt %zu lw 2 pt 7 "
 			"title columnheader(2), \\\n     %s using 1:3 axes x1y2 with linespoints "
 			"lt %zu lw 1.5 dt 2 pt 6 title columnheader(3)", i ? ", \\\n     " : "", q,
 			i + 1, q, i + 1);
 		free(q);
 		q = NULL;
-		free(path);
-		path = NULL;
 	}
 	fprintf(j->gp, "\n");
 	figure_end(j);
@@ -489,7 +488,7 @@ out:
 int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char *out,
 		    enum plot_format fmt)
 {
-	char *path = NULL, *lab = NULL, *q = NULL;
+	char *path = NULL, *q = NULL;
 	size_t e, g, nbars = 0;
 	double w;
 	FILE *f = NULL;
@@ -515,33 +514,26 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 	if (!(f = data_open(j, "groups", &path)))
 		goto out;
 	for (g = 0; g < p->n_groups; g++) {
-		lab = plot_field(p->groups[g]);
-		fprintf(f, "%zu\t%s\n", g, lab);
-		free(lab);
-		lab = NULL;
+		fprintf(f, "%zu", g);
+		put_field(f, "\t", p->groups[g]);
+		fputc('\n', f);
 	}
-	if (data_close(f, path) < 0) {
-		f = NULL;
-		goto out;
-	}
+	q = data_finish(f, &path);
 	f = NULL;
-	q = quote_path(path);
+	if (!q)
+		goto out;
 	fprintf(j->gp, "plot %s using 1:(NaN):xtic(2) notitle, \\\n     NaN with boxes "
 		"fc rgb '#e4e4e4' title 'parity band +/-%.1f%%'", q, p->band_pct);
 	free(q);
 	q = NULL;
-	free(path);
-	path = NULL;
 	for (e = 0; e < p->n_engines; e++) {
 		char name[32];
 		double off = -0.4 + w * ((double)e + 0.5);
 		snprintf(name, sizeof(name), "s%zu", e + 1);
 		if (!(f = data_open(j, name, &path)))
 			goto out;
-		lab = plot_field(p->engines[e]);
-		fprintf(f, "x\t%s\tlo\thi\n", lab);
-		free(lab);
-		lab = NULL;
+		put_field(f, "x\t", p->engines[e]);
+		fprintf(f, "\tlo\thi\n");
 		for (g = 0; g < p->n_groups; g++) {
 			size_t i = e * p->n_groups + g;
 			fprintf(f, "%zu", g);
@@ -550,19 +542,15 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 			put_num(f, p->hi ? p->hi[i] : NAN);
 			fputc('\n', f);
 		}
-		if (data_close(f, path) < 0) {
-			f = NULL;
-			goto out;
-		}
+		q = data_finish(f, &path);
 		f = NULL;
-		q = quote_path(path);
+		if (!q)
+			goto out;
 		fprintf(j->gp, ", \\\n     %s using ($1%+.6f):2 with boxes lt %zu title "
 			"columnheader(2), \\\n     %s using ($1%+.6f):2:3:4 with yerrorbars lt -1 "
 			"pt 0 notitle", q, off, e + 1, q, off);
 		free(q);
 		q = NULL;
-		free(path);
-		path = NULL;
 	}
 	fprintf(j->gp, "\n");
 	figure_end(j);
@@ -572,26 +560,18 @@ out:
 		fclose(f);
 	free(path);
 	free(q);
-	free(lab);
 	return ret;
 }
 
-/* The last non-empty line of gnuplot's complaints, at most 300 bytes; heap. */
+/* The last line of gnuplot's complaints, at most 300 bytes; heap. */
 static char *last_line(const char *log)
 {
-	char *text = tps_read_file(log, NULL), *end, *start, *ret;
+	char *text = tps_read_file(log, NULL), *ret = tail_line(text, 300);
 
-	if (!text)
-		return tps_xstrdup("(no output)");
-	end = text + strlen(text);
-	while (end > text && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' '))
-		end--;
-	start = end;
-	while (start > text && start[-1] != '\n')
-		start--;
-	if (end - start > 300)
-		start = end - 300;
-	ret = start == end ? tps_xstrdup("(no output)") : tps_xstrndup(start, (size_t)(end - start));
+	if (!*ret) {
+		free(ret);
+		ret = tps_xstrdup("(no output)");
+	}
 	free(text);
 	return ret;
 }
@@ -662,7 +642,7 @@ int plot_job_run(struct plot_job *j, const char *gnuplot, int timeout_s)
 	size_t i;
 	int ret = -1;
 
-	remember(&j->files, &j->n_files, errlog);
+	strv_add(&j->files, &j->n_files, errlog);
 	if (ferror(j->gp) | fclose(j->gp)) {
 		j->gp = NULL;
 		tps_error("cannot write '%s'", j->script);

@@ -1,8 +1,8 @@
 /* tables.h: the study's tables built from the store, and the data behind the
  * figures. tables_build() gathers all that 'tpsdb report' shows (base table with
- * verdicts, speculative and per-prompt tables, findings, alarms, runs); the
- * tables_write_* functions render that one struct as markdown, text, JSON or CSV,
- * so the four formats always carry the same numbers. */
+ * verdicts, speculative and per-prompt tables, findings, alarms, runs: tables.c and
+ * table_*.c); the tables_write_* functions (report_*.c) render that one struct as
+ * markdown, text, JSON or CSV, so the four formats always carry the same numbers. */
 #ifndef REPORTS_TABLES_H
 #define REPORTS_TABLES_H
 
@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "analyze/verdict.h"
+#include "reports/findings.h"
 #include "reports/plot.h"
 #include "schema/catalog.h"
 
@@ -83,11 +84,6 @@ struct tables_prompt_table {
 	double *decode;       /* n_cols: median decode tok/s of the rung */
 };
 
-struct tables_finding {
-	char *run, *engine, *model, *kind, *detail;
-	int64_t count, total; /* samples; 1 of 1 for a finding about the whole run */
-};
-
 /* A run some number of the report came from. */
 struct tables_run {
 	char uuid[40];
@@ -107,8 +103,7 @@ struct tables {
 	size_t n_spec;
 	struct tables_prompt_table *prompts;
 	size_t n_prompts;
-	struct tables_finding *findings;
-	size_t n_findings;
+	struct findings findings;           /* in the words of 'tpsdb check' */
 	struct catalog_alarm *alarms;
 	size_t n_alarms;
 	char **warnings;                    /* forced comparisons */

@@ -232,8 +232,8 @@ static void test_report_tables_study(void **state)
 	assert_int_equal(t.prompts[0].n_prompts, 4);
 	assert_string_equal(t.prompts[0].prompts[0], "chat");
 	assert_int_equal(t.n_runs, 12);
-	assert_int_equal(t.n_findings, 3);
-	assert_string_equal(t.findings[2].kind, "load-failed");
+	assert_int_equal(t.findings.n, 3);
+	assert_string_equal(t.findings.v[2].kind, "load-failed");
 	assert_int_equal(t.n_alarms, 1);
 	assert_int_equal(t.n_warnings, 1);
 	tables_release(&t);
@@ -349,7 +349,7 @@ static void test_report_json_csv(void **state)
 				   "value,verdict,delta_pct,significant,best,run,tag,detail\n"));
 	assert_non_null(strstr(buf, "\nfinding,q35,,,ours,,,truncated,1,,,,,"
 				   "00000000-0000-4000-8000-000000000002,,truncated decode "
-				   "(left out of tg)\n"));
+				   "(predicted_n 40 < n_predict 256)\n"));
 	assert_non_null(strstr(buf, "\nbase,q35,completion,,ours,,,tg,142.60,parity,-0.28,1,,"));
 	free(buf);
 	tables_release(&t);

@@ -44,8 +44,8 @@ expect '### q35 / draft' '' \
 
 # The findings: flagged samples of a run shown, the LOADFAIL that explains a
 # missing model, the alarm, and the comparison forced across two GGUFs.
-expect '- run 00000000-0000-4000-8000-000000000002 ours/q35: 1 of 12 samples truncated decode (left out of tg)' \
-	'- run 00000000-0000-4000-8000-000000000002 ours/q35: 1 of 12 samples cold-start prefill (left out of pp)' \
+expect '- run 00000000-0000-4000-8000-000000000002 ours/q35: 1 of 12 samples truncated decode (predicted_n 40 \< n_predict 256)' \
+	'- run 00000000-0000-4000-8000-000000000002 ours/q35: 1 of 12 samples cold-start prefill (first request after the server started)' \
 	"- run 00000000-0000-4000-8000-000000000013 ours/mx: LOADFAIL: error: unknown model architecture: 'mx9'"
 grep -q '^- ALARM: file .g4.gguf. holds different bytes' "$md" || fail "alarm"
 grep -q "^- FORCED comparison of cell 'g4' although model sha256 differs" "$md" || fail "forced"
@@ -67,4 +67,12 @@ expect_rc 3 "an engine without runs"
 grep -q "^tpsdb: error: no runs of engine 'nope' match" "$TMP/err" || fail "names the engine"
 tps report --format xml
 expect_rc 2 "a bad --format"
+
+# In the words of 'tpsdb check': summary.txt's finding lines are check's lines.
+tps report --no-plots --out "$TMP/txt"
+expect_rc 0 "report --out"
+tps check
+expect_rc 1 "check"
+[ "$(grep '^run ' "$TMP/out")" = "$(sed -n 's/^- \(run \)/\1/p' "$TMP/txt/summary.txt")" ] ||
+	fail "the report's findings are not the lines of 'tpsdb check'"
 exit 0

@@ -1,0 +1,40 @@
+/* json.c: the absent-value rules of json.h. The writers build their own objects
+ * with cJSON; these only decide between a value and null, which is where they
+ * used to differ. */
+#include "reports/json.h"
+#include "schema/record.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+
+void json_put_num(cJSON *o, const char *k, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, k, v + 0.0);
+	else
+		cJSON_AddNullToObject(o, k);
+}
+
+void json_put_i64(cJSON *o, const char *k, int64_t v)
+{
+	if (v == TPS_NULL)
+		cJSON_AddNullToObject(o, k);
+	else
+		cJSON_AddNumberToObject(o, k, (double)v);
+}
+
+void json_put_rung(cJSON *o, const char *k, int64_t n_max)
+{
+	if (n_max == TPS_NULL || n_max <= 0)
+		cJSON_AddNullToObject(o, k);
+	else
+		cJSON_AddNumberToObject(o, k, (double)n_max);
+}
+
+void json_put_str(cJSON *o, const char *k, const char *s)
+{
+	if (s)
+		cJSON_AddStringToObject(o, k, s);
+	else
+		cJSON_AddNullToObject(o, k);
+}

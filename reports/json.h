@@ -1,0 +1,21 @@
+/* json.h: how the JSON writers of reports/ put a value that may be absent, so
+ * that every command says "absent" the same way: null, never NaN, a sentinel or
+ * a missing key. */
+#ifndef REPORTS_JSON_H
+#define REPORTS_JSON_H
+
+#include <stdint.h>
+
+struct cJSON;
+
+/* v, or null when it is not finite. A negative zero is written as 0: "-0" would
+ * read as a direction. */
+void json_put_num(struct cJSON *o, const char *k, double v);
+/* v, or null when it is TPS_NULL. */
+void json_put_i64(struct cJSON *o, const char *k, int64_t v);
+/* A rung's n_max, or null for the base (TPS_NULL, or 0 and below). */
+void json_put_rung(struct cJSON *o, const char *k, int64_t n_max);
+/* s, or null when it is NULL. */
+void json_put_str(struct cJSON *o, const char *k, const char *s);
+
+#endif

@@ -1,0 +1,189 @@
+/* table_base.c: the base table, one row per model and endpoint and one cell per
+ * engine: the medians of the unflagged samples of the latest base run, and the
+ * verdicts of each metric against the reference engine as reports/parity.c gives
+ * them, so a cell says exactly what 'tpsdb compare' says. */
+#include "reports/tables_int.h"
+#include "analyze/stats.h"
+#include "reports/md.h"
+#include "reports/parity.h"
+#include "reports/strv.h"
+#include "schema/store.h"
+#include "tpsdb.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static double median_of(struct store *s, int64_t run_id, enum cell_metric m, int *err)
+{
+	struct cell_value *v = NULL;
+	size_t n = 0, bad = 0, i;
+	double *x, med;
+
+	if (store_cell_values(s, run_id, m, &v, &n, &bad) < 0) {
+		*err = 1;
+		return NAN;
+	}
+	x = tps_xcalloc(n ? n : 1, sizeof(*x));
+	for (i = 0; i < n; i++)
+		x[i] = v[i].value;
+	med = stats_median(x, n);
+	free(x);
+	free(v);
+	return med;
+}
+
+static struct tables_base_row *base_row(struct tables *t, const char *model, const char *endpoint)
+{
+	struct tables_base_row *row;
+	size_t i;
+
+	for (i = 0; i < t->n_base; i++) {
+		if (tables_same(t->base[i].model, model) && tables_same(t->base[i].endpoint, endpoint))
+			return &t->base[i];
+	}
+	t->base = tps_xrealloc(t->base, (t->n_base + 1) * sizeof(*t->base));
+	row = &t->base[t->n_base++];
+	row->model = tps_xstrdup(model ? model : "");
+	row->endpoint = tps_xstrdup(endpoint ? endpoint : "");
+	row->cells = tps_xcalloc(t->n_engines, sizeof(*row->cells));
+	return row;
+}
+
+/* completion first: it is the study's endpoint; the others follow by name. */
+static int endpoint_cmp(const char *a, const char *b)
+{
+	int ca = tables_same(a, "completion"), cb = tables_same(b, "completion");
+
+	if (ca != cb)
+		return ca ? -1 : 1;
+	return strcmp(a, b);
+}
+
+static int base_cmp(const void *pa, const void *pb)
+{
+	const struct tables_base_row *a = pa, *b = pb;
+	int c = strcmp(a->model, b->model);
+
+	return c ? c : endpoint_cmp(a->endpoint, b->endpoint);
+}
+
+int tables_build_base(struct store *s, const struct tables_opts *o, struct tables *t,
+		      const struct cell_run *r, size_t n)
+{
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < n; i++) {
+		struct tables_base_cell *c;
+		long e;
+		if (r[i].n_max != TPS_NULL || !tables_same(r[i].spec_type, "") ||
+		    !tables_wanted(o, r[i].engine, r[i].model) || (e = tables_engine_index(t, r[i].engine)) < 0)
+			continue;
+		c = &base_row(t, r[i].model, r[i].endpoint)->cells[e];
+		if (c->present)
+			continue; /* one run per cell: store_cell_runs() gave the latest */
+		c->present = 1;
+		snprintf(c->run, sizeof(c->run), "%s", r[i].uuid);
+		c->tag = tps_xstrdup(r[i].tag ? r[i].tag : "");
+		c->pp = median_of(s, r[i].id, CELL_PP, &err);
+		c->tg = median_of(s, r[i].id, CELL_TG, &err);
+		if (err)
+			return -1;
+	}
+	if (t->n_base > 1)
+		qsort(t->base, t->n_base, sizeof(*t->base), base_cmp);
+	return 0;
+}
+
+static void take_verdicts(struct tables *t, size_t e, const struct parity_result *pr)
+{
+	size_t i, k;
+
+	for (i = 0; i < pr->n_rows; i++) {
+		const struct parity_row *pw = &pr->rows[i];
+		for (k = 0; k < t->n_base; k++) {
+			struct tables_base_cell *c = &t->base[k].cells[e];
+			struct tables_verdict *v;
+			if (pw->n_max != TPS_NULL || !tables_same(pw->spec_type, "") ||
+			    !tables_same(pw->model, t->base[k].model) ||
+			    !tables_same(pw->endpoint, t->base[k].endpoint) || !c->present)
+				continue;
+			v = !strcmp(pw->metric, "pp") ? &c->vpp : &c->vtg;
+			v->has = pw->v.kind != VERDICT_UNKNOWN;
+			v->v = pw->v;
+			c->forced |= pw->forced;
+		}
+	}
+	for (i = 0; i < pr->n_warnings; i++) {
+		if (strncmp(pr->warnings[i], "FORCED", 6))
+			continue;
+		strv_add(&t->warnings, &t->n_warnings, pr->warnings[i]);
+	}
+}
+
+int tables_build_verdicts(struct store *s, const struct tables_opts *o, struct tables *t)
+{
+	struct parity_result pr = { 0 };
+	size_t e, m, nm = o->n_models ? o->n_models : 1;
+
+	if (!t->ref)
+		return 0;
+	for (e = 0; e < t->n_engines; e++) {
+		if (tables_same(t->engines[e].label, t->ref))
+			continue;
+		for (m = 0; m < nm; m++) {
+			struct parity_opts po;
+			parity_opts_init(&po);
+			po.ours = t->engines[e].label;
+			po.vs = t->ref;
+			po.model = o->n_models ? o->models[m] : NULL;
+			po.ours_tag = o->tag;
+			po.vs_tag = o->tag;
+			po.metrics = PARITY_BOTH;
+			/* A report must not stop at one odd cell: compare it anyway, say
+			 * "not comparable" in its cell and list the reason. */
+			po.force = 1;
+			if (parity_compare(s, &po, &pr) < 0) {
+				parity_result_release(&pr);
+				return -1;
+			}
+			take_verdicts(t, e, &pr);
+			parity_result_release(&pr);
+		}
+	}
+	return 0;
+}
+
+static void fmt_verdict(const struct tables_verdict *v, char *buf, size_t len)
+{
+	const char *q = v->v.significant ? "" : "?";
+
+	if (!v->has || v->v.kind == VERDICT_UNKNOWN)
+		snprintf(buf, len, "n/a");
+	else if (v->v.kind == VERDICT_PARITY)
+		snprintf(buf, len, "parity%s", q);
+	else
+		snprintf(buf, len, "%+.1f%% %s%s", v->v.delta_pct, verdict_kind_name(v->v.kind), q);
+}
+
+char *tables_base_text(const struct tables *t, const struct tables_base_row *row, size_t e)
+{
+	const struct tables_base_cell *c = &row->cells[e];
+	char pp[32], tg[32], a[48], b[48];
+
+	if (!c->present)
+		return tps_xstrdup("-");
+	md_num(pp, sizeof(pp), "%.0f", c->pp);
+	md_num(tg, sizeof(tg), "%.1f", c->tg);
+	if (t->ref && tables_same(t->engines[e].label, t->ref))
+		return tps_xasprintf("%s / %s (ref)", pp, tg);
+	if (c->forced)
+		return tps_xasprintf("%s / %s (not comparable)", pp, tg);
+	if (!c->vpp.has && !c->vtg.has)
+		return tps_xasprintf("%s / %s", pp, tg);
+	fmt_verdict(&c->vpp, a, sizeof(a));
+	fmt_verdict(&c->vtg, b, sizeof(b));
+	return tps_xasprintf("%s / %s (%s / %s)", pp, tg, a, b);
+}
+

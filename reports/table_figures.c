@@ -1,0 +1,531 @@
+/* table_figures.c: the data behind the trend, sweep and parity figures (plot.h),
+ * shared by 'tpsdb plot' and 'tpsdb report'. The series follow the tables' column
+ * order so that colours match, and every array a figure points to lives in one
+ * arena, freed at once when the figure is drawn. */
+#include "reports/tables_int.h"
+#include "analyze/changepoint.h"
+#include "analyze/stats.h"
+#include "reports/series.h"
+#include "schema/history.h"
+#include "schema/noise.h"
+#include "tpsdb.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct tables_arena {
+	void **p;
+	size_t n;
+};
+
+struct tables_arena *tables_arena_new(void)
+{
+	return tps_xcalloc(1, sizeof(struct tables_arena));
+}
+
+void tables_arena_free(struct tables_arena *a)
+{
+	size_t i;
+
+	if (!a)
+		return;
+	for (i = 0; i < a->n; i++)
+		free(a->p[i]);
+	free(a->p);
+	free(a);
+}
+
+static void *keep(struct tables_arena *a, void *p)
+{
+	a->p = tps_xrealloc(a->p, (a->n + 1) * sizeof(*a->p));
+	a->p[a->n++] = p;
+	return p;
+}
+
+static void *arena_calloc(struct tables_arena *a, size_t n, size_t size)
+{
+	return keep(a, tps_xcalloc(n ? n : 1, size));
+}
+
+static char *arena_strdup(struct tables_arena *a, const char *s)
+{
+	return keep(a, tps_xstrdup(s ? s : ""));
+}
+
+/* A series' legend: the engine, with the endpoint after it unless completion. */
+static const char *series_label(struct tables_arena *a, const char *engine, const char *endpoint)
+{
+	if (tables_same(endpoint, "completion"))
+		return arena_strdup(a, engine);
+	return keep(a, tps_xasprintf("%s (%s)", engine, endpoint));
+}
+
+static const char *sweep_title(struct tables_arena *a, const char *model, const char *spec_type)
+{
+	return keep(a, tps_xasprintf("speculative sweep of %s, %s: decode tok/s and acceptance "
+				     "by n_max", model, tables_spec_name(spec_type)));
+}
+
+/* "2025-01-02T03:04:05.678Z" as seconds since the epoch; NaN when unparsable. */
+static double iso_seconds(const char *iso)
+{
+	struct tm tm;
+	double sec = 0;
+	int y, mo, d, h = 0, mi = 0;
+
+	memset(&tm, 0, sizeof(tm));
+	if (!iso || sscanf(iso, "%d-%d-%dT%d:%d:%lf", &y, &mo, &d, &h, &mi, &sec) < 3)
+		return NAN;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = 0;
+	return (double)timegm(&tm) + sec;
+}
+
+static double *run_medians(const struct history_series *se, struct tables_arena *a)
+{
+	double *y = arena_calloc(a, se->n, sizeof(*y));
+	size_t i;
+
+	for (i = 0; i < se->n; i++)
+		y[i] = stats_median(se->runs[i].values, se->runs[i].n);
+	return y;
+}
+
+/* Where a figure's series goes: in the order of the engines asked for, else ours,
+ * other, upstream and by label, the columns' order, so colours match the tables. */
+static int series_before(const char *const *engines, size_t n, const char *la, const char *ra,
+			 const char *lb, const char *rb)
+{
+	if (n) {
+		size_t i, ia = n, ib = n;
+		for (i = 0; i < n; i++) {
+			if (ia == n && tables_same(engines[i], la))
+				ia = i;
+			if (ib == n && tables_same(engines[i], lb))
+				ib = i;
+		}
+		if (ia != ib)
+			return ia < ib;
+	} else if (tables_role_rank(ra) != tables_role_rank(rb)) {
+		return tables_role_rank(ra) < tables_role_rank(rb);
+	}
+	return strcmp(la, lb) < 0;
+}
+
+static const char *metric_name(int metric)
+{
+	return metric == CELL_PP ? "prefill tok/s (pp)" : "decode tok/s (tg)";
+}
+
+static int trend_series_wanted(const struct tables_trend_opts *o, const char *model,
+			       const struct history_series *se)
+{
+	if (!tables_same(se->model, model) ||
+	    !tables_same(se->spec_type, o->spec_type ? o->spec_type : "") || se->n_max != o->n_max)
+		return 0;
+	return !o->n_engines || tables_in_list(o->engines, o->n_engines, se->engine);
+}
+
+/* The band from a frozen baseline: min..max of its run medians in this config,
+ * widened to mean +/- max(2%, k x the stored floor) when that is wider. */
+static int baseline_band(struct store *s, const struct tables_trend_opts *o, const char *model,
+			 struct plot_trend *out, struct tables_arena *a)
+{
+	struct cell_filter cf = { 0 };
+	struct history_series *h = NULL;
+	size_t n = 0, i, k, m = 0;
+	double lo = INFINITY, hi = -INFINITY, sum = 0, noise = 0;
+	const char *endpoint = NULL;
+	int got;
+
+	cf.model = model;
+	cf.baseline = o->baseline;
+	if (store_history(s, &cf, o->metric, &h, &n) < 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (!tables_same(h[i].spec_type, o->spec_type ? o->spec_type : "") || h[i].n_max != o->n_max)
+			continue;
+		endpoint = endpoint ? endpoint : h[i].endpoint;
+		for (k = 0; k < h[i].n; k++) {
+			double y = stats_median(h[i].runs[k].values, h[i].runs[k].n);
+			lo = y < lo ? y : lo;
+			hi = y > hi ? y : hi;
+			sum += y;
+			m++;
+		}
+	}
+	if (m) {
+		double mean = sum / (double)m;
+		got = store_noise_get(s, model, o->spec_type ? o->spec_type : "", o->n_max,
+				      TPS_NULL, TPS_NULL, endpoint, o->metric == CELL_PP ? "pp" : "tg",
+				      &noise, NULL);
+		if (got < 0) {
+			history_free(h, n);
+			return -1;
+		}
+		{
+			/* At least the parity band (or k x the floor) around the mean:
+			 * a baseline of one run has no spread of its own. */
+			double pct = got > 0 && VERDICT_NOISE_K * noise > VERDICT_BAND_PCT ?
+				VERDICT_NOISE_K * noise : VERDICT_BAND_PCT;
+			double w = mean * pct / 100;
+			lo = mean - w < lo ? mean - w : lo;
+			hi = mean + w > hi ? mean + w : hi;
+		}
+		out->band_lo = lo;
+		out->band_hi = hi;
+		out->band_label = keep(a, tps_xasprintf("baseline %s (%zu runs)", o->baseline, m));
+	} else {
+		tps_warning("baseline '%s' holds no run of '%s' in this config: no band",
+			    o->baseline, model);
+	}
+	history_free(h, n);
+	return 0;
+}
+
+/* Sorts idx[0..n) (insertion: a figure has a handful of series) by series_before()
+ * on the labels and roles label(i) and role(i) give. */
+static void order_series(size_t *idx, size_t n, const char *const *engines, size_t ne,
+			 const char *(*label)(const void *, size_t),
+			 const char *(*role)(const void *, size_t), const void *v)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++) {
+		size_t x = idx[i];
+		for (j = i; j > 0 && series_before(engines, ne, label(v, x), role(v, x),
+						   label(v, idx[j - 1]), role(v, idx[j - 1])); j--)
+			idx[j] = idx[j - 1];
+		idx[j] = x;
+	}
+}
+
+static const char *hist_label(const void *v, size_t i)
+{
+	return ((const struct history_series *)v)[i].engine;
+}
+
+static const char *hist_role(const void *v, size_t i)
+{
+	return ((const struct history_series *)v)[i].role;
+}
+
+static const char *ser_label(const void *v, size_t i)
+{
+	return ((const struct series *)v)[i].engine;
+}
+
+static const char *ser_role(const void *v, size_t i)
+{
+	return ((const struct series *)v)[i].role;
+}
+
+/* No baseline named: the first series' first segment (up to its first change
+ * point) is the reference level, with the parity band or k x the stored floor. */
+static int segment_band(struct store *s, const struct tables_trend_opts *o,
+			const struct history_series *h, const struct plot_trend_series *p,
+			struct plot_trend *out, struct tables_arena *a)
+{
+	size_t end = p->n_cp ? p->cp[0] : p->n;
+	double mean = stats_mean(p->y, end), noise = 0, w = VERDICT_BAND_PCT;
+	int got = store_noise_get(s, h->model, h->spec_type, h->n_max, TPS_NULL, TPS_NULL,
+				  h->endpoint, o->metric == CELL_PP ? "pp" : "tg", &noise, NULL);
+
+	if (got < 0)
+		return -1;
+	if (got > 0 && VERDICT_NOISE_K * noise > w)
+		w = VERDICT_NOISE_K * noise;
+	out->band_lo = mean * (1 - w / 100);
+	out->band_hi = mean * (1 + w / 100);
+	out->band_label = keep(a, tps_xasprintf("%s first segment +/-%.1f%%", h->engine, w));
+	return 0;
+}
+
+int tables_trend(struct store *s, const struct tables_trend_opts *o, struct tables_arena *a,
+		 struct plot_trend *out)
+{
+	struct cell_filter cf = { 0 };
+	struct history_series *h = NULL;
+	struct plot_trend_series *ps;
+	const char *model = o->model;
+	size_t n = 0, i, k, ns = 0, *ord = NULL;
+	char *cfg;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->band_lo = out->band_hi = NAN;
+	cf.model = o->model;
+	cf.tag = o->tag;
+	if (store_history(s, &cf, o->metric, &h, &n) < 0)
+		goto out;
+	for (i = 0; i < n && !model; i++) {
+		if (trend_series_wanted(o, h[i].model, &h[i]))
+			model = arena_strdup(a, h[i].model);
+	}
+	if (!model) {
+		ret = 0;
+		goto out;
+	}
+	ord = tps_xcalloc(n ? n : 1, sizeof(*ord));
+	for (i = 0; i < n; i++) {
+		if (trend_series_wanted(o, model, &h[i]))
+			ord[ns++] = i;
+	}
+	order_series(ord, ns, o->engines, o->n_engines, hist_label, hist_role, h);
+	ps = arena_calloc(a, ns, sizeof(*ps));
+	for (i = 0; i < ns; i++) {
+		const struct history_series *se = &h[ord[i]];
+		struct plot_trend_series *p = &ps[i];
+		struct changepoint *cps = NULL;
+		size_t ncp = 0, *idx;
+		double *x, *pct;
+		p->label = series_label(a, se->engine, se->endpoint);
+		p->n = se->n;
+		x = arena_calloc(a, se->n, sizeof(*x));
+		for (k = 0; k < se->n; k++) {
+			x[k] = iso_seconds(se->runs[k].started_at);
+			if (!isfinite(x[k]))
+				x[k] = k ? x[k - 1] + 1 : 0;
+		}
+		p->x = x;
+		p->y = run_medians(se, a);
+		if (changepoint_detect(p->y, p->n, NULL, &cps, &ncp) < 0) {
+			tps_error("cannot search the history for change points");
+			goto out;
+		}
+		idx = arena_calloc(a, ncp, sizeof(*idx));
+		pct = arena_calloc(a, ncp, sizeof(*pct));
+		for (k = 0; k < ncp; k++) {
+			idx[k] = cps[k].index;
+			pct[k] = cps[k].change_pct;
+		}
+		changepoint_free(cps);
+		p->n_cp = ncp;
+		p->cp = idx;
+		p->cp_pct = pct;
+	}
+	out->series = ps;
+	out->n_series = ns;
+	if (o->baseline) {
+		if (baseline_band(s, o, model, out, a) < 0)
+			goto out;
+	} else if (ns && segment_band(s, o, &h[ord[0]], &ps[0], out, a) < 0) {
+		goto out;
+	}
+	cfg = tables_config_label(o->spec_type ? o->spec_type : "", o->n_max, "");
+	out->title = keep(a, tps_xasprintf("%s of %s, %s: median per run", metric_name(o->metric),
+					   model, cfg));
+	free(cfg);
+	out->ylabel = metric_name(o->metric);
+	ret = 0;
+out:
+	free(ord);
+	history_free(h, n);
+	return ret;
+}
+
+int tables_sweep(struct store *s, const char *const *engines, size_t n_engines,
+		 const char *model, const char *spec_type, const char *tag,
+		 struct tables_arena *a, struct plot_sweep *out)
+{
+	struct series_filter f;
+	struct series_set set = { 0 };
+	struct plot_sweep_series *ps;
+	size_t i, k, ns = 0, *ord = NULL;
+
+	memset(out, 0, sizeof(*out));
+	series_filter_init(&f);
+	f.tag = tag;
+	if (series_load(s, &f, &set) < 0) {
+		series_set_release(&set);
+		return -1;
+	}
+	ord = tps_xcalloc(set.n ? set.n : 1, sizeof(*ord));
+	for (i = 0; i < set.n; i++) {
+		const struct series *se = &set.v[i];
+		if (n_engines && !tables_in_list(engines, n_engines, se->engine))
+			continue;
+		if (!model)
+			model = arena_strdup(a, se->model);
+		if (!spec_type && tables_same(se->model, model))
+			spec_type = arena_strdup(a, se->spec_type);
+		if (tables_same(se->model, model) && tables_same(se->spec_type, spec_type))
+			ord[ns++] = i;
+	}
+	order_series(ord, ns, engines, n_engines, ser_label, ser_role, set.v);
+	ps = arena_calloc(a, ns, sizeof(*ps));
+	for (i = 0; i < ns; i++) {
+		const struct series *se = &set.v[ord[i]];
+		int64_t *nm;
+		double *tg, *ac;
+		ps[i].label = series_label(a, se->engine, se->endpoint);
+		nm = arena_calloc(a, se->n_rungs, sizeof(*nm));
+		tg = arena_calloc(a, se->n_rungs, sizeof(*tg));
+		ac = arena_calloc(a, se->n_rungs, sizeof(*ac));
+		for (k = 0; k < se->n_rungs; k++) {
+			int64_t v = se->rungs[k].n_max;
+			nm[k] = v == TPS_NULL || v < 0 ? 0 : v;
+			tg[k] = se->rungs[k].rung.tg;
+			ac[k] = se->rungs[k].point.acceptance;
+		}
+		ps[i].n = se->n_rungs;
+		ps[i].n_max = nm;
+		ps[i].tg = tg;
+		ps[i].accept = ac;
+	}
+	out->series = ps;
+	out->n_series = ns;
+	out->title = model ? sweep_title(a, model, spec_type) : "";
+	free(ord);
+	series_set_release(&set);
+	return 0;
+}
+
+void tables_sweep_of(const struct tables *t, size_t row, struct tables_arena *a,
+		     struct plot_sweep *out)
+{
+	const struct tables_spec_row *sr = &t->spec[row];
+	const struct tables_base_row *br = NULL;
+	struct plot_sweep_series *ps;
+	size_t e, k, i, ns = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < t->n_base; i++) {
+		if (tables_same(t->base[i].model, sr->model) && tables_same(t->base[i].endpoint, sr->endpoint))
+			br = &t->base[i];
+	}
+	ps = arena_calloc(a, t->n_engines, sizeof(*ps));
+	for (e = 0; e < t->n_engines; e++) {
+		struct plot_sweep_series *p = &ps[ns];
+		int64_t *nm = arena_calloc(a, t->n_spec_cols + 1, sizeof(*nm));
+		double *tg = arena_calloc(a, t->n_spec_cols + 1, sizeof(*tg));
+		double *ac = arena_calloc(a, t->n_spec_cols + 1, sizeof(*ac));
+		if (br && br->cells[e].present) {
+			nm[p->n] = 0;
+			tg[p->n] = br->cells[e].tg;
+			ac[p->n++] = NAN;
+		}
+		for (k = 0; k < t->n_spec_cols; k++) {
+			if (t->spec_cols[k].engine != e || !sr->cells[k].present)
+				continue;
+			nm[p->n] = t->spec_cols[k].n_max;
+			tg[p->n] = sr->cells[k].tg;
+			ac[p->n++] = sr->cells[k].accept;
+		}
+		if (p->n < 2 && !(p->n == 1 && nm[0] > 0)) {
+			p->n = 0; /* a base alone is no series */
+			continue;
+		}
+		p->label = t->engines[e].label;
+		p->n_max = nm;
+		p->tg = tg;
+		p->accept = ac;
+		ns++;
+	}
+	out->series = ps;
+	out->n_series = ns;
+	out->title = sweep_title(a, sr->model, sr->spec_type);
+}
+
+void tables_parity_of(const struct tables *t, int metric, struct tables_arena *a,
+		      struct plot_parity *out)
+{
+	const char **groups = arena_calloc(a, t->n_base, sizeof(*groups));
+	const char **eng = arena_calloc(a, t->n_engines, sizeof(*eng));
+	size_t *gi = arena_calloc(a, t->n_base, sizeof(*gi));
+	size_t ng = 0, ne = 0, e, i;
+	double *delta, *lo, *hi, band = VERDICT_BAND_PCT;
+
+	memset(out, 0, sizeof(*out));
+	/* A group per base row that has a verdict; forced comparisons are left out,
+	 * as the table calls them not comparable. */
+	for (i = 0; i < t->n_base; i++) {
+		for (e = 0; e < t->n_engines; e++) {
+			const struct tables_base_cell *c = &t->base[i].cells[e];
+			const struct tables_verdict *v = metric == CELL_PP ? &c->vpp : &c->vtg;
+			if (c->present && v->has && !c->forced)
+				break;
+		}
+		if (e == t->n_engines)
+			continue;
+		gi[ng] = i;
+		groups[ng++] = keep(a, tables_model_label(t->base[i].model, t->base[i].endpoint));
+	}
+	for (e = 0; e < t->n_engines; e++) {
+		if (!t->ref || !tables_same(t->engines[e].label, t->ref))
+			eng[ne++] = t->engines[e].label;
+	}
+	delta = arena_calloc(a, ne * ng, sizeof(*delta));
+	lo = arena_calloc(a, ne * ng, sizeof(*lo));
+	hi = arena_calloc(a, ne * ng, sizeof(*hi));
+	for (e = 0; e < ne; e++) {
+		long ei = tables_engine_index(t, eng[e]);
+		size_t g;
+		for (g = 0; g < ng; g++) {
+			const struct tables_base_cell *c = &t->base[gi[g]].cells[ei];
+			const struct tables_verdict *v = metric == CELL_PP ? &c->vpp : &c->vtg;
+			size_t x = e * ng + g;
+			delta[x] = lo[x] = hi[x] = NAN;
+			if (!c->present || !v->has || c->forced)
+				continue;
+			delta[x] = v->v.delta_pct;
+			lo[x] = v->v.ci_lo_pct;
+			hi[x] = v->v.ci_hi_pct;
+			band = v->v.band_pct > band ? v->v.band_pct : band;
+		}
+	}
+	out->groups = groups;
+	out->n_groups = ng;
+	out->engines = eng;
+	out->n_engines = ne;
+	out->delta = delta;
+	out->lo = lo;
+	out->hi = hi;
+	out->band_pct = band;
+	out->title = keep(a, tps_xasprintf("parity: %s delta %% against %s per model (95%% CI), "
+					   "shaded: parity band", metric == CELL_PP ? "pp" : "tg",
+					   t->ref ? t->ref : "-"));
+	out->ylabel = keep(a, tps_xasprintf("%s delta %% vs %s", metric == CELL_PP ? "pp" : "tg",
+					    t->ref ? t->ref : "-"));
+}
+
+int tables_parity(struct store *s, const char *const *engines, size_t n_engines,
+		  const char *const *models, size_t n_models, const char *ref, const char *tag,
+		  int metric, struct tables_arena *a, struct plot_parity *out)
+{
+	struct tables_opts o = { 0 };
+	struct tables t;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	o.engines = engines;
+	o.n_engines = n_engines;
+	o.models = models;
+	o.n_models = n_models;
+	o.tag = tag;
+	o.ref = ref;
+	if (tables_build_base_only(s, &o, &t) < 0)
+		goto out;
+	if (!t.ref) {
+		tps_error("no reference engine: no engine has role upstream (name one with --ref)");
+		goto out;
+	}
+	/* The labels must outlive t: the figure keeps copies in the arena. */
+	tables_parity_of(&t, metric, a, out);
+	{
+		const char **eng = (const char **)out->engines;
+		size_t e;
+		for (e = 0; e < out->n_engines; e++)
+			eng[e] = arena_strdup(a, eng[e]);
+	}
+	ret = 0;
+out:
+	tables_release(&t);
+	return ret;
+}

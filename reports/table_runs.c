@@ -1,0 +1,51 @@
+/* table_runs.c: the list of runs behind the report, one entry per run a table
+ * shows a number of, so that every number can be traced to its run (uuid, host,
+ * tag, start time) and fetched again with 'tpsdb export'. */
+#include "reports/tables_int.h"
+#include "tpsdb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int tables_referenced(const struct tables *t, const char *uuid)
+{
+	size_t i, k;
+
+	for (i = 0; i < t->n_base; i++) {
+		for (k = 0; k < t->n_engines; k++) {
+			if (t->base[i].cells[k].present && tables_same(t->base[i].cells[k].run, uuid))
+				return 1;
+		}
+	}
+	for (i = 0; i < t->n_spec; i++) {
+		for (k = 0; k < t->n_spec_cols; k++) {
+			if (t->spec[i].cells[k].present && tables_same(t->spec[i].cells[k].run, uuid))
+				return 1;
+		}
+	}
+	return 0;
+}
+
+void tables_build_runs(struct tables *t, const struct cell_run *r, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct tables_run *x;
+		if (!tables_referenced(t, r[i].uuid))
+			continue;
+		t->runs = tps_xrealloc(t->runs, (t->n_runs + 1) * sizeof(*t->runs));
+		x = &t->runs[t->n_runs++];
+		memcpy(x->uuid, r[i].uuid, sizeof(x->uuid));
+		x->engine = tps_xstrdup(r[i].engine ? r[i].engine : "");
+		x->role = tps_xstrdup(r[i].role ? r[i].role : "");
+		x->model = tps_xstrdup(r[i].model ? r[i].model : "");
+		x->spec_type = tps_xstrdup(r[i].spec_type ? r[i].spec_type : "");
+		x->endpoint = tps_xstrdup(r[i].endpoint ? r[i].endpoint : "");
+		x->tag = tps_xstrdup(r[i].tag ? r[i].tag : "");
+		x->started_at = tps_xstrdup(r[i].started_at ? r[i].started_at : "");
+		x->host = tps_xstrdup(r[i].host ? r[i].host : "");
+		x->n_max = r[i].n_max;
+	}
+}
+

@@ -1,0 +1,164 @@
+/* table_spec.c: the speculative table, one row per model, spec type and endpoint
+ * and one column per (n_max, engine) any row has: decode tok/s and acceptance of
+ * each rung as reports/series.c loads them (the numbers 'tpsdb sweep' shows), with
+ * each engine's fastest rung of a row marked. */
+#include "reports/tables_int.h"
+#include "reports/md.h"
+#include "reports/series.h"
+#include "tpsdb.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int col_cmp(const void *pa, const void *pb)
+{
+	const struct tables_spec_col *a = pa, *b = pb;
+
+	if (a->n_max != b->n_max)
+		return a->n_max < b->n_max ? -1 : 1;
+	return a->engine < b->engine ? -1 : a->engine > b->engine;
+}
+
+long tables_col_index(const struct tables_spec_col *cols, size_t n, size_t engine,
+		      int64_t n_max)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (cols[i].engine == engine && cols[i].n_max == n_max)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* The columns: every (n_max, engine) any row has, depth first. */
+static void spec_columns(const struct tables_opts *o, struct tables *t,
+			 const struct series_set *set)
+{
+	size_t i, k;
+
+	for (i = 0; i < set->n; i++) {
+		const struct series *se = &set->v[i];
+		size_t e;
+		if (!tables_series_shown(o, t, se))
+			continue;
+		e = (size_t)tables_engine_index(t, se->engine);
+		for (k = 0; k < se->n_rungs; k++) {
+			int64_t nm = se->rungs[k].n_max;
+			if (nm == TPS_NULL || nm <= 0 ||
+			    tables_col_index(t->spec_cols, t->n_spec_cols, e, nm) >= 0)
+				continue;
+			t->spec_cols = tps_xrealloc(t->spec_cols,
+						    (t->n_spec_cols + 1) * sizeof(*t->spec_cols));
+			t->spec_cols[t->n_spec_cols].engine = e;
+			t->spec_cols[t->n_spec_cols++].n_max = nm;
+		}
+	}
+	if (t->n_spec_cols > 1)
+		qsort(t->spec_cols, t->n_spec_cols, sizeof(*t->spec_cols), col_cmp);
+}
+
+static struct tables_spec_row *spec_row(struct tables *t, const struct series *se)
+{
+	struct tables_spec_row *row = NULL;
+	size_t r;
+
+	for (r = 0; r < t->n_spec; r++) {
+		if (tables_same(t->spec[r].model, se->model) &&
+		    tables_same(t->spec[r].spec_type, se->spec_type) &&
+		    tables_same(t->spec[r].endpoint, se->endpoint))
+			row = &t->spec[r];
+	}
+	if (row)
+		return row;
+	t->spec = tps_xrealloc(t->spec, (t->n_spec + 1) * sizeof(*t->spec));
+	row = &t->spec[t->n_spec++];
+	row->model = tps_xstrdup(se->model);
+	row->spec_type = tps_xstrdup(se->spec_type);
+	row->endpoint = tps_xstrdup(se->endpoint);
+	row->cells = tps_xcalloc(t->n_spec_cols ? t->n_spec_cols : 1, sizeof(*row->cells));
+	return row;
+}
+
+/* The rows: one per model, spec type and endpoint (series come in that order). */
+static void spec_rows(const struct tables_opts *o, struct tables *t, const struct series_set *set)
+{
+	size_t i, k;
+
+	for (i = 0; i < set->n; i++) {
+		const struct series *se = &set->v[i];
+		struct tables_spec_row *row;
+		size_t e;
+		if (!tables_series_shown(o, t, se))
+			continue;
+		e = (size_t)tables_engine_index(t, se->engine);
+		row = spec_row(t, se);
+		for (k = 0; k < se->n_rungs; k++) {
+			const struct series_rung *rg = &se->rungs[k];
+			struct tables_spec_cell *c;
+			long ci = tables_col_index(t->spec_cols, t->n_spec_cols, e, rg->n_max);
+			if (rg->n_max == TPS_NULL || rg->n_max <= 0 || ci < 0)
+				continue;
+			c = &row->cells[ci];
+			c->present = 1;
+			c->tg = rg->rung.tg;
+			c->accept = rg->point.acceptance;
+			snprintf(c->run, sizeof(c->run), "%s", rg->run_uuid);
+			c->tag = tps_xstrdup(rg->tag ? rg->tag : "");
+		}
+	}
+}
+
+/* The best rung of each engine in each row: its highest decode speed. */
+static void mark_best(struct tables *t)
+{
+	size_t r, e, k;
+
+	for (r = 0; r < t->n_spec; r++) {
+		for (e = 0; e < t->n_engines; e++) {
+			long best = -1;
+			for (k = 0; k < t->n_spec_cols; k++) {
+				const struct tables_spec_cell *c = &t->spec[r].cells[k];
+				if (t->spec_cols[k].engine != e || !c->present || !isfinite(c->tg))
+					continue;
+				if (best < 0 || c->tg > t->spec[r].cells[best].tg)
+					best = (long)k;
+			}
+			if (best >= 0)
+				t->spec[r].cells[best].best = 1;
+		}
+	}
+}
+
+int tables_build_spec(struct store *s, const struct tables_opts *o, struct tables *t)
+{
+	struct series_filter f;
+	struct series_set set = { 0 };
+	int ret = -1;
+
+	series_filter_init(&f);
+	f.tag = o->tag;
+	if (series_load(s, &f, &set) < 0)
+		goto out;
+	spec_columns(o, t, &set);
+	spec_rows(o, t, &set);
+	mark_best(t);
+	if (tables_build_prompts(s, o, t, &set) < 0)
+		goto out;
+	ret = 0;
+out:
+	series_set_release(&set);
+	return ret;
+}
+
+char *tables_spec_text(const struct tables_spec_cell *c)
+{
+	char tg[32], ac[32];
+
+	if (!c->present)
+		return tps_xstrdup("-");
+	md_num(tg, sizeof(tg), "%.1f", c->tg);
+	md_num(ac, sizeof(ac), "%.2f", c->accept);
+	return tps_xasprintf("%s \xc2\xb7 %s", tg, ac);
+}
