@@ -61,7 +61,8 @@ static const char help_text[] =
 "  --spec-manifest <file>     lines 'label | gguf path | spec server args | n_max\n"
 "                             list', e.g. 'q35 | /m/q35.gguf | --spec-type draft-simple\n"
 "                             -md /m/d.gguf | 1,2,3'; each n_max adds a run with the\n"
-"                             spec args and --spec-draft-n-max <n>\n"
+"                             spec args and --spec-draft-n-max <n>; a list given\n"
+"                             to --spec-synth-rates is cut to its first <n> values\n"
 "                             Manifests: '#' comments and blank lines are allowed.\n"
 "  --url <url>                attach to a running server instead of starting one\n"
 "  --spec-type <type>, --n-max <n>  attach mode: what the running server does\n"
@@ -81,6 +82,8 @@ static const char help_text[] =
 "                             HTTP 500)\n"
 "  --seed <n>                 sampling seed (default 1234); temperature is 0\n"
 "  --warmup <n>               unrecorded requests after each start (default 1)\n"
+"  --aa                       run every cell twice in a row, each on a freshly\n"
+"                             started server: A/A pairs for 'tpsdb calibrate'\n"
 "  --gpu <ids>                CUDA_VISIBLE_DEVICES for the servers\n"
 "  --port <n>                 base port; the first free one from here (default 18080)\n"
 "  --load-timeout <s>         give up on a server not ready after <s> (default 600)\n"
@@ -133,7 +136,7 @@ struct opts {
 	const char *ours, *models_file, *spec_file, *prompts_file, *url, *endpoint;
 	const char *spec_type, *out_dir, *host, *gpu_name, *driver, *cuda;
 	int64_t n_max;
-	int no_reference, quiet, dry_run;
+	int no_reference, quiet, dry_run, aa;
 	struct collect_opts c;
 };
 
@@ -142,7 +145,7 @@ enum {
 	OPT_MODEL, OPT_SPEC, OPT_URL, OPT_SPEC_TYPE, OPT_N_MAX, OPT_REPS, OPT_PROMPTS,
 	OPT_NO_REF, OPT_CTX, OPT_N_PREDICT, OPT_ENDPOINT, OPT_BAN, OPT_SEED, OPT_WARMUP,
 	OPT_GPU, OPT_PORT, OPT_LOAD_TIMEOUT, OPT_REQ_TIMEOUT, OPT_TAG, OPT_NOTES,
-	OPT_HOST, OPT_GPU_NAME, OPT_DRIVER, OPT_CUDA, OPT_OUT_DIR, OPT_QUIET, OPT_DRY_RUN,
+	OPT_HOST, OPT_GPU_NAME, OPT_DRIVER, OPT_CUDA, OPT_OUT_DIR, OPT_QUIET, OPT_DRY_RUN, OPT_AA,
 };
 
 static const struct option longopts[] = {
@@ -180,6 +183,7 @@ static const struct option longopts[] = {
 	{ "out-dir", required_argument, NULL, OPT_OUT_DIR },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "aa", no_argument, NULL, OPT_AA },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -328,6 +332,7 @@ static int parse_options(int argc, char **argv, struct opts *o, int *done)
 		case OPT_OUT_DIR: o->out_dir = optarg; break;
 		case OPT_QUIET: o->quiet = 1; break;
 		case OPT_DRY_RUN: o->dry_run = 1; break;
+		case OPT_AA: o->aa = 1; break;
 		default:
 			fprintf(stderr, "usage: %s\n", usage_line);
 			return TPS_EXIT_USAGE;
@@ -830,6 +835,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 			goto out;
 		}
 	}
+	p.aa = o.aa && !o.url;
 	if (plan_build(&p, err, sizeof(err)) < 0) {
 		tps_usage_error(usage_line, "%s", err);
 		goto out;

@@ -196,6 +196,28 @@ static void cell_release(struct cell *c)
 	manifest_free_args(c->extra_argv);
 }
 
+/* llama-server wants exactly n_max values in --spec-synth-rates; one manifest line
+ * serves every rung of a sweep, so rung n gets the list's first n values (the
+ * "0.9,0.8,0.7 and its prefixes" of a synthetic-acceptance sweep). */
+static void synth_rates_prefix(struct cell *c, int64_t n_max)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < c->extra_argc; i++) {
+		char *v = c->extra_argv[i + 1], *p = v;
+		int64_t k = 0;
+
+		if (strcmp(c->extra_argv[i], "--spec-synth-rates"))
+			continue;
+		while (*p && (k < n_max - 1 || *p != ',')) {
+			if (*p == ',')
+				k++;
+			p++;
+		}
+		*p = '\0';
+	}
+}
+
 /* Appends the cell for engine ei, model mi and n_max (TPS_NULL: base). */
 static int add_cell(struct plan *p, size_t ei, size_t mi, int64_t n_max, char *err,
 		    size_t errlen)
@@ -232,6 +254,7 @@ static int add_cell(struct plan *p, size_t ei, size_t mi, int64_t n_max, char *e
 		char *words[] = { "--spec-draft-n-max", num, NULL };
 		snprintf(num, sizeof(num), "%lld", (long long)n_max);
 		push_words(&c, words);
+		synth_rates_prefix(&c, n_max);
 		plan_spec_info(c.extra_argv, &c.spec_type, &c.drafter);
 	} else {
 		c.spec_type = tps_xstrdup("");
@@ -253,11 +276,19 @@ int plan_build(struct plan *p, char *err, size_t errlen)
 		return fail(err, errlen, "no model to measure");
 	for (mi = 0; mi < p->n_models; mi++) {
 		for (ei = 0; ei < p->n_engines; ei++) {
-			if (add_cell(p, ei, mi, TPS_NULL, err, errlen) < 0)
-				return -1;
-			for (k = 0; k < p->models[mi].n_n_max; k++) {
-				if (add_cell(p, ei, mi, p->models[mi].n_max[k], err, errlen) < 0)
+			int rep, reps = p->aa ? 2 : 1;
+			/* An A/A pair runs back to back, each on a fresh server: the restart
+			 * is the whole difference between the two. */
+			for (rep = 0; rep < reps; rep++) {
+				if (add_cell(p, ei, mi, TPS_NULL, err, errlen) < 0)
 					return -1;
+			}
+			for (k = 0; k < p->models[mi].n_n_max; k++) {
+				for (rep = 0; rep < reps; rep++) {
+					if (add_cell(p, ei, mi, p->models[mi].n_max[k], err,
+						     errlen) < 0)
+						return -1;
+				}
 			}
 		}
 	}

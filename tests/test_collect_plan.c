@@ -104,6 +104,43 @@ static void test_collect_plan_argv(void **state)
 	assert_string_equal(p->cells[1].drafter, "d.gguf");
 }
 
+/* --aa runs every cell twice in a row; a synthetic-rates list is cut per rung. */
+static void test_collect_plan_aa_and_synth_rates(void **state)
+{
+	struct plan *p = *state;
+	char err[256];
+	size_t i;
+	static const struct {
+		int64_t n_max;
+		const char *rates;
+	} want[] = {
+		{ TPS_NULL, NULL }, { TPS_NULL, NULL }, { 1, "0.9" }, { 1, "0.9" },
+		{ 2, "0.9,0.8" }, { 2, "0.9,0.8" }, { 3, "0.9,0.8,0.7" }, { 3, "0.9,0.8,0.7" },
+	};
+
+	assert_non_null(plan_add_engine(p, "ours", "/bin/ours", err, sizeof(err)));
+	assert_non_null(plan_add_model(p, "m", "/m/m.gguf", "", err, sizeof(err)));
+	add_spec(p, "m | /m/m.gguf | --spec-type draft-simple -md /m/d.gguf "
+		    "--spec-synth-rates 0.9,0.8,0.7 | 1,2,3\n");
+	p->aa = 1;
+	assert_int_equal(plan_build(p, err, sizeof(err)), 0);
+	assert_int_equal(p->n_cells, 8);
+	for (i = 0; i < p->n_cells; i++) {
+		const struct cell *c = &p->cells[i];
+		const char *rates = NULL;
+		size_t k;
+		assert_true(c->n_max == want[i].n_max);
+		for (k = 0; k + 1 < c->extra_argc; k++) {
+			if (!strcmp(c->extra_argv[k], "--spec-synth-rates"))
+				rates = c->extra_argv[k + 1];
+		}
+		if (want[i].rates)
+			assert_string_equal(rates, want[i].rates);
+		else
+			assert_null(rates);
+	}
+}
+
 static void test_collect_plan_errors(void **state)
 {
 	struct plan *p = *state;
@@ -212,6 +249,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_collect_plan_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_plan_argv, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_plan_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_plan_aa_and_synth_rates, setup,
+						teardown),
 		cmocka_unit_test(test_collect_plan_roles),
 		cmocka_unit_test(test_collect_plan_spec_info),
 		cmocka_unit_test(test_collect_quant_guess),
