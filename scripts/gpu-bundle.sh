@@ -21,7 +21,7 @@ cp "$llama/models/ggml-vocab-llama-spm.gguf" "$g/"
 cmake -S . -B build/gpu -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build/gpu -j"$(nproc)" --target tpsdb >/dev/null
 cp build/gpu/tpsdb "$g/tpsdb"
-ldd "$g/tpsdb" | awk '$3 ~ /^\// {print $3}' | grep -Ev '/(libc|libm|libpthread|libdl|ld-linux[^/]*)\.so' |
+ldd "$g/tpsdb" | awk '$3 ~ /^\// {print $3}' | grep -Ev '/(libc|libm|libpthread|libdl|libresolv|librt|ld-linux[^/]*)\.so' |
 	xargs -I{} cp -L {} "$g/lib/"
 command -v patchelf >/dev/null || apt-get install -y -qq patchelf >/dev/null
 patchelf --force-rpath --set-rpath '$ORIGIN/lib' "$g/tpsdb"
