@@ -6,12 +6,12 @@
 #include <stddef.h>
 
 /* The floor in percent from n pairs (a[i], b[i]) of one metric, the same prompt and
- * repetition in run A and run B: the larger of |median paired delta| and the far
- * edge of its 95% interval, i.e. the largest difference the A/A data are consistent
- * with. Using the interval's edge, not the point alone, keeps a lucky A/A pair from
- * setting a floor that is too low. NaN when no pair is usable (non-positive or
- * non-finite values are skipped); with one pair, |delta| alone. *used, when
- * non-NULL, receives the pairs used. */
+ * repetition in run A and run B: the root mean square of the per-pair deltas
+ * 100 * (b/a - 1). It holds both parts of what a restart does, the shift of the
+ * whole run (the mean) and the scatter of single requests, and unlike an interval's
+ * edge it stays finite with two or three pairs, which is what an A/A pair of a real
+ * collection has. NaN when no pair is usable (non-positive or non-finite values are
+ * skipped). *used, when non-NULL, receives the pairs used. */
 double noise_floor_pct(const double *a, const double *b, size_t n, size_t *used);
 
 #endif

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# t0601-gpu-fixture.sh: the GPU proof's export (tests/data/gpu/gpu-proof.jsonl, a real
+# H200 run, see docs/PERFORMANCE.md) re-imports and reproduces its documented
+# verdicts: host provenance from nvidia-smi, warm-up recorded, the --warmup 0 run's
+# cold first request flagged and left out of prefill, monotone sweeps for both
+# engines, an A/A floor that compare then uses, and parity within it.
+set -eu
+: "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
+command -v python3 >/dev/null || exit 77
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export TPSDB_DB=$tmp/gpu.db
+F=$TPSDB_TEST_DATA/gpu/gpu-proof.jsonl
+
+out=$("$TPSDB_BIN" import "$F")
+case $out in *"restored 9 run(s) with 27 sample(s)"*) ;; *) echo "import: $out"; exit 1 ;; esac
+
+# Provenance: what nvidia-smi said on the H200.
+"$TPSDB_BIN" export --format jsonl >"$tmp/re.jsonl"
+grep -q '"gpu":"NVIDIA H200","driver":"580.159.04","cuda":"13.0"' "$tmp/re.jsonl"
+
+# The only finding: the cold first request of the run collected with --warmup 0.
+rc=0
+"$TPSDB_BIN" check --json >"$tmp/check.json" || rc=$?
+[ "$rc" -eq 1 ]
+"$TPSDB_BIN" runs --json >"$tmp/runs.json"
+"$TPSDB_BIN" calibrate --engine ours --json >"$tmp/floors.json"
+"$TPSDB_BIN" compare --ours ours --vs llama.cpp --json >"$tmp/compare.json"
+rc=0
+"$TPSDB_BIN" sweep --json >"$tmp/sweep.json" || rc=$?
+[ "$rc" -eq 0 ]
+
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+load = lambda n: json.load(open(f"{d}/{n}.json"))
+
+runs = load("runs")
+assert len(runs) == 9 and all(r["status"] == "complete" for r in runs), runs
+assert sorted(r["warmup"] for r in runs) == [0] + [1] * 8
+cold_run = next(r["uuid"] for r in runs if r["warmup"] == 0)
+
+check = load("check")
+assert [(f["run"], f["kind"], f["count"]) for f in check["findings"]] == \
+    [(cold_run, "cold-start", 1)], check["findings"]
+
+floors = {f["metric"]: f for f in load("floors")["floors"]}
+assert set(floors) == {"pp", "tg"}, floors
+assert abs(floors["tg"]["noise_pct"] - 2.911) < 0.01 and floors["tg"]["n_pairs"] == 3
+# The cold request is not an A/A pair member for prefill: 2 pairs left.
+assert abs(floors["pp"]["noise_pct"] - 9.44) < 0.01 and floors["pp"]["n_pairs"] == 2
+
+rows = {(r["spec_type"], r["n_max"], r["metric"]): r for r in load("compare")["rows"]}
+base_tg = rows[("", None, "tg")]
+# An A/A binary pair: parity, inside the measured floor, and not claimed as proven.
+assert base_tg["verdict"] == "parity" and base_tg["bound"] == "noise", base_tg
+assert abs(base_tg["band_pct"] - 2 * floors["tg"]["noise_pct"]) < 1e-9
+assert base_tg["significant"] is False
+base_pp = rows[("", None, "pp")]
+assert base_pp["excluded_ours"] == 1 and base_pp["n_pairs"] == 2, base_pp
+# Three pairs can never make a confident verdict, whatever the delta.
+assert all(r["significant"] is False for r in rows.values())
+
+series = {s["engine"]: s for s in load("sweep")["series"]}
+for eng, speedup3 in (("ours", 1.498), ("llama.cpp", 1.567)):
+    s = series[eng]
+    assert s["monotone"] and not s["violations"], s
+    pts = {p["n_max"]: p for p in s["points"]}
+    assert [round(pts[n]["accept"], 3) for n in (1, 2, 3)] == [0.882, 0.821, 0.774]
+    assert abs(pts[3]["speedup"] - speedup3) < 0.005, (eng, pts[3]["speedup"])
+    assert pts[1]["tg"] < pts[2]["tg"] < pts[3]["tg"]
+PY
