@@ -2,6 +2,7 @@
  * transaction that also advances PRAGMA user_version, so a crash leaves the store at
  * a whole version. A store written by a newer tpsdb is refused, never altered. */
 #include "schema/migrate.h"
+#include "schema/store.h"
 #include "tpsdb.h"
 
 #include <stdio.h>
@@ -9,22 +10,6 @@
 int migrate_latest(void)
 {
 	return migrations_count ? migrations[migrations_count - 1].version : 0;
-}
-
-static int user_version(sqlite3 *db, int *out)
-{
-	sqlite3_stmt *st = NULL;
-	int ret = -1;
-
-	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	if (sqlite3_step(st) != SQLITE_ROW)
-		goto out;
-	*out = sqlite3_column_int(st, 0);
-	ret = 0;
-out:
-	sqlite3_finalize(st);
-	return ret;
 }
 
 static int apply_one(sqlite3 *db, const char *path, const struct migration *m)
@@ -63,7 +48,7 @@ int migrate_apply(sqlite3 *db, const char *path, int upto)
 
 	if (upto < 0 || upto > latest)
 		upto = latest;
-	if (user_version(db, &have) < 0)
+	if (store_pragma_int(db, "PRAGMA user_version", &have) < 0)
 		return tps_error("cannot read the schema version of '%s': %s", path,
 				 sqlite3_errmsg(db));
 	if (have > latest)

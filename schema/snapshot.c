@@ -14,23 +14,6 @@
 #include <unistd.h>
 
 /* store.c's marker ('TPSD'); a file without it was not written by tpsdb. */
-#define SNAPSHOT_APPLICATION_ID 0x54505344
-
-static int pragma_int(sqlite3 *db, const char *sql, int *out)
-{
-	sqlite3_stmt *st = NULL;
-	int ret = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	if (sqlite3_step(st) != SQLITE_ROW)
-		goto out;
-	*out = sqlite3_column_int(st, 0);
-	ret = 0;
-out:
-	sqlite3_finalize(st);
-	return ret;
-}
 
 /* "file:<path>?immutable=1" with the path percent-encoded. A read-only WAL open
  * would otherwise create -wal and -shm files beside the other store; immutable is
@@ -81,12 +64,12 @@ struct store *store_open_copy(const char *path)
 		goto out;
 	}
 	sqlite3_busy_timeout(src, 10000);
-	if (pragma_int(src, "PRAGMA application_id", &app) < 0 ||
-	    pragma_int(src, "PRAGMA user_version", &version) < 0) {
+	if (store_pragma_int(src, "PRAGMA application_id", &app) < 0 ||
+	    store_pragma_int(src, "PRAGMA user_version", &version) < 0) {
 		tps_error("cannot read '%s': %s", path, sqlite3_errmsg(src));
 		goto out;
 	}
-	if (app != SNAPSHOT_APPLICATION_ID) {
+	if (app != STORE_APPLICATION_ID) {
 		tps_error("'%s' is not a tpsdb store (application_id %d)", path, app);
 		goto out;
 	}

@@ -10,8 +10,6 @@
 #include <math.h>
 #include <unistd.h>
 
-/* 'TPSD': marks the file as a tpsdb store for file(1) and for our own check. */
-#define TPSDB_APPLICATION_ID 0x54505344
 #define STORE_BUSY_TIMEOUT_MS 10000
 
 struct cached_stmt {
@@ -26,7 +24,7 @@ struct store {
 	size_t ncache, acache;
 };
 
-static int pragma_int(sqlite3 *db, const char *sql, int *out)
+int store_pragma_int(sqlite3 *db, const char *sql, int *out)
 {
 	sqlite3_stmt *st = NULL;
 	int ret = -1;
@@ -47,11 +45,11 @@ static int check_ours(sqlite3 *db, const char *path)
 {
 	int app = 0, version = 0, tables = 0;
 
-	if (pragma_int(db, "PRAGMA application_id", &app) < 0 ||
-	    pragma_int(db, "PRAGMA user_version", &version) < 0 ||
-	    pragma_int(db, "SELECT count(*) FROM sqlite_schema", &tables) < 0)
+	if (store_pragma_int(db, "PRAGMA application_id", &app) < 0 ||
+	    store_pragma_int(db, "PRAGMA user_version", &version) < 0 ||
+	    store_pragma_int(db, "SELECT count(*) FROM sqlite_schema", &tables) < 0)
 		return tps_error("cannot read '%s': %s", path, sqlite3_errmsg(db));
-	if (app != 0 && app != TPSDB_APPLICATION_ID)
+	if (app != 0 && app != STORE_APPLICATION_ID)
 		return tps_error("'%s' is not a tpsdb store (application_id %d)", path, app);
 	if (app == 0 && version == 0 && tables > 0)
 		return tps_error("'%s' is not a tpsdb store: it holds other tables", path);
@@ -96,7 +94,8 @@ struct store *store_open_version(const char *path, int flags, int upto)
 	}
 	if (!(flags & STORE_NO_MIGRATE) && migrate_apply(s->db, path, upto) < 0)
 		goto out;
-	if (pragma_int(s->db, "PRAGMA application_id", &app) == 0 && app == 0 &&
+	if (store_pragma_int(s->db, "PRAGMA application_id", &app) == 0 && app == 0 &&
+	    /* PRAGMA takes no bound parameter: 1414550340 is STORE_APPLICATION_ID. */
 	    sqlite3_exec(s->db, "PRAGMA application_id = 1414550340", NULL, NULL, &err) !=
 		    SQLITE_OK) {
 		tps_error("cannot mark '%s' as a tpsdb store: %s", path, err);
@@ -202,7 +201,7 @@ void store_rollback(struct store *s)
 int store_version(struct store *s)
 {
 	int v = -1;
-	pragma_int(s->db, "PRAGMA user_version", &v);
+	store_pragma_int(s->db, "PRAGMA user_version", &v);
 	return v;
 }
 

@@ -11,6 +11,9 @@
 
 struct store;
 
+/* 'TPSD' in PRAGMA application_id marks a file as a tpsdb store. */
+#define STORE_APPLICATION_ID 0x54505344
+
 enum store_open_flags {
 	STORE_READONLY = 1 << 0, /* open without creating; still migrates an older file */
 	STORE_NO_MIGRATE = 1 << 1, /* tests: leave the schema as found */
@@ -24,6 +27,9 @@ enum store_open_flags {
 struct store *store_open(const char *path, int flags);
 /* Opens like store_open() but stops migrating at schema version `upto` (tests). */
 struct store *store_open_version(const char *path, int flags, int upto);
+/* Runs a one-value query (a PRAGMA) on a raw handle: 0 with *out set, -1 on any
+ * error (nothing printed). For schema/ files that check a file before opening it. */
+int store_pragma_int(sqlite3 *db, const char *sql, int *out);
 /* Closes the store; accepts NULL. */
 void store_close(struct store *s);
 

@@ -6,8 +6,8 @@
 # Everything lands in ${OUT_DIR:-out}/: the store, server logs, report and plots.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${OUT_DIR:-out}
-mkdir -p "$out"
+mkdir -p "${OUT_DIR:-out}"
+out=$(cd "${OUT_DIR:-out}" && pwd)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 scripts/deps.sh
@@ -17,7 +17,7 @@ tpsdb=build/release/tpsdb
 
 llama_dir=$(scripts/llama-server.sh)
 server="$llama_dir/bin/llama-server"
-model="$PWD/$out/tiny.gguf"
+model="$out/tiny.gguf"
 scripts/tiny-model.sh "$model" >&2
 
 cat >"$out/models.txt" <<EOM
