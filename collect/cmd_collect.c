@@ -762,6 +762,23 @@ static void set_host(struct host_rec *h, const struct opts *o)
 	}
 }
 
+/* The summary says how the first request was handled: it is never a throughput
+ * figure, because the first request after a start reads a quarter to half of warm. */
+static const char *warmup_line(int attach, int64_t warmup)
+{
+	static char buf[160];
+
+	if (warmup > 0)
+		snprintf(buf, sizeof(buf), "warm-up: %lld unrecorded request(s) after %s",
+			 (long long)warmup, attach ? "attaching" : "each server start");
+	else if (attach)
+		snprintf(buf, sizeof(buf), "warm-up: none (--warmup 0)");
+	else
+		snprintf(buf, sizeof(buf), "warm-up: none (--warmup 0): each run's first sample "
+			 "is flagged cold-start and left out of prefill");
+	return buf;
+}
+
 int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct opts o;
@@ -930,8 +947,9 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	pr = NULL;
 	tps_now_iso(now, sizeof(now));
 	footer = tps_xasprintf("\n%zu of %zu cells run, %zu not complete%s; store '%s'; logs "
-			       "in '%s'\n", n_rows, p.n_cells, n_bad,
-			       interrupted ? " (interrupted)" : "", store_path(s), out_dir);
+			       "in '%s'\n%s\n", n_rows, p.n_cells, n_bad,
+			       interrupted ? " (interrupted)" : "", store_path(s), out_dir,
+			       warmup_line(o.url != NULL, o.c.warmup));
 	summary_render(stdout, rows, n_rows);
 	fputs(footer, stdout);
 	fflush(stdout);

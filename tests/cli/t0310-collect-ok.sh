@@ -42,6 +42,8 @@ grep -q '^model  *engine  *n_max  *status' "$OUT/summary.txt" || fail "no summar
 grep -q '^tiny  *ours  *-  *complete  *4  *0  *2000.0  *500.0  *-$' "$T/stdout" ||
 	fail "summary row: $(cat "$T/stdout")"
 expect_eq "$(q "SELECT count(*) FROM file_hash")" 2 "file_hash rows"
+grep -q '^warm-up: none (--warmup 0): each run.s first sample is flagged cold-start' \
+	"$OUT/summary.txt" || fail "summary.txt does not say there was no warm-up"
 
 # A second session reuses the hashes and adds two more runs.
 run_tpsdb collect --engine ours="$FS" --model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 \
@@ -51,5 +53,19 @@ expect_eq "$(q "SELECT count(*) FROM model")" 1 "model rows after two sessions"
 expect_eq "$(q "SELECT count(*) FROM prompt")" 4 "prompts without the reference differ"
 expect_eq "$(q "SELECT seq FROM sample WHERE run_id=3 ORDER BY id LIMIT 1")" 1 \
 	"seq after one warm-up"
+grep -q '^warm-up: 1 unrecorded request(s) after each server start' "$T/stdout" ||
+	fail "the summary does not state the warm-up: $(cat "$T/stdout")"
+
+# --aa: every cell twice, each on its own server, and calibrate turns the pair into
+# stored floors.
+run_tpsdb collect --engine ours="$FS" --model tiny="$MODEL" --prompts "$PROMPTS" --reps 2 \
+	--port 21000 --out-dir "$OUT" --quiet --aa --tag aa
+expect_eq "$rc" 0 "--aa exit status"
+expect_eq "$(q "SELECT count(*) FROM run WHERE tag='aa' AND status='complete'")" 2 "A/A runs"
+expect_eq "$(q "SELECT count(DISTINCT log_path) FROM run WHERE tag='aa'")" 2 \
+	"one server start per A/A run"
+"$TPSDB_BIN" --db "$DB" calibrate --engine ours --tag aa >/dev/null || fail "calibrate failed"
+expect_eq "$(q "SELECT group_concat(metric || ':' || n_pairs, ' ') FROM noise_floor")" \
+	"pp:4 tg:4" "stored floors"
 expect_no_orphans
 echo ok
