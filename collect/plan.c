@@ -275,16 +275,15 @@ int plan_build(struct plan *p, char *err, size_t errlen)
 	if (!p->n_models)
 		return fail(err, errlen, "no model to measure");
 	for (mi = 0; mi < p->n_models; mi++) {
-		for (ei = 0; ei < p->n_engines; ei++) {
-			int rep, reps = p->aa ? 2 : 1;
-			/* An A/A pair runs back to back, each on a fresh server: the restart
-			 * is the whole difference between the two. */
-			for (rep = 0; rep < reps; rep++) {
+		/* With --aa a model's whole pass over the engines runs twice: each cell's
+		 * A/A pair is then as far apart in time as any two cells that compare
+		 * pairs, so the floor holds the drift of that span, not just a restart. */
+		int rep, reps = p->aa ? 2 : 1;
+		for (rep = 0; rep < reps; rep++) {
+			for (ei = 0; ei < p->n_engines; ei++) {
 				if (add_cell(p, ei, mi, TPS_NULL, err, errlen) < 0)
 					return -1;
-			}
-			for (k = 0; k < p->models[mi].n_n_max; k++) {
-				for (rep = 0; rep < reps; rep++) {
+				for (k = 0; k < p->models[mi].n_n_max; k++) {
 					if (add_cell(p, ei, mi, p->models[mi].n_max[k], err,
 						     errlen) < 0)
 						return -1;

@@ -48,7 +48,7 @@ struct plan {
 	size_t n_models;
 	struct cell *cells;
 	size_t n_cells;
-	int aa;               /* 1: every cell twice in a row (an A/A pair) */
+	int aa;               /* 1: each model's pass over the engines twice (A/A pairs) */
 };
 
 /* Appends an engine (role guessed from the label, see plan_role_guess()). Returns

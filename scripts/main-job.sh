@@ -2,7 +2,7 @@
 # scripts/main-job.sh: the README's main job, end to end on this machine. It builds
 # tpsdb and a real llama-server (CPU, cached), writes a tiny random-weight model, and
 # collects two engine labels (an A/A pair of one binary) over a base run and an
-# n_max 1,2,3 speculative sweep, each cell twice for the A/A noise floor, then prints
+# n_max 1,2,3 speculative sweep, run twice for the A/A noise floor, then prints
 # the analysis and writes the report.
 # Everything lands in ${OUT_DIR:-out}/: the store, server logs, report and plots.
 set -euo pipefail
@@ -36,8 +36,8 @@ rm -f "$db" "$db-wal" "$db-shm"
 	--ours ours --models "$out/models.txt" --spec-manifest "$out/spec.txt" \
 	--reps 2 --aa --tag demo --out-dir "$out" || [ $? -eq 1 ]
 
-# Each cell ran twice on a restarted server (--aa): the A/A floors keep compare and
-# gate from calling this machine's own noise a difference.
+# Each cell ran twice, a whole pass apart, on restarted servers (--aa): the A/A floors
+# keep compare and gate from calling this machine's own noise and drift a difference.
 echo
 "$tpsdb" --db "$db" calibrate
 

@@ -104,7 +104,7 @@ static void test_collect_plan_argv(void **state)
 	assert_string_equal(p->cells[1].drafter, "d.gguf");
 }
 
-/* --aa runs every cell twice in a row; a synthetic-rates list is cut per rung. */
+/* --aa runs a model's whole pass twice; a synthetic-rates list is cut per rung. */
 static void test_collect_plan_aa_and_synth_rates(void **state)
 {
 	struct plan *p = *state;
@@ -114,8 +114,8 @@ static void test_collect_plan_aa_and_synth_rates(void **state)
 		int64_t n_max;
 		const char *rates;
 	} want[] = {
-		{ TPS_NULL, NULL }, { TPS_NULL, NULL }, { 1, "0.9" }, { 1, "0.9" },
-		{ 2, "0.9,0.8" }, { 2, "0.9,0.8" }, { 3, "0.9,0.8,0.7" }, { 3, "0.9,0.8,0.7" },
+		{ TPS_NULL, NULL }, { 1, "0.9" }, { 2, "0.9,0.8" }, { 3, "0.9,0.8,0.7" },
+		{ TPS_NULL, NULL }, { 1, "0.9" }, { 2, "0.9,0.8" }, { 3, "0.9,0.8,0.7" },
 	};
 
 	assert_non_null(plan_add_engine(p, "ours", "/bin/ours", err, sizeof(err)));
