@@ -243,14 +243,15 @@ static void name_prompt(struct importer *im, struct sample_rec *smp, const char 
 	}
 }
 
-static int import_response(struct importer *im, const cJSON *obj)
+static int import_response(struct importer *im, const cJSON *obj, const char *raw,
+			   size_t rawlen)
 {
 	struct response resp;
 	char err[256];
 	int ret = -1;
 
 	response_init(&resp);
-	if (response_from_json(obj, &resp, err, sizeof(err)) < 0) {
+	if (response_from_json(obj, raw, rawlen, &resp, err, sizeof(err)) < 0) {
 		bad(im, err);
 		goto out;
 	}
@@ -402,7 +403,9 @@ static enum kind kind_of(const cJSON *obj)
 	return KIND_RESPONSE; /* response_from_json says what is missing */
 }
 
-static int import_object(struct importer *im, const cJSON *obj)
+/* raw/rawlen: the text obj was parsed from, or NULL (an element of an array). */
+static int import_object(struct importer *im, const cJSON *obj, const char *raw,
+			 size_t rawlen)
 {
 	enum kind k = kind_of(obj);
 	char msg[128];
@@ -417,7 +420,7 @@ static int import_object(struct importer *im, const cJSON *obj)
 		return bad(im, msg);
 	}
 	switch (k) {
-	case KIND_RESPONSE: return import_response(im, obj);
+	case KIND_RESPONSE: return import_response(im, obj, raw, rawlen);
 	case KIND_BENCH: return import_bench(im, obj);
 	case KIND_EXPORT: return import_export(im, obj);
 	default: return -1;
@@ -500,12 +503,12 @@ static int import_one_file(struct importer *im, const char *path)
 		if (cJSON_IsArray(whole)) {
 			cJSON_ArrayForEach(it, whole) {
 				im->line++;
-				if (import_object(im, it) < 0)
+				if (import_object(im, it, NULL, 0) < 0)
 					goto out;
 				any = 1;
 			}
 		} else {
-			if (import_object(im, whole) < 0)
+			if (import_object(im, whole, buf, len) < 0)
 				goto out;
 			any = 1;
 		}
@@ -526,7 +529,7 @@ static int import_one_file(struct importer *im, const char *path)
 				bad(im, "not valid JSON");
 				goto out;
 			}
-			rc = import_object(im, obj);
+			rc = import_object(im, obj, q, (size_t)(eol - q));
 			cJSON_Delete(obj);
 			if (rc < 0)
 				goto out;

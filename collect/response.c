@@ -6,6 +6,7 @@
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -122,10 +123,75 @@ static const char *output_text(const cJSON *root, const char **endpoint)
 	return get_str(root, "content");
 }
 
-int response_from_json(const cJSON *root, struct response *out, char *err, size_t errlen)
+/* Skips the string that opens at json[i] ('"'); returns the index after its closing
+ * quote, or len when it is not closed. */
+static size_t skip_string(const char *json, size_t len, size_t i)
+{
+	for (i++; i < len && json[i] != '"'; i++) {
+		if (json[i] == '\\')
+			i++;
+	}
+	return i < len ? i + 1 : len;
+}
+
+/* The text of the top-level member key's object value in json (already known to be
+ * valid JSON), or NULL when there is none. A key is only recognised one level deep,
+ * so a "timings" inside generated content or a nested object never matches. */
+static const char *raw_member(const char *json, size_t len, const char *key, size_t *n)
+{
+	size_t i = 0, klen = strlen(key);
+	int depth = 0;
+
+	while (i < len) {
+		char c = json[i];
+		if (c == '"') {
+			size_t start = i + 1, end = skip_string(json, len, i), j = end;
+			if (depth != 1 || end - start - 1 != klen || memcmp(json + start, key, klen)) {
+				i = end;
+				continue;
+			}
+			while (j < len && isspace((unsigned char)json[j]))
+				j++;
+			if (j >= len || json[j] != ':') {
+				i = end;
+				continue;
+			}
+			for (j++; j < len && isspace((unsigned char)json[j]); j++)
+				;
+			if (j < len && json[j] == '{') {
+				size_t v = j;
+				int d = 0;
+				while (j < len) {
+					if (json[j] == '"') {
+						j = skip_string(json, len, j);
+						continue;
+					}
+					if (json[j] == '{')
+						d++;
+					else if (json[j] == '}' && --d == 0) {
+						*n = j - v + 1;
+						return json + v;
+					}
+					j++;
+				}
+			}
+			return NULL;
+		}
+		if (c == '{' || c == '[')
+			depth++;
+		else if (c == '}' || c == ']')
+			depth--;
+		i++;
+	}
+	return NULL;
+}
+
+int response_from_json(const cJSON *root, const char *json, size_t len, struct response *out,
+		       char *err, size_t errlen)
 {
 	const cJSON *t, *gs;
-	const char *text, *stop;
+	const char *text, *stop, *verbatim = NULL;
+	size_t vlen = 0;
 	char *raw = NULL;
 	char hex[65];
 	int ret = -1;
@@ -151,12 +217,18 @@ int response_from_json(const cJSON *root, struct response *out, char *err, size_
 	}
 	if (parse_timings(t, &out->sample, err, errlen) < 0)
 		goto out;
-	raw = cJSON_PrintUnformatted(t);
-	if (!raw) {
-		fail(err, errlen, "out of memory");
-		goto out;
+	if (json)
+		verbatim = raw_member(json, len, "timings", &vlen);
+	if (verbatim) {
+		out->sample.timings = tps_xstrndup(verbatim, vlen);
+	} else {
+		raw = cJSON_PrintUnformatted(t);
+		if (!raw) {
+			fail(err, errlen, "out of memory");
+			goto out;
+		}
+		out->sample.timings = tps_xstrdup(raw);
 	}
-	out->sample.timings = tps_xstrdup(raw);
 	text = output_text(root, &out->endpoint);
 	if (text) {
 		sha256_hex(text, strlen(text), hex);
@@ -204,7 +276,7 @@ int response_parse(const char *json, size_t len, struct response *out, char *err
 
 	if (!root)
 		return fail(err, errlen, "not valid JSON");
-	ret = response_from_json(root, out, err, errlen);
+	ret = response_from_json(root, json, len, out, err, errlen);
 	cJSON_Delete(root);
 	return ret;
 }

@@ -31,10 +31,13 @@ struct response {
 int response_parse(const char *json, size_t len, struct response *out, char *err,
 		   size_t errlen);
 
-/* The same over an already parsed cJSON object (import reads JSONL lines once). */
+/* The same over an already parsed cJSON object (import reads JSONL lines once).
+ * raw/rawlen, when raw is non-NULL, is the text root was parsed from: the timings
+ * object is then kept as the server wrote it, byte for byte, rather than printed
+ * again from the tree. */
 struct cJSON;
-int response_from_json(const struct cJSON *root, struct response *out, char *err,
-		       size_t errlen);
+int response_from_json(const struct cJSON *root, const char *raw, size_t rawlen,
+		       struct response *out, char *err, size_t errlen);
 
 void response_init(struct response *r);
 void response_release(struct response *r);
