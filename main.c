@@ -1,6 +1,6 @@
 /* main.c: the dispatcher. It parses the global options, finds the command in one
  * table, runs it and turns what it returns into the exit code (git.c's job in git).
- * Commands live one per file as <stage>/cmd_<name>.c. */
+ * Commands live one per file as cmd/cmd_<name>.c. */
 #include "tpsdb.h"
 #include "schema/store.h"
 
@@ -54,13 +54,6 @@ static void print_help(FILE *f)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'tpsdb <command> --help' describes one command.\n");
 	fprintf(f, "Exit codes: 0 ok, 1 a check or gate failed, 2 usage, 3 runtime or data error.\n");
-}
-
-struct store *tps_ctx_store(struct tps_ctx *ctx)
-{
-	if (!ctx->store)
-		ctx->store = store_open(ctx->db_path, ctx->readonly ? STORE_READONLY : 0);
-	return ctx->store;
 }
 
 int main(int argc, char **argv)

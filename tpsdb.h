@@ -27,7 +27,9 @@ struct tps_ctx {
 };
 
 /* Opens ctx->db_path on first call (creating and migrating it unless readonly is
- * set) and returns the store, borrowed: main() closes it. NULL after an error line. */
+ * set) and returns the store, borrowed: main() closes it. A ctx whose store is
+ * already set (a test's ":memory:" store) gets that store. NULL after an error line.
+ * Defined in cmd/ctx.c. */
 struct store *tps_ctx_store(struct tps_ctx *ctx);
 
 /* One command of the table in main.c. */
@@ -53,11 +55,15 @@ char *tps_xstrdup(const char *s);      /* NULL stays NULL */
 char *tps_xstrndup(const char *s, size_t n);
 char *tps_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* getopt_long() for commands that take long options only (plus -h). Sets opterr
- * off and resets the parser on the first call of each command (argv changes).
- * Returns what getopt_long returns; for an unknown option or a missing argument it
- * prints the one error line itself and returns '?'. */
-int tps_getopt(int argc, char **argv, const struct option *longopts);
+/* getopt_long() for commands that take long options only (plus -h). The caller
+ * keeps a zeroed struct tps_getopt for one argument vector: its first call resets
+ * the parser, so a command parses its own argv however often it runs in one
+ * process. opterr is set off. Returns what getopt_long returns; for an unknown
+ * option or a missing argument it prints the one error line itself and returns '?'. */
+struct tps_getopt {
+	int begun;
+};
+int tps_getopt(struct tps_getopt *go, int argc, char **argv, const struct option *longopts);
 
 /* Strict number parsing: the whole string, in range, finite. 0 ok, -1 otherwise
  * (nothing printed: the caller names the option). */

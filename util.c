@@ -103,13 +103,12 @@ char *tps_xasprintf(const char *fmt, ...)
 	return p;
 }
 
-int tps_getopt(int argc, char **argv, const struct option *longopts)
+int tps_getopt(struct tps_getopt *go, int argc, char **argv, const struct option *longopts)
 {
-	static char **last_argv;
 	int c;
 
-	if (argv != last_argv) {
-		last_argv = argv;
+	if (!go->begun) {
+		go->begun = 1;
 		optind = 0; /* GNU: re-initialise for a new argument vector */
 	}
 	opterr = 0;

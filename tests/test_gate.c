@@ -23,12 +23,6 @@
 int cmd_gate(int argc, char **argv, struct tps_ctx *ctx);
 int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx);
 
-/* main.c is not linked into tests: the command gets the fixture's store. */
-struct store *tps_ctx_store(struct tps_ctx *ctx)
-{
-	return ctx->store;
-}
-
 struct fixture {
 	struct tps_ctx ctx;
 	char junit[64];
@@ -61,14 +55,10 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Runs cmd with the NULL-terminated arguments, keeping its stdout in f->out.
- * tps_getopt() resets the parser when argv moves, so calls alternate between two
- * vectors as separate processes would. */
+/* Runs cmd with the NULL-terminated arguments, keeping its stdout in f->out. */
 static int run(struct fixture *f, int (*cmd)(int, char **, struct tps_ctx *), ...)
 {
-	static char *vectors[2][32];
-	static int flip;
-	char **argv = vectors[flip ^= 1];
+	char *argv[32];
 	char path[] = "/tmp/tpsdb-out-XXXXXX";
 	va_list ap;
 	int argc = 0, fd, saved, rc;

@@ -19,12 +19,6 @@
 
 int cmd_import(int argc, char **argv, struct tps_ctx *ctx);
 
-/* main.c is not linked into tests: the command gets the fixture's store. */
-struct store *tps_ctx_store(struct tps_ctx *ctx)
-{
-	return ctx->store;
-}
-
 struct fixture {
 	struct store *s;
 	char err[4096]; /* what the last import printed on stderr */

@@ -190,7 +190,9 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 	int64_t seg;
 
 	changepoint_params_init(&p);
-	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+	struct tps_getopt go = { 0 };
+
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);

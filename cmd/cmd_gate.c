@@ -910,7 +910,9 @@ int cmd_gate(int argc, char **argv, struct tps_ctx *ctx)
 		o.threshold[m] = VERDICT_MAX_REGRESS_PCT;
 		flag_th[m] = VERDICT_MAX_REGRESS_PCT;
 	}
-	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+	struct tps_getopt go = { 0 };
+
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);

@@ -203,7 +203,9 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	enum format fmt = FMT_MD;
 	int c, no_plots = 0, ret = TPS_EXIT_ERROR, i;
 
-	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+	struct tps_getopt go = { 0 };
+
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);

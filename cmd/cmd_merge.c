@@ -67,7 +67,9 @@ int cmd_merge(int argc, char **argv, struct tps_ctx *ctx)
 	const char *other;
 	int c, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+	struct tps_getopt go = { 0 };
+
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);

@@ -90,7 +90,9 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 	int c, json = 0, stored = 0, ret = TPS_EXIT_ERROR, in_tx = 0;
 	struct store *s;
 
-	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+	struct tps_getopt go = { 0 };
+
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);

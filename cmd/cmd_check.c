@@ -139,7 +139,9 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	size_t nq = 0, na = 0;
 	int c, json = 0, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+	struct tps_getopt go = { 0 };
+
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);

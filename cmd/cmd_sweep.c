@@ -352,7 +352,9 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 
 	series_filter_init(&f);
 	o.tolerance = SWEEP_TOLERANCE_PCT;
-	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+	struct tps_getopt go = { 0 };
+
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);

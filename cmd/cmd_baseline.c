@@ -56,7 +56,9 @@ static int parse(int argc, char **argv, struct args *a, int *seen)
 
 	memset(a, 0, sizeof(*a));
 	*seen = 0;
-	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+	struct tps_getopt go = { 0 };
+
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);

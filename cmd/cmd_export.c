@@ -220,7 +220,9 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 	size_t i;
 	int c, csv = 0, rc, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+	struct tps_getopt go = { 0 };
+
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);

@@ -85,7 +85,9 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	char *gnuplot = NULL;
 	int c, metric = CELL_TG, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+	struct tps_getopt go = { 0 };
+
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);

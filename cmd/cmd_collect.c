@@ -247,7 +247,9 @@ static int parse_options(int argc, char **argv, struct opts *o, int *done)
 	int c;
 
 	*done = 0;
-	while ((c = tps_getopt(argc, argv, longopts)) != -1) {
+	struct tps_getopt go = { 0 };
+
+	while ((c = tps_getopt(&go, argc, argv, longopts)) != -1) {
 		const char *name = NULL;
 		for (size_t i = 0; longopts[i].name; i++) {
 			if (longopts[i].val == c)

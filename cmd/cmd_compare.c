@@ -178,7 +178,9 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	size_t i;
 
 	parity_opts_init(&o);
-	while ((c = tps_getopt(argc, argv, opts)) != -1) {
+	struct tps_getopt go = { 0 };
+
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);
