@@ -4,7 +4,7 @@
  * add the series, data-quality and history checks. Renders text, JSON, JUnit XML and
  * GitHub Actions annotations from one result. */
 #include "analyze/changepoint.h"
-#include "analyze/stats.h"
+#include "analyze/trend.h"
 #include "analyze/verdict.h"
 #include "reports/json.h"
 #include "reports/parity.h"
@@ -12,6 +12,7 @@
 #include "reports/strv.h"
 #include "schema/baseline.h"
 #include "schema/cells.h"
+#include "schema/history.h"
 #include "schema/noise.h"
 #include "schema/record.h"
 #include "tpsdb.h"
@@ -380,72 +381,69 @@ static int check_findings(struct store *s, const struct cell_run *c, const char 
 	return 0;
 }
 
-static int same_cell(const struct cell_run *a, const struct cell_run *b)
+/* The candidate's history of one metric: every run of each of its cells. */
+struct gate_history {
+	struct history_series *v;
+	size_t n;
+};
+
+static int load_history(struct store *s, const struct gate_opts *o, int metric,
+			struct gate_history *h)
 {
-	return !strcmp(a->model, b->model) && !strcmp(a->spec_type, b->spec_type) &&
-	       a->n_max == b->n_max && !strcmp(a->endpoint, b->endpoint) &&
-	       !strcmp(a->engine, b->engine);
+	struct cell_filter f = { 0 };
+
+	f.engine = o->engine;
+	f.model = o->model;
+	if (metric == M_ACCEPT)
+		return store_history_accept(s, &f, &h->v, &h->n);
+	return store_history(s, &f, metric == M_PP ? CELL_PP : CELL_TG, &h->v, &h->n);
 }
 
 /* The newest change point of the candidate's history of one cell and metric. */
-static int check_trend(struct store *s, const struct gate_opts *o, const struct cell_run *c,
-		       const struct cell_run *hist, size_t nh, int metric, const char *cell,
+static int check_trend(const struct gate_opts *o, const struct cell_run *c,
+		       const struct gate_history *h, int metric, const char *cell,
 		       struct gate_result *r)
 {
+	const struct history_series *se = NULL;
+	const struct changepoint *cp;
 	struct changepoint_params p;
-	struct changepoint *cps = NULL;
-	const struct cell_run **runs = NULL;
-	double *med = NULL;
-	size_t n = 0, ncp = 0, i;
-	int ret = -1;
+	struct trend t;
+	struct gate_trend *g;
+	size_t i;
 
-	med = tps_xmalloc((nh ? nh : 1) * sizeof(*med));
-	runs = tps_xmalloc((nh ? nh : 1) * sizeof(*runs));
-	for (i = 0; i < nh; i++) {
-		double *x = NULL;
-		size_t nx = 0;
-
-		if (!same_cell(&hist[i], c))
-			continue;
-		if (load_values(s, hist[i].id, metric, &x, &nx) < 0)
-			goto out;
-		med[n] = stats_median(x, nx);
-		runs[n++] = &hist[i];
-		free(x);
+	for (i = 0; i < h->n && !se; i++) {
+		const struct history_series *x = &h->v[i];
+		if (!strcmp(x->engine, c->engine) && !strcmp(x->model, c->model) &&
+		    !strcmp(x->spec_type, c->spec_type) && x->n_max == c->n_max &&
+		    !strcmp(x->endpoint, c->endpoint))
+			se = x;
 	}
+	if (!se)
+		return 0;
 	changepoint_params_init(&p);
 	/* A shift the gate itself would let through is not a regression here either. */
 	p.min_magnitude_pct = o->threshold[metric];
-	if (changepoint_detect(med, n, &p, &cps, &ncp) < 0) {
-		tps_error("cannot search '%s' for change points: bad parameters", cell);
-		goto out;
-	}
-	if (ncp) {
-		const struct changepoint *cp = &cps[ncp - 1];
-		struct gate_trend *t;
-
+	if (trend_detect(se, se->n, history_run_values, &p, &t) < 0)
+		return tps_error("cannot search '%s' for change points: bad parameters", cell);
+	if ((cp = trend_latest(&t))) {
 		r->trend = tps_xrealloc(r->trend, (r->n_trend + 1) * sizeof(*r->trend));
-		t = &r->trend[r->n_trend++];
-		memset(t, 0, sizeof(*t));
-		t->cell = tps_xstrdup(cell);
-		t->model = tps_xstrdup(c->model);
-		t->spec_type = tps_xstrdup(c->spec_type);
-		t->n_max = c->n_max;
-		t->metric = metric;
-		t->cp = *cp;
-		t->threshold = o->threshold[metric];
-		snprintf(t->run, sizeof(t->run), "%s", runs[cp->index]->uuid);
-		t->tag = tps_xstrdup(runs[cp->index]->tag);
-		t->fail = cp->change_pct < 0;
-		if (t->fail)
+		g = &r->trend[r->n_trend++];
+		memset(g, 0, sizeof(*g));
+		g->cell = tps_xstrdup(cell);
+		g->model = tps_xstrdup(c->model);
+		g->spec_type = tps_xstrdup(c->spec_type);
+		g->n_max = c->n_max;
+		g->metric = metric;
+		g->cp = *cp;
+		g->threshold = o->threshold[metric];
+		snprintf(g->run, sizeof(g->run), "%s", se->runs[cp->index].uuid);
+		g->tag = tps_xstrdup(se->runs[cp->index].tag);
+		g->fail = trend_latest_regression(&t);
+		if (g->fail)
 			r->n_fail++;
 	}
-	ret = 0;
-out:
-	changepoint_free(cps);
-	free(med);
-	free(runs);
-	return ret;
+	trend_release(&t);
+	return 0;
 }
 
 static int check_sweep(struct store *s, const struct gate_opts *o, struct gate_result *r)
@@ -486,9 +484,10 @@ out:
 
 static int run_gate(struct store *s, const struct gate_opts *o, struct gate_result *r)
 {
-	struct cell_filter fc = { 0 }, fb = { 0 }, fh = { 0 };
-	struct cell_run *cand = NULL, *base = NULL, *hist = NULL;
-	size_t nc = 0, nb = 0, nh = 0, i, shared = 0;
+	struct cell_filter fc = { 0 }, fb = { 0 };
+	struct cell_run *cand = NULL, *base = NULL;
+	struct gate_history hist[N_METRICS] = { { NULL, 0 } };
+	size_t nc = 0, nb = 0, i, shared = 0;
 	char *used = NULL;
 	char cell[256], why[160];
 	int ex, m, ret = -1;
@@ -506,11 +505,8 @@ static int run_gate(struct store *s, const struct gate_opts *o, struct gate_resu
 	fb.model = o->model;
 	if (store_cell_runs(s, &fc, &cand, &nc) < 0 || store_cell_runs(s, &fb, &base, &nb) < 0)
 		goto out;
-	if (o->trend) {
-		fh.engine = o->engine;
-		fh.model = o->model;
-		fh.all = 1;
-		if (store_cell_runs(s, &fh, &hist, &nh) < 0)
+	for (m = 0; o->trend && m < N_METRICS; m++) {
+		if (o->gated[m] && load_history(s, o, m, &hist[m]) < 0)
 			goto out;
 	}
 	used = tps_xcalloc(nb ? nb : 1, 1);
@@ -543,7 +539,7 @@ static int run_gate(struct store *s, const struct gate_opts *o, struct gate_resu
 				continue;
 			if (gate_metric(s, o, c, b, m, cell, r) < 0)
 				goto out;
-			if (o->trend && check_trend(s, o, c, hist, nh, m, cell, r) < 0)
+			if (o->trend && check_trend(o, c, &hist[m], m, cell, r) < 0)
 				goto out;
 		}
 	}
@@ -580,7 +576,8 @@ out:
 	free(used);
 	cell_runs_free(cand, nc);
 	cell_runs_free(base, nb);
-	cell_runs_free(hist, nh);
+	for (m = 0; m < N_METRICS; m++)
+		history_free(hist[m].v, hist[m].n);
 	return ret;
 }
 

@@ -3,8 +3,8 @@
  * order so that colours match, and every array a figure points to lives in one
  * arena, freed at once when the figure is drawn. */
 #include "reports/tables_int.h"
-#include "analyze/changepoint.h"
 #include "analyze/stats.h"
+#include "analyze/trend.h"
 #include "reports/series.h"
 #include "schema/history.h"
 #include "schema/noise.h"
@@ -87,16 +87,6 @@ static double iso_seconds(const char *iso)
 	return (double)timegm(&tm) + sec;
 }
 
-static double *run_medians(const struct history_series *se, struct tables_arena *a)
-{
-	double *y = arena_calloc(a, se->n, sizeof(*y));
-	size_t i;
-
-	for (i = 0; i < se->n; i++)
-		y[i] = stats_median(se->runs[i].values, se->runs[i].n);
-	return y;
-}
-
 /* Where a figure's series goes: in the order of the engines asked for, else ours,
  * other, upstream and by label, the columns' order, so colours match the tables. */
 static int series_before(const char *const *engines, size_t n, const char *la, const char *ra,
@@ -152,13 +142,15 @@ static int baseline_band(struct store *s, const struct tables_trend_opts *o, con
 		if (!tables_same(h[i].spec_type, o->spec_type ? o->spec_type : "") || h[i].n_max != o->n_max)
 			continue;
 		endpoint = endpoint ? endpoint : h[i].endpoint;
+		double *med = trend_medians(&h[i], h[i].n, history_run_values);
 		for (k = 0; k < h[i].n; k++) {
-			double y = stats_median(h[i].runs[k].values, h[i].runs[k].n);
+			double y = med[k];
 			lo = y < lo ? y : lo;
 			hi = y > hi ? y : hi;
 			sum += y;
 			m++;
 		}
+		free(med);
 	}
 	if (m) {
 		double mean = sum / (double)m;
@@ -282,8 +274,8 @@ int tables_trend(struct store *s, const struct tables_trend_opts *o, struct tabl
 	for (i = 0; i < ns; i++) {
 		const struct history_series *se = &h[ord[i]];
 		struct plot_trend_series *p = &ps[i];
-		struct changepoint *cps = NULL;
-		size_t ncp = 0, *idx;
+		struct trend t;
+		size_t *idx;
 		double *x, *pct;
 		p->label = series_label(a, se->engine, se->endpoint);
 		p->n = se->n;
@@ -294,19 +286,20 @@ int tables_trend(struct store *s, const struct tables_trend_opts *o, struct tabl
 				x[k] = k ? x[k - 1] + 1 : 0;
 		}
 		p->x = x;
-		p->y = run_medians(se, a);
-		if (changepoint_detect(p->y, p->n, NULL, &cps, &ncp) < 0) {
+		if (trend_detect(se, se->n, history_run_values, NULL, &t) < 0) {
 			tps_error("cannot search the history for change points");
 			goto out;
 		}
-		idx = arena_calloc(a, ncp, sizeof(*idx));
-		pct = arena_calloc(a, ncp, sizeof(*pct));
-		for (k = 0; k < ncp; k++) {
-			idx[k] = cps[k].index;
-			pct[k] = cps[k].change_pct;
+		p->y = keep(a, t.medians);
+		t.medians = NULL;
+		idx = arena_calloc(a, t.n_cps, sizeof(*idx));
+		pct = arena_calloc(a, t.n_cps, sizeof(*pct));
+		for (k = 0; k < t.n_cps; k++) {
+			idx[k] = t.cps[k].index;
+			pct[k] = t.cps[k].change_pct;
 		}
-		changepoint_free(cps);
-		p->n_cp = ncp;
+		p->n_cp = t.n_cps;
+		trend_release(&t);
 		p->cp = idx;
 		p->cp_pct = pct;
 	}

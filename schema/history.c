@@ -9,23 +9,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The two statements differ only in the column read; a column name cannot be bound,
- * so each metric has its own static SQL. */
-#define HISTORY_SQL(col)                                                                     \
+/* The statements differ only in the value read; a column name cannot be bound, so
+ * each metric has its own static SQL. */
+#define HISTORY_SQL(value, usable)                                                           \
 	"SELECT r.id, r.uuid, r.tag, r.started_at, e.label, e.role, m.label, r.spec_type, "   \
-	"r.n_max, r.endpoint, x." col " "                                                     \
+	"r.n_max, r.endpoint, " value " "                                                     \
 	"FROM run r JOIN engine e ON e.id=r.engine_id JOIN model m ON m.id=r.model_id "       \
 	"JOIN host h ON h.id=r.host_id JOIN sample x ON x.run_id=r.id "                       \
 	"WHERE (:engine IS NULL OR e.label=:engine) AND (:model IS NULL OR m.label=:model) "  \
 	"AND (:tag IS NULL OR r.tag=:tag) AND (:host IS NULL OR h.name=:host) "               \
 	"AND (:baseline IS NULL OR r.id IN (SELECT br.run_id FROM baseline_run br "           \
 	"  JOIN baseline b ON b.id=br.baseline_id WHERE b.name=:baseline)) "                  \
-	"AND x.flags & :spoils = 0 AND x." col " IS NOT NULL "                                \
+	"AND x.flags & :spoils = 0 AND " usable " "                                           \
 	"ORDER BY m.label, r.spec_type, r.n_max IS NOT NULL, r.n_max, r.endpoint, e.label, "  \
 	"r.started_at, r.id"
 
-static const char pp_sql[] = HISTORY_SQL("prompt_per_second");
-static const char tg_sql[] = HISTORY_SQL("predicted_per_second");
+static const char pp_sql[] =
+	HISTORY_SQL("x.prompt_per_second", "x.prompt_per_second IS NOT NULL");
+static const char tg_sql[] =
+	HISTORY_SQL("x.predicted_per_second", "x.predicted_per_second IS NOT NULL");
+/* As store_cell_accept_values(): a sample that drafted nothing has no acceptance. */
+static const char accept_sql[] =
+	HISTORY_SQL("CAST(x.draft_n_accepted AS REAL) / x.draft_n",
+		    "x.draft_n > 0 AND x.draft_n_accepted IS NOT NULL");
 
 static int same(const char *a, const char *b)
 {
@@ -40,10 +46,10 @@ static int in_series(const struct history_series *se, sqlite3_stmt *st)
 	       same(se->endpoint, store_col_str(st, 9));
 }
 
-int store_history(struct store *s, const struct cell_filter *f, enum cell_metric m,
-		  struct history_series **out, size_t *n)
+static int load(struct store *s, const struct cell_filter *f, const char *sql, int64_t spoils,
+		struct history_series **out, size_t *n)
 {
-	sqlite3_stmt *st = store_stmt(s, m == CELL_PP ? pp_sql : tg_sql);
+	sqlite3_stmt *st = store_stmt(s, sql);
 	struct history_series *v = NULL, *se = NULL;
 	struct history_run *run = NULL;
 	size_t len = 0, cap = 0, rcap = 0, vcap = 0;
@@ -58,7 +64,7 @@ int store_history(struct store *s, const struct cell_filter *f, enum cell_metric
 	store_bind_text(st, ":tag", f->tag);
 	store_bind_text(st, ":host", f->host);
 	store_bind_text(st, ":baseline", f->baseline);
-	store_bind_i64(st, ":spoils", m == CELL_PP ? SAMPLE_SPOILS_PP : SAMPLE_SPOILS_TG);
+	store_bind_i64(st, ":spoils", spoils);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 		if (!se || !in_series(se, st)) {
@@ -109,6 +115,28 @@ out:
 	sqlite3_reset(st);
 	history_free(v, len);
 	return ret;
+}
+
+int store_history(struct store *s, const struct cell_filter *f, enum cell_metric m,
+		  struct history_series **out, size_t *n)
+{
+	if (m == CELL_PP)
+		return load(s, f, pp_sql, SAMPLE_SPOILS_PP, out, n);
+	return load(s, f, tg_sql, SAMPLE_SPOILS_TG, out, n);
+}
+
+int store_history_accept(struct store *s, const struct cell_filter *f,
+			 struct history_series **out, size_t *n)
+{
+	return load(s, f, accept_sql, SAMPLE_SPOILS_TG, out, n);
+}
+
+const double *history_run_values(const void *se, size_t i, size_t *n)
+{
+	const struct history_run *r = &((const struct history_series *)se)->runs[i];
+
+	*n = r->n;
+	return r->values;
 }
 
 void history_free(struct history_series *v, size_t n)

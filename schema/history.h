@@ -1,5 +1,6 @@
 /* history.h: every run of a series in time order, with the usable values of one
- * metric, for the change-point search of 'tpsdb trend' and the trend plot. A series
+ * metric, for the trend (analyze/trend.h) of 'tpsdb trend', the trend figure and
+ * 'gate --trend'. A series
  * is one engine label on one model and config (spec_type, n_max, endpoint), the
  * same cell that store_cell_runs() takes the latest run of. One query streams the
  * values of all runs, so a store of 10,000 runs is read in one pass. */
@@ -37,7 +38,18 @@ struct history_series {
 int store_history(struct store *s, const struct cell_filter *f, enum cell_metric m,
 		  struct history_series **out, size_t *n);
 
-/* Frees an array from store_history(); accepts NULL. */
+/* As store_history() for the per-sample acceptance draft_n_accepted / draft_n of
+ * speculative runs: samples flagged for decode, and those that drafted nothing
+ * (draft_n absent or 0, or draft_n_accepted absent), are left out, as in
+ * store_cell_accept_values(); a base run has no such sample and is not listed. */
+int store_history_accept(struct store *s, const struct cell_filter *f,
+			 struct history_series **out, size_t *n);
+
+/* Run i's values of the series se (a const struct history_series *), borrowed,
+ * and their count in *n: the accessor analyze/trend.h's trend_detect() takes. */
+const double *history_run_values(const void *se, size_t i, size_t *n);
+
+/* Frees an array from store_history() or store_history_accept(); accepts NULL. */
 void history_free(struct history_series *v, size_t n);
 
 #endif

@@ -1,5 +1,6 @@
-/* test_trend.c: schema/history.c (every run of a series in time order with its
- * usable values) and the change points 'tpsdb trend' finds in it, over a migrated
+/* test_trend.c: analyze/trend.c's decision on plain arrays (no store), then
+ * schema/history.c (every run of a series in time order with its usable values)
+ * and the change points 'tpsdb trend' finds in it, over a migrated
  * ":memory:" store restored from the export-format fixtures in tests/data/report:
  * history.jsonl (a steady series, one with an outlier, one with two steps) and
  * study.jsonl (flagged samples, speculative cells, a run without samples). */
@@ -16,6 +17,7 @@
 
 #include "analyze/changepoint.h"
 #include "analyze/stats.h"
+#include "analyze/trend.h"
 #include "collect/import.h"
 #include "reports/tables.h"
 #include "schema/history.h"
@@ -204,9 +206,92 @@ static void test_trend_figure(void **state)
 	tables_arena_free(NULL);
 }
 
+/* A series of runs as plain arrays: run i holds vals[i][0..nv[i]). */
+struct runs {
+	double vals[16][3];
+	size_t nv[16];
+};
+
+static const double *runs_values(const void *series, size_t i, size_t *n)
+{
+	const struct runs *r = series;
+
+	*n = r->nv[i];
+	return r->vals[i];
+}
+
+/* Each run's median, a run without values skipped, and the newest change point's
+ * direction decides latest_regression; no store involved. */
+static void test_trend_decide(void **state)
+{
+	static const struct {
+		const char *what;
+		double level[2]; /* runs 0..5 at level[0], 6..11 at level[1] */
+		size_t n_cps;
+		int regression;
+	} cases[] = {
+		{ "steady", { 100, 100 }, 0, 0 },
+		{ "drop", { 100, 90 }, 1, 1 },
+		{ "rise", { 100, 110 }, 1, 0 },
+	};
+	size_t c, i;
+
+	(void)state;
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct runs r;
+		struct trend t;
+
+		memset(&r, 0, sizeof(r));
+		for (i = 0; i < 12; i++) {
+			double v = cases[c].level[i >= 6] + (double)(i % 3) * 0.3;
+			/* A slow outlier sample in each run: the median ignores it. */
+			r.vals[i][0] = v;
+			r.vals[i][1] = v * 0.5;
+			r.vals[i][2] = v + 0.1;
+			r.nv[i] = 3;
+		}
+		r.nv[12] = 0; /* a run with no usable value: NaN, skipped */
+		assert_int_equal(trend_detect(&r, 13, runs_values, NULL, &t), 0);
+		print_message("case %s\n", cases[c].what);
+		assert_int_equal(t.n_runs, 13);
+		assert_true(fabs(t.medians[0] - cases[c].level[0]) < 1e-9);
+		assert_true(isnan(t.medians[12]));
+		assert_int_equal(t.n_cps, cases[c].n_cps);
+		assert_int_equal(trend_latest_regression(&t), cases[c].regression);
+		if (t.n_cps) {
+			assert_ptr_equal(trend_latest(&t), &t.cps[t.n_cps - 1]);
+			assert_int_equal(trend_latest(&t)->index, 6);
+		} else {
+			assert_null(trend_latest(&t));
+		}
+		trend_release(&t);
+		assert_null(t.cps);
+	}
+	/* A parameter out of range fails and leaves nothing to free. */
+	{
+		struct runs r;
+		struct changepoint_params p;
+		struct trend t;
+		double *m;
+
+		memset(&r, 0, sizeof(r));
+		r.vals[0][0] = 5;
+		r.vals[0][1] = 7;
+		r.nv[0] = 2;
+		changepoint_params_init(&p);
+		p.min_segment = 1;
+		assert_int_equal(trend_detect(&r, 1, runs_values, &p, &t), -1);
+		assert_null(t.medians);
+		m = trend_medians(&r, 1, runs_values);
+		assert_true(m[0] == 6);
+		free(m);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_trend_decide),
 		cmocka_unit_test_setup_teardown(test_trend_history_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trend_history_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trend_changepoints, setup, teardown),
