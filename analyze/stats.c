@@ -1,6 +1,5 @@
-/* stats.c: descriptive statistics, the Student-t and normal distributions and the
- * tests tpsdb uses (Wilcoxon signed-rank, sign, Mann-Whitney U, Welch's and
- * Student's t). Everything works on copies with NaN removed; sorting is qsort,
+/* stats.c: descriptive statistics, the Student-t distribution and the tests
+ * tpsdb uses (Wilcoxon signed-rank, sign and Student's pooled t). Everything works on copies with NaN removed; sorting is qsort,
  * the incomplete beta is Lentz's continued fraction as in Numerical Recipes'. */
 #include "analyze/stats.h"
 
@@ -68,20 +67,6 @@ double stats_mean(const double *x, size_t n)
 	return mean_count(x, n, &m);
 }
 
-/* Type-7 quantile of m sorted values; m > 0, p in [0, 1]. */
-static double sorted_quantile(const double *s, size_t m, double p)
-{
-	double h = (double)(m - 1) * p;
-	size_t lo = (size_t)floor(h);
-
-	if (lo + 1 >= m)
-		return s[m - 1];
-	/* Written so that equal neighbours (and infinities) come back unchanged. */
-	if (s[lo] == s[lo + 1])
-		return s[lo];
-	return s[lo] + (h - (double)lo) * (s[lo + 1] - s[lo]);
-}
-
 double stats_median(const double *x, size_t n)
 {
 	size_t m;
@@ -92,25 +77,6 @@ double stats_median(const double *x, size_t n)
 		r = s[m / 2];
 	else if (m)
 		r = s[m / 2 - 1] == s[m / 2] ? s[m / 2] : (s[m / 2 - 1] + s[m / 2]) / 2;
-	free(s);
-	return r;
-}
-
-double stats_trimmed_mean(const double *x, size_t n, double trim)
-{
-	size_t m, cut;
-	double *s, sum = 0, r = NAN;
-
-	if (!(trim >= 0 && trim < 0.5))
-		return NAN;
-	s = clean_copy(x, n, &m, 1);
-	if (m == 0)
-		goto out;
-	cut = (size_t)floor(trim * (double)m);
-	for (size_t i = cut; i < m - cut; i++)
-		sum += s[i];
-	r = sum / (double)(m - 2 * cut);
-out:
 	free(s);
 	return r;
 }
@@ -135,23 +101,6 @@ double stats_stddev(const double *x, size_t n)
 	double mu;
 	size_t m;
 	return sqrt(variance(x, n, &mu, &m));
-}
-
-double stats_quantile(const double *x, size_t n, double p)
-{
-	double r;
-	stats_quantiles(x, n, &p, 1, &r);
-	return r;
-}
-
-void stats_quantiles(const double *x, size_t n, const double *p, size_t np, double *out)
-{
-	size_t m;
-	double *s = clean_copy(x, n, &m, 1);
-
-	for (size_t i = 0; i < np; i++)
-		out[i] = m && p[i] >= 0 && p[i] <= 1 ? sorted_quantile(s, m, p[i]) : NAN;
-	free(s);
 }
 
 /* The continued fraction of I_x(a, b), evaluated by the modified Lentz method. It
@@ -239,16 +188,6 @@ static double incbeta(double a, double b, double x, double y)
 	return 1 - exp(lbt) * betacf(b, a, y) / b;
 }
 
-double stats_incbeta(double a, double b, double x)
-{
-	return incbeta(a, b, x, 1 - x);
-}
-
-double stats_normal_cdf(double z)
-{
-	return 0.5 * erfc(-z / sqrt(2.0));
-}
-
 /* Bisection for the root of f(v) = target on [lo, hi] where f increases; stops at
  * the resolution of doubles. Slow next to Newton but it cannot diverge, and no
  * caller is hot. */
@@ -265,14 +204,6 @@ static double bisect(double (*f)(double, double), double arg, double target, dou
 			hi = mid;
 	}
 	return lo + (hi - lo) / 2;
-}
-
-/* Upper tail of the standard normal, the shape bisect() wants (arg unused). The
- * upper tail rather than the CDF keeps relative precision for small p. */
-static double normal_upper_neg(double z, double unused)
-{
-	(void)unused;
-	return -0.5 * erfc(z / sqrt(2.0));
 }
 
 /* Upper tail P(T > t) for t >= 0, from the incomplete beta with 1 - x computed
@@ -297,33 +228,6 @@ static double t_upper_neg(double t, double df)
 	return -t_upper(t, df);
 }
 
-double stats_normal_quantile(double p)
-{
-	double q, hi = 1;
-
-	if (isnan(p) || p < 0 || p > 1)
-		return NAN;
-	if (p == 0 || p == 1)
-		return p == 0 ? -INFINITY : INFINITY;
-	if (p == 0.5)
-		return 0;
-	q = p < 0.5 ? p : 1 - p;
-	while (-normal_upper_neg(hi, 0) > q)
-		hi *= 2;
-	q = bisect(normal_upper_neg, 0, -q, 0, hi);
-	return p < 0.5 ? -q : q;
-}
-
-double stats_t_cdf(double t, double df)
-{
-	double up;
-
-	if (isnan(t) || isnan(df) || df <= 0)
-		return NAN;
-	up = t_upper(fabs(t), df);
-	return t < 0 ? up : 1 - up;
-}
-
 double stats_t_quantile(double p, double df)
 {
 	double q, hi = 1;
@@ -339,11 +243,6 @@ double stats_t_quantile(double p, double df)
 		hi *= 2;
 	q = bisect(t_upper_neg, df, -q, 0, hi);
 	return p < 0.5 ? -q : q;
-}
-
-double stats_t_crit95(double df)
-{
-	return stats_t_quantile(0.975, df);
 }
 
 double stats_mean_ci(const double *x, size_t n, double level, double *lo, double *hi)
@@ -536,80 +435,6 @@ void stats_sign_test(const double *d, size_t n, struct stats_test *out)
 	out->statistic = (double)pos;
 	p = 2 * binom_half_cdf(pos < neg ? pos : neg, out->n);
 	out->p = p > 1 ? 1 : p;
-}
-
-void stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
-		struct stats_test *out)
-{
-	double *v = tps_xmalloc((nx + ny ? nx + ny : 1) * sizeof(*v));
-	double *rank = tps_xmalloc((nx + ny ? nx + ny : 1) * sizeof(*rank));
-	double ties, r1 = 0, n1, n2, big, u, mu, var;
-	size_t m1 = 0, m = 0;
-
-	test_init(out);
-	for (size_t i = 0; i < nx; i++)
-		if (isnan(x[i]))
-			out->n_nan++;
-		else
-			v[m++] = x[i];
-	m1 = m;
-	for (size_t i = 0; i < ny; i++)
-		if (isnan(y[i]))
-			out->n_nan++;
-		else
-			v[m++] = y[i];
-	out->n = m;
-	if (m1 == 0 || m1 == m)
-		goto out;
-	ties = midranks(v, m, rank);
-	for (size_t i = 0; i < m1; i++)
-		r1 += rank[i];
-	n1 = (double)m1;
-	n2 = (double)(m - m1);
-	big = (double)m;
-	u = r1 - n1 * (n1 + 1) / 2;
-	out->statistic = u;
-	mu = n1 * n2 / 2;
-	var = n1 * n2 / 12 * ((big + 1) - ties / (big * (big - 1)));
-	if (var <= 0) {
-		out->z = 0;
-		out->p = 1;
-		goto out;
-	}
-	out->z = (u - mu - (u > mu ? 0.5 : u < mu ? -0.5 : 0)) / sqrt(var);
-	out->p = two_sided_normal(out->z);
-out:
-	free(rank);
-	free(v);
-}
-
-void stats_welch(const double *x, size_t nx, const double *y, size_t ny, struct stats_test *out)
-{
-	double m1, m2, v1, v2, a, b, se2;
-	size_t k1, k2;
-
-	test_init(out);
-	v1 = variance(x, nx, &m1, &k1);
-	v2 = variance(y, ny, &m2, &k2);
-	out->n = k1 + k2;
-	out->n_nan = (nx - k1) + (ny - k2);
-	if (k1 < 2 || k2 < 2)
-		return;
-	a = v1 / (double)k1;
-	b = v2 / (double)k2;
-	se2 = a + b;
-	if (!(se2 > 0)) {
-		/* Both samples constant: no spread to test against, only the means. */
-		out->df = (double)(k1 + k2 - 2);
-		out->statistic = m1 == m2 ? 0 : m1 > m2 ? INFINITY : -INFINITY;
-		out->p = m1 == m2 ? 1 : 0;
-		return;
-	}
-	out->statistic = (m1 - m2) / sqrt(se2);
-	out->df = se2 * se2 / (a * a / (double)(k1 - 1) + b * b / (double)(k2 - 1));
-	out->p = 2 * t_upper(fabs(out->statistic), out->df);
-	if (out->p > 1)
-		out->p = 1;
 }
 
 void stats_student(const double *x, size_t nx, const double *y, size_t ny, struct stats_test *out)

@@ -21,47 +21,17 @@ double stats_mean(const double *x, size_t n);
  * NaN when there are none. */
 double stats_median(const double *x, size_t n);
 
-/* Mean of the non-NaN values after cutting floor(trim * m) values from each end of
- * the sorted m values, as scipy.stats.trim_mean does. trim must lie in [0, 0.5);
- * trim 0 is the mean. NaN when there are no values or trim is out of range. */
-double stats_trimmed_mean(const double *x, size_t n, double trim);
-
 /* Sample standard deviation (divisor m - 1) of the non-NaN values, computed in two
  * passes; NaN when fewer than two values remain. */
 double stats_stddev(const double *x, size_t n);
 
-/* The p-quantile of the non-NaN values by Hyndman and Fan's type 7 (the default of
- * R, numpy and Python's statistics.quantiles(method='inclusive')): linear between
- * order statistics at h = (m - 1) * p. NaN when there are no values or p is
- * outside [0, 1] or NaN. */
-double stats_quantile(const double *x, size_t n, double p);
-
-/* Several type-7 quantiles sorting x once: out[i] = stats_quantile(x, n, p[i]).
- * out must hold np doubles. */
-void stats_quantiles(const double *x, size_t n, const double *p, size_t np, double *out);
-
-/* The regularized incomplete beta function I_x(a, b) for a, b > 0 and x in [0, 1],
- * by Lentz's continued fraction (Numerical Recipes' betacf). NaN for arguments
- * outside those ranges or NaN. */
-double stats_incbeta(double a, double b, double x);
-
-/* Standard normal CDF and its inverse. stats_normal_quantile(p) is NaN outside
- * [0, 1] and -inf / +inf at 0 / 1. */
-double stats_normal_cdf(double z);
-double stats_normal_quantile(double p);
-
-/* Student's t CDF P(T <= t) with df > 0 degrees of freedom (df need not be a whole
- * number: Welch's test uses fractional ones). NaN for NaN arguments or df <= 0;
- * t may be infinite. */
-double stats_t_cdf(double t, double df);
-
-/* The Student-t quantile: the t with stats_t_cdf(t, df) = p, solved by bisection
- * on the CDF to about 1e-12 relative. NaN for p outside [0, 1], NaN or df <= 0;
- * -inf / +inf at p = 0 / 1. stats_t_crit95(df) is the two-sided 95% critical
- * value, stats_t_quantile(0.975, df) (12.706 at df 1, 2.228 at 10, 1.960 at
- * infinity). */
+/* The Student-t quantile with df > 0 degrees of freedom (df need not be a whole
+ * number): the t with P(T <= t) = p, solved by bisection on the CDF (from the
+ * regularized incomplete beta function) to about 1e-12 relative. NaN for p
+ * outside [0, 1], NaN or df <= 0; -inf / +inf at p = 0 / 1. The two-sided 95%
+ * critical value is stats_t_quantile(0.975, df): 12.706 at df 1, 2.228 at 10,
+ * 1.960 at infinity. */
 double stats_t_quantile(double p, double df);
-double stats_t_crit95(double df);
 
 /* The confidence interval of the mean of the non-NaN values by the t distribution:
  * mean -/+ t((1 + level) / 2, m - 1) * s / sqrt(m). Returns the mean (NaN with no
@@ -71,9 +41,9 @@ double stats_mean_ci(const double *x, size_t n, double level, double *lo, double
 
 /* The result of a two-sided test. Fields a test does not use are NaN or 0. */
 struct stats_test {
-	double statistic; /* W+ (Wilcoxon), positives (sign), U of x (Mann-Whitney), t (Welch) */
+	double statistic; /* W+ (Wilcoxon), positives (sign), t (Student) */
 	double z;         /* normal score when the p-value is approximate, else NaN */
-	double df;        /* degrees of freedom (Welch), else NaN */
+	double df;        /* degrees of freedom (Student), else NaN */
 	double p;         /* two-sided p-value; NaN when no test is possible */
 	size_t n;         /* observations the test used (both samples for two-sample tests) */
 	size_t n_nan;     /* NaN inputs skipped */
@@ -96,26 +66,12 @@ void stats_wilcoxon(const double *d, size_t n, struct stats_test *out);
  * With no differences left p is NaN. */
 void stats_sign_test(const double *d, size_t n, struct stats_test *out);
 
-/* The Mann-Whitney U test of two independent samples: mid-ranks for ties, the
- * normal approximation with the tie-corrected variance and a continuity correction
- * of 1/2 (R's wilcox.test(x, y, exact=FALSE)). NaN skipped in both. statistic is
- * U of x (pairs with x > y, ties counted 1/2). p is NaN when a sample is empty and
- * 1 when every value is tied. */
-void stats_mann_whitney(const double *x, size_t nx, const double *y, size_t ny,
-		struct stats_test *out);
-
-/* Welch's unequal-variance t test of two independent samples (NaN skipped); t is
- * mean(x) - mean(y) over its standard error, the p-value from the Student-t CDF
- * with the Welch-Satterthwaite df. p is NaN when a sample has fewer than two
- * values. When both samples are constant the test degenerates: equal means give
- * t = 0 and p = 1, different means t = +-inf and p = 0. */
-void stats_welch(const double *x, size_t nx, const double *y, size_t ny, struct stats_test *out);
-
 /* Student's two-sample t test with a pooled variance (equal variances assumed,
  * scipy's ttest_ind default, and Otava's change-point test); NaN skipped. df is
  * m1 + m2 - 2. A side may have a single value as long as df >= 1; p is NaN
- * otherwise. Constant samples degenerate as in stats_welch(). Where one side is
- * short, the pooled variance is far steadier than Welch's per-side one. */
+ * otherwise. When both samples are constant the test degenerates: equal means give
+ * t = 0 and p = 1, different means t = +-inf and p = 0. Where one side is short,
+ * the pooled variance is far steadier than Welch's per-side one. */
 void stats_student(const double *x, size_t nx, const double *y, size_t ny, struct stats_test *out);
 
 #endif

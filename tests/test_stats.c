@@ -39,23 +39,20 @@ struct desc_case {
 	double x[10];
 	size_t n;
 	size_t count;
-	double mean, median, sd, q25, q75, q90, trim10, trim20, trim40;
+	double mean, median, sd;
 };
 
 static const struct desc_case desc_cases[] = {
-	{"empty", {0}, 0, 0, NA, NA, NA, NA, NA, NA, NA, NA, NA},
-	{"one", {7.5}, 1, 1, 7.5, 7.5, NA, 7.5, 7.5, 7.5, 7.5, 7.5, 7.5},
-	{"two", {3, 5}, 2, 2, 4, 4, 1.4142135623730951, 3.5, 4.5, 4.8, 4, 4, 4},
-	{"all equal", {4, 4, 4, 4, 4}, 5, 5, 4, 4, 0, 4, 4, 4, 4, 4, 4},
-	{"ties", {1, 2, 2, 2, 3, 9}, 6, 6, 3.1666666666666665, 2, 2.9268868558020253,
-		2, 2.75, 6, 3.1666666666666665, 2.25, 2},
-	{"nan skipped", {10, NA, 12, 11, NA, 15}, 6, 4, 12, 11.5, 2.160246899469287,
-		10.75, 12.75, 14.1, 12, 12, 11.5},
-	{"all nan", {NA, NA}, 2, 0, NA, NA, NA, NA, NA, NA, NA, NA, NA},
-	/* One outlier among tok/s: the median and the trimmed means shrug it off. */
+	{"empty", {0}, 0, 0, NA, NA, NA},
+	{"one", {7.5}, 1, 1, 7.5, 7.5, NA},
+	{"two", {3, 5}, 2, 2, 4, 4, 1.4142135623730951},
+	{"all equal", {4, 4, 4, 4, 4}, 5, 5, 4, 4, 0},
+	{"ties", {1, 2, 2, 2, 3, 9}, 6, 6, 3.1666666666666665, 2, 2.9268868558020253},
+	{"nan skipped", {10, NA, 12, 11, NA, 15}, 6, 4, 12, 11.5, 2.160246899469287},
+	{"all nan", {NA, NA}, 2, 0, NA, NA, NA},
+	/* One outlier among tok/s: the median shrugs it off. */
 	{"outlier", {101.2, 99.8, 100.5, 98.9, 100.1, 250.0, 100.7, 99.5, 100.2, 100.0}, 10, 10,
-		115.09, 100.15, 47.40680799678928, 99.85, 100.65, 116.08000000000001,
-		100.25, 100.21666666666667, 100.15},
+		115.09, 100.15, 47.40680799678928},
 };
 
 static void test_stats_descriptive(void **state)
@@ -64,40 +61,13 @@ static void test_stats_descriptive(void **state)
 	for (size_t i = 0; i < sizeof(desc_cases) / sizeof(desc_cases[0]); i++) {
 		const struct desc_case *c = &desc_cases[i];
 		const double *x = c->n ? c->x : NULL;
-		double p[3] = {0.25, 0.75, 0.9}, q[3];
 
 		print_message("case %s\n", c->name);
 		assert_int_equal(stats_count(x, c->n), c->count);
 		check_near(stats_mean(x, c->n), c->mean, 1e-14, "mean");
 		check_near(stats_median(x, c->n), c->median, 1e-14, "median");
 		check_near(stats_stddev(x, c->n), c->sd, 1e-13, "stddev");
-		check_near(stats_trimmed_mean(x, c->n, 0), c->mean, 1e-14, "trim 0");
-		check_near(stats_trimmed_mean(x, c->n, 0.1), c->trim10, 1e-14, "trim 0.1");
-		check_near(stats_trimmed_mean(x, c->n, 0.2), c->trim20, 1e-14, "trim 0.2");
-		check_near(stats_trimmed_mean(x, c->n, 0.4), c->trim40, 1e-14, "trim 0.4");
-		stats_quantiles(x, c->n, p, 3, q);
-		check_near(q[0], c->q25, 1e-14, "q25");
-		check_near(q[1], c->q75, 1e-14, "q75");
-		check_near(q[2], c->q90, 1e-14, "q90");
-		check_near(stats_quantile(x, c->n, 0.75), c->q75, 1e-14, "quantile");
-		check_near(stats_quantile(x, c->n, 0.5), c->median, 1e-14, "q50 = median");
 	}
-}
-
-static void test_stats_bad_arguments(void **state)
-{
-	double x[] = {1, 2, 3};
-
-	(void)state;
-	assert_true(isnan(stats_quantile(x, 3, -0.1)));
-	assert_true(isnan(stats_quantile(x, 3, 1.1)));
-	assert_true(isnan(stats_quantile(x, 3, NA)));
-	assert_true(isnan(stats_trimmed_mean(x, 3, 0.5)));
-	assert_true(isnan(stats_trimmed_mean(x, 3, -0.1)));
-	assert_true(isnan(stats_trimmed_mean(x, 3, NA)));
-	/* By hand: the extremes of {1, 2, 3}. */
-	check_near(stats_quantile(x, 3, 0), 1, 0, "q0");
-	check_near(stats_quantile(x, 3, 1), 3, 0, "q1");
 }
 
 /* Infinity is a value, not a gap: it sorts last and poisons the mean. By hand. */
@@ -108,7 +78,6 @@ static void test_stats_infinity(void **state)
 	(void)state;
 	assert_true(isinf(stats_mean(x, 3)));
 	check_near(stats_median(x, 3), 2, 0, "median");
-	assert_true(isinf(stats_quantile(x, 3, 1)));
 }
 
 static void test_stats_t_quantile_table(void **state)
@@ -126,24 +95,23 @@ static void test_stats_t_quantile_table(void **state)
 		{15, 2.131, 2.131449545559775}, {20, 2.086, 2.0859634472658644},
 		{30, 2.042, 2.0422724563012378}, {60, 2.000, 2.00029782201426},
 		{120, 1.980, 1.9799304050824404}, {1000, 1.962, 1.962339080826408},
-		/* Fractional df, as Welch produces. */
+		/* Fractional df. */
 		{0.5, 164.558, 164.55767348048823}, {2.5, 3.575, 3.5746548420036817},
 		{7.3, 2.345, 2.345066736547703},
 	};
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		double t = stats_t_crit95(rows[i].df);
+		double t = stats_t_quantile(0.975, rows[i].df);
 
 		print_message("df %g\n", rows[i].df);
 		check_near(t, rows[i].table, 5e-4, "table");
 		check_near(t, rows[i].exact, 1e-10, "mpmath");
 		check_near(stats_t_quantile(0.025, rows[i].df), -rows[i].exact, 1e-10, "lower");
-		check_near(stats_t_cdf(t, rows[i].df), 0.975, 1e-12, "round trip");
 	}
 	/* Infinite df is the normal: 1.959963984540054 (mpmath, sqrt(2) erfinv(0.95)). */
-	check_near(stats_t_crit95(1e300), 1.9599639845400538, 1e-12, "df huge");
-	check_near(stats_t_crit95(1e7), 1.959964221767205, 1e-11, "df 1e7");
+	check_near(stats_t_quantile(0.975, 1e300), 1.9599639845400538, 1e-12, "df huge");
+	check_near(stats_t_quantile(0.975, 1e7), 1.959964221767205, 1e-11, "df 1e7");
 	/* Edges: by definition. */
 	assert_true(isnan(stats_t_quantile(0.975, 0)));
 	assert_true(isnan(stats_t_quantile(0.975, -1)));
@@ -153,47 +121,6 @@ static void test_stats_t_quantile_table(void **state)
 	check_near(stats_t_quantile(0.5, 3), 0, 0, "median");
 	assert_true(stats_t_quantile(0, 3) == -INFINITY);
 	assert_true(stats_t_quantile(1, 3) == INFINITY);
-}
-
-static void test_stats_distributions(void **state)
-{
-	static const struct {
-		double t, df, cdf;
-	} tc[] = {
-		{0, 3, 0.5}, {1.5, 4, 0.896}, {-2.2, 7.5, 0.030599732953058033},
-		{3, 1, 0.8975836176504333}, {10, 30, 0.9999999999771237},
-		{-40, 2, 0.0003122073360923703}, {0.001, 9, 0.5003880348370133},
-	};
-	static const struct {
-		double a, b, x, v;
-	} ib[] = {
-		{2, 3, 0.4, 0.5248}, {0.5, 0.5, 0.1, 0.20483276469913345},
-		{10, 0.5, 0.9, 0.15164090963470997}, {50, 40, 0.55, 0.4547952108638694},
-		{1, 1, 0.3, 0.3},
-	};
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(tc) / sizeof(tc[0]); i++)
-		check_near(stats_t_cdf(tc[i].t, tc[i].df), tc[i].cdf, 1e-12, "t cdf");
-	for (size_t i = 0; i < sizeof(ib) / sizeof(ib[0]); i++)
-		check_near(stats_incbeta(ib[i].a, ib[i].b, ib[i].x), ib[i].v, 1e-12, "incbeta");
-	check_near(stats_t_cdf(INFINITY, 3), 1, 0, "t cdf +inf");
-	check_near(stats_t_cdf(-INFINITY, 3), 0, 0, "t cdf -inf");
-	assert_true(isnan(stats_t_cdf(NA, 3)));
-	assert_true(isnan(stats_t_cdf(1, 0)));
-	assert_true(isnan(stats_incbeta(0, 1, 0.5)));
-	assert_true(isnan(stats_incbeta(1, 1, 1.5)));
-	assert_true(isnan(stats_incbeta(1, 1, NA)));
-	check_near(stats_incbeta(2, 3, 0), 0, 0, "I_0");
-	check_near(stats_incbeta(2, 3, 1), 1, 0, "I_1");
-	check_near(stats_normal_quantile(0.975), 1.9599639845400538, 1e-13, "z 0.975");
-	check_near(stats_normal_quantile(0.001), -3.0902323061678136, 1e-13, "z 0.001");
-	check_near(stats_normal_quantile(1e-10), -6.361340902404057, 1e-13, "z 1e-10");
-	check_near(stats_normal_quantile(0.5), 0, 0, "z 0.5");
-	assert_true(isnan(stats_normal_quantile(NA)));
-	assert_true(isnan(stats_normal_quantile(-0.5)));
-	assert_true(stats_normal_quantile(1) == INFINITY);
-	check_near(stats_normal_cdf(1.9599639845400538), 0.975, 1e-15, "Phi");
 }
 
 static void test_stats_mean_ci(void **state)
@@ -317,22 +244,6 @@ static void test_stats_two_sample(void **state)
 	struct stats_test t;
 
 	(void)state;
-	stats_mann_whitney(x, 7, y, 8, &t);
-	assert_int_equal(t.n, 13);
-	assert_int_equal(t.n_nan, 2);
-	check_near(t.statistic, 41, 1e-12, "U");
-	check_near(t.z, 2.80504633088728, 1e-12, "z");
-	check_near(t.p, 0.005030934769450434, 1e-12, "p mw");
-
-	stats_welch(x, 7, y, 8, &t);
-	check_near(t.statistic, 4.055114589399461, 1e-12, "t welch");
-	check_near(t.df, 9.551944880926495, 1e-12, "df welch");
-	check_near(t.p, 0.00253183145744483, 1e-10, "p welch");
-	stats_welch(a, 5, b, 7, &t);
-	check_near(t.statistic, 5.700688435724057, 1e-12, "t welch ab");
-	check_near(t.df, 9.48352901489122, 1e-12, "df welch ab");
-	check_near(t.p, 0.00024184159226414616, 1e-10, "p welch ab");
-
 	stats_student(x, 7, y, 8, &t);
 	check_near(t.statistic, 4.132556772472341, 1e-12, "t student");
 	check_near(t.df, 11, 0, "df student");
@@ -343,44 +254,25 @@ static void test_stats_two_sample(void **state)
 	check_near(t.statistic, 2.598076211353316, 1e-12, "t student 1v3");
 	check_near(t.p, 0.12168993434632014, 1e-10, "p student 1v3");
 
-	/* Too little data: n = 0, n = 1 (Welch needs two a side). */
-	stats_welch(one, 1, three, 3, &t);
-	assert_true(isnan(t.p));
-	stats_welch(NULL, 0, three, 3, &t);
-	assert_true(isnan(t.p));
+	/* Too little data: df 0, or an empty side. */
 	stats_student(one, 1, one, 1, &t);
 	assert_true(isnan(t.p));
-	stats_mann_whitney(NULL, 0, three, 3, &t);
+	stats_student(NULL, 0, three, 3, &t);
 	assert_true(isnan(t.p));
 	/* Constant samples, by definition: equal means p 1, different means p 0. */
-	stats_welch(c1, 3, c1, 3, &t);
-	check_near(t.p, 1, 0, "welch equal");
-	check_near(t.statistic, 0, 0, "welch equal t");
-	stats_welch(c1, 3, c2, 2, &t);
-	check_near(t.p, 0, 0, "welch differ");
-	assert_true(t.statistic == -INFINITY);
+	stats_student(c1, 3, c1, 3, &t);
+	check_near(t.p, 1, 0, "student equal");
+	check_near(t.statistic, 0, 0, "student equal t");
 	stats_student(c2, 2, c1, 3, &t);
 	check_near(t.p, 0, 0, "student differ");
-	/* Mann-Whitney with every value tied has no variance: p 1 (by hand). */
-	stats_mann_whitney(c1, 3, c1, 3, &t);
-	check_near(t.p, 1, 0, "mw all tied");
-	check_near(t.statistic, 4.5, 0, "U all tied");
-	/* One value each side, by hand: U = 1, var = 1/4, and the continuity
-	 * correction takes z to 0. */
-	stats_mann_whitney(one, 1, three, 1, &t);
-	check_near(t.statistic, 1, 0, "U one each");
-	check_near(t.z, 0, 0, "z one each");
-	check_near(t.p, 1, 0, "p one each");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stats_descriptive),
-		cmocka_unit_test(test_stats_bad_arguments),
 		cmocka_unit_test(test_stats_infinity),
 		cmocka_unit_test(test_stats_t_quantile_table),
-		cmocka_unit_test(test_stats_distributions),
 		cmocka_unit_test(test_stats_mean_ci),
 		cmocka_unit_test(test_stats_wilcoxon_sign),
 		cmocka_unit_test(test_stats_wilcoxon_normal),
