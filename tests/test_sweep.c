@@ -10,7 +10,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analyze/series.h"
 #include "analyze/sweep.h"
+#include "reports/sweep_text.h"
 
 #define NA NAN
 #define ABSENT INT64_MIN /* TPS_NULL */
@@ -208,7 +210,7 @@ static void test_sweep_gap_explain(void **state)
 		check_near(g.log_gap, g.log_tpc - g.log_cost, 1e-15, "identity");
 		if (!isnan(g.share_acceptance))
 			check_near(g.share_acceptance + g.share_cost, 1, 1e-9, "shares");
-		assert_int_equal(sweep_gap_explain(&g, "ours", "llama.cpp", buf, sizeof(buf)), 0);
+		assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", buf, sizeof(buf)), 0);
 		assert_string_equal(buf, c->text);
 	}
 }
@@ -228,17 +230,17 @@ static void test_sweep_gap_edges(void **state)
 	check_near(g.tpc_pct, 0, 0, "tpc base");
 	check_near(g.cost_pct, 5, 1e-12, "cost base");
 	check_near(g.tg_pct, (1 / 1.05 - 1) * 100, 1e-12, "tg base");
-	assert_int_equal(sweep_gap_explain(&g, "ours", "llama.cpp", buf, sizeof(buf)), 0);
+	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "ours decodes 4.8% slower than llama.cpp without speculation: "
 			"each token costs 5.0% more");
 	/* Truncation is reported and the buffer stays a string. */
-	assert_int_equal(sweep_gap_explain(&g, "ours", "llama.cpp", tiny, sizeof(tiny)), -1);
+	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", tiny, sizeof(tiny)), -1);
 	assert_int_equal(strlen(tiny), sizeof(tiny) - 1);
-	assert_int_equal(sweep_gap_explain(&g, "ours", "llama.cpp", tiny, 0), -1);
+	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", tiny, 0), -1);
 	/* Accepted count absent while drafting, or mismatched rungs: no gap. */
 	assert_int_equal(sweep_gap(&missing, &ref2, &g), -1);
 	check_near(g.tg_pct, NA, 0, "nan gap");
-	assert_int_equal(sweep_gap_explain(&g, "ours", "llama.cpp", buf, sizeof(buf)), -1);
+	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", buf, sizeof(buf)), -1);
 	assert_string_equal(buf, "");
 	assert_int_equal(sweep_gap(&other, &ref2, &g), -1);
 }
