@@ -6,17 +6,10 @@
 #include "analyze/sweep.h"
 
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tpsdb.h"
-
-static int is_base(const struct sweep_rung *r)
-{
-	return r->n_max <= 0;
-}
 
 /* Percent change from a to b; NaN unless both are finite and positive. */
 static double change_pct(double a, double b)
@@ -73,7 +66,7 @@ int sweep_analyze(const struct sweep_rung *rungs, size_t n, double tolerance_pct
 	out->anomalies = tps_xcalloc(steps ? steps : 1, sizeof(*out->anomalies));
 	out->n_points = n;
 	for (size_t i = 0; i < n && out->base == SIZE_MAX; i++)
-		if (is_base(&rungs[i]))
+		if (sweep_rung_is_base(rungs[i].n_max))
 			out->base = i;
 	for (size_t i = 0; i < n; i++) {
 		sweep_point_compute(&rungs[i], &out->points[i]);
@@ -88,7 +81,7 @@ int sweep_analyze(const struct sweep_rung *rungs, size_t n, double tolerance_pct
 
 		if (c < -tolerance_pct)
 			step_set(&out->violations[out->n_violations++], rungs, i, c);
-		if (is_base(&rungs[i]) || is_base(&rungs[i + 1]))
+		if (sweep_rung_is_base(rungs[i].n_max) || sweep_rung_is_base(rungs[i + 1].n_max))
 			continue;
 		/* A rung that accepted nothing then something is a rise without a ratio. */
 		if (out->points[i].acceptance == 0 && out->points[i + 1].acceptance > 0)
@@ -139,105 +132,47 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 	return 0;
 }
 
-/* Appends to buf like snprintf at offset *used; remembers overflow in *full. */
-__attribute__((format(printf, 5, 6)))
-static void append(char *buf, size_t len, size_t *used, int *full, const char *fmt, ...)
-{
-	va_list ap;
-	int k;
-
-	if (*full || *used >= len) {
-		*full = 1;
-		return;
-	}
-	va_start(ap, fmt);
-	k = vsnprintf(buf + *used, len - *used, fmt, ap);
-	va_end(ap);
-	if (k < 0 || (size_t)k >= len - *used) {
-		*full = 1;
-		*used = len;
-		return;
-	}
-	*used += (size_t)k;
-}
-
-/* -1, 0 or 1: the sign of v once values within SWEEP_EQUAL_PCT count as 0. */
-static int sign_eq(double v)
+int sweep_sign(double v)
 {
 	return v > SWEEP_EQUAL_PCT ? 1 : v < -SWEEP_EQUAL_PCT ? -1 : 0;
 }
 
-int sweep_gap_explain(const struct sweep_gap *gap, const char *ours_name, const char *ref_name,
-		char *buf, size_t len)
+int sweep_rung_is_base(int64_t n_max)
 {
-	char where[48];
-	size_t used = 0;
-	int full = 0;
-	int g = sign_eq(gap->tg_pct), a = sign_eq(gap->tpc_pct), c = sign_eq(gap->cost_pct);
-	/* For ours: acceptance helps when higher, cost helps when lower. */
-	int help_a = a, help_c = -c;
+	return n_max <= 0; /* TPS_NULL is INT64_MIN */
+}
 
-	if (len)
-		buf[0] = '\0';
+int sweep_gap_why(const struct sweep_gap *gap, struct sweep_why *out)
+{
+	int g, help_a, help_c;
+
+	memset(out, 0, sizeof(*out));
 	if (isnan(gap->tg_pct) || isnan(gap->tpc_pct) || isnan(gap->cost_pct))
 		return -1;
-	if (gap->n_max <= 0)
-		snprintf(where, sizeof(where), "without speculation");
-	else
-		snprintf(where, sizeof(where), "at n_max=%lld", (long long)gap->n_max);
-
-	if (g == 0)
-		append(buf, len, &used, &full, "%s decodes on par with %s %s (%+.1f%%)",
-				ours_name, ref_name, where, gap->tg_pct);
-	else
-		append(buf, len, &used, &full, "%s decodes %.1f%% %s than %s %s", ours_name,
-				fabs(gap->tg_pct), g > 0 ? "faster" : "slower", ref_name, where);
-
-	if (gap->n_max <= 0) {
-		/* No drafting: a cycle is one token, so only the per-token cost remains. */
-		if (c == 0)
-			append(buf, len, &used, &full, ": each token costs the same (%+.1f%%)",
-					gap->cost_pct);
-		else
-			append(buf, len, &used, &full, ": each token costs %.1f%% %s",
-					fabs(gap->cost_pct), c > 0 ? "more" : "less");
-		return full ? -1 : 0;
-	}
-
-	if (a == 0)
-		append(buf, len, &used, &full, ": acceptance is equal (%+.1f%% tokens/cycle)",
-				gap->tpc_pct);
-	else
-		append(buf, len, &used, &full, ": acceptance is %s (%+.1f%% tokens/cycle)",
-				a > 0 ? "higher" : "lower", gap->tpc_pct);
-	/* "but" when the cost clause goes against the acceptance clause, or is the only
-	 * one that moves; "and" when both move together or neither does. */
-	append(buf, len, &used, &full, " %s ",
-			(help_a && help_c && help_a != help_c) || (!help_a && help_c) ? "but" : "and");
-	if (c == 0)
-		append(buf, len, &used, &full, "each cycle costs the same (%+.1f%%)", gap->cost_pct);
-	else
-		append(buf, len, &used, &full, "each cycle costs %.1f%% %s",
-				fabs(gap->cost_pct), c > 0 ? "more" : "less");
-
+	out->base = sweep_rung_is_base(gap->n_max);
+	out->gap = g = sweep_sign(gap->tg_pct);
+	out->accept = sweep_sign(gap->tpc_pct);
+	out->cost = sweep_sign(gap->cost_pct);
+	out->cause = SWEEP_CAUSE_NONE;
+	if (out->base)
+		return 0; /* no drafting: a cycle is one token, only its cost remains */
+	/* For ours: acceptance helps when higher, cost helps when lower. */
+	help_a = out->accept;
+	help_c = -out->cost;
+	out->against = (help_a && help_c && help_a != help_c) || (!help_a && help_c);
 	if (g == 0) {
 		if (help_a && help_c && help_a != help_c)
-			append(buf, len, &used, &full, ", and the two cancel");
+			out->cause = SWEEP_CAUSE_CANCEL;
 	} else if (!help_a && help_c == g) {
-		append(buf, len, &used, &full, g < 0 ?
-				": per-cycle host overhead, not the drafter" :
-				": cheaper cycles, not the drafter");
+		out->cause = SWEEP_CAUSE_HOST;
 	} else if (!help_c && help_a == g) {
-		append(buf, len, &used, &full, ": the drafter's acceptance, not per-cycle cost");
+		out->cause = SWEEP_CAUSE_DRAFTER;
 	} else if (help_a == g && help_c == g) {
-		append(buf, len, &used, &full, " (%.0f%% of the gap from acceptance, %.0f%% from cycle cost)",
-				gap->share_acceptance * 100, gap->share_cost * 100);
+		out->cause = SWEEP_CAUSE_BOTH;
 	} else if (help_a && help_c && help_a != help_c) {
-		append(buf, len, &used, &full, help_c == g ?
-				", which outweighs the acceptance" :
-				", which the acceptance outweighs");
+		out->cause = help_c == g ? SWEEP_CAUSE_COST_WINS : SWEEP_CAUSE_ACCEPT_WINS;
 	}
-	return full ? -1 : 0;
+	return 0;
 }
 
 int sweep_shape(const struct sweep_rung *ours, const struct sweep_rung *ref, size_t n,

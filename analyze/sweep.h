@@ -88,14 +88,40 @@ struct sweep_gap {
  * positive. */
 int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struct sweep_gap *out);
 
-/* Writes a one-sentence explanation of gap into buf (always NUL-terminated when
- * len > 0), naming the engines ours_name and ref_name, e.g. "ours decodes 13.7%
- * slower than llama.cpp at n_max=2: acceptance is equal (+0.3% tokens/cycle) but
- * each cycle costs 16.2% more: per-cycle host overhead, not the drafter". Parts
- * within SWEEP_EQUAL_PCT are called equal. Returns 0, or -1 when the gap holds NaN
- * (buf gets "") or the sentence did not fit (buf holds its start). */
-int sweep_gap_explain(const struct sweep_gap *gap, const char *ours_name, const char *ref_name,
-		char *buf, size_t len);
+/* The closing clause of a gap's explanation: which part the gap comes from. */
+enum sweep_cause {
+	SWEEP_CAUSE_NONE,        /* nothing to add (the base, or parts that do not explain it) */
+	SWEEP_CAUSE_CANCEL,      /* on par, the two parts move against each other and cancel */
+	SWEEP_CAUSE_HOST,        /* only the per-cycle cost moves, the way the gap goes */
+	SWEEP_CAUSE_DRAFTER,     /* only acceptance moves, the way the gap goes */
+	SWEEP_CAUSE_BOTH,        /* both move the way the gap goes: give the shares */
+	SWEEP_CAUSE_COST_WINS,   /* the parts oppose and the cost outweighs the acceptance */
+	SWEEP_CAUSE_ACCEPT_WINS, /* the parts oppose and the acceptance outweighs the cost */
+};
+
+/* What a gap's explanation says, decided from the numbers; reports/sweep_text.c
+ * words it. Signs are -1, 0 or 1, where within SWEEP_EQUAL_PCT counts as 0. */
+struct sweep_why {
+	int base;       /* the rung drafts nothing: only the per-token cost is named */
+	int gap;        /* sweep_sign(tg_pct): ours faster (1) or slower (-1) */
+	int accept;     /* sweep_sign(tpc_pct): ours accepts more (1) or less (-1) */
+	int cost;       /* sweep_sign(cost_pct): ours' cycle costs more (1) or less (-1) */
+	int against;    /* the cost clause goes against the acceptance clause, or is the
+			 * only one that moves ("but" rather than "and") */
+	enum sweep_cause cause;
+};
+
+/* -1, 0 or 1: the sign of a percentage once values within SWEEP_EQUAL_PCT count as
+ * 0 (NaN is 0). */
+int sweep_sign(double pct);
+
+/* 1 when n_max marks the base rung of a series (no drafting): TPS_NULL, -1 or any
+ * value <= 0; 0 for a drafting depth. The one test for "is this the base". */
+int sweep_rung_is_base(int64_t n_max);
+
+/* Decides how gap is explained (see enum sweep_cause). Returns 0, or -1 (out
+ * zeroed) when the gap holds NaN and has no explanation. */
+int sweep_gap_why(const struct sweep_gap *gap, struct sweep_why *out);
 
 /* The cross-engine shape check over two series on the same rungs (ours[i] and
  * ref[i] must have equal n_max): the steps where ours' tg falls by more than

@@ -448,16 +448,17 @@ static int check_trend(const struct gate_opts *o, const struct cell_run *c,
 
 static int check_sweep(struct store *s, const struct gate_opts *o, struct gate_result *r)
 {
-	struct series_filter f;
+	struct cell_filter f = { 0 };
 	struct series_set set = { 0 };
-	size_t i, j;
+	struct store_decode *runs = NULL;
+	size_t i, j, n_runs = 0;
 	int ret = -1;
 
-	series_filter_init(&f);
 	f.engine = o->engine;
 	f.tag = o->tag;
 	f.model = o->model;
-	if (series_load(s, &f, &set) < 0)
+	if (store_load_decode(s, &f, &runs, &n_runs) < 0 ||
+	    series_from_decode(runs, n_runs, SWEEP_TOLERANCE_PCT, &set) < 0)
 		goto out;
 	for (i = 0; i < set.n; i++) {
 		const struct series *se = &set.v[i];
@@ -479,6 +480,7 @@ static int check_sweep(struct store *s, const struct gate_opts *o, struct gate_r
 	ret = 0;
 out:
 	series_set_release(&set);
+	store_decode_free(runs, n_runs);
 	return ret;
 }
 

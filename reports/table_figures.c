@@ -327,15 +327,19 @@ int tables_sweep(struct store *s, const char *const *engines, size_t n_engines,
 		 const char *model, const char *spec_type, const char *tag,
 		 struct tables_arena *a, struct plot_sweep *out)
 {
-	struct series_filter f;
+	struct cell_filter f = { 0 };
 	struct series_set set = { 0 };
+	struct store_decode *runs = NULL;
 	struct plot_sweep_series *ps;
-	size_t i, k, ns = 0, *ord = NULL;
+	size_t i, k, ns = 0, n_runs = 0, *ord = NULL;
+	int loaded;
 
 	memset(out, 0, sizeof(*out));
-	series_filter_init(&f);
 	f.tag = tag;
-	if (series_load(s, &f, &set) < 0) {
+	loaded = store_load_decode(s, &f, &runs, &n_runs) == 0 &&
+		 series_from_decode(runs, n_runs, SWEEP_TOLERANCE_PCT, &set) == 0;
+	store_decode_free(runs, n_runs);
+	if (!loaded) {
 		series_set_release(&set);
 		return -1;
 	}

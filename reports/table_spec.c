@@ -133,13 +133,15 @@ static void mark_best(struct tables *t)
 
 int tables_build_spec(struct store *s, const struct tables_opts *o, struct tables *t)
 {
-	struct series_filter f;
+	struct cell_filter f = { 0 };
 	struct series_set set = { 0 };
+	struct store_decode *runs = NULL;
+	size_t n_runs = 0;
 	int ret = -1;
 
-	series_filter_init(&f);
 	f.tag = o->tag;
-	if (series_load(s, &f, &set) < 0)
+	if (store_load_decode(s, &f, &runs, &n_runs) < 0 ||
+	    series_from_decode(runs, n_runs, SWEEP_TOLERANCE_PCT, &set) < 0)
 		goto out;
 	spec_columns(o, t, &set);
 	spec_rows(o, t, &set);
@@ -149,6 +151,7 @@ int tables_build_spec(struct store *s, const struct tables_opts *o, struct table
 	ret = 0;
 out:
 	series_set_release(&set);
+	store_decode_free(runs, n_runs);
 	return ret;
 }
 

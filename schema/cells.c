@@ -90,16 +90,22 @@ out:
 	return ret;
 }
 
+void cell_run_release(struct cell_run *r)
+{
+	if (!r)
+		return;
+	free(r->engine); free(r->role); free(r->model); free(r->model_sha256);
+	free(r->model_quant); free(r->host); free(r->tag); free(r->started_at);
+	free(r->status); free(r->spec_type); free(r->endpoint); free(r->prompt_set);
+	memset(r, 0, sizeof(*r));
+}
+
 void cell_runs_free(struct cell_run *runs, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		struct cell_run *r = &runs[i];
-		free(r->engine); free(r->role); free(r->model); free(r->model_sha256);
-		free(r->model_quant); free(r->host); free(r->tag); free(r->started_at);
-		free(r->status); free(r->spec_type); free(r->endpoint); free(r->prompt_set);
-	}
+	for (i = 0; i < n; i++)
+		cell_run_release(&runs[i]);
 	free(runs);
 }
 

@@ -34,6 +34,8 @@ struct cell_filter {
 int store_cell_runs(struct store *s, const struct cell_filter *f, struct cell_run **out,
 		    size_t *n);
 void cell_runs_free(struct cell_run *runs, size_t n);
+/* Frees the strings one cell_run holds and zeroes it; accepts NULL. */
+void cell_run_release(struct cell_run *r);
 
 enum cell_metric {
 	CELL_PP, /* prompt_per_second */

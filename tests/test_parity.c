@@ -15,6 +15,7 @@
 
 #include "reports/parity.h"
 #include "reports/series.h"
+#include "reports/sweep_text.h"
 #include "schema/cells.h"
 #include "schema/noise.h"
 #include "schema/record.h"
@@ -428,12 +429,38 @@ static void add_sweep(struct store *s, const char *engine, const double *tg, con
 	}
 }
 
+/* Loads and assembles the series as the commands do. */
+static int series_load(struct store *s, const struct cell_filter *f, double tolerance_pct,
+		       struct series_set *set)
+{
+	struct store_decode *runs = NULL;
+	size_t n = 0;
+	int ret = -1;
+
+	memset(set, 0, sizeof(*set));
+	if (store_load_decode(s, f, &runs, &n) == 0)
+		ret = series_from_decode(runs, n, tolerance_pct, set);
+	store_decode_free(runs, n);
+	return ret;
+}
+
+/* The gap at n_max and its sentence; "" when there is none. */
+static int gap_text(const struct series *ours, const struct series *ref, int64_t n_max,
+		    struct sweep_gap *gap, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	if (series_gap(ours, ref, n_max, gap) < 0)
+		return -1;
+	return sweep_text_gap(gap, ours->engine, ref->engine, buf, len);
+}
+
 static void test_series_load_shape_gap(void **state)
 {
 	static const double ours[4] = { 150, 190, 230.7, 156.7 };
 	static const double up[4] = { 150, 185, 205, 212 };
 	struct store *s = *state;
-	struct series_filter f;
+	struct cell_filter f = { 0 };
+	double tol = SWEEP_TOLERANCE_PCT;
 	struct series_set set;
 	const struct series *so, *su;
 	struct sweep_step *steps = NULL;
@@ -443,8 +470,7 @@ static void test_series_load_shape_gap(void **state)
 
 	add_sweep(s, "ours", ours, "");
 	add_sweep(s, "upstream", up, "");
-	series_filter_init(&f);
-	assert_int_equal(series_load(s, &f, &set), 0);
+	assert_int_equal(series_load(s, &f, tol, &set), 0);
 	assert_int_equal(set.n, 2);
 	so = &set.v[0];
 	su = &set.v[1];
@@ -474,29 +500,29 @@ static void test_series_load_shape_gap(void **state)
 	assert_int_equal(n, 0);
 	assert_null(steps);
 
-	assert_int_equal(series_gap(so, su, 3, &gap, msg, sizeof(msg)), 0);
+	assert_int_equal(gap_text(so, su, 3, &gap, msg, sizeof(msg)), 0);
 	assert_true(fabs(gap.tpc_pct) < SWEEP_EQUAL_PCT);
 	assert_true(gap.cost_pct > 30);
 	assert_non_null(strstr(msg, "ours decodes"));
 	assert_non_null(strstr(msg, "acceptance is equal"));
 	assert_non_null(strstr(msg, "per-cycle host overhead, not the drafter"));
-	assert_int_equal(series_gap(so, su, 9, &gap, msg, sizeof(msg)), -1);
+	assert_int_equal(gap_text(so, su, 9, &gap, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "");
 	series_set_release(&set);
 	series_set_release(&set);
 
 	/* --engine narrows; a filter that matches nothing gives no series. */
 	f.engine = "upstream";
-	assert_int_equal(series_load(s, &f, &set), 0);
+	assert_int_equal(series_load(s, &f, tol, &set), 0);
 	assert_int_equal(set.n, 1);
 	series_set_release(&set);
 	f.engine = "nobody";
-	assert_int_equal(series_load(s, &f, &set), 0);
+	assert_int_equal(series_load(s, &f, tol, &set), 0);
 	assert_int_equal(set.n, 0);
 	series_set_release(&set);
 	f.engine = NULL;
-	f.tolerance_pct = -1;
-	assert_int_equal(series_load(s, &f, &set), -1);
+	tol = -1;
+	assert_int_equal(series_load(s, &f, tol, &set), -1);
 	series_set_release(&set);
 }
 
@@ -512,15 +538,14 @@ static void test_series_base_prefers_spec_type(void **state)
 			   .tg = 150, .pp = 1000, .tpc = 1.5, .started = "2026-01-01T00:00:00Z" };
 	struct spec r2 = { .engine = "e", .model = "m", .spec_type = "draft", .n_max = 1,
 			   .tg = 150, .pp = 1000, .tpc = 1.5, .started = "2026-01-01T00:00:00Z" };
-	struct series_filter f;
+	struct cell_filter f = { 0 };
 	struct series_set set;
 
 	add_run(s, &plain, NULL);
 	add_run(s, &own, NULL);
 	add_run(s, &r1, NULL);
 	add_run(s, &r2, NULL);
-	series_filter_init(&f);
-	assert_int_equal(series_load(s, &f, &set), 0);
+	assert_int_equal(series_load(s, &f, SWEEP_TOLERANCE_PCT, &set), 0);
 	assert_int_equal(set.n, 2);
 	assert_string_equal(set.v[0].spec_type, "draft");
 	assert_true(fabs(set.v[0].rungs[0].rung.tg - 100) < 0.5);

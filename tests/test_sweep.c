@@ -1,7 +1,9 @@
 /* test_sweep.c: analyze/sweep on hand-built speculative sweeps. Every expected
  * number is arithmetic on the rung sums written here (cycles = predicted_n -
  * accepted, tokens/cycle = predicted_n / cycles, ms/cycle = predicted_ms / cycles),
- * done by hand and checked with a Python one-liner; the comments show the sums. */
+ * done by hand and checked with a Python one-liner; the comments show the sums.
+ * Also analyze/series.c's assembly of series from plain runs and the gap wording
+ * of reports/sweep_text.c, all without a store. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +12,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analyze/series.h"
 #include "analyze/sweep.h"
+#include "reports/sweep_text.h"
 
 #define NA NAN
 #define ABSENT INT64_MIN /* TPS_NULL */
@@ -208,7 +212,7 @@ static void test_sweep_gap_explain(void **state)
 		check_near(g.log_gap, g.log_tpc - g.log_cost, 1e-15, "identity");
 		if (!isnan(g.share_acceptance))
 			check_near(g.share_acceptance + g.share_cost, 1, 1e-9, "shares");
-		assert_int_equal(sweep_gap_explain(&g, "ours", "llama.cpp", buf, sizeof(buf)), 0);
+		assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", buf, sizeof(buf)), 0);
 		assert_string_equal(buf, c->text);
 	}
 }
@@ -228,17 +232,17 @@ static void test_sweep_gap_edges(void **state)
 	check_near(g.tpc_pct, 0, 0, "tpc base");
 	check_near(g.cost_pct, 5, 1e-12, "cost base");
 	check_near(g.tg_pct, (1 / 1.05 - 1) * 100, 1e-12, "tg base");
-	assert_int_equal(sweep_gap_explain(&g, "ours", "llama.cpp", buf, sizeof(buf)), 0);
+	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "ours decodes 4.8% slower than llama.cpp without speculation: "
 			"each token costs 5.0% more");
 	/* Truncation is reported and the buffer stays a string. */
-	assert_int_equal(sweep_gap_explain(&g, "ours", "llama.cpp", tiny, sizeof(tiny)), -1);
+	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", tiny, sizeof(tiny)), -1);
 	assert_int_equal(strlen(tiny), sizeof(tiny) - 1);
-	assert_int_equal(sweep_gap_explain(&g, "ours", "llama.cpp", tiny, 0), -1);
+	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", tiny, 0), -1);
 	/* Accepted count absent while drafting, or mismatched rungs: no gap. */
 	assert_int_equal(sweep_gap(&missing, &ref2, &g), -1);
 	check_near(g.tg_pct, NA, 0, "nan gap");
-	assert_int_equal(sweep_gap_explain(&g, "ours", "llama.cpp", buf, sizeof(buf)), -1);
+	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", buf, sizeof(buf)), -1);
 	assert_string_equal(buf, "");
 	assert_int_equal(sweep_gap(&other, &ref2, &g), -1);
 }
@@ -283,6 +287,198 @@ static void test_sweep_shape(void **state)
 	assert_int_equal(sweep_shape(o, o, 6, NA, out, &count), -1);
 }
 
+/* The decision behind each sentence, without the words: table of gap cases. */
+static void test_sweep_gap_why(void **state)
+{
+	static const struct {
+		struct sweep_gap gap;
+		int base, g, a, c, against;
+		enum sweep_cause cause;
+	} cases[] = {
+		{ {.n_max = 2, .tg_pct = -13.7, .tpc_pct = 0.3, .cost_pct = 16.2},
+		  0, -1, 0, 1, 1, SWEEP_CAUSE_HOST },
+		{ {.n_max = 2, .tg_pct = 10, .tpc_pct = 0, .cost_pct = -9},
+		  0, 1, 0, -1, 1, SWEEP_CAUSE_HOST },
+		{ {.n_max = 2, .tg_pct = 12, .tpc_pct = 12, .cost_pct = 0},
+		  0, 1, 1, 0, 0, SWEEP_CAUSE_DRAFTER },
+		{ {.n_max = 2, .tg_pct = 20, .tpc_pct = 10, .cost_pct = -8},
+		  0, 1, 1, -1, 0, SWEEP_CAUSE_BOTH },
+		{ {.n_max = 2, .tg_pct = -5, .tpc_pct = 10, .cost_pct = 16},
+		  0, -1, 1, 1, 1, SWEEP_CAUSE_COST_WINS },
+		{ {.n_max = 2, .tg_pct = 5, .tpc_pct = 16, .cost_pct = 10},
+		  0, 1, 1, 1, 1, SWEEP_CAUSE_ACCEPT_WINS },
+		{ {.n_max = 2, .tg_pct = 0, .tpc_pct = 12.5, .cost_pct = 12.5},
+		  0, 0, 1, 1, 1, SWEEP_CAUSE_CANCEL },
+		{ {.n_max = 2, .tg_pct = 0.5, .tpc_pct = 0.2, .cost_pct = -0.3},
+		  0, 0, 0, 0, 0, SWEEP_CAUSE_NONE },
+		{ {.n_max = -1, .tg_pct = -4.8, .tpc_pct = 0, .cost_pct = 5},
+		  1, -1, 0, 1, 0, SWEEP_CAUSE_NONE },
+	};
+	struct sweep_gap nan_gap = {.n_max = 2, .tg_pct = NA, .tpc_pct = 1, .cost_pct = 1};
+	struct sweep_why w;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		print_message("case %zu\n", i);
+		assert_int_equal(sweep_gap_why(&cases[i].gap, &w), 0);
+		assert_int_equal(w.base, cases[i].base);
+		assert_int_equal(w.gap, cases[i].g);
+		assert_int_equal(w.accept, cases[i].a);
+		assert_int_equal(w.cost, cases[i].c);
+		assert_int_equal(w.against, cases[i].against);
+		assert_int_equal(w.cause, cases[i].cause);
+	}
+	assert_int_equal(sweep_gap_why(&nan_gap, &w), -1);
+	assert_int_equal(w.cause, SWEEP_CAUSE_NONE);
+}
+
+static void test_sweep_rung_is_base(void **state)
+{
+	(void)state;
+	assert_true(sweep_rung_is_base(INT64_MIN));
+	assert_true(sweep_rung_is_base(-1));
+	assert_true(sweep_rung_is_base(0));
+	assert_false(sweep_rung_is_base(1));
+	assert_false(sweep_rung_is_base(8));
+	assert_int_equal(sweep_sign(1.5), 1);
+	assert_int_equal(sweep_sign(-1.5), -1);
+	assert_int_equal(sweep_sign(0.9), 0);
+	assert_int_equal(sweep_sign(NA), 0);
+}
+
+/* A run of the assembly: engine, spec_type, n_max, tg (three equal samples) and
+ * tokens per cycle (0: no draft counts). */
+static struct series_run run_of(const char *engine, const char *role, const char *spec_type,
+				int64_t n_max, const double *tg, double tpc)
+{
+	struct series_run r = { 0 };
+
+	r.engine = engine;
+	r.role = role;
+	r.model = "m";
+	r.spec_type = spec_type;
+	r.endpoint = "completion";
+	r.n_max = n_max;
+	r.run_id = n_max == INT64_MIN ? 100 : n_max;
+	r.run_uuid = "u";
+	r.values = tg;
+	r.n_values = 3;
+	r.n_summed = 3;
+	r.predicted_n = 1000;
+	r.predicted_ms = 1000 / tg[0] * 1000;
+	if (tpc > 0) {
+		r.has_draft = 1;
+		r.draft_n = (int64_t)(1000 - 1000 / tpc) * 2;
+		r.draft_n_accepted = (int64_t)(1000 - 1000 / tpc);
+	}
+	return r;
+}
+
+/* Rungs sort by depth with the base first; the first run of a rung wins; the base
+ * with the series' own spec type wins over a plain one; a lone base forms nothing;
+ * series sort by model, spec type, endpoint, engine. */
+static void test_series_assemble(void **state)
+{
+	static const double t100[3] = { 100, 100, 100 }, t120[3] = { 120, 120, 120 };
+	static const double t150[3] = { 150, 150, 150 }, t180[3] = { 180, 180, 180 };
+	static const double t140[3] = { 140, 140, 140 }, t999[3] = { 999, 999, 999 };
+	struct series_run runs[9];
+	struct series_set set;
+	const struct series *se;
+	size_t n = 0;
+
+	(void)state;
+	runs[n++] = run_of("ours", "ours", "draft", 2, t180, 2);
+	runs[n++] = run_of("ours", "ours", "draft", 1, t150, 1.5);
+	runs[n++] = run_of("ours", "ours", "draft", 2, t999, 2); /* a repeat: ignored */
+	runs[n++] = run_of("ours", "ours", "", INT64_MIN, t100, 0);
+	runs[n++] = run_of("ours", "ours", "draft", INT64_MIN, t120, 0);
+	runs[n++] = run_of("up", "upstream", "draft", 1, t140, 1.4);
+	runs[n++] = run_of("lone", "other", "", INT64_MIN, t100, 0);
+	runs[n++] = run_of("ours", "ours", "ngram", 3, t140, 1.2);
+	runs[n++] = run_of("ours", "ours", "ngram", 2, t150, 1.3);
+	assert_int_equal(series_assemble(runs, n, SWEEP_TOLERANCE_PCT, &set), 0);
+	assert_int_equal(set.n, 3);
+	assert_string_equal(set.v[0].engine, "ours");
+	assert_string_equal(set.v[0].spec_type, "draft");
+	assert_string_equal(set.v[1].engine, "up");
+	assert_string_equal(set.v[2].spec_type, "ngram");
+
+	se = &set.v[0];
+	assert_int_equal(se->n_rungs, 3);
+	assert_true(se->rungs[0].n_max == INT64_MIN);
+	assert_int_equal(se->rungs[0].rung.n_max, -1);
+	check_near(se->rungs[0].rung.tg, 120, 1e-9, "own base");
+	assert_int_equal(se->rungs[0].rung.draft_n, -1);
+	assert_int_equal(se->rungs[1].n_max, 1);
+	assert_int_equal(se->rungs[2].n_max, 2);
+	check_near(se->rungs[2].rung.tg, 180, 1e-9, "first of a rung");
+	check_near(se->rungs[2].point.speedup, 1.5, 1e-9, "speedup");
+	assert_int_equal(se->report.n_violations, 0);
+	assert_int_equal(series_find(se, INT64_MIN), 0);
+	assert_int_equal(series_find(se, -1), 0);
+	assert_int_equal(series_find(se, 2), 2);
+	assert_int_equal(series_find(se, 5), -1);
+
+	/* The upstream series takes the plain base of its own engine: it has none. */
+	se = &set.v[1];
+	assert_int_equal(se->n_rungs, 1);
+	check_near(se->rungs[0].point.speedup, NA, 0, "no base");
+
+	/* ngram: no own base, so the plain one; 150 -> 140 falls 6.7%. */
+	se = &set.v[2];
+	assert_int_equal(se->n_rungs, 3);
+	check_near(se->rungs[0].rung.tg, 100, 1e-9, "plain base");
+	assert_int_equal(se->report.n_violations, 1);
+	assert_int_equal(se->report.violations[0].to_n_max, 3);
+	series_set_release(&set);
+	series_set_release(&set);
+
+	assert_int_equal(series_assemble(runs, n, NA, &set), -1);
+	series_set_release(&set);
+	assert_int_equal(series_assemble(NULL, 0, SWEEP_TOLERANCE_PCT, &set), 0);
+	assert_int_equal(set.n, 0);
+	series_set_release(&set);
+}
+
+/* Which series are shown, held against which, and which pairs get gap lines. */
+static void test_series_view(void **state)
+{
+	struct series a = { .engine = "ours", .role = "ours", .model = "m", .spec_type = "d",
+			    .endpoint = "completion" };
+	struct series b = a, c = a, d = a;
+	struct series_view all = { 0 }, eng = { .engine = "llama" }, ref = { .ref = "llama" };
+
+	(void)state;
+	b.engine = "llama";
+	b.role = "upstream";
+	c.engine = "other";
+	c.role = "other";
+	d.engine = "llama";
+	d.role = "upstream";
+	d.spec_type = "ngram";
+	assert_true(series_shown(&all, &a));
+	assert_false(series_shown(&eng, &a));
+	assert_true(series_shown(&eng, &b));
+	assert_true(series_is_ref(&all, &a, &b));
+	assert_false(series_is_ref(&all, &a, &a));
+	assert_false(series_is_ref(&all, &a, &d));
+	assert_true(series_is_ref(&ref, &a, &b));
+	assert_false(series_is_ref(&ref, &a, &c));
+	/* ours before other before upstream, each pair once. */
+	assert_true(series_gap_pair(&all, &a, &b));
+	assert_false(series_gap_pair(&all, &b, &a));
+	assert_true(series_gap_pair(&all, &a, &c));
+	assert_true(series_gap_pair(&all, &c, &b));
+	assert_false(series_gap_pair(&all, &a, &d));
+	/* --ref: every shown series against it, whatever the roles. */
+	assert_true(series_gap_pair(&ref, &c, &b));
+	assert_false(series_gap_pair(&ref, &b, &c));
+	/* --engine: pairs that touch a shown series. */
+	assert_true(series_gap_pair(&eng, &a, &b));
+	assert_false(series_gap_pair(&eng, &a, &c));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -291,6 +487,10 @@ int main(void)
 		cmocka_unit_test(test_sweep_gap_explain),
 		cmocka_unit_test(test_sweep_gap_edges),
 		cmocka_unit_test(test_sweep_shape),
+		cmocka_unit_test(test_sweep_gap_why),
+		cmocka_unit_test(test_sweep_rung_is_base),
+		cmocka_unit_test(test_series_assemble),
+		cmocka_unit_test(test_series_view),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,104 @@
+/* series.h: speculative series, one per (engine, model, spec_type, endpoint): the
+ * engine's base run of that model (n_max unset) followed by its n_max 1, 2, 3 ...
+ * rungs, each with the median decode speed, the draft sums and the sweep_analyze()
+ * verdict. Assembled from plain runs (the caller loads them), so the choice of
+ * rungs and base is testable without a store. */
+#ifndef ANALYZE_SERIES_H
+#define ANALYZE_SERIES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/sweep.h"
+
+/* One run as series_assemble() consumes it; every pointer is borrowed for the call. */
+struct series_run {
+	const char *engine, *role, *model, *spec_type, *endpoint; /* NULL reads as "" */
+	int64_t n_max;            /* sweep_rung_is_base(): a base run; else a drafting rung */
+	int64_t run_id;
+	const char *run_uuid, *tag;
+	const double *values;     /* usable decode tok/s */
+	size_t n_values;
+	size_t n_excluded;        /* samples flagged for decode, left out of values */
+	int64_t n_summed;         /* samples the sums below cover; 0: no sums */
+	int64_t predicted_n, draft_n, draft_n_accepted;
+	int has_draft;            /* any summed sample reported draft_n */
+	double predicted_ms;
+};
+
+/* One rung. rung.tg is the median of the run's usable decode samples; the counts
+ * are its sums. */
+struct series_rung {
+	int64_t n_max;           /* as the run had it: TPS_NULL for the base */
+	int64_t run_id;
+	char run_uuid[40];
+	char *tag;               /* of the run, "" when none */
+	size_t n_values;         /* usable decode samples */
+	size_t n_excluded;       /* samples flagged for decode, left out */
+	struct sweep_rung rung;  /* what analyze/sweep.h consumes (n_max -1 for the base) */
+	struct sweep_point point; /* filled from the report */
+};
+
+struct series {
+	char *engine, *role, *model, *spec_type, *endpoint;
+	size_t n_rungs;
+	struct series_rung *rungs;  /* base first (when there is one), then n_max ascending */
+	struct sweep_rung *sweep;   /* rungs[i].rung copied, for the analyze/ calls */
+	struct sweep_report report; /* sweep_analyze(sweep, n_rungs, tolerance) */
+};
+
+struct series_set {
+	struct series *v;  /* ordered by model, spec_type, endpoint, engine */
+	size_t n;
+};
+
+/* Assembles the series from runs[0..n) (in the order the store lists them: the
+ * first run of a rung wins). Every drafting run is a rung of its (engine, model,
+ * spec_type, endpoint); each series takes as its base the first base run of the
+ * same engine, model and endpoint with its own spec_type, else the first with
+ * spec_type "". An engine and model with only base runs form no series; a series
+ * without a base still has its rungs (speedups NaN). Fills *out, which the caller
+ * releases with series_set_release() (also after -1). Returns 0, or -1 (nothing
+ * printed) when tolerance_pct is NaN or negative. */
+int series_assemble(const struct series_run *runs, size_t n, double tolerance_pct,
+		    struct series_set *out);
+
+/* Frees what *set holds and zeroes it; accepts NULL and a zeroed set. */
+void series_set_release(struct series_set *set);
+
+/* The index of the rung with this n_max (any base value: the base), or -1. */
+long series_find(const struct series *se, int64_t n_max);
+
+/* The cross-engine shape check of ours against ref over the rungs both hold:
+ * sweep_shape() on the aligned rungs. *out is a heap array of *count steps (NULL
+ * when none) the caller frees; the steps' from/to index the aligned rungs, so use
+ * from_n_max/to_n_max (<= 0 for the base). 0 ok, -1 when the analysis refused its
+ * input. */
+int series_shape(const struct series *ours, const struct series *ref, double tolerance_pct,
+		 struct sweep_step **out, size_t *count);
+
+/* The gap between ours and ref at the rung n_max (TPS_NULL: the base): fills *gap
+ * (sweep_gap()). 0 ok, -1 when a side lacks the rung or the counts to split it. */
+int series_gap(const struct series *ours, const struct series *ref, int64_t n_max,
+	       struct sweep_gap *gap);
+
+/* Which series 'tpsdb sweep' shows and holds against which. */
+struct series_view {
+	const char *engine; /* only this engine's series are shown; NULL: all */
+	const char *ref;    /* hold them against this engine only; NULL: every other */
+};
+
+/* 1 when se is shown under v. */
+int series_shown(const struct series_view *v, const struct series *se);
+
+/* 1 when other is a reference for se under v: the same model, spec_type and
+ * endpoint, another engine, and v->ref (when set) names it. */
+int series_is_ref(const struct series_view *v, const struct series *se,
+		  const struct series *other);
+
+/* 1 when the ordered pair (a, b) gets gap lines: each pair once, the "ours" role
+ * first, then other engines, "upstream" last (so the sentence reads "ours ...
+ * slower than llama.cpp"); with v->ref, every shown a against that engine. */
+int series_gap_pair(const struct series_view *v, const struct series *a, const struct series *b);
+
+#endif

@@ -1,0 +1,128 @@
+/* sweep_text.c: wording for the sweep's decisions. Each clause of the gap sentence
+ * follows a field of struct sweep_why; the numbers are printed as the analysis
+ * computed them, with one decimal. */
+#include "reports/sweep_text.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+const char *sweep_text_rung(int64_t n_max, char *buf, size_t len)
+{
+	if (sweep_rung_is_base(n_max))
+		snprintf(buf, len, "base");
+	else
+		snprintf(buf, len, "%lld", (long long)n_max);
+	return buf;
+}
+
+/* Appends to buf like snprintf at offset *used; remembers overflow in *full. */
+__attribute__((format(printf, 5, 6)))
+static void append(char *buf, size_t len, size_t *used, int *full, const char *fmt, ...)
+{
+	va_list ap;
+	int k;
+
+	if (*full || *used >= len) {
+		*full = 1;
+		return;
+	}
+	va_start(ap, fmt);
+	k = vsnprintf(buf + *used, len - *used, fmt, ap);
+	va_end(ap);
+	if (k < 0 || (size_t)k >= len - *used) {
+		*full = 1;
+		*used = len;
+		return;
+	}
+	*used += (size_t)k;
+}
+
+int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const char *ref_name,
+		   char *buf, size_t len)
+{
+	struct sweep_why w;
+	char where[48];
+	size_t used = 0;
+	int full = 0;
+
+	if (len)
+		buf[0] = '\0';
+	if (sweep_gap_why(gap, &w) < 0)
+		return -1;
+	if (w.base)
+		snprintf(where, sizeof(where), "without speculation");
+	else
+		snprintf(where, sizeof(where), "at n_max=%lld", (long long)gap->n_max);
+
+	if (w.gap == 0)
+		append(buf, len, &used, &full, "%s decodes on par with %s %s (%+.1f%%)",
+		       ours_name, ref_name, where, gap->tg_pct);
+	else
+		append(buf, len, &used, &full, "%s decodes %.1f%% %s than %s %s", ours_name,
+		       fabs(gap->tg_pct), w.gap > 0 ? "faster" : "slower", ref_name, where);
+
+	if (w.base) {
+		if (w.cost == 0)
+			append(buf, len, &used, &full, ": each token costs the same (%+.1f%%)",
+			       gap->cost_pct);
+		else
+			append(buf, len, &used, &full, ": each token costs %.1f%% %s",
+			       fabs(gap->cost_pct), w.cost > 0 ? "more" : "less");
+		return full ? -1 : 0;
+	}
+
+	if (w.accept == 0)
+		append(buf, len, &used, &full, ": acceptance is equal (%+.1f%% tokens/cycle)",
+		       gap->tpc_pct);
+	else
+		append(buf, len, &used, &full, ": acceptance is %s (%+.1f%% tokens/cycle)",
+		       w.accept > 0 ? "higher" : "lower", gap->tpc_pct);
+	append(buf, len, &used, &full, " %s ", w.against ? "but" : "and");
+	if (w.cost == 0)
+		append(buf, len, &used, &full, "each cycle costs the same (%+.1f%%)", gap->cost_pct);
+	else
+		append(buf, len, &used, &full, "each cycle costs %.1f%% %s",
+		       fabs(gap->cost_pct), w.cost > 0 ? "more" : "less");
+
+	switch (w.cause) {
+	case SWEEP_CAUSE_NONE:
+		break;
+	case SWEEP_CAUSE_CANCEL:
+		append(buf, len, &used, &full, ", and the two cancel");
+		break;
+	case SWEEP_CAUSE_HOST:
+		append(buf, len, &used, &full, w.gap < 0 ?
+		       ": per-cycle host overhead, not the drafter" :
+		       ": cheaper cycles, not the drafter");
+		break;
+	case SWEEP_CAUSE_DRAFTER:
+		append(buf, len, &used, &full, ": the drafter's acceptance, not per-cycle cost");
+		break;
+	case SWEEP_CAUSE_BOTH:
+		append(buf, len, &used, &full,
+		       " (%.0f%% of the gap from acceptance, %.0f%% from cycle cost)",
+		       gap->share_acceptance * 100, gap->share_cost * 100);
+		break;
+	case SWEEP_CAUSE_COST_WINS:
+		append(buf, len, &used, &full, ", which outweighs the acceptance");
+		break;
+	case SWEEP_CAUSE_ACCEPT_WINS:
+		append(buf, len, &used, &full, ", which the acceptance outweighs");
+		break;
+	}
+	return full ? -1 : 0;
+}
+
+void sweep_text_shape(const struct sweep_step *st, const char *ours_name, const char *ref_name,
+		      char *buf, size_t len)
+{
+	int ref = sweep_sign(st->ref_change_pct);
+	const char *move = ref > 0 ? "rises" : ref < 0 ? "dips" : "holds";
+	char to[32];
+
+	snprintf(buf, len, "%s falls at n_max=%s (%+.1f%%) while %s %s (%+.1f%%): the "
+		 "signature of an %s-side regression", ours_name,
+		 sweep_text_rung(st->to_n_max, to, sizeof(to)), st->change_pct, ref_name, move,
+		 st->ref_change_pct, ours_name);
+}
