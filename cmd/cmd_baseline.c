@@ -1,13 +1,13 @@
 /* cmd_baseline.c: `tpsdb baseline`, named and frozen sets of runs for the gate:
  * set (freeze the latest run of each cell, or every run with a tag), list, show
  * and rm. Runs stay in the store when their baseline goes. */
+#include "reports/baseline_write.h"
 #include "schema/baseline.h"
 #include "schema/cells.h"
 #include "schema/record.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
-#include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,67 +115,26 @@ out:
 	return ret;
 }
 
-struct list_ctx {
-	cJSON *arr;
-	size_t n;
-};
-
-static void list_cb(const char *name, const char *created_at, int64_t n_runs,
-		    int64_t n_samples, void *arg)
-{
-	struct list_ctx *lc = arg;
-
-	lc->n++;
-	if (lc->arr) {
-		cJSON *o = cJSON_CreateObject();
-		cJSON_AddItemToArray(lc->arr, o);
-		cJSON_AddStringToObject(o, "name", name);
-		cJSON_AddStringToObject(o, "created_at", created_at);
-		cJSON_AddNumberToObject(o, "runs", (double)n_runs);
-		cJSON_AddNumberToObject(o, "samples", (double)n_samples);
-		return;
-	}
-	if (lc->n == 1)
-		printf("%-24s  %-24s  %5s  %8s\n", "name", "created", "runs", "samples");
-	printf("%-24s  %-24s  %5lld  %8lld\n", name, created_at, (long long)n_runs,
-	       (long long)n_samples);
-}
-
-static int print_cjson(cJSON *root)
-{
-	char *text = cJSON_Print(root);
-
-	cJSON_Delete(root);
-	if (!text)
-		return tps_error("out of memory writing JSON");
-	printf("%s\n", text);
-	cJSON_free(text);
-	return 0;
-}
-
 static int do_list(struct store *s, const struct args *a)
 {
-	struct list_ctx lc = { 0 };
+	struct baseline_info *b = NULL;
+	size_t n = 0;
+	int ret = TPS_EXIT_ERROR;
 
-	if (a->json)
-		lc.arr = cJSON_CreateArray();
-	if (store_baseline_foreach(s, list_cb, &lc) < 0) {
-		cJSON_Delete(lc.arr);
+	if (store_baseline_list(s, &b, &n) < 0)
 		return TPS_EXIT_ERROR;
-	}
-	if (a->json)
-		return print_cjson(lc.arr) < 0 ? TPS_EXIT_ERROR : TPS_EXIT_OK;
-	if (!lc.n)
-		printf("no baselines\n");
-	return TPS_EXIT_OK;
+	if (baseline_write_list(stdout, b, n, a->json) == 0)
+		ret = TPS_EXIT_OK;
+	baseline_infos_free(b, n);
+	return ret;
 }
 
 static int do_show(struct store *s, const struct args *a)
 {
 	struct cell_filter f = { 0 };
 	struct cell_run *runs = NULL;
-	size_t n = 0, i;
-	int ex;
+	size_t n = 0;
+	int ex, ret = TPS_EXIT_ERROR;
 
 	if ((ex = store_baseline_exists(s, a->name)) < 0)
 		return TPS_EXIT_ERROR;
@@ -187,43 +146,10 @@ static int do_show(struct store *s, const struct args *a)
 	f.all = 1;
 	if (store_cell_runs(s, &f, &runs, &n) < 0)
 		return TPS_EXIT_ERROR;
-	if (a->json) {
-		cJSON *root = cJSON_CreateObject(), *arr;
-		cJSON_AddStringToObject(root, "name", a->name);
-		arr = cJSON_AddArrayToObject(root, "runs");
-		for (i = 0; i < n; i++) {
-			const struct cell_run *r = &runs[i];
-			cJSON *o = cJSON_CreateObject();
-			cJSON_AddItemToArray(arr, o);
-			cJSON_AddStringToObject(o, "uuid", r->uuid);
-			cJSON_AddStringToObject(o, "engine", r->engine);
-			cJSON_AddStringToObject(o, "model", r->model);
-			cJSON_AddStringToObject(o, "spec_type", r->spec_type);
-			if (r->n_max == TPS_NULL)
-				cJSON_AddNullToObject(o, "n_max");
-			else
-				cJSON_AddNumberToObject(o, "n_max", (double)r->n_max);
-			cJSON_AddStringToObject(o, "endpoint", r->endpoint);
-			cJSON_AddStringToObject(o, "tag", r->tag);
-			cJSON_AddStringToObject(o, "host", r->host);
-			cJSON_AddStringToObject(o, "started_at", r->started_at);
-			cJSON_AddNumberToObject(o, "samples", (double)r->n_samples);
-		}
-		cell_runs_free(runs, n);
-		return print_cjson(root) < 0 ? TPS_EXIT_ERROR : TPS_EXIT_OK;
-	}
-	printf("baseline '%s': %zu run(s)\n", a->name, n);
-	for (i = 0; i < n; i++) {
-		const struct cell_run *r = &runs[i];
-		char nm[32] = "-";
-		if (r->n_max != TPS_NULL)
-			snprintf(nm, sizeof(nm), "%lld", (long long)r->n_max);
-		printf("  %s  %-16s  %-20s  %-14s  %5s  %-12s  %5lld samples\n", r->uuid, r->engine,
-		       r->model, *r->spec_type ? r->spec_type : "-", nm, *r->tag ? r->tag : "-",
-		       (long long)r->n_samples);
-	}
+	if (baseline_write_show(stdout, a->name, runs, n, a->json) == 0)
+		ret = TPS_EXIT_OK;
 	cell_runs_free(runs, n);
-	return TPS_EXIT_OK;
+	return ret;
 }
 
 static int do_rm(struct store *s, const struct args *a)

@@ -2,15 +2,12 @@
  * place: the per-sample data-quality flags set at ingest, grouped per run with an
  * example, runs that failed to load or stopped early, the model-identity alarms and
  * SQLite's own integrity check. Any of them fails the command (exit 1). */
+#include "reports/check_write.h"
 #include "reports/findings.h"
 #include "reports/strv.h"
 #include "schema/catalog.h"
 #include "schema/store.h"
 #include "tpsdb.h"
-
-#include <cjson/cJSON.h>
-#include <stdlib.h>
-#include <string.h>
 
 static const char usage[] =
 	"tpsdb check [--json] [--engine <label>] [--model <label>] [--tag <t>] [--host <name>]";
@@ -69,65 +66,6 @@ static void on_problem(const char *problem, void *arg)
 	strv_add(&ps->p, &ps->n, problem);
 }
 
-static int print_json(const struct findings *fs, const struct catalog_alarm *a, size_t na,
-		      const struct problems *ps)
-{
-	cJSON *root = cJSON_CreateObject(), *alarms;
-	char *text = catalog_alarms_json(a, na), *out = NULL;
-	size_t i;
-	int ret = -1;
-
-	cJSON_AddItemToObject(root, "findings", findings_json(fs));
-	if (!(alarms = cJSON_Parse(text))) {
-		tps_error("out of memory writing JSON");
-		goto out;
-	}
-	cJSON_AddItemToObject(root, "alarms", alarms);
-	if (ps->n) {
-		cJSON *p = cJSON_CreateArray();
-		cJSON_AddItemToObject(root, "integrity", p);
-		for (i = 0; i < ps->n; i++)
-			cJSON_AddItemToArray(p, cJSON_CreateString(ps->p[i]));
-	} else {
-		cJSON_AddStringToObject(root, "integrity", "ok");
-	}
-	if (!(out = cJSON_Print(root))) {
-		tps_error("out of memory writing JSON");
-		goto out;
-	}
-	printf("%s\n", out);
-	ret = 0;
-out:
-	cJSON_Delete(root);
-	cJSON_free(out);
-	free(text);
-	return ret;
-}
-
-static void print_text(const struct findings *fs, const struct catalog_alarm *a, size_t na,
-		       const struct problems *ps)
-{
-	size_t i;
-
-	for (i = 0; i < fs->n; i++) {
-		char *l = findings_line(&fs->v[i]);
-		printf("%s\n", l);
-		free(l);
-	}
-	for (i = 0; i < na; i++) {
-		char *t = catalog_alarm_text(&a[i]);
-		printf("ALARM: %s\n", t);
-		free(t);
-	}
-	for (i = 0; i < ps->n; i++)
-		printf("integrity: %s\n", ps->p[i]);
-	if (!fs->n && !na && !ps->n)
-		printf("no findings; integrity ok\n");
-	else
-		printf("%zu finding(s), %zu alarm(s), integrity %s\n", fs->n, na,
-		       ps->n ? "FAILED" : "ok");
-}
-
 int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct run_filter filt = { 0 };
@@ -135,6 +73,7 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	struct catalog_alarm *a = NULL;
 	struct findings fs = { 0 };
 	struct problems ps = { 0 };
+	struct check_result res = { 0 };
 	struct store *s;
 	size_t nq = 0, na = 0;
 	int c, json = 0, ret = TPS_EXIT_ERROR;
@@ -165,11 +104,16 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	    store_integrity(s, on_problem, &ps) < 0)
 		goto out;
 	findings_build(&fs, q, nq);
+	res.fs = &fs;
+	res.alarm = a;
+	res.nalarm = na;
+	res.problem = ps.p;
+	res.nproblem = ps.n;
 	if (json) {
-		if (print_json(&fs, a, na, &ps) < 0)
+		if (check_write_json(stdout, &res) < 0)
 			goto out;
 	} else {
-		print_text(&fs, a, na, &ps);
+		check_write_text(stdout, &res);
 	}
 	ret = fs.n || na || ps.n ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:

@@ -1,12 +1,9 @@
 /* cmd_models.c: `tpsdb models`, the model registry (every distinct GGUF as measured,
  * the hosts that ran it and how often) and its identity alarms. An alarm fails the
  * command: the seed study once compared two "identical" files that were not. */
+#include "reports/models_write.h"
 #include "schema/catalog.h"
 #include "tpsdb.h"
-
-#include <cjson/cJSON.h>
-#include <stdlib.h>
-#include <string.h>
 
 static const char usage[] = "tpsdb models [--json]";
 
@@ -35,99 +32,12 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int print_json(const struct catalog_model *m, size_t nm, const struct catalog_alarm *a,
-		      size_t na)
-{
-	cJSON *root = cJSON_CreateObject(), *models = cJSON_CreateArray(), *alarms;
-	char *text = catalog_alarms_json(a, na), *out = NULL;
-	size_t i, j;
-	int ret = -1;
-
-	cJSON_AddItemToObject(root, "models", models);
-	for (i = 0; i < nm; i++) {
-		cJSON *o = cJSON_CreateObject(), *hosts = cJSON_CreateArray();
-		cJSON_AddItemToArray(models, o);
-		cJSON_AddStringToObject(o, "label", m[i].label);
-		cJSON_AddStringToObject(o, "file", m[i].file);
-		if (m[i].bytes == TPS_NULL)
-			cJSON_AddNullToObject(o, "bytes");
-		else
-			cJSON_AddNumberToObject(o, "bytes", (double)m[i].bytes);
-		cJSON_AddStringToObject(o, "sha256", m[i].sha256);
-		cJSON_AddStringToObject(o, "quant", m[i].quant);
-		cJSON_AddItemToObject(o, "hosts", hosts);
-		for (j = 0; j < m[i].hosts.n; j++)
-			cJSON_AddItemToArray(hosts, cJSON_CreateString(m[i].hosts.name[j]));
-		cJSON_AddNumberToObject(o, "runs", (double)m[i].runs);
-	}
-	/* Re-parsed so that the whole document is printed in one style. */
-	if (!(alarms = cJSON_Parse(text))) {
-		tps_error("out of memory writing JSON");
-		goto out;
-	}
-	cJSON_AddItemToObject(root, "alarms", alarms);
-	if (!(out = cJSON_Print(root))) {
-		tps_error("out of memory writing JSON");
-		goto out;
-	}
-	printf("%s\n", out);
-	ret = 0;
-out:
-	cJSON_Delete(root);
-	cJSON_free(out);
-	free(text);
-	return ret;
-}
-
-static char *hosts_text(const struct catalog_hosts *h)
-{
-	char *t = tps_xstrdup(h->n ? "" : "-"), *more;
-	size_t i;
-
-	for (i = 0; i < h->n; i++) {
-		more = tps_xasprintf("%s%s%s", t, i ? "," : "", h->name[i]);
-		free(t);
-		t = more;
-	}
-	return t;
-}
-
-static void print_table(const struct catalog_model *m, size_t n)
-{
-	int wl = (int)strlen("LABEL"), wf = (int)strlen("FILE"), wq = (int)strlen("QUANT");
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if ((int)strlen(m[i].label) > wl)
-			wl = (int)strlen(m[i].label);
-		if ((int)strlen(m[i].file) > wf)
-			wf = (int)strlen(m[i].file);
-		if ((int)strlen(m[i].quant) > wq)
-			wq = (int)strlen(m[i].quant);
-	}
-	printf("%-*s  %-*s  %12s  %-12s  %-*s  %5s  %s\n", wl, "LABEL", wf, "FILE", "BYTES",
-	       "SHA256", wq, "QUANT", "RUNS", "HOSTS");
-	for (i = 0; i < n; i++) {
-		char bytes[32], *hosts = hosts_text(&m[i].hosts);
-
-		if (m[i].bytes == TPS_NULL)
-			snprintf(bytes, sizeof(bytes), "-");
-		else
-			snprintf(bytes, sizeof(bytes), "%lld", (long long)m[i].bytes);
-		/* Twelve hex digits tell files apart; the alarms print them whole. */
-		printf("%-*s  %-*s  %12s  %-12.12s  %-*s  %5lld  %s\n", wl, m[i].label, wf,
-		       *m[i].file ? m[i].file : "-", bytes, *m[i].sha256 ? m[i].sha256 : "-",
-		       wq, *m[i].quant ? m[i].quant : "-", (long long)m[i].runs, hosts);
-		free(hosts);
-	}
-}
-
 int cmd_models(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct catalog_model *m = NULL;
 	struct catalog_alarm *a = NULL;
 	struct store *s;
-	size_t nm = 0, na = 0, i;
+	size_t nm = 0, na = 0;
 	int c, json = 0, ret = TPS_EXIT_ERROR;
 
 	struct tps_getopt go = { 0 };
@@ -151,16 +61,10 @@ int cmd_models(int argc, char **argv, struct tps_ctx *ctx)
 	if (catalog_models(s, &m, &nm) < 0 || catalog_alarms(s, &a, &na) < 0)
 		goto out;
 	if (json) {
-		if (print_json(m, nm, a, na) < 0)
+		if (models_write_json(stdout, m, nm, a, na) < 0)
 			goto out;
 	} else {
-		if (nm)
-			print_table(m, nm);
-		for (i = 0; i < na; i++) {
-			char *t = catalog_alarm_text(&a[i]);
-			printf("ALARM: %s\n", t);
-			free(t);
-		}
+		models_write_text(stdout, m, nm, a, na);
 	}
 	ret = na ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:

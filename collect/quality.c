@@ -30,7 +30,7 @@ unsigned quality_assess(const struct run_rec *run, const struct sample_rec *smp)
 	if (!isnan(smp->prompt_per_second)) {
 		if (smp->cache_n != TPS_NULL && smp->cache_n > 0)
 			f |= SAMPLE_CACHED;
-		if (smp->prompt_n != TPS_NULL && smp->prompt_n < QUALITY_MIN_PROMPT_N)
+		if (smp->prompt_n != TPS_NULL && smp->prompt_n < SAMPLE_MIN_PROMPT_N)
 			f |= SAMPLE_SHORT_PROMPT;
 		if (smp->seq == 0 && !is_bench)
 			f |= SAMPLE_COLD;

@@ -7,15 +7,12 @@
 
 #include "schema/record.h"
 
-/* Prefill over fewer prompt tokens than this measures overhead, not throughput. */
-#define QUALITY_MIN_PROMPT_N 512
-
 /* Returns the SAMPLE_* flags for smp measured under run's config: truncated when
  * predicted_n < the requested n_predict (or, when that is unknown, the
- * stop was "eos" or "word"); cache-inflated when
- * cache_n > 0; short-prompt when prompt_n < QUALITY_MIN_PROMPT_N; failed when the
- * sample has an error, an HTTP status other than 2xx or no tok/s; cold-start when
- * seq == 0 (the first request the server answered). Pure. */
+ * stop was "eos" or "word"); cache-inflated when cache_n > 0; short-prompt when
+ * prompt_n < SAMPLE_MIN_PROMPT_N (schema/record.h); failed when the sample has an
+ * error, an HTTP status other than 2xx or no tok/s; cold-start when seq == 0 (the
+ * first request the server answered). Pure. */
 unsigned quality_assess(const struct run_rec *run, const struct sample_rec *smp);
 
 #endif

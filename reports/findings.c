@@ -3,7 +3,6 @@
  * smallest predicted_n of a truncated decode, the largest cache_n and so on), so
  * one line says both what went wrong and by how much. */
 #include "reports/findings.h"
-#include "collect/quality.h"
 #include "reports/tail.h"
 #include "schema/record.h"
 #include "tpsdb.h"
@@ -59,8 +58,8 @@ static char *sample_detail(const struct catalog_quality *q, unsigned flag)
 	case SAMPLE_SHORT_PROMPT:
 		if (q->short_min_prompt_n != TPS_NULL)
 			return tps_xasprintf("short prompt (prompt_n %lld < %d)",
-					     (long long)q->short_min_prompt_n, QUALITY_MIN_PROMPT_N);
-		return tps_xasprintf("short prompt (prompt_n < %d)", QUALITY_MIN_PROMPT_N);
+					     (long long)q->short_min_prompt_n, SAMPLE_MIN_PROMPT_N);
+		return tps_xasprintf("short prompt (prompt_n < %d)", SAMPLE_MIN_PROMPT_N);
 	case SAMPLE_FAILED:
 		if (q->failed_example) {
 			char *t = log_tail(q->failed_example), *d;

@@ -172,16 +172,20 @@ void md_table_write_md(FILE *f, const struct md_table *t)
 	}
 }
 
-void md_table_write_text(FILE *f, const struct md_table *t)
+void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_text_style *st)
 {
 	size_t n = t->nrows * t->ncols, r, c, total = 0;
 	char **txt = tps_xcalloc(n, sizeof(*txt));
 	size_t *width = tps_xcalloc(t->ncols, sizeof(*width));
+	size_t (*wof)(const char *) = st->raw ? strlen : md_width;
 
+	for (c = 0; st->min_width && c < t->ncols; c++)
+		width[c] = st->min_width[c];
 	for (r = 0; r < t->nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
 			const struct md_cell *cell = &t->cells[r * t->ncols + c];
-			char *p = md_plain(cell->text), *q;
+			char *p = st->raw ? tps_xstrdup(cell->text ? cell->text : "") :
+					    md_plain(cell->text), *q;
 			size_t w;
 			if (cell->mark && *p) {
 				q = tps_xasprintf("%s *", p);
@@ -189,7 +193,7 @@ void md_table_write_text(FILE *f, const struct md_table *t)
 				p = q;
 			}
 			txt[r * t->ncols + c] = p;
-			w = md_width(p);
+			w = wof(p);
 			if (w > width[c])
 				width[c] = w;
 		}
@@ -205,11 +209,11 @@ void md_table_write_text(FILE *f, const struct md_table *t)
 		}
 		for (c = 0; c <= last; c++) {
 			const char *p = txt[r * t->ncols + c];
-			size_t w = md_width(p), pad = width[c] - w, k;
+			size_t w = wof(p), pad = width[c] - w, k;
 			int rightmost = c == last;
 			if (c)
 				fputs("  ", f);
-			if (t->right[c] && r > 0) {
+			if (t->right[c] && (r > 0 || st->align_header)) {
 				for (k = 0; k < pad; k++)
 					fputc(' ', f);
 				fputs(p, f);
@@ -220,7 +224,7 @@ void md_table_write_text(FILE *f, const struct md_table *t)
 			}
 		}
 		fputc('\n', f);
-		if (r == 0) {
+		if (r == 0 && st->rule) {
 			size_t k;
 			for (k = 0; k < total; k++)
 				fputc('-', f);
@@ -231,6 +235,13 @@ void md_table_write_text(FILE *f, const struct md_table *t)
 		free(txt[r]);
 	free(txt);
 	free(width);
+}
+
+void md_table_write_text(FILE *f, const struct md_table *t)
+{
+	static const struct md_text_style report = { .rule = 1 };
+
+	md_table_write_styled(f, t, &report);
 }
 
 void md_num(char *buf, size_t len, const char *fmt, double v)

@@ -48,6 +48,22 @@ void md_table_write_md(FILE *f, const struct md_table *t);
  * md_plain(); a marked cell ends in " *". No trailing blanks on a line. */
 void md_table_write_text(FILE *f, const struct md_table *t);
 
+/* How md_table_write_styled() lays out plain text; zeroed, it is the layout of
+ * md_table_write_text() without the rule. */
+struct md_text_style {
+	int rule;                /* a dashed rule under the header */
+	int align_header;        /* header cells take their column's alignment, not left */
+	int raw;                 /* cells verbatim (not through md_plain) and measured in
+				    bytes: the caller has made them safe for a terminal */
+	const size_t *min_width; /* per column, the least width; NULL for none */
+};
+
+/* The one aligned-table printer: md_table_write_text() for the report, and the
+ * tables of `tpsdb runs`, `tpsdb models` and collect's summary with their own
+ * style. Columns two spaces apart, each as wide as its widest cell (or min_width),
+ * a line padded only up to its last non-empty cell. st is borrowed. */
+void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_text_style *st);
+
 /* s escaped for a markdown table cell or a line of markdown: the characters that
  * could end a cell or start markup ('\\', '|', '`', '*', '<', '>', '[', ']') get
  * a backslash, a newline becomes "<br>", a carriage return is dropped, a tab a

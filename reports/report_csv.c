@@ -2,6 +2,7 @@
  * run) per row under one fixed header, so a spreadsheet or a script can filter the
  * whole study by column without knowing its layout. */
 #include "reports/tables_int.h"
+#include "reports/csv.h"
 #include "reports/findings.h"
 #include "reports/strv.h"
 #include "tpsdb.h"
@@ -12,20 +13,7 @@
 
 static void csv_field(FILE *f, const char *s, int last)
 {
-	const char *p;
-
-	s = s ? s : "";
-	if (strpbrk(s, ",\"\r\n")) {
-		fputc('"', f);
-		for (p = s; *p; p++) {
-			if (*p == '"')
-				fputc('"', f);
-			fputc(*p, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
+	csv_put(f, s);
 	fputc(last ? '\n' : ',', f);
 }
 

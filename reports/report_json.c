@@ -4,6 +4,7 @@
  * number is null. */
 #include "reports/tables_int.h"
 #include "reports/findings.h"
+#include "reports/alarms.h"
 #include "reports/json.h"
 #include "tpsdb.h"
 
@@ -218,8 +219,8 @@ static cJSON *figures_json(const struct tables_figures *fig)
 
 int tables_write_json(FILE *f, const struct tables *t, const struct tables_figures *fig)
 {
-	cJSON *root = cJSON_CreateObject(), *a, *alarms;
-	char *text = NULL, *al = NULL;
+	cJSON *root = cJSON_CreateObject(), *a;
+	char *text = NULL;
 	size_t i;
 	int ret = -1;
 
@@ -229,10 +230,7 @@ int tables_write_json(FILE *f, const struct tables *t, const struct tables_figur
 	cJSON_AddItemToObject(root, "speculative", spec_json(t));
 	cJSON_AddItemToObject(root, "prompts", prompts_json(t));
 	cJSON_AddItemToObject(root, "findings", findings_json(&t->findings));
-	al = catalog_alarms_json(t->alarms, t->n_alarms);
-	if (!(alarms = cJSON_Parse(al)))
-		goto out;
-	cJSON_AddItemToObject(root, "alarms", alarms);
+	cJSON_AddItemToObject(root, "alarms", alarms_json(t->alarms, t->n_alarms));
 	a = cJSON_AddArrayToObject(root, "warnings");
 	for (i = 0; i < t->n_warnings; i++)
 		cJSON_AddItemToArray(a, cJSON_CreateString(t->warnings[i]));
@@ -246,6 +244,5 @@ int tables_write_json(FILE *f, const struct tables *t, const struct tables_figur
 out:
 	cJSON_free(text);
 	cJSON_Delete(root);
-	free(al);
 	return ret;
 }

@@ -1,6 +1,8 @@
 /* summary.c: renders the end-of-collect table. Column widths follow the widest
- * cell, numbers are right-aligned, and an absent figure is "-". */
+ * cell, numbers are right-aligned, and an absent figure is "-"; md_table_write_styled()
+ * lays it out, as it does every aligned table. */
 #include "reports/summary.h"
+#include "reports/md.h"
 #include "schema/record.h"
 #include "tpsdb.h"
 
@@ -10,12 +12,12 @@
 
 #define SUMMARY_COLS 9
 
-static void fmt_rate(double v, char *buf, size_t len)
+static void rate(struct md_table *t, size_t row, size_t col, double v)
 {
 	if (isnan(v))
-		snprintf(buf, len, "-");
+		md_table_set(t, row, col, "-");
 	else
-		snprintf(buf, len, "%.1f", v);
+		md_table_setf(t, row, col, "%.1f", v);
 }
 
 void summary_render(FILE *f, const struct summary_row *rows, size_t n)
@@ -25,49 +27,37 @@ void summary_render(FILE *f, const struct summary_row *rows, size_t n)
 		"accept",
 	};
 	/* Text columns are left-aligned, figures right-aligned. */
-	static const int right[SUMMARY_COLS] = { 0, 0, 1, 0, 1, 1, 1, 1, 1 };
-	char (*cells)[SUMMARY_COLS][64] = tps_xcalloc(n + 1, sizeof(*cells));
-	size_t width[SUMMARY_COLS] = { 0 }, i, c;
+	static const unsigned char right[SUMMARY_COLS] = { 0, 0, 1, 0, 1, 1, 1, 1, 1 };
+	static const struct md_text_style style = { .align_header = 1, .raw = 1 };
+	struct md_table t;
+	size_t i, c;
 
-	for (c = 0; c < SUMMARY_COLS; c++)
-		snprintf(cells[0][c], sizeof(cells[0][c]), "%s", head[c]);
+	md_table_init(&t, SUMMARY_COLS);
+	for (c = 0; c < SUMMARY_COLS; c++) {
+		md_table_set(&t, 0, c, head[c]);
+		t.right[c] = right[c];
+	}
 	for (i = 0; i < n; i++) {
 		const struct summary_row *r = &rows[i];
-		char (*row)[64] = cells[i + 1];
-		snprintf(row[0], 64, "%s", r->model);
-		snprintf(row[1], 64, "%s", r->engine);
+		size_t row = md_table_add_row(&t);
+
+		/* A label is cut at 63 bytes, as when cells lived in 64-byte buffers. */
+		md_table_setf(&t, row, 0, "%.63s", r->model);
+		md_table_setf(&t, row, 1, "%.63s", r->engine);
 		if (r->n_max == TPS_NULL)
-			snprintf(row[2], 64, "-");
+			md_table_set(&t, row, 2, "-");
 		else
-			snprintf(row[2], 64, "%lld", (long long)r->n_max);
-		snprintf(row[3], 64, "%s", r->status);
-		snprintf(row[4], 64, "%zu", r->n_ok);
-		snprintf(row[5], 64, "%zu", r->n_failed);
-		fmt_rate(r->pp, row[6], 64);
-		fmt_rate(r->tg, row[7], 64);
+			md_table_setf(&t, row, 2, "%lld", (long long)r->n_max);
+		md_table_setf(&t, row, 3, "%.63s", r->status);
+		md_table_setf(&t, row, 4, "%zu", r->n_ok);
+		md_table_setf(&t, row, 5, "%zu", r->n_failed);
+		rate(&t, row, 6, r->pp);
+		rate(&t, row, 7, r->tg);
 		if (isnan(r->accept))
-			snprintf(row[8], 64, "-");
+			md_table_set(&t, row, 8, "-");
 		else
-			snprintf(row[8], 64, "%.1f%%", 100 * r->accept);
+			md_table_setf(&t, row, 8, "%.1f%%", 100 * r->accept);
 	}
-	for (i = 0; i <= n; i++) {
-		for (c = 0; c < SUMMARY_COLS; c++) {
-			size_t w = strlen(cells[i][c]);
-			if (w > width[c])
-				width[c] = w;
-		}
-	}
-	for (i = 0; i <= n; i++) {
-		for (c = 0; c < SUMMARY_COLS; c++) {
-			int w = (int)width[c];
-			const char *sep = c + 1 < SUMMARY_COLS ? "  " : "\n";
-			if (c + 1 == SUMMARY_COLS && !right[c])
-				fprintf(f, "%s%s", cells[i][c], sep);
-			else if (right[c])
-				fprintf(f, "%*s%s", w, cells[i][c], sep);
-			else
-				fprintf(f, "%-*s%s", w, cells[i][c], sep);
-		}
-	}
-	free(cells);
+	md_table_write_styled(f, &t, &style);
+	md_table_release(&t);
 }

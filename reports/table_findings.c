@@ -3,6 +3,7 @@
  * (reports/findings.c), then the model-identity alarms and the forced comparisons.
  * The markdown, text and CSV writers take the section's lines from here. */
 #include "reports/tables_int.h"
+#include "reports/alarms.h"
 #include "reports/findings.h"
 #include "schema/catalog.h"
 #include "schema/store.h"
@@ -60,7 +61,7 @@ char **tables_quality_lines(const struct tables *t, size_t *n)
 	for (i = 0; i < t->findings.n; i++)
 		v[k++] = findings_line(&t->findings.v[i]);
 	for (i = 0; i < t->n_alarms; i++) {
-		char *a = catalog_alarm_text(&t->alarms[i]);
+		char *a = alarms_text(&t->alarms[i]);
 		v[k++] = tps_xasprintf("ALARM: %s", a);
 		free(a);
 	}

@@ -4,6 +4,8 @@
 #include "schema/store.h"
 #include "tpsdb.h"
 
+#include <stdlib.h>
+
 int store_baseline_exists(struct store *s, const char *name)
 {
 	static const char sql[] = "SELECT 1 FROM baseline WHERE name=:name";
@@ -72,10 +74,7 @@ int store_baseline_create(struct store *s, const char *name, int replace, const 
 	return 0;
 }
 
-int store_baseline_foreach(struct store *s,
-			   void (*cb)(const char *name, const char *created_at, int64_t n_runs,
-				      int64_t n_samples, void *arg),
-			   void *arg)
+int store_baseline_list(struct store *s, struct baseline_info **out, size_t *n)
 {
 	static const char sql[] =
 		"SELECT b.name, b.created_at, "
@@ -84,14 +83,41 @@ int store_baseline_foreach(struct store *s,
 		" WHERE br.baseline_id=b.id) "
 		"FROM baseline b ORDER BY b.name";
 	sqlite3_stmt *st = store_stmt(s, sql);
+	struct baseline_info *v = NULL;
+	size_t nv = 0;
 	int rc;
 
+	*out = NULL;
+	*n = 0;
 	if (!st)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		cb(store_col_str(st, 0), store_col_str(st, 1), sqlite3_column_int64(st, 2),
-		   sqlite3_column_int64(st, 3), arg);
-	if (rc != SQLITE_DONE)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct baseline_info *b;
+
+		v = tps_xrealloc(v, (nv + 1) * sizeof(*v));
+		b = &v[nv++];
+		b->name = tps_xstrdup(store_col_str(st, 0));
+		b->created_at = tps_xstrdup(store_col_str(st, 1));
+		b->n_runs = sqlite3_column_int64(st, 2);
+		b->n_samples = sqlite3_column_int64(st, 3);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		baseline_infos_free(v, nv);
 		return store_fail(s, "cannot list baselines");
+	}
+	*out = v;
+	*n = nv;
 	return 0;
+}
+
+void baseline_infos_free(struct baseline_info *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; b && i < n; i++) {
+		free(b[i].name);
+		free(b[i].created_at);
+	}
+	free(b);
 }

@@ -23,12 +23,17 @@ int store_baseline_exists(struct store *s, const char *name);
  * after an error line. Inside the caller's transaction. */
 int store_baseline_remove(struct store *s, const char *name);
 
-/* Calls cb once per baseline in name order with its name, creation time and the
- * number of runs and samples it holds (all borrowed for the call). 0 ok, -1 after
- * an error line. */
-int store_baseline_foreach(struct store *s,
-			   void (*cb)(const char *name, const char *created_at, int64_t n_runs,
-				      int64_t n_samples, void *arg),
-			   void *arg);
+/* One baseline as `tpsdb baseline list` shows it. */
+struct baseline_info {
+	char *name, *created_at;
+	int64_t n_runs, n_samples; /* the runs it holds and their samples */
+};
+
+/* Lists the baselines in name order into *out, a heap array of *n that the caller
+ * frees with baseline_infos_free(). 0 ok, -1 after an error line (then *out is
+ * NULL and *n 0). */
+int store_baseline_list(struct store *s, struct baseline_info **out, size_t *n);
+/* Frees the n entries of b and b; accepts NULL. */
+void baseline_infos_free(struct baseline_info *b, size_t n);
 
 #endif

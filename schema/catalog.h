@@ -52,7 +52,7 @@ void catalog_models_free(struct catalog_model *m, size_t n);
 
 /* Model-identity alarms: two files of one name that hold different bytes, or one
  * label measured at different quants. Either makes a comparison across them a
- * comparison of different models. */
+ * comparison of different models. reports/alarms.h words and renders them. */
 #define CATALOG_ALARM_FILE_SHA256 "file-sha256-mismatch"
 #define CATALOG_ALARM_LABEL_QUANT "label-quant-mismatch"
 
@@ -74,16 +74,6 @@ struct catalog_alarm {
  * array, caller frees with catalog_alarms_free(). 0 ok, -1 after an error line. */
 int catalog_alarms(struct store *s, struct catalog_alarm **out, size_t *n);
 void catalog_alarms_free(struct catalog_alarm *a, size_t n);
-
-/* One line describing an alarm (no "ALARM: " prefix, no newline), e.g. "file
- * 'm.gguf' holds different bytes: sha256 ab12... on a; sha256 cd34... on b".
- * Caller frees. */
-char *catalog_alarm_text(const struct catalog_alarm *a);
-
-/* The alarms as a JSON array of {"kind", "file" or "label", "message", "variants":
- * [{"sha256" or "quant", "hosts": [...]}]}; heap text the caller frees, for both
- * `tpsdb models --json` and `tpsdb check --json` so their shapes cannot drift. */
-char *catalog_alarms_json(const struct catalog_alarm *a, size_t n);
 
 /* The data-quality summary of one run: what check turns into findings. */
 #define CATALOG_NFLAGS 5 /* the SAMPLE_* bits, 1 << 0 .. 1 << 4 */

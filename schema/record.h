@@ -22,6 +22,10 @@ enum sample_flag {
 };
 #define SAMPLE_SPOILS_PP (SAMPLE_CACHED | SAMPLE_SHORT_PROMPT | SAMPLE_FAILED | SAMPLE_COLD)
 #define SAMPLE_SPOILS_TG (SAMPLE_TRUNCATED | SAMPLE_FAILED)
+/* SAMPLE_SHORT_PROMPT's threshold: a prefill over fewer prompt tokens than this
+ * measures overhead, not throughput. Here, beside the bit, so that collect/ (which
+ * sets the flag) and reports/ (which explains it) read one number. */
+#define SAMPLE_MIN_PROMPT_N 512
 
 /* The short names used in output and JSON ("truncated", "cache-inflated", ...), in
  * bit order; record_flag_name(SAMPLE_CACHED) == "cache-inflated". */

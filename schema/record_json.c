@@ -113,7 +113,7 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 	cJSON_Delete(root);
 	if (!out) {
 		tps_error("out of memory writing an export line");
-		exit(TPS_EXIT_ERROR);
+		return NULL;
 	}
 	ret = tps_xstrdup(out);
 	cJSON_free(out);

@@ -14,7 +14,8 @@ struct cJSON;
 #define RECORD_JSON_MARK "tpsdb_run"
 
 /* Serialises one run and its samples as one line of JSON (no newline). Returns a
- * heap string the caller frees with free(). */
+ * heap string the caller frees with free(), or NULL after an error line when cJSON
+ * runs out of memory. */
 char *record_json_write(const struct run_rec *run, const struct sample_rec *smp, size_t n);
 
 /* Parses an export line (already parsed to cJSON) into run and a heap array of n

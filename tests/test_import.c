@@ -129,6 +129,8 @@ static int append_line(const struct run_rec *r, const struct sample_rec *smp, si
 {
 	char **all = arg, *line = record_json_write(r, smp, n), *more;
 
+	if (!line)
+		return -1;
 	more = tps_xasprintf("%s%s\n", *all, line);
 	free(*all);
 	free(line);

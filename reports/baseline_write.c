@@ -1,0 +1,86 @@
+/* baseline_write.c: renders the named baselines of schema/baseline.c and the runs
+ * one of them freezes. */
+#include "reports/baseline_write.h"
+#include "reports/json.h"
+#include "schema/record.h"
+#include "tpsdb.h"
+
+#include <cjson/cJSON.h>
+
+static int print_cjson(FILE *f, cJSON *root)
+{
+	char *text = cJSON_Print(root);
+
+	cJSON_Delete(root);
+	if (!text)
+		return tps_error("out of memory writing JSON");
+	fprintf(f, "%s\n", text);
+	cJSON_free(text);
+	return 0;
+}
+
+int baseline_write_list(FILE *f, const struct baseline_info *b, size_t n, int json)
+{
+	size_t i;
+
+	if (json) {
+		cJSON *arr = cJSON_CreateArray();
+		for (i = 0; i < n; i++) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddItemToArray(arr, o);
+			cJSON_AddStringToObject(o, "name", b[i].name);
+			cJSON_AddStringToObject(o, "created_at", b[i].created_at);
+			cJSON_AddNumberToObject(o, "runs", (double)b[i].n_runs);
+			cJSON_AddNumberToObject(o, "samples", (double)b[i].n_samples);
+		}
+		return print_cjson(f, arr);
+	}
+	if (!n) {
+		fprintf(f, "no baselines\n");
+		return 0;
+	}
+	fprintf(f, "%-24s  %-24s  %5s  %8s\n", "name", "created", "runs", "samples");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%-24s  %-24s  %5lld  %8lld\n", b[i].name, b[i].created_at,
+			(long long)b[i].n_runs, (long long)b[i].n_samples);
+	return 0;
+}
+
+int baseline_write_show(FILE *f, const char *name, const struct cell_run *runs, size_t n,
+			int json)
+{
+	size_t i;
+
+	if (json) {
+		cJSON *root = cJSON_CreateObject(), *arr;
+		cJSON_AddStringToObject(root, "name", name);
+		arr = cJSON_AddArrayToObject(root, "runs");
+		for (i = 0; i < n; i++) {
+			const struct cell_run *r = &runs[i];
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddItemToArray(arr, o);
+			cJSON_AddStringToObject(o, "uuid", r->uuid);
+			cJSON_AddStringToObject(o, "engine", r->engine);
+			cJSON_AddStringToObject(o, "model", r->model);
+			cJSON_AddStringToObject(o, "spec_type", r->spec_type);
+			json_put_i64(o, "n_max", r->n_max);
+			cJSON_AddStringToObject(o, "endpoint", r->endpoint);
+			cJSON_AddStringToObject(o, "tag", r->tag);
+			cJSON_AddStringToObject(o, "host", r->host);
+			cJSON_AddStringToObject(o, "started_at", r->started_at);
+			cJSON_AddNumberToObject(o, "samples", (double)r->n_samples);
+		}
+		return print_cjson(f, root);
+	}
+	fprintf(f, "baseline '%s': %zu run(s)\n", name, n);
+	for (i = 0; i < n; i++) {
+		const struct cell_run *r = &runs[i];
+		char nm[32] = "-";
+		if (r->n_max != TPS_NULL)
+			snprintf(nm, sizeof(nm), "%lld", (long long)r->n_max);
+		fprintf(f, "  %s  %-16s  %-20s  %-14s  %5s  %-12s  %5lld samples\n", r->uuid,
+			r->engine, r->model, *r->spec_type ? r->spec_type : "-", nm,
+			*r->tag ? r->tag : "-", (long long)r->n_samples);
+	}
+	return 0;
+}

@@ -1,0 +1,60 @@
+/* check_write.c: renders `tpsdb check`. The findings and the alarms use the same
+ * words as `tpsdb report` and `tpsdb models` (findings.c, alarms.c). */
+#include "reports/check_write.h"
+#include "reports/alarms.h"
+#include "tpsdb.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+
+int check_write_json(FILE *f, const struct check_result *r)
+{
+	cJSON *root = cJSON_CreateObject();
+	char *out = NULL;
+	size_t i;
+	int ret = -1;
+
+	cJSON_AddItemToObject(root, "findings", findings_json(r->fs));
+	cJSON_AddItemToObject(root, "alarms", alarms_json(r->alarm, r->nalarm));
+	if (r->nproblem) {
+		cJSON *p = cJSON_CreateArray();
+		cJSON_AddItemToObject(root, "integrity", p);
+		for (i = 0; i < r->nproblem; i++)
+			cJSON_AddItemToArray(p, cJSON_CreateString(r->problem[i]));
+	} else {
+		cJSON_AddStringToObject(root, "integrity", "ok");
+	}
+	if (!(out = cJSON_Print(root))) {
+		tps_error("out of memory writing JSON");
+		goto out;
+	}
+	fprintf(f, "%s\n", out);
+	ret = 0;
+out:
+	cJSON_Delete(root);
+	cJSON_free(out);
+	return ret;
+}
+
+void check_write_text(FILE *f, const struct check_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->fs->n; i++) {
+		char *l = findings_line(&r->fs->v[i]);
+		fprintf(f, "%s\n", l);
+		free(l);
+	}
+	for (i = 0; i < r->nalarm; i++) {
+		char *t = alarms_text(&r->alarm[i]);
+		fprintf(f, "ALARM: %s\n", t);
+		free(t);
+	}
+	for (i = 0; i < r->nproblem; i++)
+		fprintf(f, "integrity: %s\n", r->problem[i]);
+	if (!r->fs->n && !r->nalarm && !r->nproblem)
+		fprintf(f, "no findings; integrity ok\n");
+	else
+		fprintf(f, "%zu finding(s), %zu alarm(s), integrity %s\n", r->fs->n, r->nalarm,
+			r->nproblem ? "FAILED" : "ok");
+}

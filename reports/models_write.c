@@ -1,0 +1,110 @@
+/* models_write.c: renders `tpsdb models` from catalog_models() and catalog_alarms()
+ * rows. The alarms go through reports/alarms.c, as in `tpsdb check`. */
+#include "reports/models_write.h"
+#include "reports/alarms.h"
+#include "reports/json.h"
+#include "reports/md.h"
+#include "tpsdb.h"
+
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+int models_write_json(FILE *f, const struct catalog_model *m, size_t nm,
+		      const struct catalog_alarm *a, size_t na)
+{
+	cJSON *root = cJSON_CreateObject(), *models = cJSON_CreateArray();
+	char *out = NULL;
+	size_t i, j;
+	int ret = -1;
+
+	cJSON_AddItemToObject(root, "models", models);
+	for (i = 0; i < nm; i++) {
+		cJSON *o = cJSON_CreateObject(), *hosts = cJSON_CreateArray();
+		cJSON_AddItemToArray(models, o);
+		cJSON_AddStringToObject(o, "label", m[i].label);
+		cJSON_AddStringToObject(o, "file", m[i].file);
+		json_put_i64(o, "bytes", m[i].bytes);
+		cJSON_AddStringToObject(o, "sha256", m[i].sha256);
+		cJSON_AddStringToObject(o, "quant", m[i].quant);
+		cJSON_AddItemToObject(o, "hosts", hosts);
+		for (j = 0; j < m[i].hosts.n; j++)
+			cJSON_AddItemToArray(hosts, cJSON_CreateString(m[i].hosts.name[j]));
+		cJSON_AddNumberToObject(o, "runs", (double)m[i].runs);
+	}
+	cJSON_AddItemToObject(root, "alarms", alarms_json(a, na));
+	if (!(out = cJSON_Print(root))) {
+		tps_error("out of memory writing JSON");
+		goto out;
+	}
+	fprintf(f, "%s\n", out);
+	ret = 0;
+out:
+	cJSON_Delete(root);
+	cJSON_free(out);
+	return ret;
+}
+
+static char *hosts_text(const struct catalog_hosts *h)
+{
+	char *t = tps_xstrdup(h->n ? "" : "-"), *more;
+	size_t i;
+
+	for (i = 0; i < h->n; i++) {
+		more = tps_xasprintf("%s%s%s", t, i ? "," : "", h->name[i]);
+		free(t);
+		t = more;
+	}
+	return t;
+}
+
+enum { COL_LABEL, COL_FILE, COL_BYTES, COL_SHA, COL_QUANT, COL_RUNS, COL_HOSTS, NCOLS };
+
+static void write_table(FILE *f, const struct catalog_model *m, size_t n)
+{
+	static const char *const head[NCOLS] = { "LABEL", "FILE", "BYTES", "SHA256", "QUANT",
+		"RUNS", "HOSTS" };
+	static const size_t min_width[NCOLS] = { 0, 0, 12, 12, 0, 5, 0 };
+	static const struct md_text_style style = { .align_header = 1, .raw = 1,
+						    .min_width = min_width };
+	struct md_table t;
+	size_t i, j;
+
+	md_table_init(&t, NCOLS);
+	for (j = 0; j < NCOLS; j++)
+		md_table_set(&t, 0, j, head[j]);
+	t.right[COL_BYTES] = t.right[COL_RUNS] = 1;
+	for (i = 0; i < n; i++) {
+		size_t row = md_table_add_row(&t);
+		char *hosts = hosts_text(&m[i].hosts);
+
+		md_table_set(&t, row, COL_LABEL, m[i].label);
+		md_table_set(&t, row, COL_FILE, *m[i].file ? m[i].file : "-");
+		if (m[i].bytes == TPS_NULL)
+			md_table_set(&t, row, COL_BYTES, "-");
+		else
+			md_table_setf(&t, row, COL_BYTES, "%lld", (long long)m[i].bytes);
+		/* Twelve hex digits tell files apart; the alarms print them whole. */
+		md_table_setf(&t, row, COL_SHA, "%.12s", *m[i].sha256 ? m[i].sha256 : "-");
+		md_table_set(&t, row, COL_QUANT, *m[i].quant ? m[i].quant : "-");
+		md_table_setf(&t, row, COL_RUNS, "%lld", (long long)m[i].runs);
+		md_table_set(&t, row, COL_HOSTS, hosts);
+		free(hosts);
+	}
+	md_table_write_styled(f, &t, &style);
+	md_table_release(&t);
+}
+
+void models_write_text(FILE *f, const struct catalog_model *m, size_t nm,
+		       const struct catalog_alarm *a, size_t na)
+{
+	size_t i;
+
+	if (nm)
+		write_table(f, m, nm);
+	for (i = 0; i < na; i++) {
+		char *t = alarms_text(&a[i]);
+		fprintf(f, "ALARM: %s\n", t);
+		free(t);
+	}
+}
