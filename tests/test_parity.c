@@ -1,5 +1,7 @@
-/* test_parity.c: reports/parity.c (pairing, refusals, verdicts with the stored noise
- * floor, flagged samples) and reports/series.c (series assembly, shape, gaps) over a
+/* test_parity.c: analyze/parity.c's decision alone over plain structs (pairing,
+ * refusals, forcing, notes, verdicts), the same over a store through
+ * schema/pair_load.c (the stored noise floor, flagged samples, tags), the words of
+ * reports/parity.c, and reports/series.c (series assembly, shape, gaps) over a
  * migrated ":memory:" store filled through store_run_insert/store_sample_insert,
  * plus the acceptance and flag-count queries added to schema/cells.c. */
 #include <setjmp.h>
@@ -13,10 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/parity.h"
 #include "reports/parity.h"
 #include "reports/series.h"
 #include "schema/cells.h"
 #include "schema/noise.h"
+#include "schema/pair_load.h"
 #include "schema/record.h"
 #include "schema/store.h"
 #include "tpsdb.h"
@@ -45,10 +49,35 @@ static int setup(void **state)
 	return 0;
 }
 
+/* The set the last compare() loaded: the result's notes borrow from it. */
+static struct pair_set loaded;
+
 static int teardown(void **state)
 {
+	pair_set_release(&loaded);
 	store_close(*state);
 	return 0;
+}
+
+/* Load (schema) then decide (analyze), as 'tpsdb compare' does. */
+static int compare(struct store *s, const struct parity_opts *po, struct parity_result *res)
+{
+	pair_set_release(&loaded);
+	memset(res, 0, sizeof(*res));
+	if (store_pair_load(s, po, &loaded) < 0)
+		return -1;
+	return parity_decide(&loaded.in, po, res);
+}
+
+/* The text of note i, in a static buffer. */
+static const char *note_text(const struct parity_result *res, size_t i)
+{
+	static char buf[512];
+	char *t = parity_note_text(&res->notes[i]);
+
+	snprintf(buf, sizeof(buf), "%s", t);
+	free(t);
+	return buf;
 }
 
 static const double wiggle[N_SAMPLES] = { 0.2, -0.1, 0.0, 0.15, -0.2, 0.05,
@@ -128,8 +157,8 @@ static const struct parity_row *row_of(const struct parity_result *res, const ch
 static void test_parity_pair_merge_join(void **state)
 {
 	/* Keys (prompt, rep): a lacks (2,1), b lacks (1,2) and (3,1). */
-	static const struct cell_value a[] = { { 1, 1, 10 }, { 1, 2, 11 }, { 2, 2, 12 }, { 3, 1, 13 } };
-	static const struct cell_value b[] = { { 1, 1, 20 }, { 2, 1, 21 }, { 2, 2, 22 } };
+	static const struct parity_value a[] = { { 1, 1, 10 }, { 1, 2, 11 }, { 2, 2, 12 }, { 3, 1, 13 } };
+	static const struct parity_value b[] = { { 1, 1, 20 }, { 2, 1, 21 }, { 2, 2, 22 } };
 	static const struct {
 		size_t na, nb, n, unpaired;
 	} cases[] = {
@@ -180,20 +209,22 @@ static void test_parity_mismatch_table(void **state)
 
 	(void)state;
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		struct cell_run a = { 0 }, b = { 0 };
+		struct parity_side a = { 0 }, b = { 0 };
+		struct parity_diff d;
 		char why[160];
 
-		a.model_sha256 = (char *)cases[c].sha_a;
-		b.model_sha256 = (char *)cases[c].sha_b;
-		a.prompt_set = (char *)cases[c].set_a;
-		b.prompt_set = (char *)cases[c].set_b;
+		a.model_sha256 = cases[c].sha_a;
+		b.model_sha256 = cases[c].sha_b;
+		a.prompt_set = cases[c].set_a;
+		b.prompt_set = cases[c].set_b;
 		a.ctx = 8192;
 		b.ctx = cases[c].ctx_b;
 		a.n_predict = 256;
 		b.n_predict = cases[c].np_b;
-		a.endpoint = (char *)"completion";
-		b.endpoint = (char *)cases[c].ep_b;
-		assert_int_equal(parity_mismatch(&a, &b, why, sizeof(why)), cases[c].want != NULL);
+		a.endpoint = "completion";
+		b.endpoint = cases[c].ep_b;
+		assert_int_equal(parity_mismatch(&a, &b, &d), cases[c].want != NULL);
+		parity_diff_text(&d, why, sizeof(why));
 		assert_string_equal(why, cases[c].want ? cases[c].want : "");
 	}
 }
@@ -215,9 +246,9 @@ static void test_parity_dense_at_parity(void **state)
 	parity_opts_init(&po);
 	po.ours = "ours";
 	po.vs = "llama.cpp";
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.n_rows, 2);
-	assert_int_equal(res.n_warnings, 0);
+	assert_int_equal(res.n_notes, 0);
 	pp = row_of(&res, "pp");
 	tg = row_of(&res, "tg");
 	assert_non_null(pp);
@@ -257,7 +288,7 @@ static void test_parity_noise_floor_widens_band(void **state)
 	po.ours = "ours";
 	po.vs = "llama.cpp";
 	po.metrics = PARITY_TG;
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.n_rows, 1);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
 	assert_int_equal(res.rows[0].v.bound, VERDICT_BOUND_BAND);
@@ -276,7 +307,7 @@ static void test_parity_noise_floor_widens_band(void **state)
 	assert_int_equal(store_begin(s), 0);
 	assert_int_equal(store_noise_put(s, &nr), 0);
 	assert_int_equal(store_commit(s), 0);
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_PARITY);
 	assert_int_equal(res.rows[0].v.bound, VERDICT_BOUND_NOISE);
 	assert_true(fabs(res.rows[0].v.band_pct - 5.0) < 1e-9);
@@ -284,7 +315,7 @@ static void test_parity_noise_floor_widens_band(void **state)
 	parity_result_release(&res);
 	/* k = 0 ignores the floor again. */
 	po.noise_k = 0;
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
 	parity_result_release(&res);
 }
@@ -308,19 +339,19 @@ static void test_parity_refuse_and_force(void **state)
 	parity_opts_init(&po);
 	po.ours = "ours";
 	po.vs = "ref";
-	assert_int_equal(parity_compare(s, &po, &res), -1);
+	assert_int_equal(compare(s, &po, &res), -1);
 	parity_result_release(&res);
 	po.force = 1;
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.n_rows, 2);
 	assert_int_equal(res.rows[0].forced, 1);
-	assert_int_equal(res.n_warnings, 1);
-	assert_non_null(strstr(res.warnings[0], "FORCED"));
-	assert_non_null(strstr(res.warnings[0], "model sha256 differs"));
+	assert_int_equal(res.n_notes, 1);
+	assert_non_null(strstr(note_text(&res, 0), "FORCED"));
+	assert_non_null(strstr(note_text(&res, 0), "model sha256 differs"));
 	parity_result_release(&res);
 	po.force = 0;
 	po.vs = "ref2";
-	assert_int_equal(parity_compare(s, &po, &res), -1);
+	assert_int_equal(compare(s, &po, &res), -1);
 	parity_result_release(&res);
 }
 
@@ -343,7 +374,7 @@ static void test_parity_flagged_excluded(void **state)
 	parity_opts_init(&po);
 	po.ours = "ours";
 	po.vs = "ref";
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	pp = row_of(&res, "pp");
 	tg = row_of(&res, "tg");
 	assert_int_equal(pp->excluded_ours, 3); /* 2 cached + 1 failed */
@@ -380,19 +411,19 @@ static void test_parity_tags_pick_runs(void **state)
 	po.ours = "ours";
 	po.vs = "ref";
 	po.metrics = PARITY_TG;
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.n_rows, 1);
 	assert_string_equal(res.rows[0].ours_run, u2);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_PARITY);
-	assert_int_equal(res.n_warnings, 0); /* 'other' was never measured by ours */
+	assert_int_equal(res.n_notes, 0); /* 'other' was never measured by ours */
 	parity_result_release(&res);
 	po.ours_tag = "old";
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_string_equal(res.rows[0].ours_run, u1);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
 	parity_result_release(&res);
 	po.vs_tag = "nope";
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.n_rows, 0);
 	parity_result_release(&res);
 }
