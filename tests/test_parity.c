@@ -229,6 +229,134 @@ static void test_parity_mismatch_table(void **state)
 	}
 }
 
+/* Plain-struct input for parity_decide(): no store. Ours measured cells 0 (m
+ * base), 1 (m n_max=2) and 2 (m n_max=3); vs measured cell 0 and 1 and a cell of m
+ * on chat that ours lacks. */
+static const struct parity_value pure_ours[] = { { 1, 1, 97 }, { 1, 2, 97.2 }, { 2, 1, 96.8 },
+						  { 2, 2, 97.1 }, { 3, 1, 96.9 }, { 3, 2, 97 } };
+static const struct parity_value pure_vs[] = { { 1, 1, 100 }, { 1, 2, 100.2 }, { 2, 1, 99.8 },
+						{ 2, 2, 100.1 }, { 3, 1, 99.9 }, { 3, 2, 100 } };
+
+static void pure_input(struct parity_side *ours, struct parity_side *vs, struct parity_cell *cells,
+		       struct parity_input *in, const char *vs_sha)
+{
+	static const struct parity_side base = { .uuid = "u", .model = "m", .spec_type = "",
+						 .endpoint = "completion", .n_max = TPS_NULL,
+						 .ctx = 8192, .n_predict = 256 };
+	size_t i;
+	int m;
+
+	for (i = 0; i < 3; i++) {
+		ours[i] = base;
+		ours[i].uuid = "ours-run";
+		ours[i].model_sha256 = "aaaa";
+		if (i) {
+			ours[i].spec_type = "draft";
+			ours[i].n_max = (int64_t)i + 1;
+		}
+	}
+	vs[0] = ours[0];
+	vs[1] = ours[1];
+	vs[0].uuid = vs[1].uuid = "vs-run";
+	vs[1].model_sha256 = vs_sha;
+	vs[2] = base;
+	vs[2].endpoint = "chat";
+	memset(cells, 0, 2 * sizeof(*cells));
+	for (i = 0; i < 2; i++) {
+		cells[i].ours = i;
+		cells[i].vs = i;
+		for (m = 0; m < PARITY_N_METRICS; m++) {
+			cells[i].ours_values[m].v = pure_ours;
+			cells[i].ours_values[m].n = 6;
+			cells[i].ours_values[m].excluded = 1;
+			cells[i].vs_values[m].v = pure_vs;
+			cells[i].vs_values[m].n = 5; /* (3,2) has no partner */
+			cells[i].noise_pct[m] = NAN;
+		}
+	}
+	cells[0].noise_pct[PARITY_METRIC_TG] = 2.0; /* 2 x 2% covers the 3% gap */
+	in->ours = ours;
+	in->n_ours = 3;
+	in->vs = vs;
+	in->n_vs = 3;
+	in->cells = cells;
+	in->n_cells = 2;
+}
+
+static void test_parity_decide_pure(void **state)
+{
+	struct parity_side ours[3], vs[3];
+	struct parity_cell cells[2];
+	struct parity_input in;
+	struct parity_opts po;
+	struct parity_result res;
+	char why[160];
+
+	(void)state;
+	parity_opts_init(&po);
+	po.ours = "ours";
+	po.vs = "ref";
+
+	/* Comparable: 4 rows, pp before tg, cell order; the floor widens cell 0's tg. */
+	pure_input(ours, vs, cells, &in, "aaaa");
+	assert_int_equal(parity_decide(&in, &po, &res), 0);
+	assert_int_equal(res.stop, PARITY_STOP_NONE);
+	assert_int_equal(res.n_rows, 4);
+	assert_string_equal(res.rows[0].metric, "pp");
+	assert_string_equal(res.rows[1].metric, "tg");
+	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
+	assert_int_equal(res.rows[1].v.kind, VERDICT_PARITY);
+	assert_int_equal(res.rows[1].v.bound, VERDICT_BOUND_NOISE);
+	assert_true(isnan(res.rows[0].noise_pct));
+	assert_int_equal(res.rows[0].v.n_pairs, 5);
+	assert_int_equal(res.rows[0].unpaired, 1);
+	assert_int_equal(res.rows[0].excluded_ours, 1);
+	assert_int_equal(res.rows[2].n_max, 2);
+	assert_string_equal(res.rows[0].ours_run, "ours-run");
+	assert_string_equal(res.rows[0].vs_run, "vs-run");
+	assert_int_equal(res.rows[0].forced, 0);
+	/* Ours' n_max=3 and vs' chat cell are lone: both sides measured model m. */
+	assert_int_equal(res.n_notes, 2);
+	assert_int_equal(res.notes[0].kind, PARITY_NOTE_LONE);
+	assert_ptr_equal(res.notes[0].cell, &ours[2]);
+	assert_string_equal(res.notes[0].missing, "ref");
+	assert_string_equal(note_text(&res, 0), "cell 'm [draft n_max=3]': no run of 'ref' to "
+						"compare with");
+	assert_ptr_equal(res.notes[1].cell, &vs[2]);
+	assert_string_equal(res.notes[1].missing, "ours");
+	assert_string_equal(note_text(&res, 1), "cell 'm (chat)': no run of 'ours' to compare with");
+	parity_result_release(&res);
+
+	/* Another GGUF in cell 1: refused, with the cell and the reason in the result. */
+	pure_input(ours, vs, cells, &in, "bbbb");
+	assert_int_equal(parity_decide(&in, &po, &res), -1);
+	assert_int_equal(res.stop, PARITY_STOP_REFUSED);
+	assert_ptr_equal(res.stop_cell, &ours[1]);
+	assert_int_equal(res.stop_diff.kind, PARITY_DIFF_SHA256);
+	parity_diff_text(&res.stop_diff, why, sizeof(why));
+	assert_string_equal(why, "model sha256 differs (aaaa vs bbbb)");
+	parity_result_release(&res);
+
+	/* Forced: judged anyway, its rows marked, a FORCED note in order. */
+	po.force = 1;
+	po.metrics = PARITY_TG;
+	assert_int_equal(parity_decide(&in, &po, &res), 0);
+	assert_int_equal(res.n_rows, 2);
+	assert_int_equal(res.rows[0].forced, 0);
+	assert_int_equal(res.rows[1].forced, 1);
+	assert_int_equal(res.n_notes, 3);
+	assert_int_equal(res.notes[0].kind, PARITY_NOTE_FORCED);
+	assert_string_equal(note_text(&res, 0), "FORCED comparison of cell 'm [draft n_max=2]' "
+						"although model sha256 differs (aaaa vs bbbb)");
+	parity_result_release(&res);
+
+	/* A band that is not a number >= 0 stops it too. */
+	po.band_pct = -1;
+	assert_int_equal(parity_decide(&in, &po, &res), -1);
+	assert_int_equal(res.stop, PARITY_STOP_BAD_PARAMS);
+	parity_result_release(&res);
+}
+
 static void test_parity_dense_at_parity(void **state)
 {
 	struct store *s = *state;
@@ -591,6 +719,7 @@ int main(void)
 		cmocka_unit_test(test_parity_pair_merge_join),
 		cmocka_unit_test(test_parity_mismatch_table),
 		cmocka_unit_test(test_parity_cell_name),
+		cmocka_unit_test(test_parity_decide_pure),
 		cmocka_unit_test_setup_teardown(test_parity_dense_at_parity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parity_noise_floor_widens_band, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parity_refuse_and_force, setup, teardown),
