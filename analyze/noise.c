@@ -4,6 +4,9 @@
 #include "analyze/noise.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+#include "tpsdb.h"
 
 double noise_floor_pct(const double *a, const double *b, size_t n, size_t *used)
 {
@@ -21,4 +24,40 @@ double noise_floor_pct(const double *a, const double *b, size_t n, size_t *used)
 	if (used)
 		*used = k;
 	return k ? sqrt(sum / (double)k) : NAN;
+}
+
+void noise_calibrate(const struct parity_input *in, struct noise_pair **out, size_t *n,
+		     size_t *n_floors)
+{
+	struct noise_pair *v = tps_xcalloc(in->n_cells ? in->n_cells : 1, sizeof(*v));
+	size_t i, found = 0;
+	int m;
+
+	for (i = 0; i < in->n_cells; i++) {
+		const struct parity_cell *c = &in->cells[i];
+		struct noise_pair *p = &v[i];
+
+		p->a = &in->ours[c->ours];
+		p->b = &in->ours[c->vs];
+		for (m = 0; m < PARITY_N_METRICS; m++)
+			p->pct[m] = NAN;
+		if (parity_mismatch(p->a, p->b, &p->diff))
+			continue;
+		for (m = 0; m < PARITY_N_METRICS; m++) {
+			const struct parity_series *sa = &c->ours_values[m], *sb = &c->vs_values[m];
+			double *xa = NULL, *xb = NULL;
+			size_t np = 0;
+
+			parity_pair(sa->v, sa->n, sb->v, sb->n, &xa, &xb, &np, NULL);
+			p->pct[m] = noise_floor_pct(xa, xb, np, &p->n_pairs[m]);
+			if (!isnan(p->pct[m]))
+				found++;
+			free(xa);
+			free(xb);
+		}
+	}
+	*out = v;
+	*n = in->n_cells;
+	if (n_floors)
+		*n_floors = found;
 }

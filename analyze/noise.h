@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+#include "analyze/parity.h"
+
 /* The floor in percent from n pairs (a[i], b[i]) of one metric, the same prompt and
  * repetition in run A and run B: the root mean square of the per-pair deltas
  * 100 * (b/a - 1). It holds both parts of what a restart does, the shift of the
@@ -13,5 +15,23 @@
  * collection has. NaN when no pair is usable (non-positive or non-finite values are
  * skipped). *used, when non-NULL, receives the pairs used. */
 double noise_floor_pct(const double *a, const double *b, size_t n, size_t *used);
+
+/* One A/A pair of runs (a the older, b the newer; borrowed from the input) and
+ * what it gives: when diff.kind is not NONE the two runs are not an A/A pair (a
+ * different GGUF or config) and no floor is taken; else pct[m] is the floor of
+ * metric m (NaN when no pair of values is usable) from n_pairs[m] pairs. */
+struct noise_pair {
+	const struct parity_side *a, *b;
+	struct parity_diff diff;
+	double pct[PARITY_N_METRICS];
+	size_t n_pairs[PARITY_N_METRICS];
+};
+
+/* The floors of every cell of in (schema's store_aa_load() shape: cells[i].ours
+ * and .vs index in->ours, the older run first), one noise_pair per cell in order.
+ * *out is a heap array of *n the caller frees. Counts the floors found (pct not
+ * NaN) into *n_floors. Never fails. */
+void noise_calibrate(const struct parity_input *in, struct noise_pair **out, size_t *n,
+		     size_t *n_floors);
 
 #endif

@@ -2,19 +2,17 @@
  * engine measured at least twice (the same binary, model and config, with a server
  * restart between, as `tpsdb collect --aa` does), it pairs the two latest runs prompt
  * by prompt, stores how far they drift apart per metric, and compare and gate then
- * widen their bounds to k times that floor. */
+ * widen their bounds to k times that floor. Load: schema/pair_load.c; floors:
+ * analyze/noise.c; writing them: schema/noise.c; output: reports/calibrate_write.c. */
 #include "analyze/noise.h"
-#include "reports/parity.h"
-#include "schema/cells.h"
+#include "reports/calibrate_write.h"
 #include "schema/noise.h"
-#include "schema/record.h"
+#include "schema/pair_load.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 static const char usage[] =
 	"tpsdb calibrate [--engine <label>] [--model <label>] [--tag <t>] [--host <name>] [--json]";
@@ -51,43 +49,13 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static int same_series(const struct cell_run *a, const struct cell_run *b)
-{
-	return !strcmp(a->engine, b->engine) && !strcmp(a->model, b->model) &&
-	       !strcmp(a->spec_type, b->spec_type) && a->n_max == b->n_max &&
-	       !strcmp(a->endpoint, b->endpoint);
-}
-
-/* The floor of one metric between runs a and b; NaN when no pair is usable. */
-static int floor_of(struct store *s, const struct cell_run *a, const struct cell_run *b,
-		    enum cell_metric m, double *pct, size_t *pairs)
-{
-	struct cell_value *va = NULL, *vb = NULL;
-	double *xa = NULL, *xb = NULL;
-	size_t na = 0, nb = 0, n = 0, skipped;
-	int ret = -1;
-
-	if (store_cell_values(s, a->id, m, &va, &na, &skipped) < 0 ||
-	    store_cell_values(s, b->id, m, &vb, &nb, &skipped) < 0)
-		goto out;
-	parity_pair(va, na, vb, nb, &xa, &xb, &n, NULL);
-	*pct = noise_floor_pct(xa, xb, n, pairs);
-	ret = 0;
-out:
-	free(va);
-	free(vb);
-	free(xa);
-	free(xb);
-	return ret;
-}
-
 int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct cell_filter f = { 0 };
-	struct cell_run *runs = NULL;
-	cJSON *floors = cJSON_CreateArray(), *skipped = cJSON_CreateArray();
-	size_t n = 0, i;
-	int c, json = 0, stored = 0, ret = TPS_EXIT_ERROR, in_tx = 0;
+	struct pair_set set = { 0 };
+	struct noise_pair *pairs = NULL;
+	size_t n = 0, n_floors = 0, i;
+	int c, m, json = 0, ret = TPS_EXIT_ERROR, in_tx = 0;
 	struct store *s;
 
 	struct tps_getopt go = { 0 };
@@ -113,75 +81,30 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 		ret = tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
-	f.all = 1;
-	if (!(s = tps_ctx_store(ctx)) || store_cell_runs(s, &f, &runs, &n) < 0)
+	if (!(s = tps_ctx_store(ctx)) || store_aa_load(s, &f, &set) < 0)
 		goto out;
+	noise_calibrate(&set.in, &pairs, &n, &n_floors);
 	if (store_begin(s) < 0)
 		goto out;
 	in_tx = 1;
-	if (!json)
-		printf("%-28s %-14s %-6s %9s %6s  %s\n", "CELL", "ENGINE", "METRIC", "FLOOR_%",
-		       "PAIRS", "RUNS");
-	/* Runs come grouped by series, oldest first: the last two of a group are the A/A
-	 * pair. */
-	for (i = 1; i < n; i++) {
-		const struct cell_run *a = &runs[i - 1], *b = &runs[i];
-		static const enum cell_metric metrics[] = { CELL_PP, CELL_TG };
-		char cell[160], why[160];
-		size_t k;
-
-		if (!same_series(a, b) || (i + 1 < n && same_series(b, &runs[i + 1])))
-			continue;
-		parity_cell_name(b->model, b->spec_type, b->n_max, b->endpoint, cell, sizeof(cell));
-		if (parity_mismatch(a, b, why, sizeof(why))) {
-			char *msg = tps_xasprintf("%s %s: the two latest runs are not an A/A pair: %s",
-						  cell, b->engine, why);
-			cJSON_AddItemToArray(skipped, cJSON_CreateString(msg));
-			if (!json)
-				tps_warning("%s", msg);
-			free(msg);
-			continue;
-		}
-		for (k = 0; k < 2; k++) {
+	for (i = 0; i < n; i++) {
+		for (m = 0; m < PARITY_N_METRICS; m++) {
 			struct noise_rec rec;
-			const char *name = metrics[k] == CELL_PP ? "pp" : "tg";
-			double pct;
-			size_t pairs;
-			cJSON *o;
 
-			if (floor_of(s, a, b, metrics[k], &pct, &pairs) < 0)
-				goto out;
-			if (isnan(pct))
+			if (pairs[i].diff.kind != PARITY_DIFF_NONE || isnan(pairs[i].pct[m]))
 				continue;
-			rec.run_a = a->uuid;
-			rec.run_b = b->uuid;
-			rec.metric = name;
-			rec.noise_pct = pct;
-			rec.n_pairs = (int64_t)pairs;
+			rec.run_a = pairs[i].a->uuid;
+			rec.run_b = pairs[i].b->uuid;
+			rec.metric = m == PARITY_METRIC_PP ? "pp" : "tg";
+			rec.noise_pct = pairs[i].pct[m];
+			rec.n_pairs = (int64_t)pairs[i].n_pairs[m];
 			if (store_noise_put(s, &rec) < 0)
 				goto out;
-			stored++;
-			o = cJSON_CreateObject();
-			cJSON_AddStringToObject(o, "engine", b->engine);
-			cJSON_AddStringToObject(o, "model", b->model);
-			cJSON_AddStringToObject(o, "spec_type", b->spec_type);
-			if (b->n_max == TPS_NULL)
-				cJSON_AddNullToObject(o, "n_max");
-			else
-				cJSON_AddNumberToObject(o, "n_max", (double)b->n_max);
-			cJSON_AddStringToObject(o, "endpoint", b->endpoint);
-			cJSON_AddStringToObject(o, "metric", name);
-			cJSON_AddNumberToObject(o, "noise_pct", pct);
-			cJSON_AddNumberToObject(o, "n_pairs", (double)pairs);
-			cJSON_AddStringToObject(o, "run_a", a->uuid);
-			cJSON_AddStringToObject(o, "run_b", b->uuid);
-			cJSON_AddItemToArray(floors, o);
-			if (!json)
-				printf("%-28s %-14s %-6s %9.2f %6zu  %.8s %.8s\n", cell, b->engine, name,
-				       pct, pairs, a->uuid, b->uuid);
 		}
 	}
-	if (!stored) {
+	if (!json)
+		calibrate_write_text(pairs, n);
+	if (!n_floors) {
 		tps_error("no A/A pair to calibrate from: collect the same engine twice on one "
 			  "cell first ('tpsdb collect --aa')");
 		goto out;
@@ -189,23 +112,13 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 	if (store_commit(s) < 0)
 		goto out;
 	in_tx = 0;
-	if (json) {
-		cJSON *root = cJSON_CreateObject();
-		char *text;
-		cJSON_AddItemToObject(root, "floors", floors);
-		cJSON_AddItemToObject(root, "skipped", skipped);
-		floors = skipped = NULL;
-		text = cJSON_Print(root);
-		puts(text);
-		cJSON_free(text);
-		cJSON_Delete(root);
-	}
+	if (json && calibrate_write_json(pairs, n) < 0)
+		goto out;
 	ret = TPS_EXIT_OK;
 out:
 	if (in_tx)
 		store_rollback(ctx->store);
-	cJSON_Delete(floors);
-	cJSON_Delete(skipped);
-	cell_runs_free(runs, n);
+	free(pairs);
+	pair_set_release(&set);
 	return ret;
 }

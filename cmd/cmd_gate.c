@@ -14,6 +14,7 @@
 #include "schema/cells.h"
 #include "schema/history.h"
 #include "schema/noise.h"
+#include "schema/pair_load.h"
 #include "schema/record.h"
 #include "tpsdb.h"
 
@@ -514,6 +515,8 @@ static int run_gate(struct store *s, const struct gate_opts *o, struct gate_resu
 	used = tps_xcalloc(nb ? nb : 1, 1);
 	for (i = 0; i < nc; i++) {
 		const struct cell_run *c = &cand[i], *b;
+		struct parity_side side_c, side_b;
+		struct parity_diff diff;
 		size_t choices;
 
 		parity_cell_name(c->model, c->spec_type, c->n_max, c->endpoint, cell, sizeof(cell));
@@ -530,7 +533,10 @@ static int run_gate(struct store *s, const struct gate_opts *o, struct gate_resu
 			strv_addf(&r->warnings, &r->n_warnings,
 				  "cell '%s': the baseline holds %zu engines; gating against '%s'",
 				  cell, choices, b->engine);
-		if (parity_mismatch(c, b, why, sizeof(why))) {
+		pair_side_of(c, &side_c);
+		pair_side_of(b, &side_b);
+		if (parity_mismatch(&side_c, &side_b, &diff)) {
+			parity_diff_text(&diff, why, sizeof(why));
 			strv_addf(&r->warnings, &r->n_warnings,
 				  "cell '%s': not gated, the runs are not comparable: %s", cell, why);
 			continue;

@@ -7,6 +7,7 @@
 #include "reports/md.h"
 #include "reports/parity.h"
 #include "reports/strv.h"
+#include "schema/pair_load.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
@@ -115,16 +116,20 @@ static void take_verdicts(struct tables *t, size_t e, const struct parity_result
 			c->forced |= pw->forced;
 		}
 	}
-	for (i = 0; i < pr->n_warnings; i++) {
-		if (strncmp(pr->warnings[i], "FORCED", 6))
+	for (i = 0; i < pr->n_notes; i++) {
+		char *text;
+		if (pr->notes[i].kind != PARITY_NOTE_FORCED)
 			continue;
-		strv_add(&t->warnings, &t->n_warnings, pr->warnings[i]);
+		text = parity_note_text(&pr->notes[i]);
+		strv_add(&t->warnings, &t->n_warnings, text);
+		free(text);
 	}
 }
 
 int tables_build_verdicts(struct store *s, const struct tables_opts *o, struct tables *t)
 {
 	struct parity_result pr = { 0 };
+	struct pair_set set = { 0 };
 	size_t e, m, nm = o->n_models ? o->n_models : 1;
 
 	if (!t->ref)
@@ -144,12 +149,15 @@ int tables_build_verdicts(struct store *s, const struct tables_opts *o, struct t
 			/* A report must not stop at one odd cell: compare it anyway, say
 			 * "not comparable" in its cell and list the reason. */
 			po.force = 1;
-			if (parity_compare(s, &po, &pr) < 0) {
+			if (store_pair_load(s, &po, &set) < 0 ||
+			    (parity_decide(&set.in, &po, &pr) < 0 && parity_stop_error(&pr))) {
 				parity_result_release(&pr);
+				pair_set_release(&set);
 				return -1;
 			}
 			take_verdicts(t, e, &pr);
 			parity_result_release(&pr);
+			pair_set_release(&set);
 		}
 	}
 	return 0;

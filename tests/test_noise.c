@@ -1,4 +1,5 @@
-/* test_noise.c: the A/A noise floor, against values worked out by hand. */
+/* test_noise.c: the A/A noise floor, against values worked out by hand, and the
+ * choice of which A/A pairs give one (noise_calibrate), over plain structs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -6,6 +7,8 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
 
 #include "analyze/noise.h"
 
@@ -55,12 +58,54 @@ static void test_noise_edges(void **state)
 	assert_float_equal(noise_floor_pct(one_a, one_b, 1, NULL), 3.0, 1e-9);
 }
 
+/* Pair 0 is an A/A pair with a usable pp and no usable tg; pair 1 ran another
+ * n_predict and gives nothing. */
+static void test_noise_calibrate_pairs(void **state)
+{
+	static const struct parity_value a[] = { { 1, 1, 100 }, { 2, 1, 200 }, { 3, 1, 50 } };
+	static const struct parity_value b[] = { { 1, 1, 102 }, { 2, 1, 196 }, { 3, 1, 52 } };
+	static const struct parity_value zero[] = { { 1, 1, 0 } };
+	struct parity_side runs[4] = {
+		{ .uuid = "a", .model = "m", .endpoint = "completion", .n_predict = 256 },
+		{ .uuid = "b", .model = "m", .endpoint = "completion", .n_predict = 256 },
+		{ .uuid = "c", .model = "m", .endpoint = "completion", .n_predict = 256 },
+		{ .uuid = "d", .model = "m", .endpoint = "completion", .n_predict = 128 },
+	};
+	struct parity_cell cells[2] = { { .ours = 0, .vs = 1 }, { .ours = 2, .vs = 3 } };
+	struct parity_input in = { .ours = runs, .vs = runs, .n_ours = 4, .n_vs = 4,
+				   .cells = cells, .n_cells = 2 };
+	struct noise_pair *p = NULL;
+	size_t n = 0, floors = 9, i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		cells[i].ours_values[PARITY_METRIC_PP] = (struct parity_series){ a, 3, 0 };
+		cells[i].vs_values[PARITY_METRIC_PP] = (struct parity_series){ b, 3, 0 };
+		cells[i].ours_values[PARITY_METRIC_TG] = (struct parity_series){ zero, 1, 2 };
+		cells[i].vs_values[PARITY_METRIC_TG] = (struct parity_series){ zero, 1, 0 };
+	}
+	noise_calibrate(&in, &p, &n, &floors);
+	assert_int_equal(n, 2);
+	assert_int_equal(floors, 1);
+	assert_ptr_equal(p[0].a, &runs[0]);
+	assert_ptr_equal(p[0].b, &runs[1]);
+	assert_int_equal(p[0].diff.kind, PARITY_DIFF_NONE);
+	assert_float_equal(p[0].pct[PARITY_METRIC_PP], sqrt(8.0), 1e-9);
+	assert_int_equal(p[0].n_pairs[PARITY_METRIC_PP], 3);
+	assert_true(isnan(p[0].pct[PARITY_METRIC_TG]));
+	assert_int_equal(p[1].diff.kind, PARITY_DIFF_N_PREDICT);
+	assert_ptr_equal(p[1].b, &runs[3]);
+	assert_true(isnan(p[1].pct[PARITY_METRIC_PP]) && isnan(p[1].pct[PARITY_METRIC_TG]));
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_noise_rms_of_paired_deltas),
 		cmocka_unit_test(test_noise_shift_alone),
 		cmocka_unit_test(test_noise_edges),
+		cmocka_unit_test(test_noise_calibrate_pairs),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,7 @@
-/* test_parity.c: reports/parity.c (pairing, refusals, verdicts with the stored noise
- * floor, flagged samples) and reports/series.c (series assembly, shape, gaps) over a
+/* test_parity.c: analyze/parity.c's decision alone over plain structs (pairing,
+ * refusals, forcing, notes, verdicts), the same over a store through
+ * schema/pair_load.c (the stored noise floor, flagged samples, tags), the words of
+ * reports/parity.c, and reports/series.c (series assembly, shape, gaps) over a
  * migrated ":memory:" store filled through store_run_insert/store_sample_insert,
  * plus the acceptance and flag-count queries added to schema/cells.c. */
 #include <setjmp.h>
@@ -13,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/parity.h"
 #include "reports/parity.h"
 #include "reports/series.h"
 #include "reports/sweep_text.h"
 #include "schema/cells.h"
 #include "schema/noise.h"
+#include "schema/pair_load.h"
 #include "schema/record.h"
 #include "schema/store.h"
 #include "tpsdb.h"
@@ -46,10 +50,35 @@ static int setup(void **state)
 	return 0;
 }
 
+/* The set the last compare() loaded: the result's notes borrow from it. */
+static struct pair_set loaded;
+
 static int teardown(void **state)
 {
+	pair_set_release(&loaded);
 	store_close(*state);
 	return 0;
+}
+
+/* Load (schema) then decide (analyze), as 'tpsdb compare' does. */
+static int compare(struct store *s, const struct parity_opts *po, struct parity_result *res)
+{
+	pair_set_release(&loaded);
+	memset(res, 0, sizeof(*res));
+	if (store_pair_load(s, po, &loaded) < 0)
+		return -1;
+	return parity_decide(&loaded.in, po, res);
+}
+
+/* The text of note i, in a static buffer. */
+static const char *note_text(const struct parity_result *res, size_t i)
+{
+	static char buf[512];
+	char *t = parity_note_text(&res->notes[i]);
+
+	snprintf(buf, sizeof(buf), "%s", t);
+	free(t);
+	return buf;
 }
 
 static const double wiggle[N_SAMPLES] = { 0.2, -0.1, 0.0, 0.15, -0.2, 0.05,
@@ -129,8 +158,8 @@ static const struct parity_row *row_of(const struct parity_result *res, const ch
 static void test_parity_pair_merge_join(void **state)
 {
 	/* Keys (prompt, rep): a lacks (2,1), b lacks (1,2) and (3,1). */
-	static const struct cell_value a[] = { { 1, 1, 10 }, { 1, 2, 11 }, { 2, 2, 12 }, { 3, 1, 13 } };
-	static const struct cell_value b[] = { { 1, 1, 20 }, { 2, 1, 21 }, { 2, 2, 22 } };
+	static const struct parity_value a[] = { { 1, 1, 10 }, { 1, 2, 11 }, { 2, 2, 12 }, { 3, 1, 13 } };
+	static const struct parity_value b[] = { { 1, 1, 20 }, { 2, 1, 21 }, { 2, 2, 22 } };
 	static const struct {
 		size_t na, nb, n, unpaired;
 	} cases[] = {
@@ -181,22 +210,152 @@ static void test_parity_mismatch_table(void **state)
 
 	(void)state;
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		struct cell_run a = { 0 }, b = { 0 };
+		struct parity_side a = { 0 }, b = { 0 };
+		struct parity_diff d;
 		char why[160];
 
-		a.model_sha256 = (char *)cases[c].sha_a;
-		b.model_sha256 = (char *)cases[c].sha_b;
-		a.prompt_set = (char *)cases[c].set_a;
-		b.prompt_set = (char *)cases[c].set_b;
+		a.model_sha256 = cases[c].sha_a;
+		b.model_sha256 = cases[c].sha_b;
+		a.prompt_set = cases[c].set_a;
+		b.prompt_set = cases[c].set_b;
 		a.ctx = 8192;
 		b.ctx = cases[c].ctx_b;
 		a.n_predict = 256;
 		b.n_predict = cases[c].np_b;
-		a.endpoint = (char *)"completion";
-		b.endpoint = (char *)cases[c].ep_b;
-		assert_int_equal(parity_mismatch(&a, &b, why, sizeof(why)), cases[c].want != NULL);
+		a.endpoint = "completion";
+		b.endpoint = cases[c].ep_b;
+		assert_int_equal(parity_mismatch(&a, &b, &d), cases[c].want != NULL);
+		parity_diff_text(&d, why, sizeof(why));
 		assert_string_equal(why, cases[c].want ? cases[c].want : "");
 	}
+}
+
+/* Plain-struct input for parity_decide(): no store. Ours measured cells 0 (m
+ * base), 1 (m n_max=2) and 2 (m n_max=3); vs measured cell 0 and 1 and a cell of m
+ * on chat that ours lacks. */
+static const struct parity_value pure_ours[] = { { 1, 1, 97 }, { 1, 2, 97.2 }, { 2, 1, 96.8 },
+						  { 2, 2, 97.1 }, { 3, 1, 96.9 }, { 3, 2, 97 } };
+static const struct parity_value pure_vs[] = { { 1, 1, 100 }, { 1, 2, 100.2 }, { 2, 1, 99.8 },
+						{ 2, 2, 100.1 }, { 3, 1, 99.9 }, { 3, 2, 100 } };
+
+static void pure_input(struct parity_side *ours, struct parity_side *vs, struct parity_cell *cells,
+		       struct parity_input *in, const char *vs_sha)
+{
+	static const struct parity_side base = { .uuid = "u", .model = "m", .spec_type = "",
+						 .endpoint = "completion", .n_max = TPS_NULL,
+						 .ctx = 8192, .n_predict = 256 };
+	size_t i;
+	int m;
+
+	for (i = 0; i < 3; i++) {
+		ours[i] = base;
+		ours[i].uuid = "ours-run";
+		ours[i].model_sha256 = "aaaa";
+		if (i) {
+			ours[i].spec_type = "draft";
+			ours[i].n_max = (int64_t)i + 1;
+		}
+	}
+	vs[0] = ours[0];
+	vs[1] = ours[1];
+	vs[0].uuid = vs[1].uuid = "vs-run";
+	vs[1].model_sha256 = vs_sha;
+	vs[2] = base;
+	vs[2].endpoint = "chat";
+	memset(cells, 0, 2 * sizeof(*cells));
+	for (i = 0; i < 2; i++) {
+		cells[i].ours = i;
+		cells[i].vs = i;
+		for (m = 0; m < PARITY_N_METRICS; m++) {
+			cells[i].ours_values[m].v = pure_ours;
+			cells[i].ours_values[m].n = 6;
+			cells[i].ours_values[m].excluded = 1;
+			cells[i].vs_values[m].v = pure_vs;
+			cells[i].vs_values[m].n = 5; /* (3,2) has no partner */
+			cells[i].noise_pct[m] = NAN;
+		}
+	}
+	cells[0].noise_pct[PARITY_METRIC_TG] = 2.0; /* 2 x 2% covers the 3% gap */
+	in->ours = ours;
+	in->n_ours = 3;
+	in->vs = vs;
+	in->n_vs = 3;
+	in->cells = cells;
+	in->n_cells = 2;
+}
+
+static void test_parity_decide_pure(void **state)
+{
+	struct parity_side ours[3], vs[3];
+	struct parity_cell cells[2];
+	struct parity_input in;
+	struct parity_opts po;
+	struct parity_result res;
+	char why[160];
+
+	(void)state;
+	parity_opts_init(&po);
+	po.ours = "ours";
+	po.vs = "ref";
+
+	/* Comparable: 4 rows, pp before tg, cell order; the floor widens cell 0's tg. */
+	pure_input(ours, vs, cells, &in, "aaaa");
+	assert_int_equal(parity_decide(&in, &po, &res), 0);
+	assert_int_equal(res.stop, PARITY_STOP_NONE);
+	assert_int_equal(res.n_rows, 4);
+	assert_string_equal(res.rows[0].metric, "pp");
+	assert_string_equal(res.rows[1].metric, "tg");
+	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
+	assert_int_equal(res.rows[1].v.kind, VERDICT_PARITY);
+	assert_int_equal(res.rows[1].v.bound, VERDICT_BOUND_NOISE);
+	assert_true(isnan(res.rows[0].noise_pct));
+	assert_int_equal(res.rows[0].v.n_pairs, 5);
+	assert_int_equal(res.rows[0].unpaired, 1);
+	assert_int_equal(res.rows[0].excluded_ours, 1);
+	assert_int_equal(res.rows[2].n_max, 2);
+	assert_string_equal(res.rows[0].ours_run, "ours-run");
+	assert_string_equal(res.rows[0].vs_run, "vs-run");
+	assert_int_equal(res.rows[0].forced, 0);
+	/* Ours' n_max=3 and vs' chat cell are lone: both sides measured model m. */
+	assert_int_equal(res.n_notes, 2);
+	assert_int_equal(res.notes[0].kind, PARITY_NOTE_LONE);
+	assert_ptr_equal(res.notes[0].cell, &ours[2]);
+	assert_string_equal(res.notes[0].missing, "ref");
+	assert_string_equal(note_text(&res, 0), "cell 'm [draft n_max=3]': no run of 'ref' to "
+						"compare with");
+	assert_ptr_equal(res.notes[1].cell, &vs[2]);
+	assert_string_equal(res.notes[1].missing, "ours");
+	assert_string_equal(note_text(&res, 1), "cell 'm (chat)': no run of 'ours' to compare with");
+	parity_result_release(&res);
+
+	/* Another GGUF in cell 1: refused, with the cell and the reason in the result. */
+	pure_input(ours, vs, cells, &in, "bbbb");
+	assert_int_equal(parity_decide(&in, &po, &res), -1);
+	assert_int_equal(res.stop, PARITY_STOP_REFUSED);
+	assert_ptr_equal(res.stop_cell, &ours[1]);
+	assert_int_equal(res.stop_diff.kind, PARITY_DIFF_SHA256);
+	parity_diff_text(&res.stop_diff, why, sizeof(why));
+	assert_string_equal(why, "model sha256 differs (aaaa vs bbbb)");
+	parity_result_release(&res);
+
+	/* Forced: judged anyway, its rows marked, a FORCED note in order. */
+	po.force = 1;
+	po.metrics = PARITY_TG;
+	assert_int_equal(parity_decide(&in, &po, &res), 0);
+	assert_int_equal(res.n_rows, 2);
+	assert_int_equal(res.rows[0].forced, 0);
+	assert_int_equal(res.rows[1].forced, 1);
+	assert_int_equal(res.n_notes, 3);
+	assert_int_equal(res.notes[0].kind, PARITY_NOTE_FORCED);
+	assert_string_equal(note_text(&res, 0), "FORCED comparison of cell 'm [draft n_max=2]' "
+						"although model sha256 differs (aaaa vs bbbb)");
+	parity_result_release(&res);
+
+	/* A band that is not a number >= 0 stops it too. */
+	po.band_pct = -1;
+	assert_int_equal(parity_decide(&in, &po, &res), -1);
+	assert_int_equal(res.stop, PARITY_STOP_BAD_PARAMS);
+	parity_result_release(&res);
 }
 
 static void test_parity_dense_at_parity(void **state)
@@ -216,9 +375,9 @@ static void test_parity_dense_at_parity(void **state)
 	parity_opts_init(&po);
 	po.ours = "ours";
 	po.vs = "llama.cpp";
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.n_rows, 2);
-	assert_int_equal(res.n_warnings, 0);
+	assert_int_equal(res.n_notes, 0);
 	pp = row_of(&res, "pp");
 	tg = row_of(&res, "tg");
 	assert_non_null(pp);
@@ -258,7 +417,7 @@ static void test_parity_noise_floor_widens_band(void **state)
 	po.ours = "ours";
 	po.vs = "llama.cpp";
 	po.metrics = PARITY_TG;
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.n_rows, 1);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
 	assert_int_equal(res.rows[0].v.bound, VERDICT_BOUND_BAND);
@@ -277,7 +436,7 @@ static void test_parity_noise_floor_widens_band(void **state)
 	assert_int_equal(store_begin(s), 0);
 	assert_int_equal(store_noise_put(s, &nr), 0);
 	assert_int_equal(store_commit(s), 0);
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_PARITY);
 	assert_int_equal(res.rows[0].v.bound, VERDICT_BOUND_NOISE);
 	assert_true(fabs(res.rows[0].v.band_pct - 5.0) < 1e-9);
@@ -285,7 +444,7 @@ static void test_parity_noise_floor_widens_band(void **state)
 	parity_result_release(&res);
 	/* k = 0 ignores the floor again. */
 	po.noise_k = 0;
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
 	parity_result_release(&res);
 }
@@ -309,19 +468,19 @@ static void test_parity_refuse_and_force(void **state)
 	parity_opts_init(&po);
 	po.ours = "ours";
 	po.vs = "ref";
-	assert_int_equal(parity_compare(s, &po, &res), -1);
+	assert_int_equal(compare(s, &po, &res), -1);
 	parity_result_release(&res);
 	po.force = 1;
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.n_rows, 2);
 	assert_int_equal(res.rows[0].forced, 1);
-	assert_int_equal(res.n_warnings, 1);
-	assert_non_null(strstr(res.warnings[0], "FORCED"));
-	assert_non_null(strstr(res.warnings[0], "model sha256 differs"));
+	assert_int_equal(res.n_notes, 1);
+	assert_non_null(strstr(note_text(&res, 0), "FORCED"));
+	assert_non_null(strstr(note_text(&res, 0), "model sha256 differs"));
 	parity_result_release(&res);
 	po.force = 0;
 	po.vs = "ref2";
-	assert_int_equal(parity_compare(s, &po, &res), -1);
+	assert_int_equal(compare(s, &po, &res), -1);
 	parity_result_release(&res);
 }
 
@@ -344,7 +503,7 @@ static void test_parity_flagged_excluded(void **state)
 	parity_opts_init(&po);
 	po.ours = "ours";
 	po.vs = "ref";
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	pp = row_of(&res, "pp");
 	tg = row_of(&res, "tg");
 	assert_int_equal(pp->excluded_ours, 3); /* 2 cached + 1 failed */
@@ -381,19 +540,19 @@ static void test_parity_tags_pick_runs(void **state)
 	po.ours = "ours";
 	po.vs = "ref";
 	po.metrics = PARITY_TG;
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.n_rows, 1);
 	assert_string_equal(res.rows[0].ours_run, u2);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_PARITY);
-	assert_int_equal(res.n_warnings, 0); /* 'other' was never measured by ours */
+	assert_int_equal(res.n_notes, 0); /* 'other' was never measured by ours */
 	parity_result_release(&res);
 	po.ours_tag = "old";
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_string_equal(res.rows[0].ours_run, u1);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
 	parity_result_release(&res);
 	po.vs_tag = "nope";
-	assert_int_equal(parity_compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, &res), 0);
 	assert_int_equal(res.n_rows, 0);
 	parity_result_release(&res);
 }
@@ -585,6 +744,7 @@ int main(void)
 		cmocka_unit_test(test_parity_pair_merge_join),
 		cmocka_unit_test(test_parity_mismatch_table),
 		cmocka_unit_test(test_parity_cell_name),
+		cmocka_unit_test(test_parity_decide_pure),
 		cmocka_unit_test_setup_teardown(test_parity_dense_at_parity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parity_noise_floor_widens_band, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parity_refuse_and_force, setup, teardown),

@@ -1,0 +1,172 @@
+/* parity.h: two engines on the same cells, paired prompt by prompt. Given each
+ * side's runs and the values of the cells both measured, it refuses a pair of runs
+ * that are not comparable (another GGUF, another config) and gives each metric a
+ * parity verdict widened to the stored A/A noise. Pure: the store's loader
+ * (schema/pair_load.h) fills the input, reports/ turns the result into words. */
+#ifndef ANALYZE_PARITY_H
+#define ANALYZE_PARITY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/verdict.h"
+
+enum parity_metric_bits {
+	PARITY_PP = 1 << 0,
+	PARITY_TG = 1 << 1,
+	PARITY_BOTH = PARITY_PP | PARITY_TG,
+};
+
+/* Index of a metric in the per-metric arrays below; the same order as the store's
+ * CELL_PP, CELL_TG. */
+enum parity_metric {
+	PARITY_METRIC_PP,
+	PARITY_METRIC_TG,
+	PARITY_N_METRICS,
+};
+
+struct parity_opts {
+	const char *ours, *vs;         /* engine labels; both required */
+	const char *model;             /* NULL: every model */
+	const char *host;              /* NULL: any host */
+	const char *ours_tag, *vs_tag; /* NULL: the latest run of each cell; else the
+					  latest run carrying this tag */
+	int metrics;                   /* PARITY_PP, PARITY_TG or both */
+	double band_pct;               /* parity band, default VERDICT_BAND_PCT */
+	double noise_k;                /* multiplier of the stored floor, default 2 */
+	int force;                     /* compare cells that would be refused */
+};
+
+/* Sets the defaults: both metrics, band 2%, k 2, no filters, no force. */
+void parity_opts_init(struct parity_opts *o);
+
+/* One sample's value of a metric, keyed for pairing by prompt and repetition. */
+struct parity_value {
+	int64_t prompt_id, rep;
+	double value;
+};
+
+/* One run as the decision sees it: the cell it measured and the config that makes
+ * two runs comparable. Strings are borrowed from whoever filled the input; NULL
+ * and "" both mean unknown (model_sha256, prompt_set) or the default. */
+struct parity_side {
+	const char *uuid, *engine, *model, *model_sha256, *spec_type, *endpoint, *prompt_set;
+	int64_t n_max, ctx, n_predict; /* INT64_MIN (the store's TPS_NULL) when absent */
+};
+
+/* The usable values of one metric in one run, ordered by (prompt_id, rep), and how
+ * many samples were flagged for the metric and left out. */
+struct parity_series {
+	const struct parity_value *v;
+	size_t n, excluded;
+};
+
+/* A cell both sides measured: the indexes of its two runs and, per metric, the
+ * values of each run and the stored noise floor of the cell (NaN when none). A
+ * metric that was not loaded is left zeroed. */
+struct parity_cell {
+	size_t ours, vs;
+	struct parity_series ours_values[PARITY_N_METRICS], vs_values[PARITY_N_METRICS];
+	double noise_pct[PARITY_N_METRICS];
+};
+
+/* What parity_decide() judges: every run of each side in the store's cell order
+ * (model, spec type, n_max, ...), and the shared cells in the order of ours[].
+ * All borrowed. */
+struct parity_input {
+	const struct parity_side *ours, *vs;
+	size_t n_ours, n_vs;
+	const struct parity_cell *cells;
+	size_t n_cells;
+};
+
+/* Why two runs of one cell may not be compared. a and b are borrowed from the
+ * sides compared; the first difference found is the one named. */
+enum parity_diff_kind {
+	PARITY_DIFF_NONE,
+	PARITY_DIFF_SHA256,
+	PARITY_DIFF_CTX,
+	PARITY_DIFF_N_PREDICT,
+	PARITY_DIFF_ENDPOINT,
+	PARITY_DIFF_PROMPT_SET,
+};
+
+struct parity_diff {
+	enum parity_diff_kind kind;
+	const struct parity_side *a, *b;
+};
+
+/* A remark for the reader. LONE: a cell one side measured while the other side
+ * (the engine label in `missing`) measured the model only in other cells. FORCED:
+ * a cell compared although diff says it should not be. */
+enum parity_note_kind {
+	PARITY_NOTE_LONE,
+	PARITY_NOTE_FORCED,
+};
+
+struct parity_note {
+	enum parity_note_kind kind;
+	const struct parity_side *cell; /* borrowed from the input */
+	const char *missing;            /* LONE: the engine label without the cell */
+	struct parity_diff diff;        /* FORCED: what differs */
+};
+
+/* One metric of one cell. */
+struct parity_row {
+	char *model, *spec_type, *endpoint; /* spec_type "" for a base cell */
+	int64_t n_max, ctx, n_predict;      /* INT64_MIN (TPS_NULL) when absent */
+	const char *metric;                 /* "pp" or "tg", static */
+	const char *ours, *vs;              /* engine labels, borrowed from the opts */
+	char ours_run[40], vs_run[40];      /* uuids of the runs compared */
+	struct verdict v;                   /* delta, CI, p, verdict, effective band */
+	double noise_pct;                   /* the stored floor; NaN when none */
+	double ours_median, vs_median;      /* of the usable values of each run */
+	size_t excluded_ours, excluded_vs;  /* samples flagged for this metric, left out */
+	size_t unpaired;                    /* usable values with no partner on the other side */
+	int forced;                         /* 1 when the cell would have been refused */
+};
+
+/* Why parity_decide() stopped. */
+enum parity_stop {
+	PARITY_STOP_NONE,
+	PARITY_STOP_REFUSED,    /* cell's runs differ (diff) and o->force is off */
+	PARITY_STOP_BAD_PARAMS, /* o->band_pct or o->noise_k is not a number >= 0 */
+};
+
+struct parity_result {
+	struct parity_row *rows;   /* order of the input's ours[], pp before tg */
+	size_t n_rows;
+	struct parity_note *notes; /* in the order met: ours[] first, then vs[] */
+	size_t n_notes;
+	enum parity_stop stop;
+	const struct parity_side *stop_cell; /* the cell that stopped it, borrowed */
+	struct parity_diff stop_diff;        /* REFUSED: what differs */
+};
+
+/* Judges every shared cell of in. A cell whose two runs differ (parity_mismatch())
+ * stops the judging with stop REFUSED and -1, unless o->force, which compares it
+ * anyway, marks its rows forced and adds a FORCED note. A cell of one side only
+ * gets a LONE note when the other side measured its model elsewhere. No shared
+ * cell is not an error: n_rows is 0 and the caller decides. Fills *out (rows own
+ * their strings; notes and stop_* borrow from in), which the caller releases with
+ * parity_result_release(), also after -1. 0 ok, -1 with out->stop set. */
+int parity_decide(const struct parity_input *in, const struct parity_opts *o,
+		  struct parity_result *out);
+
+/* Frees what *r holds and zeroes it; accepts NULL and a zeroed result. */
+void parity_result_release(struct parity_result *r);
+
+/* Merge-joins two value lists ordered by (prompt_id, rep): *ours and *vs receive
+ * the values of the keys both hold, in key order, as heap arrays of *n doubles the
+ * caller frees (NULL when *n is 0). Values without a partner are counted in
+ * *unpaired when it is non-NULL. */
+void parity_pair(const struct parity_value *a, size_t na, const struct parity_value *b,
+		 size_t nb, double **ours, double **vs, size_t *n, size_t *unpaired);
+
+/* Whether two runs of one cell may be compared: 0 (out->kind NONE) when they may,
+ * else 1 with the first difference in *out: two known, different model sha256, a
+ * different ctx or n_predict (both known), endpoint, or prompt set (both known). */
+int parity_mismatch(const struct parity_side *a, const struct parity_side *b,
+		    struct parity_diff *out);
+
+#endif

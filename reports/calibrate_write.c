@@ -1,0 +1,103 @@
+/* calibrate_write.c: renders the A/A noise floors of `tpsdb calibrate`, one text
+ * row per cell and metric or one JSON object each; a pair that is not an A/A pair
+ * becomes the same sentence as a warning or in the JSON's "skipped". */
+#include "reports/calibrate_write.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "reports/parity.h"
+#include "schema/record.h"
+#include "tpsdb.h"
+
+static const char *metric_name(int m)
+{
+	return m == PARITY_METRIC_PP ? "pp" : "tg";
+}
+
+/* The sentence for a pair that is not an A/A pair; heap, caller frees. */
+static char *skip_text(const struct noise_pair *p)
+{
+	char cell[160], why[160];
+
+	parity_side_name(p->b, cell, sizeof(cell));
+	parity_diff_text(&p->diff, why, sizeof(why));
+	return tps_xasprintf("%s %s: the two latest runs are not an A/A pair: %s", cell,
+			     p->b->engine, why);
+}
+
+void calibrate_write_text(const struct noise_pair *p, size_t n)
+{
+	size_t i;
+	int m;
+
+	printf("%-28s %-14s %-6s %9s %6s  %s\n", "CELL", "ENGINE", "METRIC", "FLOOR_%", "PAIRS",
+	       "RUNS");
+	for (i = 0; i < n; i++) {
+		char cell[160];
+
+		if (p[i].diff.kind != PARITY_DIFF_NONE) {
+			char *msg = skip_text(&p[i]);
+			tps_warning("%s", msg);
+			free(msg);
+			continue;
+		}
+		parity_side_name(p[i].b, cell, sizeof(cell));
+		for (m = 0; m < PARITY_N_METRICS; m++)
+			if (!isnan(p[i].pct[m]))
+				printf("%-28s %-14s %-6s %9.2f %6zu  %.8s %.8s\n", cell,
+				       p[i].b->engine, metric_name(m), p[i].pct[m], p[i].n_pairs[m],
+				       p[i].a->uuid, p[i].b->uuid);
+	}
+}
+
+int calibrate_write_json(const struct noise_pair *p, size_t n)
+{
+	cJSON *root = cJSON_CreateObject();
+	cJSON *floors = cJSON_AddArrayToObject(root, "floors");
+	cJSON *skipped = cJSON_AddArrayToObject(root, "skipped");
+	char *text;
+	size_t i;
+	int m;
+
+	for (i = 0; i < n; i++) {
+		const struct parity_side *a = p[i].a, *b = p[i].b;
+
+		if (p[i].diff.kind != PARITY_DIFF_NONE) {
+			char *msg = skip_text(&p[i]);
+			cJSON_AddItemToArray(skipped, cJSON_CreateString(msg));
+			free(msg);
+			continue;
+		}
+		for (m = 0; m < PARITY_N_METRICS; m++) {
+			cJSON *o;
+
+			if (isnan(p[i].pct[m]))
+				continue;
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "engine", b->engine);
+			cJSON_AddStringToObject(o, "model", b->model);
+			cJSON_AddStringToObject(o, "spec_type", b->spec_type);
+			if (b->n_max == TPS_NULL)
+				cJSON_AddNullToObject(o, "n_max");
+			else
+				cJSON_AddNumberToObject(o, "n_max", (double)b->n_max);
+			cJSON_AddStringToObject(o, "endpoint", b->endpoint);
+			cJSON_AddStringToObject(o, "metric", metric_name(m));
+			cJSON_AddNumberToObject(o, "noise_pct", p[i].pct[m]);
+			cJSON_AddNumberToObject(o, "n_pairs", (double)p[i].n_pairs[m]);
+			cJSON_AddStringToObject(o, "run_a", a->uuid);
+			cJSON_AddStringToObject(o, "run_b", b->uuid);
+			cJSON_AddItemToArray(floors, o);
+		}
+	}
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		return tps_error("out of memory writing JSON");
+	puts(text);
+	cJSON_free(text);
+	return 0;
+}

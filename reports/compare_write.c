@@ -1,0 +1,124 @@
+/* compare_write.c: renders a parity decision for `tpsdb compare`: one text row per
+ * cell and metric, or the JSON rows and warnings. The notes become the same
+ * sentences on stderr and in the JSON's "warnings". */
+#include "reports/compare_write.h"
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reports/json.h"
+#include "reports/md.h"
+#include "reports/parity.h"
+#include "tpsdb.h"
+
+void compare_write_notes(const struct parity_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_notes; i++) {
+		char *text = parity_note_text(&r->notes[i]);
+		tps_warning("%s", text);
+		free(text);
+	}
+}
+
+int compare_write_json(const struct parity_result *r)
+{
+	cJSON *root = cJSON_CreateObject(), *rows, *warn;
+	char *text;
+	size_t i;
+
+	rows = cJSON_AddArrayToObject(root, "rows");
+	for (i = 0; i < r->n_rows; i++) {
+		const struct parity_row *w = &r->rows[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddItemToArray(rows, o);
+		cJSON_AddStringToObject(o, "model", w->model);
+		cJSON_AddStringToObject(o, "spec_type", w->spec_type);
+		json_put_i64(o, "n_max", w->n_max);
+		cJSON_AddStringToObject(o, "endpoint", w->endpoint);
+		cJSON_AddStringToObject(o, "metric", w->metric);
+		cJSON_AddStringToObject(o, "ours", w->ours);
+		cJSON_AddStringToObject(o, "vs", w->vs);
+		json_put_num(o, "ours_median", w->ours_median);
+		json_put_num(o, "vs_median", w->vs_median);
+		json_put_num(o, "delta_pct", w->v.delta_pct);
+		json_put_num(o, "mean_delta_pct", w->v.mean_delta_pct);
+		json_put_num(o, "ci_lo_pct", w->v.ci_lo_pct);
+		json_put_num(o, "ci_hi_pct", w->v.ci_hi_pct);
+		/* p_value is the canonical name; the report's "p_wilcoxon" is its documented alias. */
+		json_put_num(o, "p_value", w->v.p_wilcoxon);
+		json_put_num(o, "p_sign", w->v.p_sign);
+		cJSON_AddNumberToObject(o, "n_pairs", (double)w->v.n_pairs);
+		cJSON_AddStringToObject(o, "verdict", verdict_kind_name(w->v.kind));
+		cJSON_AddBoolToObject(o, "significant", w->v.significant);
+		json_put_num(o, "band_pct", w->v.band_pct);
+		cJSON_AddStringToObject(o, "bound", verdict_bound_name(w->v.bound));
+		json_put_num(o, "noise_pct", w->noise_pct);
+		cJSON_AddNumberToObject(o, "excluded_ours", (double)w->excluded_ours);
+		cJSON_AddNumberToObject(o, "excluded_vs", (double)w->excluded_vs);
+		cJSON_AddNumberToObject(o, "unpaired", (double)w->unpaired);
+		cJSON_AddStringToObject(o, "ours_run", w->ours_run);
+		cJSON_AddStringToObject(o, "vs_run", w->vs_run);
+		cJSON_AddBoolToObject(o, "forced", w->forced);
+	}
+	warn = cJSON_AddArrayToObject(root, "warnings");
+	for (i = 0; i < r->n_notes; i++) {
+		char *note = parity_note_text(&r->notes[i]);
+		cJSON_AddItemToArray(warn, cJSON_CreateString(note));
+		free(note);
+	}
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		return tps_error("out of memory writing JSON");
+	printf("%s\n", text);
+	cJSON_free(text);
+	return 0;
+}
+
+void compare_write_text(const struct parity_result *r, const char *ours, const char *vs)
+{
+	int wc = 4;
+	size_t i;
+
+	for (i = 0; i < r->n_rows; i++) {
+		char name[256];
+		int l;
+		parity_cell_name(r->rows[i].model, r->rows[i].spec_type, r->rows[i].n_max,
+				 r->rows[i].endpoint, name, sizeof(name));
+		l = (int)strlen(name);
+		if (l > wc)
+			wc = l;
+	}
+	printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5s  %-7s  %-3s  %-11s  %s\n", wc,
+	       "cell", "metric", ours, vs, "delta", "95% CI", "p", "pairs", "verdict", "sig",
+	       "band", "excl");
+	for (i = 0; i < r->n_rows; i++) {
+		const struct parity_row *w = &r->rows[i];
+		char name[256], a[32], b[32], d[32], lo[32], hi[32], ci[80], p[32], band[40];
+		char excl[48];
+
+		parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, name, sizeof(name));
+		md_num(a, sizeof(a), "%.1f", w->ours_median);
+		md_num(b, sizeof(b), "%.1f", w->vs_median);
+		md_num(d, sizeof(d), "%+.2f%%", w->v.delta_pct);
+		md_num(lo, sizeof(lo), "%+.2f", w->v.ci_lo_pct);
+		md_num(hi, sizeof(hi), "%+.2f", w->v.ci_hi_pct);
+		snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
+		md_num(p, sizeof(p), "%.2g", w->v.p_wilcoxon);
+		snprintf(band, sizeof(band), "%.1f%% %s", w->v.band_pct,
+			 verdict_bound_name(w->v.bound));
+		snprintf(excl, sizeof(excl), "%zu/%zu%s", w->excluded_ours, w->excluded_vs,
+			 w->forced ? "  FORCED" : "");
+		printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5zu  %-7s  %-3s  %-11s  %s\n",
+		       wc, name, w->metric, a, b, d, ci, p, w->v.n_pairs,
+		       verdict_kind_name(w->v.kind), w->v.significant ? "yes" : "no", band, excl);
+	}
+	printf("tok/s medians; delta = median of per-pair %s/%s - 1; CI: 95%% t on log ratios; "
+	       "p: Wilcoxon signed-rank; band: max(--band, k x A/A noise); excl: flagged "
+	       "samples left out (%s/%s)\n", ours, vs, ours, vs);
+}

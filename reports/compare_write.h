@@ -1,0 +1,20 @@
+/* compare_write.h: what `tpsdb compare` prints from a parity decision
+ * (analyze/parity.h): the warnings, the aligned text table and the JSON document
+ * the README documents. */
+#ifndef REPORTS_COMPARE_WRITE_H
+#define REPORTS_COMPARE_WRITE_H
+
+#include "analyze/parity.h"
+
+/* Prints each note of r as a "tpsdb: warning: ..." line on stderr, in order. */
+void compare_write_notes(const struct parity_result *r);
+
+/* Prints the parity table of r's rows on stdout, columns headed by the engine
+ * labels ours and vs, and the legend line under it. */
+void compare_write_text(const struct parity_result *r, const char *ours, const char *vs);
+
+/* Prints {"rows":[...],"warnings":[...]} on stdout. 0 ok, -1 after an error line
+ * (out of memory). */
+int compare_write_json(const struct parity_result *r);
+
+#endif

@@ -1,0 +1,221 @@
+/* pair_load.c: the store side of compare, report verdicts and calibrate: picks the
+ * runs (store_cell_runs), matches them into cells, reads each cell's usable values
+ * (store_cell_values) and noise floors (store_noise_get), and hands them over as
+ * plain analyze/parity.h structs. No decision is taken here. */
+#include "schema/pair_load.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "schema/noise.h"
+#include "tpsdb.h"
+
+void pair_side_of(const struct cell_run *r, struct parity_side *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->uuid = r->uuid;
+	out->engine = r->engine;
+	out->model = r->model;
+	out->model_sha256 = r->model_sha256;
+	out->spec_type = r->spec_type;
+	out->endpoint = r->endpoint;
+	out->prompt_set = r->prompt_set;
+	out->n_max = r->n_max;
+	out->ctx = r->ctx;
+	out->n_predict = r->n_predict;
+}
+
+static int same_str(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+/* One cell: the key two engines' runs are matched on. */
+static int same_cell(const struct cell_run *a, const struct cell_run *b)
+{
+	return same_str(a->model, b->model) && same_str(a->spec_type, b->spec_type) &&
+	       a->n_max == b->n_max && same_str(a->endpoint, b->endpoint);
+}
+
+/* One series: the same cell measured by the same engine. */
+static int same_series(const struct cell_run *a, const struct cell_run *b)
+{
+	return same_str(a->engine, b->engine) && same_cell(a, b);
+}
+
+static void sides_of(struct pair_set *p, int k)
+{
+	size_t i;
+
+	p->sides[k] = tps_xcalloc(p->n_runs[k] ? p->n_runs[k] : 1, sizeof(*p->sides[k]));
+	for (i = 0; i < p->n_runs[k]; i++)
+		pair_side_of(&p->runs[k][i], &p->sides[k][i]);
+}
+
+/* Reads one run's usable values of metric m into *out, the set owning them. */
+static int load_series(struct store *s, struct pair_set *p, const struct cell_run *r,
+		       enum parity_metric m, struct parity_series *out)
+{
+	struct cell_value *cv = NULL;
+	struct parity_value *v = NULL;
+	size_t n = 0, excluded = 0, i;
+
+	if (store_cell_values(s, r->id, m == PARITY_METRIC_PP ? CELL_PP : CELL_TG, &cv, &n,
+			      &excluded) < 0)
+		return -1;
+	if (n) {
+		v = tps_xmalloc(n * sizeof(*v));
+		for (i = 0; i < n; i++) {
+			v[i].prompt_id = cv[i].prompt_id;
+			v[i].rep = cv[i].rep;
+			v[i].value = cv[i].value;
+		}
+		p->values = tps_xrealloc(p->values, (p->n_values + 1) * sizeof(*p->values));
+		p->values[p->n_values++] = v;
+	}
+	free(cv);
+	out->v = v;
+	out->n = n;
+	out->excluded = excluded;
+	return 0;
+}
+
+/* Loads metric m of cell c (ours run a, vs run b); with_noise looks up the floor
+ * of a's config. */
+static int load_metric(struct store *s, struct pair_set *p, const struct cell_run *a,
+		       const struct cell_run *b, enum parity_metric m, int with_noise,
+		       struct parity_cell *c)
+{
+	double noise = NAN;
+	int got = 0;
+
+	if (load_series(s, p, a, m, &c->ours_values[m]) < 0 ||
+	    load_series(s, p, b, m, &c->vs_values[m]) < 0)
+		return -1;
+	if (with_noise) {
+		got = store_noise_get(s, a->model, a->spec_type, a->n_max, a->ctx, a->n_predict,
+				      a->endpoint, m == PARITY_METRIC_PP ? "pp" : "tg", &noise,
+				      NULL);
+		if (got < 0)
+			return -1;
+	}
+	c->noise_pct[m] = got ? noise : NAN;
+	return 0;
+}
+
+static struct parity_cell *add_cell(struct pair_set *p, size_t *n, size_t ours, size_t vs)
+{
+	struct parity_cell *c;
+
+	p->cells = tps_xrealloc(p->cells, (*n + 1) * sizeof(*p->cells));
+	c = &p->cells[(*n)++];
+	memset(c, 0, sizeof(*c));
+	c->ours = ours;
+	c->vs = vs;
+	c->noise_pct[PARITY_METRIC_PP] = c->noise_pct[PARITY_METRIC_TG] = NAN;
+	return c;
+}
+
+int store_pair_load(struct store *s, const struct parity_opts *o, struct pair_set *out)
+{
+	struct cell_filter fa = { 0 }, fb;
+	char *used = NULL;
+	size_t i, j, n = 0;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	fa.engine = o->ours;
+	fa.model = o->model;
+	fa.host = o->host;
+	fa.tag = o->ours_tag;
+	fb = fa;
+	fb.engine = o->vs;
+	fb.tag = o->vs_tag;
+	if (store_cell_runs(s, &fa, &out->runs[0], &out->n_runs[0]) < 0 ||
+	    store_cell_runs(s, &fb, &out->runs[1], &out->n_runs[1]) < 0)
+		goto out;
+	sides_of(out, 0);
+	sides_of(out, 1);
+	used = tps_xcalloc(out->n_runs[1] ? out->n_runs[1] : 1, 1);
+	for (i = 0; i < out->n_runs[0]; i++) {
+		const struct cell_run *a = &out->runs[0][i];
+		struct parity_cell *c;
+
+		for (j = 0; j < out->n_runs[1]; j++)
+			if (!used[j] && same_cell(a, &out->runs[1][j]))
+				break;
+		if (j == out->n_runs[1])
+			continue;
+		used[j] = 1;
+		c = add_cell(out, &n, i, j);
+		if ((o->metrics & PARITY_PP) &&
+		    load_metric(s, out, a, &out->runs[1][j], PARITY_METRIC_PP, 1, c) < 0)
+			goto out;
+		if ((o->metrics & PARITY_TG) &&
+		    load_metric(s, out, a, &out->runs[1][j], PARITY_METRIC_TG, 1, c) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(used);
+	out->in.ours = out->sides[0];
+	out->in.vs = out->sides[1];
+	out->in.n_ours = out->sides[0] ? out->n_runs[0] : 0;
+	out->in.n_vs = out->sides[1] ? out->n_runs[1] : 0;
+	out->in.cells = out->cells;
+	out->in.n_cells = n;
+	return ret;
+}
+
+int store_aa_load(struct store *s, const struct cell_filter *f, struct pair_set *out)
+{
+	struct cell_filter fa = *f;
+	const struct cell_run *r;
+	size_t i, n = 0, nr;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	fa.all = 1;
+	if (store_cell_runs(s, &fa, &out->runs[0], &out->n_runs[0]) < 0)
+		goto out;
+	sides_of(out, 0);
+	r = out->runs[0];
+	nr = out->n_runs[0];
+	/* Runs come grouped by series, oldest first: the last two of a group are the
+	 * A/A pair. */
+	for (i = 1; i < nr; i++) {
+		struct parity_cell *c;
+
+		if (!same_series(&r[i - 1], &r[i]) || (i + 1 < nr && same_series(&r[i], &r[i + 1])))
+			continue;
+		c = add_cell(out, &n, i - 1, i);
+		if (load_metric(s, out, &r[i - 1], &r[i], PARITY_METRIC_PP, 0, c) < 0 ||
+		    load_metric(s, out, &r[i - 1], &r[i], PARITY_METRIC_TG, 0, c) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	out->in.ours = out->in.vs = out->sides[0];
+	out->in.n_ours = out->in.n_vs = out->sides[0] ? out->n_runs[0] : 0;
+	out->in.cells = out->cells;
+	out->in.n_cells = n;
+	return ret;
+}
+
+void pair_set_release(struct pair_set *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->n_values; i++)
+		free(p->values[i]);
+	free(p->values);
+	free(p->cells);
+	for (i = 0; i < 2; i++) {
+		free(p->sides[i]);
+		cell_runs_free(p->runs[i], p->n_runs[i]);
+	}
+	memset(p, 0, sizeof(*p));
+}
