@@ -81,17 +81,21 @@ int tps_uuid4(char *buf, size_t len);
 /* Monotonic clock in milliseconds. */
 double tps_mono_ms(void);
 
-/* SHA-256 (sha256.c). */
+/* SHA-256 through libcrypto's EVP interface (hash.c): model and binary identity,
+ * prompt and output hashes. The context is opaque because EVP_MD_CTX is. */
 struct sha256 {
-	uint32_t h[8];
-	uint64_t len;
-	unsigned char buf[64];
-	size_t used;
+	void *evp;            /* EVP_MD_CTX *, owned between init and final/release */
 };
+/* Starts a digest. Exits with status 3 after an error line when libcrypto cannot
+ * allocate or set up the context (as tps_xmalloc does when memory runs out). */
 void sha256_init(struct sha256 *c);
+/* Feeds n bytes; any split of the same bytes gives the same digest. */
 void sha256_update(struct sha256 *c, const void *data, size_t n);
-/* Writes 64 lower-case hex digits and a NUL into hex. */
+/* Writes 64 lower-case hex digits and a NUL into hex, and frees the context. */
 void sha256_final_hex(struct sha256 *c, char hex[65]);
+/* Frees a context that will not be finished (an error path); accepts one already
+ * finished or released, and one zero-initialised. */
+void sha256_release(struct sha256 *c);
 /* One-shot helper over a buffer. */
 void sha256_hex(const void *data, size_t n, char hex[65]);
 

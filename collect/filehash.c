@@ -46,7 +46,7 @@ char *filehash_resolve(const char *name)
 int filehash_compute(const char *path, char hex[65], int64_t *bytes)
 {
 	unsigned char *buf = NULL;
-	struct sha256 c;
+	struct sha256 c = { 0 };
 	int64_t total = 0;
 	int fd = -1, ret = -1;
 	ssize_t n;
@@ -81,6 +81,7 @@ int filehash_compute(const char *path, char hex[65], int64_t *bytes)
 		*bytes = total;
 	ret = 0;
 out:
+	sha256_release(&c);
 	if (fd >= 0)
 		close(fd);
 	free(buf);

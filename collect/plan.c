@@ -123,10 +123,10 @@ int plan_add_spec(struct plan *p, const struct manifest_entry *e, char *err, siz
 	return 0;
 }
 
-static void base_name(const char *path, char **out)
+const char *plan_base_name(const char *path)
 {
 	const char *b = strrchr(path, '/');
-	*out = tps_xstrdup(b ? b + 1 : path);
+	return b ? b + 1 : path;
 }
 
 void plan_spec_info(char *const *argv, char **spec_type, char **drafter)
@@ -150,7 +150,7 @@ void plan_spec_info(char *const *argv, char **spec_type, char **drafter)
 	}
 	*spec_type = tps_xstrdup(type ? type : draft ? "draft" : "custom");
 	if (draft)
-		base_name(draft, drafter);
+		*drafter = tps_xstrdup(plan_base_name(draft));
 	else
 		*drafter = tps_xstrdup("");
 }
@@ -347,4 +347,36 @@ void plan_release(struct plan *p)
 	free(p->models);
 	free(p->cells);
 	memset(p, 0, sizeof(*p));
+}
+
+void plan_print(FILE *f, const struct plan *p, const char *url, int port, int64_t ctx)
+{
+	size_t k;
+
+	for (k = 0; k < p->n_cells; k++) {
+		const struct cell *c = &p->cells[k];
+		const struct engine_spec *e = &p->engines[c->engine];
+		fprintf(f, "%zu/%zu %s %s (%s) ", k + 1, p->n_cells, p->models[c->model].label,
+			e->label, e->role);
+		if (c->n_max == TPS_NULL)
+			fprintf(f, "base");
+		else
+			fprintf(f, "n_max=%lld spec_type=%s drafter=%s", (long long)c->n_max,
+				c->spec_type, *c->drafter ? c->drafter : "-");
+		if (url) {
+			fprintf(f, ": %s\n", url);
+			continue;
+		}
+		fprintf(f, ":");
+		char **argv = plan_argv(p, c, port, ctx);
+		for (size_t i = 0; argv[i]; i++)
+			fprintf(f, strpbrk(argv[i], " \t\"") || !*argv[i] ? " '%s'" : " %s",
+				argv[i]);
+		manifest_free_args(argv);
+		if (e->home)
+			fprintf(f, " [HOME=%s]", e->home);
+		else if (e->fresh_home)
+			fprintf(f, " [HOME=<fresh temporary>]");
+		fprintf(f, "\n");
+	}
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 struct manifest_entry;
 
@@ -17,7 +18,7 @@ struct engine_spec {
 	char *args;           /* extra server args for all its cells, "" none */
 	char *home;           /* HOME for its servers; NULL inherits ours */
 	int fresh_home;       /* 1: a temporary HOME made for this session */
-	char *sha256;         /* of the binary; filled in by the command, NULL unknown */
+	char *sha256;         /* of the binary; filled in by the session, NULL unknown */
 	char *version;        /* /props build_info, kept from the engine's last start */
 };
 
@@ -27,7 +28,7 @@ struct model_spec {
 	char *spec_args;      /* NULL: no speculative sweep */
 	int64_t *n_max;
 	size_t n_n_max;
-	char *file, *sha256, *quant; /* filled in by the command; NULL unknown */
+	char *file, *sha256, *quant; /* filled in by the session; NULL unknown */
 	int64_t bytes;               /* TPS_NULL unknown */
 };
 
@@ -75,6 +76,15 @@ void plan_release(struct plan *p);
  * -m <gguf> -c <ctx> -ngl 99 and then c->extra_argv. NULL-terminated; caller frees
  * with manifest_free_args(). */
 char **plan_argv(const struct plan *p, const struct cell *c, int port, int64_t ctx);
+
+/* Writes the matrix to f, one line per cell: its number, model, engine (role),
+ * base or n_max with spec type and drafter, then the server command line (with
+ * the HOME it gets), or url in attach mode (url non-NULL). What --dry-run prints. */
+void plan_print(FILE *f, const struct plan *p, const char *url, int port, int64_t ctx);
+
+/* The part of path after its last '/' (all of it when there is none); borrowed
+ * from path. */
+const char *plan_base_name(const char *path);
 
 /* "upstream" when the label contains "llama.cpp" or "stock", else "other". */
 const char *plan_role_guess(const char *label);

@@ -308,8 +308,10 @@ int store_run_finish(struct store *s, int64_t run_id, const char *status,
 		sha256_update(&c, "\n", 1);
 		n++;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != SQLITE_DONE) {
+		sha256_release(&c);
 		return store_fail(s, "cannot read a run's prompts");
+	}
 	sha256_final_hex(&c, set);
 	if (!(st = store_stmt(s, upd_sql)))
 		return -1;

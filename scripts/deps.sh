@@ -5,7 +5,7 @@
 set -euo pipefail
 
 pkgs=(build-essential cmake pkg-config git ca-certificates
-      libsqlite3-dev libcurl4-openssl-dev libcjson-dev libcmocka-dev
+      libsqlite3-dev libcurl4-openssl-dev libcjson-dev libcmocka-dev libssl-dev
       sqlite3 gnuplot-nox python3 python3-numpy valgrind clang procps curl)
 missing=()
 for p in "${pkgs[@]}"; do

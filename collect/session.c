@@ -1,0 +1,164 @@
+/* session.c: the collector's run loop. Everything a cell needs that does not change
+ * from cell to cell (the host, the files' sha256, the HOMEs) is settled once here
+ * first; then each cell is measured and recorded as one run, and a signal stops
+ * the loop between cells (cell_measure() stops it within one). */
+#include "collect/session.h"
+
+#include "collect/cell.h"
+#include "collect/filehash.h"
+#include "collect/http.h"
+#include "collect/interrupt.h"
+#include "collect/plan.h"
+#include "collect/progress.h"
+#include "collect/provenance.h"
+#include "collect/quant.h"
+#include "collect/setup.h"
+#include "collect/workdir.h"
+#include "schema/record.h"
+#include "tpsdb.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* File name, quant, size and sha256 of each model; sha256 of each binary. */
+static int identify(struct store *s, struct plan *p, const struct collect_setup *o)
+{
+	char hex[65];
+	int64_t bytes;
+	size_t i;
+
+	for (i = 0; i < p->n_engines; i++) {
+		struct engine_spec *e = &p->engines[i];
+		char *real;
+		if (!e->binary)
+			continue;
+		if (!(real = filehash_resolve(e->binary))) {
+			tps_warning("engine '%s': cannot find '%s'", e->label, e->binary);
+			continue;
+		}
+		if (filehash_get(s, real, hex, NULL) == 0)
+			e->sha256 = tps_xstrdup(hex);
+		free(real);
+		if (interrupt_pending())
+			return -1;
+	}
+	for (i = 0; i < p->n_models; i++) {
+		struct model_spec *m = &p->models[i];
+		m->file = tps_xstrdup(plan_base_name(m->path));
+		m->quant = tps_xstrdup(quant_guess(m->path));
+		if (access(m->path, R_OK) != 0) {
+			if (!o->url)
+				tps_warning("model '%s': cannot read '%s': %s", m->label, m->path,
+					    strerror(errno));
+			continue;
+		}
+		if (filehash_get(s, m->path, hex, &bytes) == 0) {
+			m->sha256 = tps_xstrdup(hex);
+			m->bytes = bytes;
+		}
+		if (interrupt_pending())
+			return -1;
+	}
+	return 0;
+}
+
+static void set_host(struct host_rec *h, const struct collect_setup *o)
+{
+	int gpu_index = -1;
+
+	if (o->c.gpu && *o->c.gpu >= '0' && *o->c.gpu <= '9')
+		gpu_index = atoi(o->c.gpu);
+	provenance_detect(h, gpu_index);
+	if (o->host) {
+		free(h->name);
+		h->name = tps_xstrdup(o->host);
+	}
+	if (o->gpu_name) {
+		free(h->gpu);
+		h->gpu = tps_xstrdup(o->gpu_name);
+	}
+	if (o->driver) {
+		free(h->driver);
+		h->driver = tps_xstrdup(o->driver);
+	}
+	if (o->cuda) {
+		free(h->cuda);
+		h->cuda = tps_xstrdup(o->cuda);
+	}
+}
+
+/* The row's status outlives res, whose status is a buffer. */
+static const char *row_status(const struct cell_result *res)
+{
+	if (res->load_failed)
+		return "LOADFAIL";
+	if (!strcmp(res->status, "complete"))
+		return "complete";
+	if (!strcmp(res->status, "partial"))
+		return "partial";
+	if (!strcmp(res->status, "interrupted"))
+		return "interrupted";
+	return "failed";
+}
+
+int session_run(struct store *s, struct plan *p, const struct prompt_set *ps,
+		const struct collect_setup *setup, struct session_result *res)
+{
+	struct run_rec hostrun;
+	struct progress *pr = NULL;
+	struct cell_result cr;
+	struct cell_env env;
+	size_t k;
+	int ret = -1;
+
+	memset(res, 0, sizeof(*res));
+	run_rec_init(&hostrun);
+	http_global_init();
+	interrupt_install();
+	if (workdir_make_homes(p) < 0)
+		goto out;
+	set_host(&hostrun.host, setup);
+	if (identify(s, p, setup) < 0)
+		goto out;
+	pr = progress_new(!setup->quiet && isatty(2), !setup_getenv("NO_COLOR"), p->n_cells);
+	env.store = s;
+	env.o = &setup->c;
+	env.plan = p;
+	env.host = &hostrun.host;
+	env.prompts = ps;
+	env.progress = pr;
+	res->rows = tps_xcalloc(p->n_cells, sizeof(*res->rows));
+	for (k = 0; k < p->n_cells && !interrupt_pending(); k++) {
+		struct session_row *row = &res->rows[res->n_rows];
+		if (cell_measure(&env, k, &cr) < 0)
+			goto out;
+		progress_cell_done(pr, cr.load_failed ? "LOADFAIL" : cr.status, cr.n_ok,
+				   cr.n_failed);
+		row->cell = k;
+		row->status = row_status(&cr);
+		row->n_ok = cr.n_ok;
+		row->n_failed = cr.n_failed;
+		row->pp = cr.pp;
+		row->tg = cr.tg;
+		row->accept = cr.accept;
+		res->n_rows++;
+		if (strcmp(cr.status, "complete"))
+			res->n_bad++;
+	}
+	res->signal = interrupt_pending();
+	ret = 0;
+out:
+	progress_free(pr);
+	workdir_remove_homes(p);
+	run_rec_release(&hostrun);
+	return ret;
+}
+
+void session_result_release(struct session_result *res)
+{
+	free(res->rows);
+	res->rows = NULL;
+	res->n_rows = res->n_bad = 0;
+}

@@ -1,0 +1,401 @@
+/* setup.c: from what 'tpsdb collect' was told to the plan it walks. Options come
+ * first; the seed harness's variables (OURS_BIN, MODELS_MANIFEST, PORT ...) fill in
+ * only what no option gave; then the manifests, the prompts and, in attach mode,
+ * the running server's /props name the models, and plan_build() makes the cells. */
+#include "collect/setup.h"
+
+#include "collect/http.h"
+#include "collect/interrupt.h"
+#include "collect/manifest.h"
+#include "collect/plan.h"
+#include "collect/prompts.h"
+#include "collect/props.h"
+#include "collect/server.h"
+#include "tpsdb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void setup_init(struct collect_setup *s, const char *usage)
+{
+	memset(s, 0, sizeof(*s));
+	s->usage = usage;
+	s->c.reps = 3;
+	s->c.ctx = 4096;
+	s->c.seed = 1234;
+	s->c.warmup = 1;
+	s->c.load_timeout_s = 600;
+	s->c.request_timeout_s = 600;
+}
+
+static void pairs_add(struct setup_pairs *k, const char *key, const char *value)
+{
+	k->v = tps_xrealloc(k->v, (k->n + 1) * sizeof(*k->v));
+	k->v[k->n].key = tps_xstrdup(key);
+	k->v[k->n].value = value ? tps_xstrdup(value) : NULL;
+	k->n++;
+}
+
+static void pairs_release(struct setup_pairs *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		free(k->v[i].key);
+		free(k->v[i].value);
+	}
+	free(k->v);
+	k->v = NULL;
+	k->n = 0;
+}
+
+void setup_release(struct collect_setup *s)
+{
+	pairs_release(&s->engines);
+	pairs_release(&s->roles);
+	pairs_release(&s->engine_args);
+	pairs_release(&s->homes);
+	pairs_release(&s->models);
+}
+
+int setup_add_pair(const struct collect_setup *s, struct setup_pairs *list,
+		   const char *opt, const char *arg, int need_value)
+{
+	const char *eq = strchr(arg, '=');
+	char *key;
+
+	if (eq == arg || (!eq && need_value) || !*arg)
+		return tps_usage_error(s->usage, "--%s needs <label>=<value>, not '%s'", opt,
+				       arg);
+	key = tps_xstrndup(arg, eq ? (size_t)(eq - arg) : strlen(arg));
+	pairs_add(list, key, eq ? eq + 1 : NULL);
+	free(key);
+	return 0;
+}
+
+int setup_parse_count(const struct collect_setup *s, const char *opt, const char *arg,
+		      int64_t min, int64_t max, int64_t *out)
+{
+	if (tps_parse_i64(arg, out) < 0 || *out < min || *out > max)
+		return tps_usage_error(s->usage, "--%s needs a whole number from %lld to %lld, "
+				       "not '%s'", opt, (long long)min, (long long)max, arg);
+	return 0;
+}
+
+int setup_parse_secs(const struct collect_setup *s, const char *opt, const char *arg,
+		     double *out)
+{
+	if (tps_parse_double(arg, out) < 0 || *out <= 0 || *out > 1e6)
+		return tps_usage_error(s->usage, "--%s needs a positive number of seconds, "
+				       "not '%s'", opt, arg);
+	return 0;
+}
+
+const char *setup_getenv(const char *name)
+{
+	const char *v = getenv(name);
+	return v && *v ? v : NULL;
+}
+
+/* The seed harness's variables, for a command line with no engine at all. */
+static int apply_env(struct collect_setup *o, struct plan *p)
+{
+	static const struct {
+		const char *var, *label, *role, *args_var, *default_args;
+	} engines[] = {
+		{ "OURS_BIN", "ours", "ours", "OURS_ARGS", "" },
+		{ "STOCK_LLAMAFILE", "stock-llamafile", "upstream", "STOCK_LLAMAFILE_ARGS",
+		  "--server --nobrowser" },
+		{ "STOCK_LLAMACPP", "llama.cpp", "upstream", "STOCK_LLAMACPP_ARGS", "" },
+	};
+	const char *v;
+	int64_t n;
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(engines) / sizeof(engines[0]); i++) {
+		struct engine_spec *e;
+		const char *args;
+		if (!(v = setup_getenv(engines[i].var)))
+			continue;
+		e = plan_add_engine(p, engines[i].label, v, err, sizeof(err));
+		if (!e)
+			return tps_usage_error(o->usage, "%s", err);
+		free(e->role);
+		e->role = tps_xstrdup(engines[i].role);
+		args = getenv(engines[i].args_var);
+		free(e->args);
+		e->args = tps_xstrdup(args ? args : engines[i].default_args);
+		if (!strcmp(engines[i].label, "stock-llamafile")) {
+			/* Never let it load a GPU library another build cached in ~/.llamafile. */
+			if ((v = setup_getenv("STOCKLF_HOME")))
+				e->home = tps_xstrdup(v);
+			else
+				e->fresh_home = 1;
+		}
+	}
+	if (!p->n_engines)
+		return tps_usage_error(o->usage, "no engine: give --engine <label>=<binary> "
+				       "or --url, or set OURS_BIN, STOCK_LLAMAFILE or "
+				       "STOCK_LLAMACPP");
+	if (!o->models_file && !o->models.n)
+		o->models_file = setup_getenv("MODELS_MANIFEST");
+	if (!o->spec_file)
+		o->spec_file = setup_getenv("MTP_MANIFEST");
+	if (!o->c.gpu)
+		o->c.gpu = setup_getenv("GPU");
+	if (!o->out_dir)
+		o->out_dir = setup_getenv("OUT_DIR");
+	if (o->c.base_port == 0 && (v = setup_getenv("PORT"))) {
+		if (setup_parse_count(o, "port (PORT)", v, 1, 65535, &n))
+			return TPS_EXIT_USAGE;
+		o->c.base_port = (int)n;
+	}
+	if (o->c.n_predict == 0 && (v = setup_getenv("NPRED"))) {
+		if (setup_parse_count(o, "n-predict (NPRED)", v, 1, 1 << 24, &o->c.n_predict))
+			return TPS_EXIT_USAGE;
+	}
+	return 0;
+}
+/* Reads and parses a manifest into m: 3 when it cannot be read, 2 on a bad line. */
+static int load_manifest(struct manifest *m, enum manifest_kind kind, const char *path)
+{
+	char err[1024];
+	char *text = tps_read_file(path, NULL);
+	int ret = 0;
+
+	if (!text)
+		return TPS_EXIT_ERROR;
+	if (manifest_parse(m, kind, text, path, err, sizeof(err)) < 0) {
+		tps_error("%s", err);
+		ret = TPS_EXIT_USAGE;
+	}
+	free(text);
+	return ret;
+}
+
+/* Engines from --engine and the roles, args and homes that go with them. */
+static int build_engines(struct collect_setup *o, struct plan *p)
+{
+	char err[256];
+	size_t i;
+
+	for (i = 0; i < o->engines.n; i++) {
+		const struct setup_pair *kv = &o->engines.v[i];
+		if (o->url && kv->value)
+			return tps_usage_error(o->usage, "attach mode takes --engine <label>, "
+					       "without a binary");
+		if (!o->url && !kv->value)
+			return tps_usage_error(o->usage, "--engine needs <label>=<binary>, not "
+					       "'%s'", kv->key);
+		if (!o->url && !*kv->value)
+			return tps_usage_error(o->usage, "engine '%s' has an empty binary",
+					       kv->key);
+		if (!plan_add_engine(p, kv->key, kv->value, err, sizeof(err)))
+			return tps_usage_error(o->usage, "%s", err);
+	}
+	if (o->url && p->n_engines != 1)
+		return tps_usage_error(o->usage, "attach mode measures one engine: give "
+				       "exactly one --engine <label>");
+	if (o->ours) {
+		struct engine_spec *e = plan_find_engine(p, o->ours);
+		if (!e)
+			return tps_usage_error(o->usage, "--ours '%s' is not an engine", o->ours);
+		free(e->role);
+		e->role = tps_xstrdup("ours");
+	}
+	for (i = 0; i < o->roles.n; i++) {
+		struct engine_spec *e = plan_find_engine(p, o->roles.v[i].key);
+		if (!e)
+			return tps_usage_error(o->usage, "--role: '%s' is not an engine",
+					       o->roles.v[i].key);
+		if (!plan_role_valid(o->roles.v[i].value))
+			return tps_usage_error(o->usage, "--role: '%s' is not ours, upstream or "
+					       "other", o->roles.v[i].value);
+		free(e->role);
+		e->role = tps_xstrdup(o->roles.v[i].value);
+	}
+	for (i = 0; i < o->engine_args.n; i++) {
+		struct engine_spec *e = plan_find_engine(p, o->engine_args.v[i].key);
+		char **words = NULL;
+		size_t nw = 0;
+		if (!e)
+			return tps_usage_error(o->usage, "--engine-args: '%s' is not an engine",
+					       o->engine_args.v[i].key);
+		if (manifest_split_args(o->engine_args.v[i].value, &words, &nw, err,
+					sizeof(err)) < 0) {
+			manifest_free_args(words);
+			return tps_usage_error(o->usage, "--engine-args: %s", err);
+		}
+		manifest_free_args(words);
+		free(e->args);
+		e->args = tps_xstrdup(o->engine_args.v[i].value);
+	}
+	for (i = 0; i < o->homes.n; i++) {
+		struct engine_spec *e = plan_find_engine(p, o->homes.v[i].key);
+		if (!e)
+			return tps_usage_error(o->usage, "--home: '%s' is not an engine",
+					       o->homes.v[i].key);
+		free(e->home);
+		e->home = tps_xstrdup(o->homes.v[i].value);
+		e->fresh_home = 0;
+	}
+	return 0;
+}
+
+/* Models from --models, --model and --spec-manifest, in that order. */
+static int build_models(struct collect_setup *o, struct plan *p)
+{
+	struct manifest mm = { 0 }, sm = { 0 };
+	char err[1024];
+	size_t i;
+	int ret = TPS_EXIT_USAGE, r;
+
+	if (o->models_file && (r = load_manifest(&mm, MANIFEST_MODELS, o->models_file))) {
+		ret = r;
+		goto out;
+	}
+	if (o->spec_file && (r = load_manifest(&sm, MANIFEST_SPEC, o->spec_file))) {
+		ret = r;
+		goto out;
+	}
+	for (i = 0; i < mm.n; i++) {
+		if (!plan_add_model(p, mm.v[i].label, mm.v[i].path, mm.v[i].args, err,
+				    sizeof(err))) {
+			tps_error("%s:%d: %s", o->models_file, mm.v[i].line, err);
+			goto out;
+		}
+	}
+	for (i = 0; i < o->models.n; i++) {
+		const struct setup_pair *kv = &o->models.v[i];
+		if (!kv->value || !*kv->value) {
+			tps_usage_error(o->usage, "--model needs <label>=<gguf>, not '%s'",
+					kv->key);
+			goto out;
+		}
+		if (!plan_add_model(p, kv->key, kv->value, "", err, sizeof(err))) {
+			tps_usage_error(o->usage, "--model: %s", err);
+			goto out;
+		}
+	}
+	for (i = 0; i < sm.n; i++) {
+		if (plan_add_spec(p, &sm.v[i], err, sizeof(err)) < 0) {
+			tps_error("%s:%d: %s", o->spec_file, sm.v[i].line, err);
+			goto out;
+		}
+	}
+	ret = 0;
+out:
+	manifest_release(&mm);
+	manifest_release(&sm);
+	return ret;
+}
+
+static int load_prompts(const struct collect_setup *o, struct prompt_set *ps)
+{
+	char err[1024];
+	char *text;
+	int ret = 0;
+
+	if (!o->prompts_file) {
+		prompts_builtin(ps, !o->no_reference, o->c.chat);
+		return 0;
+	}
+	if (!(text = tps_read_file(o->prompts_file, NULL)))
+		return TPS_EXIT_ERROR;
+	if (prompts_parse(ps, text, o->prompts_file, !o->no_reference, o->c.chat, err,
+			  sizeof(err)) < 0) {
+		tps_error("%s", err);
+		ret = TPS_EXIT_USAGE;
+	}
+	free(text);
+	return ret;
+}
+/* Attach mode: wait for the server, then name the model from /props. */
+static int attach_model(const struct collect_setup *o, struct plan *p)
+{
+	struct http *h = http_new(o->url);
+	struct http_reply r;
+	struct props pr;
+	char why[512], err[256];
+	const char *label = NULL, *path;
+	int ret = TPS_EXIT_ERROR;
+
+	props_init(&pr);
+	if (!h)
+		goto out;
+	if (server_wait_ready(h, NULL, o->c.load_timeout_s, NULL, NULL, NULL, why,
+			      sizeof(why)) < 0) {
+		tps_error("cannot measure '%s': %s", o->url, why);
+		goto out;
+	}
+	if (http_get(h, "/props", 10000, &r) == 0 && r.status == 200)
+		props_parse(r.body, r.len, &pr, err, sizeof(err));
+	http_reply_release(&r);
+	if (o->models.n > 1 || (o->models.n == 1 && o->models.v[0].value)) {
+		ret = tps_usage_error(o->usage, "attach mode takes one --model <label>");
+		goto out;
+	}
+	path = pr.model_path;
+	if (o->models.n)
+		label = o->models.v[0].key;
+	else if (path)
+		label = plan_base_name(path);
+	if (!label) {
+		ret = tps_usage_error(o->usage, "the server does not say its model_path: give "
+				      "--model <label>");
+		goto out;
+	}
+	if (!plan_add_model(p, label, path ? path : label, "", err, sizeof(err))) {
+		tps_error("%s", err);
+		goto out;
+	}
+	ret = 0;
+out:
+	props_release(&pr);
+	http_free(h);
+	return ret;
+}
+int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
+{
+	char err[1024];
+	int r;
+
+	if (o->endpoint && strcmp(o->endpoint, "completion") && strcmp(o->endpoint, "chat"))
+		return tps_usage_error(o->usage, "--endpoint is completion or chat, not '%s'",
+				       o->endpoint);
+	o->c.chat = o->endpoint && !strcmp(o->endpoint, "chat");
+	if (!o->url && (o->spec_type || o->n_max))
+		return tps_usage_error(o->usage, "--spec-type and --n-max describe an attached "
+				       "server; use --spec-manifest to start speculative runs");
+	if (o->url && (o->models_file || o->spec_file || o->engine_args.n || o->homes.n))
+		return tps_usage_error(o->usage, "attach mode takes no manifests, --engine-args "
+				       "or --home: the server is already running");
+	/* The environment's engines take --ours, --role, --engine-args and --home too. */
+	if (!o->engines.n && !o->url && (r = apply_env(o, p)))
+		return r;
+	if ((r = build_engines(o, p)))
+		return r;
+	if (!o->c.base_port)
+		o->c.base_port = 18080;
+	if (!o->c.n_predict)
+		o->c.n_predict = 512;
+	if (!o->url && (r = build_models(o, p)))
+		return r;
+	if ((r = load_prompts(o, ps)))
+		return r;
+	if (o->url) {
+		http_global_init();
+		interrupt_install();
+		if ((r = attach_model(o, p)))
+			return interrupt_pending() ? TPS_EXIT_ERROR : r;
+	}
+	p->aa = o->aa && !o->url;
+	if (plan_build(p, err, sizeof(err)) < 0)
+		return tps_usage_error(o->usage, "%s", err);
+	if (o->url && o->n_max) {
+		free(p->cells[0].spec_type);
+		p->cells[0].spec_type = tps_xstrdup(o->spec_type ? o->spec_type : "custom");
+		p->cells[0].n_max = o->n_max;
+	} else if (o->url && o->spec_type) {
+		return tps_usage_error(o->usage, "--spec-type needs --n-max");
+	}
+	return 0;
+}

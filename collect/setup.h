@@ -1,0 +1,72 @@
+/* setup.h: what 'tpsdb collect' was told, turned into a plan. The command parses
+ * its options into a struct collect_setup; the seed harness's drop-in environment
+ * fills in what no option gave; setup_plan() then checks the combination, reads
+ * the manifests and prompts (or asks an attached server for its model) and builds
+ * the matrix. Usage errors go through tps_usage_error() with the command's line. */
+#ifndef COLLECT_SETUP_H
+#define COLLECT_SETUP_H
+
+#include "collect/cell.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct plan;
+struct prompt_set;
+
+/* "label=value" as given to --engine, --role, --model ...; value NULL when the
+ * option allows a bare label and got one. */
+struct setup_pair {
+	char *key, *value;
+};
+
+struct setup_pairs {
+	struct setup_pair *v;
+	size_t n;
+};
+
+struct collect_setup {
+	const char *usage;         /* the command's usage line, for usage errors */
+	struct setup_pairs engines, roles, engine_args, homes, models;
+	const char *ours, *models_file, *spec_file, *prompts_file, *url, *endpoint;
+	const char *spec_type, *out_dir, *host, *gpu_name, *driver, *cuda;
+	int64_t n_max;             /* attach mode's --n-max, 0 none */
+	int no_reference, quiet, dry_run, aa;
+	struct collect_opts c;     /* out_dir and url are set by the command later */
+};
+
+/* Empties s and sets the knobs' defaults (3 reps, ctx 4096, seed 1234, one
+ * warm-up, 600 s timeouts); the port and n_predict defaults come after the
+ * environment, in setup_plan(). usage is borrowed. Release with setup_release(). */
+void setup_init(struct collect_setup *s, const char *usage);
+/* Frees the pairs s owns; the borrowed strings stay. */
+void setup_release(struct collect_setup *s);
+
+/* Appends "label=value" from option --opt to list. A missing '=' is allowed when
+ * need_value is 0 (the value is then NULL). Returns 0, or TPS_EXIT_USAGE after a
+ * usage error line. */
+int setup_add_pair(const struct collect_setup *s, struct setup_pairs *list,
+		   const char *opt, const char *arg, int need_value);
+/* A whole number from min to max for --opt into *out. 0, or TPS_EXIT_USAGE after
+ * a usage error line. */
+int setup_parse_count(const struct collect_setup *s, const char *opt, const char *arg,
+		      int64_t min, int64_t max, int64_t *out);
+/* A positive number of seconds (at most 1e6) for --opt into *out. 0, or
+ * TPS_EXIT_USAGE after a usage error line. */
+int setup_parse_secs(const struct collect_setup *s, const char *opt, const char *arg,
+		     double *out);
+/* The variable's value when it is set and not empty, else NULL. Borrowed from the
+ * environment. */
+const char *setup_getenv(const char *name);
+
+/* Checks the options against each other, takes engines and knobs from the
+ * environment when neither --engine nor --url is given, adds the engines and
+ * models, loads the prompts into ps and builds p's cells. In attach mode it waits
+ * for the server (installing the signal handlers) and names the model from /props.
+ * Returns 0, or an exit code after an error line: TPS_EXIT_USAGE for a bad
+ * combination or manifest line, TPS_EXIT_ERROR for an unreadable file, an
+ * unreachable server or a signal. p and ps are filled as far as it got; the
+ * caller releases them either way. */
+int setup_plan(struct collect_setup *s, struct plan *p, struct prompt_set *ps);
+
+#endif
