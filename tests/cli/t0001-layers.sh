@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# t0001-layers.sh: the house plan of docs/ARCHITECTURE.md, checked on the source tree.
+# Commands live in cmd/ only; SQLite is reached from schema/ only; analyze/ does no
+# I/O; reports/ never touches the store; every #include points down a layer (or stays
+# in its folder); no folder holds more than 30% of the code.
+set -eu
+: "${TPSDB_SRC:?TPSDB_SRC must name the source tree}"
+cd "$TPSDB_SRC"
+fail=0
+bad() { echo "layers: $*" >&2; fail=1; }
+
+# 1. Every command is cmd/cmd_<name>.c, and nothing named cmd_*.c lives elsewhere.
+stray=$(find collect schema analyze reports . -maxdepth 1 -name 'cmd_*.c' 2>/dev/null | sort -u)
+[ -z "$stray" ] || bad "commands outside cmd/: $stray"
+n=$(ls cmd/cmd_*.c | wc -l)
+[ "$n" -eq 15 ] || bad "cmd/ holds $n cmd_*.c, expected 15"
+
+# 2. The store is the only wall around SQL.
+leaks=$(grep -lE '#include <sqlite3.h>|\bsqlite3_[a-z_0-9]+\b' ./*.c ./*.h cmd/* collect/* analyze/* reports/* 2>/dev/null || true)
+[ -z "$leaks" ] || bad "SQLite used outside schema/: $leaks"
+# ... and its public headers offer typed functions, not statements or bind helpers.
+pub=$(grep -lE 'sqlite3|store_stmt|store_bind_|store_col_|store_db\(' schema/*.h | grep -v '_int\.h$' || true)
+[ -z "$pub" ] || bad "schema/ public headers expose SQLite: $pub"
+
+# 3. analyze/ decides and never prints, opens, exits or reads the store.
+io=$(grep -nE '\bf?printf\(|\bputs\(|\bfputs\(|\bfopen\(|\bfwrite\(|\bexit\(|\bFILE\b|struct store\b' analyze/*.c analyze/*.h || true)
+[ -z "$io" ] || bad "I/O or the store in analyze/: $io"
+
+# 4. reports/ renders what it is handed: no store, no command.
+st=$(grep -nE 'struct store\b|\bstore_[a-z_]+\(|tps_ctx' reports/*.c reports/*.h || true)
+[ -z "$st" ] || bad "reports/ reaches into the store: $st"
+
+# 5. Includes point down. Each folder may include its own headers and these:
+allowed() {
+	case $1 in
+	analyze) echo "analyze" ;;
+	schema) echo "schema analyze" ;;
+	collect) echo "collect schema" ;;
+	reports) echo "reports analyze schema" ;;
+	cmd) echo "cmd collect schema analyze reports" ;;
+	.) echo "cmd collect schema analyze reports" ;;
+	esac
+}
+for dir in analyze schema collect reports cmd .; do
+	ok=$(allowed "$dir")
+	for f in "$dir"/*.c "$dir"/*.h; do
+		[ -e "$f" ] || continue
+		for inc in $(sed -n 's/^#include "\([a-z]*\)\/.*/\1/p' "$f" | sort -u); do
+			case " $ok " in *" $inc "*) ;; *) bad "$f includes $inc/ (up or across a layer)" ;; esac
+		done
+	done
+done
+# reports/ may name schema/'s plain types, never the store itself.
+up=$(grep -lE '#include "schema/store.h"' reports/*.c reports/*.h || true)
+[ -z "$up" ] || bad "reports/ includes schema/store.h: $up"
+
+# 6. No folder holds more than 30% of the lines of code.
+total=$(cat ./*.c ./*.h cmd/* collect/*.[ch] schema/*.[ch] schema/*.sql analyze/* reports/* | wc -l)
+for dir in cmd collect schema analyze reports; do
+	lines=$(cat "$dir"/*.[ch] | wc -l)
+	if [ $((lines * 100)) -gt $((total * 30)) ]; then
+		bad "$dir/ holds $lines of $total lines, more than 30%"
+	fi
+done
+
+[ "$fail" -eq 0 ] || exit 1
+echo "layers: ok"
