@@ -1,7 +1,7 @@
 /* baseline.c: the SQL behind 'tpsdb baseline'. A baseline is a name and a set of run
  * ids; deleting it leaves the runs alone (baseline_run cascades from both sides). */
 #include "schema/baseline.h"
-#include "schema/store.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>

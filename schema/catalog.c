@@ -3,7 +3,7 @@
  * identity alarms, and per-run data-quality counts. Flag bits are bound from
  * schema/record.h rather than spelled in the SQL, so the two cannot disagree. */
 #include "schema/catalog.h"
-#include "schema/store.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 #include <math.h>

@@ -3,7 +3,7 @@
  * hands over only the few rows a verdict needs. */
 #include "schema/cells.h"
 #include "schema/record.h"
-#include "schema/store.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* filehash.c: reads and writes the file_hash table (schema/0001_init.sql). The
  * collector decides when to hash; this file only remembers the answers. */
 #include "schema/filehash.h"
-#include "schema/store.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 #include <string.h>

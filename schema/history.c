@@ -3,7 +3,7 @@
  * grouping below is a single pass with no lookups. */
 #include "schema/history.h"
 #include "schema/record.h"
-#include "schema/store.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* ingest.c: writing runs and samples. Identity rows (host, engine, model, prompt)
  * are found or created on their identifying columns, so a re-import or a merge
  * reuses them. All of it runs inside the caller's BEGIN IMMEDIATE transaction. */
-#include "schema/store.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 #include <math.h>

@@ -1,8 +1,8 @@
 /* migrate.c: applies the compiled-in migrations in order, each inside its own
  * transaction that also advances PRAGMA user_version, so a crash leaves the store at
  * a whole version. A store written by a newer tpsdb is refused, never altered. */
-#include "schema/migrate.h"
-#include "schema/store.h"
+#include "schema/migrate_int.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * config cell; which engine measured it does not matter, since it estimates what a
  * restart alone does on that host. */
 #include "schema/noise.h"
-#include "schema/store.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 int store_noise_put(struct store *s, const struct noise_rec *n)

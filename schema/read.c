@@ -1,7 +1,7 @@
 /* read.c: reading runs back whole, with their host, engine, model and samples, for
  * export and merge. Runs stream one at a time, so an export of a million samples
  * holds one run's samples in memory, never the store. */
-#include "schema/store.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>

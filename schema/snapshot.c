@@ -3,8 +3,8 @@
  * newer one is refused, and the file is opened read-only so even a refused or
  * failed merge leaves it (and its directory) exactly as it was. */
 #include "schema/snapshot.h"
-#include "schema/migrate.h"
-#include "schema/store.h"
+#include "schema/migrate_int.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 #include <ctype.h>

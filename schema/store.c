@@ -1,8 +1,8 @@
 /* store.c: opening and closing the store, its connection settings, the cache of
  * prepared statements, transactions and the integrity check. The schema itself is in
  * schema/NNNN_*.sql and is applied by migrate.c. */
-#include "schema/store.h"
-#include "schema/migrate.h"
+#include "schema/store_int.h"
+#include "schema/migrate_int.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* store.h: the tpsdb store, one SQLite file. Only schema/ talks SQL; every other
- * stage goes through the functions declared here and in the other schema/ headers.
- * Writers own their transaction: store_begin() ... store_commit(). */
+ * stage goes through the typed functions declared here and in the other schema/
+ * headers (statements and bind helpers are private: schema/store_int.h). Writers
+ * own their transaction: store_begin() ... store_commit(). */
 #ifndef SCHEMA_STORE_H
 #define SCHEMA_STORE_H
 
-#include <sqlite3.h>
 #include <stdint.h>
 
 #include "schema/record.h"
@@ -27,35 +27,11 @@ enum store_open_flags {
 struct store *store_open(const char *path, int flags);
 /* Opens like store_open() but stops migrating at schema version `upto` (tests). */
 struct store *store_open_version(const char *path, int flags, int upto);
-/* Runs a one-value query (a PRAGMA) on a raw handle: 0 with *out set, -1 on any
- * error (nothing printed). For schema/ files that check a file before opening it. */
-int store_pragma_int(sqlite3 *db, const char *sql, int *out);
 /* Closes the store; accepts NULL. */
 void store_close(struct store *s);
 
 /* The path given to store_open(), borrowed. */
 const char *store_path(const struct store *s);
-/* The raw handle, for schema/ files only. Borrowed. */
-sqlite3 *store_db(struct store *s);
-/* A prepared statement for a static SQL string, cached by the string's address and
- * reset with its bindings cleared (Fossil's db_static_prepare). Borrowed: never
- * finalize it. NULL after an error line. */
-sqlite3_stmt *store_stmt(struct store *s, const char *sql);
-/* Reports the SQLite error of the last call as an error line with a context; -1. */
-int store_fail(struct store *s, const char *what);
-
-/* Binding by parameter name (":run_id") with the record conventions: a NULL string,
- * TPS_NULL or NAN bind SQL NULL. A name the statement lacks is ignored. */
-void store_bind_text(sqlite3_stmt *st, const char *name, const char *v);
-void store_bind_i64(sqlite3_stmt *st, const char *name, int64_t v);
-void store_bind_double(sqlite3_stmt *st, const char *name, double v);
-/* Column readers with the same conventions. store_col_text returns a heap copy the
- * caller frees (NULL for SQL NULL); store_col_str a borrowed "" for SQL NULL. */
-char *store_col_text(sqlite3_stmt *st, int i);
-const char *store_col_str(sqlite3_stmt *st, int i);
-int64_t store_col_i64(sqlite3_stmt *st, int i);
-double store_col_double(sqlite3_stmt *st, int i);
-
 /* BEGIN IMMEDIATE / COMMIT / ROLLBACK. 0 ok, -1 after an error line. Rollback is
  * quiet and safe to call when no transaction is open. */
 int store_begin(struct store *s);

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "schema/record_json.h"
-#include "schema/store.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 int cmd_import(int argc, char **argv, struct tps_ctx *ctx);

@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "schema/migrate.h"
-#include "schema/store.h"
+#include "schema/migrate_int.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 struct fixture {

@@ -15,9 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "schema/migrate.h"
+#include "schema/migrate_int.h"
 #include "schema/snapshot.h"
-#include "schema/store.h"
+#include "schema/store_int.h"
 #include "tpsdb.h"
 
 struct fixture {

@@ -1,8 +1,8 @@
-/* migrate.h: the compiled-in schema migrations and the function that applies them.
+/* migrate_int.h: (private to schema/) the compiled-in schema migrations and the function that applies them.
  * Each schema/NNNN_<what>.sql file is migration NNNN; PRAGMA user_version records
  * the last one applied. */
-#ifndef SCHEMA_MIGRATE_H
-#define SCHEMA_MIGRATE_H
+#ifndef SCHEMA_MIGRATE_INT_H
+#define SCHEMA_MIGRATE_INT_H
 
 #include <sqlite3.h>
 
