@@ -1,7 +1,10 @@
-/* test_gate.c: `tpsdb gate` and `tpsdb baseline` run in-process on a migrated
- * ":memory:" store filled through store_run_insert/store_sample_insert: one cell 6%
- * down at a 3% threshold fails alone (JSON and JUnit agree), the threshold edge, the
- * stored noise floor widening the threshold, XML escaping, and missing cells. */
+/* test_gate.c: the gate decision (analyze/gate.c) and its threshold syntax judged
+ * from plain structs, without a store or stdout: one cell 6% down at 3% fails alone,
+ * the threshold edge, the noise floor widening it, missing and incomparable cells,
+ * --strict, --sweep and --trend. Then `tpsdb gate` and `tpsdb baseline` run
+ * in-process on a migrated ":memory:" store filled through
+ * store_run_insert/store_sample_insert: the same cases end to end (JSON and JUnit
+ * agree), and XML escaping. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyze/gate.h"
+#include "analyze/gate_threshold.h"
 #include "schema/noise.h"
 #include "schema/record.h"
 #include "schema/store.h"
@@ -83,6 +88,400 @@ static int run(struct fixture *f, int (*cmd)(int, char **, struct tps_ctx *), ..
 	assert_non_null(f->out);
 	return rc;
 }
+
+/* --- the decision, store-free --- */
+
+#define NV 8
+
+/* A candidate or baseline cell of engine e, model m on the completion endpoint: pp
+ * and tg constant at the given means (NaN: no values), no acceptance, no floor. */
+struct tcell {
+	struct gate_cell c;
+	double v[GATE_N_METRICS][NV];
+};
+
+static void tcell_init(struct tcell *t, const char *uuid, const char *e, const char *m,
+		       int64_t n_max, double pp, double tg, double accept)
+{
+	double mean[GATE_N_METRICS] = { pp, tg, accept };
+	int k, i;
+
+	memset(t, 0, sizeof(*t));
+	t->c.side.uuid = uuid;
+	t->c.side.engine = e;
+	t->c.side.model = m;
+	t->c.side.spec_type = n_max == TPS_NULL ? "" : "draft";
+	t->c.side.endpoint = "completion";
+	t->c.side.n_max = n_max;
+	t->c.side.ctx = 8192;
+	t->c.side.n_predict = 256;
+	for (k = 0; k < GATE_N_METRICS; k++) {
+		t->c.noise_pct[k] = NAN;
+		if (isnan(mean[k]))
+			continue;
+		for (i = 0; i < NV; i++)
+			t->v[k][i] = mean[k];
+		t->c.values[k].v = t->v[k];
+		t->c.values[k].n = NV;
+	}
+}
+
+/* Judges cand[0..nc) against base[0..nb) (struct tcell arrays copied into cells). */
+static int decide(const struct tcell *cand, size_t nc, const struct tcell *base, size_t nb,
+		  const struct gate_params *p, struct gate_result *r)
+{
+	static struct gate_cell cc[8], bc[8];
+	struct gate_input in = { 0 };
+	size_t i;
+
+	for (i = 0; i < nc; i++)
+		cc[i] = cand[i].c;
+	for (i = 0; i < nb; i++)
+		bc[i] = base[i].c;
+	in.cand = cc;
+	in.n_cand = nc;
+	in.base = bc;
+	in.n_base = nb;
+	return gate_decide(&in, p, r);
+}
+
+static void test_decide_one_cell_fails(void **state)
+{
+	struct tcell cand[2], base[2];
+	struct gate_params p;
+	struct gate_result r;
+	size_t i, fails = 0;
+
+	(void)state;
+	tcell_init(&base[0], "b0", "ours", "dense", TPS_NULL, 13150, 142.6, NAN);
+	tcell_init(&base[1], "b1", "ours", "moe", TPS_NULL, 13000, 200, NAN);
+	tcell_init(&cand[0], "c0", "ours", "dense", TPS_NULL, 13160, 142.0, NAN);
+	tcell_init(&cand[1], "c1", "ours", "moe", TPS_NULL, 13010, 188, NAN); /* -6% */
+	gate_params_init(&p);
+	assert_int_equal(decide(cand, 2, base, 2, &p, &r), 0);
+	assert_int_equal(r.n_rows, 4); /* acceptance is not gated on the base rung */
+	assert_int_equal(r.n_shared, 2);
+	assert_int_equal(r.n_notes, 0);
+	for (i = 0; i < r.n_rows; i++) {
+		const struct gate_row *w = &r.rows[i];
+		if (w->g.outcome != VERDICT_GATE_FAIL)
+			continue;
+		fails++;
+		assert_string_equal(w->cand->side.model, "moe");
+		assert_string_equal(w->base->side.uuid, "b1");
+		assert_int_equal(w->metric, GATE_TG);
+		assert_true(fabs(w->g.delta_pct + 6) < 1e-9);
+		assert_true(w->g.threshold_pct == 3);
+		assert_int_equal(w->g.bound, VERDICT_BOUND_BAND);
+		assert_true(isnan(w->noise_pct));
+	}
+	assert_int_equal(fails, 1);
+	assert_int_equal(r.n_fail, 1);
+	gate_result_release(&r);
+	/* A wider threshold for decode alone lets it through. */
+	p.threshold[GATE_TG] = 6.5;
+	assert_int_equal(decide(cand, 2, base, 2, &p, &r), 0);
+	assert_int_equal(r.n_fail, 0);
+	gate_result_release(&r);
+}
+
+/* A regression of exactly the threshold passes; a hair more fails. */
+static void test_decide_threshold_edge(void **state)
+{
+	struct tcell base, at, beyond;
+	struct gate_params p;
+	struct gate_result r;
+
+	(void)state;
+	tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&at, "c", "ours", "m", TPS_NULL, 1000, 97, NAN);
+	tcell_init(&beyond, "d", "ours", "m", TPS_NULL, 1000, 96.9, NAN);
+	gate_params_init(&p);
+	p.gated[GATE_PP] = p.gated[GATE_ACCEPT] = 0;
+	assert_int_equal(decide(&at, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.n_rows, 1);
+	assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_PASS);
+	assert_int_equal(r.n_fail, 0);
+	gate_result_release(&r);
+	assert_int_equal(decide(&beyond, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_FAIL);
+	assert_int_equal(r.n_fail, 1);
+	gate_result_release(&r);
+}
+
+/* A 4% slowdown fails at 3% until a 2.5% floor is known; then the threshold is
+ * k x 2.5 = 5% and the noise bound decided; with k = 1 the 3% wins again. */
+static void test_decide_noise_floor(void **state)
+{
+	struct tcell base, cand;
+	struct gate_params p;
+	struct gate_result r;
+
+	(void)state;
+	tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&cand, "c", "ours", "m", TPS_NULL, 1000, 96, NAN);
+	gate_params_init(&p);
+	p.gated[GATE_PP] = 0;
+	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.n_fail, 1);
+	gate_result_release(&r);
+	cand.c.noise_pct[GATE_TG] = 2.5;
+	base.c.noise_pct[GATE_TG] = 50; /* the baseline's floor is not the one used */
+	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.n_fail, 0);
+	assert_int_equal(r.rows[0].g.bound, VERDICT_BOUND_NOISE);
+	assert_true(fabs(r.rows[0].g.threshold_pct - 5) < 1e-9);
+	assert_true(fabs(r.rows[0].noise_pct - 2.5) < 1e-9);
+	gate_result_release(&r);
+	p.noise_k = 1;
+	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.n_fail, 1);
+	assert_int_equal(r.rows[0].g.bound, VERDICT_BOUND_BAND);
+	gate_result_release(&r);
+}
+
+/* Cells of one side only are notes, in order: the candidate's as met, the
+ * baseline's after; nothing shared stops the gate. */
+static void test_decide_missing_cells(void **state)
+{
+	struct tcell base[2], cand[2];
+	struct gate_params p;
+	struct gate_result r;
+
+	(void)state;
+	tcell_init(&base[0], "b0", "ours", "dropped", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&base[1], "b1", "ours", "kept", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&cand[0], "c0", "ours", "kept", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&cand[1], "c1", "ours", "new", TPS_NULL, 1000, 100, NAN);
+	gate_params_init(&p);
+	assert_int_equal(decide(cand, 2, base, 2, &p, &r), 0);
+	assert_int_equal(r.n_rows, 2);
+	assert_int_equal(r.n_notes, 2);
+	assert_int_equal(r.notes[0].kind, GATE_NOTE_CAND_ONLY);
+	assert_string_equal(r.notes[0].cell->side.model, "new");
+	assert_int_equal(r.notes[1].kind, GATE_NOTE_BASE_ONLY);
+	assert_string_equal(r.notes[1].cell->side.model, "dropped");
+	gate_result_release(&r);
+	assert_int_equal(decide(&cand[1], 1, base, 2, &p, &r), -1);
+	assert_int_equal(r.stop, GATE_STOP_NOTHING_SHARED);
+	gate_result_release(&r);
+}
+
+/* The baseline holds the cell for two other engines: the first is taken with a
+ * note; another engine's run of a gated cell is not missing. A pair of runs with
+ * another ctx is refused with a note and not gated. */
+static void test_decide_engines_and_refusal(void **state)
+{
+	struct tcell base[3], cand[2];
+	struct gate_params p;
+	struct gate_result r;
+
+	(void)state;
+	tcell_init(&base[0], "b0", "llama.cpp", "m", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&base[1], "b1", "vllm", "m", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&base[2], "b2", "ours", "n", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&cand[0], "c0", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&cand[1], "c1", "ours", "n", TPS_NULL, 1000, 100, NAN);
+	cand[1].c.side.ctx = 4096;
+	gate_params_init(&p);
+	assert_int_equal(decide(cand, 2, base, 3, &p, &r), 0);
+	assert_int_equal(r.n_shared, 1);
+	assert_int_equal(r.n_rows, 2);
+	assert_string_equal(r.rows[0].base->side.uuid, "b0");
+	assert_int_equal(r.n_notes, 2);
+	assert_int_equal(r.notes[0].kind, GATE_NOTE_ENGINES);
+	assert_int_equal(r.notes[0].n_engines, 2);
+	assert_string_equal(r.notes[0].base->side.engine, "llama.cpp");
+	assert_int_equal(r.notes[1].kind, GATE_NOTE_NOT_COMPARABLE);
+	assert_int_equal(r.notes[1].diff.kind, PARITY_DIFF_CTX);
+	gate_result_release(&r);
+}
+
+/* A side without values is a NO_DATA note, not a row; acceptance is gated off the
+ * base rung only, and its absence on both sides is no note. */
+static void test_decide_no_data_and_accept(void **state)
+{
+	struct tcell base[2], cand[2];
+	struct gate_params p;
+	struct gate_result r;
+
+	(void)state;
+	tcell_init(&base[0], "b0", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&base[1], "b1", "ours", "m", 2, 1000, 100, 0.8);
+	tcell_init(&cand[0], "c0", "ours", "m", TPS_NULL, 1000, NAN, NAN);
+	tcell_init(&cand[1], "c1", "ours", "m", 2, 1000, 100, 0.7); /* -12.5% */
+	gate_params_init(&p);
+	assert_int_equal(decide(cand, 2, base, 2, &p, &r), 0);
+	assert_int_equal(r.n_rows, 4); /* pp of both, tg and accept of the spec cell */
+	assert_int_equal(r.n_notes, 1);
+	assert_int_equal(r.notes[0].kind, GATE_NOTE_NO_DATA);
+	assert_int_equal(r.notes[0].metric, GATE_TG);
+	assert_int_equal(r.notes[0].baseline_empty, 0);
+	assert_int_equal(r.rows[3].metric, GATE_ACCEPT);
+	assert_int_equal(r.rows[3].g.outcome, VERDICT_GATE_FAIL);
+	assert_int_equal(r.n_fail, 1);
+	gate_result_release(&r);
+	cand[1].c.values[GATE_ACCEPT].n = 0;
+	base[1].c.values[GATE_ACCEPT].n = 0;
+	assert_int_equal(decide(cand, 2, base, 2, &p, &r), 0);
+	assert_int_equal(r.n_rows, 3);
+	assert_int_equal(r.n_notes, 1);
+	gate_result_release(&r);
+}
+
+/* Flagged samples are listed always and fail only with --strict. */
+static void test_decide_strict(void **state)
+{
+	struct tcell base, cand;
+	struct gate_params p;
+	struct gate_result r;
+
+	(void)state;
+	tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&cand, "c", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	cand.c.flag_counts[0] = 1;
+	cand.c.flag_counts[2] = 2;
+	cand.c.n_samples = 24;
+	base.c.flag_counts[1] = 5; /* the baseline's flags are not the candidate's */
+	gate_params_init(&p);
+	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.n_find, 2);
+	assert_int_equal(r.find[0].flag, 1u);
+	assert_int_equal(r.find[1].flag, 4u);
+	assert_int_equal(r.find[1].count, 2);
+	assert_int_equal(r.find[1].n_samples, 24);
+	assert_int_equal(r.n_fail, 0);
+	gate_result_release(&r);
+	p.strict = 1;
+	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.n_fail, 2);
+	gate_result_release(&r);
+}
+
+/* --sweep: every violation of the candidate's series fails. */
+static void test_decide_sweep(void **state)
+{
+	struct tcell base, cand;
+	struct sweep_step steps[1] = { { 1, 2, 2, 3, -32.5, NAN } };
+	struct series se = { 0 };
+	struct series_set set = { &se, 1 };
+	struct gate_cell cc, bc;
+	struct gate_input in = { 0 };
+	struct gate_params p;
+	struct gate_result r;
+
+	(void)state;
+	tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&cand, "c", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	cc = cand.c;
+	bc = base.c;
+	se.engine = "ours";
+	se.report.violations = steps;
+	se.report.n_violations = 1;
+	in.cand = &cc;
+	in.n_cand = 1;
+	in.base = &bc;
+	in.n_base = 1;
+	in.sweep = &set;
+	gate_params_init(&p);
+	assert_int_equal(gate_decide(&in, &p, &r), 0);
+	assert_int_equal(r.n_viol, 0);
+	gate_result_release(&r);
+	p.sweep = 1;
+	assert_int_equal(gate_decide(&in, &p, &r), 0);
+	assert_int_equal(r.n_viol, 1);
+	assert_true(r.viol[0].series == &se);
+	assert_int_equal(r.viol[0].from, 2);
+	assert_int_equal(r.viol[0].to, 3);
+	assert_true(fabs(r.viol[0].drop_pct - 32.5) < 1e-12);
+	assert_int_equal(r.n_fail, 1);
+	gate_result_release(&r);
+}
+
+/* --trend: eight runs, decode falling 7% from the fifth; the candidate matches its
+ * baseline, yet the history's newest change point fails. Prefill holds. */
+static void test_decide_trend(void **state)
+{
+	static const double wig[3] = { -0.2, 0, 0.2 };
+	struct tcell base, cand;
+	struct gate_hist_run runs[2][8];
+	double v[2][8][3];
+	static const char *const tags[8] = { "h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8" };
+	struct gate_params p;
+	struct gate_result r;
+	int m, i, k;
+
+	(void)state;
+	tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 133, NAN);
+	tcell_init(&cand, "c", "ours", "m", TPS_NULL, 1000, 133, NAN);
+	for (m = 0; m < 2; m++) {
+		for (i = 0; i < 8; i++) {
+			double mean = m == GATE_TG ? (i < 4 ? 143 : 133) : 1000;
+			for (k = 0; k < 3; k++)
+				v[m][i][k] = mean + wig[(i + k) % 3];
+			runs[m][i].uuid = tags[i];
+			runs[m][i].tag = tags[i];
+			runs[m][i].values = v[m][i];
+			runs[m][i].n = 3;
+		}
+		cand.c.hist[m] = runs[m];
+		cand.c.n_hist[m] = 8;
+	}
+	gate_params_init(&p);
+	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.n_trend, 0);
+	assert_int_equal(r.n_fail, 0);
+	gate_result_release(&r);
+	p.trend = 1;
+	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.n_trend, 1);
+	assert_int_equal(r.trend[0].metric, GATE_TG);
+	assert_string_equal(r.trend[0].run->tag, "h5");
+	assert_true(r.trend[0].cp.change_pct < -6.5 && r.trend[0].cp.change_pct > -7.5);
+	assert_true(r.trend[0].fail);
+	assert_int_equal(r.n_fail, 1);
+	gate_result_release(&r);
+	/* A shift the threshold allows is no change point of the gate. */
+	p.threshold[GATE_TG] = 8;
+	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.n_trend, 0);
+	gate_result_release(&r);
+}
+
+static void test_threshold_parse(void **state)
+{
+	double th[GATE_N_METRICS] = { 3, 3, 3 };
+	int set[GATE_N_METRICS] = { 0 };
+	struct gate_threshold_err e;
+	char text[] = "# gate thresholds\ntg = 8   # decode\n\n pp=1\r\n";
+	char bad[] = "* = 2\ntg 3\n";
+
+	(void)state;
+	assert_int_equal(gate_threshold_parse("tg=7", th, set, &e), 0);
+	assert_true(th[GATE_TG] == 7 && th[GATE_PP] == 3 && set[GATE_TG] && !set[GATE_PP]);
+	assert_int_equal(gate_threshold_parse(" * =\t4", th, set, &e), 0);
+	assert_true(th[GATE_PP] == 4 && th[GATE_TG] == 4 && th[GATE_ACCEPT] == 4);
+	assert_int_equal(gate_threshold_parse("2.5", th, set, &e), 0);
+	assert_true(th[GATE_ACCEPT] == 2.5);
+	assert_int_equal(gate_threshold_parse(" tok = 3", th, set, &e), -1);
+	assert_int_equal(e.kind, GATE_THRESHOLD_METRIC);
+	assert_string_equal(e.name, "tok");
+	assert_int_equal(gate_threshold_parse("tg= -1", th, set, &e), -1);
+	assert_int_equal(e.kind, GATE_THRESHOLD_VALUE);
+	assert_string_equal(e.value, "-1");
+	assert_true(th[GATE_TG] == 2.5);
+	assert_int_equal(gate_threshold_parse_text(text, th, &e), 0);
+	assert_true(th[GATE_TG] == 8 && th[GATE_PP] == 1 && th[GATE_ACCEPT] == 2.5);
+	assert_int_equal(gate_threshold_parse_text(bad, th, &e), -1);
+	assert_int_equal(e.kind, GATE_THRESHOLD_SYNTAX);
+	assert_int_equal(e.line, 2);
+	assert_true(th[GATE_PP] == 2);
+	assert_int_equal(gate_metric_index("accept"), GATE_ACCEPT);
+	assert_int_equal(gate_metric_index("x"), -1);
+	assert_string_equal(gate_metric_name(GATE_PP), "pp");
+}
+
+/* --- the command, on a store --- */
 
 /* A run of 8 prompts x 2 reps around pp and tg with a fixed +-0.3% pattern. */
 static void add_run(struct store *s, const char *engine, const char *model, const char *tag,
@@ -280,6 +679,16 @@ static void test_gate_missing_cells_warn(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decide_one_cell_fails),
+		cmocka_unit_test(test_decide_threshold_edge),
+		cmocka_unit_test(test_decide_noise_floor),
+		cmocka_unit_test(test_decide_missing_cells),
+		cmocka_unit_test(test_decide_engines_and_refusal),
+		cmocka_unit_test(test_decide_no_data_and_accept),
+		cmocka_unit_test(test_decide_strict),
+		cmocka_unit_test(test_decide_sweep),
+		cmocka_unit_test(test_decide_trend),
+		cmocka_unit_test(test_threshold_parse),
 		cmocka_unit_test_setup_teardown(test_gate_one_cell_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_threshold_edge, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_noise_floor, setup, teardown),

@@ -1,0 +1,290 @@
+/* gate.c: the gate decision over plain cells: match each candidate cell with its
+ * baseline run, gate every metric on the means, and add the findings, sweep
+ * violations and change points the options ask for. Words are reports/gate_write.c's;
+ * the numbers come from analyze/verdict.c, analyze/trend.c and the series. */
+#include "analyze/gate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/sweep.h"
+#include "analyze/trend.h"
+#include "tpsdb.h"
+
+static const char *const metric_names[GATE_N_METRICS] = { "pp", "tg", "accept" };
+
+const char *gate_metric_name(int metric)
+{
+	return metric >= 0 && metric < GATE_N_METRICS ? metric_names[metric] : "?";
+}
+
+int gate_metric_index(const char *name)
+{
+	int i;
+
+	for (i = 0; i < GATE_N_METRICS; i++)
+		if (!strcmp(name, metric_names[i]))
+			return i;
+	return -1;
+}
+
+void gate_params_init(struct gate_params *p)
+{
+	int m;
+
+	memset(p, 0, sizeof(*p));
+	for (m = 0; m < GATE_N_METRICS; m++) {
+		p->threshold[m] = VERDICT_MAX_REGRESS_PCT;
+		p->gated[m] = 1;
+	}
+	p->noise_k = VERDICT_NOISE_K;
+}
+
+static int same_cell(const struct parity_side *a, const struct parity_side *b)
+{
+	return !strcmp(a->model, b->model) && !strcmp(a->spec_type, b->spec_type) &&
+	       a->n_max == b->n_max && !strcmp(a->endpoint, b->endpoint);
+}
+
+static struct gate_note *add_note(struct gate_result *r, enum gate_note_kind kind,
+				  const struct gate_cell *cell)
+{
+	struct gate_note *n;
+
+	r->notes = tps_xrealloc(r->notes, (r->n_notes + 1) * sizeof(*r->notes));
+	n = &r->notes[r->n_notes++];
+	memset(n, 0, sizeof(*n));
+	n->kind = kind;
+	n->cell = cell;
+	return n;
+}
+
+/* The baseline run of the candidate's cell: the same engine if the baseline has
+ * one, else the first engine in it; *n_choices counts the engines it holds. */
+static const struct gate_cell *baseline_for(const struct gate_input *in,
+					    const struct gate_cell *c, size_t *n_choices)
+{
+	const struct gate_cell *first = NULL;
+	size_t i;
+
+	*n_choices = 0;
+	for (i = 0; i < in->n_base; i++) {
+		const struct gate_cell *b = &in->base[i];
+		if (!same_cell(&b->side, &c->side))
+			continue;
+		(*n_choices)++;
+		if (!strcmp(b->side.engine, c->side.engine))
+			return b;
+		if (!first)
+			first = b;
+	}
+	return first;
+}
+
+static void add_findings(const struct gate_cell *c, struct gate_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < GATE_N_FLAGS; i++) {
+		struct gate_finding *f;
+		if (!c->flag_counts[i])
+			continue;
+		r->find = tps_xrealloc(r->find, (r->n_find + 1) * sizeof(*r->find));
+		f = &r->find[r->n_find++];
+		f->cell = c;
+		f->flag = 1u << i;
+		f->count = c->flag_counts[i];
+		f->n_samples = c->n_samples;
+	}
+}
+
+/* One metric of one shared cell: a row, or a NO_DATA note. */
+static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
+		       const struct gate_cell *b, int m, struct gate_result *r)
+{
+	struct verdict_gate_params vp;
+	struct verdict_gate_result g;
+	const struct gate_values *x = &c->values[m], *y = &b->values[m];
+	double noise = m == GATE_ACCEPT ? NAN : c->noise_pct[m];
+	struct gate_row *row;
+
+	verdict_gate_params_init(&vp);
+	vp.max_regress_pct = p->threshold[m];
+	vp.noise_k = p->noise_k;
+	vp.noise_pct = isnan(noise) ? 0 : noise;
+	if (verdict_gate(x->v, x->n, y->v, y->n, &vp, &g) < 0) {
+		r->stop = GATE_STOP_BAD_PARAMS;
+		r->stop_cell = c;
+		return -1;
+	}
+	if (g.outcome == VERDICT_GATE_NODATA) {
+		/* A base cell has no acceptance; that is not worth a warning. */
+		if (m != GATE_ACCEPT || (x->n && y->n)) {
+			struct gate_note *n = add_note(r, GATE_NOTE_NO_DATA, c);
+			n->metric = m;
+			n->baseline_empty = x->n != 0;
+		}
+		return 0;
+	}
+	r->rows = tps_xrealloc(r->rows, (r->n_rows + 1) * sizeof(*r->rows));
+	row = &r->rows[r->n_rows++];
+	row->cand = c;
+	row->base = b;
+	row->metric = m;
+	row->g = g;
+	row->noise_pct = noise;
+	if (g.outcome == VERDICT_GATE_FAIL)
+		r->n_fail++;
+	return 0;
+}
+
+static const double *hist_values(const void *series, size_t i, size_t *n)
+{
+	const struct gate_hist_run *runs = series;
+
+	*n = runs[i].n;
+	return runs[i].values;
+}
+
+/* The newest change point of the candidate's history of one cell and metric. */
+static int check_trend(const struct gate_params *p, const struct gate_cell *c, int m,
+		       struct gate_result *r)
+{
+	const struct changepoint *cp;
+	struct changepoint_params cpp;
+	struct trend t;
+	struct gate_trend *g;
+
+	if (!c->n_hist[m])
+		return 0;
+	changepoint_params_init(&cpp);
+	/* A shift the gate itself would let through is not a regression here either. */
+	cpp.min_magnitude_pct = p->threshold[m];
+	if (trend_detect(c->hist[m], c->n_hist[m], hist_values, &cpp, &t) < 0) {
+		r->stop = GATE_STOP_BAD_TREND;
+		r->stop_cell = c;
+		return -1;
+	}
+	if ((cp = trend_latest(&t))) {
+		r->trend = tps_xrealloc(r->trend, (r->n_trend + 1) * sizeof(*r->trend));
+		g = &r->trend[r->n_trend++];
+		memset(g, 0, sizeof(*g));
+		g->cell = c;
+		g->metric = m;
+		g->cp = *cp;
+		g->threshold = p->threshold[m];
+		g->run = &c->hist[m][cp->index];
+		g->fail = trend_latest_regression(&t);
+		if (g->fail)
+			r->n_fail++;
+	}
+	trend_release(&t);
+	return 0;
+}
+
+static void add_violations(const struct series_set *set, struct gate_result *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < set->n; i++) {
+		const struct series *se = &set->v[i];
+		for (j = 0; j < se->report.n_violations; j++) {
+			const struct sweep_step *st = &se->report.violations[j];
+			struct gate_violation *v;
+
+			r->viol = tps_xrealloc(r->viol, (r->n_viol + 1) * sizeof(*r->viol));
+			v = &r->viol[r->n_viol++];
+			v->series = se;
+			v->from = st->from_n_max;
+			v->to = st->to_n_max;
+			v->drop_pct = -st->change_pct;
+			r->n_fail++;
+		}
+	}
+}
+
+/* Baseline cells no candidate cell took. Another engine's run of a cell already
+ * gated is not missing. */
+static void add_base_only(const struct gate_input *in, const char *used, struct gate_result *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < in->n_base; i++) {
+		if (used[i])
+			continue;
+		for (k = 0; k < in->n_base; k++)
+			if (used[k] && same_cell(&in->base[k].side, &in->base[i].side))
+				break;
+		if (k < in->n_base)
+			continue;
+		add_note(r, GATE_NOTE_BASE_ONLY, &in->base[i]);
+	}
+}
+
+int gate_decide(const struct gate_input *in, const struct gate_params *p,
+		struct gate_result *out)
+{
+	char *used = tps_xcalloc(in->n_base ? in->n_base : 1, 1);
+	size_t i;
+	int m, ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < in->n_cand; i++) {
+		const struct gate_cell *c = &in->cand[i], *b;
+		struct parity_diff diff;
+		size_t choices;
+
+		add_findings(c, out);
+		if (!(b = baseline_for(in, c, &choices))) {
+			add_note(out, GATE_NOTE_CAND_ONLY, c);
+			continue;
+		}
+		used[b - in->base] = 1;
+		if (choices > 1 && strcmp(b->side.engine, c->side.engine)) {
+			struct gate_note *n = add_note(out, GATE_NOTE_ENGINES, c);
+			n->base = b;
+			n->n_engines = choices;
+		}
+		if (parity_mismatch(&c->side, &b->side, &diff)) {
+			struct gate_note *n = add_note(out, GATE_NOTE_NOT_COMPARABLE, c);
+			n->base = b;
+			n->diff = diff;
+			continue;
+		}
+		out->n_shared++;
+		for (m = 0; m < GATE_N_METRICS; m++) {
+			if (!p->gated[m] || (m == GATE_ACCEPT && sweep_rung_is_base(c->side.n_max)))
+				continue;
+			if (gate_metric(p, c, b, m, out) < 0)
+				goto out;
+			if (p->trend && check_trend(p, c, m, out) < 0)
+				goto out;
+		}
+	}
+	add_base_only(in, used, out);
+	if (p->strict)
+		out->n_fail += out->n_find;
+	if (p->sweep && in->sweep)
+		add_violations(in->sweep, out);
+	if (!out->n_shared) {
+		out->stop = GATE_STOP_NOTHING_SHARED;
+		goto out;
+	}
+	ret = 0;
+out:
+	free(used);
+	return ret;
+}
+
+void gate_result_release(struct gate_result *r)
+{
+	if (!r)
+		return;
+	free(r->rows);
+	free(r->notes);
+	free(r->find);
+	free(r->viol);
+	free(r->trend);
+	memset(r, 0, sizeof(*r));
+}

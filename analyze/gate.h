@@ -1,0 +1,178 @@
+/* gate.h: the gate decision. A candidate build's cells are matched with a frozen
+ * baseline's and each shared cell is passed or failed per metric on the means
+ * (verdict_gate()), the threshold widened to k times the stored noise floor; the
+ * optional checks add the candidate's flagged samples (--strict), its sweep
+ * violations (--sweep) and its history's newest change point (--trend). Pure: the
+ * store's loader (schema/gate_load.h) fills the input, reports/gate_write.h words
+ * the result. */
+#ifndef ANALYZE_GATE_H
+#define ANALYZE_GATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/changepoint.h"
+#include "analyze/parity.h"
+#include "analyze/series.h"
+#include "analyze/verdict.h"
+
+/* The gated metrics, in the order every output lists them. */
+enum gate_metric {
+	GATE_PP,     /* prompt tok/s */
+	GATE_TG,     /* decode tok/s */
+	GATE_ACCEPT, /* accepted / drafted tokens, speculative cells only */
+	GATE_N_METRICS,
+};
+
+/* The sample flags counted for --strict: the flag 1 << i for i < GATE_N_FLAGS
+ * (SAMPLE_TRUNCATED .. SAMPLE_COLD of the store). */
+#define GATE_N_FLAGS 5
+
+/* "pp", "tg" or "accept"; static strings. */
+const char *gate_metric_name(int metric);
+/* The enum gate_metric of a name ("pp", "tg", "accept"), or -1. */
+int gate_metric_index(const char *name);
+
+/* Usable values of one metric in one run. */
+struct gate_values {
+	const double *v;
+	size_t n;
+};
+
+/* One run of the candidate's history of a cell (oldest first), for --trend. */
+struct gate_hist_run {
+	const char *uuid, *tag; /* tag "" when none */
+	const double *values;   /* the run's usable values of the metric */
+	size_t n;
+};
+
+/* One run as the gate sees it: a cell (model, spec type, n_max, endpoint) measured
+ * by one engine. Everything is borrowed from whoever filled the input. The
+ * noise floor, flag counts and history are read for candidate cells only. */
+struct gate_cell {
+	struct parity_side side;                     /* identity and config */
+	struct gate_values values[GATE_N_METRICS];   /* a metric not loaded: empty */
+	double noise_pct[GATE_N_METRICS];            /* stored A/A floor; NaN when none */
+	int64_t flag_counts[GATE_N_FLAGS];           /* samples carrying flag 1 << i */
+	int64_t n_samples;                           /* the run's samples */
+	const struct gate_hist_run *hist[GATE_N_METRICS]; /* the cell's history; */
+	size_t n_hist[GATE_N_METRICS];               /* 0 runs: none (or no --trend) */
+};
+
+/* What gate_decide() judges, all borrowed. cand: the candidate's runs, one per
+ * cell, in the store's cell order; base: the baseline's runs (several engines may
+ * hold one cell); sweep: the candidate's speculative series, or NULL without
+ * --sweep. */
+struct gate_input {
+	const struct gate_cell *cand, *base;
+	size_t n_cand, n_base;
+	const struct series_set *sweep;
+};
+
+struct gate_params {
+	double threshold[GATE_N_METRICS]; /* allowed regression, percent, >= 0 */
+	int gated[GATE_N_METRICS];        /* 1: the metric is gated */
+	double noise_k;                   /* multiplier of the stored floor, >= 0 */
+	int sweep;                        /* fail on the sweep's violations */
+	int strict;                       /* fail on flagged samples */
+	int trend;                        /* fail on a regressing newest change point */
+};
+
+/* Sets the defaults: every metric gated at VERDICT_MAX_REGRESS_PCT, k =
+ * VERDICT_NOISE_K, no optional check. */
+void gate_params_init(struct gate_params *p);
+
+/* One metric of one shared cell. */
+struct gate_row {
+	const struct gate_cell *cand, *base; /* the runs compared */
+	int metric;                          /* enum gate_metric */
+	struct verdict_gate_result g;        /* means, delta, threshold, bound, outcome */
+	double noise_pct;                    /* the stored floor; NaN when none */
+};
+
+/* A remark for the reader, in the order met. */
+enum gate_note_kind {
+	GATE_NOTE_CAND_ONLY,      /* cell: the candidate has it, the baseline does not */
+	GATE_NOTE_ENGINES,        /* cell: the baseline holds n_engines engines for it;
+				     gated against base, another engine */
+	GATE_NOTE_NOT_COMPARABLE, /* cell, base: not gated, diff says why */
+	GATE_NOTE_NO_DATA,        /* cell, metric: a side has no usable value */
+	GATE_NOTE_BASE_ONLY,      /* cell (a baseline run): the candidate lacks it */
+};
+
+struct gate_note {
+	enum gate_note_kind kind;
+	const struct gate_cell *cell, *base;
+	size_t n_engines;       /* ENGINES */
+	struct parity_diff diff; /* NOT_COMPARABLE */
+	int metric;             /* NO_DATA */
+	int baseline_empty;     /* NO_DATA: 1 the baseline's side, 0 the candidate's */
+};
+
+/* A flag carried by some of a candidate run's samples. */
+struct gate_finding {
+	const struct gate_cell *cell;
+	unsigned flag; /* 1 << i */
+	int64_t count, n_samples;
+};
+
+/* A sweep violation of the candidate: decode falls from one rung to the next. */
+struct gate_violation {
+	const struct series *series;
+	int64_t from, to; /* n_max of the rungs; <= 0 or TPS_NULL for the base */
+	double drop_pct;  /* > 0 */
+};
+
+/* The newest change point of a candidate cell's history of one metric. */
+struct gate_trend {
+	const struct gate_cell *cell;
+	int metric;
+	const struct gate_hist_run *run; /* the first run of the new segment */
+	struct changepoint cp;
+	double threshold;                /* the magnitude a change needed, percent */
+	int fail;                        /* the change is a fall */
+};
+
+/* Why gate_decide() stopped. */
+enum gate_stop {
+	GATE_STOP_NONE,
+	GATE_STOP_NOTHING_SHARED, /* no candidate cell is comparable with the baseline */
+	GATE_STOP_BAD_PARAMS,     /* stop_cell: a threshold or noise_k is not >= 0 */
+	GATE_STOP_BAD_TREND,      /* stop_cell: change-point parameters refused */
+};
+
+struct gate_result {
+	struct gate_row *rows;         /* order of in->cand, metrics in enum order */
+	size_t n_rows;
+	struct gate_note *notes;
+	size_t n_notes;
+	struct gate_finding *find;     /* every flag of every candidate run */
+	size_t n_find;
+	struct gate_violation *viol;   /* with p->sweep */
+	size_t n_viol;
+	struct gate_trend *trend;      /* with p->trend, cells that have a change point */
+	size_t n_trend;
+	size_t n_shared;               /* candidate cells gated */
+	size_t n_fail;                 /* failing rows + trends + violations (+ findings
+					  with p->strict); the gate passes at 0 */
+	enum gate_stop stop;
+	const struct gate_cell *stop_cell;
+};
+
+/* Judges in under p. Each candidate cell takes the baseline run of the same cell
+ * and engine, else the first of another engine (an ENGINES note when there was a
+ * choice); a cell only one side holds is a note, as is a pair parity_mismatch()
+ * refuses. Every gated metric of a shared cell (acceptance only off the base rung)
+ * gets a row through verdict_gate() with max_regress p->threshold and the cell's
+ * noise floor times p->noise_k; a side without values is a NO_DATA note instead
+ * (not for acceptance unless both sides had values). With p->trend, each gated
+ * metric's history is searched for change points at min magnitude p->threshold.
+ * Fills *out; everything in it borrows from in, so in must outlive it. Release
+ * with gate_result_release(), also after -1. 0 ok; -1 with out->stop set. */
+int gate_decide(const struct gate_input *in, const struct gate_params *p,
+		struct gate_result *out);
+
+/* Frees what *r holds and zeroes it; accepts NULL and a zeroed result. */
+void gate_result_release(struct gate_result *r);
+
+#endif

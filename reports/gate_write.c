@@ -1,0 +1,424 @@
+/* gate_write.c: renders a gate result (analyze/gate.h) as the text table, JSON,
+ * GitHub annotations and JUnit XML, with one sentence per failure shared by the
+ * text, JUnit and GitHub outputs. Decides nothing: statuses and counts are the
+ * result's. */
+#include "reports/gate_write.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <string.h>
+
+#include "reports/json.h"
+#include "reports/parity.h"
+#include "reports/sweep_text.h"
+#include "schema/record.h"
+#include "tpsdb.h"
+
+#define CELL_LEN 256 /* a cell's display name */
+#define MSG_LEN 768  /* one failure sentence */
+
+static void cell_name(const struct gate_cell *c, char *buf, size_t len)
+{
+	parity_side_name(&c->side, buf, len);
+}
+
+void gate_write_note(const struct gate_report *h, const struct gate_note *n, char *buf,
+		     size_t len)
+{
+	char cell[CELL_LEN], why[160];
+
+	cell_name(n->cell, cell, sizeof(cell));
+	switch (n->kind) {
+	case GATE_NOTE_CAND_ONLY:
+		snprintf(buf, len, "cell '%s': the candidate has it, the baseline '%s' does not",
+			 cell, h->baseline);
+		break;
+	case GATE_NOTE_ENGINES:
+		snprintf(buf, len, "cell '%s': the baseline holds %zu engines; gating against '%s'",
+			 cell, n->n_engines, n->base->side.engine);
+		break;
+	case GATE_NOTE_NOT_COMPARABLE:
+		parity_diff_text(&n->diff, why, sizeof(why));
+		snprintf(buf, len, "cell '%s': not gated, the runs are not comparable: %s", cell,
+			 why);
+		break;
+	case GATE_NOTE_NO_DATA:
+		snprintf(buf, len, "cell '%s' %s: no usable values on %s side; not gated", cell,
+			 gate_metric_name(n->metric),
+			 n->baseline_empty ? "the baseline's" : "the candidate's");
+		break;
+	case GATE_NOTE_BASE_ONLY:
+		snprintf(buf, len, "cell '%s': the baseline '%s' has it, the candidate does not",
+			 cell, h->baseline);
+		break;
+	}
+}
+
+int gate_write_stop(const struct gate_report *h, const struct gate_result *r)
+{
+	char cell[CELL_LEN] = "";
+
+	if (r->stop_cell)
+		cell_name(r->stop_cell, cell, sizeof(cell));
+	switch (r->stop) {
+	case GATE_STOP_BAD_PARAMS:
+		return tps_error("cannot gate '%s': a threshold or noise multiplier is not a "
+				 "number >= 0", cell);
+	case GATE_STOP_BAD_TREND:
+		return tps_error("cannot search '%s' for change points: bad parameters", cell);
+	case GATE_STOP_NOTHING_SHARED:
+	case GATE_STOP_NONE:
+		break;
+	}
+	return tps_error("nothing to gate: no cell of '%s'%s%s%s is in the baseline '%s'",
+			 h->engine, h->tag ? " tagged '" : "", h->tag ? h->tag : "",
+			 h->tag ? "'" : "", h->baseline);
+}
+
+static void row_message(const struct gate_report *h, const struct gate_row *w, char *buf,
+			size_t len)
+{
+	char cell[CELL_LEN];
+
+	cell_name(w->cand, cell, sizeof(cell));
+	snprintf(buf, len, "%s %s: candidate %.6g vs baseline %.6g (%+.2f%%), %s the allowed "
+		 "-%.2f%% (%s bound) against baseline '%s'", cell, gate_metric_name(w->metric),
+		 w->g.candidate_mean, w->g.baseline_mean, w->g.delta_pct,
+		 w->g.outcome == VERDICT_GATE_FAIL ? "beyond" : "within", w->g.threshold_pct,
+		 verdict_bound_name(w->g.bound), h->baseline);
+}
+
+static void viol_message(const struct gate_violation *v, char *buf, size_t len)
+{
+	char a[24], b[24];
+
+	snprintf(buf, len, "%s %s %s: decode falls %.1f%% from n_max=%s to n_max=%s",
+		 v->series->engine, v->series->model, v->series->spec_type, v->drop_pct,
+		 sweep_text_rung(v->from, a, sizeof(a)), sweep_text_rung(v->to, b, sizeof(b)));
+}
+
+static void find_message(const struct gate_finding *f, char *buf, size_t len)
+{
+	char cell[CELL_LEN];
+
+	cell_name(f->cell, cell, sizeof(cell));
+	snprintf(buf, len, "%s: %lld of %lld samples of run %s are %s", cell,
+		 (long long)f->count, (long long)f->n_samples, f->cell->side.uuid,
+		 record_flag_name(f->flag));
+}
+
+static void trend_message(const struct gate_trend *t, char *buf, size_t len)
+{
+	char cell[CELL_LEN];
+	const char *tag = t->run->tag;
+
+	cell_name(t->cell, cell, sizeof(cell));
+	snprintf(buf, len, "%s %s: change point at run %s%s%s%s: %.4g -> %.4g (%+.2f%%, p=%.2g)",
+		 cell, gate_metric_name(t->metric), t->run->uuid, *tag ? " (tag '" : "", tag,
+		 *tag ? "')" : "", t->cp.mean_before, t->cp.mean_after, t->cp.change_pct,
+		 t->cp.pvalue);
+}
+
+void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_result *r)
+{
+	char msg[MSG_LEN], cell[CELL_LEN];
+	size_t i;
+	int wc = 4;
+
+	/* printf's padding, not md_table: a number wider than its column widens only
+	 * its own line here, and the output is kept byte for byte. */
+	for (i = 0; i < r->n_rows; i++) {
+		cell_name(r->rows[i].cand, cell, sizeof(cell));
+		if ((int)strlen(cell) > wc)
+			wc = (int)strlen(cell);
+	}
+	fprintf(f, "gate: '%s'%s%s%s against baseline '%s': %s (%zu failure(s))\n", h->engine,
+		h->tag ? " tag '" : "", h->tag ? h->tag : "", h->tag ? "'" : "", h->baseline,
+		r->n_fail ? "FAIL" : "PASS", r->n_fail);
+	fprintf(f, "  %-*s  %-6s  %10s  %10s  %8s  %-13s  %s\n", wc, "cell", "metric",
+		"baseline", "candidate", "delta", "threshold", "status");
+	for (i = 0; i < r->n_rows; i++) {
+		const struct gate_row *w = &r->rows[i];
+		char th[40];
+		/* Acceptance is a ratio: three decimals; tok/s: one. */
+		int prec = w->metric == GATE_ACCEPT ? 3 : 1;
+
+		cell_name(w->cand, cell, sizeof(cell));
+		snprintf(th, sizeof(th), "-%.1f%% %s", w->g.threshold_pct,
+			 verdict_bound_name(w->g.bound));
+		fprintf(f, "  %-*s  %-6s  %10.*f  %10.*f  %+7.2f%%  %-13s  %s\n", wc, cell,
+			gate_metric_name(w->metric), prec, w->g.baseline_mean, prec,
+			w->g.candidate_mean, w->g.delta_pct, th,
+			w->g.outcome == VERDICT_GATE_FAIL ? "FAIL" : "pass");
+	}
+	for (i = 0; i < r->n_viol; i++) {
+		viol_message(&r->viol[i], msg, sizeof(msg));
+		fprintf(f, "  sweep FAIL: %s\n", msg);
+	}
+	for (i = 0; i < r->n_find; i++) {
+		find_message(&r->find[i], msg, sizeof(msg));
+		fprintf(f, "  finding%s: %s\n", h->strict ? " FAIL" : "", msg);
+	}
+	for (i = 0; i < r->n_trend; i++) {
+		trend_message(&r->trend[i], msg, sizeof(msg));
+		fprintf(f, "  trend %s: %s\n", r->trend[i].fail ? "FAIL" : "pass", msg);
+	}
+	fprintf(f, "mean tok/s (accept: accepted/drafted); fails when delta < -threshold; "
+		"threshold = max(--max-regress, k x A/A noise)\n");
+}
+
+static void json_rows(cJSON *arr, const struct gate_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_rows; i++) {
+		const struct gate_row *w = &r->rows[i];
+		const struct parity_side *s = &w->cand->side;
+		cJSON *c = cJSON_CreateObject();
+
+		cJSON_AddItemToArray(arr, c);
+		cJSON_AddStringToObject(c, "model", s->model);
+		cJSON_AddStringToObject(c, "spec_type", s->spec_type);
+		json_put_rung(c, "n_max", s->n_max);
+		cJSON_AddStringToObject(c, "endpoint", s->endpoint);
+		cJSON_AddStringToObject(c, "metric", gate_metric_name(w->metric));
+		json_put_num(c, "baseline", w->g.baseline_mean);
+		json_put_num(c, "candidate", w->g.candidate_mean);
+		json_put_num(c, "delta_pct", w->g.delta_pct);
+		json_put_num(c, "threshold_pct", w->g.threshold_pct);
+		cJSON_AddStringToObject(c, "bound", verdict_bound_name(w->g.bound));
+		json_put_num(c, "noise_pct", w->noise_pct);
+		cJSON_AddNumberToObject(c, "n_baseline", (double)w->g.n_baseline);
+		cJSON_AddNumberToObject(c, "n_candidate", (double)w->g.n_candidate);
+		cJSON_AddStringToObject(c, "baseline_run", w->base->side.uuid);
+		cJSON_AddStringToObject(c, "candidate_run", s->uuid);
+		cJSON_AddStringToObject(c, "status", verdict_gate_outcome_name(w->g.outcome));
+	}
+}
+
+static void json_checks(cJSON *root, const struct gate_report *h, const struct gate_result *r)
+{
+	cJSON *arr;
+	char cell[CELL_LEN];
+	size_t i;
+
+	arr = cJSON_AddArrayToObject(root, "sweep_violations");
+	for (i = 0; i < r->n_viol; i++) {
+		const struct gate_violation *g = &r->viol[i];
+		cJSON *v = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, v);
+		cJSON_AddStringToObject(v, "engine", g->series->engine);
+		cJSON_AddStringToObject(v, "model", g->series->model);
+		cJSON_AddStringToObject(v, "spec_type", g->series->spec_type);
+		json_put_rung(v, "from", g->from);
+		json_put_rung(v, "to", g->to);
+		json_put_num(v, "drop_pct", g->drop_pct);
+	}
+	arr = cJSON_AddArrayToObject(root, "findings");
+	for (i = 0; i < r->n_find; i++) {
+		const struct gate_finding *g = &r->find[i];
+		cJSON *v = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, v);
+		cell_name(g->cell, cell, sizeof(cell));
+		cJSON_AddStringToObject(v, "cell", cell);
+		cJSON_AddStringToObject(v, "run", g->cell->side.uuid);
+		cJSON_AddStringToObject(v, "flag", record_flag_name(g->flag));
+		cJSON_AddNumberToObject(v, "count", (double)g->count);
+		cJSON_AddNumberToObject(v, "samples", (double)g->n_samples);
+		cJSON_AddBoolToObject(v, "fails", h->strict);
+	}
+	arr = cJSON_AddArrayToObject(root, "trend");
+	for (i = 0; i < r->n_trend; i++) {
+		const struct gate_trend *t = &r->trend[i];
+		cJSON *v = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, v);
+		cJSON_AddStringToObject(v, "model", t->cell->side.model);
+		cJSON_AddStringToObject(v, "spec_type", t->cell->side.spec_type);
+		json_put_rung(v, "n_max", t->cell->side.n_max);
+		cJSON_AddStringToObject(v, "metric", gate_metric_name(t->metric));
+		cJSON_AddStringToObject(v, "run", t->run->uuid);
+		cJSON_AddStringToObject(v, "tag", t->run->tag);
+		json_put_num(v, "before", t->cp.mean_before);
+		json_put_num(v, "after", t->cp.mean_after);
+		json_put_num(v, "change_pct", t->cp.change_pct);
+		json_put_num(v, "p_value", t->cp.pvalue);
+		cJSON_AddNumberToObject(v, "n_before", (double)t->cp.n_before);
+		cJSON_AddNumberToObject(v, "n_after", (double)t->cp.n_after);
+		cJSON_AddStringToObject(v, "status", t->fail ? "fail" : "pass");
+	}
+}
+
+int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_result *r)
+{
+	cJSON *root = cJSON_CreateObject(), *arr;
+	char *text, msg[512];
+	size_t i;
+
+	cJSON_AddBoolToObject(root, "pass", r->n_fail == 0);
+	cJSON_AddStringToObject(root, "baseline", h->baseline);
+	cJSON_AddStringToObject(root, "engine", h->engine);
+	json_put_str(root, "tag", h->tag);
+	cJSON_AddNumberToObject(root, "failures", (double)r->n_fail);
+	json_rows(cJSON_AddArrayToObject(root, "cells"), r);
+	arr = cJSON_AddArrayToObject(root, "warnings");
+	for (i = 0; i < r->n_notes; i++) {
+		gate_write_note(h, &r->notes[i], msg, sizeof(msg));
+		cJSON_AddItemToArray(arr, cJSON_CreateString(msg));
+	}
+	json_checks(root, h, r);
+	text = cJSON_Print(root);
+	cJSON_Delete(root);
+	if (!text)
+		return tps_error("out of memory writing JSON");
+	fprintf(f, "%s\n", text);
+	cJSON_free(text);
+	return 0;
+}
+
+/* GitHub's workflow commands end a message at a newline and decode %XX. */
+static void gh_print(FILE *f, const char *kind, const char *msg)
+{
+	const char *p;
+
+	fprintf(f, "::%s%s::", kind, !strcmp(kind, "error") ? " title=tpsdb gate" : "");
+	for (p = msg; *p; p++) {
+		if (*p == '%')
+			fputs("%25", f);
+		else if (*p == '\r')
+			fputs("%0D", f);
+		else if (*p == '\n')
+			fputs("%0A", f);
+		else
+			fputc(*p, f);
+	}
+	fputc('\n', f);
+}
+
+void gate_write_github(FILE *f, const struct gate_report *h, const struct gate_result *r)
+{
+	char msg[MSG_LEN];
+	size_t i;
+
+	for (i = 0; i < r->n_rows; i++) {
+		if (r->rows[i].g.outcome != VERDICT_GATE_FAIL)
+			continue;
+		row_message(h, &r->rows[i], msg, sizeof(msg));
+		gh_print(f, "error", msg);
+	}
+	for (i = 0; i < r->n_viol; i++) {
+		viol_message(&r->viol[i], msg, sizeof(msg));
+		gh_print(f, "error", msg);
+	}
+	for (i = 0; h->strict && i < r->n_find; i++) {
+		find_message(&r->find[i], msg, sizeof(msg));
+		gh_print(f, "error", msg);
+	}
+	for (i = 0; i < r->n_trend; i++) {
+		if (!r->trend[i].fail)
+			continue;
+		trend_message(&r->trend[i], msg, sizeof(msg));
+		gh_print(f, "error", msg);
+	}
+	for (i = 0; i < r->n_notes; i++) {
+		char note[512];
+		gate_write_note(h, &r->notes[i], note, sizeof(note));
+		gh_print(f, "warning", note);
+	}
+}
+
+/* XML 1.0 text and attribute values: the five entities, and '?' for the control
+ * characters XML cannot carry at all. */
+static void xml_put(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		switch (c) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		case '\t': case '\n': case '\r': fputc(c, f); break;
+		default: fputc(c < 0x20 || c == 0x7f ? '?' : c, f); break;
+		}
+	}
+}
+
+static void junit_case(FILE *f, const char *classname, const char *name, const char *failure)
+{
+	fputs("    <testcase classname=\"", f);
+	xml_put(f, classname);
+	fputs("\" name=\"", f);
+	xml_put(f, name);
+	if (!failure) {
+		fputs("\" time=\"0\"/>\n", f);
+		return;
+	}
+	fputs("\" time=\"0\">\n      <failure message=\"", f);
+	xml_put(f, failure);
+	fputs("\" type=\"regression\">", f);
+	xml_put(f, failure);
+	fputs("</failure>\n    </testcase>\n", f);
+}
+
+static void junit_cases(FILE *f, const struct gate_report *h, const struct gate_result *r)
+{
+	char msg[MSG_LEN], name[400], cls[400], cell[CELL_LEN];
+	size_t i;
+
+	for (i = 0; i < r->n_rows; i++) {
+		const struct gate_row *w = &r->rows[i];
+		int fail = w->g.outcome == VERDICT_GATE_FAIL;
+		cell_name(w->cand, cell, sizeof(cell));
+		snprintf(cls, sizeof(cls), "tpsdb.gate.%s", w->cand->side.model);
+		snprintf(name, sizeof(name), "%s %s", cell, gate_metric_name(w->metric));
+		row_message(h, w, msg, sizeof(msg));
+		junit_case(f, cls, name, fail ? msg : NULL);
+	}
+	for (i = 0; i < r->n_viol; i++) {
+		snprintf(cls, sizeof(cls), "tpsdb.sweep.%s", r->viol[i].series->model);
+		viol_message(&r->viol[i], msg, sizeof(msg));
+		junit_case(f, cls, msg, msg);
+	}
+	for (i = 0; h->strict && i < r->n_find; i++) {
+		find_message(&r->find[i], msg, sizeof(msg));
+		junit_case(f, "tpsdb.quality", msg, msg);
+	}
+	for (i = 0; i < r->n_trend; i++) {
+		const struct gate_trend *t = &r->trend[i];
+		cell_name(t->cell, cell, sizeof(cell));
+		snprintf(cls, sizeof(cls), "tpsdb.trend.%s", t->cell->side.model);
+		snprintf(name, sizeof(name), "%s %s trend", cell, gate_metric_name(t->metric));
+		trend_message(t, msg, sizeof(msg));
+		junit_case(f, cls, name, t->fail ? msg : NULL);
+	}
+}
+
+int gate_write_junit(const char *path, const struct gate_report *h,
+		     const struct gate_result *r)
+{
+	FILE *f = fopen(path, "w");
+	size_t tests = r->n_rows + r->n_viol + r->n_trend + (h->strict ? r->n_find : 0);
+	char name[400];
+	int ret = 0;
+
+	if (!f)
+		return tps_error("cannot write '%s': %s", path, strerror(errno));
+	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	fprintf(f, "<testsuites name=\"tpsdb gate\" tests=\"%zu\" failures=\"%zu\">\n", tests,
+		r->n_fail);
+	fputs("  <testsuite name=\"", f);
+	snprintf(name, sizeof(name), "tpsdb gate: %s against %s", h->engine, h->baseline);
+	xml_put(f, name);
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", tests,
+		r->n_fail);
+	junit_cases(f, h, r);
+	fputs("  </testsuite>\n</testsuites>\n", f);
+	if (ferror(f))
+		ret = -1;
+	if (fclose(f) != 0)
+		ret = -1;
+	if (ret < 0)
+		tps_error("cannot write '%s': %s", path, strerror(errno));
+	return ret;
+}

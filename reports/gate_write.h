@@ -1,0 +1,47 @@
+/* gate_write.h: the words of `tpsdb gate` (analyze/gate.h): the text table, the
+ * JSON document, GitHub Actions annotations, JUnit XML, the warnings and the line
+ * that says why the gate could not decide. Every format renders the same result. */
+#ifndef REPORTS_GATE_WRITE_H
+#define REPORTS_GATE_WRITE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analyze/gate.h"
+
+/* What the outputs name besides the result. Borrowed. */
+struct gate_report {
+	const char *baseline, *engine; /* required */
+	const char *tag;               /* the candidate's tag; NULL: its latest runs */
+	int strict;                    /* findings fail the gate */
+};
+
+/* A note as one warning line without a prefix, e.g. "cell 'gemma-4b': the
+ * candidate has it, the baseline 'rel-1' does not", cut to len - 1 bytes (the
+ * callers use 512). */
+void gate_write_note(const struct gate_report *h, const struct gate_note *n, char *buf,
+		     size_t len);
+
+/* Prints the error line for a result whose gate_decide() returned -1 (nothing to
+ * gate, or the cell whose parameters were refused) and returns -1. */
+int gate_write_stop(const struct gate_report *h, const struct gate_result *r);
+
+/* The aligned table, one row per cell and metric, then the sweep, finding and
+ * trend lines and a legend. */
+void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_result *r);
+
+/* {"pass","baseline","engine","tag","failures","cells","warnings",
+ * "sweep_violations","findings","trend"} and a newline. 0 ok, -1 after an error
+ * line (out of memory). */
+int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_result *r);
+
+/* ::error lines for every failure and ::warning lines for the notes, as GitHub's
+ * workflow commands (message '%', CR and LF escaped). */
+void gate_write_github(FILE *f, const struct gate_report *h, const struct gate_result *r);
+
+/* Writes JUnit XML to path: one testcase per row, violation, trend and (with
+ * h->strict) finding. 0 ok, -1 after an error line naming path. */
+int gate_write_junit(const char *path, const struct gate_report *h,
+		     const struct gate_result *r);
+
+#endif

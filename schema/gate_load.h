@@ -1,0 +1,58 @@
+/* gate_load.h: everything `tpsdb gate` judges, read in one call: the candidate's
+ * latest runs and the baseline's frozen ones with their values per metric, the
+ * candidate's noise floors and flagged-sample counts, and on request its history
+ * (--trend) and decode runs (--sweep), filled into analyze/gate.h's plain input. */
+#ifndef SCHEMA_GATE_LOAD_H
+#define SCHEMA_GATE_LOAD_H
+
+#include <stddef.h>
+
+#include "analyze/gate.h"
+#include "schema/cells.h"
+#include "schema/history.h"
+#include "schema/series_load.h"
+
+struct store;
+
+struct gate_load_opts {
+	const char *baseline;         /* required: the frozen set */
+	const char *engine;           /* required: the candidate's engine label */
+	const char *tag, *model;      /* NULL: any */
+	int metrics[GATE_N_METRICS];  /* 1: load this metric's values (and floor) */
+	int history;                  /* load the candidate's history of those metrics */
+	int decode;                   /* load the candidate's decode runs for the sweep */
+};
+
+/* A loaded gate. `in` borrows everything from the rest, which the set owns until
+ * gate_set_release(); in.sweep is left NULL (the caller assembles the series from
+ * decode[]). */
+struct gate_set {
+	struct gate_input in;
+	struct cell_run *cand_runs, *base_runs;
+	struct gate_cell *cand, *base;  /* one per run, in the store's cell order */
+	size_t n_cand, n_base;
+	double **values;                /* every value array the cells point to */
+	size_t n_values;
+	struct history_series *hist[GATE_N_METRICS];
+	size_t n_hist[GATE_N_METRICS];
+	struct gate_hist_run **hist_runs; /* every history view the cells point to */
+	size_t n_hist_runs;
+	struct store_decode *decode;    /* with o->decode: store_load_decode() */
+	size_t n_decode;
+};
+
+/* Loads the gate of o->engine's latest runs (those tagged o->tag when set; only
+ * o->model when set) against the baseline o->baseline. For each run and each
+ * metric in o->metrics: its usable values (acceptance off the base rung only);
+ * for the candidate's runs also the newest stored noise floor of pp and tg (NaN
+ * when none), the count of samples carrying each flag, and with o->history its
+ * history series of the cell (every run of the engine, o->model). With o->decode,
+ * decode[] holds the candidate's runs as store_load_decode() reads them. Fills
+ * *out, released with gate_set_release() (also after -1). 0 ok, -1 after an error
+ * line (one naming the baseline when it does not exist). */
+int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate_set *out);
+
+/* Frees what *set holds and zeroes it; accepts NULL and a zeroed set. */
+void gate_set_release(struct gate_set *set);
+
+#endif
