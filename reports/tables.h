@@ -1,7 +1,7 @@
-/* tables.h: the study's tables built from the store, and the data behind the
- * figures. tables_build() gathers all that 'tpsdb report' shows (base table with
- * verdicts, speculative and per-prompt tables, findings, alarms, runs: tables.c and
- * table_*.c); the tables_write_* functions (report_*.c) render that one struct as
+/* tables.h: the study's tables, and the data behind the figures, built from what
+ * schema/report_load.h loaded. tables_build() assembles all that 'tpsdb report'
+ * shows (base table with verdicts, speculative and per-prompt tables, findings,
+ * alarms, runs: tables.c and table_*.c); the tables_write_* functions (report_*.c) render that one struct as
  * markdown, text, JSON or CSV, so the four formats always carry the same numbers. */
 #ifndef REPORTS_TABLES_H
 #define REPORTS_TABLES_H
