@@ -1,11 +1,13 @@
 /* cmd_plot.c: `tpsdb plot`, one figure into one PNG or SVG file through gnuplot:
  * a metric's history with its change points and baseline band, a speculative
- * sweep, or the parity deltas per model. The data come from reports/tables.c, the
- * same that the report's figures use. */
+ * sweep, or the parity deltas per model. schema/report_load.c loads what the figure
+ * needs and reports/tables.c turns it into the figure's data, as for the report's
+ * figures. */
 #include "reports/plot.h"
 #include "reports/tables.h"
 #include "schema/cells.h"
 #include "schema/record.h"
+#include "schema/report_load.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>
@@ -78,6 +80,9 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	const char *spec = NULL;
 	struct tables_arena *a = NULL;
 	struct plot_job *j = NULL;
+	struct report_trend hist = { 0 };
+	struct report_decode dec = { 0 };
+	struct report_input in = { 0 };
 	struct store *s;
 	enum plot_format fmt;
 	size_t ne = 0, nm = 0;
@@ -163,19 +168,28 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 		to.model = nm ? models[0] : NULL;
 		to.spec_type = spec;
 		to.n_max = n_max;
-		to.tag = tag;
 		to.baseline = baseline;
 		to.metric = metric;
-		if (tables_trend(s, &to, a, &tr) < 0 || plot_job_trend(j, &tr, out, fmt) < 0)
+		if (report_load_trend(s, to.model, tag, baseline, metric, &hist) < 0 ||
+		    tables_trend(&to, &hist, a, &tr) < 0 || plot_job_trend(j, &tr, out, fmt) < 0)
 			goto out;
 	} else if (!strcmp(kind, "sweep")) {
 		struct plot_sweep sw;
-		if (tables_sweep(s, engines, ne, nm ? models[0] : NULL, spec, tag, a, &sw) < 0 ||
+		if (report_load_decode(s, tag, &dec) < 0 ||
+		    tables_sweep(&dec, engines, ne, nm ? models[0] : NULL, spec, a, &sw) < 0 ||
 		    plot_job_sweep(j, &sw, out, fmt) < 0)
 			goto out;
 	} else {
+		struct tables_opts o = { 0 };
+		struct report_load_opts lo = { 0 };
 		struct plot_parity pa;
-		if (tables_parity(s, engines, ne, models, nm, ref, tag, metric, a, &pa) < 0 ||
+		o.engines = lo.engines = engines;
+		o.n_engines = lo.n_engines = ne;
+		o.models = lo.models = models;
+		o.n_models = lo.n_models = nm;
+		o.tag = lo.tag = tag;
+		o.ref = lo.ref = ref;
+		if (report_load(s, &lo, &in) < 0 || tables_parity(&o, &in, metric, a, &pa) < 0 ||
 		    plot_job_parity(j, &pa, out, fmt) < 0)
 			goto out;
 	}
@@ -186,6 +200,9 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 out:
 	plot_job_free(j);
 	tables_arena_free(a);
+	report_trend_release(&hist);
+	report_decode_release(&dec);
+	report_input_release(&in);
 	free(gnuplot);
 	free(engines);
 	free(models);

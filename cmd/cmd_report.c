@@ -6,6 +6,7 @@
 #include "reports/tables.h"
 #include "schema/cells.h"
 #include "schema/record.h"
+#include "schema/report_load.h"
 #include "tpsdb.h"
 
 #include <errno.h>
@@ -117,6 +118,7 @@ static int draw(struct store *s, const char *dir, const struct tables *t,
 	static const char *const names[3] = { "trend.png", "sweep.png", "parity.png" };
 	struct tables_arena *a = tables_arena_new();
 	struct tables_trend_opts to = { 0 };
+	struct report_trend hist = { 0 };
 	struct plot_job *j = NULL;
 	struct plot_trend tr;
 	struct plot_sweep sw;
@@ -148,9 +150,9 @@ static int draw(struct store *s, const char *dir, const struct tables *t,
 	to.n_engines = t->n_engines;
 	to.model = model;
 	to.n_max = TPS_NULL;
-	to.tag = o->tag;
 	to.metric = CELL_TG;
-	if (tables_trend(s, &to, a, &tr) < 0)
+	if (report_load_trend(s, to.model, o->tag, to.baseline, to.metric, &hist) < 0 ||
+	    tables_trend(&to, &hist, a, &tr) < 0)
 		goto out;
 	if (tr.n_series && plot_job_trend(j, &tr, paths[0], PLOT_PNG) < 0)
 		goto out;
@@ -185,6 +187,7 @@ static int draw(struct store *s, const char *dir, const struct tables *t,
 out:
 	plot_job_free(j);
 	tables_arena_free(a);
+	report_trend_release(&hist);
 	free(cols);
 	free(gnuplot);
 	return ret;
@@ -195,6 +198,8 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	struct tables_opts o = { 0 };
 	struct tables_figures fig = { 0 };
 	struct tables t = { 0 };
+	struct report_load_opts lo = { 0 };
+	struct report_input in = { 0 };
 	struct store *s;
 	const char **engines = tps_xcalloc((size_t)argc + 1, sizeof(*engines));
 	const char **models = tps_xcalloc((size_t)argc + 1, sizeof(*models));
@@ -249,7 +254,14 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
-	if (tables_build(s, &o, &t) < 0)
+	lo.tag = o.tag;
+	lo.engines = o.engines;
+	lo.n_engines = o.n_engines;
+	lo.models = o.models;
+	lo.n_models = o.n_models;
+	lo.ref = o.ref;
+	lo.full = 1;
+	if (report_load(s, &lo, &in) < 0 || tables_build(&o, &in, &t) < 0)
 		goto out;
 	if (out) {
 		if (mkdir(out, 0777) < 0 && errno != EEXIST) {
@@ -284,6 +296,7 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	ret = TPS_EXIT_OK;
 out:
 	tables_release(&t);
+	report_input_release(&in);
 	for (i = 0; i < 3; i++)
 		free(paths[i]);
 	free(note);

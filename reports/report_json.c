@@ -19,9 +19,11 @@ static cJSON *num(double v, double unit)
 	return isfinite(v) ? cJSON_CreateNumber(round(v / unit) * unit) : cJSON_CreateNull();
 }
 
-static void put_num(cJSON *o, const char *k, double v, double unit)
+/* v rounded to a multiple of unit under k, null when it is not finite
+ * (json_put_num()'s rule). */
+static void put_rounded(cJSON *o, const char *k, double v, double unit)
 {
-	cJSON_AddItemToObject(o, k, num(v, unit));
+	json_put_num(o, k, isfinite(v) ? round(v / unit) * unit : v);
 }
 
 /* The keys that name a speculative row or per-prompt table. */
@@ -40,11 +42,11 @@ static cJSON *verdict_json(const struct tables_verdict *v)
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "verdict", verdict_kind_name(v->v.kind));
-	put_num(o, "delta_pct", v->v.delta_pct, 0.01);
-	put_num(o, "ci_lo_pct", v->v.ci_lo_pct, 0.01);
-	put_num(o, "ci_hi_pct", v->v.ci_hi_pct, 0.01);
-	put_num(o, "band_pct", v->v.band_pct, 0.01);
-	put_num(o, "p_wilcoxon", v->v.p_wilcoxon, 1e-6);
+	put_rounded(o, "delta_pct", v->v.delta_pct, 0.01);
+	put_rounded(o, "ci_lo_pct", v->v.ci_lo_pct, 0.01);
+	put_rounded(o, "ci_hi_pct", v->v.ci_hi_pct, 0.01);
+	put_rounded(o, "band_pct", v->v.band_pct, 0.01);
+	put_rounded(o, "p_wilcoxon", v->v.p_wilcoxon, 1e-6);
 	cJSON_AddNumberToObject(o, "n_pairs", (double)v->v.n_pairs);
 	cJSON_AddBoolToObject(o, "significant", v->v.significant);
 	return o;
@@ -83,8 +85,8 @@ static cJSON *base_cell_json(const struct tables *t, const struct tables_base_ce
 	cJSON *x = cJSON_CreateObject();
 
 	cJSON_AddStringToObject(x, "engine", t->engines[e].label);
-	put_num(x, "pp", c->pp, 0.01);
-	put_num(x, "tg", c->tg, 0.01);
+	put_rounded(x, "pp", c->pp, 0.01);
+	put_rounded(x, "tg", c->tg, 0.01);
 	cJSON_AddStringToObject(x, "run", c->run);
 	cJSON_AddStringToObject(x, "tag", c->tag);
 	cJSON_AddBoolToObject(x, "reference", t->ref && tables_same(t->engines[e].label, t->ref));
@@ -134,8 +136,8 @@ static cJSON *spec_json(const struct tables *t)
 			x = cJSON_CreateObject();
 			cJSON_AddStringToObject(x, "engine", t->engines[t->spec_cols[k].engine].label);
 			cJSON_AddNumberToObject(x, "n_max", (double)t->spec_cols[k].n_max);
-			put_num(x, "tg", c->tg, 0.01);
-			put_num(x, "acceptance", c->accept, 1e-4);
+			put_rounded(x, "tg", c->tg, 0.01);
+			put_rounded(x, "acceptance", c->accept, 1e-4);
 			cJSON_AddBoolToObject(x, "best", c->best);
 			cJSON_AddStringToObject(x, "run", c->run);
 			cJSON_AddStringToObject(x, "tag", c->tag);

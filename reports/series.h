@@ -1,6 +1,7 @@
-/* series.h: hands the runs schema/series_load.c loaded to analyze/series.c. The
- * store's types and the analysis' types stay apart (analyze/ sees no schema/
- * header), so this is the one place that reads one into the other. */
+/* series.h: the speculative series of the runs schema/series_load.c loaded, for the
+ * commands that still hand those runs over as they were loaded (sweep, gate). The
+ * field-by-field view is schema/report_load.h's report_series_runs(); this only
+ * hands it to analyze/series.c. */
 #ifndef REPORTS_SERIES_H
 #define REPORTS_SERIES_H
 
@@ -9,9 +10,16 @@
 #include "analyze/series.h"
 #include "schema/series_load.h"
 
-/* Assembles the series of runs[0..n) (as store_load_decode() filled them) with
- * series_assemble(). Fills *out, which the caller releases with series_set_release()
- * (also after -1). 0 ok, -1 after an error line (tolerance_pct NaN or negative). */
+/* series_assemble() of runs[0..n), with the error line the commands print when it
+ * refuses: fills *out, which the caller releases with series_set_release() (also
+ * after -1). 0 ok, -1 after an error line (tolerance_pct NaN or negative). */
+int series_build(const struct series_run *runs, size_t n, double tolerance_pct,
+		 struct series_set *out);
+
+/* Assembles the series of runs[0..n) (the speculative runs as schema/ loaded them)
+ * with series_assemble(). Fills *out, which the caller releases with
+ * series_set_release() (also after -1). 0 ok, -1 after an error line (tolerance_pct
+ * NaN or negative). */
 int series_from_decode(const struct store_decode *runs, size_t n, double tolerance_pct,
 		       struct series_set *out);
 

@@ -7,32 +7,11 @@
 #include "reports/md.h"
 #include "reports/parity.h"
 #include "reports/strv.h"
-#include "schema/pair_load.h"
-#include "schema/store.h"
 #include "tpsdb.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static double median_of(struct store *s, int64_t run_id, enum cell_metric m, int *err)
-{
-	struct cell_value *v = NULL;
-	size_t n = 0, bad = 0, i;
-	double *x, med;
-
-	if (store_cell_values(s, run_id, m, &v, &n, &bad) < 0) {
-		*err = 1;
-		return NAN;
-	}
-	x = tps_xcalloc(n ? n : 1, sizeof(*x));
-	for (i = 0; i < n; i++)
-		x[i] = v[i].value;
-	med = stats_median(x, n);
-	free(x);
-	free(v);
-	return med;
-}
 
 static struct tables_base_row *base_row(struct tables *t, const char *model, const char *endpoint)
 {
@@ -69,11 +48,11 @@ static int base_cmp(const void *pa, const void *pb)
 	return c ? c : endpoint_cmp(a->endpoint, b->endpoint);
 }
 
-int tables_build_base(struct store *s, const struct tables_opts *o, struct tables *t,
-		      const struct cell_run *r, size_t n)
+int tables_build_base(const struct tables_opts *o, struct tables *t,
+		      const struct report_input *in)
 {
-	size_t i;
-	int err = 0;
+	const struct cell_run *r = in->runs;
+	size_t i, n = in->n_runs;
 
 	for (i = 0; i < n; i++) {
 		struct tables_base_cell *c;
@@ -83,14 +62,12 @@ int tables_build_base(struct store *s, const struct tables_opts *o, struct table
 			continue;
 		c = &base_row(t, r[i].model, r[i].endpoint)->cells[e];
 		if (c->present)
-			continue; /* one run per cell: store_cell_runs() gave the latest */
+			continue; /* one run per cell: the loader gave the latest */
 		c->present = 1;
 		snprintf(c->run, sizeof(c->run), "%s", r[i].uuid);
 		c->tag = tps_xstrdup(r[i].tag ? r[i].tag : "");
-		c->pp = median_of(s, r[i].id, CELL_PP, &err);
-		c->tg = median_of(s, r[i].id, CELL_TG, &err);
-		if (err)
-			return -1;
+		c->pp = stats_median(in->values[i].pp, in->values[i].n_pp);
+		c->tg = stats_median(in->values[i].tg, in->values[i].n_tg);
 	}
 	if (t->n_base > 1)
 		qsort(t->base, t->n_base, sizeof(*t->base), base_cmp);
@@ -126,10 +103,10 @@ static void take_verdicts(struct tables *t, size_t e, const struct parity_result
 	}
 }
 
-int tables_build_verdicts(struct store *s, const struct tables_opts *o, struct tables *t)
+int tables_build_verdicts(const struct tables_opts *o, struct tables *t,
+			  const struct report_input *in)
 {
 	struct parity_result pr = { 0 };
-	struct pair_set set = { 0 };
 	size_t e, m, nm = o->n_models ? o->n_models : 1;
 
 	if (!t->ref)
@@ -138,26 +115,19 @@ int tables_build_verdicts(struct store *s, const struct tables_opts *o, struct t
 		if (tables_same(t->engines[e].label, t->ref))
 			continue;
 		for (m = 0; m < nm; m++) {
-			struct parity_opts po;
-			parity_opts_init(&po);
-			po.ours = t->engines[e].label;
-			po.vs = t->ref;
-			po.model = o->n_models ? o->models[m] : NULL;
-			po.ours_tag = o->tag;
-			po.vs_tag = o->tag;
-			po.metrics = PARITY_BOTH;
-			/* A report must not stop at one odd cell: compare it anyway, say
-			 * "not comparable" in its cell and list the reason. */
-			po.force = 1;
-			if (store_pair_load(s, &po, &set) < 0 ||
-			    (parity_decide(&set.in, &po, &pr) < 0 && parity_stop_error(&pr))) {
+			/* Loaded with force on: a report must not stop at one odd cell,
+			 * it says "not comparable" in its cell and lists the reason. */
+			const struct report_pair *p = report_pair_find(in, t->engines[e].label,
+					t->ref, o->n_models ? o->models[m] : NULL);
+			if (!p)
+				return tps_error("the pairs of '%s' and '%s' were not loaded",
+						 t->engines[e].label, t->ref);
+			if (parity_decide(&p->set.in, &p->po, &pr) < 0 && parity_stop_error(&pr)) {
 				parity_result_release(&pr);
-				pair_set_release(&set);
 				return -1;
 			}
 			take_verdicts(t, e, &pr);
 			parity_result_release(&pr);
-			pair_set_release(&set);
 		}
 	}
 	return 0;

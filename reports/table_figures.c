@@ -6,8 +6,6 @@
 #include "analyze/stats.h"
 #include "analyze/trend.h"
 #include "reports/series.h"
-#include "schema/history.h"
-#include "schema/noise.h"
 #include "tpsdb.h"
 
 #include <math.h>
@@ -122,26 +120,32 @@ static int trend_series_wanted(const struct tables_trend_opts *o, const char *mo
 	return !o->n_engines || tables_in_list(o->engines, o->n_engines, se->engine);
 }
 
+/* The band's half width in %: the parity band, or k x the stored floor (NaN: none)
+ * when that is wider. */
+static double band_pct(double floor)
+{
+	return isfinite(floor) && VERDICT_NOISE_K * floor > VERDICT_BAND_PCT ?
+		VERDICT_NOISE_K * floor : VERDICT_BAND_PCT;
+}
+
 /* The band from a frozen baseline: min..max of its run medians in this config,
  * widened to mean +/- max(2%, k x the stored floor) when that is wider. */
-static int baseline_band(struct store *s, const struct tables_trend_opts *o, const char *model,
-			 struct plot_trend *out, struct tables_arena *a)
+static void baseline_band(const struct tables_trend_opts *o, const struct report_trend *in,
+			  const char *model, struct plot_trend *out, struct tables_arena *a)
 {
-	struct cell_filter cf = { 0 };
-	struct history_series *h = NULL;
-	size_t n = 0, i, k, m = 0;
-	double lo = INFINITY, hi = -INFINITY, sum = 0, noise = 0;
-	const char *endpoint = NULL;
-	int got;
+	const struct history_series *h = in->base;
+	size_t n = in->n_base, i, k, m = 0;
+	double lo = INFINITY, hi = -INFINITY, sum = 0, noise = NAN;
+	int first = 1;
 
-	cf.model = model;
-	cf.baseline = o->baseline;
-	if (store_history(s, &cf, o->metric, &h, &n) < 0)
-		return -1;
 	for (i = 0; i < n; i++) {
-		if (!tables_same(h[i].spec_type, o->spec_type ? o->spec_type : "") || h[i].n_max != o->n_max)
+		if (!tables_same(h[i].model, model) ||
+		    !tables_same(h[i].spec_type, o->spec_type ? o->spec_type : "") || h[i].n_max != o->n_max)
 			continue;
-		endpoint = endpoint ? endpoint : h[i].endpoint;
+		/* The floor of the first series' cell (its endpoint). */
+		if (first)
+			noise = in->base_floor[i];
+		first = 0;
 		double *med = trend_medians(&h[i], h[i].n, history_run_values);
 		for (k = 0; k < h[i].n; k++) {
 			double y = med[k];
@@ -153,23 +157,11 @@ static int baseline_band(struct store *s, const struct tables_trend_opts *o, con
 		free(med);
 	}
 	if (m) {
-		double mean = sum / (double)m;
-		got = store_noise_get(s, model, o->spec_type ? o->spec_type : "", o->n_max,
-				      TPS_NULL, TPS_NULL, endpoint, o->metric == CELL_PP ? "pp" : "tg",
-				      &noise, NULL);
-		if (got < 0) {
-			history_free(h, n);
-			return -1;
-		}
-		{
-			/* At least the parity band (or k x the floor) around the mean:
-			 * a baseline of one run has no spread of its own. */
-			double pct = got > 0 && VERDICT_NOISE_K * noise > VERDICT_BAND_PCT ?
-				VERDICT_NOISE_K * noise : VERDICT_BAND_PCT;
-			double w = mean * pct / 100;
-			lo = mean - w < lo ? mean - w : lo;
-			hi = mean + w > hi ? mean + w : hi;
-		}
+		/* At least the parity band (or k x the floor) around the mean: a
+		 * baseline of one run has no spread of its own. */
+		double mean = sum / (double)m, w = mean * band_pct(noise) / 100;
+		lo = mean - w < lo ? mean - w : lo;
+		hi = mean + w > hi ? mean + w : hi;
 		out->band_lo = lo;
 		out->band_hi = hi;
 		out->band_label = keep(a, tps_xasprintf("baseline %s (%zu runs)", o->baseline, m));
@@ -177,8 +169,6 @@ static int baseline_band(struct store *s, const struct tables_trend_opts *o, con
 		tps_warning("baseline '%s' holds no run of '%s' in this config: no band",
 			    o->baseline, model);
 	}
-	history_free(h, n);
-	return 0;
 }
 
 /* Sorts idx[0..n) (insertion: a figure has a handful of series) by series_before()
@@ -220,42 +210,30 @@ static const char *ser_role(const void *v, size_t i)
 
 /* No baseline named: the first series' first segment (up to its first change
  * point) is the reference level, with the parity band or k x the stored floor. */
-static int segment_band(struct store *s, const struct tables_trend_opts *o,
-			const struct history_series *h, const struct plot_trend_series *p,
-			struct plot_trend *out, struct tables_arena *a)
+static void segment_band(const struct history_series *h, double floor,
+			 const struct plot_trend_series *p, struct plot_trend *out,
+			 struct tables_arena *a)
 {
 	size_t end = p->n_cp ? p->cp[0] : p->n;
-	double mean = stats_mean(p->y, end), noise = 0, w = VERDICT_BAND_PCT;
-	int got = store_noise_get(s, h->model, h->spec_type, h->n_max, TPS_NULL, TPS_NULL,
-				  h->endpoint, o->metric == CELL_PP ? "pp" : "tg", &noise, NULL);
+	double mean = stats_mean(p->y, end), w = band_pct(floor);
 
-	if (got < 0)
-		return -1;
-	if (got > 0 && VERDICT_NOISE_K * noise > w)
-		w = VERDICT_NOISE_K * noise;
 	out->band_lo = mean * (1 - w / 100);
 	out->band_hi = mean * (1 + w / 100);
 	out->band_label = keep(a, tps_xasprintf("%s first segment +/-%.1f%%", h->engine, w));
-	return 0;
 }
 
-int tables_trend(struct store *s, const struct tables_trend_opts *o, struct tables_arena *a,
-		 struct plot_trend *out)
+int tables_trend(const struct tables_trend_opts *o, const struct report_trend *in,
+		 struct tables_arena *a, struct plot_trend *out)
 {
-	struct cell_filter cf = { 0 };
-	struct history_series *h = NULL;
+	const struct history_series *h = in->h;
 	struct plot_trend_series *ps;
 	const char *model = o->model;
-	size_t n = 0, i, k, ns = 0, *ord = NULL;
+	size_t n = in->n, i, k, ns = 0, *ord = NULL;
 	char *cfg;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->band_lo = out->band_hi = NAN;
-	cf.model = o->model;
-	cf.tag = o->tag;
-	if (store_history(s, &cf, o->metric, &h, &n) < 0)
-		goto out;
 	for (i = 0; i < n && !model; i++) {
 		if (trend_series_wanted(o, h[i].model, &h[i]))
 			model = arena_strdup(a, h[i].model);
@@ -305,12 +283,10 @@ int tables_trend(struct store *s, const struct tables_trend_opts *o, struct tabl
 	}
 	out->series = ps;
 	out->n_series = ns;
-	if (o->baseline) {
-		if (baseline_band(s, o, model, out, a) < 0)
-			goto out;
-	} else if (ns && segment_band(s, o, &h[ord[0]], &ps[0], out, a) < 0) {
-		goto out;
-	}
+	if (o->baseline)
+		baseline_band(o, in, model, out, a);
+	else if (ns)
+		segment_band(&h[ord[0]], in->floor[ord[0]], &ps[0], out, a);
 	cfg = tables_config_label(o->spec_type ? o->spec_type : "", o->n_max, "");
 	out->title = keep(a, tps_xasprintf("%s of %s, %s: median per run", metric_name(o->metric),
 					   model, cfg));
@@ -319,27 +295,19 @@ int tables_trend(struct store *s, const struct tables_trend_opts *o, struct tabl
 	ret = 0;
 out:
 	free(ord);
-	history_free(h, n);
 	return ret;
 }
 
-int tables_sweep(struct store *s, const char *const *engines, size_t n_engines,
-		 const char *model, const char *spec_type, const char *tag,
-		 struct tables_arena *a, struct plot_sweep *out)
+int tables_sweep(const struct report_decode *in, const char *const *engines, size_t n_engines,
+		 const char *model, const char *spec_type, struct tables_arena *a,
+		 struct plot_sweep *out)
 {
-	struct cell_filter f = { 0 };
 	struct series_set set = { 0 };
-	struct store_decode *runs = NULL;
 	struct plot_sweep_series *ps;
-	size_t i, k, ns = 0, n_runs = 0, *ord = NULL;
-	int loaded;
+	size_t i, k, ns = 0, *ord = NULL;
 
 	memset(out, 0, sizeof(*out));
-	f.tag = tag;
-	loaded = store_load_decode(s, &f, &runs, &n_runs) == 0 &&
-		 series_from_decode(runs, n_runs, SWEEP_TOLERANCE_PCT, &set) == 0;
-	store_decode_free(runs, n_runs);
-	if (!loaded) {
+	if (series_build(in->series, in->n, SWEEP_TOLERANCE_PCT, &set) < 0) {
 		series_set_release(&set);
 		return -1;
 	}
@@ -367,7 +335,7 @@ int tables_sweep(struct store *s, const char *const *engines, size_t n_engines,
 		ac = arena_calloc(a, se->n_rungs, sizeof(*ac));
 		for (k = 0; k < se->n_rungs; k++) {
 			int64_t v = se->rungs[k].n_max;
-			nm[k] = v == TPS_NULL || v < 0 ? 0 : v;
+			nm[k] = sweep_rung_is_base(v) ? 0 : v;
 			tg[k] = se->rungs[k].rung.tg;
 			ac[k] = se->rungs[k].point.acceptance;
 		}
@@ -492,22 +460,14 @@ void tables_parity_of(const struct tables *t, int metric, struct tables_arena *a
 					    t->ref ? t->ref : "-"));
 }
 
-int tables_parity(struct store *s, const char *const *engines, size_t n_engines,
-		  const char *const *models, size_t n_models, const char *ref, const char *tag,
-		  int metric, struct tables_arena *a, struct plot_parity *out)
+int tables_parity(const struct tables_opts *o, const struct report_input *in, int metric,
+		  struct tables_arena *a, struct plot_parity *out)
 {
-	struct tables_opts o = { 0 };
 	struct tables t;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	o.engines = engines;
-	o.n_engines = n_engines;
-	o.models = models;
-	o.n_models = n_models;
-	o.tag = tag;
-	o.ref = ref;
-	if (tables_build_base_only(s, &o, &t) < 0)
+	if (tables_build_base_only(o, in, &t) < 0)
 		goto out;
 	if (!t.ref) {
 		tps_error("no reference engine: no engine has role upstream (name one with --ref)");

@@ -6,7 +6,6 @@
 #include "reports/alarms.h"
 #include "reports/findings.h"
 #include "schema/catalog.h"
-#include "schema/store.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>
@@ -36,21 +35,18 @@ static int shown(const struct tables_opts *o, const struct tables *t,
 	return tables_referenced(t, q->uuid);
 }
 
-int tables_build_findings(struct store *s, const struct tables_opts *o, struct tables *t)
+int tables_build_findings(const struct tables_opts *o, struct tables *t,
+			  const struct report_input *in)
 {
-	struct run_filter rf = { 0 };
-	struct catalog_quality *q = NULL;
-	size_t n = 0, i;
+	size_t i;
 
-	rf.tag = o->tag;
-	if (catalog_quality(s, &rf, &q, &n) < 0)
-		return -1;
-	for (i = 0; i < n; i++) {
-		if (shown(o, t, &q[i]))
-			findings_add(&t->findings, &q[i]);
+	for (i = 0; i < in->n_quality; i++) {
+		if (shown(o, t, &in->quality[i]))
+			findings_add(&t->findings, &in->quality[i]);
 	}
-	catalog_quality_free(q, n);
-	return catalog_alarms(s, &t->alarms, &t->n_alarms);
+	t->alarms = in->alarms;
+	t->n_alarms = in->n_alarms;
+	return 0;
 }
 
 char **tables_quality_lines(const struct tables *t, size_t *n)

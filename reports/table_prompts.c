@@ -3,8 +3,7 @@
  * then over every prompt and the decode speed of the rung, so a rung's acceptance
  * can be traced to the prompts that drive it. */
 #include "reports/tables_int.h"
-#include "reports/series.h"
-#include "schema/store.h"
+#include "analyze/series.h"
 #include "tpsdb.h"
 
 #include <math.h>
@@ -16,13 +15,13 @@ struct prompt_acc {
 	size_t col;
 };
 
-static void on_prompt(const char *prompt, double tg, int64_t draft_n, int64_t accepted, void *arg)
+/* One prompt row of the rung in column acc->col. */
+static void on_prompt(struct prompt_acc *acc, const char *prompt, int64_t draft_n,
+		      int64_t accepted)
 {
-	struct prompt_acc *acc = arg;
 	struct tables_prompt_table *pt = acc->pt;
 	size_t i, c;
 
-	(void)tg;
 	for (i = 0; i < pt->n_prompts; i++) {
 		if (tables_same(pt->prompts[i], prompt))
 			break;
@@ -96,10 +95,10 @@ static void new_table(struct tables *t, const struct tables_spec_row *row)
 	}
 }
 
-int tables_build_prompts(struct store *s, const struct tables_opts *o, struct tables *t,
-			 const struct series_set *set)
+int tables_build_prompts(const struct tables_opts *o, struct tables *t,
+			 const struct series_set *set, const struct report_input *in)
 {
-	size_t i, k, r;
+	size_t i, k, r, q;
 
 	for (r = 0; r < t->n_spec; r++)
 		new_table(t, &t->spec[r]);
@@ -114,6 +113,7 @@ int tables_build_prompts(struct store *s, const struct tables_opts *o, struct ta
 			    !tables_same(pt->endpoint, se->endpoint))
 				continue;
 			for (k = 0; k < se->n_rungs; k++) {
+				const struct report_prompts *rp;
 				struct prompt_acc acc;
 				long ci = tables_col_index(pt->cols, pt->n_cols,
 							   (size_t)tables_engine_index(t, se->engine),
@@ -122,8 +122,12 @@ int tables_build_prompts(struct store *s, const struct tables_opts *o, struct ta
 					continue;
 				acc.pt = pt;
 				acc.col = (size_t)ci;
-				if (store_cell_prompts(s, se->rungs[k].run_id, on_prompt, &acc) < 0)
-					return -1;
+				if (!(rp = report_prompts_find(in, se->rungs[k].run_id)))
+					return tps_error("the prompts of run '%s' were not loaded",
+							 se->rungs[k].run_uuid);
+				for (q = 0; q < rp->n; q++)
+					on_prompt(&acc, rp->v[q].name, rp->v[q].draft_n,
+						  rp->v[q].draft_n_accepted);
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 /* table_spec.c: the speculative table, one row per model, spec type and endpoint
  * and one column per (n_max, engine) any row has: decode tok/s and acceptance of
- * each rung as reports/series.c loads them (the numbers 'tpsdb sweep' shows), with
+ * each rung as analyze/series.c assembles them (the numbers 'tpsdb sweep' shows), with
  * each engine's fastest rung of a row marked. */
 #include "reports/tables_int.h"
 #include "reports/md.h"
@@ -46,7 +46,7 @@ static void spec_columns(const struct tables_opts *o, struct tables *t,
 		e = (size_t)tables_engine_index(t, se->engine);
 		for (k = 0; k < se->n_rungs; k++) {
 			int64_t nm = se->rungs[k].n_max;
-			if (nm == TPS_NULL || nm <= 0 ||
+			if (sweep_rung_is_base(nm) ||
 			    tables_col_index(t->spec_cols, t->n_spec_cols, e, nm) >= 0)
 				continue;
 			t->spec_cols = tps_xrealloc(t->spec_cols,
@@ -98,7 +98,7 @@ static void spec_rows(const struct tables_opts *o, struct tables *t, const struc
 			const struct series_rung *rg = &se->rungs[k];
 			struct tables_spec_cell *c;
 			long ci = tables_col_index(t->spec_cols, t->n_spec_cols, e, rg->n_max);
-			if (rg->n_max == TPS_NULL || rg->n_max <= 0 || ci < 0)
+			if (sweep_rung_is_base(rg->n_max) || ci < 0)
 				continue;
 			c = &row->cells[ci];
 			c->present = 1;
@@ -131,27 +131,22 @@ static void mark_best(struct tables *t)
 	}
 }
 
-int tables_build_spec(struct store *s, const struct tables_opts *o, struct tables *t)
+int tables_build_spec(const struct tables_opts *o, struct tables *t,
+		      const struct report_input *in)
 {
-	struct cell_filter f = { 0 };
 	struct series_set set = { 0 };
-	struct store_decode *runs = NULL;
-	size_t n_runs = 0;
 	int ret = -1;
 
-	f.tag = o->tag;
-	if (store_load_decode(s, &f, &runs, &n_runs) < 0 ||
-	    series_from_decode(runs, n_runs, SWEEP_TOLERANCE_PCT, &set) < 0)
+	if (series_build(in->decode.series, in->decode.n, SWEEP_TOLERANCE_PCT, &set) < 0)
 		goto out;
 	spec_columns(o, t, &set);
 	spec_rows(o, t, &set);
 	mark_best(t);
-	if (tables_build_prompts(s, o, t, &set) < 0)
+	if (tables_build_prompts(o, t, &set, in) < 0)
 		goto out;
 	ret = 0;
 out:
 	series_set_release(&set);
-	store_decode_free(runs, n_runs);
 	return ret;
 }
 

@@ -3,9 +3,7 @@
  * each), and frees them; also the vocabulary those steps and the writers share:
  * which engines are columns, in what order, and how a model or config is named. */
 #include "reports/tables_int.h"
-#include "reports/series.h"
 #include "reports/strv.h"
-#include "schema/store.h"
 #include "tpsdb.h"
 
 #include <math.h>
@@ -169,41 +167,32 @@ static int pick_engines(struct tables *t, const struct tables_opts *o, const str
 
 /* The whole report, or (full 0) only the engines and the base table with its
  * verdicts. */
-static int build(struct store *s, const struct tables_opts *o, struct tables *t, int full)
+static int build(const struct tables_opts *o, const struct report_input *in, struct tables *t,
+		 int full)
 {
-	struct cell_filter cf = { 0 };
-	struct cell_run *r = NULL;
-	size_t n = 0;
-	int ret = -1;
-
 	memset(t, 0, sizeof(*t));
-	cf.tag = o->tag;
-	if (store_cell_runs(s, &cf, &r, &n) < 0)
-		goto out;
-	if (pick_engines(t, o, r, n) < 0 || tables_build_base(s, o, t, r, n) < 0 ||
-	    tables_build_verdicts(s, o, t) < 0)
-		goto out;
+	if (pick_engines(t, o, in->runs, in->n_runs) < 0 || tables_build_base(o, t, in) < 0 ||
+	    tables_build_verdicts(o, t, in) < 0)
+		return -1;
 	if (full) {
-		if (tables_build_spec(s, o, t) < 0)
-			goto out;
-		tables_build_runs(t, r, n);
-		if (tables_build_findings(s, o, t) < 0)
-			goto out;
+		if (tables_build_spec(o, t, in) < 0)
+			return -1;
+		tables_build_runs(t, in->runs, in->n_runs);
+		if (tables_build_findings(o, t, in) < 0)
+			return -1;
 	}
-	ret = 0;
-out:
-	cell_runs_free(r, n);
-	return ret;
+	return 0;
 }
 
-int tables_build(struct store *s, const struct tables_opts *o, struct tables *t)
+int tables_build(const struct tables_opts *o, const struct report_input *in, struct tables *t)
 {
-	return build(s, o, t, 1);
+	return build(o, in, t, 1);
 }
 
-int tables_build_base_only(struct store *s, const struct tables_opts *o, struct tables *t)
+int tables_build_base_only(const struct tables_opts *o, const struct report_input *in,
+			   struct tables *t)
 {
-	return build(s, o, t, 0);
+	return build(o, in, t, 0);
 }
 
 void tables_release(struct tables *t)
@@ -250,7 +239,6 @@ void tables_release(struct tables *t)
 	}
 	free(t->prompts);
 	findings_release(&t->findings);
-	catalog_alarms_free(t->alarms, t->n_alarms);
 	strv_free(t->warnings, t->n_warnings);
 	for (i = 0; i < t->n_runs; i++) {
 		struct tables_run *x = &t->runs[i];

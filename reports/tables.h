@@ -1,7 +1,7 @@
-/* tables.h: the study's tables built from the store, and the data behind the
- * figures. tables_build() gathers all that 'tpsdb report' shows (base table with
- * verdicts, speculative and per-prompt tables, findings, alarms, runs: tables.c and
- * table_*.c); the tables_write_* functions (report_*.c) render that one struct as
+/* tables.h: the study's tables, and the data behind the figures, built from what
+ * schema/report_load.h loaded. tables_build() assembles all that 'tpsdb report'
+ * shows (base table with verdicts, speculative and per-prompt tables, findings,
+ * alarms, runs: tables.c and table_*.c); the tables_write_* functions (report_*.c) render that one struct as
  * markdown, text, JSON or CSV, so the four formats always carry the same numbers. */
 #ifndef REPORTS_TABLES_H
 #define REPORTS_TABLES_H
@@ -14,8 +14,7 @@
 #include "reports/findings.h"
 #include "reports/plot.h"
 #include "schema/catalog.h"
-
-struct store;
+#include "schema/report_load.h"
 
 /* What to include. Lists are borrowed; an empty list means every one. */
 struct tables_opts {
@@ -104,7 +103,7 @@ struct tables {
 	struct tables_prompt_table *prompts;
 	size_t n_prompts;
 	struct findings findings;           /* in the words of 'tpsdb check' */
-	struct catalog_alarm *alarms;
+	const struct catalog_alarm *alarms; /* borrowed from the input */
 	size_t n_alarms;
 	char **warnings;                    /* forced comparisons */
 	size_t n_warnings;
@@ -120,13 +119,14 @@ struct tables_figures {
 	const char *note;
 };
 
-/* Gathers the report from the latest run of every cell that matches o (medians
- * of unflagged samples; verdicts from parity_compare() against the reference,
- * paired by prompt and repetition; speculative rungs from series_load()). An
- * engine in o->engines or o->ref without runs is an error. Fills *t, which the
- * caller releases with tables_release() (also after -1). 0 ok, -1 after an error
- * line. */
-int tables_build(struct store *s, const struct tables_opts *o, struct tables *t);
+/* Builds the report from in (report_load() with in->full and the tag, engines,
+ * models and ref of o): the latest run of every cell that matches o (medians of
+ * unflagged samples; verdicts from parity_decide() against the reference, paired
+ * by prompt and repetition; speculative rungs from series_assemble()). An engine
+ * in o->engines or o->ref without runs is an error. Fills *t, which borrows the
+ * alarms of in (in must outlive t) and which the caller releases with
+ * tables_release() (also after -1). 0 ok, -1 after an error line. */
+int tables_build(const struct tables_opts *o, const struct report_input *in, struct tables *t);
 void tables_release(struct tables *t);
 
 /* The renderers. Markdown and text differ only in markup; JSON is one object
@@ -152,7 +152,6 @@ struct tables_trend_opts {
 	const char *model;          /* NULL: the first model with runs */
 	const char *spec_type;      /* NULL: "" (the base config) */
 	int64_t n_max;              /* TPS_NULL: the base */
-	const char *tag;            /* NULL: any */
 	const char *baseline;       /* band from this baseline's runs; NULL: see below */
 	int metric;                 /* CELL_PP or CELL_TG */
 };
@@ -167,28 +166,30 @@ void tables_arena_free(struct tables_arena *a); /* accepts NULL */
  * from changepoint_detect() with the defaults, and the band: with a baseline, the
  * min..max of the baseline's run medians of the same model and config, widened to
  * at least mean +/- max(2%, k x the stored A/A floor); without, the first series'
- * first segment (up to its first change point) mean +/- max(2%, k x floor). *out points into
- * arena a. 0 ok (the figure may hold no series: the caller decides), -1 after an
- * error line. */
-int tables_trend(struct store *s, const struct tables_trend_opts *o, struct tables_arena *a,
-		 struct plot_trend *out);
+ * first segment (up to its first change point) mean +/- max(2%, k x floor). The
+ * histories and floors come from in (report_load_trend() of o->model, the tag,
+ * o->baseline and o->metric). *out points into arena a. 0 ok (the figure may hold
+ * no series: the caller decides), -1 after an error line. */
+int tables_trend(const struct tables_trend_opts *o, const struct report_trend *in,
+		 struct tables_arena *a, struct plot_trend *out);
 
-/* A sweep figure of one model and spec type (NULL: the first with rungs): one
- * series per engine (o->engines, empty: all), x = n_max (0 for the base). */
-int tables_sweep(struct store *s, const char *const *engines, size_t n_engines,
-		 const char *model, const char *spec_type, const char *tag,
-		 struct tables_arena *a, struct plot_sweep *out);
+/* A sweep figure of one model and spec type (NULL: the first with rungs) from the
+ * speculative runs in (report_load_decode()): one series per engine (engines,
+ * empty: all), x = n_max (0 for the base). 0 ok, -1 after an error line. */
+int tables_sweep(const struct report_decode *in, const char *const *engines, size_t n_engines,
+		 const char *model, const char *spec_type, struct tables_arena *a,
+		 struct plot_sweep *out);
 
 /* A parity figure: the delta % of metric (CELL_PP or CELL_TG) with its 95% CI
  * for every base cell, one bar per engine other than ref (NULL: the first
  * upstream engine), with the widest effective band of the verdicts shaded. The
  * verdicts are the base table's (tables_build()); a forced comparison, which the
- * table calls not comparable, has no bar. No reference engine is an error. */
-int tables_parity(struct store *s, const char *const *engines, size_t n_engines,
-		  const char *const *models, size_t n_models, const char *ref, const char *tag,
-		  int metric, struct tables_arena *a, struct plot_parity *out);
+ * table calls not comparable, has no bar. No reference engine is an error. in is
+ * report_load() of o's tag, engines, models and ref (full or not). */
+int tables_parity(const struct tables_opts *o, const struct report_input *in, int metric,
+		  struct tables_arena *a, struct plot_parity *out);
 
-/* The same two figures from tables already built, without the store, as the
+/* The same two figures from tables already built, as the
  * report draws them: the sweep of spec row `row` (each engine's base from the
  * base table, then its rungs), and the parity bars of metric. The labels are
  * borrowed from t, which must outlive the plot_job_*() call. */

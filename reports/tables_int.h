@@ -40,30 +40,34 @@ const char *tables_spec_name(const char *spec_type);
 /* --- the steps of tables_build(), in order; each 0 ok, -1 after an error line --- */
 
 /* The base table's rows and cells, medians of the unflagged samples (table_base.c). */
-int tables_build_base(struct store *s, const struct tables_opts *o, struct tables *t,
-		      const struct cell_run *r, size_t n);
+int tables_build_base(const struct tables_opts *o, struct tables *t,
+		      const struct report_input *in);
 /* Each base cell's verdicts against t->ref, and the forced-comparison warnings. */
-int tables_build_verdicts(struct store *s, const struct tables_opts *o, struct tables *t);
+int tables_build_verdicts(const struct tables_opts *o, struct tables *t,
+			  const struct report_input *in);
 /* The speculative columns, rows and best rungs, then the per-prompt tables of the
  * same series (table_spec.c). */
-int tables_build_spec(struct store *s, const struct tables_opts *o, struct tables *t);
+int tables_build_spec(const struct tables_opts *o, struct tables *t,
+		      const struct report_input *in);
 /* The column of (engine, n_max) among cols[0..n), or -1. */
 long tables_col_index(const struct tables_spec_col *cols, size_t n, size_t engine,
 		      int64_t n_max);
 /* One per-prompt table per speculative row, from the series of set (table_prompts.c). */
-int tables_build_prompts(struct store *s, const struct tables_opts *o, struct tables *t,
-			 const struct series_set *set);
+int tables_build_prompts(const struct tables_opts *o, struct tables *t,
+			 const struct series_set *set, const struct report_input *in);
 /* The runs any number of the tables came from, in the order of r (table_runs.c). */
 void tables_build_runs(struct tables *t, const struct cell_run *r, size_t n);
 /* Does a table show a number of run uuid? */
 int tables_referenced(const struct tables *t, const char *uuid);
 /* The findings of the runs shown, the load failures that explain a hole, and the
  * model-identity alarms (table_findings.c). Needs t->runs. */
-int tables_build_findings(struct store *s, const struct tables_opts *o, struct tables *t);
+int tables_build_findings(const struct tables_opts *o, struct tables *t,
+			  const struct report_input *in);
 
 /* Only the engines and the base table with its verdicts, all a parity figure needs.
  * Fills *t as tables_build() does. */
-int tables_build_base_only(struct store *s, const struct tables_opts *o, struct tables *t);
+int tables_build_base_only(const struct tables_opts *o, const struct report_input *in,
+			   struct tables *t);
 
 /* --- the data-quality section, shared by the writers (table_findings.c) --- */
 

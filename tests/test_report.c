@@ -18,6 +18,7 @@
 #include "reports/md.h"
 #include "reports/tables.h"
 #include "schema/record.h"
+#include "schema/report_load.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
@@ -179,13 +180,34 @@ static void expect_cell(const struct tables *t, const char *model, size_t e, con
 	free(got);
 }
 
+/* tables_build() over what report_load() loads for o; *in is released by the
+ * caller after the tables. */
+static int build(struct store *s, const struct tables_opts *o, struct report_input *in,
+		 struct tables *t)
+{
+	struct report_load_opts lo = { 0 };
+
+	lo.tag = o->tag;
+	lo.engines = o->engines;
+	lo.n_engines = o->n_engines;
+	lo.models = o->models;
+	lo.n_models = o->n_models;
+	lo.ref = o->ref;
+	lo.full = 1;
+	memset(t, 0, sizeof(*t));
+	if (report_load(s, &lo, in) < 0)
+		return -1;
+	return tables_build(o, in, t);
+}
+
 static void test_report_tables_study(void **state)
 {
 	struct tables_opts o = { 0 };
+	struct report_input in = { 0 };
 	struct tables t;
 	size_t k, best = 0;
 
-	assert_int_equal(tables_build(*state, &o, &t), 0);
+	assert_int_equal(build(*state, &o, &in, &t), 0);
 	assert_string_equal(t.ref, "llama.cpp");
 	assert_int_equal(t.n_engines, 3);
 	assert_string_equal(t.engines[0].label, "ours");
@@ -221,6 +243,7 @@ static void test_report_tables_study(void **state)
 	assert_int_equal(t.n_warnings, 1);
 	tables_release(&t);
 	tables_release(&t);
+	report_input_release(&in);
 }
 
 static void test_report_tables_filters(void **state)
@@ -228,25 +251,29 @@ static void test_report_tables_filters(void **state)
 	static const char *const engines[] = { "ours", "nope" };
 	static const char *const models[] = { "g4" };
 	struct tables_opts o = { 0 };
+	struct report_input in = { 0 };
 	struct tables t;
 
 	o.engines = engines;
 	o.n_engines = 2;
-	assert_int_equal(tables_build(*state, &o, &t), -1);
+	assert_int_equal(build(*state, &o, &in, &t), -1);
 	tables_release(&t);
+	report_input_release(&in);
 	o.n_engines = 1;
 	o.models = models;
 	o.n_models = 1;
-	assert_int_equal(tables_build(*state, &o, &t), 0);
+	assert_int_equal(build(*state, &o, &in, &t), 0);
 	assert_int_equal(t.n_engines, 1);
 	assert_string_equal(t.ref, "llama.cpp"); /* not a column, still the reference */
 	assert_int_equal(t.n_base, 1);
 	assert_int_equal(t.n_spec, 0);
 	expect_cell(&t, "g4", 0, "5400 / 88.1 (not comparable)");
 	tables_release(&t);
+	report_input_release(&in);
 	o.ref = "nope";
-	assert_int_equal(tables_build(*state, &o, &t), -1);
+	assert_int_equal(build(*state, &o, &in, &t), -1);
 	tables_release(&t);
+	report_input_release(&in);
 }
 
 /* The cell formats for the cases the fixture lacks. */
@@ -306,13 +333,14 @@ static void test_report_json_csv(void **state)
 {
 	struct tables_opts o = { 0 };
 	struct tables_figures fig = { "trend.png", NULL, "parity.png", NULL };
+	struct report_input in = { 0 };
 	struct tables t;
 	char *buf = NULL;
 	size_t n;
 	FILE *f;
 	cJSON *root;
 
-	assert_int_equal(tables_build(*state, &o, &t), 0);
+	assert_int_equal(build(*state, &o, &in, &t), 0);
 	f = open_memstream(&buf, &n);
 	assert_int_equal(tables_write_json(f, &t, &fig), 0);
 	fclose(f);
@@ -336,6 +364,7 @@ static void test_report_json_csv(void **state)
 	assert_non_null(strstr(buf, "\nbase,q35,completion,,ours,,,tg,142.60,parity,-0.28,1,,"));
 	free(buf);
 	tables_release(&t);
+	report_input_release(&in);
 }
 
 int main(void)

@@ -22,6 +22,7 @@
 #include "reports/tables.h"
 #include "schema/history.h"
 #include "schema/record.h"
+#include "schema/report_load.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
@@ -185,6 +186,7 @@ static void test_trend_figure(void **state)
 	static const char *const engines[] = { "steps", "steady" };
 	struct tables_trend_opts o = { 0 };
 	struct tables_arena *a = tables_arena_new();
+	struct report_trend in = { 0 };
 	struct plot_trend tr;
 
 	o.engines = engines;
@@ -192,16 +194,20 @@ static void test_trend_figure(void **state)
 	o.model = "m1";
 	o.n_max = TPS_NULL;
 	o.metric = CELL_TG;
-	assert_int_equal(tables_trend(*state, &o, a, &tr), 0);
+	assert_int_equal(report_load_trend(*state, o.model, NULL, NULL, CELL_TG, &in), 0);
+	assert_int_equal(tables_trend(&o, &in, a, &tr), 0);
 	assert_int_equal(tr.n_series, 2);
 	assert_string_equal(tr.series[0].label, "steps");
 	assert_int_equal(tr.series[0].n_cp, 2);
 	assert_int_equal(tr.series[0].cp[1], 10);
 	assert_true(fabs(tr.band_lo - 98) < 0.5 && fabs(tr.band_hi - 102) < 0.5);
 	assert_true(tr.series[0].x[1] - tr.series[0].x[0] == 3600);
+	report_trend_release(&in);
 	o.model = "nope";
-	assert_int_equal(tables_trend(*state, &o, a, &tr), 0);
+	assert_int_equal(report_load_trend(*state, o.model, NULL, NULL, CELL_TG, &in), 0);
+	assert_int_equal(tables_trend(&o, &in, a, &tr), 0);
 	assert_int_equal(tr.n_series, 0);
+	report_trend_release(&in);
 	tables_arena_free(a);
 	tables_arena_free(NULL);
 }
