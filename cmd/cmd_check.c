@@ -9,6 +9,9 @@
 #include "schema/store.h"
 #include "tpsdb.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 static const char usage[] =
 	"tpsdb check [--json] [--engine <label>] [--model <label>] [--tag <t>] [--host <name>]";
 
@@ -31,8 +34,10 @@ static const char help[] =
 	"Options:\n"
 	"  --json              {\"findings\": [{\"run\", \"engine\", \"model\", \"kind\", \"count\",\n"
 	"                      \"total\", \"detail\"}], \"alarms\": [...as 'tpsdb models --json'],\n"
-	"                      \"integrity\": \"ok\" or [\"<problem>\", ...]}; a sample finding\n"
-	"                      counts samples (count of total), a run finding has count 1\n"
+	"                      \"integrity\": \"ok\" or [\"<problem>\", ...], and\n"
+	"                      \"complete\": false only when the store could not be read\n"
+	"                      whole}; a sample finding counts samples (count of\n"
+	"                      total), a run finding has count 1\n"
 	"                      and total 1\n"
 	"  --engine <label>    only runs of this engine\n"
 	"  --model <label>     only runs of this model\n"
@@ -40,7 +45,9 @@ static const char help[] =
 	"  --host <name>       only runs measured on this host\n"
 	"\n"
 	"Exit codes: 0 clean (no finding, no alarm, integrity ok), 1 anything found,\n"
-	"2 usage, 3 no store or a store error.\n";
+	"2 usage, 3 no store or a store error. A store too damaged to read whole\n"
+	"still gets its report (findings and alarms as far as read, every integrity\n"
+	"problem, \"complete\": false) with an error line, and exits 3.\n";
 
 enum { OPT_JSON = 256, OPT_ENGINE, OPT_MODEL, OPT_TAG, OPT_HOST };
 
@@ -59,11 +66,24 @@ struct problems {
 	size_t n;
 };
 
+/* SQLite puts "*** in database main ***" and a newline before its first problem:
+ * each problem becomes one line of its own, and the header goes. */
 static void on_problem(const char *problem, void *arg)
 {
 	struct problems *ps = arg;
+	const char *p = problem, *nl;
 
-	strv_add(&ps->p, &ps->n, problem);
+	while (*p) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (nl > p && strncmp(p, "*** in database ", 16)) {
+			char *line = tps_xstrndup(p, (size_t)(nl - p));
+			strv_add(&ps->p, &ps->n, line);
+			free(line);
+		}
+		p = *nl ? nl + 1 : nl;
+	}
 }
 
 int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
@@ -100,8 +120,13 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
-	if (catalog_quality(s, &filt, &q, &nq) < 0 || catalog_alarms(s, &a, &na) < 0 ||
-	    store_integrity(s, on_problem, &ps) < 0)
+	/* A damaged store may fail the loaders part-way; the integrity check still runs
+	 * and is still reported, and the exit is then 3. */
+	if (catalog_quality(s, &filt, &q, &nq) < 0)
+		res.incomplete = 1;
+	if (catalog_alarms(s, &a, &na) < 0)
+		res.incomplete = 1;
+	if (store_integrity(s, on_problem, &ps) < 0)
 		goto out;
 	findings_build(&fs, q, nq);
 	res.fs = &fs;
@@ -115,7 +140,10 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	} else {
 		check_write_text(stdout, &res);
 	}
-	ret = fs.n || na || ps.n ? TPS_EXIT_FAIL : TPS_EXIT_OK;
+	if (res.incomplete)
+		ret = TPS_EXIT_ERROR;
+	else
+		ret = fs.n || na || ps.n ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:
 	findings_release(&fs);
 	strv_free(ps.p, ps.n);

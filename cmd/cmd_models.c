@@ -3,6 +3,7 @@
  * command: the seed study once compared two "identical" files that were not. */
 #include "reports/models_write.h"
 #include "schema/catalog.h"
+#include "schema/store.h"
 #include "tpsdb.h"
 
 static const char usage[] = "tpsdb models [--json]";
@@ -16,6 +17,7 @@ static const char help[] =
 	"                         (across hosts or runs), naming each sha256 and its hosts\n"
 	"  label-quant-mismatch   one model label measured at two or more quants\n"
 	"Unknown (empty) sha256 and quant values never raise an alarm.\n"
+	"The store is quick-checked first (PRAGMA quick_check, within $TPSDB_QUICK_CHECK_MB).\n"
 	"\n"
 	"Options:\n"
 	"  --json    {\"models\": [{\"label\", \"file\", \"bytes\", \"sha256\", \"quant\",\n"
@@ -24,7 +26,7 @@ static const char help[] =
 	"            unknown strings are \"\", an unknown size is null\n"
 	"\n"
 	"Exit codes: 0 no alarm, 1 at least one alarm, 2 usage, 3 no store or a store\n"
-	"error.\n";
+	"error (a corrupt store is one: see 'tpsdb check').\n";
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -56,7 +58,8 @@ int cmd_models(int argc, char **argv, struct tps_ctx *ctx)
 	if (optind < argc)
 		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 	ctx->readonly = 1;
-	if (!(s = tps_ctx_store(ctx)))
+	/* The registry reads a few pages; the quick check vouches for the rest. */
+	if (!(s = tps_ctx_store(ctx)) || store_quick_check(s) < 0)
 		goto out;
 	if (catalog_models(s, &m, &nm) < 0 || catalog_alarms(s, &a, &na) < 0)
 		goto out;

@@ -24,6 +24,8 @@ int check_write_json(FILE *f, const struct check_result *r)
 	} else {
 		cJSON_AddStringToObject(root, "integrity", "ok");
 	}
+	if (r->incomplete) /* only then: a sound store's document keeps its three keys */
+		cJSON_AddBoolToObject(root, "complete", 0);
 	if (!(out = cJSON_Print(root))) {
 		tps_error("out of memory writing JSON");
 		goto out;
@@ -57,4 +59,7 @@ void check_write_text(FILE *f, const struct check_result *r)
 	else
 		fprintf(f, "%zu finding(s), %zu alarm(s), integrity %s\n", r->fs->n, r->nalarm,
 			r->nproblem ? "FAILED" : "ok");
+	if (r->incomplete)
+		fprintf(f, "the store could not be read whole: findings and alarms are "
+			   "incomplete\n");
 }

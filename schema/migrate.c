@@ -1,6 +1,10 @@
 /* migrate.c: applies the compiled-in migrations in order, each inside its own
- * transaction that also advances PRAGMA user_version, so a crash leaves the store at
- * a whole version. A store written by a newer tpsdb is refused, never altered. */
+ * BEGIN IMMEDIATE transaction that also advances PRAGMA user_version and marks the
+ * file with tpsdb's application_id, so a crash leaves the store at a whole version.
+ * The version is read again under the write lock, so N processes creating or
+ * upgrading one store at once each apply a migration at most once between them.
+ * A store written by a newer tpsdb, or a file that is not ours, is refused and
+ * never altered. */
 #include "schema/migrate_int.h"
 #include "schema/store_int.h"
 #include "tpsdb.h"
@@ -12,31 +16,90 @@ int migrate_latest(void)
 	return migrations_count ? migrations[migrations_count - 1].version : 0;
 }
 
-static int apply_one(sqlite3 *db, const char *path, const struct migration *m)
+int migrate_check_ours(sqlite3 *db, const char *path, int *version)
 {
+	static const char sql[] = "SELECT (SELECT application_id FROM pragma_application_id),"
+				  " (SELECT user_version FROM pragma_user_version),"
+				  " (SELECT count(*) FROM sqlite_schema)";
+	sqlite3_stmt *st = NULL;
+	int app = 0, v = 0, tables = 0, rc;
+
+	/* One statement, so one snapshot: three separate reads could see the marker
+	 * before and the tables after another process's first migration. */
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		app = sqlite3_column_int(st, 0);
+		v = sqlite3_column_int(st, 1);
+		tables = sqlite3_column_int(st, 2);
+	} else {
+		tps_error("cannot read '%s': %s", path, store_errmsg(db, NULL));
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_finalize(st);
+	if (app != 0 && app != STORE_APPLICATION_ID)
+		return tps_error("'%s' is not a tpsdb store (application_id %d)", path, app);
+	if (app == 0 && v == 0 && tables > 0)
+		return tps_error("'%s' is not a tpsdb store: it holds other tables", path);
+	if (v > migrate_latest())
+		return tps_error("database '%s' has schema version %d, newer than this tpsdb "
+				 "(%d): upgrade tpsdb; the database was not changed",
+				 path, v, migrate_latest());
+	if (version)
+		*version = v;
+	return 0;
+}
+
+static const struct migration *next_migration(int have, int upto)
+{
+	int i;
+
+	for (i = 0; i < migrations_count; i++) {
+		if (migrations[i].version > have && migrations[i].version <= upto)
+			return &migrations[i];
+	}
+	return NULL;
+}
+
+/* One locked step: re-reads the file under the write lock and applies the next
+ * migration, if any. 1 when one was applied, 0 when none was due, -1 after an
+ * error line. */
+static int step(sqlite3 *db, const char *path, int upto)
+{
+	const struct migration *m = NULL;
 	char *err = NULL;
 	char pragma[64];
-	int ret = -1;
+	int have = 0, app = 0, ret = -1;
 
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &err) != SQLITE_OK) {
-		tps_error("cannot migrate '%s' to version %d: %s", path, m->version, err);
+		tps_error("cannot migrate '%s': %s", path, store_errmsg(db, err));
 		goto out;
 	}
-	if (sqlite3_exec(db, m->sql, NULL, NULL, &err) != SQLITE_OK) {
+	if (migrate_check_ours(db, path, &have) < 0 ||
+	    store_pragma_int(db, "PRAGMA application_id", &app) < 0)
+		goto fail;
+	m = next_migration(have, upto);
+	if (m && sqlite3_exec(db, m->sql, NULL, NULL, &err) != SQLITE_OK) {
 		tps_error("cannot migrate '%s' to version %d (%s): %s", path, m->version,
-			  m->name, err);
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		goto out;
+			  m->name, store_errmsg(db, err));
+		goto fail;
 	}
-	/* PRAGMA takes no bound parameters; the version is our own integer. */
-	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
-	if (sqlite3_exec(db, pragma, NULL, NULL, &err) != SQLITE_OK ||
+	/* PRAGMA takes no bound parameters; the version is our own integer, and
+	 * 1414550340 is STORE_APPLICATION_ID. */
+	snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m ? m->version : have);
+	if ((m && sqlite3_exec(db, pragma, NULL, NULL, &err) != SQLITE_OK) ||
+	    (app == 0 && (m || have > 0) &&
+	     sqlite3_exec(db, "PRAGMA application_id = 1414550340", NULL, NULL, &err) !=
+		     SQLITE_OK) ||
 	    sqlite3_exec(db, "COMMIT", NULL, NULL, &err) != SQLITE_OK) {
-		tps_error("cannot migrate '%s' to version %d: %s", path, m->version, err);
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		goto out;
+		tps_error("cannot migrate '%s' to version %d: %s", path, m ? m->version : have,
+			  store_errmsg(db, err));
+		goto fail;
 	}
-	ret = 0;
+	ret = m != NULL;
+	goto out;
+fail:
+	sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 out:
 	sqlite3_free(err);
 	return ret;
@@ -44,22 +107,17 @@ out:
 
 int migrate_apply(sqlite3 *db, const char *path, int upto)
 {
-	int have, i, latest = migrate_latest();
+	int have = 0, app = 0, rc, latest = migrate_latest();
 
 	if (upto < 0 || upto > latest)
 		upto = latest;
-	if (store_pragma_int(db, "PRAGMA user_version", &have) < 0)
-		return tps_error("cannot read the schema version of '%s': %s", path,
-				 sqlite3_errmsg(db));
-	if (have > latest)
-		return tps_error("database '%s' has schema version %d, newer than this tpsdb "
-				 "(%d): upgrade tpsdb; the database was not changed",
-				 path, have, latest);
-	for (i = 0; i < migrations_count; i++) {
-		if (migrations[i].version <= have || migrations[i].version > upto)
-			continue;
-		if (apply_one(db, path, &migrations[i]) < 0)
-			return -1;
-	}
-	return 0;
+	/* Unlocked first look: a current, marked store takes no write lock at all. */
+	if (migrate_check_ours(db, path, &have) < 0 ||
+	    store_pragma_int(db, "PRAGMA application_id", &app) < 0)
+		return -1;
+	if (!next_migration(have, upto) && (app != 0 || have == 0))
+		return 0;
+	while ((rc = step(db, path, upto)) == 1)
+		;
+	return rc;
 }

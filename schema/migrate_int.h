@@ -1,6 +1,6 @@
-/* migrate_int.h: (private to schema/) the compiled-in schema migrations and the function that applies them.
- * Each schema/NNNN_<what>.sql file is migration NNNN; PRAGMA user_version records
- * the last one applied. */
+/* migrate_int.h: (private to schema/) the compiled-in schema migrations and the
+ * function that applies them. Each schema/NNNN_<what>.sql file is migration NNNN;
+ * PRAGMA user_version records the last one applied. */
 #ifndef SCHEMA_MIGRATE_INT_H
 #define SCHEMA_MIGRATE_INT_H
 
@@ -19,10 +19,16 @@ extern const int migrations_count;
 /* The schema version this program writes. */
 int migrate_latest(void);
 
-/* Brings db up to migrate_latest(), one transaction per migration. A database newer
- * than the program is refused and left untouched. upto < 0 means latest; a smaller
- * value stops there (tests build past-version fixtures this way). 0 ok, -1 after an
- * error line. */
+/* Refuses a file that is not a tpsdb store (another application_id, or tables and
+ * no version) or one newer than this program, with an error line; -1. 0 otherwise,
+ * with its schema version in *version (NULL: not wanted). Reads only. */
+int migrate_check_ours(sqlite3 *db, const char *path, int *version);
+
+/* Brings db up to migrate_latest(), one BEGIN IMMEDIATE transaction per migration,
+ * re-reading the version under the lock (concurrent openers of one new file all
+ * succeed). A database newer than the program is refused and left untouched.
+ * upto < 0 means latest; a smaller value stops there (tests build past-version
+ * fixtures this way). 0 ok, -1 after an error line. */
 int migrate_apply(sqlite3 *db, const char *path, int upto);
 
 #endif

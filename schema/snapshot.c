@@ -63,7 +63,7 @@ struct store *store_open_copy(const char *path)
 		tps_error("cannot open '%s': %s", path, src ? sqlite3_errmsg(src) : "out of memory");
 		goto out;
 	}
-	sqlite3_busy_timeout(src, 10000);
+	sqlite3_busy_timeout(src, store_busy_timeout_s() * 1000);
 	if (store_pragma_int(src, "PRAGMA application_id", &app) < 0 ||
 	    store_pragma_int(src, "PRAGMA user_version", &version) < 0) {
 		tps_error("cannot read '%s': %s", path, sqlite3_errmsg(src));
@@ -94,7 +94,10 @@ struct store *store_open_copy(const char *path)
 		tps_error("cannot copy '%s': %s", path, sqlite3_errstr(rc));
 		goto out;
 	}
-	if (migrate_apply(store_db(copy), path, -1) < 0)
+	/* From here on errors name the other store, not ":memory:", and a damaged
+	 * source is refused before a page of it is read as data. */
+	store_set_path(copy, path);
+	if (store_quick_check(copy) < 0 || migrate_apply(store_db(copy), path, -1) < 0)
 		goto out;
 	ret = copy;
 	copy = NULL;

@@ -5,12 +5,18 @@
 #include "schema/migrate_int.h"
 #include "tpsdb.h"
 
+#include <ctype.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <math.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#define STORE_BUSY_TIMEOUT_MS 10000
+/* Defaults, each changed by an environment variable (README "The store"). */
+#define STORE_BUSY_TIMEOUT_S 300  /* TPSDB_BUSY_TIMEOUT: seconds a writer waits */
+#define STORE_QUICK_CHECK_MB 512  /* TPSDB_QUICK_CHECK_MB: largest store checked */
 
 struct cached_stmt {
 	const char *sql;
@@ -20,6 +26,7 @@ struct cached_stmt {
 struct store {
 	sqlite3 *db;
 	char *path;
+	int found_version; /* the schema version before this open migrated it */
 	struct cached_stmt *cache;
 	size_t ncache, acache;
 };
@@ -40,71 +47,216 @@ out:
 	return ret;
 }
 
-/* A file that is SQLite but not ours must not be "migrated" into a tpsdb store. */
-static int check_ours(sqlite3 *db, const char *path)
+/* A non-negative integer from the environment, or def when unset or invalid. */
+static int env_int(const char *name, int def)
 {
-	int app = 0, version = 0, tables = 0;
+	const char *v = getenv(name);
+	int64_t n;
 
-	if (store_pragma_int(db, "PRAGMA application_id", &app) < 0 ||
-	    store_pragma_int(db, "PRAGMA user_version", &version) < 0 ||
-	    store_pragma_int(db, "SELECT count(*) FROM sqlite_schema", &tables) < 0)
-		return tps_error("cannot read '%s': %s", path, sqlite3_errmsg(db));
-	if (app != 0 && app != STORE_APPLICATION_ID)
-		return tps_error("'%s' is not a tpsdb store (application_id %d)", path, app);
-	if (app == 0 && version == 0 && tables > 0)
-		return tps_error("'%s' is not a tpsdb store: it holds other tables", path);
-	/* Checked before WAL is switched on: even that would alter the file. */
-	if (version > migrate_latest())
-		return tps_error("database '%s' has schema version %d, newer than this tpsdb "
-				 "(%d): upgrade tpsdb; the database was not changed",
-				 path, version, migrate_latest());
-	return 0;
+	if (!v || !*v || tps_parse_i64(v, &n) < 0 || n < 0 || n > 86400 * 365)
+		return def;
+	return (int)n;
 }
 
-struct store *store_open_version(const char *path, int flags, int upto)
+int store_busy_timeout_s(void)
 {
-	struct store *s = NULL, *ret = NULL;
-	int oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-	char *err = NULL;
-	int app = 0;
+	return env_int("TPSDB_BUSY_TIMEOUT", STORE_BUSY_TIMEOUT_S);
+}
 
-	if ((flags & STORE_READONLY) && strcmp(path, ":memory:") && access(path, F_OK) != 0) {
-		tps_error("no store at '%s': collect or import something first, or pass --db",
-			  path);
+const char *store_errmsg(sqlite3 *db, const char *err)
+{
+	static _Thread_local char busy[160];
+
+	if ((sqlite3_extended_errcode(db) & 0xff) == SQLITE_BUSY ||
+	    (sqlite3_extended_errcode(db) & 0xff) == SQLITE_LOCKED) {
+		/* SQLite cannot say which process holds the lock; say what we know. */
+		snprintf(busy, sizeof(busy),
+			 "database is locked by another writer; gave up after %d s "
+			 "(TPSDB_BUSY_TIMEOUT sets the wait in seconds)",
+			 store_busy_timeout_s());
+		return busy;
+	}
+	return err ? err : sqlite3_errmsg(db);
+}
+
+/* "file:<path>?<param>" with the path percent-encoded. Caller frees. */
+static char *file_uri(const char *path, const char *param)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(path), i, o;
+	char *uri = tps_xmalloc(5 + 3 * n + 2 + strlen(param));
+
+	memcpy(uri, "file:", 5);
+	o = 5;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)path[i];
+		if (isalnum(c) || strchr("/-._~", c)) {
+			uri[o++] = (char)c;
+		} else {
+			uri[o++] = '%';
+			uri[o++] = hex[c >> 4];
+			uri[o++] = hex[c & 15];
+		}
+	}
+	uri[o++] = '?';
+	strcpy(uri + o, param);
+	return uri;
+}
+
+/* 1 when a reader may not write beside the file (its directory or the file is
+ * read-only: read-only media, chattr +i), so SQLite could not keep -wal/-shm. */
+static int cannot_write_beside(const char *path)
+{
+	char *dir = tps_xstrdup(path);
+	int ret;
+
+	ret = access(path, W_OK) != 0 || access(dirname(dir), W_OK) != 0;
+	free(dir);
+	return ret;
+}
+
+int store_quick_check(struct store *s)
+{
+	int64_t mb = env_int("TPSDB_QUICK_CHECK_MB", STORE_QUICK_CHECK_MB);
+	sqlite3_stmt *st = NULL;
+	struct stat sb;
+	int rc, ret = -1;
+
+	if (!strcmp(s->path, ":memory:") ||
+	    (stat(s->path, &sb) == 0 && (int64_t)sb.st_size > mb * 1024 * 1024))
+		return 0; /* over the budget: README says such stores are not checked */
+	if (sqlite3_prepare_v2(s->db, "PRAGMA quick_check(1)", -1, &st, NULL) != SQLITE_OK) {
+		tps_error("store '%s' is corrupt: %s (see 'tpsdb check')", s->path,
+			  sqlite3_errmsg(s->db));
 		goto out;
 	}
-	if (!(flags & STORE_READONLY))
-		oflags |= SQLITE_OPEN_CREATE;
-	s = tps_xcalloc(1, sizeof(*s));
-	s->path = tps_xstrdup(path);
-	if (sqlite3_open_v2(path, &s->db, oflags, NULL) != SQLITE_OK) {
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW && !strcmp(store_col_str(st, 0), "ok")) {
+		ret = 0;
+	} else if (rc == SQLITE_ROW) {
+		/* One error line: SQLite's first problem, its newlines made spaces. */
+		const char *msg = store_col_str(st, 0), *p;
+		char *one;
+		size_t i;
+
+		if ((p = strstr(msg, "***\n")))
+			msg = p + 4;
+		one = tps_xstrdup(msg);
+		for (i = 0; one[i]; i++) {
+			if (one[i] == '\n' || one[i] == '\r')
+				one[i] = ' ';
+		}
+		tps_error("store '%s' is corrupt: %s (see 'tpsdb check')", s->path, one);
+		free(one);
+	} else {
+		tps_error("store '%s' is corrupt: %s (see 'tpsdb check')", s->path,
+			  store_errmsg(s->db, NULL));
+	}
+out:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* A read-only open: mode=ro, or immutable=1 where nothing may be written beside the
+ * file. Refuses an empty file, a foreign one, a newer one and an older one (a
+ * reader never migrates). 0 ok, -1 after an error line. */
+static int open_readonly(struct store *s, const char *path)
+{
+	struct stat sb;
+	char *uri = NULL;
+	int version = 0, ret = -1;
+
+	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) {
+		tps_error("'%s' is not a tpsdb store: it is an empty file", path);
+		goto out;
+	}
+	uri = file_uri(path, cannot_write_beside(path) ? "immutable=1" : "mode=ro");
+	if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		tps_error("cannot open '%s': %s", path,
 			  s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto out;
 	}
 	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, STORE_BUSY_TIMEOUT_MS);
-	if (check_ours(s->db, path) < 0)
+	sqlite3_busy_timeout(s->db, store_busy_timeout_s() * 1000);
+	if (migrate_check_ours(s->db, path, &version) < 0)
+		goto out;
+	s->found_version = version;
+	if (version == 0) {
+		tps_error("'%s' is not a tpsdb store: it holds no tpsdb schema", path);
+		goto out;
+	}
+	if (version < migrate_latest()) {
+		tps_error("store '%s' is at schema version %d of %d and needs migration, run a "
+			  "write command or `tpsdb migrate`", path, version, migrate_latest());
+		goto out;
+	}
+	if (sqlite3_exec(s->db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL) != SQLITE_OK) {
+		tps_error("cannot configure '%s': %s", path, sqlite3_errmsg(s->db));
+		goto out;
+	}
+	ret = 0;
+out:
+	free(uri);
+	return ret;
+}
+
+/* A writer's open: creates the file, refuses a foreign, newer or corrupt one before
+ * changing a byte, then WAL and the migrations (under the write lock). */
+static int open_write(struct store *s, const char *path, int flags, int upto)
+{
+	char *err = NULL;
+	int ret = -1;
+
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		tps_error("cannot open '%s': %s", path,
+			  s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto out;
+	}
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, store_busy_timeout_s() * 1000);
+	/* Checked before WAL is switched on: even that would alter the file. */
+	if (migrate_check_ours(s->db, path, &s->found_version) < 0)
+		goto out;
+	if (!(flags & STORE_NO_MIGRATE) && store_quick_check(s) < 0)
 		goto out;
 	/* WAL lets two collectors write one file and readers never block writers. */
 	if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
 			 "PRAGMA foreign_keys=ON;", NULL, NULL, &err) != SQLITE_OK) {
-		tps_error("cannot configure '%s': %s", path, err);
+		tps_error("cannot configure '%s': %s", path, store_errmsg(s->db, err));
 		goto out;
 	}
 	if (!(flags & STORE_NO_MIGRATE) && migrate_apply(s->db, path, upto) < 0)
 		goto out;
-	if (store_pragma_int(s->db, "PRAGMA application_id", &app) == 0 && app == 0 &&
-	    /* PRAGMA takes no bound parameter: 1414550340 is STORE_APPLICATION_ID. */
-	    sqlite3_exec(s->db, "PRAGMA application_id = 1414550340", NULL, NULL, &err) !=
-		    SQLITE_OK) {
-		tps_error("cannot mark '%s' as a tpsdb store: %s", path, err);
+	ret = 0;
+out:
+	sqlite3_free(err);
+	return ret;
+}
+
+struct store *store_open_version(const char *path, int flags, int upto)
+{
+	struct store *s = NULL, *ret = NULL;
+	int rc;
+
+	if ((flags & (STORE_READONLY | STORE_EXISTING)) && strcmp(path, ":memory:") &&
+	    access(path, F_OK) != 0) {
+		tps_error("no store at '%s': collect or import something first, or pass --db",
+			  path);
 		goto out;
 	}
+	s = tps_xcalloc(1, sizeof(*s));
+	s->path = tps_xstrdup(path);
+	if ((flags & STORE_READONLY) && strcmp(path, ":memory:"))
+		rc = open_readonly(s, path);
+	else
+		rc = open_write(s, path, flags, upto);
+	if (rc < 0)
+		goto out;
 	ret = s;
 	s = NULL;
 out:
-	sqlite3_free(err);
 	store_close(s);
 	return ret;
 }
@@ -112,6 +264,17 @@ out:
 struct store *store_open(const char *path, int flags)
 {
 	return store_open_version(path, flags, -1);
+}
+
+int store_found_version(const struct store *s)
+{
+	return s->found_version;
+}
+
+void store_set_path(struct store *s, const char *path)
+{
+	free(s->path);
+	s->path = tps_xstrdup(path);
 }
 
 void store_close(struct store *s)
@@ -140,7 +303,7 @@ sqlite3 *store_db(struct store *s)
 
 int store_fail(struct store *s, const char *what)
 {
-	return tps_error("%s in '%s': %s", what, s->path, sqlite3_errmsg(s->db));
+	return tps_error("%s in '%s': %s", what, s->path, store_errmsg(s->db, NULL));
 }
 
 sqlite3_stmt *store_stmt(struct store *s, const char *sql)
@@ -176,7 +339,7 @@ static int exec_simple(struct store *s, const char *sql, const char *what)
 	int ret = 0;
 
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &err) != SQLITE_OK) {
-		ret = tps_error("cannot %s on '%s': %s", what, s->path, err);
+		ret = tps_error("cannot %s on '%s': %s", what, s->path, store_errmsg(s->db, err));
 	}
 	sqlite3_free(err);
 	return ret;
@@ -205,12 +368,23 @@ int store_version(struct store *s)
 	return v;
 }
 
+/* SQLite's verdict that the file itself is damaged, as opposed to a busy lock or
+ * a full disk: the check reports it as a problem rather than failing. */
+static int is_damage(sqlite3 *db)
+{
+	int rc = sqlite3_extended_errcode(db) & 0xff;
+
+	return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
+}
+
 int store_integrity(struct store *s, void (*cb)(const char *problem, void *arg), void *arg)
 {
 	sqlite3_stmt *st = NULL;
 	int rc, ret = -1, bad = 0;
 
 	if (sqlite3_prepare_v2(s->db, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK) {
+		if (is_damage(s->db))
+			goto damaged;
 		store_fail(s, "cannot run integrity_check");
 		goto out;
 	}
@@ -223,10 +397,17 @@ int store_integrity(struct store *s, void (*cb)(const char *problem, void *arg),
 		}
 	}
 	if (rc != SQLITE_DONE) {
+		if (is_damage(s->db))
+			goto damaged;
 		store_fail(s, "integrity_check failed");
 		goto out;
 	}
 	ret = bad;
+	goto out;
+damaged:
+	if (cb)
+		cb(sqlite3_errmsg(s->db), arg);
+	ret = 1;
 out:
 	sqlite3_finalize(st);
 	return ret;

@@ -15,15 +15,21 @@ struct store;
 #define STORE_APPLICATION_ID 0x54505344
 
 enum store_open_flags {
-	STORE_READONLY = 1 << 0, /* open without creating; still migrates an older file */
+	/* Open without creating or changing a byte: URI mode=ro, or immutable=1 when
+	 * the file or its directory is not writable (no -wal/-shm left behind). An
+	 * empty file, a foreign file and an older schema are refused. */
+	STORE_READONLY = 1 << 0,
 	STORE_NO_MIGRATE = 1 << 1, /* tests: leave the schema as found */
+	STORE_EXISTING = 1 << 2,   /* a writer that refuses a missing file (migrate) */
 };
 
-/* Opens (creating unless STORE_READONLY) the store at path, in WAL mode with foreign
- * keys on and a busy timeout, and migrates it to the latest schema. ":memory:" works.
- * Returns a store the caller frees with store_close(), or NULL after an error line.
- * A database newer than this program, or a SQLite file that is not a tpsdb store, is
- * refused and left untouched. */
+/* Opens (creating unless STORE_READONLY or STORE_EXISTING) the store at path, in WAL
+ * mode with foreign keys on and a busy timeout ($TPSDB_BUSY_TIMEOUT seconds, default
+ * 300), and migrates it to the latest schema under the write lock, so concurrent
+ * openers of one new file all succeed. A writer first runs store_quick_check() and
+ * refuses a corrupt store. ":memory:" works. Returns a store the caller frees with
+ * store_close(), or NULL after an error line. A database newer than this program,
+ * or a SQLite file that is not a tpsdb store, is refused and left untouched. */
 struct store *store_open(const char *path, int flags);
 /* Opens like store_open() but stops migrating at schema version `upto` (tests). */
 struct store *store_open_version(const char *path, int flags, int upto);
@@ -40,9 +46,19 @@ void store_rollback(struct store *s);
 
 /* The schema version of the open store. */
 int store_version(struct store *s);
+/* The schema version the file had before this open migrated it (0: new file). */
+int store_found_version(const struct store *s);
+/* Seconds a writer waits for another one's lock: $TPSDB_BUSY_TIMEOUT, default 300. */
+int store_busy_timeout_s(void);
+
+/* PRAGMA quick_check(1) on a store of at most $TPSDB_QUICK_CHECK_MB megabytes
+ * (default 512; larger stores, and ":memory:", are not checked). 0 sound or not
+ * checked, -1 after one error line "store '<path>' is corrupt: <problem>". */
+int store_quick_check(struct store *s);
 
 /* Runs PRAGMA integrity_check; returns 0 when "ok", 1 when problems were found (each
- * passed to cb), -1 on error. */
+ * passed to cb; a file so damaged that the check cannot run passes SQLite's message
+ * as the one problem), -1 on another error (a lock, I/O) after an error line. */
 int store_integrity(struct store *s, void (*cb)(const char *problem, void *arg), void *arg);
 
 /* --- writing runs (schema/ingest.c) --- */

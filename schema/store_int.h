@@ -13,6 +13,12 @@
 /* Runs a one-value query (a PRAGMA) on a raw handle: 0 with *out set, -1 on any
  * error (nothing printed). For schema/ files that check a file before opening it. */
 int store_pragma_int(sqlite3 *db, const char *sql, int *out);
+/* The message for the last error on db: for a busy lock, a sentence saying another
+ * writer holds it and how long we waited; else err when not NULL, else SQLite's
+ * message. Borrowed (a thread-local buffer, or err, or SQLite's). */
+const char *store_errmsg(sqlite3 *db, const char *err);
+/* Renames the store in error messages (merge names its source, not ":memory:"). */
+void store_set_path(struct store *s, const char *path);
 /* The raw handle, for schema/ files only. Borrowed. */
 sqlite3 *store_db(struct store *s);
 /* A prepared statement for a static SQL string, cached by the string's address and

@@ -1,0 +1,57 @@
+/* cmd_migrate.c: `tpsdb migrate`, brings an existing store up to this program's
+ * schema. Read commands refuse an older store rather than change it; any write
+ * command migrates as it opens, and this command does only that. */
+#include "schema/store.h"
+#include "tpsdb.h"
+
+#include <stdio.h>
+
+static const char usage[] = "tpsdb migrate";
+
+static const char help[] =
+	"Migrates the store (--db) to the schema version of this tpsdb, one transaction\n"
+	"per version under the write lock, and prints\n"
+	"  migrated '<db>' from schema version <old> to <new>\n"
+	"or '<db>' is at schema version <n>, nothing to do. A store written by a newer\n"
+	"tpsdb, a file that is not a tpsdb store and a corrupt store (PRAGMA quick_check)\n"
+	"are refused and left as they were; a missing file is an error, not created.\n"
+	"Read commands (runs, check, compare, ...) refuse an older store and name this\n"
+	"command; every write command (import, collect, merge, ...) migrates too.\n"
+	"\n"
+	"Exit codes: 0 ok, 2 usage, 3 no store or a store error.\n";
+
+static const struct option opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int cmd_migrate(int argc, char **argv, struct tps_ctx *ctx)
+{
+	struct tps_getopt go = { 0 };
+	struct store *s;
+	int c, before, after;
+
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+		switch (c) {
+		case 'h':
+			printf("usage: %s\n\n%s", usage, help);
+			return TPS_EXIT_OK;
+		default:
+			fprintf(stderr, "usage: %s\n", usage);
+			return TPS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (!ctx->store && !(ctx->store = store_open(ctx->db_path, STORE_EXISTING)))
+		return TPS_EXIT_ERROR;
+	s = ctx->store;
+	before = store_found_version(s);
+	after = store_version(s);
+	if (before == after)
+		printf("'%s' is at schema version %d, nothing to do\n", ctx->db_path, after);
+	else
+		printf("migrated '%s' from schema version %d to %d\n", ctx->db_path, before,
+		       after);
+	return TPS_EXIT_OK;
+}
