@@ -1,7 +1,7 @@
 /* cmd_collect.c: 'tpsdb collect', the measuring front end: options (or the seed
  * harness's environment) become a plan (collect/setup.c), the session measures its
- * cells (collect/session.c), and a summary table (reports/summary.c) goes to stdout
- * and into the out dir. */
+ * cells round by round (collect/session.c), and a summary table (reports/summary.c)
+ * goes to stdout and into the out dir. */
 #include "collect/cell.h"
 #include "collect/interrupt.h"
 #include "collect/plan.h"
@@ -32,8 +32,10 @@ static const char help_text[] =
 "\n"
 "Starts each engine on each model (or measures a running server), sends every\n"
 "prompt --reps times and records every timing in the store, one run per cell of\n"
-"the matrix: model by model, engine by engine, a base run and then one run per\n"
-"n_max of the model's spec manifest line. Each sample is committed as it arrives.\n"
+"the matrix and round: model by model, round by round, engine by engine, a base\n"
+"run and then one run per n_max of the model's spec manifest line. Each run is a\n"
+"server instance of its own, and each sample is committed as it arrives. Every run\n"
+"records its round (1..k) and the batch id of this invocation ('tpsdb runs').\n"
 "\n"
 "Engines and models:\n"
 "  --engine <label>=<binary>  an engine to start (any number); in attach mode\n"
@@ -71,10 +73,12 @@ static const char help_text[] =
 "                             HTTP 500)\n"
 "  --seed <n>                 sampling seed (default 1234); temperature is 0\n"
 "  --warmup <n>               unrecorded requests after each start (default 1)\n"
-"  --aa                       run each model's whole pass over the engines twice,\n"
-"                             every cell on a freshly started server: A/A pairs,\n"
-"                             as far apart as the cells compare pairs, for\n"
-"                             'tpsdb calibrate'\n"
+"  --rounds <k>               run each model's whole pass over the engines k times\n"
+"                             (default 1), every cell on a freshly started server;\n"
+"                             even rounds take the engines in reverse order (A B C,\n"
+"                             C B A, A B C ...), so slow drift falls on all alike\n"
+"  --aa                       an alias of --rounds 2: A/A pairs as far apart as the\n"
+"                             cells compare pairs, for 'tpsdb calibrate'\n"
 "  --gpu <ids>                CUDA_VISIBLE_DEVICES for the servers\n"
 "  --port <n>                 base port; the first free one from here (default 18080)\n"
 "  --load-timeout <s>         give up on a server not ready after <s> (default 600)\n"
@@ -89,7 +93,8 @@ static const char help_text[] =
 "                             ./tpsdb-collect-<UTC time>)\n"
 "  --quiet                    no progress line (it is drawn only on a terminal;\n"
 "                             NO_COLOR turns its colours off)\n"
-"  --dry-run                  print the matrix and each server command; start nothing\n"
+"  --dry-run                  print the runs in the order they would start, round\n"
+"                             by round, with each server command; start nothing\n"
 "\n"
 "Environment (read only when neither --engine nor --url is given; the seed\n"
 "harness's drop-in):\n"
@@ -119,6 +124,7 @@ enum {
 	OPT_NO_REF, OPT_CTX, OPT_N_PREDICT, OPT_ENDPOINT, OPT_BAN, OPT_SEED, OPT_WARMUP,
 	OPT_GPU, OPT_PORT, OPT_LOAD_TIMEOUT, OPT_REQ_TIMEOUT, OPT_TAG, OPT_NOTES,
 	OPT_HOST, OPT_GPU_NAME, OPT_DRIVER, OPT_CUDA, OPT_OUT_DIR, OPT_QUIET, OPT_DRY_RUN, OPT_AA,
+	OPT_ROUNDS,
 };
 
 static const struct option longopts[] = {
@@ -157,6 +163,7 @@ static const struct option longopts[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "aa", no_argument, NULL, OPT_AA },
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -257,6 +264,10 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 		case OPT_QUIET: o->quiet = 1; break;
 		case OPT_DRY_RUN: o->dry_run = 1; break;
 		case OPT_AA: o->aa = 1; break;
+		case OPT_ROUNDS:
+			if (setup_parse_count(o, name, optarg, 1, 1000, &o->rounds))
+				return TPS_EXIT_USAGE;
+			break;
 		default:
 			fprintf(stderr, "usage: %s\n", usage_line);
 			return TPS_EXIT_USAGE;
@@ -303,12 +314,30 @@ static const char *warmup_line(int attach, int64_t warmup)
 	return buf;
 }
 
+/* How many rounds ran: "rounds: 3 of 3" (the most any model ran, of the plan's). */
+static const char *rounds_line(const struct session_result *res)
+{
+	static char buf[96];
+	int64_t most = 0;
+
+	for (size_t k = 0; k < res->n_rows; k++) {
+		if (res->rows[k].round > most)
+			most = res->rows[k].round;
+	}
+	snprintf(buf, sizeof(buf), "rounds: %lld of %lld", (long long)most,
+		 (long long)res->rounds);
+	return buf;
+}
+
 int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct collect_setup o;
 	struct plan p = { 0 };
 	struct prompt_set ps = { 0 };
 	struct session_result res = { 0 };
+	/* Between rounds the session asks hooks.more whether to run another; none set
+	 * here: every model runs its --rounds. */
+	struct session_hooks hooks = { 0 };
 	struct summary_row *rows = NULL;
 	struct store *s;
 	char now[32], *out_dir = NULL, *footer = NULL;
@@ -337,7 +366,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	o.c.url = o.url;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
-	if (session_run(s, &p, &ps, &o, &res) < 0)
+	if (session_run(s, &p, &ps, &o, &hooks, &res) < 0)
 		goto out;
 	rows = tps_xcalloc(res.n_rows, sizeof(*rows));
 	for (k = 0; k < res.n_rows; k++) {
@@ -346,6 +375,8 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 		rows[k].model = p.models[c->model].label;
 		rows[k].engine = p.engines[c->engine].label;
 		rows[k].n_max = c->n_max;
+		rows[k].round = sr->round;
+		rows[k].rounds = res.rounds;
 		rows[k].status = sr->status;
 		rows[k].n_ok = sr->n_ok;
 		rows[k].n_failed = sr->n_failed;
@@ -355,9 +386,10 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	}
 	tps_now_iso(now, sizeof(now));
 	footer = tps_xasprintf("\n%zu of %zu cells run, %zu not complete%s; store '%s'; logs "
-			       "in '%s'\n%s\n", res.n_rows, p.n_cells, res.n_bad,
-			       res.signal ? " (interrupted)" : "", store_path(s), out_dir,
-			       warmup_line(o.url != NULL, o.c.warmup));
+			       "in '%s'\n%s\n%s: batch %s\n", res.n_rows, res.n_planned,
+			       res.n_bad, res.signal ? " (interrupted)" : "", store_path(s),
+			       out_dir, warmup_line(o.url != NULL, o.c.warmup),
+			       rounds_line(&res), res.batch);
 	summary_render(stdout, rows, res.n_rows);
 	fputs(footer, stdout);
 	fflush(stdout);

@@ -61,10 +61,10 @@ static void sanitize(char *s)
 	}
 }
 
-/* <out>/<k>-<model>-<engine>-<base|nN>-<uuid prefix>.log: readable, sorted in
- * matrix order, and unique across sessions that share an out dir. */
-static void log_name(const struct cell_env *env, size_t k, const char *uuid, char *out,
-		     size_t len)
+/* <out>/<seq>-<model>-<engine>-<base|nN>-<uuid prefix>.log: readable, sorted in
+ * the order the runs started, and unique across sessions that share an out dir. */
+static void log_name(const struct cell_env *env, size_t k, size_t seq, const char *uuid,
+		     char *out, size_t len)
 {
 	const struct cell *c = &env->plan->cells[k];
 	char *m = tps_xstrdup(env->plan->models[c->model].label);
@@ -73,11 +73,11 @@ static void log_name(const struct cell_env *env, size_t k, const char *uuid, cha
 	sanitize(m);
 	sanitize(e);
 	if (c->n_max == TPS_NULL)
-		snprintf(out, len, "%s/%02zu-%s-%s-base-%.8s.log", env->o->out_dir, k + 1, m, e,
-			 uuid);
+		snprintf(out, len, "%s/%02zu-%s-%s-base-%.8s.log", env->o->out_dir, seq + 1, m,
+			 e, uuid);
 	else
-		snprintf(out, len, "%s/%02zu-%s-%s-n%lld-%.8s.log", env->o->out_dir, k + 1, m, e,
-			 (long long)c->n_max, uuid);
+		snprintf(out, len, "%s/%02zu-%s-%s-n%lld-%.8s.log", env->o->out_dir, seq + 1, m,
+			 e, (long long)c->n_max, uuid);
 	free(m);
 	free(e);
 }
@@ -87,9 +87,9 @@ static char *dup_or_empty(const char *s)
 	return tps_xstrdup(s ? s : "");
 }
 
-static void fill_run(const struct cell_env *env, size_t k, const struct props *pr,
-		     const char *uuid, const char *started, const char *log_path,
-		     struct run_rec *run)
+static void fill_run(const struct cell_env *env, size_t k, int64_t round,
+		     const struct props *pr, const char *uuid, const char *started,
+		     const char *log_path, struct run_rec *run)
 {
 	const struct collect_opts *o = env->o;
 	const struct cell *c = &env->plan->cells[k];
@@ -128,6 +128,8 @@ static void fill_run(const struct cell_env *env, size_t k, const struct props *p
 	run->tag = dup_or_empty(o->tag);
 	run->notes = dup_or_empty(o->notes);
 	run->log_path = log_path && *log_path ? tps_xstrdup(log_path) : NULL;
+	run->round = round;
+	run->batch = env->batch ? tps_xstrdup(env->batch) : NULL;
 }
 
 /* Inserts the run (and, when status is not NULL, finishes it at once). */
@@ -372,7 +374,8 @@ out:
 	return ret;
 }
 
-int cell_measure(const struct cell_env *env, size_t k, struct cell_result *res)
+int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round,
+		 struct cell_result *res)
 {
 	const struct collect_opts *o = env->o;
 	struct cell *c = &env->plan->cells[k];
@@ -398,7 +401,7 @@ int cell_measure(const struct cell_env *env, size_t k, struct cell_result *res)
 	tps_now_iso(started, sizeof(started));
 	if (tps_uuid4(uuid, sizeof(uuid)) < 0)
 		goto out;
-	progress_cell(env->progress, k, m->label, e->label, c->n_max,
+	progress_cell(env->progress, seq, round, m->label, e->label, c->n_max,
 		      o->url ? "attaching" : "loading");
 	if (o->url) {
 		url = tps_xstrdup(o->url);
@@ -410,7 +413,7 @@ int cell_measure(const struct cell_env *env, size_t k, struct cell_result *res)
 				  o->base_port + CELL_PORT_TRIES - 1);
 			goto out;
 		}
-		log_name(env, k, uuid, res->log_path, sizeof(res->log_path));
+		log_name(env, k, seq, uuid, res->log_path, sizeof(res->log_path));
 		argv = plan_argv(env->plan, c, port, o->ctx);
 		srv = server_start(argv, o->gpu, e->home, res->log_path);
 		if (!srv)
@@ -433,7 +436,7 @@ int cell_measure(const struct cell_env *env, size_t k, struct cell_result *res)
 		http_free(h);
 		h = NULL;
 		server_stop(srv, CELL_STOP_GRACE_S);
-		fill_run(env, k, NULL, uuid, started, res->log_path, &run);
+		fill_run(env, k, round, NULL, uuid, started, res->log_path, &run);
 		if (record_run(env->store, &run, status, load_error) < 0)
 			goto out;
 		snprintf(res->status, sizeof(res->status), "%s", status);
@@ -450,7 +453,7 @@ int cell_measure(const struct cell_env *env, size_t k, struct cell_result *res)
 		tps_warning("%s asked for -c %lld but its slot has n_ctx %lld", e->label,
 			    (long long)o->ctx, (long long)pr.n_ctx);
 	}
-	fill_run(env, k, &pr, uuid, started, res->log_path, &run);
+	fill_run(env, k, round, &pr, uuid, started, res->log_path, &run);
 	if ((run_id = record_run(env->store, &run, NULL, NULL)) < 0)
 		goto out;
 	if (send_prompts(env, run_id, &run, h, srv, &t) < 0) {

@@ -34,6 +34,7 @@ struct cell_env {
 	const struct host_rec *host;
 	const struct prompt_set *prompts;
 	struct progress *progress;
+	const char *batch;         /* the session's batch id, recorded on every run */
 };
 
 /* Give up on a cell after this many timeouts in a row: the server is wedged. */
@@ -48,13 +49,15 @@ struct cell_result {
 	char log_path[4096];       /* "" in attach mode */
 };
 
-/* Runs cell k of env->plan and records it as one run. A server that does not get
+/* Runs cell k of env->plan as run number seq (0-based, in session order) of round
+ * `round` (1-based) and records it as one run. A server that does not get
  * ready becomes a 'failed' run with the reason and its log tail in load_error; a
  * request that fails becomes a sample with the error; if the server dies, the
  * prompts left are recorded as not attempted. A pending signal ends the cell as
  * 'interrupted' with its samples kept. The server is stopped before this returns.
  * Returns 0 when the cell was recorded (res says how it went), -1 after an error
  * line when the store or the system failed. */
-int cell_measure(const struct cell_env *env, size_t k, struct cell_result *res);
+int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round,
+		 struct cell_result *res);
 
 #endif

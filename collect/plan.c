@@ -1,6 +1,7 @@
-/* plan.c: engines and models in, cells out. The order of cells is the order of
- * work: a model's file is read from disk once for all its engines, and a sweep's
- * base run sits right before its spec runs on the same engine. */
+/* plan.c: engines and models in, cells and their schedule out. The order of work:
+ * a model's file is read from disk once for all its engines and rounds, a round
+ * alternates the engines' order, and a sweep's base run sits right before its spec
+ * runs on the same engine. */
 #include "collect/plan.h"
 #include "collect/manifest.h"
 #include "schema/record.h"
@@ -275,23 +276,59 @@ int plan_build(struct plan *p, char *err, size_t errlen)
 	if (!p->n_models)
 		return fail(err, errlen, "no model to measure");
 	for (mi = 0; mi < p->n_models; mi++) {
-		/* With --aa a model's whole pass over the engines runs twice: each cell's
-		 * A/A pair is then as far apart in time as any two cells that compare
-		 * pairs, so the floor holds the drift of that span, not just a restart. */
-		int rep, reps = p->aa ? 2 : 1;
-		for (rep = 0; rep < reps; rep++) {
-			for (ei = 0; ei < p->n_engines; ei++) {
-				if (add_cell(p, ei, mi, TPS_NULL, err, errlen) < 0)
+		for (ei = 0; ei < p->n_engines; ei++) {
+			if (add_cell(p, ei, mi, TPS_NULL, err, errlen) < 0)
+				return -1;
+			for (k = 0; k < p->models[mi].n_n_max; k++) {
+				if (add_cell(p, ei, mi, p->models[mi].n_max[k], err, errlen) < 0)
 					return -1;
-				for (k = 0; k < p->models[mi].n_n_max; k++) {
-					if (add_cell(p, ei, mi, p->models[mi].n_max[k], err,
-						     errlen) < 0)
-						return -1;
-				}
 			}
 		}
 	}
 	return 0;
+}
+
+int64_t plan_rounds(const struct plan *p)
+{
+	return p->rounds > 1 ? p->rounds : 1;
+}
+
+size_t plan_round_order(const struct plan *p, size_t mi, int64_t round, size_t *order)
+{
+	size_t n = 0, i, k;
+
+	for (i = 0; i < p->n_engines; i++) {
+		/* Even rounds walk the engines backwards: over two rounds each engine has
+		 * run as early and as late as every other, so a slow drift cancels. */
+		size_t ei = round % 2 == 0 ? p->n_engines - 1 - i : i;
+		for (k = 0; k < p->n_cells; k++) {
+			if (p->cells[k].model == mi && p->cells[k].engine == ei)
+				order[n++] = k;
+		}
+	}
+	return n;
+}
+
+struct plan_step *plan_schedule(const struct plan *p, size_t *n)
+{
+	int64_t rounds = plan_rounds(p), r;
+	struct plan_step *v = tps_xcalloc(p->n_cells * (size_t)rounds + 1, sizeof(*v));
+	size_t *order = tps_xcalloc(p->n_cells + 1, sizeof(*order));
+	size_t mi, i, m;
+
+	*n = 0;
+	for (mi = 0; mi < p->n_models; mi++) {
+		for (r = 1; r <= rounds; r++) {
+			m = plan_round_order(p, mi, r, order);
+			for (i = 0; i < m; i++) {
+				v[*n].cell = order[i];
+				v[*n].round = r;
+				(*n)++;
+			}
+		}
+	}
+	free(order);
+	return v;
 }
 
 char **plan_argv(const struct plan *p, const struct cell *c, int port, int64_t ctx)
@@ -351,18 +388,23 @@ void plan_release(struct plan *p)
 
 void plan_print(FILE *f, const struct plan *p, const char *url, int port, int64_t ctx)
 {
-	size_t k;
+	int64_t rounds = plan_rounds(p);
+	size_t k, n;
+	struct plan_step *steps = plan_schedule(p, &n);
 
-	for (k = 0; k < p->n_cells; k++) {
-		const struct cell *c = &p->cells[k];
+	for (k = 0; k < n; k++) {
+		const struct cell *c = &p->cells[steps[k].cell];
 		const struct engine_spec *e = &p->engines[c->engine];
-		fprintf(f, "%zu/%zu %s %s (%s) ", k + 1, p->n_cells, p->models[c->model].label,
+		fprintf(f, "%zu/%zu %s %s (%s) ", k + 1, n, p->models[c->model].label,
 			e->label, e->role);
 		if (c->n_max == TPS_NULL)
 			fprintf(f, "base");
 		else
 			fprintf(f, "n_max=%lld spec_type=%s drafter=%s", (long long)c->n_max,
 				c->spec_type, *c->drafter ? c->drafter : "-");
+		if (rounds > 1)
+			fprintf(f, " round %lld/%lld", (long long)steps[k].round,
+				(long long)rounds);
 		if (url) {
 			fprintf(f, ": %s\n", url);
 			continue;
@@ -379,4 +421,5 @@ void plan_print(FILE *f, const struct plan *p, const char *url, int port, int64_
 			fprintf(f, " [HOME=<fresh temporary>]");
 		fprintf(f, "\n");
 	}
+	free(steps);
 }

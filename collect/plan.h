@@ -1,6 +1,9 @@
 /* plan.h: the matrix 'tpsdb collect' walks. Model by model (in the order given),
- * engine by engine within a model, one base cell and then one cell per n_max value
- * of the model's spec manifest line. Each cell is one run in the store. The plan
+ * round by round within a model, engine by engine within a round, one base cell and
+ * then one cell per n_max value of the model's spec manifest line. A round is a
+ * whole pass over the engines of a model; even rounds take the engines in reverse
+ * order (A B C, C B A, A B C ...), so slow drift lands on every engine alike. Each
+ * cell of each round is one run in the store, on its own server instance. The plan
  * also builds each cell's server command line, so what a run records as extra_args
  * is exactly what the server got beyond the fixed arguments. */
 #ifndef COLLECT_PLAN_H
@@ -47,9 +50,15 @@ struct plan {
 	size_t n_engines;
 	struct model_spec *models;
 	size_t n_models;
-	struct cell *cells;
+	struct cell *cells;   /* each cell once, in round 1's order */
 	size_t n_cells;
-	int aa;               /* 1: each model's pass over the engines twice (A/A pairs) */
+	int64_t rounds;       /* passes over each model's engines; 0 counts as 1 */
+};
+
+/* One run of the schedule: a cell in a round. */
+struct plan_step {
+	size_t cell;          /* index into the plan's cells */
+	int64_t round;        /* 1-based */
 };
 
 /* Appends an engine (role guessed from the label, see plan_role_guess()). Returns
@@ -69,6 +78,18 @@ int plan_add_spec(struct plan *p, const struct manifest_entry *e, char *err, siz
 /* Builds p->cells from the engines and models. -1 with a message in err when there
  * is no engine or no model, or some args do not split; 0 ok. */
 int plan_build(struct plan *p, char *err, size_t errlen);
+/* p->rounds, at least 1. */
+int64_t plan_rounds(const struct plan *p);
+/* The cells of model mi in the order round `round` (1-based) runs them: engine by
+ * engine, in the order the engines were added on odd rounds and in reverse on even
+ * rounds; within an engine its base cell, then its n_max cells in manifest order.
+ * Writes their indices into order (room for p->n_cells) and returns how many. */
+size_t plan_round_order(const struct plan *p, size_t mi, int64_t round, size_t *order);
+/* The whole schedule when every model runs plan_rounds(p) rounds: model by model,
+ * round by round, each round in plan_round_order(). A heap array of *n steps that
+ * the caller frees. */
+struct plan_step *plan_schedule(const struct plan *p, size_t *n);
+
 /* Frees everything p owns; p is empty afterwards. Accepts NULL. */
 void plan_release(struct plan *p);
 
@@ -77,9 +98,10 @@ void plan_release(struct plan *p);
  * with manifest_free_args(). */
 char **plan_argv(const struct plan *p, const struct cell *c, int port, int64_t ctx);
 
-/* Writes the matrix to f, one line per cell: its number, model, engine (role),
- * base or n_max with spec type and drafter, then the server command line (with
- * the HOME it gets), or url in attach mode (url non-NULL). What --dry-run prints. */
+/* Writes the schedule to f, one line per run in the order they start: its number,
+ * model, engine (role), base or n_max with spec type and drafter, "round r/k" when
+ * there is more than one round, then the server command line (with the HOME it
+ * gets), or url in attach mode (url non-NULL). What --dry-run prints. */
 void plan_print(FILE *f, const struct plan *p, const char *url, int port, int64_t ctx);
 
 /* The part of path after its last '/' (all of it when there is none); borrowed

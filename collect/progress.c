@@ -11,17 +11,19 @@
 struct progress {
 	int enabled, color, drawn;
 	size_t n_cells, k, done, total;
+	int64_t rounds;
 	double t0, cell_t0;
 	char what[256], phase[32];
 };
 
-struct progress *progress_new(int enabled, int color, size_t n_cells)
+struct progress *progress_new(int enabled, int color, size_t n_runs, int64_t rounds)
 {
 	struct progress *p = tps_xcalloc(1, sizeof(*p));
 
 	p->enabled = enabled;
 	p->color = color;
-	p->n_cells = n_cells ? n_cells : 1;
+	p->n_cells = n_runs ? n_runs : 1;
+	p->rounds = rounds;
 	p->t0 = tps_mono_ms();
 	return p;
 }
@@ -74,18 +76,23 @@ static void draw(struct progress *p)
 	p->drawn = 1;
 }
 
-void progress_cell(struct progress *p, size_t k, const char *model, const char *engine,
-		   int64_t n_max, const char *phase)
+void progress_cell(struct progress *p, size_t k, int64_t round, const char *model,
+		   const char *engine, int64_t n_max, const char *phase)
 {
+	char r[64] = "";
+
 	if (!p || !p->enabled)
 		return;
 	p->k = k;
 	p->done = p->total = 0;
 	p->cell_t0 = tps_mono_ms();
+	if (p->rounds > 1)
+		snprintf(r, sizeof(r), "round %lld/%lld ", (long long)round,
+			 (long long)p->rounds);
 	if (n_max == TPS_NULL)
-		snprintf(p->what, sizeof(p->what), "%s / %s / base", model, engine);
+		snprintf(p->what, sizeof(p->what), "%s%s / %s / base", r, model, engine);
 	else
-		snprintf(p->what, sizeof(p->what), "%s / %s / n_max=%lld", model, engine,
+		snprintf(p->what, sizeof(p->what), "%s%s / %s / n_max=%lld", r, model, engine,
 			 (long long)n_max);
 	snprintf(p->phase, sizeof(p->phase), "%s", phase);
 	draw(p);

@@ -1,5 +1,6 @@
-/* progress.h: the collector's live status line on stderr: which cell of how many,
- * engine, model and n_max, the request count and an ETA. It is drawn only when
+/* progress.h: the collector's live status line on stderr: which run of how many,
+ * the round when there is more than one, engine, model and n_max, the request count
+ * and an ETA. It is drawn only when
  * stderr is a terminal and --quiet is off; colour only when NO_COLOR is unset. */
 #ifndef COLLECT_PROGRESS_H
 #define COLLECT_PROGRESS_H
@@ -9,15 +10,17 @@
 
 struct progress;
 
-/* enabled 0 makes every call a no-op. n_cells is the size of the matrix. Caller
- * frees with progress_free(). */
-struct progress *progress_new(int enabled, int color, size_t n_cells);
+/* enabled 0 makes every call a no-op. n_runs is the number of runs planned (every
+ * cell in every round), rounds the number of rounds planned. Caller frees with
+ * progress_free(). */
+struct progress *progress_new(int enabled, int color, size_t n_runs, int64_t rounds);
 /* Erases the line and frees; accepts NULL. */
 void progress_free(struct progress *p);
 
-/* Cell k (0-based) begins; phase is e.g. "loading". Redraws. */
-void progress_cell(struct progress *p, size_t k, const char *model, const char *engine,
-		   int64_t n_max, const char *phase);
+/* Run k (0-based) begins, in round `round` (1-based); phase is e.g. "loading".
+ * Redraws. */
+void progress_cell(struct progress *p, size_t k, int64_t round, const char *model,
+		   const char *engine, int64_t n_max, const char *phase);
 /* Redraws the line as it is (a load's seconds go on counting). Takes a struct
  * progress as void *, to serve as server_wait_ready()'s tick. */
 void progress_tick(void *p);

@@ -1,7 +1,8 @@
 /* session.c: the collector's run loop. Everything a cell needs that does not change
- * from cell to cell (the host, the files' sha256, the HOMEs) is settled once here
- * first; then each cell is measured and recorded as one run, and a signal stops
- * the loop between cells (cell_measure() stops it within one). */
+ * from cell to cell (the host, the files' sha256, the HOMEs, the batch id) is
+ * settled once here first; then each model runs its rounds (run_rounds()), each
+ * cell of a round is measured and recorded as one run, and a signal stops the loop
+ * between cells (cell_measure() stops it within one). */
 #include "collect/session.h"
 
 #include "collect/cell.h"
@@ -103,49 +104,100 @@ static const char *row_status(const struct cell_result *res)
 	return "failed";
 }
 
+/* Measures cell k in round `round` as the session's next run and adds its row. */
+static int run_one(const struct cell_env *env, size_t k, int64_t round,
+		   struct session_result *res)
+{
+	struct session_row *row = &res->rows[res->n_rows];
+	struct cell_result cr;
+
+	if (cell_measure(env, k, res->n_rows, round, &cr) < 0)
+		return -1;
+	progress_cell_done(env->progress, cr.load_failed ? "LOADFAIL" : cr.status, cr.n_ok,
+			   cr.n_failed);
+	row->cell = k;
+	row->round = round;
+	row->status = row_status(&cr);
+	row->n_ok = cr.n_ok;
+	row->n_failed = cr.n_failed;
+	row->pp = cr.pp;
+	row->tg = cr.tg;
+	row->accept = cr.accept;
+	res->n_rows++;
+	if (strcmp(cr.status, "complete"))
+		res->n_bad++;
+	return 0;
+}
+
+/* The round loop of model mi: round 1, 2, ... each a whole pass over the engines in
+ * plan_round_order(), until plan_rounds(p) rounds have run, the hook answers "no
+ * more", or a signal comes. -1 when a cell or the hook failed. */
+static int run_rounds(const struct cell_env *env, size_t mi,
+		      const struct session_hooks *hooks, struct session_result *res)
+{
+	const struct plan *p = env->plan;
+	int64_t rounds = plan_rounds(p), round;
+	size_t *order = tps_xcalloc(p->n_cells + 1, sizeof(*order));
+	size_t n, i;
+	int ret = -1, more;
+
+	for (round = 1; round <= rounds; round++) {
+		n = plan_round_order(p, mi, round, order);
+		for (i = 0; i < n && !interrupt_pending(); i++) {
+			if (run_one(env, order[i], round, res) < 0)
+				goto out;
+		}
+		if (round == rounds || interrupt_pending())
+			break;
+		more = hooks && hooks->more ?
+			hooks->more(hooks->arg, env->store, p, mi, round, env->batch) : 1;
+		if (more < 0)
+			goto out;
+		if (!more)
+			break;
+	}
+	ret = 0;
+out:
+	free(order);
+	return ret;
+}
+
 int session_run(struct store *s, struct plan *p, const struct prompt_set *ps,
-		const struct collect_setup *setup, struct session_result *res)
+		const struct collect_setup *setup, const struct session_hooks *hooks,
+		struct session_result *res)
 {
 	struct run_rec hostrun;
 	struct progress *pr = NULL;
-	struct cell_result cr;
 	struct cell_env env;
-	size_t k;
+	size_t mi;
 	int ret = -1;
 
 	memset(res, 0, sizeof(*res));
 	run_rec_init(&hostrun);
 	http_global_init();
 	interrupt_install();
+	res->rounds = plan_rounds(p);
+	res->n_planned = p->n_cells * (size_t)res->rounds;
+	if (tps_uuid4(res->batch, sizeof(res->batch)) < 0)
+		goto out;
 	if (workdir_make_homes(p) < 0)
 		goto out;
 	set_host(&hostrun.host, setup);
 	if (identify(s, p, setup) < 0)
 		goto out;
-	pr = progress_new(!setup->quiet && isatty(2), !setup_getenv("NO_COLOR"), p->n_cells);
+	pr = progress_new(!setup->quiet && isatty(2), !setup_getenv("NO_COLOR"),
+			  res->n_planned, res->rounds);
 	env.store = s;
 	env.o = &setup->c;
 	env.plan = p;
 	env.host = &hostrun.host;
 	env.prompts = ps;
 	env.progress = pr;
-	res->rows = tps_xcalloc(p->n_cells, sizeof(*res->rows));
-	for (k = 0; k < p->n_cells && !interrupt_pending(); k++) {
-		struct session_row *row = &res->rows[res->n_rows];
-		if (cell_measure(&env, k, &cr) < 0)
+	env.batch = res->batch;
+	res->rows = tps_xcalloc(res->n_planned + 1, sizeof(*res->rows));
+	for (mi = 0; mi < p->n_models && !interrupt_pending(); mi++) {
+		if (run_rounds(&env, mi, hooks, res) < 0)
 			goto out;
-		progress_cell_done(pr, cr.load_failed ? "LOADFAIL" : cr.status, cr.n_ok,
-				   cr.n_failed);
-		row->cell = k;
-		row->status = row_status(&cr);
-		row->n_ok = cr.n_ok;
-		row->n_failed = cr.n_failed;
-		row->pp = cr.pp;
-		row->tg = cr.tg;
-		row->accept = cr.accept;
-		res->n_rows++;
-		if (strcmp(cr.status, "complete"))
-			res->n_bad++;
 	}
 	res->signal = interrupt_pending();
 	ret = 0;

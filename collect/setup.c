@@ -362,6 +362,12 @@ int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
 		return tps_usage_error(o->usage, "--endpoint is completion or chat, not '%s'",
 				       o->endpoint);
 	o->c.chat = o->endpoint && !strcmp(o->endpoint, "chat");
+	if (o->aa && o->rounds && o->rounds != 2)
+		return tps_usage_error(o->usage, "--aa is --rounds 2; it contradicts --rounds "
+				       "%lld", (long long)o->rounds);
+	if (o->url && (o->aa || o->rounds > 1))
+		return tps_usage_error(o->usage, "--rounds and --aa start every engine once "
+				       "per round; attach mode measures one running server");
 	if (!o->url && (o->spec_type || o->n_max))
 		return tps_usage_error(o->usage, "--spec-type and --n-max describe an attached "
 				       "server; use --spec-manifest to start speculative runs");
@@ -387,7 +393,7 @@ int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
 		if ((r = attach_model(o, p)))
 			return interrupt_pending() ? TPS_EXIT_ERROR : r;
 	}
-	p->aa = o->aa && !o->url;
+	p->rounds = o->rounds ? o->rounds : o->aa ? 2 : 1;
 	if (plan_build(p, err, sizeof(err)) < 0)
 		return tps_usage_error(o->usage, "%s", err);
 	if (o->url && o->n_max) {

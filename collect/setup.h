@@ -31,7 +31,9 @@ struct collect_setup {
 	const char *ours, *models_file, *spec_file, *prompts_file, *url, *endpoint;
 	const char *spec_type, *out_dir, *host, *gpu_name, *driver, *cuda;
 	int64_t n_max;             /* attach mode's --n-max, 0 none */
-	int no_reference, quiet, dry_run, aa;
+	int no_reference, quiet, dry_run;
+	int aa;                    /* --aa given: an alias of --rounds 2 */
+	int64_t rounds;            /* --rounds; 0 when not given (one round) */
 	struct collect_opts c;     /* out_dir and url are set by the command later */
 };
 

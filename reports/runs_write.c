@@ -38,6 +38,8 @@ int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n)
 		json_put_i64(o, "ctx", r->ctx);
 		json_put_i64(o, "n_predict", r->n_predict);
 		json_put_i64(o, "warmup", r->warmup);
+		json_put_i64(o, "round", r->round);
+		json_put_str(o, "batch", r->batch);
 		json_put_str(o, "load_error", r->load_error);
 		json_put_i64(o, "n_samples", r->n_samples);
 		json_put_i64(o, "n_failed", r->n_failed);
@@ -72,12 +74,12 @@ static void set(struct md_table *t, size_t row, size_t col, char *text)
 }
 
 enum { COL_STARTED, COL_UUID, COL_STATUS, COL_HOST, COL_ENGINE, COL_MODEL, COL_TAG,
-       COL_SPEC, COL_NMAX, COL_SAMPLES, COL_FAILED, COL_PP, COL_TG, NCOLS };
+       COL_SPEC, COL_NMAX, COL_ROUND, COL_SAMPLES, COL_FAILED, COL_PP, COL_TG, NCOLS };
 
 void runs_write_table(FILE *f, const struct catalog_run *runs, size_t n)
 {
 	static const char *const head[NCOLS] = { "STARTED", "UUID", "STATUS", "HOST", "ENGINE",
-		"MODEL", "TAG", "SPEC", "N_MAX", "SAMPLES", "FAILED", "PP_MED", "TG_MED" };
+		"MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED", "PP_MED", "TG_MED" };
 	static const struct md_text_style style = { .align_header = 1, .raw = 1 };
 	struct md_table t;
 	size_t i, j;
@@ -109,6 +111,10 @@ void runs_write_table(FILE *f, const struct catalog_run *runs, size_t n)
 			md_table_set(&t, row, COL_NMAX, "-");
 		else
 			md_table_setf(&t, row, COL_NMAX, "%lld", (long long)r->n_max);
+		if (r->round == TPS_NULL)
+			md_table_set(&t, row, COL_ROUND, "-");
+		else
+			md_table_setf(&t, row, COL_ROUND, "%lld", (long long)r->round);
 		md_table_setf(&t, row, COL_SAMPLES, "%lld", (long long)r->n_samples);
 		md_table_setf(&t, row, COL_FAILED, "%lld", (long long)r->n_failed);
 		if (isnan(pp))

@@ -1,5 +1,6 @@
 /* summary.h: the one-screen table 'tpsdb collect' prints when it ends, one row per
- * cell of the matrix, so that a failed load or a slow engine is seen at once. */
+ * run (a cell of the matrix in one round), so that a failed load or a slow engine is
+ * seen at once. With more than one round a column says which ("2/5"). */
 #ifndef REPORTS_SUMMARY_H
 #define REPORTS_SUMMARY_H
 
@@ -14,6 +15,8 @@ struct summary_row {
 	size_t n_ok, n_failed;
 	double pp, tg;       /* median tok/s over the samples each metric trusts; NAN none */
 	double accept;       /* drafted tokens accepted, 0..1; NAN when nothing drafted */
+	int64_t round;       /* 1-based */
+	int64_t rounds;      /* the rounds planned; 1 (or 0) in every row: no round column */
 };
 
 /* Writes the table (a header, then rows aligned in columns) to f. Pure apart from

@@ -63,7 +63,7 @@ static void hosts_release(struct catalog_hosts *h)
 static const char runs_sql[] =
 	"SELECT r.id, r.uuid, r.started_at, r.ended_at, r.status, r.source, h.name, "
 	"e.label, e.role, m.label, r.tag, r.spec_type, r.endpoint, r.load_error, r.ctx, "
-	"r.n_predict, r.n_max, r.warmup "
+	"r.n_predict, r.n_max, r.warmup, r.round, r.batch "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id WHERE " FILTER_SQL
 	"ORDER BY r.started_at, r.id";
@@ -141,6 +141,8 @@ int catalog_runs(struct store *s, const struct run_filter *f, struct catalog_run
 		r->n_predict = store_col_i64(st, c++);
 		r->n_max = store_col_i64(st, c++);
 		r->warmup = store_col_i64(st, c++);
+		r->round = store_col_i64(st, c++);
+		r->batch = store_col_text(st, c++);
 		if (run_rates(s, sqlite3_column_int64(st, 0), r) < 0)
 			goto out;
 	}
@@ -177,6 +179,7 @@ void catalog_runs_free(struct catalog_run *r, size_t n)
 		free(r[i].spec_type);
 		free(r[i].endpoint);
 		free(r[i].load_error);
+		free(r[i].batch);
 		free(r[i].pp);
 		free(r[i].tg);
 	}

@@ -17,6 +17,8 @@ struct catalog_run {
 	char *uuid, *started_at, *ended_at, *status, *source;
 	char *host, *engine, *role, *model, *tag, *spec_type, *endpoint, *load_error;
 	int64_t ctx, n_predict, n_max, warmup; /* TPS_NULL when absent */
+	int64_t round;                         /* in its collect invocation; TPS_NULL */
+	char *batch;                           /* that invocation's id; NULL unknown */
 	int64_t n_samples, n_failed, n_flagged;
 	/* The prefill and decode tok/s of the samples whose flags do not spoil that
 	 * metric (SAMPLE_SPOILS_PP / _TG), in sample order; heap, NULL when none. */

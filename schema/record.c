@@ -21,7 +21,7 @@ void run_rec_init(struct run_rec *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->model.bytes = TPS_NULL;
-	r->ctx = r->n_predict = r->n_max = r->seed = r->warmup = TPS_NULL;
+	r->ctx = r->n_predict = r->n_max = r->seed = r->warmup = r->round = TPS_NULL;
 	r->ignore_eos = -1;
 	r->temperature = NAN;
 }
@@ -44,7 +44,7 @@ void run_rec_release(struct run_rec *r)
 		&r->engine.label, &r->engine.role, &r->engine.version, &r->engine.sha256,
 		&r->model.label, &r->model.file, &r->model.sha256, &r->model.quant,
 		&r->endpoint, &r->spec_type, &r->drafter, &r->extra_args, &r->tag, &r->notes,
-		&r->load_error, &r->log_path, &r->prompt_set,
+		&r->load_error, &r->log_path, &r->prompt_set, &r->batch,
 	};
 	size_t i;
 

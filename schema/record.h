@@ -58,6 +58,8 @@ struct run_rec {
 	double temperature;                          /* NAN unknown */
 	char *endpoint, *spec_type, *drafter, *extra_args, *tag, *notes;
 	char *load_error, *log_path, *prompt_set;
+	int64_t round;  /* 1.. within its collect invocation; TPS_NULL unknown */
+	char *batch;    /* uuid shared by the runs of one collect invocation; NULL */
 };
 
 struct sample_rec {

@@ -79,6 +79,8 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 	put_str(run, "log_path", r->log_path);
 	put_i64(run, "warmup", r->warmup);
 	put_str(run, "prompt_set", r->prompt_set);
+	put_i64(run, "round", r->round);
+	put_str(run, "batch", r->batch);
 	cJSON_AddItemToObject(root, "samples", arr);
 	for (i = 0; i < n; i++) {
 		const struct sample_rec *s = &smp[i];
@@ -214,8 +216,13 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	    get_str(o, "load_error", &r->load_error, err, errlen) < 0 ||
 	    get_str(o, "log_path", &r->log_path, err, errlen) < 0 ||
 	    get_i64(o, "warmup", &r->warmup, err, errlen) < 0 ||
-	    get_str(o, "prompt_set", &r->prompt_set, err, errlen) < 0)
+	    get_str(o, "prompt_set", &r->prompt_set, err, errlen) < 0 ||
+	    get_i64(o, "round", &r->round, err, errlen) < 0 ||
+	    get_str(o, "batch", &r->batch, err, errlen) < 0)
 		return -1;
+	/* Older exports have neither key: the run's round and batch stay unknown. */
+	if (r->round != TPS_NULL && r->round < 1)
+		return fail(err, errlen, "'run.round' is below 1");
 	r->ignore_eos = ie == TPS_NULL ? -1 : (int)ie;
 	if (!r->started_at)
 		return fail(err, errlen, "'run.started_at' is missing");

@@ -158,15 +158,39 @@ static void test_collect_parse_error_text(void **state)
 static void test_collect_parse_summary(void **state)
 {
 	struct summary_row rows[] = {
-		{ "tiny", "ours", TPS_NULL, "complete", 18, 0, 10085.04, 449.94, NAN },
-		{ "tiny", "llama.cpp", 3, "LOADFAIL", 0, 0, NAN, NAN, NAN },
-		{ "tiny", "ours", 2, "partial", 5, 13, 6749.6, 249.7, 0.7125 },
+		{ "tiny", "ours", TPS_NULL, "complete", 18, 0, 10085.04, 449.94, NAN, 1, 1 },
+		{ "tiny", "llama.cpp", 3, "LOADFAIL", 0, 0, NAN, NAN, NAN, 1, 1 },
+		{ "tiny", "ours", 2, "partial", 5, 13, 6749.6, 249.7, 0.7125, 1, 1 },
 	};
 	static const char want[] =
 		"model  engine     n_max  status    ok  failed  pp tok/s  tg tok/s  accept\n"
 		"tiny   ours           -  complete  18       0   10085.0     449.9       -\n"
 		"tiny   llama.cpp      3  LOADFAIL   0       0         -         -       -\n"
 		"tiny   ours           2  partial    5      13    6749.6     249.7   71.2%\n";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	summary_render(f, rows, 3);
+	fclose(f);
+	assert_string_equal(buf, want);
+	free(buf);
+}
+
+/* With more than one round, a column says which round each run was. */
+static void test_collect_parse_summary_rounds(void **state)
+{
+	struct summary_row rows[] = {
+		{ "tiny", "a", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 1, 3 },
+		{ "tiny", "b", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 1, 3 },
+		{ "tiny", "b", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 2, 3 },
+	};
+	static const char want[] =
+		"model  engine  n_max  round  status    ok  failed  pp tok/s  tg tok/s  accept\n"
+		"tiny   a           -    1/3  complete   2       0     100.0      50.0       -\n"
+		"tiny   b           -    1/3  complete   2       0     100.0      50.0       -\n"
+		"tiny   b           -    2/3  complete   2       0     100.0      50.0       -\n";
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -186,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_collect_parse_request),
 		cmocka_unit_test(test_collect_parse_error_text),
 		cmocka_unit_test(test_collect_parse_summary),
+		cmocka_unit_test(test_collect_parse_summary_rounds),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

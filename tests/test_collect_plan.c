@@ -104,12 +104,59 @@ static void test_collect_plan_argv(void **state)
 	assert_string_equal(p->cells[1].drafter, "d.gguf");
 }
 
-/* --aa runs a model's whole pass twice; a synthetic-rates list is cut per rung. */
+/* Rounds: model by model, each model's whole pass over the engines once per round,
+ * the engines reversed on even rounds; a sweep's rungs keep their order. */
+static void test_collect_plan_rounds(void **state)
+{
+	struct plan *p = *state;
+	struct plan_step *steps;
+	char err[256], got[1024] = "";
+	size_t n, k;
+	static const char want[] =
+		"1:a/A/- 1:a/B/- 1:a/C/- 2:a/C/- 2:a/B/- 2:a/A/- 3:a/A/- 3:a/B/- 3:a/C/- "
+		"1:q/A/- 1:q/A/1 1:q/B/- 1:q/B/1 1:q/C/- 1:q/C/1 "
+		"2:q/C/- 2:q/C/1 2:q/B/- 2:q/B/1 2:q/A/- 2:q/A/1 "
+		"3:q/A/- 3:q/A/1 3:q/B/- 3:q/B/1 3:q/C/- 3:q/C/1 ";
+
+	assert_non_null(plan_add_engine(p, "A", "/bin/a", err, sizeof(err)));
+	assert_non_null(plan_add_engine(p, "B", "/bin/b", err, sizeof(err)));
+	assert_non_null(plan_add_engine(p, "C", "/bin/c", err, sizeof(err)));
+	assert_non_null(plan_add_model(p, "a", "/m/a.gguf", "", err, sizeof(err)));
+	add_spec(p, "q | /m/q.gguf | --spec-type draft-mtp | 1\n");
+	p->rounds = 3;
+	assert_int_equal(plan_build(p, err, sizeof(err)), 0);
+	/* Each cell once: the rounds are a schedule over them. */
+	assert_int_equal(p->n_cells, 9);
+	assert_int_equal(plan_rounds(p), 3);
+	steps = plan_schedule(p, &n);
+	assert_int_equal(n, 27);
+	for (k = 0; k < n; k++) {
+		const struct cell *c = &p->cells[steps[k].cell];
+		char nm[24] = "-";
+		if (c->n_max != TPS_NULL)
+			snprintf(nm, sizeof(nm), "%lld", (long long)c->n_max);
+		snprintf(got + strlen(got), sizeof(got) - strlen(got), "%lld:%s/%s/%s ",
+			 (long long)steps[k].round, p->models[c->model].label,
+			 p->engines[c->engine].label, nm);
+	}
+	free(steps);
+	assert_string_equal(got, want);
+	/* 0 rounds counts as one. */
+	p->rounds = 0;
+	assert_int_equal(plan_rounds(p), 1);
+	steps = plan_schedule(p, &n);
+	assert_int_equal(n, 9);
+	free(steps);
+}
+
+/* --aa (two rounds) runs a model's whole pass twice, on the same cells; a
+ * synthetic-rates list is cut per rung. */
 static void test_collect_plan_aa_and_synth_rates(void **state)
 {
 	struct plan *p = *state;
+	struct plan_step *steps;
 	char err[256];
-	size_t i;
+	size_t i, n;
 	static const struct {
 		int64_t n_max;
 		const char *rates;
@@ -122,11 +169,13 @@ static void test_collect_plan_aa_and_synth_rates(void **state)
 	assert_non_null(plan_add_model(p, "m", "/m/m.gguf", "", err, sizeof(err)));
 	add_spec(p, "m | /m/m.gguf | --spec-type draft-simple -md /m/d.gguf "
 		    "--spec-synth-rates 0.9,0.8,0.7 | 1,2,3\n");
-	p->aa = 1;
+	p->rounds = 2;
 	assert_int_equal(plan_build(p, err, sizeof(err)), 0);
-	assert_int_equal(p->n_cells, 8);
-	for (i = 0; i < p->n_cells; i++) {
-		const struct cell *c = &p->cells[i];
+	assert_int_equal(p->n_cells, 4);
+	steps = plan_schedule(p, &n);
+	assert_int_equal(n, 8);
+	for (i = 0; i < n; i++) {
+		const struct cell *c = &p->cells[steps[i].cell];
 		const char *rates = NULL;
 		size_t k;
 		assert_true(c->n_max == want[i].n_max);
@@ -134,11 +183,13 @@ static void test_collect_plan_aa_and_synth_rates(void **state)
 			if (!strcmp(c->extra_argv[k], "--spec-synth-rates"))
 				rates = c->extra_argv[k + 1];
 		}
+		assert_int_equal(steps[i].round, i < 4 ? 1 : 2);
 		if (want[i].rates)
 			assert_string_equal(rates, want[i].rates);
 		else
 			assert_null(rates);
 	}
+	free(steps);
 }
 
 static void test_collect_plan_errors(void **state)
@@ -251,6 +302,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_collect_plan_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_plan_aa_and_synth_rates, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_collect_plan_rounds, setup, teardown),
 		cmocka_unit_test(test_collect_plan_roles),
 		cmocka_unit_test(test_collect_plan_spec_info),
 		cmocka_unit_test(test_collect_quant_guess),

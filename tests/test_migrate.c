@@ -1,6 +1,7 @@
 /* test_migrate.c: every past schema version migrates to the latest with its data
  * intact, each migration advances user_version, and a store from a newer tpsdb is
- * refused without being touched. Fixtures: tests/data/schema/vN.sql. */
+ * refused without being touched. Fixtures: tests/data/schema/vN.sql (v1: before the
+ * noise floor; v2: before rounds and batches). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -101,6 +102,36 @@ static void test_migrate_v1_keeps_data(void **state)
 	store_close(s);
 }
 
+/* 0003 gives every run a round and a batch: NULL for the runs already there, and a
+ * round below 1 is refused. */
+static void test_migrate_v2_keeps_data(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	char *err = NULL;
+
+	load_fixture(f->path, "v2.sql");
+	s = store_open(f->path, 0);
+	assert_non_null(s);
+	assert_int_equal(store_version(s), migrate_latest());
+	assert_true(migrate_latest() >= 3);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run"), 3);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM sample"), 3);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM baseline_run"), 1);
+	assert_int_equal(scalar(s, "SELECT n_pairs FROM noise_floor WHERE run_b=3"), 1);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE round IS NULL AND "
+				   "batch IS NULL"), 3);
+	assert_int_equal(scalar(s, "PRAGMA foreign_key_check"), -1);
+	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE run SET round=2, batch='b' WHERE id=3",
+				      NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(scalar(s, "SELECT round FROM run WHERE batch='b'"), 2);
+	assert_int_not_equal(sqlite3_exec(store_db(s), "UPDATE run SET round=0 WHERE id=1",
+					  NULL, NULL, &err), SQLITE_OK);
+	sqlite3_free(err);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE round IS NULL"), 2);
+	store_close(s);
+}
+
 static void test_migrate_stepwise_versions(void **state)
 {
 	struct fixture *f = *state;
@@ -161,6 +192,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_migrate_v1_keeps_data, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v2_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_stepwise_versions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_refuses_newer, setup, teardown),
 	};
