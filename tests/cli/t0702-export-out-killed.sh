@@ -12,11 +12,21 @@ out=$TMP/out.jsonl
 "$TPSDB_BIN" export >"$TMP/want.jsonl" || fail "export to stdout"
 echo previous >"$out"
 
+# reap <pid>: its exit status in $st. Under job control 'wait' also returns when
+# the job stops (128 + SIGSTOP), so it waits again while the process is there.
+reap() {
+	while :; do
+		st=0
+		wait "$1" || st=$?
+		[ "$st" = $((128 + $(kill -l STOP))) ] && kill -0 "$1" 2>/dev/null || return 0
+	done
+}
+
 # kill_mid <signal>: starts an export, stops it while its temporary file exists,
 # sends <signal> and lets it go on. Retries when the export was too quick.
 kill_mid() {
 	local sig=$1 try pid st
-	for try in 1 2 3 4 5 6 7 8 9 10; do
+	for try in $(seq 20); do
 		"$TPSDB_BIN" export --out "$out" 2>"$TMP/kill-err" &
 		pid=$!
 		while kill -0 "$pid" 2>/dev/null && ! compgen -G "$out.tmp.*" >/dev/null; do
@@ -26,13 +36,14 @@ kill_mid() {
 		if compgen -G "$out.tmp.*" >/dev/null; then
 			kill "-$sig" "$pid"
 			kill -CONT "$pid"
-			st=0
-			wait "$pid" || st=$?
-			[ "$st" = $((128 + $(kill -l "$sig"))) ] || fail "SIG$sig: exit $st"
+			reap "$pid"
+			[ "$st" = $((128 + $(kill -l "$sig"))) ] ||
+				fail "SIG$sig: exit $st: $(cat "$TMP/kill-err")"
 			return 0
 		fi
 		kill -CONT "$pid" 2>/dev/null
-		wait "$pid" || true
+		reap "$pid"
+		[ "$st" = 0 ] || fail "SIG$sig: an export without a signal: exit $st: $(cat "$TMP/kill-err")"
 		echo previous >"$out"
 	done
 	fail "SIG$sig: the export was never caught while writing"
