@@ -11,6 +11,7 @@
 #include "collect/workdir.h"
 #include "reports/summary.h"
 #include "schema/store.h"
+#include "outfile.h"
 #include "tpsdb.h"
 
 #include <errno.h>
@@ -282,16 +283,13 @@ static int write_summary(const char *dir, const struct summary_row *rows, size_t
 			 const char *footer)
 {
 	char *path = tps_xasprintf("%s/summary.txt", dir);
-	FILE *f = fopen(path, "w");
-	int ret = 0;
+	struct outfile *of = outfile_open(path);
+	int ret = -1;
 
-	if (!f) {
-		ret = tps_error("cannot write '%s': %s", path, strerror(errno));
-	} else {
-		summary_render(f, rows, n);
-		fputs(footer, f);
-		if (fclose(f) != 0)
-			ret = tps_error("cannot write '%s': %s", path, strerror(errno));
+	if (of) {
+		summary_render(outfile_stream(of), rows, n);
+		fputs(footer, outfile_stream(of));
+		ret = outfile_commit(of);
 	}
 	free(path);
 	return ret;

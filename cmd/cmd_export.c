@@ -4,12 +4,12 @@
 #include "reports/export_csv.h"
 #include "schema/record_json.h"
 #include "schema/store.h"
+#include "outfile.h"
 #include "tpsdb.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const char usage[] =
 	"tpsdb export [--format jsonl|csv] [--out <file>] [--engine <label>] [--model <label>]\n"
@@ -32,8 +32,9 @@ static const char help[] =
 	"\n"
 	"Options:\n"
 	"  --format <f>        jsonl or csv\n"
-	"  --out <file>        write there (replaced whole, only on success) instead of\n"
-	"                      stdout\n"
+	"  --out <file>        write there instead of stdout: a file is replaced whole,\n"
+	"                      only on success; a symlink's target is written; a device\n"
+	"                      or FIFO is written directly\n"
 	"  --engine <label>    only runs of this engine\n"
 	"  --model <label>     only runs of this model\n"
 	"  --tag <t>           only runs with this tag\n"
@@ -81,7 +82,7 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct run_filter filt = { 0 };
 	const char *out_path = NULL;
-	char *tmp = NULL;
+	struct outfile *of = NULL;
 	struct store *s;
 	FILE *f = NULL;
 	int c, csv = 0, rc, ret = TPS_EXIT_ERROR;
@@ -121,11 +122,9 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	if (out_path) {
 		/* A failed export must not leave half a file where a whole one was. */
-		tmp = tps_xasprintf("%s.tmp.%ld", out_path, (long)getpid());
-		if (!(f = fopen(tmp, "wb"))) {
-			tps_error("cannot create '%s': %s", tmp, strerror(errno));
+		if (!(of = outfile_open(out_path)))
 			goto out;
-		}
+		f = outfile_stream(of);
 	} else {
 		f = stdout;
 	}
@@ -134,31 +133,18 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 	rc = store_runs_foreach(s, &filt, csv ? on_run_csv : on_run_jsonl, f);
 	if (rc < 0)
 		goto out;
-	if (rc > 0 || fflush(f) != 0 || ferror(f)) {
-		tps_error("cannot write '%s': %s", out_path ? tmp : "stdout", strerror(errno));
+	if (of) {
+		/* the commit names the first write error, if there was one */
+		rc = outfile_commit(of);
+		of = NULL;
+		if (rc < 0)
+			goto out;
+	} else if (rc > 0 || fflush(f) != 0 || ferror(f)) {
+		tps_error("cannot write 'stdout': %s", strerror(errno));
 		goto out;
-	}
-	if (out_path) {
-		int bad = fclose(f);
-		f = NULL;
-		if (bad) {
-			tps_error("cannot write '%s': %s", tmp, strerror(errno));
-			goto out;
-		}
-		if (rename(tmp, out_path) < 0) {
-			tps_error("cannot rename '%s' to '%s': %s", tmp, out_path, strerror(errno));
-			goto out;
-		}
-		free(tmp);
-		tmp = NULL;
 	}
 	ret = TPS_EXIT_OK;
 out:
-	if (f && f != stdout)
-		fclose(f);
-	if (tmp) {
-		unlink(tmp);
-		free(tmp);
-	}
+	outfile_abort(of);
 	return ret;
 }

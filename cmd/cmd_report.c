@@ -7,12 +7,12 @@
 #include "schema/cells.h"
 #include "schema/record.h"
 #include "schema/report_load.h"
+#include "outfile.h"
 #include "tpsdb.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char usage[] =
 	"tpsdb report [--format md|json|csv] [--out <dir>] [--engine <e>]... [--model <m>]...\n"
@@ -57,7 +57,9 @@ static const char help[] =
 	"                      n_max,prompt,metric,value,verdict,delta_pct,significant,best,\n"
 	"                      run,tag,detail)\n"
 	"  --out <dir>         write the files and the plots into dir (made if missing);\n"
-	"                      without it the report goes to stdout and no plots are drawn\n"
+	"                      the new report is built beside it and swapped in whole,\n"
+	"                      so a failure leaves the previous one as it was; without\n"
+	"                      it the report goes to stdout and no plots are drawn\n"
 	"  --engine <e>        an engine column (repeatable; the order is kept)\n"
 	"  --model <m>         only this model (repeatable)\n"
 	"  --tag <t>           only runs with this tag\n"
@@ -85,14 +87,27 @@ static const struct option opts[] = {
 
 enum format { FMT_MD, FMT_JSON, FMT_CSV };
 
+/* Every file a report folder may hold: a folder holding only these is replaced
+ * as a whole. */
+static const char *const report_files[] = {
+	"report.md", "report.json", "report.csv", "summary.txt",
+	"trend.png", "sweep.png", "parity.png", NULL,
+};
+
+/* One file of the report into path (inside the folder being built), or stdout
+ * for NULL. */
 static int write_one(const char *path, enum format fmt, int text, const struct tables *t,
 		     const struct tables_figures *fig)
 {
-	FILE *f = path ? fopen(path, "w") : stdout;
+	struct outfile *of = NULL;
+	FILE *f = stdout;
 	int rc;
 
-	if (!f)
-		return tps_error("cannot write '%s': %s", path, strerror(errno));
+	if (path) {
+		if (!(of = outfile_open(path)))
+			return -1;
+		f = outfile_stream(of);
+	}
 	if (fmt == FMT_JSON)
 		rc = tables_write_json(f, t, fig);
 	else if (fmt == FMT_CSV)
@@ -101,17 +116,23 @@ static int write_one(const char *path, enum format fmt, int text, const struct t
 		rc = tables_write_text(f, t, fig);
 	else
 		rc = tables_write_md(f, t, fig);
-	if (f != stdout && fclose(f) != 0)
-		rc = -1;
-	if (rc < 0)
-		return tps_error("cannot write '%s'", path ? path : "the report");
+	if (of) {
+		/* the commit names the write error */
+		if (rc < 0 && !ferror(f)) {
+			outfile_abort(of);
+			return tps_error("cannot write '%s'", path);
+		}
+		return outfile_commit(of);
+	}
+	if (rc < 0 || fflush(stdout) != 0 || ferror(stdout))
+		return tps_error("cannot write the report to stdout");
 	return 0;
 }
 
 /* Draws what it can of the three figures into dir. Missing gnuplot or a figure
  * without data skips; a gnuplot failure is a warning too, since the text of the
  * report stands on its own. The note and names go to fig. */
-static int draw(struct store *s, const char *dir, const struct tables *t,
+static int draw(struct store *s, struct outdir *dir, const struct tables *t,
 		const struct tables_opts *o, struct tables_figures *fig, char **note,
 		char **paths)
 {
@@ -141,7 +162,7 @@ static int draw(struct store *s, const char *dir, const struct tables *t,
 	for (e = 0; e < t->n_engines; e++)
 		cols[e] = t->engines[e].label;
 	for (i = 0; i < 3; i++)
-		paths[i] = tps_xasprintf("%s/%s", dir, names[i]);
+		paths[i] = outdir_file(dir, names[i]);
 	if (!(j = plot_job_new()))
 		goto out;
 	/* The trend of the first model shown, on its base config, for every engine. */
@@ -200,6 +221,7 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	struct tables t = { 0 };
 	struct report_load_opts lo = { 0 };
 	struct report_input in = { 0 };
+	struct outdir *dir = NULL;
 	struct store *s;
 	const char **engines = tps_xcalloc((size_t)argc + 1, sizeof(*engines));
 	const char **models = tps_xcalloc((size_t)argc + 1, sizeof(*models));
@@ -264,37 +286,48 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	if (report_load(s, &lo, &in) < 0 || tables_build(&o, &in, &t) < 0)
 		goto out;
 	if (out) {
-		if (mkdir(out, 0777) < 0 && errno != EEXIST) {
-			tps_error("cannot make the folder '%s': %s", out, strerror(errno));
+		/* Built beside the old folder and swapped in whole: a failure or a kill
+		 * leaves the previous report as it was. */
+		const char *name = fmt == FMT_MD ? "report.md" : fmt == FMT_JSON ? "report.json"
+								     : "report.csv";
+		char *tmp_main = NULL, *tmp_txt = NULL;
+		if (!(dir = outdir_begin(out, report_files)))
 			goto out;
-		}
 		if (no_plots)
 			note = tps_xstrdup("Plots not drawn (--no-plots).");
-		else if (draw(s, out, &t, &o, &fig, &note, paths) < 0)
+		else if (draw(s, dir, &t, &o, &fig, &note, paths) < 0)
 			goto out;
 		fig.note = note;
-		main_path = tps_xasprintf("%s/report.%s", out, fmt == FMT_MD ? "md" :
-					  fmt == FMT_JSON ? "json" : "csv");
-		if (write_one(main_path, fmt, 0, &t, &fig) < 0)
+		tmp_main = outdir_file(dir, name);
+		if (fmt == FMT_MD)
+			tmp_txt = outdir_file(dir, "summary.txt");
+		c = write_one(tmp_main, fmt, 0, &t, &fig) < 0 ||
+		    (tmp_txt && write_one(tmp_txt, fmt, 1, &t, &fig) < 0);
+		free(tmp_main);
+		free(tmp_txt);
+		if (c)
 			goto out;
-		if (fmt == FMT_MD) {
+		c = outdir_commit(dir);
+		dir = NULL;
+		if (c < 0)
+			goto out;
+		main_path = tps_xasprintf("%s/%s", out, name);
+		if (fmt == FMT_MD)
 			txt = tps_xasprintf("%s/summary.txt", out);
-			if (write_one(txt, fmt, 1, &t, &fig) < 0)
-				goto out;
-		}
 		printf("wrote %s%s%s", main_path, txt ? ", " : "", txt ? txt : "");
 		if (fig.trend)
-			printf(", %s", paths[0]);
+			printf(", %s/%s", out, fig.trend);
 		if (fig.sweep)
-			printf(", %s", paths[1]);
+			printf(", %s/%s", out, fig.sweep);
 		if (fig.parity)
-			printf(", %s", paths[2]);
+			printf(", %s/%s", out, fig.parity);
 		printf("\n");
 	} else if (write_one(NULL, fmt, 0, &t, NULL) < 0) {
 		goto out;
 	}
 	ret = TPS_EXIT_OK;
 out:
+	outdir_abort(dir);
 	tables_release(&t);
 	report_input_release(&in);
 	for (i = 0; i < 3; i++)

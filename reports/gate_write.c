@@ -12,6 +12,7 @@
 #include "reports/parity.h"
 #include "reports/sweep_text.h"
 #include "schema/record.h"
+#include "outfile.h"
 #include "tpsdb.h"
 
 #define CELL_LEN 256 /* a cell's display name */
@@ -397,13 +398,14 @@ static void junit_cases(FILE *f, const struct gate_report *h, const struct gate_
 int gate_write_junit(const char *path, const struct gate_report *h,
 		     const struct gate_result *r)
 {
-	FILE *f = fopen(path, "w");
+	struct outfile *of = outfile_open(path);
 	size_t tests = r->n_rows + r->n_viol + r->n_trend + (h->strict ? r->n_find : 0);
 	char name[400];
-	int ret = 0;
+	FILE *f;
 
-	if (!f)
-		return tps_error("cannot write '%s': %s", path, strerror(errno));
+	if (!of)
+		return -1;
+	f = outfile_stream(of);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites name=\"tpsdb gate\" tests=\"%zu\" failures=\"%zu\">\n", tests,
 		r->n_fail);
@@ -414,11 +416,6 @@ int gate_write_junit(const char *path, const struct gate_report *h,
 		r->n_fail);
 	junit_cases(f, h, r);
 	fputs("  </testsuite>\n</testsuites>\n", f);
-	if (ferror(f))
-		ret = -1;
-	if (fclose(f) != 0)
-		ret = -1;
-	if (ret < 0)
-		tps_error("cannot write '%s': %s", path, strerror(errno));
-	return ret;
+	/* the commit names the first write error, and keeps the old file on one */
+	return outfile_commit(of);
 }

@@ -40,7 +40,9 @@ int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_resu
 void gate_write_github(FILE *f, const struct gate_report *h, const struct gate_result *r);
 
 /* Writes JUnit XML to path: one testcase per row, violation, trend and (with
- * h->strict) finding. 0 ok, -1 after an error line naming path. */
+ * h->strict) finding, through outfile_open() (a file is replaced whole, a symlink
+ * followed, a device or FIFO written directly). 0 ok, -1 after an error line
+ * naming path, with an old file at path left as it was. */
 int gate_write_junit(const char *path, const struct gate_report *h,
 		     const struct gate_result *r);
 

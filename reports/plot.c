@@ -6,6 +6,7 @@
 #include "reports/plot.h"
 #include "reports/strv.h"
 #include "reports/tail.h"
+#include "outfile.h"
 #include "tpsdb.h"
 
 #include <errno.h>
@@ -31,8 +32,10 @@ struct plot_job {
 	FILE *gp;       /* the script, open for appending figures */
 	char **files;   /* everything created in dir, removed by plot_job_free() */
 	size_t n_files;
-	char **outs;    /* the figures gnuplot must write */
+	char **outs;    /* the user's paths of the figures */
 	size_t n_outs;
+	char **srcs;    /* where gnuplot draws each, in dir; copied to outs[] */
+	size_t n_srcs;
 	int figures;    /* figures added, numbers the data files */
 };
 
@@ -129,6 +132,13 @@ char *plot_field(const char *s)
 	return clean(s, PLOT_LABEL_MAX, 1);
 }
 
+/* A file of the job's folder: removed by plot_job_free(), or by a fatal signal. */
+static void job_file(struct plot_job *j, const char *path)
+{
+	strv_add(&j->files, &j->n_files, path);
+	outfile_track(path, 0);
+}
+
 struct plot_job *plot_job_new(void)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -142,13 +152,14 @@ struct plot_job *plot_job_new(void)
 		return NULL;
 	}
 	j->dir = tmpl;
+	outfile_track(j->dir, 1);
 	j->script = tps_xasprintf("%s/plot.gp", j->dir);
 	if (!(j->gp = fopen(j->script, "w"))) {
 		tps_error("cannot write '%s': %s", j->script, strerror(errno));
 		plot_job_free(j);
 		return NULL;
 	}
-	strv_add(&j->files, &j->n_files, j->script);
+	job_file(j, j->script);
 	return j;
 }
 
@@ -160,12 +171,17 @@ void plot_job_free(struct plot_job *j)
 		return;
 	if (j->gp)
 		fclose(j->gp);
-	for (i = 0; i < j->n_files; i++)
+	for (i = 0; i < j->n_files; i++) {
 		unlink(j->files[i]);
-	if (j->dir)
+		outfile_untrack(j->files[i]);
+	}
+	if (j->dir) {
 		rmdir(j->dir);
+		outfile_untrack(j->dir);
+	}
 	strv_free(j->files, j->n_files);
 	strv_free(j->outs, j->n_outs);
+	strv_free(j->srcs, j->n_srcs);
 	free(j->script);
 	free(j->dir);
 	free(j);
@@ -183,7 +199,7 @@ static FILE *data_open(struct plot_job *j, const char *name, char **path)
 		*path = NULL;
 		return NULL;
 	}
-	strv_add(&j->files, &j->n_files, *path);
+	job_file(j, *path);
 	return f;
 }
 
@@ -227,7 +243,7 @@ static void put_num(FILE *f, double v)
 static int figure_begin(struct plot_job *j, const char *out, enum plot_format fmt,
 			const char *title)
 {
-	char *qo, *qt;
+	char *qo, *qt, *src;
 	const char *p;
 
 	for (p = out; *p; p++) {
@@ -236,7 +252,11 @@ static int figure_begin(struct plot_job *j, const char *out, enum plot_format fm
 					 out);
 	}
 	j->figures++;
-	qo = quote_path(out);
+	/* gnuplot draws into the job's folder; plot_job_run() hands the figure to
+	 * the user's path through outfile_copy(), like every other output. */
+	src = tps_xasprintf("%s/figure%d.%s", j->dir, j->figures, fmt == PLOT_PNG ? "png" : "svg");
+	job_file(j, src);
+	qo = quote_path(src);
 	qt = plot_quote(title);
 	fprintf(j->gp, "reset\n");
 	fprintf(j->gp, "set datafile separator \"\\t\"\n");
@@ -253,6 +273,8 @@ static int figure_begin(struct plot_job *j, const char *out, enum plot_format fm
 	fprintf(j->gp, "set key outside right top\n");
 	fprintf(j->gp, "set grid ytics\n");
 	strv_add(&j->outs, &j->n_outs, out);
+	strv_add(&j->srcs, &j->n_srcs, src);
+	free(src);
 	free(qo);
 	free(qt);
 	return 0;
@@ -582,6 +604,8 @@ static char *last_line(const char *log)
 static int plot_exec(const char *gnuplot, const char *script, const char *errlog, int timeout_s)
 {
 	posix_spawn_file_actions_t fa;
+	posix_spawnattr_t attr;
+	sigset_t def;
 	char *argv[3];
 	double start, nap = 1;
 	pid_t pid;
@@ -594,7 +618,15 @@ static int plot_exec(const char *gnuplot, const char *script, const char *errlog
 	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, errlog, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	posix_spawn_file_actions_adddup2(&fa, 2, 1);
-	rc = posix_spawn(&pid, gnuplot, &fa, NULL, argv, environ);
+	/* outfile ignores SIGXFSZ; gnuplot gets the default back, so that a file-size
+	 * limit kills it rather than leaving a cut figure that looks whole. */
+	posix_spawnattr_init(&attr);
+	sigemptyset(&def);
+	sigaddset(&def, SIGXFSZ);
+	posix_spawnattr_setsigdefault(&attr, &def);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGDEF);
+	rc = posix_spawn(&pid, gnuplot, &fa, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc) {
 		tps_error("cannot run '%s': %s", gnuplot, strerror(rc));
@@ -642,7 +674,7 @@ int plot_job_run(struct plot_job *j, const char *gnuplot, int timeout_s)
 	size_t i;
 	int ret = -1;
 
-	strv_add(&j->files, &j->n_files, errlog);
+	job_file(j, errlog);
 	if (ferror(j->gp) | fclose(j->gp)) {
 		j->gp = NULL;
 		tps_error("cannot write '%s'", j->script);
@@ -653,10 +685,15 @@ int plot_job_run(struct plot_job *j, const char *gnuplot, int timeout_s)
 		goto out;
 	for (i = 0; i < j->n_outs; i++) {
 		struct stat st;
-		if (stat(j->outs[i], &st) || st.st_size == 0) {
+		if (stat(j->srcs[i], &st) || st.st_size == 0) {
 			tps_error("gnuplot wrote no '%s'", j->outs[i]);
 			goto out;
 		}
+	}
+	/* Only once every figure is drawn: a failure above leaves the old ones. */
+	for (i = 0; i < j->n_outs; i++) {
+		if (outfile_copy(j->srcs[i], j->outs[i]) < 0)
+			goto out;
 	}
 	ret = 0;
 out:

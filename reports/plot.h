@@ -94,8 +94,11 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 
 /* Runs gnuplot (the executable at path gnuplot, from plot_find_gnuplot()) once,
  * at most once per job, on the job's script, without a shell, stdin from /dev/null, and kills it after
- * timeout_s seconds. 0 when gnuplot exited 0 and wrote every figure; -1 after
- * an error line quoting gnuplot's last line of complaint, or naming the timeout. */
+ * timeout_s seconds. gnuplot draws into the job's folder; once it has drawn every
+ * figure, each is copied to its out path through outfile_copy() (a file replaced
+ * whole, a symlink followed, a device or FIFO written directly). 0 when gnuplot
+ * exited 0 and every figure was written; -1 after an error line quoting gnuplot's
+ * last line of complaint, naming the timeout, or naming the write error. */
 int plot_job_run(struct plot_job *j, const char *gnuplot, int timeout_s);
 
 /* Longest title and legend label, in UTF-8 code points; longer ones end in "...",

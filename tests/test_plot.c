@@ -283,8 +283,10 @@ static int lines_ok(const char *script, const char *needle)
 static void test_plot_script(void **state)
 {
 	struct fixture *f = *state;
-	char *body = tps_xasprintf("cp -r \"$(dirname \"$1\")\" '%s/kept' && echo x >'%s/t.png' "
-				   "&& echo x >'%s/s.svg'", f->dir, f->dir, f->dir);
+	/* gnuplot draws into the job's folder; plot_job_run() copies the figures out. */
+	char *body = tps_xasprintf("cp -r \"$(dirname \"$1\")\" '%s/kept' && "
+				   "echo x >\"$(dirname \"$1\")/figure1.png\" && "
+				   "echo x >\"$(dirname \"$1\")/figure2.svg\"", f->dir);
 	char *fake = fake_gnuplot(f->dir, body), *out = tps_xasprintf("%s/t.png", f->dir);
 	char *out2 = tps_xasprintf("%s/s.svg", f->dir), *labels[3], *script, *data;
 	char *kept = tps_xasprintf("%s/kept/plot.gp", f->dir);
@@ -297,6 +299,12 @@ static void test_plot_script(void **state)
 	add_figures(j, f->dir, out, out2, labels);
 	assert_int_equal(plot_job_run(j, fake, 10), 0);
 	plot_job_free(j);
+	data = tps_read_file(out, NULL);
+	assert_string_equal(data, "x\n");
+	free(data);
+	data = tps_read_file(out2, NULL);
+	assert_string_equal(data, "x\n");
+	free(data);
 	script = tps_read_file(kept, NULL);
 	assert_non_null(script);
 	/* The labels reached the script only as quoted titles and axis labels. */

@@ -1,0 +1,563 @@
+/* outfile.c: writing the files and folders a user names, whole or not at all: a
+ * temporary sibling renamed into place for a regular file or a folder, straight
+ * writes for a device or FIFO, symlinks followed, and a registry of temporary
+ * paths that a fatal SIGINT, SIGTERM or SIGHUP removes before the process dies.
+ * Writes go through a stdio cookie so that the first write error keeps its errno. */
+#include "outfile.h"
+#include "tpsdb.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- the registry of temporary paths ---- */
+
+struct track {
+	struct track *volatile next;
+	char *path;
+	int is_dir;
+};
+
+/* Newest first. Changed only with the three signals blocked, read by the handler. */
+static struct track *volatile tracked;
+static int handlers_set;
+static const int fatal_sigs[3] = { SIGINT, SIGTERM, SIGHUP };
+
+static void on_signal(int sig)
+{
+	struct track *t;
+
+	/* unlink() and rmdir() only: both are async-signal-safe. */
+	for (t = tracked; t; t = t->next) {
+		if (t->is_dir)
+			rmdir(t->path);
+		else
+			unlink(t->path);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig); /* delivered, with the default action, when the handler returns */
+}
+
+static void handlers_install(void)
+{
+	struct sigaction sa, old;
+	size_t i;
+
+	if (handlers_set)
+		return;
+	handlers_set = 1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < 3; i++)
+		sigaddset(&sa.sa_mask, fatal_sigs[i]);
+	for (i = 0; i < 3; i++) {
+		/* An ignored signal stays ignored (nohup), and a program's own handler
+		 * (collect's) unwinds through the error paths, which remove the files. */
+		if (sigaction(fatal_sigs[i], NULL, &old) < 0 || (old.sa_flags & SA_SIGINFO) ||
+		    old.sa_handler != SIG_DFL)
+			continue;
+		sigaction(fatal_sigs[i], &sa, NULL);
+	}
+	/* A file-size limit then fails the write with EFBIG, which is reported. */
+	if (!sigaction(SIGXFSZ, NULL, &old) && !(old.sa_flags & SA_SIGINFO) &&
+	    old.sa_handler == SIG_DFL)
+		signal(SIGXFSZ, SIG_IGN);
+}
+
+static void sigs_block(sigset_t *old)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < 3; i++)
+		sigaddset(&set, fatal_sigs[i]);
+	sigprocmask(SIG_BLOCK, &set, old);
+}
+
+static void sigs_restore(const sigset_t *old)
+{
+	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+void outfile_track(const char *path, int is_dir)
+{
+	struct track *t = tps_xcalloc(1, sizeof(*t));
+	sigset_t old;
+
+	handlers_install();
+	t->path = tps_xstrdup(path);
+	t->is_dir = is_dir;
+	sigs_block(&old);
+	t->next = tracked;
+	tracked = t;
+	sigs_restore(&old);
+}
+
+void outfile_untrack(const char *path)
+{
+	struct track *volatile *pp;
+	struct track *t = NULL;
+	sigset_t old;
+
+	sigs_block(&old);
+	for (pp = &tracked; *pp; pp = &(*pp)->next) {
+		if (!strcmp((*pp)->path, path)) {
+			t = *pp;
+			*pp = t->next;
+			break;
+		}
+	}
+	sigs_restore(&old);
+	if (t) {
+		free(t->path);
+		free(t);
+	}
+}
+
+/* ---- paths ---- */
+
+/* Where the chain of symlinks at path ends (path itself when it is no link, or
+ * does not exist); caller frees. NULL with errno set (ELOOP, or readlink's). */
+static char *resolve(const char *path)
+{
+	char *p = tps_xstrdup(path), buf[PATH_MAX];
+	int hops;
+
+	for (hops = 0; hops < 40; hops++) {
+		struct stat st;
+		const char *slash;
+		char *next;
+		ssize_t n;
+
+		if (lstat(p, &st) < 0 || !S_ISLNK(st.st_mode))
+			return p;
+		if ((n = readlink(p, buf, sizeof(buf) - 1)) < 0) {
+			free(p);
+			return NULL;
+		}
+		buf[n] = '\0';
+		slash = strrchr(p, '/');
+		if (buf[0] == '/' || !slash)
+			next = tps_xstrdup(buf);
+		else
+			next = tps_xasprintf("%.*s/%s", (int)(slash - p), p, buf);
+		free(p);
+		p = next;
+	}
+	free(p);
+	errno = ELOOP;
+	return NULL;
+}
+
+/* The mode a new file or folder gets: base less the umask. */
+static mode_t new_mode(mode_t base)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return base & ~m;
+}
+
+/* Makes the writes of a rename durable; best effort (some file systems refuse). */
+static void dir_sync(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? tps_xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+			  : tps_xstrdup(".");
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+/* ---- files ---- */
+
+struct outfile {
+	char *path;   /* as given, for messages */
+	char *target; /* after symlinks */
+	char *tmp;    /* the temporary sibling; NULL when writing directly */
+	int fd;
+	int err;      /* the first write or close error */
+	FILE *f;
+};
+
+static ssize_t cookie_write(void *c, const char *buf, size_t n)
+{
+	struct outfile *o = c;
+	size_t done = 0;
+
+	while (!o->err && done < n) {
+		ssize_t w = write(o->fd, buf + done, n - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			o->err = w < 0 ? errno : EIO;
+		else
+			done += (size_t)w;
+	}
+	if (o->err)
+		errno = o->err;
+	return (ssize_t)done;
+}
+
+static int cookie_close(void *c)
+{
+	struct outfile *o = c;
+	int rc = close(o->fd);
+
+	if (rc < 0 && !o->err)
+		o->err = errno;
+	o->fd = -1;
+	return rc;
+}
+
+static void outfile_free(struct outfile *o)
+{
+	if (o->f)
+		fclose(o->f);
+	else if (o->fd >= 0)
+		close(o->fd);
+	if (o->tmp) {
+		unlink(o->tmp);
+		outfile_untrack(o->tmp);
+	}
+	free(o->path);
+	free(o->target);
+	free(o->tmp);
+	free(o);
+}
+
+struct outfile *outfile_open(const char *path)
+{
+	static const cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
+	struct outfile *o = tps_xcalloc(1, sizeof(*o));
+	struct stat st;
+	int exists;
+
+	handlers_install();
+	o->fd = -1;
+	o->path = tps_xstrdup(path);
+	if (!(o->target = resolve(path))) {
+		tps_error("cannot write '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	exists = stat(o->target, &st) == 0;
+	if (exists && (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode))) {
+		/* A device or a pipe is written as it is: renaming over it would
+		 * replace the node itself. Opening a FIFO waits for its reader. */
+		if ((o->fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC)) < 0) {
+			tps_error("cannot write '%s': %s", path, strerror(errno));
+			goto fail;
+		}
+	} else if (exists && !S_ISREG(st.st_mode)) {
+		tps_error("cannot write '%s': %s", path,
+			  S_ISDIR(st.st_mode) ? "it is a folder" : "not a regular file");
+		goto fail;
+	} else {
+		sigset_t old;
+		o->tmp = tps_xasprintf("%s.tmp.%ld.XXXXXX", o->target, (long)getpid());
+		sigs_block(&old);
+		o->fd = mkostemp(o->tmp, O_CLOEXEC);
+		if (o->fd >= 0)
+			outfile_track(o->tmp, 0);
+		sigs_restore(&old);
+		if (o->fd < 0) {
+			tps_error("cannot write '%s': %s", path, strerror(errno));
+			free(o->tmp);
+			o->tmp = NULL;
+			goto fail;
+		}
+		fchmod(o->fd, exists ? st.st_mode & 07777 : new_mode(0666));
+	}
+	if (!(o->f = fopencookie(o, "w", io))) {
+		tps_error("cannot write '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	return o;
+fail:
+	outfile_free(o);
+	return NULL;
+}
+
+FILE *outfile_stream(struct outfile *o)
+{
+	return o->f;
+}
+
+int outfile_commit(struct outfile *o)
+{
+	int ret = -1, bad;
+
+	bad = fflush(o->f) != 0 || ferror(o->f);
+	if (!bad && o->tmp && fsync(o->fd) < 0 && !o->err)
+		o->err = errno;
+	bad |= fclose(o->f) != 0;
+	o->f = NULL;
+	if (bad || o->err) {
+		tps_error("cannot write '%s': %s", o->path, strerror(o->err ? o->err : EIO));
+		goto out;
+	}
+	if (o->tmp) {
+		sigset_t old;
+		int rc;
+		sigs_block(&old);
+		rc = rename(o->tmp, o->target);
+		if (!rc) {
+			outfile_untrack(o->tmp);
+			free(o->tmp);
+			o->tmp = NULL;
+		}
+		sigs_restore(&old);
+		if (rc < 0) {
+			tps_error("cannot replace '%s': %s", o->path, strerror(errno));
+			goto out;
+		}
+		dir_sync(o->target);
+	}
+	ret = 0;
+out:
+	outfile_free(o);
+	return ret;
+}
+
+void outfile_abort(struct outfile *o)
+{
+	if (o)
+		outfile_free(o);
+}
+
+int outfile_copy(const char *src, const char *dst)
+{
+	struct outfile *o = NULL;
+	char buf[65536];
+	ssize_t n;
+	int fd = open(src, O_RDONLY | O_CLOEXEC), ret = -1;
+
+	if (fd < 0)
+		return tps_error("cannot read '%s': %s", src, strerror(errno));
+	if (!(o = outfile_open(dst)))
+		goto out;
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			tps_error("cannot read '%s': %s", src, strerror(errno));
+			goto out;
+		}
+		if (fwrite(buf, 1, (size_t)n, o->f) != (size_t)n)
+			break; /* the commit names the error */
+	}
+	ret = outfile_commit(o);
+	o = NULL;
+out:
+	outfile_abort(o);
+	close(fd);
+	return ret;
+}
+
+/* ---- folders ---- */
+
+struct outdir {
+	char *path;   /* as given, for messages */
+	char *target; /* after symlinks, without trailing slashes */
+	char *tmp;    /* the sibling being built */
+	const char *const *names;
+	int exists;
+};
+
+struct outdir *outdir_begin(const char *dir, const char *const *names)
+{
+	struct outdir *d = tps_xcalloc(1, sizeof(*d));
+	struct stat st;
+	sigset_t old;
+	size_t n;
+	char *made;
+
+	handlers_install();
+	d->path = tps_xstrdup(dir);
+	d->names = names;
+	if (!(d->target = resolve(dir))) {
+		tps_error("cannot write '%s': %s", dir, strerror(errno));
+		goto fail;
+	}
+	for (n = strlen(d->target); n > 1 && d->target[n - 1] == '/'; n--)
+		d->target[n - 1] = '\0';
+	if (stat(d->target, &st) == 0) {
+		if (!S_ISDIR(st.st_mode)) {
+			tps_error("cannot write '%s': not a folder", dir);
+			goto fail;
+		}
+		d->exists = 1;
+	} else if (errno != ENOENT) {
+		tps_error("cannot write '%s': %s", dir, strerror(errno));
+		goto fail;
+	}
+	d->tmp = tps_xasprintf("%s.tmp.%ld.XXXXXX", d->target, (long)getpid());
+	sigs_block(&old);
+	made = mkdtemp(d->tmp);
+	if (made)
+		outfile_track(d->tmp, 1);
+	sigs_restore(&old);
+	if (!made) {
+		tps_error("cannot make a folder beside '%s': %s", dir, strerror(errno));
+		free(d->tmp);
+		d->tmp = NULL;
+		goto fail;
+	}
+	chmod(d->tmp, d->exists ? st.st_mode & 07777 : new_mode(0777));
+	return d;
+fail:
+	outdir_abort(d);
+	return NULL;
+}
+
+char *outdir_file(struct outdir *d, const char *name)
+{
+	char *p = tps_xasprintf("%s/%s", d->tmp, name);
+
+	outfile_track(p, 0);
+	return p;
+}
+
+/* Removes dir's files named in names, then dir; untracks them. 0 when dir is gone. */
+static int dir_clear(const char *dir, const char *const *names)
+{
+	size_t i;
+
+	for (i = 0; names[i]; i++) {
+		char *p = tps_xasprintf("%s/%s", dir, names[i]);
+		unlink(p);
+		outfile_untrack(p);
+		free(p);
+	}
+	outfile_untrack(dir);
+	return rmdir(dir) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+static int is_owned(const char *const *names, const char *name)
+{
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		if (!strcmp(names[i], name))
+			return 1;
+	return 0;
+}
+
+/* 1 when dir holds nothing but regular files named in names. */
+static int only_owned(const char *dir, const char *const *names)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *e;
+	int ok = 1;
+
+	if (!dh)
+		return 0;
+	while (ok && (e = readdir(dh))) {
+		struct stat st;
+		char *p;
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		p = tps_xasprintf("%s/%s", dir, e->d_name);
+		ok = is_owned(names, e->d_name) && !lstat(p, &st) && S_ISREG(st.st_mode);
+		free(p);
+	}
+	closedir(dh);
+	return ok;
+}
+
+/* The new files renamed into the old folder one by one, and the named files the
+ * new output lacks removed: for a folder that also holds the user's other files. */
+static int publish_each(struct outdir *d)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; d->names[i] && !ret; i++) {
+		char *from = tps_xasprintf("%s/%s", d->tmp, d->names[i]);
+		char *to = tps_xasprintf("%s/%s", d->target, d->names[i]);
+		if (!access(from, F_OK)) {
+			if (rename(from, to) < 0)
+				ret = tps_error("cannot replace '%s/%s': %s", d->path, d->names[i],
+						strerror(errno));
+		} else if (unlink(to) < 0 && errno != ENOENT) {
+			ret = tps_error("cannot remove '%s/%s': %s", d->path, d->names[i],
+					strerror(errno));
+		}
+		free(from);
+		free(to);
+	}
+	return ret;
+}
+
+int outdir_commit(struct outdir *d)
+{
+	char *aside = NULL;
+	int ret = -1;
+
+	dir_sync(d->tmp); /* the folder itself: its entries */
+	if (!d->exists) {
+		if (rename(d->tmp, d->target) == 0)
+			goto done;
+		if (errno != EEXIST && errno != ENOTEMPTY) {
+			tps_error("cannot make '%s': %s", d->path, strerror(errno));
+			goto out;
+		}
+		/* made meanwhile: publish into it as into any other folder */
+	} else if (only_owned(d->target, d->names)) {
+		if (renameat2(AT_FDCWD, d->tmp, AT_FDCWD, d->target, RENAME_EXCHANGE) == 0) {
+			/* d->tmp now holds the old report */
+			if (dir_clear(d->tmp, d->names) < 0)
+				tps_warning("the previous '%s' is left in '%s': %s", d->path, d->tmp,
+					    strerror(errno));
+			goto done;
+		}
+		if (errno == EINVAL || errno == ENOSYS) {
+			/* no exchange here: move the old one aside, the new one in */
+			aside = tps_xasprintf("%s.old.%ld", d->target, (long)getpid());
+			if (rename(d->target, aside) == 0) {
+				if (rename(d->tmp, d->target) < 0) {
+					tps_error("cannot replace '%s': %s", d->path, strerror(errno));
+					rename(aside, d->target);
+					goto out;
+				}
+				dir_clear(aside, d->names);
+				goto done;
+			}
+		}
+		/* "." and mount points cannot be renamed: publish file by file */
+	}
+	if (publish_each(d) < 0)
+		goto out;
+done:
+	dir_sync(d->target);
+	ret = 0;
+out:
+	free(aside);
+	outdir_abort(d);
+	return ret;
+}
+
+void outdir_abort(struct outdir *d)
+{
+	if (!d)
+		return;
+	if (d->tmp)
+		dir_clear(d->tmp, d->names);
+	free(d->path);
+	free(d->target);
+	free(d->tmp);
+	free(d);
+}

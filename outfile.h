@@ -1,0 +1,68 @@
+/* outfile.h: the one way tpsdb writes a file or a folder the user named (export
+ * --out, report --out, plot --out, gate --junit, collect's summary). A regular file
+ * or an absent path is written to a temporary file beside it and renamed over it
+ * only when complete, so the old file stays whole until then; a symlink is followed
+ * and the same rule applies to what it points at; a character device, block device
+ * or FIFO is written directly. Temporary paths are removed on every error path and
+ * when SIGINT, SIGTERM or SIGHUP kills the process. */
+#ifndef OUTFILE_H
+#define OUTFILE_H
+
+#include <stdio.h>
+
+struct outfile;
+
+/* Opens path for writing as above. NULL after an error line ("cannot write
+ * '<path>': ..."; a folder, a socket or a symlink loop is refused). The first
+ * call also makes SIGXFSZ ignored, so that a file-size limit is a write error
+ * (EFBIG) and not a kill. Finish with outfile_commit() or outfile_abort(). */
+struct outfile *outfile_open(const char *path);
+/* The stream to write to, borrowed until commit or abort. */
+FILE *outfile_stream(struct outfile *o);
+/* Flushes and closes; for a temporary file also fsyncs it and renames it over
+ * the target. 0 ok; -1 after one error line naming the path and the first write
+ * error (ENOSPC, EFBIG, EIO...), with the temporary file removed and the old
+ * target untouched. Frees o either way. */
+int outfile_commit(struct outfile *o);
+/* Drops what was written: the temporary file is removed (a device or FIFO has
+ * had its bytes already). Frees o; accepts NULL. */
+void outfile_abort(struct outfile *o);
+/* Copies the file src to dst through outfile_open() (gnuplot draws into a
+ * private folder; the figure reaches the user's path through here). 0 ok, -1
+ * after an error line. */
+int outfile_copy(const char *src, const char *dst);
+
+struct outdir;
+
+/* Starts replacing the folder dir as a whole (a symlink to a folder is
+ * followed): the new content is built in a temporary sibling folder, which
+ * outdir_commit() swaps in. names (NULL-terminated, borrowed until the commit)
+ * are every file name this kind of output may hold. NULL after an error line
+ * (dir is not a folder, or the sibling cannot be made). */
+struct outdir *outdir_begin(const char *dir, const char *const *names);
+/* The path, inside the temporary folder, where the file name is to be written;
+ * caller frees. It is removed if the process is killed before the commit. */
+char *outdir_file(struct outdir *d, const char *name);
+/* Puts the new folder in place. When the old folder holds only files named in
+ * names (or nothing), the two are exchanged (renameat2 RENAME_EXCHANGE, else two renames)
+ * and the old one removed; otherwise the new files are renamed into it one by
+ * one and the named files the new output lacks are removed, so that nothing else
+ * of the user's is lost. 0 ok, -1 after an error line with the old folder whole.
+ * Frees d either way. */
+int outdir_commit(struct outdir *d);
+/* Removes the temporary folder and what was written into it; frees d; accepts
+ * NULL. */
+void outdir_abort(struct outdir *d);
+
+/* The registry of temporary paths the signal handler removes (newest first;
+ * unlink() for a file, rmdir() for a folder, nothing else), for temporary files
+ * made elsewhere (plot.c's gnuplot folder). The handler is installed for each of
+ * SIGINT, SIGTERM and SIGHUP whose disposition is the default; an ignored signal
+ * stays ignored and a program handler (collect's) is left alone, since that code
+ * unwinds through its error paths. After removing, the handler restores the
+ * default and raises the signal again. */
+void outfile_track(const char *path, int is_dir);
+/* Forgets path (the newest entry with that name); a path not tracked is fine. */
+void outfile_untrack(const char *path);
+
+#endif
