@@ -32,11 +32,11 @@ static void full_run(struct run_rec *r)
 	r->engine.label = tps_xstrdup("ours");
 	r->engine.role = tps_xstrdup("ours");
 	r->engine.version = tps_xstrdup("b9859-abc");
-	r->engine.sha256 = tps_xstrdup("e1e1");
+	r->engine.sha256 = tps_xstrdup("e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1");
 	r->model.label = tps_xstrdup("q35");
 	r->model.file = tps_xstrdup("q35-Q4_K_M.gguf");
 	r->model.bytes = 20123456789LL;
-	r->model.sha256 = tps_xstrdup("ab12");
+	r->model.sha256 = tps_xstrdup("ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12");
 	r->model.quant = tps_xstrdup("Q4_K_M");
 	r->ctx = 32768;
 	r->n_predict = 512;
@@ -76,7 +76,7 @@ static void full_sample(struct sample_rec *s, int i)
 	s->http_status = 200;
 	s->error = tps_xstrdup("none really");
 	s->stop_type = tps_xstrdup("limit");
-	s->output_hash = tps_xstrdup("0dfa");
+	s->output_hash = tps_xstrdup("0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa");
 	s->timings = tps_xstrdup("{\"cache_n\":0,\"prompt_n\":1802,\"prompt_ms\":33.749,"
 				 "\"future_field\":[1,2,{\"x\":null}],\"predicted_n\":512}");
 	s->flags = SAMPLE_TRUNCATED | SAMPLE_COLD;
