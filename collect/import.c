@@ -586,14 +586,17 @@ static void release_file(struct input *in)
 	in->buf = NULL;
 }
 
-/* One JSONL line or the whole file's value, to import_object. */
-static int import_text(struct importer *im, const char *p, size_t n, int *any)
+/* One JSONL line or the whole file's value, to import_object. A whole-file value
+ * (im->line 0) that is not an array is named by the line it starts on, line0. */
+static int import_text(struct importer *im, const char *p, size_t n, long line0, int *any)
 {
-	cJSON *v = parse_value(im, p, n);
 	const cJSON *it;
 	int rc = 0;
+	cJSON *v;
 
-	if (!v)
+	if (!im->line && n > (size_t)im->o->max_value)
+		im->line = line0;
+	if (!(v = parse_value(im, p, n)))
 		return -1;
 	if (cJSON_IsArray(v) && im->line == 0) {
 		/* A whole file that is an array: llama-bench's -o json. */
@@ -604,6 +607,8 @@ static int import_text(struct importer *im, const char *p, size_t n, int *any)
 			*any = 1;
 		}
 	} else {
+		if (!im->line)
+			im->line = line0;
 		rc = import_object(im, v, p, n);
 		*any = 1;
 	}
@@ -624,7 +629,7 @@ static int import_one_file(struct importer *im, const struct input *in)
 	for (first = buf; first < stop && isspace((unsigned char)*first); first++)
 		;
 	if (first < stop && json_strict_check(buf, in->len, &at, why, sizeof(why)) == 0) {
-		if (import_text(im, buf, in->len, &any) < 0)
+		if (import_text(im, buf, in->len, line_of(buf, (size_t)(first - buf)), &any) < 0)
 			return -1;
 	} else if (first < stop && strncmp(why, "text after", 10) &&
 		   line_of(buf, at) > line_of(buf, (size_t)(first - buf))) {
@@ -643,7 +648,7 @@ static int import_one_file(struct importer *im, const struct input *in)
 				q++;
 			if (q == eol)
 				continue;
-			if (import_text(im, q, (size_t)(eol - q), &any) < 0)
+			if (import_text(im, q, (size_t)(eol - q), im->line, &any) < 0)
 				return -1;
 		}
 	}

@@ -186,6 +186,32 @@ static const struct bad_case bad_cases[] = {
 	{ { "@import-bad/bench-two-models.jsonl" }, ":2: llama-bench results for more than one model" },
 	{ { "@import-bad/export-bad.jsonl" }, "'prompt_hash' is missing or malformed" },
 	{ { "@import-bad/no-such-file.json" }, "cannot open" },
+	/* tpsdb's own export lines meet the same rules, named by file and line (issue 12,
+	 * defect 4): */
+	{ { "@import-bad/export-rate.jsonl" }, "export-rate.jsonl:1: sample 1: 'predicted_per_second' is negative, not finite or above 1e+07" },
+	{ { "@import-bad/export-count.jsonl" }, "export-count.jsonl:1: sample 1: 'prompt_n' is negative" },
+	{ { "@import-bad/export-draft.jsonl" }, "export-draft.jsonl:1: sample 1: 'draft_n_accepted' (12) exceeds 'draft_n' (10)" },
+	{ { "@import-bad/export-nmax.jsonl" }, "export-nmax.jsonl:1: 'run.n_max' is below 1" },
+	{ { "@import-bad/export-sha.jsonl" }, "export-sha.jsonl:1: 'model.sha256' is not 64 hex digits" },
+	{ { "@import-bad/export-started.jsonl" }, "export-started.jsonl:1: 'run.started_at' is not an ISO 8601 time" },
+	{ { "@import-bad/export-status.jsonl" }, "export-status.jsonl:1: 'run.status' is not running" },
+	{ { "@import-bad/export-role.jsonl" }, "export-role.jsonl:1: 'engine.role' is not ours" },
+	{ { "@import-bad/export-rep.jsonl" }, "export-rep.jsonl:1: repetition 1 of prompt" },
+	/* Strict JSON (RFC 8259), whatever the format: */
+	{ { "@import-bad/export-leading-zero.jsonl" }, "export-leading-zero.jsonl:1: not valid JSON (RFC 8259): leading zero in a number" },
+	{ { "@import-bad/leading-zero.json" }, "leading-zero.json:1: not valid JSON (RFC 8259): leading zero in a number" },
+	{ { "@import-bad/nul-key.json" }, "nul-key.json:1: not valid JSON (RFC 8259): NUL byte in a string" },
+	{ { "@import-bad/bad-utf8.json" }, "bad-utf8.json:1: not valid JSON (RFC 8259): invalid UTF-8 in a string" },
+	{ { "@import-bad/lone-surrogate.json" }, "lone-surrogate.json:1: not valid JSON (RFC 8259): lone surrogate in a string" },
+	{ { "@import-bad/trailing.json" }, "trailing.json:1: not valid JSON (RFC 8259): text after the value" },
+	/* UTF-8 at ingest: labels, tags, hosts and notes (issue 12, defect 7). */
+	{ { "--engine", "e\xff", "@import/eos.json" }, "--engine is not valid UTF-8" },
+	{ { "--tag", "\xc3\x28", "@import/eos.json" }, "--tag is not valid UTF-8" },
+	{ { "--host", "\xed\xa0\x80", "@import/eos.json" }, "--host is not valid UTF-8" },
+	{ { "--notes", "\xc0\xaf", "@import/eos.json" }, "--notes is not valid UTF-8" },
+	/* Size limits: "too large", not "not valid JSON" (issue 12, defect 9). */
+	{ { "--max-bytes", "100", "@import/eos.json" }, "eos.json: too large: " },
+	{ { "--max-bytes", "100", "/dev/zero" }, "/dev/zero: too large: more than 100 bytes" },
 	/* A good file before a bad one: neither lands. */
 	{ { "@import/completion.json", "@import-bad/negative.json" }, "negative" },
 	{ { "@import/eos.json", "@import-bad/mixed-kinds.jsonl" }, "mixes llama-bench" },
