@@ -55,7 +55,7 @@ int json_utf8_valid(const char *s, size_t len)
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 
 	while (p < end) {
-		size_t n = utf8_seq(p, end);
+		size_t n = *p < 0x80 ? 1 : utf8_seq(p, end);
 		if (!n)
 			return 0;
 		p += n;
@@ -102,6 +102,11 @@ static int string(struct cursor *c)
 	c->p++; /* the opening quote */
 	while (c->p < c->end) {
 		unsigned char ch = *c->p;
+		/* The common case first: printable ASCII other than the quote and backslash. */
+		if (ch >= 0x20 && ch < 0x80 && ch != '"' && ch != '\\') {
+			c->p++;
+			continue;
+		}
 		if (ch == '"') {
 			c->p++;
 			return 0;
