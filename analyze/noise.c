@@ -26,6 +26,32 @@ double noise_floor_pct(const double *a, const double *b, size_t n, size_t *used)
 	return k ? sqrt(sum / (double)k) : NAN;
 }
 
+/* 1 when the cell's two runs hold the same values, pair for pair, in every metric
+ * (and at least one pair): copies of one measurement, not an A/A pair. */
+static int noise_identical(const struct parity_cell *c)
+{
+	size_t i, pairs = 0;
+	int m, same = 1;
+
+	for (m = 0; m < PARITY_N_METRICS && same; m++) {
+		const struct parity_series *sa = &c->ours_values[m], *sb = &c->vs_values[m];
+		double *xa = NULL, *xb = NULL;
+		size_t np = 0;
+
+		parity_pair(sa->v, sa->n, sb->v, sb->n, &xa, &xb, &np, NULL);
+		for (i = 0; i < np; i++) {
+			if (isnan(xa[i]) && isnan(xb[i]))
+				continue;
+			if (xa[i] != xb[i])
+				same = 0;
+			pairs++;
+		}
+		free(xa);
+		free(xb);
+	}
+	return same && pairs > 0;
+}
+
 void noise_calibrate(const struct parity_input *in, struct noise_pair **out, size_t *n,
 		     size_t *n_floors)
 {
@@ -43,6 +69,10 @@ void noise_calibrate(const struct parity_input *in, struct noise_pair **out, siz
 			p->pct[m] = NAN;
 		if (parity_mismatch(p->a, p->b, &p->diff))
 			continue;
+		if (noise_identical(c)) {
+			p->identical = 1;
+			continue;
+		}
 		for (m = 0; m < PARITY_N_METRICS; m++) {
 			const struct parity_series *sa = &c->ours_values[m], *sb = &c->vs_values[m];
 			double *xa = NULL, *xb = NULL;

@@ -25,12 +25,15 @@ struct noise_pair {
 	struct parity_diff diff;
 	double pct[PARITY_N_METRICS];
 	size_t n_pairs[PARITY_N_METRICS];
+	int identical; /* 1: every paired value of every metric is equal in a and b (the
+			* same results stored twice, not two measurements): no floor */
 };
 
 /* The floors of every cell of in (schema's store_aa_load() shape: cells[i].ours
  * and .vs index in->ours, the older run first), one noise_pair per cell in order.
  * *out is a heap array of *n the caller frees. Counts the floors found (pct not
- * NaN) into *n_floors. Never fails. */
+ * NaN) into *n_floors. A pair whose samples are identical gives no floor (a 0.00%
+ * floor would only say the same bytes were imported twice). Never fails. */
 void noise_calibrate(const struct parity_input *in, struct noise_pair **out, size_t *n,
 		     size_t *n_floors);
 

@@ -23,6 +23,8 @@ static const char help[] =
 	"runs are paired by prompt and repetition, and the floor of each metric (pp, tg)\n"
 	"is the root mean square of the paired % deltas: the run's shift and the\n"
 	"requests' scatter together.\n"
+	"Two runs whose samples are identical, value for value, are refused with a\n"
+	"warning: they are one measurement stored twice, and would give a 0.00% floor.\n"
 	"Floors are stored; 'compare' and 'gate' then never use a parity band or a\n"
 	"regression threshold below k times the floor (--noise-k, default 2), and say so.\n"
 	"Make the A/A runs with 'tpsdb collect --aa' (each model's pass over the engines\n"
@@ -84,6 +86,12 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 	if (!(s = tps_ctx_store(ctx)) || store_aa_load(s, &f, &set) < 0)
 		goto out;
 	noise_calibrate(&set.in, &pairs, &n, &n_floors);
+	for (i = 0; i < n; i++) {
+		if (pairs[i].identical)
+			tps_warning("runs %s and %s hold identical samples (the same results "
+				    "imported twice?): not an A/A pair, no noise floor taken",
+				    pairs[i].a->uuid, pairs[i].b->uuid);
+	}
 	if (store_begin(s) < 0)
 		goto out;
 	in_tx = 1;

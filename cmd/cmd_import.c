@@ -9,12 +9,19 @@
 static const char usage[] =
 	"tpsdb import [--engine <label>] [--role ours|upstream|other] [--model <label>]\n"
 	"             [--host <name>] [--tag <t>] [--n-predict <n>] [--spec-type <s>]\n"
-	"             [--n-max <n>] [--ctx <n>] [--prompt <name>] [--warmup <n>] [<more>] <file>...";
+	"             [--n-max <n>] [--ctx <n>] [--prompt <name>] [--warmup <n>]\n"
+	"             [--allow-duplicate] [--max-bytes <n>] [<more>] <file>...";
 
 static const char help[] =
 	"Imports results into the store, as one transaction: a malformed file or line, a\n"
 	"missing 'timings' block, or a negative, non-finite or absurd value is one error\n"
-	"naming the file and line, nothing is written, and the exit code is 3.\n"
+	"'<file>:<line>: <why>', nothing is written, and the exit code is 3. Every input\n"
+	"is read whole and checked before the store is opened, so a slow pipe holds no\n"
+	"lock. JSON must be strict RFC 8259 (no leading zeros, no NUL bytes, valid UTF-8).\n"
+	"Limits: 1 GiB a file (--max-bytes lowers it), 64 MiB a JSON value (one line, or\n"
+	"a whole-file value); above them the error says 'too large'.\n"
+	"The sha256 of each file's bytes is recorded: importing the same bytes again is\n"
+	"skipped with a warning (exit 0) unless --allow-duplicate is given.\n"
 	"\n"
 	"Inputs, recognised by content (one JSON object per file, or one per line):\n"
 	"  llama-server responses   from POST /completion or POST /v1/chat/completions;\n"
@@ -42,6 +49,9 @@ static const char help[] =
 	"  --warmup <n>             unrecorded requests the server answered before these\n"
 	"                           (default 0: the first sample is flagged cold-start)\n"
 	"  --notes <text>           free notes\n"
+	"  --allow-duplicate        import files whose bytes were imported before\n"
+	"  --max-bytes <n>          refuse a file or stdin above n bytes (default and\n"
+	"                           most 1073741824)\n"
 	"\n"
 	"Prints what was imported. Exit codes: 0 ok, 2 usage, 3 bad input or store error.\n";
 
@@ -49,6 +59,7 @@ enum {
 	OPT_ENGINE = 256, OPT_ROLE, OPT_ENGINE_VERSION, OPT_MODEL, OPT_MODEL_FILE,
 	OPT_MODEL_SHA, OPT_QUANT, OPT_HOST, OPT_GPU, OPT_DRIVER, OPT_CUDA, OPT_TAG,
 	OPT_NPREDICT, OPT_CTX, OPT_SPEC, OPT_NMAX, OPT_PROMPT, OPT_WARMUP, OPT_NOTES,
+	OPT_ALLOW_DUP, OPT_MAX_BYTES,
 };
 
 static const struct option opts[] = {
@@ -72,6 +83,8 @@ static const struct option opts[] = {
 	{ "prompt", required_argument, NULL, OPT_PROMPT },
 	{ "warmup", required_argument, NULL, OPT_WARMUP },
 	{ "notes", required_argument, NULL, OPT_NOTES },
+	{ "allow-duplicate", no_argument, NULL, OPT_ALLOW_DUP },
+	{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -87,8 +100,9 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct import_opts o;
 	struct import_result res;
+	struct import_batch *b = NULL;
 	struct store *s;
-	int c;
+	int c, rc;
 
 	import_opts_init(&o);
 	struct tps_getopt go = { 0 };
@@ -121,6 +135,14 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_SPEC: o.spec_type = optarg; break;
 		case OPT_PROMPT: o.prompt = optarg; break;
 		case OPT_NOTES: o.notes = optarg; break;
+		case OPT_ALLOW_DUP: o.allow_duplicate = 1; break;
+		case OPT_MAX_BYTES:
+			if (count_opt("max-bytes", optarg, 1, &o.max_file))
+				return TPS_EXIT_USAGE;
+			if (o.max_file > IMPORT_MAX_FILE)
+				return tps_usage_error(usage, "--max-bytes is at most %lld",
+						       (long long)IMPORT_MAX_FILE);
+			break;
 		case OPT_NPREDICT:
 			if (count_opt("n-predict", optarg, 1, &o.n_predict))
 				return TPS_EXIT_USAGE;
@@ -144,11 +166,17 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 	}
 	if (optind >= argc)
 		return tps_usage_error(usage, "no files to import");
-	if (!(s = tps_ctx_store(ctx)))
+	/* Read and check everything before the store is opened and locked. */
+	if (!(b = import_read(&o, argv + optind, argc - optind)))
 		return TPS_EXIT_ERROR;
-	if (import_files(s, &o, argv + optind, argc - optind, &res) < 0)
+	s = tps_ctx_store(ctx);
+	rc = s ? import_write(s, b, &res) : -1;
+	import_batch_free(b);
+	if (rc < 0)
 		return TPS_EXIT_ERROR;
-	if (!strcmp(res.kind, "export"))
+	if (res.skipped == argc - optind)
+		printf("nothing imported: every file was imported before\n");
+	else if (!strcmp(res.kind, "export"))
 		printf("restored %ld run(s) with %ld sample(s); %ld already present\n",
 		       res.runs_new, res.samples, res.runs_known);
 	else

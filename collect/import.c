@@ -1,11 +1,17 @@
 /* import.c: reads response files, llama-bench output and tpsdb exports into the
- * store. Each line is parsed, checked and written inside one transaction, so a bad
- * line anywhere rolls everything back and a million-sample import never has to sit in
- * memory. The kind of input is recognised from the first object. */
+ * store in two passes over the same bytes. The first (import_read) reads every file
+ * whole within the size limits, checks it as strict JSON and checks every value,
+ * without a store, so a slow pipe never holds the write lock. The second
+ * (import_write) parses again and writes inside one transaction; parsed trees live
+ * one line at a time, so a million-sample import never sits in memory as cJSON. The
+ * kind of input is recognised from the first object. */
 #include "collect/import.h"
 #include "collect/quality.h"
 #include "collect/quant.h"
 #include "collect/response.h"
+#include "schema/imported.h"
+#include "schema/json_strict.h"
+#include "schema/record_check.h"
 #include "schema/record_json.h"
 #include "schema/store.h"
 #include "tpsdb.h"
@@ -44,7 +50,24 @@ struct text_hash {
 #define TEXT_MEMO_MAX 512        /* entries, at most half the slots */
 #define TEXT_MEMO_BYTES (16 << 20)
 
+/* One input file: its bytes (mapped or read) and their digest. */
+struct input {
+	const char *path;
+	const char *buf;
+	size_t len;
+	int mapped;
+	char sha256[65];
+};
+
+struct import_batch {
+	const struct import_opts *o;
+	struct input *in;
+	int n;
+	const char *kind; /* kind_names[], static */
+};
+
 struct importer {
+	int dry;          /* the checking pass: no store, nothing written */
 	struct store *s;
 	const struct import_opts *o;
 	struct import_result *res;
@@ -65,13 +88,15 @@ void import_opts_init(struct import_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->n_predict = o->n_max = o->ctx = o->warmup = TPS_NULL;
+	o->max_file = IMPORT_MAX_FILE;
+	o->max_value = IMPORT_MAX_VALUE;
 }
 
 static int bad(struct importer *im, const char *msg)
 {
 	if (im->line > 0)
-		return tps_error("'%s' line %ld: %s; nothing was imported", im->file, im->line, msg);
-	return tps_error("'%s': %s; nothing was imported", im->file, msg);
+		return tps_error("%s:%ld: %s; nothing was imported", im->file, im->line, msg);
+	return tps_error("%s: %s; nothing was imported", im->file, msg);
 }
 
 static const char *base_name(const char *path)
@@ -94,6 +119,7 @@ static int start_run(struct importer *im, const char *model_path, const char *en
 {
 	const struct import_opts *o = im->o;
 	struct run_rec *r = &im->run;
+	char err[256];
 
 	if (tps_uuid4(r->uuid, sizeof(r->uuid)) < 0)
 		return -1;
@@ -137,6 +163,12 @@ static int start_run(struct importer *im, const char *model_path, const char *en
 	r->notes = tps_xstrdup(o->notes);
 	r->warmup = o->warmup == TPS_NULL ? 0 : o->warmup;
 	im->seq = r->warmup;
+	if (record_check_run(r, err, sizeof(err)) < 0)
+		return bad(im, err);
+	if (im->dry) {
+		im->run_id = 0;
+		return 0;
+	}
 	im->run_id = store_run_insert(im->s, r);
 	if (im->run_id < 0)
 		return -1;
@@ -218,9 +250,13 @@ static void text_sha256(struct importer *im, const char *text, char hash[65])
 
 static int write_sample(struct importer *im, struct sample_rec *smp)
 {
+	char err[256];
+
 	smp->rep = next_rep(im, smp->prompt_hash);
 	smp->flags = quality_assess(&im->run, smp);
-	if (store_sample_insert(im->s, im->run_id, smp) < 0)
+	if (record_check_sample(smp, err, sizeof(err)) < 0)
+		return bad(im, err);
+	if (!im->dry && store_sample_insert(im->s, im->run_id, smp) < 0)
 		return -1;
 	im->res->samples++;
 	if (smp->flags)
@@ -374,7 +410,7 @@ static int import_export(struct importer *im, const cJSON *obj)
 		bad(im, err);
 		goto out;
 	}
-	rc = store_run_restore(im->s, &r, smp, n);
+	rc = im->dry ? 0 : store_run_restore(im->s, &r, smp, n);
 	if (rc == 0) {
 		im->res->runs_new++;
 		im->res->samples += (long)n;
@@ -427,97 +463,185 @@ static int import_object(struct importer *im, const cJSON *obj, const char *raw,
 	}
 }
 
-/* A value that fills [p, stop) but for white space, or NULL. cJSON stops after the
- * first value, so without this check "{...} trailing" or a JSONL file would pass. */
-static cJSON *parse_exact(const char *p, const char *stop)
+/* The line number of offset at in buf. */
+static long line_of(const char *buf, size_t at)
 {
-	const char *end = NULL;
-	cJSON *v = cJSON_ParseWithLengthOpts(p, (size_t)(stop - p), &end, 0);
+	long line = 1;
+	const char *p = buf, *nl;
 
-	if (!v)
-		return NULL;
-	while (end < stop && isspace((unsigned char)*end))
-		end++;
-	if (end < stop) {
-		cJSON_Delete(v);
+	while ((nl = memchr(p, '\n', (size_t)(buf + at - p))))
+		line++, p = nl + 1;
+	return line;
+}
+
+/* Checks [p, p + n) as one strict JSON value and parses it, or says why not with
+ * bad(). NULL after an error line. */
+static cJSON *parse_value(struct importer *im, const char *p, size_t n)
+{
+	char why[96], msg[160];
+	size_t at;
+	cJSON *v;
+
+	if ((int64_t)n > im->o->max_value) {
+		snprintf(msg, sizeof(msg), "too large: a JSON value of %zu bytes (the limit is %lld)",
+			 n, (long long)im->o->max_value);
+		bad(im, msg);
 		return NULL;
 	}
+	/* The checking pass vetted these very bytes; the writing pass only parses. */
+	if (im->dry && json_strict_check(p, n, &at, why, sizeof(why)) < 0) {
+		snprintf(msg, sizeof(msg), "not valid JSON (RFC 8259): %s at byte %zu", why, at + 1);
+		bad(im, msg);
+		return NULL;
+	}
+	if (!(v = cJSON_ParseWithLength(p, n)))
+		bad(im, "out of memory parsing JSON");
 	return v;
 }
 
+/* Reads fd to its end into a heap buffer, refusing more than max bytes without
+ * reading much beyond them (/dev/zero, a FIFO that never ends). */
+static char *read_capped(int fd, const char *path, int64_t max, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	char *buf = tps_xmalloc(cap + 1);
+	ssize_t got;
+
+	for (;;) {
+		if (n == cap) {
+			cap *= 2;
+			buf = tps_xrealloc(buf, cap + 1);
+		}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			tps_error("cannot read '%s': %s", path, strerror(errno));
+			goto fail;
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if ((int64_t)n > max) {
+			tps_error("%s: too large: more than %lld bytes; nothing was imported", path,
+				  (long long)max);
+			goto fail;
+		}
+	}
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+fail:
+	free(buf);
+	return NULL;
+}
+
 /* The file's bytes: mapped when it is a regular file (a million-sample JSONL is read
- * once, not copied into a growing buffer), else read whole (stdin, pipes). *mapped
- * says which, for release_file(). NULL after an error line. */
-static const char *load_file(const char *path, size_t *len, int *mapped)
+ * once, not copied into a growing buffer), else read whole (stdin, pipes, devices),
+ * at most max bytes either way. in->mapped says which. -1 after an error line. */
+static int load_file(struct input *in, int64_t max)
 {
 	struct stat st;
 	void *p;
-	int fd;
+	int fd, ret = -1;
 
-	*mapped = 0;
-	if (!strcmp(path, "-"))
-		return tps_read_file(path, len);
-	if ((fd = open(path, O_RDONLY)) < 0) {
-		tps_error("cannot open '%s': %s", path, strerror(errno));
-		return NULL;
-	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
-		close(fd);
-		return tps_read_file(path, len);
-	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (p == MAP_FAILED)
-		return tps_read_file(path, len);
-	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
-	*len = (size_t)st.st_size;
-	*mapped = 1;
-	return p;
-}
-
-static void release_file(const char *buf, size_t len, int mapped)
-{
-	if (mapped)
-		munmap((void *)buf, len);
-	else
-		free((void *)buf);
-}
-
-static int import_one_file(struct importer *im, const char *path)
-{
-	size_t len = 0;
-	int mapped = 0;
-	const char *buf = load_file(path, &len, &mapped), *p, *stop;
-	cJSON *whole = NULL;
-	int ret = -1, any = 0;
-
-	im->file = path;
-	im->line = 0;
-	if (!buf)
+	in->mapped = 0;
+	if (!strcmp(in->path, "-"))
+		fd = STDIN_FILENO;
+	else if ((fd = open(in->path, O_RDONLY)) < 0)
+		return tps_error("cannot open '%s': %s", in->path, strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		tps_error("cannot read '%s': it is a directory", in->path);
 		goto out;
-	stop = buf + len;
-	/* A whole-file JSON value first: one response, or llama-bench's -o json array. */
-	whole = parse_exact(buf, stop);
-	if (whole) {
-		const cJSON *it;
-		if (cJSON_IsArray(whole)) {
-			cJSON_ArrayForEach(it, whole) {
-				im->line++;
-				if (import_object(im, it, NULL, 0) < 0)
-					goto out;
-				any = 1;
-			}
-		} else {
-			if (import_object(im, whole, buf, len) < 0)
-				goto out;
-			any = 1;
+	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > max) {
+		tps_error("%s: too large: %lld bytes (the limit is %lld); nothing was imported",
+			  in->path, (long long)st.st_size, (long long)max);
+		goto out;
+	}
+	if (fd != STDIN_FILENO && S_ISREG(st.st_mode) && st.st_size > 0) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+			in->buf = p;
+			in->len = (size_t)st.st_size;
+			in->mapped = 1;
+			ret = 0;
+			goto out;
 		}
+	}
+	if ((in->buf = read_capped(fd, in->path, max, &in->len)))
+		ret = 0;
+out:
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return ret;
+}
+
+static void release_file(struct input *in)
+{
+	if (in->mapped)
+		munmap((void *)in->buf, in->len);
+	else
+		free((void *)in->buf);
+	in->buf = NULL;
+}
+
+/* One JSONL line or the whole file's value, to import_object. A whole-file value
+ * (im->line 0) that is not an array is named by the line it starts on, line0. */
+static int import_text(struct importer *im, const char *p, size_t n, long line0, int *any)
+{
+	const cJSON *it;
+	int rc = 0;
+	cJSON *v;
+
+	if (!im->line && n > (size_t)im->o->max_value)
+		im->line = line0;
+	if (!(v = parse_value(im, p, n)))
+		return -1;
+	if (cJSON_IsArray(v) && im->line == 0) {
+		/* A whole file that is an array: llama-bench's -o json. */
+		cJSON_ArrayForEach(it, v) {
+			im->line++;
+			if ((rc = import_object(im, it, NULL, 0)) < 0)
+				break;
+			*any = 1;
+		}
+	} else {
+		if (!im->line)
+			im->line = line0;
+		rc = import_object(im, v, p, n);
+		*any = 1;
+	}
+	cJSON_Delete(v);
+	return rc;
+}
+
+static int import_one_file(struct importer *im, const struct input *in)
+{
+	const char *buf = in->buf, *stop = buf + in->len, *p, *first;
+	char why[96], msg[160];
+	size_t at;
+	int any = 0;
+
+	im->file = in->path;
+	im->line = 0;
+	/* A whole-file JSON value first: one response, or llama-bench's -o json array. */
+	for (first = buf; first < stop && isspace((unsigned char)*first); first++)
+		;
+	if (first < stop && json_strict_check(buf, in->len, &at, why, sizeof(why)) == 0) {
+		if (import_text(im, buf, in->len, line_of(buf, (size_t)(first - buf)), &any) < 0)
+			return -1;
+	} else if (first < stop && strncmp(why, "text after", 10) &&
+		   line_of(buf, at) > line_of(buf, (size_t)(first - buf))) {
+		/* One value over several lines, broken inside: name the line it breaks on. */
+		im->line = line_of(buf, at);
+		snprintf(msg, sizeof(msg), "not valid JSON (RFC 8259): %s", why);
+		return bad(im, msg);
 	} else {
 		for (p = buf; p < stop;) {
 			const char *nl = memchr(p, '\n', (size_t)(stop - p));
 			const char *eol = nl ? nl : stop, *q = p;
-			cJSON *obj;
-			int rc;
 
 			p = nl ? nl + 1 : stop;
 			im->line++;
@@ -525,66 +649,189 @@ static int import_one_file(struct importer *im, const char *path)
 				q++;
 			if (q == eol)
 				continue;
-			if (!(obj = parse_exact(q, eol))) {
-				bad(im, "not valid JSON");
-				goto out;
-			}
-			rc = import_object(im, obj, q, (size_t)(eol - q));
-			cJSON_Delete(obj);
-			if (rc < 0)
-				goto out;
-			any = 1;
+			if (import_text(im, q, (size_t)(eol - q), im->line, &any) < 0)
+				return -1;
 		}
 	}
 	if (!any) {
 		im->line = 0;
-		bad(im, "holds no results");
-		goto out;
+		return bad(im, "holds no results");
 	}
-	ret = 0;
-out:
-	cJSON_Delete(whole);
-	if (buf)
-		release_file(buf, len, mapped);
-	return ret;
+	return 0;
 }
 
-int import_files(struct store *s, const struct import_opts *o, char *const *files, int n,
-		 struct import_result *res)
+static void importer_init(struct importer *im, struct store *s, const struct import_opts *o,
+			  struct import_result *res, int dry)
 {
-	struct importer im;
-	int i, ret = -1;
+	memset(im, 0, sizeof(*im));
+	memset(res, 0, sizeof(*res));
+	im->dry = dry;
+	im->s = s;
+	im->o = o;
+	im->res = res;
+	im->run_id = -1;
+	run_rec_init(&im->run);
+}
+
+static void importer_release(struct importer *im)
+{
 	size_t m;
 
-	memset(&im, 0, sizeof(im));
-	memset(res, 0, sizeof(*res));
-	im.s = s;
-	im.o = o;
-	im.res = res;
-	im.run_id = -1;
-	run_rec_init(&im.run);
-	if (store_begin(s) < 0)
+	run_rec_release(&im->run);
+	free(im->counts);
+	for (m = 0; im->memo && m < TEXT_MEMO_SLOTS; m++)
+		free(im->memo[m].text);
+	free(im->memo);
+	free(im->bench_model);
+	memset(im, 0, sizeof(*im));
+}
+
+/* The text options describe the run: they must be valid UTF-8. -1 after an error line. */
+static int check_opts(const struct import_opts *o)
+{
+	const struct { const char *name, *v; } t[] = {
+		{ "engine", o->engine }, { "engine-version", o->engine_version },
+		{ "model", o->model }, { "model-file", o->model_file }, { "quant", o->quant },
+		{ "host", o->host }, { "gpu", o->gpu }, { "driver", o->driver },
+		{ "cuda", o->cuda }, { "tag", o->tag }, { "spec-type", o->spec_type },
+		{ "prompt", o->prompt }, { "notes", o->notes },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		if (!record_utf8_ok(t[i].v))
+			return tps_error("--%s is not valid UTF-8; nothing was imported", t[i].name);
+	}
+	return 0;
+}
+
+void import_batch_free(struct import_batch *b)
+{
+	int i;
+
+	if (!b)
+		return;
+	for (i = 0; i < b->n; i++) {
+		if (b->in[i].buf)
+			release_file(&b->in[i]);
+	}
+	free(b->in);
+	free(b);
+}
+
+struct import_batch *import_read(const struct import_opts *o, char *const *files, int n)
+{
+	struct import_batch *b = tps_xcalloc(1, sizeof(*b));
+	struct import_result res;
+	struct importer im;
+	int i, ok = 0;
+
+	b->o = o;
+	b->in = tps_xcalloc((size_t)(n > 0 ? n : 1), sizeof(*b->in));
+	b->n = n;
+	importer_init(&im, NULL, o, &res, 1);
+	if (check_opts(o) < 0)
 		goto out;
 	for (i = 0; i < n; i++) {
-		if (import_one_file(&im, files[i]) < 0)
+		struct input *in = &b->in[i];
+		in->path = files[i];
+		if (load_file(in, o->max_file) < 0)
+			goto out;
+		sha256_hex(in->buf, in->len, in->sha256);
+	}
+	for (i = 0; i < n; i++) {
+		if (import_one_file(&im, &b->in[i]) < 0)
+			goto out;
+	}
+	b->kind = kind_names[im.kind];
+	ok = 1;
+out:
+	importer_release(&im);
+	if (!ok) {
+		import_batch_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* 1 when file i's bytes were imported before (the store, or an earlier file of
+ * this batch) and are to be skipped, after a warning line; 0 to import; -1 after
+ * an error line. */
+static int is_duplicate(struct store *s, const struct import_batch *b, int i)
+{
+	char when[64];
+	int j, rc;
+
+	if (b->o->allow_duplicate)
+		return 0;
+	for (j = 0; j < i; j++) {
+		if (!strcmp(b->in[j].sha256, b->in[i].sha256)) {
+			tps_warning("'%s' has the same bytes as '%s', given before it; skipped "
+				    "(--allow-duplicate imports it again)", b->in[i].path, b->in[j].path);
+			return 1;
+		}
+	}
+	if ((rc = store_imported_find(s, b->in[i].sha256, when, sizeof(when))) != 1)
+		return rc;
+	tps_warning("'%s' was already imported on %s; skipped (--allow-duplicate imports it "
+		    "again)", b->in[i].path, when);
+	return 1;
+}
+
+int import_write(struct store *s, struct import_batch *b, struct import_result *res)
+{
+	struct importer im;
+	int i, rc, ret = -1;
+
+	importer_init(&im, s, b->o, res, 0);
+	if (store_begin(s) < 0)
+		goto out;
+	for (i = 0; i < b->n; i++) {
+		struct imported_rec rec;
+		long before = res->samples;
+
+		if ((rc = is_duplicate(s, b, i)) < 0)
+			goto out;
+		if (rc == 1) {
+			res->skipped++;
+			continue;
+		}
+		if (import_one_file(&im, &b->in[i]) < 0)
+			goto out;
+		rec.sha256 = b->in[i].sha256;
+		rec.name = b->in[i].path;
+		rec.kind = kind_names[im.kind];
+		rec.run_uuid = im.kind == KIND_EXPORT ? NULL : im.run.uuid;
+		rec.bytes = (int64_t)b->in[i].len;
+		rec.samples = res->samples - before;
+		if (store_imported_add(s, &rec) < 0)
 			goto out;
 	}
 	if (im.run_id >= 0 && store_run_finish(s, im.run_id, "complete", NULL, NULL) < 0)
 		goto out;
 	if (store_commit(s) < 0)
 		goto out;
-	res->kind = kind_names[im.kind];
+	res->kind = b->kind;
 	ret = 0;
 out:
 	if (ret < 0) {
 		store_rollback(s);
 		memset(res, 0, sizeof(*res));
 	}
-	run_rec_release(&im.run);
-	free(im.counts);
-	for (m = 0; im.memo && m < TEXT_MEMO_SLOTS; m++)
-		free(im.memo[m].text);
-	free(im.memo);
-	free(im.bench_model);
+	importer_release(&im);
+	return ret;
+}
+
+int import_files(struct store *s, const struct import_opts *o, char *const *files, int n,
+		 struct import_result *res)
+{
+	struct import_batch *b = import_read(o, files, n);
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	if (!b)
+		return -1;
+	ret = import_write(s, b, res);
+	import_batch_free(b);
 	return ret;
 }

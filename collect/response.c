@@ -3,6 +3,7 @@
  * settings, /v1/chat/completions puts the text under choices[0].message. The cJSON
  * tree never leaves this file's functions. */
 #include "collect/response.h"
+#include "schema/json_strict.h"
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
@@ -271,11 +272,18 @@ out:
 int response_parse(const char *json, size_t len, struct response *out, char *err,
 		   size_t errlen)
 {
-	cJSON *root = cJSON_ParseWithLength(json, len);
+	cJSON *root;
+	char why[96];
+	size_t at;
 	int ret;
 
-	if (!root)
+	/* cJSON is lenient; the bytes must be RFC 8259 first (schema/json_strict.h). The
+	 * message stays "not valid JSON" without the detail: it is stored as the
+	 * sample's error, and one server fault should give one error text. */
+	if (json_strict_check(json, len, &at, why, sizeof(why)) < 0)
 		return fail(err, errlen, "not valid JSON");
+	if (!(root = cJSON_ParseWithLength(json, len)))
+		return fail(err, errlen, "out of memory parsing JSON");
 	ret = response_from_json(root, json, len, out, err, errlen);
 	cJSON_Delete(root);
 	return ret;

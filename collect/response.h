@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "schema/record.h"
+#include "schema/record_check.h"
 
 struct response {
 	struct sample_rec sample; /* timings, stop_type, output_hash, raw timings JSON */
@@ -19,10 +20,11 @@ struct response {
 	double temperature;       /* NAN when absent */
 };
 
-/* Absurd values are refused rather than stored: a tok/s above this, ... */
-#define RESPONSE_MAX_RATE 1e7
-#define RESPONSE_MAX_COUNT 1e8
-#define RESPONSE_MAX_MS 8.64e7 /* a day */
+/* Absurd values are refused rather than stored: the one set of limits every input
+ * format shares (schema/record_check.h). */
+#define RESPONSE_MAX_RATE RECORD_MAX_RATE
+#define RESPONSE_MAX_COUNT RECORD_MAX_COUNT
+#define RESPONSE_MAX_MS RECORD_MAX_MS
 
 /* Parses json (len bytes, need not be NUL-terminated) into out, which the caller
  * releases with response_release() whatever this returns. A missing or non-object

@@ -1,6 +1,7 @@
 /* ingest.c: writing runs and samples. Identity rows (host, engine, model, prompt)
  * are found or created on their identifying columns, so a re-import or a merge
  * reuses them. All of it runs inside the caller's BEGIN IMMEDIATE transaction. */
+#include "schema/record_check.h"
 #include "schema/store_int.h"
 #include "tpsdb.h"
 
@@ -127,7 +128,14 @@ int64_t store_run_insert(struct store *s, const struct run_rec *r)
 		":log_path,:warmup,:prompt_set,:round,:batch)";
 	int64_t h, e, m;
 	sqlite3_stmt *st;
-	char now[32];
+	char now[32], why[256];
+
+	/* Labels, tags and notes are valid UTF-8 whoever writes the run (collect's
+	 * --engine, --tag and --notes included); import checks every rule before this. */
+	if (record_check_run_text(r, why, sizeof(why)) < 0) {
+		tps_error("cannot store run '%s': %s", r->uuid, why);
+		return -1;
+	}
 
 	if ((h = host_id(s, &r->host)) < 0 || (e = engine_id(s, &r->engine)) < 0 ||
 	    (m = model_id(s, &r->model)) < 0)

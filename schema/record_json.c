@@ -2,6 +2,7 @@
  * absent values are JSON null, and the raw timings object is embedded as JSON (not a
  * string) so the export stays readable. The cJSON trees stay inside these functions. */
 #include "schema/record_json.h"
+#include "schema/record_check.h"
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
@@ -298,5 +299,8 @@ int record_json_read(const cJSON *root, struct run_rec *run, struct sample_rec *
 		if (read_sample(it, &(*smp)[i - 1], err, errlen) < 0)
 			return -1;
 	}
+	/* The same value rules as every other input format (schema/record_check.h). */
+	if (record_check_run(run, err, errlen) < 0 || record_check_samples(*smp, *n, err, errlen) < 0)
+		return -1;
 	return 0;
 }

@@ -7,6 +7,7 @@
 import argparse
 import json
 import os
+import random
 import socket
 import struct
 import sys
@@ -26,6 +27,9 @@ def parse_args(argv):
     p.add_argument("-c", "--ctx-size", type=int, default=4096)
     p.add_argument("--spec-draft-n-max", type=int, default=0)
     p.add_argument("--fault", choices=MODES, default="ok")
+    p.add_argument("--jitter", type=float, default=0,
+                   help="scale the rates by a random factor within +-this fraction, drawn "
+                        "once per server start (two runs never answer identically)")
     p.add_argument("--fault-after", type=int, default=0,
                    help="answer this many generation requests well first")
     p.add_argument("--load-seconds", type=float, default=1.0,
@@ -61,14 +65,15 @@ def good_body(state, req, chat):
     if chat:
         text = " ".join(m.get("content", "") for m in req.get("messages", []))
     prompt_n = max(1, len(text) // 4)
+    f = state.args.jitter_factor
     timings = {
         "cache_n": 0,
         "prompt_n": prompt_n,
         "prompt_ms": prompt_n / 2.0,
-        "prompt_per_second": 2000.0,
+        "prompt_per_second": 2000.0 * f,
         "predicted_n": n_predict,
         "predicted_ms": n_predict * 2.0,
-        "predicted_per_second": 500.0,
+        "predicted_per_second": 500.0 * f,
     }
     n_max = state.args.spec_draft_n_max
     if n_max > 0:
@@ -169,6 +174,7 @@ class Handler(BaseHTTPRequestHandler):
 
 def main():
     args = parse_args(sys.argv[1:])
+    args.jitter_factor = 1 + random.uniform(-args.jitter, args.jitter) if args.jitter else 1
     log("pid %d pgid %d fault %s port %d HOME=%s CUDA_VISIBLE_DEVICES=%s"
         % (os.getpid(), os.getpgid(0), args.fault, args.port, os.environ.get("HOME", ""),
            os.environ.get("CUDA_VISIBLE_DEVICES", "")))

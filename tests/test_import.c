@@ -177,15 +177,41 @@ static const struct bad_case bad_cases[] = {
 	{ { "@import-bad/empty.json" }, "holds no results" },
 	{ { "@import-bad/blank.jsonl" }, "holds no results" },
 	{ { "@import-bad/not-object.json" }, "not a JSON object" },
-	{ { "@import-bad/mixed-kinds.jsonl" }, "line 2: mixes llama-bench with responses" },
-	{ { "--prompt", "p", "@import-bad/mixed-endpoints.jsonl" }, "line 2: mixes /completion and /v1/chat/completions" },
-	{ { "@import-bad/bad-line.jsonl" }, "line 2: not valid JSON" },
+	{ { "@import-bad/mixed-kinds.jsonl" }, ":2: mixes llama-bench with responses" },
+	{ { "--prompt", "p", "@import-bad/mixed-endpoints.jsonl" }, ":2: mixes /completion and /v1/chat/completions" },
+	{ { "@import-bad/bad-line.jsonl" }, "bad-line.jsonl:2: not valid JSON (RFC 8259)" },
 	{ { "@import/chat.json" }, "does not echo its prompt: name it with --prompt" },
-	{ { "@import-bad/bench-bad-ts.jsonl" }, "line 2: a 'samples_ts' or 'samples_ns' value" },
+	{ { "@import-bad/bench-bad-ts.jsonl" }, ":2: a 'samples_ts' or 'samples_ns' value" },
 	{ { "@import-bad/bench-string-ts.jsonl" }, "a 'samples_ts' or 'samples_ns' value" },
-	{ { "@import-bad/bench-two-models.jsonl" }, "line 2: llama-bench results for more than one model" },
+	{ { "@import-bad/bench-two-models.jsonl" }, ":2: llama-bench results for more than one model" },
 	{ { "@import-bad/export-bad.jsonl" }, "'prompt_hash' is missing or malformed" },
 	{ { "@import-bad/no-such-file.json" }, "cannot open" },
+	/* tpsdb's own export lines meet the same rules, named by file and line (issue 12,
+	 * defect 4): */
+	{ { "@import-bad/export-rate.jsonl" }, "export-rate.jsonl:1: sample 1: 'predicted_per_second' is negative, not finite or above 1e+07" },
+	{ { "@import-bad/export-count.jsonl" }, "export-count.jsonl:1: sample 1: 'prompt_n' is negative" },
+	{ { "@import-bad/export-draft.jsonl" }, "export-draft.jsonl:1: sample 1: 'draft_n_accepted' (12) exceeds 'draft_n' (10)" },
+	{ { "@import-bad/export-nmax.jsonl" }, "export-nmax.jsonl:1: 'run.n_max' is below 1" },
+	{ { "@import-bad/export-sha.jsonl" }, "export-sha.jsonl:1: 'model.sha256' is not 64 hex digits" },
+	{ { "@import-bad/export-started.jsonl" }, "export-started.jsonl:1: 'run.started_at' is not an ISO 8601 time" },
+	{ { "@import-bad/export-status.jsonl" }, "export-status.jsonl:1: 'run.status' is not running" },
+	{ { "@import-bad/export-role.jsonl" }, "export-role.jsonl:1: 'engine.role' is not ours" },
+	{ { "@import-bad/export-rep.jsonl" }, "export-rep.jsonl:1: repetition 1 of prompt" },
+	/* Strict JSON (RFC 8259), whatever the format: */
+	{ { "@import-bad/export-leading-zero.jsonl" }, "export-leading-zero.jsonl:1: not valid JSON (RFC 8259): leading zero in a number" },
+	{ { "@import-bad/leading-zero.json" }, "leading-zero.json:1: not valid JSON (RFC 8259): leading zero in a number" },
+	{ { "@import-bad/nul-key.json" }, "nul-key.json:1: not valid JSON (RFC 8259): NUL byte in a string" },
+	{ { "@import-bad/bad-utf8.json" }, "bad-utf8.json:1: not valid JSON (RFC 8259): invalid UTF-8 in a string" },
+	{ { "@import-bad/lone-surrogate.json" }, "lone-surrogate.json:1: not valid JSON (RFC 8259): lone surrogate in a string" },
+	{ { "@import-bad/trailing.json" }, "trailing.json:1: not valid JSON (RFC 8259): text after the value" },
+	/* UTF-8 at ingest: labels, tags, hosts and notes (issue 12, defect 7). */
+	{ { "--engine", "e\xff", "@import/eos.json" }, "--engine is not valid UTF-8" },
+	{ { "--tag", "\xc3\x28", "@import/eos.json" }, "--tag is not valid UTF-8" },
+	{ { "--host", "\xed\xa0\x80", "@import/eos.json" }, "--host is not valid UTF-8" },
+	{ { "--notes", "\xc0\xaf", "@import/eos.json" }, "--notes is not valid UTF-8" },
+	/* Size limits: "too large", not "not valid JSON" (issue 12, defect 9). */
+	{ { "--max-bytes", "100", "@import/eos.json" }, "eos.json: too large: " },
+	{ { "--max-bytes", "100", "/dev/zero" }, "/dev/zero: too large: more than 100 bytes" },
 	/* A good file before a bad one: neither lands. */
 	{ { "@import/completion.json", "@import-bad/negative.json" }, "negative" },
 	{ { "@import/eos.json", "@import-bad/mixed-kinds.jsonl" }, "mixes llama-bench" },
@@ -248,6 +274,8 @@ static void test_import_repetitions(void **state)
 	struct fixture *f = *state;
 	const char *const args[] = { "--engine", "ours", "--role", "ours", "--model", "q35",
 		"@import/completion.json", "@import/completion-reps.jsonl", NULL };
+	const char *const dup[] = { "--allow-duplicate", "--engine", "ours", "--role", "ours",
+		"--model", "q35", "@import/completion.json", "@import/completion-reps.jsonl", NULL };
 
 	assert_int_equal(run_import(f, args), TPS_EXIT_OK);
 	/* One prompt, four responses: repetitions 1..4, in the order they came. */
@@ -265,9 +293,17 @@ static void test_import_repetitions(void **state)
 	assert_text(f->s, "SELECT e.label || '/' || e.role || ' ' || m.label || ' ' || m.file "
 		    "FROM run r JOIN engine e ON e.id=r.engine_id JOIN model m ON m.id=r.model_id",
 		    "ours/ours q35 tiny.gguf");
-	/* A second import is a second run, with its own repetition count. */
+	/* The same bytes again are skipped with a warning, exit 0 (issue 12, defect 6)... */
 	assert_int_equal(run_import(f, args), TPS_EXIT_OK);
+	assert_non_null(strstr(f->err, "tpsdb: warning: "));
+	assert_non_null(strstr(f->err, "already imported on "));
+	assert_non_null(strstr(f->err, "(--allow-duplicate imports it again)"));
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM run"), 1);
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM imported_file"), 2);
+	/* ...unless --allow-duplicate: a second run, with its own repetition count. */
+	assert_int_equal(run_import(f, dup), TPS_EXIT_OK);
 	assert_int_equal(scalar(f->s, "SELECT count(*) FROM run"), 2);
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM imported_file"), 4);
 	assert_int_equal(scalar(f->s, "SELECT max(rep) FROM sample"), 4);
 }
 
@@ -275,7 +311,7 @@ static void test_import_cold_start(void **state)
 {
 	struct fixture *f = *state;
 	const char *const w0[] = { "--warmup", "0", "@import/completion-reps.jsonl", NULL };
-	const char *const w1[] = { "--warmup", "1", "@import/completion-reps.jsonl", NULL };
+	const char *const w1[] = { "--allow-duplicate", "--warmup", "1", "@import/completion-reps.jsonl", NULL };
 	const char *const dflt[] = { "@import/completion.json", NULL };
 
 	assert_int_equal(run_import(f, w0), TPS_EXIT_OK);
@@ -297,7 +333,7 @@ static void test_import_truncated(void **state)
 	const char *const eos_unknown[] = { "--warmup", "1",
 		"@import-bad/good-eos-unknown-n-predict.json", NULL };
 	const char *const full[] = { "--warmup", "1", "@import/completion.json", NULL };
-	const char *const asked_more[] = { "--warmup", "1", "--n-predict", "1024",
+	const char *const asked_more[] = { "--allow-duplicate", "--warmup", "1", "--n-predict", "1024",
 		"@import/completion.json", NULL };
 
 	/* predicted_n 4 < n_predict 32 (and a 6-token prompt). */

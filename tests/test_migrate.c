@@ -136,9 +136,11 @@ static void test_migrate_stepwise_versions(void **state)
 {
 	struct fixture *f = *state;
 	struct store *s;
-	int v;
+	int i, v;
 
-	for (v = 1; v <= migrate_latest(); v++) {
+	/* Each version a migration exists for (numbers may have gaps between branches). */
+	for (i = 0; i < migrations_count; i++) {
+		v = migrations[i].version;
 		s = store_open_version(f->path, 0, v);
 		assert_non_null(s);
 		assert_int_equal(store_version(s), v);

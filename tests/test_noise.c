@@ -99,6 +99,43 @@ static void test_noise_calibrate_pairs(void **state)
 	free(p);
 }
 
+/* Two runs with identical samples (one result file imported twice) are refused: no
+ * 0.00% floor (issue 12, defect 6). One value apart, they are a pair again. */
+static void test_noise_calibrate_identical_refused(void **state)
+{
+	static const struct parity_value a[] = { { 1, 1, 100 }, { 2, 1, 200 } };
+	static const struct parity_value c[] = { { 1, 1, 100 }, { 2, 1, 201 } };
+	struct parity_side runs[2] = {
+		{ .uuid = "a", .model = "m", .endpoint = "completion", .n_predict = 256 },
+		{ .uuid = "b", .model = "m", .endpoint = "completion", .n_predict = 256 },
+	};
+	struct parity_cell cell = { .ours = 0, .vs = 1 };
+	struct parity_input in = { .ours = runs, .vs = runs, .n_ours = 2, .n_vs = 2,
+				   .cells = &cell, .n_cells = 1 };
+	struct noise_pair *p = NULL;
+	size_t n = 0, floors = 9;
+
+	(void)state;
+	cell.ours_values[PARITY_METRIC_PP] = (struct parity_series){ a, 2, 0 };
+	cell.vs_values[PARITY_METRIC_PP] = (struct parity_series){ a, 2, 0 };
+	cell.ours_values[PARITY_METRIC_TG] = (struct parity_series){ a, 2, 0 };
+	cell.vs_values[PARITY_METRIC_TG] = (struct parity_series){ a, 2, 0 };
+	noise_calibrate(&in, &p, &n, &floors);
+	assert_int_equal(n, 1);
+	assert_int_equal(floors, 0);
+	assert_true(p[0].identical);
+	assert_true(isnan(p[0].pct[PARITY_METRIC_PP]) && isnan(p[0].pct[PARITY_METRIC_TG]));
+	free(p);
+	/* One tg value differs: a real pair, pp's floor is a true 0. */
+	cell.vs_values[PARITY_METRIC_TG] = (struct parity_series){ c, 2, 0 };
+	noise_calibrate(&in, &p, &n, &floors);
+	assert_false(p[0].identical);
+	assert_int_equal(floors, 2);
+	assert_float_equal(p[0].pct[PARITY_METRIC_PP], 0.0, 0);
+	assert_true(p[0].pct[PARITY_METRIC_TG] > 0);
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -106,6 +143,7 @@ int main(void)
 		cmocka_unit_test(test_noise_shift_alone),
 		cmocka_unit_test(test_noise_edges),
 		cmocka_unit_test(test_noise_calibrate_pairs),
+		cmocka_unit_test(test_noise_calibrate_identical_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "schema/json_strict.h"
+#include "schema/record_check.h"
 #include "schema/record_json.h"
 #include "tpsdb.h"
 
@@ -32,11 +34,11 @@ static void full_run(struct run_rec *r)
 	r->engine.label = tps_xstrdup("ours");
 	r->engine.role = tps_xstrdup("ours");
 	r->engine.version = tps_xstrdup("b9859-abc");
-	r->engine.sha256 = tps_xstrdup("e1e1");
+	r->engine.sha256 = tps_xstrdup("e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1");
 	r->model.label = tps_xstrdup("q35");
 	r->model.file = tps_xstrdup("q35-Q4_K_M.gguf");
 	r->model.bytes = 20123456789LL;
-	r->model.sha256 = tps_xstrdup("ab12");
+	r->model.sha256 = tps_xstrdup("ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12ab12");
 	r->model.quant = tps_xstrdup("Q4_K_M");
 	r->ctx = 32768;
 	r->n_predict = 512;
@@ -76,7 +78,7 @@ static void full_sample(struct sample_rec *s, int i)
 	s->http_status = 200;
 	s->error = tps_xstrdup("none really");
 	s->stop_type = tps_xstrdup("limit");
-	s->output_hash = tps_xstrdup("0dfa");
+	s->output_hash = tps_xstrdup("0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa0dfa");
 	s->timings = tps_xstrdup("{\"cache_n\":0,\"prompt_n\":1802,\"prompt_ms\":33.749,"
 				 "\"future_field\":[1,2,{\"x\":null}],\"predicted_n\":512}");
 	s->flags = SAMPLE_TRUNCATED | SAMPLE_COLD;
@@ -348,6 +350,106 @@ static void test_record_json_malformed(void **state)
 	}
 }
 
+/* The RFC 8259 check every reader runs before cJSON (issue 12, defect 4): what
+ * cJSON would take and the RFC does not, and the reason given. */
+static void test_json_strict(void **state)
+{
+	static const struct { const char *text; size_t len; const char *why; } cases[] = {
+		{ "{\"a\":[1,-0.5e+3,\"x\",true,false,null,{}]}", 0, NULL },
+		{ " \"\\u00e9\\ud83d\\ude00\" ", 0, NULL },
+		{ "\"\xc3\xa9\xf0\x9f\x98\x80\"", 0, NULL },
+		{ "007", 0, "leading zero in a number" },
+		{ "-01", 0, "leading zero in a number" },
+		{ "{\"a\":01}", 0, "leading zero in a number" },
+		{ "{\"k\0ey\":1}", 10, "NUL byte in a string" },
+		{ "\"\\u0000\"", 0, "\\u0000 in a string" },
+		{ "\"\xff\"", 0, "invalid UTF-8 in a string" },
+		{ "\"\xc0\xaf\"", 0, "invalid UTF-8 in a string" },     /* overlong */
+		{ "\"\xed\xa0\x80\"", 0, "invalid UTF-8 in a string" }, /* a surrogate */
+		{ "\"\\ud800\"", 0, "lone surrogate in a string" },
+		{ "\"\\udc00\\ud800\"", 0, "lone surrogate in a string" },
+		{ "\"a\tb\"", 0, "control character in a string" },
+		{ "\"\\x\"", 0, "invalid escape in a string" },
+		{ "[1,]", 0, "unexpected character" },
+		{ "{\"a\":1,}", 0, "expected a string key" },
+		{ "{\"a\" 1}", 0, "expected ':'" },
+		{ "[1 2]", 0, "expected ',' or ']'" },
+		{ "1.", 0, "invalid number" },
+		{ "1e", 0, "invalid number" },
+		{ ".5", 0, "unexpected character" },
+		{ "NaN", 0, "unexpected character" },
+		{ "{} x", 0, "text after the value" },
+		{ "{}{}", 0, "text after the value" },
+		{ "", 0, "unexpected end of input" },
+		{ "[", 0, "unexpected end of input" },
+		{ "\"abc", 0, "unterminated string" },
+	};
+	char deep[2 * JSON_STRICT_MAX_DEPTH + 4], why[96];
+	size_t i, at;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = cases[i].len ? cases[i].len : strlen(cases[i].text);
+		int rc = json_strict_check(cases[i].text, len, &at, why, sizeof(why));
+		if (!cases[i].why && rc != 0)
+			fail_msg("case %zu: refused: %s", i, why);
+		if (cases[i].why && (rc != -1 || strcmp(why, cases[i].why)))
+			fail_msg("case %zu: rc %d, '%s', want '%s'", i, rc, rc ? why : "", cases[i].why);
+	}
+	/* The offset names the first bad byte. */
+	assert_int_equal(json_strict_check("[1, 02]", 7, &at, why, sizeof(why)), -1);
+	assert_int_equal(at, 4);
+	/* Nesting: the limit passes, one more is refused. */
+	memset(deep, '[', JSON_STRICT_MAX_DEPTH);
+	memset(deep + JSON_STRICT_MAX_DEPTH, ']', JSON_STRICT_MAX_DEPTH);
+	assert_int_equal(json_strict_check(deep, 2 * JSON_STRICT_MAX_DEPTH, &at, why, sizeof(why)), 0);
+	memset(deep, '[', JSON_STRICT_MAX_DEPTH + 1);
+	memset(deep + JSON_STRICT_MAX_DEPTH + 1, ']', JSON_STRICT_MAX_DEPTH + 1);
+	assert_int_equal(json_strict_check(deep, 2 * JSON_STRICT_MAX_DEPTH + 2, &at, why, sizeof(why)), -1);
+	assert_string_equal(why, "nested too deep");
+}
+
+/* The shared value rules, one broken field at a time, through the export codec. */
+static void test_record_check_rules(void **state)
+{
+	struct run_rec r;
+	struct sample_rec s[2];
+	char err[256];
+
+	(void)state;
+	full_run(&r);
+	full_sample(&s[0], 0);
+	full_sample(&s[1], 1);
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), 0);
+	assert_int_equal(record_check_samples(s, 2, err, sizeof(err)), 0);
+	r.n_max = 0;
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), -1);
+	r.n_max = TPS_NULL;
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), 0);
+	free(r.ended_at);
+	r.ended_at = tps_xstrdup("2026-02-30T00:00:00Z");
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "ended_at"));
+	free(r.ended_at);
+	r.ended_at = tps_xstrdup("2026-02-28 23:59:60.5+05:30");
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), 0);
+	free(r.notes);
+	r.notes = tps_xstrdup("bad \xe2\x82");
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), -1);
+	assert_string_equal(err, "the run's notes is not valid UTF-8");
+	s[1].predicted_per_second = RECORD_MAX_RATE * 2;
+	assert_int_equal(record_check_samples(s, 2, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "sample 2: 'predicted_per_second'"));
+	s[1].predicted_per_second = 10;
+	s[1].rep = s[0].rep;
+	memcpy(s[1].prompt_hash, s[0].prompt_hash, 65);
+	assert_int_equal(record_check_samples(s, 2, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "appears twice"));
+	run_rec_release(&r);
+	sample_rec_release(&s[0]);
+	sample_rec_release(&s[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,6 +458,8 @@ int main(void)
 		cmocka_unit_test(test_record_json_nan_is_null),
 		cmocka_unit_test(test_record_json_raw_timings),
 		cmocka_unit_test(test_record_json_malformed),
+		cmocka_unit_test(test_json_strict),
+		cmocka_unit_test(test_record_check_rules),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

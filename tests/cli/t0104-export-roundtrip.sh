@@ -29,7 +29,7 @@ grep -qxF "restored 5 run(s) with 14 sample(s); 0 already present" "$tmp/msg"
 cmp "$tmp/e1.jsonl" "$tmp/e2.jsonl"
 
 # Again into the same store: every run is already there, nothing changes.
-"$TPSDB_BIN" --db "$B" import "$tmp/e1.jsonl" >"$tmp/msg"
+"$TPSDB_BIN" --db "$B" import --allow-duplicate "$tmp/e1.jsonl" >"$tmp/msg"
 grep -qxF "restored 0 run(s) with 0 sample(s); 5 already present" "$tmp/msg"
 "$TPSDB_BIN" --db "$B" export | cmp - "$tmp/e1.jsonl"
 # The other listings agree too.

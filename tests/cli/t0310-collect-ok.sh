@@ -57,8 +57,9 @@ grep -q '^warm-up: 1 unrecorded request(s) after each server start' "$T/stdout" 
 	fail "the summary does not state the warm-up: $(cat "$T/stdout")"
 
 # --aa: every cell twice, each on its own server, and calibrate turns the pair into
-# stored floors.
-run_tpsdb collect --engine ours="$FS" --model tiny="$MODEL" --prompts "$PROMPTS" --reps 2 \
+# stored floors (with jitter: calibrate refuses two runs with identical samples).
+run_tpsdb collect --engine ours="$FS" --engine-args ours="--jitter 0.02" --model tiny="$MODEL" \
+	--prompts "$PROMPTS" --reps 2 \
 	--port 21000 --out-dir "$OUT" --quiet --aa --tag aa
 expect_eq "$rc" 0 "--aa exit status"
 expect_eq "$(q "SELECT count(*) FROM run WHERE tag='aa' AND status='complete'")" 2 "A/A runs"

@@ -1,0 +1,277 @@
+/* json_strict.c: a one-pass RFC 8259 recogniser over raw bytes. It builds nothing:
+ * it only says whether the bytes are one JSON value and, if not, where and why, so
+ * that cJSON (lenient) only ever sees text that the RFC accepts. */
+#include "schema/json_strict.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct cursor {
+	const unsigned char *p, *end;
+	const unsigned char *at; /* the first bad byte */
+	const char *why;
+	int depth;
+};
+
+static int fail(struct cursor *c, const unsigned char *at, const char *why)
+{
+	c->at = at;
+	c->why = why;
+	return -1;
+}
+
+/* The length of the UTF-8 sequence at p (1..4), or 0 when it is not valid. */
+static size_t utf8_seq(const unsigned char *p, const unsigned char *end)
+{
+	unsigned char b = p[0];
+	size_t n, i;
+	unsigned cp;
+
+	if (b < 0x80)
+		return 1;
+	if (b >= 0xc2 && b <= 0xdf)
+		n = 2, cp = b & 0x1f;
+	else if (b >= 0xe0 && b <= 0xef)
+		n = 3, cp = b & 0x0f;
+	else if (b >= 0xf0 && b <= 0xf4)
+		n = 4, cp = b & 0x07;
+	else
+		return 0;
+	if ((size_t)(end - p) < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+int json_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+
+	while (p < end) {
+		size_t n = *p < 0x80 ? 1 : utf8_seq(p, end);
+		if (!n)
+			return 0;
+		p += n;
+	}
+	return 1;
+}
+
+static void skip_ws(struct cursor *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))
+		c->p++;
+}
+
+static int hex4(struct cursor *c, unsigned *out)
+{
+	unsigned v = 0;
+	int i;
+
+	if (c->end - c->p < 4)
+		return fail(c, c->p, "unterminated \\u escape");
+	for (i = 0; i < 4; i++) {
+		unsigned char h = c->p[i];
+		v <<= 4;
+		if (h >= '0' && h <= '9')
+			v |= (unsigned)(h - '0');
+		else if (h >= 'a' && h <= 'f')
+			v |= (unsigned)(h - 'a' + 10);
+		else if (h >= 'A' && h <= 'F')
+			v |= (unsigned)(h - 'A' + 10);
+		else
+			return fail(c, c->p + i, "invalid \\u escape");
+	}
+	c->p += 4;
+	*out = v;
+	return 0;
+}
+
+static int string(struct cursor *c)
+{
+	const unsigned char *esc;
+	unsigned cp, lo;
+	size_t n;
+
+	c->p++; /* the opening quote */
+	while (c->p < c->end) {
+		unsigned char ch = *c->p;
+		/* The common case first: printable ASCII other than the quote and backslash. */
+		if (ch >= 0x20 && ch < 0x80 && ch != '"' && ch != '\\') {
+			c->p++;
+			continue;
+		}
+		if (ch == '"') {
+			c->p++;
+			return 0;
+		}
+		if (ch < 0x20)
+			return fail(c, c->p, ch ? "control character in a string" : "NUL byte in a string");
+		if (ch != '\\') {
+			if (!(n = utf8_seq(c->p, c->end)))
+				return fail(c, c->p, "invalid UTF-8 in a string");
+			c->p += n;
+			continue;
+		}
+		esc = c->p++;
+		if (c->p >= c->end)
+			break;
+		switch (*c->p) {
+		case '"': case '\\': case '/': case 'b': case 'f': case 'n': case 'r': case 't':
+			c->p++;
+			continue;
+		case 'u':
+			c->p++;
+			if (hex4(c, &cp) < 0)
+				return -1;
+			if (cp == 0)
+				return fail(c, esc, "\\u0000 in a string");
+			if (cp >= 0xdc00 && cp <= 0xdfff)
+				return fail(c, esc, "lone surrogate in a string");
+			if (cp >= 0xd800 && cp <= 0xdbff) {
+				if (c->end - c->p < 2 || c->p[0] != '\\' || c->p[1] != 'u')
+					return fail(c, esc, "lone surrogate in a string");
+				c->p += 2;
+				if (hex4(c, &lo) < 0)
+					return -1;
+				if (lo < 0xdc00 || lo > 0xdfff)
+					return fail(c, esc, "lone surrogate in a string");
+			}
+			continue;
+		default:
+			return fail(c, esc, "invalid escape in a string");
+		}
+	}
+	return fail(c, c->p, "unterminated string");
+}
+
+static int digits(struct cursor *c)
+{
+	const unsigned char *start = c->p;
+
+	while (c->p < c->end && *c->p >= '0' && *c->p <= '9')
+		c->p++;
+	return c->p > start ? 0 : fail(c, c->p, "invalid number");
+}
+
+static int number(struct cursor *c)
+{
+	if (*c->p == '-')
+		c->p++;
+	if (c->p < c->end && *c->p == '0') {
+		c->p++;
+		if (c->p < c->end && *c->p >= '0' && *c->p <= '9')
+			return fail(c, c->p - 1, "leading zero in a number");
+	} else if (digits(c) < 0) {
+		return -1;
+	}
+	if (c->p < c->end && *c->p == '.') {
+		c->p++;
+		if (digits(c) < 0)
+			return -1;
+	}
+	if (c->p < c->end && (*c->p == 'e' || *c->p == 'E')) {
+		c->p++;
+		if (c->p < c->end && (*c->p == '+' || *c->p == '-'))
+			c->p++;
+		if (digits(c) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int literal(struct cursor *c, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, word, n))
+		return fail(c, c->p, "unexpected character");
+	c->p += n;
+	return 0;
+}
+
+static int value(struct cursor *c);
+
+/* An array or an object; c->p at its opening bracket. */
+static int container(struct cursor *c)
+{
+	int object = *c->p == '{';
+	unsigned char close = object ? '}' : ']';
+
+	if (++c->depth > JSON_STRICT_MAX_DEPTH)
+		return fail(c, c->p, "nested too deep");
+	c->p++;
+	skip_ws(c);
+	if (c->p < c->end && *c->p == close) {
+		c->p++;
+		c->depth--;
+		return 0;
+	}
+	for (;;) {
+		if (object) {
+			if (c->p >= c->end || *c->p != '"')
+				return fail(c, c->p, "expected a string key");
+			if (string(c) < 0)
+				return -1;
+			skip_ws(c);
+			if (c->p >= c->end || *c->p != ':')
+				return fail(c, c->p, "expected ':'");
+			c->p++;
+			skip_ws(c);
+		}
+		if (value(c) < 0)
+			return -1;
+		skip_ws(c);
+		if (c->p < c->end && *c->p == ',') {
+			c->p++;
+			skip_ws(c);
+			continue;
+		}
+		if (c->p < c->end && *c->p == close) {
+			c->p++;
+			c->depth--;
+			return 0;
+		}
+		return fail(c, c->p, object ? "expected ',' or '}'" : "expected ',' or ']'");
+	}
+}
+
+static int value(struct cursor *c)
+{
+	if (c->p >= c->end)
+		return fail(c, c->p, "unexpected end of input");
+	switch (*c->p) {
+	case '{': case '[': return container(c);
+	case '"': return string(c);
+	case 't': return literal(c, "true");
+	case 'f': return literal(c, "false");
+	case 'n': return literal(c, "null");
+	default:
+		if (*c->p == '-' || (*c->p >= '0' && *c->p <= '9'))
+			return number(c);
+		return fail(c, c->p, *c->p ? "unexpected character" : "NUL byte");
+	}
+}
+
+int json_strict_check(const char *buf, size_t len, size_t *at, char *why, size_t whylen)
+{
+	struct cursor c = { (const unsigned char *)buf, (const unsigned char *)buf + len,
+			    NULL, NULL, 0 };
+
+	skip_ws(&c);
+	if (value(&c) == 0) {
+		skip_ws(&c);
+		if (c.p == c.end)
+			return 0;
+		fail(&c, c.p, "text after the value");
+	}
+	*at = (size_t)(c.at - (const unsigned char *)buf);
+	snprintf(why, whylen, "%s", c.why);
+	return -1;
+}

@@ -1,0 +1,27 @@
+/* json_strict.h: an RFC 8259 check over raw bytes, run before cJSON parses them.
+ * cJSON is lenient: it takes leading zeros ("007"), stops a string at a NUL byte,
+ * and passes invalid UTF-8 and lone surrogates through to the store. Every reader
+ * of outside JSON (import, responses, export lines) checks the bytes here first. */
+#ifndef SCHEMA_JSON_STRICT_H
+#define SCHEMA_JSON_STRICT_H
+
+#include <stddef.h>
+
+/* Deeper nesting is refused (cJSON's own limit is 1000; nothing tpsdb reads nests
+ * beyond a handful of levels). */
+#define JSON_STRICT_MAX_DEPTH 256
+
+/* Checks that buf[0, len) is exactly one JSON value (RFC 8259), with only white
+ * space around it. Also refused, beyond the RFC's grammar: "\u0000" (cJSON would
+ * cut the string there) and nesting deeper than JSON_STRICT_MAX_DEPTH. Returns 0
+ * when it is. Else -1, with *at set to the offset of the first bad byte and a short
+ * reason ("leading zero in a number", ...) in why. When the value is whole and only
+ * more text follows it, *at is that text's offset and the reason starts with
+ * "text after the value". */
+int json_strict_check(const char *buf, size_t len, size_t *at, char *why, size_t whylen);
+
+/* 1 when s[0, len) is valid UTF-8 (no overlong forms, no surrogates, at most
+ * U+10FFFF), else 0. */
+int json_utf8_valid(const char *s, size_t len);
+
+#endif
