@@ -28,7 +28,7 @@ for r in $(seq 1 $ROUNDS); do
 	db=$tmp/new$r.db
 	pids=
 	for i in $(seq 1 $N); do
-		"$TPSDB_BIN" --db "$db" import --host "h$i" --engine e "$D/completion-reps.jsonl" \
+		"$TPSDB_BIN" --db "$db" import --allow-duplicate --host "h$i" --engine e "$D/completion-reps.jsonl" \
 			>/dev/null 2>"$tmp/new$r.$i.err" &
 		pids="$pids $!"
 	done
@@ -57,7 +57,7 @@ pids=
 for i in $(seq 1 $N); do
 	(
 		for k in $(seq 1 $PER); do
-			"$TPSDB_BIN" --db "$db" import --host "w$i" --engine e "$D/completion-reps.jsonl" \
+			"$TPSDB_BIN" --db "$db" import --allow-duplicate --host "w$i" --engine e "$D/completion-reps.jsonl" \
 				>/dev/null 2>>"$tmp/old.$i.err" || exit 1
 		done
 	) &

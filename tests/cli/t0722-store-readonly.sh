@@ -60,7 +60,7 @@ test "$(sha256sum "$db" | cut -d' ' -f1)" = "$sum"
 # Reading really happened: the runs are there.
 test "$("$TPSDB_BIN" --db "$db" runs --json | grep -c '"uuid":')" = 2
 # A writer is refused with one error line, and nothing changes.
-rc=0; "$TPSDB_BIN" --db "$db" import --host h --engine e "$D/completion.json" >/dev/null 2>"$tmp/err" || rc=$?
+rc=0; "$TPSDB_BIN" --db "$db" import --allow-duplicate --host h --engine e "$D/completion.json" >/dev/null 2>"$tmp/err" || rc=$?
 test $rc = 3
 test "$(wc -l <"$tmp/err")" = 1
 test "$(sha256sum "$db" | cut -d' ' -f1)" = "$sum"
