@@ -28,6 +28,19 @@ const char *verdict_kind_name(enum verdict_kind kind)
 	return "unknown";
 }
 
+const char *verdict_method_name(enum verdict_method method)
+{
+	switch (method) {
+	case VERDICT_METHOD_ROUNDS:
+		return "rounds";
+	case VERDICT_METHOD_WELCH:
+		return "welch";
+	case VERDICT_METHOD_REQUESTS:
+		break;
+	}
+	return "requests";
+}
+
 const char *verdict_bound_name(enum verdict_bound bound)
 {
 	return bound == VERDICT_BOUND_NOISE ? "noise" : "band";

@@ -40,6 +40,8 @@ enum verdict_bound {
 
 /* "unknown", "parity", "faster", "slower", "undecided"; static strings. */
 const char *verdict_kind_name(enum verdict_kind kind);
+/* "requests", "rounds" or "welch"; static strings. */
+const char *verdict_method_name(enum verdict_method method);
 /* "band" or "noise"; static strings. */
 const char *verdict_bound_name(enum verdict_bound bound);
 
