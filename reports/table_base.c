@@ -94,9 +94,17 @@ static void take_verdicts(struct tables *t, size_t e, const struct parity_result
 		}
 	}
 	for (i = 0; i < pr->n_notes; i++) {
+		const struct parity_side *cs = pr->notes[i].cell;
 		char *text;
 		if (pr->notes[i].kind != PARITY_NOTE_FORCED)
 			continue;
+		for (k = 0; k < t->n_base; k++) {
+			struct tables_base_cell *c = &t->base[k].cells[e];
+			if (c->present && c->forced && cs->n_max == TPS_NULL &&
+			    tables_same(cs->spec_type, "") && tables_same(cs->model, t->base[k].model) &&
+			    tables_same(cs->endpoint, t->base[k].endpoint))
+				parity_diff_text(&pr->notes[i].diff, c->reason, sizeof(c->reason));
+		}
 		text = parity_note_text(&pr->notes[i]);
 		strv_add(&t->warnings, &t->n_warnings, text);
 		free(text);
