@@ -143,14 +143,20 @@ int tables_build_verdicts(const struct tables_opts *o, struct tables *t,
 
 static void fmt_verdict(const struct tables_verdict *v, char *buf, size_t len)
 {
-	const char *q = v->v.significant ? "" : "?";
+	const char *q = v->v.significant || v->v.kind == VERDICT_UNDECIDED ? "" : "?";
+	char lead[48] = "";
 
+	/* The report judges at the default band: a verdict whose resolution is wider
+	 * is led by it, so that a parity inside a wide band is not read as tight. */
+	if (v->v.mde_pct > VERDICT_BAND_PCT)
+		snprintf(lead, sizeof(lead), "mde %.1f%%: ", v->v.mde_pct);
 	if (!v->has || v->v.kind == VERDICT_UNKNOWN)
 		snprintf(buf, len, "n/a");
-	else if (v->v.kind == VERDICT_PARITY)
-		snprintf(buf, len, "parity%s", q);
+	else if (v->v.kind == VERDICT_PARITY || v->v.kind == VERDICT_UNDECIDED)
+		snprintf(buf, len, "%s%s%s", lead, verdict_kind_name(v->v.kind), q);
 	else
-		snprintf(buf, len, "%+.1f%% %s%s", v->v.delta_pct, verdict_kind_name(v->v.kind), q);
+		snprintf(buf, len, "%s%+.1f%% %s%s", lead, v->v.delta_pct,
+			 verdict_kind_name(v->v.kind), q);
 }
 
 char *tables_base_text(const struct tables *t, const struct tables_base_row *row, size_t e)
