@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/stats.h"
 #include "analyze/sweep.h"
 #include "analyze/trend.h"
 #include "tpsdb.h"
@@ -99,6 +100,61 @@ static void add_findings(const struct gate_cell *c, struct gate_result *r)
 	}
 }
 
+/* log of the mean of a run's values; NaN without a positive one. */
+static double log_mean(const struct gate_values *v)
+{
+	double m = stats_mean(v->v, v->n);
+
+	return m > 0 && isfinite(m) ? log(m) : NAN;
+}
+
+/* The pooled gate of metric m when a side pools several runs: 1 when it does
+ * not apply (the caller falls back to the two runs' values). */
+static int gate_pooled(const struct gate_cell *c, const struct gate_cell *b, int m,
+		       const struct verdict_gate_params *vp, struct verdict_gate_result *g)
+{
+	struct gate_instance one_c = { &c->side, { { 0 } } }, one_b = { &b->side, { { 0 } } };
+	const struct gate_instance *ic = c->inst, *ib = b->inst;
+	size_t nc = c->n_inst, nb = b->n_inst, k, r, *pairs;
+	struct parity_instance *pc, *pb;
+	double *lc, *lb;
+	int ret;
+
+	if (!ic || !nc) {
+		one_c.values[m] = c->values[m];
+		ic = &one_c;
+		nc = 1;
+	}
+	if (!ib || !nb) {
+		one_b.values[m] = b->values[m];
+		ib = &one_b;
+		nb = 1;
+	}
+	if (nc < 2 && nb < 2)
+		return 1;
+	lc = tps_xmalloc(nc * sizeof(*lc));
+	lb = tps_xmalloc(nb * sizeof(*lb));
+	pc = tps_xcalloc(nc, sizeof(*pc));
+	pb = tps_xcalloc(nb, sizeof(*pb));
+	pairs = tps_xmalloc(2 * (nc < nb ? nc : nb) * sizeof(*pairs));
+	for (k = 0; k < nc; k++) {
+		lc[k] = log_mean(&ic[k].values[m]);
+		pc[k].side = ic[k].side;
+	}
+	for (k = 0; k < nb; k++) {
+		lb[k] = log_mean(&ib[k].values[m]);
+		pb[k].side = ib[k].side;
+	}
+	r = parity_rounds(pc, nc, pb, nb, pairs);
+	ret = verdict_gate_rounds(lc, nc, lb, nb, pairs, r, vp, g);
+	free(pairs);
+	free(pc);
+	free(pb);
+	free(lc);
+	free(lb);
+	return ret;
+}
+
 /* One metric of one shared cell: a row, or a NO_DATA note. */
 static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 		       const struct gate_cell *b, int m, struct gate_result *r)
@@ -108,12 +164,19 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	const struct gate_values *x = &c->values[m], *y = &b->values[m];
 	double noise = m == GATE_ACCEPT ? NAN : c->noise_pct[m];
 	struct gate_row *row;
+	int rc;
 
 	verdict_gate_params_init(&vp);
 	vp.max_regress_pct = p->threshold[m];
 	vp.noise_k = p->noise_k;
 	vp.noise_pct = isnan(noise) ? 0 : noise;
-	if (verdict_gate(x->v, x->n, y->v, y->n, &vp, &g) < 0) {
+	rc = gate_pooled(c, b, m, &vp, &g);
+	if (rc > 0) {
+		rc = verdict_gate(x->v, x->n, y->v, y->n, &vp, &g);
+		g.instances_cand = c->n_inst ? c->n_inst : 1;
+		g.instances_base = b->n_inst ? b->n_inst : 1;
+	}
+	if (rc < 0) {
 		r->stop = GATE_STOP_BAD_PARAMS;
 		r->stop_cell = c;
 		return -1;
@@ -134,8 +197,10 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	row->metric = m;
 	row->g = g;
 	row->noise_pct = noise;
-	if (g.outcome == VERDICT_GATE_FAIL)
+	if (g.outcome == VERDICT_GATE_FAIL || (g.outcome == VERDICT_GATE_INCONCLUSIVE && p->strict))
 		r->n_fail++;
+	if (g.outcome == VERDICT_GATE_INCONCLUSIVE)
+		r->n_inconclusive++;
 	return 0;
 }
 

@@ -46,6 +46,13 @@ struct gate_hist_run {
 	size_t n;
 };
 
+/* One run pooled into a cell (a server instance): its identity (round, batch)
+ * and its usable values per metric. */
+struct gate_instance {
+	const struct parity_side *side;
+	struct gate_values values[GATE_N_METRICS];
+};
+
 /* One run as the gate sees it: a cell (model, spec type, n_max, endpoint) measured
  * by one engine. Everything is borrowed from whoever filled the input. The
  * noise floor, flag counts and history are read for candidate cells only. */
@@ -57,6 +64,9 @@ struct gate_cell {
 	int64_t n_samples;                           /* the run's samples */
 	const struct gate_hist_run *hist[GATE_N_METRICS]; /* the cell's history; */
 	size_t n_hist[GATE_N_METRICS];               /* 0 runs: none (or no --trend) */
+	const struct gate_instance *inst;            /* every run pooled in the cell,
+							oldest first, this one last; */
+	size_t n_inst;                               /* 0: this run alone */
 };
 
 /* What gate_decide() judges, all borrowed. cand: the candidate's runs, one per
@@ -74,7 +84,8 @@ struct gate_params {
 	int gated[GATE_N_METRICS];        /* 1: the metric is gated */
 	double noise_k;                   /* multiplier of the stored floor, >= 0 */
 	int sweep;                        /* fail on the sweep's violations */
-	int strict;                       /* fail on flagged samples */
+	int strict;                       /* fail on flagged samples and on
+					     inconclusive rows */
 	int trend;                        /* fail on a regressing newest change point */
 };
 
@@ -153,8 +164,10 @@ struct gate_result {
 	struct gate_trend *trend;      /* with p->trend, cells that have a change point */
 	size_t n_trend;
 	size_t n_shared;               /* candidate cells gated */
+	size_t n_inconclusive;         /* rows past the threshold, not significantly */
 	size_t n_fail;                 /* failing rows + trends + violations (+ findings
-					  with p->strict); the gate passes at 0 */
+					  and inconclusive rows with p->strict); the
+					  gate passes at 0 */
 	enum gate_stop stop;
 	const struct gate_cell *stop_cell;
 };
@@ -163,8 +176,11 @@ struct gate_result {
  * and engine, else the first of another engine (an ENGINES note when there was a
  * choice); a cell only one side holds is a note, as is a pair parity_mismatch()
  * refuses. Every gated metric of a shared cell (acceptance only off the base rung)
- * gets a row through verdict_gate() with max_regress p->threshold and the cell's
- * noise floor times p->noise_k; a side without values is a NO_DATA note instead
+ * gets a row. With several runs pooled on a side, each run is reduced to its log
+ * mean, runs pair into rounds as parity_rounds() pairs them, and
+ * verdict_gate_rounds() decides (fail, inconclusive or pass at p->threshold);
+ * else verdict_gate() on the two runs' values with max_regress p->threshold and
+ * the cell's noise floor times p->noise_k; a side without values is a NO_DATA note instead
  * (not for acceptance unless both sides had values). With p->trend, each gated
  * metric's history is searched for change points at min magnitude p->threshold.
  * Fills *out; everything in it borrows from in, so in must outlive it. Release

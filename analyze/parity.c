@@ -145,20 +145,173 @@ static void copy_uuid(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
+size_t parity_rounds(const struct parity_instance *a, size_t na,
+		     const struct parity_instance *b, size_t nb, size_t *pairs)
+{
+	size_t i, j, r = 0, n = na < nb ? na : nb;
+	int numbered = 1;
+
+	for (i = 0; i < na; i++)
+		numbered &= a[i].side && a[i].side->round != INT64_MIN;
+	for (j = 0; j < nb; j++)
+		numbered &= b[j].side && b[j].side->round != INT64_MIN;
+	if (!numbered) {
+		for (r = 0; r < n; r++)
+			pairs[2 * r] = pairs[2 * r + 1] = r;
+		return n;
+	}
+	for (i = 0; i < na && r < n; i++)
+		for (j = 0; j < nb; j++)
+			if (a[i].side->round == b[j].side->round) {
+				pairs[2 * r] = i;
+				pairs[2 * r + 1] = j;
+				r++;
+				break;
+			}
+	return r;
+}
+
+/* Appends a run's values to a growing array. */
+static void append_values(double **dst, size_t *n, const struct parity_series *s)
+{
+	if (!s->n)
+		return;
+	*dst = tps_xrealloc(*dst, (*n + s->n) * sizeof(**dst));
+	for (size_t i = 0; i < s->n; i++)
+		(*dst)[(*n)++] = s->v[i].value;
+}
+
+static void append(double **dst, size_t *n, const double *x, size_t m)
+{
+	if (!m)
+		return;
+	*dst = tps_xrealloc(*dst, (*n + m) * sizeof(**dst));
+	memcpy(*dst + *n, x, m * sizeof(*x));
+	*n += m;
+}
+
+/* log of a run's median; NaN when it has no positive finite one. */
+static double log_median(const struct parity_series *s)
+{
+	double m = series_median(s);
+
+	return m > 0 && isfinite(m) ? log(m) : NAN;
+}
+
+/* The pooled comparison of one metric of one cell: each round is reduced to one
+ * log ratio (the median of its per-prompt ratios, or the ratio of the run
+ * medians when no prompt pairs), each run to its log median. The medians of the
+ * row are over the samples that formed the comparison. Returns 0 with *v filled,
+ * 1 when a single pair of runs leaves only the requests' verdict (the caller
+ * falls back), -1 for bad parameters. */
+static int pooled(const struct parity_instance *a, size_t na,
+		  const struct parity_instance *b, size_t nb, enum parity_metric m,
+		  const struct verdict_params *vp, struct parity_row *row)
+{
+	size_t *pairs = tps_xmalloc(2 * (na < nb ? na : nb) * sizeof(*pairs) + sizeof(*pairs));
+	double *rl, *la = tps_xmalloc(na * sizeof(*la)), *lb = tps_xmalloc(nb * sizeof(*lb));
+	double *px = NULL, *py = NULL;
+	char *used_a = tps_xcalloc(na, 1), *used_b = tps_xcalloc(nb, 1);
+	size_t r, k, npx = 0, npy = 0, lost = 0;
+	int ret;
+
+	r = parity_rounds(a, na, b, nb, pairs);
+	rl = tps_xmalloc((r ? r : 1) * sizeof(*rl));
+	for (k = 0; k < na; k++)
+		la[k] = log_median(&a[k].values[m]);
+	for (k = 0; k < nb; k++)
+		lb[k] = log_median(&b[k].values[m]);
+	for (k = 0; k < r; k++) {
+		const struct parity_series *sa = &a[pairs[2 * k]].values[m];
+		const struct parity_series *sb = &b[pairs[2 * k + 1]].values[m];
+		double *x = NULL, *y = NULL, *q;
+		size_t n = 0, l = 0, i, good = 0;
+
+		used_a[pairs[2 * k]] = used_b[pairs[2 * k + 1]] = 1;
+		parity_pair(sa->v, sa->n, sb->v, sb->n, &x, &y, &n, &l);
+		q = tps_xmalloc((n ? n : 1) * sizeof(*q));
+		for (i = 0; i < n; i++) {
+			double t = x[i] / y[i];
+			if (x[i] > 0 && y[i] > 0 && isfinite(t) && t > 0)
+				q[good++] = t;
+		}
+		if (good) {
+			rl[k] = log(stats_median(q, good));
+			append(&px, &npx, x, n);
+			append(&py, &npy, y, n);
+			lost += l;
+		} else {
+			rl[k] = la[pairs[2 * k]] - lb[pairs[2 * k + 1]];
+			append_values(&px, &npx, sa);
+			append_values(&py, &npy, sb);
+		}
+		free(q);
+		free(x);
+		free(y);
+	}
+	for (k = 0; k < na; k++)
+		if (!used_a[k])
+			lost += a[k].values[m].n;
+	for (k = 0; k < nb; k++)
+		if (!used_b[k])
+			lost += b[k].values[m].n;
+	ret = verdict_rounds(rl, r, la, na, lb, nb, vp, &row->v);
+	if (ret == 0) {
+		if (row->v.method == VERDICT_METHOD_WELCH) {
+			/* Compared by the run medians: every value took part. */
+			free(px);
+			free(py);
+			px = py = NULL;
+			npx = npy = lost = 0;
+			for (k = 0; k < na; k++)
+				append_values(&px, &npx, &a[k].values[m]);
+			for (k = 0; k < nb; k++)
+				append_values(&py, &npy, &b[k].values[m]);
+		}
+		row->ours_median = stats_median(px, npx);
+		row->vs_median = stats_median(py, npy);
+		row->unpaired = lost;
+	}
+	free(px);
+	free(py);
+	free(used_a);
+	free(used_b);
+	free(rl);
+	free(la);
+	free(lb);
+	free(pairs);
+	return ret;
+}
+
 /* Judges one metric of one cell and appends the row. -1 when the verdict's
  * parameters are not numbers >= 0. */
 static int judge(const struct parity_opts *o, const struct parity_side *a,
 		 const struct parity_side *b, const struct parity_cell *c, enum parity_metric m,
 		 int forced, struct parity_result *r)
 {
-	const struct parity_series *va = &c->ours_values[m], *vb = &c->vs_values[m];
+	struct parity_instance one_a, one_b;
+	const struct parity_instance *ia = c->ours_inst, *ib = c->vs_inst;
+	size_t na = c->n_ours_inst, nb = c->n_vs_inst, i;
 	double *x = NULL, *y = NULL, noise = c->noise_pct[m];
 	size_t n = 0, lost = 0;
 	struct verdict_params vp;
 	struct parity_row *row;
-	int ret = -1;
+	int ret = -1, got;
 
-	parity_pair(va->v, va->n, vb->v, vb->n, &x, &y, &n, &lost);
+	if (!ia || !na) {
+		memset(&one_a, 0, sizeof(one_a));
+		one_a.side = a;
+		one_a.values[m] = c->ours_values[m];
+		ia = &one_a;
+		na = 1;
+	}
+	if (!ib || !nb) {
+		memset(&one_b, 0, sizeof(one_b));
+		one_b.side = b;
+		one_b.values[m] = c->vs_values[m];
+		ib = &one_b;
+		nb = 1;
+	}
 	verdict_params_init(&vp);
 	vp.band_pct = o->band_pct;
 	vp.noise_k = o->noise_k;
@@ -166,8 +319,27 @@ static int judge(const struct parity_opts *o, const struct parity_side *a,
 	r->rows = tps_xrealloc(r->rows, (r->n_rows + 1) * sizeof(*r->rows));
 	row = &r->rows[r->n_rows];
 	memset(row, 0, sizeof(*row));
-	if (verdict_paired(x, y, n, &vp, &row->v) < 0)
+	got = pooled(ia, na, ib, nb, m, &vp, row);
+	if (got < 0)
 		goto out;
+	if (got > 0) {
+		/* One pair of runs (or too few to pool): the requests of the newest
+		 * pair, the band widened to the stored instance noise, as before. */
+		const struct parity_series *va = &ia[na - 1].values[m], *vb = &ib[nb - 1].values[m];
+
+		parity_pair(va->v, va->n, vb->v, vb->n, &x, &y, &n, &lost);
+		if (verdict_paired(x, y, n, &vp, &row->v) < 0)
+			goto out;
+		row->ours_median = stats_median(x, n);
+		row->vs_median = stats_median(y, n);
+		for (i = 0; i + 1 < na; i++)
+			lost += ia[i].values[m].n;
+		for (i = 0; i + 1 < nb; i++)
+			lost += ib[i].values[m].n;
+		row->unpaired = lost;
+		row->v.instances_ours = na;
+		row->v.instances_vs = nb;
+	}
 	r->n_rows++;
 	row->model = tps_xstrdup(a->model ? a->model : "");
 	row->spec_type = tps_xstrdup(a->spec_type ? a->spec_type : "");
@@ -181,11 +353,10 @@ static int judge(const struct parity_opts *o, const struct parity_side *a,
 	copy_uuid(row->ours_run, sizeof(row->ours_run), a->uuid);
 	copy_uuid(row->vs_run, sizeof(row->vs_run), b->uuid);
 	row->noise_pct = noise;
-	row->ours_median = series_median(va);
-	row->vs_median = series_median(vb);
-	row->excluded_ours = va->excluded;
-	row->excluded_vs = vb->excluded;
-	row->unpaired = lost;
+	for (i = 0; i < na; i++)
+		row->excluded_ours += ia[i].values[m].excluded;
+	for (i = 0; i < nb; i++)
+		row->excluded_vs += ib[i].values[m].excluded;
 	row->forced = forced;
 	ret = 0;
 out:

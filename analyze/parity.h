@@ -29,8 +29,10 @@ struct parity_opts {
 	const char *ours, *vs;         /* engine labels; both required */
 	const char *model;             /* NULL: every model */
 	const char *host;              /* NULL: any host */
-	const char *ours_tag, *vs_tag; /* NULL: the latest run of each cell; else the
-					  latest run carrying this tag */
+	const char *ours_tag, *vs_tag; /* NULL: the runs carrying the tag of each
+					  cell's latest run (that run alone when it has
+					  none); else every run carrying this tag */
+	const char *batch;             /* NULL: any; else only runs of this batch */
 	int metrics;                   /* PARITY_PP, PARITY_TG or both */
 	double band_pct;               /* parity band, default VERDICT_BAND_PCT */
 	double noise_k;                /* multiplier of the stored floor, default 2 */
@@ -52,6 +54,8 @@ struct parity_value {
 struct parity_side {
 	const char *uuid, *engine, *model, *model_sha256, *spec_type, *endpoint, *prompt_set;
 	int64_t n_max, ctx, n_predict; /* INT64_MIN (the store's TPS_NULL) when absent */
+	int64_t round;                 /* the collector's round; INT64_MIN when unknown */
+	const char *batch;             /* the collector's batch id; NULL when unknown */
 };
 
 /* The usable values of one metric in one run, ordered by (prompt_id, rep), and how
@@ -61,6 +65,13 @@ struct parity_series {
 	size_t n, excluded;
 };
 
+/* One run (server instance) pooled into a cell: who it is (round, batch) and its
+ * values per metric. */
+struct parity_instance {
+	const struct parity_side *side;
+	struct parity_series values[PARITY_N_METRICS];
+};
+
 /* A cell both sides measured: the indexes of its two runs and, per metric, the
  * values of each run and the stored noise floor of the cell (NaN when none). A
  * metric that was not loaded is left zeroed. */
@@ -68,6 +79,11 @@ struct parity_cell {
 	size_t ours, vs;
 	struct parity_series ours_values[PARITY_N_METRICS], vs_values[PARITY_N_METRICS];
 	double noise_pct[PARITY_N_METRICS];
+	/* Every run of each side pooled in the cell, oldest first (the runs ours and
+	 * vs above are the newest). NULL and 0: the one run above, with the values
+	 * above. */
+	const struct parity_instance *ours_inst, *vs_inst;
+	size_t n_ours_inst, n_vs_inst;
 };
 
 /* What parity_decide() judges: every run of each side in the store's cell order
@@ -120,9 +136,12 @@ struct parity_row {
 	char ours_run[40], vs_run[40];      /* uuids of the runs compared */
 	struct verdict v;                   /* delta, CI, p, verdict, effective band */
 	double noise_pct;                   /* the stored floor; NaN when none */
-	double ours_median, vs_median;      /* of the usable values of each run */
+	double ours_median, vs_median;      /* over exactly the samples that formed the
+					       pairs (every value of each run when the
+					       runs were compared by their medians) */
 	size_t excluded_ours, excluded_vs;  /* samples flagged for this metric, left out */
-	size_t unpaired;                    /* usable values with no partner on the other side */
+	size_t unpaired;                    /* usable values with no partner on the other
+					       side, those of unpaired runs included */
 	int forced;                         /* 1 when the cell would have been refused */
 };
 
@@ -155,6 +174,14 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 
 /* Frees what *r holds and zeroes it; accepts NULL and a zeroed result. */
 void parity_result_release(struct parity_result *r);
+
+/* Matches the instances of two sides into rounds: when every instance of both
+ * sides carries a round number, those with the same number; else by start order,
+ * the k-th of each side (oldest first) forming round k. pairs[2r] and pairs[2r+1]
+ * receive the indexes into a and b of round r; returns the rounds (at most the
+ * smaller of na, nb). pairs holds 2 * min(na, nb) slots. */
+size_t parity_rounds(const struct parity_instance *a, size_t na,
+		     const struct parity_instance *b, size_t nb, size_t *pairs);
 
 /* Merge-joins two value lists ordered by (prompt_id, rep): *ours and *vs receive
  * the values of the keys both hold, in key order, as heap arrays of *n doubles the

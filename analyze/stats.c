@@ -464,3 +464,23 @@ void stats_student(const double *x, size_t nx, const double *y, size_t ny, struc
 	if (out->p > 1)
 		out->p = 1;
 }
+
+double stats_welch(const double *x, size_t nx, const double *y, size_t ny, double *se,
+		   double *df)
+{
+	double mx, my, vx, vy, ax, ay;
+	size_t m1, m2;
+
+	vx = variance(x, nx, &mx, &m1);
+	vy = variance(y, ny, &my, &m2);
+	*se = *df = NAN;
+	if (m1 < 2 || m2 < 2)
+		return mx - my;
+	ax = vx / (double)m1;
+	ay = vy / (double)m2;
+	*se = sqrt(ax + ay);
+	*df = ax + ay > 0 ?
+		(ax + ay) * (ax + ay) / (ax * ax / (double)(m1 - 1) + ay * ay / (double)(m2 - 1)) :
+		INFINITY;
+	return mx - my;
+}

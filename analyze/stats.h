@@ -74,4 +74,11 @@ void stats_sign_test(const double *d, size_t n, struct stats_test *out);
  * the pooled variance is far steadier than Welch's per-side one. */
 void stats_student(const double *x, size_t nx, const double *y, size_t ny, struct stats_test *out);
 
+/* Welch's difference of the means of the non-NaN values of x and y: returns
+ * mean(x) - mean(y) and stores its standard error sqrt(sx^2/nx + sy^2/ny) in *se
+ * and the Welch-Satterthwaite degrees of freedom in *df. Both are NaN when a side
+ * has fewer than two values; df is +inf when both sides are constant. */
+double stats_welch(const double *x, size_t nx, const double *y, size_t ny, double *se,
+		   double *df);
+
 #endif

@@ -13,13 +13,16 @@
 static const char usage[] =
 	"tpsdb compare --ours <engine> --vs <engine> [--model <label>] [--metric pp|tg|both]\n"
 	"              [--band <pct>] [--tag <t>] [--ours-tag <t>] [--vs-tag <t>]\n"
-	"              [--noise-k <k>] [--host <name>] [--force] [--json]";
+	"              [--batch <id>] [--noise-k <k>] [--host <name>] [--force] [--json]";
 
 static const char help[] =
 	"Parity deltas between two engines for every model and config cell (model,\n"
-	"spec_type, n_max, endpoint) both measured, using the latest run of each side\n"
-	"(or the latest carrying --tag, --ours-tag, --vs-tag). Samples are paired by\n"
-	"prompt and repetition; samples flagged for a metric are left out and counted.\n"
+	"spec_type, n_max, endpoint) both measured. Each side pools every run of the\n"
+	"cell carrying the tag of its latest run (the latest alone when untagged), or\n"
+	"every run carrying --tag, --ours-tag, --vs-tag, or of --batch. Each run is one\n"
+	"server instance; the k-th run of each side forms round k. Within a round,\n"
+	"samples are paired by prompt and repetition; samples flagged for a metric are\n"
+	"left out and counted.\n"
 	"\n"
 	"  --ours <engine>      the engine judged (required)\n"
 	"  --vs <engine>        the engine it is judged against (required)\n"
@@ -30,21 +33,26 @@ static const char help[] =
 	"                       of the cell (default 2)\n"
 	"  --tag <t>            pick runs by tag on both sides\n"
 	"  --ours-tag <t>, --vs-tag <t>   pick runs by tag on one side\n"
+	"  --batch <id>         only runs of this collect batch (no run carries one yet)\n"
 	"  --host <name>        only runs measured on this host\n"
 	"  --force              compare cells whose runs differ in model sha256 or config\n"
 	"                       (ctx, n_predict, endpoint, prompt set); loudly warned\n"
 	"  --json               {\"rows\":[...],\"warnings\":[...]}\n"
 	"\n"
-	"delta is the median over pairs of ours/vs - 1; the 95% CI is a t interval on the\n"
-	"log ratios; p is Wilcoxon's signed-rank test. A verdict is parity when |delta| is\n"
-	"within the effective band, else faster or slower; significant needs 6 pairs.\n"
+	"With two rounds or more, the verdict's 95% CI is a t interval on the per-round\n"
+	"log ratios (Welch on the run medians for runs without a partner): faster or\n"
+	"slower when the whole CI lies beyond --band, parity when the 90% CI lies inside\n"
+	"it (two one-sided tests at 5%), else undecided; mde is the CI's half-width.\n"
+	"With one run per side: delta is the median over pairs of ours/vs - 1, the CI a\n"
+	"t interval on the log ratios, p Wilcoxon's signed-rank test; parity when |delta|\n"
+	"is within the effective band (k x noise floor), significant needs 6 pairs.\n"
 	"\n"
 	"Exit codes: 0 compared (whatever the verdicts), 2 usage, 3 a cell was refused,\n"
 	"nothing was comparable, or a store error.\n";
 
 enum {
 	OPT_OURS = 256, OPT_VS, OPT_MODEL, OPT_METRIC, OPT_BAND, OPT_TAG, OPT_OURS_TAG,
-	OPT_VS_TAG, OPT_NOISE_K, OPT_HOST, OPT_FORCE, OPT_JSON,
+	OPT_VS_TAG, OPT_BATCH, OPT_NOISE_K, OPT_HOST, OPT_FORCE, OPT_JSON,
 };
 
 static const struct option opts[] = {
@@ -57,6 +65,7 @@ static const struct option opts[] = {
 	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "ours-tag", required_argument, NULL, OPT_OURS_TAG },
 	{ "vs-tag", required_argument, NULL, OPT_VS_TAG },
+	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "noise-k", required_argument, NULL, OPT_NOISE_K },
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "force", no_argument, NULL, OPT_FORCE },
@@ -95,6 +104,11 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_TAG: tag = optarg; break;
 		case OPT_OURS_TAG: ours_tag = optarg; break;
 		case OPT_VS_TAG: vs_tag = optarg; break;
+		case OPT_BATCH:
+			if (!*optarg)
+				return tps_usage_error(usage, "--batch needs a batch id");
+			o.batch = optarg;
+			break;
 		case OPT_FORCE: o.force = 1; break;
 		case OPT_JSON: json = 1; break;
 		case OPT_METRIC:
@@ -146,7 +160,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		if (compare_write_json(&res) < 0)
 			goto out;
 	} else {
-		compare_write_text(&res, o.ours, o.vs);
+		compare_write_text(&res, o.ours, o.vs, o.band_pct);
 	}
 	ret = TPS_EXIT_OK;
 out:

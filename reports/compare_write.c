@@ -4,6 +4,7 @@
 #include "reports/compare_write.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,14 @@ int compare_write_json(const struct parity_result *r)
 		cJSON_AddStringToObject(o, "ours_run", w->ours_run);
 		cJSON_AddStringToObject(o, "vs_run", w->vs_run);
 		cJSON_AddBoolToObject(o, "forced", w->forced);
+		cJSON_AddNumberToObject(o, "rounds", (double)w->v.rounds);
+		cJSON_AddNumberToObject(o, "instances_ours", (double)w->v.instances_ours);
+		cJSON_AddNumberToObject(o, "instances_vs", (double)w->v.instances_vs);
+		json_put_num(o, "mde_pct", w->v.mde_pct);
+		cJSON_AddBoolToObject(o, "decided", w->v.decided);
+		cJSON_AddStringToObject(o, "method", verdict_method_name(w->v.method));
+		cJSON_AddStringToObject(o, "lean", verdict_kind_name(w->v.lean));
+		json_put_num(o, "rounds_more", w->v.rounds_more);
 	}
 	warn = cJSON_AddArrayToObject(root, "warnings");
 	for (i = 0; i < r->n_notes; i++) {
@@ -80,7 +89,52 @@ int compare_write_json(const struct parity_result *r)
 	return 0;
 }
 
-void compare_write_text(const struct parity_result *r, const char *ours, const char *vs)
+/* The lines that lead the table: rows whose resolution is wider than the band
+ * asked for, so that a verdict inside a wide band is not read as a tight one. */
+static void write_lead(const struct parity_result *r, double band_pct)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_rows; i++) {
+		const struct parity_row *w = &r->rows[i];
+		char name[256];
+
+		if (!(w->v.mde_pct > band_pct))
+			continue;
+		parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, name, sizeof(name));
+		printf("mde %.2f%% > band %.2f%%: %s %s could not have seen a difference under "
+		       "%.2f%% (%zu round%s)\n",
+		       w->v.mde_pct, band_pct, name, w->metric, w->v.mde_pct, w->v.rounds,
+		       w->v.rounds == 1 ? "" : "s");
+	}
+}
+
+/* The lines after the table: how far each undecided row is from decided. */
+static void write_open(const struct parity_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_rows; i++) {
+		const struct parity_row *w = &r->rows[i];
+		char name[256], more[64];
+
+		if (w->v.kind != VERDICT_UNDECIDED)
+			continue;
+		parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, name, sizeof(name));
+		if (isfinite(w->v.rounds_more))
+			snprintf(more, sizeof(more), "about %.0f more round%s", w->v.rounds_more,
+				 w->v.rounds_more == 1 ? "" : "s");
+		else
+			snprintf(more, sizeof(more), "more rounds");
+		printf("undecided: %s %s: 95%% CI [%+.2f%%, %+.2f%%] against the band +-%.2f%% "
+		       "(leans %s); %s would decide it\n",
+		       name, w->metric, w->v.ci_lo_pct, w->v.ci_hi_pct, w->v.band_pct,
+		       verdict_kind_name(w->v.lean), more);
+	}
+}
+
+void compare_write_text(const struct parity_result *r, const char *ours, const char *vs,
+			double band_pct)
 {
 	int wc = 4;
 	size_t i;
@@ -94,13 +148,14 @@ void compare_write_text(const struct parity_result *r, const char *ours, const c
 		if (l > wc)
 			wc = l;
 	}
-	printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5s  %-7s  %-3s  %-11s  %s\n", wc,
-	       "cell", "metric", ours, vs, "delta", "95% CI", "p", "pairs", "verdict", "sig",
-	       "band", "excl");
+	write_lead(r, band_pct);
+	printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5s  %6s  %-9s  %-3s  %-11s  %6s  %s\n",
+	       wc, "cell", "metric", ours, vs, "delta", "95% CI", "p", "pairs", "rounds",
+	       "verdict", "sig", "band", "mde", "excl");
 	for (i = 0; i < r->n_rows; i++) {
 		const struct parity_row *w = &r->rows[i];
 		char name[256], a[32], b[32], d[32], lo[32], hi[32], ci[80], p[32], band[40];
-		char excl[48];
+		char excl[48], mde[32], rounds[32];
 
 		parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, name, sizeof(name));
 		md_num(a, sizeof(a), "%.1f", w->ours_median);
@@ -114,11 +169,18 @@ void compare_write_text(const struct parity_result *r, const char *ours, const c
 			 verdict_bound_name(w->v.bound));
 		snprintf(excl, sizeof(excl), "%zu/%zu%s", w->excluded_ours, w->excluded_vs,
 			 w->forced ? "  FORCED" : "");
-		printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5zu  %-7s  %-3s  %-11s  %s\n",
-		       wc, name, w->metric, a, b, d, ci, p, w->v.n_pairs,
-		       verdict_kind_name(w->v.kind), w->v.significant ? "yes" : "no", band, excl);
+		md_num(mde, sizeof(mde), "%.2f%%", w->v.mde_pct);
+		snprintf(rounds, sizeof(rounds), "%zu", w->v.rounds);
+		printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5zu  %6s  %-9s  %-3s  %-11s  %6s  %s\n",
+		       wc, name, w->metric, a, b, d, ci, p, w->v.n_pairs, rounds,
+		       verdict_kind_name(w->v.kind), w->v.significant ? "yes" : "no", band, mde,
+		       excl);
 	}
-	printf("tok/s medians; delta = median of per-pair %s/%s - 1; CI: 95%% t on log ratios; "
-	       "p: Wilcoxon signed-rank; band: max(--band, k x A/A noise); excl: flagged "
-	       "samples left out (%s/%s)\n", ours, vs, ours, vs);
+	write_open(r);
+	printf("tok/s medians; delta = median of per-pair %s/%s - 1 with one round; medians over "
+	       "the paired samples; CI: 95%% t on log ratios; "
+	       "p: Wilcoxon signed-rank; band: max(--band, k x A/A noise); with two rounds or more: "
+	       "delta and CI from the per-round log ratios (each run one instance), band --band, "
+	       "parity when the 90%% CI is inside it; mde: the 95%% CI's half-width; excl: "
+	       "flagged samples left out (%s/%s)\n", ours, vs, ours, vs);
 }

@@ -11,7 +11,10 @@ void compare_write_notes(const struct parity_result *r);
 
 /* Prints the parity table of r's rows on stdout, columns headed by the engine
  * labels ours and vs, and the legend line under it. */
-void compare_write_text(const struct parity_result *r, const char *ours, const char *vs);
+/* band_pct is the --band asked for: a row whose mde_pct is wider is led by a line
+ * saying so; undecided rows are followed by how far from decided they are. */
+void compare_write_text(const struct parity_result *r, const char *ours, const char *vs,
+			double band_pct);
 
 /* Prints {"rows":[...],"warnings":[...]} on stdout. 0 ok, -1 after an error line
  * (out of memory). */

@@ -6,6 +6,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 #include "reports/json.h"
@@ -76,6 +77,25 @@ int gate_write_stop(const struct gate_report *h, const struct gate_result *r)
 			 h->tag ? "'" : "", h->baseline);
 }
 
+/* Whether a row counts as a failure: FAIL, or INCONCLUSIVE under --strict. */
+static int row_fails(const struct gate_report *h, const struct gate_row *w)
+{
+	return w->g.outcome == VERDICT_GATE_FAIL ||
+	       (h->strict && w->g.outcome == VERDICT_GATE_INCONCLUSIVE);
+}
+
+static const char *row_status(const struct gate_row *w)
+{
+	switch (w->g.outcome) {
+	case VERDICT_GATE_FAIL:
+		return "FAIL";
+	case VERDICT_GATE_INCONCLUSIVE:
+		return "INCONCLUSIVE";
+	default:
+		return "pass";
+	}
+}
+
 static void row_message(const struct gate_report *h, const struct gate_row *w, char *buf,
 			size_t len)
 {
@@ -85,7 +105,9 @@ static void row_message(const struct gate_report *h, const struct gate_row *w, c
 	snprintf(buf, len, "%s %s: candidate %.6g vs baseline %.6g (%+.2f%%), %s the allowed "
 		 "-%.2f%% (%s bound) against baseline '%s'", cell, gate_metric_name(w->metric),
 		 w->g.candidate_mean, w->g.baseline_mean, w->g.delta_pct,
-		 w->g.outcome == VERDICT_GATE_FAIL ? "beyond" : "within", w->g.threshold_pct,
+		 w->g.outcome == VERDICT_GATE_FAIL ? "beyond" :
+		 w->g.outcome == VERDICT_GATE_INCONCLUSIVE ? "past, not significantly," : "within",
+		 w->g.threshold_pct,
 		 verdict_bound_name(w->g.bound), h->baseline);
 }
 
@@ -149,8 +171,25 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 			 verdict_bound_name(w->g.bound));
 		fprintf(f, "  %-*s  %-6s  %10.*f  %10.*f  %+7.2f%%  %-13s  %s\n", wc, cell,
 			gate_metric_name(w->metric), prec, w->g.baseline_mean, prec,
-			w->g.candidate_mean, w->g.delta_pct, th,
-			w->g.outcome == VERDICT_GATE_FAIL ? "FAIL" : "pass");
+			w->g.candidate_mean, w->g.delta_pct, th, row_status(w));
+	}
+	for (i = 0; i < r->n_rows; i++) {
+		const struct gate_row *w = &r->rows[i];
+		char more[64];
+
+		if (w->g.outcome != VERDICT_GATE_INCONCLUSIVE)
+			continue;
+		cell_name(w->cand, cell, sizeof(cell));
+		if (isfinite(w->g.rounds_more))
+			snprintf(more, sizeof(more), "about %.0f more round%s", w->g.rounds_more,
+				 w->g.rounds_more == 1 ? "" : "s");
+		else
+			snprintf(more, sizeof(more), "more rounds");
+		fprintf(f, "  inconclusive%s: %s %s: %+.2f%% is past -%.2f%% but the 95%% CI "
+			"[%+.2f%%, %+.2f%%] (%zu rounds) reaches it; %s would decide it%s\n",
+			h->strict ? " FAIL" : "", cell, gate_metric_name(w->metric), w->g.delta_pct,
+			w->g.threshold_pct, w->g.ci_lo_pct, w->g.ci_hi_pct, w->g.rounds, more,
+			h->strict ? "" : " (--strict fails it)");
 	}
 	for (i = 0; i < r->n_viol; i++) {
 		viol_message(&r->viol[i], msg, sizeof(msg));
@@ -194,6 +233,15 @@ static void json_rows(cJSON *arr, const struct gate_result *r)
 		cJSON_AddStringToObject(c, "baseline_run", w->base->side.uuid);
 		cJSON_AddStringToObject(c, "candidate_run", s->uuid);
 		cJSON_AddStringToObject(c, "status", verdict_gate_outcome_name(w->g.outcome));
+		cJSON_AddNumberToObject(c, "rounds", (double)w->g.rounds);
+		cJSON_AddNumberToObject(c, "instances_ours", (double)w->g.instances_cand);
+		cJSON_AddNumberToObject(c, "instances_vs", (double)w->g.instances_base);
+		json_put_num(c, "mde_pct", w->g.mde_pct);
+		cJSON_AddBoolToObject(c, "decided", w->g.decided);
+		json_put_num(c, "ci_lo_pct", w->g.ci_lo_pct);
+		json_put_num(c, "ci_hi_pct", w->g.ci_hi_pct);
+		cJSON_AddStringToObject(c, "method", verdict_method_name(w->g.method));
+		json_put_num(c, "rounds_more", w->g.rounds_more);
 	}
 }
 
@@ -260,6 +308,7 @@ int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_resu
 	cJSON_AddStringToObject(root, "engine", h->engine);
 	json_put_str(root, "tag", h->tag);
 	cJSON_AddNumberToObject(root, "failures", (double)r->n_fail);
+	cJSON_AddNumberToObject(root, "inconclusive", (double)r->n_inconclusive);
 	json_rows(cJSON_AddArrayToObject(root, "cells"), r);
 	arr = cJSON_AddArrayToObject(root, "warnings");
 	for (i = 0; i < r->n_notes; i++) {
@@ -301,7 +350,7 @@ void gate_write_github(FILE *f, const struct gate_report *h, const struct gate_r
 	size_t i;
 
 	for (i = 0; i < r->n_rows; i++) {
-		if (r->rows[i].g.outcome != VERDICT_GATE_FAIL)
+		if (!row_fails(h, &r->rows[i]))
 			continue;
 		row_message(h, &r->rows[i], msg, sizeof(msg));
 		gh_print(f, "error", msg);
@@ -369,7 +418,7 @@ static void junit_cases(FILE *f, const struct gate_report *h, const struct gate_
 
 	for (i = 0; i < r->n_rows; i++) {
 		const struct gate_row *w = &r->rows[i];
-		int fail = w->g.outcome == VERDICT_GATE_FAIL;
+		int fail = row_fails(h, w);
 		cell_name(w->cand, cell, sizeof(cell));
 		snprintf(cls, sizeof(cls), "tpsdb.gate.%s", w->cand->side.model);
 		snprintf(name, sizeof(name), "%s %s", cell, gate_metric_name(w->metric));

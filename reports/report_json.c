@@ -49,6 +49,11 @@ static cJSON *verdict_json(const struct tables_verdict *v)
 	put_rounded(o, "p_wilcoxon", v->v.p_wilcoxon, 1e-6);
 	cJSON_AddNumberToObject(o, "n_pairs", (double)v->v.n_pairs);
 	cJSON_AddBoolToObject(o, "significant", v->v.significant);
+	cJSON_AddNumberToObject(o, "rounds", (double)v->v.rounds);
+	cJSON_AddNumberToObject(o, "instances_ours", (double)v->v.instances_ours);
+	cJSON_AddNumberToObject(o, "instances_vs", (double)v->v.instances_vs);
+	put_rounded(o, "mde_pct", v->v.mde_pct, 0.01);
+	cJSON_AddBoolToObject(o, "decided", v->v.decided);
 	return o;
 }
 
@@ -91,8 +96,15 @@ static cJSON *base_cell_json(const struct tables *t, const struct tables_base_ce
 	cJSON_AddStringToObject(x, "tag", c->tag);
 	cJSON_AddBoolToObject(x, "reference", t->ref && tables_same(t->engines[e].label, t->ref));
 	cJSON_AddBoolToObject(x, "comparable", !c->forced);
-	cJSON_AddItemToObject(x, "verdict_pp", verdict_json(&c->vpp));
-	cJSON_AddItemToObject(x, "verdict_tg", verdict_json(&c->vtg));
+	/* A cell whose runs are not comparable has no verdict, only its reason. */
+	if (c->forced) {
+		cJSON_AddItemToObject(x, "verdict_pp", cJSON_CreateNull());
+		cJSON_AddItemToObject(x, "verdict_tg", cJSON_CreateNull());
+		cJSON_AddStringToObject(x, "reason", c->reason);
+	} else {
+		cJSON_AddItemToObject(x, "verdict_pp", verdict_json(&c->vpp));
+		cJSON_AddItemToObject(x, "verdict_tg", verdict_json(&c->vtg));
+	}
 	return x;
 }
 

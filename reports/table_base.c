@@ -94,9 +94,17 @@ static void take_verdicts(struct tables *t, size_t e, const struct parity_result
 		}
 	}
 	for (i = 0; i < pr->n_notes; i++) {
+		const struct parity_side *cs = pr->notes[i].cell;
 		char *text;
 		if (pr->notes[i].kind != PARITY_NOTE_FORCED)
 			continue;
+		for (k = 0; k < t->n_base; k++) {
+			struct tables_base_cell *c = &t->base[k].cells[e];
+			if (c->present && c->forced && cs->n_max == TPS_NULL &&
+			    tables_same(cs->spec_type, "") && tables_same(cs->model, t->base[k].model) &&
+			    tables_same(cs->endpoint, t->base[k].endpoint))
+				parity_diff_text(&pr->notes[i].diff, c->reason, sizeof(c->reason));
+		}
 		text = parity_note_text(&pr->notes[i]);
 		strv_add(&t->warnings, &t->n_warnings, text);
 		free(text);
@@ -135,14 +143,20 @@ int tables_build_verdicts(const struct tables_opts *o, struct tables *t,
 
 static void fmt_verdict(const struct tables_verdict *v, char *buf, size_t len)
 {
-	const char *q = v->v.significant ? "" : "?";
+	const char *q = v->v.significant || v->v.kind == VERDICT_UNDECIDED ? "" : "?";
+	char lead[48] = "";
 
+	/* The report judges at the default band: a verdict whose resolution is wider
+	 * is led by it, so that a parity inside a wide band is not read as tight. */
+	if (v->v.mde_pct > VERDICT_BAND_PCT)
+		snprintf(lead, sizeof(lead), "mde %.1f%%: ", v->v.mde_pct);
 	if (!v->has || v->v.kind == VERDICT_UNKNOWN)
 		snprintf(buf, len, "n/a");
-	else if (v->v.kind == VERDICT_PARITY)
-		snprintf(buf, len, "parity%s", q);
+	else if (v->v.kind == VERDICT_PARITY || v->v.kind == VERDICT_UNDECIDED)
+		snprintf(buf, len, "%s%s%s", lead, verdict_kind_name(v->v.kind), q);
 	else
-		snprintf(buf, len, "%+.1f%% %s%s", v->v.delta_pct, verdict_kind_name(v->v.kind), q);
+		snprintf(buf, len, "%s%+.1f%% %s%s", lead, v->v.delta_pct,
+			 verdict_kind_name(v->v.kind), q);
 }
 
 char *tables_base_text(const struct tables *t, const struct tables_base_row *row, size_t e)

@@ -44,6 +44,7 @@ struct tables_base_cell {
 	char *tag;
 	struct tables_verdict vpp, vtg;
 	int forced;           /* the runs differ in a way parity refuses */
+	char reason[160];     /* forced: what differs, "" when unknown */
 };
 
 struct tables_base_row {

@@ -70,16 +70,93 @@ static void point_history(struct gate_set *set, int m, struct gate_cell *c)
 	c->n_hist[m] = se->n;
 }
 
-/* Fills cells[i] from runs[i]; cand adds the floors, flags and history. */
-static int load_cells(struct store *s, const struct gate_load_opts *o, struct gate_set *set,
-		      const struct cell_run *runs, struct gate_cell *cells, size_t n, int cand)
+static int same_str(const char *a, const char *b)
 {
-	size_t i;
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+static int same_series(const struct cell_run *a, const struct cell_run *b)
+{
+	return same_str(a->engine, b->engine) && same_str(a->model, b->model) &&
+	       same_str(a->spec_type, b->spec_type) && a->n_max == b->n_max &&
+	       same_str(a->endpoint, b->endpoint);
+}
+
+/* The pools of runs[] (oldest first within a series): rep[] marks the newest run
+ * of each series, pick[] every run pooled with it: all of them with all_runs,
+ * else those carrying the newest run's tag (the newest alone when untagged).
+ * Returns how many series. */
+static size_t pools(const struct cell_run *r, size_t n, int all_runs, char *pick, char *rep)
+{
+	size_t i, j, series = 0;
+	char *seen = tps_xcalloc(n ? n : 1, 1);
+
+	for (i = n; i-- > 0;) {
+		if (seen[i])
+			continue;
+		rep[i] = pick[i] = 1;
+		series++;
+		for (j = 0; j < i; j++) {
+			if (seen[j] || !same_series(&r[i], &r[j]))
+				continue;
+			seen[j] = 1;
+			pick[j] = (char)(all_runs || (r[i].tag && *r[i].tag &&
+						      same_str(r[i].tag, r[j].tag)));
+		}
+		seen[i] = 1;
+	}
+	free(seen);
+	return series;
+}
+
+/* Points cell c at the instances of its pool: the picked runs of the series of
+ * runs[last], oldest first, with their values. */
+static int load_pool(struct store *s, const struct gate_load_opts *o, struct gate_set *set,
+		     const struct cell_run *runs, const struct parity_side *sides, size_t last,
+		     const char *pick, size_t *n_inst, struct gate_cell *c)
+{
+	size_t j, first = *n_inst;
 	int m;
 
-	for (i = 0; i < n; i++) {
+	for (j = 0; j <= last; j++) {
+		struct gate_instance *in;
+
+		if (!pick[j] || !same_series(&runs[j], &runs[last]))
+			continue;
+		in = &set->inst[(*n_inst)++];
+		memset(in, 0, sizeof(*in));
+		in->side = &sides[j];
+		for (m = 0; m < GATE_N_METRICS; m++) {
+			if (!o->metrics[m] || (m == GATE_ACCEPT && sweep_rung_is_base(runs[j].n_max)))
+				continue;
+			if (load_values(s, set, &runs[j], m, &in->values[m]) < 0)
+				return -1;
+		}
+	}
+	c->inst = &set->inst[first];
+	c->n_inst = *n_inst - first;
+	return 0;
+}
+
+/* Fills one cell per pool of runs[] (rep[] marks them); cand adds the floors,
+ * flags and history. */
+static int load_cells(struct store *s, const struct gate_load_opts *o, struct gate_set *set,
+		      const struct cell_run *runs, size_t n_runs, const struct parity_side *sides,
+		      const char *rep, const char *pick, struct gate_cell *cells, size_t *n_inst,
+		      int cand)
+{
+	size_t i, k = 0;
+	int m;
+
+	for (i = 0; i < n_runs; i++) {
 		const struct cell_run *r = &runs[i];
-		struct gate_cell *c = &cells[i];
+		struct gate_cell *c;
+
+		if (!rep[i])
+			continue;
+		c = &cells[k++];
+		if (load_pool(s, o, set, runs, sides, i, pick, n_inst, c) < 0)
+			return -1;
 
 		pair_side_of(r, &c->side);
 		for (m = 0; m < GATE_N_METRICS; m++) {
@@ -112,7 +189,9 @@ static int load_cells(struct store *s, const struct gate_load_opts *o, struct ga
 int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate_set *out)
 {
 	struct cell_filter fc = { 0 }, fb = { 0 }, fh = { 0 };
-	int ex, m;
+	char *pick = NULL, *rep = NULL;
+	size_t i, nc, nb, n_inst = 0;
+	int ex, m, ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	if ((ex = store_baseline_exists(s, o->baseline)) < 0)
@@ -122,13 +201,28 @@ int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate
 	fc.engine = o->engine;
 	fc.tag = o->tag;
 	fc.model = o->model;
+	fc.all = 1;
 	fb.baseline = o->baseline;
 	fb.model = o->model;
+	fb.all = 1;
 	fh.engine = o->engine;
 	fh.model = o->model;
-	if (store_cell_runs(s, &fc, &out->cand_runs, &out->n_cand) < 0 ||
-	    store_cell_runs(s, &fb, &out->base_runs, &out->n_base) < 0)
+	if (store_cell_runs(s, &fc, &out->cand_runs, &out->n_cand_runs) < 0 ||
+	    store_cell_runs(s, &fb, &out->base_runs, &out->n_base_runs) < 0)
 		return -1;
+	nc = out->n_cand_runs;
+	nb = out->n_base_runs;
+	out->sides = tps_xcalloc(nc + nb + 1, sizeof(*out->sides));
+	out->inst = tps_xcalloc(nc + nb + 1, sizeof(*out->inst));
+	for (i = 0; i < nc + nb; i++) {
+		const struct cell_run *r = i < nc ? &out->cand_runs[i] : &out->base_runs[i - nc];
+		pair_side_of(r, &out->sides[i]);
+		store_run_round_batch(r, &out->sides[i].round, &out->sides[i].batch);
+	}
+	pick = tps_xcalloc(nc + nb + 1, 1);
+	rep = tps_xcalloc(nc + nb + 1, 1);
+	out->n_cand = pools(out->cand_runs, nc, o->tag != NULL, pick, rep);
+	out->n_base = pools(out->base_runs, nb, 1, pick + nc, rep + nc);
 	for (m = 0; o->history && m < GATE_N_METRICS; m++) {
 		int rc;
 		if (!o->metrics[m])
@@ -139,20 +233,28 @@ int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate
 			rc = store_history(s, &fh, m == GATE_PP ? CELL_PP : CELL_TG, &out->hist[m],
 					   &out->n_hist[m]);
 		if (rc < 0)
-			return -1;
+			goto out;
 	}
 	out->cand = tps_xcalloc(out->n_cand ? out->n_cand : 1, sizeof(*out->cand));
 	out->base = tps_xcalloc(out->n_base ? out->n_base : 1, sizeof(*out->base));
-	if (load_cells(s, o, out, out->cand_runs, out->cand, out->n_cand, 1) < 0 ||
-	    load_cells(s, o, out, out->base_runs, out->base, out->n_base, 0) < 0)
-		return -1;
+	if (load_cells(s, o, out, out->cand_runs, nc, out->sides, rep, pick, out->cand, &n_inst,
+		       1) < 0 ||
+	    load_cells(s, o, out, out->base_runs, nb, out->sides + nc, rep + nc, pick + nc,
+		       out->base, &n_inst, 0) < 0)
+		goto out;
+	/* --sweep reads the candidate's newest runs, as before. */
+	fc.all = 0;
 	if (o->decode && store_load_decode(s, &fc, &out->decode, &out->n_decode) < 0)
-		return -1;
+		goto out;
 	out->in.cand = out->cand;
 	out->in.n_cand = out->n_cand;
 	out->in.base = out->base;
 	out->in.n_base = out->n_base;
-	return 0;
+	ret = 0;
+out:
+	free(pick);
+	free(rep);
+	return ret;
 }
 
 void gate_set_release(struct gate_set *set)
@@ -162,8 +264,10 @@ void gate_set_release(struct gate_set *set)
 
 	if (!set)
 		return;
-	cell_runs_free(set->cand_runs, set->n_cand);
-	cell_runs_free(set->base_runs, set->n_base);
+	cell_runs_free(set->cand_runs, set->n_cand_runs);
+	cell_runs_free(set->base_runs, set->n_base_runs);
+	free(set->sides);
+	free(set->inst);
 	free(set->cand);
 	free(set->base);
 	for (i = 0; i < set->n_values; i++)

@@ -29,8 +29,12 @@ struct gate_load_opts {
 struct gate_set {
 	struct gate_input in;
 	struct cell_run *cand_runs, *base_runs;
-	struct gate_cell *cand, *base;  /* one per run, in the store's cell order */
+	struct gate_cell *cand, *base;  /* one per pool (its newest run), in the store's
+					   cell order */
 	size_t n_cand, n_base;
+	size_t n_cand_runs, n_base_runs; /* runs loaded, pooled or not */
+	struct parity_side *sides;      /* one per run loaded: cand's, then base's */
+	struct gate_instance *inst;     /* the pooled runs the cells point to */
 	double **values;                /* every value array the cells point to */
 	size_t n_values;
 	struct history_series *hist[GATE_N_METRICS];
@@ -41,8 +45,12 @@ struct gate_set {
 	size_t n_decode;
 };
 
-/* Loads the gate of o->engine's latest runs (those tagged o->tag when set; only
- * o->model when set) against the baseline o->baseline. For each run and each
+/* Loads the gate of o->engine's runs against the baseline o->baseline, pooling
+ * every run of a cell (series) on each side: the candidate's runs tagged o->tag
+ * when set, else those carrying the tag of the cell's newest run (that run alone
+ * when it has none); the baseline's frozen runs, all of them. Only o->model when
+ * set. Each cell's newest run is its gate_cell; inst lists every pooled run, with
+ * round and batch read by store_run_round_batch(). For each run and each
  * metric in o->metrics: its usable values (acceptance off the base rung only);
  * for the candidate's runs also the newest stored noise floor of pp and tg (NaN
  * when none), the count of samples carrying each flag, and with o->history its

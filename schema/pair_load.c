@@ -5,10 +5,12 @@
 #include "schema/pair_load.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "schema/noise.h"
+#include "schema/record.h"
 #include "tpsdb.h"
 
 void pair_side_of(const struct cell_run *r, struct parity_side *out)
@@ -117,11 +119,119 @@ static struct parity_cell *add_cell(struct pair_set *p, size_t *n, size_t ours, 
 	return c;
 }
 
+void store_run_round_batch(const struct cell_run *r, int64_t *round, const char **batch)
+{
+	/* Integration point for migration 0003: read r's round and batch here. */
+	(void)r;
+	*round = TPS_NULL;
+	*batch = NULL;
+}
+
+/* Whether a run of a series enters the pool whose newest run is last. */
+static int picked(const struct parity_opts *o, const char *tag, const struct cell_run *last,
+		  const struct cell_run *r, const struct parity_side *side)
+{
+	struct parity_side a, b;
+	struct parity_diff d;
+
+	if (o->batch && !(side->batch && !strcmp(side->batch, o->batch)))
+		return 0;
+	if (!tag && r != last && !(last->tag && *last->tag && same_str(r->tag, last->tag)))
+		return 0;
+	pair_side_of(last, &a);
+	pair_side_of(r, &b);
+	return !parity_mismatch(&a, &b, &d);
+}
+
+/* Picks the pools of side k: for every series of runs[k], marks in pick[] the
+ * runs pooled and in rep[] the newest of them. Returns the number of series. */
+static size_t pick_pools(struct pair_set *p, int k, const struct parity_opts *o,
+			 const char *tag, char *pick, char *rep)
+{
+	const struct cell_run *r = p->runs[k];
+	size_t n = p->n_runs[k], i, j, series = 0;
+	char *seen = tps_xcalloc(n ? n : 1, 1);
+
+	for (i = n; i-- > 0;) {
+		const struct cell_run *last = NULL;
+		size_t last_i = 0;
+
+		if (seen[i])
+			continue;
+		/* i is the newest run of its series: runs come oldest first. */
+		for (j = i + 1; j-- > 0;) {
+			if (seen[j] || !same_series(&r[i], &r[j]))
+				continue;
+			seen[j] = 1;
+			if (o->batch && !picked(o, tag, &r[j], &r[j], &p->inst_sides[k][j]))
+				continue;
+			if (!last) {
+				last = &r[j];
+				last_i = j;
+			}
+			pick[j] = (char)picked(o, tag, last, &r[j], &p->inst_sides[k][j]);
+		}
+		if (last) {
+			rep[last_i] = 1;
+			series++;
+		}
+	}
+	free(seen);
+	return series;
+}
+
+/* Builds side k's representative sides (the pools' newest runs, in runs[k]'s
+ * order) and the map from run index to rep index. */
+static void reps_of(struct pair_set *p, int k, const char *rep, size_t *map, size_t *n_rep)
+{
+	size_t i, n = 0;
+
+	p->sides[k] = tps_xcalloc(p->n_runs[k] ? p->n_runs[k] : 1, sizeof(*p->sides[k]));
+	for (i = 0; i < p->n_runs[k]; i++) {
+		map[i] = SIZE_MAX;
+		if (rep[i]) {
+			p->sides[k][n] = p->inst_sides[k][i];
+			map[i] = n++;
+		}
+	}
+	*n_rep = n;
+}
+
+/* Fills the instances of one side of cell c: the picked runs of the series of
+ * run `last`, oldest first. */
+static int load_pool(struct store *s, struct pair_set *p, const struct parity_opts *o, int k,
+		     size_t last, const char *pick, size_t *n_inst, size_t *count)
+{
+	const struct cell_run *r = p->runs[k];
+	size_t j;
+
+	*count = 0;
+	for (j = 0; j <= last; j++) {
+		struct parity_instance *in;
+
+		if (!pick[j] || !same_series(&r[j], &r[last]))
+			continue;
+		in = &p->inst[(*n_inst)++];
+		memset(in, 0, sizeof(*in));
+		in->side = &p->inst_sides[k][j];
+		(*count)++;
+		if ((o->metrics & PARITY_PP) &&
+		    load_series(s, p, &r[j], PARITY_METRIC_PP, &in->values[PARITY_METRIC_PP]) < 0)
+			return -1;
+		if ((o->metrics & PARITY_TG) &&
+		    load_series(s, p, &r[j], PARITY_METRIC_TG, &in->values[PARITY_METRIC_TG]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int store_pair_load(struct store *s, const struct parity_opts *o, struct pair_set *out)
 {
 	struct cell_filter fa = { 0 }, fb;
-	char *used = NULL;
-	size_t i, j, n = 0;
+	char *used = NULL, *pick[2] = { NULL, NULL }, *rep[2] = { NULL, NULL };
+	size_t *map[2] = { NULL, NULL }, *run_of[2] = { NULL, NULL }, n_rep[2] = { 0, 0 };
+	size_t i, j, k, n = 0, n_inst = 0;
+	size_t *inst_at = NULL;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -129,40 +239,87 @@ int store_pair_load(struct store *s, const struct parity_opts *o, struct pair_se
 	fa.model = o->model;
 	fa.host = o->host;
 	fa.tag = o->ours_tag;
+	fa.all = 1;
 	fb = fa;
 	fb.engine = o->vs;
 	fb.tag = o->vs_tag;
 	if (store_cell_runs(s, &fa, &out->runs[0], &out->n_runs[0]) < 0 ||
 	    store_cell_runs(s, &fb, &out->runs[1], &out->n_runs[1]) < 0)
 		goto out;
-	sides_of(out, 0);
-	sides_of(out, 1);
-	used = tps_xcalloc(out->n_runs[1] ? out->n_runs[1] : 1, 1);
-	for (i = 0; i < out->n_runs[0]; i++) {
-		const struct cell_run *a = &out->runs[0][i];
-		struct parity_cell *c;
+	out->inst = tps_xcalloc(out->n_runs[0] + out->n_runs[1] + 1, sizeof(*out->inst));
+	for (k = 0; k < 2; k++) {
+		size_t nr = out->n_runs[k] ? out->n_runs[k] : 1;
 
-		for (j = 0; j < out->n_runs[1]; j++)
-			if (!used[j] && same_cell(a, &out->runs[1][j]))
+		out->inst_sides[k] = tps_xcalloc(nr, sizeof(*out->inst_sides[k]));
+		for (i = 0; i < out->n_runs[k]; i++) {
+			pair_side_of(&out->runs[k][i], &out->inst_sides[k][i]);
+			store_run_round_batch(&out->runs[k][i], &out->inst_sides[k][i].round,
+					      &out->inst_sides[k][i].batch);
+		}
+		pick[k] = tps_xcalloc(nr, 1);
+		rep[k] = tps_xcalloc(nr, 1);
+		map[k] = tps_xcalloc(nr, sizeof(*map[k]));
+		run_of[k] = tps_xcalloc(nr, sizeof(*run_of[k]));
+		pick_pools(out, k, o, k ? o->vs_tag : o->ours_tag, pick[k], rep[k]);
+		reps_of(out, k, rep[k], map[k], &n_rep[k]);
+		for (i = 0; i < out->n_runs[k]; i++)
+			if (map[k][i] != SIZE_MAX)
+				run_of[k][map[k][i]] = i;
+	}
+	used = tps_xcalloc(n_rep[1] ? n_rep[1] : 1, 1);
+	for (i = 0; i < n_rep[0]; i++) {
+		const struct cell_run *a = &out->runs[0][run_of[0][i]], *b;
+		struct parity_cell *c;
+		size_t cnt;
+
+		for (j = 0; j < n_rep[1]; j++)
+			if (!used[j] && same_cell(a, &out->runs[1][run_of[1][j]]))
 				break;
-		if (j == out->n_runs[1])
+		if (j == n_rep[1])
 			continue;
 		used[j] = 1;
+		b = &out->runs[1][run_of[1][j]];
 		c = add_cell(out, &n, i, j);
 		if ((o->metrics & PARITY_PP) &&
-		    load_metric(s, out, a, &out->runs[1][j], PARITY_METRIC_PP, 1, c) < 0)
+		    load_metric(s, out, a, b, PARITY_METRIC_PP, 1, c) < 0)
 			goto out;
 		if ((o->metrics & PARITY_TG) &&
-		    load_metric(s, out, a, &out->runs[1][j], PARITY_METRIC_TG, 1, c) < 0)
+		    load_metric(s, out, a, b, PARITY_METRIC_TG, 1, c) < 0)
 			goto out;
+		/* Indexes, not pointers, until the cells stop moving. */
+		inst_at = tps_xrealloc(inst_at, 2 * n * sizeof(*inst_at));
+		inst_at[2 * (n - 1)] = n_inst;
+		if (load_pool(s, out, o, 0, run_of[0][i], pick[0], &n_inst, &cnt) < 0)
+			goto out;
+		c = &out->cells[n - 1];
+		c->n_ours_inst = cnt;
+		inst_at[2 * (n - 1) + 1] = n_inst;
+		if (load_pool(s, out, o, 1, run_of[1][j], pick[1], &n_inst, &cnt) < 0)
+			goto out;
+		c = &out->cells[n - 1];
+		c->n_vs_inst = cnt;
+	}
+	for (i = 0; i < n; i++) {
+		out->cells[i].ours_inst = &out->inst[inst_at[2 * i]];
+		out->cells[i].vs_inst = &out->inst[inst_at[2 * i + 1]];
 	}
 	ret = 0;
 out:
+	for (k = 0; k < 2; k++) {
+		free(pick[k]);
+		free(rep[k]);
+		free(map[k]);
+		free(run_of[k]);
+	}
+	free(inst_at);
 	free(used);
+	if (ret < 0)
+		for (i = 0; i < n; i++)
+			out->cells[i].n_ours_inst = out->cells[i].n_vs_inst = 0;
 	out->in.ours = out->sides[0];
 	out->in.vs = out->sides[1];
-	out->in.n_ours = out->sides[0] ? out->n_runs[0] : 0;
-	out->in.n_vs = out->sides[1] ? out->n_runs[1] : 0;
+	out->in.n_ours = out->sides[0] ? n_rep[0] : 0;
+	out->in.n_vs = out->sides[1] ? n_rep[1] : 0;
 	out->in.cells = out->cells;
 	out->in.n_cells = n;
 	return ret;
@@ -213,8 +370,10 @@ void pair_set_release(struct pair_set *p)
 		free(p->values[i]);
 	free(p->values);
 	free(p->cells);
+	free(p->inst);
 	for (i = 0; i < 2; i++) {
 		free(p->sides[i]);
+		free(p->inst_sides[i]);
 		cell_runs_free(p->runs[i], p->n_runs[i]);
 	}
 	memset(p, 0, sizeof(*p));

@@ -22,10 +22,24 @@ struct pair_set {
 	struct parity_cell *cells;
 	struct parity_value **values;  /* every value array the cells point to */
 	size_t n_values;
+	struct parity_side *inst_sides[2]; /* compare: one per pooled run */
+	struct parity_instance *inst;  /* the pooled runs the cells point to */
 };
 
+/* The single place where a run's round number and batch id are read: *round gets
+ * the collector's round (TPS_NULL when unknown) and *batch its batch id (NULL
+ * when unknown). The store has no such columns yet (migration 0003 adds
+ * run.round and run.batch), so for now every run is TPS_NULL and NULL: runs pair
+ * by start order and --batch selects nothing. */
+void store_run_round_batch(const struct cell_run *r, int64_t *round, const char **batch);
+
 /* Loads the cells o->ours and o->vs share, with the runs picked by o->model,
- * o->host and the tags (NULL: the latest run of each cell). Two runs share a cell
+ * o->host, o->batch and the tags, and pools every picked run of a side in a
+ * cell: with a tag, every run carrying it; without, the runs carrying the tag of
+ * the cell's latest run (that run alone when it has none); runs whose config
+ * differs from the latest (parity_mismatch()) are left out. The newest picked run
+ * is the cell's run (in->ours, in->vs); cells[i].ours_inst / vs_inst list them
+ * all, oldest first, with their values. Two runs share a cell
  * when model, spec type, n_max and endpoint agree; each vs run pairs with at most
  * one of ours, in the store's cell order. For each shared cell and each metric in
  * o->metrics: the usable values of both runs, the flagged samples left out, and the

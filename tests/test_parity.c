@@ -738,6 +738,145 @@ static void test_cells_accept_and_flags(void **state)
 	assert_int_equal(counts[4], 1);
 }
 
+
+/* Builds a series of 3 prompts (one rep) at scale x of a shape. */
+static void scaled(struct parity_value *v, double x)
+{
+	static const double shape[3] = { 100.0, 101.0, 99.0 };
+
+	for (int i = 0; i < 3; i++) {
+		v[i].prompt_id = i + 1;
+		v[i].rep = 1;
+		v[i].value = shape[i] * x;
+	}
+}
+
+/* Three rounds per side whose drift (1.0, 1.2, 0.8) both sides of a round share.
+ * Ours' runs carry the rounds 3, 1, 2 in start order: paired by round number the
+ * drift cancels (ratios +0.3 -0.2 +0.1%, parity decided); paired by start order,
+ * which is what runs without numbers get, it does not (undecided). The medians are
+ * over the paired samples, and every run's excluded count is summed. */
+static void test_parity_pooled_rounds(void **state)
+{
+	static const double drift[3] = { 1.0, 1.2, 0.8 }, ratio[3] = { 1.003, 0.998, 1.001 };
+	static const int64_t ours_round[3] = { 3, 1, 2 };
+	struct parity_value ov[3][3], vv[3][3];
+	struct parity_side os[3], vsd[3];
+	struct parity_instance oi[3], vi[3];
+	struct parity_cell cell;
+	struct parity_input in;
+	struct parity_opts po;
+	struct parity_result res;
+	size_t pairs[6];
+	int k;
+
+	(void)state;
+	memset(os, 0, sizeof(os));
+	memset(vsd, 0, sizeof(vsd));
+	for (k = 0; k < 3; k++) {
+		int r = (int)ours_round[k] - 1;
+
+		os[k].uuid = "o";
+		os[k].model = "m";
+		os[k].endpoint = "completion";
+		os[k].n_max = os[k].ctx = os[k].n_predict = TPS_NULL;
+		vsd[k] = os[k];
+		vsd[k].uuid = "v";
+		os[k].round = ours_round[k];
+		vsd[k].round = k + 1;
+		scaled(ov[k], drift[r] * ratio[r]);
+		scaled(vv[k], drift[k]);
+		memset(&oi[k], 0, sizeof(oi[k]));
+		memset(&vi[k], 0, sizeof(vi[k]));
+		oi[k].side = &os[k];
+		vi[k].side = &vsd[k];
+		oi[k].values[PARITY_METRIC_TG] = (struct parity_series){ ov[k], 3, 1 };
+		vi[k].values[PARITY_METRIC_TG] = (struct parity_series){ vv[k], 3, 0 };
+	}
+	assert_int_equal(parity_rounds(oi, 3, vi, 3, pairs), 3);
+	/* In ours' start order: its first run (round 3) with vs' third, ... */
+	assert_int_equal(pairs[0], 0);
+	assert_int_equal(pairs[1], 2);
+	assert_int_equal(pairs[2], 1);
+	assert_int_equal(pairs[3], 0);
+	assert_int_equal(pairs[4], 2);
+	assert_int_equal(pairs[5], 1);
+
+	memset(&cell, 0, sizeof(cell));
+	cell.ours = cell.vs = 0;
+	cell.ours_values[PARITY_METRIC_TG] = oi[2].values[PARITY_METRIC_TG];
+	cell.vs_values[PARITY_METRIC_TG] = vi[2].values[PARITY_METRIC_TG];
+	cell.noise_pct[0] = cell.noise_pct[1] = NAN;
+	cell.ours_inst = oi;
+	cell.vs_inst = vi;
+	cell.n_ours_inst = cell.n_vs_inst = 3;
+	in = (struct parity_input){ &os[2], &vsd[2], 1, 1, &cell, 1 };
+	parity_opts_init(&po);
+	po.ours = "ours";
+	po.vs = "ref";
+	po.metrics = PARITY_TG;
+	assert_int_equal(parity_decide(&in, &po, &res), 0);
+	assert_int_equal(res.n_rows, 1);
+	assert_int_equal(res.rows[0].v.rounds, 3);
+	assert_int_equal(res.rows[0].v.instances_ours, 3);
+	assert_int_equal(res.rows[0].v.method, VERDICT_METHOD_ROUNDS);
+	assert_int_equal(res.rows[0].v.kind, VERDICT_PARITY);
+	assert_int_equal(res.rows[0].v.decided, 1);
+	assert_true(fabs(res.rows[0].v.delta_pct - 0.0666) < 0.01);
+	assert_int_equal(res.rows[0].excluded_ours, 3);
+	assert_int_equal(res.rows[0].unpaired, 0);
+	/* The pooled medians: over the 9 paired samples of each side. */
+	assert_true(fabs(res.rows[0].vs_median - 100.0) < 1e-9);
+	parity_result_release(&res);
+
+	/* Without round numbers: start order pairs 0.8 x ours with 1.0 x vs. */
+	for (k = 0; k < 3; k++)
+		os[k].round = vsd[k].round = INT64_MIN;
+	assert_int_equal(parity_decide(&in, &po, &res), 0);
+	assert_int_equal(res.rows[0].v.rounds, 3);
+	assert_int_equal(res.rows[0].v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(res.rows[0].v.decided, 0);
+	assert_true(res.rows[0].v.mde_pct > 10);
+	parity_result_release(&res);
+}
+
+/* One pair of runs: vs has two samples ours lacks, far off. The medians are over
+ * the samples that formed the pairs, so both sides read 100 and the delta 0; the
+ * two are counted unpaired. */
+static void test_parity_medians_over_pairs(void **state)
+{
+	static const struct parity_value o[] = { { 1, 1, 90 }, { 2, 1, 100 }, { 3, 1, 110 } };
+	static const struct parity_value v[] = { { 1, 1, 90 }, { 2, 1, 100 }, { 3, 1, 110 },
+						 { 4, 1, 1000 }, { 5, 1, 1000 } };
+	struct parity_side a = { .uuid = "a", .model = "m", .endpoint = "completion",
+				 .n_max = TPS_NULL, .ctx = TPS_NULL, .n_predict = TPS_NULL,
+				 .round = TPS_NULL };
+	struct parity_side b = a;
+	struct parity_cell cell;
+	struct parity_input in;
+	struct parity_opts po;
+	struct parity_result res;
+
+	(void)state;
+	memset(&cell, 0, sizeof(cell));
+	cell.ours_values[PARITY_METRIC_TG] = (struct parity_series){ o, 3, 0 };
+	cell.vs_values[PARITY_METRIC_TG] = (struct parity_series){ v, 5, 0 };
+	cell.noise_pct[0] = cell.noise_pct[1] = NAN;
+	in = (struct parity_input){ &a, &b, 1, 1, &cell, 1 };
+	parity_opts_init(&po);
+	po.ours = "ours";
+	po.vs = "ref";
+	po.metrics = PARITY_TG;
+	assert_int_equal(parity_decide(&in, &po, &res), 0);
+	assert_true(fabs(res.rows[0].ours_median - 100) < 1e-12);
+	assert_true(fabs(res.rows[0].vs_median - 100) < 1e-12);
+	assert_true(fabs(res.rows[0].v.delta_pct) < 1e-12);
+	assert_int_equal(res.rows[0].unpaired, 2);
+	assert_int_equal(res.rows[0].v.rounds, 1);
+	assert_int_equal(res.rows[0].v.method, VERDICT_METHOD_REQUESTS);
+	parity_result_release(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -745,6 +884,8 @@ int main(void)
 		cmocka_unit_test(test_parity_mismatch_table),
 		cmocka_unit_test(test_parity_cell_name),
 		cmocka_unit_test(test_parity_decide_pure),
+		cmocka_unit_test(test_parity_pooled_rounds),
+		cmocka_unit_test(test_parity_medians_over_pairs),
 		cmocka_unit_test_setup_teardown(test_parity_dense_at_parity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parity_noise_floor_widens_band, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parity_refuse_and_force, setup, teardown),

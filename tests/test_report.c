@@ -367,6 +367,41 @@ static void test_report_json_csv(void **state)
 	report_input_release(&in);
 }
 
+
+/* A verdict whose resolution (mde_pct) is wider than the default band is led by
+ * it; an undecided one says so without "?"; a narrow one reads as before. */
+static void test_report_verdict_mde_lead(void **state)
+{
+	struct tables_engine eng[2] = { { "ours", "ours" }, { "ref", "upstream" } };
+	struct tables_base_cell cells[2];
+	struct tables_base_row row = { "m", "completion", cells };
+	struct tables t;
+	char *text;
+
+	(void)state;
+	memset(&t, 0, sizeof(t));
+	memset(cells, 0, sizeof(cells));
+	t.ref = "ref";
+	t.engines = eng;
+	t.n_engines = 2;
+	cells[0].present = cells[1].present = 1;
+	cells[0].pp = 1000;
+	cells[0].tg = 100;
+	cells[0].vpp.has = cells[0].vtg.has = 1;
+	cells[0].vpp.v.kind = VERDICT_PARITY;
+	cells[0].vpp.v.significant = 1;
+	cells[0].vpp.v.mde_pct = 5.8;
+	cells[0].vtg.v.kind = VERDICT_UNDECIDED;
+	cells[0].vtg.v.mde_pct = 1.2;
+	text = tables_base_text(&t, &row, 0);
+	assert_string_equal(text, "1000 / 100.0 (mde 5.8%: parity / undecided)");
+	free(text);
+	cells[0].vpp.v.mde_pct = 0.4;
+	text = tables_base_text(&t, &row, 0);
+	assert_string_equal(text, "1000 / 100.0 (parity / undecided)");
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_report_md_plain),
 		cmocka_unit_test(test_report_md_table),
 		cmocka_unit_test(test_report_cell_formats),
+		cmocka_unit_test(test_report_verdict_mde_lead),
 		cmocka_unit_test_setup_teardown(test_report_tables_study, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_tables_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_json_csv, setup, teardown),

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "analyze/stats.h"
 #include "analyze/verdict.h"
 
 #define NA NAN
@@ -265,6 +266,148 @@ static void test_verdict_gate_defaults(void **state)
 	assert_string_equal(verdict_gate_outcome_name(VERDICT_GATE_NODATA), "no-data");
 }
 
+
+/* A subnormal rate overflows the ratio: no usable pair, unknown, never faster. */
+static void test_verdict_nonfinite_unknown(void **state)
+{
+	double ours[] = { 200.0 }, vs[] = { 5e-324 };
+	double ours2[] = { 5e-324 }, vs2[] = { 200.0 };
+	struct verdict v;
+
+	(void)state;
+	assert_int_equal(verdict_paired(ours, vs, 1, NULL, &v), 0);
+	assert_int_equal(v.kind, VERDICT_UNKNOWN);
+	assert_int_equal(v.significant, 0);
+	assert_int_equal(v.n_pairs, 0);
+	assert_int_equal(v.n_skipped, 1);
+	assert_int_equal(verdict_paired(ours2, vs2, 1, NULL, &v), 0);
+	assert_int_equal(v.kind, VERDICT_UNKNOWN);
+}
+
+/* Round log ratios of +0.5 -0.4 +0.3 -0.2 +2.6%: mean 0.56%, sd 1.197% (in log
+ * space a little less); t(0.95, 4) = 2.132 puts the 90% interval at about
+ * [-0.58, +1.70]: inside 2%, parity decided; inside 1% it is not, undecided. */
+static void test_verdict_rounds_parity_tost(void **state)
+{
+	double pc[] = { 0.5, -0.4, 0.3, -0.2, 2.6 }, d[5], m = 0, ss = 0, se, t95, t90;
+	struct verdict_params p;
+	struct verdict v;
+
+	(void)state;
+	for (int i = 0; i < 5; i++) {
+		d[i] = log1p(pc[i] / 100);
+		m += d[i] / 5;
+	}
+	for (int i = 0; i < 5; i++)
+		ss += (d[i] - m) * (d[i] - m);
+	se = sqrt(ss / 4 / 5);
+	t95 = 2.7764451051977987;
+	t90 = 2.1318467863266499;
+	verdict_params_init(&p);
+	p.noise_pct = 5; /* a stored floor does not widen the pooled band */
+	assert_int_equal(verdict_rounds(d, 5, NULL, 0, NULL, 0, &p, &v), 0);
+	assert_int_equal(v.method, VERDICT_METHOD_ROUNDS);
+	assert_int_equal(v.rounds, 5);
+	check_near(v.delta_pct, (exp(m) - 1) * 100, 1e-9, "delta");
+	check_near(v.ci_lo_pct, (exp(m - t95 * se) - 1) * 100, 1e-6, "lo");
+	check_near(v.ci_hi_pct, (exp(m + t95 * se) - 1) * 100, 1e-6, "hi");
+	check_near(v.mde_pct, (v.ci_hi_pct - v.ci_lo_pct) / 2, 1e-12, "mde");
+	check_near(v.band_pct, 2, 0, "band");
+	/* The 95% interval pokes out of the band; the 90% one (TOST) does not. */
+	assert_true(v.ci_hi_pct > 2);
+	assert_true((exp(m + t90 * se) - 1) * 100 < 2);
+	assert_int_equal(v.kind, VERDICT_PARITY);
+	assert_int_equal(v.decided, 1);
+	assert_int_equal(v.significant, 1);
+	check_near(v.rounds_more, 0, 0, "nothing more");
+
+	p.band_pct = 1;
+	assert_int_equal(verdict_rounds(d, 5, NULL, 0, NULL, 0, &p, &v), 0);
+	assert_int_equal(v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(v.lean, VERDICT_PARITY);
+	assert_int_equal(v.decided, 0);
+	assert_true(v.rounds_more >= 1);
+}
+
+/* -5.0 -4.2 -4.6%: the whole 95% interval lies below -2%: slower, decided. +1.5
+ * -1.0 +2.5% settles nothing in a 2% band: undecided, leaning parity. */
+static void test_verdict_rounds_slower_undecided(void **state)
+{
+	double slow[] = { log1p(-0.050), log1p(-0.042), log1p(-0.046) };
+	double open[] = { log1p(0.015), log1p(-0.010), log1p(0.025) };
+	struct verdict v;
+
+	(void)state;
+	assert_int_equal(verdict_rounds(slow, 3, NULL, 0, NULL, 0, NULL, &v), 0);
+	assert_int_equal(v.kind, VERDICT_SLOWER);
+	assert_int_equal(v.decided, 1);
+	assert_true(v.ci_hi_pct < -2);
+	assert_int_equal(verdict_rounds(open, 3, NULL, 0, NULL, 0, NULL, &v), 0);
+	assert_int_equal(v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(v.decided, 0);
+	assert_int_equal(v.significant, 0);
+	assert_true(v.ci_lo_pct < -2 && v.ci_hi_pct > 2);
+	assert_true(v.rounds_more >= 1 && isfinite(v.rounds_more));
+}
+
+/* One round: not enough to pool (1); unpaired runs, two per side: Welch on the
+ * log run values. */
+static void test_verdict_rounds_welch_and_fallback(void **state)
+{
+	double one[] = { 0.01 }, a[] = { log(100), log(102) }, b[] = { log(110), log(112) };
+	double se, df, m;
+	struct verdict v = { 0 };
+
+	(void)state;
+	assert_int_equal(verdict_rounds(one, 1, a, 1, b, 1, NULL, &v), 1);
+	assert_int_equal(verdict_rounds(NULL, 0, a, 2, b, 2, NULL, &v), 0);
+	assert_int_equal(v.method, VERDICT_METHOD_WELCH);
+	assert_int_equal(v.rounds, 0);
+	assert_int_equal(v.instances_ours, 2);
+	m = stats_welch(a, 2, b, 2, &se, &df);
+	check_near(v.delta_pct, (exp(m) - 1) * 100, 1e-9, "welch delta");
+	assert_int_equal(v.kind, VERDICT_SLOWER);
+	assert_int_equal(verdict_rounds(one, 1, a, 1, b, 1, NULL, &v), 1);
+	{
+		struct verdict_params p;
+		verdict_params_init(&p);
+		p.band_pct = -1;
+		assert_int_equal(verdict_rounds(one, 1, a, 2, b, 2, &p, &v), -1);
+	}
+}
+
+/* The pooled gate: -5.0 -4.8 -5.2% fails a 3% threshold significantly; -6 -2 -4%
+ * is past it by the estimate only: inconclusive, with rounds to go; -1 -2 -1.5%
+ * passes. */
+static void test_verdict_gate_rounds(void **state)
+{
+	double base[3] = { 0, 0, 0 }, fail[3], incon[3], ok[3];
+	double f[] = { -5.0, -4.8, -5.2 }, in[] = { -6.0, -2.0, -4.0 }, o[] = { -1, -2, -1.5 };
+	size_t pairs[] = { 0, 0, 1, 1, 2, 2 };
+	struct verdict_gate_result g;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		fail[i] = log1p(f[i] / 100);
+		incon[i] = log1p(in[i] / 100);
+		ok[i] = log1p(o[i] / 100);
+	}
+	assert_int_equal(verdict_gate_rounds(fail, 3, base, 3, pairs, 3, NULL, &g), 0);
+	assert_int_equal(g.outcome, VERDICT_GATE_FAIL);
+	assert_int_equal(g.decided, 1);
+	assert_int_equal(g.rounds, 3);
+	assert_true(g.ci_hi_pct < -3);
+	assert_int_equal(verdict_gate_rounds(incon, 3, base, 3, pairs, 3, NULL, &g), 0);
+	assert_int_equal(g.outcome, VERDICT_GATE_INCONCLUSIVE);
+	assert_int_equal(g.decided, 0);
+	assert_true(g.delta_pct < -3 && g.ci_hi_pct > -3);
+	assert_true(g.rounds_more >= 1);
+	assert_string_equal(verdict_gate_outcome_name(g.outcome), "inconclusive");
+	assert_int_equal(verdict_gate_rounds(ok, 3, base, 3, pairs, 3, NULL, &g), 0);
+	assert_int_equal(g.outcome, VERDICT_GATE_PASS);
+	assert_int_equal(verdict_gate_rounds(ok, 1, base, 1, pairs, 1, NULL, &g), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +417,11 @@ int main(void)
 		cmocka_unit_test(test_verdict_bad_params),
 		cmocka_unit_test(test_verdict_gate_table),
 		cmocka_unit_test(test_verdict_gate_defaults),
+		cmocka_unit_test(test_verdict_nonfinite_unknown),
+		cmocka_unit_test(test_verdict_rounds_parity_tost),
+		cmocka_unit_test(test_verdict_rounds_slower_undecided),
+		cmocka_unit_test(test_verdict_rounds_welch_and_fallback),
+		cmocka_unit_test(test_verdict_gate_rounds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,5 +35,10 @@ if command -v jq >/dev/null 2>&1; then
 	[ "$(jq -r '.base[] | select(.model=="q35") | .cells[] | select(.engine=="ours") |
 		"\(.pp) \(.tg) \(.verdict_pp.verdict) \(.verdict_tg.verdict)"' \
 		"$TMP/json/report.json")" = "13150 142.6 parity parity" ] || fail "json cell"
+	# A cell that is not comparable carries no verdict, only its reason.
+	[ "$(jq -r '.base[] | select(.model=="g4") | .cells[] | select(.engine=="ours") |
+		"\(.comparable) \(.verdict_pp) \(.verdict_tg) \(.reason)"' \
+		"$TMP/json/report.json")" = "false null null model sha256 differs (cccccccccccc vs bbbbbbbbbbbb)" ] ||
+		fail "not comparable: verdict null and the reason"
 fi
 exit 0
