@@ -24,9 +24,9 @@ check 'all(.rows[]; (.mde_pct - (.ci_hi_pct - .ci_lo_pct) / 2 | fabs) < 0.01)' "
 check 'all(.rows[]; .rounds_more == 0 and .unpaired == 0)' "nothing left"
 
 # The newest pair alone (its tag only) is the old single-run rule: faster.
-"$TPSDB_BIN" import --engine ours --role ours --model pool-7b --warmup 1 --tag last \
+"$TPSDB_BIN" import --allow-duplicate --engine ours --role ours --model pool-7b --warmup 1 --tag last \
 	"$FIX2/pool-ours-5.jsonl" >/dev/null || fail "import"
-"$TPSDB_BIN" import --engine llama.cpp --role upstream --model pool-7b --warmup 1 --tag last \
+"$TPSDB_BIN" import --allow-duplicate --engine llama.cpp --role upstream --model pool-7b --warmup 1 --tag last \
 	"$FIX2/pool-vs-5.jsonl" >/dev/null || fail "import"
 tps compare --ours ours --vs llama.cpp --json
 expect_rc 0 "compare the newest tag"
