@@ -2,6 +2,7 @@
  * cell and metric, or the JSON rows and warnings. The notes become the same
  * sentences on stderr and in the JSON's "warnings". */
 #include "reports/compare_write.h"
+#include "reports/escape.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
@@ -18,9 +19,10 @@ void compare_write_notes(const struct parity_result *r)
 	size_t i;
 
 	for (i = 0; i < r->n_notes; i++) {
-		char *text = parity_note_text(&r->notes[i]);
-		tps_warning("%s", text);
+		char *text = parity_note_text(&r->notes[i]), *e = escape_text(text);
+		tps_warning("%s", e);
 		free(text);
+		free(e);
 	}
 }
 
@@ -71,7 +73,7 @@ int compare_write_json(const struct parity_result *r)
 		cJSON_AddItemToArray(warn, cJSON_CreateString(note));
 		free(note);
 	}
-	text = cJSON_Print(root);
+	text = json_print(root);
 	cJSON_Delete(root);
 	if (!text)
 		return tps_error("out of memory writing JSON");
@@ -80,19 +82,23 @@ int compare_write_json(const struct parity_result *r)
 	return 0;
 }
 
-void compare_write_text(const struct parity_result *r, const char *ours, const char *vs)
+void compare_write_text(const struct parity_result *r, const char *ours_raw,
+			const char *vs_raw)
 {
+	char *ours = escape_text(ours_raw), *vs = escape_text(vs_raw);
 	int wc = 4;
 	size_t i;
 
 	for (i = 0; i < r->n_rows; i++) {
-		char name[256];
+		char name[256], *e;
 		int l;
 		parity_cell_name(r->rows[i].model, r->rows[i].spec_type, r->rows[i].n_max,
 				 r->rows[i].endpoint, name, sizeof(name));
-		l = (int)strlen(name);
+		e = escape_text(name);
+		l = (int)strlen(e);
 		if (l > wc)
 			wc = l;
+		free(e);
 	}
 	printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5s  %-7s  %-3s  %-11s  %s\n", wc,
 	       "cell", "metric", ours, vs, "delta", "95% CI", "p", "pairs", "verdict", "sig",
@@ -100,9 +106,10 @@ void compare_write_text(const struct parity_result *r, const char *ours, const c
 	for (i = 0; i < r->n_rows; i++) {
 		const struct parity_row *w = &r->rows[i];
 		char name[256], a[32], b[32], d[32], lo[32], hi[32], ci[80], p[32], band[40];
-		char excl[48];
+		char excl[48], *e;
 
 		parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, name, sizeof(name));
+		e = escape_text(name);
 		md_num(a, sizeof(a), "%.1f", w->ours_median);
 		md_num(b, sizeof(b), "%.1f", w->vs_median);
 		md_num(d, sizeof(d), "%+.2f%%", w->v.delta_pct);
@@ -115,10 +122,13 @@ void compare_write_text(const struct parity_result *r, const char *ours, const c
 		snprintf(excl, sizeof(excl), "%zu/%zu%s", w->excluded_ours, w->excluded_vs,
 			 w->forced ? "  FORCED" : "");
 		printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5zu  %-7s  %-3s  %-11s  %s\n",
-		       wc, name, w->metric, a, b, d, ci, p, w->v.n_pairs,
+		       wc, e, w->metric, a, b, d, ci, p, w->v.n_pairs,
 		       verdict_kind_name(w->v.kind), w->v.significant ? "yes" : "no", band, excl);
+		free(e);
 	}
 	printf("tok/s medians; delta = median of per-pair %s/%s - 1; CI: 95%% t on log ratios; "
 	       "p: Wilcoxon signed-rank; band: max(--band, k x A/A noise); excl: flagged "
 	       "samples left out (%s/%s)\n", ours, vs, ours, vs);
+	free(ours);
+	free(vs);
 }
