@@ -31,9 +31,10 @@ golden study.stdout.md "$TMP/out"
 grep -q '^| q35 | 13150 / 142.6 (parity / parity) |' "$TMP/md/report.md" || fail "md cell"
 grep -q '^q35 .*13150 / 142.6 (parity / parity)' "$TMP/md/summary.txt" || fail "text cell"
 grep -q '^base,q35,completion,,ours,,,tg,142.60,parity,' "$TMP/csv/report.csv" || fail "csv cell"
-if command -v jq >/dev/null 2>&1; then
+need jq
+{
 	[ "$(jq -r '.base[] | select(.model=="q35") | .cells[] | select(.engine=="ours") |
 		"\(.pp) \(.tg) \(.verdict_pp.verdict) \(.verdict_tg.verdict)"' \
 		"$TMP/json/report.json")" = "13150 142.6 parity parity" ] || fail "json cell"
-fi
+}
 exit 0

@@ -4,7 +4,8 @@
 set -u
 : "${TPSDB_BIN:?TPSDB_BIN must name the tpsdb binary}"
 : "${TPSDB_TEST_DATA:?TPSDB_TEST_DATA must name tests/data}"
-command -v jq >/dev/null 2>&1 || { echo "jq is not installed: skipped"; exit 77; }
+. "${TPSDB_SRC:?TPSDB_SRC must name the source tree}/tests/cli/skip-lib.sh" || exit 1
+need jq
 
 FIX=$TPSDB_TEST_DATA/analyze-cli
 TMP=$(mktemp -d)
