@@ -7,19 +7,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
-scripts/deps.sh
-
-# The end-to-end tests need a real llama-server and a tiny model; both are cached
-# outside the tree, so only the first run on a machine pays the ~6 minute build.
-llama_dir=$(scripts/llama-server.sh)
-export TPSDB_LLAMA_SERVER="$llama_dir/bin/llama-server"
-
 # Under CI=true a skipped test is a failure (tests/cli/skip-lib.sh makes the test
 # itself fail; this catches any other skip), and golden-update mode is refused.
 if [ "${CI:-}" = true ] && [ "${TPSDB_UPDATE_GOLDEN:-}" = 1 ]; then
 	echo "test: TPSDB_UPDATE_GOLDEN=1 refuses to run under CI=true" >&2
 	exit 1
 fi
+
+
+scripts/deps.sh
+
+# The end-to-end tests need a real llama-server and a tiny model; both are cached
+# outside the tree, so only the first run on a machine pays the ~6 minute build.
+llama_dir=$(scripts/llama-server.sh)
+export TPSDB_LLAMA_SERVER="$llama_dir/bin/llama-server"
 
 total_pass=0 total_fail=0 total_skip=0
 run_suite() { # <build dir> <cmake args...>
