@@ -1,7 +1,7 @@
 # lib.sh: shared setup for the report, plot and trend CLI tests (tests/cli/t05NN-*.sh
 # source it). Each test gets a fresh store in a temporary folder, filled from the
 # export-format fixtures gen_fixtures.py wrote (fixed run uuids and start times).
-set -u
+set -eu
 : "${TPSDB_BIN:?TPSDB_BIN must name the tpsdb binary}"
 : "${TPSDB_TEST_DATA:?TPSDB_TEST_DATA must name tests/data}"
 
