@@ -2,6 +2,7 @@
  * fail, option and number parsing, whole-file reads, clocks and uuids. Kept at the
  * top level beside main.c because collect/, schema/, analyze/ and reports/ all use it. */
 #include "tpsdb.h"
+#include "reports/escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,11 +14,21 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Messages name labels, paths and server texts, which can hold anything: the line
+ * goes through escape_text(), so it stays one line and carries no terminal escape
+ * code or GitHub workflow command. */
 static void vreport(const char *prefix, const char *fmt, va_list ap)
 {
+	char *msg = NULL, *e;
+
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	e = escape_text(msg ? msg : fmt);
 	fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
+	fputs(e, stderr);
 	fputc('\n', stderr);
+	free(e);
+	free(msg);
 }
 
 int tps_error(const char *fmt, ...)

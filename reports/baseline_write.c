@@ -1,15 +1,17 @@
 /* baseline_write.c: renders the named baselines of schema/baseline.c and the runs
  * one of them freezes. */
 #include "reports/baseline_write.h"
+#include "reports/escape.h"
 #include "reports/json.h"
 #include "schema/record.h"
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
+#include <stdlib.h>
 
 static int print_cjson(FILE *f, cJSON *root)
 {
-	char *text = cJSON_Print(root);
+	char *text = json_print(root);
 
 	cJSON_Delete(root);
 	if (!text)
@@ -40,15 +42,19 @@ int baseline_write_list(FILE *f, const struct baseline_info *b, size_t n, int js
 		return 0;
 	}
 	fprintf(f, "%-24s  %-24s  %5s  %8s\n", "name", "created", "runs", "samples");
-	for (i = 0; i < n; i++)
-		fprintf(f, "%-24s  %-24s  %5lld  %8lld\n", b[i].name, b[i].created_at,
+	for (i = 0; i < n; i++) {
+		char *e = escape_text(b[i].name);
+		fprintf(f, "%-24s  %-24s  %5lld  %8lld\n", e, b[i].created_at,
 			(long long)b[i].n_runs, (long long)b[i].n_samples);
+		free(e);
+	}
 	return 0;
 }
 
 int baseline_write_show(FILE *f, const char *name, const struct cell_run *runs, size_t n,
 			int json)
 {
+	char *nm_e;
 	size_t i;
 
 	if (json) {
@@ -72,15 +78,26 @@ int baseline_write_show(FILE *f, const char *name, const struct cell_run *runs, 
 		}
 		return print_cjson(f, root);
 	}
-	fprintf(f, "baseline '%s': %zu run(s)\n", name, n);
+	nm_e = escape_text(name);
+	fprintf(f, "baseline '%s': %zu run(s)\n", nm_e, n);
+	free(nm_e);
 	for (i = 0; i < n; i++) {
 		const struct cell_run *r = &runs[i];
 		char nm[32] = "-";
+		/* Every label through escape_text(): the store may hold anything. */
+		char *u = escape_text(r->uuid), *e = escape_text(r->engine);
+		char *m = escape_text(r->model);
+		char *s = escape_text(*r->spec_type ? r->spec_type : "-");
+		char *t = escape_text(*r->tag ? r->tag : "-");
 		if (r->n_max != TPS_NULL)
 			snprintf(nm, sizeof(nm), "%lld", (long long)r->n_max);
-		fprintf(f, "  %s  %-16s  %-20s  %-14s  %5s  %-12s  %5lld samples\n", r->uuid,
-			r->engine, r->model, *r->spec_type ? r->spec_type : "-", nm,
-			*r->tag ? r->tag : "-", (long long)r->n_samples);
+		fprintf(f, "  %s  %-16s  %-20s  %-14s  %5s  %-12s  %5lld samples\n", u, e, m, s,
+			nm, t, (long long)r->n_samples);
+		free(u);
+		free(e);
+		free(m);
+		free(s);
+		free(t);
 	}
 	return 0;
 }

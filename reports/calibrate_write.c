@@ -2,12 +2,14 @@
  * row per cell and metric or one JSON object each; a pair that is not an A/A pair
  * becomes the same sentence as a warning or in the JSON's "skipped". */
 #include "reports/calibrate_write.h"
+#include "reports/escape.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "reports/json.h"
 #include "reports/parity.h"
 #include "schema/record.h"
 #include "tpsdb.h"
@@ -36,20 +38,25 @@ void calibrate_write_text(const struct noise_pair *p, size_t n)
 	printf("%-28s %-14s %-6s %9s %6s  %s\n", "CELL", "ENGINE", "METRIC", "FLOOR_%", "PAIRS",
 	       "RUNS");
 	for (i = 0; i < n; i++) {
-		char cell[160];
+		char cell[160], *ec, *ee;
 
 		if (p[i].diff.kind != PARITY_DIFF_NONE) {
-			char *msg = skip_text(&p[i]);
-			tps_warning("%s", msg);
+			char *msg = skip_text(&p[i]), *e = escape_text(msg);
+			tps_warning("%s", e);
 			free(msg);
+			free(e);
 			continue;
 		}
 		parity_side_name(p[i].b, cell, sizeof(cell));
+		ec = escape_text(cell);
+		ee = escape_text(p[i].b->engine);
 		for (m = 0; m < PARITY_N_METRICS; m++)
 			if (!isnan(p[i].pct[m]))
-				printf("%-28s %-14s %-6s %9.2f %6zu  %.8s %.8s\n", cell,
-				       p[i].b->engine, metric_name(m), p[i].pct[m], p[i].n_pairs[m],
+				printf("%-28s %-14s %-6s %9.2f %6zu  %.8s %.8s\n", ec, ee,
+				       metric_name(m), p[i].pct[m], p[i].n_pairs[m],
 				       p[i].a->uuid, p[i].b->uuid);
+		free(ec);
+		free(ee);
 	}
 }
 
@@ -93,7 +100,7 @@ int calibrate_write_json(const struct noise_pair *p, size_t n)
 			cJSON_AddItemToArray(floors, o);
 		}
 	}
-	text = cJSON_Print(root);
+	text = json_print(root);
 	cJSON_Delete(root);
 	if (!text)
 		return tps_error("out of memory writing JSON");

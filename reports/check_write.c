@@ -1,6 +1,8 @@
 /* check_write.c: renders `tpsdb check`. The findings and the alarms use the same
  * words as `tpsdb report` and `tpsdb models` (findings.c, alarms.c). */
 #include "reports/check_write.h"
+#include "reports/escape.h"
+#include "reports/json.h"
 #include "reports/alarms.h"
 #include "tpsdb.h"
 
@@ -26,7 +28,7 @@ int check_write_json(FILE *f, const struct check_result *r)
 	}
 	if (r->incomplete) /* only then: a sound store's document keeps its three keys */
 		cJSON_AddBoolToObject(root, "complete", 0);
-	if (!(out = cJSON_Print(root))) {
+	if (!(out = json_print(root))) {
 		tps_error("out of memory writing JSON");
 		goto out;
 	}
@@ -43,17 +45,22 @@ void check_write_text(FILE *f, const struct check_result *r)
 	size_t i;
 
 	for (i = 0; i < r->fs->n; i++) {
-		char *l = findings_line(&r->fs->v[i]);
-		fprintf(f, "%s\n", l);
+		char *l = findings_line(&r->fs->v[i]), *e = escape_text(l);
+		fprintf(f, "%s\n", e);
 		free(l);
+		free(e);
 	}
 	for (i = 0; i < r->nalarm; i++) {
-		char *t = alarms_text(&r->alarm[i]);
-		fprintf(f, "ALARM: %s\n", t);
+		char *t = alarms_text(&r->alarm[i]), *e = escape_text(t);
+		fprintf(f, "ALARM: %s\n", e);
 		free(t);
+		free(e);
 	}
-	for (i = 0; i < r->nproblem; i++)
-		fprintf(f, "integrity: %s\n", r->problem[i]);
+	for (i = 0; i < r->nproblem; i++) {
+		char *e = escape_text(r->problem[i]);
+		fprintf(f, "integrity: %s\n", e);
+		free(e);
+	}
 	if (!r->fs->n && !r->nalarm && !r->nproblem)
 		fprintf(f, "no findings; integrity ok\n");
 	else

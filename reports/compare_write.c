@@ -2,6 +2,7 @@
  * cell and metric, or the JSON rows and warnings. The notes become the same
  * sentences on stderr and in the JSON's "warnings". */
 #include "reports/compare_write.h"
+#include "reports/escape.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -19,9 +20,10 @@ void compare_write_notes(const struct parity_result *r)
 	size_t i;
 
 	for (i = 0; i < r->n_notes; i++) {
-		char *text = parity_note_text(&r->notes[i]);
-		tps_warning("%s", text);
+		char *text = parity_note_text(&r->notes[i]), *e = escape_text(text);
+		tps_warning("%s", e);
 		free(text);
+		free(e);
 	}
 }
 
@@ -80,7 +82,7 @@ int compare_write_json(const struct parity_result *r)
 		cJSON_AddItemToArray(warn, cJSON_CreateString(note));
 		free(note);
 	}
-	text = cJSON_Print(root);
+	text = json_print(root);
 	cJSON_Delete(root);
 	if (!text)
 		return tps_error("out of memory writing JSON");
@@ -97,15 +99,17 @@ static void write_lead(const struct parity_result *r, double band_pct)
 
 	for (i = 0; i < r->n_rows; i++) {
 		const struct parity_row *w = &r->rows[i];
-		char name[256];
+		char name[256], *e;
 
 		if (!(w->v.mde_pct > band_pct))
 			continue;
 		parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, name, sizeof(name));
+		e = escape_text(name);
 		printf("mde %.2f%% > band %.2f%%: %s %s could not have seen a difference under "
 		       "%.2f%% (%zu round%s)\n",
-		       w->v.mde_pct, band_pct, name, w->metric, w->v.mde_pct, w->v.rounds,
+		       w->v.mde_pct, band_pct, e, w->metric, w->v.mde_pct, w->v.rounds,
 		       w->v.rounds == 1 ? "" : "s");
+		free(e);
 	}
 }
 
@@ -116,7 +120,7 @@ static void write_open(const struct parity_result *r)
 
 	for (i = 0; i < r->n_rows; i++) {
 		const struct parity_row *w = &r->rows[i];
-		char name[256], more[64];
+		char name[256], more[64], *e;
 
 		if (w->v.kind != VERDICT_UNDECIDED)
 			continue;
@@ -126,27 +130,32 @@ static void write_open(const struct parity_result *r)
 				 w->v.rounds_more == 1 ? "" : "s");
 		else
 			snprintf(more, sizeof(more), "more rounds");
+		e = escape_text(name);
 		printf("undecided: %s %s: 95%% CI [%+.2f%%, %+.2f%%] against the band +-%.2f%% "
 		       "(leans %s); %s would decide it\n",
-		       name, w->metric, w->v.ci_lo_pct, w->v.ci_hi_pct, w->v.band_pct,
+		       e, w->metric, w->v.ci_lo_pct, w->v.ci_hi_pct, w->v.band_pct,
 		       verdict_kind_name(w->v.lean), more);
+		free(e);
 	}
 }
 
-void compare_write_text(const struct parity_result *r, const char *ours, const char *vs,
-			double band_pct)
+void compare_write_text(const struct parity_result *r, const char *ours_raw,
+			const char *vs_raw, double band_pct)
 {
+	char *ours = escape_text(ours_raw), *vs = escape_text(vs_raw);
 	int wc = 4;
 	size_t i;
 
 	for (i = 0; i < r->n_rows; i++) {
-		char name[256];
+		char name[256], *e;
 		int l;
 		parity_cell_name(r->rows[i].model, r->rows[i].spec_type, r->rows[i].n_max,
 				 r->rows[i].endpoint, name, sizeof(name));
-		l = (int)strlen(name);
+		e = escape_text(name);
+		l = (int)strlen(e);
 		if (l > wc)
 			wc = l;
+		free(e);
 	}
 	write_lead(r, band_pct);
 	printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5s  %6s  %-9s  %-3s  %-11s  %6s  %s\n",
@@ -155,9 +164,10 @@ void compare_write_text(const struct parity_result *r, const char *ours, const c
 	for (i = 0; i < r->n_rows; i++) {
 		const struct parity_row *w = &r->rows[i];
 		char name[256], a[32], b[32], d[32], lo[32], hi[32], ci[80], p[32], band[40];
-		char excl[48], mde[32], rounds[32];
+		char excl[48], mde[32], rounds[32], *e;
 
 		parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, name, sizeof(name));
+		e = escape_text(name);
 		md_num(a, sizeof(a), "%.1f", w->ours_median);
 		md_num(b, sizeof(b), "%.1f", w->vs_median);
 		md_num(d, sizeof(d), "%+.2f%%", w->v.delta_pct);
@@ -172,9 +182,10 @@ void compare_write_text(const struct parity_result *r, const char *ours, const c
 		md_num(mde, sizeof(mde), "%.2f%%", w->v.mde_pct);
 		snprintf(rounds, sizeof(rounds), "%zu", w->v.rounds);
 		printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5zu  %6s  %-9s  %-3s  %-11s  %6s  %s\n",
-		       wc, name, w->metric, a, b, d, ci, p, w->v.n_pairs, rounds,
+		       wc, e, w->metric, a, b, d, ci, p, w->v.n_pairs, rounds,
 		       verdict_kind_name(w->v.kind), w->v.significant ? "yes" : "no", band, mde,
 		       excl);
+		free(e);
 	}
 	write_open(r);
 	printf("tok/s medians; delta = median of per-pair %s/%s - 1 with one round; medians over "
@@ -183,4 +194,6 @@ void compare_write_text(const struct parity_result *r, const char *ours, const c
 	       "delta and CI from the per-round log ratios (each run one instance), band --band, "
 	       "parity when the 90%% CI is inside it; mde: the 95%% CI's half-width; excl: "
 	       "flagged samples left out (%s/%s)\n", ours, vs, ours, vs);
+	free(ours);
+	free(vs);
 }

@@ -3,10 +3,12 @@
  * text, JUnit and GitHub outputs. Decides nothing: statuses and counts are the
  * result's. */
 #include "reports/gate_write.h"
+#include "reports/escape.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports/json.h"
@@ -150,14 +152,24 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 
 	/* printf's padding, not md_table: a number wider than its column widens only
 	 * its own line here, and the output is kept byte for byte. */
+	char *e, *t, *b;
+
 	for (i = 0; i < r->n_rows; i++) {
 		cell_name(r->rows[i].cand, cell, sizeof(cell));
-		if ((int)strlen(cell) > wc)
-			wc = (int)strlen(cell);
+		e = escape_text(cell);
+		if ((int)strlen(e) > wc)
+			wc = (int)strlen(e);
+		free(e);
 	}
-	fprintf(f, "gate: '%s'%s%s%s against baseline '%s': %s (%zu failure(s))\n", h->engine,
-		h->tag ? " tag '" : "", h->tag ? h->tag : "", h->tag ? "'" : "", h->baseline,
-		r->n_fail ? "FAIL" : "PASS", r->n_fail);
+	e = escape_text(h->engine);
+	t = escape_text(h->tag);
+	b = escape_text(h->baseline);
+	fprintf(f, "gate: '%s'%s%s%s against baseline '%s': %s (%zu failure(s))\n", e,
+		h->tag ? " tag '" : "", t, h->tag ? "'" : "", b, r->n_fail ? "FAIL" : "PASS",
+		r->n_fail);
+	free(e);
+	free(t);
+	free(b);
 	fprintf(f, "  %-*s  %-6s  %10s  %10s  %8s  %-13s  %s\n", wc, "cell", "metric",
 		"baseline", "candidate", "delta", "threshold", "status");
 	for (i = 0; i < r->n_rows; i++) {
@@ -167,11 +179,13 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 		int prec = w->metric == GATE_ACCEPT ? 3 : 1;
 
 		cell_name(w->cand, cell, sizeof(cell));
+		e = escape_text(cell);
 		snprintf(th, sizeof(th), "-%.1f%% %s", w->g.threshold_pct,
 			 verdict_bound_name(w->g.bound));
-		fprintf(f, "  %-*s  %-6s  %10.*f  %10.*f  %+7.2f%%  %-13s  %s\n", wc, cell,
+		fprintf(f, "  %-*s  %-6s  %10.*f  %10.*f  %+7.2f%%  %-13s  %s\n", wc, e,
 			gate_metric_name(w->metric), prec, w->g.baseline_mean, prec,
 			w->g.candidate_mean, w->g.delta_pct, th, row_status(w));
+		free(e);
 	}
 	for (i = 0; i < r->n_rows; i++) {
 		const struct gate_row *w = &r->rows[i];
@@ -180,6 +194,7 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 		if (w->g.outcome != VERDICT_GATE_INCONCLUSIVE)
 			continue;
 		cell_name(w->cand, cell, sizeof(cell));
+		e = escape_text(cell);
 		if (isfinite(w->g.rounds_more))
 			snprintf(more, sizeof(more), "about %.0f more round%s", w->g.rounds_more,
 				 w->g.rounds_more == 1 ? "" : "s");
@@ -187,21 +202,28 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 			snprintf(more, sizeof(more), "more rounds");
 		fprintf(f, "  inconclusive%s: %s %s: %+.2f%% is past -%.2f%% but the 95%% CI "
 			"[%+.2f%%, %+.2f%%] (%zu rounds) reaches it; %s would decide it%s\n",
-			h->strict ? " FAIL" : "", cell, gate_metric_name(w->metric), w->g.delta_pct,
+			h->strict ? " FAIL" : "", e, gate_metric_name(w->metric), w->g.delta_pct,
 			w->g.threshold_pct, w->g.ci_lo_pct, w->g.ci_hi_pct, w->g.rounds, more,
 			h->strict ? "" : " (--strict fails it)");
+		free(e);
 	}
 	for (i = 0; i < r->n_viol; i++) {
 		viol_message(&r->viol[i], msg, sizeof(msg));
-		fprintf(f, "  sweep FAIL: %s\n", msg);
+		e = escape_text(msg);
+		fprintf(f, "  sweep FAIL: %s\n", e);
+		free(e);
 	}
 	for (i = 0; i < r->n_find; i++) {
 		find_message(&r->find[i], msg, sizeof(msg));
-		fprintf(f, "  finding%s: %s\n", h->strict ? " FAIL" : "", msg);
+		e = escape_text(msg);
+		fprintf(f, "  finding%s: %s\n", h->strict ? " FAIL" : "", e);
+		free(e);
 	}
 	for (i = 0; i < r->n_trend; i++) {
 		trend_message(&r->trend[i], msg, sizeof(msg));
-		fprintf(f, "  trend %s: %s\n", r->trend[i].fail ? "FAIL" : "pass", msg);
+		e = escape_text(msg);
+		fprintf(f, "  trend %s: %s\n", r->trend[i].fail ? "FAIL" : "pass", e);
+		free(e);
 	}
 	fprintf(f, "mean tok/s (accept: accepted/drafted); fails when delta < -threshold; "
 		"threshold = max(--max-regress, k x A/A noise)\n");
@@ -316,7 +338,7 @@ int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_resu
 		cJSON_AddItemToArray(arr, cJSON_CreateString(msg));
 	}
 	json_checks(root, h, r);
-	text = cJSON_Print(root);
+	text = json_print(root);
 	cJSON_Delete(root);
 	if (!text)
 		return tps_error("out of memory writing JSON");
@@ -325,23 +347,19 @@ int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_resu
 	return 0;
 }
 
-/* GitHub's workflow commands end a message at a newline and decode %XX. */
+/* GitHub's workflow commands end a message at a newline and decode %XX: the
+ * message goes through escape_github(), so a label cannot end it and start a
+ * command of its own. */
 static void gh_print(FILE *f, const char *kind, const char *msg)
 {
-	const char *p;
+	char *title = escape_github("tpsdb gate", 1), *m = escape_github(msg, 0);
 
-	fprintf(f, "::%s%s::", kind, !strcmp(kind, "error") ? " title=tpsdb gate" : "");
-	for (p = msg; *p; p++) {
-		if (*p == '%')
-			fputs("%25", f);
-		else if (*p == '\r')
-			fputs("%0D", f);
-		else if (*p == '\n')
-			fputs("%0A", f);
-		else
-			fputc(*p, f);
-	}
-	fputc('\n', f);
+	if (!strcmp(kind, "error"))
+		fprintf(f, "::%s title=%s::%s\n", kind, title, m);
+	else
+		fprintf(f, "::%s::%s\n", kind, m);
+	free(title);
+	free(m);
 }
 
 void gate_write_github(FILE *f, const struct gate_report *h, const struct gate_result *r)

@@ -2,10 +2,13 @@
  * with cJSON; these only decide between a value and null, which is where they
  * used to differ. */
 #include "reports/json.h"
+#include "reports/escape.h"
 #include "schema/record.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 void json_put_num(cJSON *o, const char *k, double v)
 {
@@ -37,4 +40,47 @@ void json_put_str(cJSON *o, const char *k, const char *s)
 		cJSON_AddStringToObject(o, k, s);
 	else
 		cJSON_AddNullToObject(o, k);
+}
+
+/* A copy of s in cJSON's allocator when s is not valid UTF-8, else NULL. */
+static char *repaired(const char *s)
+{
+	char *fix = NULL, *out = NULL;
+	size_t n;
+
+	if (!s)
+		goto out;
+	fix = escape_utf8(s);
+	if (!strcmp(s, fix))
+		goto out;
+	n = strlen(fix) + 1;
+	if ((out = cJSON_malloc(n)))
+		memcpy(out, fix, n);
+out:
+	free(fix);
+	return out;
+}
+
+static void repair(cJSON *item)
+{
+	char *fix;
+
+	for (; item; item = item->next) {
+		if (item->string && !(item->type & cJSON_StringIsConst) &&
+		    (fix = repaired(item->string))) {
+			cJSON_free(item->string);
+			item->string = fix;
+		}
+		if (cJSON_IsString(item) && (fix = repaired(item->valuestring))) {
+			cJSON_free(item->valuestring);
+			item->valuestring = fix;
+		}
+		repair(item->child);
+	}
+}
+
+char *json_print(cJSON *root)
+{
+	repair(root);
+	return cJSON_Print(root);
 }

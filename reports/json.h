@@ -15,7 +15,14 @@ void json_put_num(struct cJSON *o, const char *k, double v);
 void json_put_i64(struct cJSON *o, const char *k, int64_t v);
 /* A rung's n_max, or null for the base (TPS_NULL, or 0 and below). */
 void json_put_rung(struct cJSON *o, const char *k, int64_t n_max);
-/* s, or null when it is NULL. */
+/* s, or null when it is NULL. s need not be valid UTF-8: json_print() repairs it. */
 void json_put_str(struct cJSON *o, const char *k, const char *s);
+
+/* The one way reports/ turns a tree into text: every string value and key in root
+ * that is not valid UTF-8 (a label of a store written before ingest checked it) is
+ * first rewritten in place with U+FFFD for each bad byte (escape_utf8()), because
+ * cJSON copies bytes and its output would not parse. Formatted as cJSON_Print()
+ * does. Returns text the caller frees with cJSON_free(), or NULL when out of memory. */
+char *json_print(struct cJSON *root);
 
 #endif

@@ -2,6 +2,7 @@
  * the command line and the store, so every cell is escaped on the way out: a row of
  * the markdown is always exactly one line with ncols + 1 unescaped pipes. */
 #include "reports/md.h"
+#include "reports/escape.h"
 #include "tpsdb.h"
 
 #include <math.h>
@@ -90,23 +91,27 @@ static void buf_put(struct buf *b, const char *s, size_t n)
 char *md_escape(const char *s)
 {
 	struct buf b = { 0 };
+	unsigned cp;
+	size_t n;
 
 	buf_put(&b, "", 0);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (strchr("\\|`*<>[]", c)) {
-			char e[2] = { '\\', (char)c };
+	for (; s && *s; s += n ? n : 1) {
+		n = escape_utf8_seq(s, &cp);
+		if (!n) {
+			buf_put(&b, "\xef\xbf\xbd", 3); /* U+FFFD for a byte that is not UTF-8 */
+		} else if (cp < 0x80 && strchr("\\|`*<>[]", (int)cp)) {
+			char e[2] = { '\\', (char)cp };
 			buf_put(&b, e, 2);
-		} else if (c == '\n') {
+		} else if (cp == '\n') {
 			buf_put(&b, "<br>", 4);
-		} else if (c == '\r') {
+		} else if (cp == '\r') {
 			continue;
-		} else if (c == '\t') {
+		} else if (cp == '\t') {
 			buf_put(&b, " ", 1);
-		} else if (c < 0x20 || c == 0x7f) {
+		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
 			buf_put(&b, "?", 1);
 		} else {
-			buf_put(&b, s, 1);
+			buf_put(&b, s, n);
 		}
 	}
 	return b.p;
@@ -114,26 +119,7 @@ char *md_escape(const char *s)
 
 char *md_plain(const char *s)
 {
-	struct buf b = { 0 };
-
-	buf_put(&b, "", 0);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		char e[8];
-		if (c == '\n')
-			buf_put(&b, "\\n", 2);
-		else if (c == '\t')
-			buf_put(&b, "\\t", 2);
-		else if (c == '\r')
-			buf_put(&b, "\\r", 2);
-		else if (c < 0x20 || c == 0x7f) {
-			snprintf(e, sizeof(e), "\\x%02x", c);
-			buf_put(&b, e, strlen(e));
-		} else {
-			buf_put(&b, s, 1);
-		}
-	}
-	return b.p;
+	return escape_text(s);
 }
 
 size_t md_width(const char *s)
@@ -184,8 +170,10 @@ void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_te
 	for (r = 0; r < t->nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
 			const struct md_cell *cell = &t->cells[r * t->ncols + c];
-			char *p = st->raw ? tps_xstrdup(cell->text ? cell->text : "") :
-					    md_plain(cell->text), *q;
+			/* Even a raw cell goes through md_plain(): a label from the store
+			 * must never reach a terminal as an escape code or a CI log as a
+			 * workflow command, whatever the caller did before. */
+			char *p = md_plain(cell->text), *q;
 			size_t w;
 			if (cell->mark && *p) {
 				q = tps_xasprintf("%s *", p);

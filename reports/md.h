@@ -53,8 +53,8 @@ void md_table_write_text(FILE *f, const struct md_table *t);
 struct md_text_style {
 	int rule;                /* a dashed rule under the header */
 	int align_header;        /* header cells take their column's alignment, not left */
-	int raw;                 /* cells verbatim (not through md_plain) and measured in
-				    bytes: the caller has made them safe for a terminal */
+	int raw;                 /* cells measured in bytes, not code points (every
+				    cell still goes through md_plain) */
 	const size_t *min_width; /* per column, the least width; NULL for none */
 };
 
@@ -67,12 +67,15 @@ void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_te
 /* s escaped for a markdown table cell or a line of markdown: the characters that
  * could end a cell or start markup ('\\', '|', '`', '*', '<', '>', '[', ']') get
  * a backslash, a newline becomes "<br>", a carriage return is dropped, a tab a
- * space and any other control character "?". '_' is left alone: GitHub never
+ * space, any other control character (C0, DEL, C1) "?" and a byte that is not
+ * UTF-8 U+FFFD. '_' is left alone: GitHub never
  * reads one inside a word (n_max) as emphasis. Caller frees; NULL gives "". */
 char *md_escape(const char *s);
-/* s for plain text: a newline becomes the two characters "\n", a tab "\t", a
- * carriage return "\r" and any other control character "\xHH", so a label stays on
- * its line and can still be read. Caller frees; NULL gives "". */
+/* s for plain text: escape_text() (escape.h): a newline becomes the two characters
+ * "\n", a tab "\t", a carriage return "\r", any other control character "\xHH",
+ * a C1 character "\u00HH", an invalid byte "\xHH" and a leading "::" "\x3a:", so a
+ * label stays on its line, can still be read, and cannot reach a terminal or a CI
+ * log as a command. Caller frees; NULL gives "". */
 char *md_plain(const char *s);
 /* The number of UTF-8 code points in s (continuation bytes not counted). */
 size_t md_width(const char *s);

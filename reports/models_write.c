@@ -1,6 +1,7 @@
 /* models_write.c: renders `tpsdb models` from catalog_models() and catalog_alarms()
  * rows. The alarms go through reports/alarms.c, as in `tpsdb check`. */
 #include "reports/models_write.h"
+#include "reports/escape.h"
 #include "reports/alarms.h"
 #include "reports/json.h"
 #include "reports/md.h"
@@ -33,7 +34,7 @@ int models_write_json(FILE *f, const struct catalog_model *m, size_t nm,
 		cJSON_AddNumberToObject(o, "runs", (double)m[i].runs);
 	}
 	cJSON_AddItemToObject(root, "alarms", alarms_json(a, na));
-	if (!(out = cJSON_Print(root))) {
+	if (!(out = json_print(root))) {
 		tps_error("out of memory writing JSON");
 		goto out;
 	}
@@ -103,8 +104,9 @@ void models_write_text(FILE *f, const struct catalog_model *m, size_t nm,
 	if (nm)
 		write_table(f, m, nm);
 	for (i = 0; i < na; i++) {
-		char *t = alarms_text(&a[i]);
-		fprintf(f, "ALARM: %s\n", t);
+		char *t = alarms_text(&a[i]), *e = escape_text(t);
+		fprintf(f, "ALARM: %s\n", e);
 		free(t);
+		free(e);
 	}
 }

@@ -4,6 +4,7 @@
  * quote_path()); labels go into the data files through plot_field() and are read
  * back with columnheader and xtic. */
 #include "reports/plot.h"
+#include "reports/escape.h"
 #include "reports/strv.h"
 #include "reports/tail.h"
 #include "outfile.h"
@@ -76,23 +77,30 @@ char *plot_find_gnuplot(void)
 	return NULL;
 }
 
-/* A copy of s with control characters as spaces and, for a script string, each
- * quote doubled, or, for a data field (field 1), each '"' as two single quotes;
- * at most max UTF-8 code points, a cut one ending in "...". */
+/* A copy of s with control characters (C0, DEL, C1) as spaces and, for a script
+ * string, each quote doubled, or, for a data field (field 1), each '"' as two
+ * single quotes; at most max UTF-8 code points, a cut one ending in "...". A byte
+ * that is not UTF-8 becomes U+FFFD and "]]>" becomes "]] >": gnuplot's SVG
+ * terminal writes text into CDATA sections of an XML file, which either would
+ * break. */
 static char *clean(const char *s, size_t max, int field)
 {
-	size_t n = strlen(s ? s : ""), i = 0, cp = 0;
-	char *q = tps_xmalloc(2 * n + 8);
+	size_t n = strlen(s ? s : ""), i = 0, cp = 0, len;
+	char *q = tps_xmalloc(3 * n + 8);
 	const char *p;
+	unsigned c;
 
-	for (p = s ? s : ""; *p; p++) {
-		unsigned char c = (unsigned char)*p;
-		if ((c & 0xc0) != 0x80 && cp++ == max) {
+	for (p = s ? s : ""; *p; p += len ? len : 1) {
+		len = escape_utf8_seq(p, &c);
+		if (cp++ == max) {
 			memcpy(q + i, "...", 3);
 			i += 3;
 			break;
 		}
-		if (c < 0x20 || c == 0x7f) {
+		if (!len) {
+			memcpy(q + i, "\xef\xbf\xbd", 3);
+			i += 3;
+		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f)) {
 			q[i++] = ' ';
 		} else if (c == '\'' && !field) {
 			q[i++] = '\'';
@@ -100,8 +108,14 @@ static char *clean(const char *s, size_t max, int field)
 		} else if (c == '"' && field) {
 			q[i++] = '\'';
 			q[i++] = '\'';
+		} else if (!strncmp(p, "]]>", 3)) {
+			memcpy(q + i, "]] >", 4);
+			i += 4;
+			len = 3;
+			cp += 2;
 		} else {
-			q[i++] = (char)c;
+			memcpy(q + i, p, len);
+			i += len;
 		}
 	}
 	q[i] = '\0';

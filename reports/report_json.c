@@ -251,7 +251,7 @@ int tables_write_json(FILE *f, const struct tables *t, const struct tables_figur
 	cJSON_AddItemToObject(root, "runs", runs_json(t));
 	if (fig)
 		cJSON_AddItemToObject(root, "plots", figures_json(fig));
-	if (!(text = cJSON_Print(root)))
+	if (!(text = json_print(root)))
 		goto out;
 	fprintf(f, "%s\n", text);
 	ret = ferror(f) ? -1 : 0;

@@ -47,7 +47,7 @@ int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n)
 		json_put_num(o, "pp_median", stats_median(r->pp, r->npp));
 		json_put_num(o, "tg_median", stats_median(r->tg, r->ntg));
 	}
-	text = cJSON_Print(arr);
+	text = json_print(arr);
 	cJSON_Delete(arr);
 	if (!text)
 		return tps_error("out of memory writing JSON");

@@ -2,6 +2,7 @@
  * shape steps and the gaps come from analyze/series.c; the sentences from
  * reports/sweep_text.c. Text and JSON list the same things in the same order. */
 #include "reports/sweep_write.h"
+#include "reports/escape.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>
@@ -166,7 +167,7 @@ int sweep_write_json(FILE *out, const struct series_view *v, double tolerance_pc
 		if (series_shown(v, &set->v[k]))
 			cJSON_AddItemToArray(arr, series_json(v, tolerance_pct, set, &set->v[k]));
 	each_gap(v, set, gap_json, cJSON_AddArrayToObject(root, "gaps"));
-	text = cJSON_Print(root);
+	text = json_print(root);
 	cJSON_Delete(root);
 	if (!text)
 		return tps_error("out of memory writing JSON");
@@ -183,10 +184,12 @@ struct text_shape {
 static void shape_text(const struct series *ref, const struct sweep_step *st, void *arg)
 {
 	struct text_shape *ts = arg;
-	char msg[384];
+	char msg[384], *e;
 
 	sweep_text_shape(st, ts->se->engine, ref->engine, msg, sizeof(msg));
-	fprintf(ts->out, "  shape: %s\n", msg);
+	e = escape_text(msg);
+	fprintf(ts->out, "  shape: %s\n", e);
+	free(e);
 }
 
 static void series_text(FILE *out, const struct series_view *v, double tol,
@@ -194,12 +197,17 @@ static void series_text(FILE *out, const struct series_view *v, double tol,
 {
 	struct text_shape ts = { out, se };
 	size_t i;
+	char *e = escape_text(se->engine), *m = escape_text(se->model);
+	char *sp = escape_text(*se->spec_type ? se->spec_type : "(no spec type)");
+	char *ep = escape_text(strcmp(se->endpoint, "completion") ? se->endpoint : "");
 
-	fprintf(out, "%s  %s  %s%s%s  %s\n", se->engine, se->model,
-		*se->spec_type ? se->spec_type : "(no spec type)",
-		strcmp(se->endpoint, "completion") ? "  " : "",
-		strcmp(se->endpoint, "completion") ? se->endpoint : "",
+	fprintf(out, "%s  %s  %s%s%s  %s\n", e, m, sp,
+		strcmp(se->endpoint, "completion") ? "  " : "", ep,
 		se->report.n_violations ? "NOT MONOTONE" : "monotone");
+	free(e);
+	free(m);
+	free(sp);
+	free(ep);
 	fprintf(out, "  %-6s %9s %8s %7s %10s %9s %9s %4s\n", "n_max", "tg", "speedup", "accept",
 		"tok/cycle", "ms/cycle", "cycles", "n");
 	for (i = 0; i < se->n_rungs; i++) {
@@ -249,7 +257,14 @@ static void gap_text(const struct series *x, const struct series *y, int64_t n_m
 	(void)g;
 	if (!tg->header++)
 		fprintf(tg->out, "\ngaps:\n");
-	fprintf(tg->out, "  %s %s: %s\n", x->model, x->spec_type, msg);
+	{
+		char *m = escape_text(x->model), *sp = escape_text(x->spec_type);
+		char *e = escape_text(msg);
+		fprintf(tg->out, "  %s %s: %s\n", m, sp, e);
+		free(m);
+		free(sp);
+		free(e);
+	}
 }
 
 void sweep_write_text(FILE *out, const struct series_view *v, double tolerance_pct,

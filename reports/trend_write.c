@@ -117,7 +117,7 @@ int trend_write(FILE *f, const struct trend_write_item *items, size_t n, int jso
 	arr = cJSON_AddArrayToObject(root, "series");
 	for (i = 0; i < n; i++)
 		cJSON_AddItemToArray(arr, series_json(&items[i]));
-	text = cJSON_Print(root);
+	text = json_print(root);
 	cJSON_Delete(root);
 	if (!text)
 		return tps_error("out of memory writing JSON");

@@ -7,6 +7,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# Under CI=true a skipped test is a failure (tests/cli/skip-lib.sh makes the test
+# itself fail; this catches any other skip), and golden-update mode is refused.
+if [ "${CI:-}" = true ] && [ "${TPSDB_UPDATE_GOLDEN:-}" = 1 ]; then
+	echo "test: TPSDB_UPDATE_GOLDEN=1 refuses to run under CI=true" >&2
+	exit 1
+fi
+
+
 scripts/deps.sh
 
 # The end-to-end tests need a real llama-server and a tiny model; both are cached
@@ -14,11 +22,34 @@ scripts/deps.sh
 llama_dir=$(scripts/llama-server.sh)
 export TPSDB_LLAMA_SERVER="$llama_dir/bin/llama-server"
 
+total_pass=0 total_fail=0 total_skip=0
 run_suite() { # <build dir> <cmake args...>
-	local dir=$1; shift
+	local dir=$1 rc=0 log counts ran passed failed skipped; shift
 	cmake -S . -B "$dir" -DTPSDB_WERROR=ON "$@" >/dev/null
 	cmake --build "$dir" -j"$jobs"
-	(cd "$dir" && ctest --output-on-failure -j"$jobs")
+	log=$dir/ctest.log
+	(cd "$dir" && ctest --output-on-failure -j"$jobs") 2>&1 | tee "$log" || rc=$?
+	# ctest prints "NN% tests passed, F tests failed out of N"; skips are listed
+	# as "***Skipped" (and under "The following tests did not run").
+	counts=$(sed -n 's/.*tests passed, \([0-9]*\) tests\? failed out of \([0-9]*\).*/\1 \2/p' "$log" | tail -n 1)
+	failed=${counts% *}
+	ran=${counts#* }
+	skipped=$(grep -c -- '\*\*\*Skipped' "$log" || true)
+	[ -n "$ran" ] || { echo "test: ctest printed no summary" >&2; return 1; }
+	passed=$((ran - failed - skipped))
+	echo "$dir: $ran ran, $passed passed, $failed failed, $skipped skipped" >&2
+	total_pass=$((total_pass + passed))
+	total_fail=$((total_fail + failed))
+	total_skip=$((total_skip + skipped))
+	if [ "${CI:-}" = true ] && [ "$skipped" -gt 0 ]; then
+		echo "test: $skipped test(s) skipped under CI=true" >&2
+		echo "$total_pass passed, $((total_fail + skipped)) failed"
+		return 1
+	fi
+	if [ "$rc" -ne 0 ]; then
+		echo "$total_pass passed, $total_fail failed"
+		return "$rc"
+	fi
 }
 
 echo "== release build, all tests" >&2
@@ -51,4 +82,5 @@ if command -v clang >/dev/null 2>&1; then
 	rm -f "$corpus.log"
 	echo "fuzz: no crash in 3 x 20000 runs" >&2
 fi
-echo "all tests passed" >&2
+echo "all tests passed ($total_skip skipped)" >&2
+echo "$total_pass passed, $total_fail failed"

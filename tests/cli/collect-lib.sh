@@ -5,8 +5,8 @@
 set -eu
 : "${TPSDB_BIN:?TPSDB_BIN must name the tpsdb binary}"
 : "${TPSDB_SRC:?TPSDB_SRC must name the source tree}"
-command -v python3 >/dev/null || { echo "skip: python3 is missing"; exit 77; }
-command -v sqlite3 >/dev/null || { echo "skip: the sqlite3 CLI is missing"; exit 77; }
+. "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
+need python3 sqlite3
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/tpsdb-collect.XXXXXX")
 collect_cleanup() {

@@ -4,7 +4,8 @@
 # so a CSV reader gets the tag back exactly.
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
-command -v python3 >/dev/null || exit 77
+. "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
+need python3
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TPSDB_DB=$tmp/s.db

@@ -5,6 +5,7 @@
 # refused.
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
+. "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 D=$TPSDB_TEST_DATA/import
@@ -49,7 +50,8 @@ echo "not a database, but long enough to be read as a header by SQLite..........
 refuse 3 "$tmp/text.db"
 refuse 2
 refuse 2 "$B" "$B"
-if command -v python3 >/dev/null; then
+need python3
+{
 	python3 - "$tmp/newer.db" <<'PY'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
@@ -68,4 +70,4 @@ db.close()
 PY
 	refuse 3 "$tmp/other.db"
 	grep -q "not a tpsdb store" "$tmp/err"
-fi
+}

@@ -10,8 +10,7 @@ mkdir -p "$cache"
 if ! dir=$("$TPSDB_SRC/scripts/llama-server.sh" 2>"$T/build.log" | tail -n 1) ||
 	[ ! -x "$dir/bin/llama-server" ]; then
 	tail -n 20 "$T/build.log" >&2
-	echo "skip: no llama-server could be built here"
-	exit 77
+	skip "no llama-server could be built here"
 fi
 # Started through a link in $T, so this test's servers are told apart from those
 # of another run of it; the engine's sha256 is still the real binary's.
@@ -68,4 +67,39 @@ for f in $(q "SELECT log_path FROM run"); do
 done
 expect_eq "$(grep -c '  complete  ' "$OUT/summary.txt")" 8 "summary rows"
 expect_eq "$(grep -Ec ' [0-9.]+%$' "$OUT/summary.txt")" 6 "acceptance on spec rows"
+
+# The analyzers over real-engine data: compare, sweep and report read this store,
+# give the cells it holds (model tiny: the base and n_max 1, 2, 3 of draft-simple)
+# and print JSON that parses.
+run_tpsdb compare --ours ours --vs llama.cpp --json
+[ "$rc" = 0 ] || { cat "$T/stderr" >&2; fail "compare: exit $rc"; }
+python3 - "$T/stdout" <<'PY' || fail "compare --json"
+import json, sys
+rows = json.load(open(sys.argv[1]))["rows"]
+cells = sorted({(r["model"], r["n_max"] or 0) for r in rows})
+assert cells == [("tiny", 0), ("tiny", 1), ("tiny", 2), ("tiny", 3)], cells
+assert all(r["n_pairs"] > 0 and r["ours_median"] > 0 and r["vs_median"] > 0 for r in rows), rows
+PY
+run_tpsdb sweep --json
+[ "$rc" = 0 ] || { cat "$T/stderr" >&2; fail "sweep: exit $rc"; }
+python3 - "$T/stdout" <<'PY' || fail "sweep --json"
+import json, sys
+series = json.load(open(sys.argv[1]))["series"]
+got = sorted((s["engine"], s["model"], s["spec_type"]) for s in series)
+assert got == [("llama.cpp", "tiny", "draft-simple"), ("ours", "tiny", "draft-simple")], got
+for s in series:
+    assert sorted(p["n_max"] or 0 for p in s["points"]) == [0, 1, 2, 3], s["points"]
+    assert all(p["tg"] > 0 for p in s["points"]), s["points"]
+PY
+run_tpsdb report --out "$T/rep" --no-plots
+[ "$rc" = 0 ] || { cat "$T/stderr" >&2; fail "report: exit $rc"; }
+grep -q '^| tiny |' "$T/rep/report.md" || fail "report.md has no row for model tiny"
+run_tpsdb report --format json --no-plots
+[ "$rc" = 0 ] || { cat "$T/stderr" >&2; fail "report --format json: exit $rc"; }
+python3 - "$T/stdout" <<'PY' || fail "report --format json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert [b["model"] for b in d["base"]] == ["tiny"], d["base"]
+assert len(d["runs"]) == 8, len(d["runs"])
+PY
 echo ok

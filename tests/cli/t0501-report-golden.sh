@@ -31,7 +31,8 @@ golden study.stdout.md "$TMP/out"
 grep -q '^| q35 | 13150 / 142.6 (parity / parity) |' "$TMP/md/report.md" || fail "md cell"
 grep -q '^q35 .*13150 / 142.6 (parity / parity)' "$TMP/md/summary.txt" || fail "text cell"
 grep -q '^base,q35,completion,,ours,,,tg,142.60,parity,' "$TMP/csv/report.csv" || fail "csv cell"
-if command -v jq >/dev/null 2>&1; then
+need jq
+{
 	[ "$(jq -r '.base[] | select(.model=="q35") | .cells[] | select(.engine=="ours") |
 		"\(.pp) \(.tg) \(.verdict_pp.verdict) \(.verdict_tg.verdict)"' \
 		"$TMP/json/report.json")" = "13150 142.6 parity parity" ] || fail "json cell"
@@ -40,5 +41,5 @@ if command -v jq >/dev/null 2>&1; then
 		"\(.comparable) \(.verdict_pp) \(.verdict_tg) \(.reason)"' \
 		"$TMP/json/report.json")" = "false null null model sha256 differs (cccccccccccc vs bbbbbbbbbbbb)" ] ||
 		fail "not comparable: verdict null and the reason"
-fi
+}
 exit 0

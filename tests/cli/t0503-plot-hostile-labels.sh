@@ -9,6 +9,10 @@ need_gnuplot
 
 mark=$TMP/pwned
 mkdir "$mark"
+# plot's private folders (tpsdb-plot-XXXXXX) go under $TMPDIR: a folder of our own,
+# so the check at the end sees only this test's.
+export TMPDIR=$TMP/tmpdir
+mkdir "$TMPDIR"
 # The commands in the labels touch files in $mark; made absolute per run.
 sed "s#@MARK@#$mark#g" "$FIX/hostile.jsonl.in" >"$TMP/hostile.jsonl"
 "$TPSDB_BIN" import "$TMP/hostile.jsonl" >/dev/null || fail "import"
@@ -34,4 +38,5 @@ done
 [ -z "$(ls -A "$mark")" ] || { ls -la "$mark" >&2; fail "a label ran a command"; }
 [ ! -e "$mark/evil.png" ] || fail "a label redirected the output"
 # No stray temporary folders of ours are left behind either.
+[ -z "$(ls -A "$TMPDIR")" ] || { ls -la "$TMPDIR" >&2; fail "temporary files left behind"; }
 exit 0

@@ -10,7 +10,8 @@ load history.jsonl
 tps trend --metric tg --json
 expect_rc 0 "trend --json"
 golden history.trend.json "$TMP/out"
-if command -v jq >/dev/null 2>&1; then
+need jq
+{
 	q() { jq -r "$1" "$TMP/out"; }
 	[ "$(q '[.series[].engine] | join(" ")')" = "outlier steady steps" ] || fail "series"
 	[ "$(q '.series[] | select(.engine=="steady") | .change_points | length')" = 0 ] || fail "steady"
@@ -20,7 +21,7 @@ if command -v jq >/dev/null 2>&1; then
 		|| fail "steps at runs 6 and 11"
 	[ "$(q '.series[] | select(.engine=="steps") | .latest_regression')" = false ] || fail "the last step is up"
 	[ "$(q '.series[] | select(.engine=="steps") | .n_runs')" = 15 ] || fail "15 runs"
-fi
+}
 
 tps trend --metric tg --engine steps
 expect_rc 0 "trend (text)"

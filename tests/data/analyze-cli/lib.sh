@@ -1,10 +1,11 @@
 # lib.sh: shared setup for the compare, sweep, baseline and gate CLI tests
 # (tests/cli/t04NN-*.sh source it). Each test gets a fresh store in a temporary
 # folder and imports the fixtures gen.py wrote, as 'tpsdb import' would in a study.
-set -u
+set -eu
 : "${TPSDB_BIN:?TPSDB_BIN must name the tpsdb binary}"
 : "${TPSDB_TEST_DATA:?TPSDB_TEST_DATA must name tests/data}"
-command -v jq >/dev/null 2>&1 || { echo "jq is not installed: skipped"; exit 77; }
+. "${TPSDB_SRC:?TPSDB_SRC must name the source tree}/tests/cli/skip-lib.sh" || exit 1
+need jq
 
 FIX=$TPSDB_TEST_DATA/analyze-cli
 TMP=$(mktemp -d)
@@ -26,9 +27,13 @@ expect_rc() {
 	[ "$rc" = "$1" ] || { cat "$TMP/out" "$TMP/err" >&2; fail "$2: exit $rc, expected $1"; }
 }
 
-# check <jq filter> <what>: the filter must print true over $TMP/out.
+# check <jq filter> <what>: the filter must print true (once) over $TMP/out. all(g;
+# c) is redefined to be false on an empty g: a check over rows that are not there
+# must not pass.
 check() {
-	[ "$(jq -e "$1" "$TMP/out" 2>/dev/null)" = true ] || { cat "$TMP/out" >&2; fail "$2 ($1)"; }
+	local nonvacuous='def all(g; c): [g] as $a | ($a | length) > 0 and ($a | map(c) | all);'
+	[ "$(jq -e "$nonvacuous $1" "$TMP/out" 2>/dev/null)" = true ] ||
+		{ cat "$TMP/out" >&2; fail "$2 ($1)"; }
 }
 
 # imp <engine> <role> <model> <file> [more import options]

@@ -1,10 +1,12 @@
 # lib.sh: shared setup for the report, plot and trend CLI tests (tests/cli/t05NN-*.sh
 # source it). Each test gets a fresh store in a temporary folder, filled from the
 # export-format fixtures gen_fixtures.py wrote (fixed run uuids and start times).
-set -u
+set -eu
 : "${TPSDB_BIN:?TPSDB_BIN must name the tpsdb binary}"
 : "${TPSDB_TEST_DATA:?TPSDB_TEST_DATA must name tests/data}"
 
+. "${TPSDB_SRC:?TPSDB_SRC must name the source tree}/tests/cli/skip-lib.sh" || exit 1
+no_golden_update_in_ci
 FIX=$TPSDB_TEST_DATA/report
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
@@ -38,7 +40,8 @@ golden() {
 	cmp "$FIX/$1" "$2" >&2 || { diff -u "$FIX/$1" "$2" | head -40 >&2; fail "$2 differs from $1"; }
 }
 
-# need_gnuplot: skips the test (exit 77) where gnuplot is not installed.
+# need_gnuplot: skips the test (exit 77; a failure under CI=true) where gnuplot is
+# not installed.
 need_gnuplot() {
-	command -v gnuplot >/dev/null 2>&1 || { echo "gnuplot is not installed: skipped"; exit 77; }
+	need gnuplot
 }

@@ -1,0 +1,213 @@
+/* escape.c: untrusted text made safe per sink (escape.h). Every function walks the
+ * string once, UTF-8 sequence by sequence, so an invalid byte is seen as such by
+ * every sink and a multi-byte character is never cut. */
+#include "reports/escape.h"
+#include "tpsdb.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* A growing string; the texts are short, so doubling is plenty. */
+struct ebuf {
+	char *p;
+	size_t len, cap;
+};
+
+static void put(struct ebuf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->p = tps_xrealloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+}
+
+static void puts_(struct ebuf *b, const char *s)
+{
+	put(b, s, strlen(s));
+}
+
+static void put_hex(struct ebuf *b, const char *fmt, unsigned v)
+{
+	char e[12];
+
+	snprintf(e, sizeof(e), fmt, v);
+	puts_(b, e);
+}
+
+static char *start(struct ebuf *b)
+{
+	b->p = NULL;
+	b->len = b->cap = 0;
+	put(b, "", 0);
+	return b->p;
+}
+
+size_t escape_utf8_seq(const char *s, unsigned *cp)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	unsigned v, min;
+	size_t n, i;
+
+	if (u[0] < 0x80) {
+		*cp = u[0];
+		return 1;
+	}
+	if ((u[0] & 0xe0) == 0xc0) {
+		n = 2, v = u[0] & 0x1f, min = 0x80;
+	} else if ((u[0] & 0xf0) == 0xe0) {
+		n = 3, v = u[0] & 0x0f, min = 0x800;
+	} else if ((u[0] & 0xf8) == 0xf0) {
+		n = 4, v = u[0] & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	for (i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80) /* also stops at the terminating NUL */
+			return 0;
+		v = (v << 6) | (u[i] & 0x3f);
+	}
+	if (v < min || v > 0x10ffff || (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	*cp = v;
+	return n;
+}
+
+char *escape_utf8(const char *s)
+{
+	struct ebuf b;
+	unsigned cp;
+	size_t n;
+
+	if (!s)
+		return NULL;
+	start(&b);
+	for (; *s; s += n ? n : 1) {
+		n = escape_utf8_seq(s, &cp);
+		if (n)
+			put(&b, s, n);
+		else
+			puts_(&b, "\xef\xbf\xbd");
+	}
+	return b.p;
+}
+
+char *escape_text(const char *s)
+{
+	struct ebuf b;
+	const char *p;
+	unsigned cp;
+	size_t n;
+
+	start(&b);
+	if (!s)
+		return b.p;
+	p = s;
+	if (p[0] == ':' && p[1] == ':') {
+		puts_(&b, "\\x3a");
+		p++;
+	}
+	for (; *p; p += n ? n : 1) {
+		n = escape_utf8_seq(p, &cp);
+		if (!n)
+			put_hex(&b, "\\x%02x", (unsigned char)*p);
+		else if (cp == '\n')
+			puts_(&b, "\\n");
+		else if (cp == '\t')
+			puts_(&b, "\\t");
+		else if (cp == '\r')
+			puts_(&b, "\\r");
+		else if (cp < 0x20 || cp == 0x7f)
+			put_hex(&b, "\\x%02x", cp);
+		else if (cp >= 0x80 && cp <= 0x9f)
+			put_hex(&b, "\\u%04x", cp);
+		else
+			put(&b, p, n);
+	}
+	return b.p;
+}
+
+char *escape_github(const char *s, int prop)
+{
+	struct ebuf b;
+	unsigned cp;
+	size_t n;
+
+	start(&b);
+	for (; s && *s; s += n ? n : 1) {
+		n = escape_utf8_seq(s, &cp);
+		if (!n)
+			put_hex(&b, "\\x%02x", (unsigned char)*s);
+		else if (cp == '%')
+			puts_(&b, "%25");
+		else if (cp == '\r')
+			puts_(&b, "%0D");
+		else if (cp == '\n')
+			puts_(&b, "%0A");
+		else if (prop && cp == ':')
+			puts_(&b, "%3A");
+		else if (prop && cp == ',')
+			puts_(&b, "%2C");
+		else if (cp == '\t')
+			puts_(&b, " ");
+		else if (cp < 0x20 || cp == 0x7f)
+			put_hex(&b, "\\x%02x", cp);
+		else if (cp >= 0x80 && cp <= 0x9f)
+			put_hex(&b, "\\u%04x", cp);
+		else
+			put(&b, s, n);
+	}
+	return b.p;
+}
+
+char *escape_xml(const char *s)
+{
+	struct ebuf b;
+	unsigned cp;
+	size_t n;
+
+	start(&b);
+	for (; s && *s; s += n ? n : 1) {
+		n = escape_utf8_seq(s, &cp);
+		if (!n)
+			puts_(&b, "\xef\xbf\xbd");
+		else if (cp == '&')
+			puts_(&b, "&amp;");
+		else if (cp == '<')
+			puts_(&b, "&lt;");
+		else if (cp == '>')
+			puts_(&b, "&gt;");
+		else if (cp == '"')
+			puts_(&b, "&quot;");
+		else if (cp == '\'')
+			puts_(&b, "&apos;");
+		else if (cp == '\t' || cp == '\n' || cp == '\r')
+			put(&b, s, 1);
+		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
+			puts_(&b, "?");
+		else
+			put(&b, s, n);
+	}
+	return b.p;
+}
+
+char *escape_cdata(const char *s)
+{
+	struct ebuf b;
+	unsigned cp;
+	size_t n;
+
+	start(&b);
+	for (; s && *s; s += n ? n : 1) {
+		n = escape_utf8_seq(s, &cp);
+		if (!n)
+			puts_(&b, "\xef\xbf\xbd");
+		else if (!strncmp(s, "]]>", 3))
+			puts_(&b, "]] >"), n = 3;
+		else
+			put(&b, s, n);
+	}
+	return b.p;
+}
