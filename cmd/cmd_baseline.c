@@ -52,11 +52,11 @@ struct args {
 /* Parses the options after the subcommand; which ones apply is checked by caller. */
 static int parse(int argc, char **argv, struct args *a, int *seen)
 {
+	struct tps_getopt go = { 0 };
 	int c;
 
 	memset(a, 0, sizeof(*a));
 	*seen = 0;
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {

@@ -53,14 +53,13 @@ static const struct option opts[] = {
 
 int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 {
+	struct tps_getopt go = { 0 };
 	struct cell_filter f = { 0 };
 	struct pair_set set = { 0 };
 	struct noise_pair *pairs = NULL;
 	size_t n = 0, n_floors = 0, i;
 	int c, m, json = 0, ret = TPS_EXIT_ERROR, in_tx = 0;
 	struct store *s;
-
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {

@@ -88,6 +88,7 @@ static void on_problem(const char *problem, void *arg)
 
 int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 {
+	struct tps_getopt go = { 0 };
 	struct run_filter filt = { 0 };
 	struct catalog_quality *q = NULL;
 	struct catalog_alarm *a = NULL;
@@ -97,8 +98,6 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	struct store *s;
 	size_t nq = 0, na = 0;
 	int c, json = 0, ret = TPS_EXIT_ERROR;
-
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {

@@ -171,11 +171,11 @@ static const struct option longopts[] = {
 /* Returns 0 to go on, or an exit code (also TPS_EXIT_OK after --help). */
 static int parse_options(int argc, char **argv, struct collect_setup *o, int *done)
 {
+	struct tps_getopt go = { 0 };
 	int64_t v;
 	int c;
 
 	*done = 0;
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, longopts)) != -1) {
 		const char *name = NULL;

@@ -82,6 +82,7 @@ static int pct_opt(const char *name, const char *v, double *out)
 
 int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 {
+	struct tps_getopt go = { 0 };
 	struct parity_result res = { 0 };
 	struct pair_set set = { 0 };
 	struct parity_opts o;
@@ -90,7 +91,6 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	int c, json = 0, ret = TPS_EXIT_ERROR;
 
 	parity_opts_init(&o);
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {

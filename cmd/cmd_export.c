@@ -80,14 +80,13 @@ static int on_run_jsonl(const struct run_rec *r, const struct sample_rec *smp, s
 
 int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 {
+	struct tps_getopt go = { 0 };
 	struct run_filter filt = { 0 };
 	const char *out_path = NULL;
 	struct outfile *of = NULL;
 	struct store *s;
 	FILE *f = NULL;
 	int c, csv = 0, rc, ret = TPS_EXIT_ERROR;
-
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {

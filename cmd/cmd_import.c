@@ -98,6 +98,7 @@ static int count_opt(const char *name, const char *v, int64_t min, int64_t *out)
 
 int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 {
+	struct tps_getopt go = { 0 };
 	struct import_opts o;
 	struct import_result res;
 	struct import_batch *b = NULL;
@@ -105,7 +106,6 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 	int c, rc;
 
 	import_opts_init(&o);
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {

@@ -62,12 +62,11 @@ static int same_file(const char *a, const char *b)
 
 int cmd_merge(int argc, char **argv, struct tps_ctx *ctx)
 {
+	struct tps_getopt go = { 0 };
 	struct merge_count mc = { 0 };
 	struct store *from = NULL, *to;
 	const char *other;
 	int c, ret = TPS_EXIT_ERROR;
-
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {

@@ -36,13 +36,12 @@ static const struct option opts[] = {
 
 int cmd_models(int argc, char **argv, struct tps_ctx *ctx)
 {
+	struct tps_getopt go = { 0 };
 	struct catalog_model *m = NULL;
 	struct catalog_alarm *a = NULL;
 	struct store *s;
 	size_t nm = 0, na = 0;
 	int c, json = 0, ret = TPS_EXIT_ERROR;
-
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {

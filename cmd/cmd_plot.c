@@ -74,6 +74,7 @@ static const struct option opts[] = {
 
 int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 {
+	struct tps_getopt go = { 0 };
 	const char **engines = tps_xcalloc((size_t)argc + 1, sizeof(*engines));
 	const char **models = tps_xcalloc((size_t)argc + 1, sizeof(*models));
 	const char *out = NULL, *kind, *baseline = NULL, *tag = NULL, *ref = NULL;
@@ -89,8 +90,6 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	int64_t n_max = TPS_NULL;
 	char *gnuplot = NULL;
 	int c, metric = CELL_TG, ret = TPS_EXIT_ERROR;
-
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {

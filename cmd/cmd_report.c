@@ -216,6 +216,7 @@ out:
 
 int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 {
+	struct tps_getopt go = { 0 };
 	struct tables_opts o = { 0 };
 	struct tables_figures fig = { 0 };
 	struct tables t = { 0 };
@@ -229,8 +230,6 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	char *note = NULL, *paths[3] = { NULL, NULL, NULL }, *main_path = NULL, *txt = NULL;
 	enum format fmt = FMT_MD;
 	int c, no_plots = 0, ret = TPS_EXIT_ERROR, i;
-
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {

@@ -45,13 +45,12 @@ static const struct option opts[] = {
 
 int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 {
+	struct tps_getopt go = { 0 };
 	struct run_filter f = { 0 };
 	struct catalog_run *runs = NULL;
 	struct store *s;
 	size_t n = 0;
 	int c, json = 0, ret = TPS_EXIT_ERROR;
-
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {

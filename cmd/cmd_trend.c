@@ -61,6 +61,7 @@ static const struct option opts[] = {
 
 int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 {
+	struct tps_getopt go = { 0 };
 	struct changepoint_params p;
 	struct cell_filter cf = { 0 };
 	struct history_series *h[2] = { NULL, NULL };
@@ -72,7 +73,6 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 	int64_t seg;
 
 	changepoint_params_init(&p);
-	struct tps_getopt go = { 0 };
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {

@@ -394,22 +394,14 @@ void gate_write_github(FILE *f, const struct gate_report *h, const struct gate_r
 	}
 }
 
-/* XML 1.0 text and attribute values: the five entities, and '?' for the control
- * characters XML cannot carry at all. */
+/* XML 1.0 text and attribute values, through escape_xml(): the five entities, '?'
+ * for the control and C1 characters XML cannot carry, U+FFFD for invalid UTF-8. */
 static void xml_put(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		switch (c) {
-		case '&': fputs("&amp;", f); break;
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		case '\t': case '\n': case '\r': fputc(c, f); break;
-		default: fputc(c < 0x20 || c == 0x7f ? '?' : c, f); break;
-		}
-	}
+	char *e = escape_xml(s);
+
+	fputs(e, f);
+	free(e);
 }
 
 static void junit_case(FILE *f, const char *classname, const char *name, const char *failure)

@@ -3,6 +3,7 @@
  * used to differ. */
 #include "reports/json.h"
 #include "reports/escape.h"
+#include "analyze/sweep.h"
 #include "schema/record.h"
 
 #include <cjson/cJSON.h>
@@ -28,7 +29,7 @@ void json_put_i64(cJSON *o, const char *k, int64_t v)
 
 void json_put_rung(cJSON *o, const char *k, int64_t n_max)
 {
-	if (n_max == TPS_NULL || n_max <= 0)
+	if (sweep_rung_is_base(n_max))
 		cJSON_AddNullToObject(o, k);
 	else
 		cJSON_AddNumberToObject(o, k, (double)n_max);

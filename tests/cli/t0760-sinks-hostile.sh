@@ -4,7 +4,8 @@
 # sequences, "]]>", pipes, invalid UTF-8, ...) is written into a copy of a store as
 # a model label prefix, a tag and a host name, with sqlite3 (so the invalid-UTF-8
 # strings get in whatever import accepts), then the text, JSON, markdown, GitHub and
-# SVG outputs of the read commands are checked by check_sinks.py.
+# SVG outputs of the read commands, and gate's JUnit file, are checked by
+# check_sinks.py.
 . "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
 need_gnuplot
 command -v sqlite3 >/dev/null || { echo "sqlite3 is not installed: skipped"; exit 77; }
@@ -59,6 +60,10 @@ while IFS= read -r line; do
 		out "gate $json" "${k:-text}" gate --baseline B --engine ours $json
 	done
 	out "gate --github" github gate --baseline B --engine ours --github
+	# The JUnit file: its class names carry the model label (gate exits 0 or 1).
+	tps gate --baseline B --engine ours --junit "$TMP/o/$n-junit.xml"
+	[ "$rc" -le 1 ] || { cat "$TMP/err" >&2; fail "case $n: gate --junit: exit $rc"; }
+	queue+=("junit:$TMP/o/$n-junit.xml")
 	out "report md" md report --no-plots
 	out "report json" json report --format json --no-plots
 	tps report --out "$TMP/rep$n"

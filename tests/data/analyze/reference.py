@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
-"""Reference values for tests/test_stats.c and tests/test_verdict.c.
+"""Reference values for tests/test_stats.c, tests/test_verdict.c and
+tests/test_changepoint.c, derived independently of the C code.
 
-Independent of the C code: descriptive statistics from Python's statistics module,
-distributions from mpmath (arbitrary precision incomplete beta and erf), exact
-Wilcoxon and sign-test p-values by brute-force enumeration of all 2^n sign
-assignments, and the normal-approximation tests by their textbook formulas (as R's
-wilcox.test(exact=FALSE, correct=TRUE)). Run: python3 reference.py
+Descriptive statistics come from Python's statistics module, distributions from
+mpmath (40-digit incomplete beta and erf), exact Wilcoxon p-values from the
+distribution of the signed-rank sum counted by dynamic programming over the
+(mid-)ranks, exact sign-test p-values from binomial coefficients, and the
+normal-approximation Wilcoxon test by its textbook formula (R's
+wilcox.test(exact=FALSE, correct=TRUE)).
+
+ctest runs it as the fixture `reference_values` (tests/data/analyze/reference.sh),
+and the C tests read what it prints: one value a line, "<key> <value>", the key
+without spaces, the value as Python's repr of a float ("nan" for none).
+Run: python3 reference.py
 """
-import itertools
 import math
 import statistics as st
 
@@ -32,6 +38,7 @@ def t_quantile(p, df):
 
 
 def midranks(v):
+    """Mid-ranks of v and the tie term sum(t^3 - t) over groups of equal values."""
     order = sorted(range(len(v)), key=lambda i: v[i])
     r = [0.0] * len(v)
     i = 0
@@ -48,24 +55,48 @@ def midranks(v):
     return r, ties
 
 
+def wilcoxon_exact_p(r, w):
+    """Two-sided exact p of W+ = w under the observed ranks r: each of the 2^n sign
+    assignments is equally likely. Mid-ranks are halves, so twice each rank is an
+    integer, and count[s] (how many assignments give 2 W+ = s) is built one rank at
+    a time: O(n * sum of ranks), not O(2^n)."""
+    r2 = [int(round(2 * x)) for x in r]
+    count = [0] * (sum(r2) + 1)
+    count[0] = 1
+    top = 0
+    for x in r2:
+        for s in range(top, -1, -1):
+            if count[s]:
+                count[s + x] += count[s]
+        top += x
+    w2 = int(round(2 * w))
+    lo = sum(count[:w2 + 1])
+    hi = sum(count[w2:])
+    return min(1.0, 2 * min(lo, hi) / 2 ** len(r))
+
+
+def wilcoxon_normal(n, w, ties):
+    """z and p of the normal approximation: tie-corrected variance, continuity 1/2."""
+    mu = n * (n + 1) / 4
+    var = n * (n + 1) * (2 * n + 1) / 24 - ties / 48
+    z = (w - mu - 0.5 * math.copysign(1, w - mu)) / math.sqrt(var)
+    return z, float(mp.erfc(abs(z) / mp.sqrt(2)))
+
+
 def wilcoxon(d):
+    """(W+, p, z, exact p, normal p) as stats_wilcoxon() defines them: exact up to 25
+    differences left, the normal approximation above (z None when exact)."""
     d = [v for v in clean(d) if v != 0]
     n = len(d)
     if n == 0:
         return None
     r, ties = midranks([abs(v) for v in d])
     w = sum(ri for ri, v in zip(r, d) if v > 0)
+    exact = wilcoxon_exact_p(r, w)
+    z, normal = wilcoxon_normal(n, w, ties)
     if n <= 25:
-        lo = hi = 0
-        for signs in itertools.product((0, 1), repeat=n):
-            s = sum(ri for ri, b in zip(r, signs) if b)
-            lo += s <= w + 1e-9
-            hi += s >= w - 1e-9
-        return w, min(1.0, 2 * min(lo, hi) / 2 ** n), None
-    mu = n * (n + 1) / 4
-    var = n * (n + 1) * (2 * n + 1) / 24 - ties / 48
-    z = (w - mu - 0.5 * math.copysign(1, w - mu)) / math.sqrt(var)
-    return w, float(mp.erfc(abs(z) / mp.sqrt(2))), z
+        return w, exact, None, exact, normal
+    return w, normal, z, exact, normal
 
 
 def sign_test(d):
@@ -75,23 +106,12 @@ def sign_test(d):
     return k, min(1.0, 2 * sum(math.comb(n, i) for i in range(m + 1)) / 2 ** n)
 
 
-def mann_whitney(x, y):
-    x, y = clean(x), clean(y)
-    n1, n2 = len(x), len(y)
-    r, ties = midranks(x + y)
-    u = sum(r[:n1]) - n1 * (n1 + 1) / 2
-    big = n1 + n2
-    var = n1 * n2 / 12 * ((big + 1) - ties / (big * (big - 1)))
-    z = (u - n1 * n2 / 2 - 0.5 * math.copysign(1, u - n1 * n2 / 2)) / math.sqrt(var)
-    return u, z, float(mp.erfc(abs(z) / mp.sqrt(2)))
-
-
 def welch(x, y):
+    """stats_welch(): the difference of the means, its standard error and df."""
     x, y = clean(x), clean(y)
     a, b = st.variance(x) / len(x), st.variance(y) / len(y)
-    t = (st.mean(x) - st.mean(y)) / math.sqrt(a + b)
     df = (a + b) ** 2 / (a * a / (len(x) - 1) + b * b / (len(y) - 1))
-    return t, df, float(2 * (1 - t_cdf(abs(t), df)))
+    return st.mean(x) - st.mean(y), math.sqrt(a + b), df
 
 
 def student(x, y):
@@ -103,80 +123,9 @@ def student(x, y):
     return t, n1 + n2 - 2, float(2 * (1 - t_cdf(abs(t), n1 + n2 - 2)))
 
 
-def trim_mean(x, trim):
-    """scipy.stats.trim_mean: cut int(trim * n) values from each end."""
-    c = sorted(clean(x))
-    k = int(trim * len(c))
-    return st.mean(c[k:len(c) - k])
-
-
-def show(name, *vals):
-    print(name, " ".join(repr(float(v)) if v is not None else "None" for v in vals))
-
-
-if __name__ == "__main__":
-    # descriptive: (x, mean, median, stdev, q25, q75)
-    cases = {
-        "one": [7.5],
-        "two": [3.0, 5.0],
-        "equal": [4.0] * 5,
-        "ties": [1.0, 2.0, 2.0, 2.0, 3.0, 9.0],
-        "nan": [10.0, NAN, 12.0, 11.0, NAN, 15.0],
-        "tg": [101.2, 99.8, 100.5, 98.9, 100.1, 250.0, 100.7, 99.5, 100.2, 100.0],
-    }
-    for k, x in cases.items():
-        c = clean(x)
-        q = st.quantiles(c, n=4, method="inclusive") if len(c) > 1 else [c[0]] * 3
-        sd = st.stdev(c) if len(c) > 1 else None
-        show("desc " + k, st.mean(c), st.median(c), sd, q[0], q[2])
-        print("   q(0.9)", float(st.quantiles(c, n=10, method="inclusive")[8]) if len(c) > 1 else c[0],
-              "trim0.1", trim_mean(c, 0.1), "trim0.2", trim_mean(c, 0.2), "trim0.4", trim_mean(c, 0.4))
-    for df in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 30, 60, 120, 1000, 0.5, 2.5, 7.3):
-        show(f"tq975 df={df}", t_quantile(0.975, df))
-    for t, df in ((0, 3), (1.5, 4), (-2.2, 7.5), (3, 1), (10, 30), (-40, 2), (0.001, 9)):
-        show(f"tcdf t={t} df={df}", t_cdf(t, df))
-    for a, b, x in ((2, 3, 0.4), (0.5, 0.5, 0.1), (10, 0.5, 0.9), (50, 40, 0.55), (1, 1, 0.3)):
-        show(f"incbeta {a} {b} {x}", mp.betainc(a, b, 0, x, regularized=True))
-    for p in (0.975, 0.5, 0.001, 1e-10):
-        show(f"zq {p}", mp.sqrt(2) * mp.erfinv(2 * mp.mpf(p) - 1))
-    tg = clean(cases["tg"])
-    m, s, n = st.mean(tg), st.stdev(tg), len(tg)
-    h = t_quantile(0.975, n - 1) * s / math.sqrt(n)
-    show("ci tg", m, m - h, m + h)
-    h = t_quantile(0.95, 1) * st.stdev([3.0, 5.0]) / math.sqrt(2)
-    show("ci90 two", 4.0 - h, 4.0 + h)
-    wil = {
-        "six_pos": [0.5, 1.0, 1.5, 2.0, 2.5, 3.0],
-        "five_pos": [0.5, 1.0, 1.5, 2.0, 2.5],
-        "mixed": [1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30],
-        "ties": [1.5, -0.5, 2.0, 2.0, 3.1, -1.0, 0.0, 4.2, 2.0, NAN, 0.5, -2.0],
-        "one": [NAN, 0.0, -3.0],
-        "two": [2.0, -1.0],
-        "equal": [0.25] * 7,
-        "large": [((i * 7) % 11) - 3.0 for i in range(33)],
-    }
-    # "mixed" is Hollander & Wolfe's depression data (x - y differences), p = 0.039.
-    wil["mixed"] = [x - y for x, y in zip(
-        [1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30],
-        [0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29])]
-    for k, d in wil.items():
-        show("wilcoxon " + k, *wilcoxon(d))
-        show("sign " + k, *sign_test(d))
-    show("sign big", *sign_test([1.0] * 40 + [-1.0] * 20))
-    x = [12.1, 11.8, 12.5, 12.5, NAN, 13.0, 11.9]
-    y = [11.0, 11.8, 11.5, 10.9, 11.2, 11.8, NAN, 11.4]
-    show("mw", *mann_whitney(x, y))
-    show("welch", *welch(x, y))
-    show("student", *student(x, y))
-    a = [100.0, 101.0, 99.5, 100.5, 100.2]
-    b = [97.0, 98.5, 96.0, 99.0, 97.4, 98.2, 96.9]
-    show("welch ab", *welch(a, b))
-    show("student ab", *student(a, b))
-    show("student 1v3", *student([5.0], [1.0, 2.0, 3.0]))
-
-
 def verdict(ours, vs):
-    """The numbers verdict_paired() reports, by their definitions in verdict.h."""
+    """The numbers verdict_paired() reports, by their definitions in verdict.h:
+    median and mean delta, the 95% t interval on the log ratios, Wilcoxon and sign p."""
     pairs = [(o, v) for o, v in zip(ours, vs)
              if math.isfinite(o) and math.isfinite(v) and o > 0 and v > 0]
     r = [o / v for o, v in pairs]
@@ -190,6 +139,29 @@ def verdict(ours, vs):
     w = wilcoxon(lr)
     out += [w[1] if w else None, sign_test(lr)[1] if w else None]
     return out
+
+
+def changepoint_step():
+    """The deterministic step series of test_changepoint.c and the pooled t test
+    between its two halves (the change point's reported statistics)."""
+    wiggle = [0.5, -0.3, 0.2, -0.4, 0.1, 0.3, -0.2, -0.1, 0.4, -0.5]
+    x = [100 + wiggle[i % 10] - (5 if i >= 20 else 0) for i in range(40)]
+    a, b = x[:20], x[20:]
+    p = student(a, b)[2]
+    return st.mean(a), st.mean(b), st.stdev(a), st.stdev(b), (st.mean(b) / st.mean(a) - 1) * 100, p
+
+
+# The 25/26 switch of stats_wilcoxon() (test_stats.c builds the same series):
+# d_k = (k + 1) / 10 with every third one negative, distinct |d| ("plain") or |d|
+# repeating in pairs ("ties"); "zero" is 26 values whose first is 0, so 25 are left.
+def switch_series(n, ties, zero=False):
+    d = []
+    for k in range(n):
+        mag = (k // 2 + 1) / 10 if ties else (k + 1) / 10
+        d.append(-mag if k % 3 == 0 else mag)
+    if zero:
+        d[0] = 0.0
+    return d
 
 
 VERDICT_CASES = {
@@ -206,20 +178,92 @@ VERDICT_CASES = {
     "skips": ([50, NAN, 0, 52, -1, 51, float("inf")], [49, 50, 50, NAN, 50, 50, 50]),
 }
 
-if __name__ == "__main__":
+
+def put(key, value):
+    assert " " not in key, key
+    print(key, "nan" if value is None else repr(float(value)))
+
+
+def main():
+    desc = {
+        "one": [7.5],
+        "two": [3.0, 5.0],
+        "equal": [4.0] * 5,
+        "ties": [1.0, 2.0, 2.0, 2.0, 3.0, 9.0],
+        "nan": [10.0, NAN, 12.0, 11.0, NAN, 15.0],
+        "tg": [101.2, 99.8, 100.5, 98.9, 100.1, 250.0, 100.7, 99.5, 100.2, 100.0],
+    }
+    for k, x in desc.items():
+        c = clean(x)
+        put(f"desc.{k}.mean", st.mean(c))
+        put(f"desc.{k}.median", st.median(c))
+        put(f"desc.{k}.sd", st.stdev(c) if len(c) > 1 else None)
+    for df in (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 15, 20, 30, 60, 120, 1000, 0.5, 2.5, 7.3, 1e7):
+        put(f"tq975.{df:g}", t_quantile(0.975, df))
+    put("tq95.4", t_quantile(0.95, 4))
+    put("zq975", mp.sqrt(2) * mp.erfinv(mp.mpf("0.95")))
+    tg = clean(desc["tg"])
+    m, s, n = st.mean(tg), st.stdev(tg), len(tg)
+    h = t_quantile(0.975, n - 1) * s / math.sqrt(n)
+    put("ci.tg.mean", m)
+    put("ci.tg.lo", m - h)
+    put("ci.tg.hi", m + h)
+    h = t_quantile(0.95, 1) * st.stdev([3.0, 5.0]) / math.sqrt(2)
+    put("ci90.two.lo", 4.0 - h)
+    put("ci90.two.hi", 4.0 + h)
+
+    # "mixed" is Hollander & Wolfe's depression data (x - y differences), p = 0.039.
+    wil = {
+        "six_pos": [0.5, 1.0, 1.5, 2.0, 2.5, 3.0],
+        "five_pos": [0.5, 1.0, 1.5, 2.0, 2.5],
+        "mixed": [x - y for x, y in zip(
+            [1.83, 0.50, 1.62, 2.48, 1.68, 1.88, 1.55, 3.06, 1.30],
+            [0.878, 0.647, 0.598, 2.05, 1.06, 1.29, 1.06, 3.14, 1.29])],
+        "ties": [1.5, -0.5, 2.0, 2.0, 3.1, -1.0, 0.0, 4.2, 2.0, NAN, 0.5, -2.0],
+        "one": [NAN, 0.0, -3.0],
+        "two": [2.0, -1.0],
+        "equal": [0.25] * 7,
+        "large": [((i * 7) % 11) - 3.0 for i in range(33)],
+    }
+    for n, ties, zero, name in ((25, False, False, "n25"), (26, False, False, "n26"),
+                                (25, True, False, "n25ties"), (26, True, False, "n26ties"),
+                                (26, True, True, "n26zero")):
+        wil[name] = switch_series(n, ties, zero)
+    for k, d in wil.items():
+        w, p, z, exact, normal = wilcoxon(d)
+        put(f"wilcoxon.{k}.w", w)
+        put(f"wilcoxon.{k}.p", p)
+        put(f"wilcoxon.{k}.z", z)
+        put(f"wilcoxon.{k}.p_exact", exact)
+        put(f"wilcoxon.{k}.p_normal", normal)
+        pos, ps = sign_test(d)
+        put(f"sign.{k}.pos", pos)
+        put(f"sign.{k}.p", ps)
+    put("sign.big.p", sign_test([1.0] * 40 + [-1.0] * 20)[1])
+
+    x = [12.1, 11.8, 12.5, 12.5, NAN, 13.0, 11.9]
+    y = [11.0, 11.8, 11.5, 10.9, 11.2, 11.8, NAN, 11.4]
+    a = [100.0, 101.0, 99.5, 100.5, 100.2]
+    b = [97.0, 98.5, 96.0, 99.0, 97.4, 98.2, 96.9]
+    for k, (u, v) in (("xy", (x, y)), ("ab", (a, b)), ("1v3", ([5.0], [1.0, 2.0, 3.0]))):
+        t, df, p = student(u, v)
+        put(f"student.{k}.t", t)
+        put(f"student.{k}.df", df)
+        put(f"student.{k}.p", p)
+    for k, (u, v) in (("xy", (x, y)), ("ab", (a, b))):
+        diff, se, df = welch(u, v)
+        put(f"welch.{k}.diff", diff)
+        put(f"welch.{k}.se", se)
+        put(f"welch.{k}.df", df)
+
     for k, (o, v) in VERDICT_CASES.items():
-        show("verdict " + k, *verdict(o, v))
+        for name, val in zip(("delta", "mean_delta", "lo", "hi", "p_w", "p_s"), verdict(o, v)):
+            put(f"verdict.{k}.{name}", val)
 
-
-def changepoint_step():
-    """The deterministic step series of test_changepoint.c and the pooled t test
-    between its two halves (the change point's reported statistics)."""
-    wiggle = [0.5, -0.3, 0.2, -0.4, 0.1, 0.3, -0.2, -0.1, 0.4, -0.5]
-    x = [100 + wiggle[i % 10] - (5 if i >= 20 else 0) for i in range(40)]
-    a, b = x[:20], x[20:]
-    t, df, p = student(a, b)
-    return st.mean(a), st.mean(b), st.stdev(a), st.stdev(b), (st.mean(b) / st.mean(a) - 1) * 100, p
+    for name, val in zip(("mean_before", "mean_after", "sd_before", "sd_after", "change", "p"),
+                         changepoint_step()):
+        put(f"changepoint.step.{name}", val)
 
 
 if __name__ == "__main__":
-    show("changepoint step", *changepoint_step())
+    main()

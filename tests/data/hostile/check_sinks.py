@@ -3,7 +3,9 @@
 # (tests/cli/t0760-sinks-hostile.sh). kind: text (no raw escape or control byte, no
 # C1, valid UTF-8, no line that GitHub reads as a workflow command), github (every
 # line one of gate's own commands), json (json.loads accepts it), svg (XML parses),
-# md (the text rules, and every markdown table row has its header's cell count).
+# md (the text rules, and every markdown table row has its header's cell count),
+# junit (valid UTF-8, no control character XML cannot carry and no C1, XML parses,
+# every test case has its class and name).
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -52,6 +54,25 @@ def check():
             ET.fromstring(raw)
         except ET.ParseError as e:
             fail('not XML: %s' % e)
+    elif kind == 'junit':
+        try:
+            s = raw.decode('utf-8')
+        except UnicodeDecodeError as e:
+            fail('not valid UTF-8: %s' % e)
+        for ch in s:
+            o = ord(ch)
+            if (o < 0x20 and ch not in '\n\t\r') or o == 0x7f or 0x80 <= o <= 0x9f:
+                fail('raw control character U+%04X' % o)
+        try:
+            root = ET.fromstring(raw)
+        except ET.ParseError as e:
+            fail('not XML: %s' % e)
+        cases = root.findall('./testsuite/testcase')
+        if not cases:
+            fail('no testcase')
+        for c in cases:
+            if not c.get('classname', '').startswith('tpsdb.') or not c.get('name'):
+                fail('a testcase without its class or name: %r' % c.attrib)
     elif kind == 'md':
         s = text_rules(raw)
         want = None
