@@ -1,7 +1,8 @@
 /* series.c: assembling speculative series from plain runs and holding them against
- * each other. Each rung's speed is the median of its usable decode samples and its
- * counts are the run's sums; the monotonicity, shape and gap analyses are
- * analyze/sweep.c's. */
+ * each other. Each rung pools its runs (server instances): each run is reduced to
+ * its median decode speed, summed rate and acceptance, the rung's speed is their
+ * geometric mean (the one run's median when alone) and its counts the sums; the
+ * monotonicity, shape and gap analyses are analyze/sweep.c's. */
 #include "analyze/series.h"
 
 #include <math.h>
@@ -51,21 +52,66 @@ static struct series *find_series(struct series_set *set, const struct series_ru
 	return NULL;
 }
 
-static void rung_fill(const struct series_run *r, struct series_rung *out)
+/* Adds run r to rung out as one more instance (out zeroed: its first). */
+static void rung_add(const struct series_run *r, struct series_rung *out)
 {
-	memset(out, 0, sizeof(*out));
-	out->n_max = r->n_max;
+	size_t k = out->n_runs;
+	int summed = r->n_summed > 0;
+
+	if (!k) {
+		out->n_max = r->n_max;
+		out->rung.n_max = rung_key(r->n_max);
+		out->rung.predicted_n = out->rung.draft_n = out->rung.draft_n_accepted = -1;
+		out->rung.predicted_ms = NAN;
+	}
 	out->run_id = r->run_id;
+	memset(out->run_uuid, 0, sizeof(out->run_uuid));
 	strncpy(out->run_uuid, str(r->run_uuid), sizeof(out->run_uuid) - 1);
+	free(out->tag);
 	out->tag = tps_xstrdup(str(r->tag));
-	out->n_values = r->n_values;
-	out->n_excluded = r->n_excluded;
-	out->rung.n_max = rung_key(r->n_max);
-	out->rung.tg = stats_median(r->values, r->n_values);
-	out->rung.predicted_n = r->n_summed > 0 ? r->predicted_n : -1;
-	out->rung.draft_n = r->has_draft ? r->draft_n : -1;
-	out->rung.draft_n_accepted = r->has_draft ? r->draft_n_accepted : -1;
-	out->rung.predicted_ms = r->n_summed > 0 ? r->predicted_ms : NAN;
+	out->n_values += r->n_values;
+	out->n_excluded += r->n_excluded;
+	out->tg_runs = tps_xrealloc(out->tg_runs, (k + 1) * sizeof(*out->tg_runs));
+	out->rate_runs = tps_xrealloc(out->rate_runs, (k + 1) * sizeof(*out->rate_runs));
+	out->accept_runs = tps_xrealloc(out->accept_runs, (k + 1) * sizeof(*out->accept_runs));
+	out->round_runs = tps_xrealloc(out->round_runs, (k + 1) * sizeof(*out->round_runs));
+	out->tg_runs[k] = stats_median(r->values, r->n_values);
+	out->rate_runs[k] = summed && r->predicted_ms > 0 ?
+		(double)r->predicted_n / r->predicted_ms * 1000 : NAN;
+	out->accept_runs[k] = r->has_draft && r->draft_n > 0 ?
+		(double)r->draft_n_accepted / (double)r->draft_n : NAN;
+	out->round_runs[k] = r->round > 0 ? r->round : 0;
+	out->n_runs = k + 1;
+	if (summed) {
+		struct sweep_rung *g = &out->rung;
+		g->predicted_n = (g->predicted_n > 0 ? g->predicted_n : 0) + r->predicted_n;
+		g->predicted_ms = (isnan(g->predicted_ms) ? 0 : g->predicted_ms) + r->predicted_ms;
+	}
+	if (r->has_draft) {
+		struct sweep_rung *g = &out->rung;
+		g->draft_n = (g->draft_n > 0 ? g->draft_n : 0) + r->draft_n;
+		g->draft_n_accepted = (g->draft_n_accepted > 0 ? g->draft_n_accepted : 0) +
+				      r->draft_n_accepted;
+	}
+}
+
+/* Sets the rung's speed and points its sweep_rung at the per-run arrays. */
+static void rung_finish(struct series_rung *r)
+{
+	double *v = tps_xmalloc(r->n_runs * sizeof(*v));
+	size_t i, k = 0;
+
+	for (i = 0; i < r->n_runs; i++)
+		if (r->tg_runs[i] > 0 && isfinite(r->tg_runs[i]))
+			v[k++] = log(r->tg_runs[i]);
+	/* One run keeps its median exactly as before pooling. */
+	r->rung.tg = r->n_runs == 1 ? r->tg_runs[0] : k ? exp(stats_mean(v, k)) : NAN;
+	free(v);
+	r->rung.n_runs = r->n_runs;
+	r->rung.tg_runs = r->tg_runs;
+	r->rung.rate_runs = r->rate_runs;
+	r->rung.accept_runs = r->accept_runs;
+	r->rung.round_runs = r->round_runs;
 }
 
 static int rung_cmp(const void *pa, const void *pb)
@@ -87,31 +133,39 @@ static int series_cmp(const void *pa, const void *pb)
 	return strcmp(a->engine, b->engine);
 }
 
-/* The base run for se: a base, same engine, model and endpoint; the series' own
- * spec_type wins over "". */
-static const struct series_run *find_base(const struct series *se, const struct series_run *runs,
-					  size_t n)
+/* Whether r is a base run of se's engine, model and endpoint. */
+static int base_of(const struct series *se, const struct series_run *r)
 {
-	const struct series_run *plain = NULL;
+	return sweep_rung_is_base(r->n_max) && same_str(r->engine, se->engine) &&
+	       same_str(r->model, se->model) && same_str(r->endpoint, se->endpoint);
+}
+
+/* The spec_type whose base runs se pools: its own when it has one, else "" when
+ * that has one; NULL when neither. */
+static const char *base_spec(const struct series *se, const struct series_run *runs, size_t n)
+{
+	const char *plain = NULL;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		const struct series_run *r = &runs[i];
-		if (!sweep_rung_is_base(r->n_max) || !same_str(r->engine, se->engine) ||
-		    !same_str(r->model, se->model) || !same_str(r->endpoint, se->endpoint))
+		if (!base_of(se, &runs[i]))
 			continue;
-		if (same_str(r->spec_type, se->spec_type))
-			return r;
-		if (same_str(r->spec_type, "") && !plain)
-			plain = r;
+		if (same_str(runs[i].spec_type, se->spec_type))
+			return se->spec_type;
+		if (same_str(runs[i].spec_type, ""))
+			plain = "";
 	}
 	return plain;
 }
 
 static struct series_rung *add_rung(struct series *se)
 {
+	struct series_rung *r;
+
 	se->rungs = tps_xrealloc(se->rungs, (se->n_rungs + 1) * sizeof(*se->rungs));
-	return &se->rungs[se->n_rungs++];
+	r = &se->rungs[se->n_rungs++];
+	memset(r, 0, sizeof(*r));
+	return r;
 }
 
 static struct series *add_series(struct series_set *set, const struct series_run *r)
@@ -136,29 +190,37 @@ int series_assemble(const struct series_run *runs, size_t n, double tolerance_pc
 	size_t i, j;
 
 	memset(out, 0, sizeof(*out));
-	/* Every run with an n_max is a drafting rung of its series. */
+	/* Every run with an n_max is an instance of a drafting rung of its series. */
 	for (i = 0; i < n; i++) {
 		const struct series_run *r = &runs[i];
 		struct series *se;
+		long k;
 
 		if (sweep_rung_is_base(r->n_max))
 			continue;
 		if (!(se = find_series(out, r)))
 			se = add_series(out, r);
-		if (series_find(se, r->n_max) >= 0)
-			continue; /* latest per cell already: only a second endpoint could repeat */
-		rung_fill(r, add_rung(se));
+		k = series_find(se, r->n_max);
+		rung_add(r, k >= 0 ? &se->rungs[k] : add_rung(se));
 	}
 	for (i = 0; i < out->n; i++) {
 		struct series *se = &out->v[i];
-		const struct series_run *b = find_base(se, runs, n);
+		const char *spec = base_spec(se, runs, n);
+		struct series_rung *b = NULL;
 
-		if (b)
-			rung_fill(b, add_rung(se));
+		for (j = 0; spec && j < n; j++) {
+			if (!base_of(se, &runs[j]) || !same_str(runs[j].spec_type, spec))
+				continue;
+			if (!b)
+				b = add_rung(se);
+			rung_add(&runs[j], b);
+		}
 		qsort(se->rungs, se->n_rungs, sizeof(*se->rungs), rung_cmp);
 		se->sweep = tps_xcalloc(se->n_rungs ? se->n_rungs : 1, sizeof(*se->sweep));
-		for (j = 0; j < se->n_rungs; j++)
+		for (j = 0; j < se->n_rungs; j++) {
+			rung_finish(&se->rungs[j]);
 			se->sweep[j] = se->rungs[j].rung;
+		}
 		if (sweep_analyze(se->sweep, se->n_rungs, tolerance_pct, &se->report) < 0)
 			return -1;
 		for (j = 0; j < se->n_rungs && j < se->report.n_points; j++)
@@ -177,8 +239,13 @@ void series_set_release(struct series_set *set)
 		return;
 	for (i = 0; i < set->n; i++) {
 		struct series *se = &set->v[i];
-		for (j = 0; j < se->n_rungs; j++)
+		for (j = 0; j < se->n_rungs; j++) {
 			free(se->rungs[j].tag);
+			free(se->rungs[j].tg_runs);
+			free(se->rungs[j].rate_runs);
+			free(se->rungs[j].accept_runs);
+			free(se->rungs[j].round_runs);
+		}
 		free(se->rungs);
 		free(se->sweep);
 		sweep_report_release(&se->report);
@@ -231,9 +298,10 @@ int series_gap(const struct series *ours, const struct series *ref, int64_t n_ma
 {
 	long i = series_find(ours, n_max), k = series_find(ref, n_max);
 
-	if (i < 0 || k < 0)
+	if (i < 0 || k < 0 || sweep_gap(&ours->sweep[i], &ref->sweep[k], gap) < 0)
 		return -1;
-	return sweep_gap(&ours->sweep[i], &ref->sweep[k], gap);
+	sweep_gap_decide(&ours->sweep[i], &ref->sweep[k], gap);
+	return 0;
 }
 
 /* Same model, spec_type and endpoint, another engine. */

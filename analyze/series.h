@@ -24,17 +24,25 @@ struct series_run {
 	int64_t predicted_n, draft_n, draft_n_accepted;
 	int has_draft;            /* any summed sample reported draft_n */
 	double predicted_ms;
+	int64_t round;            /* the collector's round, >= 1; <= 0 (TPS_NULL): unknown */
 };
 
-/* One rung. rung.tg is the median of the run's usable decode samples; the counts
- * are its sums. */
+/* One rung: every run of its cell handed to series_assemble() pooled, each run
+ * one instance. With one run, rung.tg is the median of its usable decode samples;
+ * with more, the geometric mean of the runs' medians (the centre of the interval
+ * on their logs). The counts are the sums over every run. */
 struct series_rung {
 	int64_t n_max;           /* as the run had it: TPS_NULL for the base */
-	int64_t run_id;
+	int64_t run_id;          /* the last run handed over (the newest, in store order) */
 	char run_uuid[40];
-	char *tag;               /* of the run, "" when none */
-	size_t n_values;         /* usable decode samples */
+	char *tag;               /* of that run, "" when none */
+	size_t n_values;         /* usable decode samples, every run */
 	size_t n_excluded;       /* samples flagged for decode, left out */
+	size_t n_runs;           /* runs pooled, >= 1 */
+	double *tg_runs, *rate_runs, *accept_runs; /* per run (rung.tg_runs ... point
+						      here): median tg, summed rate,
+						      acceptance (NaN: none) */
+	int64_t *round_runs;     /* per run: its round (<= 0 unknown) */
 	struct sweep_rung rung;  /* what analyze/sweep.h consumes (n_max -1 for the base) */
 	struct sweep_point point; /* filled from the report */
 };
@@ -52,11 +60,11 @@ struct series_set {
 	size_t n;
 };
 
-/* Assembles the series from runs[0..n) (in the order the store lists them: the
- * first run of a rung wins). Every drafting run is a rung of its (engine, model,
- * spec_type, endpoint); each series takes as its base the first base run of the
- * same engine, model and endpoint with its own spec_type, else the first with
- * spec_type "". An engine and model with only base runs form no series; a series
+/* Assembles the series from runs[0..n) (in the order the store lists them, oldest
+ * first: the caller has chosen the pool, and every run given is pooled). Every
+ * drafting run is a rung of its (engine, model, spec_type, endpoint); each series
+ * takes as its base every base run of the same engine, model and endpoint with
+ * its own spec_type, else every one with spec_type "". An engine and model with only base runs form no series; a series
  * without a base still has its rungs (speedups NaN). Fills *out, which the caller
  * releases with series_set_release() (also after -1). Returns 0, or -1 (nothing
  * printed) when tolerance_pct is NaN or negative. */
@@ -78,7 +86,7 @@ int series_shape(const struct series *ours, const struct series *ref, double tol
 		 struct sweep_step **out, size_t *count);
 
 /* The gap between ours and ref at the rung n_max (TPS_NULL: the base): fills *gap
- * (sweep_gap()). 0 ok, -1 when a side lacks the rung or the counts to split it. */
+ * (sweep_gap(), then sweep_gap_decide() across the rungs' runs). 0 ok, -1 when a side lacks the rung or the counts to split it. */
 int series_gap(const struct series *ours, const struct series *ref, int64_t n_max,
 	       struct sweep_gap *gap);
 

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/stats.h"
+#include "analyze/verdict.h"
 #include "tpsdb.h"
 
 /* Percent change from a to b; NaN unless both are finite and positive. */
@@ -27,6 +29,43 @@ static double accepted(const struct sweep_rung *r)
 	return r->draft_n <= 0 ? 0 : NAN;
 }
 
+/* Fills the interval fields of out from r's runs: a t interval on the log run tg,
+ * and one on the run acceptances centred on the pooled acceptance (the counts'
+ * ratio), since a mean of ratios can sit off the ratio of sums. */
+static void point_interval(const struct sweep_rung *r, struct sweep_point *out)
+{
+	double *v;
+	size_t i, k = 0;
+
+	out->instances = r->n_runs ? r->n_runs : 1;
+	out->tg_ci_lo = out->tg_ci_hi = out->accept_ci_lo = out->accept_ci_hi = NAN;
+	out->mde_pct = NAN;
+	if (r->n_runs < 2 || !r->tg_runs)
+		return;
+	v = tps_xmalloc(r->n_runs * sizeof(*v));
+	for (i = 0; i < r->n_runs; i++)
+		if (r->tg_runs[i] > 0 && isfinite(r->tg_runs[i]))
+			v[k++] = log(r->tg_runs[i]);
+	if (k >= 2) {
+		double m = stats_mean(v, k), h = stats_t_quantile(0.975, (double)(k - 1)) *
+						 stats_stddev(v, k) / sqrt((double)k);
+		out->tg_ci_lo = exp(m - h);
+		out->tg_ci_hi = exp(m + h);
+		out->mde_pct = sinh(h) * 100; /* (hi - lo) / 2 over exp(m) */
+	}
+	k = 0;
+	for (i = 0; r->accept_runs && i < r->n_runs; i++)
+		if (isfinite(r->accept_runs[i]))
+			v[k++] = r->accept_runs[i];
+	if (k >= 2 && !isnan(out->acceptance)) {
+		double h = stats_t_quantile(0.975, (double)(k - 1)) * stats_stddev(v, k) /
+			   sqrt((double)k);
+		out->accept_ci_lo = fmax(0, out->acceptance - h);
+		out->accept_ci_hi = fmin(1, out->acceptance + h);
+	}
+	free(v);
+}
+
 void sweep_point_compute(const struct sweep_rung *r, struct sweep_point *out)
 {
 	double acc = accepted(r), cycles = NAN;
@@ -40,6 +79,73 @@ void sweep_point_compute(const struct sweep_rung *r, struct sweep_point *out)
 	out->tokens_per_cycle = (double)r->predicted_n / cycles;
 	out->ms_per_cycle = r->predicted_ms > 0 && isfinite(r->predicted_ms) ?
 		r->predicted_ms / cycles : NAN;
+	point_interval(r, out);
+}
+
+/* The log instance values of r (log of the run values; NaN for a value that is
+ * not finite and positive) into a heap array of r's run count. */
+static double *run_logs(const struct sweep_rung *r, int use_rate, size_t *n)
+{
+	const double *x = use_rate && r->rate_runs ? r->rate_runs : r->tg_runs;
+	double one = r->tg, *v;
+	size_t i;
+
+	if (!r->n_runs || !x) {
+		x = &one;
+		*n = 1;
+		if (use_rate && r->predicted_n > 0 && r->predicted_ms > 0)
+			one = (double)r->predicted_n / r->predicted_ms * 1000;
+	} else {
+		*n = r->n_runs;
+	}
+	v = tps_xmalloc(*n * sizeof(*v));
+	for (i = 0; i < *n; i++)
+		v[i] = x[i] > 0 && isfinite(x[i]) ? log(x[i]) : NAN;
+	return v;
+}
+
+/* 1 when every run of r carries a round number (>= 1). */
+static int rounds_known(const struct sweep_rung *r)
+{
+	size_t i;
+
+	if (!r->n_runs || !r->round_runs)
+		return 0;
+	for (i = 0; i < r->n_runs; i++)
+		if (r->round_runs[i] < 1)
+			return 0;
+	return 1;
+}
+
+int sweep_step_interval(const struct sweep_rung *a, const struct sweep_rung *b, int use_rate,
+			double band_pct, struct verdict *out)
+{
+	struct verdict_params p;
+	size_t na, nb, nr = 0, i, j;
+	double *la, *lb, *rl;
+	int ret;
+
+	use_rate = use_rate && a->rate_runs && b->rate_runs;
+	la = run_logs(a, use_rate, &na);
+	lb = run_logs(b, use_rate, &nb);
+	rl = tps_xmalloc((na < nb ? na : nb) * sizeof(*rl));
+	/* Rounds pair only when both rungs know them all: a round of unknown runs
+	 * would pair two instances that were never started together. */
+	if (rounds_known(a) && rounds_known(b)) {
+		for (j = 0; j < nb; j++) {
+			for (i = 0; i < na && a->round_runs[i] != b->round_runs[j]; i++)
+				;
+			if (i < na && nr < (na < nb ? na : nb))
+				rl[nr++] = lb[j] - la[i];
+		}
+	}
+	verdict_params_init(&p);
+	p.band_pct = band_pct;
+	ret = verdict_rounds(rl, nr, lb, nb, la, na, &p, out);
+	free(la);
+	free(lb);
+	free(rl);
+	return ret;
 }
 
 static void step_set(struct sweep_step *s, const struct sweep_rung *rungs, size_t i, double c)
@@ -50,6 +156,42 @@ static void step_set(struct sweep_step *s, const struct sweep_rung *rungs, size_
 	s->to_n_max = rungs[i + 1].n_max;
 	s->change_pct = c;
 	s->ref_change_pct = NAN;
+	s->decided = 0;
+	s->ci_lo_pct = s->ci_hi_pct = s->mde_pct = NAN;
+	s->rounds = 0;
+}
+
+/* The violation check of step i (change c): with an interval across runs, a
+ * violation decided when the whole interval lies below -tol and an undecided
+ * dip when the step falls and the interval straddles -tol; without one, today's
+ * point rule. */
+static void step_decide(struct sweep_report *out, const struct sweep_rung *rungs, size_t i,
+			double c, double tol)
+{
+	struct verdict v;
+	struct sweep_step *st;
+
+	if (sweep_step_interval(&rungs[i], &rungs[i + 1], 0, tol, &v) != 0 ||
+	    isnan(v.ci_lo_pct) || isnan(v.ci_hi_pct)) {
+		if (!(c < -tol))
+			return;
+		st = &out->violations[out->n_violations++];
+		step_set(st, rungs, i, c);
+		st->decided = 1;
+		out->n_decided++;
+		return;
+	}
+	if (!(c < -tol) && !(c < 0 && v.ci_lo_pct < -tol))
+		return;
+	st = &out->violations[out->n_violations++];
+	step_set(st, rungs, i, c);
+	st->ci_lo_pct = v.ci_lo_pct;
+	st->ci_hi_pct = v.ci_hi_pct;
+	st->mde_pct = v.mde_pct;
+	st->rounds = v.rounds;
+	st->decided = v.ci_hi_pct < -tol;
+	if (st->decided)
+		out->n_decided++;
 }
 
 int sweep_analyze(const struct sweep_rung *rungs, size_t n, double tolerance_pct,
@@ -79,8 +221,7 @@ int sweep_analyze(const struct sweep_rung *rungs, size_t n, double tolerance_pct
 		double c = change_pct(rungs[i].tg, rungs[i + 1].tg);
 		double a = change_pct(out->points[i].acceptance, out->points[i + 1].acceptance);
 
-		if (c < -tolerance_pct)
-			step_set(&out->violations[out->n_violations++], rungs, i, c);
+		step_decide(out, rungs, i, c, tolerance_pct);
 		if (sweep_rung_is_base(rungs[i].n_max) || sweep_rung_is_base(rungs[i + 1].n_max))
 			continue;
 		/* A rung that accepted nothing then something is a rise without a ratio. */
@@ -111,6 +252,10 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 	out->tg_pct = out->tpc_pct = out->cost_pct = NAN;
 	out->log_gap = out->log_tpc = out->log_cost = NAN;
 	out->share_acceptance = out->share_cost = NAN;
+	out->decided = 1;
+	out->ci_lo_pct = out->ci_hi_pct = out->mde_pct = NAN;
+	out->instances_ours = ours->n_runs ? ours->n_runs : 1;
+	out->instances_ref = ref->n_runs ? ref->n_runs : 1;
 	if (ours->n_max != ref->n_max)
 		return -1;
 	sweep_point_compute(ours, &o);
@@ -130,6 +275,20 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 		out->share_cost = -out->log_cost / out->log_gap;
 	}
 	return 0;
+}
+
+void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *ref,
+		      struct sweep_gap *gap)
+{
+	struct verdict v;
+
+	if (sweep_step_interval(ref, ours, 1, SWEEP_EQUAL_PCT, &v) != 0 ||
+	    isnan(v.ci_lo_pct) || isnan(v.ci_hi_pct))
+		return;
+	gap->decided = v.decided;
+	gap->ci_lo_pct = v.ci_lo_pct;
+	gap->ci_hi_pct = v.ci_hi_pct;
+	gap->mde_pct = v.mde_pct;
 }
 
 int sweep_sign(double v)

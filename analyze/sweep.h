@@ -23,6 +23,15 @@ struct sweep_rung {
 	int64_t draft_n;          /* tokens drafted */
 	int64_t draft_n_accepted; /* drafted tokens the target accepted */
 	double predicted_ms;      /* decode time */
+	/* The instances (runs, server instances) pooled into the rung, oldest first;
+	 * all borrowed, n_runs 0 (NULL arrays): one run whose values are the above.
+	 * Each run is reduced to its instance value: */
+	size_t n_runs;
+	const double *tg_runs;     /* the run's median decode tok/s */
+	const double *rate_runs;   /* the run's summed predicted_n / predicted_ms, tok/s
+				      (NULL: the cross-engine gap takes tg_runs) */
+	const double *accept_runs; /* the run's accepted / drafted sums (NULL or NaN: none) */
+	const int64_t *round_runs; /* the collector's round (INT64_MIN unknown); NULL: none */
 };
 
 /* What one rung decomposes into. A field that cannot be computed is NaN. */
@@ -32,6 +41,15 @@ struct sweep_point {
 	double cycles;           /* verify cycles: predicted_n - draft_n_accepted */
 	double tokens_per_cycle; /* predicted_n / cycles, >= 1 (1 for the base) */
 	double ms_per_cycle;     /* predicted_ms / cycles */
+	/* Across instances (sweep_point_compute() with n_runs >= 2; else NaN): */
+	size_t instances;        /* runs pooled (1 without n_runs) */
+	double tg_ci_lo, tg_ci_hi; /* 95% t interval on the log run tg, mapped back */
+	double accept_ci_lo, accept_ci_hi; /* 95% t interval of acceptance, on the
+					      values, centred on acceptance and clipped
+					      to [0, 1] */
+	double mde_pct;          /* the tg interval's half-width in percent of tg: the
+				    smallest difference from a neighbour this rung
+				    alone could show */
 };
 
 /* A step between two neighbouring rungs, from and to (indexes into the rungs). */
@@ -40,6 +58,13 @@ struct sweep_step {
 	int64_t from_n_max, to_n_max;
 	double change_pct;     /* tg change from -> to (acceptance change for anomalies) */
 	double ref_change_pct; /* the reference's tg change (sweep_shape), else NaN */
+	/* Violations only: the 95% interval of the change (NaN with one run on a
+	 * side, where today's point rule decides), decided 1 when the whole interval
+	 * lies below -tolerance (or by the point rule without an interval), 0 for an
+	 * undecided dip: the interval straddles -tolerance. */
+	int decided;
+	double ci_lo_pct, ci_hi_pct, mde_pct;
+	size_t rounds;         /* rounds paired; 0: Welch on the run means, or none */
 };
 
 struct sweep_report {
@@ -47,14 +72,21 @@ struct sweep_report {
 	size_t n_points;
 	struct sweep_point *points;    /* one per rung, in rung order */
 	size_t n_violations;
-	struct sweep_step *violations; /* tg fell by more than the tolerance */
+	struct sweep_step *violations; /* tg fell by more than the tolerance (decided),
+					  or may have (undecided: decided 0) */
+	size_t n_decided;              /* violations with decided 1: the failed check */
 	size_t n_anomalies;
 	struct sweep_step *anomalies;  /* acceptance rose by more than the tolerance */
 };
 
 /* Analyses rungs[0..n) in order. The base is the first rung with n_max <= 0;
  * speedups are NaN without one. A violation is a step between neighbours where tg
- * falls by more than tolerance_pct percent; an anomaly is a step between two
+ * falls by more than tolerance_pct percent. With two runs or more in both rungs
+ * the step is decided as a compare row is (sweep_step_interval()): a violation
+ * when the whole 95% interval of the change lies below -tolerance_pct, an
+ * undecided dip (listed, decided 0) when the point estimate or the interval's
+ * lower end lies below it but the upper end does not; with one run on a side the
+ * point rule decides alone. An anomaly is a step between two
  * drafting rungs where acceptance rises by more than tolerance_pct percent
  * (relative), since a deeper draft should be accepted less often. Steps with a
  * NaN or non-positive value are skipped. Fills *out, whose arrays the caller frees
@@ -62,6 +94,17 @@ struct sweep_report {
  * tolerance_pct is NaN or negative. */
 int sweep_analyze(const struct sweep_rung *rungs, size_t n, double tolerance_pct,
 		struct sweep_report *out);
+
+/* The 95% interval of the change from rung a to rung b in percent, with the run
+ * (instance) as the unit: when every run of both carries a round number and two
+ * rounds or more are shared, a t interval on the per-round log ratios; else,
+ * with two runs or more on each side, Welch's t on the log run values (vals:
+ * tg_runs, or rate_runs when use_rate and both have them). Fills *out (a
+ * struct verdict against band_pct, verdict_decide_interval()) and returns 0, or
+ * 1 (out untouched) when neither applies. */
+struct verdict;
+int sweep_step_interval(const struct sweep_rung *a, const struct sweep_rung *b, int use_rate,
+			double band_pct, struct verdict *out);
 
 /* Frees the arrays of a report filled by sweep_analyze() and zeroes it. Accepts
  * NULL and a zeroed report. */
@@ -81,12 +124,26 @@ struct sweep_gap {
 	double log_gap, log_tpc, log_cost; /* natural logs of the three ratios */
 	double share_acceptance; /* log_tpc / log_gap; NaN when |log_gap| <= 1e-12 */
 	double share_cost;       /* -log_cost / log_gap; the shares add up to 1 */
+	/* Across instances (sweep_gap_decide(); sweep_gap() leaves decided 1 and the
+	 * rest NaN: one run a side, today's rule): */
+	int decided;             /* 0: the interval settles neither a gap beyond
+				    SWEEP_EQUAL_PCT nor parity within it */
+	double ci_lo_pct, ci_hi_pct, mde_pct;
+	size_t instances_ours, instances_ref;
 };
 
 /* Fills *out for ours and ref at the same rung. Returns 0, or -1 (out holds NaN,
  * nothing printed) when the n_max differ or a count needed is absent or not
  * positive. */
 int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struct sweep_gap *out);
+
+/* Decides gap (filled by sweep_gap() from the same rungs) across instances:
+ * sweep_step_interval() from ref to ours on the runs' summed rates against the
+ * band SWEEP_EQUAL_PCT. decided 1 when the interval lies wholly beyond the band
+ * (a gap) or its 90% interval wholly inside (on par, TOST); 0 otherwise. With
+ * one run on a side nothing changes (decided 1, interval NaN). */
+void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *ref,
+		      struct sweep_gap *gap);
 
 /* The closing clause of a gap's explanation: which part the gap comes from. */
 enum sweep_cause {

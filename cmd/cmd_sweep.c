@@ -1,7 +1,8 @@
 /* cmd_sweep.c: `tpsdb sweep`, the speculative series of each engine and model: decode
  * speed, speedup and acceptance per draft depth, the rungs where speed falls, the
- * shape against other engines and why two engines differ at one rung. A fall beyond
- * the tolerance is a failed check (exit 1). */
+ * shape against other engines and why two engines differ at one rung. Every rung
+ * pools the runs of its cell; a decided fall beyond the tolerance is a failed check
+ * (exit 1). */
 #include "analyze/series.h"
 #include "reports/series.h"
 #include "reports/sweep_write.h"
@@ -13,29 +14,36 @@
 
 static const char usage[] =
 	"tpsdb sweep [--engine <e>] [--model <m>] [--tolerance <pct>] [--ref <engine>]\n"
-	"            [--tag <t>] [--host <name>] [--json]";
+	"            [--tag <t>] [--batch <id>] [--host <name>] [--json]";
 
 static const char help[] =
-	"The speculative series (engine, model, spec_type): the base run (n_max unset),\n"
-	"then n_max 1, 2, 3 ..., each the latest run of its cell (or the latest with --tag).\n"
-	"Per rung: decode tok/s (median of unflagged samples), speedup over the base,\n"
-	"acceptance (accepted / drafted) and the decomposition tg = tokens per verify\n"
-	"cycle / time per cycle.\n"
+	"The speculative series (engine, model, spec_type): the base rung (n_max unset),\n"
+	"then n_max 1, 2, 3 ..., each pooling every run of its cell in the selection:\n"
+	"the runs carrying the tag of the cell's latest run (the latest alone when it\n"
+	"has none), or every run with --tag, or of --batch. Each run is one instance.\n"
+	"Per rung: decode tok/s (the median of unflagged samples for one run, else the\n"
+	"geometric mean of the runs' medians, with a 95% interval across runs), speedup\n"
+	"over the base, acceptance (accepted / drafted) and the decomposition tg =\n"
+	"tokens per verify cycle / time per cycle.\n"
 	"\n"
 	"  --engine <e>         only the series of this engine\n"
 	"  --model <m>          only this model\n"
 	"  --tolerance <pct>    a fall of more than this from one rung to the next is a\n"
 	"                       violation (default 5); so is a rise of acceptance\n"
-	"                       beyond it an anomaly\n"
+	"                       beyond it an anomaly. With two runs or more per rung\n"
+	"                       the fall is decided on its 95% interval: a violation\n"
+	"                       when it lies wholly below -tolerance, undecided when\n"
+	"                       it straddles (reported, not a failure)\n"
 	"  --ref <engine>       compare the shape and the per-rung gap with this engine\n"
 	"                       (default: every other engine with the same series)\n"
 	"  --tag <t>, --host <name>   pick runs\n"
+	"  --batch <id>         pool only the runs of this collect batch\n"
 	"  --json               {\"series\":[...],\"gaps\":[...]}\n"
 	"\n"
-	"Exit codes: 0 every series monotone, 1 a violation, 2 usage, 3 no series or a\n"
-	"store error.\n";
+	"Exit codes: 0 no decided violation, 1 a decided violation, 2 usage, 3 no series\n"
+	"or a store error.\n";
 
-enum { OPT_ENGINE = 256, OPT_MODEL, OPT_TOL, OPT_REF, OPT_TAG, OPT_HOST, OPT_JSON };
+enum { OPT_ENGINE = 256, OPT_MODEL, OPT_TOL, OPT_REF, OPT_TAG, OPT_HOST, OPT_JSON, OPT_BATCH };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -45,6 +53,7 @@ static const struct option opts[] = {
 	{ "ref", required_argument, NULL, OPT_REF },
 	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "host", required_argument, NULL, OPT_HOST },
+	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ NULL, 0, NULL, 0 },
 };
@@ -59,6 +68,7 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	struct tps_getopt go = { 0 };
 	struct store *s;
 	size_t i, n_runs = 0, n_shown = 0, n_viol = 0;
+	const char *batch = NULL;
 	int c, json = 0, ret = TPS_EXIT_ERROR;
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
@@ -71,6 +81,11 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_REF: v.ref = optarg; break;
 		case OPT_TAG: f.tag = optarg; break;
 		case OPT_HOST: f.host = optarg; break;
+		case OPT_BATCH:
+			if (!*optarg)
+				return tps_usage_error(usage, "--batch needs a batch id");
+			batch = optarg;
+			break;
 		case OPT_JSON: json = 1; break;
 		case OPT_TOL:
 			if (tps_parse_double(optarg, &tolerance) < 0 || tolerance < 0)
@@ -88,14 +103,14 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	/* Every engine is loaded, --engine or not: the shape and the gaps need the others. */
-	if (store_load_decode(s, &f, &runs, &n_runs) < 0 ||
+	if (store_load_series(s, &f, batch, &runs, &n_runs) < 0 ||
 	    series_from_decode(runs, n_runs, tolerance, &set) < 0)
 		goto out;
 	for (i = 0; i < set.n; i++) {
 		if (!series_shown(&v, &set.v[i]))
 			continue;
 		n_shown++;
-		n_viol += set.v[i].report.n_violations;
+		n_viol += set.v[i].report.n_decided; /* an undecided dip fails nothing */
 	}
 	if (!n_shown) {
 		tps_error("no speculative series (runs with an n_max)%s%s%s%s%s%s",

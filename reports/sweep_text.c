@@ -1,6 +1,7 @@
 /* sweep_text.c: wording for the sweep's decisions. Each clause of the gap sentence
- * follows a field of struct sweep_why; the numbers are printed as the analysis
- * computed them, with one decimal. */
+ * follows a field of struct sweep_why, and a gap the runs did not decide is said
+ * to be within the noise; the numbers are printed as the analysis computed them,
+ * with one decimal. */
 #include "reports/sweep_text.h"
 
 #include <math.h>
@@ -54,6 +55,15 @@ int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const cha
 		snprintf(where, sizeof(where), "without speculation");
 	else
 		snprintf(where, sizeof(where), "at n_max=%lld", (long long)gap->n_max);
+
+	/* An undecided gap states nothing it has not decided: no side, no cause. */
+	if (!gap->decided) {
+		append(buf, len, &used, &full, "%s and %s decode within the noise %s (%+.1f%%, "
+		       "95%% CI %+.1f%% to %+.1f%%): this data could not have seen a difference "
+		       "under %.1f%%", ours_name, ref_name, where, gap->tg_pct, gap->ci_lo_pct,
+		       gap->ci_hi_pct, gap->mde_pct);
+		return full ? -1 : 0;
+	}
 
 	if (w.gap == 0)
 		append(buf, len, &used, &full, "%s decodes on par with %s %s (%+.1f%%)",

@@ -16,7 +16,10 @@ const char *sweep_text_rung(int64_t n_max, char *buf, size_t len);
  * len > 0), naming the engines ours_name and ref_name, e.g. "ours decodes 13.7%
  * slower than llama.cpp at n_max=2: acceptance is equal (+0.3% tokens/cycle) but
  * each cycle costs 16.2% more: per-cycle host overhead, not the drafter", as
- * sweep_gap_why() decides. Returns 0, or -1 when the gap holds NaN (buf gets "")
+ * sweep_gap_why() decides. A gap that is not decided (gap->decided 0) gets
+ * "ours and llama.cpp decode within the noise at n_max=2 (+8.3%, 95% CI -5.1% to
+ * +23.0%): this data could not have seen a difference under 14.0%" instead, naming
+ * no side and no cause. Returns 0, or -1 when the gap holds NaN (buf gets "")
  * or the sentence did not fit (buf holds its start). */
 int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const char *ref_name,
 		   char *buf, size_t len);

@@ -5,6 +5,7 @@
 #include "reports/escape.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -110,8 +111,14 @@ static cJSON *series_json(const struct series_view *view, double tol,
 		cJSON_AddNumberToObject(p, "n_samples", (double)r->n_values);
 		cJSON_AddNumberToObject(p, "excluded", (double)r->n_excluded);
 		cJSON_AddStringToObject(p, "run", r->run_uuid);
+		cJSON_AddNumberToObject(p, "instances", (double)r->point.instances);
+		json_put_num(p, "tg_ci_lo", r->point.tg_ci_lo);
+		json_put_num(p, "tg_ci_hi", r->point.tg_ci_hi);
+		json_put_num(p, "accept_ci_lo", r->point.accept_ci_lo);
+		json_put_num(p, "accept_ci_hi", r->point.accept_ci_hi);
+		json_put_num(p, "mde_pct", r->point.mde_pct);
 	}
-	cJSON_AddBoolToObject(js, "monotone", se->report.n_violations == 0);
+	cJSON_AddBoolToObject(js, "monotone", se->report.n_decided == 0);
 	arr = cJSON_AddArrayToObject(js, "violations");
 	for (i = 0; i < se->report.n_violations; i++) {
 		const struct sweep_step *st = &se->report.violations[i];
@@ -120,6 +127,11 @@ static cJSON *series_json(const struct series_view *view, double tol,
 		json_put_rung(v, "from", st->from_n_max);
 		json_put_rung(v, "to", st->to_n_max);
 		json_put_num(v, "drop_pct", -st->change_pct);
+		cJSON_AddBoolToObject(v, "decided", st->decided);
+		json_put_num(v, "ci_lo_pct", st->ci_lo_pct);
+		json_put_num(v, "ci_hi_pct", st->ci_hi_pct);
+		json_put_num(v, "mde_pct", st->mde_pct);
+		cJSON_AddNumberToObject(v, "rounds", (double)st->rounds);
 	}
 	arr = cJSON_AddArrayToObject(js, "anomalies");
 	for (i = 0; i < se->report.n_anomalies; i++) {
@@ -152,6 +164,12 @@ static void gap_json(const struct series *x, const struct series *y, int64_t n_m
 	json_put_num(v, "cost_pct", g->cost_pct);
 	json_put_num(v, "share_acceptance", g->share_acceptance);
 	json_put_num(v, "share_cost", g->share_cost);
+	cJSON_AddBoolToObject(v, "decided", g->decided);
+	json_put_num(v, "ci_lo_pct", g->ci_lo_pct);
+	json_put_num(v, "ci_hi_pct", g->ci_hi_pct);
+	json_put_num(v, "mde_pct", g->mde_pct);
+	cJSON_AddNumberToObject(v, "instances_ours", (double)g->instances_ours);
+	cJSON_AddNumberToObject(v, "instances_ref", (double)g->instances_ref);
 	cJSON_AddStringToObject(v, "explain", msg);
 }
 
@@ -197,19 +215,27 @@ static void series_text(FILE *out, const struct series_view *v, double tol,
 {
 	struct text_shape ts = { out, se };
 	size_t i;
+	int pooled = 0;
 	char *e = escape_text(se->engine), *m = escape_text(se->model);
 	char *sp = escape_text(*se->spec_type ? se->spec_type : "(no spec type)");
 	char *ep = escape_text(strcmp(se->endpoint, "completion") ? se->endpoint : "");
 
 	fprintf(out, "%s  %s  %s%s%s  %s\n", e, m, sp,
 		strcmp(se->endpoint, "completion") ? "  " : "", ep,
-		se->report.n_violations ? "NOT MONOTONE" : "monotone");
+		se->report.n_decided ? "NOT MONOTONE" : "monotone");
 	free(e);
 	free(m);
 	free(sp);
 	free(ep);
-	fprintf(out, "  %-6s %9s %8s %7s %10s %9s %9s %4s\n", "n_max", "tg", "speedup", "accept",
+	for (i = 0; i < se->n_rungs; i++)
+		pooled |= se->rungs[i].n_runs > 1;
+	/* The interval columns appear only where a rung pools runs: a sweep of one
+	 * run per rung reads as it always did. */
+	fprintf(out, "  %-6s %9s %8s %7s %10s %9s %9s %4s", "n_max", "tg", "speedup", "accept",
 		"tok/cycle", "ms/cycle", "cycles", "n");
+	if (pooled)
+		fprintf(out, " %4s %17s %6s", "runs", "tg 95% CI", "mde");
+	fprintf(out, "\n");
 	for (i = 0; i < se->n_rungs; i++) {
 		const struct series_rung *r = &se->rungs[i];
 		char n[24], tg[32], sp[32], ac[32], tpc[32], ms[32], cy[32];
@@ -221,15 +247,35 @@ static void series_text(FILE *out, const struct series_view *v, double tol,
 		md_num(tpc, sizeof(tpc), "%.2f", r->point.tokens_per_cycle);
 		md_num(ms, sizeof(ms), "%.2f", r->point.ms_per_cycle);
 		md_num(cy, sizeof(cy), "%.0f", r->point.cycles);
-		fprintf(out, "  %-6s %9s %8s %7s %10s %9s %9s %4zu\n", n, tg, sp, ac, tpc, ms, cy,
+		fprintf(out, "  %-6s %9s %8s %7s %10s %9s %9s %4zu", n, tg, sp, ac, tpc, ms, cy,
 			r->n_values);
+		if (pooled) {
+			char lo[32], hi[32], ci[72], mde[32];
+			md_num(lo, sizeof(lo), "%.1f", r->point.tg_ci_lo);
+			md_num(hi, sizeof(hi), "%.1f", r->point.tg_ci_hi);
+			snprintf(ci, sizeof(ci), "%s-%s", lo, hi);
+			md_num(mde, sizeof(mde), "%.1f%%", r->point.mde_pct);
+			fprintf(out, " %4zu %17s %6s", r->point.instances, ci, mde);
+		}
+		fprintf(out, "\n");
 	}
 	for (i = 0; i < se->report.n_violations; i++) {
 		const struct sweep_step *st = &se->report.violations[i];
 		char a[24], b[24];
-		fprintf(out, "  VIOLATION: tg falls %.1f%% from n_max=%s to n_max=%s (tolerance %g%%)\n",
-			-st->change_pct, sweep_text_rung(st->from_n_max, a, sizeof(a)),
-			sweep_text_rung(st->to_n_max, b, sizeof(b)), tol);
+		sweep_text_rung(st->from_n_max, a, sizeof(a));
+		sweep_text_rung(st->to_n_max, b, sizeof(b));
+		if (isnan(st->ci_lo_pct))
+			fprintf(out, "  VIOLATION: tg falls %.1f%% from n_max=%s to n_max=%s "
+				"(tolerance %g%%)\n", -st->change_pct, a, b, tol);
+		else if (st->decided)
+			fprintf(out, "  VIOLATION: tg falls %.1f%% from n_max=%s to n_max=%s "
+				"(tolerance %g%%; 95%% CI %+.1f%% to %+.1f%%)\n", -st->change_pct, a,
+				b, tol, st->ci_lo_pct, st->ci_hi_pct);
+		else
+			fprintf(out, "  undecided: tg falls %.1f%% from n_max=%s to n_max=%s, but its "
+				"95%% CI %+.1f%% to %+.1f%% straddles -%g%%: not a violation until "
+				"more runs decide it\n", -st->change_pct, a, b, st->ci_lo_pct,
+				st->ci_hi_pct, tol);
 	}
 	for (i = 0; i < se->report.n_anomalies; i++) {
 		const struct sweep_step *st = &se->report.anomalies[i];

@@ -275,6 +275,7 @@ struct series_run *report_series_runs(const struct store_decode *runs, size_t n)
 		r->draft_n_accepted = d->agg.draft_n_accepted;
 		r->has_draft = d->agg.has_draft;
 		r->predicted_ms = d->agg.predicted_ms;
+		r->round = d->round;
 	}
 	return v;
 }
@@ -285,7 +286,7 @@ int report_load_decode(struct store *s, const char *tag, struct report_decode *o
 
 	memset(out, 0, sizeof(*out));
 	f.tag = tag;
-	if (store_load_decode(s, &f, &out->runs, &out->n) < 0)
+	if (store_load_series(s, &f, NULL, &out->runs, &out->n) < 0)
 		return -1;
 	out->series = report_series_runs(out->runs, out->n);
 	return 0;

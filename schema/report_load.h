@@ -99,8 +99,10 @@ const struct report_pair *report_pair_find(const struct report_input *in, const 
 const struct report_prompts *report_prompts_find(const struct report_input *in,
 						 int64_t run_id);
 
-/* Loads the speculative runs with tag (NULL: any) into *out, released with
- * report_decode_release() (also after -1). 0 ok, -1 after an error line. */
+/* Loads the speculative runs with tag (NULL: any) into *out, each cell with every
+ * run it pools (store_load_series(): without a tag, the runs carrying the tag of
+ * the cell's latest run), released with report_decode_release() (also after -1).
+ * 0 ok, -1 after an error line. */
 int report_load_decode(struct store *s, const char *tag, struct report_decode *out);
 void report_decode_release(struct report_decode *d);
 

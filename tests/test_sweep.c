@@ -4,11 +4,15 @@
  * done by hand and checked with a Python one-liner; the comments show the sums.
  * Also analyze/series.c's assembly of series from plain runs and the gap wording
  * of reports/sweep_text.c, all without a store. */
+/* The rungs below list their sums positionally and leave the instance fields of
+ * struct sweep_rung zero on purpose (one run per rung, the pre-pooling view). */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -374,23 +378,24 @@ static struct series_run run_of(const char *engine, const char *role, const char
 	return r;
 }
 
-/* Rungs sort by depth with the base first; the first run of a rung wins; the base
+/* Rungs sort by depth with the base first; every run of a rung is pooled; the base
  * with the series' own spec type wins over a plain one; a lone base forms nothing;
  * series sort by model, spec type, endpoint, engine. */
 static void test_series_assemble(void **state)
 {
 	static const double t100[3] = { 100, 100, 100 }, t120[3] = { 120, 120, 120 };
-	static const double t150[3] = { 150, 150, 150 }, t180[3] = { 180, 180, 180 };
-	static const double t140[3] = { 140, 140, 140 }, t999[3] = { 999, 999, 999 };
+	static const double t150[3] = { 150, 150, 150 };
+	static const double t140[3] = { 140, 140, 140 }, t125[3] = { 125, 125, 125 };
+	static const double t259[3] = { 259.2, 259.2, 259.2 };
 	struct series_run runs[9];
 	struct series_set set;
 	const struct series *se;
 	size_t n = 0;
 
 	(void)state;
-	runs[n++] = run_of("ours", "ours", "draft", 2, t180, 2);
+	runs[n++] = run_of("ours", "ours", "draft", 2, t125, 2);
 	runs[n++] = run_of("ours", "ours", "draft", 1, t150, 1.5);
-	runs[n++] = run_of("ours", "ours", "draft", 2, t999, 2); /* a repeat: ignored */
+	runs[n++] = run_of("ours", "ours", "draft", 2, t259, 2); /* a second instance: pooled */
 	runs[n++] = run_of("ours", "ours", "", INT64_MIN, t100, 0);
 	runs[n++] = run_of("ours", "ours", "draft", INT64_MIN, t120, 0);
 	runs[n++] = run_of("up", "upstream", "draft", 1, t140, 1.4);
@@ -412,7 +417,11 @@ static void test_series_assemble(void **state)
 	assert_int_equal(se->rungs[0].rung.draft_n, -1);
 	assert_int_equal(se->rungs[1].n_max, 1);
 	assert_int_equal(se->rungs[2].n_max, 2);
-	check_near(se->rungs[2].rung.tg, 180, 1e-9, "first of a rung");
+	check_near(se->rungs[2].rung.tg, 180, 1e-9, "geometric mean of the two runs");
+	assert_int_equal(se->rungs[2].n_runs, 2);
+	assert_int_equal(se->rungs[2].point.instances, 2);
+	assert_int_equal(se->rungs[1].point.instances, 1);
+	check_near(se->rungs[1].point.tg_ci_lo, NA, 0, "one run: no interval");
 	check_near(se->rungs[2].point.speedup, 1.5, 1e-9, "speedup");
 	assert_int_equal(se->report.n_violations, 0);
 	assert_int_equal(series_find(se, INT64_MIN), 0);
@@ -479,6 +488,203 @@ static void test_series_view(void **state)
 	assert_false(series_gap_pair(&eng, &a, &c));
 }
 
+
+/* A rung of n runs with these median tg (and, when tpc > 0, draft counts giving
+ * that acceptance run by run); rounds NULL: unknown. */
+static void pooled_rung(struct sweep_rung *r, int64_t n_max, const double *tg, const double *acc,
+			const int64_t *rounds, size_t n)
+{
+	double lsum = 0;
+	size_t i;
+
+	memset(r, 0, sizeof(*r));
+	r->n_max = n_max;
+	for (i = 0; i < n; i++)
+		lsum += log(tg[i]);
+	r->tg = exp(lsum / (double)n);
+	r->predicted_n = 1000 * (int64_t)n;
+	r->predicted_ms = 1000 * (double)n / r->tg * 1000;
+	r->draft_n = acc ? 1000 * (int64_t)n : -1;
+	r->draft_n_accepted = -1;
+	if (acc) {
+		double a = 0;
+		for (i = 0; i < n; i++)
+			a += acc[i];
+		r->draft_n_accepted = (int64_t)llround(a * 1000);
+	}
+	r->n_runs = n;
+	r->tg_runs = tg;
+	r->rate_runs = tg;
+	r->accept_runs = acc;
+	r->round_runs = rounds;
+}
+
+/* Each rung's decode and acceptance carry a 95% t interval across its runs, and
+ * series_assemble() pools every run it is handed, the base included. */
+static void test_sweep_pooled_interval(void **state)
+{
+	static const double tg[3] = { 100, 104, 96 }, acc[3] = { 0.80, 0.84, 0.76 };
+	static const double b1[1] = { 60 }, b2[1] = { 66 }, b3[1] = { 63 };
+	struct sweep_rung r;
+	struct sweep_point pt;
+	struct series_run runs[6];
+	struct series_set set;
+	double l[3], m, sd, h;
+	size_t i;
+
+	(void)state;
+	pooled_rung(&r, 2, tg, acc, NULL, 3);
+	sweep_point_compute(&r, &pt);
+	for (i = 0; i < 3; i++)
+		l[i] = log(tg[i]);
+	m = (l[0] + l[1] + l[2]) / 3;
+	sd = sqrt(((l[0] - m) * (l[0] - m) + (l[1] - m) * (l[1] - m) + (l[2] - m) * (l[2] - m)) / 2);
+	h = 4.302652729911275 * sd / sqrt(3); /* t(0.975, 2) */
+	assert_int_equal(pt.instances, 3);
+	check_near(pt.tg_ci_lo, exp(m - h), 1e-6, "tg ci lo");
+	check_near(pt.tg_ci_hi, exp(m + h), 1e-6, "tg ci hi");
+	check_near(pt.mde_pct, sinh(h) * 100, 1e-6, "mde");
+	assert_true(pt.tg_ci_lo < r.tg && r.tg < pt.tg_ci_hi);
+	check_near(pt.acceptance, 0.80, 1e-9, "pooled acceptance");
+	h = 4.302652729911275 * 0.04 / sqrt(3);
+	check_near(pt.accept_ci_lo, 0.80 - h, 1e-6, "accept ci lo");
+	check_near(pt.accept_ci_hi, 0.80 + h, 1e-6, "accept ci hi");
+
+	/* One run: instances 1, no interval. */
+	r.n_runs = 0;
+	sweep_point_compute(&r, &pt);
+	assert_int_equal(pt.instances, 1);
+	check_near(pt.tg_ci_lo, NA, 0, "one run");
+	check_near(pt.mde_pct, NA, 0, "one run: no mde");
+
+	/* Three plain base runs pool into one base rung of 63 (the geometric mean
+	 * of 60, 66, 63 is 62.93), beside two rungs of one run. */
+	runs[0] = run_of("ours", "ours", "", INT64_MIN, b1, 0);
+	runs[1] = run_of("ours", "ours", "", INT64_MIN, b2, 0);
+	runs[2] = run_of("ours", "ours", "", INT64_MIN, b3, 0);
+	runs[3] = run_of("ours", "ours", "draft", 1, tg, 1.5);
+	runs[4] = run_of("ours", "ours", "draft", 1, tg + 1, 1.5);
+	runs[5] = run_of("ours", "ours", "draft", 1, tg + 2, 1.5);
+	for (i = 0; i < 6; i++)
+		runs[i].n_values = 1;
+	assert_int_equal(series_assemble(runs, 6, SWEEP_TOLERANCE_PCT, &set), 0);
+	assert_int_equal(set.n, 1);
+	assert_int_equal(set.v[0].n_rungs, 2);
+	assert_int_equal(set.v[0].rungs[0].n_runs, 3);
+	assert_int_equal(set.v[0].rungs[0].n_values, 3);
+	check_near(set.v[0].rungs[0].rung.tg, cbrt(60.0 * 66 * 63), 1e-9, "pooled base");
+	assert_int_equal(set.v[0].rungs[1].point.instances, 3);
+	check_near(set.v[0].rungs[1].rung.tg, cbrt(100.0 * 104 * 96), 1e-9, "pooled rung");
+	assert_true(set.v[0].rungs[1].point.tg_ci_lo < set.v[0].rungs[1].rung.tg);
+	assert_int_equal(set.v[0].rungs[1].rung.predicted_n, 3000);
+	series_set_release(&set);
+}
+
+/* A 6% fall is a violation when the runs are tight, undecided when the same mean
+ * fall comes from scattered runs; runs with known rounds pair round by round, so
+ * a drift shared by each round cancels. */
+static void test_sweep_dip_decided(void **state)
+{
+	static const double tight_a[3] = { 100, 100.2, 99.8 }, tight_b[3] = { 94, 94.19, 93.81 };
+	static const double wide_a[3] = { 100, 110, 90 }, wide_b[3] = { 94, 103.4, 84.6 };
+	static const int64_t rounds[3] = { 1, 2, 3 };
+	struct sweep_rung r[2];
+	struct sweep_report rep;
+
+	(void)state;
+	pooled_rung(&r[0], 2, tight_a, NULL, NULL, 3);
+	pooled_rung(&r[1], 3, tight_b, NULL, NULL, 3);
+	assert_int_equal(sweep_analyze(r, 2, 5, &rep), 0);
+	assert_int_equal(rep.n_violations, 1);
+	assert_int_equal(rep.n_decided, 1);
+	assert_true(rep.violations[0].decided);
+	check_near(rep.violations[0].change_pct, -6, 0.01, "tight: -6%");
+	assert_true(rep.violations[0].ci_hi_pct < -5 && rep.violations[0].ci_lo_pct > -7);
+	assert_int_equal(rep.violations[0].rounds, 0); /* Welch: rounds unknown */
+	sweep_report_release(&rep);
+
+	/* The same -6% from runs scattered +-10%: the interval straddles -5%. */
+	pooled_rung(&r[0], 2, wide_a, NULL, NULL, 3);
+	pooled_rung(&r[1], 3, wide_b, NULL, NULL, 3);
+	assert_int_equal(sweep_analyze(r, 2, 5, &rep), 0);
+	check_near(rep.violations[0].change_pct, -6, 0.01, "wide: -6%");
+	assert_int_equal(rep.n_violations, 1);
+	assert_int_equal(rep.n_decided, 0);
+	assert_false(rep.violations[0].decided);
+	assert_true(rep.violations[0].ci_lo_pct < -5 && rep.violations[0].ci_hi_pct > -5);
+	check_near(rep.violations[0].mde_pct,
+		   (rep.violations[0].ci_hi_pct - rep.violations[0].ci_lo_pct) / 2, 1e-9, "mde");
+	sweep_report_release(&rep);
+
+	/* Known rounds: each round falls exactly 6%, so the pairs decide it. */
+	r[0].round_runs = rounds;
+	r[1].round_runs = rounds;
+	assert_int_equal(sweep_analyze(r, 2, 5, &rep), 0);
+	assert_int_equal(rep.n_decided, 1);
+	assert_int_equal(rep.violations[0].rounds, 3);
+	sweep_report_release(&rep);
+
+	/* A 3% dip within the tolerance from scattered runs is undecided too: its
+	 * interval reaches past -5%. */
+	{
+		static const double dip_b[3] = { 97, 106.7, 87.3 };
+		r[0].round_runs = r[1].round_runs = NULL;
+		pooled_rung(&r[1], 3, dip_b, NULL, NULL, 3);
+		assert_int_equal(sweep_analyze(r, 2, 5, &rep), 0);
+		assert_int_equal(rep.n_violations, 1);
+		assert_int_equal(rep.n_decided, 0);
+		sweep_report_release(&rep);
+	}
+
+	/* One run on a side: today's point rule decides alone. */
+	pooled_rung(&r[0], 2, wide_a, NULL, NULL, 3);
+	pooled_rung(&r[1], 3, wide_b, NULL, NULL, 1);
+	r[1].n_runs = 0;
+	r[1].tg = 90;
+	assert_int_equal(sweep_analyze(r, 2, 5, &rep), 0);
+	assert_int_equal(rep.n_decided, 1);
+	assert_true(rep.violations[0].decided);
+	check_near(rep.violations[0].ci_lo_pct, NA, 0, "no interval");
+	sweep_report_release(&rep);
+}
+
+/* A gap across scattered runs is not decided and its sentence says so, with the
+ * difference the data could have seen; tight runs decide it and keep the old one. */
+static void test_sweep_gap_undecided(void **state)
+{
+	static const double o_wide[3] = { 108, 97, 120 }, r_wide[3] = { 100, 110, 91 };
+	static const double o_tight[3] = { 108, 108.5, 107.5 }, r_tight[3] = { 100, 100.4, 99.6 };
+	static const double acc[3] = { 0.8, 0.8, 0.8 };
+	struct sweep_rung o, r;
+	struct sweep_gap g;
+	char msg[512], want[64];
+
+	(void)state;
+	pooled_rung(&o, 2, o_wide, acc, NULL, 3);
+	pooled_rung(&r, 2, r_wide, acc, NULL, 3);
+	assert_int_equal(sweep_gap(&o, &r, &g), 0);
+	assert_true(g.decided); /* sweep_gap alone: today's rule */
+	sweep_gap_decide(&o, &r, &g);
+	assert_false(g.decided);
+	assert_true(g.ci_lo_pct < -1 && g.ci_hi_pct > 1);
+	assert_true(g.mde_pct > 5);
+	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "ours and llama.cpp decode within the noise at n_max=2"));
+	snprintf(want, sizeof(want), "could not have seen a difference under %.1f%%", g.mde_pct);
+	assert_non_null(strstr(msg, want));
+	assert_null(strstr(msg, "faster"));
+	assert_null(strstr(msg, "drafter"));
+
+	pooled_rung(&o, 2, o_tight, acc, NULL, 3);
+	pooled_rung(&r, 2, r_tight, acc, NULL, 3);
+	assert_int_equal(sweep_gap(&o, &r, &g), 0);
+	sweep_gap_decide(&o, &r, &g);
+	assert_true(g.decided);
+	assert_true(g.ci_lo_pct > 1);
+	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", msg, sizeof(msg)), 0);
+	assert_non_null(strstr(msg, "ours decodes 8.0% faster than llama.cpp at n_max=2"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -491,6 +697,9 @@ int main(void)
 		cmocka_unit_test(test_sweep_rung_is_base),
 		cmocka_unit_test(test_series_assemble),
 		cmocka_unit_test(test_series_view),
+		cmocka_unit_test(test_sweep_pooled_interval),
+		cmocka_unit_test(test_sweep_dip_decided),
+		cmocka_unit_test(test_sweep_gap_undecided),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
