@@ -211,3 +211,8 @@ char *escape_cdata(const char *s)
 	}
 	return b.p;
 }
+
+char *escape_html(const char *s)
+{
+	return escape_xml(s);
+}

@@ -38,6 +38,10 @@ char *escape_github(const char *s, int prop);
  * gives "". */
 char *escape_xml(const char *s);
 
+/* s for HTML text or a double-quoted attribute value: escape_xml(), whose five
+ * entities are HTML's too. Caller frees; NULL gives "". */
+char *escape_html(const char *s);
+
 /* s for a string that ends up inside a CDATA section (gnuplot's SVG writes text
  * that way): "]]>" becomes "]] >", invalid UTF-8 U+FFFD. Caller frees; NULL
  * gives "". */

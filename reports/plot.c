@@ -38,6 +38,9 @@ struct plot_job {
 	char **srcs;    /* where gnuplot draws each, in dir; copied to outs[] */
 	size_t n_srcs;
 	int figures;    /* figures added, numbers the data files */
+	char **keys;    /* plot_job_keys(): the colour of each, for every figure */
+	size_t n_keys;
+	size_t *key_col;
 };
 
 int plot_format_of(const char *path, enum plot_format *fmt)
@@ -75,6 +78,92 @@ char *plot_find_gnuplot(void)
 		free(cand);
 	}
 	return NULL;
+}
+
+/* matplotlib's tab10: saturated enough for thin lines on white and on paper. */
+static const char *const palette[PLOT_N_COLOURS] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+	"#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+};
+
+const char *plot_colour(size_t i)
+{
+	return palette[i % PLOT_N_COLOURS];
+}
+
+static size_t key_hash(const char *key)
+{
+	uint32_t h = 2166136261u;
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)(key ? key : ""); *p; p++) {
+		h ^= *p;
+		h *= 16777619u;
+	}
+	return h % PLOT_N_COLOURS;
+}
+
+void plot_colours(const char *const *keys, size_t n, size_t *out)
+{
+	size_t *ord = tps_xcalloc(n ? n : 1, sizeof(*ord)), i, j, k;
+	unsigned char used[PLOT_N_COLOURS] = { 0 };
+
+	/* Keys in byte order, so that the series' order in a figure cannot change
+	 * who wins a shared entry. */
+	for (i = 0; i < n; i++) {
+		size_t x = i;
+		for (j = i; j > 0 && strcmp(keys[x] ? keys[x] : "",
+					    keys[ord[j - 1]] ? keys[ord[j - 1]] : "") < 0; j--)
+			ord[j] = ord[j - 1];
+		ord[j] = x;
+	}
+	for (i = 0; i < n; i++) {
+		size_t x = ord[i], c;
+		const char *kx = keys[x] ? keys[x] : "";
+		if (i && !strcmp(kx, keys[ord[i - 1]] ? keys[ord[i - 1]] : "")) {
+			out[x] = out[ord[i - 1]];
+			continue;
+		}
+		c = key_hash(kx);
+		for (k = 0; k < PLOT_N_COLOURS && used[(c + k) % PLOT_N_COLOURS]; k++)
+			;
+		c = k < PLOT_N_COLOURS ? (c + k) % PLOT_N_COLOURS : c;
+		used[c] = 1;
+		out[x] = c;
+	}
+	free(ord);
+}
+
+void plot_job_keys(struct plot_job *j, const char *const *keys, size_t n)
+{
+	size_t i;
+
+	strv_free(j->keys, j->n_keys);
+	free(j->key_col);
+	j->keys = NULL;
+	j->n_keys = 0;
+	for (i = 0; i < n; i++)
+		strv_add(&j->keys, &j->n_keys, keys[i] ? keys[i] : "");
+	j->key_col = tps_xcalloc(n ? n : 1, sizeof(*j->key_col));
+	plot_colours((const char *const *)j->keys, j->n_keys, j->key_col);
+}
+
+/* The colours of one figure's keys: the job's when it knows every one, else the
+ * figure's own plot_colours(). */
+static void figure_colours(const struct plot_job *j, const char *const *keys, size_t n,
+			   size_t *out)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < j->n_keys && strcmp(j->keys[k], keys[i] ? keys[i] : ""); k++)
+			;
+		if (k == j->n_keys)
+			break;
+		out[i] = j->key_col[k];
+	}
+	if (i < n)
+		plot_colours(keys, n, out);
 }
 
 /* A copy of s with control characters (C0, DEL, C1) as spaces and, for a script
@@ -196,6 +285,8 @@ void plot_job_free(struct plot_job *j)
 	strv_free(j->files, j->n_files);
 	strv_free(j->outs, j->n_outs);
 	strv_free(j->srcs, j->n_srcs);
+	strv_free(j->keys, j->n_keys);
+	free(j->key_col);
 	free(j->script);
 	free(j->dir);
 	free(j);
@@ -284,7 +375,8 @@ static int figure_begin(struct plot_job *j, const char *out, enum plot_format fm
 			"background '#ffffff'\n");
 	fprintf(j->gp, "set output %s\n", qo);
 	fprintf(j->gp, "set title %s\n", qt);
-	fprintf(j->gp, "set key outside right top\n");
+	/* Under the plot, in rows: the legend never takes the plot's width. */
+	fprintf(j->gp, "set key outside below center horizontal samplen 2 spacing 1.1\n");
 	fprintf(j->gp, "set grid ytics\n");
 	strv_add(&j->outs, &j->n_outs, out);
 	strv_add(&j->srcs, &j->n_srcs, src);
@@ -320,7 +412,8 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 {
 	char *q = NULL, **paths = NULL, **cps = NULL, *band = NULL;
 	double xmin = INFINITY, xmax = -INFINITY, step;
-	size_t i, k, npts = 0;
+	size_t i, k, npts = 0, *col = NULL;
+	const char **keys = NULL;
 	FILE *f = NULL;
 	int rc, ret = -1, first = 1;
 
@@ -342,6 +435,11 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 		return -1;
 	paths = tps_xcalloc(t->n_series, sizeof(*paths));
 	cps = tps_xcalloc(t->n_series, sizeof(*cps));
+	keys = tps_xcalloc(t->n_series + 1, sizeof(*keys));
+	col = tps_xcalloc(t->n_series + 1, sizeof(*col));
+	for (i = 0; i < t->n_series; i++)
+		keys[i] = t->series[i].key ? t->series[i].key : t->series[i].label;
+	figure_colours(j, keys, t->n_series, col);
 	for (i = 0; i < t->n_series; i++) {
 		const struct plot_trend_series *se = &t->series[i];
 		char name[32];
@@ -376,9 +474,9 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 			snprintf(pct, sizeof(pct), "%+.1f%%", se->cp_pct[k]);
 			q = plot_quote(pct);
 			fprintf(j->gp, "set arrow from %.0f, graph 0 to %.0f, graph 1 nohead dt 2 "
-				"lw 1.5 lc %zu\n", se->x[at], se->x[at], i + 1);
+				"lw 1.5 lc rgb '%s'\n", se->x[at], se->x[at], plot_colour(col[i]));
 			fprintf(j->gp, "set label %s at %.0f, graph 0.97 left offset 0.5,0 "
-				"textcolor lt %zu\n", q, se->x[at], i + 1);
+				"textcolor rgb '%s'\n", q, se->x[at], plot_colour(col[i]));
 			free(q);
 			q = NULL;
 		}
@@ -398,12 +496,34 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 		f = NULL;
 		if (rc < 0)
 			goto out;
+	} else if (t->n_bands) {
+		/* One block per band, a blank line apart: filledcurves draws each over
+		 * its own x range only, never across a change point. */
+		if (!(f = data_open(j, "band", &band)))
+			goto out;
+		put_field(f, "x\t", t->band_label);
+		fprintf(f, "\thi\n");
+		for (k = 0; k < t->n_bands; k++) {
+			const struct plot_band *b = &t->bands[k];
+			double x0 = b->x0, x1 = b->x1;
+			if (x1 - x0 < 1) {
+				/* a segment of one run: a sliver, wide enough to see */
+				x0 -= (xmax - xmin) * 0.01;
+				x1 += (xmax - xmin) * 0.01;
+			}
+			fprintf(f, "%s%.0f\t%.6f\t%.6f\n%.0f\t%.6f\t%.6f\n", k ? "\n\n" : "",
+				x0, b->lo, b->hi, x1, b->lo, b->hi);
+		}
+		rc = data_close(f, band);
+		f = NULL;
+		if (rc < 0)
+			goto out;
 	}
 	q = plot_quote(t->ylabel);
 	fprintf(j->gp, "set ylabel %s\n", q);
 	free(q);
 	q = NULL;
-	fprintf(j->gp, "set xlabel 'run start (UTC)'\n");
+	fprintf(j->gp, "set xlabel 'run start (date, UTC)'\n");
 	fprintf(j->gp, "set offsets 0, 0, graph 0.05, graph 0.05\n");
 	fprintf(j->gp, "set xdata time\nset timefmt '%%s'\n");
 	step = tick_step(xmax - xmin);
@@ -417,23 +537,27 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 	fprintf(j->gp, "plot ");
 	if (band) {
 		q = quote_path(band);
-		fprintf(j->gp, "%s using 1:2:3 with filledcurves fc rgb '#dbe6f3' fs solid 1.0 "
-			"noborder title columnheader(2)", q);
+		fprintf(j->gp, "%s index 0 using 1:2:3 with filledcurves fc rgb '#dbe6f3' "
+			"fs solid 1.0 noborder title columnheader(2)", q);
+		if (!isfinite(t->band_lo))
+			for (k = 1; k < t->n_bands; k++)
+				fprintf(j->gp, ", \\\n     %s index %zu using 1:2:3 with filledcurves "
+					"fc rgb '#dbe6f3' fs solid 1.0 noborder notitle", q, k);
 		free(q);
 		q = NULL;
 		first = 0;
 	}
 	for (i = 0; i < t->n_series; i++) {
 		q = quote_path(paths[i]);
-		fprintf(j->gp, "%s%s using 1:2 with linespoints lt %zu lw 1.5 pt 7 ps 0.6 "
-			"title columnheader(2)", first ? "" : ", \\\n     ", q, i + 1);
+		fprintf(j->gp, "%s%s using 1:2 with linespoints lc rgb '%s' lw 1.5 pt 7 ps 0.6 "
+			"title columnheader(2)", first ? "" : ", \\\n     ", q, plot_colour(col[i]));
 		free(q);
 		q = NULL;
 		first = 0;
 		if (cps[i]) {
 			q = quote_path(cps[i]);
-			fprintf(j->gp, ", \\\n     %s using 1:2 with points lt %zu pt 6 ps 2.2 "
-				"notitle", q, i + 1);
+			fprintf(j->gp, ", \\\n     %s using 1:2 with points lc rgb '%s' pt 6 ps 2.2 "
+				"notitle", q, plot_colour(col[i]));
 			free(q);
 			q = NULL;
 		}
@@ -450,6 +574,8 @@ out:
 	}
 	free(paths);
 	free(cps);
+	free(keys);
+	free(col);
 	free(band);
 	free(q);
 	return ret;
@@ -460,7 +586,8 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 {
 	char *path = NULL, *q = NULL;
 	int64_t xmax = 1;
-	size_t i, k, npts = 0;
+	size_t i, k, npts = 0, *col = NULL;
+	const char **keys = NULL;
 	FILE *f = NULL;
 	int ret = -1;
 
@@ -473,9 +600,14 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 		return tps_error("nothing to plot: no speculative rungs");
 	if (figure_begin(j, out, fmt, sw->title) < 0)
 		return -1;
-	fprintf(j->gp, "set xlabel 'n_max (draft depth; 0 = base, no drafting)'\n");
+	keys = tps_xcalloc(sw->n_series + 1, sizeof(*keys));
+	col = tps_xcalloc(sw->n_series + 1, sizeof(*col));
+	for (i = 0; i < sw->n_series; i++)
+		keys[i] = sw->series[i].key ? sw->series[i].key : sw->series[i].label;
+	figure_colours(j, keys, sw->n_series, col);
+	fprintf(j->gp, "set xlabel 'n_max (draft tokens per step; base = no drafting)'\n");
 	fprintf(j->gp, "set ylabel 'decode tok/s (solid)'\n");
-	fprintf(j->gp, "set y2label 'acceptance (dashed)'\n");
+	fprintf(j->gp, "set y2label 'acceptance, accepted / drafted tokens (dashed)'\n");
 	fprintf(j->gp, "set ytics nomirror\nset y2tics 0.1\nset y2range [0:1]\n");
 	fprintf(j->gp, "set yrange [0:*]\nset xrange [-0.3:%lld.3]\n", (long long)xmax);
 	fprintf(j->gp, "set xtics 1\nset xtics add ('base' 0)\n");
@@ -503,10 +635,10 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 		f = NULL;
 		if (!q)
 			goto out;
-		fprintf(j->gp, "%s%s using 1:2 axes x1y1 with linespoints lt %zu lw 2 pt 7 "
+		fprintf(j->gp, "%s%s using 1:2 axes x1y1 with linespoints lc rgb '%s' lw 2 pt 7 "
 			"title columnheader(2), \\\n     %s using 1:3 axes x1y2 with linespoints "
-			"lt %zu lw 1.5 dt 2 pt 6 title columnheader(3)", i ? ", \\\n     " : "", q,
-			i + 1, q, i + 1);
+			"lc rgb '%s' lw 1.5 dt 2 pt 6 title columnheader(3)", i ? ", \\\n     " : "",
+			q, plot_colour(col[i]), q, plot_colour(col[i]));
 		free(q);
 		q = NULL;
 	}
@@ -516,6 +648,8 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 out:
 	if (f)
 		fclose(f);
+	free(keys);
+	free(col);
 	free(path);
 	free(q);
 	return ret;
@@ -525,7 +659,7 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 		    enum plot_format fmt)
 {
 	char *path = NULL, *q = NULL;
-	size_t e, g, nbars = 0;
+	size_t e, g, nbars = 0, *col = NULL;
 	double w;
 	FILE *f = NULL;
 	int ret = -1;
@@ -536,6 +670,8 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 		return tps_error("nothing to plot: no cell has a parity delta");
 	if (figure_begin(j, out, fmt, p->title) < 0)
 		return -1;
+	col = tps_xcalloc(p->n_engines + 1, sizeof(*col));
+	figure_colours(j, p->engines, p->n_engines, col);
 	w = 0.8 / (double)p->n_engines;
 	q = plot_quote(p->ylabel);
 	fprintf(j->gp, "set ylabel %s\n", q);
@@ -546,7 +682,7 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 	fprintf(j->gp, "set xzeroaxis lt -1\nset style fill solid 0.85 noborder\n");
 	fprintf(j->gp, "set boxwidth %.6f absolute\n", w);
 	fprintf(j->gp, "set xrange [-0.6:%.1f]\n", (double)p->n_groups - 0.4);
-	fprintf(j->gp, "set xtics scale 0\n");
+	fprintf(j->gp, "set xtics scale 0\nset xlabel 'model (base config)'\n");
 	if (!(f = data_open(j, "groups", &path)))
 		goto out;
 	for (g = 0; g < p->n_groups; g++) {
@@ -565,6 +701,11 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 	for (e = 0; e < p->n_engines; e++) {
 		char name[32];
 		double off = -0.4 + w * ((double)e + 0.5);
+		size_t bars = 0;
+		for (g = 0; g < p->n_groups; g++)
+			bars += isfinite(p->delta[e * p->n_groups + g]);
+		if (!bars)
+			continue; /* no bar: not in the legend either */
 		snprintf(name, sizeof(name), "s%zu", e + 1);
 		if (!(f = data_open(j, name, &path)))
 			goto out;
@@ -582,9 +723,9 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 		f = NULL;
 		if (!q)
 			goto out;
-		fprintf(j->gp, ", \\\n     %s using ($1%+.6f):2 with boxes lt %zu title "
+		fprintf(j->gp, ", \\\n     %s using ($1%+.6f):2 with boxes fc rgb '%s' title "
 			"columnheader(2), \\\n     %s using ($1%+.6f):2:3:4 with yerrorbars lt -1 "
-			"pt 0 notitle", q, off, e + 1, q, off);
+			"pt 0 notitle", q, off, plot_colour(col[e]), q, off);
 		free(q);
 		q = NULL;
 	}
@@ -594,6 +735,7 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 out:
 	if (f)
 		fclose(f);
+	free(col);
 	free(path);
 	free(q);
 	return ret;

@@ -27,6 +27,11 @@ int plot_format_of(const char *path, enum plot_format *fmt);
  * (nothing printed) when there is none. */
 char *plot_find_gnuplot(void);
 
+/* A shaded band over x0..x1 (seconds, as the series' x) from lo to hi. */
+struct plot_band {
+	double x0, x1, lo, hi;
+};
+
 /* One line of a trend plot: a metric per run, at the run's start time. */
 struct plot_trend_series {
 	const char *label;  /* engine label, any bytes */
@@ -36,6 +41,7 @@ struct plot_trend_series {
 	size_t n_cp;        /* change points of this series */
 	const size_t *cp;   /* index into x of the first run after each change */
 	const double *cp_pct; /* its change in percent */
+	const char *key;    /* what picks its colour (the engine); NULL: label */
 };
 
 struct plot_trend {
@@ -45,6 +51,10 @@ struct plot_trend {
 	size_t n_series;
 	double band_lo, band_hi; /* the shaded baseline band; NaN: none */
 	const char *band_label;  /* any bytes */
+	/* Bands drawn only over their own x range (a segment's level), used when
+	 * band_lo is NaN; labelled band_label once in the legend. */
+	const struct plot_band *bands;
+	size_t n_bands;
 };
 
 /* One engine's speculative series: decode tok/s and acceptance by n_max. */
@@ -54,6 +64,7 @@ struct plot_sweep_series {
 	const int64_t *n_max;   /* 0 for the base rung */
 	const double *tg;       /* NaN where unknown */
 	const double *accept;   /* 0..1; NaN for the base */
+	const char *key;        /* what picks its colour (the engine); NULL: label */
 };
 
 struct plot_sweep {
@@ -68,11 +79,25 @@ struct plot_parity {
 	const char *ylabel;
 	size_t n_groups, n_engines;
 	const char *const *groups;  /* x labels */
-	const char *const *engines; /* one bar colour each */
+	const char *const *engines; /* one bar colour each, keyed by the label; an
+				       engine without a bar is left out of the legend */
 	/* n_engines * n_groups, engine-major: [e * n_groups + g]; NaN: no bar. */
 	const double *delta, *lo, *hi;
 	double band_pct;            /* the parity band shaded around 0 */
 };
+
+/* Colours. Each engine keeps one colour in every figure, in every run: the
+ * palette entry its key hashes to (FNV-1a), so the same engine is drawn alike in
+ * the trend, sweep and parity figures and across 'tpsdb plot' calls. Within one
+ * figure, a key whose entry an earlier key (in byte order) already holds takes
+ * the next free entry, so two engines of one figure never share a colour while
+ * there are at most PLOT_N_COLOURS of them. */
+#define PLOT_N_COLOURS 10
+/* The "#rrggbb" of palette entry i (taken modulo PLOT_N_COLOURS); static. */
+const char *plot_colour(size_t i);
+/* The palette entry of each of keys[0..n) (NULL counts as ""), for one figure, into
+ * out[0..n): equal keys get equal entries. */
+void plot_colours(const char *const *keys, size_t n, size_t *out);
 
 struct plot_job;
 
@@ -80,6 +105,12 @@ struct plot_job;
  * after an error line. Free with plot_job_free(), which removes the folder. */
 struct plot_job *plot_job_new(void);
 void plot_job_free(struct plot_job *j);
+
+/* Fixes the colours of every figure of the job from one set of keys (the
+ * report's engines): plot_colours() of the whole set, so that within the job two
+ * engines never share a colour even where the hash would collide. A figure with
+ * a key outside the set falls back to its own plot_colours(). keys are copied. */
+void plot_job_keys(struct plot_job *j, const char *const *keys, size_t n);
 
 /* Add a figure to the job, to be written to out (a path without control
  * characters, refused otherwise) in format fmt when plot_job_run() runs. Each

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void base_table(const struct tables *t, struct md_table *mt)
+void tables_md_base(const struct tables *t, struct md_table *mt)
 {
 	size_t i, e, r;
 
@@ -31,7 +31,7 @@ static void base_table(const struct tables *t, struct md_table *mt)
 	}
 }
 
-static void spec_table(const struct tables *t, struct md_table *mt)
+void tables_md_spec(const struct tables *t, struct md_table *mt)
 {
 	size_t i, k, r;
 
@@ -56,8 +56,8 @@ static void spec_table(const struct tables *t, struct md_table *mt)
 	}
 }
 
-static void prompt_table(const struct tables *t, const struct tables_prompt_table *pt,
-			 struct md_table *mt)
+void tables_md_prompts(const struct tables *t, const struct tables_prompt_table *pt,
+		       struct md_table *mt)
 {
 	size_t i, k, r;
 	char buf[32];
@@ -89,7 +89,7 @@ static void prompt_table(const struct tables *t, const struct tables_prompt_tabl
 	}
 }
 
-static void runs_table(const struct tables *t, struct md_table *mt)
+void tables_md_runs(const struct tables *t, struct md_table *mt)
 {
 	static const char *const head[6] = { "run", "engine", "model", "config", "tag",
 					     "started" };
@@ -192,7 +192,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 	}
 	heading(o, 2, "Base throughput");
 	if (t->n_base) {
-		base_table(t, &mt);
+		tables_md_base(t, &mt);
 		table(o, &mt);
 	} else {
 		fprintf(o->f, "No base runs.\n\n");
@@ -202,7 +202,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 		fprintf(o->f, "Each cell is decode tok/s %s acceptance (drafted tokens accepted) "
 			"at that n_max; %s marks each engine's fastest rung in its row.\n\n",
 			"\xc2\xb7", o->md ? "bold" : "a trailing *");
-		spec_table(t, &mt);
+		tables_md_spec(t, &mt);
 		table(o, &mt);
 	} else {
 		fprintf(o->f, "No speculative runs.\n\n");
@@ -219,7 +219,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 		free(h);
 		free(title);
 		free(m);
-		prompt_table(t, pt, &mt);
+		tables_md_prompts(t, pt, &mt);
 		table(o, &mt);
 	}
 	heading(o, 2, "Data quality and model identity");
@@ -232,7 +232,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 	strv_free(lines, n);
 	heading(o, 2, "Runs");
 	if (t->n_runs) {
-		runs_table(t, &mt);
+		tables_md_runs(t, &mt);
 		table(o, &mt);
 	} else {
 		fprintf(o->f, "No runs.\n\n");

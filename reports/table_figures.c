@@ -208,18 +208,76 @@ static const char *ser_role(const void *v, size_t i)
 	return ((const struct series *)v)[i].role;
 }
 
-/* No baseline named: the first series' first segment (up to its first change
- * point) is the reference level, with the parity band or k x the stored floor. */
+size_t tables_segment_bands(const double *x, const double *y, size_t n, const size_t *cp,
+			    size_t n_cp, double floor, struct plot_band *out)
+{
+	double *dev = tps_xcalloc(n ? n : 1, sizeof(*dev)), w = band_pct(floor);
+	size_t s, k, nb = 0, start = 0;
+
+	for (s = 0; s <= n_cp; s++) {
+		size_t end = s < n_cp ? cp[s] : n;
+		double med, mad, half;
+		if (end > n)
+			end = n;
+		if (end <= start)
+			continue;
+		/* The median and the median absolute deviation: one spike moves
+		 * neither, where it pulls a mean and a standard deviation along. */
+		med = stats_median(y + start, end - start);
+		for (k = start; k < end; k++)
+			dev[k - start] = fabs(y[k] - med);
+		mad = stats_median(dev, end - start);
+		if (!isfinite(med)) {
+			start = end;
+			continue;
+		}
+		half = fabs(med) * w / 100;
+		if (isfinite(mad) && VERDICT_NOISE_K * 1.4826 * mad > half)
+			half = VERDICT_NOISE_K * 1.4826 * mad;
+		out[nb].x0 = x[start];
+		out[nb].x1 = x[end - 1];
+		out[nb].lo = med - half;
+		out[nb].hi = med + half;
+		nb++;
+		start = end;
+	}
+	free(dev);
+	return nb;
+}
+
+/* No baseline named: each segment of the first series (between its change
+ * points) gets its own level, drawn over that segment only. */
 static void segment_band(const struct history_series *h, double floor,
 			 const struct plot_trend_series *p, struct plot_trend *out,
 			 struct tables_arena *a)
 {
-	size_t end = p->n_cp ? p->cp[0] : p->n;
-	double mean = stats_mean(p->y, end), w = band_pct(floor);
+	struct plot_band *b = arena_calloc(a, p->n_cp + 1, sizeof(*b));
 
-	out->band_lo = mean * (1 - w / 100);
-	out->band_hi = mean * (1 + w / 100);
-	out->band_label = keep(a, tps_xasprintf("%s first segment +/-%.1f%%", h->engine, w));
+	out->n_bands = tables_segment_bands(p->x, p->y, p->n, p->cp, p->n_cp, floor, b);
+	out->bands = b;
+	out->band_label = keep(a, tps_xasprintf("%s level per segment", h->engine));
+}
+
+const char *tables_trend_longest(const struct report_trend *in, const char *const *engines,
+				 size_t n_engines, const char *const *models, size_t n_models,
+				 const char *spec_type, int64_t n_max)
+{
+	const char *best = NULL;
+	size_t i, n = 0;
+
+	for (i = 0; i < in->n; i++) {
+		const struct history_series *h = &in->h[i];
+		if (!tables_same(h->spec_type, spec_type ? spec_type : "") || h->n_max != n_max)
+			continue;
+		if ((n_engines && !tables_in_list(engines, n_engines, h->engine)) ||
+		    (n_models && !tables_in_list(models, n_models, h->model)))
+			continue;
+		if (h->n > n) {
+			n = h->n;
+			best = h->model;
+		}
+	}
+	return best;
 }
 
 int tables_trend(const struct tables_trend_opts *o, const struct report_trend *in,
@@ -256,6 +314,7 @@ int tables_trend(const struct tables_trend_opts *o, const struct report_trend *i
 		size_t *idx;
 		double *x, *pct;
 		p->label = series_label(a, se->engine, se->endpoint);
+		p->key = arena_strdup(a, se->engine);
 		p->n = se->n;
 		x = arena_calloc(a, se->n, sizeof(*x));
 		for (k = 0; k < se->n; k++) {
@@ -330,6 +389,7 @@ int tables_sweep(const struct report_decode *in, const char *const *engines, siz
 		int64_t *nm;
 		double *tg, *ac;
 		ps[i].label = series_label(a, se->engine, se->endpoint);
+		ps[i].key = arena_strdup(a, se->engine);
 		nm = arena_calloc(a, se->n_rungs, sizeof(*nm));
 		tg = arena_calloc(a, se->n_rungs, sizeof(*tg));
 		ac = arena_calloc(a, se->n_rungs, sizeof(*ac));
@@ -388,6 +448,7 @@ void tables_sweep_of(const struct tables *t, size_t row, struct tables_arena *a,
 			continue;
 		}
 		p->label = t->engines[e].label;
+		p->key = t->engines[e].label;
 		p->n_max = nm;
 		p->tg = tg;
 		p->accept = ac;

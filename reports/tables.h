@@ -118,6 +118,18 @@ struct tables {
 struct tables_figures {
 	const char *trend, *sweep, *parity;
 	const char *note;
+	const char *trend_what;   /* the trend's caption (HTML); NULL: a generic one */
+};
+
+/* A model's page of the HTML report: its name, the page's file name, its trend
+ * figure's file name (NULL: not drawn) and data (NULL or no series: no history),
+ * and how many runs that history holds. Borrowed. */
+struct tables_html_model {
+	const char *model;
+	const char *page;
+	const char *trend_svg;
+	const struct plot_trend *trend;
+	size_t n_runs;
 };
 
 /* Builds the report from in (report_load() with in->full and the tag, engines,
@@ -138,6 +150,13 @@ int tables_write_md(FILE *f, const struct tables *t, const struct tables_figures
 int tables_write_text(FILE *f, const struct tables *t, const struct tables_figures *fig);
 int tables_write_json(FILE *f, const struct tables *t, const struct tables_figures *fig);
 int tables_write_csv(FILE *f, const struct tables *t);
+/* HTML: index.html, the same tables as markdown with the figures (fig) and a link
+ * to each model's page; and one model's page, its history figure with the change
+ * points and runs as tables. Self-contained: inline style, no script, nothing
+ * from the network; every label through escape_html(). */
+int tables_write_html(FILE *f, const struct tables *t, const struct tables_figures *fig,
+		      const struct tables_html_model *models, size_t n_models);
+int tables_write_html_model(FILE *f, const struct tables_html_model *m);
 
 /* The cell formats of the base and speculative tables, exposed for the tests:
  * "13150 / 142.6", "13150 / 142.6 (parity / -3.1% slower)", "13100 / 143.0 (ref)",
@@ -166,13 +185,30 @@ void tables_arena_free(struct tables_arena *a); /* accepts NULL */
 /* A trend figure: one series per engine over its runs' medians, change points
  * from changepoint_detect() with the defaults, and the band: with a baseline, the
  * min..max of the baseline's run medians of the same model and config, widened to
- * at least mean +/- max(2%, k x the stored A/A floor); without, the first series'
- * first segment (up to its first change point) mean +/- max(2%, k x floor). The
+ * at least mean +/- max(2%, k x the stored A/A floor); without, one band per
+ * segment of the first series (tables_segment_bands()), each over its own runs. The
  * histories and floors come from in (report_load_trend() of o->model, the tag,
  * o->baseline and o->metric). *out points into arena a. 0 ok (the figure may hold
  * no series: the caller decides), -1 after an error line. */
 int tables_trend(const struct tables_trend_opts *o, const struct report_trend *in,
 		 struct tables_arena *a, struct plot_trend *out);
+
+/* The level bands of one series cut at its change points cp[0..n_cp) (indexes of
+ * the first run after each change): per segment, the median of its y, +/- the
+ * wider of max(2%, k x floor) of the median and k x 1.4826 x the segment's median
+ * absolute deviation, from its first run's x to its last's. One spike moves
+ * neither the centre nor the width. out holds n_cp + 1; returns how many were
+ * written (a segment of NaNs only has none). */
+size_t tables_segment_bands(const double *x, const double *y, size_t n, const size_t *cp,
+			    size_t n_cp, double floor, struct plot_band *out);
+
+/* The model whose history (of config spec_type, NULL: the base, and n_max) holds
+ * the longest series in in among engines and models (each empty: any), borrowed
+ * from in; the first such on a tie; NULL when none. The report draws this one's
+ * trend: the model with the most runs to show. */
+const char *tables_trend_longest(const struct report_trend *in, const char *const *engines,
+				 size_t n_engines, const char *const *models, size_t n_models,
+				 const char *spec_type, int64_t n_max);
 
 /* A sweep figure of one model and spec type (NULL: the first with rungs) from the
  * speculative runs in (report_load_decode()): one series per engine (engines,

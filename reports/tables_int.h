@@ -76,4 +76,14 @@ int tables_build_base_only(const struct tables_opts *o, const struct report_inpu
  * strv_free(). */
 char **tables_quality_lines(const struct tables *t, size_t *n);
 
+/* The report's tables as cells (md.h), built once and rendered as markdown and
+ * text (report_write.c) or HTML (report_html.c), so no format can drift from
+ * another. mt is initialised here; the caller releases it. */
+struct md_table;
+void tables_md_base(const struct tables *t, struct md_table *mt);
+void tables_md_spec(const struct tables *t, struct md_table *mt);
+void tables_md_prompts(const struct tables *t, const struct tables_prompt_table *pt,
+		       struct md_table *mt);
+void tables_md_runs(const struct tables *t, struct md_table *mt);
+
 #endif

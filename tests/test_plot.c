@@ -408,7 +408,7 @@ static void test_plot_refusals(void **state)
 	assert_int_equal(plot_job_sweep(j, &sw, "x.png", PLOT_PNG), -1);
 	{
 		static const double x[1] = { 1.7e9 }, y[1] = { 1 };
-		struct plot_trend_series s = { "e", 1, x, y, 0, NULL, NULL };
+		struct plot_trend_series s = { "e", 1, x, y, 0, NULL, NULL, NULL };
 		tr.series = &s;
 		tr.n_series = 1;
 		assert_int_equal(plot_job_trend(j, &tr, out, PLOT_PNG), -1); /* control char */
@@ -456,6 +456,116 @@ static void test_plot_gnuplot_hostile(void **state)
 	free(gp);
 }
 
+/* Each key keeps one colour: in any order, in any figure, and two keys of one
+ * figure never share one. */
+static void test_plot_colours(void **state)
+{
+	static const char *const a[] = { "ours", "llama.cpp", "stock-llamafile", "vllm" };
+	static const char *const b[] = { "vllm", "ours", "ours", "stock-llamafile", "llama.cpp" };
+	static const char *const one[] = { "llama.cpp" };
+	size_t ca[4], cb[5], c1[1], i, k;
+
+	(void)state;
+	plot_colours(a, 4, ca);
+	plot_colours(b, 5, cb);
+	plot_colours(one, 1, c1);
+	for (i = 0; i < 4; i++)
+		for (k = i + 1; k < 4; k++)
+			assert_true(ca[i] != ca[k]);
+	assert_int_equal(cb[1], cb[2]);
+	assert_int_equal(cb[0], ca[3]);
+	assert_int_equal(cb[1], ca[0]);
+	assert_int_equal(cb[3], ca[2]);
+	assert_int_equal(cb[4], ca[1]);
+	assert_int_equal(c1[0], ca[1]);
+	assert_string_equal(plot_colour(ca[0]), plot_colour(ca[0] + PLOT_N_COLOURS));
+	assert_int_equal(strlen(plot_colour(3)), 7);
+}
+
+/* The scripts: an engine is drawn in its colour in a trend and a parity figure
+ * of two jobs, and a parity engine without a bar has no legend entry. */
+static void test_plot_script_colours(void **state)
+{
+	struct fixture *f = *state;
+	static const double x[2] = { 1.7e9, 1.7e9 + 60 }, y[2] = { 100, 101 };
+	static const char *const groups[1] = { "m" };
+	static const char *const eng[2] = { "stock-llamafile", "nobars" };
+	static const double delta[2] = { -3, NAN }, lo[2] = { -4, NAN }, hi[2] = { -2, NAN };
+	static const struct plot_band band = { 1.7e9, 1.7e9 + 60, 98, 102 };
+	char *body = tps_xasprintf("n=$(ls '%s' | grep -c kept); cp \"$1\" '%s'/kept-$n.gp && "
+				   "echo x >\"$(dirname \"$1\")/figure1.svg\"", f->dir, f->dir);
+	char *fake = fake_gnuplot(f->dir, body), *out = tps_xasprintf("%s/o.svg", f->dir);
+	char *script, *want, *kept;
+	struct plot_trend_series ts;
+	struct plot_trend tr;
+	struct plot_parity pa;
+	struct plot_job *j;
+	const char *c;
+
+	memset(&ts, 0, sizeof(ts));
+	ts.label = "stock-llamafile (chat)";
+	ts.key = "stock-llamafile";
+	ts.n = 2;
+	ts.x = x;
+	ts.y = y;
+	memset(&tr, 0, sizeof(tr));
+	tr.title = "t";
+	tr.ylabel = "tok/s";
+	tr.series = &ts;
+	tr.n_series = 1;
+	tr.band_lo = tr.band_hi = NAN;
+	tr.bands = &band;
+	tr.n_bands = 1;
+	tr.band_label = "level";
+	j = plot_job_new();
+	assert_int_equal(plot_job_trend(j, &tr, out, PLOT_SVG), 0);
+	assert_int_equal(plot_job_run(j, fake, 10), 0);
+	plot_job_free(j);
+	memset(&pa, 0, sizeof(pa));
+	pa.title = "p";
+	pa.ylabel = "%";
+	pa.n_groups = 1;
+	pa.n_engines = 2;
+	pa.groups = groups;
+	pa.engines = eng;
+	pa.delta = delta;
+	pa.lo = lo;
+	pa.hi = hi;
+	pa.band_pct = 2;
+	j = plot_job_new();
+	assert_int_equal(plot_job_parity(j, &pa, out, PLOT_SVG), 0);
+	assert_int_equal(plot_job_run(j, fake, 10), 0);
+	plot_job_free(j);
+	{
+		size_t col[1];
+		plot_colours(eng, 1, col);
+		c = plot_colour(col[0]);
+	}
+	want = tps_xasprintf("rgb '%s'", c);
+	kept = tps_xasprintf("%s/kept-0.gp", f->dir);
+	script = tps_read_file(kept, NULL);
+	free(kept);
+	assert_non_null(script);
+	assert_non_null(strstr(script, want));
+	/* the band is drawn over its segment, not across the plot */
+	assert_non_null(strstr(script, "index 0 using 1:2:3 with filledcurves"));
+	assert_non_null(strstr(script, "set key outside below"));
+	free(script);
+	kept = tps_xasprintf("%s/kept-1.gp", f->dir);
+	script = tps_read_file(kept, NULL);
+	free(kept);
+	assert_non_null(script);
+	assert_non_null(strstr(script, want));
+	/* one engine with bars: one boxes plot with a title, and no s2 data file */
+	assert_non_null(strstr(script, "f1_s1.dat"));
+	assert_null(strstr(script, "f1_s2.dat"));
+	free(script);
+	free(want);
+	free(out);
+	free(fake);
+	free(body);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -468,6 +578,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_plot_failure, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plot_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plot_gnuplot_hostile, setup, teardown),
+		cmocka_unit_test(test_plot_colours),
+		cmocka_unit_test_setup_teardown(test_plot_script_colours, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

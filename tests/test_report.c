@@ -332,7 +332,7 @@ static void test_report_cell_formats(void **state)
 static void test_report_json_csv(void **state)
 {
 	struct tables_opts o = { 0 };
-	struct tables_figures fig = { "trend.png", NULL, "parity.png", NULL };
+	struct tables_figures fig = { "trend.png", NULL, "parity.png", NULL, NULL };
 	struct report_input in = { 0 };
 	struct tables t;
 	char *buf = NULL;

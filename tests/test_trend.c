@@ -184,6 +184,7 @@ static void test_trend_changepoints(void **state)
 static void test_trend_figure(void **state)
 {
 	static const char *const engines[] = { "steps", "steady" };
+	const char *engines_outlier[1];
 	struct tables_trend_opts o = { 0 };
 	struct tables_arena *a = tables_arena_new();
 	struct report_trend in = { 0 };
@@ -200,8 +201,25 @@ static void test_trend_figure(void **state)
 	assert_string_equal(tr.series[0].label, "steps");
 	assert_int_equal(tr.series[0].n_cp, 2);
 	assert_int_equal(tr.series[0].cp[1], 10);
-	assert_true(fabs(tr.band_lo - 98) < 0.5 && fabs(tr.band_hi - 102) < 0.5);
+	/* A level band per segment (100, 90, 110), each over its own runs only. */
+	assert_true(isnan(tr.band_lo));
+	assert_int_equal(tr.n_bands, 3);
+	assert_true(fabs(tr.bands[0].lo - 98) < 0.5 && fabs(tr.bands[0].hi - 102) < 0.5);
+	assert_true(tr.bands[1].hi < 95 && tr.bands[2].lo > 105);
+	assert_true(tr.bands[0].x0 == tr.series[0].x[0] && tr.bands[0].x1 == tr.series[0].x[4]);
+	assert_true(tr.bands[1].x0 == tr.series[0].x[5] && tr.bands[1].x1 == tr.series[0].x[9]);
 	assert_true(tr.series[0].x[1] - tr.series[0].x[0] == 3600);
+	/* One run 40% off moves neither the centre nor the width of its band. */
+	o.n_engines = 1;
+	engines_outlier[0] = "outlier";
+	o.engines = engines_outlier;
+	assert_int_equal(tables_trend(&o, &in, a, &tr), 0);
+	assert_int_equal(tr.n_series, 1);
+	assert_int_equal(tr.series[0].n_cp, 0);
+	assert_int_equal(tr.n_bands, 1);
+	assert_true(fabs(tr.bands[0].lo - 98) < 0.5 && fabs(tr.bands[0].hi - 102) < 0.5);
+	o.engines = engines;
+	o.n_engines = 2;
 	report_trend_release(&in);
 	o.model = "nope";
 	assert_int_equal(report_load_trend(*state, o.model, NULL, NULL, CELL_TG, &in), 0);

@@ -1,0 +1,307 @@
+/* report_html.c: the report as a static HTML folder: index.html with the same
+ * tables as report.md (built by the same tables_md_* functions), the figures as
+ * SVG beside it, and a page per model with its history and change points. Every
+ * label goes through escape_html(); the pages load nothing from the network: the
+ * style is inline and the only references are the folder's own files. */
+#include "reports/tables_int.h"
+#include "reports/escape.h"
+#include "reports/md.h"
+#include "reports/strv.h"
+#include "tpsdb.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* One style for every page: readable from a phone to a laptop (tables scroll
+ * sideways inside their box instead of widening the page), and a print style
+ * without the navigation, with figures kept whole on a page. */
+static const char css[] =
+	":root{--fg:#1f2328;--mute:#59636e;--line:#d1d9e0;--head:#f6f8fa;--best:#dafbe1}\n"
+	"*{box-sizing:border-box}\n"
+	"body{font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',"
+	"Arial,sans-serif;color:var(--fg);margin:0 auto;padding:1.5rem 2rem;max-width:1280px}\n"
+	"h1{font-size:1.6rem;margin:.2rem 0 .4rem}h2{font-size:1.25rem;margin:2rem 0 .6rem;"
+	"padding-bottom:.2rem;border-bottom:1px solid var(--line)}h3{font-size:1.05rem;"
+	"margin:1.2rem 0 .4rem}\n"
+	"p{margin:.4rem 0 .8rem;max-width:75ch}.mute{color:var(--mute)}\n"
+	"nav{font-size:.9rem;margin:.2rem 0 1rem}nav a{margin-right:1rem}\n"
+	"a{color:#0969da;text-decoration:none}a:hover{text-decoration:underline}\n"
+	".scroll{overflow-x:auto;max-width:100%}\n"
+	"table{border-collapse:collapse;font-size:.88rem;margin:.3rem 0 1rem}\n"
+	"th,td{border:1px solid var(--line);padding:.25rem .55rem;text-align:left;"
+	"vertical-align:top}\n"
+	"th{background:var(--head);font-weight:600}\n"
+	"td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+	"td.best{background:var(--best);font-weight:600}\n"
+	"tbody tr:nth-child(even) td{background:#fbfcfd}\n"
+	"tbody tr:nth-child(even) td.best{background:var(--best)}\n"
+	"code,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;"
+	"font-size:.85em}\n"
+	"figure{margin:.6rem 0 1.4rem}figure img{width:100%;max-width:1000px;height:auto;"
+	"border:1px solid var(--line)}figcaption{color:var(--mute);font-size:.85rem}\n"
+	"ul{padding-left:1.3rem}li{margin:.15rem 0}\n"
+	"@media print{body{max-width:none;padding:0;font-size:10pt}nav{display:none}"
+	"a{color:inherit}.scroll{overflow:visible}table{font-size:8pt}"
+	"figure,table{break-inside:avoid}h2,h3{break-after:avoid}"
+	"figure img{max-width:100%;border:none}}\n";
+
+static void put(FILE *f, const char *s)
+{
+	char *e = escape_html(s);
+
+	fputs(e, f);
+	free(e);
+}
+
+static void page_begin(FILE *f, const char *title)
+{
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>", f);
+	put(f, title);
+	fprintf(f, "</title>\n<style>\n%s</style>\n</head>\n<body>\n", css);
+}
+
+static void page_end(FILE *f)
+{
+	fputs("<p class=\"mute\">Written by tpsdb report.</p>\n</body>\n</html>\n", f);
+}
+
+/* A cell that starts with a number (or is "-") is right-aligned. */
+static int numeric(const char *s)
+{
+	return (*s >= '0' && *s <= '9') || !strcmp(s, "-");
+}
+
+static void table(FILE *f, struct md_table *mt)
+{
+	size_t r, c;
+
+	fputs("<div class=\"scroll\"><table>\n<thead><tr>", f);
+	for (c = 0; c < mt->ncols; c++) {
+		fputs("<th>", f);
+		put(f, md_table_get(mt, 0, c));
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (r = 1; r < mt->nrows; r++) {
+		fputs("<tr>", f);
+		for (c = 0; c < mt->ncols; c++) {
+			const char *s = md_table_get(mt, r, c);
+			int best = mt->cells[r * mt->ncols + c].mark;
+			fprintf(f, "<td%s>", best ? " class=\"num best\"" :
+					c && numeric(s) ? " class=\"num\"" : "");
+			put(f, s);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n", f);
+	md_table_release(mt);
+}
+
+static void figure(FILE *f, const char *what, const char *file)
+{
+	if (!file)
+		return;
+	/* The file names are ours (trend.svg, trend-3.svg): no escaping needed, but
+	 * it costs nothing. */
+	fputs("<figure><img src=\"", f);
+	put(f, file);
+	fputs("\" alt=\"", f);
+	put(f, what);
+	fputs("\"><figcaption>", f);
+	put(f, what);
+	fputs("</figcaption></figure>\n", f);
+}
+
+int tables_write_html(FILE *f, const struct tables *t, const struct tables_figures *fig,
+		      const struct tables_html_model *models, size_t n_models)
+{
+	struct md_table mt = { 0 };
+	char **lines;
+	size_t n, i;
+
+	page_begin(f, "tpsdb report");
+	fputs("<h1>tpsdb report</h1>\n<nav><a href=\"#base\">Base</a><a href=\"#spec\">"
+	      "Speculative</a><a href=\"#prompts\">Per-prompt</a><a href=\"#quality\">"
+	      "Data quality</a><a href=\"#runs\">Runs</a><a href=\"#plots\">Plots</a>"
+	      "<a href=\"#models\">Models</a></nav>\n", f);
+	fputs("<p>Medians of the unflagged samples, in tok/s: prefill (pp) as a whole number, "
+	      "decode (tg) to one decimal.", f);
+	if (t->ref) {
+		fputs(" In parentheses, the verdicts of pp / tg against the reference engine "
+		      "<b>", f);
+		put(f, t->ref);
+		fputs("</b>, paired by prompt and repetition: \"parity\" inside the band, else "
+		      "the median delta and \"faster\" or \"slower\"; \"?\" marks a verdict that "
+		      "is not significant, \"n/a\" one without pairs.</p>\n", f);
+	} else {
+		fputs(" No reference engine (no engine has role upstream; see --ref): no "
+		      "verdicts.</p>\n", f);
+	}
+	fputs("<h2 id=\"base\">Base throughput</h2>\n", f);
+	if (t->n_base) {
+		tables_md_base(t, &mt);
+		table(f, &mt);
+	} else {
+		fputs("<p>No base runs.</p>\n", f);
+	}
+	fputs("<h2 id=\"spec\">Speculative decoding</h2>\n", f);
+	if (t->n_spec) {
+		fputs("<p>Each cell is decode tok/s · acceptance (drafted tokens accepted) at "
+		      "that n_max; the shaded cell is each engine's fastest rung in its "
+		      "row.</p>\n", f);
+		tables_md_spec(t, &mt);
+		table(f, &mt);
+	} else {
+		fputs("<p>No speculative runs.</p>\n", f);
+	}
+	fputs("<h2 id=\"prompts\">Per-prompt acceptance</h2>\n", f);
+	if (!t->n_prompts)
+		fputs("<p>No speculative runs.</p>\n", f);
+	for (i = 0; i < t->n_prompts; i++) {
+		const struct tables_prompt_table *pt = &t->prompts[i];
+		char *m = tables_model_label(pt->model, pt->endpoint);
+		char *title = tps_xasprintf("%s / %s", m, tables_spec_name(pt->spec_type));
+		fputs("<h3>", f);
+		put(f, title);
+		fputs("</h3>\n", f);
+		free(title);
+		free(m);
+		tables_md_prompts(t, pt, &mt);
+		table(f, &mt);
+	}
+	fputs("<h2 id=\"quality\">Data quality and model identity</h2>\n", f);
+	lines = tables_quality_lines(t, &n);
+	if (n) {
+		fputs("<ul>\n", f);
+		for (i = 0; i < n; i++) {
+			fputs("<li>", f);
+			put(f, lines[i]);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+	} else {
+		fputs("<p>No findings and no model-identity alarms.</p>\n", f);
+	}
+	strv_free(lines, n);
+	fputs("<h2 id=\"runs\">Runs</h2>\n", f);
+	if (t->n_runs) {
+		tables_md_runs(t, &mt);
+		table(f, &mt);
+	} else {
+		fputs("<p>No runs.</p>\n", f);
+	}
+	fputs("<h2 id=\"plots\">Plots</h2>\n", f);
+	if (fig && fig->note) {
+		fputs("<p>", f);
+		put(f, fig->note);
+		fputs("</p>\n", f);
+	}
+	if (fig) {
+		figure(f, fig->trend_what ? fig->trend_what : "trend of decode tok/s", fig->trend);
+		figure(f, "speculative sweep", fig->sweep);
+		figure(f, "parity deltas", fig->parity);
+	}
+	fputs("<h2 id=\"models\">Models</h2>\n", f);
+	if (!n_models)
+		fputs("<p>No models.</p>\n", f);
+	else
+		fputs("<p>Each model's history of decode tok/s on its base config, with its "
+		      "change points.</p>\n<ul>\n", f);
+	for (i = 0; i < n_models; i++) {
+		fprintf(f, "<li><a href=\"%s\">", models[i].page);
+		put(f, models[i].model);
+		fprintf(f, "</a> <span class=\"mute\">(%zu runs)</span></li>\n", models[i].n_runs);
+	}
+	if (n_models)
+		fputs("</ul>\n", f);
+	page_end(f);
+	return ferror(f) ? -1 : 0;
+}
+
+/* Seconds since the epoch as "2025-01-02 03:04 UTC". */
+static void when(char *buf, size_t n, double x)
+{
+	time_t tt = (time_t)x;
+	struct tm tm;
+
+	if (!isfinite(x) || !gmtime_r(&tt, &tm))
+		snprintf(buf, n, "-");
+	else
+		strftime(buf, n, "%Y-%m-%d %H:%M UTC", &tm);
+}
+
+int tables_write_html_model(FILE *f, const struct tables_html_model *m)
+{
+	const struct plot_trend *tr = m->trend;
+	struct md_table mt = { 0 };
+	char buf[64], *title = tps_xasprintf("%s: history", m->model);
+	size_t i, k, r, ncp = 0;
+
+	page_begin(f, title);
+	free(title);
+	fputs("<nav><a href=\"index.html\">&larr; report</a></nav>\n<h1>", f);
+	put(f, m->model);
+	fputs("</h1>\n", f);
+	if (!tr || !tr->n_series) {
+		fputs("<p>No history of the base config.</p>\n", f);
+		page_end(f);
+		return ferror(f) ? -1 : 0;
+	}
+	fputs("<p>Decode tok/s (median of the unflagged samples of each run) on the base "
+	      "config, per engine, in the order the runs started.</p>\n", f);
+	figure(f, "history of decode tok/s", m->trend_svg);
+	fputs("<h2>Change points</h2>\n", f);
+	md_table_init(&mt, 4);
+	md_table_set(&mt, 0, 0, "engine");
+	md_table_set(&mt, 0, 1, "first run after the change");
+	md_table_set(&mt, 0, 2, "decode tok/s there");
+	md_table_set(&mt, 0, 3, "change");
+	for (i = 0; i < tr->n_series; i++) {
+		const struct plot_trend_series *se = &tr->series[i];
+		for (k = 0; k < se->n_cp; k++) {
+			if (se->cp[k] >= se->n)
+				continue;
+			r = md_table_add_row(&mt);
+			md_table_set(&mt, r, 0, se->label);
+			when(buf, sizeof(buf), se->x[se->cp[k]]);
+			md_table_setf(&mt, r, 1, "run %zu, %s", se->cp[k] + 1, buf);
+			md_table_setf(&mt, r, 2, "%.1f", se->y[se->cp[k]]);
+			md_table_setf(&mt, r, 3, "%+.1f%%", se->cp_pct[k]);
+			ncp++;
+		}
+	}
+	if (ncp)
+		table(f, &mt);
+	else {
+		md_table_release(&mt);
+		fputs("<p>No change points: every series holds one level.</p>\n", f);
+	}
+	fputs("<h2>Runs</h2>\n", f);
+	md_table_init(&mt, 4);
+	md_table_set(&mt, 0, 0, "engine");
+	md_table_set(&mt, 0, 1, "run");
+	md_table_set(&mt, 0, 2, "started");
+	md_table_set(&mt, 0, 3, "decode tok/s");
+	for (i = 0; i < tr->n_series; i++) {
+		const struct plot_trend_series *se = &tr->series[i];
+		for (k = 0; k < se->n; k++) {
+			r = md_table_add_row(&mt);
+			md_table_set(&mt, r, 0, se->label);
+			md_table_setf(&mt, r, 1, "%zu", k + 1);
+			when(buf, sizeof(buf), se->x[k]);
+			md_table_set(&mt, r, 2, buf);
+			if (isfinite(se->y[k]))
+				md_table_setf(&mt, r, 3, "%.1f", se->y[k]);
+			else
+				md_table_set(&mt, r, 3, "-");
+		}
+	}
+	table(f, &mt);
+	page_end(f);
+	return ferror(f) ? -1 : 0;
+}
