@@ -53,10 +53,10 @@ test "$("$TPSDB_BIN" runs --json --tag nope)" = "[]"
 
 # The table: a header and one line per run, the UUID column starting at one offset.
 "$TPSDB_BIN" runs >"$tmp/table"
-test "$(wc -l <"$tmp/table")" = 4
+test "$(wc -l <"$tmp/table")" = 5
 head -n 1 "$tmp/table" | grep -q '^STARTED *UUID *STATUS *HOST *ENGINE *MODEL'
 col=$(head -n 1 "$tmp/table" | awk '{ print index($0, "UUID") }')
-test "$(tail -n +2 "$tmp/table" | cut -c "$col-$((col + 36))" | grep -Ec '^[0-9a-f-]{36} $')" = 3
+test "$(tail -n +2 "$tmp/table" | cut -c "$col-$((col + 36))" | grep -Ec '^[0-9a-f-]{36} $')" = 4
 grep -q ' draft-simple  *8 ' "$tmp/table"
 
 # An empty store lists nothing.
