@@ -49,6 +49,8 @@ int parity_mismatch(const struct parity_side *a, const struct parity_side *b,
 	else if (known(a->prompt_set) && known(b->prompt_set) &&
 		 strcmp(a->prompt_set, b->prompt_set))
 		k = PARITY_DIFF_PROMPT_SET;
+	else if (!same_str(a->config, b->config))
+		k = PARITY_DIFF_CONFIG;
 	out->kind = k;
 	out->a = a;
 	out->b = b;
@@ -344,6 +346,7 @@ static int judge(const struct parity_opts *o, const struct parity_side *a,
 	row->model = tps_xstrdup(a->model ? a->model : "");
 	row->spec_type = tps_xstrdup(a->spec_type ? a->spec_type : "");
 	row->endpoint = tps_xstrdup(a->endpoint ? a->endpoint : "");
+	row->config = tps_xstrdup(a->config ? a->config : "");
 	row->n_max = a->n_max;
 	row->ctx = a->ctx;
 	row->n_predict = a->n_predict;
@@ -426,6 +429,7 @@ void parity_result_release(struct parity_result *r)
 		free(r->rows[i].model);
 		free(r->rows[i].spec_type);
 		free(r->rows[i].endpoint);
+		free(r->rows[i].config);
 	}
 	free(r->rows);
 	free(r->notes);

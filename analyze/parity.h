@@ -53,6 +53,7 @@ struct parity_value {
  * and "" both mean unknown (model_sha256, prompt_set) or the default. */
 struct parity_side {
 	const char *uuid, *engine, *model, *model_sha256, *spec_type, *endpoint, *prompt_set;
+	const char *config;            /* llama-bench's test and settings; "" or NULL none */
 	int64_t n_max, ctx, n_predict; /* INT64_MIN (the store's TPS_NULL) when absent */
 	int64_t round;                 /* the collector's round; INT64_MIN when unknown */
 	const char *batch;             /* the collector's batch id; NULL when unknown */
@@ -105,6 +106,7 @@ enum parity_diff_kind {
 	PARITY_DIFF_N_PREDICT,
 	PARITY_DIFF_ENDPOINT,
 	PARITY_DIFF_PROMPT_SET,
+	PARITY_DIFF_CONFIG, /* llama-bench configurations differ (run.config) */
 };
 
 struct parity_diff {
@@ -130,6 +132,7 @@ struct parity_note {
 /* One metric of one cell. */
 struct parity_row {
 	char *model, *spec_type, *endpoint; /* spec_type "" for a base cell */
+	char *config;                       /* the cell's run.config, "" for none */
 	int64_t n_max, ctx, n_predict;      /* INT64_MIN (TPS_NULL) when absent */
 	const char *metric;                 /* "pp" or "tg", static */
 	const char *ours, *vs;              /* engine labels, borrowed from the opts */

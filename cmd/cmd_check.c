@@ -24,6 +24,7 @@ static const char help[] =
 	"  short-prompt     prefill of fewer than 512 prompt tokens measures overhead (pp)\n"
 	"  failed           HTTP error, no timings or a transport error (pp and tg)\n"
 	"  cold-start       the first request after the server started (pp)\n"
+	"  aggregate-only   a llama-bench -o csv/sql average, not one repetition (pp and tg)\n"
 	"Run kinds:\n"
 	"  load-failed      the engine never served the model: LOADFAIL and the log tail\n"
 	"  partial          the run stopped before all of its requests were answered\n"

@@ -6,6 +6,7 @@
  * one line at a time, so a million-sample import never sits in memory as cJSON. The
  * kind of input is recognised from the first object. */
 #include "collect/import.h"
+#include "collect/llama_bench.h"
 #include "collect/quality.h"
 #include "collect/quant.h"
 #include "collect/response.h"
@@ -66,6 +67,13 @@ struct import_batch {
 	const char *kind; /* kind_names[], static */
 };
 
+/* A llama-bench run: the rows of one configuration and build. */
+struct bench_run {
+	char *key; /* config and build: rows with the same key share the run */
+	struct run_rec run;
+	int64_t run_id;
+};
+
 struct importer {
 	int dry;          /* the checking pass: no store, nothing written */
 	struct store *s;
@@ -79,7 +87,10 @@ struct importer {
 	size_t ncounts, acounts; /* used and allocated slots; acounts a power of two */
 	struct text_hash *memo;  /* TEXT_MEMO_SLOTS slots once used */
 	size_t nmemo, memo_bytes;
-	char *bench_model; /* llama-bench: the one model_filename this run holds */
+	char *bench_model; /* llama-bench: the one model_filename this import holds */
+	struct bench_run **bench; /* llama-bench: one run per configuration and build */
+	size_t nbench;
+	const char *file_uuid; /* the run the current file's first result went to */
 	const char *file;
 	long line;
 };
@@ -115,10 +126,19 @@ static char *label_from_path(const char *path)
 }
 
 /* The run row is created from the first item, once its kind is known. */
+static int start_run_rec(struct importer *im, struct run_rec *r, int64_t *run_id,
+			 const char *model_path, const char *endpoint);
+
 static int start_run(struct importer *im, const char *model_path, const char *endpoint)
 {
+	return start_run_rec(im, &im->run, &im->run_id, model_path, endpoint);
+}
+
+/* The run row of r, created from the options and what the first item said. */
+static int start_run_rec(struct importer *im, struct run_rec *r, int64_t *run_id,
+			 const char *model_path, const char *endpoint)
+{
 	const struct import_opts *o = im->o;
-	struct run_rec *r = &im->run;
 	char err[256];
 
 	if (tps_uuid4(r->uuid, sizeof(r->uuid)) < 0)
@@ -166,13 +186,14 @@ static int start_run(struct importer *im, const char *model_path, const char *en
 	if (record_check_run(r, err, sizeof(err)) < 0)
 		return bad(im, err);
 	if (im->dry) {
-		im->run_id = 0;
+		*run_id = 0;
 		return 0;
 	}
-	im->run_id = store_run_insert(im->s, r);
-	if (im->run_id < 0)
+	*run_id = store_run_insert(im->s, r);
+	if (*run_id < 0)
 		return -1;
-	snprintf(im->res->uuid, sizeof(im->res->uuid), "%s", r->uuid);
+	if (!im->res->uuid[0])
+		snprintf(im->res->uuid, sizeof(im->res->uuid), "%s", r->uuid);
 	return 0;
 }
 
@@ -248,20 +269,28 @@ static void text_sha256(struct importer *im, const char *text, char hash[65])
 	}
 }
 
-static int write_sample(struct importer *im, struct sample_rec *smp)
+/* count_key: the hex key repetitions are counted under (NULL: the prompt hash);
+ * extra: flags the caller knows beyond quality_assess()'s. */
+static int write_sample_to(struct importer *im, const struct run_rec *run, int64_t run_id,
+			   struct sample_rec *smp, const char *count_key, unsigned extra)
 {
 	char err[256];
 
-	smp->rep = next_rep(im, smp->prompt_hash);
-	smp->flags = quality_assess(&im->run, smp);
+	smp->rep = next_rep(im, count_key ? count_key : smp->prompt_hash);
+	smp->flags = quality_assess(run, smp) | extra;
 	if (record_check_sample(smp, err, sizeof(err)) < 0)
 		return bad(im, err);
-	if (!im->dry && store_sample_insert(im->s, im->run_id, smp) < 0)
+	if (!im->dry && store_sample_insert(im->s, run_id, smp) < 0)
 		return -1;
 	im->res->samples++;
 	if (smp->flags)
 		im->res->flagged++;
 	return 0;
+}
+
+static int write_sample(struct importer *im, struct sample_rec *smp)
+{
+	return write_sample_to(im, &im->run, im->run_id, smp, NULL, 0);
 }
 
 static void name_prompt(struct importer *im, struct sample_rec *smp, const char *text)
@@ -316,59 +345,181 @@ out:
 	return ret;
 }
 
-/* One llama-bench result object: a pp, tg or pp+tg test with per-repetition
- * samples_ts (tok/s) and samples_ns. */
+/* The text of one configuration value: an integral number as an integer, a bool as
+ * 0/1, a string as itself, "-" when absent. */
+static void cfg_val(const cJSON *obj, const char *key, char *buf, size_t len)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	if (cJSON_IsBool(v))
+		snprintf(buf, len, "%d", cJSON_IsTrue(v) ? 1 : 0);
+	else if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble)
+		snprintf(buf, len, "%lld", (long long)v->valuedouble);
+	else if (cJSON_IsNumber(v))
+		snprintf(buf, len, "%g", v->valuedouble);
+	else if (cJSON_IsString(v) && *v->valuestring)
+		snprintf(buf, len, "%s", v->valuestring);
+	else
+		snprintf(buf, len, "-");
+}
+
+/* The canonical configuration text of a result (schema/0005_run_config.sql): the
+ * test, then the settings llama-bench varies, in a fixed order. Caller frees. */
+static char *bench_config(const cJSON *obj, const char *test)
+{
+	static const struct { const char *name, *key; } k[] = {
+		{ "fa", "flash_attn" }, { "ngl", "n_gpu_layers" }, { "b", "n_batch" },
+		{ "ub", "n_ubatch" }, { "ctk", "type_k" }, { "ctv", "type_v" },
+		{ "t", "n_threads" }, { "sm", "split_mode" }, { "nkvo", "no_kv_offload" },
+	};
+	char v[128], *out = tps_xstrdup(test), *t;
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		cfg_val(obj, k[i].key, v, sizeof(v));
+		t = tps_xasprintf("%s %s=%s", out, k[i].name, v);
+		free(out);
+		out = t;
+	}
+	/* "backends" since 2024, "backend" before. */
+	cfg_val(obj, cJSON_GetObjectItemCaseSensitive(obj, "backends") ? "backends" : "backend",
+		v, sizeof(v));
+	t = tps_xasprintf("%s backend=%s", out, v);
+	free(out);
+	return t;
+}
+
+static const char *obj_str(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int64_t obj_i64(const cJSON *obj, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble < 9e15 ?
+		(int64_t)v->valuedouble : TPS_NULL;
+}
+
+/* The run of obj's configuration and build, made on first sight. NULL after an
+ * error line. */
+static struct bench_run *bench_run_of(struct importer *im, const cJSON *obj,
+				      const char *test, const char *model)
+{
+	const char *bc = obj_str(obj, "build_commit"), *tt = obj_str(obj, "test_time");
+	const cJSON *bn = cJSON_GetObjectItemCaseSensitive(obj, "build_number");
+	char *config = bench_config(obj, test), *version, *key;
+	struct bench_run *br = NULL;
+	size_t i;
+
+	if (im->o->engine_version)
+		version = tps_xstrdup(im->o->engine_version);
+	else if (bc && cJSON_IsNumber(bn))
+		version = tps_xasprintf("b%lld-%s", (long long)bn->valuedouble, bc);
+	else
+		version = tps_xstrdup(bc ? bc : "");
+	key = tps_xasprintf("%s\x1f%s", config, version);
+	for (i = 0; i < im->nbench; i++) {
+		if (!strcmp(im->bench[i]->key, key)) {
+			br = im->bench[i];
+			goto out;
+		}
+	}
+	br = tps_xcalloc(1, sizeof(*br));
+	br->key = key;
+	key = NULL;
+	run_rec_init(&br->run);
+	im->bench = tps_xrealloc(im->bench, (im->nbench + 1) * sizeof(*im->bench));
+	im->bench[im->nbench++] = br;
+	br->run.engine.version = version;
+	version = NULL;
+	br->run.config = config;
+	config = NULL;
+	br->run.cpu = tps_xstrdup(obj_str(obj, "cpu_info"));
+	if (!im->o->gpu && obj_str(obj, "gpu_info"))
+		br->run.host.gpu = tps_xstrdup(obj_str(obj, "gpu_info"));
+	br->run.model_type = tps_xstrdup(obj_str(obj, "model_type"));
+	br->run.model_n_params = obj_i64(obj, "model_n_params");
+	br->run.model.bytes = obj_i64(obj, "model_size");
+	/* The test's own time, so that old results imported as history keep their order. */
+	if (tt)
+		br->run.started_at = tps_xstrdup(tt);
+	if (start_run_rec(im, &br->run, &br->run_id, model, "llama-bench") < 0)
+		br = NULL;
+out:
+	free(config);
+	free(version);
+	free(key);
+	return br;
+}
+
+/* One llama-bench result object: a pp, tg or pp+tg test, at a depth, with
+ * per-repetition samples_ts (tok/s) and samples_ns from -o json/jsonl, or only
+ * avg_ts/stddev_ts from -o csv/sql, which becomes one sample flagged
+ * aggregate-only. */
 static int import_bench(struct importer *im, const cJSON *obj)
 {
 	const cJSON *ts = cJSON_GetObjectItemCaseSensitive(obj, "samples_ts");
 	const cJSON *ns = cJSON_GetObjectItemCaseSensitive(obj, "samples_ns");
+	const cJSON *avg = cJSON_GetObjectItemCaseSensitive(obj, "avg_ts");
+	const cJSON *avg_ns = cJSON_GetObjectItemCaseSensitive(obj, "avg_ns");
+	const cJSON *sd = cJSON_GetObjectItemCaseSensitive(obj, "stddev_ts");
 	const cJSON *np = cJSON_GetObjectItemCaseSensitive(obj, "n_prompt");
 	const cJSON *ng = cJSON_GetObjectItemCaseSensitive(obj, "n_gen");
-	const cJSON *mf = cJSON_GetObjectItemCaseSensitive(obj, "model_filename");
-	const char *model = cJSON_IsString(mf) ? mf->valuestring : "";
-	int64_t n_prompt, n_gen;
-	char name[64], key[96];
+	const cJSON *nd = cJSON_GetObjectItemCaseSensitive(obj, "n_depth");
+	const char *model = obj_str(obj, "model_filename");
+	int aggregate = !ts;
+	int64_t n_prompt, n_gen, n_depth = 0;
+	char test[96], name[128], key[160], count[65];
+	struct bench_run *br;
 	int i, n;
 
-	if (!cJSON_IsArray(ts) || !cJSON_IsNumber(np) || !cJSON_IsNumber(ng))
-		return bad(im, "a llama-bench result needs 'samples_ts', 'n_prompt' and 'n_gen'");
+	if (!model)
+		model = "";
+	if ((!cJSON_IsArray(ts) && !(aggregate && cJSON_IsNumber(avg))) ||
+	    !cJSON_IsNumber(np) || !cJSON_IsNumber(ng))
+		return bad(im, "a llama-bench result needs 'samples_ts' (or 'avg_ts'), 'n_prompt' "
+			  "and 'n_gen'");
 	n_prompt = (int64_t)np->valuedouble;
 	n_gen = (int64_t)ng->valuedouble;
-	if (n_prompt < 0 || n_gen < 0 || n_prompt > RESPONSE_MAX_COUNT || n_gen > RESPONSE_MAX_COUNT)
-		return bad(im, "'n_prompt' or 'n_gen' is out of range");
-	if (im->run_id < 0) {
-		const cJSON *bc = cJSON_GetObjectItemCaseSensitive(obj, "build_commit");
-		const cJSON *bn = cJSON_GetObjectItemCaseSensitive(obj, "build_number");
-		const cJSON *gi = cJSON_GetObjectItemCaseSensitive(obj, "gpu_info");
-		if (!im->o->engine_version && cJSON_IsString(bc))
-			im->run.engine.version = cJSON_IsNumber(bn) ?
-				tps_xasprintf("b%d-%s", bn->valueint, bc->valuestring) :
-				tps_xstrdup(bc->valuestring);
-		if (!im->o->gpu && cJSON_IsString(gi))
-			im->run.host.gpu = tps_xstrdup(gi->valuestring);
+	if (cJSON_IsNumber(nd))
+		n_depth = (int64_t)nd->valuedouble;
+	else if (nd && !cJSON_IsNull(nd))
+		return bad(im, "'n_depth' is not a number");
+	if (n_prompt < 0 || n_gen < 0 || n_prompt > RESPONSE_MAX_COUNT || n_gen > RESPONSE_MAX_COUNT ||
+	    n_depth < 0 || n_depth > RESPONSE_MAX_COUNT || (!n_prompt && !n_gen))
+		return bad(im, "'n_prompt', 'n_gen' or 'n_depth' is out of range");
+	if (!im->bench_model)
 		im->bench_model = tps_xstrdup(model);
-		if (start_run(im, model, "llama-bench") < 0)
-			return -1;
-	} else if (strcmp(im->bench_model, model)) {
+	else if (strcmp(im->bench_model, model))
 		return bad(im, "llama-bench results for more than one model: import each model's file separately");
-	}
 	if (n_prompt && n_gen)
-		snprintf(name, sizeof(name), "pp%lld+tg%lld", (long long)n_prompt, (long long)n_gen);
+		snprintf(test, sizeof(test), "pp%lld+tg%lld", (long long)n_prompt, (long long)n_gen);
 	else if (n_prompt)
-		snprintf(name, sizeof(name), "pp%lld", (long long)n_prompt);
+		snprintf(test, sizeof(test), "pp%lld", (long long)n_prompt);
 	else
-		snprintf(name, sizeof(name), "tg%lld", (long long)n_gen);
-	n = cJSON_GetArraySize(ts);
+		snprintf(test, sizeof(test), "tg%lld", (long long)n_gen);
+	/* Depth 0 keeps the name llama-bench's table gives the test (and older imports). */
+	if (n_depth)
+		snprintf(name, sizeof(name), "%s@d%lld", test, (long long)n_depth);
+	else
+		snprintf(name, sizeof(name), "%s", test);
+	if (!(br = bench_run_of(im, obj, name, model)))
+		return -1;
+	if (!im->file_uuid)
+		im->file_uuid = br->run.uuid;
+	n = aggregate ? 1 : cJSON_GetArraySize(ts);
 	for (i = 0; i < n; i++) {
-		const cJSON *t = cJSON_GetArrayItem(ts, i);
-		const cJSON *d = cJSON_IsArray(ns) ? cJSON_GetArrayItem(ns, i) : NULL;
+		const cJSON *t = aggregate ? avg : cJSON_GetArrayItem(ts, i);
+		const cJSON *d = aggregate ? avg_ns : cJSON_IsArray(ns) ? cJSON_GetArrayItem(ns, i) : NULL;
 		struct sample_rec smp;
 		double ms = cJSON_IsNumber(d) ? d->valuedouble / 1e6 : NAN;
 		int rc;
 
 		if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble) || t->valuedouble < 0 ||
 		    t->valuedouble > RESPONSE_MAX_RATE || (!isnan(ms) && (ms < 0 || ms > RESPONSE_MAX_MS)))
-			return bad(im, "a 'samples_ts' or 'samples_ns' value is negative, not a number or absurd");
+			return bad(im, "a 'samples_ts', 'samples_ns' or 'avg_ts' value is negative, not a number or absurd");
 		sample_rec_init(&smp);
 		smp.prompt_name = tps_xstrdup(name);
 		snprintf(key, sizeof(key), "llama-bench:%s", name);
@@ -387,9 +538,19 @@ static int import_bench(struct importer *im, const cJSON *obj)
 			smp.predicted_n = n_gen;
 			smp.error = tps_xstrdup("combined pp+tg test: no separate prefill or decode rate");
 		}
-		smp.timings = tps_xasprintf("{\"llama_bench_ts\":%.17g}", t->valuedouble);
+		if (aggregate)
+			smp.timings = cJSON_IsNumber(sd) && isfinite(sd->valuedouble) ?
+				tps_xasprintf("{\"llama_bench_avg_ts\":%.17g,\"llama_bench_stddev_ts\":%.17g}",
+					      t->valuedouble, sd->valuedouble) :
+				tps_xasprintf("{\"llama_bench_avg_ts\":%.17g}", t->valuedouble);
+		else
+			smp.timings = tps_xasprintf("{\"llama_bench_ts\":%.17g}", t->valuedouble);
 		smp.cache_n = 0;
-		rc = write_sample(im, &smp);
+		/* Repetitions count within the run, not across the runs of one file. */
+		snprintf(key, sizeof(key), "%s:%s", br->run.uuid, smp.prompt_hash);
+		sha256_hex(key, strlen(key), count);
+		rc = write_sample_to(im, &br->run, br->run_id, &smp, count,
+				     aggregate ? SAMPLE_AGGREGATE : 0);
 		sample_rec_release(&smp);
 		if (rc < 0)
 			return -1;
@@ -434,7 +595,9 @@ static enum kind kind_of(const cJSON *obj)
 		return KIND_NONE;
 	if (cJSON_GetObjectItemCaseSensitive(obj, RECORD_JSON_MARK))
 		return KIND_EXPORT;
-	if (cJSON_GetObjectItemCaseSensitive(obj, "samples_ts"))
+	if (cJSON_GetObjectItemCaseSensitive(obj, "samples_ts") ||
+	    (cJSON_GetObjectItemCaseSensitive(obj, "avg_ts") &&
+	     cJSON_GetObjectItemCaseSensitive(obj, "n_prompt")))
 		return KIND_BENCH;
 	return KIND_RESPONSE; /* response_from_json says what is missing */
 }
@@ -617,6 +780,44 @@ static int import_text(struct importer *im, const char *p, size_t n, long line0,
 	return rc;
 }
 
+/* A file that is not JSON: llama-bench's -o csv or -o sql, or refused with the
+ * formats import reads. */
+static int import_bench_text(struct importer *im, const struct input *in, const char *first)
+{
+	char err[160], msg[512];
+	long *lines = NULL, errline = 0;
+	const cJSON *it;
+	cJSON *arr;
+	int i = 0, rc = 0;
+
+	arr = llama_bench_text_parse(in->buf, in->len, &lines, err, sizeof(err), &errline);
+	if (!arr) {
+		im->line = errline;
+		if (*err)
+			snprintf(msg, sizeof(msg), "not a readable llama-bench csv or sql file: %s",
+				 err);
+		else if (*first == '|')
+			snprintf(msg, sizeof(msg), "a markdown table (llama-bench -o md) is not "
+				 "importable: import reads " LLAMA_BENCH_FORMATS);
+		else
+			snprintf(msg, sizeof(msg), "not a format import reads (" LLAMA_BENCH_FORMATS
+				 ")");
+		return bad(im, msg);
+	}
+	cJSON_ArrayForEach(it, arr) {
+		im->line = lines[i++];
+		if ((rc = import_object(im, it, NULL, 0)) < 0)
+			break;
+	}
+	if (rc == 0 && i == 0) {
+		im->line = 0;
+		rc = bad(im, "holds no results");
+	}
+	free(lines);
+	cJSON_Delete(arr);
+	return rc;
+}
+
 static int import_one_file(struct importer *im, const struct input *in)
 {
 	const char *buf = in->buf, *stop = buf + in->len, *p, *first;
@@ -626,9 +827,12 @@ static int import_one_file(struct importer *im, const struct input *in)
 
 	im->file = in->path;
 	im->line = 0;
+	im->file_uuid = NULL;
 	/* A whole-file JSON value first: one response, or llama-bench's -o json array. */
 	for (first = buf; first < stop && isspace((unsigned char)*first); first++)
 		;
+	if (first < stop && *first != '{' && *first != '[')
+		return import_bench_text(im, in, first);
 	if (first < stop && json_strict_check(buf, in->len, &at, why, sizeof(why)) == 0) {
 		if (import_text(im, buf, in->len, line_of(buf, (size_t)(first - buf)), &any) < 0)
 			return -1;
@@ -683,6 +887,12 @@ static void importer_release(struct importer *im)
 		free(im->memo[m].text);
 	free(im->memo);
 	free(im->bench_model);
+	for (m = 0; m < im->nbench; m++) {
+		free(im->bench[m]->key);
+		run_rec_release(&im->bench[m]->run);
+		free(im->bench[m]);
+	}
+	free(im->bench);
 	memset(im, 0, sizeof(*im));
 }
 
@@ -801,7 +1011,8 @@ int import_write(struct store *s, struct import_batch *b, struct import_result *
 		rec.sha256 = b->in[i].sha256;
 		rec.name = b->in[i].path;
 		rec.kind = kind_names[im.kind];
-		rec.run_uuid = im.kind == KIND_EXPORT ? NULL : im.run.uuid;
+		rec.run_uuid = im.kind == KIND_EXPORT ? NULL :
+			       im.kind == KIND_BENCH ? im.file_uuid : im.run.uuid;
 		rec.bytes = (int64_t)b->in[i].len;
 		rec.samples = res->samples - before;
 		if (store_imported_add(s, &rec) < 0)
@@ -809,6 +1020,10 @@ int import_write(struct store *s, struct import_batch *b, struct import_result *
 	}
 	if (im.run_id >= 0 && store_run_finish(s, im.run_id, "complete", NULL, NULL) < 0)
 		goto out;
+	for (i = 0; i < (int)im.nbench; i++) {
+		if (store_run_finish(s, im.bench[i]->run_id, "complete", NULL, NULL) < 0)
+			goto out;
+	}
 	if (store_commit(s) < 0)
 		goto out;
 	res->kind = b->kind;

@@ -30,7 +30,9 @@ unsigned quality_assess(const struct run_rec *run, const struct sample_rec *smp)
 	if (!isnan(smp->prompt_per_second)) {
 		if (smp->cache_n != TPS_NULL && smp->cache_n > 0)
 			f |= SAMPLE_CACHED;
-		if (smp->prompt_n != TPS_NULL && smp->prompt_n < SAMPLE_MIN_PROMPT_N)
+		/* The guard is for server responses, whose prompt length nobody chose; a
+		 * llama-bench pp64 is a declared test of 64 tokens. */
+		if (smp->prompt_n != TPS_NULL && smp->prompt_n < SAMPLE_MIN_PROMPT_N && !is_bench)
 			f |= SAMPLE_SHORT_PROMPT;
 		if (smp->seq == 0 && !is_bench)
 			f |= SAMPLE_COLD;

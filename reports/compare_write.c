@@ -43,6 +43,7 @@ int compare_write_json(const struct parity_result *r)
 		cJSON_AddStringToObject(o, "spec_type", w->spec_type);
 		json_put_i64(o, "n_max", w->n_max);
 		cJSON_AddStringToObject(o, "endpoint", w->endpoint);
+		cJSON_AddStringToObject(o, "config", w->config ? w->config : "");
 		cJSON_AddStringToObject(o, "metric", w->metric);
 		cJSON_AddStringToObject(o, "ours", w->ours);
 		cJSON_AddStringToObject(o, "vs", w->vs);
@@ -103,7 +104,7 @@ static void write_lead(const struct parity_result *r, double band_pct)
 
 		if (!(w->v.mde_pct > band_pct))
 			continue;
-		parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, name, sizeof(name));
+		parity_row_name(w, name, sizeof(name));
 		e = escape_text(name);
 		printf("mde %.2f%% > band %.2f%%: %s %s could not have seen a difference under "
 		       "%.2f%% (%zu round%s)\n",
@@ -124,7 +125,7 @@ static void write_open(const struct parity_result *r)
 
 		if (w->v.kind != VERDICT_UNDECIDED)
 			continue;
-		parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, name, sizeof(name));
+		parity_row_name(w, name, sizeof(name));
 		if (isfinite(w->v.rounds_more))
 			snprintf(more, sizeof(more), "about %.0f more round%s", w->v.rounds_more,
 				 w->v.rounds_more == 1 ? "" : "s");
@@ -149,8 +150,7 @@ void compare_write_text(const struct parity_result *r, const char *ours_raw,
 	for (i = 0; i < r->n_rows; i++) {
 		char name[256], *e;
 		int l;
-		parity_cell_name(r->rows[i].model, r->rows[i].spec_type, r->rows[i].n_max,
-				 r->rows[i].endpoint, name, sizeof(name));
+		parity_row_name(&r->rows[i], name, sizeof(name));
 		e = escape_text(name);
 		l = (int)strlen(e);
 		if (l > wc)
@@ -166,7 +166,7 @@ void compare_write_text(const struct parity_result *r, const char *ours_raw,
 		char name[256], a[32], b[32], d[32], lo[32], hi[32], ci[80], p[32], band[40];
 		char excl[48], mde[32], rounds[32], *e;
 
-		parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, name, sizeof(name));
+		parity_row_name(w, name, sizeof(name));
 		e = escape_text(name);
 		md_num(a, sizeof(a), "%.1f", w->ours_median);
 		md_num(b, sizeof(b), "%.1f", w->vs_median);

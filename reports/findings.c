@@ -70,6 +70,9 @@ static char *sample_detail(const struct catalog_quality *q, unsigned flag)
 		return tps_xstrdup("failed requests (no timings)");
 	case SAMPLE_COLD:
 		return tps_xstrdup("cold-start prefill (first request after the server started)");
+	case SAMPLE_AGGREGATE:
+		return tps_xstrdup("aggregate-only results (llama-bench -o csv/sql: averages, "
+				   "no per-repetition samples to pair)");
 	}
 	return tps_xstrdup("flagged");
 }

@@ -28,9 +28,26 @@ void parity_cell_name(const char *model, const char *spec_type, int64_t n_max,
 	snprintf(buf, len, "%s%s%s", model ? model : "", spec, ep);
 }
 
+/* The cell name, then a llama-bench config in braces: two configs of one model
+ * are two cells and must read as two. */
+static void with_config(const char *config, char *buf, size_t len)
+{
+	size_t at = strlen(buf);
+
+	if (config && *config && at < len)
+		snprintf(buf + at, len - at, " {%s}", config);
+}
+
 void parity_side_name(const struct parity_side *s, char *buf, size_t len)
 {
 	parity_cell_name(s->model, s->spec_type, s->n_max, s->endpoint, buf, len);
+	with_config(s->config, buf, len);
+}
+
+void parity_row_name(const struct parity_row *w, char *buf, size_t len)
+{
+	parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, buf, len);
+	with_config(w->config, buf, len);
 }
 
 static const char *str(const char *s)
@@ -66,6 +83,10 @@ void parity_diff_text(const struct parity_diff *d, char *buf, size_t len)
 	case PARITY_DIFF_PROMPT_SET:
 		snprintf(buf, len, "prompt set differs (%.12s vs %.12s)", a->prompt_set,
 			 b->prompt_set);
+		break;
+	case PARITY_DIFF_CONFIG:
+		snprintf(buf, len, "llama-bench config differs (%s vs %s)", str(a->config),
+			 str(b->config));
 		break;
 	}
 }

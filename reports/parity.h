@@ -15,7 +15,9 @@
 void parity_cell_name(const char *model, const char *spec_type, int64_t n_max,
 		      const char *endpoint, char *buf, size_t len);
 
-/* parity_cell_name() of a side. */
+/* parity_cell_name() of a row, then its llama-bench config, if any, in braces. */
+void parity_row_name(const struct parity_row *w, char *buf, size_t len);
+/* parity_cell_name() of a side, then its config as parity_row_name() does. */
 void parity_side_name(const struct parity_side *s, char *buf, size_t len);
 
 /* Why two runs may not be compared, e.g. "model sha256 differs (1a2b3c4d5e6f vs

@@ -41,6 +41,8 @@ int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n)
 		json_put_i64(o, "round", r->round);
 		json_put_str(o, "batch", r->batch);
 		json_put_str(o, "load_error", r->load_error);
+		json_put_str(o, "config", r->config ? r->config : "");
+		json_put_str(o, "cpu", r->cpu ? r->cpu : "");
 		json_put_i64(o, "n_samples", r->n_samples);
 		json_put_i64(o, "n_failed", r->n_failed);
 		json_put_i64(o, "n_flagged", r->n_flagged);
@@ -74,20 +76,28 @@ static void set(struct md_table *t, size_t row, size_t col, char *text)
 }
 
 enum { COL_STARTED, COL_UUID, COL_STATUS, COL_HOST, COL_ENGINE, COL_MODEL, COL_TAG,
-       COL_SPEC, COL_NMAX, COL_ROUND, COL_SAMPLES, COL_FAILED, COL_PP, COL_TG, NCOLS };
+       COL_SPEC, COL_NMAX, COL_ROUND, COL_SAMPLES, COL_FAILED, COL_PP, COL_TG, COL_CONFIG,
+       NCOLS };
 
 void runs_write_table(FILE *f, const struct catalog_run *runs, size_t n)
 {
 	static const char *const head[NCOLS] = { "STARTED", "UUID", "STATUS", "HOST", "ENGINE",
-		"MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED", "PP_MED", "TG_MED" };
+		"MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED", "PP_MED", "TG_MED",
+		"CONFIG" };
 	static const struct md_text_style style = { .align_header = 1, .raw = 1 };
 	struct md_table t;
-	size_t i, j;
+	size_t i, j, ncols = COL_CONFIG;
 
-	md_table_init(&t, NCOLS);
-	for (j = 0; j < NCOLS; j++) {
+	/* The CONFIG column (llama-bench's test and settings) only when a run has one,
+	 * so a store of server runs reads as before. */
+	for (i = 0; i < n; i++) {
+		if (runs[i].config && *runs[i].config)
+			ncols = NCOLS;
+	}
+	md_table_init(&t, ncols);
+	for (j = 0; j < ncols; j++) {
 		md_table_set(&t, 0, j, head[j]);
-		t.right[j] = j >= COL_NMAX; /* numbers align right, words left */
+		t.right[j] = j >= COL_NMAX && j != COL_CONFIG; /* numbers right, words left */
 	}
 	for (i = 0; i < n; i++) {
 		const struct catalog_run *r = &runs[i];
@@ -125,6 +135,8 @@ void runs_write_table(FILE *f, const struct catalog_run *runs, size_t n)
 			md_table_set(&t, row, COL_TG, "-");
 		else
 			md_table_setf(&t, row, COL_TG, "%.2f", tg);
+		if (ncols == NCOLS)
+			set(&t, row, COL_CONFIG, cell(r->config && *r->config ? r->config : "-"));
 	}
 	md_table_write_styled(f, &t, &style);
 	md_table_release(&t);

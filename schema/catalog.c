@@ -63,7 +63,7 @@ static void hosts_release(struct catalog_hosts *h)
 static const char runs_sql[] =
 	"SELECT r.id, r.uuid, r.started_at, r.ended_at, r.status, r.source, h.name, "
 	"e.label, e.role, m.label, r.tag, r.spec_type, r.endpoint, r.load_error, r.ctx, "
-	"r.n_predict, r.n_max, r.warmup, r.round, r.batch "
+	"r.n_predict, r.n_max, r.warmup, r.round, r.batch, r.config, r.cpu "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id WHERE " FILTER_SQL
 	"ORDER BY r.started_at, r.id";
@@ -143,6 +143,8 @@ int catalog_runs(struct store *s, const struct run_filter *f, struct catalog_run
 		r->warmup = store_col_i64(st, c++);
 		r->round = store_col_i64(st, c++);
 		r->batch = store_col_text(st, c++);
+		r->config = store_col_text(st, c++);
+		r->cpu = store_col_text(st, c++);
 		if (run_rates(s, sqlite3_column_int64(st, 0), r) < 0)
 			goto out;
 	}
@@ -180,6 +182,8 @@ void catalog_runs_free(struct catalog_run *r, size_t n)
 		free(r[i].endpoint);
 		free(r[i].load_error);
 		free(r[i].batch);
+		free(r[i].config);
+		free(r[i].cpu);
 		free(r[i].pp);
 		free(r[i].tg);
 	}
@@ -340,7 +344,7 @@ void catalog_alarms_free(struct catalog_alarm *a, size_t n)
 static const char quality_sql[] =
 	"SELECT r.uuid, e.label, m.label, r.status, r.load_error, r.n_predict, count(x.id), "
 	"total((x.flags & :f0)<>0), total((x.flags & :f1)<>0), total((x.flags & :f2)<>0), "
-	"total((x.flags & :f3)<>0), total((x.flags & :f4)<>0), "
+	"total((x.flags & :f3)<>0), total((x.flags & :f4)<>0), total((x.flags & :f5)<>0), "
 	"min(CASE WHEN x.flags & :trunc THEN x.predicted_n END), "
 	"total(CASE WHEN x.flags & :trunc AND x.stop_type IN ('eos','word') THEN 1 END), "
 	"max(CASE WHEN x.flags & :cached THEN x.cache_n END), "
@@ -353,7 +357,8 @@ static const char quality_sql[] =
 int catalog_quality(struct store *s, const struct run_filter *f,
 		    struct catalog_quality **out, size_t *n)
 {
-	static const char *const fnames[CATALOG_NFLAGS] = { ":f0", ":f1", ":f2", ":f3", ":f4" };
+	static const char *const fnames[CATALOG_NFLAGS] = { ":f0", ":f1", ":f2", ":f3", ":f4",
+								     ":f5" };
 	struct catalog_quality *qs = NULL;
 	size_t nq = 0, cap = 0;
 	sqlite3_stmt *st = store_stmt(s, quality_sql);

@@ -19,6 +19,7 @@ struct catalog_run {
 	int64_t ctx, n_predict, n_max, warmup; /* TPS_NULL when absent */
 	int64_t round;                         /* in its collect invocation; TPS_NULL */
 	char *batch;                           /* that invocation's id; NULL unknown */
+	char *config, *cpu;                    /* migration 0005; "" when none */
 	int64_t n_samples, n_failed, n_flagged;
 	/* The prefill and decode tok/s of the samples whose flags do not spoil that
 	 * metric (SAMPLE_SPOILS_PP / _TG), in sample order; heap, NULL when none. */
@@ -78,7 +79,7 @@ int catalog_alarms(struct store *s, struct catalog_alarm **out, size_t *n);
 void catalog_alarms_free(struct catalog_alarm *a, size_t n);
 
 /* The data-quality summary of one run: what check turns into findings. */
-#define CATALOG_NFLAGS 5 /* the SAMPLE_* bits, 1 << 0 .. 1 << 4 */
+#define CATALOG_NFLAGS 6 /* the SAMPLE_* bits, 1 << 0 .. 1 << 5 */
 struct catalog_quality {
 	char *uuid, *engine, *model, *status, *load_error;
 	int64_t n_predict;               /* the run's requested n_predict, TPS_NULL */

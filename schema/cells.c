@@ -11,12 +11,13 @@
 
 static const char runs_sql[] =
 	"SELECT id, uuid, engine, role, model, msha, mquant, host, tag, started_at, status, "
-	"spec_type, endpoint, prompt_set, n_max, ctx, n_predict, warmup, nsamp FROM ("
+	"spec_type, endpoint, prompt_set, n_max, ctx, n_predict, warmup, nsamp, config FROM ("
 	" SELECT r.id, r.uuid, e.label AS engine, e.role, m.label AS model, m.sha256 AS msha,"
 	" m.quant AS mquant, h.name AS host, r.tag, r.started_at, r.status, r.spec_type,"
-	" r.endpoint, r.prompt_set, r.n_max, r.ctx, r.n_predict, r.warmup,"
+	" r.endpoint, r.prompt_set, r.n_max, r.ctx, r.n_predict, r.warmup, r.config,"
 	" (SELECT count(*) FROM sample x WHERE x.run_id=r.id) AS nsamp,"
-	" row_number() OVER (PARTITION BY e.label, m.label, r.spec_type, r.n_max, r.endpoint"
+	" row_number() OVER (PARTITION BY e.label, m.label, r.spec_type, r.n_max, r.endpoint,"
+	"   r.config"
 	"   ORDER BY r.started_at DESC, r.id DESC) AS rn"
 	" FROM run r JOIN engine e ON e.id=r.engine_id JOIN model m ON m.id=r.model_id"
 	" JOIN host h ON h.id=r.host_id"
@@ -26,7 +27,7 @@ static const char runs_sql[] =
 	"   JOIN baseline b ON b.id=br.baseline_id WHERE b.name=:baseline))"
 	" AND EXISTS (SELECT 1 FROM sample x WHERE x.run_id=r.id AND x.flags & :failed = 0)"
 	") WHERE rn=1 OR :all "
-	"ORDER BY model, spec_type, n_max IS NOT NULL, n_max, engine, started_at, id";
+	"ORDER BY model, spec_type, n_max IS NOT NULL, n_max, config, engine, started_at, id";
 
 int store_cell_runs(struct store *s, const struct cell_filter *f, struct cell_run **out,
 		    size_t *n)
@@ -75,6 +76,7 @@ int store_cell_runs(struct store *s, const struct cell_filter *f, struct cell_ru
 		r->n_predict = store_col_i64(st, c++);
 		r->warmup = store_col_i64(st, c++);
 		r->n_samples = store_col_i64(st, c++);
+		r->config = store_col_text(st, c++);
 	}
 	if (rc != SQLITE_DONE) {
 		store_fail(s, "cannot list runs");
@@ -97,6 +99,7 @@ void cell_run_release(struct cell_run *r)
 	free(r->engine); free(r->role); free(r->model); free(r->model_sha256);
 	free(r->model_quant); free(r->host); free(r->tag); free(r->started_at);
 	free(r->status); free(r->spec_type); free(r->endpoint); free(r->prompt_set);
+	free(r->config);
 	memset(r, 0, sizeof(*r));
 }
 

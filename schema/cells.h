@@ -16,6 +16,7 @@ struct cell_run {
 	char uuid[40];
 	char *engine, *role, *model, *model_sha256, *model_quant, *host, *tag;
 	char *started_at, *status, *spec_type, *endpoint, *prompt_set;
+	char *config; /* migration 0005: llama-bench's test and settings, "" for none */
 	int64_t n_max, ctx, n_predict, warmup; /* TPS_NULL when absent */
 	int64_t n_samples;
 };

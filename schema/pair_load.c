@@ -23,6 +23,7 @@ void pair_side_of(const struct cell_run *r, struct parity_side *out)
 	out->spec_type = r->spec_type;
 	out->endpoint = r->endpoint;
 	out->prompt_set = r->prompt_set;
+	out->config = r->config;
 	out->n_max = r->n_max;
 	out->ctx = r->ctx;
 	out->n_predict = r->n_predict;
@@ -37,7 +38,8 @@ static int same_str(const char *a, const char *b)
 static int same_cell(const struct cell_run *a, const struct cell_run *b)
 {
 	return same_str(a->model, b->model) && same_str(a->spec_type, b->spec_type) &&
-	       a->n_max == b->n_max && same_str(a->endpoint, b->endpoint);
+	       a->n_max == b->n_max && same_str(a->endpoint, b->endpoint) &&
+	       same_str(a->config, b->config);
 }
 
 /* One series: the same cell measured by the same engine. */

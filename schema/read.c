@@ -12,7 +12,8 @@ static const char runs_sql[] =
 	"h.name, h.gpu, h.driver, h.cuda, e.label, e.role, e.version, e.sha256, "
 	"m.label, m.file, m.bytes, m.sha256, m.quant, r.ctx, r.n_predict, r.ignore_eos, "
 	"r.temperature, r.seed, r.endpoint, r.spec_type, r.n_max, r.drafter, r.extra_args, "
-	"r.tag, r.notes, r.load_error, r.log_path, r.warmup, r.prompt_set, r.round, r.batch "
+	"r.tag, r.notes, r.load_error, r.log_path, r.warmup, r.prompt_set, r.round, r.batch, "
+	"r.config, r.cpu, r.model_type, r.model_n_params "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id "
 	"WHERE (:engine IS NULL OR e.label=:engine) AND (:model IS NULL OR m.label=:model) "
@@ -69,6 +70,10 @@ static void row_to_run(sqlite3_stmt *st, struct run_rec *r)
 	r->prompt_set = store_col_text(st, c++);
 	r->round = store_col_i64(st, c++);
 	r->batch = store_col_text(st, c++);
+	r->config = store_col_text(st, c++);
+	r->cpu = store_col_text(st, c++);
+	r->model_type = store_col_text(st, c++);
+	r->model_n_params = store_col_i64(st, c++);
 }
 
 static void row_to_sample(sqlite3_stmt *st, struct sample_rec *s)

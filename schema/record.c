@@ -13,6 +13,7 @@ const char *record_flag_name(unsigned flag)
 	case SAMPLE_SHORT_PROMPT: return "short-prompt";
 	case SAMPLE_FAILED: return "failed";
 	case SAMPLE_COLD: return "cold-start";
+	case SAMPLE_AGGREGATE: return "aggregate-only";
 	}
 	return "unknown";
 }
@@ -22,6 +23,7 @@ void run_rec_init(struct run_rec *r)
 	memset(r, 0, sizeof(*r));
 	r->model.bytes = TPS_NULL;
 	r->ctx = r->n_predict = r->n_max = r->seed = r->warmup = r->round = TPS_NULL;
+	r->model_n_params = TPS_NULL;
 	r->ignore_eos = -1;
 	r->temperature = NAN;
 }
@@ -45,6 +47,7 @@ void run_rec_release(struct run_rec *r)
 		&r->model.label, &r->model.file, &r->model.sha256, &r->model.quant,
 		&r->endpoint, &r->spec_type, &r->drafter, &r->extra_args, &r->tag, &r->notes,
 		&r->load_error, &r->log_path, &r->prompt_set, &r->batch,
+		&r->config, &r->cpu, &r->model_type,
 	};
 	size_t i;
 

@@ -19,9 +19,14 @@ enum sample_flag {
 	SAMPLE_SHORT_PROMPT = 1 << 2, /* prompt_n < 512: prefill measures overhead: pp */
 	SAMPLE_FAILED = 1 << 3,       /* HTTP error, no timings, transport error: both */
 	SAMPLE_COLD = 1 << 4,         /* first request the server saw: pp */
+	SAMPLE_AGGREGATE = 1 << 5,    /* an average over repetitions (llama-bench -o csv/sql),
+					 not one repetition: no per-repetition pair, both */
 };
-#define SAMPLE_SPOILS_PP (SAMPLE_CACHED | SAMPLE_SHORT_PROMPT | SAMPLE_FAILED | SAMPLE_COLD)
-#define SAMPLE_SPOILS_TG (SAMPLE_TRUNCATED | SAMPLE_FAILED)
+#define SAMPLE_SPOILS_PP \
+	(SAMPLE_CACHED | SAMPLE_SHORT_PROMPT | SAMPLE_FAILED | SAMPLE_COLD | SAMPLE_AGGREGATE)
+#define SAMPLE_SPOILS_TG (SAMPLE_TRUNCATED | SAMPLE_FAILED | SAMPLE_AGGREGATE)
+/* One past the highest flag bit: a stored or imported flags value below it is known. */
+#define SAMPLE_FLAGS_END (1u << 6)
 /* SAMPLE_SHORT_PROMPT's threshold: a prefill over fewer prompt tokens than this
  * measures overhead, not throughput. Here, beside the bit, so that collect/ (which
  * sets the flag) and reports/ (which explains it) read one number. */
@@ -60,6 +65,13 @@ struct run_rec {
 	char *load_error, *log_path, *prompt_set;
 	int64_t round;  /* 1.. within its collect invocation; TPS_NULL unknown */
 	char *batch;    /* uuid shared by the runs of one collect invocation; NULL */
+	/* Migration 0005. config: the benchmark configuration a run measured, as one
+	 * canonical text (llama-bench: "pp64@d0 fa=0 ngl=99 ..."), part of the cell key;
+	 * "" for server runs, whose config is the columns above. cpu: the host's CPU
+	 * ("" unknown). model_type and model_n_params: what the engine reported of the
+	 * model ("" and TPS_NULL unknown). */
+	char *config, *cpu, *model_type;
+	int64_t model_n_params;
 };
 
 struct sample_rec {

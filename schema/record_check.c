@@ -135,6 +135,7 @@ int record_check_run_text(const struct run_rec *r, char *err, size_t errlen)
 		{ "drafter", r->drafter }, { "extra_args", r->extra_args }, { "tag", r->tag },
 		{ "notes", r->notes }, { "load_error", r->load_error },
 		{ "log_path", r->log_path }, { "prompt_set", r->prompt_set },
+		{ "config", r->config }, { "cpu", r->cpu }, { "model_type", r->model_type },
 	};
 	size_t i;
 
@@ -236,7 +237,7 @@ int record_check_sample(const struct sample_rec *s, char *err, size_t errlen)
 		return fail(err, errlen, "a sample's 'seq' is negative");
 	if (s->http_status != TPS_NULL && (s->http_status < 0 || s->http_status > 999))
 		return fail(err, errlen, "a sample's 'http_status' is not an HTTP status");
-	if (s->flags >= 1u << 5)
+	if (s->flags >= SAMPLE_FLAGS_END)
 		return fail(err, errlen, "a sample's 'flags' has unknown bits (%u)", s->flags);
 	if (!record_utf8_ok(s->prompt_name) || !record_utf8_ok(s->error) ||
 	    !record_utf8_ok(s->stop_type) || !record_utf8_ok(s->timings))

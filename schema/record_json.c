@@ -82,6 +82,10 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 	put_str(run, "prompt_set", r->prompt_set);
 	put_i64(run, "round", r->round);
 	put_str(run, "batch", r->batch);
+	put_str(run, "config", r->config);
+	put_str(run, "cpu", r->cpu);
+	put_str(run, "model_type", r->model_type);
+	put_i64(run, "model_n_params", r->model_n_params);
 	cJSON_AddItemToObject(root, "samples", arr);
 	for (i = 0; i < n; i++) {
 		const struct sample_rec *s = &smp[i];
@@ -219,7 +223,11 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	    get_i64(o, "warmup", &r->warmup, err, errlen) < 0 ||
 	    get_str(o, "prompt_set", &r->prompt_set, err, errlen) < 0 ||
 	    get_i64(o, "round", &r->round, err, errlen) < 0 ||
-	    get_str(o, "batch", &r->batch, err, errlen) < 0)
+	    get_str(o, "batch", &r->batch, err, errlen) < 0 ||
+	    get_str(o, "config", &r->config, err, errlen) < 0 ||
+	    get_str(o, "cpu", &r->cpu, err, errlen) < 0 ||
+	    get_str(o, "model_type", &r->model_type, err, errlen) < 0 ||
+	    get_i64(o, "model_n_params", &r->model_n_params, err, errlen) < 0)
 		return -1;
 	/* Older exports have neither key: the run's round and batch stay unknown. */
 	if (r->round != TPS_NULL && r->round < 1)

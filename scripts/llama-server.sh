@@ -63,8 +63,10 @@ suffix=
 [ "$cuda" = 1 ] && suffix=-cuda
 dest=$cache/llama-$key$suffix
 
-# The directory only ever appears through a rename of a finished tree.
-if [ -x "$dest/bin/llama-server" ]; then
+# The directory only ever appears through a rename of a finished tree. A tree
+# cached before llama-bench was a target has llama-server only: build the missing
+# binary and add it, never fail on it.
+if [ -x "$dest/bin/llama-server" ] && [ -x "$dest/bin/llama-bench" ]; then
 	echo "$dest" >&3
 	exit 0
 fi
@@ -74,7 +76,7 @@ if ! flock -n 9; then
 	echo "llama-server.sh: another build holds $dest.lock, waiting"
 	flock 9
 fi
-if [ -x "$dest/bin/llama-server" ]; then
+if [ -x "$dest/bin/llama-server" ] && [ -x "$dest/bin/llama-bench" ]; then
 	echo "$dest" >&3
 	exit 0
 fi
@@ -111,6 +113,13 @@ cmake -S "$work/src" -B "$work/build" "${opts[@]}"
 cmake --build "$work/build" --config Release -j"$(nproc)" --target llama-server llama-bench
 echo "llama-server.sh: build took $(($(date +%s) - start)) s"
 
+if [ -x "$dest/bin/llama-server" ]; then
+	# An older tree: add llama-bench beside it, by a rename within the directory.
+	cp "$work/build/bin/llama-bench" "$dest/bin/.llama-bench.$$"
+	mv -f "$dest/bin/.llama-bench.$$" "$dest/bin/llama-bench"
+	echo "$dest" >&3
+	exit 0
+fi
 out=$work/out
 mkdir -p "$out/bin" "$out/models"
 cp "$work/build/bin/llama-server" "$work/build/bin/llama-bench" "$out/bin/"

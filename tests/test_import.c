@@ -181,8 +181,8 @@ static const struct bad_case bad_cases[] = {
 	{ { "--prompt", "p", "@import-bad/mixed-endpoints.jsonl" }, ":2: mixes /completion and /v1/chat/completions" },
 	{ { "@import-bad/bad-line.jsonl" }, "bad-line.jsonl:2: not valid JSON (RFC 8259)" },
 	{ { "@import/chat.json" }, "does not echo its prompt: name it with --prompt" },
-	{ { "@import-bad/bench-bad-ts.jsonl" }, ":2: a 'samples_ts' or 'samples_ns' value" },
-	{ { "@import-bad/bench-string-ts.jsonl" }, "a 'samples_ts' or 'samples_ns' value" },
+	{ { "@import-bad/bench-bad-ts.jsonl" }, ":2: a 'samples_ts', 'samples_ns' or 'avg_ts' value" },
+	{ { "@import-bad/bench-string-ts.jsonl" }, "a 'samples_ts', 'samples_ns' or 'avg_ts' value" },
 	{ { "@import-bad/bench-two-models.jsonl" }, ":2: llama-bench results for more than one model" },
 	{ { "@import-bad/export-bad.jsonl" }, "'prompt_hash' is missing or malformed" },
 	{ { "@import-bad/no-such-file.json" }, "cannot open" },
@@ -376,9 +376,14 @@ static void test_import_llama_bench(void **state)
 	assert_int_equal(run_import(f, json), TPS_EXIT_OK);
 	assert_int_equal(run_import(f, jsonl), TPS_EXIT_OK);
 	assert_int_equal(scalar(f->s, "SELECT count(*) FROM sample"), 12);
+	/* One run per test (configuration): pp512 and tg128 of each file. */
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM run"), 4);
 	assert_text(f->s, "SELECT group_concat(x, ' ') FROM (SELECT p.name || '#' || s.rep AS x "
 		    "FROM sample s JOIN prompt p ON p.id=s.prompt_id WHERE s.run_id=1 ORDER BY s.id)",
-		    "pp512#1 pp512#2 pp512#3 tg128#1 tg128#2 tg128#3");
+		    "pp512#1 pp512#2 pp512#3");
+	assert_text(f->s, "SELECT group_concat(x, ' ') FROM (SELECT p.name || '#' || s.rep AS x "
+		    "FROM sample s JOIN prompt p ON p.id=s.prompt_id WHERE s.run_id=2 ORDER BY s.id)",
+		    "tg128#1 tg128#2 tg128#3");
 	assert_text(f->s, FLAGS_SQL, "0,0,0,0,0,0,0,0,0,0,0,0");
 	assert_text(f->s, "SELECT e.version || ' ' || r.source || ' ' || r.endpoint || ' ' || "
 		    "m.label FROM run r JOIN engine e ON e.id=r.engine_id "
@@ -394,6 +399,70 @@ static void test_import_llama_bench(void **state)
 	assert_text(f->s, FLAGS_SQL, "8,8,8"); /* SAMPLE_FAILED */
 	assert_text(f->s, "SELECT DISTINCT p.name FROM sample s JOIN prompt p ON p.id=s.prompt_id",
 		    "pp512+tg128");
+}
+
+/* The same real llama-bench run (-fa 0,1 -p 64,128 -n 16 -d 0,512 -r 3) in each of
+ * its formats: one run per configuration, the depth, build, test_time, host and
+ * model kept; csv and sql hold averages, stored as one aggregate-only sample. */
+static void check_bench_file(struct fixture *f, const char *file, int per_rep)
+{
+	const char *const args[] = { "--engine", "lb", file, NULL };
+
+	exec_sql(f->s, "DELETE FROM sample; DELETE FROM run; DELETE FROM imported_file");
+	assert_int_equal(run_import(f, args), TPS_EXIT_OK);
+	/* 2 fa x (2 pp + 1 tg) x 2 depths. */
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM run"), 12);
+	assert_int_equal(scalar(f->s, "SELECT count(DISTINCT config) FROM run"), 12);
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM sample"), per_rep ? 36 : 12);
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM run WHERE config LIKE "
+				      "'pp64@d512 fa=1 ngl=-1 b=2048 ub=512 ctk=f16 ctv=f16 t=1 "
+				      "sm=layer nkvo=0 backend=CPU'"), 1);
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM sample s JOIN prompt p ON "
+				      "p.id=s.prompt_id WHERE p.name='tg16@d512'"), per_rep ? 6 : 2);
+	assert_text(f->s, "SELECT DISTINCT e.version FROM run r JOIN engine e ON "
+		    "e.id=r.engine_id", "b1-80fb11a");
+	assert_text(f->s, "SELECT DISTINCT r.cpu || '|' || r.model_type || '|' || "
+		    "r.model_n_params || '|' || m.bytes || '|' || m.file FROM run r "
+		    "JOIN model m ON m.id=r.model_id",
+		    "Intel(R) Xeon(R) Processor|llama ?B F16|4178240|8357120|tiny.gguf");
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM run WHERE started_at NOT LIKE "
+				      "'2026-11-30T18:28:2_Z'"), 0);
+	/* pp64 is a declared test: not short-prompt; csv/sql: aggregate-only. */
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM sample WHERE flags != 0"),
+			 per_rep ? 0 : 12);
+	if (!per_rep) {
+		assert_int_equal(scalar(f->s, "SELECT count(*) FROM sample WHERE flags = 32 "
+					      "AND rep = 1 AND timings LIKE "
+					      "'{\"llama_bench_avg_ts\":%,\"llama_bench_stddev_ts\":%}'"),
+				 12);
+	}
+}
+
+static void test_import_llama_bench_formats(void **state)
+{
+	struct fixture *f = *state;
+
+	check_bench_file(f, "@llama-bench/lb.json", 1);
+	check_bench_file(f, "@llama-bench/lb.jsonl", 1);
+	check_bench_file(f, "@llama-bench/lb.csv", 0);
+	check_bench_file(f, "@llama-bench/lb.sql", 0);
+}
+
+/* -o md, and text that is no format at all: refused, the formats named. */
+static void test_import_llama_bench_refused(void **state)
+{
+	struct fixture *f = *state;
+	const char *const md[] = { "@llama-bench/lb.md", NULL };
+	const char *const other[] = { "@llama-bench/README.md", NULL };
+
+	assert_int_equal(run_import(f, md), TPS_EXIT_ERROR);
+	assert_non_null(strstr(f->err, "lb.md: a markdown table (llama-bench -o md) is not "
+				       "importable: import reads tpsdb export JSONL, llama-server "
+				       "responses (JSON or JSONL), llama-bench -o json, -o jsonl, "
+				       "-o csv or -o sql; nothing was imported"));
+	assert_int_equal(run_import(f, other), TPS_EXIT_ERROR);
+	assert_non_null(strstr(f->err, "not a format import reads (tpsdb export JSONL"));
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM run"), 0);
 }
 
 static void test_import_spec_and_chat(void **state)
@@ -461,6 +530,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_import_truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_cache_and_short_prompt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_llama_bench, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_llama_bench_formats, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_llama_bench_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_spec_and_chat, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_export_restores, setup, teardown),
 	};

@@ -132,6 +132,23 @@ static void test_migrate_v2_keeps_data(void **state)
 	store_close(s);
 }
 
+/* 0005 gives every run a llama-bench config, cpu and model info: '' and NULL for the
+ * runs already there, which keeps them in the cells they were in. */
+static void test_migrate_v2_gets_config(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+
+	load_fixture(f->path, "v2.sql");
+	s = store_open(f->path, 0);
+	assert_non_null(s);
+	assert_true(migrate_latest() >= 5);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE config='' AND cpu='' AND "
+				   "model_type='' AND model_n_params IS NULL"), 3);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM sample"), 3);
+	store_close(s);
+}
+
 static void test_migrate_stepwise_versions(void **state)
 {
 	struct fixture *f = *state;
@@ -195,6 +212,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_migrate_v1_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v2_keeps_data, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_config, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_stepwise_versions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_refuses_newer, setup, teardown),
 	};

@@ -21,15 +21,17 @@ D=$TPSDB_TEST_DATA/import
 python3 - "$tmp/all.json" <<'PY'
 import json, sys
 runs = json.load(open(sys.argv[1]))
-assert isinstance(runs, list) and len(runs) == 3, runs
+assert isinstance(runs, list) and len(runs) == 4, runs
 need = {"uuid", "engine", "model", "host", "tag", "spec_type", "n_max", "status",
         "n_samples", "started_at", "ended_at", "role", "endpoint", "ctx", "n_predict",
-        "warmup", "source", "load_error", "n_failed", "n_flagged", "pp_median", "tg_median"}
+        "warmup", "source", "load_error", "n_failed", "n_flagged", "pp_median", "tg_median",
+        "config", "cpu"}
 for r in runs:
     missing = need - set(r)
     assert not missing, missing
     assert len(r["uuid"]) == 36
-base, spec, bench = runs
+# llama-bench: one run per test, started at its test_time (older than the others).
+bench, bench_tg, base, spec = runs
 assert base["n_max"] is None and base["spec_type"] == "", base
 assert base["n_samples"] == 4 and base["status"] == "complete" and base["warmup"] == 1
 assert base["engine"] == "ours" and base["role"] == "ours" and base["model"] == "q35"
@@ -39,20 +41,22 @@ assert base["ctx"] is None and base["load_error"] is None
 assert base["pp_median"] > 0 and base["tg_median"] > 0
 assert spec["n_max"] == 8 and spec["spec_type"] == "draft-simple" and spec["n_samples"] == 2
 assert bench["source"] == "llama-bench" and bench["endpoint"] == "llama-bench"
-assert bench["model"] == "tiny" and bench["n_samples"] == 6 and bench["role"] == "upstream"
+assert bench["model"] == "tiny" and bench["n_samples"] == 3 and bench["role"] == "upstream"
+assert bench["config"].startswith("pp512 ") and bench_tg["config"].startswith("tg128 ")
+assert base["config"] == "" and bench["cpu"] != ""
 PY
 
 # Filters.
 test "$("$TPSDB_BIN" runs --json --engine ours | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2
-test "$("$TPSDB_BIN" runs --json --host b | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 1
+test "$("$TPSDB_BIN" runs --json --host b | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2
 test "$("$TPSDB_BIN" runs --json --tag nope)" = "[]"
 
 # The table: a header and one line per run, the UUID column starting at one offset.
 "$TPSDB_BIN" runs >"$tmp/table"
-test "$(wc -l <"$tmp/table")" = 4
+test "$(wc -l <"$tmp/table")" = 5
 head -n 1 "$tmp/table" | grep -q '^STARTED *UUID *STATUS *HOST *ENGINE *MODEL'
 col=$(head -n 1 "$tmp/table" | awk '{ print index($0, "UUID") }')
-test "$(tail -n +2 "$tmp/table" | cut -c "$col-$((col + 36))" | grep -Ec '^[0-9a-f-]{36} $')" = 3
+test "$(tail -n +2 "$tmp/table" | cut -c "$col-$((col + 36))" | grep -Ec '^[0-9a-f-]{36} $')" = 4
 grep -q ' draft-simple  *8 ' "$tmp/table"
 
 # An empty store lists nothing.

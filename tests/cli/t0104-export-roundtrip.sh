@@ -22,15 +22,15 @@ B=$tmp/b.db
 "$TPSDB_BIN" --db "$A" import --engine up "$D/eos.json" >/dev/null
 
 "$TPSDB_BIN" --db "$A" export >"$tmp/e1.jsonl"
-test "$(wc -l <"$tmp/e1.jsonl")" = 5
+test "$(wc -l <"$tmp/e1.jsonl")" = 6
 "$TPSDB_BIN" --db "$B" import "$tmp/e1.jsonl" >"$tmp/msg"
-grep -qxF "restored 5 run(s) with 14 sample(s); 0 already present" "$tmp/msg"
+grep -qxF "restored 6 run(s) with 14 sample(s); 0 already present" "$tmp/msg"
 "$TPSDB_BIN" --db "$B" export >"$tmp/e2.jsonl"
 cmp "$tmp/e1.jsonl" "$tmp/e2.jsonl"
 
 # Again into the same store: every run is already there, nothing changes.
 "$TPSDB_BIN" --db "$B" import --allow-duplicate "$tmp/e1.jsonl" >"$tmp/msg"
-grep -qxF "restored 0 run(s) with 0 sample(s); 5 already present" "$tmp/msg"
+grep -qxF "restored 0 run(s) with 0 sample(s); 6 already present" "$tmp/msg"
 "$TPSDB_BIN" --db "$B" export | cmp - "$tmp/e1.jsonl"
 # The other listings agree too.
 "$TPSDB_BIN" --db "$A" runs --json >"$tmp/ra"
@@ -43,7 +43,7 @@ cmp "$tmp/out.jsonl" "$tmp/e1.jsonl"
 test -z "$(ls "$tmp" | grep '\.tmp\.' || true)"
 
 # Filters.
-test "$("$TPSDB_BIN" --db "$A" export --engine up | wc -l)" = 3
+test "$("$TPSDB_BIN" --db "$A" export --engine up | wc -l)" = 4
 test "$("$TPSDB_BIN" --db "$A" export --model q35 | wc -l)" = 1
 test "$("$TPSDB_BIN" --db "$A" export --tag 'b1, "quoted"' | wc -l)" = 1
 test -z "$("$TPSDB_BIN" --db "$A" export --host nowhere)"

@@ -18,15 +18,15 @@ B=$tmp/b.db
 sum=$(sha256sum "$B" | cut -d' ' -f1)
 
 "$TPSDB_BIN" --db "$A" merge "$B" >"$tmp/out"
-test "$(cat "$tmp/out")" = "merged 2 runs, 0 already present"
+test "$(cat "$tmp/out")" = "merged 3 runs, 0 already present"
 "$TPSDB_BIN" --db "$A" export >"$tmp/e1"
-test "$(wc -l <"$tmp/e1")" = 3
+test "$(wc -l <"$tmp/e1")" = 4
 "$TPSDB_BIN" --db "$A" merge "$B" >"$tmp/out"
-test "$(cat "$tmp/out")" = "merged 0 runs, 2 already present"
+test "$(cat "$tmp/out")" = "merged 0 runs, 3 already present"
 "$TPSDB_BIN" --db "$A" export | cmp - "$tmp/e1"
 # The merged runs are the other store's, byte for byte.
 "$TPSDB_BIN" --db "$B" export >"$tmp/eb"
-grep -cxFf "$tmp/eb" "$tmp/e1" | grep -qx 2
+grep -cxFf "$tmp/eb" "$tmp/e1" | grep -qx 3
 test "$(sha256sum "$B" | cut -d' ' -f1)" = "$sum"
 test ! -e "$B-wal" && test ! -e "$B-shm"
 
