@@ -8,7 +8,7 @@
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 
 common=(--engine A="$FS" --engine B="$FS" --ours A --model tiny="$MODEL" --prompts "$PROMPTS"
-	--reps 1 --warmup 0 --n-predict 16 --port 21351 --quiet --rounds 3)
+	--reps 1 --warmup 0 --n-predict 16 --port 21440 --quiet --rounds 3)
 echo 0 >"$T/seed-a"
 echo 50 >"$T/seed-b"
 args=(--engine-args "A=--jitter 0.05 --seed-file $T/seed-a"
