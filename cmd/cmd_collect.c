@@ -1,7 +1,11 @@
 /* cmd_collect.c: 'tpsdb collect', the measuring front end: options (or the seed
  * harness's environment) become a plan (collect/setup.c), the session measures its
  * cells round by round (collect/session.c), and a summary table (reports/summary.c)
- * goes to stdout and into the out dir. */
+ * goes to stdout and into the out dir. With --until-decided, a hook between rounds
+ * compares this batch's runs (schema/pair_load.c, analyze/parity.c) and ends a
+ * model's rounds once analyze/decided.c calls every cell decided. */
+#include "analyze/decided.h"
+#include "analyze/parity.h"
 #include "collect/cell.h"
 #include "collect/interrupt.h"
 #include "collect/plan.h"
@@ -9,7 +13,9 @@
 #include "collect/session.h"
 #include "collect/setup.h"
 #include "collect/workdir.h"
+#include "reports/parity.h"
 #include "reports/summary.h"
+#include "schema/pair_load.h"
 #include "schema/store.h"
 #include "outfile.h"
 #include "tpsdb.h"
@@ -80,6 +86,20 @@ static const char help_text[] =
 "                             C B A, A B C ...), so slow drift falls on all alike\n"
 "  --aa                       an alias of --rounds 2: A/A pairs as far apart as the\n"
 "                             cells compare pairs, for 'tpsdb calibrate'\n"
+"  --until-decided            run rounds until every cell of the --ours engine\n"
+"                             against each other engine is decided for pp and tg:\n"
+"                             after each round from the third, this batch's runs of\n"
+"                             the model are compared as 'compare --batch' would\n"
+"                             (band 2%%): faster or slower with the whole 95%% CI\n"
+"                             beyond the band, or parity with the 90%% CI inside it;\n"
+"                             a decided cell stays decided; the model's rounds end\n"
+"                             when all its cells are. Prints 'decided: ...' per cell\n"
+"                             and metric with the rounds and the server time (wall\n"
+"                             time of the runs of both engines' cells up to that\n"
+"                             round) it took, and 'open: ...' for the cells left.\n"
+"                             Needs --ours and two engines; not with --rounds/--aa\n"
+"  --max-rounds <n>           the most rounds --until-decided runs (3..1000,\n"
+"                             default 10)\n"
 "  --gpu <ids>                CUDA_VISIBLE_DEVICES for the servers\n"
 "  --port <n>                 base port; the first free one from here (default 18080)\n"
 "  --load-timeout <s>         give up on a server not ready after <s> (default 600)\n"
@@ -125,7 +145,7 @@ enum {
 	OPT_NO_REF, OPT_CTX, OPT_N_PREDICT, OPT_ENDPOINT, OPT_BAN, OPT_SEED, OPT_WARMUP,
 	OPT_GPU, OPT_PORT, OPT_LOAD_TIMEOUT, OPT_REQ_TIMEOUT, OPT_TAG, OPT_NOTES,
 	OPT_HOST, OPT_GPU_NAME, OPT_DRIVER, OPT_CUDA, OPT_OUT_DIR, OPT_QUIET, OPT_DRY_RUN, OPT_AA,
-	OPT_ROUNDS,
+	OPT_ROUNDS, OPT_UNTIL, OPT_MAX_ROUNDS,
 };
 
 static const struct option longopts[] = {
@@ -165,6 +185,8 @@ static const struct option longopts[] = {
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "aa", no_argument, NULL, OPT_AA },
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "until-decided", no_argument, NULL, OPT_UNTIL },
+	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -269,6 +291,11 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 			if (setup_parse_count(o, name, optarg, 1, 1000, &o->rounds))
 				return TPS_EXIT_USAGE;
 			break;
+		case OPT_UNTIL: o->until_decided = 1; break;
+		case OPT_MAX_ROUNDS:
+			if (setup_parse_count(o, name, optarg, 3, 1000, &o->max_rounds))
+				return TPS_EXIT_USAGE;
+			break;
 		default:
 			fprintf(stderr, "usage: %s\n", usage_line);
 			return TPS_EXIT_USAGE;
@@ -327,15 +354,267 @@ static const char *rounds_line(const struct session_result *res)
 	return buf;
 }
 
+/* --until-decided's state: one watched cell per plan cell of an engine other than
+ * ours that ours also measures (same model, spec type, n_max). */
+struct watch {
+	size_t ours_cell;          /* SIZE_MAX: not watched */
+	int64_t decided_at;        /* the round it was decided in; 0 open */
+	char *last[PARITY_N_METRICS]; /* the metric's state at the last comparison */
+	int64_t last_round;        /* the round of that comparison; 0 none */
+};
+
+struct until {
+	const struct plan *p;
+	const struct session_result *res; /* the session's rows, filled as runs end */
+	size_t ours;
+	struct watch *w;           /* one per plan cell */
+	int64_t *evaluated;        /* per model: the last round compared */
+	char note[64];
+};
+
+static size_t find_ours_cell(const struct plan *p, size_t ours, const struct cell *c)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_cells; i++) {
+		const struct cell *o = &p->cells[i];
+
+		if (o->engine == ours && o->model == c->model && o->n_max == c->n_max &&
+		    !strcmp(o->spec_type, c->spec_type))
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/* The cell's name in a decided or open line: "tiny", "q35 draft-simple n_max=3". */
+static void cell_name(const struct plan *p, const struct cell *c, char *buf, size_t len)
+{
+	if (c->n_max == TPS_NULL)
+		snprintf(buf, len, "%s", p->models[c->model].label);
+	else
+		snprintf(buf, len, "%s %s n_max=%lld", p->models[c->model].label,
+			 *c->spec_type ? c->spec_type : "spec", (long long)c->n_max);
+}
+
+/* Server time of watched cell k up to round: the wall time of its runs and of the
+ * ours cell's runs in rounds 1..round. */
+static double server_time(const struct until *u, size_t k, int64_t round)
+{
+	double t = 0;
+	size_t i;
+
+	for (i = 0; i < u->res->n_rows; i++) {
+		const struct session_row *r = &u->res->rows[i];
+
+		if (r->round <= round && (r->cell == k || r->cell == u->w[k].ours_cell))
+			t += r->wall_s;
+	}
+	return t;
+}
+
+static void count_open(struct until *u)
+{
+	size_t k, open = 0, all = 0;
+
+	for (k = 0; k < u->p->n_cells; k++) {
+		if (u->w[k].ours_cell == SIZE_MAX)
+			continue;
+		all++;
+		open += !u->w[k].decided_at;
+	}
+	snprintf(u->note, sizeof(u->note), "%zu of %zu cells open", open, all);
+}
+
+/* Prints watched cell k's lines, one per metric: "decided: tiny tg ours vs
+ * llama.cpp: parity (+0.31%, mde 0.84%) after 4 rounds, 212.4 s of server time". */
+static void report_cell(const struct until *u, size_t k, const char *what)
+{
+	const struct plan *p = u->p;
+	const struct watch *w = &u->w[k];
+	const struct cell *c = &p->cells[k];
+	static const char *const names[PARITY_N_METRICS] = { "pp", "tg" };
+	int64_t round = w->decided_at ? w->decided_at : w->last_round;
+	char name[160];
+	int m;
+
+	cell_name(p, c, name, sizeof(name));
+	for (m = 0; m < PARITY_N_METRICS; m++) {
+		if (!w->last_round)
+			printf("%s: %s %s %s vs %s: not compared (fewer than 3 rounds with "
+			       "both engines)\n", what, name, names[m], p->engines[u->ours].label,
+			       p->engines[c->engine].label);
+		else
+			printf("%s: %s %s %s vs %s: %s after %lld rounds, %.1f s of server "
+			       "time\n", what, name, names[m], p->engines[u->ours].label,
+			       p->engines[c->engine].label, w->last[m] ? w->last[m] : "no data",
+			       (long long)round, server_time(u, k, round));
+	}
+	fflush(stdout);
+}
+
+/* Compares this batch's runs of model mi, ours against engine e, and updates the
+ * watched cells of e. -1 on a store error. */
+static int compare_engine(struct until *u, struct store *s, size_t mi, size_t e,
+			  int64_t round, const char *batch)
+{
+	const struct plan *p = u->p;
+	struct parity_result pr = { 0 };
+	struct pair_set set = { 0 };
+	struct decided_cell *dc = NULL;
+	struct parity_opts o;
+	size_t n = 0, k;
+	int m, ret = -1;
+
+	parity_opts_init(&o);
+	o.ours = p->engines[u->ours].label;
+	o.vs = p->engines[e].label;
+	o.model = p->models[mi].label;
+	o.batch = batch;
+	if (store_pair_load(s, &o, &set) < 0)
+		goto out;
+	if (parity_decide(&set.in, &o, &pr) < 0) {
+		/* A refused cell stays open; say why once per comparison. */
+		parity_stop_error(&pr);
+		ret = 0;
+		goto out;
+	}
+	n = decided_cells(&pr, &dc);
+	for (k = 0; k < p->n_cells; k++) {
+		const struct cell *c = &p->cells[k];
+		struct watch *w = &u->w[k];
+		size_t j;
+
+		if (w->ours_cell == SIZE_MAX || c->engine != e || c->model != mi ||
+		    w->decided_at)
+			continue;
+		j = decided_find(dc, n, c->spec_type, c->n_max);
+		if (j == SIZE_MAX)
+			continue;
+		for (m = 0; m < PARITY_N_METRICS; m++) {
+			char buf[160];
+
+			if (!dc[j].row[m])
+				continue;
+			decided_describe(dc[j].row[m], buf, sizeof(buf));
+			free(w->last[m]);
+			w->last[m] = tps_xstrdup(buf);
+		}
+		w->last_round = round;
+		if (!dc[j].decided)
+			continue;
+		w->decided_at = round;
+		report_cell(u, k, "decided");
+	}
+	ret = 0;
+out:
+	free(dc);
+	parity_result_release(&pr);
+	pair_set_release(&set);
+	return ret;
+}
+
+/* The hook: from round 3 on, compare every other engine with ours over this
+ * batch's runs of model mi; another round while a cell of mi is open. */
+static int until_more(void *arg, struct store *s, const struct plan *p, size_t mi,
+		      int64_t round, const char *batch)
+{
+	struct until *u = arg;
+	size_t e, k;
+
+	(void)p;
+	if (round < 3)
+		return 1;
+	u->evaluated[mi] = round;
+	for (e = 0; e < u->p->n_engines; e++)
+		if (e != u->ours && compare_engine(u, s, mi, e, round, batch) < 0)
+			return -1;
+	count_open(u);
+	for (k = 0; k < u->p->n_cells; k++)
+		if (u->p->cells[k].model == mi && u->w[k].ours_cell != SIZE_MAX &&
+		    !u->w[k].decided_at)
+			return 1;
+	return 0;
+}
+
+static void until_init(struct until *u, const struct plan *p, const struct session_result *res)
+{
+	size_t k;
+
+	memset(u, 0, sizeof(*u));
+	u->p = p;
+	u->res = res;
+	u->ours = setup_ours_index(p);
+	u->w = tps_xcalloc(p->n_cells + 1, sizeof(*u->w));
+	u->evaluated = tps_xcalloc(p->n_models + 1, sizeof(*u->evaluated));
+	for (k = 0; k < p->n_cells; k++)
+		u->w[k].ours_cell = p->cells[k].engine == u->ours ? SIZE_MAX :
+				    find_ours_cell(p, u->ours, &p->cells[k]);
+	count_open(u);
+}
+
+/* After the session: compares each model once more when its last round was not
+ * (the hook is not asked after the last round). -1 on a store error. */
+static int until_finish(struct until *u, struct store *s, const struct session_result *res)
+{
+	int64_t *last = tps_xcalloc(u->p->n_models + 1, sizeof(*last));
+	size_t i, mi, e;
+	int ret = -1;
+
+	for (i = 0; i < res->n_rows; i++) {
+		mi = u->p->cells[res->rows[i].cell].model;
+		if (res->rows[i].round > last[mi])
+			last[mi] = res->rows[i].round;
+	}
+	for (mi = 0; mi < u->p->n_models && !res->signal; mi++) {
+		if (last[mi] < 3 || u->evaluated[mi] >= last[mi])
+			continue;
+		u->evaluated[mi] = last[mi];
+		for (e = 0; e < u->p->n_engines; e++)
+			if (e != u->ours && compare_engine(u, s, mi, e, last[mi], res->batch) < 0)
+				goto out;
+	}
+	ret = 0;
+out:
+	free(last);
+	return ret;
+}
+
+/* The last lines: one per metric of each cell still open, then the count. */
+static void until_print_open(struct until *u)
+{
+	size_t i;
+
+	for (i = 0; i < u->p->n_cells; i++)
+		if (u->w[i].ours_cell != SIZE_MAX && !u->w[i].decided_at)
+			report_cell(u, i, "open");
+	count_open(u);
+	printf("until-decided: %s\n", u->note);
+	fflush(stdout);
+}
+
+static void until_release(struct until *u)
+{
+	size_t k;
+	int m;
+
+	for (k = 0; u->w && k < u->p->n_cells; k++)
+		for (m = 0; m < PARITY_N_METRICS; m++)
+			free(u->w[k].last[m]);
+	free(u->w);
+	free(u->evaluated);
+	memset(u, 0, sizeof(*u));
+}
+
 int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct collect_setup o;
 	struct plan p = { 0 };
 	struct prompt_set ps = { 0 };
 	struct session_result res = { 0 };
-	/* Between rounds the session asks hooks.more whether to run another; none set
-	 * here: every model runs its --rounds. */
+	/* Between rounds the session asks hooks.more whether to run another: with
+	 * --until-decided until_more() answers, else every model runs its --rounds. */
 	struct session_hooks hooks = { 0 };
+	struct until u = { 0 };
 	struct summary_row *rows = NULL;
 	struct store *s;
 	char now[32], *out_dir = NULL, *footer = NULL;
@@ -364,7 +643,15 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	o.c.url = o.url;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
+	if (o.until_decided) {
+		until_init(&u, &p, &res);
+		hooks.more = until_more;
+		hooks.arg = &u;
+		hooks.note = u.note;
+	}
 	if (session_run(s, &p, &ps, &o, &hooks, &res) < 0)
+		goto out;
+	if (o.until_decided && until_finish(&u, s, &res) < 0)
 		goto out;
 	rows = tps_xcalloc(res.n_rows, sizeof(*rows));
 	for (k = 0; k < res.n_rows; k++) {
@@ -391,6 +678,8 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	summary_render(stdout, rows, res.n_rows);
 	fputs(footer, stdout);
 	fflush(stdout);
+	if (o.until_decided)
+		until_print_open(&u);
 	if (write_summary(out_dir, rows, res.n_rows, footer) < 0)
 		goto out;
 	if (res.signal) {
@@ -402,6 +691,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	}
 out:
 	interrupt_restore();
+	until_release(&u);
 	free(rows);
 	free(footer);
 	free(out_dir);

@@ -14,7 +14,7 @@
 #include <string.h>
 
 static const char usage[] =
-	"tpsdb gate --baseline <name> --engine <candidate> [--tag <t>] [--model <m>]\n"
+	"tpsdb gate --baseline <name> --engine <candidate> [--tag <t>] [--batch <id>] [--model <m>]\n"
 	"           [--max-regress <pct> | --max-regress <metric>=<pct> ...] [--thresholds <file>]\n"
 	"           [--metric tg|pp|accept ...] [--noise-k <k>] [--sweep] [--strict] [--trend]\n"
 	"           [--junit <file>] [--json]";
@@ -34,6 +34,8 @@ static const char help[] =
 	"  --baseline <name>       the frozen set to compare with (tpsdb baseline set)\n"
 	"  --engine <candidate>    the engine under test\n"
 	"  --tag <t>               the candidate's runs carrying this tag\n"
+	"  --batch <id>            the candidate's runs of this collect batch, all pooled\n"
+	"                          (ids: 'tpsdb runs', collect's last line)\n"
 	"  --model <m>             only this model\n"
 	"  --max-regress <pct>     allowed regression, every metric (default 3)\n"
 	"  --max-regress <m>=<pct> for one metric (tg, pp or accept); repeatable\n"
@@ -60,7 +62,7 @@ static const char help[] =
 
 enum {
 	OPT_BASELINE = 256, OPT_ENGINE, OPT_TAG, OPT_MODEL, OPT_MAX, OPT_THRESH, OPT_METRIC,
-	OPT_NOISE_K, OPT_SWEEP, OPT_STRICT, OPT_TREND, OPT_JUNIT, OPT_JSON,
+	OPT_NOISE_K, OPT_SWEEP, OPT_STRICT, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_BATCH,
 };
 
 static const struct option opts[] = {
@@ -69,6 +71,7 @@ static const struct option opts[] = {
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "max-regress", required_argument, NULL, OPT_MAX },
 	{ "thresholds", required_argument, NULL, OPT_THRESH },
 	{ "metric", required_argument, NULL, OPT_METRIC },
@@ -115,7 +118,7 @@ static int read_thresholds(const char *path, double *th)
 struct gate_cli {
 	struct gate_report rep;
 	struct gate_params p;
-	const char *model, *junit, *thresh_file;
+	const char *model, *junit, *thresh_file, *batch;
 	int json;
 };
 
@@ -141,6 +144,11 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 		case OPT_ENGINE: o->rep.engine = optarg; break;
 		case OPT_TAG: o->rep.tag = optarg; break;
 		case OPT_MODEL: o->model = optarg; break;
+		case OPT_BATCH:
+			if (!*optarg)
+				return tps_usage_error(usage, "--batch needs a batch id");
+			o->batch = optarg;
+			break;
 		case OPT_JUNIT: o->junit = optarg; break;
 		case OPT_THRESH: o->thresh_file = optarg; break;
 		case OPT_SWEEP: o->p.sweep = 1; break;
@@ -198,6 +206,7 @@ static int load(struct tps_ctx *ctx, const struct gate_cli *o, struct gate_set *
 	lo.engine = o->rep.engine;
 	lo.tag = o->rep.tag;
 	lo.model = o->model;
+	lo.batch = o->batch;
 	for (m = 0; m < GATE_N_METRICS; m++)
 		lo.metrics[m] = o->p.gated[m];
 	lo.history = o->p.trend;

@@ -14,6 +14,7 @@ struct progress {
 	int64_t rounds;
 	double t0, cell_t0;
 	char what[256], phase[32];
+	const char *note;
 };
 
 struct progress *progress_new(int enabled, int color, size_t n_runs, int64_t rounds)
@@ -76,24 +77,35 @@ static void draw(struct progress *p)
 	p->drawn = 1;
 }
 
+void progress_label(char *buf, size_t len, int64_t round, int64_t rounds, const char *model,
+		    const char *engine, int64_t n_max, const char *note)
+{
+	char r[64] = "", nm[48] = "base";
+
+	if (rounds > 1)
+		snprintf(r, sizeof(r), "round %lld/%lld ", (long long)round, (long long)rounds);
+	if (n_max != TPS_NULL)
+		snprintf(nm, sizeof(nm), "n_max=%lld", (long long)n_max);
+	snprintf(buf, len, "%s%s / %s / %s%s%s", r, model, engine, nm, note && *note ? ", " : "",
+		 note && *note ? note : "");
+}
+
+void progress_note(struct progress *p, const char *note)
+{
+	if (p)
+		p->note = note;
+}
+
 void progress_cell(struct progress *p, size_t k, int64_t round, const char *model,
 		   const char *engine, int64_t n_max, const char *phase)
 {
-	char r[64] = "";
-
 	if (!p || !p->enabled)
 		return;
 	p->k = k;
 	p->done = p->total = 0;
 	p->cell_t0 = tps_mono_ms();
-	if (p->rounds > 1)
-		snprintf(r, sizeof(r), "round %lld/%lld ", (long long)round,
-			 (long long)p->rounds);
-	if (n_max == TPS_NULL)
-		snprintf(p->what, sizeof(p->what), "%s%s / %s / base", r, model, engine);
-	else
-		snprintf(p->what, sizeof(p->what), "%s%s / %s / n_max=%lld", r, model, engine,
-			 (long long)n_max);
+	progress_label(p->what, sizeof(p->what), round, p->rounds, model, engine, n_max,
+		       p->note);
 	snprintf(p->phase, sizeof(p->phase), "%s", phase);
 	draw(p);
 }

@@ -29,6 +29,14 @@ void progress_requests(struct progress *p, size_t done, size_t total);
 /* The current cell ended: prints one line that stays, with the status coloured. */
 void progress_cell_done(struct progress *p, const char *status, size_t n_ok,
 			size_t n_failed);
+/* Shows note (borrowed, read at every redraw; NULL or "" shows nothing) after the
+ * run on the line, e.g. "2 of 4 cells open". */
+void progress_note(struct progress *p, const char *note);
+/* The text of the line's run part into buf: "round 2/10 tiny / ours / base" (no
+ * round with one round planned, n_max=<n> for a spec run), then ", <note>" when
+ * note is set. */
+void progress_label(char *buf, size_t len, int64_t round, int64_t rounds, const char *model,
+		    const char *engine, int64_t n_max, const char *note);
 /* Erases the status line so that a message can be printed; the next update
  * redraws it. */
 void progress_clear(struct progress *p);

@@ -110,9 +110,11 @@ static int run_one(const struct cell_env *env, size_t k, int64_t round,
 {
 	struct session_row *row = &res->rows[res->n_rows];
 	struct cell_result cr;
+	double t0 = tps_mono_ms();
 
 	if (cell_measure(env, k, res->n_rows, round, &cr) < 0)
 		return -1;
+	row->wall_s = (tps_mono_ms() - t0) / 1000;
 	progress_cell_done(env->progress, cr.load_failed ? "LOADFAIL" : cr.status, cr.n_ok,
 			   cr.n_failed);
 	row->cell = k;
@@ -149,6 +151,7 @@ static int run_rounds(const struct cell_env *env, size_t mi,
 		}
 		if (round == rounds || interrupt_pending())
 			break;
+		progress_clear(env->progress);
 		more = hooks && hooks->more ?
 			hooks->more(hooks->arg, env->store, p, mi, round, env->batch) : 1;
 		if (more < 0)
@@ -187,6 +190,7 @@ int session_run(struct store *s, struct plan *p, const struct prompt_set *ps,
 		goto out;
 	pr = progress_new(!setup->quiet && isatty(2), !setup_getenv("NO_COLOR"),
 			  res->n_planned, res->rounds);
+	progress_note(pr, hooks ? hooks->note : NULL);
 	env.store = s;
 	env.o = &setup->c;
 	env.plan = p;

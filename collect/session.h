@@ -20,7 +20,10 @@ struct collect_setup;
  * of model `model` (an index into p->models) has run, and only when a round is
  * left (round < plan_rounds(p)) and no signal is pending. batch is the session's
  * batch id, carried by every run of this invocation, so the hook can load exactly
- * the runs of this model in this batch from s and compare them. Returns 1 to run
+ * the runs of this model in this batch from s and compare them. The progress
+ * line is cleared before the call, so the hook may print. The rows of the
+ * session_result handed to session_run() are filled as runs end and may be read
+ * by the hook through its arg. Returns 1 to run
  * round + 1, 0 to end this model's rounds (the session goes on with the next
  * model), -1 after an error line to end the session as a store error does. */
 typedef int (*session_more_fn)(void *arg, struct store *s, const struct plan *p,
@@ -29,6 +32,9 @@ typedef int (*session_more_fn)(void *arg, struct store *s, const struct plan *p,
 struct session_hooks {
 	session_more_fn more;      /* NULL: every model runs plan_rounds(p) rounds */
 	void *arg;                 /* handed to more */
+	const char *note;          /* NULL, or a short text the progress line shows after
+				      the run (e.g. "2 of 4 cells open"), read at every
+				      redraw: the hook may rewrite it between rounds */
 };
 
 /* How one run went. */
@@ -39,6 +45,7 @@ struct session_row {
 				      LOADFAIL (static strings) */
 	size_t n_ok, n_failed;
 	double pp, tg, accept;     /* as in struct cell_result */
+	double wall_s;             /* the run's wall time, server start to stop */
 };
 
 struct session_result {

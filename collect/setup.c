@@ -353,6 +353,34 @@ out:
 	http_free(h);
 	return ret;
 }
+/* --until-decided compares the ours engine with every other: it needs one of each. */
+static int check_until_decided(const struct collect_setup *o, const struct plan *p)
+{
+	if (!setup_ours(p))
+		return tps_usage_error(o->usage, "--until-decided needs --ours <label>: the "
+				       "engine the others are compared with");
+	if (p->n_engines < 2)
+		return tps_usage_error(o->usage, "--until-decided needs at least two engines");
+	return 0;
+}
+
+size_t setup_ours_index(const struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_engines; i++)
+		if (p->engines[i].role && !strcmp(p->engines[i].role, "ours"))
+			return i;
+	return SIZE_MAX;
+}
+
+const char *setup_ours(const struct plan *p)
+{
+	size_t i = setup_ours_index(p);
+
+	return i == SIZE_MAX ? NULL : p->engines[i].label;
+}
+
 int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
 {
 	char err[1024];
@@ -365,6 +393,14 @@ int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
 	if (o->aa && o->rounds && o->rounds != 2)
 		return tps_usage_error(o->usage, "--aa is --rounds 2; it contradicts --rounds "
 				       "%lld", (long long)o->rounds);
+	if (o->max_rounds && !o->until_decided)
+		return tps_usage_error(o->usage, "--max-rounds goes with --until-decided");
+	if (o->until_decided && (o->aa || o->rounds))
+		return tps_usage_error(o->usage, "--until-decided picks the number of rounds "
+				       "itself; it takes --max-rounds, not --rounds or --aa");
+	if (o->url && o->until_decided)
+		return tps_usage_error(o->usage, "--until-decided starts every engine once per "
+				       "round; attach mode measures one running server");
 	if (o->url && (o->aa || o->rounds > 1))
 		return tps_usage_error(o->usage, "--rounds and --aa start every engine once "
 				       "per round; attach mode measures one running server");
@@ -393,7 +429,10 @@ int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
 		if ((r = attach_model(o, p)))
 			return interrupt_pending() ? TPS_EXIT_ERROR : r;
 	}
-	p->rounds = o->rounds ? o->rounds : o->aa ? 2 : 1;
+	if (o->until_decided && (r = check_until_decided(o, p)))
+		return r;
+	p->rounds = o->until_decided ? (o->max_rounds ? o->max_rounds : SETUP_MAX_ROUNDS) :
+		    o->rounds ? o->rounds : o->aa ? 2 : 1;
 	if (plan_build(p, err, sizeof(err)) < 0)
 		return tps_usage_error(o->usage, "%s", err);
 	if (o->url && o->n_max) {

@@ -34,6 +34,9 @@ struct collect_setup {
 	int no_reference, quiet, dry_run;
 	int aa;                    /* --aa given: an alias of --rounds 2 */
 	int64_t rounds;            /* --rounds; 0 when not given (one round) */
+	int until_decided;         /* --until-decided: rounds until every cell of the
+				      ours engine against each other engine is decided */
+	int64_t max_rounds;        /* --max-rounds; 0 when not given (10) */
 	struct collect_opts c;     /* out_dir and url are set by the command later */
 };
 
@@ -70,5 +73,13 @@ const char *setup_getenv(const char *name);
  * unreachable server or a signal. p and ps are filled as far as it got; the
  * caller releases them either way. */
 int setup_plan(struct collect_setup *s, struct plan *p, struct prompt_set *ps);
+
+/* --until-decided's default --max-rounds. */
+#define SETUP_MAX_ROUNDS 10
+
+/* The first engine of p with role ours: its index (SIZE_MAX when none) or label
+ * (NULL when none; borrowed from p). */
+size_t setup_ours_index(const struct plan *p);
+const char *setup_ours(const struct plan *p);
 
 #endif

@@ -11,10 +11,12 @@
 
 static const char runs_sql[] =
 	"SELECT id, uuid, engine, role, model, msha, mquant, host, tag, started_at, status, "
-	"spec_type, endpoint, prompt_set, n_max, ctx, n_predict, warmup, nsamp, config FROM ("
+	"spec_type, endpoint, prompt_set, n_max, ctx, n_predict, warmup, nsamp, config, round,"
+	" batch, ended_at FROM ("
 	" SELECT r.id, r.uuid, e.label AS engine, e.role, m.label AS model, m.sha256 AS msha,"
 	" m.quant AS mquant, h.name AS host, r.tag, r.started_at, r.status, r.spec_type,"
-	" r.endpoint, r.prompt_set, r.n_max, r.ctx, r.n_predict, r.warmup, r.config,"
+	" r.endpoint, r.prompt_set, r.n_max, r.ctx, r.n_predict, r.warmup, r.config, r.round,"
+	" r.batch, r.ended_at,"
 	" (SELECT count(*) FROM sample x WHERE x.run_id=r.id) AS nsamp,"
 	" row_number() OVER (PARTITION BY e.label, m.label, r.spec_type, r.n_max, r.endpoint,"
 	"   r.config"
@@ -23,6 +25,7 @@ static const char runs_sql[] =
 	" JOIN host h ON h.id=r.host_id"
 	" WHERE (:engine IS NULL OR e.label=:engine) AND (:model IS NULL OR m.label=:model)"
 	" AND (:tag IS NULL OR r.tag=:tag) AND (:host IS NULL OR h.name=:host)"
+	" AND (:batch IS NULL OR r.batch=:batch)"
 	" AND (:baseline IS NULL OR r.id IN (SELECT br.run_id FROM baseline_run br"
 	"   JOIN baseline b ON b.id=br.baseline_id WHERE b.name=:baseline))"
 	" AND EXISTS (SELECT 1 FROM sample x WHERE x.run_id=r.id AND x.flags & :failed = 0)"
@@ -46,6 +49,7 @@ int store_cell_runs(struct store *s, const struct cell_filter *f, struct cell_ru
 	store_bind_text(st, ":tag", f->tag);
 	store_bind_text(st, ":host", f->host);
 	store_bind_text(st, ":baseline", f->baseline);
+	store_bind_text(st, ":batch", f->batch);
 	store_bind_i64(st, ":failed", SAMPLE_FAILED);
 	store_bind_i64(st, ":all", f->all ? 1 : 0);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -77,6 +81,9 @@ int store_cell_runs(struct store *s, const struct cell_filter *f, struct cell_ru
 		r->warmup = store_col_i64(st, c++);
 		r->n_samples = store_col_i64(st, c++);
 		r->config = store_col_text(st, c++);
+		r->round = store_col_i64(st, c++);
+		r->batch = store_col_text(st, c++);
+		r->ended_at = store_col_text(st, c++);
 	}
 	if (rc != SQLITE_DONE) {
 		store_fail(s, "cannot list runs");
@@ -100,6 +107,8 @@ void cell_run_release(struct cell_run *r)
 	free(r->model_quant); free(r->host); free(r->tag); free(r->started_at);
 	free(r->status); free(r->spec_type); free(r->endpoint); free(r->prompt_set);
 	free(r->config);
+	free(r->batch);
+	free(r->ended_at);
 	memset(r, 0, sizeof(*r));
 }
 

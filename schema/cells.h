@@ -19,11 +19,15 @@ struct cell_run {
 	char *config; /* migration 0005: llama-bench's test and settings, "" for none */
 	int64_t n_max, ctx, n_predict, warmup; /* TPS_NULL when absent */
 	int64_t n_samples;
+	int64_t round;     /* the collector's round (1-based); TPS_NULL when unknown */
+	char *batch;       /* the collect invocation's batch id; NULL when unknown */
+	char *ended_at;    /* when the run ended; NULL when unknown */
 };
 
 struct cell_filter {
 	const char *engine, *model, *tag, *host; /* NULL: any */
 	const char *baseline; /* only the runs frozen in this baseline */
+	const char *batch;    /* only the runs of this collect batch; NULL: any */
 	int all;              /* 0: the latest run per (engine, model, spec_type, n_max,
 				 endpoint); 1: every run, oldest first (history) */
 };

@@ -200,6 +200,7 @@ int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate
 		return tps_error("no baseline named '%s' (see 'tpsdb baseline list')", o->baseline);
 	fc.engine = o->engine;
 	fc.tag = o->tag;
+	fc.batch = o->batch;
 	fc.model = o->model;
 	fc.all = 1;
 	fb.baseline = o->baseline;
@@ -221,7 +222,7 @@ int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate
 	}
 	pick = tps_xcalloc(nc + nb + 1, 1);
 	rep = tps_xcalloc(nc + nb + 1, 1);
-	out->n_cand = pools(out->cand_runs, nc, o->tag != NULL, pick, rep);
+	out->n_cand = pools(out->cand_runs, nc, o->tag || o->batch, pick, rep);
 	out->n_base = pools(out->base_runs, nb, 1, pick + nc, rep + nc);
 	for (m = 0; o->history && m < GATE_N_METRICS; m++) {
 		int rc;

@@ -18,6 +18,8 @@ struct gate_load_opts {
 	const char *baseline;         /* required: the frozen set */
 	const char *engine;           /* required: the candidate's engine label */
 	const char *tag, *model;      /* NULL: any */
+	const char *batch;            /* NULL: any; else the candidate's runs of this
+					 collect batch, every one of them pooled */
 	int metrics[GATE_N_METRICS];  /* 1: load this metric's values (and floor) */
 	int history;                  /* load the candidate's history of those metrics */
 	int decode;                   /* load the candidate's decode runs for the sweep */
@@ -47,8 +49,8 @@ struct gate_set {
 
 /* Loads the gate of o->engine's runs against the baseline o->baseline, pooling
  * every run of a cell (series) on each side: the candidate's runs tagged o->tag
- * when set, else those carrying the tag of the cell's newest run (that run alone
- * when it has none); the baseline's frozen runs, all of them. Only o->model when
+ * when set (and of o->batch when set: all of them), else those carrying the tag of
+ * the cell's newest run (that run alone when it has none); the baseline's frozen runs, all of them. Only o->model when
  * set. Each cell's newest run is its gate_cell; inst lists every pooled run, with
  * round and batch read by store_run_round_batch(). For each run and each
  * metric in o->metrics: its usable values (acceptance off the base rung only);

@@ -123,10 +123,8 @@ static struct parity_cell *add_cell(struct pair_set *p, size_t *n, size_t ours, 
 
 void store_run_round_batch(const struct cell_run *r, int64_t *round, const char **batch)
 {
-	/* Integration point for migration 0003: read r's round and batch here. */
-	(void)r;
-	*round = TPS_NULL;
-	*batch = NULL;
+	*round = r->round;
+	*batch = r->batch && *r->batch ? r->batch : NULL;
 }
 
 /* Whether a run of a series enters the pool whose newest run is last. */
@@ -138,7 +136,9 @@ static int picked(const struct parity_opts *o, const char *tag, const struct cel
 
 	if (o->batch && !(side->batch && !strcmp(side->batch, o->batch)))
 		return 0;
-	if (!tag && r != last && !(last->tag && *last->tag && same_str(r->tag, last->tag)))
+	/* A batch names its runs: every run of it pools, whatever its tag. */
+	if (!tag && !o->batch && r != last &&
+	    !(last->tag && *last->tag && same_str(r->tag, last->tag)))
 		return 0;
 	pair_side_of(last, &a);
 	pair_side_of(r, &b);

@@ -28,9 +28,8 @@ struct pair_set {
 
 /* The single place where a run's round number and batch id are read: *round gets
  * the collector's round (TPS_NULL when unknown) and *batch its batch id (NULL
- * when unknown). The store has no such columns yet (migration 0003 adds
- * run.round and run.batch), so for now every run is TPS_NULL and NULL: runs pair
- * by start order and --batch selects nothing. */
+ * when unknown), as store_cell_runs() read them from run.round and run.batch
+ * (migration 0003). Runs without a round pair by start order. */
 void store_run_round_batch(const struct cell_run *r, int64_t *round, const char **batch);
 
 /* Loads the cells o->ours and o->vs share, with the runs picked by o->model,

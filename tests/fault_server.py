@@ -30,6 +30,11 @@ def parse_args(argv):
     p.add_argument("--jitter", type=float, default=0,
                    help="scale the rates by a random factor within +-this fraction, drawn "
                         "once per server start (two runs never answer identically)")
+    p.add_argument("--slow", type=float, default=1.0,
+                   help="divide the rates by this factor (1.1: a server about 9%% slower)")
+    p.add_argument("--seed-file", default=None,
+                   help="draw the jitter from a generator seeded with a counter kept in "
+                        "this file, one more per start: a sequence of starts reproduces")
     p.add_argument("--fault-after", type=int, default=0,
                    help="answer this many generation requests well first")
     p.add_argument("--load-seconds", type=float, default=1.0,
@@ -174,7 +179,18 @@ class Handler(BaseHTTPRequestHandler):
 
 def main():
     args = parse_args(sys.argv[1:])
-    args.jitter_factor = 1 + random.uniform(-args.jitter, args.jitter) if args.jitter else 1
+    rng = random
+    if args.seed_file:
+        try:
+            with open(args.seed_file) as f:
+                count = int(f.read().strip() or 0)
+        except FileNotFoundError:
+            count = 0
+        with open(args.seed_file, "w") as f:
+            f.write("%d\n" % (count + 1))
+        rng = random.Random(count)
+    args.jitter_factor = 1 + rng.uniform(-args.jitter, args.jitter) if args.jitter else 1
+    args.jitter_factor /= args.slow
     log("pid %d pgid %d fault %s port %d HOME=%s CUDA_VISIBLE_DEVICES=%s"
         % (os.getpid(), os.getpgid(0), args.fault, args.port, os.environ.get("HOME", ""),
            os.environ.get("CUDA_VISIBLE_DEVICES", "")))

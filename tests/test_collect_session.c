@@ -143,7 +143,7 @@ static void test_collect_session_hook_stops(void **state)
 {
 	struct fixture *f = *state;
 	struct hook_log h = { .stop_after = 2 };
-	struct session_hooks hooks = { more, &h };
+	struct session_hooks hooks = { more, &h, NULL };
 	struct session_result res;
 	char err[256], got[512], batch[64];
 
@@ -178,7 +178,7 @@ static void test_collect_session_all_rounds(void **state)
 {
 	struct fixture *f = *state;
 	struct hook_log h = { .stop_after = 100 };
-	struct session_hooks hooks = { more, &h };
+	struct session_hooks hooks = { more, &h, NULL };
 	struct session_result res;
 	char err[256], got[512], batch[64];
 

@@ -1,0 +1,91 @@
+/* decided.c: which cells of a comparison are decided, for collect's stopping rule
+ * (decided.h). A cell needs both metrics decided, so that a model is only left
+ * when neither its prefill nor its decode verdict could still change. */
+#include "analyze/decided.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tpsdb.h"
+
+static int same_str(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+static int same_cell(const struct parity_row *a, const struct parity_row *b)
+{
+	return same_str(a->model, b->model) && same_str(a->spec_type, b->spec_type) &&
+	       a->n_max == b->n_max && same_str(a->endpoint, b->endpoint);
+}
+
+static int metric_of(const struct parity_row *r)
+{
+	return !strcmp(r->metric, "pp") ? PARITY_METRIC_PP : PARITY_METRIC_TG;
+}
+
+size_t decided_cells(const struct parity_result *r, struct decided_cell **out)
+{
+	struct decided_cell *c = NULL;
+	const struct parity_row *first = NULL;
+	size_t i, n = 0;
+	int m;
+
+	*out = NULL;
+	if (!r->n_rows)
+		return 0;
+	c = tps_xcalloc(r->n_rows, sizeof(*c));
+	for (i = 0; i < r->n_rows; i++) {
+		const struct parity_row *row = &r->rows[i];
+
+		if (!first || !same_cell(first, row)) {
+			first = row;
+			n++;
+		}
+		c[n - 1].row[metric_of(row)] = row;
+	}
+	for (i = 0; i < n; i++) {
+		c[i].decided = 1;
+		for (m = 0; m < PARITY_N_METRICS; m++)
+			if (!c[i].row[m] || !c[i].row[m]->v.decided)
+				c[i].decided = 0;
+	}
+	*out = c;
+	return n;
+}
+
+size_t decided_find(const struct decided_cell *cells, size_t n, const char *spec_type,
+		    int64_t n_max)
+{
+	size_t i;
+	int m;
+
+	for (i = 0; i < n; i++) {
+		for (m = 0; m < PARITY_N_METRICS; m++) {
+			const struct parity_row *row = cells[i].row[m];
+
+			if (row && same_str(row->spec_type, spec_type) && row->n_max == n_max)
+				return i;
+		}
+	}
+	return SIZE_MAX;
+}
+
+static void pct(double v, int sign, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, sign ? "%+.2f%%" : "%.2f%%", v);
+}
+
+void decided_describe(const struct parity_row *row, char *buf, size_t len)
+{
+	char d[32], mde[32];
+
+	pct(row->v.delta_pct, 1, d, sizeof(d));
+	pct(row->v.mde_pct, 0, mde, sizeof(mde));
+	snprintf(buf, len, "%s (%s, mde %s)", verdict_kind_name(row->v.kind), d, mde);
+}

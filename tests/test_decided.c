@@ -1,0 +1,107 @@
+/* test_decided.c: collect --until-decided's pieces that need no server: the
+ * stopping rule over parity rows (analyze/decided.c: a cell is decided only when
+ * both its metrics are, and the words for a row) and the progress line's text with
+ * the rounds and the cells still open (collect/progress.c). */
+#include "analyze/decided.h"
+#include "collect/progress.h"
+#include "schema/record.h"
+#include "tpsdb.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static void row(struct parity_row *r, char *spec, int64_t n_max, const char *metric,
+		enum verdict_kind kind, int decided, double delta, double mde)
+{
+	memset(r, 0, sizeof(*r));
+	r->model = "tiny";
+	r->spec_type = spec;
+	r->endpoint = "completion";
+	r->n_max = n_max;
+	r->metric = metric;
+	r->v.kind = kind;
+	r->v.decided = decided;
+	r->v.delta_pct = delta;
+	r->v.mde_pct = mde;
+}
+
+static void test_decided_cells(void **state)
+{
+	struct parity_row rows[5];
+	struct parity_result res = { 0 };
+	struct decided_cell *c = NULL;
+	size_t n;
+
+	(void)state;
+	/* base: both decided; n_max 1: tg undecided; n_max 2: tg only. */
+	row(&rows[0], "", TPS_NULL, "pp", VERDICT_PARITY, 1, 0.3, 0.8);
+	row(&rows[1], "", TPS_NULL, "tg", VERDICT_SLOWER, 1, -4.5, 1.1);
+	row(&rows[2], "draft-simple", 1, "pp", VERDICT_PARITY, 1, 0.1, 0.5);
+	row(&rows[3], "draft-simple", 1, "tg", VERDICT_UNDECIDED, 0, 1.2, 3.4);
+	row(&rows[4], "draft-simple", 2, "tg", VERDICT_FASTER, 1, 5.0, 1.0);
+	res.rows = rows;
+	res.n_rows = 5;
+	n = decided_cells(&res, &c);
+	assert_int_equal(n, 3);
+	assert_int_equal(c[0].decided, 1);
+	assert_ptr_equal(c[0].row[PARITY_METRIC_PP], &rows[0]);
+	assert_ptr_equal(c[0].row[PARITY_METRIC_TG], &rows[1]);
+	assert_int_equal(c[1].decided, 0);
+	/* A metric without a row is not decided. */
+	assert_int_equal(c[2].decided, 0);
+	assert_null(c[2].row[PARITY_METRIC_PP]);
+	assert_int_equal(decided_find(c, n, "", TPS_NULL), 0);
+	assert_int_equal(decided_find(c, n, NULL, TPS_NULL), 0);
+	assert_int_equal(decided_find(c, n, "draft-simple", 2), 2);
+	assert_int_equal(decided_find(c, n, "draft-simple", 3), SIZE_MAX);
+	free(c);
+	res.n_rows = 0;
+	assert_int_equal(decided_cells(&res, &c), 0);
+	assert_null(c);
+}
+
+static void test_decided_describe(void **state)
+{
+	struct parity_row r;
+	char buf[96];
+
+	(void)state;
+	row(&r, "", TPS_NULL, "tg", VERDICT_PARITY, 1, 0.31, 0.84);
+	decided_describe(&r, buf, sizeof(buf));
+	assert_string_equal(buf, "parity (+0.31%, mde 0.84%)");
+	row(&r, "", TPS_NULL, "tg", VERDICT_SLOWER, 1, -4.523, 1.1);
+	decided_describe(&r, buf, sizeof(buf));
+	assert_string_equal(buf, "slower (-4.52%, mde 1.10%)");
+	row(&r, "", TPS_NULL, "tg", VERDICT_UNKNOWN, 0, NAN, INFINITY);
+	decided_describe(&r, buf, sizeof(buf));
+	assert_string_equal(buf, "unknown (?, mde ?)");
+}
+
+static void test_progress_label(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	progress_label(buf, sizeof(buf), 4, 10, "tiny", "ours", TPS_NULL, "1 of 2 cells open");
+	assert_string_equal(buf, "round 4/10 tiny / ours / base, 1 of 2 cells open");
+	progress_label(buf, sizeof(buf), 1, 1, "tiny", "ours", 3, NULL);
+	assert_string_equal(buf, "tiny / ours / n_max=3");
+	progress_label(buf, sizeof(buf), 2, 3, "q", "b", TPS_NULL, "");
+	assert_string_equal(buf, "round 2/3 q / b / base");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_decided_cells),
+		cmocka_unit_test(test_decided_describe),
+		cmocka_unit_test(test_progress_label),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
