@@ -2,6 +2,7 @@
  * parity verdicts, the speculative table, the per-prompt acceptance, the findings
  * and the runs behind every number, as markdown (plus summary.txt), JSON or CSV,
  * and the trend, sweep and parity figures beside them. */
+#include "cmd/filter_opts.h"
 #include "reports/plot.h"
 #include "reports/tables.h"
 #include "schema/cells.h"
@@ -16,7 +17,8 @@
 
 static const char usage[] =
 	"tpsdb report [--format md|json|csv] [--out <dir>] [--engine <e>]... [--model <m>]...\n"
-	"             [--tag <t>] [--ref <engine>] [--no-plots]";
+	"             [--tag <t>] [--ref <engine>] [--no-plots]\n"
+	"             " FILTER_SYNOPSIS_MORE;
 
 static const char help[] =
 	"Writes the study's tables from the latest run of every cell (one engine, model,\n"
@@ -63,6 +65,8 @@ static const char help[] =
 	"  --engine <e>        an engine column (repeatable; the order is kept)\n"
 	"  --model <m>         only this model (repeatable)\n"
 	"  --tag <t>           only runs with this tag\n"
+	FILTER_HELP_MORE
+	"  --limit <n>             the trend plot: only the latest n runs of each series\n"
 	"  --ref <engine>      the reference of the verdicts (default: the first engine\n"
 	"                      with role upstream)\n"
 	"  --no-plots          do not run gnuplot\n"
@@ -82,6 +86,8 @@ static const struct option opts[] = {
 	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "ref", required_argument, NULL, OPT_REF },
 	{ "no-plots", no_argument, NULL, OPT_NO_PLOTS },
+	FILTER_OPTIONS_MORE,
+	FILTER_OPTION_LIMIT,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -133,8 +139,8 @@ static int write_one(const char *path, enum format fmt, int text, const struct t
  * without data skips; a gnuplot failure is a warning too, since the text of the
  * report stands on its own. The note and names go to fig. */
 static int draw(struct store *s, struct outdir *dir, const struct tables *t,
-		const struct tables_opts *o, struct tables_figures *fig, char **note,
-		char **paths)
+		const struct tables_opts *o, const struct run_filter *run,
+		struct tables_figures *fig, char **note, char **paths)
 {
 	static const char *const names[3] = { "trend.png", "sweep.png", "parity.png" };
 	struct tables_arena *a = tables_arena_new();
@@ -172,7 +178,7 @@ static int draw(struct store *s, struct outdir *dir, const struct tables *t,
 	to.model = model;
 	to.n_max = TPS_NULL;
 	to.metric = CELL_TG;
-	if (report_load_trend(s, to.model, o->tag, to.baseline, to.metric, &hist) < 0 ||
+	if (report_load_trend_where(s, to.model, o->tag, run, to.baseline, to.metric, &hist) < 0 ||
 	    tables_trend(&to, &hist, a, &tr) < 0)
 		goto out;
 	if (tr.n_series && plot_job_trend(j, &tr, paths[0], PLOT_PNG) < 0)
@@ -228,7 +234,8 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	const char *out = NULL;
 	char *note = NULL, *paths[3] = { NULL, NULL, NULL }, *main_path = NULL, *txt = NULL;
 	enum format fmt = FMT_MD;
-	int c, no_plots = 0, ret = TPS_EXIT_ERROR, i;
+	struct filter_opts fo = { 0 };
+	int c, r, no_plots = 0, ret = TPS_EXIT_ERROR, i;
 
 	struct tps_getopt go = { 0 };
 
@@ -258,8 +265,11 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_REF: o.ref = optarg; break;
 		case OPT_NO_PLOTS: no_plots = 1; break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
-			ret = TPS_EXIT_USAGE;
+			if ((r = filter_opts_take(&fo, c, optarg, usage)) == 1)
+				break;
+			ret = r ? r : TPS_EXIT_USAGE;
+			if (!r)
+				fprintf(stderr, "usage: %s\n", usage);
 			goto out;
 		}
 	}
@@ -283,6 +293,7 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	lo.n_models = o.n_models;
 	lo.ref = o.ref;
 	lo.full = 1;
+	lo.run = &fo.f;
 	if (report_load(s, &lo, &in) < 0 || tables_build(&o, &in, &t) < 0)
 		goto out;
 	if (out) {
@@ -295,7 +306,7 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 			goto out;
 		if (no_plots)
 			note = tps_xstrdup("Plots not drawn (--no-plots).");
-		else if (draw(s, dir, &t, &o, &fig, &note, paths) < 0)
+		else if (draw(s, dir, &t, &o, &fo.f, &fig, &note, paths) < 0)
 			goto out;
 		fig.note = note;
 		tmp_main = outdir_file(dir, name);

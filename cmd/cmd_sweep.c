@@ -4,6 +4,8 @@
  * the tolerance is a failed check (exit 1). */
 #include "analyze/series.h"
 #include "reports/series.h"
+#include "cmd/filter_opts.h"
+#include "reports/sweep_md.h"
 #include "reports/sweep_write.h"
 #include "schema/series_load.h"
 #include "tpsdb.h"
@@ -13,7 +15,7 @@
 
 static const char usage[] =
 	"tpsdb sweep [--engine <e>] [--model <m>] [--tolerance <pct>] [--ref <engine>]\n"
-	"            [--tag <t>] [--host <name>] [--json]";
+	"            [--tag <t>] [--host <name>] [--format text|json|md] [--json]";
 
 static const char help[] =
 	"The speculative series (engine, model, spec_type): the base run (n_max unset),\n"
@@ -30,7 +32,9 @@ static const char help[] =
 	"  --ref <engine>       compare the shape and the per-rung gap with this engine\n"
 	"                       (default: every other engine with the same series)\n"
 	"  --tag <t>, --host <name>   pick runs\n"
-	"  --json               {\"series\":[...],\"gaps\":[...]}\n"
+	"  --format <f>         text (default), json or md (a GitHub markdown table per\n"
+	"                       series, falls in bold)\n"
+	"  --json               the same as --format json: {\"series\":[...],\"gaps\":[...]}\n"
 	"\n"
 	"Exit codes: 0 every series monotone, 1 a violation, 2 usage, 3 no series or a\n"
 	"store error.\n";
@@ -46,6 +50,7 @@ static const struct option opts[] = {
 	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "json", no_argument, NULL, OPT_JSON },
+	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -59,7 +64,8 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	struct tps_getopt go = { 0 };
 	struct store *s;
 	size_t i, n_runs = 0, n_shown = 0, n_viol = 0;
-	int c, json = 0, ret = TPS_EXIT_ERROR;
+	enum out_format fmt = OUT_TEXT;
+	int c, ret = TPS_EXIT_ERROR;
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
@@ -71,7 +77,11 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_REF: v.ref = optarg; break;
 		case OPT_TAG: f.tag = optarg; break;
 		case OPT_HOST: f.host = optarg; break;
-		case OPT_JSON: json = 1; break;
+		case OPT_JSON: fmt = OUT_JSON; break;
+		case FILTER_OPT_FORMAT:
+			if (format_opt_parse(optarg, &fmt, usage))
+				return TPS_EXIT_USAGE;
+			break;
 		case OPT_TOL:
 			if (tps_parse_double(optarg, &tolerance) < 0 || tolerance < 0)
 				return tps_usage_error(usage, "--tolerance needs a number >= 0, not '%s'",
@@ -109,9 +119,11 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 		if (i == set.n)
 			tps_warning("no series of the reference '%s'", v.ref);
 	}
-	if (json) {
+	if (fmt == OUT_JSON) {
 		if (sweep_write_json(stdout, &v, tolerance, &set) < 0)
 			goto out;
+	} else if (fmt == OUT_MD) {
+		sweep_md_write(stdout, &v, tolerance, &set);
 	} else {
 		sweep_write_text(stdout, &v, tolerance, &set);
 	}

@@ -78,9 +78,18 @@ enum { COL_STARTED, COL_UUID, COL_STATUS, COL_HOST, COL_ENGINE, COL_MODEL, COL_T
 
 void runs_write_table(FILE *f, const struct catalog_run *runs, size_t n)
 {
+	static const struct md_text_style style = { .align_header = 1, .raw = 1 };
+	struct md_table t;
+
+	runs_write_fill(&t, runs, n);
+	md_table_write_styled(f, &t, &style);
+	md_table_release(&t);
+}
+
+void runs_write_fill(struct md_table *tp, const struct catalog_run *runs, size_t n)
+{
 	static const char *const head[NCOLS] = { "STARTED", "UUID", "STATUS", "HOST", "ENGINE",
 		"MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED", "PP_MED", "TG_MED" };
-	static const struct md_text_style style = { .align_header = 1, .raw = 1 };
 	struct md_table t;
 	size_t i, j;
 
@@ -126,6 +135,5 @@ void runs_write_table(FILE *f, const struct catalog_run *runs, size_t n)
 		else
 			md_table_setf(&t, row, COL_TG, "%.2f", tg);
 	}
-	md_table_write_styled(f, &t, &style);
-	md_table_release(&t);
+	*tp = t;
 }
