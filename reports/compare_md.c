@@ -75,7 +75,8 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 			      verdict_bound_name(w->v.bound));
 		md_table_setf(&t, row, K_VERDICT, "%s%s", verdict_kind_name(w->v.kind),
 			      w->forced ? " (forced)" : "");
-		if (w->v.kind == VERDICT_FASTER || w->v.kind == VERDICT_SLOWER)
+		/* Bold only what the data settles: an undecided lean stays plain. */
+		if ((w->v.kind == VERDICT_FASTER || w->v.kind == VERDICT_SLOWER) && w->v.decided)
 			md_table_mark(&t, row, K_VERDICT);
 		md_table_set(&t, row, K_DECIDED, w->v.decided ? "decided" :
 			     "undecided");
@@ -118,7 +119,7 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 		fprintf(f, "\nMedians in tok/s. delta: %s / %s - 1; 95%% CI of the delta; p: "
 			   "Wilcoxon signed-rank (one round); mde: the CI's half-width, the least "
 			   "difference these rounds could see (--band %.1f%%); band: the effective "
-			   "parity band and its bound; decided: the interval settles the verdict.\n",
+			   "parity band and its bound; decided: the interval settles the verdict (only a decided faster or slower is bold).\n",
 			o, v, band_pct);
 		free(o);
 		free(v);
