@@ -45,12 +45,41 @@ static const struct tps_cmd commands[] = {
 
 static const char usage[] = "tpsdb [--db <file>] <command> [<args>]";
 
+/* Takes the global options out of a command's arguments, as kubectl takes its
+ * persistent flags: "--db <file>" and "--db=<file>" anywhere before a "--" set
+ * ctx->db_path and are removed from argv (argc updated), so 'tpsdb runs --db x'
+ * means 'tpsdb --db x runs'. Arguments after "--" are the command's. 0, or
+ * TPS_EXIT_USAGE after the usage error line. */
+static int take_global(int *argc, char **argv, struct tps_ctx *ctx)
+{
+	int i, o = 1, rest = 0;
+
+	for (i = 1; i < *argc; i++) {
+		if (!rest && !strcmp(argv[i], "--")) {
+			rest = 1;
+		} else if (!rest && !strcmp(argv[i], "--db")) {
+			if (i + 1 >= *argc)
+				return tps_usage_error(usage, "--db needs a file name");
+			ctx->db_path = argv[++i];
+			continue;
+		} else if (!rest && !strncmp(argv[i], "--db=", 5)) {
+			ctx->db_path = argv[i] + 5;
+			continue;
+		}
+		argv[o++] = argv[i];
+	}
+	argv[o] = NULL;
+	*argc = o;
+	return 0;
+}
+
 static void print_help(FILE *f)
 {
 	size_t i;
 
 	fprintf(f, "usage: %s\n\n", usage);
-	fprintf(f, "The store is --db <file>, else $TPSDB_DB, else ./tpsdb.sqlite.\n\n");
+	fprintf(f, "The store is --db <file>, else $TPSDB_DB, else ./tpsdb.sqlite. --db may\n"
+		   "also follow the command ('tpsdb runs --db x'), anywhere before a '--'.\n\n");
 	fprintf(f, "Commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
@@ -63,14 +92,16 @@ int main(int argc, char **argv)
 	struct tps_ctx ctx = { 0 };
 	const char *env = getenv("TPSDB_DB");
 	size_t i;
-	int ret, a = 1;
+	int ret, a = 1, cargc;
 
 	ctx.db_path = env && *env ? env : "./tpsdb.sqlite";
 	while (a < argc && argv[a][0] == '-') {
 		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
 			print_help(stdout);
 			return TPS_EXIT_OK;
-		} else if (!strcmp(argv[a], "--db") && a + 1 < argc) {
+		} else if (!strcmp(argv[a], "--db")) {
+			if (a + 1 >= argc)
+				return tps_usage_error(usage, "--db needs a file name");
 			ctx.db_path = argv[++a];
 		} else if (!strncmp(argv[a], "--db=", 5)) {
 			ctx.db_path = argv[a] + 5;
@@ -86,6 +117,9 @@ int main(int argc, char **argv)
 		print_help(stderr);
 		return TPS_EXIT_USAGE;
 	}
+	cargc = argc - a;
+	if (take_global(&cargc, argv + a, &ctx))
+		return TPS_EXIT_USAGE;
 	if (!*ctx.db_path)
 		return tps_usage_error(usage, "--db needs a file name");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
@@ -94,7 +128,7 @@ int main(int argc, char **argv)
 	}
 	if (i == sizeof(commands) / sizeof(commands[0]))
 		return tps_usage_error(usage, "unknown command '%s' (see 'tpsdb --help')", argv[a]);
-	ret = commands[i].exec(argc - a, argv + a, &ctx);
+	ret = commands[i].exec(cargc, argv + a, &ctx);
 	store_close(ctx.store);
 	if (fflush(stdout) != 0 && ret == TPS_EXIT_OK) {
 		tps_error("cannot write the output");

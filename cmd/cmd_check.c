@@ -2,6 +2,7 @@
  * place: the per-sample data-quality flags set at ingest, grouped per run with an
  * example, runs that failed to load or stopped early, the model-identity alarms and
  * SQLite's own integrity check. Any of them fails the command (exit 1). */
+#include "cmd/filter_opts.h"
 #include "reports/check_write.h"
 #include "reports/findings.h"
 #include "reports/strv.h"
@@ -13,7 +14,8 @@
 #include <string.h>
 
 static const char usage[] =
-	"tpsdb check [--json] [--engine <label>] [--model <label>] [--tag <t>] [--host <name>]";
+	"tpsdb check [--json]\n"
+	"            " FILTER_SYNOPSIS;
 
 static const char help[] =
 	"Reports the data-quality findings of the runs, one line per run and kind, e.g.\n"
@@ -40,25 +42,19 @@ static const char help[] =
 	"                      whole}; a sample finding counts samples (count of\n"
 	"                      total), a run finding has count 1\n"
 	"                      and total 1\n"
-	"  --engine <label>    only runs of this engine\n"
-	"  --model <label>     only runs of this model\n"
-	"  --tag <t>           only runs with this tag\n"
-	"  --host <name>       only runs measured on this host\n"
+	FILTER_HELP
 	"\n"
 	"Exit codes: 0 clean (no finding, no alarm, integrity ok), 1 anything found,\n"
 	"2 usage, 3 no store or a store error. A store too damaged to read whole\n"
 	"still gets its report (findings and alarms as far as read, every integrity\n"
 	"problem, \"complete\": false) with an error line, and exits 3.\n";
 
-enum { OPT_JSON = 256, OPT_ENGINE, OPT_MODEL, OPT_TAG, OPT_HOST };
+enum { OPT_JSON = 256 };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, OPT_JSON },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "host", required_argument, NULL, OPT_HOST },
+	FILTER_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -90,7 +86,7 @@ static void on_problem(const char *problem, void *arg)
 int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct tps_getopt go = { 0 };
-	struct run_filter filt = { 0 };
+	struct filter_opts fo = { 0 };
 	struct catalog_quality *q = NULL;
 	struct catalog_alarm *a = NULL;
 	struct findings fs = { 0 };
@@ -98,7 +94,7 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	struct check_result res = { 0 };
 	struct store *s;
 	size_t nq = 0, na = 0;
-	int c, json = 0, ret = TPS_EXIT_ERROR;
+	int c, r, json = 0, ret = TPS_EXIT_ERROR;
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
@@ -106,11 +102,11 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 			printf("usage: %s\n\n%s", usage, help);
 			return TPS_EXIT_OK;
 		case OPT_JSON: json = 1; break;
-		case OPT_ENGINE: filt.engine = optarg; break;
-		case OPT_MODEL: filt.model = optarg; break;
-		case OPT_TAG: filt.tag = optarg; break;
-		case OPT_HOST: filt.host = optarg; break;
 		default:
+			if ((r = filter_opts_take(&fo, c, optarg, usage)) == 1)
+				break;
+			if (r)
+				return r;
 			fprintf(stderr, "usage: %s\n", usage);
 			return TPS_EXIT_USAGE;
 		}
@@ -122,7 +118,7 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	/* A damaged store may fail the loaders part-way; the integrity check still runs
 	 * and is still reported, and the exit is then 3. */
-	if (catalog_quality(s, &filt, &q, &nq) < 0)
+	if (catalog_quality(s, &fo.f, &q, &nq) < 0)
 		res.incomplete = 1;
 	if (catalog_alarms(s, &a, &na) < 0)
 		res.incomplete = 1;

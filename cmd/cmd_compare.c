@@ -3,6 +3,8 @@
  * schema/pair_load.c loads, written by reports/compare_write.c; the exit code is
  * informational (0) unless a cell had to be refused or nothing was comparable (3). */
 #include "analyze/parity.h"
+#include "cmd/filter_opts.h"
+#include "reports/compare_md.h"
 #include "reports/compare_write.h"
 #include "reports/parity.h"
 #include "schema/pair_load.h"
@@ -13,7 +15,8 @@
 static const char usage[] =
 	"tpsdb compare --ours <engine> --vs <engine> [--model <label>] [--metric pp|tg|both]\n"
 	"              [--band <pct>] [--tag <t>] [--ours-tag <t>] [--vs-tag <t>]\n"
-	"              [--batch <id>] [--noise-k <k>] [--host <name>] [--force] [--json]";
+	"              [--batch <id>] [--noise-k <k>] [--host <name>] [--force]\n"
+	"              [--format text|json|md] [--json]";
 
 static const char help[] =
 	"Parity deltas between two engines for every model and config cell (model,\n"
@@ -38,7 +41,12 @@ static const char help[] =
 	"  --host <name>        only runs measured on this host\n"
 	"  --force              compare cells whose runs differ in model sha256 or config\n"
 	"                       (ctx, n_predict, endpoint, prompt set); loudly warned\n"
-	"  --json               {\"rows\":[...],\"warnings\":[...]}\n"
+	"  --format <f>         text (default), json or md (a GitHub markdown table:\n"
+	"                       verdicts, 95% CI, mde, rounds and decided in view)\n"
+	"  --json               the same as --format json: {\"rows\":[...],\"warnings\":[...]}\n"
+	"\n"
+	"When $GITHUB_STEP_SUMMARY names a file, the markdown is also appended to it (a\n"
+	"write error there is a warning).\n"
 	"\n"
 	"With two rounds or more, the verdict's 95% CI is a t interval on the per-round\n"
 	"log ratios (Welch on the run medians for runs without a partner): faster or\n"
@@ -71,6 +79,7 @@ static const struct option opts[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "json", no_argument, NULL, OPT_JSON },
+	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -89,7 +98,9 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	struct parity_opts o;
 	struct store *s;
 	const char *tag = NULL, *ours_tag = NULL, *vs_tag = NULL;
-	int c, json = 0, ret = TPS_EXIT_ERROR;
+	enum out_format fmt = OUT_TEXT;
+	FILE *summary;
+	int c, ret = TPS_EXIT_ERROR;
 
 	parity_opts_init(&o);
 
@@ -111,7 +122,11 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			o.batch = optarg;
 			break;
 		case OPT_FORCE: o.force = 1; break;
-		case OPT_JSON: json = 1; break;
+		case OPT_JSON: fmt = OUT_JSON; break;
+		case FILTER_OPT_FORMAT:
+			if (format_opt_parse(optarg, &fmt, usage))
+				return TPS_EXIT_USAGE;
+			break;
 		case OPT_METRIC:
 			if (!strcmp(optarg, "pp"))
 				o.metrics = PARITY_PP;
@@ -157,11 +172,18 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			  o.model ? " for model '" : "", o.model ? o.model : "", o.model ? "'" : "");
 		goto out;
 	}
-	if (json) {
+	if (fmt == OUT_JSON) {
 		if (compare_write_json(&res) < 0)
 			goto out;
+	} else if (fmt == OUT_MD) {
+		compare_md_write(stdout, &res, o.ours, o.vs, o.band_pct);
 	} else {
 		compare_write_text(&res, o.ours, o.vs, o.band_pct);
+	}
+	if ((summary = step_summary_open())) {
+		compare_md_write(summary, &res, o.ours, o.vs, o.band_pct);
+		fputc('\n', summary);
+		step_summary_close(summary);
 	}
 	ret = TPS_EXIT_OK;
 out:

@@ -1,6 +1,7 @@
 /* cmd_export.c: `tpsdb export`, the store as JSONL (one lossless line per run, which
  * `tpsdb import` restores) or as CSV (one row per sample with its run's context, for
  * spreadsheets and pandas). Runs stream one at a time through store_runs_foreach. */
+#include "cmd/filter_opts.h"
 #include "reports/export_csv.h"
 #include "schema/record_json.h"
 #include "schema/store.h"
@@ -12,8 +13,8 @@
 #include <string.h>
 
 static const char usage[] =
-	"tpsdb export [--format jsonl|csv] [--out <file>] [--engine <label>] [--model <label>]\n"
-	"             [--tag <t>] [--host <name>]";
+	"tpsdb export [--format jsonl|csv] [--out <file>]\n"
+	"            " FILTER_SYNOPSIS;
 
 static const char help[] =
 	"Writes the runs that match the filters, oldest first, to stdout or --out.\n"
@@ -35,23 +36,17 @@ static const char help[] =
 	"  --out <file>        write there instead of stdout: a file is replaced whole,\n"
 	"                      only on success; a symlink's target is written; a device\n"
 	"                      or FIFO is written directly\n"
-	"  --engine <label>    only runs of this engine\n"
-	"  --model <label>     only runs of this model\n"
-	"  --tag <t>           only runs with this tag\n"
-	"  --host <name>       only runs measured on this host\n"
+	FILTER_HELP
 	"\n"
 	"Exit codes: 0 ok, 2 usage, 3 no store, a store error or a write error.\n";
 
-enum { OPT_FORMAT = 256, OPT_OUT, OPT_ENGINE, OPT_MODEL, OPT_TAG, OPT_HOST };
+enum { OPT_FORMAT = 256, OPT_OUT };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "out", required_argument, NULL, OPT_OUT },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "host", required_argument, NULL, OPT_HOST },
+	FILTER_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -81,12 +76,12 @@ static int on_run_jsonl(const struct run_rec *r, const struct sample_rec *smp, s
 int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct tps_getopt go = { 0 };
-	struct run_filter filt = { 0 };
+	struct filter_opts fo = { 0 };
 	const char *out_path = NULL;
 	struct outfile *of = NULL;
 	struct store *s;
 	FILE *f = NULL;
-	int c, csv = 0, rc, ret = TPS_EXIT_ERROR;
+	int c, r, csv = 0, rc, ret = TPS_EXIT_ERROR;
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
@@ -103,11 +98,11 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 						       optarg);
 			break;
 		case OPT_OUT: out_path = optarg; break;
-		case OPT_ENGINE: filt.engine = optarg; break;
-		case OPT_MODEL: filt.model = optarg; break;
-		case OPT_TAG: filt.tag = optarg; break;
-		case OPT_HOST: filt.host = optarg; break;
 		default:
+			if ((r = filter_opts_take(&fo, c, optarg, usage)) == 1)
+				break;
+			if (r)
+				return r;
 			fprintf(stderr, "usage: %s\n", usage);
 			return TPS_EXIT_USAGE;
 		}
@@ -129,7 +124,7 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 	}
 	if (csv)
 		export_csv_header(f);
-	rc = store_runs_foreach(s, &filt, csv ? on_run_csv : on_run_jsonl, f);
+	rc = store_runs_foreach(s, &fo.f, csv ? on_run_csv : on_run_jsonl, f);
 	if (rc < 0)
 		goto out;
 	if (of) {

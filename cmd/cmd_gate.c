@@ -5,6 +5,8 @@
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
 #include "analyze/sweep.h"
+#include "cmd/filter_opts.h"
+#include "reports/gate_md.h"
 #include "reports/gate_write.h"
 #include "reports/series.h"
 #include "schema/gate_load.h"
@@ -17,7 +19,7 @@ static const char usage[] =
 	"tpsdb gate --baseline <name> --engine <candidate> [--tag <t>] [--batch <id>] [--model <m>]\n"
 	"           [--max-regress <pct> | --max-regress <metric>=<pct> ...] [--thresholds <file>]\n"
 	"           [--metric tg|pp|accept ...] [--noise-k <k>] [--sweep] [--strict] [--trend]\n"
-	"           [--junit <file>] [--json]";
+	"           [--junit <file>] [--format text|json|md] [--json]";
 
 static const char help[] =
 	"Compares every cell (model, spec_type, n_max, endpoint and config) that the\n"
@@ -51,11 +53,16 @@ static const char help[] =
 	"                          history (every run of the cell, per-run median) is a\n"
 	"                          regression found by change-point detection\n"
 	"  --junit <file>          also write JUnit XML, one testcase per cell and metric\n"
-	"  --json                  {\"pass\":..,\"cells\":[..],\"warnings\":[..],\n"
+	"  --format <f>            text (default), json or md (GitHub markdown: the status\n"
+	"                          of each cell in bold when it fails, 95% CI, mde, rounds)\n"
+	"  --json                  the same as --format json:\n"
+	"                          {\"pass\":..,\"cells\":[..],\"warnings\":[..],\n"
 	"                           \"sweep_violations\":[..],\"findings\":[..],\"trend\":[..]}\n"
 	"\n"
 	"Cells only one side holds are warnings. With GITHUB_ACTIONS=true, failures are\n"
-	"also printed as ::error annotations and warnings as ::warning.\n"
+	"also printed as ::error annotations and warnings as ::warning (on stderr with\n"
+	"--format json or md). When $GITHUB_STEP_SUMMARY names a file, the markdown is\n"
+	"also appended to it; a write error there is a warning, not a failed gate.\n"
 	"\n"
 	"Exit codes: 0 every check passed, 1 a check failed, 2 usage, 3 no such baseline,\n"
 	"nothing to gate, or a store or file error.\n";
@@ -81,6 +88,7 @@ static const struct option opts[] = {
 	{ "trend", no_argument, NULL, OPT_TREND },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "json", no_argument, NULL, OPT_JSON },
+	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -119,7 +127,7 @@ struct gate_cli {
 	struct gate_report rep;
 	struct gate_params p;
 	const char *model, *junit, *thresh_file, *batch;
-	int json;
+	enum out_format fmt;
 };
 
 /* Parses argv into *o; returns -1 to go on, else the exit code. */
@@ -154,7 +162,11 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 		case OPT_SWEEP: o->p.sweep = 1; break;
 		case OPT_STRICT: o->p.strict = o->rep.strict = 1; break;
 		case OPT_TREND: o->p.trend = 1; break;
-		case OPT_JSON: o->json = 1; break;
+		case OPT_JSON: o->fmt = OUT_JSON; break;
+		case FILTER_OPT_FORMAT:
+			if (format_opt_parse(optarg, &o->fmt, usage))
+				return TPS_EXIT_USAGE;
+			break;
 		case OPT_MAX:
 			if (gate_threshold_parse(optarg, flag_th, flag_set, &e) < 0)
 				return threshold_error(&e, "--max-regress");
@@ -225,6 +237,7 @@ static int render(const struct gate_cli *o, const struct gate_result *res)
 {
 	const char *gh = getenv("GITHUB_ACTIONS");
 	char msg[512];
+	FILE *summary;
 	size_t i;
 
 	for (i = 0; i < res->n_notes; i++) {
@@ -233,16 +246,23 @@ static int render(const struct gate_cli *o, const struct gate_result *res)
 	}
 	if (o->junit && gate_write_junit(o->junit, &o->rep, res) < 0)
 		return -1;
-	if (o->json) {
+	if (o->fmt == OUT_JSON) {
 		if (gate_write_json(stdout, &o->rep, res) < 0)
 			return -1;
+	} else if (o->fmt == OUT_MD) {
+		gate_md_write(stdout, &o->rep, res);
 	} else {
 		gate_write_text(stdout, &o->rep, res);
 	}
-	/* The runner reads annotations from stdout and stderr alike; with --json they
-	 * go to stderr so that stdout stays one JSON document. */
+	/* The runner reads annotations from stdout and stderr alike; with JSON or
+	 * markdown they go to stderr so that stdout stays one document. */
 	if (gh && !strcmp(gh, "true"))
-		gate_write_github(o->json ? stderr : stdout, &o->rep, res);
+		gate_write_github(o->fmt != OUT_TEXT ? stderr : stdout, &o->rep, res);
+	if ((summary = step_summary_open())) {
+		gate_md_write(summary, &o->rep, res);
+		fputc('\n', summary);
+		step_summary_close(summary);
+	}
 	return 0;
 }
 

@@ -2,6 +2,7 @@
  * parity verdicts, the speculative table, the per-prompt acceptance, the findings
  * and the runs behind every number, as markdown (plus summary.txt), JSON or CSV,
  * and the trend, sweep and parity figures beside them. */
+#include "cmd/filter_opts.h"
 #include "reports/plot.h"
 #include "reports/tables.h"
 #include "schema/cells.h"
@@ -17,7 +18,8 @@
 
 static const char usage[] =
 	"tpsdb report [--format md|json|csv|html] [--out <dir>] [--engine <e>]... [--model <m>]...\n"
-	"             [--tag <t>] [--ref <engine>] [--no-plots]";
+	"             [--tag <t>] [--ref <engine>] [--no-plots]\n"
+	"             " FILTER_SYNOPSIS_MORE;
 
 static const char help[] =
 	"Writes the study's tables from the latest run of every cell (one engine, model,\n"
@@ -68,6 +70,8 @@ static const char help[] =
 	"  --engine <e>        an engine column (repeatable; the order is kept)\n"
 	"  --model <m>         only this model (repeatable)\n"
 	"  --tag <t>           only runs with this tag\n"
+	FILTER_HELP_MORE
+	"  --limit <n>             the trend plot: only the latest n runs of each series\n"
 	"  --ref <engine>      the reference of the verdicts (default: the first engine\n"
 	"                      with role upstream)\n"
 	"  --no-plots          do not run gnuplot\n"
@@ -87,6 +91,8 @@ static const struct option opts[] = {
 	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "ref", required_argument, NULL, OPT_REF },
 	{ "no-plots", no_argument, NULL, OPT_NO_PLOTS },
+	FILTER_OPTIONS_MORE,
+	FILTER_OPTION_LIMIT,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -182,9 +188,10 @@ static int write_html(const char *path, const struct tables *t, const struct tab
 	return outfile_commit(of);
 }
 
-/* The figures' data: the histories of every model (one load), the trend of the
- * model with the longest history for the report's trend figure, and for HTML one
- * trend per model shown. Lives until the pages are written. */
+/* The figures' data: the histories of every model (one load, of the runs the run
+ * filters select; --limit keeps each series' latest runs), the trend of the model
+ * with the longest history for the report's trend figure, and for HTML one trend
+ * per model shown. Lives until the pages are written. */
 struct figdata {
 	struct tables_arena *a;
 	struct report_trend hist;
@@ -212,7 +219,7 @@ static void figdata_release(struct figdata *d)
 }
 
 static int figdata_load(struct store *s, const struct tables *t, const struct tables_opts *o,
-			int html, struct figdata *d)
+			const struct run_filter *run, int html, struct figdata *d)
 {
 	struct tables_trend_opts to = { 0 };
 	size_t e, i, k;
@@ -229,7 +236,7 @@ static int figdata_load(struct store *s, const struct tables *t, const struct ta
 		if (k == d->n_models)
 			d->models[d->n_models++] = m;
 	}
-	if (report_load_trend(s, NULL, o->tag, NULL, CELL_TG, &d->hist) < 0)
+	if (report_load_trend_where(s, NULL, o->tag, run, NULL, CELL_TG, &d->hist) < 0)
 		return -1;
 	to.engines = d->cols;
 	to.n_engines = t->n_engines;
@@ -383,7 +390,8 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	char *note = NULL, *main_path = NULL, *txt = NULL, **names = NULL;
 	size_t n_names = 0;
 	enum format fmt = FMT_MD;
-	int c, no_plots = 0, ret = TPS_EXIT_ERROR;
+	struct filter_opts fo = { 0 };
+	int c, r, no_plots = 0, ret = TPS_EXIT_ERROR;
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
@@ -413,8 +421,11 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_REF: o.ref = optarg; break;
 		case OPT_NO_PLOTS: no_plots = 1; break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
-			ret = TPS_EXIT_USAGE;
+			if ((r = filter_opts_take(&fo, c, optarg, usage)) == 1)
+				break;
+			ret = r ? r : TPS_EXIT_USAGE;
+			if (!r)
+				fprintf(stderr, "usage: %s\n", usage);
 			goto out;
 		}
 	}
@@ -442,6 +453,7 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	lo.n_models = o.n_models;
 	lo.ref = o.ref;
 	lo.full = 1;
+	lo.run = &fo.f;
 	if (report_load(s, &lo, &in) < 0 || tables_build(&o, &in, &t) < 0)
 		goto out;
 	if (out) {
@@ -451,7 +463,7 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 				   : fmt == FMT_CSV ? "report.csv" : "index.html";
 		char *tmp_main = NULL, *tmp_txt = NULL;
 		size_t k;
-		if (figdata_load(s, &t, &o, fmt == FMT_HTML, &fd) < 0)
+		if (figdata_load(s, &t, &o, &fo.f, fmt == FMT_HTML, &fd) < 0)
 			goto out;
 		names = report_names(fd.n_models, &n_names);
 		if (!(dir = outdir_begin(out, (const char *const *)names)))

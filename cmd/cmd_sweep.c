@@ -4,7 +4,9 @@
  * pools the runs of its cell; a decided fall beyond the tolerance is a failed check
  * (exit 1). */
 #include "analyze/series.h"
+#include "cmd/filter_opts.h"
 #include "reports/series.h"
+#include "reports/sweep_md.h"
 #include "reports/sweep_write.h"
 #include "schema/series_load.h"
 #include "tpsdb.h"
@@ -14,7 +16,7 @@
 
 static const char usage[] =
 	"tpsdb sweep [--engine <e>] [--model <m>] [--tolerance <pct>] [--ref <engine>]\n"
-	"            [--tag <t>] [--batch <id>] [--host <name>] [--json]";
+	"            [--tag <t>] [--batch <id>] [--host <name>] [--format text|json|md] [--json]";
 
 static const char help[] =
 	"The speculative series (engine, model, spec_type): the base rung (n_max unset),\n"
@@ -38,7 +40,9 @@ static const char help[] =
 	"                       (default: every other engine with the same series)\n"
 	"  --tag <t>, --host <name>   pick runs\n"
 	"  --batch <id>         pool only the runs of this collect batch\n"
-	"  --json               {\"series\":[...],\"gaps\":[...]}\n"
+	"  --format <f>         text (default), json or md (a GitHub markdown table per\n"
+	"                       series, falls in bold)\n"
+	"  --json               the same as --format json: {\"series\":[...],\"gaps\":[...]}\n"
 	"\n"
 	"Exit codes: 0 no decided violation, 1 a decided violation, 2 usage, 3 no series\n"
 	"or a store error.\n";
@@ -55,6 +59,7 @@ static const struct option opts[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "json", no_argument, NULL, OPT_JSON },
+	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -69,7 +74,8 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	struct store *s;
 	size_t i, n_runs = 0, n_shown = 0, n_viol = 0;
 	const char *batch = NULL;
-	int c, json = 0, ret = TPS_EXIT_ERROR;
+	enum out_format fmt = OUT_TEXT;
+	int c, ret = TPS_EXIT_ERROR;
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
@@ -86,7 +92,11 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 				return tps_usage_error(usage, "--batch needs a batch id");
 			batch = optarg;
 			break;
-		case OPT_JSON: json = 1; break;
+		case OPT_JSON: fmt = OUT_JSON; break;
+		case FILTER_OPT_FORMAT:
+			if (format_opt_parse(optarg, &fmt, usage))
+				return TPS_EXIT_USAGE;
+			break;
 		case OPT_TOL:
 			if (tps_parse_double(optarg, &tolerance) < 0 || tolerance < 0)
 				return tps_usage_error(usage, "--tolerance needs a number >= 0, not '%s'",
@@ -124,9 +134,11 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 		if (i == set.n)
 			tps_warning("no series of the reference '%s'", v.ref);
 	}
-	if (json) {
+	if (fmt == OUT_JSON) {
 		if (sweep_write_json(stdout, &v, tolerance, &set) < 0)
 			goto out;
+	} else if (fmt == OUT_MD) {
+		sweep_md_write(stdout, &v, tolerance, &set);
 	} else {
 		sweep_write_text(stdout, &v, tolerance, &set);
 	}

@@ -4,6 +4,8 @@
  * it always exits 0 when it could read the store; 'gate --trend' is the check. */
 #include "analyze/changepoint.h"
 #include "analyze/trend.h"
+#include "cmd/filter_opts.h"
+#include "reports/trend_md.h"
 #include "reports/trend_write.h"
 #include "schema/cells.h"
 #include "schema/history.h"
@@ -13,12 +15,15 @@
 #include <string.h>
 
 static const char usage[] =
-	"tpsdb trend [--engine <e>] [--model <m>] [--metric pp|tg] [--pvalue <p>]\n"
-	"            [--min-magnitude <pct>] [--min-segment <n>] [--tag <t>] [--json]";
+	"tpsdb trend [--metric pp|tg] [--pvalue <p>] [--min-magnitude <pct>]\n"
+	"            [--min-segment <n>] [--format text|json|md] [--json] [--limit <n>]\n"
+	"            " FILTER_SYNOPSIS;
 
 static const char help[] =
 	"Finds the change points in each history series: one engine label on one model\n"
-	"and config (spec type, n_max, endpoint), its runs in start order, each run the\n"
+	"and config (spec type, n_max, endpoint), its runs in build order when every run\n"
+	"names a llama.cpp build number in its engine version (b7123, b7123-4e1b2c3),\n"
+	"else in start order, each run the\n"
 	"median of its samples not flagged for the metric. E-divisive means proposes the\n"
 	"splits and a pooled two-sample t test keeps those with p below --pvalue and a\n"
 	"change of at least --min-magnitude percent (Apache Otava's method).\n"
@@ -28,14 +33,15 @@ static const char help[] =
 	"latest change point is a fall in tok/s is flagged as a latest regression.\n"
 	"\n"
 	"Options:\n"
-	"  --engine <e>            only this engine\n"
-	"  --model <m>             only this model\n"
 	"  --metric pp|tg          one metric (default: both, pp first)\n"
 	"  --pvalue <p>            significance, in (0, 1] (default 0.001)\n"
 	"  --min-magnitude <pct>   smallest change kept, percent (default 2)\n"
 	"  --min-segment <n>       fewest runs on each side of a change (default 3, >= 2)\n"
-	"  --tag <t>               only runs with this tag\n"
-	"  --json                  {\"series\": [{\"engine\", \"model\", \"spec_type\", \"n_max\",\n"
+	"  --limit <n>             only the latest n runs of each series\n"
+	FILTER_HELP
+	"  --format <f>            text (default), json or md (GitHub markdown tables)\n"
+	"  --json                  the same as --format json:\n"
+	"                          {\"series\": [{\"engine\", \"model\", \"spec_type\", \"n_max\",\n"
 	"                          \"endpoint\", \"metric\", \"n_runs\", \"change_points\": [{\"run\",\n"
 	"                          \"tag\", \"index\", \"before\", \"after\", \"change_pct\",\n"
 	"                          \"p_value\"}], \"latest_regression\"}]}\n"
@@ -43,19 +49,18 @@ static const char help[] =
 	"Exit codes: 0 ok (change points are information, not failure), 2 usage, 3 no\n"
 	"store or a store error.\n";
 
-enum { OPT_ENGINE = 256, OPT_MODEL, OPT_METRIC, OPT_PVALUE, OPT_MAGNITUDE, OPT_SEGMENT,
-       OPT_TAG, OPT_JSON };
+enum { OPT_METRIC = 256, OPT_PVALUE, OPT_MAGNITUDE, OPT_SEGMENT, OPT_JSON };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "model", required_argument, NULL, OPT_MODEL },
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "pvalue", required_argument, NULL, OPT_PVALUE },
 	{ "min-magnitude", required_argument, NULL, OPT_MAGNITUDE },
 	{ "min-segment", required_argument, NULL, OPT_SEGMENT },
-	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "json", no_argument, NULL, OPT_JSON },
+	FORMAT_OPTIONS,
+	FILTER_OPTION_LIMIT,
+	FILTER_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -64,12 +69,14 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 	struct tps_getopt go = { 0 };
 	struct changepoint_params p;
 	struct cell_filter cf = { 0 };
+	struct filter_opts fo = { 0 };
+	enum out_format fmt = OUT_TEXT;
 	struct history_series *h[2] = { NULL, NULL };
 	struct trend_write_item *items = NULL;
 	struct trend *trends = NULL;
 	size_t nh[2] = { 0, 0 }, i, n = 0;
 	struct store *s;
-	int c, json = 0, want[2] = { 1, 1 }, m, ret = TPS_EXIT_ERROR;
+	int c, r, want[2] = { 1, 1 }, m, ret = TPS_EXIT_ERROR;
 	int64_t seg;
 
 	changepoint_params_init(&p);
@@ -79,10 +86,11 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);
 			return TPS_EXIT_OK;
-		case OPT_ENGINE: cf.engine = optarg; break;
-		case OPT_MODEL: cf.model = optarg; break;
-		case OPT_TAG: cf.tag = optarg; break;
-		case OPT_JSON: json = 1; break;
+		case OPT_JSON: fmt = OUT_JSON; break;
+		case FILTER_OPT_FORMAT:
+			if (format_opt_parse(optarg, &fmt, usage))
+				return TPS_EXIT_USAGE;
+			break;
 		case OPT_METRIC:
 			if (!strcmp(optarg, "pp"))
 				want[1] = 0;
@@ -109,12 +117,17 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 			p.min_segment = (size_t)seg;
 			break;
 		default:
+			if ((r = filter_opts_take(&fo, c, optarg, usage)) == 1)
+				break;
+			if (r)
+				return r;
 			fprintf(stderr, "usage: %s\n", usage);
 			return TPS_EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
 		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	cf.run = &fo.f;
 	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
 		return TPS_EXIT_ERROR;
@@ -138,7 +151,9 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 			items[n].t = &trends[n];
 		}
 	}
-	if (trend_write(stdout, items, n, json) < 0)
+	if (fmt == OUT_MD)
+		trend_md_write(stdout, items, n);
+	else if (trend_write(stdout, items, n, fmt == OUT_JSON) < 0)
 		goto out;
 	ret = TPS_EXIT_OK;
 out:

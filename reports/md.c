@@ -158,6 +158,62 @@ void md_table_write_md(FILE *f, const struct md_table *t)
 	}
 }
 
+void md_table_write_gfm(FILE *f, const struct md_table *t)
+{
+	size_t n = t->nrows * t->ncols, r, c, k;
+	char **txt = tps_xcalloc(n, sizeof(*txt));
+	size_t *width = tps_xcalloc(t->ncols, sizeof(*width));
+
+	for (r = 0; r < t->nrows; r++) {
+		for (c = 0; c < t->ncols; c++) {
+			const struct md_cell *cell = &t->cells[r * t->ncols + c];
+			char *e = md_escape(cell->text), *m;
+			size_t w;
+			if (cell->mark && *e) {
+				m = tps_xasprintf("**%s**", e);
+				free(e);
+				e = m;
+			}
+			txt[r * t->ncols + c] = e;
+			w = md_width(e);
+			if (w > width[c])
+				width[c] = w;
+		}
+	}
+	for (c = 0; c < t->ncols; c++) {
+		if (width[c] < 3)
+			width[c] = 3; /* room for the "--:" of the rule */
+	}
+	for (r = 0; r < t->nrows; r++) {
+		fputc('|', f);
+		for (c = 0; c < t->ncols; c++) {
+			const char *e = txt[r * t->ncols + c];
+			size_t pad = width[c] - md_width(e);
+			fputc(' ', f);
+			for (k = 0; t->right[c] && k < pad; k++)
+				fputc(' ', f);
+			fputs(e, f);
+			for (k = 0; !t->right[c] && k < pad; k++)
+				fputc(' ', f);
+			fputs(" |", f);
+		}
+		fputc('\n', f);
+		if (r == 0) {
+			fputc('|', f);
+			for (c = 0; c < t->ncols; c++) {
+				for (k = 0; k < width[c] + 1; k++)
+					fputc('-', f);
+				fputs(t->right[c] ? ":|" : "-|", f);
+			}
+			fputc('\n', f);
+		}
+	}
+	for (r = 0; r < n; r++)
+		free(txt[r]);
+	free(txt);
+	free(width);
+}
+
 void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_text_style *st)
 {
 	size_t n = t->nrows * t->ncols, r, c, total = 0;

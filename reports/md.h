@@ -43,6 +43,11 @@ const char *md_table_get(const struct md_table *t, size_t row, size_t col);
 /* Writes t as a GitHub markdown table: "| a | b |", then "|---|---|", then the
  * rows, each cell through md_escape(). Marked cells are "**text**". */
 void md_table_write_md(FILE *f, const struct md_table *t);
+/* As md_table_write_md(), with every column padded to its widest cell (in UTF-8
+ * code points, after escaping) and right-aligned columns padded on the left, so
+ * the markdown also reads as a table in a terminal or a diff (as the pipe tables
+ * of llama.cpp's compare-llama-bench.py do). Renders the same on GitHub. */
+void md_table_write_gfm(FILE *f, const struct md_table *t);
 /* Writes t as plain text: columns padded to their widest cell (in UTF-8 code
  * points), two spaces apart, a dashed rule under the header, each cell through
  * md_plain(); a marked cell ends in " *". No trailing blanks on a line. */

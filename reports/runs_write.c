@@ -81,10 +81,19 @@ enum { COL_STARTED, COL_UUID, COL_STATUS, COL_HOST, COL_ENGINE, COL_MODEL, COL_T
 
 void runs_write_table(FILE *f, const struct catalog_run *runs, size_t n)
 {
+	static const struct md_text_style style = { .align_header = 1, .raw = 1 };
+	struct md_table t;
+
+	runs_write_fill(&t, runs, n);
+	md_table_write_styled(f, &t, &style);
+	md_table_release(&t);
+}
+
+void runs_write_fill(struct md_table *tp, const struct catalog_run *runs, size_t n)
+{
 	static const char *const head[NCOLS] = { "STARTED", "UUID", "STATUS", "HOST", "ENGINE",
 		"MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED", "PP_MED", "TG_MED",
 		"CONFIG" };
-	static const struct md_text_style style = { .align_header = 1, .raw = 1 };
 	struct md_table t;
 	size_t i, j, ncols = COL_CONFIG;
 
@@ -138,6 +147,5 @@ void runs_write_table(FILE *f, const struct catalog_run *runs, size_t n)
 		if (ncols == NCOLS)
 			set(&t, row, COL_CONFIG, cell(r->config && *r->config ? r->config : "-"));
 	}
-	md_table_write_styled(f, &t, &style);
-	md_table_release(&t);
+	*tp = t;
 }

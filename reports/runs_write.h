@@ -17,4 +17,10 @@ int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n);
  * numbers right-aligned, "-" for an absent value, control characters as '?'. */
 void runs_write_table(FILE *f, const struct catalog_run *runs, size_t n);
 
+struct md_table;
+
+/* Fills t (made here with md_table_init(); the caller releases it) with the table
+ * runs_write_table() prints: a header row, then a row per run. */
+void runs_write_fill(struct md_table *t, const struct catalog_run *runs, size_t n);
+
 #endif

@@ -25,7 +25,7 @@ static double round_sig(double v)
 	return strtod(buf, NULL);
 }
 
-static const char *config(const struct history_series *se, char *buf, size_t len)
+const char *trend_write_config(const struct history_series *se, char *buf, size_t len)
 {
 	if (se->n_max == TPS_NULL && !*se->spec_type)
 		snprintf(buf, len, "base");
@@ -49,7 +49,7 @@ static void write_text(FILE *f, const struct trend_write_item *it)
 	char cfg[160], *e = md_plain(se->engine), *mo = md_plain(se->model), *c;
 	size_t k;
 
-	c = md_plain(config(se, cfg, sizeof(cfg)));
+	c = md_plain(trend_write_config(se, cfg, sizeof(cfg)));
 	fprintf(f, "%s %s %s %s: %zu run%s, %zu change point%s\n", e, mo, c, it->metric, se->n,
 		se->n == 1 ? "" : "s", t->n_cps, t->n_cps == 1 ? "" : "s");
 	free(e);

@@ -25,4 +25,8 @@ struct trend_write_item {
  * building the JSON). */
 int trend_write(FILE *f, const struct trend_write_item *items, size_t n, int json);
 
+/* The config of a series as the text names it ("base", "draft-simple n_max=3",
+ * "... (chat)"), raw, into buf; returns buf. */
+const char *trend_write_config(const struct history_series *se, char *buf, size_t len);
+
 #endif

@@ -10,20 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FILTER_SQL                                                                      \
-	"(:engine IS NULL OR e.label=:engine) AND (:model IS NULL OR m.label=:model) "  \
-	"AND (:tag IS NULL OR r.tag=:tag) AND (:host IS NULL OR h.name=:host) "         \
-	"AND (:uuid IS NULL OR r.uuid=:uuid) "
-
-static void bind_filter(sqlite3_stmt *st, const struct run_filter *f)
-{
-	store_bind_text(st, ":engine", f ? f->engine : NULL);
-	store_bind_text(st, ":model", f ? f->model : NULL);
-	store_bind_text(st, ":tag", f ? f->tag : NULL);
-	store_bind_text(st, ":host", f ? f->host : NULL);
-	store_bind_text(st, ":uuid", f ? f->uuid : NULL);
-}
-
 /* Appends to a growing array of elem-sized items; returns the new slot, zeroed. */
 static void *grow(void *arr, size_t *n, size_t *cap, size_t elem)
 {
@@ -60,13 +46,15 @@ static void hosts_release(struct catalog_hosts *h)
 
 /* --- runs --- */
 
+/* --limit keeps the latest runs: numbered newest first, listed oldest first. */
 static const char runs_sql[] =
-	"SELECT r.id, r.uuid, r.started_at, r.ended_at, r.status, r.source, h.name, "
-	"e.label, e.role, m.label, r.tag, r.spec_type, r.endpoint, r.load_error, r.ctx, "
-	"r.n_predict, r.n_max, r.warmup, r.round, r.batch, r.config, r.cpu "
+	"SELECT * FROM (SELECT r.id, r.uuid, r.started_at, r.ended_at, r.status, r.source, "
+	"h.name, e.label, e.role, m.label, r.tag, r.spec_type, r.endpoint, r.load_error, "
+	"r.ctx, r.n_predict, r.n_max, r.warmup, r.round, r.batch, r.config, r.cpu, "
+	"row_number() OVER (ORDER BY r.started_at DESC, r.id DESC) AS rn "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
-	"JOIN model m ON m.id=r.model_id WHERE " FILTER_SQL
-	"ORDER BY r.started_at, r.id";
+	"JOIN model m ON m.id=r.model_id WHERE " RUN_FILTER_SQL
+	") WHERE :f_limit < 0 OR rn <= :f_limit ORDER BY rn DESC";
 
 static const char rates_sql[] =
 	"SELECT prompt_per_second, predicted_per_second, flags FROM sample "
@@ -117,7 +105,7 @@ int catalog_runs(struct store *s, const struct run_filter *f, struct catalog_run
 	*n = 0;
 	if (!st)
 		goto out;
-	bind_filter(st, f);
+	store_bind_run_filter(st, f);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct catalog_run *r;
 		int c = 1;
@@ -352,7 +340,7 @@ static const char quality_sql[] =
 	"min(CASE WHEN x.flags & :failed THEN coalesce(x.error, 'HTTP ' || x.http_status) END) "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id LEFT JOIN sample x ON x.run_id=r.id "
-	"WHERE " FILTER_SQL "GROUP BY r.id ORDER BY r.started_at, r.id";
+	"WHERE " RUN_FILTER_SQL "GROUP BY r.id ORDER BY r.started_at, r.id";
 
 int catalog_quality(struct store *s, const struct run_filter *f,
 		    struct catalog_quality **out, size_t *n)
@@ -368,7 +356,7 @@ int catalog_quality(struct store *s, const struct run_filter *f,
 	*n = 0;
 	if (!st)
 		goto out;
-	bind_filter(st, f);
+	store_bind_run_filter(st, f);
 	for (i = 0; i < CATALOG_NFLAGS; i++)
 		store_bind_i64(st, fnames[i], (int64_t)1 << i);
 	store_bind_i64(st, ":trunc", SAMPLE_TRUNCATED);

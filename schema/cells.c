@@ -29,6 +29,7 @@ static const char runs_sql[] =
 	" AND (:baseline IS NULL OR r.id IN (SELECT br.run_id FROM baseline_run br"
 	"   JOIN baseline b ON b.id=br.baseline_id WHERE b.name=:baseline))"
 	" AND EXISTS (SELECT 1 FROM sample x WHERE x.run_id=r.id AND x.flags & :failed = 0)"
+	" AND " RUN_FILTER_SQL
 	") WHERE rn=1 OR :all "
 	"ORDER BY model, spec_type, n_max IS NOT NULL, n_max, config, engine, started_at, id";
 
@@ -52,6 +53,7 @@ int store_cell_runs(struct store *s, const struct cell_filter *f, struct cell_ru
 	store_bind_text(st, ":batch", f->batch);
 	store_bind_i64(st, ":failed", SAMPLE_FAILED);
 	store_bind_i64(st, ":all", f->all ? 1 : 0);
+	store_bind_run_filter(st, f->run);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct cell_run *r;
 		int c = 0;

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 struct store;
+struct run_filter;
 
 /* One run as the analyzer sees it: identity and config, no samples. */
 struct cell_run {
@@ -30,6 +31,9 @@ struct cell_filter {
 	const char *batch;    /* only the runs of this collect batch; NULL: any */
 	int all;              /* 0: the latest run per (engine, model, spec_type, n_max,
 				 endpoint); 1: every run, oldest first (history) */
+	/* More conditions the runs must also meet (engine version, start dates, batch,
+	 * ...), borrowed; NULL: none. Its limit counts in a history only. */
+	const struct run_filter *run;
 };
 
 /* Lists the runs matching f that hold at least one sample (failed-to-load runs

@@ -6,6 +6,7 @@
 #include "schema/store_int.h"
 #include "tpsdb.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,14 +14,14 @@
  * each metric has its own static SQL. */
 #define HISTORY_SQL(value, usable)                                                           \
 	"SELECT r.id, r.uuid, r.tag, r.started_at, e.label, e.role, m.label, r.spec_type, "   \
-	"r.n_max, r.endpoint, " value " "                                                     \
+	"r.n_max, r.endpoint, " value ", e.version "                                          \
 	"FROM run r JOIN engine e ON e.id=r.engine_id JOIN model m ON m.id=r.model_id "       \
 	"JOIN host h ON h.id=r.host_id JOIN sample x ON x.run_id=r.id "                       \
 	"WHERE (:engine IS NULL OR e.label=:engine) AND (:model IS NULL OR m.label=:model) "  \
 	"AND (:tag IS NULL OR r.tag=:tag) AND (:host IS NULL OR h.name=:host) "               \
 	"AND (:baseline IS NULL OR r.id IN (SELECT br.run_id FROM baseline_run br "           \
 	"  JOIN baseline b ON b.id=br.baseline_id WHERE b.name=:baseline)) "                  \
-	"AND x.flags & :spoils = 0 AND " usable " "                                           \
+	"AND x.flags & :spoils = 0 AND " usable " AND " RUN_FILTER_SQL                        \
 	"ORDER BY m.label, r.spec_type, r.n_max IS NOT NULL, r.n_max, r.endpoint, e.label, "  \
 	"r.started_at, r.id"
 
@@ -46,6 +47,62 @@ static int in_series(const struct history_series *se, sqlite3_stmt *st)
 	       same(se->endpoint, store_col_str(st, 9));
 }
 
+int64_t history_build_number(const char *version)
+{
+	int64_t b = 0;
+	const char *p;
+
+	if (!version || version[0] != 'b' || !isdigit((unsigned char)version[1]))
+		return -1;
+	for (p = version + 1; isdigit((unsigned char)*p); p++) {
+		if (b > (INT64_MAX - 9) / 10)
+			return -1;
+		b = b * 10 + (*p - '0');
+	}
+	return *p == '\0' || *p == '-' || *p == '+' ? b : -1;
+}
+
+/* Build order, then the start order the rows came in (id breaks a tie of times). */
+static int by_build(const void *pa, const void *pb)
+{
+	const struct history_run *a = pa, *b = pb;
+	int c;
+
+	if (a->build != b->build)
+		return a->build < b->build ? -1 : 1;
+	if ((c = strcmp(a->started_at ? a->started_at : "", b->started_at ? b->started_at : "")))
+		return c;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+static void run_release(struct history_run *r)
+{
+	free(r->tag);
+	free(r->started_at);
+	free(r->engine_version);
+	free(r->values);
+}
+
+/* Puts se's runs in build order when every run names a build (else they stay in
+ * start order), then keeps only the last limit of them (limit > 0). */
+static void order_and_limit(struct history_series *se, int64_t limit)
+{
+	size_t i, drop;
+	int builds = se->n > 0;
+
+	for (i = 0; i < se->n; i++)
+		builds = builds && se->runs[i].build >= 0;
+	if (builds)
+		qsort(se->runs, se->n, sizeof(*se->runs), by_build);
+	if (limit <= 0 || (uint64_t)limit >= se->n)
+		return;
+	drop = se->n - (size_t)limit;
+	for (i = 0; i < drop; i++)
+		run_release(&se->runs[i]);
+	memmove(se->runs, se->runs + drop, (size_t)limit * sizeof(*se->runs));
+	se->n = (size_t)limit;
+}
+
 static int load(struct store *s, const struct cell_filter *f, const char *sql, int64_t spoils,
 		struct history_series **out, size_t *n)
 {
@@ -65,6 +122,7 @@ static int load(struct store *s, const struct cell_filter *f, const char *sql, i
 	store_bind_text(st, ":host", f->host);
 	store_bind_text(st, ":baseline", f->baseline);
 	store_bind_i64(st, ":spoils", spoils);
+	store_bind_run_filter(st, f->run);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
 		if (!se || !in_series(se, st)) {
@@ -94,6 +152,8 @@ static int load(struct store *s, const struct cell_filter *f, const char *sql, i
 			snprintf(run->uuid, sizeof(run->uuid), "%s", store_col_str(st, 1));
 			run->tag = tps_xstrdup(store_col_str(st, 2));
 			run->started_at = store_col_text(st, 3);
+			run->engine_version = tps_xstrdup(store_col_str(st, 11));
+			run->build = history_build_number(run->engine_version);
 			vcap = 0;
 		}
 		if (run->n == vcap) {
@@ -106,6 +166,8 @@ static int load(struct store *s, const struct cell_filter *f, const char *sql, i
 		store_fail(s, "cannot read the history");
 		goto out;
 	}
+	for (size_t i = 0; i < len; i++)
+		order_and_limit(&v[i], f->run ? f->run->limit : 0);
 	*out = v;
 	*n = len;
 	v = NULL;
@@ -144,11 +206,8 @@ void history_free(struct history_series *v, size_t n)
 	size_t i, j;
 
 	for (i = 0; v && i < n; i++) {
-		for (j = 0; j < v[i].n; j++) {
-			free(v[i].runs[j].tag);
-			free(v[i].runs[j].started_at);
-			free(v[i].runs[j].values);
-		}
+		for (j = 0; j < v[i].n; j++)
+			run_release(&v[i].runs[j]);
 		free(v[i].runs);
 		free(v[i].engine);
 		free(v[i].role);

@@ -19,6 +19,8 @@ struct history_run {
 	int64_t id;
 	char uuid[40];
 	char *tag, *started_at; /* tag "" when none */
+	char *engine_version;   /* "" when unknown */
+	int64_t build;          /* the build number in engine_version, -1 when none */
 	double *values;         /* the run's usable values of the metric, heap */
 	size_t n;               /* >= 1: a run without one is not listed */
 };
@@ -26,12 +28,20 @@ struct history_run {
 struct history_series {
 	char *engine, *role, *model, *spec_type, *endpoint; /* spec_type "" for base */
 	int64_t n_max;                                       /* TPS_NULL for base */
-	struct history_run *runs;                            /* oldest first */
+	struct history_run *runs; /* by build number when every run has one, else by
+				     start time (oldest first) */
 	size_t n;
 };
 
-/* Lists the series of the runs matching f (f->all is ignored: every run counts),
- * ordered by model, spec_type, n_max (base first), endpoint and engine; each run's
+/* The build number an engine version names: llama.cpp's "b7123", alone or
+ * followed by '-' or '+' and more ("b7123-4e1b2c3"), gives 7123; anything else -1. */
+int64_t history_build_number(const char *version);
+
+/* Lists the series of the runs matching f (f->all is ignored: every run counts;
+ * f->run, when set, narrows further and its limit keeps each series' last runs),
+ * ordered by model, spec_type, n_max (base first), endpoint and engine. The runs
+ * of a series are in build order when every one of them names a build number
+ * (history_build_number(); ties by start time), else in start order. Each run's
  * values of metric m leave out samples with a flag that spoils m (and NULL
  * values), and a run with none left is not listed. *out is a heap array of *n
  * series the caller frees with history_free(). 0 ok, -1 after an error line. */

@@ -16,10 +16,7 @@ static const char runs_sql[] =
 	"r.config, r.cpu, r.model_type, r.model_n_params "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id "
-	"WHERE (:engine IS NULL OR e.label=:engine) AND (:model IS NULL OR m.label=:model) "
-	"AND (:tag IS NULL OR r.tag=:tag) AND (:host IS NULL OR h.name=:host) "
-	"AND (:uuid IS NULL OR r.uuid=:uuid) "
-	"ORDER BY r.started_at, r.id";
+	"WHERE " RUN_FILTER_SQL "ORDER BY r.started_at, r.id";
 
 static const char samples_sql[] =
 	"SELECT p.name, p.text_hash, x.rep, x.seq, x.cache_n, x.prompt_n, x.prompt_ms, "
@@ -121,11 +118,7 @@ int store_runs_foreach(struct store *s, const struct run_filter *f,
 		store_fail(s, "cannot read runs");
 		goto out;
 	}
-	store_bind_text(runs, ":engine", f ? f->engine : NULL);
-	store_bind_text(runs, ":model", f ? f->model : NULL);
-	store_bind_text(runs, ":tag", f ? f->tag : NULL);
-	store_bind_text(runs, ":host", f ? f->host : NULL);
-	store_bind_text(runs, ":uuid", f ? f->uuid : NULL);
+	store_bind_run_filter(runs, f);
 	while ((rc = sqlite3_step(runs)) == SQLITE_ROW) {
 		row_to_run(runs, &r);
 		sqlite3_reset(samples);

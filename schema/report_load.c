@@ -169,6 +169,9 @@ static int load_prompts(struct store *s, struct report_input *in)
 	return 0;
 }
 
+static int load_decode(struct store *s, const char *tag, const struct run_filter *run,
+		       struct report_decode *out);
+
 int report_load(struct store *s, const struct report_load_opts *o, struct report_input *out)
 {
 	struct cell_filter cf = { 0 };
@@ -176,13 +179,17 @@ int report_load(struct store *s, const struct report_load_opts *o, struct report
 
 	memset(out, 0, sizeof(*out));
 	cf.tag = o->tag;
+	cf.run = o->run;
 	if (store_cell_runs(s, &cf, &out->runs, &out->n_runs) < 0 || load_values(s, out) < 0 ||
 	    load_pairs(s, o, out) < 0)
 		return -1;
 	if (!o->full)
 		return 0;
-	rf.tag = o->tag;
-	if (report_load_decode(s, o->tag, &out->decode) < 0 || load_prompts(s, out) < 0 ||
+	if (o->run)
+		rf = *o->run;
+	rf.tag = o->tag ? o->tag : rf.tag;
+	rf.limit = 0;
+	if (load_decode(s, o->tag, o->run, &out->decode) < 0 || load_prompts(s, out) < 0 ||
 	    catalog_quality(s, &rf, &out->quality, &out->n_quality) < 0 ||
 	    catalog_alarms(s, &out->alarms, &out->n_alarms) < 0)
 		return -1;
@@ -282,10 +289,17 @@ struct series_run *report_series_runs(const struct store_decode *runs, size_t n)
 
 int report_load_decode(struct store *s, const char *tag, struct report_decode *out)
 {
+	return load_decode(s, tag, NULL, out);
+}
+
+static int load_decode(struct store *s, const char *tag, const struct run_filter *run,
+		       struct report_decode *out)
+{
 	struct cell_filter f = { 0 };
 
 	memset(out, 0, sizeof(*out));
 	f.tag = tag;
+	f.run = run;
 	if (store_load_series(s, &f, NULL, &out->runs, &out->n) < 0)
 		return -1;
 	out->series = report_series_runs(out->runs, out->n);
@@ -322,19 +336,27 @@ static int load_floors(struct store *s, const struct history_series *h, size_t n
 int report_load_trend(struct store *s, const char *model, const char *tag,
 		      const char *baseline, enum cell_metric m, struct report_trend *out)
 {
+	return report_load_trend_where(s, model, tag, NULL, baseline, m, out);
+}
+
+int report_load_trend_where(struct store *s, const char *model, const char *tag,
+			    const struct run_filter *run, const char *baseline,
+			    enum cell_metric m, struct report_trend *out)
+{
 	struct cell_filter cf = { 0 };
 	const char *metric = m == CELL_PP ? "pp" : "tg";
 
 	memset(out, 0, sizeof(*out));
 	cf.model = model;
 	cf.tag = tag;
+	cf.run = run;
 	if (store_history(s, &cf, m, &out->h, &out->n) < 0 ||
 	    load_floors(s, out->h, out->n, metric, &out->floor) < 0)
 		return -1;
 	if (!baseline)
 		return 0;
 	memset(&cf, 0, sizeof(cf));
-	cf.baseline = baseline;
+	cf.baseline = baseline; /* a frozen set: the filters do not thin it */
 	if (store_history(s, &cf, m, &out->base, &out->n_base) < 0 ||
 	    load_floors(s, out->base, out->n_base, metric, &out->base_floor) < 0)
 		return -1;

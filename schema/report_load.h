@@ -30,6 +30,9 @@ struct report_load_opts {
 	size_t n_models;
 	const char *ref;
 	int full; /* 0: only runs, values and pairs (a parity figure) */
+	/* More conditions on every run loaded (engine version, dates, batch, host ...;
+	 * 'tpsdb report --since'), borrowed; NULL: none. */
+	const struct run_filter *run;
 };
 
 /* The usable prefill and decode values of one run. */
@@ -127,6 +130,11 @@ struct report_trend {
  * 0 ok, -1 after an error line. */
 int report_load_trend(struct store *s, const char *model, const char *tag,
 		      const char *baseline, enum cell_metric m, struct report_trend *out);
+/* As report_load_trend(), the runs of both histories also matching run (NULL: no
+ * more condition; its limit keeps each series' latest runs). */
+int report_load_trend_where(struct store *s, const char *model, const char *tag,
+			    const struct run_filter *run, const char *baseline,
+			    enum cell_metric m, struct report_trend *out);
 void report_trend_release(struct report_trend *t);
 
 #endif

@@ -85,8 +85,18 @@ int store_run_restore(struct store *s, const struct run_rec *r, const struct sam
 
 /* --- reading runs back whole (schema/read.c): export and merge --- */
 
+/* Which runs a listing holds: every condition set must match (NULL: any). One
+ * WHERE fragment with bound parameters (schema/run_filter.c) serves every listing,
+ * so runs, check, export, trend and report filter alike. */
 struct run_filter {
-	const char *engine, *model, *tag, *host, *uuid; /* NULL: any */
+	const char *engine, *model, *tag, *host, *uuid; /* exact labels */
+	const char *engine_version;                      /* the engine's version string */
+	const char *batch;                               /* a collect invocation's id */
+	/* Start-time bounds, inclusive: an ISO 8601 date or date-time, UTC unless it
+	 * carries an offset; cmd/filter_opts.c checks them and turns a date alone in
+	 * until into the end of that day. */
+	const char *since, *until;
+	int64_t limit; /* > 0: only the latest limit runs (per series in a history); 0: all */
 };
 
 /* Calls cb once per matching run, in start order, with the run and all its samples

@@ -40,4 +40,20 @@ const char *store_col_str(sqlite3_stmt *st, int i);
 int64_t store_col_i64(sqlite3_stmt *st, int i);
 double store_col_double(sqlite3_stmt *st, int i);
 
+/* The WHERE fragment of a struct run_filter over the aliases r (run), e (engine),
+ * m (model) and h (host), bound by store_bind_run_filter() through parameters
+ * named :f_*. It says nothing of f->limit, which each listing applies its way. */
+#define RUN_FILTER_SQL                                                                   \
+	"(:f_engine IS NULL OR e.label=:f_engine) AND (:f_model IS NULL OR m.label=:f_model) " \
+	"AND (:f_tag IS NULL OR r.tag=:f_tag) AND (:f_host IS NULL OR h.name=:f_host) "       \
+	"AND (:f_uuid IS NULL OR r.uuid=:f_uuid) "                                            \
+	"AND (:f_version IS NULL OR e.version=:f_version) "                                   \
+	"AND (:f_batch IS NULL OR r.batch=:f_batch) "                                         \
+	"AND (:f_since IS NULL OR julianday(r.started_at) >= julianday(:f_since)) "           \
+	"AND (:f_until IS NULL OR julianday(r.started_at) <= julianday(:f_until)) "
+
+/* Binds the :f_* parameters of RUN_FILTER_SQL from f (NULL: no condition) and
+ * :f_limit to f->limit, or -1 (SQLite's "no limit") when it is not > 0. */
+void store_bind_run_filter(sqlite3_stmt *st, const struct run_filter *f);
+
 #endif

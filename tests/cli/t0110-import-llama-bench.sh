@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # t0110-import-llama-bench.sh: a real llama-bench file (-fa 0,1 -p 64,128 -n 16 -d 0,512)
 # becomes one run per configuration, with its depth, build, time, CPU and config kept
-# and shown by `runs`; two builds compare cell by cell with pp judged (not
-# short-prompt); csv/sql averages have no per-repetition pairs; -o md is refused.
+# and shown by `runs` (text, JSON and markdown); two builds compare cell by cell
+# with pp judged (not short-prompt); csv/sql averages have no per-repetition
+# pairs; -o md is refused.
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
@@ -35,6 +36,9 @@ for eng in ("b1", "b2"):
 PY
 "$TPSDB_BIN" runs | head -1 | grep -q 'CONFIG$'
 "$TPSDB_BIN" runs | grep -q ' pp64@d512 fa=1 ngl=-1 b=2048 ub=512 ctk=f16 ctv=f16 t=1 sm=layer nkvo=0 backend=CPU$'
+# ... and in the markdown table, filters and all.
+"$TPSDB_BIN" runs --format md --engine b2 --limit 1 | head -1 | grep -q '| CONFIG  *|$'
+test "$("$TPSDB_BIN" runs --format md --engine b2 --limit 1 | grep -c ' [pt][gp][0-9]*@d[0-9]* fa=[01] .* backend=CPU  *|$')" = 1
 
 # The build becomes the engine version.
 "$TPSDB_BIN" export --engine b2 | python3 -c '
@@ -60,6 +64,9 @@ for r in judged:
     assert r["metric"] == want and r["verdict"] == "slower", r
     assert abs(r["delta_pct"] + 20) < 0.01, r
 PY
+
+# compare --format md names each configuration in its cell: 12 cells, 12 names.
+test "$("$TPSDB_BIN" compare --ours b2 --vs b1 --format md | grep -o '^| [^|]* {[^}]*} ' | sort -u | wc -l)" = 12
 
 # csv and sql: averages only; compare has nothing to pair and says why.
 export TPSDB_DB=$tmp/agg.db

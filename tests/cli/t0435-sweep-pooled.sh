@@ -5,7 +5,7 @@
 # The same 6% fall from n_max=2 to 3 is a violation for ours (tight runs: exit 1)
 # and undecided for llama.cpp (scattered runs: reported, exit 0 alone). A gap
 # the runs decide keeps its explanation; one they do not is "within the noise"
-# with the difference the data could have seen.
+# with the difference the data could have seen. --format md shows the same.
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 FIX=$TPSDB_TEST_DATA/sweep-pooled
 
@@ -58,6 +58,21 @@ grep -q '^  VIOLATION: tg falls 6\.0% from n_max=2 to n_max=3 (tolerance 5%; 95%
 grep -q '^  undecided: tg falls 6\.0% from n_max=2 to n_max=3, but its 95% CI .* straddles -5%' "$TMP/out" || fail "undecided line"
 grep -q '^  n_max .* runs *tg 95% CI *mde$' "$TMP/out" || fail "interval columns"
 grep -q 'decode within the noise at n_max=3' "$TMP/out" || fail "gap line"
+
+# Markdown of the pooled rungs: each rung names its newest run and the count of
+# runs, its decode speed carries the 95% CI; only the decided fall is bold, the
+# undecided dip is plain and counted apart, and the exit code is the text form's.
+. "$TPSDB_SRC/tests/cli/md-lib.sh"
+tps sweep --format md
+expect_rc 1 "md"
+md_rows "$TMP/out" 9
+[ "$(grep -c '^| .* (newest of 3) |  *[0-9.]* (95% CI [0-9.]*-[0-9.]*) |' "$TMP/out")" = 8 ] ||
+	fail "md: eight pooled rungs with their interval"
+[ "$(grep -c '| \*\*falls -6\.0%\*\*  *|$' "$TMP/out")" = 1 ] || fail "md: the decided fall in bold"
+[ "$(grep -c '| undecided -6\.0% (95% CI -[0-9.]*% to [-+][0-9.]*%)  *|$' "$TMP/out")" = 1 ] ||
+	fail "md: the undecided dip plain"
+grep -q '^\*\*FAIL\*\*: 1 violation ' "$TMP/out" || fail "md: one decided violation"
+grep -q '^1 undecided dip: ' "$TMP/out" || fail "md: the undecided dip counted"
 
 tps sweep --engine llama.cpp --json
 expect_rc 0 "an undecided dip fails nothing"

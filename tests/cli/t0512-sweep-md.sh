@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# t0512: sweep --format md: one table per series with a fixed column count, the
+# rung where decode falls in bold, the FAIL line, and the exit code of the text
+# form (1 on a violation).
+. "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
+. "$TPSDB_SRC/tests/cli/md-lib.sh"
+
+imp_sweep
+tps sweep --format md
+expect_rc 1 "a violation"
+md_rows "$TMP/out" 9
+[ "$(grep -c '^### tpsdb sweep: ' "$TMP/out")" = 2 ] || fail "two series"
+grep -q '^|  *3 | .* | \*\*falls -[0-9.]*%\*\* |$' "$TMP/out" || fail "the fall at n_max 3 in bold"
+grep -q '^\*\*FAIL\*\*: 1 violation ' "$TMP/out" || fail "the FAIL line"
+tps sweep --format md --engine upstream
+expect_rc 0 "upstream rises"
+grep -q '^PASS: 0 violations ' "$TMP/out" || fail "PASS"
+exit 0

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# t0513: trend --format md: a table of series and one of change points, each with
+# a fixed column count, the fall in bold, and a '|' in an engine label escaped.
+. "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
+. "$TPSDB_SRC/tests/cli/md-lib.sh"
+need jq
+
+jq -c 'if .run.engine.label == "steps" then .run.engine.label = "st|eps" else . end' \
+	"$FIX/history.jsonl" >"$TMP/h.jsonl"
+"$TPSDB_BIN" import "$TMP/h.jsonl" >/dev/null || fail "import"
+
+tps trend --metric tg --format md
+expect_rc 0 "trend --format md"
+sed -n '1,/^$/p' "$TMP/out" >"$TMP/series"
+sed -n '/^Change points/,$p' "$TMP/out" >"$TMP/cps"
+md_rows "$TMP/series" 9
+md_rows "$TMP/cps" 12
+[ "$(grep -c '^| st\\|eps ' "$TMP/cps")" = 2 ] || fail "two change points of st|eps, escaped"
+grep -q '|  *\*\*-10\.0%\*\* |' "$TMP/cps" || fail "the fall in bold"
+grep -q '|  *+22\.2% |' "$TMP/cps" || fail "the rise plain"
+grep -q '^| st\\|eps .* |  *15 | ' "$TMP/series" || fail "15 runs"
+exit 0
