@@ -9,18 +9,6 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 
-static int print_cjson(FILE *f, cJSON *root)
-{
-	char *text = json_print(root);
-
-	cJSON_Delete(root);
-	if (!text)
-		return tps_error("out of memory writing JSON");
-	fprintf(f, "%s\n", text);
-	cJSON_free(text);
-	return 0;
-}
-
 int baseline_write_list(FILE *f, const struct baseline_info *b, size_t n, int json)
 {
 	size_t i;
@@ -35,7 +23,7 @@ int baseline_write_list(FILE *f, const struct baseline_info *b, size_t n, int js
 			cJSON_AddNumberToObject(o, "runs", (double)b[i].n_runs);
 			cJSON_AddNumberToObject(o, "samples", (double)b[i].n_samples);
 		}
-		return print_cjson(f, arr);
+		return json_write(f, arr);
 	}
 	if (!n) {
 		fprintf(f, "no baselines\n");
@@ -76,7 +64,7 @@ int baseline_write_show(FILE *f, const char *name, const struct cell_run *runs, 
 			cJSON_AddStringToObject(o, "started_at", r->started_at);
 			cJSON_AddNumberToObject(o, "samples", (double)r->n_samples);
 		}
-		return print_cjson(f, root);
+		return json_write(f, root);
 	}
 	nm_e = escape_text(name);
 	fprintf(f, "baseline '%s': %zu run(s)\n", nm_e, n);

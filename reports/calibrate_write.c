@@ -65,7 +65,6 @@ int calibrate_write_json(const struct noise_pair *p, size_t n)
 	cJSON *root = cJSON_CreateObject();
 	cJSON *floors = cJSON_AddArrayToObject(root, "floors");
 	cJSON *skipped = cJSON_AddArrayToObject(root, "skipped");
-	char *text;
 	size_t i;
 	int m;
 
@@ -100,11 +99,5 @@ int calibrate_write_json(const struct noise_pair *p, size_t n)
 			cJSON_AddItemToArray(floors, o);
 		}
 	}
-	text = json_print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return tps_error("out of memory writing JSON");
-	puts(text);
-	cJSON_free(text);
-	return 0;
+	return json_write(stdout, root);
 }

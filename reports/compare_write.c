@@ -30,7 +30,6 @@ void compare_write_notes(const struct parity_result *r)
 int compare_write_json(const struct parity_result *r)
 {
 	cJSON *root = cJSON_CreateObject(), *rows, *warn;
-	char *text;
 	size_t i;
 
 	rows = cJSON_AddArrayToObject(root, "rows");
@@ -83,13 +82,7 @@ int compare_write_json(const struct parity_result *r)
 		cJSON_AddItemToArray(warn, cJSON_CreateString(note));
 		free(note);
 	}
-	text = json_print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return tps_error("out of memory writing JSON");
-	printf("%s\n", text);
-	cJSON_free(text);
-	return 0;
+	return json_write(stdout, root);
 }
 
 /* The lines that lead the table: rows whose resolution is wider than the band

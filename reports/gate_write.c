@@ -322,7 +322,7 @@ static void json_checks(cJSON *root, const struct gate_report *h, const struct g
 int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_result *r)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
-	char *text, msg[512];
+	char msg[512];
 	size_t i;
 
 	cJSON_AddBoolToObject(root, "pass", r->n_fail == 0);
@@ -338,13 +338,7 @@ int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_resu
 		cJSON_AddItemToArray(arr, cJSON_CreateString(msg));
 	}
 	json_checks(root, h, r);
-	text = json_print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return tps_error("out of memory writing JSON");
-	fprintf(f, "%s\n", text);
-	cJSON_free(text);
-	return 0;
+	return json_write(f, root);
 }
 
 /* GitHub's workflow commands end a message at a newline and decode %XX: the

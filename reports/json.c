@@ -1,10 +1,11 @@
-/* json.c: the absent-value rules of json.h. The writers build their own objects
- * with cJSON; these only decide between a value and null, which is where they
- * used to differ. */
+/* json.c: the absent-value rules of json.h, and the one way a JSON document is
+ * printed. The writers build their own objects with cJSON; these decide between a
+ * value and null, which is where they used to differ, and repair invalid UTF-8. */
 #include "reports/json.h"
 #include "reports/escape.h"
 #include "analyze/sweep.h"
 #include "schema/record.h"
+#include "tpsdb.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -84,4 +85,16 @@ char *json_print(cJSON *root)
 {
 	repair(root);
 	return cJSON_Print(root);
+}
+
+int json_write(FILE *f, cJSON *root)
+{
+	char *text = json_print(root);
+
+	cJSON_Delete(root);
+	if (!text)
+		return tps_error("out of memory writing JSON");
+	fprintf(f, "%s\n", text);
+	cJSON_free(text);
+	return 0;
 }

@@ -5,6 +5,7 @@
 #define REPORTS_JSON_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 struct cJSON;
 
@@ -24,5 +25,9 @@ void json_put_str(struct cJSON *o, const char *k, const char *s);
  * cJSON copies bytes and its output would not parse. Formatted as cJSON_Print()
  * does. Returns text the caller frees with cJSON_free(), or NULL when out of memory. */
 char *json_print(struct cJSON *root);
+/* Writes json_print(root) and a newline to f, and deletes root (also on failure).
+ * 0 ok, -1 after an error line when out of memory (a stream in error is the
+ * caller's to report, as for any other write). */
+int json_write(FILE *f, struct cJSON *root);
 
 #endif

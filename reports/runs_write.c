@@ -14,7 +14,6 @@
 int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n)
 {
 	cJSON *arr = cJSON_CreateArray();
-	char *text;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -49,13 +48,7 @@ int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n)
 		json_put_num(o, "pp_median", stats_median(r->pp, r->npp));
 		json_put_num(o, "tg_median", stats_median(r->tg, r->ntg));
 	}
-	text = json_print(arr);
-	cJSON_Delete(arr);
-	if (!text)
-		return tps_error("out of memory writing JSON");
-	fprintf(f, "%s\n", text);
-	cJSON_free(text);
-	return 0;
+	return json_write(f, arr);
 }
 
 /* A table cell: control characters (a tag may hold a newline) become '?'. */

@@ -177,7 +177,6 @@ int sweep_write_json(FILE *out, const struct series_view *v, double tolerance_pc
 		     const struct series_set *set)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
-	char *text;
 	size_t k;
 
 	arr = cJSON_AddArrayToObject(root, "series");
@@ -185,13 +184,7 @@ int sweep_write_json(FILE *out, const struct series_view *v, double tolerance_pc
 		if (series_shown(v, &set->v[k]))
 			cJSON_AddItemToArray(arr, series_json(v, tolerance_pct, set, &set->v[k]));
 	each_gap(v, set, gap_json, cJSON_AddArrayToObject(root, "gaps"));
-	text = json_print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return tps_error("out of memory writing JSON");
-	fprintf(out, "%s\n", text);
-	cJSON_free(text);
-	return 0;
+	return json_write(out, root);
 }
 
 struct text_shape {

@@ -103,7 +103,6 @@ static cJSON *series_json(const struct trend_write_item *it)
 int trend_write(FILE *f, const struct trend_write_item *items, size_t n, int json)
 {
 	cJSON *root, *arr;
-	char *text;
 	size_t i;
 
 	if (!json) {
@@ -117,11 +116,5 @@ int trend_write(FILE *f, const struct trend_write_item *items, size_t n, int jso
 	arr = cJSON_AddArrayToObject(root, "series");
 	for (i = 0; i < n; i++)
 		cJSON_AddItemToArray(arr, series_json(&items[i]));
-	text = json_print(root);
-	cJSON_Delete(root);
-	if (!text)
-		return tps_error("out of memory writing JSON");
-	fprintf(f, "%s\n", text);
-	cJSON_free(text);
-	return 0;
+	return json_write(f, root);
 }
