@@ -7,38 +7,10 @@
 #include "schema/store_int.h"
 #include "tpsdb.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-/* store.c's marker ('TPSD'); a file without it was not written by tpsdb. */
-
-/* "file:<path>?immutable=1" with the path percent-encoded. A read-only WAL open
- * would otherwise create -wal and -shm files beside the other store; immutable is
- * safe only when no -wal exists, i.e. no connection has the file open. Caller frees. */
-static char *immutable_uri(const char *path)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	size_t n = strlen(path), i, o = 0;
-	char *uri = tps_xmalloc(5 + 3 * n + sizeof("?immutable=1"));
-
-	memcpy(uri, "file:", 5);
-	o = 5;
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)path[i];
-		if (isalnum(c) || strchr("/-._~", c)) {
-			uri[o++] = (char)c;
-		} else {
-			uri[o++] = '%';
-			uri[o++] = hex[c >> 4];
-			uri[o++] = hex[c & 15];
-		}
-	}
-	memcpy(uri + o, "?immutable=1", sizeof("?immutable=1"));
-	return uri;
-}
 
 struct store *store_open_copy(const char *path)
 {
@@ -54,7 +26,10 @@ struct store *store_open_copy(const char *path)
 	}
 	wal = tps_xasprintf("%s-wal", path);
 	if (access(wal, F_OK) != 0) {
-		uri = immutable_uri(path);
+		/* immutable: a read-only WAL open would create -wal and -shm beside the
+		 * other store; immutable is safe only when no -wal exists, i.e. no
+		 * connection has the file open. */
+		uri = store_file_uri(path, "immutable=1");
 		rc = sqlite3_open_v2(uri, &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
 	} else {
 		rc = sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL);

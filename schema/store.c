@@ -79,8 +79,7 @@ const char *store_errmsg(sqlite3 *db, const char *err)
 	return err ? err : sqlite3_errmsg(db);
 }
 
-/* "file:<path>?<param>" with the path percent-encoded. Caller frees. */
-static char *file_uri(const char *path, const char *param)
+char *store_file_uri(const char *path, const char *param)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	size_t n = strlen(path), i, o;
@@ -170,7 +169,7 @@ static int open_readonly(struct store *s, const char *path)
 		tps_error("'%s' is not a tpsdb store: it is an empty file", path);
 		goto out;
 	}
-	uri = file_uri(path, cannot_write_beside(path) ? "immutable=1" : "mode=ro");
+	uri = store_file_uri(path, cannot_write_beside(path) ? "immutable=1" : "mode=ro");
 	if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		tps_error("cannot open '%s': %s", path,

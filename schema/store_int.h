@@ -56,4 +56,8 @@ double store_col_double(sqlite3_stmt *st, int i);
  * :f_limit to f->limit, or -1 (SQLite's "no limit") when it is not > 0. */
 void store_bind_run_filter(sqlite3_stmt *st, const struct run_filter *f);
 
+/* "file:<path>?<param>" with the path percent-encoded, for sqlite3_open_v2() with
+ * SQLITE_OPEN_URI (param e.g. "mode=ro" or "immutable=1"). Caller frees. */
+char *store_file_uri(const char *path, const char *param);
+
 #endif
