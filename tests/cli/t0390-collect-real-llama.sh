@@ -80,9 +80,12 @@ cells = sorted({(r["model"], r["n_max"] or 0) for r in rows})
 assert cells == [("tiny", 0), ("tiny", 1), ("tiny", 2), ("tiny", 3)], cells
 assert all(r["n_pairs"] > 0 and r["ours_median"] > 0 and r["vs_median"] > 0 for r in rows), rows
 PY
+# sweep exits 1 when it finds a violation: the drafter here is as large as the
+# model, so on two busy CPU cores a rung may decode slower than the one below it.
+# Either way the exit code and the JSON must agree.
 run_tpsdb sweep --json
-[ "$rc" = 0 ] || { cat "$T/stderr" >&2; fail "sweep: exit $rc"; }
-python3 - "$T/stdout" <<'PY' || fail "sweep --json"
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || { cat "$T/stderr" >&2; fail "sweep: exit $rc"; }
+python3 - "$T/stdout" "$rc" <<'PY' || fail "sweep --json"
 import json, sys
 series = json.load(open(sys.argv[1]))["series"]
 got = sorted((s["engine"], s["model"], s["spec_type"]) for s in series)
@@ -90,6 +93,8 @@ assert got == [("llama.cpp", "tiny", "draft-simple"), ("ours", "tiny", "draft-si
 for s in series:
     assert sorted(p["n_max"] or 0 for p in s["points"]) == [0, 1, 2, 3], s["points"]
     assert all(p["tg"] > 0 for p in s["points"]), s["points"]
+    assert s["monotone"] == (not any(v["decided"] for v in s["violations"])), s
+assert (sys.argv[2] == "1") == any(not s["monotone"] for s in series), series
 PY
 run_tpsdb report --out "$T/rep" --no-plots
 [ "$rc" = 0 ] || { cat "$T/stderr" >&2; fail "report: exit $rc"; }
