@@ -344,8 +344,21 @@ static int exec_simple(struct store *s, const char *sql, const char *what)
 	return ret;
 }
 
+/* A cached statement that returned its one row without being reset keeps the
+ * connection's read snapshot open; BEGIN IMMEDIATE on a snapshot that another
+ * writer has moved past fails at once with SQLITE_BUSY, busy timeout or not. So
+ * every cached statement lets go of its snapshot before a transaction starts. */
+static void stmts_reset(struct store *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncache; i++)
+		sqlite3_reset(s->cache[i].st);
+}
+
 int store_begin(struct store *s)
 {
+	stmts_reset(s);
 	return exec_simple(s, "BEGIN IMMEDIATE", "start a transaction");
 }
 

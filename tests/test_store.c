@@ -471,6 +471,42 @@ static void test_store_two_writers(void **state)
 	store_close(check);
 }
 
+/* Two writers take turns on one file, each through its own connection. A's
+ * inserts leave cached lookups (host, engine, model) that returned a row without
+ * being reset; B then commits; A's next BEGIN IMMEDIATE must still succeed, not
+ * fail at once on the stale read snapshot those statements held. */
+static void test_store_writers_alternate(void **state)
+{
+	struct fixture *f = *state;
+	struct store *a = store_open(f->path, 0), *b = store_open(f->path, 0);
+	struct run_rec r;
+
+	assert_non_null(a);
+	assert_non_null(b);
+	assert_int_equal(store_begin(a), 0);
+	make_run(&r, "00000000-0000-4000-8000-0000000000c1", "writer-a", "aa");
+	assert_true(store_run_insert(a, &r) > 0);
+	run_rec_release(&r);
+	assert_int_equal(store_commit(a), 0);
+	/* A looks its host up again (a row, no reset) outside a transaction. */
+	assert_int_equal(store_run_exists(a, "00000000-0000-4000-8000-0000000000c1"), 1);
+
+	assert_int_equal(store_begin(b), 0);
+	make_run(&r, "00000000-0000-4000-8000-0000000000c2", "writer-b", "aa");
+	assert_true(store_run_insert(b, &r) > 0);
+	run_rec_release(&r);
+	assert_int_equal(store_commit(b), 0);
+
+	assert_int_equal(store_begin(a), 0);
+	make_run(&r, "00000000-0000-4000-8000-0000000000c3", "writer-a", "aa");
+	assert_true(store_run_insert(a, &r) > 0);
+	run_rec_release(&r);
+	assert_int_equal(store_commit(a), 0);
+	assert_int_equal(scalar(store_db(a), "SELECT count(*) FROM run"), 3);
+	store_close(a);
+	store_close(b);
+}
+
 static void load_fixture(const char *db_path, const char *name)
 {
 	const char *dir = getenv("TPSDB_TEST_DATA");
@@ -563,6 +599,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_store_open_copy_older, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_open_copy_current, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_integrity_ok, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_writers_alternate, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
