@@ -216,7 +216,7 @@ void verdict_decide_interval(double m, double se, double df, size_t n, double ba
 	double t95 = stats_t_quantile(0.975, df), t90 = stats_t_quantile(0.95, df);
 	double lo = m - t95 * se, hi = m + t95 * se;
 	double lo90 = pct(exp(m - t90 * se)), hi90 = pct(exp(m + t90 * se));
-	double lb = log1p(band_pct / 100);
+	double ub = log1p(band_pct / 100), lb = log1p(-band_pct / 100);
 
 	out->delta_pct = pct(exp(m));
 	out->ci_lo_pct = pct(exp(lo));
@@ -242,9 +242,12 @@ void verdict_decide_interval(double m, double se, double df, size_t n, double ba
 	if (out->decided)
 		out->rounds_more = 0;
 	else if (out->kind == VERDICT_UNDECIDED)
-		out->rounds_more = fabs(m) > lb ?
-			more_rounds(se, n, 0.975, fabs(m) - lb) :
-			more_rounds(se, n, 0.95, lb - fabs(m));
+		/* The band is [log(1 - b), log(1 + b)] in log space, not symmetric: a
+		 * lean beyond it is decided by the 95% interval clearing the edge on
+		 * its side, parity by the 90% interval fitting inside both edges. */
+		out->rounds_more = out->lean == VERDICT_PARITY ?
+			more_rounds(se, n, 0.95, fmin(ub - m, m - lb)) :
+			more_rounds(se, n, 0.975, m > 0 ? m - ub : lb - m);
 }
 
 int verdict_rounds(const double *round_log, size_t n_rounds, const double *ours_log,
