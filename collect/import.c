@@ -21,6 +21,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -353,7 +354,8 @@ static void cfg_val(const cJSON *obj, const char *key, char *buf, size_t len)
 
 	if (cJSON_IsBool(v))
 		snprintf(buf, len, "%d", cJSON_IsTrue(v) ? 1 : 0);
-	else if (cJSON_IsNumber(v) && v->valuedouble == (double)(long long)v->valuedouble)
+	else if (cJSON_IsNumber(v) && fabs(v->valuedouble) < 9e15 &&
+		 v->valuedouble == (double)(long long)v->valuedouble)
 		snprintf(buf, len, "%lld", (long long)v->valuedouble);
 	else if (cJSON_IsNumber(v))
 		snprintf(buf, len, "%g", v->valuedouble);
@@ -415,7 +417,7 @@ static struct bench_run *bench_run_of(struct importer *im, const cJSON *obj,
 
 	if (im->o->engine_version)
 		version = tps_xstrdup(im->o->engine_version);
-	else if (bc && cJSON_IsNumber(bn))
+	else if (bc && cJSON_IsNumber(bn) && fabs(bn->valuedouble) < 9e15)
 		version = tps_xasprintf("b%lld-%s", (long long)bn->valuedouble, bc);
 	else
 		version = tps_xstrdup(bc ? bc : "");
@@ -481,6 +483,11 @@ static int import_bench(struct importer *im, const cJSON *obj)
 	    !cJSON_IsNumber(np) || !cJSON_IsNumber(ng))
 		return bad(im, "a llama-bench result needs 'samples_ts' (or 'avg_ts'), 'n_prompt' "
 			  "and 'n_gen'");
+	/* A count beyond RESPONSE_MAX_COUNT is refused below; cast only what fits
+	 * (1e999 is inf to cJSON, and casting it is undefined). */
+	if (!(fabs(np->valuedouble) < 9e15) || !(fabs(ng->valuedouble) < 9e15) ||
+	    (cJSON_IsNumber(nd) && !(fabs(nd->valuedouble) < 9e15)))
+		return bad(im, "'n_prompt', 'n_gen' or 'n_depth' is out of range");
 	n_prompt = (int64_t)np->valuedouble;
 	n_gen = (int64_t)ng->valuedouble;
 	if (cJSON_IsNumber(nd))

@@ -182,6 +182,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "@import-bad/bad-line.jsonl" }, "bad-line.jsonl:2: not valid JSON (RFC 8259)" },
 	{ { "@import/chat.json" }, "does not echo its prompt: name it with --prompt" },
 	{ { "@import-bad/bench-bad-ts.jsonl" }, ":2: a 'samples_ts', 'samples_ns' or 'avg_ts' value" },
+	{ { "@import-bad/bench-inf-count.jsonl" }, ":2: 'n_prompt', 'n_gen' or 'n_depth' is out of range" },
 	{ { "@import-bad/bench-string-ts.jsonl" }, "a 'samples_ts', 'samples_ns' or 'avg_ts' value" },
 	{ { "@import-bad/bench-two-models.jsonl" }, ":2: llama-bench results for more than one model" },
 	{ { "@import-bad/export-bad.jsonl" }, "'prompt_hash' is missing or malformed" },
