@@ -526,13 +526,24 @@ int outdir_commit(struct outdir *d)
 		}
 		if (errno == EINVAL || errno == ENOSYS) {
 			/* no exchange here: move the old one aside, the new one in */
+			sigset_t old;
+			int moved;
+
 			aside = tps_xasprintf("%s.old.%ld", d->target, (long)getpid());
-			if (rename(d->target, aside) == 0) {
-				if (rename(d->tmp, d->target) < 0) {
-					tps_error("cannot replace '%s': %s", d->path, strerror(errno));
-					rename(aside, d->target);
-					goto out;
-				}
+			/* A signal between the two renames would leave nothing at the
+			 * target: the pair runs with the fatal signals held. */
+			sigs_block(&old);
+			moved = rename(d->target, aside) == 0;
+			if (moved && rename(d->tmp, d->target) < 0) {
+				tps_error("cannot replace '%s': %s", d->path, strerror(errno));
+				if (rename(aside, d->target) < 0)
+					tps_error("the previous '%s' is left in '%s': %s", d->path,
+						  aside, strerror(errno));
+				sigs_restore(&old);
+				goto out;
+			}
+			sigs_restore(&old);
+			if (moved) {
 				dir_clear(aside, d->names);
 				goto done;
 			}

@@ -18,7 +18,8 @@ static int same_str(const char *a, const char *b)
 static int same_cell(const struct parity_row *a, const struct parity_row *b)
 {
 	return same_str(a->model, b->model) && same_str(a->spec_type, b->spec_type) &&
-	       a->n_max == b->n_max && same_str(a->endpoint, b->endpoint);
+	       a->n_max == b->n_max && same_str(a->endpoint, b->endpoint) &&
+	       same_str(a->config, b->config);
 }
 
 static int metric_of(const struct parity_row *r)
