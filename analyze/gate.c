@@ -45,7 +45,8 @@ void gate_params_init(struct gate_params *p)
 static int same_cell(const struct parity_side *a, const struct parity_side *b)
 {
 	return !strcmp(a->model, b->model) && !strcmp(a->spec_type, b->spec_type) &&
-	       a->n_max == b->n_max && !strcmp(a->endpoint, b->endpoint);
+	       a->n_max == b->n_max && !strcmp(a->endpoint, b->endpoint) &&
+	       !strcmp(a->config ? a->config : "", b->config ? b->config : "");
 }
 
 static struct gate_note *add_note(struct gate_result *r, enum gate_note_kind kind,
@@ -145,7 +146,9 @@ static int gate_pooled(const struct gate_cell *c, const struct gate_cell *b, int
 		lb[k] = log_mean(&ib[k].values[m]);
 		pb[k].side = ib[k].side;
 	}
-	r = parity_rounds(pc, nc, pb, nb, pairs);
+	/* Baseline and candidate come from different batches: rounds pair by
+	 * number alone, each run once. */
+	r = parity_rounds(pc, nc, pb, nb, 0, pairs);
 	ret = verdict_gate_rounds(lc, nc, lb, nb, pairs, r, vp, g);
 	free(pairs);
 	free(pc);

@@ -147,11 +147,18 @@ static void copy_uuid(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
+/* Whether two runs may share a round: the same batch, or a side without one. */
+static int same_batch(const char *a, const char *b)
+{
+	return !a || !b || !strcmp(a, b);
+}
+
 size_t parity_rounds(const struct parity_instance *a, size_t na,
-		     const struct parity_instance *b, size_t nb, size_t *pairs)
+		     const struct parity_instance *b, size_t nb, int by_batch, size_t *pairs)
 {
 	size_t i, j, r = 0, n = na < nb ? na : nb;
 	int numbered = 1;
+	char *used;
 
 	for (i = 0; i < na; i++)
 		numbered &= a[i].side && a[i].side->round != INT64_MIN;
@@ -162,14 +169,20 @@ size_t parity_rounds(const struct parity_instance *a, size_t na,
 			pairs[2 * r] = pairs[2 * r + 1] = r;
 		return n;
 	}
+	/* Rounds restart at 1 in every collect batch: two runs of one round pair
+	 * only within one batch when both carry one, and no run pairs twice. */
+	used = tps_xcalloc(nb ? nb : 1, 1);
 	for (i = 0; i < na && r < n; i++)
 		for (j = 0; j < nb; j++)
-			if (a[i].side->round == b[j].side->round) {
+			if (!used[j] && a[i].side->round == b[j].side->round &&
+			    (!by_batch || same_batch(a[i].side->batch, b[j].side->batch))) {
 				pairs[2 * r] = i;
 				pairs[2 * r + 1] = j;
+				used[j] = 1;
 				r++;
 				break;
 			}
+	free(used);
 	return r;
 }
 
@@ -217,7 +230,7 @@ static int pooled(const struct parity_instance *a, size_t na,
 	size_t r, k, npx = 0, npy = 0, lost = 0;
 	int ret;
 
-	r = parity_rounds(a, na, b, nb, pairs);
+	r = parity_rounds(a, na, b, nb, 1, pairs);
 	rl = tps_xmalloc((r ? r : 1) * sizeof(*rl));
 	for (k = 0; k < na; k++)
 		la[k] = log_median(&a[k].values[m]);

@@ -179,12 +179,14 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 void parity_result_release(struct parity_result *r);
 
 /* Matches the instances of two sides into rounds: when every instance of both
- * sides carries a round number, those with the same number; else by start order,
- * the k-th of each side (oldest first) forming round k. pairs[2r] and pairs[2r+1]
- * receive the indexes into a and b of round r; returns the rounds (at most the
- * smaller of na, nb). pairs holds 2 * min(na, nb) slots. */
+ * sides carries a round number, those with the same number (and, with by_batch,
+ * the same batch when both carry one: rounds restart at 1 in every collect batch),
+ * each run in one round at most; else by start order, the k-th of each side
+ * (oldest first) forming round k. pairs[2r] and pairs[2r+1] receive the indexes
+ * into a and b of round r; returns the rounds (at most the smaller of na, nb).
+ * pairs holds 2 * min(na, nb) slots. */
 size_t parity_rounds(const struct parity_instance *a, size_t na,
-		     const struct parity_instance *b, size_t nb, size_t *pairs);
+		     const struct parity_instance *b, size_t nb, int by_batch, size_t *pairs);
 
 /* Merge-joins two value lists ordered by (prompt_id, rep): *ours and *vs receive
  * the values of the keys both hold, in key order, as heap arrays of *n doubles the

@@ -81,6 +81,8 @@ static void rung_add(const struct series_run *r, struct series_rung *out)
 	out->accept_runs[k] = r->has_draft && r->draft_n > 0 ?
 		(double)r->draft_n_accepted / (double)r->draft_n : NAN;
 	out->round_runs[k] = r->round > 0 ? r->round : 0;
+	out->batch_runs = tps_xrealloc(out->batch_runs, (k + 1) * sizeof(*out->batch_runs));
+	out->batch_runs[k] = r->batch ? tps_xstrdup(r->batch) : NULL;
 	out->n_runs = k + 1;
 	if (summed) {
 		struct sweep_rung *g = &out->rung;
@@ -112,6 +114,7 @@ static void rung_finish(struct series_rung *r)
 	r->rung.rate_runs = r->rate_runs;
 	r->rung.accept_runs = r->accept_runs;
 	r->rung.round_runs = r->round_runs;
+	r->rung.batch_runs = (const char *const *)r->batch_runs;
 }
 
 static int rung_cmp(const void *pa, const void *pb)
@@ -233,7 +236,7 @@ int series_assemble(const struct series_run *runs, size_t n, double tolerance_pc
 
 void series_set_release(struct series_set *set)
 {
-	size_t i, j;
+	size_t i, j, k;
 
 	if (!set)
 		return;
@@ -245,6 +248,9 @@ void series_set_release(struct series_set *set)
 			free(se->rungs[j].rate_runs);
 			free(se->rungs[j].accept_runs);
 			free(se->rungs[j].round_runs);
+			for (k = 0; se->rungs[j].batch_runs && k < se->rungs[j].n_runs; k++)
+				free(se->rungs[j].batch_runs[k]);
+			free(se->rungs[j].batch_runs);
 		}
 		free(se->rungs);
 		free(se->sweep);

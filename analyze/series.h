@@ -25,6 +25,7 @@ struct series_run {
 	int has_draft;            /* any summed sample reported draft_n */
 	double predicted_ms;
 	int64_t round;            /* the collector's round, >= 1; <= 0 (TPS_NULL): unknown */
+	const char *batch;        /* the collector's batch id; NULL: unknown */
 };
 
 /* One rung: every run of its cell handed to series_assemble() pooled, each run
@@ -43,6 +44,7 @@ struct series_rung {
 						      here): median tg, summed rate,
 						      acceptance (NaN: none) */
 	int64_t *round_runs;     /* per run: its round (<= 0 unknown) */
+	char **batch_runs;       /* per run: its batch id (NULL unknown), owned */
 	struct sweep_rung rung;  /* what analyze/sweep.h consumes (n_max -1 for the base) */
 	struct sweep_point point; /* filled from the report */
 };

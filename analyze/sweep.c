@@ -117,6 +117,17 @@ static int rounds_known(const struct sweep_rung *r)
 	return 1;
 }
 
+/* Whether run i of a and run j of b may share a round: the same batch, or a run
+ * without one. */
+static int same_batch(const struct sweep_rung *a, size_t i, const struct sweep_rung *b,
+		      size_t j)
+{
+	const char *x = a->batch_runs ? a->batch_runs[i] : NULL;
+	const char *y = b->batch_runs ? b->batch_runs[j] : NULL;
+
+	return !x || !y || !strcmp(x, y);
+}
+
 int sweep_step_interval(const struct sweep_rung *a, const struct sweep_rung *b, int use_rate,
 			double band_pct, struct verdict *out)
 {
@@ -132,12 +143,20 @@ int sweep_step_interval(const struct sweep_rung *a, const struct sweep_rung *b, 
 	/* Rounds pair only when both rungs know them all: a round of unknown runs
 	 * would pair two instances that were never started together. */
 	if (rounds_known(a) && rounds_known(b)) {
+		/* Rounds restart at 1 in every collect batch: a pair shares its batch
+		 * when both runs carry one, and no run of a pairs twice. */
+		char *used = tps_xcalloc(na ? na : 1, 1);
 		for (j = 0; j < nb; j++) {
-			for (i = 0; i < na && a->round_runs[i] != b->round_runs[j]; i++)
+			for (i = 0; i < na && (used[i] || a->round_runs[i] != b->round_runs[j] ||
+					       !same_batch(a, i, b, j));
+			     i++)
 				;
-			if (i < na && nr < (na < nb ? na : nb))
+			if (i < na && nr < (na < nb ? na : nb)) {
+				used[i] = 1;
 				rl[nr++] = lb[j] - la[i];
+			}
 		}
+		free(used);
 	}
 	verdict_params_init(&p);
 	p.band_pct = band_pct;

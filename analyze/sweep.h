@@ -32,6 +32,8 @@ struct sweep_rung {
 				      (NULL: the cross-engine gap takes tg_runs) */
 	const double *accept_runs; /* the run's accepted / drafted sums (NULL or NaN: none) */
 	const int64_t *round_runs; /* the collector's round (INT64_MIN unknown); NULL: none */
+	const char *const *batch_runs; /* the collector's batch id (NULL unknown); NULL:
+					  none. Rounds pair within one batch. */
 };
 
 /* What one rung decomposes into. A field that cannot be computed is NaN. */

@@ -79,12 +79,13 @@ static int same_series(const struct cell_run *a, const struct cell_run *b)
 {
 	return same_str(a->engine, b->engine) && same_str(a->model, b->model) &&
 	       same_str(a->spec_type, b->spec_type) && a->n_max == b->n_max &&
-	       same_str(a->endpoint, b->endpoint);
+	       same_str(a->endpoint, b->endpoint) && same_str(a->config, b->config);
 }
 
 /* The pools of runs[] (oldest first within a series): rep[] marks the newest run
  * of each series, pick[] every run pooled with it: all of them with all_runs,
- * else those carrying the newest run's tag (the newest alone when untagged).
+ * else those carrying the newest run's tag (the newest alone when untagged);
+ * either way only runs parity_mismatch() finds comparable with the newest.
  * Returns how many series. */
 static size_t pools(const struct cell_run *r, size_t n, int all_runs, char *pick, char *rep)
 {
@@ -97,11 +98,19 @@ static size_t pools(const struct cell_run *r, size_t n, int all_runs, char *pick
 		rep[i] = pick[i] = 1;
 		series++;
 		for (j = 0; j < i; j++) {
+			struct parity_side a, b;
+			struct parity_diff d;
+
 			if (seen[j] || !same_series(&r[i], &r[j]))
 				continue;
 			seen[j] = 1;
-			pick[j] = (char)(all_runs || (r[i].tag && *r[i].tag &&
-						      same_str(r[i].tag, r[j].tag)));
+			/* As compare: a run at another ctx, n_predict, GGUF or prompt
+			 * set than the newest is not pooled with it. */
+			pair_side_of(&r[i], &a);
+			pair_side_of(&r[j], &b);
+			pick[j] = (char)((all_runs || (r[i].tag && *r[i].tag &&
+						       same_str(r[i].tag, r[j].tag))) &&
+					 !parity_mismatch(&a, &b, &d));
 		}
 		seen[i] = 1;
 	}

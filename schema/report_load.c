@@ -283,6 +283,7 @@ struct series_run *report_series_runs(const struct store_decode *runs, size_t n)
 		r->has_draft = d->agg.has_draft;
 		r->predicted_ms = d->agg.predicted_ms;
 		r->round = d->round;
+		r->batch = d->batch;
 	}
 	return v;
 }

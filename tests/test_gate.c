@@ -676,10 +676,36 @@ static void test_gate_missing_cells_warn(void **state)
 			 TPS_EXIT_ERROR);
 }
 
+/* Two llama-bench configurations of one engine and model are two cells: each
+ * candidate config is judged against the baseline's run of the same config. */
+static void test_decide_config_cells(void **state)
+{
+	struct tcell base[2], cand[2];
+	struct gate_params p;
+	struct gate_result r;
+	size_t i;
+
+	(void)state;
+	tcell_init(&base[0], "b0", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&base[1], "b1", "ours", "m", TPS_NULL, 2000, 50, NAN);
+	tcell_init(&cand[0], "c0", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&cand[1], "c1", "ours", "m", TPS_NULL, 2000, 50, NAN);
+	base[0].c.side.config = cand[0].c.side.config = "pp512";
+	base[1].c.side.config = cand[1].c.side.config = "pp4096";
+	gate_params_init(&p);
+	assert_int_equal(decide(cand, 2, base, 2, &p, &r), 0);
+	assert_int_equal(r.n_shared, 2);
+	assert_int_equal(r.n_fail, 0);
+	for (i = 0; i < r.n_rows; i++)
+		assert_string_equal(r.rows[i].cand->side.config, r.rows[i].base->side.config);
+	gate_result_release(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decide_one_cell_fails),
+		cmocka_unit_test(test_decide_config_cells),
 		cmocka_unit_test(test_decide_threshold_edge),
 		cmocka_unit_test(test_decide_noise_floor),
 		cmocka_unit_test(test_decide_missing_cells),

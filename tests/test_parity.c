@@ -793,7 +793,7 @@ static void test_parity_pooled_rounds(void **state)
 		oi[k].values[PARITY_METRIC_TG] = (struct parity_series){ ov[k], 3, 1 };
 		vi[k].values[PARITY_METRIC_TG] = (struct parity_series){ vv[k], 3, 0 };
 	}
-	assert_int_equal(parity_rounds(oi, 3, vi, 3, pairs), 3);
+	assert_int_equal(parity_rounds(oi, 3, vi, 3, 1, pairs), 3);
 	/* In ours' start order: its first run (round 3) with vs' third, ... */
 	assert_int_equal(pairs[0], 0);
 	assert_int_equal(pairs[1], 2);
@@ -877,6 +877,43 @@ static void test_parity_medians_over_pairs(void **state)
 	parity_result_release(&res);
 }
 
+/* Rounds restart at 1 in every collect batch: with two batches of rounds 1..3 on
+ * each side, round r of batch 2 pairs with round r of batch 2, each run once. */
+static void test_parity_rounds_per_batch(void **state)
+{
+	static const char *const batch[6] = { "b1", "b1", "b1", "b2", "b2", "b2" };
+	struct parity_side os[6], vsd[6];
+	struct parity_instance oi[6], vi[6];
+	size_t pairs[12], k;
+
+	(void)state;
+	memset(os, 0, sizeof(os));
+	memset(vsd, 0, sizeof(vsd));
+	memset(oi, 0, sizeof(oi));
+	memset(vi, 0, sizeof(vi));
+	for (k = 0; k < 6; k++) {
+		os[k].round = (int64_t)(k % 3) + 1;
+		os[k].batch = batch[k];
+		/* vs lists batch 2 first: pairing must follow the batch, not order. */
+		vsd[k].round = (int64_t)(k % 3) + 1;
+		vsd[k].batch = batch[(k + 3) % 6];
+		oi[k].side = &os[k];
+		vi[k].side = &vsd[k];
+	}
+	assert_int_equal(parity_rounds(oi, 6, vi, 6, 1, pairs), 6);
+	for (k = 0; k < 6; k++) {
+		assert_int_equal(pairs[2 * k], k);
+		assert_int_equal(pairs[2 * k + 1], (k + 3) % 6);
+	}
+	/* Without batches, each run still pairs once: rounds 1..3 twice on each side
+	 * give six pairs, none reused. */
+	for (k = 0; k < 6; k++)
+		os[k].batch = vsd[k].batch = NULL;
+	assert_int_equal(parity_rounds(oi, 6, vi, 6, 1, pairs), 6);
+	for (k = 0; k < 6; k++)
+		assert_int_equal(pairs[2 * k + 1], k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -885,6 +922,7 @@ int main(void)
 		cmocka_unit_test(test_parity_cell_name),
 		cmocka_unit_test(test_parity_decide_pure),
 		cmocka_unit_test(test_parity_pooled_rounds),
+		cmocka_unit_test(test_parity_rounds_per_batch),
 		cmocka_unit_test(test_parity_medians_over_pairs),
 		cmocka_unit_test_setup_teardown(test_parity_dense_at_parity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parity_noise_floor_widens_band, setup, teardown),

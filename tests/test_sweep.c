@@ -685,6 +685,35 @@ static void test_sweep_gap_undecided(void **state)
 	assert_non_null(strstr(msg, "ours decodes 8.0% faster than llama.cpp at n_max=2"));
 }
 
+/* Rounds restart at 1 in every collect batch: two batches of rounds 1..3 on each
+ * rung pair within their batch, each run once. Every pair falls exactly 6%, so
+ * the interval collapses on -6%; pairing batch 2 of one rung with batch 1 of the
+ * other would scatter it. */
+static void test_sweep_rounds_per_batch(void **state)
+{
+	static const double a[6] = { 100, 110, 90, 130, 70, 105 };
+	static const int64_t rounds[6] = { 1, 2, 3, 1, 2, 3 };
+	static const char *const batch[6] = { "b1", "b1", "b1", "b2", "b2", "b2" };
+	double b[6];
+	struct sweep_rung r[2];
+	struct sweep_report rep;
+	int i;
+
+	(void)state;
+	for (i = 0; i < 6; i++)
+		b[i] = a[i] * 0.94;
+	pooled_rung(&r[0], 1, a, NULL, rounds, 6);
+	pooled_rung(&r[1], 2, b, NULL, rounds, 6);
+	r[0].batch_runs = r[1].batch_runs = batch;
+	assert_int_equal(sweep_analyze(r, 2, 5, &rep), 0);
+	assert_int_equal(rep.n_violations, 1);
+	assert_int_equal(rep.violations[0].rounds, 6);
+	assert_int_equal(rep.n_decided, 1);
+	check_near(rep.violations[0].ci_lo_pct, -6, 1e-6, "per-batch lo");
+	check_near(rep.violations[0].ci_hi_pct, -6, 1e-6, "per-batch hi");
+	sweep_report_release(&rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -698,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_series_assemble),
 		cmocka_unit_test(test_series_view),
 		cmocka_unit_test(test_sweep_pooled_interval),
+		cmocka_unit_test(test_sweep_rounds_per_batch),
 		cmocka_unit_test(test_sweep_dip_decided),
 		cmocka_unit_test(test_sweep_gap_undecided),
 	};
