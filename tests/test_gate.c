@@ -484,8 +484,8 @@ static void test_threshold_parse(void **state)
 /* --- the command, on a store --- */
 
 /* A run of 8 prompts x 2 reps around pp and tg with a fixed +-0.3% pattern. */
-static void add_run(struct store *s, const char *engine, const char *model, const char *tag,
-		    double pp, double tg, char *uuid_out)
+static void add_run_np(struct store *s, const char *engine, const char *model, const char *tag,
+		       double pp, double tg, int64_t n_predict, char *uuid_out)
 {
 	static const double wig[4] = { 0.3, -0.3, 0.1, -0.1 };
 	struct run_rec r;
@@ -500,7 +500,7 @@ static void add_run(struct store *s, const char *engine, const char *model, cons
 	r.engine.role = tps_xstrdup("ours");
 	r.model.label = tps_xstrdup(model);
 	r.ctx = 8192;
-	r.n_predict = 256;
+	r.n_predict = n_predict;
 	r.endpoint = tps_xstrdup("completion");
 	r.spec_type = tps_xstrdup("");
 	r.tag = tps_xstrdup(tag);
@@ -528,6 +528,12 @@ static void add_run(struct store *s, const char *engine, const char *model, cons
 	if (uuid_out)
 		memcpy(uuid_out, r.uuid, sizeof(r.uuid));
 	run_rec_release(&r);
+}
+
+static void add_run(struct store *s, const char *engine, const char *model, const char *tag,
+		    double pp, double tg, char *uuid_out)
+{
+	add_run_np(s, engine, model, tag, pp, tg, 256, uuid_out);
 }
 
 static int count(const char *hay, const char *needle)
@@ -597,6 +603,29 @@ static void test_gate_threshold_edge(void **state)
 			     "b", "--metric", "tg", NULL), TPS_EXIT_OK);
 	assert_int_equal(run(f, cmd_gate, "gate", "--baseline", "base", "--engine", "ours", "--tag",
 			     "c", "--metric", "tg", NULL), TPS_EXIT_FAIL);
+}
+
+/* The candidate's pool holds only runs comparable with its newest: a run of the
+ * same tag at another n_predict (half the decode speed here) is left out, as
+ * compare leaves it out, instead of being averaged into the candidate. */
+static void test_gate_pool_comparable_only(void **state)
+{
+	struct fixture *f = *state;
+	cJSON *root, *c;
+
+	add_run(f->ctx.store, "ours", "m", "v1", 1000, 100, NULL);
+	add_run_np(f->ctx.store, "ours", "m", "v2", 1000, 50, 128, NULL);
+	add_run(f->ctx.store, "ours", "m", "v2", 1000, 100, NULL);
+	assert_int_equal(run(f, cmd_baseline, "baseline", "set", "base", "--tag", "v1", NULL), 0);
+	assert_int_equal(run(f, cmd_gate, "gate", "--baseline", "base", "--engine", "ours", "--tag",
+			     "v2", "--metric", "tg", "--json", NULL), TPS_EXIT_OK);
+	assert_non_null(root = cJSON_Parse(f->out));
+	c = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cells"), 0);
+	assert_non_null(c);
+	assert_string_equal(cJSON_GetObjectItem(c, "status")->valuestring, "pass");
+	assert_int_equal(cJSON_GetObjectItem(c, "instances_ours")->valueint, 1);
+	assert_true(fabs(cJSON_GetObjectItem(c, "delta_pct")->valuedouble) < 1);
+	cJSON_Delete(root);
 }
 
 /* (g) for the gate: a 4% slowdown fails at 3% until a 2.5% floor is stored, then the
@@ -717,6 +746,7 @@ int main(void)
 		cmocka_unit_test(test_threshold_parse),
 		cmocka_unit_test_setup_teardown(test_gate_one_cell_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_threshold_edge, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gate_pool_comparable_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_noise_floor, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_junit_escapes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_missing_cells_warn, setup, teardown),
