@@ -63,7 +63,7 @@ echo "== valgrind over the unit tests" >&2
 for t in build/release/test_*; do
 	[ -x "$t" ] || continue
 	TPSDB_TEST_DATA="$PWD/tests/data" TPSDB_BIN="$PWD/build/release/tpsdb" \
-		valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		TPSDB_REFERENCE="$PWD/build/release/reference.txt" valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 		"$t" >/dev/null
 done
 echo "valgrind: clean" >&2
