@@ -3,9 +3,10 @@
 # measured side by side with the sqlite3 shell's `.import --csv` of the same rows
 # into one equivalent table (same columns, same UNIQUE key, WAL, synchronous=NORMAL).
 # The goal is at least half the shell's rate.
-#   bench/bench_import.sh [<responses, default 1000000>]   (TPSDB_BIN=path/to/tpsdb)
+#   bench/bench_import.sh [<responses, default 600000>]   (TPSDB_BIN=path/to/tpsdb)
+# 600,000 responses are about 0.9 GB of JSONL, under import's 1 GiB input limit.
 set -euo pipefail
-n=${1:-1000000}
+n=${1:-600000}
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=${TPSDB_BIN:-$here/build/release/tpsdb}
 command -v python3 >/dev/null || { echo "bench_import: needs python3" >&2; exit 1; }
