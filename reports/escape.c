@@ -2,34 +2,18 @@
  * string once, UTF-8 sequence by sequence, so an invalid byte is seen as such by
  * every sink and a multi-byte character is never cut. */
 #include "reports/escape.h"
+#include "reports/strbuf.h"
 #include "tpsdb.h"
 
 #include <stdio.h>
 #include <string.h>
 
-/* A growing string; the texts are short, so doubling is plenty. */
-struct ebuf {
-	char *p;
-	size_t len, cap;
-};
-
-static void put(struct ebuf *b, const char *s, size_t n)
+static void puts_(struct strbuf *b, const char *s)
 {
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->p = tps_xrealloc(b->p, b->cap);
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
+	strbuf_put(b, s, strlen(s));
 }
 
-static void puts_(struct ebuf *b, const char *s)
-{
-	put(b, s, strlen(s));
-}
-
-static void put_hex(struct ebuf *b, const char *fmt, unsigned v)
+static void put_hex(struct strbuf *b, const char *fmt, unsigned v)
 {
 	char e[12];
 
@@ -37,11 +21,11 @@ static void put_hex(struct ebuf *b, const char *fmt, unsigned v)
 	puts_(b, e);
 }
 
-static char *start(struct ebuf *b)
+static char *start(struct strbuf *b)
 {
 	b->p = NULL;
 	b->len = b->cap = 0;
-	put(b, "", 0);
+	strbuf_put(b, "", 0);
 	return b->p;
 }
 
@@ -77,7 +61,7 @@ size_t escape_utf8_seq(const char *s, unsigned *cp)
 
 char *escape_utf8(const char *s)
 {
-	struct ebuf b;
+	struct strbuf b;
 	unsigned cp;
 	size_t n;
 
@@ -87,7 +71,7 @@ char *escape_utf8(const char *s)
 	for (; *s; s += n ? n : 1) {
 		n = escape_utf8_seq(s, &cp);
 		if (n)
-			put(&b, s, n);
+			strbuf_put(&b, s, n);
 		else
 			puts_(&b, "\xef\xbf\xbd");
 	}
@@ -96,7 +80,7 @@ char *escape_utf8(const char *s)
 
 char *escape_text(const char *s)
 {
-	struct ebuf b;
+	struct strbuf b;
 	const char *p;
 	unsigned cp;
 	size_t n;
@@ -124,14 +108,14 @@ char *escape_text(const char *s)
 		else if (cp >= 0x80 && cp <= 0x9f)
 			put_hex(&b, "\\u%04x", cp);
 		else
-			put(&b, p, n);
+			strbuf_put(&b, p, n);
 	}
 	return b.p;
 }
 
 char *escape_github(const char *s, int prop)
 {
-	struct ebuf b;
+	struct strbuf b;
 	unsigned cp;
 	size_t n;
 
@@ -157,14 +141,14 @@ char *escape_github(const char *s, int prop)
 		else if (cp >= 0x80 && cp <= 0x9f)
 			put_hex(&b, "\\u%04x", cp);
 		else
-			put(&b, s, n);
+			strbuf_put(&b, s, n);
 	}
 	return b.p;
 }
 
 char *escape_xml(const char *s)
 {
-	struct ebuf b;
+	struct strbuf b;
 	unsigned cp;
 	size_t n;
 
@@ -184,18 +168,18 @@ char *escape_xml(const char *s)
 		else if (cp == '\'')
 			puts_(&b, "&apos;");
 		else if (cp == '\t' || cp == '\n' || cp == '\r')
-			put(&b, s, 1);
+			strbuf_put(&b, s, 1);
 		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
 			puts_(&b, "?");
 		else
-			put(&b, s, n);
+			strbuf_put(&b, s, n);
 	}
 	return b.p;
 }
 
 char *escape_cdata(const char *s)
 {
-	struct ebuf b;
+	struct strbuf b;
 	unsigned cp;
 	size_t n;
 
@@ -207,7 +191,7 @@ char *escape_cdata(const char *s)
 		else if (!strncmp(s, "]]>", 3))
 			puts_(&b, "]] >"), n = 3;
 		else
-			put(&b, s, n);
+			strbuf_put(&b, s, n);
 	}
 	return b.p;
 }

@@ -2,6 +2,7 @@
  * the command line and the store, so every cell is escaped on the way out: a row of
  * the markdown is always exactly one line with ncols + 1 unescaped pipes. */
 #include "reports/md.h"
+#include "reports/strbuf.h"
 #include "reports/escape.h"
 #include "tpsdb.h"
 
@@ -71,47 +72,31 @@ const char *md_table_get(const struct md_table *t, size_t row, size_t col)
 	return s ? s : "";
 }
 
-/* A growing string; the report's cells are short, so doubling is plenty. */
-struct buf {
-	char *p;
-	size_t len, cap;
-};
-
-static void buf_put(struct buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->p = tps_xrealloc(b->p, b->cap);
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
 
 char *md_escape(const char *s)
 {
-	struct buf b = { 0 };
+	struct strbuf b = { 0 };
 	unsigned cp;
 	size_t n;
 
-	buf_put(&b, "", 0);
+	strbuf_put(&b, "", 0);
 	for (; s && *s; s += n ? n : 1) {
 		n = escape_utf8_seq(s, &cp);
 		if (!n) {
-			buf_put(&b, "\xef\xbf\xbd", 3); /* U+FFFD for a byte that is not UTF-8 */
+			strbuf_put(&b, "\xef\xbf\xbd", 3); /* U+FFFD for a byte that is not UTF-8 */
 		} else if (cp < 0x80 && strchr("\\|`*<>[]", (int)cp)) {
 			char e[2] = { '\\', (char)cp };
-			buf_put(&b, e, 2);
+			strbuf_put(&b, e, 2);
 		} else if (cp == '\n') {
-			buf_put(&b, "<br>", 4);
+			strbuf_put(&b, "<br>", 4);
 		} else if (cp == '\r') {
 			continue;
 		} else if (cp == '\t') {
-			buf_put(&b, " ", 1);
+			strbuf_put(&b, " ", 1);
 		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
-			buf_put(&b, "?", 1);
+			strbuf_put(&b, "?", 1);
 		} else {
-			buf_put(&b, s, n);
+			strbuf_put(&b, s, n);
 		}
 	}
 	return b.p;
