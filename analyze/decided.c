@@ -27,7 +27,15 @@ static int metric_of(const struct parity_row *r)
 	return !strcmp(r->metric, "pp") ? PARITY_METRIC_PP : PARITY_METRIC_TG;
 }
 
-size_t decided_cells(const struct parity_result *r, struct decided_cell **out)
+int decided_row(const struct parity_row *row, enum decided_question q)
+{
+	if (q == DECIDED_PARITY)
+		return row->v.decided;
+	return row->v.regression == VERDICT_REG_YES || row->v.regression == VERDICT_REG_NO;
+}
+
+size_t decided_cells(const struct parity_result *r, enum decided_question q,
+		     struct decided_cell **out)
 {
 	struct decided_cell *c = NULL;
 	const struct parity_row *first = NULL;
@@ -50,7 +58,7 @@ size_t decided_cells(const struct parity_result *r, struct decided_cell **out)
 	for (i = 0; i < n; i++) {
 		c[i].decided = 1;
 		for (m = 0; m < PARITY_N_METRICS; m++)
-			if (!c[i].row[m] || !c[i].row[m]->v.decided)
+			if (!c[i].row[m] || !decided_row(c[i].row[m], q))
 				c[i].decided = 0;
 	}
 	*out = c;
@@ -84,9 +92,12 @@ static void pct(double v, int sign, char *buf, size_t len)
 
 void decided_describe(const struct parity_row *row, char *buf, size_t len)
 {
-	char d[32], mde[32];
+	const char *reg = verdict_regression_name(row->v.regression);
+	char d[32], lo[32], hi[32];
 
 	pct(row->v.delta_pct, 1, d, sizeof(d));
-	pct(row->v.mde_pct, 0, mde, sizeof(mde));
-	snprintf(buf, len, "%s (%s, mde %s)", verdict_kind_name(row->v.kind), d, mde);
+	pct(row->v.ci_lo_pct, 1, lo, sizeof(lo));
+	pct(row->v.ci_hi_pct, 1, hi, sizeof(hi));
+	snprintf(buf, len, "regression %s, %s (%s [%s, %s])", reg ? reg : "unknown",
+		 verdict_kind_name(row->v.kind), d, lo, hi);
 }

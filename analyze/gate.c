@@ -39,7 +39,6 @@ void gate_params_init(struct gate_params *p)
 		p->threshold[m] = VERDICT_MAX_REGRESS_PCT;
 		p->gated[m] = 1;
 	}
-	p->noise_k = VERDICT_NOISE_K;
 }
 
 static int same_cell(const struct parity_side *a, const struct parity_side *b)
@@ -101,60 +100,94 @@ static void add_findings(const struct gate_cell *c, struct gate_result *r)
 	}
 }
 
-/* log of the mean of a run's values; NaN without a positive one. */
-static double log_mean(const struct gate_values *v)
+/* The estimate's instances of one side: every run pooled in the cell (or the
+ * cell's one run). The caller frees the array. */
+static struct estimate_unit *gate_units(const struct gate_cell *c, int m, size_t *n,
+					size_t *values)
 {
-	double m = stats_mean(v->v, v->n);
+	struct estimate_unit *u;
+	size_t k;
 
-	return m > 0 && isfinite(m) ? log(m) : NAN;
+	*values = 0;
+	if (!c->inst || !c->n_inst) {
+		u = tps_xcalloc(1, sizeof(*u));
+		u->v = c->values[m].v;
+		u->n = c->values[m].n;
+		u->value = NAN;
+		u->round = c->side.round;
+		u->batch = c->side.batch;
+		u->started_at = c->side.started_at;
+		u->uuid = c->side.uuid;
+		*values = u->n;
+		*n = 1;
+		return u;
+	}
+	u = tps_xcalloc(c->n_inst, sizeof(*u));
+	for (k = 0; k < c->n_inst; k++) {
+		const struct parity_side *s = c->inst[k].side;
+
+		u[k].v = c->inst[k].values[m].v;
+		u[k].n = c->inst[k].values[m].n;
+		u[k].value = NAN;
+		u[k].round = s->round;
+		u[k].batch = s->batch;
+		u[k].started_at = s->started_at;
+		u[k].uuid = s->uuid;
+		*values += u[k].n;
+	}
+	*n = c->n_inst;
+	return u;
 }
 
-/* The pooled gate of metric m when a side pools several runs: 1 when it does
- * not apply (the caller falls back to the two runs' values). */
-static int gate_pooled(const struct gate_cell *c, const struct gate_cell *b, int m,
-		       const struct verdict_gate_params *vp, struct verdict_gate_result *g)
+/* The gate's reading of metric m: the one estimate of the cell, the candidate as
+ * ours, with the threshold as the band; rounds pair by number alone, since a
+ * baseline comes from an earlier batch. -1 for bad parameters. */
+static int gate_estimate(const struct gate_params *p, const struct gate_cell *c,
+			 const struct gate_cell *b, int m, struct verdict_gate_result *g)
 {
-	struct gate_instance one_c = { &c->side, { { 0 } } }, one_b = { &b->side, { { 0 } } };
-	const struct gate_instance *ic = c->inst, *ib = b->inst;
-	size_t nc = c->n_inst, nb = b->n_inst, k, r, *pairs;
-	struct parity_instance *pc, *pb;
-	double *lc, *lb;
+	struct estimate_params ep;
+	struct estimate e;
+	struct estimate_unit *uc, *ub;
+	size_t nc, nb, vc, vb, i;
 	int ret;
 
-	if (!ic || !nc) {
-		one_c.values[m] = c->values[m];
-		ic = &one_c;
-		nc = 1;
+	uc = gate_units(c, m, &nc, &vc);
+	ub = gate_units(b, m, &nb, &vb);
+	estimate_params_init(&ep);
+	ep.band_pct = p->threshold[m];
+	ep.noise_pct = m == GATE_ACCEPT || isnan(c->noise_pct[m]) ? 0 : c->noise_pct[m];
+	ep.by_batch = 0;
+	ret = estimate_cell(uc, nc, ub, nb, &ep, &e);
+	if (ret == 0) {
+		memset(g, 0, sizeof(*g));
+		g->v = e.v;
+		g->outcome = vc && vb ? verdict_gate_outcome_of(&e.v) : VERDICT_GATE_NODATA;
+		g->bound = e.v.bound;
+		g->threshold_pct = p->threshold[m];
+		g->delta_pct = e.v.delta_pct;
+		g->candidate_mean = e.ours_center;
+		g->baseline_mean = e.vs_center;
+		g->n_candidate = vc;
+		g->n_baseline = vb;
+		g->method = e.v.method;
+		g->rounds = e.v.rounds;
+		g->instances_cand = nc;
+		g->instances_base = nb;
+		g->ci_lo_pct = e.v.ci_lo_pct;
+		g->ci_hi_pct = e.v.ci_hi_pct;
+		g->mde_pct = e.v.mde_pct;
+		g->decided = g->outcome == VERDICT_GATE_PASS || g->outcome == VERDICT_GATE_FAIL;
+		g->reason = e.reason;
+		g->n_out_cand = e.n_out_ours;
+		g->n_out_base = e.n_out_vs;
+		for (i = 0; i < e.n_out_ours && i < 4; i++)
+			g->out_cand[i] = uc[e.out_ours[i]].uuid;
+		for (i = 0; i < e.n_out_vs && i < 4; i++)
+			g->out_base[i] = ub[e.out_vs[i]].uuid;
 	}
-	if (!ib || !nb) {
-		one_b.values[m] = b->values[m];
-		ib = &one_b;
-		nb = 1;
-	}
-	if (nc < 2 && nb < 2)
-		return 1;
-	lc = tps_xmalloc(nc * sizeof(*lc));
-	lb = tps_xmalloc(nb * sizeof(*lb));
-	pc = tps_xcalloc(nc, sizeof(*pc));
-	pb = tps_xcalloc(nb, sizeof(*pb));
-	pairs = tps_xmalloc(2 * (nc < nb ? nc : nb) * sizeof(*pairs));
-	for (k = 0; k < nc; k++) {
-		lc[k] = log_mean(&ic[k].values[m]);
-		pc[k].side = ic[k].side;
-	}
-	for (k = 0; k < nb; k++) {
-		lb[k] = log_mean(&ib[k].values[m]);
-		pb[k].side = ib[k].side;
-	}
-	/* Baseline and candidate come from different batches: rounds pair by
-	 * number alone, each run once. */
-	r = parity_rounds(pc, nc, pb, nb, 0, pairs);
-	ret = verdict_gate_rounds(lc, nc, lb, nb, pairs, r, vp, g);
-	free(pairs);
-	free(pc);
-	free(pb);
-	free(lc);
-	free(lb);
+	estimate_release(&e);
+	free(uc);
+	free(ub);
 	return ret;
 }
 
@@ -162,24 +195,12 @@ static int gate_pooled(const struct gate_cell *c, const struct gate_cell *b, int
 static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 		       const struct gate_cell *b, int m, struct gate_result *r)
 {
-	struct verdict_gate_params vp;
 	struct verdict_gate_result g;
 	const struct gate_values *x = &c->values[m], *y = &b->values[m];
 	double noise = m == GATE_ACCEPT ? NAN : c->noise_pct[m];
 	struct gate_row *row;
-	int rc;
 
-	verdict_gate_params_init(&vp);
-	vp.max_regress_pct = p->threshold[m];
-	vp.noise_k = p->noise_k;
-	vp.noise_pct = isnan(noise) ? 0 : noise;
-	rc = gate_pooled(c, b, m, &vp, &g);
-	if (rc > 0) {
-		rc = verdict_gate(x->v, x->n, y->v, y->n, &vp, &g);
-		g.instances_cand = c->n_inst ? c->n_inst : 1;
-		g.instances_base = b->n_inst ? b->n_inst : 1;
-	}
-	if (rc < 0) {
+	if (gate_estimate(p, c, b, m, &g) < 0) {
 		r->stop = GATE_STOP_BAD_PARAMS;
 		r->stop_cell = c;
 		return -1;
@@ -189,7 +210,7 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 		if (m != GATE_ACCEPT || (x->n && y->n)) {
 			struct gate_note *n = add_note(r, GATE_NOTE_NO_DATA, c);
 			n->metric = m;
-			n->baseline_empty = x->n != 0;
+			n->baseline_empty = g.n_candidate != 0;
 		}
 		return 0;
 	}
@@ -267,7 +288,11 @@ static void add_violations(const struct series_set *set, struct gate_result *r)
 			v->from = st->from_n_max;
 			v->to = st->to_n_max;
 			v->drop_pct = -st->change_pct;
-			r->n_fail++;
+			v->step = st;
+			/* An undecided dip is listed, never a failure: its interval
+			 * still holds a fall within the tolerance. */
+			if (st->decided)
+				r->n_fail++;
 		}
 	}
 }

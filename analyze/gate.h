@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "analyze/changepoint.h"
+#include "analyze/estimate.h"
 #include "analyze/parity.h"
 #include "analyze/series.h"
 #include "analyze/verdict.h"
@@ -82,16 +83,36 @@ struct gate_input {
 struct gate_params {
 	double threshold[GATE_N_METRICS]; /* allowed regression, percent, >= 0 */
 	int gated[GATE_N_METRICS];        /* 1: the metric is gated */
-	double noise_k;                   /* multiplier of the stored floor, >= 0 */
 	int sweep;                        /* fail on the sweep's violations */
 	int strict;                       /* fail on flagged samples and on
 					     inconclusive rows */
 	int trend;                        /* fail on a regressing newest change point */
 };
 
-/* Sets the defaults: every metric gated at VERDICT_MAX_REGRESS_PCT, k =
- * VERDICT_NOISE_K, no optional check. */
+/* Sets the defaults: every metric gated at VERDICT_MAX_REGRESS_PCT, no optional
+ * check. */
 void gate_params_init(struct gate_params *p);
+
+/* The gate's reading of one metric of one cell: the cell's estimate
+ * (analyze/estimate.h) against the threshold, in the gate's words. */
+struct verdict_gate_result {
+	enum verdict_gate_outcome outcome; /* verdict_gate_outcome_of(&v) */
+	enum verdict_bound bound;
+	double threshold_pct;        /* the metric's --max-regress */
+	double delta_pct;            /* the estimate's point, percent */
+	double candidate_mean, baseline_mean; /* the estimate's centres: delta_pct is
+						 their ratio */
+	size_t n_candidate, n_baseline; /* usable values of the instances given */
+	enum verdict_method method;
+	size_t rounds, instances_cand, instances_base;
+	double ci_lo_pct, ci_hi_pct; /* the interval at v.ci_level */
+	double mde_pct;              /* its half-width */
+	int decided;                 /* pass or fail by the interval */
+	struct verdict v;            /* the estimate's verdict at the threshold */
+	enum estimate_reason reason; /* why it decides nothing, when it does not */
+	size_t n_out_cand, n_out_base; /* instances left out as outliers */
+	const char *out_cand[4], *out_base[4]; /* their uuids (the first four) */
+};
 
 /* One metric of one shared cell. */
 struct gate_row {
@@ -132,6 +153,7 @@ struct gate_violation {
 	const struct series *series;
 	int64_t from, to; /* n_max of the rungs; <= 0 or TPS_NULL for the base */
 	double drop_pct;  /* > 0 */
+	const struct sweep_step *step; /* the sweep's step: interval, decided */
 };
 
 /* The newest change point of a candidate cell's history of one metric. */

@@ -16,7 +16,6 @@ void parity_opts_init(struct parity_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->metrics = PARITY_BOTH;
 	o->band_pct = VERDICT_BAND_PCT;
-	o->noise_k = VERDICT_NOISE_K;
 }
 
 static int same_str(const char *a, const char *b)
@@ -93,18 +92,6 @@ void parity_pair(const struct parity_value *a, size_t na, const struct parity_va
 	*n = m;
 	if (unpaired)
 		*unpaired = lost;
-}
-
-static double series_median(const struct parity_series *s)
-{
-	double *x = tps_xmalloc((s->n ? s->n : 1) * sizeof(*x)), m;
-	size_t i;
-
-	for (i = 0; i < s->n; i++)
-		x[i] = s->v[i].value;
-	m = stats_median(x, s->n);
-	free(x);
-	return m;
 }
 
 /* Whether sides[] measured this model at all: a cell one engine lacks is worth a
@@ -186,132 +173,65 @@ size_t parity_rounds(const struct parity_instance *a, size_t na,
 	return r;
 }
 
-/* Appends a run's values to a growing array. */
-static void append_values(double **dst, size_t *n, const struct parity_series *s)
+/* The estimate's instances of one side: values copied out of the keyed series
+ * (*store holds them; the caller frees both). */
+static struct estimate_unit *units_of(const struct parity_instance *in, size_t n,
+				      enum parity_metric m, double **store)
 {
-	if (!s->n)
-		return;
-	*dst = tps_xrealloc(*dst, (*n + s->n) * sizeof(**dst));
-	for (size_t i = 0; i < s->n; i++)
-		(*dst)[(*n)++] = s->v[i].value;
-}
+	struct estimate_unit *u = tps_xcalloc(n ? n : 1, sizeof(*u));
+	size_t total = 0, k, i, at = 0;
 
-static void append(double **dst, size_t *n, const double *x, size_t m)
-{
-	if (!m)
-		return;
-	*dst = tps_xrealloc(*dst, (*n + m) * sizeof(**dst));
-	memcpy(*dst + *n, x, m * sizeof(*x));
-	*n += m;
-}
+	for (k = 0; k < n; k++)
+		total += in[k].values[m].n;
+	*store = tps_xmalloc((total ? total : 1) * sizeof(**store));
+	for (k = 0; k < n; k++) {
+		const struct parity_series *s = &in[k].values[m];
 
-/* log of a run's median; NaN when it has no positive finite one. */
-static double log_median(const struct parity_series *s)
-{
-	double m = series_median(s);
-
-	return m > 0 && isfinite(m) ? log(m) : NAN;
-}
-
-/* The pooled comparison of one metric of one cell: each round is reduced to one
- * log ratio (the median of its per-prompt ratios, or the ratio of the run
- * medians when no prompt pairs), each run to its log median. The medians of the
- * row are over the samples that formed the comparison. Returns 0 with *v filled,
- * 1 when a single pair of runs leaves only the requests' verdict (the caller
- * falls back), -1 for bad parameters. */
-static int pooled(const struct parity_instance *a, size_t na,
-		  const struct parity_instance *b, size_t nb, enum parity_metric m,
-		  const struct verdict_params *vp, struct parity_row *row)
-{
-	size_t *pairs = tps_xmalloc(2 * (na < nb ? na : nb) * sizeof(*pairs) + sizeof(*pairs));
-	double *rl, *la = tps_xmalloc(na * sizeof(*la)), *lb = tps_xmalloc(nb * sizeof(*lb));
-	double *px = NULL, *py = NULL;
-	char *used_a = tps_xcalloc(na, 1), *used_b = tps_xcalloc(nb, 1);
-	size_t r, k, npx = 0, npy = 0, lost = 0;
-	int ret;
-
-	r = parity_rounds(a, na, b, nb, 1, pairs);
-	rl = tps_xmalloc((r ? r : 1) * sizeof(*rl));
-	for (k = 0; k < na; k++)
-		la[k] = log_median(&a[k].values[m]);
-	for (k = 0; k < nb; k++)
-		lb[k] = log_median(&b[k].values[m]);
-	for (k = 0; k < r; k++) {
-		const struct parity_series *sa = &a[pairs[2 * k]].values[m];
-		const struct parity_series *sb = &b[pairs[2 * k + 1]].values[m];
-		double *x = NULL, *y = NULL, *q;
-		size_t n = 0, l = 0, i, good = 0;
-
-		used_a[pairs[2 * k]] = used_b[pairs[2 * k + 1]] = 1;
-		parity_pair(sa->v, sa->n, sb->v, sb->n, &x, &y, &n, &l);
-		q = tps_xmalloc((n ? n : 1) * sizeof(*q));
-		for (i = 0; i < n; i++) {
-			double t = x[i] / y[i];
-			if (x[i] > 0 && y[i] > 0 && isfinite(t) && t > 0)
-				q[good++] = t;
-		}
-		if (good) {
-			rl[k] = log(stats_median(q, good));
-			append(&px, &npx, x, n);
-			append(&py, &npy, y, n);
-			lost += l;
-		} else {
-			rl[k] = la[pairs[2 * k]] - lb[pairs[2 * k + 1]];
-			append_values(&px, &npx, sa);
-			append_values(&py, &npy, sb);
-		}
-		free(q);
-		free(x);
-		free(y);
+		u[k].v = *store + at;
+		for (i = 0; i < s->n; i++)
+			(*store)[at++] = s->v[i].value;
+		u[k].n = s->n;
+		u[k].value = NAN;
+		u[k].round = in[k].side ? in[k].side->round : INT64_MIN;
+		u[k].batch = in[k].side ? in[k].side->batch : NULL;
+		u[k].started_at = in[k].side ? in[k].side->started_at : NULL;
+		u[k].uuid = in[k].side ? in[k].side->uuid : NULL;
 	}
-	for (k = 0; k < na; k++)
-		if (!used_a[k])
-			lost += a[k].values[m].n;
-	for (k = 0; k < nb; k++)
-		if (!used_b[k])
-			lost += b[k].values[m].n;
-	ret = verdict_rounds(rl, r, la, na, lb, nb, vp, &row->v);
-	if (ret == 0) {
-		if (row->v.method == VERDICT_METHOD_WELCH) {
-			/* Compared by the run medians: every value took part. */
-			free(px);
-			free(py);
-			px = py = NULL;
-			npx = npy = lost = 0;
-			for (k = 0; k < na; k++)
-				append_values(&px, &npx, &a[k].values[m]);
-			for (k = 0; k < nb; k++)
-				append_values(&py, &npy, &b[k].values[m]);
-		}
-		row->ours_median = stats_median(px, npx);
-		row->vs_median = stats_median(py, npy);
-		row->unpaired = lost;
-	}
-	free(px);
-	free(py);
-	free(used_a);
-	free(used_b);
-	free(rl);
-	free(la);
-	free(lb);
-	free(pairs);
-	return ret;
+	return u;
 }
 
-/* Judges one metric of one cell and appends the row. -1 when the verdict's
- * parameters are not numbers >= 0. */
+/* The sequential design the instances came from: the largest looks_to of a
+ * side's runs (0: every run came from a fixed design). */
+static int64_t design_looks(const struct parity_instance *a, size_t na,
+			    const struct parity_instance *b, size_t nb)
+{
+	int64_t l = 0;
+	size_t k;
+
+	for (k = 0; k < na; k++)
+		if (a[k].side && a[k].side->looks_to > l)
+			l = a[k].side->looks_to;
+	for (k = 0; k < nb; k++)
+		if (b[k].side && b[k].side->looks_to > l)
+			l = b[k].side->looks_to;
+	return l;
+}
+
+/* Judges one metric of one cell and appends the row: the cell's one estimate.
+ * -1 when the parameters are not numbers >= 0. */
 static int judge(const struct parity_opts *o, const struct parity_side *a,
 		 const struct parity_side *b, const struct parity_cell *c, enum parity_metric m,
 		 int forced, struct parity_result *r)
 {
 	struct parity_instance one_a, one_b;
 	const struct parity_instance *ia = c->ours_inst, *ib = c->vs_inst;
-	size_t na = c->n_ours_inst, nb = c->n_vs_inst, i;
-	double *x = NULL, *y = NULL, noise = c->noise_pct[m];
-	size_t n = 0, lost = 0;
-	struct verdict_params vp;
+	size_t na = c->n_ours_inst, nb = c->n_vs_inst, i, used = 0;
+	double noise = c->noise_pct[m], *va = NULL, *vb = NULL;
+	struct estimate_unit *ua = NULL, *ub = NULL;
+	struct estimate_params ep;
+	struct estimate e = { 0 };
 	struct parity_row *row;
-	int ret = -1, got;
+	int ret = -1;
 
 	if (!ia || !na) {
 		memset(&one_a, 0, sizeof(one_a));
@@ -327,35 +247,44 @@ static int judge(const struct parity_opts *o, const struct parity_side *a,
 		ib = &one_b;
 		nb = 1;
 	}
-	verdict_params_init(&vp);
-	vp.band_pct = o->band_pct;
-	vp.noise_k = o->noise_k;
-	vp.noise_pct = isnan(noise) ? 0 : noise;
-	r->rows = tps_xrealloc(r->rows, (r->n_rows + 1) * sizeof(*r->rows));
-	row = &r->rows[r->n_rows];
-	memset(row, 0, sizeof(*row));
-	got = pooled(ia, na, ib, nb, m, &vp, row);
-	if (got < 0)
+	estimate_params_init(&ep);
+	ep.band_pct = o->band_pct;
+	ep.noise_pct = isnan(noise) ? 0 : noise;
+	ep.looks_to = o->looks_to ? o->looks_to : design_looks(ia, na, ib, nb);
+	if (ep.looks_to > ESTIMATE_MAX_LOOK)
+		ep.looks_to = ESTIMATE_MAX_LOOK;
+	ua = units_of(ia, na, m, &va);
+	ub = units_of(ib, nb, m, &vb);
+	if (estimate_cell(ua, na, ub, nb, &ep, &e) < 0)
 		goto out;
-	if (got > 0) {
-		/* One pair of runs (or too few to pool): the requests of the newest
-		 * pair, the band widened to the stored instance noise, as before. */
-		const struct parity_series *va = &ia[na - 1].values[m], *vb = &ib[nb - 1].values[m];
-
-		parity_pair(va->v, va->n, vb->v, vb->n, &x, &y, &n, &lost);
-		if (verdict_paired(x, y, n, &vp, &row->v) < 0)
-			goto out;
-		row->ours_median = stats_median(x, n);
-		row->vs_median = stats_median(y, n);
-		for (i = 0; i + 1 < na; i++)
-			lost += ia[i].values[m].n;
-		for (i = 0; i + 1 < nb; i++)
-			lost += ib[i].values[m].n;
-		row->unpaired = lost;
-		row->v.instances_ours = na;
-		row->v.instances_vs = nb;
+	r->rows = tps_xrealloc(r->rows, (r->n_rows + 1) * sizeof(*r->rows));
+	row = &r->rows[r->n_rows++];
+	memset(row, 0, sizeof(*row));
+	row->v = e.v;
+	row->ours_median = e.ours_center;
+	row->vs_median = e.vs_center;
+	row->reason = e.reason;
+	row->n_ours_first = e.n_ours_first;
+	row->n_vs_first = e.n_vs_first;
+	row->n_out_ours = e.n_out_ours;
+	row->n_out_vs = e.n_out_vs;
+	for (i = 0; i < e.n_out_ours && i < 4; i++)
+		copy_uuid(row->out_ours[i], sizeof(row->out_ours[i]), ua[e.out_ours[i]].uuid);
+	for (i = 0; i < e.n_out_vs && i < 4; i++)
+		copy_uuid(row->out_vs[i], sizeof(row->out_vs[i]), ub[e.out_vs[i]].uuid);
+	/* Values of instances that took no part: unpaired rounds and outliers. */
+	for (i = 0; i < na; i++)
+		used += ia[i].values[m].n;
+	for (i = 0; i < nb; i++)
+		used += ib[i].values[m].n;
+	if (e.v.method == VERDICT_METHOD_ROUNDS) {
+		size_t in_rounds = 0;
+		for (i = 0; i < e.n_rounds; i++)
+			in_rounds += ia[e.round_ours[i]].values[m].n + ib[e.round_vs[i]].values[m].n;
+		row->unpaired = used - in_rounds;
+	} else if (e.v.method == VERDICT_METHOD_REQUESTS) {
+		row->unpaired = used - ia[na - 1].values[m].n - ib[nb - 1].values[m].n;
 	}
-	r->n_rows++;
 	row->model = tps_xstrdup(a->model ? a->model : "");
 	row->spec_type = tps_xstrdup(a->spec_type ? a->spec_type : "");
 	row->endpoint = tps_xstrdup(a->endpoint ? a->endpoint : "");
@@ -376,8 +305,11 @@ static int judge(const struct parity_opts *o, const struct parity_side *a,
 	row->forced = forced;
 	ret = 0;
 out:
-	free(x);
-	free(y);
+	estimate_release(&e);
+	free(ua);
+	free(ub);
+	free(va);
+	free(vb);
 	return ret;
 }
 

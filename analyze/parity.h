@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/estimate.h"
 #include "analyze/verdict.h"
 
 enum parity_metric_bits {
@@ -34,12 +35,15 @@ struct parity_opts {
 					  none); else every run carrying this tag */
 	const char *batch;             /* NULL: any; else only runs of this batch */
 	int metrics;                   /* PARITY_PP, PARITY_TG or both */
-	double band_pct;               /* parity band, default VERDICT_BAND_PCT */
-	double noise_k;                /* multiplier of the stored floor, default 2 */
+	double band_pct;               /* parity band and regression margin, default
+					  VERDICT_BAND_PCT */
+	int64_t looks_to;              /* a sequential design's last look (an
+					  --until-decided batch's --max-rounds); 0:
+					  a fixed design (estimate_params) */
 	int force;                     /* compare cells that would be refused */
 };
 
-/* Sets the defaults: both metrics, band 2%, k 2, no filters, no force. */
+/* Sets the defaults: both metrics, band 2%, a fixed design, no filters, no force. */
 void parity_opts_init(struct parity_opts *o);
 
 /* One sample's value of a metric, keyed for pairing by prompt and repetition. */
@@ -57,6 +61,10 @@ struct parity_side {
 	int64_t n_max, ctx, n_predict; /* INT64_MIN (the store's TPS_NULL) when absent */
 	int64_t round;                 /* the collector's round; INT64_MIN when unknown */
 	const char *batch;             /* the collector's batch id; NULL when unknown */
+	const char *started_at;        /* ISO 8601; NULL when unknown (the order of a
+					  round's two starts comes from it) */
+	int64_t looks_to;              /* the run's batch looked after every round up
+					  to this one (--until-decided); 0 none */
 };
 
 /* The usable values of one metric in one run, ordered by (prompt_id, rep), and how
@@ -137,11 +145,16 @@ struct parity_row {
 	const char *metric;                 /* "pp" or "tg", static */
 	const char *ours, *vs;              /* engine labels, borrowed from the opts */
 	char ours_run[40], vs_run[40];      /* uuids of the runs compared */
-	struct verdict v;                   /* delta, CI, p, verdict, effective band */
+	struct verdict v;                   /* delta, interval, both answers, band */
 	double noise_pct;                   /* the stored floor; NaN when none */
-	double ours_median, vs_median;      /* over exactly the samples that formed the
-					       pairs (every value of each run when the
-					       runs were compared by their medians) */
+	double ours_median, vs_median;      /* the estimate's centres: the geometric
+					       mean of the medians of the instances
+					       behind it (one instance: its median);
+					       delta_pct is their ratio exactly */
+	enum estimate_reason reason;        /* why nothing is decided, when so */
+	size_t n_ours_first, n_vs_first;    /* rounds by the side that started first */
+	size_t n_out_ours, n_out_vs;        /* instances left out as outliers */
+	char out_ours[4][40], out_vs[4][40]; /* their uuids (the first four) */
 	size_t excluded_ours, excluded_vs;  /* samples flagged for this metric, left out */
 	size_t unpaired;                    /* usable values with no partner on the other
 					       side, those of unpaired runs included */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/estimate.h"
 #include "analyze/stats.h"
 #include "analyze/verdict.h"
 #include "tpsdb.h"
@@ -47,7 +48,7 @@ static void point_interval(const struct sweep_rung *r, struct sweep_point *out)
 		if (r->tg_runs[i] > 0 && isfinite(r->tg_runs[i]))
 			v[k++] = log(r->tg_runs[i]);
 	if (k >= 2) {
-		double m = stats_mean(v, k), h = stats_t_quantile(0.975, (double)(k - 1)) *
+		double m = stats_mean(v, k), h = stats_t_quantile(1 - VERDICT_ALPHA, (double)(k - 1)) *
 						 stats_stddev(v, k) / sqrt((double)k);
 		out->tg_ci_lo = exp(m - h);
 		out->tg_ci_hi = exp(m + h);
@@ -58,7 +59,7 @@ static void point_interval(const struct sweep_rung *r, struct sweep_point *out)
 		if (isfinite(r->accept_runs[i]))
 			v[k++] = r->accept_runs[i];
 	if (k >= 2 && !isnan(out->acceptance)) {
-		double h = stats_t_quantile(0.975, (double)(k - 1)) * stats_stddev(v, k) /
+		double h = stats_t_quantile(1 - VERDICT_ALPHA, (double)(k - 1)) * stats_stddev(v, k) /
 			   sqrt((double)k);
 		out->accept_ci_lo = fmax(0, out->acceptance - h);
 		out->accept_ci_hi = fmin(1, out->acceptance + h);
@@ -82,88 +83,54 @@ void sweep_point_compute(const struct sweep_rung *r, struct sweep_point *out)
 	point_interval(r, out);
 }
 
-/* The log instance values of r (log of the run values; NaN for a value that is
- * not finite and positive) into a heap array of r's run count. */
-static double *run_logs(const struct sweep_rung *r, int use_rate, size_t *n)
+/* The estimate's instances of a rung: each run's value, round and batch; no
+ * start times, since a series' rungs always run in the same order and that
+ * order is the design, not a position to balance. */
+static struct estimate_unit *rung_units(const struct sweep_rung *r, int use_rate, size_t *n)
 {
-	const double *x = use_rate && r->rate_runs ? r->rate_runs : r->tg_runs;
-	double one = r->tg, *v;
-	size_t i;
+	struct estimate_unit *u;
+	size_t k, m = r->n_runs ? r->n_runs : 1;
 
-	if (!r->n_runs || !x) {
-		x = &one;
-		*n = 1;
-		if (use_rate && r->predicted_n > 0 && r->predicted_ms > 0)
-			one = (double)r->predicted_n / r->predicted_ms * 1000;
-	} else {
-		*n = r->n_runs;
+	u = tps_xcalloc(m, sizeof(*u));
+	for (k = 0; k < m; k++) {
+		if (r->n_runs)
+			u[k].value = use_rate ? r->rate_runs[k] : r->tg_runs[k];
+		else if (use_rate && r->predicted_n > 0 && r->predicted_ms > 0)
+			u[k].value = (double)r->predicted_n / r->predicted_ms * 1000;
+		else
+			u[k].value = r->tg;
+		u[k].round = r->n_runs && r->round_runs && r->round_runs[k] >= 1 ?
+			r->round_runs[k] : INT64_MIN;
+		u[k].batch = r->n_runs && r->batch_runs ? r->batch_runs[k] : NULL;
 	}
-	v = tps_xmalloc(*n * sizeof(*v));
-	for (i = 0; i < *n; i++)
-		v[i] = x[i] > 0 && isfinite(x[i]) ? log(x[i]) : NAN;
-	return v;
-}
-
-/* 1 when every run of r carries a round number (>= 1). */
-static int rounds_known(const struct sweep_rung *r)
-{
-	size_t i;
-
-	if (!r->n_runs || !r->round_runs)
-		return 0;
-	for (i = 0; i < r->n_runs; i++)
-		if (r->round_runs[i] < 1)
-			return 0;
-	return 1;
-}
-
-/* Whether run i of a and run j of b may share a round: the same batch, or a run
- * without one. */
-static int same_batch(const struct sweep_rung *a, size_t i, const struct sweep_rung *b,
-		      size_t j)
-{
-	const char *x = a->batch_runs ? a->batch_runs[i] : NULL;
-	const char *y = b->batch_runs ? b->batch_runs[j] : NULL;
-
-	return !x || !y || !strcmp(x, y);
+	*n = m;
+	return u;
 }
 
 int sweep_step_interval(const struct sweep_rung *a, const struct sweep_rung *b, int use_rate,
 			double band_pct, struct verdict *out)
 {
-	struct verdict_params p;
-	size_t na, nb, nr = 0, i, j;
-	double *la, *lb, *rl;
+	struct estimate_params p;
+	struct estimate e;
+	struct estimate_unit *ua, *ub;
+	size_t na, nb;
 	int ret;
 
-	use_rate = use_rate && a->rate_runs && b->rate_runs;
-	la = run_logs(a, use_rate, &na);
-	lb = run_logs(b, use_rate, &nb);
-	rl = tps_xmalloc((na < nb ? na : nb) * sizeof(*rl));
-	/* Rounds pair only when both rungs know them all: a round of unknown runs
-	 * would pair two instances that were never started together. */
-	if (rounds_known(a) && rounds_known(b)) {
-		/* Rounds restart at 1 in every collect batch: a pair shares its batch
-		 * when both runs carry one, and no run of a pairs twice. */
-		char *used = tps_xcalloc(na ? na : 1, 1);
-		for (j = 0; j < nb; j++) {
-			for (i = 0; i < na && (used[i] || a->round_runs[i] != b->round_runs[j] ||
-					       !same_batch(a, i, b, j));
-			     i++)
-				;
-			if (i < na && nr < (na < nb ? na : nb)) {
-				used[i] = 1;
-				rl[nr++] = lb[j] - la[i];
-			}
-		}
-		free(used);
-	}
-	verdict_params_init(&p);
+	use_rate = use_rate && (a->n_runs ? a->rate_runs != NULL : 1) &&
+		   (b->n_runs ? b->rate_runs != NULL : 1);
+	ua = rung_units(a, use_rate, &na);
+	ub = rung_units(b, use_rate, &nb);
+	estimate_params_init(&p);
 	p.band_pct = band_pct;
-	ret = verdict_rounds(rl, nr, lb, nb, la, na, &p, out);
-	free(la);
-	free(lb);
-	free(rl);
+	/* b over a: the change from rung a to rung b. */
+	ret = estimate_cell(ub, nb, ua, na, &p, &e);
+	if (ret == 0) {
+		*out = e.v;
+		ret = e.v.kind == VERDICT_UNKNOWN ? 1 : 0;
+	}
+	estimate_release(&e);
+	free(ua);
+	free(ub);
 	return ret;
 }
 
@@ -180,30 +147,27 @@ static void step_set(struct sweep_step *s, const struct sweep_rung *rungs, size_
 	s->rounds = 0;
 }
 
-/* The violation check of step i (change c): with an interval across runs, a
- * violation decided when the whole interval lies below -tol and an undecided
- * dip when the step falls and the interval straddles -tol; without one, today's
- * point rule. */
+/* The violation check of step i: the step's one estimate (sweep_step_interval())
+ * gives the change; a violation is decided when the whole interval lies below
+ * -tol, and a fall past -tol (or an interval reaching past it) that the
+ * interval does not settle is an undecided dip. Without an interval (one run a
+ * side) nothing is decided: a fall past -tol is listed as an undecided dip. */
 static void step_decide(struct sweep_report *out, const struct sweep_rung *rungs, size_t i,
 			double c, double tol)
 {
 	struct verdict v;
 	struct sweep_step *st;
+	int have = sweep_step_interval(&rungs[i], &rungs[i + 1], 0, tol, &v) == 0 &&
+		   isfinite(v.ci_lo_pct) && isfinite(v.ci_hi_pct);
 
-	if (sweep_step_interval(&rungs[i], &rungs[i + 1], 0, tol, &v) != 0 ||
-	    isnan(v.ci_lo_pct) || isnan(v.ci_hi_pct)) {
-		if (!(c < -tol))
-			return;
-		st = &out->violations[out->n_violations++];
-		step_set(st, rungs, i, c);
-		st->decided = 1;
-		out->n_decided++;
-		return;
-	}
-	if (!(c < -tol) && !(c < 0 && v.ci_lo_pct < -tol))
+	if (have && isfinite(v.delta_pct))
+		c = v.delta_pct;
+	if (!(c < -tol) && !(have && c < 0 && v.ci_lo_pct < -tol))
 		return;
 	st = &out->violations[out->n_violations++];
 	step_set(st, rungs, i, c);
+	if (!have)
+		return;
 	st->ci_lo_pct = v.ci_lo_pct;
 	st->ci_hi_pct = v.ci_hi_pct;
 	st->mde_pct = v.mde_pct;
@@ -271,8 +235,9 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 	out->tg_pct = out->tpc_pct = out->cost_pct = NAN;
 	out->log_gap = out->log_tpc = out->log_cost = NAN;
 	out->share_acceptance = out->share_cost = NAN;
-	out->decided = 1;
-	out->ci_lo_pct = out->ci_hi_pct = out->mde_pct = NAN;
+	out->decided = 0;
+	out->regression = VERDICT_REG_UNKNOWN;
+	out->delta_pct = out->ci_lo_pct = out->ci_hi_pct = out->mde_pct = NAN;
 	out->instances_ours = ours->n_runs ? ours->n_runs : 1;
 	out->instances_ref = ref->n_runs ? ref->n_runs : 1;
 	if (ours->n_max != ref->n_max)
@@ -299,15 +264,21 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *ref,
 		      struct sweep_gap *gap)
 {
-	struct verdict v;
+	struct verdict v, r;
 
+	gap->decided = 0;
+	gap->regression = VERDICT_REG_UNDECIDED;
 	if (sweep_step_interval(ref, ours, 1, SWEEP_EQUAL_PCT, &v) != 0 ||
 	    isnan(v.ci_lo_pct) || isnan(v.ci_hi_pct))
 		return;
 	gap->decided = v.decided;
+	gap->delta_pct = v.delta_pct;
 	gap->ci_lo_pct = v.ci_lo_pct;
 	gap->ci_hi_pct = v.ci_hi_pct;
 	gap->mde_pct = v.mde_pct;
+	/* The same interval against the regression band. */
+	if (sweep_step_interval(ref, ours, 1, VERDICT_BAND_PCT, &r) == 0)
+		gap->regression = r.regression;
 }
 
 int sweep_sign(double v)

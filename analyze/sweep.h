@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/verdict.h"
+
 #define SWEEP_TOLERANCE_PCT 5.0 /* default: a fall of more than this is a violation */
 /* Within this many percent a part of a gap (tokens per cycle, cost per cycle, or
  * the gap itself) is called equal in the explanation. */
@@ -126,11 +128,14 @@ struct sweep_gap {
 	double log_gap, log_tpc, log_cost; /* natural logs of the three ratios */
 	double share_acceptance; /* log_tpc / log_gap; NaN when |log_gap| <= 1e-12 */
 	double share_cost;       /* -log_cost / log_gap; the shares add up to 1 */
-	/* Across instances (sweep_gap_decide(); sweep_gap() leaves decided 1 and the
-	 * rest NaN: one run a side, today's rule): */
+	/* Across instances (sweep_gap_decide(), the one estimate of the gap; without
+	 * an interval, one run a side, nothing is decided and the rest is NaN): */
 	int decided;             /* 0: the interval settles neither a gap beyond
 				    SWEEP_EQUAL_PCT nor parity within it */
+	double delta_pct;        /* the estimate's point (ours over ref), percent */
 	double ci_lo_pct, ci_hi_pct, mde_pct;
+	enum verdict_regression regression; /* the same interval against
+					       VERDICT_BAND_PCT: ours slower by more? */
 	size_t instances_ours, instances_ref;
 };
 

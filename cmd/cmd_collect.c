@@ -5,6 +5,7 @@
  * compares this batch's runs (schema/pair_load.c, analyze/parity.c) and ends a
  * model's rounds once analyze/decided.c calls every cell decided. */
 #include "analyze/decided.h"
+#include "analyze/estimate.h"
 #include "analyze/parity.h"
 #include "collect/cell.h"
 #include "collect/interrupt.h"
@@ -87,18 +88,26 @@ static const char help_text[] =
 "  --aa                       an alias of --rounds 2: A/A pairs as far apart as the\n"
 "                             cells compare pairs, for 'tpsdb calibrate'\n"
 "  --until-decided            run rounds until every cell of the --ours engine\n"
-"                             against each other engine is decided for pp and tg:\n"
-"                             after each round from the third, this batch's runs of\n"
-"                             the model are compared as 'compare --batch' would\n"
-"                             (band 2%%): faster or slower with the whole 95%% CI\n"
-"                             beyond the band, or parity with the 90%% CI inside it;\n"
-"                             a decided cell stays decided; the model's rounds end\n"
-"                             when all its cells are. Prints 'decided: ...' per cell\n"
-"                             and metric with the rounds and the server time (wall\n"
-"                             time of the runs of both engines' cells up to that\n"
-"                             round) it took, and 'open: ...' for the cells left.\n"
-"                             Needs --ours and two engines; not with --rounds/--aa\n"
-"  --max-rounds <n>           the most rounds --until-decided runs (3..1000,\n"
+"                             against each other engine answers the --question for\n"
+"                             pp and tg: after each round from the third, this\n"
+"                             batch's runs of the model are compared as 'compare\n"
+"                             --batch' would (band 2%%). Each look costs: the\n"
+"                             intervals use the per-look level of a Pocock boundary\n"
+"                             over rounds 3..--max-rounds (stored on every run, so\n"
+"                             compare, gate and report print the same intervals),\n"
+"                             so the chance of any wrong answer stays 5%%. A decided\n"
+"                             cell stays decided and is not started again; the\n"
+"                             model's rounds end when all its cells are. Prints\n"
+"                             'decided: ...' per cell and metric with the rounds and\n"
+"                             the server time (wall time of the runs of both\n"
+"                             engines' cells up to that round) it took, and 'open:\n"
+"                             ...' for the cells left. Needs --ours and two engines;\n"
+"                             not with --rounds/--aa\n"
+"  --question regression|parity  what --until-decided runs until: regression (the\n"
+"                             default) decides a cell when 'is ours slower by more\n"
+"                             than the band?' is answered yes or no; parity when the\n"
+"                             two-sided verdict (faster, slower, parity) is\n"
+"  --max-rounds <n>           the most rounds --until-decided runs (3..100,\n"
 "                             default 10)\n"
 "  --gpu <ids>                CUDA_VISIBLE_DEVICES for the servers\n"
 "  --port <n>                 base port; the first free one from here (default 18080)\n"
@@ -145,7 +154,7 @@ enum {
 	OPT_NO_REF, OPT_CTX, OPT_N_PREDICT, OPT_ENDPOINT, OPT_BAN, OPT_SEED, OPT_WARMUP,
 	OPT_GPU, OPT_PORT, OPT_LOAD_TIMEOUT, OPT_REQ_TIMEOUT, OPT_TAG, OPT_NOTES,
 	OPT_HOST, OPT_GPU_NAME, OPT_DRIVER, OPT_CUDA, OPT_OUT_DIR, OPT_QUIET, OPT_DRY_RUN, OPT_AA,
-	OPT_ROUNDS, OPT_UNTIL, OPT_MAX_ROUNDS,
+	OPT_ROUNDS, OPT_UNTIL, OPT_MAX_ROUNDS, OPT_QUESTION,
 };
 
 static const struct option longopts[] = {
@@ -187,6 +196,7 @@ static const struct option longopts[] = {
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
 	{ "until-decided", no_argument, NULL, OPT_UNTIL },
 	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
+	{ "question", required_argument, NULL, OPT_QUESTION },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -293,8 +303,19 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 			break;
 		case OPT_UNTIL: o->until_decided = 1; break;
 		case OPT_MAX_ROUNDS:
-			if (setup_parse_count(o, name, optarg, 3, 1000, &o->max_rounds))
+			if (setup_parse_count(o, name, optarg, ESTIMATE_FIRST_LOOK,
+					      ESTIMATE_MAX_LOOK, &o->max_rounds))
 				return TPS_EXIT_USAGE;
+			break;
+		case OPT_QUESTION:
+			o->question_set = 1;
+			if (!strcmp(optarg, "regression"))
+				o->question_parity = 0;
+			else if (!strcmp(optarg, "parity"))
+				o->question_parity = 1;
+			else
+				return tps_usage_error(usage_line, "--question is regression or "
+						       "parity, not '%s'", optarg);
 			break;
 		default:
 			fprintf(stderr, "usage: %s\n", usage_line);
@@ -369,6 +390,7 @@ struct until {
 	size_t ours;
 	struct watch *w;           /* one per plan cell */
 	int64_t *evaluated;        /* per model: the last round compared */
+	enum decided_question q;   /* --question */
 	char note[64];
 };
 
@@ -466,6 +488,7 @@ static int compare_engine(struct until *u, struct store *s, size_t mi, size_t e,
 	int m, ret = -1;
 
 	parity_opts_init(&o);
+	o.looks_to = plan_rounds(p);
 	o.ours = p->engines[u->ours].label;
 	o.vs = p->engines[e].label;
 	o.model = p->models[mi].label;
@@ -478,7 +501,7 @@ static int compare_engine(struct until *u, struct store *s, size_t mi, size_t e,
 		ret = 0;
 		goto out;
 	}
-	n = decided_cells(&pr, &dc);
+	n = decided_cells(&pr, u->q, &dc);
 	for (k = 0; k < p->n_cells; k++) {
 		const struct cell *c = &p->cells[k];
 		struct watch *w = &u->w[k];
@@ -522,7 +545,7 @@ static int until_more(void *arg, struct store *s, const struct plan *p, size_t m
 	size_t e, k;
 
 	(void)p;
-	if (round < 3)
+	if (round < ESTIMATE_FIRST_LOOK)
 		return 1;
 	u->evaluated[mi] = round;
 	for (e = 0; e < u->p->n_engines; e++)
@@ -536,7 +559,30 @@ static int until_more(void *arg, struct store *s, const struct plan *p, size_t m
 	return 0;
 }
 
-static void until_init(struct until *u, const struct plan *p, const struct session_result *res)
+/* The skip hook: a watched cell once decided, and an ours cell once every
+ * watched cell that compares with it is decided, are not started again. */
+static int until_skip(void *arg, size_t k)
+{
+	struct until *u = arg;
+	size_t i;
+	int any = 0;
+
+	if (u->w[k].ours_cell != SIZE_MAX)
+		return u->w[k].decided_at != 0;
+	if (u->p->cells[k].engine != u->ours)
+		return 0;
+	for (i = 0; i < u->p->n_cells; i++) {
+		if (u->w[i].ours_cell != k)
+			continue;
+		any = 1;
+		if (!u->w[i].decided_at)
+			return 0;
+	}
+	return any;
+}
+
+static void until_init(struct until *u, const struct plan *p, const struct session_result *res,
+		       int parity)
 {
 	size_t k;
 
@@ -546,6 +592,7 @@ static void until_init(struct until *u, const struct plan *p, const struct sessi
 	u->ours = setup_ours_index(p);
 	u->w = tps_xcalloc(p->n_cells + 1, sizeof(*u->w));
 	u->evaluated = tps_xcalloc(p->n_models + 1, sizeof(*u->evaluated));
+	u->q = parity ? DECIDED_PARITY : DECIDED_REGRESSION;
 	for (k = 0; k < p->n_cells; k++)
 		u->w[k].ours_cell = p->cells[k].engine == u->ours ? SIZE_MAX :
 				    find_ours_cell(p, u->ours, &p->cells[k]);
@@ -644,8 +691,9 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (o.until_decided) {
-		until_init(&u, &p, &res);
+		until_init(&u, &p, &res, o.question_parity);
 		hooks.more = until_more;
+		hooks.skip = until_skip;
 		hooks.arg = &u;
 		hooks.note = u.note;
 	}

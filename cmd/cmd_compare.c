@@ -15,7 +15,7 @@
 static const char usage[] =
 	"tpsdb compare --ours <engine> --vs <engine> [--model <label>] [--metric pp|tg|both]\n"
 	"              [--band <pct>] [--tag <t>] [--ours-tag <t>] [--vs-tag <t>]\n"
-	"              [--batch <id>] [--noise-k <k>] [--host <name>] [--force]\n"
+	"              [--batch <id>] [--host <name>] [--force]\n"
 	"              [--format text|json|md] [--json]";
 
 static const char help[] =
@@ -31,9 +31,8 @@ static const char help[] =
 	"  --vs <engine>        the engine it is judged against (required)\n"
 	"  --model <label>      only this model\n"
 	"  --metric <m>         pp (prefill), tg (decode) or both (default)\n"
-	"  --band <pct>         parity band in percent (default 2)\n"
-	"  --noise-k <k>        the band is at least k times the stored A/A noise floor\n"
-	"                       of the cell (default 2)\n"
+	"  --band <pct>         the band in percent (default 2): the regression margin\n"
+	"                       and the parity band\n"
 	"  --tag <t>            pick runs by tag on both sides\n"
 	"  --ours-tag <t>, --vs-tag <t>   pick runs by tag on one side\n"
 	"  --batch <id>         only runs of this collect batch (every run of it pools,\n"
@@ -42,26 +41,34 @@ static const char help[] =
 	"  --force              compare cells whose runs differ in model sha256 or config\n"
 	"                       (ctx, n_predict, endpoint, prompt set); loudly warned\n"
 	"  --format <f>         text (default), json or md (a GitHub markdown table:\n"
-	"                       verdicts, 95% CI, mde, rounds and decided in view)\n"
+	"                       answers, 90% interval, mde, rounds in view)\n"
 	"  --json               the same as --format json: {\"rows\":[...],\"warnings\":[...]}\n"
 	"\n"
 	"When $GITHUB_STEP_SUMMARY names a file, the markdown is also appended to it (a\n"
 	"write error there is a warning).\n"
 	"\n"
-	"With two rounds or more, the verdict's 95% CI is a t interval on the per-round\n"
-	"log ratios (Welch on the run medians for runs without a partner): faster or\n"
-	"slower when the whole CI lies beyond --band, parity when the 90% CI lies inside\n"
-	"it (two one-sided tests at 5%), else undecided; mde is the CI's half-width.\n"
-	"With one run per side: delta is the median over pairs of ours/vs - 1, the CI a\n"
-	"t interval on the log ratios, p Wilcoxon's signed-rank test; parity when |delta|\n"
-	"is within the effective band (k x noise floor), significant needs 6 pairs.\n"
+	"Each row answers one question first: regression, is ours slower than vs by\n"
+	"more than the band? 'yes' when the whole interval lies below -band, 'no' when it\n"
+	"lies wholly above, else 'undecided' (a one-sided test at 5%). The verdict\n"
+	"describes the same interval: faster or slower when it lies wholly beyond\n"
+	"+-band, parity when it lies inside (two one-sided tests), else undecided.\n"
+	"The interval is a t interval at 90% (5% each side) on the per-round log\n"
+	"ratios of the instances' medians, with each order of a round's two starts\n"
+	"weighing half; Welch on the instance medians when runs have no partner; one\n"
+	"instance a side, the ratio of the medians with the requests' error, widened by\n"
+	"the cell's stored A/A floor (tpsdb calibrate), without which it decides\n"
+	"nothing. Runs of an --until-decided batch pay for its looks: the level is the\n"
+	"batch's per-look level (Pocock). An instance far from its side's others (more\n"
+	"than 25% and 5 robust sd from their median) is left out and named. The medians\n"
+	"shown are the geometric means of the medians of the instances behind the\n"
+	"estimate, so delta is exactly their ratio; mde is the interval's half-width.\n"
 	"\n"
 	"Exit codes: 0 compared (whatever the verdicts), 2 usage, 3 a cell was refused,\n"
 	"nothing was comparable, or a store error.\n";
 
 enum {
 	OPT_OURS = 256, OPT_VS, OPT_MODEL, OPT_METRIC, OPT_BAND, OPT_TAG, OPT_OURS_TAG,
-	OPT_VS_TAG, OPT_BATCH, OPT_NOISE_K, OPT_HOST, OPT_FORCE, OPT_JSON,
+	OPT_VS_TAG, OPT_BATCH, OPT_HOST, OPT_FORCE, OPT_JSON,
 };
 
 static const struct option opts[] = {
@@ -75,7 +82,6 @@ static const struct option opts[] = {
 	{ "ours-tag", required_argument, NULL, OPT_OURS_TAG },
 	{ "vs-tag", required_argument, NULL, OPT_VS_TAG },
 	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "noise-k", required_argument, NULL, OPT_NOISE_K },
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -140,10 +146,6 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			break;
 		case OPT_BAND:
 			if (pct_opt("band", optarg, &o.band_pct))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_NOISE_K:
-			if (pct_opt("noise-k", optarg, &o.noise_k))
 				return TPS_EXIT_USAGE;
 			break;
 		default:

@@ -18,7 +18,7 @@
 static const char usage[] =
 	"tpsdb gate --baseline <name> --engine <candidate> [--tag <t>] [--batch <id>] [--model <m>]\n"
 	"           [--max-regress <pct> | --max-regress <metric>=<pct> ...] [--thresholds <file>]\n"
-	"           [--metric tg|pp|accept ...] [--noise-k <k>] [--sweep] [--strict] [--trend]\n"
+	"           [--metric tg|pp|accept ...] [--sweep] [--strict] [--trend]\n"
 	"           [--junit <file>] [--format text|json|md] [--json]";
 
 static const char help[] =
@@ -28,10 +28,13 @@ static const char help[] =
 	"metric: tg, pp, and acceptance for spec cells. Each side pools every run of a\n"
 	"cell (the candidate's: those tagged --tag, else those carrying the tag of its\n"
 	"newest run, that run alone when untagged; the baseline's: every frozen run).\n"
-	"With several runs, each is one instance and the k-th runs form round k: a cell\n"
-	"fails when the whole 95% t interval of the per-round log ratios lies beyond the\n"
-	"threshold, is inconclusive when only its estimate does, else passes. With one\n"
-	"run per side, the means of the two runs against the threshold, as before.\n"
+	"Each run is one instance and the k-th runs form round k; the cell's one\n"
+	"estimate (the one compare prints, the candidate as ours) answers the\n"
+	"regression question at the threshold: 'fail' when the whole 90% interval lies\n"
+	"below -threshold (regression yes), 'pass' when it lies wholly above (no),\n"
+	"else 'inconclusive' (undecided: exit 0, exit 1 with --strict). One instance a\n"
+	"side decides only with the cell's stored A/A floor (tpsdb calibrate); outlier\n"
+	"instances are left out and named (see 'tpsdb compare --help').\n"
 	"\n"
 	"  --baseline <name>       the frozen set to compare with (tpsdb baseline set)\n"
 	"  --engine <candidate>    the engine under test\n"
@@ -44,9 +47,8 @@ static const char help[] =
 	"  --thresholds <file>     'metric = pct' lines ('*' for every metric), # comments;\n"
 	"                          --max-regress flags override it\n"
 	"  --metric <m>            gate only these metrics (repeatable; default all)\n"
-	"  --noise-k <k>           a threshold is never below k x the stored A/A noise of\n"
-	"                          the cell (default 2); the output says which bound won\n"
-	"  --sweep                 also fail on a monotonicity violation of a candidate series\n"
+	"  --sweep                 also fail on a decided monotonicity violation of a\n"
+	"                          candidate series (its rungs pooled as 'tpsdb sweep' does)\n"
 	"  --strict                also fail on flagged samples in the candidate's runs\n"
 	"                          and on inconclusive cells\n"
 	"  --trend                 also fail when the newest segment of the candidate's\n"
@@ -69,7 +71,7 @@ static const char help[] =
 
 enum {
 	OPT_BASELINE = 256, OPT_ENGINE, OPT_TAG, OPT_MODEL, OPT_MAX, OPT_THRESH, OPT_METRIC,
-	OPT_NOISE_K, OPT_SWEEP, OPT_STRICT, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_BATCH,
+	OPT_SWEEP, OPT_STRICT, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_BATCH,
 };
 
 static const struct option opts[] = {
@@ -82,7 +84,6 @@ static const struct option opts[] = {
 	{ "max-regress", required_argument, NULL, OPT_MAX },
 	{ "thresholds", required_argument, NULL, OPT_THRESH },
 	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "noise-k", required_argument, NULL, OPT_NOISE_K },
 	{ "sweep", no_argument, NULL, OPT_SWEEP },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "trend", no_argument, NULL, OPT_TREND },
@@ -177,11 +178,6 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 						       optarg);
 			o->p.gated[m] = 1;
 			metric_given = 1;
-			break;
-		case OPT_NOISE_K:
-			if (tps_parse_double(optarg, &o->p.noise_k) < 0 || o->p.noise_k < 0)
-				return tps_usage_error(usage, "--noise-k needs a number >= 0, not '%s'",
-						       optarg);
 			break;
 		default:
 			fprintf(stderr, "usage: %s\n", usage);

@@ -129,6 +129,7 @@ static void fill_run(const struct cell_env *env, size_t k, int64_t round,
 	run->notes = dup_or_empty(o->notes);
 	run->log_path = log_path && *log_path ? tps_xstrdup(log_path) : NULL;
 	run->round = round;
+	run->looks_to = o->looks_to;
 	run->batch = env->batch ? tps_xstrdup(env->batch) : NULL;
 }
 

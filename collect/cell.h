@@ -25,6 +25,8 @@ struct collect_opts {
 	const char *tag, *notes;
 	const char *out_dir;       /* existing directory for the server logs */
 	const char *url;           /* attach mode: the running server; NULL launches */
+	int64_t looks_to;          /* --until-decided: the batch's last look, recorded
+				      on every run (run.looks_to); TPS_NULL none */
 };
 
 struct cell_env {

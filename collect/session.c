@@ -132,7 +132,7 @@ static int run_one(const struct cell_env *env, size_t k, int64_t round,
 }
 
 /* The round loop of model mi: round 1, 2, ... each a whole pass over the engines in
- * plan_round_order(), until plan_rounds(p) rounds have run, the hook answers "no
+ * plan_round_order() (less the cells hooks->skip says are decided), until plan_rounds(p) rounds have run, the hook answers "no
  * more", or a signal comes. -1 when a cell or the hook failed. */
 static int run_rounds(const struct cell_env *env, size_t mi,
 		      const struct session_hooks *hooks, struct session_result *res)
@@ -146,6 +146,9 @@ static int run_rounds(const struct cell_env *env, size_t mi,
 	for (round = 1; round <= rounds; round++) {
 		n = plan_round_order(p, mi, round, order);
 		for (i = 0; i < n && !interrupt_pending(); i++) {
+			/* A decided cell costs no more GPU time. */
+			if (hooks && hooks->skip && hooks->skip(hooks->arg, order[i]))
+				continue;
 			if (run_one(env, order[i], round, res) < 0)
 				goto out;
 		}

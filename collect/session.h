@@ -29,9 +29,14 @@ struct collect_setup;
 typedef int (*session_more_fn)(void *arg, struct store *s, const struct plan *p,
 			       size_t model, int64_t round, const char *batch);
 
+/* Asked before each cell of a round starts: 1 when cell k (an index into
+ * p->cells) has nothing left to decide and is not started again, 0 to run it. */
+typedef int (*session_skip_fn)(void *arg, size_t cell);
+
 struct session_hooks {
 	session_more_fn more;      /* NULL: every model runs plan_rounds(p) rounds */
-	void *arg;                 /* handed to more */
+	session_skip_fn skip;      /* NULL: every cell runs in every round */
+	void *arg;                 /* handed to more and skip */
 	const char *note;          /* NULL, or a short text the progress line shows after
 				      the run (e.g. "2 of 4 cells open"), read at every
 				      redraw: the hook may rewrite it between rounds */

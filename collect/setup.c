@@ -24,6 +24,7 @@ void setup_init(struct collect_setup *s, const char *usage)
 	s->c.ctx = 4096;
 	s->c.seed = 1234;
 	s->c.warmup = 1;
+	s->c.looks_to = INT64_MIN; /* TPS_NULL: a fixed design */
 	s->c.load_timeout_s = 600;
 	s->c.request_timeout_s = 600;
 }
@@ -393,6 +394,8 @@ int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
 	if (o->aa && o->rounds && o->rounds != 2)
 		return tps_usage_error(o->usage, "--aa is --rounds 2; it contradicts --rounds "
 				       "%lld", (long long)o->rounds);
+	if (o->question_set && !o->until_decided)
+		return tps_usage_error(o->usage, "--question goes with --until-decided");
 	if (o->max_rounds && !o->until_decided)
 		return tps_usage_error(o->usage, "--max-rounds goes with --until-decided");
 	if (o->until_decided && (o->aa || o->rounds))
@@ -433,6 +436,7 @@ int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
 		return r;
 	p->rounds = o->until_decided ? (o->max_rounds ? o->max_rounds : SETUP_MAX_ROUNDS) :
 		    o->rounds ? o->rounds : o->aa ? 2 : 1;
+	o->c.looks_to = o->until_decided ? p->rounds : INT64_MIN; /* TPS_NULL */
 	if (plan_build(p, err, sizeof(err)) < 0)
 		return tps_usage_error(o->usage, "%s", err);
 	if (o->url && o->n_max) {

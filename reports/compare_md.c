@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-enum { K_CELL, K_METRIC, K_OURS, K_VS, K_DELTA, K_CI, K_P, K_PAIRS, K_ROUNDS, K_MDE, K_BAND,
-       K_VERDICT, K_DECIDED, K_N };
+enum { K_CELL, K_METRIC, K_OURS, K_VS, K_DELTA, K_CI, K_ROUNDS, K_MDE, K_REG,
+       K_VERDICT, K_N };
 
 /* The heading and the first two cells of the header, escaped: ours and vs. */
 static void heading(FILE *f, const char *ours, const char *vs)
@@ -36,15 +36,12 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 	md_table_setf(&t, 0, K_OURS, "%s t/s", ours);
 	md_table_setf(&t, 0, K_VS, "%s t/s", vs);
 	md_table_set(&t, 0, K_DELTA, "delta");
-	md_table_set(&t, 0, K_CI, "95% CI");
-	md_table_set(&t, 0, K_P, "p");
-	md_table_set(&t, 0, K_PAIRS, "pairs");
+	md_table_set(&t, 0, K_CI, "90% interval");
 	md_table_set(&t, 0, K_ROUNDS, "rounds");
 	md_table_set(&t, 0, K_MDE, "mde");
-	md_table_set(&t, 0, K_BAND, "band");
+	md_table_set(&t, 0, K_REG, "regression");
 	md_table_set(&t, 0, K_VERDICT, "verdict");
-	md_table_set(&t, 0, K_DECIDED, "decided");
-	for (j = K_OURS; j <= K_BAND; j++)
+	for (j = K_OURS; j <= K_MDE; j++)
 		t.right[j] = 1;
 	for (i = 0; i < r->n_rows; i++) {
 		const struct parity_row *w = &r->rows[i];
@@ -65,44 +62,50 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 			md_table_setf(&t, row, K_CI, "%s .. %s", lo, hi);
 		else
 			md_table_set(&t, row, K_CI, "-");
-		md_num(buf, sizeof(buf), "%.2g", w->v.p_wilcoxon);
-		md_table_set(&t, row, K_P, buf);
-		md_table_setf(&t, row, K_PAIRS, "%zu", w->v.n_pairs);
 		md_table_setf(&t, row, K_ROUNDS, "%zu", w->v.rounds);
 		md_num(buf, sizeof(buf), "%.2f%%", w->v.mde_pct);
 		md_table_set(&t, row, K_MDE, buf);
-		md_table_setf(&t, row, K_BAND, "%.1f%% %s", w->v.band_pct,
-			      verdict_bound_name(w->v.bound));
+		{
+			const char *reg = verdict_regression_name(w->v.regression);
+			md_table_set(&t, row, K_REG, reg ? reg : "unknown");
+			/* Bold only what the data settles: a decided regression. */
+			if (w->v.regression == VERDICT_REG_YES)
+				md_table_mark(&t, row, K_REG);
+		}
 		md_table_setf(&t, row, K_VERDICT, "%s%s", verdict_kind_name(w->v.kind),
 			      w->forced ? " (forced)" : "");
-		/* Bold only what the data settles: an undecided lean stays plain. */
-		if ((w->v.kind == VERDICT_FASTER || w->v.kind == VERDICT_SLOWER) && w->v.decided)
-			md_table_mark(&t, row, K_VERDICT);
-		md_table_set(&t, row, K_DECIDED, w->v.decided ? "decided" :
-			     "undecided");
-		n_undecided += w->v.kind == VERDICT_UNDECIDED;
+		n_undecided += w->v.regression != VERDICT_REG_NO &&
+			       w->v.regression != VERDICT_REG_YES;
 	}
 	md_table_write_gfm(f, &t);
 	md_table_release(&t);
 	if (n_undecided) {
-		fprintf(f, "\nUndecided:\n\n");
+		fprintf(f, "\nNot yet answered:\n\n");
 		for (i = 0; i < r->n_rows; i++) {
 			const struct parity_row *w = &r->rows[i];
-			char *e;
+			char ans[400], *e, *a;
 
-			if (w->v.kind != VERDICT_UNDECIDED)
+			if (w->v.regression == VERDICT_REG_NO || w->v.regression == VERDICT_REG_YES)
 				continue;
 			parity_row_name(w, name, sizeof(name));
 			e = md_escape(name);
-			if (isfinite(w->v.rounds_more))
-				snprintf(buf, sizeof(buf), "about %.0f more round%s", w->v.rounds_more,
-					 w->v.rounds_more == 1 ? "" : "s");
-			else
-				snprintf(buf, sizeof(buf), "more rounds");
-			fprintf(f, "- %s %s leans %s; %s would decide it\n", e, w->metric,
-				verdict_kind_name(w->v.lean), buf);
+			verdict_answer_text(&w->v, w->reason, ans, sizeof(ans));
+			a = md_escape(ans);
+			fprintf(f, "- %s %s: regression %s\n", e, w->metric, a);
+			free(a);
 			free(e);
 		}
+	}
+	for (i = 0; i < r->n_rows; i++) {
+		char outl[400], *e;
+
+		parity_row_outliers_text(&r->rows[i], outl, sizeof(outl));
+		if (!*outl)
+			continue;
+		parity_row_name(&r->rows[i], name, sizeof(name));
+		e = md_escape(name);
+		fprintf(f, "- %s %s: %s\n", e, r->rows[i].metric, outl);
+		free(e);
 	}
 	if (r->n_notes) {
 		fprintf(f, "\nWarnings:\n\n");
@@ -115,11 +118,11 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 	}
 	{
 		char *o = md_escape(ours), *v = md_escape(vs);
-		fprintf(f, "\nMedians in tok/s. delta: %s / %s - 1; 95%% CI of the delta; p: "
-			   "Wilcoxon signed-rank (one round); mde: the CI's half-width, the least "
-			   "difference these rounds could see (--band %.1f%%); band: the effective "
-			   "parity band and its bound; decided: the interval settles the verdict (only a decided faster or slower is bold).\n",
-			o, v, band_pct);
+		fprintf(f, "\nregression: is %s slower than %s by more than %.1f%%? yes/no when the "
+			   "whole 90%% interval lies below/above -%.1f%% (only a decided yes is bold). "
+			   "tok/s: geometric means of the instances' medians, delta %s / %s - 1; "
+			   "verdict: the same interval against +-%.1f%%; mde: its half-width.\n",
+			o, v, band_pct, band_pct, o, v, band_pct);
 		free(o);
 		free(v);
 	}

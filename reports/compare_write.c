@@ -49,13 +49,11 @@ int compare_write_json(const struct parity_result *r)
 		json_put_num(o, "ours_median", w->ours_median);
 		json_put_num(o, "vs_median", w->vs_median);
 		json_put_num(o, "delta_pct", w->v.delta_pct);
-		json_put_num(o, "mean_delta_pct", w->v.mean_delta_pct);
 		json_put_num(o, "ci_lo_pct", w->v.ci_lo_pct);
 		json_put_num(o, "ci_hi_pct", w->v.ci_hi_pct);
-		/* p_value is the canonical name; the report's "p_wilcoxon" is its documented alias. */
-		json_put_num(o, "p_value", w->v.p_wilcoxon);
-		json_put_num(o, "p_sign", w->v.p_sign);
+		json_put_num(o, "ci_level", w->v.ci_level);
 		cJSON_AddNumberToObject(o, "n_pairs", (double)w->v.n_pairs);
+		json_put_regression(o, w->v.regression);
 		cJSON_AddStringToObject(o, "verdict", verdict_kind_name(w->v.kind));
 		cJSON_AddBoolToObject(o, "significant", w->v.significant);
 		json_put_num(o, "band_pct", w->v.band_pct);
@@ -74,7 +72,28 @@ int compare_write_json(const struct parity_result *r)
 		cJSON_AddBoolToObject(o, "decided", w->v.decided);
 		cJSON_AddStringToObject(o, "method", verdict_method_name(w->v.method));
 		cJSON_AddStringToObject(o, "lean", verdict_kind_name(w->v.lean));
-		json_put_num(o, "rounds_more", w->v.rounds_more);
+		if (w->reason)
+			cJSON_AddStringToObject(o, "reason", estimate_reason_name(w->reason));
+		else
+			cJSON_AddNullToObject(o, "reason");
+		cJSON_AddNumberToObject(o, "rounds_ours_first", (double)w->n_ours_first);
+		cJSON_AddNumberToObject(o, "rounds_vs_first", (double)w->n_vs_first);
+		{
+			cJSON *out = cJSON_AddArrayToObject(o, "outlier_instances");
+			size_t k;
+			for (k = 0; k < w->n_out_ours && k < 4; k++) {
+				cJSON *x = cJSON_CreateObject();
+				cJSON_AddStringToObject(x, "side", "ours");
+				cJSON_AddStringToObject(x, "run", w->out_ours[k]);
+				cJSON_AddItemToArray(out, x);
+			}
+			for (k = 0; k < w->n_out_vs && k < 4; k++) {
+				cJSON *x = cJSON_CreateObject();
+				cJSON_AddStringToObject(x, "side", "vs");
+				cJSON_AddStringToObject(x, "run", w->out_vs[k]);
+				cJSON_AddItemToArray(out, x);
+			}
+		}
 	}
 	warn = cJSON_AddArrayToObject(root, "warnings");
 	for (i = 0; i < r->n_notes; i++) {
@@ -107,28 +126,26 @@ static void write_lead(const struct parity_result *r, double band_pct)
 	}
 }
 
-/* The lines after the table: how far each undecided row is from decided. */
+/* The lines after the table: each row's answer that is not a plain yes or no
+ * (how far from deciding it is, or why it cannot decide), and the instances
+ * left out. */
 static void write_open(const struct parity_result *r)
 {
 	size_t i;
 
 	for (i = 0; i < r->n_rows; i++) {
 		const struct parity_row *w = &r->rows[i];
-		char name[256], more[64], *e;
+		char name[256], ans[400], outl[400], *e;
 
-		if (w->v.kind != VERDICT_UNDECIDED)
-			continue;
 		parity_row_name(w, name, sizeof(name));
-		if (isfinite(w->v.rounds_more))
-			snprintf(more, sizeof(more), "about %.0f more round%s", w->v.rounds_more,
-				 w->v.rounds_more == 1 ? "" : "s");
-		else
-			snprintf(more, sizeof(more), "more rounds");
 		e = escape_text(name);
-		printf("undecided: %s %s: 95%% CI [%+.2f%%, %+.2f%%] against the band +-%.2f%% "
-		       "(leans %s); %s would decide it\n",
-		       e, w->metric, w->v.ci_lo_pct, w->v.ci_hi_pct, w->v.band_pct,
-		       verdict_kind_name(w->v.lean), more);
+		if (w->v.regression != VERDICT_REG_NO && w->v.regression != VERDICT_REG_YES) {
+			verdict_answer_text(&w->v, w->reason, ans, sizeof(ans));
+			printf("%s %s: regression %s\n", e, w->metric, ans);
+		}
+		parity_row_outliers_text(w, outl, sizeof(outl));
+		if (*outl)
+			printf("%s %s: %s\n", e, w->metric, outl);
 		free(e);
 	}
 }
@@ -151,42 +168,35 @@ void compare_write_text(const struct parity_result *r, const char *ours_raw,
 		free(e);
 	}
 	write_lead(r, band_pct);
-	printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5s  %6s  %-9s  %-3s  %-11s  %6s  %s\n",
-	       wc, "cell", "metric", ours, vs, "delta", "95% CI", "p", "pairs", "rounds",
-	       "verdict", "sig", "band", "mde", "excl");
+	printf("%-*s  %-6s  %10s  %10s  %8s  %-19s  %-10s  %-9s  %6s  %7s  %s\n",
+	       wc, "cell", "metric", ours, vs, "delta", "90% interval", "regression",
+	       "verdict", "rounds", "mde", "excl");
 	for (i = 0; i < r->n_rows; i++) {
 		const struct parity_row *w = &r->rows[i];
-		char name[256], a[32], b[32], d[32], lo[32], hi[32], ci[80], p[32], band[40];
-		char excl[48], mde[32], rounds[32], *e;
+		char name[256], a[32], b[32], d[32], ci[80], excl[48], mde[32], *e;
+		const char *reg = verdict_regression_name(w->v.regression);
 
 		parity_row_name(w, name, sizeof(name));
 		e = escape_text(name);
 		md_num(a, sizeof(a), "%.1f", w->ours_median);
 		md_num(b, sizeof(b), "%.1f", w->vs_median);
 		md_num(d, sizeof(d), "%+.2f%%", w->v.delta_pct);
-		md_num(lo, sizeof(lo), "%+.2f", w->v.ci_lo_pct);
-		md_num(hi, sizeof(hi), "%+.2f", w->v.ci_hi_pct);
-		snprintf(ci, sizeof(ci), "[%s, %s]", lo, hi);
-		md_num(p, sizeof(p), "%.2g", w->v.p_wilcoxon);
-		snprintf(band, sizeof(band), "%.1f%% %s", w->v.band_pct,
-			 verdict_bound_name(w->v.bound));
+		verdict_interval_text(&w->v, ci, sizeof(ci));
 		snprintf(excl, sizeof(excl), "%zu/%zu%s", w->excluded_ours, w->excluded_vs,
 			 w->forced ? "  FORCED" : "");
 		md_num(mde, sizeof(mde), "%.2f%%", w->v.mde_pct);
-		snprintf(rounds, sizeof(rounds), "%zu", w->v.rounds);
-		printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5zu  %6s  %-9s  %-3s  %-11s  %6s  %s\n",
-		       wc, e, w->metric, a, b, d, ci, p, w->v.n_pairs, rounds,
-		       verdict_kind_name(w->v.kind), w->v.significant ? "yes" : "no", band, mde,
-		       excl);
+		printf("%-*s  %-6s  %10s  %10s  %8s  %-19s  %-10s  %-9s  %6zu  %7s  %s\n",
+		       wc, e, w->metric, a, b, d, ci, reg ? reg : "unknown",
+		       verdict_kind_name(w->v.kind), w->v.rounds, mde, excl);
 		free(e);
 	}
 	write_open(r);
-	printf("tok/s medians; delta = median of per-pair %s/%s - 1 with one round; medians over "
-	       "the paired samples; CI: 95%% t on log ratios; "
-	       "p: Wilcoxon signed-rank; band: max(--band, k x A/A noise); with two rounds or more: "
-	       "delta and CI from the per-round log ratios (each run one instance), band --band, "
-	       "parity when the 90%% CI is inside it; mde: the 95%% CI's half-width; excl: "
-	       "flagged samples left out (%s/%s)\n", ours, vs, ours, vs);
+	printf("regression: is %s slower than %s by more than the band (%.1f%%)? yes/no when "
+	       "the whole 90%% interval (5%% each side) lies below/above -band; verdict: the "
+	       "same interval against +-band; tok/s: geometric means of the instances' "
+	       "medians, delta their ratio; interval: t on the per-round log ratios (each run "
+	       "one instance); mde: its half-width; excl: flagged samples left out (%s/%s)\n",
+	       ours, vs, band_pct, ours, vs);
 	free(ours);
 	free(vs);
 }

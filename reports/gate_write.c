@@ -117,9 +117,17 @@ static void viol_message(const struct gate_violation *v, char *buf, size_t len)
 {
 	char a[24], b[24];
 
-	snprintf(buf, len, "%s %s %s: decode falls %.1f%% from n_max=%s to n_max=%s",
+	char ci[80] = "";
+
+	if (v->step && isfinite(v->step->ci_lo_pct))
+		snprintf(ci, sizeof(ci), ", interval [%+.2f%%, %+.2f%%]%s", v->step->ci_lo_pct,
+			 v->step->ci_hi_pct, v->step->decided ? "" : ", undecided");
+	else
+		snprintf(ci, sizeof(ci), ", undecided (one run a rung: no interval)");
+	snprintf(buf, len, "%s %s %s: decode falls %.1f%% from n_max=%s to n_max=%s%s",
 		 v->series->engine, v->series->model, v->series->spec_type, v->drop_pct,
-		 sweep_text_rung(v->from, a, sizeof(a)), sweep_text_rung(v->to, b, sizeof(b)));
+		 sweep_text_rung(v->from, a, sizeof(a)), sweep_text_rung(v->to, b, sizeof(b)),
+		 ci);
 }
 
 static void find_message(const struct gate_finding *f, char *buf, size_t len)
@@ -170,8 +178,9 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 	free(e);
 	free(t);
 	free(b);
-	fprintf(f, "  %-*s  %-6s  %10s  %10s  %8s  %-13s  %s\n", wc, "cell", "metric",
-		"baseline", "candidate", "delta", "threshold", "status");
+	fprintf(f, "  %-*s  %-6s  %10s  %10s  %8s  %-19s  %-10s  %-10s  %s\n", wc, "cell",
+		"metric", "baseline", "candidate", "delta", "90% interval", "threshold",
+		"regression", "status");
 	for (i = 0; i < r->n_rows; i++) {
 		const struct gate_row *w = &r->rows[i];
 		char th[40];
@@ -180,37 +189,43 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 
 		cell_name(w->cand, cell, sizeof(cell));
 		e = escape_text(cell);
-		snprintf(th, sizeof(th), "-%.1f%% %s", w->g.threshold_pct,
-			 verdict_bound_name(w->g.bound));
-		fprintf(f, "  %-*s  %-6s  %10.*f  %10.*f  %+7.2f%%  %-13s  %s\n", wc, e,
-			gate_metric_name(w->metric), prec, w->g.baseline_mean, prec,
-			w->g.candidate_mean, w->g.delta_pct, th, row_status(w));
+		const char *reg = verdict_regression_name(w->g.v.regression);
+		char ci[80];
+
+		snprintf(th, sizeof(th), "-%.1f%%", w->g.threshold_pct);
+		verdict_interval_text(&w->g.v, ci, sizeof(ci));
+		fprintf(f, "  %-*s  %-6s  %10.*f  %10.*f  %+7.2f%%  %-19s  %-10s  %-10s  %s\n", wc,
+			e, gate_metric_name(w->metric), prec, w->g.baseline_mean, prec,
+			w->g.candidate_mean, w->g.delta_pct, ci, th, reg ? reg : "unknown",
+			row_status(w));
 		free(e);
 	}
 	for (i = 0; i < r->n_rows; i++) {
 		const struct gate_row *w = &r->rows[i];
-		char more[64];
+		char ans[400];
+		size_t k;
 
-		if (w->g.outcome != VERDICT_GATE_INCONCLUSIVE)
-			continue;
 		cell_name(w->cand, cell, sizeof(cell));
 		e = escape_text(cell);
-		if (isfinite(w->g.rounds_more))
-			snprintf(more, sizeof(more), "about %.0f more round%s", w->g.rounds_more,
-				 w->g.rounds_more == 1 ? "" : "s");
-		else
-			snprintf(more, sizeof(more), "more rounds");
-		fprintf(f, "  inconclusive%s: %s %s: %+.2f%% is past -%.2f%% but the 95%% CI "
-			"[%+.2f%%, %+.2f%%] (%zu rounds) reaches it; %s would decide it%s\n",
-			h->strict ? " FAIL" : "", e, gate_metric_name(w->metric), w->g.delta_pct,
-			w->g.threshold_pct, w->g.ci_lo_pct, w->g.ci_hi_pct, w->g.rounds, more,
-			h->strict ? "" : " (--strict fails it)");
+		if (w->g.outcome == VERDICT_GATE_INCONCLUSIVE) {
+			verdict_answer_text(&w->g.v, w->g.reason, ans, sizeof(ans));
+			fprintf(f, "  inconclusive%s: %s %s: regression %s%s\n",
+				h->strict ? " FAIL" : "", e, gate_metric_name(w->metric), ans,
+				h->strict ? "" : " (--strict fails it)");
+		}
+		for (k = 0; k < w->g.n_out_cand && k < 4; k++)
+			fprintf(f, "  left out: %s %s: candidate instance %.8s, an outlier\n", e,
+				gate_metric_name(w->metric), w->g.out_cand[k]);
+		for (k = 0; k < w->g.n_out_base && k < 4; k++)
+			fprintf(f, "  left out: %s %s: baseline instance %.8s, an outlier\n", e,
+				gate_metric_name(w->metric), w->g.out_base[k]);
 		free(e);
 	}
 	for (i = 0; i < r->n_viol; i++) {
 		viol_message(&r->viol[i], msg, sizeof(msg));
 		e = escape_text(msg);
-		fprintf(f, "  sweep FAIL: %s\n", e);
+		fprintf(f, "  sweep %s: %s\n", r->viol[i].step && r->viol[i].step->decided ?
+			"FAIL" : "undecided dip", e);
 		free(e);
 	}
 	for (i = 0; i < r->n_find; i++) {
@@ -225,8 +240,9 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 		fprintf(f, "  trend %s: %s\n", r->trend[i].fail ? "FAIL" : "pass", e);
 		free(e);
 	}
-	fprintf(f, "mean tok/s (accept: accepted/drafted); fails when delta < -threshold; "
-		"threshold = max(--max-regress, k x A/A noise)\n");
+	fprintf(f, "tok/s: geometric means of the instances' medians (accept: accepted/"
+		"drafted); regression: the whole 90%% interval below -threshold (fail) or above "
+		"it (pass), else inconclusive\n");
 }
 
 static void json_rows(cJSON *arr, const struct gate_result *r)
@@ -263,7 +279,28 @@ static void json_rows(cJSON *arr, const struct gate_result *r)
 		json_put_num(c, "ci_lo_pct", w->g.ci_lo_pct);
 		json_put_num(c, "ci_hi_pct", w->g.ci_hi_pct);
 		cJSON_AddStringToObject(c, "method", verdict_method_name(w->g.method));
-		json_put_num(c, "rounds_more", w->g.rounds_more);
+		json_put_num(c, "ci_level", w->g.v.ci_level);
+		json_put_regression(c, w->g.v.regression);
+		if (w->g.reason)
+			cJSON_AddStringToObject(c, "reason", estimate_reason_name(w->g.reason));
+		else
+			cJSON_AddNullToObject(c, "reason");
+		{
+			cJSON *out = cJSON_AddArrayToObject(c, "outlier_instances");
+			size_t k;
+			for (k = 0; k < w->g.n_out_cand && k < 4; k++) {
+				cJSON *x = cJSON_CreateObject();
+				cJSON_AddStringToObject(x, "side", "candidate");
+				cJSON_AddStringToObject(x, "run", w->g.out_cand[k]);
+				cJSON_AddItemToArray(out, x);
+			}
+			for (k = 0; k < w->g.n_out_base && k < 4; k++) {
+				cJSON *x = cJSON_CreateObject();
+				cJSON_AddStringToObject(x, "side", "baseline");
+				cJSON_AddStringToObject(x, "run", w->g.out_base[k]);
+				cJSON_AddItemToArray(out, x);
+			}
+		}
 	}
 }
 
@@ -284,6 +321,9 @@ static void json_checks(cJSON *root, const struct gate_report *h, const struct g
 		json_put_rung(v, "from", g->from);
 		json_put_rung(v, "to", g->to);
 		json_put_num(v, "drop_pct", g->drop_pct);
+		json_put_num(v, "ci_lo_pct", g->step ? g->step->ci_lo_pct : NAN);
+		json_put_num(v, "ci_hi_pct", g->step ? g->step->ci_hi_pct : NAN);
+		cJSON_AddBoolToObject(v, "decided", g->step && g->step->decided);
 	}
 	arr = cJSON_AddArrayToObject(root, "findings");
 	for (i = 0; i < r->n_find; i++) {
@@ -369,7 +409,7 @@ void gate_write_github(FILE *f, const struct gate_report *h, const struct gate_r
 	}
 	for (i = 0; i < r->n_viol; i++) {
 		viol_message(&r->viol[i], msg, sizeof(msg));
-		gh_print(f, "error", msg);
+		gh_print(f, r->viol[i].step && r->viol[i].step->decided ? "error" : "warning", msg);
 	}
 	for (i = 0; h->strict && i < r->n_find; i++) {
 		find_message(&r->find[i], msg, sizeof(msg));
@@ -432,7 +472,7 @@ static void junit_cases(FILE *f, const struct gate_report *h, const struct gate_
 	for (i = 0; i < r->n_viol; i++) {
 		snprintf(cls, sizeof(cls), "tpsdb.sweep.%s", r->viol[i].series->model);
 		viol_message(&r->viol[i], msg, sizeof(msg));
-		junit_case(f, cls, msg, msg);
+		junit_case(f, cls, msg, r->viol[i].step && r->viol[i].step->decided ? msg : NULL);
 	}
 	for (i = 0; h->strict && i < r->n_find; i++) {
 		find_message(&r->find[i], msg, sizeof(msg));

@@ -2,6 +2,8 @@
  * printed. The writers build their own objects with cJSON; these decide between a
  * value and null, which is where they used to differ, and repair invalid UTF-8. */
 #include "reports/json.h"
+
+#include "analyze/verdict.h"
 #include "reports/escape.h"
 #include "analyze/sweep.h"
 #include "schema/record.h"
@@ -18,6 +20,11 @@ void json_put_num(cJSON *o, const char *k, double v)
 		cJSON_AddNumberToObject(o, k, v + 0.0);
 	else
 		cJSON_AddNullToObject(o, k);
+}
+
+void json_put_regression(cJSON *o, int regression)
+{
+	json_put_str(o, "regression", verdict_regression_name((enum verdict_regression)regression));
 }
 
 void json_put_i64(cJSON *o, const char *k, int64_t v)

@@ -19,6 +19,9 @@ void json_put_rung(struct cJSON *o, const char *k, int64_t n_max);
 /* s, or null when it is NULL. s need not be valid UTF-8: json_print() repairs it. */
 void json_put_str(struct cJSON *o, const char *k, const char *s);
 
+/* "regression": "yes", "no", "undecided", or null when unknown. */
+void json_put_regression(struct cJSON *o, int regression);
+
 /* The one way reports/ turns a tree into text: every string value and key in root
  * that is not valid UTF-8 (a label of a store written before ingest checked it) is
  * first rewritten in place with U+FFFD for each bad byte (escape_utf8()), because

@@ -3,6 +3,8 @@
  * difference that makes two runs incomparable, notes and the refusal line. */
 #include "reports/parity.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -116,4 +118,66 @@ int parity_stop_error(const struct parity_result *r)
 	parity_side_name(r->stop_cell, name, sizeof(name));
 	parity_diff_text(&r->stop_diff, why, sizeof(why));
 	return tps_error("refusing to compare cell '%s': %s (--force compares anyway)", name, why);
+}
+
+void verdict_interval_text(const struct verdict *v, char *buf, size_t len)
+{
+	if (isfinite(v->ci_lo_pct) && isfinite(v->ci_hi_pct))
+		snprintf(buf, len, "[%+.2f%%, %+.2f%%]", v->ci_lo_pct, v->ci_hi_pct);
+	else
+		snprintf(buf, len, "-");
+}
+
+void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, char *buf,
+			 size_t len)
+{
+	double edge = -v->band_pct;
+	char ci[80];
+
+	verdict_interval_text(v, ci, sizeof(ci));
+	if (reason == ESTIMATE_REASON_ONE_INSTANCE) {
+		snprintf(buf, len, "undecided: one instance a side, whose requests cannot show "
+			 "the scatter between instances; --rounds 2 or more (or a stored A/A "
+			 "floor, tpsdb calibrate) would decide it (requests' interval %s)", ci);
+		return;
+	}
+	if (reason == ESTIMATE_REASON_ORDER) {
+		snprintf(buf, len, "undecided: every round started with the same side, so a "
+			 "first-start edge cannot be told from a difference (interval %s)", ci);
+		return;
+	}
+	switch (v->regression) {
+	case VERDICT_REG_NO:
+		snprintf(buf, len, "no (interval %s above %+.2f%%)", ci, edge);
+		break;
+	case VERDICT_REG_YES:
+		snprintf(buf, len, "yes (interval %s below %+.2f%%)", ci, edge);
+		break;
+	case VERDICT_REG_UNDECIDED:
+		if (isfinite(v->ci_lo_pct) && isfinite(v->ci_hi_pct))
+			snprintf(buf, len, "undecided: interval %s holds %+.2f%%; its lower end is "
+				 "%.2f points short of 'no', its upper end %.2f of 'yes'", ci, edge,
+				 edge - v->ci_lo_pct, v->ci_hi_pct - edge);
+		else
+			snprintf(buf, len, "undecided: no interval (fewer than two instances or "
+				 "requests a side)");
+		break;
+	case VERDICT_REG_UNKNOWN:
+		snprintf(buf, len, "unknown: no usable value");
+		break;
+	}
+}
+
+void parity_row_outliers_text(const struct parity_row *w, char *buf, size_t len)
+{
+	size_t i, at = 0;
+
+	buf[0] = '\0';
+	if (!w->n_out_ours && !w->n_out_vs)
+		return;
+	at += (size_t)snprintf(buf, len, "left out as outlier instances:");
+	for (i = 0; i < w->n_out_ours && i < 4 && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, " %s %.8s", w->ours, w->out_ours[i]);
+	for (i = 0; i < w->n_out_vs && i < 4 && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, " %s %.8s", w->vs, w->out_vs[i]);
 }

@@ -30,6 +30,21 @@ void parity_diff_text(const struct parity_diff *d, char *buf, size_t len);
  * a heap string the caller frees. */
 char *parity_note_text(const struct parity_note *n);
 
+/* How far a verdict is from answering the regression question, in words, into
+ * buf: "no (interval [-1.20%, +0.80%] above -2.00%)", "yes (...below -2.00%)",
+ * or for an undecided one "undecided: interval [-3.10%, +0.80%] holds -2.00%;
+ * its lower end is 1.10 points short of 'no', its upper end 2.80 of 'yes'", or
+ * why nothing is decided ("one instance a side: ..."). The band is v->band_pct. */
+void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, char *buf,
+			 size_t len);
+
+/* The interval as "[-1.20%, +0.80%]" or "-" when it has none. */
+void verdict_interval_text(const struct verdict *v, char *buf, size_t len);
+
+/* The instances a row left out, "" when none: "left out as outlier instances:
+ * ours 1a2b3c4d, vs 9f8e7d6c". */
+void parity_row_outliers_text(const struct parity_row *w, char *buf, size_t len);
+
 /* Prints the error line for a result whose parity_decide() returned -1 (the
  * refused cell and why, or the bad parameters) and returns -1. */
 int parity_stop_error(const struct parity_result *r);

@@ -1,6 +1,6 @@
 /* sweep_text.c: wording for the sweep's decisions. Each clause of the gap sentence
- * follows a field of struct sweep_why, and a gap the runs did not decide is said
- * to be within the noise; the numbers are printed as the analysis computed them,
+ * follows a field of struct sweep_why, and a gap the runs did not decide names
+ * no side and no cause, only its interval; the numbers are printed as the analysis computed them,
  * with one decimal. */
 #include "reports/sweep_text.h"
 
@@ -58,10 +58,16 @@ int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const cha
 
 	/* An undecided gap states nothing it has not decided: no side, no cause. */
 	if (!gap->decided) {
-		append(buf, len, &used, &full, "%s and %s decode within the noise %s (%+.1f%%, "
-		       "95%% CI %+.1f%% to %+.1f%%): this data could not have seen a difference "
-		       "under %.1f%%", ours_name, ref_name, where, gap->tg_pct, gap->ci_lo_pct,
-		       gap->ci_hi_pct, gap->mde_pct);
+		if (isfinite(gap->ci_lo_pct) && isfinite(gap->ci_hi_pct))
+			append(buf, len, &used, &full, "%s against %s decode %s: %+.1f%%, interval "
+			       "%+.1f%% to %+.1f%%, decides neither a gap beyond %.1f%% nor parity "
+			       "within it (mde %.1f%%)", ours_name, ref_name, where,
+			       gap->delta_pct, gap->ci_lo_pct, gap->ci_hi_pct, SWEEP_EQUAL_PCT,
+			       gap->mde_pct);
+		else
+			append(buf, len, &used, &full, "%s against %s decode %s: %+.1f%% from one "
+			       "run a side, which has no interval and decides nothing (--rounds 2 "
+			       "or more would)", ours_name, ref_name, where, gap->tg_pct);
 		return full ? -1 : 0;
 	}
 

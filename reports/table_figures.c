@@ -106,6 +106,9 @@ static int series_before(const char *const *engines, size_t n, const char *la, c
 	return strcmp(la, lb) < 0;
 }
 
+/* How many robust sd (or floors) a trend band spans beside the parity band. */
+#define TREND_BAND_K 2.0
+
 static const char *metric_name(int metric)
 {
 	return metric == CELL_PP ? "prefill tok/s (pp)" : "decode tok/s (tg)";
@@ -124,8 +127,8 @@ static int trend_series_wanted(const struct tables_trend_opts *o, const char *mo
  * when that is wider. */
 static double band_pct(double floor)
 {
-	return isfinite(floor) && VERDICT_NOISE_K * floor > VERDICT_BAND_PCT ?
-		VERDICT_NOISE_K * floor : VERDICT_BAND_PCT;
+	return isfinite(floor) && TREND_BAND_K * floor > VERDICT_BAND_PCT ?
+		TREND_BAND_K * floor : VERDICT_BAND_PCT;
 }
 
 /* The band from a frozen baseline: min..max of its run medians in this config,
@@ -232,8 +235,8 @@ size_t tables_segment_bands(const double *x, const double *y, size_t n, const si
 			continue;
 		}
 		half = fabs(med) * w / 100;
-		if (isfinite(mad) && VERDICT_NOISE_K * 1.4826 * mad > half)
-			half = VERDICT_NOISE_K * 1.4826 * mad;
+		if (isfinite(mad) && TREND_BAND_K * 1.4826 * mad > half)
+			half = TREND_BAND_K * 1.4826 * mad;
 		out[nb].x0 = x[start];
 		out[nb].x1 = x[end - 1];
 		out[nb].lo = med - half;

@@ -12,11 +12,11 @@
 static const char runs_sql[] =
 	"SELECT id, uuid, engine, role, model, msha, mquant, host, tag, started_at, status, "
 	"spec_type, endpoint, prompt_set, n_max, ctx, n_predict, warmup, nsamp, config, round,"
-	" batch, ended_at FROM ("
+	" batch, ended_at, looks_to FROM ("
 	" SELECT r.id, r.uuid, e.label AS engine, e.role, m.label AS model, m.sha256 AS msha,"
 	" m.quant AS mquant, h.name AS host, r.tag, r.started_at, r.status, r.spec_type,"
 	" r.endpoint, r.prompt_set, r.n_max, r.ctx, r.n_predict, r.warmup, r.config, r.round,"
-	" r.batch, r.ended_at,"
+	" r.batch, r.ended_at, r.looks_to,"
 	" (SELECT count(*) FROM sample x WHERE x.run_id=r.id) AS nsamp,"
 	" row_number() OVER (PARTITION BY e.label, m.label, r.spec_type, r.n_max, r.endpoint,"
 	"   r.config"
@@ -86,6 +86,7 @@ int store_cell_runs(struct store *s, const struct cell_filter *f, struct cell_ru
 		r->round = store_col_i64(st, c++);
 		r->batch = store_col_text(st, c++);
 		r->ended_at = store_col_text(st, c++);
+		r->looks_to = store_col_i64(st, c++);
 	}
 	if (rc != SQLITE_DONE) {
 		store_fail(s, "cannot list runs");

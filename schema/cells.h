@@ -23,6 +23,7 @@ struct cell_run {
 	int64_t round;     /* the collector's round (1-based); TPS_NULL when unknown */
 	char *batch;       /* the collect invocation's batch id; NULL when unknown */
 	char *ended_at;    /* when the run ended; NULL when unknown */
+	int64_t looks_to;  /* migration 0006: the batch's last look; TPS_NULL none */
 };
 
 struct cell_filter {

@@ -27,6 +27,9 @@ void pair_side_of(const struct cell_run *r, struct parity_side *out)
 	out->n_max = r->n_max;
 	out->ctx = r->ctx;
 	out->n_predict = r->n_predict;
+	out->started_at = r->started_at;
+	out->looks_to = r->looks_to == TPS_NULL ? 0 : r->looks_to;
+	out->round = INT64_MIN;
 }
 
 static int same_str(const char *a, const char *b)

@@ -22,7 +22,7 @@ void run_rec_init(struct run_rec *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->model.bytes = TPS_NULL;
-	r->ctx = r->n_predict = r->n_max = r->seed = r->warmup = r->round = TPS_NULL;
+	r->ctx = r->n_predict = r->n_max = r->seed = r->warmup = r->round = r->looks_to = TPS_NULL;
 	r->model_n_params = TPS_NULL;
 	r->ignore_eos = -1;
 	r->temperature = NAN;

@@ -64,6 +64,8 @@ struct run_rec {
 	char *endpoint, *spec_type, *drafter, *extra_args, *tag, *notes;
 	char *load_error, *log_path, *prompt_set;
 	int64_t round;  /* 1.. within its collect invocation; TPS_NULL unknown */
+	int64_t looks_to; /* migration 0006: an --until-decided batch's --max-rounds;
+			     TPS_NULL for a fixed design */
 	char *batch;    /* uuid shared by the runs of one collect invocation; NULL */
 	/* Migration 0005. config: the benchmark configuration a run measured, as one
 	 * canonical text (llama-bench: "pp64@d0 fa=0 ngl=99 ..."), part of the cell key;

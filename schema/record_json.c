@@ -86,6 +86,10 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 	put_str(run, "cpu", r->cpu);
 	put_str(run, "model_type", r->model_type);
 	put_i64(run, "model_n_params", r->model_n_params);
+	/* Written only when set, so an export of a store without sequential
+	 * batches stays byte for byte what it was. */
+	if (r->looks_to != TPS_NULL)
+		put_i64(run, "looks_to", r->looks_to);
 	cJSON_AddItemToObject(root, "samples", arr);
 	for (i = 0; i < n; i++) {
 		const struct sample_rec *s = &smp[i];
@@ -227,8 +231,11 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	    get_str(o, "config", &r->config, err, errlen) < 0 ||
 	    get_str(o, "cpu", &r->cpu, err, errlen) < 0 ||
 	    get_str(o, "model_type", &r->model_type, err, errlen) < 0 ||
-	    get_i64(o, "model_n_params", &r->model_n_params, err, errlen) < 0)
+	    get_i64(o, "model_n_params", &r->model_n_params, err, errlen) < 0 ||
+	    get_i64(o, "looks_to", &r->looks_to, err, errlen) < 0)
 		return -1;
+	if (r->looks_to != TPS_NULL && (r->looks_to < 1 || r->looks_to > 100000))
+		return fail(err, errlen, "'run.looks_to' is not a round number");
 	/* Older exports have neither key: the run's round and batch stay unknown. */
 	if (r->round != TPS_NULL && r->round < 1)
 		return fail(err, errlen, "'run.round' is below 1");

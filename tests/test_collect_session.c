@@ -38,7 +38,17 @@ struct hook_log {
 	int64_t round[8];
 	char batch[40];
 	int64_t stop_after;        /* answer 0 after this round */
+	size_t skip_cell;          /* skip() says 1 for this cell from skip_from on */
+	int64_t skip_from;         /* the round after which the cell is decided */
+	int64_t last_round;        /* the last round more() was asked about */
 };
+
+static int skip_hook(void *arg, size_t cell)
+{
+	struct hook_log *h = arg;
+
+	return h->skip_from && cell == h->skip_cell && h->last_round >= h->skip_from;
+}
 
 static int setup(void **state)
 {
@@ -118,6 +128,7 @@ static int more(void *arg, struct store *s, const struct plan *p, size_t model,
 		h->round[h->calls] = round;
 	}
 	h->calls++;
+	h->last_round = round;
 	snprintf(h->batch, sizeof(h->batch), "%s", batch);
 	return round < h->stop_after;
 }
@@ -143,7 +154,7 @@ static void test_collect_session_hook_stops(void **state)
 {
 	struct fixture *f = *state;
 	struct hook_log h = { .stop_after = 2 };
-	struct session_hooks hooks = { more, &h, NULL };
+	struct session_hooks hooks = { more, NULL, &h, NULL };
 	struct session_result res;
 	char err[256], got[512], batch[64];
 
@@ -178,7 +189,7 @@ static void test_collect_session_all_rounds(void **state)
 {
 	struct fixture *f = *state;
 	struct hook_log h = { .stop_after = 100 };
-	struct session_hooks hooks = { more, &h, NULL };
+	struct session_hooks hooks = { more, NULL, &h, NULL };
 	struct session_result res;
 	char err[256], got[512], batch[64];
 
@@ -199,11 +210,38 @@ static void test_collect_session_all_rounds(void **state)
 	session_result_release(&res);
 }
 
+/* A cell the hook calls decided is not started again: GPU time only where it
+ * decides. Cell 1 (B on m1) is decided after round 2, so rounds 3 and 4 run A
+ * alone. */
+static void test_collect_session_skips_decided(void **state)
+{
+	struct fixture *f = *state;
+	struct hook_log h = { .stop_after = 100, .skip_cell = 1, .skip_from = 2 };
+	struct session_hooks hooks = { more, skip_hook, &h, NULL };
+	struct session_result res;
+	char err[256], got[512], batch[64];
+
+	if (!f->ready)
+		skip();
+	plan_release(&f->p);
+	assert_non_null(plan_add_engine(&f->p, "A", f->fs, err, sizeof(err)));
+	assert_non_null(plan_add_engine(&f->p, "B", f->fs, err, sizeof(err)));
+	assert_non_null(plan_add_model(&f->p, "m1", f->model, "", err, sizeof(err)));
+	f->p.rounds = 4;
+	assert_int_equal(plan_build(&f->p, err, sizeof(err)), 0);
+	assert_int_equal(session_run(f->s, &f->p, &f->ps, &f->o, &hooks, &res), 0);
+	assert_int_equal(res.n_rows, 6);
+	runs_of(f->s, got, sizeof(got), batch, sizeof(batch));
+	assert_string_equal(got, "A1m1 B1m1 B2m1 A2m1 A3m1 A4m1 ");
+	session_result_release(&res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_collect_session_hook_stops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect_session_all_rounds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_session_skips_decided, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,6 +27,8 @@ static void row(struct parity_row *r, char *spec, int64_t n_max, const char *met
 	r->metric = metric;
 	r->v.kind = kind;
 	r->v.decided = decided;
+	r->v.regression = !decided ? VERDICT_REG_UNDECIDED : kind == VERDICT_SLOWER ?
+		VERDICT_REG_YES : VERDICT_REG_NO;
 	r->v.delta_pct = delta;
 	r->v.mde_pct = mde;
 }
@@ -47,7 +49,7 @@ static void test_decided_cells(void **state)
 	row(&rows[4], "draft-simple", 2, "tg", VERDICT_FASTER, 1, 5.0, 1.0);
 	res.rows = rows;
 	res.n_rows = 5;
-	n = decided_cells(&res, &c);
+	n = decided_cells(&res, DECIDED_PARITY, &c);
 	assert_int_equal(n, 3);
 	assert_int_equal(c[0].decided, 1);
 	assert_ptr_equal(c[0].row[PARITY_METRIC_PP], &rows[0]);
@@ -61,26 +63,39 @@ static void test_decided_cells(void **state)
 	assert_int_equal(decided_find(c, n, "draft-simple", 2), 2);
 	assert_int_equal(decided_find(c, n, "draft-simple", 3), SIZE_MAX);
 	free(c);
+	/* The regression question: an undecided two-sided verdict may still answer
+	 * it. n_max 1's tg leans +1.2% with an interval above -2%: regression no. */
+	rows[3].v.regression = VERDICT_REG_NO;
+	n = decided_cells(&res, DECIDED_REGRESSION, &c);
+	assert_int_equal(c[1].decided, 1);
+	assert_int_equal(decided_cells(&res, DECIDED_PARITY, &c) ? c[1].decided : -1, 0);
+	free(c);
 	res.n_rows = 0;
-	assert_int_equal(decided_cells(&res, &c), 0);
+	assert_int_equal(decided_cells(&res, DECIDED_PARITY, &c), 0);
 	assert_null(c);
 }
 
 static void test_decided_describe(void **state)
 {
 	struct parity_row r;
-	char buf[96];
+	char buf[160];
 
 	(void)state;
 	row(&r, "", TPS_NULL, "tg", VERDICT_PARITY, 1, 0.31, 0.84);
+	r.v.ci_lo_pct = -0.5;
+	r.v.ci_hi_pct = 1.12;
 	decided_describe(&r, buf, sizeof(buf));
-	assert_string_equal(buf, "parity (+0.31%, mde 0.84%)");
+	assert_string_equal(buf, "regression no, parity (+0.31% [-0.50%, +1.12%])");
 	row(&r, "", TPS_NULL, "tg", VERDICT_SLOWER, 1, -4.523, 1.1);
+	r.v.ci_lo_pct = -5.6;
+	r.v.ci_hi_pct = -3.41;
 	decided_describe(&r, buf, sizeof(buf));
-	assert_string_equal(buf, "slower (-4.52%, mde 1.10%)");
+	assert_string_equal(buf, "regression yes, slower (-4.52% [-5.60%, -3.41%])");
 	row(&r, "", TPS_NULL, "tg", VERDICT_UNKNOWN, 0, NAN, INFINITY);
+	r.v.regression = VERDICT_REG_UNKNOWN;
+	r.v.ci_lo_pct = r.v.ci_hi_pct = NAN;
 	decided_describe(&r, buf, sizeof(buf));
-	assert_string_equal(buf, "unknown (?, mde ?)");
+	assert_string_equal(buf, "regression unknown, unknown (? [?, ?])");
 }
 
 static void test_progress_label(void **state)

@@ -116,7 +116,10 @@ static void tcell_init(struct tcell *t, const char *uuid, const char *e, const c
 	t->c.side.ctx = 8192;
 	t->c.side.n_predict = 256;
 	for (k = 0; k < GATE_N_METRICS; k++) {
-		t->c.noise_pct[k] = NAN;
+		/* A floor far below any threshold, so that one instance a side decides
+		 * as sharply as its constant values: the threshold rules are what these
+		 * tests are about (test_decide_noise_floor drops it). */
+		t->c.noise_pct[k] = k == GATE_ACCEPT ? NAN : 1e-10;
 		if (isnan(mean[k]))
 			continue;
 		for (i = 0; i < NV; i++)
@@ -172,8 +175,8 @@ static void test_decide_one_cell_fails(void **state)
 		assert_int_equal(w->metric, GATE_TG);
 		assert_true(fabs(w->g.delta_pct + 6) < 1e-9);
 		assert_true(w->g.threshold_pct == 3);
-		assert_int_equal(w->g.bound, VERDICT_BOUND_BAND);
-		assert_true(isnan(w->noise_pct));
+		assert_int_equal(w->g.bound, VERDICT_BOUND_NOISE);
+		assert_true(w->g.ci_hi_pct < -3);
 	}
 	assert_int_equal(fails, 1);
 	assert_int_equal(r.n_fail, 1);
@@ -209,8 +212,11 @@ static void test_decide_threshold_edge(void **state)
 	gate_result_release(&r);
 }
 
-/* A 4% slowdown fails at 3% until a 2.5% floor is known; then the threshold is
- * k x 2.5 = 5% and the noise bound decided; with k = 1 the 3% wins again. */
+/* One instance a side: the requests alone cannot show the scatter between
+ * instances, so without a stored floor the gate cannot decide (inconclusive, a
+ * failure only with --strict); a small floor widens the interval a little and
+ * a 4% slowdown fails at 3%; a 2.5% floor widens it past the threshold and the
+ * cell is inconclusive again. The baseline's floor is not the one used. */
 static void test_decide_noise_floor(void **state)
 {
 	struct tcell base, cand;
@@ -220,23 +226,32 @@ static void test_decide_noise_floor(void **state)
 	(void)state;
 	tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 100, NAN);
 	tcell_init(&cand, "c", "ours", "m", TPS_NULL, 1000, 96, NAN);
+	cand.c.noise_pct[GATE_TG] = NAN;
 	gate_params_init(&p);
 	p.gated[GATE_PP] = 0;
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.n_fail, 0);
+	assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_INCONCLUSIVE);
+	assert_int_equal(r.rows[0].g.reason, ESTIMATE_REASON_ONE_INSTANCE);
+	gate_result_release(&r);
+	p.strict = 1;
+	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
 	assert_int_equal(r.n_fail, 1);
+	gate_result_release(&r);
+	p.strict = 0;
+	cand.c.noise_pct[GATE_TG] = 0.3;
+	base.c.noise_pct[GATE_TG] = 50;
+	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_FAIL);
+	assert_int_equal(r.rows[0].g.bound, VERDICT_BOUND_NOISE);
+	assert_true(r.rows[0].g.ci_hi_pct < -3);
+	assert_true(fabs(r.rows[0].noise_pct - 0.3) < 1e-9);
 	gate_result_release(&r);
 	cand.c.noise_pct[GATE_TG] = 2.5;
-	base.c.noise_pct[GATE_TG] = 50; /* the baseline's floor is not the one used */
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
-	assert_int_equal(r.n_fail, 0);
-	assert_int_equal(r.rows[0].g.bound, VERDICT_BOUND_NOISE);
-	assert_true(fabs(r.rows[0].g.threshold_pct - 5) < 1e-9);
-	assert_true(fabs(r.rows[0].noise_pct - 2.5) < 1e-9);
-	gate_result_release(&r);
-	p.noise_k = 1;
-	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
-	assert_int_equal(r.n_fail, 1);
-	assert_int_equal(r.rows[0].g.bound, VERDICT_BOUND_BAND);
+	assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_INCONCLUSIVE);
+	assert_true(r.rows[0].g.ci_lo_pct < -3 && r.rows[0].g.ci_hi_pct > -3);
+	assert_true(fabs(r.rows[0].g.threshold_pct - 3) < 1e-9);
 	gate_result_release(&r);
 }
 
@@ -318,8 +333,10 @@ static void test_decide_no_data_and_accept(void **state)
 	assert_int_equal(r.notes[0].metric, GATE_TG);
 	assert_int_equal(r.notes[0].baseline_empty, 0);
 	assert_int_equal(r.rows[3].metric, GATE_ACCEPT);
-	assert_int_equal(r.rows[3].g.outcome, VERDICT_GATE_FAIL);
-	assert_int_equal(r.n_fail, 1);
+	/* Acceptance has no stored floor: one instance a side cannot decide it. */
+	assert_int_equal(r.rows[3].g.outcome, VERDICT_GATE_INCONCLUSIVE);
+	assert_true(r.rows[3].g.delta_pct < -12);
+	assert_int_equal(r.n_fail, 0);
 	gate_result_release(&r);
 	cand[1].c.values[GATE_ACCEPT].n = 0;
 	base[1].c.values[GATE_ACCEPT].n = 0;
@@ -524,6 +541,19 @@ static void add_run_np(struct store *s, const char *engine, const char *model, c
 		sample_rec_release(&m);
 	}
 	assert_int_equal(store_run_finish(s, id, "complete", NULL, NULL), 0);
+	/* One run a side decides only with a stored A/A floor: a small one here, so
+	 * these tests exercise the thresholds (test_gate_noise_floor stores its own). */
+	{
+		static const char *const metrics[2] = { "pp", "tg" };
+		for (i = 0; i < 2; i++) {
+			struct noise_rec nr = { 0 };
+			nr.run_a = nr.run_b = r.uuid;
+			nr.metric = metrics[i];
+			nr.noise_pct = 0.01;
+			nr.n_pairs = 16;
+			assert_int_equal(store_noise_put(s, &nr), 0);
+		}
+	}
 	assert_int_equal(store_commit(s), 0);
 	if (uuid_out)
 		memcpy(uuid_out, r.uuid, sizeof(r.uuid));
@@ -573,7 +603,8 @@ static void test_gate_one_cell_fails(void **state)
 		assert_string_equal(cJSON_GetObjectItem(c, "metric")->valuestring, "tg");
 		assert_true(fabs(cJSON_GetObjectItem(c, "delta_pct")->valuedouble + 6) < 1e-6);
 		assert_true(cJSON_GetObjectItem(c, "threshold_pct")->valuedouble == 3);
-		assert_string_equal(cJSON_GetObjectItem(c, "bound")->valuestring, "band");
+		assert_string_equal(cJSON_GetObjectItem(c, "regression")->valuestring, "yes");
+		assert_true(cJSON_GetObjectItem(c, "ci_hi_pct")->valuedouble < -3);
 	}
 	assert_int_equal(fails, 1);
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(root, "warnings")), 0);
@@ -590,14 +621,15 @@ static void test_gate_one_cell_fails(void **state)
 	assert_non_null(strstr(f->out, "PASS (0 failure(s))"));
 }
 
-/* A regression of exactly the threshold passes; a hair more fails. */
+/* A regression at the threshold is inconclusive (its interval holds the edge,
+ * exit 0); 3.5% fails. */
 static void test_gate_threshold_edge(void **state)
 {
 	struct fixture *f = *state;
 
 	add_run(f->ctx.store, "ours", "m", "a", 1000, 100, NULL);
 	add_run(f->ctx.store, "ours", "m", "b", 1000, 97, NULL);
-	add_run(f->ctx.store, "ours", "m", "c", 1000, 96.9, NULL);
+	add_run(f->ctx.store, "ours", "m", "c", 1000, 96.5, NULL);
 	assert_int_equal(run(f, cmd_baseline, "baseline", "set", "base", "--tag", "a", NULL), 0);
 	assert_int_equal(run(f, cmd_gate, "gate", "--baseline", "base", "--engine", "ours", "--tag",
 			     "b", "--metric", "tg", NULL), TPS_EXIT_OK);
@@ -628,8 +660,9 @@ static void test_gate_pool_comparable_only(void **state)
 	cJSON_Delete(root);
 }
 
-/* (g) for the gate: a 4% slowdown fails at 3% until a 2.5% floor is stored, then the
- * threshold is 5% and the output names the noise bound. */
+/* (g) for the gate: a 4% slowdown fails at 3% with a small floor; a 2.5% floor
+ * widens the one instance pair's interval past the threshold: inconclusive, and
+ * the output names the noise bound. */
 static void test_gate_noise_floor(void **state)
 {
 	struct fixture *f = *state;
@@ -654,12 +687,16 @@ static void test_gate_noise_floor(void **state)
 	assert_non_null(root = cJSON_Parse(f->out));
 	c = cJSON_GetArrayItem(cJSON_GetObjectItem(root, "cells"), 0);
 	assert_string_equal(cJSON_GetObjectItem(c, "bound")->valuestring, "noise");
-	assert_true(fabs(cJSON_GetObjectItem(c, "threshold_pct")->valuedouble - 5) < 1e-9);
+	assert_string_equal(cJSON_GetObjectItem(c, "status")->valuestring, "inconclusive");
+	assert_string_equal(cJSON_GetObjectItem(c, "regression")->valuestring, "undecided");
+	assert_true(cJSON_GetObjectItem(c, "ci_lo_pct")->valuedouble < -3);
+	assert_true(cJSON_GetObjectItem(c, "ci_hi_pct")->valuedouble > -3);
+	assert_true(fabs(cJSON_GetObjectItem(c, "threshold_pct")->valuedouble - 3) < 1e-9);
 	assert_true(fabs(cJSON_GetObjectItem(c, "noise_pct")->valuedouble - 2.5) < 1e-9);
 	cJSON_Delete(root);
-	/* --noise-k 1: 2.5% is below the 3% threshold again, which wins. */
+	/* --strict fails what is inconclusive. */
 	assert_int_equal(run(f, cmd_gate, "gate", "--baseline", "base", "--engine", "ours", "--tag",
-			     "b", "--metric", "tg", "--noise-k", "1", NULL), TPS_EXIT_FAIL);
+			     "b", "--metric", "tg", "--strict", NULL), TPS_EXIT_FAIL);
 }
 
 static void test_gate_junit_escapes(void **state)

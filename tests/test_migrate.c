@@ -149,6 +149,28 @@ static void test_migrate_v2_gets_config(void **state)
 	store_close(s);
 }
 
+/* 0006 gives every run a sequential design: NULL (a fixed design) for the runs
+ * already there, and a last look below 1 is refused. */
+static void test_migrate_v2_gets_looks_to(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	char *err = NULL;
+
+	load_fixture(f->path, "v2.sql");
+	s = store_open(f->path, 0);
+	assert_non_null(s);
+	assert_true(migrate_latest() >= 6);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE looks_to IS NULL"), 3);
+	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE run SET looks_to=10 WHERE id=3",
+				      NULL, NULL, NULL), SQLITE_OK);
+	assert_int_not_equal(sqlite3_exec(store_db(s), "UPDATE run SET looks_to=0 WHERE id=1",
+					  NULL, NULL, &err), SQLITE_OK);
+	sqlite3_free(err);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE looks_to=10"), 1);
+	store_close(s);
+}
+
 static void test_migrate_stepwise_versions(void **state)
 {
 	struct fixture *f = *state;
@@ -213,6 +235,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migrate_v1_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v2_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_config, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_looks_to, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_stepwise_versions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_refuses_newer, setup, teardown),
 	};

@@ -210,6 +210,15 @@ static void test_sweep_gap_explain(void **state)
 		print_message("case %s\n", c->name);
 		assert_int_equal(sweep_gap(&c->ours, &ref2, &g), 0);
 		assert_int_equal(g.n_max, 2);
+		/* One run a side decides nothing: no side, no cause. */
+		assert_int_equal(g.decided, 0);
+		assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", buf, sizeof(buf)), 0);
+		assert_null(strstr(buf, "slower"));
+		assert_null(strstr(buf, "faster"));
+		assert_null(strstr(buf, "overhead"));
+		assert_non_null(strstr(buf, "decides nothing"));
+		/* The wording of the same gap once an interval decides it. */
+		g.decided = 1;
 		check_near(g.tg_pct, c->tg, 1e-9, "tg");
 		check_near(g.tpc_pct, c->tpc, 1e-9, "tpc");
 		check_near(g.cost_pct, c->cost, 1e-9, "cost");
@@ -233,6 +242,7 @@ static void test_sweep_gap_edges(void **state)
 	(void)state;
 	/* Without drafting every cycle is one token: 21 ms against 20 ms a token. */
 	assert_int_equal(sweep_gap(&base_o, &base_r, &g), 0);
+	g.decided = 1; /* as an interval across rounds would */
 	check_near(g.tpc_pct, 0, 0, "tpc base");
 	check_near(g.cost_pct, 5, 1e-12, "cost base");
 	check_near(g.tg_pct, (1 / 1.05 - 1) * 100, 1e-12, "tg base");
@@ -539,14 +549,14 @@ static void test_sweep_pooled_interval(void **state)
 		l[i] = log(tg[i]);
 	m = (l[0] + l[1] + l[2]) / 3;
 	sd = sqrt(((l[0] - m) * (l[0] - m) + (l[1] - m) * (l[1] - m) + (l[2] - m) * (l[2] - m)) / 2);
-	h = 4.302652729911275 * sd / sqrt(3); /* t(0.975, 2) */
+	h = 2.919985580355516 * sd / sqrt(3); /* t(0.95, 2): the 90% interval */
 	assert_int_equal(pt.instances, 3);
 	check_near(pt.tg_ci_lo, exp(m - h), 1e-6, "tg ci lo");
 	check_near(pt.tg_ci_hi, exp(m + h), 1e-6, "tg ci hi");
 	check_near(pt.mde_pct, sinh(h) * 100, 1e-6, "mde");
 	assert_true(pt.tg_ci_lo < r.tg && r.tg < pt.tg_ci_hi);
 	check_near(pt.acceptance, 0.80, 1e-9, "pooled acceptance");
-	h = 4.302652729911275 * 0.04 / sqrt(3);
+	h = 2.919985580355516 * 0.04 / sqrt(3);
 	check_near(pt.accept_ci_lo, 0.80 - h, 1e-6, "accept ci lo");
 	check_near(pt.accept_ci_hi, 0.80 + h, 1e-6, "accept ci hi");
 
@@ -581,13 +591,14 @@ static void test_sweep_pooled_interval(void **state)
 }
 
 /* A 6% fall is a violation when the runs are tight, undecided when the same mean
- * fall comes from scattered runs; runs with known rounds pair round by round, so
- * a drift shared by each round cancels. */
+ * fall comes from scattered pairs; runs pair by start order without round
+ * numbers and round by round with them, so a drift shared by each round
+ * cancels. */
 static void test_sweep_dip_decided(void **state)
 {
 	static const double tight_a[3] = { 100, 100.2, 99.8 }, tight_b[3] = { 94, 94.19, 93.81 };
-	static const double wide_a[3] = { 100, 110, 90 }, wide_b[3] = { 94, 103.4, 84.6 };
-	static const int64_t rounds[3] = { 1, 2, 3 };
+	static const double wide_a[3] = { 100, 110, 90 }, wide_b[3] = { 103.4, 84.6, 94 };
+	static const int64_t rounds[3] = { 1, 2, 3 }, rounds_b[3] = { 2, 3, 1 };
 	struct sweep_rung r[2];
 	struct sweep_report rep;
 
@@ -600,14 +611,13 @@ static void test_sweep_dip_decided(void **state)
 	assert_true(rep.violations[0].decided);
 	check_near(rep.violations[0].change_pct, -6, 0.01, "tight: -6%");
 	assert_true(rep.violations[0].ci_hi_pct < -5 && rep.violations[0].ci_lo_pct > -7);
-	assert_int_equal(rep.violations[0].rounds, 0); /* Welch: rounds unknown */
+	assert_int_equal(rep.violations[0].rounds, 3); /* paired by start order */
 	sweep_report_release(&rep);
 
-	/* The same -6% from runs scattered +-10%: the interval straddles -5%. */
+	/* The same -6% from pairs scattered +-10%: the interval straddles -5%. */
 	pooled_rung(&r[0], 2, wide_a, NULL, NULL, 3);
 	pooled_rung(&r[1], 3, wide_b, NULL, NULL, 3);
 	assert_int_equal(sweep_analyze(r, 2, 5, &rep), 0);
-	check_near(rep.violations[0].change_pct, -6, 0.01, "wide: -6%");
 	assert_int_equal(rep.n_violations, 1);
 	assert_int_equal(rep.n_decided, 0);
 	assert_false(rep.violations[0].decided);
@@ -618,7 +628,7 @@ static void test_sweep_dip_decided(void **state)
 
 	/* Known rounds: each round falls exactly 6%, so the pairs decide it. */
 	r[0].round_runs = rounds;
-	r[1].round_runs = rounds;
+	r[1].round_runs = rounds_b;
 	assert_int_equal(sweep_analyze(r, 2, 5, &rep), 0);
 	assert_int_equal(rep.n_decided, 1);
 	assert_int_equal(rep.violations[0].rounds, 3);
@@ -627,7 +637,7 @@ static void test_sweep_dip_decided(void **state)
 	/* A 3% dip within the tolerance from scattered runs is undecided too: its
 	 * interval reaches past -5%. */
 	{
-		static const double dip_b[3] = { 97, 106.7, 87.3 };
+		static const double dip_b[3] = { 106.7, 87.3, 97 };
 		r[0].round_runs = r[1].round_runs = NULL;
 		pooled_rung(&r[1], 3, dip_b, NULL, NULL, 3);
 		assert_int_equal(sweep_analyze(r, 2, 5, &rep), 0);
@@ -636,14 +646,17 @@ static void test_sweep_dip_decided(void **state)
 		sweep_report_release(&rep);
 	}
 
-	/* One run on a side: today's point rule decides alone. */
+	/* One run a side: no interval, so a fall past the tolerance is listed as
+	 * an undecided dip, never a decided violation. */
 	pooled_rung(&r[0], 2, wide_a, NULL, NULL, 3);
 	pooled_rung(&r[1], 3, wide_b, NULL, NULL, 1);
-	r[1].n_runs = 0;
+	r[0].n_runs = r[1].n_runs = 0;
+	r[0].tg = 100;
 	r[1].tg = 90;
 	assert_int_equal(sweep_analyze(r, 2, 5, &rep), 0);
-	assert_int_equal(rep.n_decided, 1);
-	assert_true(rep.violations[0].decided);
+	assert_int_equal(rep.n_violations, 1);
+	assert_int_equal(rep.n_decided, 0);
+	assert_false(rep.violations[0].decided);
 	check_near(rep.violations[0].ci_lo_pct, NA, 0, "no interval");
 	sweep_report_release(&rep);
 }
@@ -663,14 +676,14 @@ static void test_sweep_gap_undecided(void **state)
 	pooled_rung(&o, 2, o_wide, acc, NULL, 3);
 	pooled_rung(&r, 2, r_wide, acc, NULL, 3);
 	assert_int_equal(sweep_gap(&o, &r, &g), 0);
-	assert_true(g.decided); /* sweep_gap alone: today's rule */
+	assert_false(g.decided); /* sweep_gap alone: no interval yet */
 	sweep_gap_decide(&o, &r, &g);
 	assert_false(g.decided);
 	assert_true(g.ci_lo_pct < -1 && g.ci_hi_pct > 1);
 	assert_true(g.mde_pct > 5);
 	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", msg, sizeof(msg)), 0);
-	assert_non_null(strstr(msg, "ours and llama.cpp decode within the noise at n_max=2"));
-	snprintf(want, sizeof(want), "could not have seen a difference under %.1f%%", g.mde_pct);
+	assert_non_null(strstr(msg, "ours against llama.cpp decode at n_max=2"));
+	snprintf(want, sizeof(want), "(mde %.1f%%)", g.mde_pct);
 	assert_non_null(strstr(msg, want));
 	assert_null(strstr(msg, "faster"));
 	assert_null(strstr(msg, "drafter"));

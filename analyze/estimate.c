@@ -1,0 +1,414 @@
+/* estimate.c: the one estimate of a cell (estimate.h). Instances are the unit:
+ * each is reduced to the median of its requests, outliers among a side's
+ * instances are left out by a robust rule, the rest pair into rounds, and the
+ * rounds' log ratios give the point and the interval that every command prints.
+ * The sequential level of an --until-decided batch is computed here too. */
+#include "analyze/estimate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/parity.h"
+#include "analyze/stats.h"
+#include "tpsdb.h"
+
+/* The asymptotic standard error of a median over that of a mean for normal
+ * data, sqrt(pi / 2): one instance's requests give the median's error this way. */
+#define MEDIAN_SE_FACTOR 1.2533141373155003
+
+void estimate_params_init(struct estimate_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->band_pct = VERDICT_BAND_PCT;
+	p->by_batch = 1;
+	p->robust = 1;
+}
+
+const char *estimate_reason_name(enum estimate_reason r)
+{
+	switch (r) {
+	case ESTIMATE_REASON_ONE_INSTANCE:
+		return "one-instance";
+	case ESTIMATE_REASON_ORDER:
+		return "unbalanced-order";
+	case ESTIMATE_REASON_NO_DATA:
+		return "no-data";
+	case ESTIMATE_REASON_NONE:
+		break;
+	}
+	return "";
+}
+
+void estimate_release(struct estimate *e)
+{
+	if (!e)
+		return;
+	free(e->round_pct);
+	free(e->round_ours);
+	free(e->round_vs);
+	free(e->out_ours);
+	free(e->out_vs);
+	memset(e, 0, sizeof(*e));
+}
+
+static double normal_cdf(double x)
+{
+	return 0.5 * erfc(-x / sqrt(2.0));
+}
+
+/* P(the walk S_n, N(0, 1) steps, crosses c * sqrt(n) at some n in first..last):
+ * the density of S at each look, below the boundary, is carried to the next look
+ * by a convolution with the step's normal density (trapezoid rule on a grid of
+ * step h, which is exact to far below the bisection's tolerance for Gaussians). */
+static double crossing_prob(double c, int64_t first, int64_t last)
+{
+	const double h = 0.1, reach = 8.0;
+	double lo = -reach * sqrt((double)last), hi = c * sqrt((double)last);
+	size_t g = (size_t)((hi - lo) / h) + 2, i, j, kw = (size_t)(reach / h);
+	double *f = tps_xcalloc(g, sizeof(*f)), *nf = tps_xcalloc(g, sizeof(*nf));
+	double *kern = tps_xmalloc((2 * kw + 1) * sizeof(*kern)), cross = 0, sd0;
+	int64_t n;
+
+	for (i = 0; i <= 2 * kw; i++) {
+		double x = ((double)i - (double)kw) * h;
+		kern[i] = exp(-0.5 * x * x) / sqrt(2 * M_PI) * h;
+	}
+	/* The first look: S ~ N(0, first). */
+	sd0 = sqrt((double)first);
+	for (i = 0; i < g; i++) {
+		double x = lo + (double)i * h;
+		f[i] = x < c * sd0 ? exp(-0.5 * x * x / (double)first) / (sd0 * sqrt(2 * M_PI)) : 0;
+	}
+	cross = 1 - normal_cdf(c);
+	for (n = first + 1; n <= last; n++) {
+		double b = c * sqrt((double)n), below = 0;
+
+		for (i = 0; i < g; i++) {
+			double x = lo + (double)i * h, acc = 0;
+			size_t j0 = i > kw ? i - kw : 0, j1 = i + kw < g ? i + kw : g - 1;
+
+			for (j = j0; j <= j1; j++)
+				acc += f[j] * kern[j + kw - i];
+			nf[i] = x < b ? acc : 0;
+			below += nf[i] * h;
+		}
+		/* Mass that was below at the last look and is not below now crossed
+		 * (or drifted under the grid's floor, which is negligible). */
+		{
+			double before = 0;
+			for (i = 0; i < g; i++)
+				before += f[i] * h;
+			cross += before - below;
+		}
+		memcpy(f, nf, g * sizeof(*f));
+	}
+	free(kern);
+	free(f);
+	free(nf);
+	return cross;
+}
+
+double estimate_look_alpha(int64_t looks_to, double alpha)
+{
+	static double cache[ESTIMATE_MAX_LOOK + 1];
+	static double cache_alpha[ESTIMATE_MAX_LOOK + 1];
+	double lo = 1.0, hi = 6.0, c = 0;
+	int it;
+
+	if (looks_to <= ESTIMATE_FIRST_LOOK || !(alpha > 0 && alpha < 0.5))
+		return alpha;
+	if (looks_to > ESTIMATE_MAX_LOOK)
+		looks_to = ESTIMATE_MAX_LOOK;
+	if (cache[looks_to] > 0 && cache_alpha[looks_to] == alpha)
+		return cache[looks_to];
+	for (it = 0; it < 40; it++) {
+		c = (lo + hi) / 2;
+		if (crossing_prob(c, ESTIMATE_FIRST_LOOK, looks_to) > alpha)
+			lo = c;
+		else
+			hi = c;
+	}
+	cache[looks_to] = 1 - normal_cdf(hi);
+	cache_alpha[looks_to] = alpha;
+	return cache[looks_to];
+}
+
+/* log of the instance value; NaN when it has no positive finite one. */
+static double unit_log(const struct estimate_unit *u)
+{
+	double m = u->value;
+
+	if (isnan(m)) {
+		double *x = tps_xmalloc((u->n ? u->n : 1) * sizeof(*x));
+		size_t k = 0;
+
+		for (size_t i = 0; i < u->n; i++)
+			if (u->v[i] > 0 && isfinite(u->v[i]))
+				x[k++] = u->v[i];
+		m = stats_median(x, k);
+		free(x);
+	}
+	return m > 0 && isfinite(m) ? log(m) : NAN;
+}
+
+/* Marks the outliers of one side in bad[] (1) and lists them in *idx. */
+static void mark_outliers(const double *lg, size_t n, char *bad, size_t **idx, size_t *n_idx)
+{
+	double *x = tps_xmalloc((n ? n : 1) * sizeof(*x)), *dev, med, mad, lim;
+	size_t k = 0, i;
+
+	for (i = 0; i < n; i++)
+		if (isfinite(lg[i]))
+			x[k++] = lg[i];
+	if (k < 3) {
+		free(x);
+		return;
+	}
+	med = stats_median(x, k);
+	dev = tps_xmalloc(k * sizeof(*dev));
+	for (i = 0; i < k; i++)
+		dev[i] = fabs(x[i] - med);
+	mad = stats_median(dev, k);
+	lim = fmax(ESTIMATE_OUTLIER_MIN_LOG, ESTIMATE_OUTLIER_Z * 1.4826 * mad);
+	for (i = 0; i < n; i++) {
+		if (isfinite(lg[i]) && fabs(lg[i] - med) > lim) {
+			bad[i] = 1;
+			*idx = tps_xrealloc(*idx, (*n_idx + 1) * sizeof(**idx));
+			(*idx)[(*n_idx)++] = i;
+		}
+	}
+	free(dev);
+	free(x);
+}
+
+/* The one-round estimate from the requests of the instances a and b: the ratio
+ * of their medians, and the error of a difference of two medians from the
+ * values' log spread, the two sides taken as independent samples. */
+static void one_round(const struct estimate_unit *a, const struct estimate_unit *b,
+		      double *m, double *se, double *df)
+{
+	double *la = tps_xmalloc((a->n ? a->n : 1) * sizeof(*la));
+	double *lb = tps_xmalloc((b->n ? b->n : 1) * sizeof(*lb));
+	size_t na = 0, nb = 0, i;
+	double va, vb;
+
+	for (i = 0; i < a->n; i++)
+		if (a->v[i] > 0 && isfinite(a->v[i]))
+			la[na++] = log(a->v[i]);
+	for (i = 0; i < b->n; i++)
+		if (b->v[i] > 0 && isfinite(b->v[i]))
+			lb[nb++] = log(b->v[i]);
+	*m = unit_log(a) - unit_log(b);
+	if (na >= 2 && nb >= 2) {
+		va = stats_stddev(la, na);
+		vb = stats_stddev(lb, nb);
+		*se = MEDIAN_SE_FACTOR * sqrt(va * va / (double)na + vb * vb / (double)nb);
+		*df = (double)((na < nb ? na : nb) - 1);
+	} else {
+		*se = NAN;
+		*df = NAN;
+	}
+	free(la);
+	free(lb);
+}
+
+int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimate_unit *b,
+		  size_t nb, const struct estimate_params *p, struct estimate *out)
+{
+	struct parity_side *sa = NULL, *sb = NULL;
+	struct parity_instance *ia = NULL, *ib = NULL;
+	double *la = NULL, *lb = NULL, *d = NULL, m = NAN, se = NAN, df = NAN, alpha;
+	char *bad_a = NULL, *bad_b = NULL;
+	size_t *ka = NULL, *kb = NULL, *pairs = NULL, ua = 0, ub = 0, r, i, k = 0;
+	int *first = NULL, order_known = 1, ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->v.kind = VERDICT_UNKNOWN;
+	out->v.lean = VERDICT_UNKNOWN;
+	out->v.regression = VERDICT_REG_UNKNOWN;
+	out->v.delta_pct = out->v.ci_lo_pct = out->v.ci_hi_pct = out->v.mde_pct = NAN;
+	out->v.mean_delta_pct = out->v.p_wilcoxon = out->v.p_sign = NAN;
+	out->ours_center = out->vs_center = NAN;
+	if (!(p->band_pct >= 0) || p->noise_pct < 0 || p->looks_to < 0 ||
+	    p->looks_to > ESTIMATE_MAX_LOOK)
+		return -1;
+	out->v.band_pct = p->band_pct;
+	out->v.bound = VERDICT_BOUND_BAND;
+	out->v.instances_ours = na;
+	out->v.instances_vs = nb;
+	alpha = p->looks_to ? estimate_look_alpha(p->looks_to, VERDICT_ALPHA) : VERDICT_ALPHA;
+	out->v.ci_level = 1 - 2 * alpha;
+
+	la = tps_xmalloc((na ? na : 1) * sizeof(*la));
+	lb = tps_xmalloc((nb ? nb : 1) * sizeof(*lb));
+	bad_a = tps_xcalloc(na ? na : 1, 1);
+	bad_b = tps_xcalloc(nb ? nb : 1, 1);
+	for (i = 0; i < na; i++)
+		la[i] = unit_log(&a[i]);
+	for (i = 0; i < nb; i++)
+		lb[i] = unit_log(&b[i]);
+	if (p->robust) {
+		mark_outliers(la, na, bad_a, &out->out_ours, &out->n_out_ours);
+		mark_outliers(lb, nb, bad_b, &out->out_vs, &out->n_out_vs);
+	}
+	out->v.outliers_ours = out->n_out_ours;
+	out->v.outliers_vs = out->n_out_vs;
+
+	/* The instances kept, as parity_rounds() pairs them. */
+	sa = tps_xcalloc(na ? na : 1, sizeof(*sa));
+	sb = tps_xcalloc(nb ? nb : 1, sizeof(*sb));
+	ia = tps_xcalloc(na ? na : 1, sizeof(*ia));
+	ib = tps_xcalloc(nb ? nb : 1, sizeof(*ib));
+	ka = tps_xmalloc((na ? na : 1) * sizeof(*ka));
+	kb = tps_xmalloc((nb ? nb : 1) * sizeof(*kb));
+	for (i = 0; i < na; i++)
+		if (!bad_a[i] && isfinite(la[i])) {
+			sa[ua].round = a[i].round;
+			sa[ua].batch = a[i].batch;
+			ia[ua].side = &sa[ua];
+			ka[ua++] = i;
+		}
+	for (i = 0; i < nb; i++)
+		if (!bad_b[i] && isfinite(lb[i])) {
+			sb[ub].round = b[i].round;
+			sb[ub].batch = b[i].batch;
+			ib[ub].side = &sb[ub];
+			kb[ub++] = i;
+		}
+	if (!ua || !ub) {
+		out->reason = ESTIMATE_REASON_NO_DATA;
+		ret = 0;
+		goto out;
+	}
+	pairs = tps_xmalloc(2 * (ua < ub ? ua : ub) * sizeof(*pairs));
+	r = parity_rounds(ia, ua, ib, ub, p->by_batch, pairs);
+	d = tps_xmalloc((r ? r : 1) * sizeof(*d));
+	first = tps_xcalloc(r ? r : 1, sizeof(*first));
+	out->round_pct = tps_xmalloc((r ? r : 1) * sizeof(*out->round_pct));
+	out->round_ours = tps_xmalloc((r ? r : 1) * sizeof(*out->round_ours));
+	out->round_vs = tps_xmalloc((r ? r : 1) * sizeof(*out->round_vs));
+	for (i = 0; i < r; i++) {
+		size_t x = ka[pairs[2 * i]], y = kb[pairs[2 * i + 1]];
+		const char *ta = a[x].started_at, *tb = b[y].started_at;
+
+		d[k] = la[x] - lb[y];
+		out->round_ours[k] = x;
+		out->round_vs[k] = y;
+		out->round_pct[k] = (exp(d[k]) - 1) * 100;
+		/* The order of two starts means something only within one batch,
+		 * where the collector alternated it; across batches it is the
+		 * order the user ran them in. */
+		if (ta && tb && *ta && *tb && strcmp(ta, tb) && a[x].batch && b[y].batch &&
+		    !strcmp(a[x].batch, b[y].batch))
+			first[k] = strcmp(ta, tb) < 0 ? 1 : -1;
+		else
+			order_known = 0;
+		k++;
+	}
+	out->n_rounds = k;
+	out->v.n_pairs = k;
+	if (k >= 2) {
+		double s1 = 0, s2 = 0, sd = stats_stddev(d, k), ca = 0, cb = 0;
+		size_t c1 = 0, c2 = 0;
+
+		for (i = 0; i < k; i++) {
+			if (first[i] > 0)
+				s1 += d[i], c1++;
+			else if (first[i] < 0)
+				s2 += d[i], c2++;
+			ca += la[out->round_ours[i]];
+			cb += lb[out->round_vs[i]];
+		}
+		out->n_ours_first = c1;
+		out->n_vs_first = c2;
+		out->v.method = VERDICT_METHOD_ROUNDS;
+		out->v.rounds = k;
+		df = (double)(k - 1);
+		if (order_known && c1 && c2) {
+			/* Position enters the estimate: each order group weighs half, so a
+			 * first-starter's edge cancels; the spread around the overall mean
+			 * keeps the position effect in the error, which only widens it. */
+			m = (s1 / (double)c1 + s2 / (double)c2) / 2;
+			se = sd * 0.5 * sqrt(1.0 / (double)c1 + 1.0 / (double)c2);
+			/* The centres carry the same correction so their ratio is m. */
+			ca /= (double)k;
+			cb /= (double)k;
+			{
+				double plain = stats_mean(d, k);
+				ca += (m - plain) / 2;
+				cb -= (m - plain) / 2;
+			}
+		} else {
+			m = stats_mean(d, k);
+			se = sd / sqrt((double)k);
+			ca /= (double)k;
+			cb /= (double)k;
+			if (order_known)
+				out->reason = ESTIMATE_REASON_ORDER;
+		}
+		out->ours_center = exp(ca);
+		out->vs_center = exp(cb);
+	} else if (ua >= 2 && ub >= 2) {
+		double *xa = tps_xmalloc(ua * sizeof(*xa)), *xb = tps_xmalloc(ub * sizeof(*xb));
+
+		for (i = 0; i < ua; i++)
+			xa[i] = la[ka[i]];
+		for (i = 0; i < ub; i++)
+			xb[i] = lb[kb[i]];
+		m = stats_welch(xa, ua, xb, ub, &se, &df);
+		out->ours_center = exp(stats_mean(xa, ua));
+		out->vs_center = exp(stats_mean(xb, ub));
+		out->v.method = VERDICT_METHOD_WELCH;
+		out->v.rounds = 0;
+		free(xa);
+		free(xb);
+	} else {
+		/* One instance a side (the newest kept of each). */
+		const struct estimate_unit *x = &a[ka[ua - 1]], *y = &b[kb[ub - 1]];
+		double f = p->noise_pct > 0 ? p->noise_pct / 100 : 0;
+
+		one_round(x, y, &m, &se, &df);
+		out->ours_center = exp(la[ka[ua - 1]]);
+		out->vs_center = exp(lb[kb[ub - 1]]);
+		out->v.method = VERDICT_METHOD_REQUESTS;
+		out->v.rounds = 1;
+		out->v.n_pairs = 1;
+		if (f > 0) {
+			/* The floor is the sd of an instance pair's difference: the one
+			 * round's draw of it adds in quadrature. */
+			se = isfinite(se) ? sqrt(se * se + f * f) : f;
+			out->v.bound = VERDICT_BOUND_NOISE;
+			if (!isfinite(df))
+				df = 1;
+		} else {
+			out->reason = ESTIMATE_REASON_ONE_INSTANCE;
+		}
+	}
+	verdict_decide_interval(m, se, df, alpha, p->band_pct, &out->v);
+	if (out->reason == ESTIMATE_REASON_ONE_INSTANCE || out->reason == ESTIMATE_REASON_ORDER) {
+		/* Numbers to show, nothing decided: the interval leaves out what it
+		 * cannot see (instance scatter, or the position of the first start). */
+		if (out->v.kind != VERDICT_UNKNOWN)
+			out->v.kind = VERDICT_UNDECIDED;
+		if (out->v.regression != VERDICT_REG_UNKNOWN)
+			out->v.regression = VERDICT_REG_UNDECIDED;
+		out->v.decided = out->v.significant = 0;
+	}
+	ret = 0;
+out:
+	free(first);
+	free(d);
+	free(pairs);
+	free(ka);
+	free(kb);
+	free(ia);
+	free(ib);
+	free(sa);
+	free(sb);
+	free(bad_a);
+	free(bad_b);
+	free(la);
+	free(lb);
+	return ret;
+}

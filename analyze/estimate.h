@@ -1,0 +1,110 @@
+/* estimate.h: the one estimate of a cell. Every command that shows a cell (compare,
+ * gate, sweep, report, plot, collect --until-decided) turns the cell's server
+ * instances, both sides, into this one struct and prints its numbers: the rounds
+ * paired, the point estimate and its interval, the centre of each side that goes
+ * with them, the instances used and the ones left out, the answer to the
+ * regression question and the two-sided description. Pure: no stdio, no store. */
+#ifndef ANALYZE_ESTIMATE_H
+#define ANALYZE_ESTIMATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/verdict.h"
+
+/* The first round an --until-decided batch looks at: with two rounds the t
+ * interval has one degree of freedom and decides nothing. */
+#define ESTIMATE_FIRST_LOOK 3
+/* The most rounds a sequential design may plan (collect --max-rounds). */
+#define ESTIMATE_MAX_LOOK 100
+/* An instance further than this from its side's median instance (and than five
+ * robust standard deviations of its siblings) is left out: log(1.25). */
+#define ESTIMATE_OUTLIER_MIN_LOG 0.22314355131420976
+#define ESTIMATE_OUTLIER_Z 5.0
+
+/* One server instance (a run) of one side: its usable values of the metric,
+ * and who it is. */
+struct estimate_unit {
+	const double *v;         /* the values; may be NULL when value is given */
+	size_t n;
+	double value;            /* the instance value; NaN: the median of v */
+	int64_t round;           /* the collector's round; INT64_MIN unknown */
+	const char *batch;       /* NULL unknown: may pair with any batch */
+	const char *started_at;  /* ISO 8601; NULL unknown: the order is unknown (it
+				    counts only between two runs of one batch) */
+	const char *uuid;        /* borrowed, for naming left-out instances */
+};
+
+struct estimate_params {
+	double band_pct;   /* the margin: "ours slower by more than band_pct?" and the
+			      parity band; >= 0 */
+	double noise_pct;  /* the cell's stored A/A floor (sd of an instance pair's
+			      difference, percent); 0 or NaN: none */
+	int64_t looks_to;  /* 0: a fixed design; else the batch looked after every
+			      round from ESTIMATE_FIRST_LOOK to looks_to (its
+			      --max-rounds), and the interval pays for those looks */
+	int by_batch;      /* rounds pair within one batch (parity_rounds()) */
+	int robust;        /* leave outlier instances out (the default: 1) */
+};
+
+/* Sets the defaults: band 2%, no floor, a fixed design, by batch, robust. */
+void estimate_params_init(struct estimate_params *p);
+
+/* Why an estimate decides nothing although it has numbers. */
+enum estimate_reason {
+	ESTIMATE_REASON_NONE,
+	ESTIMATE_REASON_ONE_INSTANCE, /* one instance a side and no stored floor */
+	ESTIMATE_REASON_ORDER,        /* every round started with the same side */
+	ESTIMATE_REASON_NO_DATA,      /* no usable instance on a side */
+};
+
+/* "", "one-instance", "unbalanced-order", "no-data"; static strings. */
+const char *estimate_reason_name(enum estimate_reason r);
+
+struct estimate {
+	struct verdict v;        /* interval, point, both answers, method, counts */
+	double ours_center;      /* exp of the mean log instance value of the
+				    instances behind the estimate: delta_pct is */
+	double vs_center;        /* (ours_center / vs_center - 1) * 100 exactly */
+	size_t n_rounds;         /* rounds paired and used */
+	size_t n_ours_first, n_vs_first; /* rounds by who started first (known order) */
+	double *round_pct;       /* per round used: (ours / vs - 1) * 100; owned */
+	size_t *round_ours, *round_vs; /* per round used: indexes into the units; owned */
+	size_t *out_ours, *out_vs; /* indexes of the instances left out as outliers */
+	size_t n_out_ours, n_out_vs;
+	enum estimate_reason reason;
+};
+
+/* The estimate of one metric of one cell from the instances a[0..na) of ours and
+ * b[0..nb) of vs (oldest first). Each instance is reduced to its value (the
+ * median of its values); with p->robust, an instance of a side with three or
+ * more whose log value lies further from the side's median than both
+ * ESTIMATE_OUTLIER_MIN_LOG and ESTIMATE_OUTLIER_Z robust sd (1.4826 MAD) is left
+ * out. The rest pair into rounds (parity_rounds()' rule). With two rounds or
+ * more, the round log ratios give the point (stratified by which side started the
+ * round when every start time is known: the mean of the two order groups' means,
+ * so a position effect cancels) and a t interval; when all rounds started with
+ * the same side the estimate is reported but decides nothing. With fewer rounds
+ * and two instances a side, Welch's t on the log values. With one instance a
+ * side, the ratio of their medians with the requests' standard error (1.2533 sd /
+ * sqrt(n), paired by value order when counts match, else unpaired), widened in
+ * quadrature by the stored floor; without a floor it decides nothing. The
+ * interval is two-sided at 1 - 2 alpha, alpha 5% one-sided, or the per-look
+ * level of a sequential design (estimate_look_alpha()). Fills *out (release with
+ * estimate_release()). Returns 0, or -1 for bad parameters (out zeroed). */
+int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimate_unit *b,
+		  size_t nb, const struct estimate_params *p, struct estimate *out);
+
+/* Frees what e owns and zeroes it; accepts NULL. */
+void estimate_release(struct estimate *e);
+
+/* The one-sided level of each look of a sequential design that looks after every
+ * round from ESTIMATE_FIRST_LOOK to looks_to, so that the chance of any false
+ * answer over all its looks is alpha: Pocock's constant boundary for the
+ * information times 3, 4, ..., looks_to (Pocock 1977; Jennison & Turnbull,
+ * "Group Sequential Methods", 2000, ch. 2 and 11), found by recursive numerical
+ * integration (Armitage, McPherson & Rowe 1969). looks_to below the first look:
+ * alpha itself. Values are cached per looks_to. */
+double estimate_look_alpha(int64_t looks_to, double alpha);
+
+#endif

@@ -1,0 +1,257 @@
+/* test_estimate.c: analyze/estimate, the one estimate of a cell: rounds of
+ * instance medians, the order of a round's starts entering the point, outlier
+ * instances left out by the robust rule, one instance a side deciding only with
+ * a stored floor, Welch for unpaired instances, and the sequential per-look
+ * level of an --until-decided batch. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analyze/estimate.h"
+
+/* An instance of 4 requests around v (a spread of +-0.5%), in round r, started
+ * at the given time within batch "b". */
+struct inst {
+	double v[4];
+	struct estimate_unit u;
+};
+
+static void inst(struct inst *x, double v, int64_t round, const char *started)
+{
+	x->v[0] = v * 0.995;
+	x->v[1] = v;
+	x->v[2] = v;
+	x->v[3] = v * 1.005;
+	memset(&x->u, 0, sizeof(x->u));
+	x->u.v = x->v;
+	x->u.n = 4;
+	x->u.value = NAN;
+	x->u.round = round;
+	x->u.batch = "b";
+	x->u.started_at = started;
+	x->u.uuid = started;
+}
+
+static void units(struct inst *x, size_t n, struct estimate_unit *u)
+{
+	for (size_t i = 0; i < n; i++)
+		u[i] = x[i].u;
+}
+
+/* Three rounds, ours first in two: a +3% edge for whoever starts first shows as
+ * +5% in those rounds and -1% in the other. The point takes each order group at
+ * half weight (+2%), not the plain mean (+3%); the centres' ratio is the point. */
+static void test_estimate_order_enters(void **state)
+{
+	struct inst a[3], b[3];
+	struct estimate_unit ua[3], ub[3];
+	struct estimate_params p;
+	struct estimate e;
+	double want = (exp((log(1.05) + log(0.99)) / 2) - 1) * 100;
+
+	(void)state;
+	inst(&a[0], 105, 1, "t01");
+	inst(&b[0], 100, 1, "t02");
+	inst(&b[1], 100, 2, "t03");
+	inst(&a[1], 99, 2, "t04");
+	inst(&a[2], 105, 3, "t05");
+	inst(&b[2], 100, 3, "t06");
+	units(a, 3, ua);
+	units(b, 3, ub);
+	estimate_params_init(&p);
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(e.n_rounds, 3);
+	assert_int_equal(e.n_ours_first, 2);
+	assert_int_equal(e.n_vs_first, 1);
+	assert_int_equal(e.v.method, VERDICT_METHOD_ROUNDS);
+	assert_true(fabs(e.v.delta_pct - want) < 1e-9);
+	assert_true(fabs((e.ours_center / e.vs_center - 1) * 100 - e.v.delta_pct) < 1e-9);
+	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
+	estimate_release(&e);
+}
+
+/* Every round started with ours: the estimate is shown and decides nothing,
+ * however tight it is. Across batches the order is not the collector's and
+ * does not count. */
+static void test_estimate_order_unbalanced(void **state)
+{
+	struct inst a[3], b[3];
+	struct estimate_unit ua[3], ub[3];
+	struct estimate_params p;
+	struct estimate e;
+	static const char *ta[3] = { "t1", "t3", "t5" }, *tb[3] = { "t2", "t4", "t6" };
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		inst(&a[i], 80, i + 1, ta[i]);
+		inst(&b[i], 100, i + 1, tb[i]);
+	}
+	units(a, 3, ua);
+	units(b, 3, ub);
+	estimate_params_init(&p);
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(e.reason, ESTIMATE_REASON_ORDER);
+	assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
+	assert_int_equal(e.v.decided, 0);
+	assert_true(fabs(e.v.delta_pct + 20) < 1e-9);
+	estimate_release(&e);
+	for (int i = 0; i < 3; i++)
+		ub[i].batch = "other";
+	p.by_batch = 0;
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
+	assert_int_equal(e.v.regression, VERDICT_REG_YES);
+	estimate_release(&e);
+}
+
+/* A busy host's instance (66 tok/s beside 634 and 691) is left out and named;
+ * the others' ordinary spread (592, 756, 939) is not. */
+static void test_estimate_outlier(void **state)
+{
+	struct inst a[3], b[3];
+	struct estimate_unit ua[3], ub[3];
+	struct estimate_params p;
+	struct estimate e;
+
+	(void)state;
+	inst(&a[0], 66.1, 1, "t1");
+	inst(&b[0], 650, 1, "t2");
+	inst(&b[1], 640, 2, "t3");
+	inst(&a[1], 634.4, 2, "t4");
+	inst(&a[2], 691.1, 3, "t5");
+	inst(&b[2], 660, 3, "t6");
+	units(a, 3, ua);
+	units(b, 3, ub);
+	estimate_params_init(&p);
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(e.n_out_ours, 1);
+	assert_int_equal(e.out_ours[0], 0);
+	assert_int_equal(e.n_out_vs, 0);
+	assert_int_equal(e.n_rounds, 2);
+	assert_true(e.ours_center > 600);
+	estimate_release(&e);
+	/* Without the robust rule the 66 pulls the centre down by far. */
+	p.robust = 0;
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(e.n_out_ours, 0);
+	assert_true(e.ours_center < 400);
+	estimate_release(&e);
+	p.robust = 1;
+	inst(&a[0], 592, 1, "t1");
+	inst(&a[1], 756, 2, "t4");
+	inst(&a[2], 939, 3, "t5");
+	units(a, 3, ua);
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(e.n_out_ours, 0);
+	estimate_release(&e);
+}
+
+/* One instance a side: the requests' interval, which cannot see the scatter
+ * between instances, decides only widened by a stored floor. */
+static void test_estimate_one_instance(void **state)
+{
+	struct inst a, b;
+	struct estimate_params p;
+	struct estimate e;
+
+	(void)state;
+	inst(&a, 90, INT64_MIN, NULL);
+	inst(&b, 100, INT64_MIN, NULL);
+	estimate_params_init(&p);
+	assert_int_equal(estimate_cell(&a.u, 1, &b.u, 1, &p, &e), 0);
+	assert_int_equal(e.v.method, VERDICT_METHOD_REQUESTS);
+	assert_int_equal(e.reason, ESTIMATE_REASON_ONE_INSTANCE);
+	assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
+	assert_true(e.v.ci_hi_pct < -2); /* shown, but not trusted */
+	assert_true(fabs(e.v.delta_pct + 10) < 1e-9);
+	estimate_release(&e);
+	p.noise_pct = 1.0;
+	assert_int_equal(estimate_cell(&a.u, 1, &b.u, 1, &p, &e), 0);
+	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
+	assert_int_equal(e.v.bound, VERDICT_BOUND_NOISE);
+	assert_int_equal(e.v.regression, VERDICT_REG_YES);
+	estimate_release(&e);
+	p.noise_pct = 10.0;
+	assert_int_equal(estimate_cell(&a.u, 1, &b.u, 1, &p, &e), 0);
+	assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
+	estimate_release(&e);
+}
+
+/* Instances whose rounds never meet (another batch's numbers) compare by
+ * Welch's t on their log medians. */
+static void test_estimate_welch(void **state)
+{
+	struct inst a[2], b[2];
+	struct estimate_unit ua[2], ub[2];
+	struct estimate_params p;
+	struct estimate e;
+
+	(void)state;
+	inst(&a[0], 100, 1, NULL);
+	inst(&a[1], 101, 2, NULL);
+	inst(&b[0], 100, 3, NULL);
+	inst(&b[1], 99, 4, NULL);
+	units(a, 2, ua);
+	units(b, 2, ub);
+	estimate_params_init(&p);
+	assert_int_equal(estimate_cell(ua, 2, ub, 2, &p, &e), 0);
+	assert_int_equal(e.v.method, VERDICT_METHOD_WELCH);
+	assert_int_equal(e.n_rounds, 0);
+	assert_true(isfinite(e.v.ci_lo_pct));
+	estimate_release(&e);
+}
+
+/* The per-look level: one look is alpha itself; more looks need a smaller
+ * level, never below Bonferroni's alpha / looks (which ignores that the looks
+ * share their data); and the interval of a sequential batch is wider. */
+static void test_estimate_look_alpha(void **state)
+{
+	double a10 = estimate_look_alpha(10, 0.05), a30 = estimate_look_alpha(30, 0.05);
+	struct inst a[4], b[4];
+	struct estimate_unit ua[4], ub[4];
+	struct estimate_params p;
+	struct estimate fixed, seq;
+	static const char *t[8] = { "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8" };
+
+	(void)state;
+	assert_true(fabs(estimate_look_alpha(3, 0.05) - 0.05) < 1e-12);
+	assert_true(a10 < 0.05 && a10 > 0.05 / 8);
+	assert_true(a30 < a10 && a30 > 0.05 / 28);
+	assert_true(fabs(estimate_look_alpha(10, 0.05) - a10) < 1e-15); /* cached */
+	for (int i = 0; i < 4; i++) {
+		/* Alternating order: ours first in odd rounds. */
+		inst(&a[i], 100 + i, i + 1, i % 2 ? t[2 * i + 1] : t[2 * i]);
+		inst(&b[i], 100 - i, i + 1, i % 2 ? t[2 * i] : t[2 * i + 1]);
+	}
+	units(a, 4, ua);
+	units(b, 4, ub);
+	estimate_params_init(&p);
+	assert_int_equal(estimate_cell(ua, 4, ub, 4, &p, &fixed), 0);
+	p.looks_to = 10;
+	assert_int_equal(estimate_cell(ua, 4, ub, 4, &p, &seq), 0);
+	assert_true(seq.v.mde_pct > fixed.v.mde_pct);
+	assert_true(fabs(seq.v.ci_level - (1 - 2 * a10)) < 1e-12);
+	assert_true(fabs(seq.v.delta_pct - fixed.v.delta_pct) < 1e-12);
+	estimate_release(&fixed);
+	estimate_release(&seq);
+	p.looks_to = ESTIMATE_MAX_LOOK + 1;
+	assert_int_equal(estimate_cell(ua, 4, ub, 4, &p, &seq), -1);
+	estimate_release(&seq);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_estimate_order_enters),
+		cmocka_unit_test(test_estimate_order_unbalanced),
+		cmocka_unit_test(test_estimate_outlier),
+		cmocka_unit_test(test_estimate_one_instance),
+		cmocka_unit_test(test_estimate_welch),
+		cmocka_unit_test(test_estimate_look_alpha),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
