@@ -152,6 +152,64 @@ static double unit_log(const struct estimate_unit *u)
 	return m > 0 && isfinite(m) ? log(m) : NAN;
 }
 
+static int key_cmp(const int64_t *a, const int64_t *b)
+{
+	if (a[0] != b[0])
+		return a[0] < b[0] ? -1 : 1;
+	return a[1] < b[1] ? -1 : a[1] > b[1];
+}
+
+/* The log medians of a round's two instances over the keys both hold (all
+ * values when either has no keys or none are shared); *lost counts the values
+ * left out. The kept log values go to *xa / *xb (heap, caller frees). */
+static void round_logs(const struct estimate_unit *a, const struct estimate_unit *b,
+		       double *la, double *lb, double **xa, size_t *na, double **xb, size_t *nb,
+		       size_t *lost)
+{
+	size_t i = 0, j = 0, k = 0, cap = (a->n > b->n ? a->n : b->n) + 1;
+	double *pa = tps_xmalloc(cap * sizeof(*pa)), *pb = tps_xmalloc(cap * sizeof(*pb));
+
+	*na = *nb = 0;
+	if (a->key && b->key) {
+		while (i < a->n && j < b->n) {
+			int c = key_cmp(&a->key[2 * i], &b->key[2 * j]);
+			if (c < 0) {
+				i++;
+			} else if (c > 0) {
+				j++;
+			} else {
+				if (a->v[i] > 0 && isfinite(a->v[i]) && b->v[j] > 0 && isfinite(b->v[j])) {
+					pa[k] = a->v[i];
+					pb[k] = b->v[j];
+					k++;
+				}
+				i++;
+				j++;
+			}
+		}
+	}
+	if (k) {
+		*na = *nb = k;
+		*lost = a->n + b->n - 2 * k;
+	} else {
+		for (i = 0; i < a->n; i++)
+			if (a->v[i] > 0 && isfinite(a->v[i]))
+				pa[(*na)++] = a->v[i];
+		for (j = 0; j < b->n; j++)
+			if (b->v[j] > 0 && isfinite(b->v[j]))
+				pb[(*nb)++] = b->v[j];
+		*lost = 0;
+	}
+	*la = *na ? log(stats_median(pa, *na)) : unit_log(a);
+	*lb = *nb ? log(stats_median(pb, *nb)) : unit_log(b);
+	for (i = 0; i < *na; i++)
+		pa[i] = log(pa[i]);
+	for (j = 0; j < *nb; j++)
+		pb[j] = log(pb[j]);
+	*xa = pa;
+	*xb = pb;
+}
+
 /* Marks the outliers of one side in bad[] (1) and lists them in *idx. */
 static void mark_outliers(const double *lg, size_t n, char *bad, size_t **idx, size_t *n_idx)
 {
@@ -182,35 +240,21 @@ static void mark_outliers(const double *lg, size_t n, char *bad, size_t **idx, s
 	free(x);
 }
 
-/* The one-round estimate from the requests of the instances a and b: the ratio
- * of their medians, and the error of a difference of two medians from the
- * values' log spread, the two sides taken as independent samples. */
-static void one_round(const struct estimate_unit *a, const struct estimate_unit *b,
-		      double *m, double *se, double *df)
+/* The error of the one round's log ratio of medians from the requests' log
+ * values xa[0..na) and xb[0..nb), the two sides taken as independent samples:
+ * the median's error is MEDIAN_SE_FACTOR times the mean's. */
+static void one_round_se(const double *xa, size_t na, const double *xb, size_t nb,
+			 double *se, double *df)
 {
-	double *la = tps_xmalloc((a->n ? a->n : 1) * sizeof(*la));
-	double *lb = tps_xmalloc((b->n ? b->n : 1) * sizeof(*lb));
-	size_t na = 0, nb = 0, i;
-	double va, vb;
-
-	for (i = 0; i < a->n; i++)
-		if (a->v[i] > 0 && isfinite(a->v[i]))
-			la[na++] = log(a->v[i]);
-	for (i = 0; i < b->n; i++)
-		if (b->v[i] > 0 && isfinite(b->v[i]))
-			lb[nb++] = log(b->v[i]);
-	*m = unit_log(a) - unit_log(b);
 	if (na >= 2 && nb >= 2) {
-		va = stats_stddev(la, na);
-		vb = stats_stddev(lb, nb);
+		double va = stats_stddev(xa, na), vb = stats_stddev(xb, nb);
+
 		*se = MEDIAN_SE_FACTOR * sqrt(va * va / (double)na + vb * vb / (double)nb);
 		*df = (double)((na < nb ? na : nb) - 1);
 	} else {
 		*se = NAN;
 		*df = NAN;
 	}
-	free(la);
-	free(lb);
 }
 
 int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimate_unit *b,
@@ -218,8 +262,9 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 {
 	struct parity_side *sa = NULL, *sb = NULL;
 	struct parity_instance *ia = NULL, *ib = NULL;
-	double *la = NULL, *lb = NULL, *d = NULL, m = NAN, se = NAN, df = NAN, alpha;
-	char *bad_a = NULL, *bad_b = NULL;
+	double *la = NULL, *lb = NULL, *d = NULL, *ra = NULL, *rb = NULL, m = NAN, se = NAN,
+	       df = NAN, alpha;
+	char *bad_a = NULL, *bad_b = NULL, *used_a = NULL, *used_b = NULL;
 	size_t *ka = NULL, *kb = NULL, *pairs = NULL, ua = 0, ub = 0, r, i, k = 0;
 	int *first = NULL, order_known = 1, ret = -1;
 
@@ -244,6 +289,8 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 	lb = tps_xmalloc((nb ? nb : 1) * sizeof(*lb));
 	bad_a = tps_xcalloc(na ? na : 1, 1);
 	bad_b = tps_xcalloc(nb ? nb : 1, 1);
+	used_a = tps_xcalloc(na ? na : 1, 1);
+	used_b = tps_xcalloc(nb ? nb : 1, 1);
 	for (i = 0; i < na; i++)
 		la[i] = unit_log(&a[i]);
 	for (i = 0; i < nb; i++)
@@ -284,6 +331,8 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 	pairs = tps_xmalloc(2 * (ua < ub ? ua : ub) * sizeof(*pairs));
 	r = parity_rounds(ia, ua, ib, ub, p->by_batch, pairs);
 	d = tps_xmalloc((r ? r : 1) * sizeof(*d));
+	ra = tps_xmalloc((r ? r : 1) * sizeof(*ra));
+	rb = tps_xmalloc((r ? r : 1) * sizeof(*rb));
 	first = tps_xcalloc(r ? r : 1, sizeof(*first));
 	out->round_pct = tps_xmalloc((r ? r : 1) * sizeof(*out->round_pct));
 	out->round_ours = tps_xmalloc((r ? r : 1) * sizeof(*out->round_ours));
@@ -291,8 +340,15 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 	for (i = 0; i < r; i++) {
 		size_t x = ka[pairs[2 * i]], y = kb[pairs[2 * i + 1]];
 		const char *ta = a[x].started_at, *tb = b[y].started_at;
+		double *xa, *xb;
+		size_t nxa, nxb, lost;
 
-		d[k] = la[x] - lb[y];
+		round_logs(&a[x], &b[y], &ra[k], &rb[k], &xa, &nxa, &xb, &nxb, &lost);
+		free(xa);
+		free(xb);
+		out->n_unpaired += lost;
+		used_a[x] = used_b[y] = 1;
+		d[k] = ra[k] - rb[k];
 		out->round_ours[k] = x;
 		out->round_vs[k] = y;
 		out->round_pct[k] = (exp(d[k]) - 1) * 100;
@@ -317,8 +373,8 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 				s1 += d[i], c1++;
 			else if (first[i] < 0)
 				s2 += d[i], c2++;
-			ca += la[out->round_ours[i]];
-			cb += lb[out->round_vs[i]];
+			ca += ra[i];
+			cb += rb[i];
 		}
 		out->n_ours_first = c1;
 		out->n_vs_first = c2;
@@ -357,6 +413,10 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 		for (i = 0; i < ub; i++)
 			xb[i] = lb[kb[i]];
 		m = stats_welch(xa, ua, xb, ub, &se, &df);
+		for (i = 0; i < ua; i++)
+			used_a[ka[i]] = 1;
+		for (i = 0; i < ub; i++)
+			used_b[kb[i]] = 1;
 		out->ours_center = exp(stats_mean(xa, ua));
 		out->vs_center = exp(stats_mean(xb, ub));
 		out->v.method = VERDICT_METHOD_WELCH;
@@ -366,11 +426,21 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 	} else {
 		/* One instance a side (the newest kept of each). */
 		const struct estimate_unit *x = &a[ka[ua - 1]], *y = &b[kb[ub - 1]];
-		double f = p->noise_pct > 0 ? p->noise_pct / 100 : 0;
+		double f = p->noise_pct > 0 ? p->noise_pct / 100 : 0, lx, ly, *xa, *xb;
+		size_t nxa, nxb, lost;
 
-		one_round(x, y, &m, &se, &df);
-		out->ours_center = exp(la[ka[ua - 1]]);
-		out->vs_center = exp(lb[kb[ub - 1]]);
+		round_logs(x, y, &lx, &ly, &xa, &nxa, &xb, &nxb, &lost);
+		m = lx - ly;
+		one_round_se(xa, nxa, xb, nxb, &se, &df);
+		free(xa);
+		free(xb);
+		/* Replaces what a paired round of these two counted above. */
+		memset(used_a, 0, na);
+		memset(used_b, 0, nb);
+		out->n_unpaired = lost;
+		used_a[ka[ua - 1]] = used_b[kb[ub - 1]] = 1;
+		out->ours_center = exp(lx);
+		out->vs_center = exp(ly);
 		out->v.method = VERDICT_METHOD_REQUESTS;
 		out->v.rounds = 1;
 		out->v.n_pairs = 1;
@@ -385,6 +455,12 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 			out->reason = ESTIMATE_REASON_ONE_INSTANCE;
 		}
 	}
+	for (i = 0; i < na; i++)
+		if (!used_a[i])
+			out->n_unpaired += a[i].n;
+	for (i = 0; i < nb; i++)
+		if (!used_b[i])
+			out->n_unpaired += b[i].n;
 	verdict_decide_interval(m, se, df, alpha, p->band_pct, &out->v);
 	if (out->reason == ESTIMATE_REASON_ONE_INSTANCE || out->reason == ESTIMATE_REASON_ORDER) {
 		/* Numbers to show, nothing decided: the interval leaves out what it
@@ -399,6 +475,10 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 out:
 	free(first);
 	free(d);
+	free(ra);
+	free(rb);
+	free(used_a);
+	free(used_b);
 	free(pairs);
 	free(ka);
 	free(kb);

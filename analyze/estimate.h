@@ -27,6 +27,10 @@
 struct estimate_unit {
 	const double *v;         /* the values; may be NULL when value is given */
 	size_t n;
+	const int64_t *key;      /* NULL, or 2 n keys (prompt, repetition) of the
+				    values, in ascending order: a round's two
+				    instances are then reduced over the keys both
+				    hold, so both medians cover the same prompts */
 	double value;            /* the instance value; NaN: the median of v */
 	int64_t round;           /* the collector's round; INT64_MIN unknown */
 	const char *batch;       /* NULL unknown: may pair with any batch */
@@ -72,6 +76,8 @@ struct estimate {
 	size_t *round_ours, *round_vs; /* per round used: indexes into the units; owned */
 	size_t *out_ours, *out_vs; /* indexes of the instances left out as outliers */
 	size_t n_out_ours, n_out_vs;
+	size_t n_unpaired;       /* values that took no part: of instances in no
+				    round, and keys the round's partner lacks */
 	enum estimate_reason reason;
 };
 

@@ -173,10 +173,11 @@ size_t parity_rounds(const struct parity_instance *a, size_t na,
 	return r;
 }
 
-/* The estimate's instances of one side: values copied out of the keyed series
- * (*store holds them; the caller frees both). */
+/* The estimate's instances of one side: values and their (prompt, rep) keys
+ * copied out of the keyed series (*store and *keys hold them; the caller frees
+ * all three). */
 static struct estimate_unit *units_of(const struct parity_instance *in, size_t n,
-				      enum parity_metric m, double **store)
+				      enum parity_metric m, double **store, int64_t **keys)
 {
 	struct estimate_unit *u = tps_xcalloc(n ? n : 1, sizeof(*u));
 	size_t total = 0, k, i, at = 0;
@@ -184,12 +185,17 @@ static struct estimate_unit *units_of(const struct parity_instance *in, size_t n
 	for (k = 0; k < n; k++)
 		total += in[k].values[m].n;
 	*store = tps_xmalloc((total ? total : 1) * sizeof(**store));
+	*keys = tps_xmalloc(2 * (total ? total : 1) * sizeof(**keys));
 	for (k = 0; k < n; k++) {
 		const struct parity_series *s = &in[k].values[m];
 
 		u[k].v = *store + at;
-		for (i = 0; i < s->n; i++)
+		u[k].key = *keys + 2 * at;
+		for (i = 0; i < s->n; i++) {
+			(*keys)[2 * at] = s->v[i].prompt_id;
+			(*keys)[2 * at + 1] = s->v[i].rep;
 			(*store)[at++] = s->v[i].value;
+		}
 		u[k].n = s->n;
 		u[k].value = NAN;
 		u[k].round = in[k].side ? in[k].side->round : INT64_MIN;
@@ -225,8 +231,9 @@ static int judge(const struct parity_opts *o, const struct parity_side *a,
 {
 	struct parity_instance one_a, one_b;
 	const struct parity_instance *ia = c->ours_inst, *ib = c->vs_inst;
-	size_t na = c->n_ours_inst, nb = c->n_vs_inst, i, used = 0;
+	size_t na = c->n_ours_inst, nb = c->n_vs_inst, i;
 	double noise = c->noise_pct[m], *va = NULL, *vb = NULL;
+	int64_t *key_a = NULL, *key_b = NULL;
 	struct estimate_unit *ua = NULL, *ub = NULL;
 	struct estimate_params ep;
 	struct estimate e = { 0 };
@@ -253,8 +260,8 @@ static int judge(const struct parity_opts *o, const struct parity_side *a,
 	ep.looks_to = o->looks_to ? o->looks_to : design_looks(ia, na, ib, nb);
 	if (ep.looks_to > ESTIMATE_MAX_LOOK)
 		ep.looks_to = ESTIMATE_MAX_LOOK;
-	ua = units_of(ia, na, m, &va);
-	ub = units_of(ib, nb, m, &vb);
+	ua = units_of(ia, na, m, &va, &key_a);
+	ub = units_of(ib, nb, m, &vb, &key_b);
 	if (estimate_cell(ua, na, ub, nb, &ep, &e) < 0)
 		goto out;
 	r->rows = tps_xrealloc(r->rows, (r->n_rows + 1) * sizeof(*r->rows));
@@ -272,19 +279,7 @@ static int judge(const struct parity_opts *o, const struct parity_side *a,
 		copy_uuid(row->out_ours[i], sizeof(row->out_ours[i]), ua[e.out_ours[i]].uuid);
 	for (i = 0; i < e.n_out_vs && i < 4; i++)
 		copy_uuid(row->out_vs[i], sizeof(row->out_vs[i]), ub[e.out_vs[i]].uuid);
-	/* Values of instances that took no part: unpaired rounds and outliers. */
-	for (i = 0; i < na; i++)
-		used += ia[i].values[m].n;
-	for (i = 0; i < nb; i++)
-		used += ib[i].values[m].n;
-	if (e.v.method == VERDICT_METHOD_ROUNDS) {
-		size_t in_rounds = 0;
-		for (i = 0; i < e.n_rounds; i++)
-			in_rounds += ia[e.round_ours[i]].values[m].n + ib[e.round_vs[i]].values[m].n;
-		row->unpaired = used - in_rounds;
-	} else if (e.v.method == VERDICT_METHOD_REQUESTS) {
-		row->unpaired = used - ia[na - 1].values[m].n - ib[nb - 1].values[m].n;
-	}
+	row->unpaired = e.n_unpaired;
 	row->model = tps_xstrdup(a->model ? a->model : "");
 	row->spec_type = tps_xstrdup(a->spec_type ? a->spec_type : "");
 	row->endpoint = tps_xstrdup(a->endpoint ? a->endpoint : "");
@@ -310,6 +305,8 @@ out:
 	free(ub);
 	free(va);
 	free(vb);
+	free(key_a);
+	free(key_b);
 	return ret;
 }
 

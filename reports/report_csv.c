@@ -19,13 +19,13 @@ static void csv_field(FILE *f, const char *s, int last)
 
 enum {
 	CSV_SECTION, CSV_MODEL, CSV_ENDPOINT, CSV_SPEC, CSV_ENGINE, CSV_NMAX, CSV_PROMPT,
-	CSV_METRIC, CSV_VALUE, CSV_VERDICT, CSV_DELTA, CSV_SIGNIFICANT, CSV_BEST, CSV_RUN,
+	CSV_METRIC, CSV_VALUE, CSV_VERDICT, CSV_REGRESSION, CSV_DELTA, CSV_SIGNIFICANT, CSV_BEST, CSV_RUN,
 	CSV_TAG, CSV_DETAIL, CSV_NCOLS
 };
 
 static const char *const csv_head[CSV_NCOLS] = {
 	"section", "model", "endpoint", "spec_type", "engine", "n_max", "prompt", "metric",
-	"value", "verdict", "delta_pct", "significant", "best", "run", "tag", "detail",
+	"value", "verdict", "regression", "delta_pct", "significant", "best", "run", "tag", "detail",
 };
 
 struct csv_row {
@@ -99,6 +99,7 @@ static void csv_base(FILE *f, const struct tables *t)
 					r.v[CSV_VERDICT] = "not comparable";
 				} else if (v->has) {
 					r.v[CSV_VERDICT] = verdict_kind_name(v->v.kind);
+					r.v[CSV_REGRESSION] = verdict_regression_name(v->v.regression);
 					csv_num(&r, CSV_DELTA, "%.2f", v->v.delta_pct);
 					r.v[CSV_SIGNIFICANT] = v->v.significant ? "1" : "0";
 				}

@@ -42,11 +42,11 @@ static cJSON *verdict_json(const struct tables_verdict *v)
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
 	cJSON_AddStringToObject(o, "verdict", verdict_kind_name(v->v.kind));
+	json_put_regression(o, v->v.regression);
 	put_rounded(o, "delta_pct", v->v.delta_pct, 0.01);
 	put_rounded(o, "ci_lo_pct", v->v.ci_lo_pct, 0.01);
 	put_rounded(o, "ci_hi_pct", v->v.ci_hi_pct, 0.01);
 	put_rounded(o, "band_pct", v->v.band_pct, 0.01);
-	put_rounded(o, "p_wilcoxon", v->v.p_wilcoxon, 1e-6);
 	cJSON_AddNumberToObject(o, "n_pairs", (double)v->v.n_pairs);
 	cJSON_AddBoolToObject(o, "significant", v->v.significant);
 	cJSON_AddNumberToObject(o, "rounds", (double)v->v.rounds);

@@ -1,7 +1,7 @@
 /* table_base.c: the base table, one row per model and endpoint and one cell per
- * engine: the medians of the unflagged samples of the latest base run, and the
- * verdicts of each metric against the reference engine as reports/parity.c gives
- * them, so a cell says exactly what 'tpsdb compare' says. */
+ * engine: the estimate's centres and the verdicts of each metric against the
+ * reference engine, the very numbers 'tpsdb compare' prints (the latest base
+ * run's medians only where no comparison was made). */
 #include "reports/tables_int.h"
 #include "analyze/stats.h"
 #include "reports/md.h"
@@ -76,6 +76,7 @@ int tables_build_base(const struct tables_opts *o, struct tables *t,
 
 static void take_verdicts(struct tables *t, size_t e, const struct parity_result *pr)
 {
+	long ref = t->ref ? tables_engine_index(t, t->ref) : -1;
 	size_t i, k;
 
 	for (i = 0; i < pr->n_rows; i++) {
@@ -91,6 +92,21 @@ static void take_verdicts(struct tables *t, size_t e, const struct parity_result
 			v->has = pw->v.kind != VERDICT_UNKNOWN;
 			v->v = pw->v;
 			c->forced |= pw->forced;
+			/* The value beside a verdict is the estimate's own centre, as
+			 * compare prints it; the reference takes its centre from the
+			 * first comparison that has one. */
+			if (v->has) {
+				int pp = !strcmp(pw->metric, "pp");
+				struct tables_base_cell *rc = ref >= 0 ?
+					&t->base[k].cells[ref] : NULL;
+
+				*(pp ? &c->pp : &c->tg) = pw->ours_median;
+				*(pp ? &c->est_pp : &c->est_tg) = 1;
+				if (rc && rc->present && !(pp ? rc->est_pp : rc->est_tg)) {
+					*(pp ? &rc->pp : &rc->tg) = pw->vs_median;
+					*(pp ? &rc->est_pp : &rc->est_tg) = 1;
+				}
+			}
 		}
 	}
 	for (i = 0; i < pr->n_notes; i++) {
@@ -152,8 +168,11 @@ static void fmt_verdict(const struct tables_verdict *v, char *buf, size_t len)
 		snprintf(lead, sizeof(lead), "mde %.1f%%: ", v->v.mde_pct);
 	if (!v->has || v->v.kind == VERDICT_UNKNOWN)
 		snprintf(buf, len, "n/a");
-	else if (v->v.kind == VERDICT_PARITY || v->v.kind == VERDICT_UNDECIDED)
+	else if (v->v.kind == VERDICT_PARITY)
 		snprintf(buf, len, "%s%s%s", lead, verdict_kind_name(v->v.kind), q);
+	else if (v->v.kind == VERDICT_UNDECIDED)
+		/* The point, which names no side: "undecided" says so. */
+		snprintf(buf, len, "%s%+.1f%% undecided", lead, v->v.delta_pct);
 	else
 		snprintf(buf, len, "%s%+.1f%% %s%s", lead, v->v.delta_pct,
 			 verdict_kind_name(v->v.kind), q);

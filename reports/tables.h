@@ -39,7 +39,11 @@ struct tables_verdict {
 /* One engine's base cell of one model: medians of the unflagged samples. */
 struct tables_base_cell {
 	int present;          /* the engine has a base run of this model */
-	double pp, tg;        /* NaN when every sample of the metric was flagged */
+	double pp, tg;        /* the estimate's centre of the comparison the cell's
+				 verdict comes from (so the value and the verdict
+				 are one estimate); without one, the median of the
+				 latest base run; NaN when every sample was flagged */
+	int est_pp, est_tg;   /* pp / tg already came from an estimate */
 	char run[40];
 	char *tag;
 	struct tables_verdict vpp, vtg;

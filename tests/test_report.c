@@ -214,8 +214,9 @@ static void test_report_tables_study(void **state)
 	assert_string_equal(t.engines[1].label, "stock-llamafile");
 	assert_string_equal(t.engines[2].label, "llama.cpp");
 	assert_int_equal(t.n_base, 2);
-	expect_cell(&t, "q35", 0, "13150 / 142.6 (parity / parity)");
-	expect_cell(&t, "q35", 1, "11800 / 120.4 (-9.9% slower / -15.8% slower)");
+	/* One run a side and no stored floor: the points, nothing decided. */
+	expect_cell(&t, "q35", 0, "13150 / 142.6 (+0.4% undecided / -0.3% undecided)");
+	expect_cell(&t, "q35", 1, "11800 / 120.4 (-9.9% undecided / -15.8% undecided)");
 	expect_cell(&t, "q35", 2, "13100 / 143.0 (ref)");
 	expect_cell(&t, "g4", 0, "5400 / 88.1 (not comparable)");
 	/* The flagged samples are out of the medians: a truncated tg of 20 and a cold
@@ -357,11 +358,13 @@ static void test_report_json_csv(void **state)
 	assert_int_equal(tables_write_csv(f, &t), 0);
 	fclose(f);
 	assert_non_null(strstr(buf, "section,model,endpoint,spec_type,engine,n_max,prompt,metric,"
-				   "value,verdict,delta_pct,significant,best,run,tag,detail\n"));
-	assert_non_null(strstr(buf, "\nfinding,q35,,,ours,,,truncated,1,,,,,"
+				   "value,verdict,regression,delta_pct,significant,best,run,tag,"
+				   "detail\n"));
+	assert_non_null(strstr(buf, "\nfinding,q35,,,ours,,,truncated,1,,,,,,"
 				   "00000000-0000-4000-8000-000000000002,,truncated decode "
 				   "(predicted_n 40 < n_predict 256)\n"));
-	assert_non_null(strstr(buf, "\nbase,q35,completion,,ours,,,tg,142.60,parity,-0.28,1,,"));
+	assert_non_null(strstr(buf, "\nbase,q35,completion,,ours,,,tg,142.60,undecided,undecided,"
+				   "-0.28,0,,"));
 	free(buf);
 	tables_release(&t);
 	report_input_release(&in);
@@ -394,11 +397,11 @@ static void test_report_verdict_mde_lead(void **state)
 	cells[0].vtg.v.kind = VERDICT_UNDECIDED;
 	cells[0].vtg.v.mde_pct = 1.2;
 	text = tables_base_text(&t, &row, 0);
-	assert_string_equal(text, "1000 / 100.0 (mde 5.8%: parity / undecided)");
+	assert_string_equal(text, "1000 / 100.0 (mde 5.8%: parity / +0.0% undecided)");
 	free(text);
 	cells[0].vpp.v.mde_pct = 0.4;
 	text = tables_base_text(&t, &row, 0);
-	assert_string_equal(text, "1000 / 100.0 (parity / undecided)");
+	assert_string_equal(text, "1000 / 100.0 (parity / +0.0% undecided)");
 	free(text);
 }
 
