@@ -282,7 +282,9 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 	out->v.bound = VERDICT_BOUND_BAND;
 	out->v.instances_ours = na;
 	out->v.instances_vs = nb;
-	alpha = p->looks_to ? estimate_look_alpha(p->looks_to, VERDICT_ALPHA) : VERDICT_ALPHA;
+	alpha = p->looks_to ? estimate_look_alpha(p->looks_to,
+						  VERDICT_ALPHA * ESTIMATE_SEQ_ALPHA_SHARE) :
+		VERDICT_ALPHA;
 	out->v.ci_level = 1 - 2 * alpha;
 
 	la = tps_xmalloc((na ? na : 1) * sizeof(*la));

@@ -337,10 +337,27 @@ int sweep_shape(const struct sweep_rung *ours, const struct sweep_rung *ref, siz
 		double o = change_pct(ours[i].tg, ours[i + 1].tg);
 		double r = change_pct(ref[i].tg, ref[i + 1].tg);
 
+		struct verdict vo, vr;
+		int ho, hr;
+
 		if (!(o < -tolerance_pct) || !(r >= -tolerance_pct))
 			continue;
 		step_set(&out[*count], ours, i, o);
 		out[*count].ref_change_pct = r;
+		/* A cause is named only when both intervals decide it: ours' fall
+		 * wholly past the tolerance, the reference's change wholly within. */
+		ho = sweep_step_interval(&ours[i], &ours[i + 1], 0, tolerance_pct, &vo) == 0 &&
+		     isfinite(vo.ci_hi_pct);
+		hr = sweep_step_interval(&ref[i], &ref[i + 1], 0, tolerance_pct, &vr) == 0 &&
+		     isfinite(vr.ci_lo_pct);
+		if (ho) {
+			out[*count].ci_lo_pct = vo.ci_lo_pct;
+			out[*count].ci_hi_pct = vo.ci_hi_pct;
+			out[*count].mde_pct = vo.mde_pct;
+			out[*count].rounds = vo.rounds;
+		}
+		out[*count].decided = ho && hr && vo.ci_hi_pct < -tolerance_pct &&
+				      vr.ci_lo_pct >= -tolerance_pct;
 		(*count)++;
 	}
 	return 0;

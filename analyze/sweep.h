@@ -190,7 +190,9 @@ int sweep_gap_why(const struct sweep_gap *gap, struct sweep_why *out);
 /* The cross-engine shape check over two series on the same rungs (ours[i] and
  * ref[i] must have equal n_max): the steps where ours' tg falls by more than
  * tolerance_pct while the reference's falls by no more than that (holds or rises),
- * the signature of a regression on our side. out must hold n entries; the count
+ * the signature of a regression on our side. A step is decided (and names that
+ * cause) only when ours' step interval lies wholly below -tolerance_pct and the
+ * reference's wholly above it; its interval fields are ours'. out must hold n entries; the count
  * goes to *count. Returns 0, or -1 (*count 0, nothing printed) when the rungs do
  * not match or tolerance_pct is NaN or negative. */
 int sweep_shape(const struct sweep_rung *ours, const struct sweep_rung *ref, size_t n,

@@ -56,7 +56,7 @@ static const char help[] =
 	"                          regression found by change-point detection\n"
 	"  --junit <file>          also write JUnit XML, one testcase per cell and metric\n"
 	"  --format <f>            text (default), json or md (GitHub markdown: the status\n"
-	"                          of each cell in bold when it fails, 95% CI, mde, rounds)\n"
+	"                          of each cell in bold when it fails, 90% interval, mde, rounds)\n"
 	"  --json                  the same as --format json:\n"
 	"                          {\"pass\":..,\"cells\":[..],\"warnings\":[..],\n"
 	"                           \"sweep_violations\":[..],\"findings\":[..],\"trend\":[..]}\n"

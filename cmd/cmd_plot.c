@@ -37,7 +37,7 @@ static const char help[] =
 	"  sweep    decode tok/s (left axis, solid) and acceptance (right axis, dashed)\n"
 	"           against n_max, one colour per engine, for one model and spec type.\n"
 	"  parity   the delta % of --metric of each engine against the reference per\n"
-	"           model (base config), with its 95% CI and the parity band shaded; a\n"
+	"           model (base config), with its 90% interval and the parity band shaded; a\n"
 	"           pair of runs 'compare' would refuse (another GGUF) has no bar.\n"
 	"\n"
 	"Options:\n"

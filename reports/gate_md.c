@@ -29,13 +29,13 @@ static void head(struct md_table *t, const char *const *names, size_t n)
 		md_table_set(t, 0, j, names[j]);
 }
 
-enum { G_CELL, G_METRIC, G_BASE, G_CAND, G_DELTA, G_CI, G_THRESH, G_ROUNDS, G_MDE, G_STATUS,
-       G_DECIDED, G_N };
+enum { G_CELL, G_METRIC, G_BASE, G_CAND, G_DELTA, G_CI, G_THRESH, G_ROUNDS, G_MDE, G_REG,
+       G_STATUS, G_N };
 
 static void rows_table(FILE *f, const struct gate_report *h, const struct gate_result *r)
 {
 	static const char *const names[G_N] = { "cell", "metric", "baseline", "candidate",
-		"delta", "95% CI", "threshold", "rounds", "mde", "status", "decided" };
+		"delta", "90% interval", "threshold", "rounds", "mde", "regression", "status" };
 	struct md_table t;
 	char cell[256], buf[64], lo[32], hi[32];
 	size_t i, j;
@@ -64,15 +64,17 @@ static void rows_table(FILE *f, const struct gate_report *h, const struct gate_r
 			md_table_setf(&t, row, G_CI, "%s .. %s", lo, hi);
 		else
 			md_table_set(&t, row, G_CI, "-");
-		md_table_setf(&t, row, G_THRESH, "-%.1f%% %s", w->g.threshold_pct,
-			      verdict_bound_name(w->g.bound));
+		md_table_setf(&t, row, G_THRESH, "-%.1f%%", w->g.threshold_pct);
 		md_table_setf(&t, row, G_ROUNDS, "%zu", w->g.rounds);
 		md_num(buf, sizeof(buf), "%.2f%%", w->g.mde_pct);
 		md_table_set(&t, row, G_MDE, buf);
+		{
+			const char *reg = verdict_regression_name(w->g.v.regression);
+			md_table_set(&t, row, G_REG, reg ? reg : "unknown");
+		}
 		md_table_set(&t, row, G_STATUS, status_name(h, w));
 		if (w->g.outcome != VERDICT_GATE_PASS)
 			md_table_mark(&t, row, G_STATUS);
-		md_table_set(&t, row, G_DECIDED, w->g.decided ? "decided" : "undecided");
 	}
 	md_table_write_gfm(f, &t);
 	md_table_release(&t);
@@ -102,8 +104,9 @@ static void checks_tables(FILE *f, const struct gate_report *h, const struct gat
 			md_table_set(&t, row, 3, sweep_text_rung(v->from, a, sizeof(a)));
 			md_table_set(&t, row, 4, sweep_text_rung(v->to, b, sizeof(b)));
 			md_table_setf(&t, row, 5, "%.1f%%", v->drop_pct);
-			md_table_set(&t, row, 6, "FAIL");
-			md_table_mark(&t, row, 6);
+			md_table_set(&t, row, 6, v->step && v->step->decided ? "FAIL" : "undecided");
+			if (v->step && v->step->decided)
+				md_table_mark(&t, row, 6);
 		}
 		md_table_write_gfm(f, &t);
 		md_table_release(&t);
@@ -181,8 +184,8 @@ void gate_md_write(FILE *f, const struct gate_report *h, const struct gate_resul
 			free(m);
 		}
 	}
-	fprintf(f, "\nMeans in tok/s (accept: accepted/drafted). A row fails when the delta is "
-		   "below -threshold, threshold = max(--max-regress, k x A/A noise); with rounds, "
-		   "when the whole 95%% CI is. mde: the CI's half-width; decided: the interval "
-		   "settles the status.\n");
+	fprintf(f, "\ntok/s: geometric means of the instances' medians (accept: accepted/drafted). "
+		   "regression: yes (fail) when the whole 90%% interval lies below -threshold, no "
+		   "(pass) when it lies above, else undecided (inconclusive). mde: the interval's "
+		   "half-width.\n");
 }

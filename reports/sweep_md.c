@@ -1,7 +1,7 @@
 /* sweep_md.c: renders 'tpsdb sweep' as markdown from the series set the text and
  * JSON writers take (reports/sweep_write.h). Kept to the rungs and violations: the
  * gap sentences stay in the text form. A rung that pools several runs shows their
- * count and the 95% interval of its decode speed; only a decided fall is bold. */
+ * count and the 90% interval of its decode speed; only a decided fall is bold. */
 #include "reports/sweep_md.h"
 #include "reports/md.h"
 #include "reports/sweep_text.h"
@@ -51,7 +51,7 @@ static void series_table(FILE *f, const struct series *se)
 			md_table_set(&t, row, W_RUN, r->run_uuid);
 		md_num(buf, sizeof(buf), "%.2f", r->rung.tg);
 		if (p->instances > 1 && !isnan(p->tg_ci_lo) && !isnan(p->tg_ci_hi))
-			md_table_setf(&t, row, W_TG, "%s (95%% CI %.2f-%.2f)", buf, p->tg_ci_lo,
+			md_table_setf(&t, row, W_TG, "%s (90%% interval %.2f-%.2f)", buf, p->tg_ci_lo,
 				      p->tg_ci_hi);
 		else
 			md_table_set(&t, row, W_TG, buf);
@@ -68,7 +68,7 @@ static void series_table(FILE *f, const struct series *se)
 			md_table_setf(&t, row, W_STATUS, "falls %+.1f%%", fall->change_pct);
 			md_table_mark(&t, row, W_STATUS);
 		} else if (fall) {
-			md_table_setf(&t, row, W_STATUS, "undecided %+.1f%% (95%% CI %+.1f%% to %+.1f%%)",
+			md_table_setf(&t, row, W_STATUS, "undecided %+.1f%% (90%% interval %+.1f%% to %+.1f%%)",
 				      fall->change_pct, fall->ci_lo_pct, fall->ci_hi_pct);
 		} else {
 			md_table_set(&t, row, W_STATUS, "ok");
@@ -105,7 +105,7 @@ void sweep_md_write(FILE *f, const struct series_view *v, double tolerance_pct,
 		   "the next). Speedup against the base rung; acceptance: accepted / drafted.\n",
 		n_viol ? "**FAIL**" : "PASS", n_viol, n_viol == 1 ? "" : "s", tolerance_pct);
 	if (n_undecided)
-		fprintf(f, "\n%zu undecided dip%s: a fall whose 95%% interval straddles the "
+		fprintf(f, "\n%zu undecided dip%s: a fall whose 90%% interval straddles the "
 			   "tolerance, not a violation until more runs decide it.\n", n_undecided,
 			n_undecided == 1 ? "" : "s");
 }

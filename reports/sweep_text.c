@@ -137,8 +137,15 @@ void sweep_text_shape(const struct sweep_step *st, const char *ours_name, const 
 	const char *move = ref > 0 ? "rises" : ref < 0 ? "dips" : "holds";
 	char to[32];
 
-	snprintf(buf, len, "%s falls at n_max=%s (%+.1f%%) while %s %s (%+.1f%%): the "
-		 "signature of an %s-side regression", ours_name,
-		 sweep_text_rung(st->to_n_max, to, sizeof(to)), st->change_pct, ref_name, move,
-		 st->ref_change_pct, ours_name);
+	if (st->decided)
+		snprintf(buf, len, "%s falls at n_max=%s (%+.1f%%) while %s %s (%+.1f%%): the "
+			 "signature of an %s-side regression", ours_name,
+			 sweep_text_rung(st->to_n_max, to, sizeof(to)), st->change_pct, ref_name,
+			 move, st->ref_change_pct, ours_name);
+	else
+		snprintf(buf, len, "%s's point falls at n_max=%s (%+.1f%%) while %s's %s "
+			 "(%+.1f%%); the intervals decide no side (one run a rung, or they "
+			 "reach past the %s tolerance)", ours_name,
+			 sweep_text_rung(st->to_n_max, to, sizeof(to)), st->change_pct, ref_name,
+			 move, st->ref_change_pct, "sweep");
 }

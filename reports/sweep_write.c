@@ -227,7 +227,7 @@ static void series_text(FILE *out, const struct series_view *v, double tol,
 	fprintf(out, "  %-6s %9s %8s %7s %10s %9s %9s %4s", "n_max", "tg", "speedup", "accept",
 		"tok/cycle", "ms/cycle", "cycles", "n");
 	if (pooled)
-		fprintf(out, " %4s %17s %6s", "runs", "tg 95% CI", "mde");
+		fprintf(out, " %4s %17s %6s", "runs", "tg 90% interval", "mde");
 	fprintf(out, "\n");
 	for (i = 0; i < se->n_rungs; i++) {
 		const struct series_rung *r = &se->rungs[i];
@@ -258,15 +258,17 @@ static void series_text(FILE *out, const struct series_view *v, double tol,
 		sweep_text_rung(st->from_n_max, a, sizeof(a));
 		sweep_text_rung(st->to_n_max, b, sizeof(b));
 		if (isnan(st->ci_lo_pct))
-			fprintf(out, "  VIOLATION: tg falls %.1f%% from n_max=%s to n_max=%s "
-				"(tolerance %g%%)\n", -st->change_pct, a, b, tol);
+			fprintf(out, "  undecided: tg falls %.1f%% from n_max=%s to n_max=%s "
+				"(tolerance %g%%) in one run a rung, which has no interval: not a "
+				"violation until --rounds 2 or more decide it\n", -st->change_pct, a,
+				b, tol);
 		else if (st->decided)
 			fprintf(out, "  VIOLATION: tg falls %.1f%% from n_max=%s to n_max=%s "
-				"(tolerance %g%%; 95%% CI %+.1f%% to %+.1f%%)\n", -st->change_pct, a,
-				b, tol, st->ci_lo_pct, st->ci_hi_pct);
+				"(tolerance %g%%; 90%% interval %+.1f%% to %+.1f%%)\n",
+				-st->change_pct, a, b, tol, st->ci_lo_pct, st->ci_hi_pct);
 		else
 			fprintf(out, "  undecided: tg falls %.1f%% from n_max=%s to n_max=%s, but its "
-				"95%% CI %+.1f%% to %+.1f%% straddles -%g%%: not a violation until "
+				"90%% interval %+.1f%% to %+.1f%% holds -%g%%: not a violation until "
 				"more runs decide it\n", -st->change_pct, a, b, st->ci_lo_pct,
 				st->ci_hi_pct, tol);
 	}

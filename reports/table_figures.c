@@ -517,7 +517,7 @@ void tables_parity_of(const struct tables *t, int metric, struct tables_arena *a
 	out->lo = lo;
 	out->hi = hi;
 	out->band_pct = band;
-	out->title = keep(a, tps_xasprintf("parity: %s delta %% against %s per model (95%% CI), "
+	out->title = keep(a, tps_xasprintf("parity: %s delta %% against %s per model (90%% interval), "
 					   "shaded: parity band", metric == CELL_PP ? "pp" : "tg",
 					   t->ref ? t->ref : "-"));
 	out->ylabel = keep(a, tps_xasprintf("%s delta %% vs %s", metric == CELL_PP ? "pp" : "tg",

@@ -234,7 +234,8 @@ static void test_estimate_look_alpha(void **state)
 	p.looks_to = 10;
 	assert_int_equal(estimate_cell(ua, 4, ub, 4, &p, &seq), 0);
 	assert_true(seq.v.mde_pct > fixed.v.mde_pct);
-	assert_true(fabs(seq.v.ci_level - (1 - 2 * a10)) < 1e-12);
+	assert_true(fabs(seq.v.ci_level - (1 - 2 * estimate_look_alpha(10, 0.05 *
+						ESTIMATE_SEQ_ALPHA_SHARE))) < 1e-12);
 	assert_true(fabs(seq.v.delta_pct - fixed.v.delta_pct) < 1e-12);
 	estimate_release(&fixed);
 	estimate_release(&seq);

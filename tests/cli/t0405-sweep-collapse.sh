@@ -1,18 +1,29 @@
 #!/usr/bin/env bash
 # t0405: a sweep where ours collapses at n_max=3 (150, 190, 230.7, 156.7 tok/s) while
-# upstream keeps rising (150, 185, 205, 212): the 2 -> 3 violation is named, the
-# shape says ours-side regression, and since both accept the same share of drafts
-# the gap at n_max=3 is explained by per-cycle cost. Exit 1 (a check failed).
+# upstream keeps rising (150, 185, 205, 212). With one run a rung nothing is
+# decided: the fall is listed as an undecided dip, the shape names no side and the
+# gap no cause (exit 0). With three instances a rung the 2 -> 3 violation is
+# decided, the shape says ours-side regression, and since both accept the same
+# share of drafts the gap at n_max=3 is explained by per-cycle cost. Exit 1.
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 
 imp_sweep
+tps sweep --json
+expect_rc 0 "one run a rung decides nothing"
+check '.series[0].monotone == true and .series[0].violations[0].decided == false' "an undecided dip"
+check '.series[0].shape[0].message | test("decide no side")' "no side named"
+check '.gaps[] | select(.n_max == 3) | .explain | test("decides nothing")' "no cause named"
+check '[.gaps[].explain] | all(test("overhead|drafter|slower|faster") | not)' "no gap names a cause"
+
+export TPSDB_DB=$TMP/rounds.sqlite
+imp_sweep rounds
 
 tps sweep --json
 expect_rc 1 "a violation fails the check"
 check '[.series[] | .engine] == ["ours","upstream"]' "one series per engine"
 check '.series[0].spec_type == "draft-simple" and .series[0].model == "qwen3-8b"' "series key"
 check '[.series[0].points[].n_max] == [null,1,2,3]' "base first, then n_max"
-check '[.series[0].points[].tg | floor] == [149,189,230,156]' "medians"
+check '[.series[0].points[].tg | floor] == [150,190,230,156]' "geometric means of the instances' medians"
 check '.series[0].points[0].speedup == 1 and .series[0].points[0].accept == null' "base"
 check '.series[0].points[2].speedup > 1.53 and .series[0].points[2].speedup < 1.55' "speedup"
 check '[.series[0].points[1:][].accept | . * 100 | floor] == [80,69,60]' "acceptance"

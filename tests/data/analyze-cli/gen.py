@@ -82,6 +82,24 @@ for eng, tgs in (("ours", (150, 190, 230.7, 156.7)), ("upstream", (150, 185, 205
     for n in (1, 2, 3):
         write("spec-%s-n%d.jsonl" % (eng, n), 12000, tgs[n], 10 + n, sd_pct=0.2,
               tpc=TPC[n], n_max=n)
+# Rounds 2 and 3 of (a), (b) and (d): each server instance sits a little off its
+# engine's centre (the instance offsets below, 0.2% to 0.6%), as a fresh start
+# does, so that the tests see instances as the unit: stem-r2 and stem-r3.
+OFFSETS = {2: (1.004, 0.997), 3: (0.996, 1.005)}
+for stem, pp, tg, seed in (("dense-ours", 13150, 142.6, 1), ("dense-llamacpp", 13280, 143.9, 2),
+                           ("moe-stock", 6500, 130, 3), ("moe-llamacpp", 13000, 201, 4),
+                           ("gate-dense-v1", 13150, 142.6, 5), ("gate-dense-v2", 13180, 142.9, 6),
+                           ("gate-moe-v1", 13050, 200.0, 7), ("gate-moe-v2", 13040, 187.9, 8)):
+    for r, (fp, ft) in OFFSETS.items():
+        write("%s-r%d.jsonl" % (stem, r), pp * fp, tg * ft, 100 * r + seed)
+# Rounds 2 and 3 of the sweep (c), each instance off its centre as above.
+for eng, tgs in (("ours", (150, 190, 230.7, 156.7)), ("upstream", (150, 185, 205, 212))):
+    for r, (fp, ft) in OFFSETS.items():
+        write("spec-%s-base-r%d.jsonl" % (eng, r), 12000 * fp, tgs[0] * ft, 100 * r + 10,
+              sd_pct=0.2)
+        for n in (1, 2, 3):
+            write("spec-%s-n%d-r%d.jsonl" % (eng, n, r), 12000 * fp, tgs[n] * ft,
+                  100 * r + 10 + n, sd_pct=0.2, tpc=TPC[n], n_max=n)
 # --trend: a history of eight runs of ours; decode drops 7% from the fifth on.
 for i in range(8):
     write("trend-%d.jsonl" % (i + 1), 13150, 142.6 if i < 4 else 132.6, 20 + i, reps=1)

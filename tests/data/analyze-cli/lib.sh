@@ -44,14 +44,32 @@ imp() {
 		"$FIX/$f" >/dev/null || fail "import of $f"
 }
 
-# The speculative sweep of (c): ours collapses at n_max=3, upstream rises.
+# imp_rounds <engine> <role> <model> <stem> [more import options]: three server
+# instances of the stem (stem.jsonl, stem-r2.jsonl, stem-r3.jsonl), each a run, in
+# that order: pass a --tag so that compare and gate pool them.
+imp_rounds() {
+	local e=$1 r=$2 m=$3 stem=$4 f
+	shift 4
+	for f in "$stem.jsonl" "$stem-r2.jsonl" "$stem-r3.jsonl"; do
+		imp "$e" "$r" "$m" "$f" "$@"
+	done
+}
+
+# The speculative sweep of (c): ours collapses at n_max=3, upstream rises. With
+# "rounds", three instances of every rung, round by round, tagged r.
 imp_sweep() {
-	local e r n
-	for e in ours upstream; do
-		r=$e
-		imp "$e" "$r" qwen3-8b "spec-$e-base.jsonl"
-		for n in 1 2 3; do
-			imp "$e" "$r" qwen3-8b "spec-$e-n$n.jsonl" --spec-type draft-simple --n-max "$n"
+	local e r n k sfx tag=()
+	local ks=1
+	[ "${1:-}" = rounds ] && { ks="1 2 3"; tag=(--tag r); }
+	for k in $ks; do
+		sfx=; [ "$k" = 1 ] || sfx=-r$k
+		for e in ours upstream; do
+			r=$e
+			imp "$e" "$r" qwen3-8b "spec-$e-base$sfx.jsonl" "${tag[@]}"
+			for n in 1 2 3; do
+				imp "$e" "$r" qwen3-8b "spec-$e-n$n$sfx.jsonl" --spec-type draft-simple \
+					--n-max "$n" "${tag[@]}"
+			done
 		done
 	done
 }

@@ -1,6 +1,5 @@
 #!/usr/bin/env python3
-"""Reference values for tests/test_stats.c, tests/test_verdict.c and
-tests/test_changepoint.c, derived independently of the C code.
+"""Reference values for tests/test_stats.c and tests/test_changepoint.c, derived independently of the C code.
 
 Descriptive statistics come from Python's statistics module, distributions from
 mpmath (40-digit incomplete beta and erf), exact Wilcoxon p-values from the
@@ -123,24 +122,6 @@ def student(x, y):
     return t, n1 + n2 - 2, float(2 * (1 - t_cdf(abs(t), n1 + n2 - 2)))
 
 
-def verdict(ours, vs):
-    """The numbers verdict_paired() reports, by their definitions in verdict.h:
-    median and mean delta, the 95% t interval on the log ratios, Wilcoxon and sign p."""
-    pairs = [(o, v) for o, v in zip(ours, vs)
-             if math.isfinite(o) and math.isfinite(v) and o > 0 and v > 0]
-    r = [o / v for o, v in pairs]
-    lr = [math.log(o) - math.log(v) for o, v in pairs]
-    out = [(st.median(r) - 1) * 100, st.mean([(x - 1) * 100 for x in r])]
-    if len(lr) > 1:
-        h = t_quantile(0.975, len(lr) - 1) * st.stdev(lr) / math.sqrt(len(lr))
-        out += [math.expm1(st.mean(lr) - h) * 100, math.expm1(st.mean(lr) + h) * 100]
-    else:
-        out += [None, None]
-    w = wilcoxon(lr)
-    out += [w[1] if w else None, sign_test(lr)[1] if w else None]
-    return out
-
-
 def changepoint_step():
     """The deterministic step series of test_changepoint.c and the pooled t test
     between its two halves (the change point's reported statistics)."""
@@ -162,21 +143,6 @@ def switch_series(n, ties, zero=False):
     if zero:
         d[0] = 0.0
     return d
-
-
-VERDICT_CASES = {
-    "faster": ([110, 111, 109.5, 112, 110.5, 108.9, 111.3, 110.2],
-               [100, 100.5, 99.8, 101, 100.2, 99.5, 100.9, 100.1]),
-    "parity": ([100.2, 99.9, 100.4, 100.1, 99.7, 100.3, 100.0, 99.8, 100.6, 100.1],
-               [100.0, 100.1, 100.0, 99.8, 100.0, 100.1, 100.2, 100.0, 100.3, 99.9]),
-    "noisy": ([103, 97, 102, 99, 104, 96, 101, 98, 103, 97],
-              [100, 100, 100, 100, 100, 100, 100, 100, 100, 100]),
-    "outlier": ([100.5, 100.4, 100.6, 100.5, 100.3, 100.7, 100.5, 180.0, 100.4],
-                [100, 100, 100, 100, 100, 100, 100, 100, 100]),
-    "slower": ([96.9, 97.1, 97.0, 96.8, 97.2, 97.0, 96.9, 97.1],
-               [100, 100, 100, 100, 100, 100, 100, 100]),
-    "skips": ([50, NAN, 0, 52, -1, 51, float("inf")], [49, 50, 50, NAN, 50, 50, 50]),
-}
 
 
 def put(key, value):
@@ -255,10 +221,6 @@ def main():
         put(f"welch.{k}.diff", diff)
         put(f"welch.{k}.se", se)
         put(f"welch.{k}.df", df)
-
-    for k, (o, v) in VERDICT_CASES.items():
-        for name, val in zip(("delta", "mean_delta", "lo", "hi", "p_w", "p_s"), verdict(o, v)):
-            put(f"verdict.{k}.{name}", val)
 
     for name, val in zip(("mean_before", "mean_after", "sd_before", "sd_after", "change", "p"),
                          changepoint_step()):
