@@ -252,9 +252,9 @@ int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate
 	    load_cells(s, o, out, out->base_runs, nb, out->sides + nc, rep + nc, pick + nc,
 		       out->base, &n_inst, 0) < 0)
 		goto out;
-	/* --sweep reads the candidate's newest runs, as before. */
-	fc.all = 0;
-	if (o->decode && store_load_decode(s, &fc, &out->decode, &out->n_decode) < 0)
+	/* --sweep pools the candidate's rungs as 'tpsdb sweep' does, so both say the
+	 * same of one series. */
+	if (o->decode && store_load_series(s, &fc, o->batch, &out->decode, &out->n_decode) < 0)
 		goto out;
 	out->in.cand = out->cand;
 	out->in.n_cand = out->n_cand;

@@ -43,7 +43,7 @@ struct gate_set {
 	size_t n_hist[GATE_N_METRICS];
 	struct gate_hist_run **hist_runs; /* every history view the cells point to */
 	size_t n_hist_runs;
-	struct store_decode *decode;    /* with o->decode: store_load_decode() */
+	struct store_decode *decode;    /* with o->decode: store_load_series() */
 	size_t n_decode;
 };
 

@@ -6,8 +6,8 @@
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 
 for v in v1 v2; do
-	imp ours ours dense-8b "gate-dense-$v.jsonl" --tag "$v"
-	imp ours ours moe-30b "gate-moe-$v.jsonl" --tag "$v"
+	imp_rounds ours ours dense-8b "gate-dense-$v" --tag "$v"
+	imp_rounds ours ours moe-30b "gate-moe-$v" --tag "$v"
 done
 tps baseline set rel-1 --engine ours --tag v1
 expect_rc 0 "baseline set"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t0511: gate --format md: the FAIL in bold in the heading and on the failing row,
-# a fixed column count, the CI, mde and decided columns; $GITHUB_STEP_SUMMARY gets
+# a fixed column count, the interval, mde and regression columns; $GITHUB_STEP_SUMMARY gets
 # the markdown appended on every gate (two gates, two sections) whatever the
 # stdout format, and a summary that cannot be written leaves the exit code 1 (the
 # gate's), with a warning.
@@ -8,8 +8,8 @@
 . "$TPSDB_SRC/tests/cli/md-lib.sh"
 
 for v in v1 v2; do
-	imp 'our|s' ours dense-8b "gate-dense-$v.jsonl" --tag "$v"
-	imp 'our|s' ours moe-30b "gate-moe-$v.jsonl" --tag "$v"
+	imp_rounds 'our|s' ours dense-8b "gate-dense-$v" --tag "$v"
+	imp_rounds 'our|s' ours moe-30b "gate-moe-$v" --tag "$v"
 done
 tps baseline set rel-1 --engine 'our|s' --tag v1
 expect_rc 0 "baseline set"
@@ -20,8 +20,8 @@ md_rows "$TMP/out" 11
 grep -q "^### tpsdb gate: \*\*FAIL\*\*: 'our\\\\|s' tag 'v2' against baseline 'rel-1' (1 failure)$" "$TMP/out" ||
 	fail "heading"
 [ "$(grep -c '| \*\*FAIL\*\* |' "$TMP/out")" = 1 ] || fail "one bold FAIL row"
-grep -q '^| moe-30b .* tg .* | \*\*FAIL\*\* | decided |$' "$TMP/out" || fail "the MoE decode row"
-grep -q '^| cell .* 95% CI .* mde .* status .* decided |$' "$TMP/out" || fail "header"
+grep -q '^| moe-30b .* tg .* | yes  *| \*\*FAIL\*\* |$' "$TMP/out" || fail "the MoE decode row"
+grep -q '^| cell .* 90% interval .* mde .* regression .* status  *|$' "$TMP/out" || fail "header"
 
 export GITHUB_STEP_SUMMARY=$TMP/summary.md
 : >"$GITHUB_STEP_SUMMARY"
