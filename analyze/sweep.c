@@ -237,7 +237,7 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 	out->share_acceptance = out->share_cost = NAN;
 	out->decided = 0;
 	out->regression = VERDICT_REG_UNKNOWN;
-	out->delta_pct = out->ci_lo_pct = out->ci_hi_pct = out->mde_pct = NAN;
+	out->ci_lo_pct = out->ci_hi_pct = out->mde_pct = NAN;
 	out->instances_ours = ours->n_runs ? ours->n_runs : 1;
 	out->instances_ref = ref->n_runs ? ref->n_runs : 1;
 	if (ours->n_max != ref->n_max)
@@ -272,7 +272,8 @@ void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *re
 	    isnan(v.ci_lo_pct) || isnan(v.ci_hi_pct))
 		return;
 	gap->decided = v.decided;
-	gap->delta_pct = v.delta_pct;
+	/* The gap's figure is the one estimate; the parts stay the sums' split. */
+	gap->tg_pct = v.delta_pct;
 	gap->ci_lo_pct = v.ci_lo_pct;
 	gap->ci_hi_pct = v.ci_hi_pct;
 	gap->mde_pct = v.mde_pct;

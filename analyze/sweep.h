@@ -122,7 +122,9 @@ void sweep_point_compute(const struct sweep_rung *rung, struct sweep_point *out)
  * exactly, and each part's share of the gap is its term over log_gap. */
 struct sweep_gap {
 	int64_t n_max;
-	double tg_pct;           /* (tg_o / tg_r - 1) * 100 from the sums, not the tg fields */
+	double tg_pct;           /* (tg_o / tg_r - 1) * 100 from the sums, not the tg
+				    fields; sweep_gap_decide() replaces it with the
+				    estimate's point when it has an interval */
 	double tpc_pct;          /* tokens per cycle, ours over ref, as percent change */
 	double cost_pct;         /* ms per cycle, ours over ref; > 0: ours costs more */
 	double log_gap, log_tpc, log_cost; /* natural logs of the three ratios */
@@ -132,7 +134,6 @@ struct sweep_gap {
 	 * an interval, one run a side, nothing is decided and the rest is NaN): */
 	int decided;             /* 0: the interval settles neither a gap beyond
 				    SWEEP_EQUAL_PCT nor parity within it */
-	double delta_pct;        /* the estimate's point (ours over ref), percent */
 	double ci_lo_pct, ci_hi_pct, mde_pct;
 	enum verdict_regression regression; /* the same interval against
 					       VERDICT_BAND_PCT: ours slower by more? */

@@ -62,7 +62,7 @@ int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const cha
 			append(buf, len, &used, &full, "%s against %s decode %s: %+.1f%%, interval "
 			       "%+.1f%% to %+.1f%%, decides neither a gap beyond %.1f%% nor parity "
 			       "within it (mde %.1f%%)", ours_name, ref_name, where,
-			       gap->delta_pct, gap->ci_lo_pct, gap->ci_hi_pct, SWEEP_EQUAL_PCT,
+			       gap->tg_pct, gap->ci_lo_pct, gap->ci_hi_pct, SWEEP_EQUAL_PCT,
 			       gap->mde_pct);
 		else
 			append(buf, len, &used, &full, "%s against %s decode %s: %+.1f%% from one "

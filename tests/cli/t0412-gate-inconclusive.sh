@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # t0412: the gate pools the runs of both sides and decides with an interval. Three
 # rounds of a candidate reading -6, -2 and -4% against its baseline are past the
-# 3% threshold by the estimate (-4%) but not significantly: inconclusive, exit 0,
-# with the rounds still needed in the text; --strict fails it (exit 1). Three
-# rounds at -5.0, -4.8 and -5.2% fail significantly.
+# 3% threshold by the estimate (-4%) but their interval holds -3%: the regression
+# question is undecided, so the cell is inconclusive, exit 0, and the text says how
+# far each end of the interval is from answering it; --strict fails it (exit 1).
+# Three rounds at -5.0, -4.8 and -5.2% are a regression: fail.
 . "$TPSDB_TEST_DATA/lib-pooled.sh"
 
 for k in 1 2 3; do
@@ -21,12 +22,12 @@ check '.pass == true and .inconclusive == 1 and .failures == 0' "one inconclusiv
 check '.cells | length == 1' "one cell"
 check '.cells[0] | .status == "inconclusive" and .decided == false and .rounds == 3 and .instances_ours == 3 and .instances_vs == 3' "inconclusive over 3 rounds"
 check '.cells[0] | .delta_pct < -3.5 and .delta_pct > -4.5 and .ci_hi_pct > -3 and .ci_lo_pct < -5' "past -3% by its estimate only"
-check '.cells[0] | .mde_pct > 1 and .rounds_more >= 1 and .method == "rounds"' "how far"
+check '.cells[0] | .mde_pct > 1 and .regression == "undecided" and .method == "rounds" and (has("rounds_more") | not)' "undecided"
 
 tps gate --baseline rel --engine ours --tag cand --model gate-7b --metric tg
 expect_rc 0 "text"
 grep -q 'gate-7b .* tg .* INCONCLUSIVE$' "$TMP/out" || fail "the row"
-grep -q '^  inconclusive: gate-7b tg: -[0-9.]*% is past -3.00% but the 95% CI \[.*\] (3 rounds) reaches it; about [0-9]* more rounds\? would decide it (--strict fails it)$' "$TMP/out" || fail "rounds to decide"
+grep -q "^  inconclusive: gate-7b tg: regression undecided: interval \[-[0-9.]*%, -[0-9.]*%\] holds -3.00%; its lower end is [0-9.]* points short of 'no', its upper end [0-9.]* of 'yes' (--strict fails it)$" "$TMP/out" || fail "how far from deciding"
 
 tps gate --baseline rel --engine ours --tag cand --model gate-7b --metric tg --strict --json
 expect_rc 1 "--strict fails an inconclusive cell"
@@ -34,7 +35,7 @@ check '.pass == false and .failures == 1 and .cells[0].status == "inconclusive"'
 
 tps gate --baseline rel --engine ours --tag cand --model fail-7b --metric tg --json
 expect_rc 1 "a significant regression fails"
-check '.cells[0] | .status == "fail" and .decided == true and .ci_hi_pct < -3 and .rounds == 3' "fail"
+check '.cells[0] | .status == "fail" and .regression == "yes" and .decided == true and .ci_hi_pct < -3 and .rounds == 3' "fail"
 
 # Without --tag: the candidate's newest run carries 'cand', so the three are pooled.
 tps gate --baseline rel --engine ours --model fail-7b --metric tg --json

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # t0435: sweep pools every run of a rung. Three instances per rung of ours and
 # llama.cpp (tag r, tests/data/sweep-pooled/gen.py); an older run of ours under
-# another tag is not pooled. Each rung carries a 95% interval across its runs.
-# The same 6% fall from n_max=2 to 3 is a violation for ours (tight runs: exit 1)
-# and undecided for llama.cpp (scattered runs: reported, exit 0 alone). A gap
-# the runs decide keeps its explanation; one they do not is "within the noise"
-# with the difference the data could have seen. --format md shows the same.
+# another tag is not pooled. Each rung carries a 90% interval across its runs,
+# and the k-th runs of two rungs pair as a round. The same 6% fall from n_max=2
+# to 3 is a violation for ours (tight rounds: exit 1) and undecided for llama.cpp
+# (rounds that scatter: reported, exit 0 alone). A gap the runs decide keeps its
+# explanation; one they do not names no side and no cause, only its interval and
+# mde. --format md shows the same.
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 FIX=$TPSDB_TEST_DATA/sweep-pooled
 
@@ -44,32 +45,33 @@ check '.series[1].monotone == false and (.series[1].violations | length) == 1' "
 check '.series[1].violations[0] | .from == 2 and .to == 3 and .decided == true and .drop_pct > 5.9 and .drop_pct < 6.1 and .ci_hi_pct < -5 and .ci_lo_pct > -7' "ours: a decided violation"
 # llama.cpp: the same fall, undecided.
 check '.series[0].monotone == true and (.series[0].violations | length) == 1' "llama.cpp: reported, still monotone"
-check '.series[0].violations[0] | .decided == false and .drop_pct > 5.9 and .drop_pct < 6.1 and .ci_lo_pct < -5 and .ci_hi_pct > -5 and .rounds == 0' "llama.cpp: undecided (Welch)"
+check '.series[0].violations[0] | .decided == false and .drop_pct > 5.9 and .drop_pct < 6.1 and .ci_lo_pct < -5 and .ci_hi_pct > -5 and .rounds == 3' "llama.cpp: undecided"
 # Gaps.
 check '.gaps[] | select(.n_max == 1) | .decided == true and .tg_pct > 7.5 and .ci_lo_pct > 1 and (.explain | test("^ours decodes 8\\.[0-9]% faster than llama.cpp at n_max=1: .*cheaper cycles, not the drafter$"))' "n_max=1: decided, explained"
 check '.gaps[] | select(.n_max == 3) | .decided == false and .mde_pct > 5 and .instances_ours == 3 and .instances_ref == 3' "n_max=3: undecided"
-check '.gaps[] | select(.n_max == 3) | .explain | test("^ours and llama.cpp decode within the noise at n_max=3 \\([-+][0-9.]+%, 95% CI [-+][0-9.]+% to [-+][0-9.]+%\\): this data could not have seen a difference under [0-9]+\\.[0-9]%$")' "undecided gap sentence"
-check '.gaps[] | select(.n_max == 3) | (.explain | capture("under (?<m>[0-9.]+)%").m | tonumber) as $m | ($m - .mde_pct | fabs) < 0.051' "the sentence gives its mde"
+check '.gaps[] | select(.n_max == 3) | .explain | test("^ours against llama.cpp decode at n_max=3: [-+][0-9.]+%, interval [-+][0-9.]+% to [-+][0-9.]+%, decides neither a gap beyond 1\\.0% nor parity within it \\(mde [0-9]+\\.[0-9]%\\)$")' "undecided gap sentence"
+check '.gaps[] | select(.n_max == 3) | (.explain | capture("mde (?<m>[0-9.]+)%").m | tonumber) as $m | ($m - .mde_pct | fabs) < 0.051' "the sentence gives its mde"
+check '.gaps[] | select(.n_max == 3) | (.explain | capture("n_max=3: (?<d>[-+][0-9.]+)%").d | tonumber) as $d | ($d - .tg_pct | fabs) < 0.051' "and the figure the JSON gives"
 check '[.gaps[] | select(.decided == false) | .explain | test("faster|slower|drafter|cost")] | all(. == false)' "undecided gaps state nothing undecided"
 
 tps sweep
 expect_rc 1 "text"
-grep -q '^  VIOLATION: tg falls 6\.0% from n_max=2 to n_max=3 (tolerance 5%; 95% CI -[0-9.]*% to -[0-9.]*%)$' "$TMP/out" || fail "violation line"
-grep -q '^  undecided: tg falls 6\.0% from n_max=2 to n_max=3, but its 95% CI .* straddles -5%' "$TMP/out" || fail "undecided line"
-grep -q '^  n_max .* runs *tg 95% CI *mde$' "$TMP/out" || fail "interval columns"
-grep -q 'decode within the noise at n_max=3' "$TMP/out" || fail "gap line"
+grep -q '^  VIOLATION: tg falls 6\.0% from n_max=2 to n_max=3 (tolerance 5%; 90% interval -[0-9.]*% to -[0-9.]*%)$' "$TMP/out" || fail "violation line"
+grep -q '^  undecided: tg falls 6\.0% from n_max=2 to n_max=3, but its 90% interval .* holds -5%' "$TMP/out" || fail "undecided line"
+grep -q '^  n_max .* runs *tg 90% interval *mde$' "$TMP/out" || fail "interval columns"
+grep -q 'ours against llama.cpp decode at n_max=3: .* decides neither' "$TMP/out" || fail "gap line"
 
 # Markdown of the pooled rungs: each rung names its newest run and the count of
-# runs, its decode speed carries the 95% CI; only the decided fall is bold, the
+# runs, its decode speed carries the 90% interval; only the decided fall is bold, the
 # undecided dip is plain and counted apart, and the exit code is the text form's.
 . "$TPSDB_SRC/tests/cli/md-lib.sh"
 tps sweep --format md
 expect_rc 1 "md"
 md_rows "$TMP/out" 9
-[ "$(grep -c '^| .* (newest of 3) |  *[0-9.]* (95% CI [0-9.]*-[0-9.]*) |' "$TMP/out")" = 8 ] ||
+[ "$(grep -c '^| .* (newest of 3) |  *[0-9.]* (90% interval [0-9.]*-[0-9.]*) |' "$TMP/out")" = 8 ] ||
 	fail "md: eight pooled rungs with their interval"
 [ "$(grep -c '| \*\*falls -6\.0%\*\*  *|$' "$TMP/out")" = 1 ] || fail "md: the decided fall in bold"
-[ "$(grep -c '| undecided -6\.0% (95% CI -[0-9.]*% to [-+][0-9.]*%)  *|$' "$TMP/out")" = 1 ] ||
+[ "$(grep -c '| undecided -6\.0% (90% interval -[0-9.]*% to [-+][0-9.]*%)  *|$' "$TMP/out")" = 1 ] ||
 	fail "md: the undecided dip plain"
 grep -q '^\*\*FAIL\*\*: 1 violation ' "$TMP/out" || fail "md: one decided violation"
 grep -q '^1 undecided dip: ' "$TMP/out" || fail "md: the undecided dip counted"

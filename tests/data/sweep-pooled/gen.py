@@ -64,8 +64,12 @@ for n, tg in ((None, 100.0), (1, 160.0), (2, 180.0), (3, 169.2)):
 # An older run of ours at n_max=3 under another tag, half as fast: never pooled
 # by default (it would be a 50% collapse).
 run("ours-n3-old.jsonl", 90.0, 3)
-# llama.cpp: the same 6% fall, but from instances scattered 10%: undecided. At
-# n_max=1 it is tight and 8% slower than ours (160 / 148.15): a decided gap, from
-# cheaper cycles (acceptance is the same); at n_max=3 the gap is within the noise.
-for n, tg, sp in ((None, 99.9, TIGHT), (1, 148.15, TIGHT), (2, 181.0, WIDE), (3, 170.14, WIDE)):
+# llama.cpp: the same 6% fall, but from instances scattered 10%, and not by the
+# same amount in a round (the n_max=3 instances take the spread in another order),
+# so the rounds' ratios scatter too: undecided. At n_max=1 it is tight and 8%
+# slower than ours (160 / 148.15): a decided gap, from cheaper cycles (acceptance
+# is the same); at n_max=3 the gap is not decided.
+WIDE_ROUND = [1.10, 0.90, 1.00]
+for n, tg, sp in ((None, 99.9, TIGHT), (1, 148.15, TIGHT), (2, 181.0, WIDE),
+                  (3, 170.14, WIDE_ROUND)):
     rung("llama", n, tg, sp)
