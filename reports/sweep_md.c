@@ -67,6 +67,9 @@ static void series_table(FILE *f, const struct series *se)
 		if (fall && fall->decided) {
 			md_table_setf(&t, row, W_STATUS, "falls %+.1f%%", fall->change_pct);
 			md_table_mark(&t, row, W_STATUS);
+		} else if (fall && isnan(fall->ci_lo_pct)) {
+			md_table_setf(&t, row, W_STATUS, "undecided %+.1f%% (no interval)",
+				      fall->change_pct);
 		} else if (fall) {
 			md_table_setf(&t, row, W_STATUS, "undecided %+.1f%% (90%% interval %+.1f%% to %+.1f%%)",
 				      fall->change_pct, fall->ci_lo_pct, fall->ci_hi_pct);
@@ -105,7 +108,7 @@ void sweep_md_write(FILE *f, const struct series_view *v, double tolerance_pct,
 		   "the next). Speedup against the base rung; acceptance: accepted / drafted.\n",
 		n_viol ? "**FAIL**" : "PASS", n_viol, n_viol == 1 ? "" : "s", tolerance_pct);
 	if (n_undecided)
-		fprintf(f, "\n%zu undecided dip%s: a fall whose 90%% interval straddles the "
+		fprintf(f, "\n%zu undecided dip%s: a fall whose 90%% interval holds the "
 			   "tolerance, not a violation until more runs decide it.\n", n_undecided,
 			n_undecided == 1 ? "" : "s");
 }

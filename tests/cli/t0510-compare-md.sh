@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # t0510: compare --format md: a GitHub table with a fixed column count on every
-# row, the verdict in bold, "decided" and the 95% CI in view, and a '|' in an
+# row, a decided regression in bold, the answer and the 90% interval in view, and a
+# '|' in an
 # engine label escaped so that it cannot split a cell. With $GITHUB_STEP_SUMMARY
 # set, the markdown is appended (two runs, two sections); an unwritable summary
 # is a warning and the exit code stays 0.
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 . "$TPSDB_SRC/tests/cli/md-lib.sh"
 
-imp 'stock|llamafile' other moe-30b moe-stock.jsonl
-imp llama.cpp upstream moe-30b moe-llamacpp.jsonl
+imp_rounds 'stock|llamafile' other moe-30b moe-stock --tag r
+imp_rounds llama.cpp upstream moe-30b moe-llamacpp --tag r
 
 tps compare --ours 'stock|llamafile' --vs llama.cpp --format md
 expect_rc 0 "compare --format md"
-md_rows "$TMP/out" 13
+md_rows "$TMP/out" 10
 grep -q '^### tpsdb compare: stock\\|llamafile vs llama.cpp$' "$TMP/out" || fail "heading, label escaped"
 grep -q '| stock\\|llamafile t/s |' "$TMP/out" || fail "header cell escaped"
-[ "$(grep -c '^| moe-30b .* \*\*slower\*\* | decided |$' "$TMP/out")" = 2 ] || fail "two bold slower rows, decided"
-grep -q '^| cell .* 95% CI .* mde .* verdict .* decided |$' "$TMP/out" || fail "header"
+[ "$(grep -c '^| moe-30b .* | \*\*yes\*\*  *| slower  *|$' "$TMP/out")" = 2 ] || fail "two bold regressions, slower"
+grep -q '^| cell .* 90% interval .* mde .* regression .* verdict  *|$' "$TMP/out" || fail "header"
 grep -q -- '-50\.[0-9][0-9]% \.\. -49\.[0-9][0-9]%' "$TMP/out" || fail "the CI"
 grep -qE '^\|-+\|-+\|-+:\|' "$TMP/out" || fail "numbers right-aligned"
 cp "$TMP/out" "$TMP/md"
@@ -40,7 +41,7 @@ for i in 1 2; do
 done
 [ "$(head -n 1 "$GITHUB_STEP_SUMMARY")" = "earlier step" ] || fail "truncated"
 [ "$(grep -c '^### tpsdb compare: ' "$GITHUB_STEP_SUMMARY")" = 2 ] || fail "two sections"
-[ "$(grep -c '\*\*slower\*\*' "$GITHUB_STEP_SUMMARY")" = 4 ] || fail "four rows"
+[ "$(grep -c '\*\*yes\*\*' "$GITHUB_STEP_SUMMARY")" = 4 ] || fail "four rows"
 
 GITHUB_STEP_SUMMARY=$TMP/no/such/dir/summary.md tps compare --ours 'stock|llamafile' --vs llama.cpp
 expect_rc 0 "an unwritable summary does not fail compare"
