@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # t0350-collect-until-decided.sh: collect --until-decided runs rounds until every
-# cell of the ours engine against each other engine is decided for pp and tg, then
-# stops: an A/A pair (one binary, two labels, tiny jitter) decides parity after
-# round 3 of at most 5, ours made 9% slower (--slow 1.1) decides slower; each
-# decided cell prints its rounds and server time, and `compare --batch` agrees. With noise too large to decide, --max-rounds 3 stops at
-# 3 rounds with 'open:' lines. Bad combinations are usage errors.
+# cell of the ours engine against each other engine answers the regression
+# question for pp and tg, then stops: an A/A pair (one binary, two labels, tiny
+# jitter) answers "no" (and parity) after round 3 of at most 5, ours made 9%
+# slower (--slow 1.1) answers "yes" (slower); each decided cell prints its rounds
+# and server time, and `compare --batch` agrees, at the batch's per-look level
+# (stored as run.looks_to). A decided engine is not started again while another
+# stays open. With noise too large to decide, --max-rounds 3 stops at 3 rounds
+# with 'open:' lines. Bad combinations are usage errors.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 
 common=(--model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16
@@ -17,7 +20,10 @@ for bad in "--engine A=$FS --engine B=$FS --until-decided" \
 	"--engine A=$FS --engine B=$FS --ours A --until-decided --rounds 3" \
 	"--engine A=$FS --engine B=$FS --ours A --until-decided --aa" \
 	"--engine A=$FS --engine B=$FS --ours A --max-rounds 4" \
-	"--engine A=$FS --engine B=$FS --ours A --until-decided --max-rounds 2"; do
+	"--engine A=$FS --engine B=$FS --ours A --until-decided --max-rounds 2" \
+	"--engine A=$FS --engine B=$FS --ours A --until-decided --max-rounds 101" \
+	"--engine A=$FS --engine B=$FS --ours A --until-decided --question both" \
+	"--engine A=$FS --engine B=$FS --ours A --question parity"; do
 	# shellcheck disable=SC2086
 	run_tpsdb collect $bad "${common[@]}" --dry-run
 	expect_eq "$rc" 2 "usage error for: $bad"
@@ -40,11 +46,12 @@ expect_no_orphans
 expect_eq "$(q "SELECT max(round) FROM run")" 3 "rounds stored (decided after the third)"
 expect_eq "$(q "SELECT count(*) FROM run")" 6 "runs stored"
 for m in pp tg; do
-	grep -Eq "^decided: tiny $m ours vs aa: parity \([+-]0\.[0-9]+%, mde 0\.[0-9]+%\) after 3 rounds, [0-9]+\.[0-9] s of server time$" \
+	grep -Eq "^decided: tiny $m ours vs aa: regression no, parity \([+-]0\.[0-9]+% \[[+-]0\.[0-9]+%, [+-]0\.[0-9]+%\]\) after 3 rounds, [0-9]+\.[0-9] s of server time$" \
 		"$T/stdout" || fail "A/A $m decided line: $(cat "$T/stdout")"
 done
 grep -qx 'until-decided: 0 of 1 cells open' "$T/stdout" || fail "open count: $(cat "$T/stdout")"
 ! grep -q '^open: ' "$T/stdout" || fail "an open line with every cell decided"
+expect_eq "$(q "SELECT DISTINCT looks_to FROM run")" 5 "every run records the batch's last look"
 batch=$(q "SELECT DISTINCT batch FROM run")
 grep -qx "rounds: 3 of 5: batch $batch" "$T/stdout" || fail "footer: $(cat "$T/stdout")"
 # The server time is the wall time of the six runs, as the store saw them (at most
@@ -63,7 +70,7 @@ run_tpsdb collect --engine ours="$FS" --engine llama.cpp="$FS" --ours ours \
 expect_eq "$rc" 0 "exit status: $(cat "$T/stderr")"
 expect_eq "$(q "SELECT max(round) FROM run")" 3 "rounds stored for the regression"
 for m in pp tg; do
-	grep -Eq "^decided: tiny $m ours vs llama.cpp: slower \(-(8|9)\.[0-9]+%, mde [0-9.]+%\) after 3 rounds, [0-9]+\.[0-9] s of server time$" \
+	grep -Eq "^decided: tiny $m ours vs llama.cpp: regression yes, slower \(-(8|9)\.[0-9]+% \[-[0-9.]+%, -[0-9.]+%\]\) after 3 rounds, [0-9]+\.[0-9] s of server time$" \
 		"$T/stdout" || fail "slower $m decided line: $(cat "$T/stdout")"
 done
 batch=$(q "SELECT DISTINCT batch FROM run")
@@ -73,7 +80,9 @@ import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
 assert len(rows) == 2, rows
 for r in rows:
-    assert r["verdict"] == "slower" and r["decided"] is True, r
+    assert r["verdict"] == "slower" and r["regression"] == "yes" and r["decided"] is True, r
+    # The batch could look up to round 10: its interval pays for those looks.
+    assert 0.9 < r["ci_level"] < 0.99, r
     assert r["rounds"] == 3 and r["instances_ours"] == 3 and r["instances_vs"] == 3, r
 PY
 
@@ -90,8 +99,25 @@ expect_eq "$(q "SELECT max(round) FROM run")" 3 "stopped at --max-rounds"
 expect_eq "$(q "SELECT count(*) FROM run")" 6 "runs stored at --max-rounds"
 ! grep -q '^decided: ' "$T/stdout" || fail "decided with noise: $(cat "$T/stdout")"
 for m in pp tg; do
-	grep -Eq "^open: tiny $m ours vs noisy: undecided \([+-][0-9.]+%, mde [0-9.]+%\) after 3 rounds, [0-9]+\.[0-9] s of server time$" \
+	grep -Eq "^open: tiny $m ours vs noisy: regression undecided, undecided \([+-][0-9.]+% \[[+-][0-9.]+%, [+-][0-9.]+%\]\) after 3 rounds, [0-9]+\.[0-9] s of server time$" \
 		"$T/stdout" || fail "open $m line: $(cat "$T/stdout")"
 done
 grep -qx 'until-decided: 1 of 1 cells open' "$T/stdout" || fail "open count: $(cat "$T/stdout")"
+
+# GPU time only where it decides: with an A/A engine that decides at round 3 and a
+# noisy one that never does, rounds 4 and 5 start ours and the noisy engine only.
+rm -f "$DB"
+echo 100 >"$T/seed-noisy"
+run_tpsdb collect --engine ours="$FS" --engine aa="$FS" --engine noisy="$FS" --ours ours \
+	--engine-args "ours=--jitter 0.002" --engine-args "aa=--jitter 0.002" \
+	--engine-args "noisy=--jitter 0.3 --seed-file $T/seed-noisy" \
+	--until-decided --max-rounds 5 "${common[@]}" --out-dir "$OUT/3"
+expect_eq "$rc" 0 "exit status: $(cat "$T/stderr")"
+expect_eq "$(q "SELECT count(*) FROM run r JOIN engine e ON e.id=r.engine_id WHERE e.label='aa'")" 3 \
+	"the decided engine is not started again"
+expect_eq "$(q "SELECT count(*) FROM run r JOIN engine e ON e.id=r.engine_id WHERE e.label='noisy'")" 5 \
+	"the open engine runs every round"
+expect_eq "$(q "SELECT count(*) FROM run r JOIN engine e ON e.id=r.engine_id WHERE e.label='ours'")" 5 \
+	"ours runs while a cell against it is open"
+grep -Eq '^decided: tiny tg ours vs aa: regression no' "$T/stdout" || fail "aa decided: $(cat "$T/stdout")"
 echo ok
