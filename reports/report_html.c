@@ -129,15 +129,14 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 	      "Speculative</a><a href=\"#prompts\">Per-prompt</a><a href=\"#quality\">"
 	      "Data quality</a><a href=\"#runs\">Runs</a><a href=\"#plots\">Plots</a>"
 	      "<a href=\"#models\">Models</a></nav>\n", f);
-	fputs("<p>Medians of the unflagged samples, in tok/s: prefill (pp) as a whole number, "
-	      "decode (tg) to one decimal.", f);
+	fputs("<p>In tok/s, prefill (pp) as a whole number, decode (tg) to one decimal.", f);
 	if (t->ref) {
-		fputs(" In parentheses, the verdicts of pp / tg against the reference engine "
-		      "<b>", f);
+		fputs(" Each cell's estimate against the reference engine <b>", f);
 		put(f, t->ref);
-		fputs("</b>, paired by prompt and repetition: \"parity\" inside the band, else "
-		      "the median delta and \"faster\" or \"slower\"; \"?\" marks a verdict that "
-		      "is not significant, \"n/a\" one without pairs.</p>\n", f);
+		fputs("</b>, the one 'tpsdb compare' prints, and in parentheses the verdicts of "
+		      "pp / tg from the same 90% interval: \"parity\" inside the band, the delta "
+		      "and \"faster\" or \"slower\" beyond it, else the delta and "
+		      "\"undecided\"; \"n/a\" one without values.</p>\n", f);
 	} else {
 		fputs(" No reference engine (no engine has role upstream; see --ref): no "
 		      "verdicts.</p>\n", f);

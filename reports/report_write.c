@@ -178,16 +178,19 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 	heading(o, 1, "tpsdb report");
 	if (t->ref) {
 		ref = o->md ? md_escape(t->ref) : md_plain(t->ref);
-		fprintf(o->f, "Medians of the unflagged samples, in tok/s: prefill (pp) as a whole "
-			"number, decode (tg) to one decimal. In parentheses, the verdicts of pp / tg "
-			"against the reference engine %s, paired by prompt and repetition: "
-			"\"parity\" inside the band, else the median delta and \"faster\" or "
-			"\"slower\"; \"?\" marks a verdict that is not significant, \"n/a\" one "
-			"without pairs.\n\n", ref);
+		fprintf(o->f, "In tok/s, prefill (pp) as a whole number, decode (tg) to one "
+			"decimal: each cell's estimate against the reference engine %s, the one "
+			"'tpsdb compare' prints (the geometric mean of the medians of the instances "
+			"behind it; a cell without a comparison, its latest run's median). In "
+			"parentheses, the verdicts of pp / tg from the same 90%% interval: "
+			"\"parity\" when it lies inside the band, the delta and \"faster\" or "
+			"\"slower\" when it lies beyond, else the delta and \"undecided\" (one "
+			"instance a side decides nothing without a stored A/A floor); \"n/a\" one "
+			"without values.\n\n", ref);
 		free(ref);
 	} else {
-		fprintf(o->f, "Medians of the unflagged samples, in tok/s: prefill (pp) as a whole "
-			"number, decode (tg) to one decimal. No reference engine (no engine has "
+		fprintf(o->f, "Medians of the unflagged samples of the latest run, in tok/s: "
+			"prefill (pp) as a whole number, decode (tg) to one decimal. No reference engine (no engine has "
 			"role upstream; see --ref): no verdicts.\n\n");
 	}
 	heading(o, 2, "Base throughput");

@@ -159,7 +159,6 @@ int tables_build_verdicts(const struct tables_opts *o, struct tables *t,
 
 static void fmt_verdict(const struct tables_verdict *v, char *buf, size_t len)
 {
-	const char *q = v->v.significant || v->v.kind == VERDICT_UNDECIDED ? "" : "?";
 	char lead[48] = "";
 
 	/* The report judges at the default band: a verdict whose resolution is wider
@@ -169,13 +168,13 @@ static void fmt_verdict(const struct tables_verdict *v, char *buf, size_t len)
 	if (!v->has || v->v.kind == VERDICT_UNKNOWN)
 		snprintf(buf, len, "n/a");
 	else if (v->v.kind == VERDICT_PARITY)
-		snprintf(buf, len, "%s%s%s", lead, verdict_kind_name(v->v.kind), q);
+		snprintf(buf, len, "%s%s", lead, verdict_kind_name(v->v.kind));
 	else if (v->v.kind == VERDICT_UNDECIDED)
 		/* The point, which names no side: "undecided" says so. */
 		snprintf(buf, len, "%s%+.1f%% undecided", lead, v->v.delta_pct);
 	else
-		snprintf(buf, len, "%s%+.1f%% %s%s", lead, v->v.delta_pct,
-			 verdict_kind_name(v->v.kind), q);
+		snprintf(buf, len, "%s%+.1f%% %s", lead, v->v.delta_pct,
+			 verdict_kind_name(v->v.kind));
 }
 
 char *tables_base_text(const struct tables *t, const struct tables_base_row *row, size_t e)

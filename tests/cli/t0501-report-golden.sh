@@ -28,14 +28,15 @@ golden study.stdout.md "$TMP/out"
 [ ! -s "$TMP/err" ] || fail "nothing on stderr"
 
 # The formats carry the same numbers: the q35 cells of ours in all three.
-grep -q '^| q35 | 13150 / 142.6 (parity / parity) |' "$TMP/md/report.md" || fail "md cell"
-grep -q '^q35 .*13150 / 142.6 (parity / parity)' "$TMP/md/summary.txt" || fail "text cell"
-grep -q '^base,q35,completion,,ours,,,tg,142.60,parity,' "$TMP/csv/report.csv" || fail "csv cell"
+# One run a side and no stored floor: the point, and nothing decided.
+grep -q '^| q35 | 13150 / 142.6 (+0.4% undecided / -0.3% undecided) |' "$TMP/md/report.md" || fail "md cell"
+grep -q '^q35 .*13150 / 142.6 (+0.4% undecided / -0.3% undecided)' "$TMP/md/summary.txt" || fail "text cell"
+grep -q '^base,q35,completion,,ours,,,tg,142.60,undecided,undecided,' "$TMP/csv/report.csv" || fail "csv cell"
 need jq
 {
 	[ "$(jq -r '.base[] | select(.model=="q35") | .cells[] | select(.engine=="ours") |
 		"\(.pp) \(.tg) \(.verdict_pp.verdict) \(.verdict_tg.verdict)"' \
-		"$TMP/json/report.json")" = "13150 142.6 parity parity" ] || fail "json cell"
+		"$TMP/json/report.json")" = "13150 142.6 undecided undecided" ] || fail "json cell"
 	# A cell that is not comparable carries no verdict, only its reason.
 	[ "$(jq -r '.base[] | select(.model=="g4") | .cells[] | select(.engine=="ours") |
 		"\(.comparable) \(.verdict_pp) \(.verdict_tg) \(.reason)"' \
