@@ -1,5 +1,5 @@
 /* estimate.c: the one estimate of a cell (estimate.h). Instances are the unit:
- * each is reduced to the median of its requests, outliers among a side's
+ * each is reduced to the geometric mean of its requests, outliers among a side's
  * instances are left out by a robust rule, the rest pair into rounds, and the
  * rounds' log ratios give the point and the interval that every command prints.
  * The sequential level of an --until-decided batch is computed here too. */
@@ -12,10 +12,6 @@
 #include "analyze/parity.h"
 #include "analyze/stats.h"
 #include "tpsdb.h"
-
-/* The asymptotic standard error of a median over that of a mean for normal
- * data, sqrt(pi / 2): one instance's requests give the median's error this way. */
-#define MEDIAN_SE_FACTOR 1.2533141373155003
 
 void estimate_params_init(struct estimate_params *p)
 {
@@ -134,22 +130,21 @@ double estimate_look_alpha(int64_t looks_to, double alpha)
 	return cache[looks_to];
 }
 
-/* log of the instance value; NaN when it has no positive finite one. */
+/* log of the instance value, the geometric mean of its requests (or the value
+ * given); NaN when it has no positive finite one. */
 static double unit_log(const struct estimate_unit *u)
 {
-	double m = u->value;
+	double s = 0;
+	size_t k = 0;
 
-	if (isnan(m)) {
-		double *x = tps_xmalloc((u->n ? u->n : 1) * sizeof(*x));
-		size_t k = 0;
-
-		for (size_t i = 0; i < u->n; i++)
-			if (u->v[i] > 0 && isfinite(u->v[i]))
-				x[k++] = u->v[i];
-		m = stats_median(x, k);
-		free(x);
-	}
-	return m > 0 && isfinite(m) ? log(m) : NAN;
+	if (!isnan(u->value))
+		return u->value > 0 && isfinite(u->value) ? log(u->value) : NAN;
+	for (size_t i = 0; i < u->n; i++)
+		if (u->v[i] > 0 && isfinite(u->v[i])) {
+			s += log(u->v[i]);
+			k++;
+		}
+	return k ? s / (double)k : NAN;
 }
 
 static int key_cmp(const int64_t *a, const int64_t *b)
@@ -159,12 +154,14 @@ static int key_cmp(const int64_t *a, const int64_t *b)
 	return a[1] < b[1] ? -1 : a[1] > b[1];
 }
 
-/* The log medians of a round's two instances over the keys both hold (all
- * values when either has no keys or none are shared); *lost counts the values
- * left out. The kept log values go to *xa / *xb (heap, caller frees). */
+/* The log values of a round's two instances (the mean log of their requests)
+ * over the keys both hold (all values when either has no keys or none are
+ * shared), so that prompts of different speed cancel in the difference; *lost
+ * counts the values left out. The kept log values go to *xa / *xb (heap, caller
+ * frees), in key order and paired by index when *paired is 1. */
 static void round_logs(const struct estimate_unit *a, const struct estimate_unit *b,
 		       double *la, double *lb, double **xa, size_t *na, double **xb, size_t *nb,
-		       size_t *lost)
+		       size_t *lost, int *paired)
 {
 	size_t i = 0, j = 0, k = 0, cap = (a->n > b->n ? a->n : b->n) + 1;
 	double *pa = tps_xmalloc(cap * sizeof(*pa)), *pb = tps_xmalloc(cap * sizeof(*pb));
@@ -188,6 +185,7 @@ static void round_logs(const struct estimate_unit *a, const struct estimate_unit
 			}
 		}
 	}
+	*paired = k > 0;
 	if (k) {
 		*na = *nb = k;
 		*lost = a->n + b->n - 2 * k;
@@ -200,12 +198,12 @@ static void round_logs(const struct estimate_unit *a, const struct estimate_unit
 				pb[(*nb)++] = b->v[j];
 		*lost = 0;
 	}
-	*la = *na ? log(stats_median(pa, *na)) : unit_log(a);
-	*lb = *nb ? log(stats_median(pb, *nb)) : unit_log(b);
 	for (i = 0; i < *na; i++)
 		pa[i] = log(pa[i]);
 	for (j = 0; j < *nb; j++)
 		pb[j] = log(pb[j]);
+	*la = *na ? stats_mean(pa, *na) : unit_log(a);
+	*lb = *nb ? stats_mean(pb, *nb) : unit_log(b);
 	*xa = pa;
 	*xb = pb;
 }
@@ -240,16 +238,24 @@ static void mark_outliers(const double *lg, size_t n, char *bad, size_t **idx, s
 	free(x);
 }
 
-/* The error of the one round's log ratio of medians from the requests' log
- * values xa[0..na) and xb[0..nb), the two sides taken as independent samples:
- * the median's error is MEDIAN_SE_FACTOR times the mean's. */
-static void one_round_se(const double *xa, size_t na, const double *xb, size_t nb,
+/* The error of the one round's log ratio from the requests' log values
+ * xa[0..na) and xb[0..nb): paired by key (the t error of the mean difference)
+ * when they pair, else the two sides as independent samples. */
+static void one_round_se(const double *xa, size_t na, const double *xb, size_t nb, int paired,
 			 double *se, double *df)
 {
-	if (na >= 2 && nb >= 2) {
+	if (paired && na >= 2 && na == nb) {
+		double *d = tps_xmalloc(na * sizeof(*d));
+
+		for (size_t i = 0; i < na; i++)
+			d[i] = xa[i] - xb[i];
+		*se = stats_stddev(d, na) / sqrt((double)na);
+		*df = (double)(na - 1);
+		free(d);
+	} else if (na >= 2 && nb >= 2) {
 		double va = stats_stddev(xa, na), vb = stats_stddev(xb, nb);
 
-		*se = MEDIAN_SE_FACTOR * sqrt(va * va / (double)na + vb * vb / (double)nb);
+		*se = sqrt(va * va / (double)na + vb * vb / (double)nb);
 		*df = (double)((na < nb ? na : nb) - 1);
 	} else {
 		*se = NAN;
@@ -344,8 +350,9 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 		const char *ta = a[x].started_at, *tb = b[y].started_at;
 		double *xa, *xb;
 		size_t nxa, nxb, lost;
+		int paired;
 
-		round_logs(&a[x], &b[y], &ra[k], &rb[k], &xa, &nxa, &xb, &nxb, &lost);
+		round_logs(&a[x], &b[y], &ra[k], &rb[k], &xa, &nxa, &xb, &nxb, &lost, &paired);
 		free(xa);
 		free(xb);
 		out->n_unpaired += lost;
@@ -430,10 +437,11 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 		const struct estimate_unit *x = &a[ka[ua - 1]], *y = &b[kb[ub - 1]];
 		double f = p->noise_pct > 0 ? p->noise_pct / 100 : 0, lx, ly, *xa, *xb;
 		size_t nxa, nxb, lost;
+		int paired;
 
-		round_logs(x, y, &lx, &ly, &xa, &nxa, &xb, &nxb, &lost);
+		round_logs(x, y, &lx, &ly, &xa, &nxa, &xb, &nxb, &lost, &paired);
 		m = lx - ly;
-		one_round_se(xa, nxa, xb, nxb, &se, &df);
+		one_round_se(xa, nxa, xb, nxb, paired, &se, &df);
 		free(xa);
 		free(xb);
 		/* Replaces what a paired round of these two counted above. */

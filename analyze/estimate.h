@@ -35,8 +35,8 @@ struct estimate_unit {
 	const int64_t *key;      /* NULL, or 2 n keys (prompt, repetition) of the
 				    values, in ascending order: a round's two
 				    instances are then reduced over the keys both
-				    hold, so both medians cover the same prompts */
-	double value;            /* the instance value; NaN: the median of v */
+				    hold, so both sides cover the same prompts */
+	double value;            /* the instance value; NaN: the geometric mean of v */
 	int64_t round;           /* the collector's round; INT64_MIN unknown */
 	const char *batch;       /* NULL unknown: may pair with any batch */
 	const char *started_at;  /* ISO 8601; NULL unknown: the order is unknown (it
@@ -88,7 +88,8 @@ struct estimate {
 
 /* The estimate of one metric of one cell from the instances a[0..na) of ours and
  * b[0..nb) of vs (oldest first). Each instance is reduced to its value (the
- * median of its values); with p->robust, an instance of a side with three or
+ * geometric mean of its values, over the keys its round's partner holds too);
+ * with p->robust, an instance of a side with three or
  * more whose log value lies further from the side's median than both
  * ESTIMATE_OUTLIER_MIN_LOG and ESTIMATE_OUTLIER_Z robust sd (1.4826 MAD) is left
  * out. The rest pair into rounds (parity_rounds()' rule). With two rounds or
@@ -97,8 +98,8 @@ struct estimate {
  * so a position effect cancels) and a t interval; when all rounds started with
  * the same side the estimate is reported but decides nothing. With fewer rounds
  * and two instances a side, Welch's t on the log values. With one instance a
- * side, the ratio of their medians with the requests' standard error (1.2533 sd /
- * sqrt(n), paired by value order when counts match, else unpaired), widened in
+ * side, the ratio of their geometric means with the requests' standard error
+ * (paired by key when the values have keys, else unpaired), widened in
  * quadrature by the stored floor; without a floor it decides nothing. The
  * interval is two-sided at 1 - 2 alpha, alpha 5% one-sided, or the per-look
  * level of a sequential design (estimate_look_alpha()). Fills *out (release with

@@ -104,13 +104,14 @@ static void row_message(const struct gate_report *h, const struct gate_row *w, c
 	char cell[CELL_LEN];
 
 	cell_name(w->cand, cell, sizeof(cell));
-	snprintf(buf, len, "%s %s: candidate %.6g vs baseline %.6g (%+.2f%%), %s the allowed "
-		 "-%.2f%% (%s bound) against baseline '%s'", cell, gate_metric_name(w->metric),
-		 w->g.candidate_mean, w->g.baseline_mean, w->g.delta_pct,
-		 w->g.outcome == VERDICT_GATE_FAIL ? "beyond" :
-		 w->g.outcome == VERDICT_GATE_INCONCLUSIVE ? "past, not significantly," : "within",
-		 w->g.threshold_pct,
-		 verdict_bound_name(w->g.bound), h->baseline);
+	const char *reg = verdict_regression_name(w->g.v.regression);
+	char ci[80];
+
+	verdict_interval_text(&w->g.v, ci, sizeof(ci));
+	snprintf(buf, len, "%s %s: candidate %.6g vs baseline %.6g (%+.2f%%, interval %s): "
+		 "regression %s at -%.2f%% against baseline '%s'", cell,
+		 gate_metric_name(w->metric), w->g.candidate_mean, w->g.baseline_mean,
+		 w->g.delta_pct, ci, reg ? reg : "unknown", w->g.threshold_pct, h->baseline);
 }
 
 static void viol_message(const struct gate_violation *v, char *buf, size_t len)

@@ -613,7 +613,9 @@ static void test_gate_one_cell_fails(void **state)
 	assert_int_equal(count(xml, "<testcase "), 4);
 	assert_int_equal(count(xml, "<failure "), 1);
 	assert_non_null(strstr(xml, "<testcase classname=\"tpsdb.gate.moe\" name=\"moe tg\" time=\"0\">\n"
-				    "      <failure message=\"moe tg: candidate 188 vs baseline 200 (-6.00%)"));
+				    "      <failure message=\"moe tg: candidate 188 vs baseline 199.999 "
+				    "(-6.00%, interval [-6."));
+	assert_non_null(strstr(xml, "): regression yes at -3.00% against baseline &apos;rel&apos;"));
 	free(xml);
 	/* A wider threshold for decode alone lets it through. */
 	assert_int_equal(run(f, cmd_gate, "gate", "--baseline", "rel", "--engine", "ours", "--tag",

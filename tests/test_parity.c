@@ -330,9 +330,11 @@ static void test_parity_decide_pure(void **state)
 	assert_int_equal(res.rows[1].reason, ESTIMATE_REASON_NONE);
 	assert_true(res.rows[1].v.mde_pct > 2 * 1.6);
 	assert_true(isnan(res.rows[0].noise_pct));
-	/* The medians over the five keys both hold: 97 against 100. */
-	assert_true(fabs(res.rows[0].ours_median - 97) < 1e-9);
-	assert_true(fabs(res.rows[0].vs_median - 100) < 1e-9);
+	/* The centres: geometric means over the five keys both hold. */
+	assert_true(fabs(res.rows[0].ours_median - exp((log(97) + log(97.2) + log(96.8) +
+							log(97.1) + log(96.9)) / 5)) < 1e-9);
+	assert_true(fabs(res.rows[0].vs_median - exp((log(100) + log(100.2) + log(99.8) +
+						      log(100.1) + log(99.9)) / 5)) < 1e-9);
 	assert_int_equal(res.rows[0].v.n_pairs, 1);
 	assert_int_equal(res.rows[0].unpaired, 1);
 	assert_int_equal(res.rows[0].excluded_ours, 1);
@@ -852,7 +854,8 @@ static void test_parity_pooled_rounds(void **state)
 	assert_int_equal(res.rows[0].unpaired, 0);
 	/* The centres: the geometric mean of the rounds' medians, whose ratio is
 	 * the delta. */
-	assert_true(fabs(res.rows[0].vs_median - 100.0 * cbrt(1.0 * 1.2 * 0.8)) < 1e-9);
+	assert_true(fabs(res.rows[0].vs_median - cbrt(100.0 * 101 * 99) * cbrt(1.0 * 1.2 * 0.8)) <
+		    1e-9);
 	assert_true(fabs((res.rows[0].ours_median / res.rows[0].vs_median - 1) * 100 -
 			 res.rows[0].v.delta_pct) < 1e-9);
 	parity_result_release(&res);
@@ -868,9 +871,9 @@ static void test_parity_pooled_rounds(void **state)
 	parity_result_release(&res);
 }
 
-/* One pair of runs: vs has two samples ours lacks, far off. The medians are over
- * the samples that formed the pairs, so both sides read 100 and the delta 0; the
- * two are counted unpaired. */
+/* One pair of runs: vs has two samples ours lacks, far off. The centres are over
+ * the samples that formed the pairs, so both sides read the same and the delta 0;
+ * the two are counted unpaired. */
 static void test_parity_medians_over_pairs(void **state)
 {
 	static const struct parity_value o[] = { { 1, 1, 90 }, { 2, 1, 100 }, { 3, 1, 110 } };
@@ -896,8 +899,8 @@ static void test_parity_medians_over_pairs(void **state)
 	po.vs = "ref";
 	po.metrics = PARITY_TG;
 	assert_int_equal(parity_decide(&in, &po, &res), 0);
-	assert_true(fabs(res.rows[0].ours_median - 100) < 1e-12);
-	assert_true(fabs(res.rows[0].vs_median - 100) < 1e-12);
+	assert_true(fabs(res.rows[0].ours_median - cbrt(90.0 * 100 * 110)) < 1e-9);
+	assert_true(fabs(res.rows[0].vs_median - cbrt(90.0 * 100 * 110)) < 1e-9);
 	assert_true(fabs(res.rows[0].v.delta_pct) < 1e-12);
 	assert_int_equal(res.rows[0].unpaired, 2);
 	assert_int_equal(res.rows[0].v.rounds, 1);

@@ -29,14 +29,14 @@ golden study.stdout.md "$TMP/out"
 
 # The formats carry the same numbers: the q35 cells of ours in all three.
 # One run a side and no stored floor: the point, and nothing decided.
-grep -q '^| q35 | 13150 / 142.6 (+0.4% undecided / -0.3% undecided) |' "$TMP/md/report.md" || fail "md cell"
-grep -q '^q35 .*13150 / 142.6 (+0.4% undecided / -0.3% undecided)' "$TMP/md/summary.txt" || fail "text cell"
-grep -q '^base,q35,completion,,ours,,,tg,142.60,undecided,undecided,' "$TMP/csv/report.csv" || fail "csv cell"
+grep -q '^| q35 | 13157 / 142.7 (+0.4% undecided / -0.2% undecided) |' "$TMP/md/report.md" || fail "md cell"
+grep -q '^q35 .*13157 / 142.7 (+0.4% undecided / -0.2% undecided)' "$TMP/md/summary.txt" || fail "text cell"
+grep -q '^base,q35,completion,,ours,,,tg,142.68,undecided,undecided,' "$TMP/csv/report.csv" || fail "csv cell"
 need jq
 {
 	[ "$(jq -r '.base[] | select(.model=="q35") | .cells[] | select(.engine=="ours") |
 		"\(.pp) \(.tg) \(.verdict_pp.verdict) \(.verdict_tg.verdict)"' \
-		"$TMP/json/report.json")" = "13150 142.6 undecided undecided" ] || fail "json cell"
+		"$TMP/json/report.json")" = "13157.13 142.68 undecided undecided" ] || fail "json cell"
 	# A cell that is not comparable carries no verdict, only its reason.
 	[ "$(jq -r '.base[] | select(.model=="g4") | .cells[] | select(.engine=="ours") |
 		"\(.comparable) \(.verdict_pp) \(.verdict_tg) \(.reason)"' \
