@@ -9,9 +9,10 @@ imp llama.cpp upstream dense-8b dense-llamacpp.jsonl
 
 tps compare --ours ours --vs llama.cpp --json
 expect_rc 0 "compare"
-check '.rows[0].metric == "pp" and .rows[0].excluded_ours == 2 and .rows[0].n_pairs == 22' "pp: 2 out"
-check '.rows[1].metric == "tg" and .rows[1].excluded_ours == 1 and .rows[1].n_pairs == 23' "tg: 1 out"
-check 'all(.rows[]; .excluded_vs == 0 and .verdict == "parity")' "the rest still at parity"
+check '.rows[0].metric == "pp" and .rows[0].excluded_ours == 2 and .rows[0].unpaired == 2' "pp: 2 out"
+check '.rows[1].metric == "tg" and .rows[1].excluded_ours == 1 and .rows[1].unpaired == 1' "tg: 1 out"
+# The rest still reads within 1% (one instance a side: shown, not decided).
+check 'all(.rows[]; .excluded_vs == 0 and .delta_pct > -1.3 and .delta_pct < -0.4)' "the rest still near -0.9%"
 
 tps compare --ours llama.cpp --vs ours --metric pp --json
 expect_rc 0 "reversed"
