@@ -130,9 +130,7 @@ double estimate_look_alpha(int64_t looks_to, double alpha)
 	return cache[looks_to];
 }
 
-/* log of the instance value, the geometric mean of its requests (or the value
- * given); NaN when it has no positive finite one. */
-static double unit_log(const struct estimate_unit *u)
+double estimate_unit_log(const struct estimate_unit *u)
 {
 	double s = 0;
 	size_t k = 0;
@@ -202,40 +200,84 @@ static void round_logs(const struct estimate_unit *a, const struct estimate_unit
 		pa[i] = log(pa[i]);
 	for (j = 0; j < *nb; j++)
 		pb[j] = log(pb[j]);
-	*la = *na ? stats_mean(pa, *na) : unit_log(a);
-	*lb = *nb ? stats_mean(pb, *nb) : unit_log(b);
+	*la = *na ? stats_mean(pa, *na) : estimate_unit_log(a);
+	*lb = *nb ? stats_mean(pb, *nb) : estimate_unit_log(b);
 	*xa = pa;
 	*xb = pb;
 }
 
-/* Marks the outliers of one side in bad[] (1) and lists them in *idx. */
-static void mark_outliers(const double *lg, size_t n, char *bad, size_t **idx, size_t *n_idx)
+size_t estimate_outliers(const double *lg, size_t n, char *bad, double *median)
 {
-	double *x = tps_xmalloc((n ? n : 1) * sizeof(*x)), *dev, med, mad, lim;
-	size_t k = 0, i;
+	double *x = tps_xmalloc((n ? n : 1) * sizeof(*x)), *dev = NULL, med, mad, lim;
+	size_t k = 0, i, marked = 0;
 
+	if (median)
+		*median = NAN;
 	for (i = 0; i < n; i++)
 		if (isfinite(lg[i]))
 			x[k++] = lg[i];
-	if (k < 3) {
-		free(x);
-		return;
-	}
+	if (k < 3)
+		goto out;
 	med = stats_median(x, k);
 	dev = tps_xmalloc(k * sizeof(*dev));
 	for (i = 0; i < k; i++)
 		dev[i] = fabs(x[i] - med);
 	mad = stats_median(dev, k);
 	lim = fmax(ESTIMATE_OUTLIER_MIN_LOG, ESTIMATE_OUTLIER_Z * 1.4826 * mad);
-	for (i = 0; i < n; i++) {
-		if (isfinite(lg[i]) && fabs(lg[i] - med) > lim) {
+	for (i = 0; i < n; i++)
+		if (isfinite(lg[i]) && fabs(lg[i] - med) > lim && !bad[i]) {
 			bad[i] = 1;
+			marked++;
+		}
+	if (median)
+		*median = med;
+out:
+	free(dev);
+	free(x);
+	return marked;
+}
+
+size_t estimate_outlier_pools(const struct estimate_member *m, size_t n, char *bad,
+			      double *median)
+{
+	char *done = tps_xcalloc(n ? n : 1, 1), *b = tps_xcalloc(n ? n : 1, 1);
+	size_t *idx = tps_xmalloc((n ? n : 1) * sizeof(*idx)), i, j, k, marked = 0;
+	double *lg = tps_xmalloc((n ? n : 1) * sizeof(*lg)), med;
+
+	for (i = 0; i < n; i++) {
+		if (done[i])
+			continue;
+		for (k = 0, j = i; j < n; j++)
+			if (!done[j] && !strcmp(m[j].pool, m[i].pool)) {
+				done[j] = 1;
+				idx[k] = j;
+				lg[k] = m[j].lg;
+				b[k] = 0;
+				k++;
+			}
+		marked += estimate_outliers(lg, k, b, &med);
+		for (j = 0; j < k; j++) {
+			bad[idx[j]] = b[j];
+			median[idx[j]] = exp(med);
+		}
+	}
+	free(lg);
+	free(idx);
+	free(b);
+	free(done);
+	return marked;
+}
+
+/* Marks the outliers of one side in bad[] (1) and lists them in *idx. */
+static void mark_outliers(const double *lg, size_t n, char *bad, size_t **idx, size_t *n_idx)
+{
+	if (!estimate_outliers(lg, n, bad, NULL))
+		return;
+	for (size_t i = 0; i < n; i++)
+		if (bad[i]) {
 			*idx = tps_xrealloc(*idx, (*n_idx + 1) * sizeof(**idx));
 			(*idx)[(*n_idx)++] = i;
 		}
-	}
-	free(dev);
-	free(x);
 }
 
 /* The error of the one round's log ratio from the requests' log values
@@ -300,9 +342,9 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 	used_a = tps_xcalloc(na ? na : 1, 1);
 	used_b = tps_xcalloc(nb ? nb : 1, 1);
 	for (i = 0; i < na; i++)
-		la[i] = unit_log(&a[i]);
+		la[i] = estimate_unit_log(&a[i]);
 	for (i = 0; i < nb; i++)
-		lb[i] = unit_log(&b[i]);
+		lb[i] = estimate_unit_log(&b[i]);
 	if (p->robust) {
 		mark_outliers(la, na, bad_a, &out->out_ours, &out->n_out_ours);
 		mark_outliers(lb, nb, bad_b, &out->out_vs, &out->n_out_vs);

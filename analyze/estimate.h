@@ -107,6 +107,30 @@ struct estimate {
 int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimate_unit *b,
 		  size_t nb, const struct estimate_params *p, struct estimate *out);
 
+/* The robust rule on its own: marks bad[i] = 1 for each of lg[0..n) (log instance
+ * values of one side of one cell; NaN skipped) that lies further from their
+ * median than both ESTIMATE_OUTLIER_MIN_LOG and ESTIMATE_OUTLIER_Z robust sd;
+ * needs three finite values, else marks none. Returns how many it marked, and
+ * the median in *median when median is non-NULL (NaN with fewer than three). */
+size_t estimate_outliers(const double *lg, size_t n, char *bad, double *median);
+
+/* One instance of a pool for estimate_outlier_pools(): the pool it belongs to
+ * (runs with equal keys pool: one cell, one tag, one batch) and its log value. */
+struct estimate_member {
+	const char *pool; /* borrowed */
+	double lg;        /* NaN: no value, never an outlier */
+};
+
+/* estimate_outliers() within each pool of m[0..n): bad[i] = 1 for the outliers,
+ * median[i] = exp of their pool's median log value (NaN when the pool is too
+ * small). Returns how many were marked. */
+size_t estimate_outlier_pools(const struct estimate_member *m, size_t n, char *bad,
+			      double *median);
+
+/* The log value of an instance as estimate_cell() reduces it (the mean log of
+ * its positive finite values, or log(u->value) when given); NaN without one. */
+double estimate_unit_log(const struct estimate_unit *u);
+
 /* Frees what e owns and zeroes it; accepts NULL. */
 void estimate_release(struct estimate *e);
 

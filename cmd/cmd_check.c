@@ -5,12 +5,15 @@
 #include "cmd/filter_opts.h"
 #include "reports/check_write.h"
 #include "reports/findings.h"
+#include "analyze/estimate.h"
+#include "schema/cells.h"
 #include "reports/strv.h"
 #include "schema/catalog.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 static const char usage[] =
@@ -31,6 +34,10 @@ static const char help[] =
 	"  load-failed      the engine never served the model: LOADFAIL and the log tail\n"
 	"  partial          the run stopped before all of its requests were answered\n"
 	"  interrupted      the run was stopped by a signal\n"
+	"  outlier-instance an instance (run) whose pp or tg lies far from the other\n"
+	"                   instances of its pool (one cell, tag and batch, three or more):\n"
+	"                   beyond 25% and 5 robust sd (1.4826 MAD) of their median, on the\n"
+	"                   log scale; compare and gate leave it out and name it\n"
 	"Then the model-identity alarms of 'tpsdb models' and PRAGMA integrity_check; these\n"
 	"two always cover the whole store, whatever the filters.\n"
 	"\n"
@@ -83,6 +90,72 @@ static void on_problem(const char *problem, void *arg)
 	}
 }
 
+/* The outlier instances of every pool (one cell, tag and batch, per metric): the
+ * store lists the runs and their values, analyze/estimate.c's rule decides, the
+ * findings word it. -1 after an error line. */
+static int add_outliers(struct store *s, const struct run_filter *rf, struct findings *fs)
+{
+	static const char *const names[2] = { "pp", "tg" };
+	struct cell_filter cf = { 0 };
+	struct cell_run *runs = NULL;
+	struct estimate_member *m = NULL;
+	char **keys = NULL, *bad = NULL;
+	double *med = NULL;
+	size_t n = 0, i, k = 0;
+	int metric, ret = -1;
+
+	cf.all = 1;
+	cf.run = rf;
+	if (store_cell_runs(s, &cf, &runs, &n) < 0)
+		goto out;
+	m = tps_xcalloc(2 * n + 1, sizeof(*m));
+	keys = tps_xcalloc(2 * n + 1, sizeof(*keys));
+	for (i = 0; i < n; i++) {
+		const struct cell_run *r = &runs[i];
+
+		for (metric = 0; metric < 2; metric++, k++) {
+			struct cell_value *cv = NULL;
+			struct estimate_unit u = { 0 };
+			double *v;
+			size_t nv = 0, excl = 0, j;
+
+			if (store_cell_values(s, r->id, metric ? CELL_TG : CELL_PP, &cv, &nv, &excl) < 0)
+				goto out;
+			v = tps_xmalloc((nv ? nv : 1) * sizeof(*v));
+			for (j = 0; j < nv; j++)
+				v[j] = cv[j].value;
+			u.v = v;
+			u.n = nv;
+			u.value = NAN;
+			m[k].lg = estimate_unit_log(&u);
+			free(v);
+			free(cv);
+			keys[k] = tps_xasprintf("%s|%s|%s|%lld|%s|%s|%s|%s|%d", r->engine, r->model,
+						r->spec_type, (long long)r->n_max, r->endpoint,
+						r->config ? r->config : "", r->tag ? r->tag : "",
+						r->batch ? r->batch : "", metric);
+			m[k].pool = keys[k];
+		}
+	}
+	bad = tps_xcalloc(k + 1, 1);
+	med = tps_xcalloc(k + 1, sizeof(*med));
+	estimate_outlier_pools(m, k, bad, med);
+	for (i = 0; i < k; i++)
+		if (bad[i])
+			findings_add_outlier(fs, runs[i / 2].uuid, runs[i / 2].engine,
+					     runs[i / 2].model, names[i % 2], exp(m[i].lg), med[i]);
+	ret = 0;
+out:
+	for (i = 0; keys && i < k; i++)
+		free(keys[i]);
+	free(keys);
+	free(m);
+	free(bad);
+	free(med);
+	cell_runs_free(runs, n);
+	return ret;
+}
+
 int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct tps_getopt go = { 0 };
@@ -125,6 +198,8 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	if (store_integrity(s, on_problem, &ps) < 0)
 		goto out;
 	findings_build(&fs, q, nq);
+	if (!res.incomplete && add_outliers(s, &fo.f, &fs) < 0)
+		res.incomplete = 1;
 	res.fs = &fs;
 	res.alarm = a;
 	res.nalarm = na;

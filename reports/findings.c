@@ -26,7 +26,21 @@ static void add(struct findings *fs, const struct catalog_quality *q, const char
 	f->total = total;
 	f->detail = detail;
 	f->run_level = !strcmp(kind, "load-failed") || !strcmp(kind, "partial") ||
-		       !strcmp(kind, "interrupted");
+		       !strcmp(kind, "interrupted") || !strcmp(kind, "outlier-instance");
+}
+
+void findings_add_outlier(struct findings *fs, const char *run, const char *engine,
+			  const char *model, const char *metric, double value, double median)
+{
+	struct catalog_quality q;
+
+	memset(&q, 0, sizeof(q));
+	q.uuid = (char *)run;
+	q.engine = (char *)engine;
+	q.model = (char *)model;
+	add(fs, &q, "outlier-instance", 1, 1, tps_xasprintf(
+		    "outlier instance: %s %.1f tok/s against %.1f, the median of its pool's "
+		    "instances; compare and gate leave it out", metric, value, median));
 }
 
 /* The last line of a server log, at most 200 bytes of it. */

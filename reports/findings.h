@@ -15,7 +15,8 @@ struct cJSON;
 struct finding {
 	char *run, *engine, *model; /* copies of the row's uuid and labels */
 	const char *kind;           /* static: a flag name of record_flag_name(), or
-				       "load-failed", "partial", "interrupted" */
+				       "load-failed", "partial", "interrupted",
+				       "outlier-instance" */
 	int64_t count, total;       /* samples; 1 of 1 for a finding about the run */
 	char *detail;               /* e.g. "truncated decode (predicted_n 40 < n_predict 256)" */
 	int run_level;              /* about the whole run, not a count of samples */
@@ -31,6 +32,12 @@ struct findings {
  * of the server log, a partial or an interrupted run) first, then one per sample
  * flag it carries. Copies what it keeps from q. Never fails. */
 void findings_add(struct findings *fs, const struct catalog_quality *q);
+
+/* Appends an "outlier-instance" finding about run (an instance far from its
+ * pool's others, analyze/estimate.h's rule): its value of metric ("pp" or "tg")
+ * against the pool's median. Copies what it keeps. */
+void findings_add_outlier(struct findings *fs, const char *run, const char *engine,
+			  const char *model, const char *metric, double value, double median);
 
 /* findings_add() for each of the n rows of q, in their order. */
 void findings_build(struct findings *fs, const struct catalog_quality *q, size_t n);

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# t0413: an instance far from its siblings (a busy host: one of ours' three reads a
+# tenth of the others) is found by check as outlier-instance, named by compare and
+# gate, and left out of their estimate by the documented robust rule, never
+# averaged in: the cell's estimate is that of the other two rounds.
+. "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
+
+# dense-ours-r2 with every rate a tenth: the same samples from a starved host.
+python3 - "$FIX/dense-ours-r2.jsonl" "$TMP/slow-r2.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[2], "w") as f:
+    for line in open(sys.argv[1]):
+        o = json.loads(line)
+        t = o["timings"]
+        for k in ("prompt", "predicted"):
+            t[k + "_per_second"] /= 10
+            t[k + "_ms"] *= 10
+            t[k + "_per_token_ms"] *= 10
+        f.write(json.dumps(o) + "\n")
+PY
+imp ours ours dense-8b dense-ours.jsonl --tag r
+"$TPSDB_BIN" import --engine ours --role ours --model dense-8b --warmup 1 --tag r \
+	"$TMP/slow-r2.jsonl" >/dev/null || fail "import"
+imp ours ours dense-8b dense-ours-r3.jsonl --tag r
+imp_rounds llama.cpp upstream dense-8b dense-llamacpp --tag r
+slow=$("$TPSDB_BIN" runs --json | jq -r '[.[] | select(.engine == "ours")] | sort_by(.started_at) | .[1].uuid')
+[ -n "$slow" ] || fail "no run uuid"
+
+tps check --json
+expect_rc 1 "a finding"
+check "[.findings[] | select(.kind == \"outlier-instance\")] | length == 2" "pp and tg of one run"
+check "all(.findings[] | select(.kind == \"outlier-instance\"); .run == \"$slow\" and .engine == \"ours\")" "that run"
+check '[.findings[] | select(.kind == "outlier-instance") | .detail][0] | test("^outlier instance: pp [0-9.]+ tok/s against [0-9.]+, the median")' "its words"
+tps check
+grep -q "^run $slow ours/dense-8b: outlier instance: tg" "$TMP/out" || fail "check text"
+
+tps compare --ours ours --vs llama.cpp --json
+expect_rc 0 "compare"
+check "all(.rows[]; .outlier_instances == [{\"side\":\"ours\",\"run\":\"$slow\"}])" "named in compare"
+check 'all(.rows[]; .rounds == 2 and .delta_pct > -1.5 and .delta_pct < 0)' "left out: two rounds, near -0.9%"
+tps compare --ours ours --vs llama.cpp
+grep -q "^dense-8b tg: left out as outlier instances: ours ${slow:0:8}$" "$TMP/out" || fail "compare text"
+
+# The gate, with ours' three as the candidate against llama.cpp's frozen three.
+tps baseline set up --engine llama.cpp --tag r
+tps gate --baseline up --engine ours --tag r --json
+check "all(.cells[]; .outlier_instances == [{\"side\":\"candidate\",\"run\":\"$slow\"}])" "named in gate"
+check 'all(.cells[]; .rounds == 2)' "left out of the gate too"
+tps gate --baseline up --engine ours --tag r
+grep -q "^  left out: dense-8b tg: candidate instance ${slow:0:8}, an outlier$" "$TMP/out" || fail "gate text"
+exit 0
