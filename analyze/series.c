@@ -1,9 +1,12 @@
 /* series.c: assembling speculative series from plain runs and holding them against
  * each other. Each rung pools its runs (server instances): each run is reduced to
- * its median decode speed, summed rate and acceptance, the rung's speed is their
- * geometric mean (the one run's median when alone) and its counts the sums; the
+ * its decode speed (the geometric mean of its usable values), summed rate and
+ * acceptance, the rung's speed is their geometric mean (the one run's own when
+ * alone) and its counts the sums; the
  * monotonicity, shape and gap analyses are analyze/sweep.c's. */
 #include "analyze/series.h"
+
+#include "analyze/estimate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -75,7 +78,17 @@ static void rung_add(const struct series_run *r, struct series_rung *out)
 	out->rate_runs = tps_xrealloc(out->rate_runs, (k + 1) * sizeof(*out->rate_runs));
 	out->accept_runs = tps_xrealloc(out->accept_runs, (k + 1) * sizeof(*out->accept_runs));
 	out->round_runs = tps_xrealloc(out->round_runs, (k + 1) * sizeof(*out->round_runs));
-	out->tg_runs[k] = stats_median(r->values, r->n_values);
+	{
+		/* A run's decode speed as the one estimate reduces an instance: the
+		 * geometric mean of its usable values, so a rung and a compare row of
+		 * the same cell read the same. */
+		struct estimate_unit u = { 0 };
+
+		u.v = r->values;
+		u.n = r->n_values;
+		u.value = NAN;
+		out->tg_runs[k] = exp(estimate_unit_log(&u));
+	}
 	out->rate_runs[k] = summed && r->predicted_ms > 0 ?
 		(double)r->predicted_n / r->predicted_ms * 1000 : NAN;
 	out->accept_runs[k] = r->has_draft && r->draft_n > 0 ?
@@ -106,7 +119,7 @@ static void rung_finish(struct series_rung *r)
 	for (i = 0; i < r->n_runs; i++)
 		if (r->tg_runs[i] > 0 && isfinite(r->tg_runs[i]))
 			v[k++] = log(r->tg_runs[i]);
-	/* One run keeps its median exactly as before pooling. */
+	/* One run keeps its own value exactly. */
 	r->rung.tg = r->n_runs == 1 ? r->tg_runs[0] : k ? exp(stats_mean(v, k)) : NAN;
 	free(v);
 	r->rung.n_runs = r->n_runs;

@@ -268,7 +268,8 @@ void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *re
 
 	gap->decided = 0;
 	gap->regression = VERDICT_REG_UNDECIDED;
-	if (sweep_step_interval(ref, ours, 1, SWEEP_EQUAL_PCT, &v) != 0 ||
+	/* The decode speeds, as compare reads the same cell: one estimate. */
+	if (sweep_step_interval(ref, ours, 0, SWEEP_EQUAL_PCT, &v) != 0 ||
 	    isnan(v.ci_lo_pct) || isnan(v.ci_hi_pct))
 		return;
 	gap->decided = v.decided;
@@ -278,7 +279,7 @@ void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *re
 	gap->ci_hi_pct = v.ci_hi_pct;
 	gap->mde_pct = v.mde_pct;
 	/* The same interval against the regression band. */
-	if (sweep_step_interval(ref, ours, 1, VERDICT_BAND_PCT, &r) == 0)
+	if (sweep_step_interval(ref, ours, 0, VERDICT_BAND_PCT, &r) == 0)
 		gap->regression = r.regression;
 }
 

@@ -146,8 +146,8 @@ struct sweep_gap {
 int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struct sweep_gap *out);
 
 /* Decides gap (filled by sweep_gap() from the same rungs) across instances:
- * sweep_step_interval() from ref to ours on the runs' summed rates against the
- * band SWEEP_EQUAL_PCT. decided 1 when the interval lies wholly beyond the band
+ * sweep_step_interval() from ref to ours on the runs' decode speeds (the figures
+ * compare gives the cell) against the band SWEEP_EQUAL_PCT. decided 1 when the interval lies wholly beyond the band
  * (a gap) or its 90% interval wholly inside (on par, TOST); 0 otherwise. With
  * one run on a side nothing changes (decided 1, interval NaN). */
 void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *ref,
