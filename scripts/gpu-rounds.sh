@@ -10,7 +10,9 @@
 #                                 llama.cpp = the same binary (the A/A pair) and
 #                                 nograph = the same binary with
 #                                 GGML_CUDA_DISABLE_GRAPHS=1 (a real small
-#                                 regression); 3 prompts x 2 reps, n_predict 128;
+#                                 regression); 3 prompts x $REPS reps (default 1:
+#                                 3 requests an instance, near the cheapest design
+#                                 'tpsdb plan' finds on the H200), n_predict 128;
 #                                 then compare --json of ours against each, and the
 #                                 store exported to $OUT/gpu-rounds.jsonl
 # $WORK (default /tmp/gpu-rounds) survives between the calls on a warm machine; $OUT
@@ -79,7 +81,7 @@ EOP
 	local rc=0
 	"$tpsdb" --db "$db" collect --engine ours="$server" --engine llama.cpp="$server" \
 		--engine nograph="$work/nograph" --ours ours --model m7b="$work/m7b.gguf" \
-		--prompts "$work/prompts.txt" --reps 2 --n-predict 128 --until-decided \
+		--prompts "$work/prompts.txt" --reps "${REPS:-1}" --n-predict 128 --until-decided \
 		--max-rounds 10 --tag gpu-rounds --quiet --load-timeout 900 \
 		--out-dir "$work/logs" >"$out/collect.txt" 2>"$out/collect.err" || rc=$?
 	log "collect exit $rc"
