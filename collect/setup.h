@@ -44,7 +44,7 @@ struct collect_setup {
 	struct collect_opts c;     /* out_dir and url are set by the command later */
 };
 
-/* Empties s and sets the knobs' defaults (3 reps, ctx 4096, seed 1234, one
+/* Empties s and sets the knobs' defaults (1 rep, ctx 4096, seed 1234, one
  * warm-up, 600 s timeouts); the port and n_predict defaults come after the
  * environment, in setup_plan(). usage is borrowed. Release with setup_release(). */
 void setup_init(struct collect_setup *s, const char *usage);
