@@ -56,10 +56,14 @@ static int load_values(struct store *s, struct plan_set *p, int64_t run_id, enum
 static int load_cost(struct store *s, struct plan_set *p, int64_t run_id,
 		     struct plan_instance *in, size_t *n_prompts)
 {
+	/* SQLite keeps a time as whole milliseconds; rounding each julianday back to
+	 * them makes the difference exact, where subtracting two julian days of
+	 * about 2.46e6 would lose some 0.04 ms. */
 	static const char wall_sql[] = "SELECT wall_ms FROM sample WHERE run_id=:run ORDER BY id";
 	static const char run_sql[] =
 		"SELECT CASE WHEN status='complete' AND ended_at IS NOT NULL"
-		" THEN (julianday(ended_at) - julianday(started_at)) * 86400000.0 END,"
+		" THEN round(julianday(ended_at) * 86400000.0) -"
+		" round(julianday(started_at) * 86400000.0) END,"
 		" (SELECT count(DISTINCT prompt_id) FROM sample WHERE run_id=:run)"
 		" FROM run WHERE id=:run";
 	sqlite3_stmt *st = store_stmt(s, wall_sql);
