@@ -205,11 +205,15 @@ static void costs(const struct plan_cell *c, int side_mask, struct plan_row *row
 	free(req);
 }
 
-/* The design of m requests split prompts first, held to PLAN_MAX_REQUESTS. */
-static void split(size_t m, size_t n_prompts, struct plan_design *d)
+/* The design of m requests split prompts first, held to PLAN_MAX_REQUESTS. A
+ * speculative cell keeps every prompt it asked: its acceptance, and so what is
+ * measured, depends on the prompt, so fewer prompts would measure another thing. */
+static void split(size_t m, const struct plan_cell *c, struct plan_design *d)
 {
-	size_t p = n_prompts ? n_prompts : 1, r;
+	size_t p = c->n_prompts ? c->n_prompts : 1, r;
 
+	if (c->spec_type && *c->spec_type && m < p)
+		m = p;
 	if (p > m)
 		p = m;
 	r = (m + p - 1) / p;
@@ -282,18 +286,18 @@ static void plan_row_fill(const struct plan_cell *c, enum plan_metric m, int two
 		 * rounds, whole numbers of at least 2, stop falling; take the design of
 		 * at most PLAN_MAX_REQUESTS with the least predicted server time. */
 		row->capped = 1;
-		split(1, c->n_prompts, &row->best);
+		split(1, c, &row->best);
 		predict(row, o->mde_pct, &row->best);
 		for (fl = 2; fl <= PLAN_MAX_REQUESTS; fl++) {
-			split(fl, c->n_prompts, &hi);
+			split(fl, c, &hi);
 			predict(row, o->mde_pct, &hi);
 			if (hi.rounds && (!row->best.rounds || hi.server_s < row->best.server_s))
 				row->best = hi;
 		}
 	} else {
 		fl = ms < 1 ? 1 : (size_t)floor(ms);
-		split(fl, c->n_prompts, &lo);
-		split(fl + 1, c->n_prompts, &hi);
+		split(fl, c, &lo);
+		split(fl + 1, c, &hi);
 		row->best = effort(row, &hi) < effort(row, &lo) ? hi : lo;
 		predict(row, o->mde_pct, &row->best);
 	}
@@ -301,6 +305,44 @@ static void plan_row_fill(const struct plan_cell *c, enum plan_metric m, int two
 	row->deflt.reps = o->default_reps;
 	predict(row, o->mde_pct, &row->deflt);
 	row->cost_ratio = row->deflt.server_s / row->best.server_s;
+}
+
+/* The rounds and server time of design d for both metrics of a cell: the larger
+ * rounds; 0 rounds when either is beyond reach. */
+static void predict_both(const struct plan_row *w, double mde_pct, struct plan_design *d)
+{
+	struct plan_design a = *d, b = *d;
+
+	predict(&w[PLAN_PP], mde_pct, &a);
+	predict(&w[PLAN_TG], mde_pct, &b);
+	d->round_sd_pct = NAN;
+	d->rounds = a.rounds && b.rounds ? (a.rounds > b.rounds ? a.rounds : b.rounds) : 0;
+	d->server_s = d->rounds ? (a.rounds > b.rounds ? a.server_s : b.server_s) : NAN;
+}
+
+static void plan_both_fill(const struct plan_row *w, const struct plan_opts *o,
+			   struct plan_both *out)
+{
+	struct plan_design d;
+	size_t m;
+
+	memset(out, 0, sizeof(*out));
+	out->cell = w[0].cell;
+	out->cost_ratio = out->best.round_sd_pct = out->best.server_s = NAN;
+	out->deflt.round_sd_pct = out->deflt.server_s = NAN;
+	if (w[PLAN_PP].status != PLAN_OK || w[PLAN_TG].status != PLAN_OK)
+		return;
+	out->ok = 1;
+	for (m = 1; m <= PLAN_MAX_REQUESTS; m++) {
+		split(m, out->cell, &d);
+		predict_both(w, o->mde_pct, &d);
+		if (d.rounds && (!out->best.rounds || d.server_s < out->best.server_s))
+			out->best = d;
+	}
+	out->deflt.prompts = o->default_prompts;
+	out->deflt.reps = o->default_reps;
+	predict_both(w, o->mde_pct, &out->deflt);
+	out->cost_ratio = out->deflt.server_s / out->best.server_s;
 }
 
 int plan_decide(const struct plan_input *in, const struct plan_opts *o, struct plan_result *out)
@@ -313,10 +355,15 @@ int plan_decide(const struct plan_input *in, const struct plan_opts *o, struct p
 		return -1;
 	out->mde_pct = o->mde_pct;
 	out->rows = tps_xcalloc(in->n_cells * PLAN_N_METRICS + 1, sizeof(*out->rows));
-	for (i = 0; i < in->n_cells; i++)
+	out->cells = tps_xcalloc(in->n_cells + 1, sizeof(*out->cells));
+	for (i = 0; i < in->n_cells; i++) {
+		struct plan_row *w = &out->rows[out->n_rows];
+
 		for (m = 0; m < PLAN_N_METRICS; m++)
 			plan_row_fill(&in->cells[i], (enum plan_metric)m, in->side[1] != NULL, o,
 				      &out->rows[out->n_rows++]);
+		plan_both_fill(w, o, &out->cells[out->n_cells++]);
+	}
 	return 0;
 }
 
@@ -325,5 +372,6 @@ void plan_result_release(struct plan_result *r)
 	if (!r)
 		return;
 	free(r->rows);
+	free(r->cells);
 	memset(r, 0, sizeof(*r));
 }

@@ -108,9 +108,21 @@ struct plan_row {
 	double cost_ratio;        /* deflt.server_s / best.server_s; NaN when unknown */
 };
 
+/* One cell, both metrics at once (one collect measures both): the design of at
+ * most PLAN_MAX_REQUESTS requests, split prompts first, whose rounds (the more
+ * either metric needs) take the least predicted server time. */
+struct plan_both {
+	const struct plan_cell *cell; /* borrowed from the input */
+	int ok;                   /* 0: a metric's row has no design (see the rows) */
+	struct plan_design best, deflt; /* round_sd_pct NaN: it differs by metric */
+	double cost_ratio;        /* deflt.server_s / best.server_s; NaN when unknown */
+};
+
 struct plan_result {
 	struct plan_row *rows;    /* per cell in input order, pp then tg; heap */
 	size_t n_rows;
+	struct plan_both *cells;  /* per cell in input order; heap */
+	size_t n_cells;
 	double mde_pct;
 };
 
@@ -137,12 +149,14 @@ size_t plan_rounds_needed(double var, double mde_pct);
 /* Plans every cell of in for both metrics: components (both sides pooled when
  * there are two), costs, the cheapest design (m* = sqrt(c_inst s_w^2 / (c_req
  * s_b^2)); of its floor (at least 1) and ceiling, each split prompts first
- * (min(m, n_prompts) prompts, and the reps to reach m), the one with the smaller
+ * (min(m, n_prompts) prompts, and the reps to reach m; a speculative cell, one
+ * with a spec_type, never fewer than n_prompts requests), the one with the smaller
  * cost x variance per round), its rounds for o->mde_pct (one round's variance
  * 2 (s_b^2 + s_w^2 / m)) and server time, the same for o's default design, and
  * their ratio. When m* is PLAN_MAX_REQUESTS or more (s_b 0 makes it infinite)
  * the row is capped and the design is the one of at most PLAN_MAX_REQUESTS
- * requests with the least predicted server time. *out
+ * requests with the least predicted server time. And per cell the plan_both of
+ * its two rows. *out
  * is released with plan_result_release(). 0 ok, -1 when an option is out of
  * range (mde not > 0, a default design of 0). */
 int plan_decide(const struct plan_input *in, const struct plan_opts *o, struct plan_result *out);

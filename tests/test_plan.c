@@ -257,6 +257,79 @@ static void test_plan_decide_prompts_first(void **state)
 	plan_result_release(&r);
 }
 
+/* A speculative cell keeps every prompt: where m* = 1.155 picks 1 x 1 for a
+ * base cell, the 2 prompts asked stay. */
+static void test_plan_decide_spec_keeps_prompts(void **state)
+{
+	struct fixture f;
+	struct plan_input in = { { "a", NULL }, &f.cell, 1 };
+	struct plan_opts o;
+	struct plan_result r;
+
+	(void)state;
+	one_side(&f, 6000);
+	f.cell.spec_type = "draft";
+	plan_opts_init(&o);
+	assert_int_equal(plan_decide(&in, &o, &r), 0);
+	assert_float_equal(r.rows[PLAN_TG].m_star, sqrt(4.0 / 3), 1e-9);
+	assert_int_equal(r.rows[PLAN_TG].best.prompts, 2);
+	assert_int_equal(r.rows[PLAN_TG].best.reps, 1);
+	assert_int_equal(r.cells[0].best.prompts * r.cells[0].best.reps >= 2, 1);
+	plan_result_release(&r);
+}
+
+/* One design for both metrics: the least server time over every design of at
+ * most PLAN_MAX_REQUESTS, each needing the rounds of its worse metric. tg's
+ * between part is made larger than pp's, so the two metrics disagree. */
+static void test_plan_decide_both(void **state)
+{
+	struct fixture f;
+	struct plan_input in = { { "a", NULL }, &f.cell, 1 };
+	struct plan_opts o;
+	struct plan_result r;
+	const struct plan_both *b;
+	double best = INFINITY;
+	size_t i, m;
+	int s;
+
+	(void)state;
+	one_side(&f, 6000);
+	f.cell.n_prompts = 40;
+	for (i = 0; i < 3; i++)
+		for (s = 0; s < 2; s++)
+			f.v[i][PLAN_TG][s].value = 100 * exp(3 * logs[i][s]);
+	plan_opts_init(&o);
+	assert_int_equal(plan_decide(&in, &o, &r), 0);
+	assert_int_equal(r.n_cells, 1);
+	b = &r.cells[0];
+	assert_true(b->ok);
+	assert_ptr_equal(b->cell, &f.cell);
+	for (m = 1; m <= PLAN_MAX_REQUESTS; m++) {
+		size_t n = 0, k;
+		int mm;
+
+		for (mm = 0; mm < PLAN_N_METRICS; mm++) {
+			double sw = r.rows[mm].sw_pct / 100, sb = r.rows[mm].sb_pct / 100;
+
+			k = plan_rounds_needed(2 * (sb * sb + sw * sw / (double)m), 2);
+			n = k > n ? k : n;
+		}
+		if (n && n * 2 * (4000 + m * 1000.0) / 1000 < best)
+			best = n * 2 * (4000 + m * 1000.0) / 1000;
+	}
+	assert_float_equal(b->best.server_s, best, 1e-9);
+	assert_true(b->best.server_s <= r.rows[PLAN_TG].best.server_s + 1e-9);
+	assert_float_equal(b->cost_ratio, b->deflt.server_s / b->best.server_s, 1e-12);
+	plan_result_release(&r);
+	/* A metric without a design leaves the cell without one. */
+	f.inst[2].side = 1;
+	in.side[1] = "b";
+	assert_int_equal(plan_decide(&in, &o, &r), 0);
+	assert_false(r.cells[0].ok);
+	assert_true(isnan(r.cells[0].cost_ratio));
+	plan_result_release(&r);
+}
+
 /* s_b 0: m* is infinite, the row is capped, and the design is the one of at most
  * PLAN_MAX_REQUESTS with the least server time (checked against every m). */
 static void test_plan_decide_capped(void **state)
@@ -360,6 +433,8 @@ int main(void)
 		cmocka_unit_test(test_plan_rounds_needed),
 		cmocka_unit_test(test_plan_decide_by_hand),
 		cmocka_unit_test(test_plan_decide_prompts_first),
+		cmocka_unit_test(test_plan_decide_spec_keeps_prompts),
+		cmocka_unit_test(test_plan_decide_both),
 		cmocka_unit_test(test_plan_decide_capped),
 		cmocka_unit_test(test_plan_decide_unknowns),
 	};
