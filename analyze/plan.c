@@ -324,7 +324,8 @@ static void plan_both_fill(const struct plan_row *w, const struct plan_opts *o,
 			   struct plan_both *out)
 {
 	struct plan_design d;
-	size_t m;
+	size_t p, r, all;
+	int spec;
 
 	memset(out, 0, sizeof(*out));
 	out->cell = w[0].cell;
@@ -333,11 +334,20 @@ static void plan_both_fill(const struct plan_row *w, const struct plan_opts *o,
 	if (w[PLAN_PP].status != PLAN_OK || w[PLAN_TG].status != PLAN_OK)
 		return;
 	out->ok = 1;
-	for (m = 1; m <= PLAN_MAX_REQUESTS; m++) {
-		split(m, out->cell, &d);
-		predict_both(w, o->mde_pct, &d);
-		if (d.rounds && (!out->best.rounds || d.server_s < out->best.server_s))
-			out->best = d;
+	/* Every prompts x reps the cell allows, most prompts first, so that a tie goes
+	 * to the design that covers more prompts. */
+	all = out->cell->n_prompts ? out->cell->n_prompts : 1;
+	if (all > PLAN_MAX_REQUESTS)
+		all = PLAN_MAX_REQUESTS;
+	spec = out->cell->spec_type && *out->cell->spec_type;
+	for (p = all; p >= 1 && (!spec || p == all); p--) {
+		for (r = 1; p * r <= PLAN_MAX_REQUESTS; r++) {
+			d.prompts = p;
+			d.reps = r;
+			predict_both(w, o->mde_pct, &d);
+			if (d.rounds && (!out->best.rounds || d.server_s < out->best.server_s))
+				out->best = d;
+		}
 	}
 	out->deflt.prompts = o->default_prompts;
 	out->deflt.reps = o->default_reps;

@@ -108,9 +108,10 @@ struct plan_row {
 	double cost_ratio;        /* deflt.server_s / best.server_s; NaN when unknown */
 };
 
-/* One cell, both metrics at once (one collect measures both): the design of at
- * most PLAN_MAX_REQUESTS requests, split prompts first, whose rounds (the more
- * either metric needs) take the least predicted server time. */
+/* One cell, both metrics at once (one collect measures both): of every prompts x
+ * reps with at most n_prompts prompts (exactly n_prompts for a speculative cell)
+ * and PLAN_MAX_REQUESTS requests, the one whose rounds (the more either metric
+ * needs) take the least predicted server time; a tie goes to more prompts. */
 struct plan_both {
 	const struct plan_cell *cell; /* borrowed from the input */
 	int ok;                   /* 0: a metric's row has no design (see the rows) */

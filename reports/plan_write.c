@@ -216,9 +216,10 @@ void plan_write_table(FILE *f, const struct plan_result *r, const char *const si
 		md_table_write_styled(f, &t, &style);
 	md_table_release(&t);
 	fputc('\n', f);
-	line(f, 0, "both metrics from one design (one collect measures both): every design "
-		   "of at most 32 requests searched, in whole rounds, the more either metric "
-		   "needs");
+	line(f, 0, "both metrics from one design, as one collect measures both: every "
+		   "prompts x reps of at most 32 requests and the prompts asked (all of them "
+		   "for a speculative cell) searched for the least server time, at the rounds "
+		   "the worse metric needs");
 	fputc('\n', f);
 	fill_both(&t, r, o);
 	if (md)

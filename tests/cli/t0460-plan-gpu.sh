@@ -110,16 +110,16 @@ def reference(sides, pick, mde, P0, R0):
         out[met] = dict(sw=100 * math.sqrt(sw2), sb=100 * math.sqrt(sb2), k=k, ci=ci, cr=cr,
                         mstar=mstar, design=best, rounds=n, time=t, drounds=dn, dtime=dt,
                         rounds_of=rounds)
-    # One design for both metrics: the least time over every design of <= 32
-    # requests (split prompts first), each at the rounds of its worse metric.
+    # One design for both metrics: the least time over every prompts x reps of
+    # <= P prompts and <= 32 requests, each at the rounds of its worse metric; a
+    # tie to more prompts.
     both = None
-    for m in range(1, 33):
-        p = min(m, P)
-        r = min(-(-m // p), 32 // p)
-        n = max(out[x]["rounds_of"](p * r)[0] for x in out)
-        t = n * 2 * (ci + p * r * cr) / 1000
-        if both is None or t < both[3]:
-            both = (p, r, n, t)
+    for p in range(P, 0, -1):
+        for r in range(1, 32 // p + 1):
+            n = max(out[x]["rounds_of"](p * r)[0] for x in out)
+            t = n * 2 * (ci + p * r * cr) / 1000
+            if both is None or t < both[3]:
+                both = (p, r, n, t)
     out["both"] = both
     out["both_default"] = max(out[x]["drounds"] for x in ("pp", "tg"))
     return out
