@@ -22,6 +22,7 @@ int cmd_gate(int argc, char **argv, struct tps_ctx *ctx);
 int cmd_trend(int argc, char **argv, struct tps_ctx *ctx);
 int cmd_report(int argc, char **argv, struct tps_ctx *ctx);
 int cmd_plot(int argc, char **argv, struct tps_ctx *ctx);
+int cmd_plan(int argc, char **argv, struct tps_ctx *ctx);
 int cmd_migrate(int argc, char **argv, struct tps_ctx *ctx);
 
 static const struct tps_cmd commands[] = {
@@ -40,6 +41,7 @@ static const struct tps_cmd commands[] = {
 	{ "trend", "change points in each history series", cmd_trend },
 	{ "report", "the study's tables, findings and plots", cmd_report },
 	{ "plot", "render trend, sweep or parity plots with gnuplot", cmd_plot },
+	{ "plan", "the cheapest prompts x reps and rounds, from stored variance", cmd_plan },
 	{ "migrate", "bring an older store up to this tpsdb's schema", cmd_migrate },
 };
 

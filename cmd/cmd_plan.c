@@ -1,0 +1,182 @@
+/* cmd_plan.c: `tpsdb plan`, the cheapest prompts x reps per instance and the rounds
+ * a target precision needs, learned from the stored runs of the same cells
+ * (schema/plan_load.c -> analyze/plan.c -> reports/plan_write.c). The collector's
+ * default design, which the plan is set against, is read from collect/. */
+#include "analyze/plan.h"
+#include "cmd/filter_opts.h"
+#include "collect/prompts.h"
+#include "collect/setup.h"
+#include "reports/plan_write.h"
+#include "schema/plan_load.h"
+#include "tpsdb.h"
+
+#include <string.h>
+
+static const char usage[] =
+	"tpsdb plan (--ours <engine> --vs <engine> | --engine <engine>) [--mde <pct>]\n"
+	"           [--model <label>] [--tag <t>] [--batch <id>] [--host <name>]\n"
+	"           [--format text|json|md] [--json]";
+
+static const char help[] =
+	"How to measure a cell next time for the least server time: from every stored\n"
+	"run of the cell (model, spec type, n_max, endpoint, config, ctx, n_predict), per\n"
+	"metric, the variance between server instances and between the requests of one\n"
+	"instance (log scale, each (prompt, rep) slot's own level taken out, as pairing\n"
+	"by slot cancels it), what an instance costs outside its requests (run time less\n"
+	"its requests' wall_ms: start, load, warm-up) and what a request costs (median\n"
+	"wall_ms). Kalibera and Jones' rule (ISMM 2013) gives the requests per instance\n"
+	"m* = sqrt(INST_S x SD_W^2 / (REQ_S x SD_B^2)), split prompts first, and a t\n"
+	"interval the paired rounds (one instance of each engine) for --mde, with the\n"
+	"predicted server time; the same for the collector's default design.\n"
+	"\n"
+	"  --ours <engine>, --vs <engine>   plan a comparison of these two: the cells both\n"
+	"                       measured, the variance pooled over both\n"
+	"  --engine <engine>    plan from one engine's runs alone\n"
+	"  --mde <pct>          the target: the 95% interval's half-width (default 2, the\n"
+	"                       parity band)\n"
+	"  --model <label>      only this model\n"
+	"  --tag <t>            only runs with this tag\n"
+	"  --batch <id>         only runs of this collect batch\n"
+	"  --host <name>        only runs measured on this host\n"
+	"  --format <f>         text (default), json or md\n"
+	"  --json               the same as --format json\n"
+	"\n"
+	"A cell with fewer than 2 instances a side, no repeated request slots or no\n"
+	"complete run with an end time gets no design, and the output says which.\n"
+	"\n"
+	"Exit codes: 0 planned (whatever the data allowed), 2 usage, 3 no matching cell\n"
+	"or a store error.\n";
+
+enum { OPT_OURS = 256, OPT_VS, OPT_ENGINE, OPT_MODEL, OPT_TAG, OPT_BATCH, OPT_HOST, OPT_MDE,
+       OPT_JSON };
+
+static const struct option opts[] = {
+	{ "help", no_argument, NULL, 'h' },
+	{ "ours", required_argument, NULL, OPT_OURS },
+	{ "vs", required_argument, NULL, OPT_VS },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "host", required_argument, NULL, OPT_HOST },
+	{ "mde", required_argument, NULL, OPT_MDE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	FORMAT_OPTIONS,
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The collector's default prompts x reps, from collect/ itself so the two cannot
+ * drift apart. */
+static void default_design(struct plan_opts *o)
+{
+	struct collect_setup cs;
+	struct prompt_set ps = { 0 };
+
+	setup_init(&cs, usage);
+	prompts_builtin(&ps, 0, 0);
+	o->default_prompts = ps.n;
+	o->default_reps = cs.c.reps > 0 ? (size_t)cs.c.reps : 1;
+	prompts_release(&ps);
+	setup_release(&cs);
+}
+
+static int label(const char *opt, const char *v, const char **out)
+{
+	if (!*v)
+		return tps_usage_error(usage, "--%s needs a label", opt);
+	*out = v;
+	return 0;
+}
+
+int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
+{
+	struct tps_getopt go = { 0 };
+	struct plan_filter f = { 0 };
+	struct plan_set set = { 0 };
+	struct plan_result res = { 0 };
+	struct plan_opts o;
+	const char *ours = NULL, *vs = NULL, *engine = NULL;
+	enum out_format fmt = OUT_TEXT;
+	struct store *s;
+	int c, ret = TPS_EXIT_ERROR;
+
+	plan_opts_init(&o);
+	default_design(&o);
+	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+		switch (c) {
+		case 'h':
+			printf("usage: %s\n\n%s", usage, help);
+			return TPS_EXIT_OK;
+		case OPT_OURS:
+			if (label("ours", optarg, &ours))
+				return TPS_EXIT_USAGE;
+			break;
+		case OPT_VS:
+			if (label("vs", optarg, &vs))
+				return TPS_EXIT_USAGE;
+			break;
+		case OPT_ENGINE:
+			if (label("engine", optarg, &engine))
+				return TPS_EXIT_USAGE;
+			break;
+		case OPT_MODEL: f.model = optarg; break;
+		case OPT_TAG: f.tag = optarg; break;
+		case OPT_HOST: f.host = optarg; break;
+		case OPT_BATCH:
+			if (label("batch", optarg, &f.batch))
+				return TPS_EXIT_USAGE;
+			break;
+		case OPT_MDE:
+			if (tps_parse_double(optarg, &o.mde_pct) < 0 || !(o.mde_pct > 0) ||
+			    o.mde_pct > 100)
+				return tps_usage_error(usage, "--mde needs a percentage above 0 and "
+						       "at most 100, not '%s'", optarg);
+			break;
+		case OPT_JSON: fmt = OUT_JSON; break;
+		case FILTER_OPT_FORMAT:
+			if (format_opt_parse(optarg, &fmt, usage))
+				return TPS_EXIT_USAGE;
+			break;
+		default:
+			fprintf(stderr, "usage: %s\n", usage);
+			return TPS_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (engine && (ours || vs))
+		return tps_usage_error(usage, "--engine plans one engine; --ours and --vs a pair: "
+				       "give one or the other");
+	if (!engine && (!ours || !vs))
+		return tps_usage_error(usage, "--ours and --vs (or --engine) are required");
+	f.side[0] = engine ? engine : ours;
+	f.side[1] = engine ? NULL : vs;
+	ctx->readonly = 1;
+	if (!(s = tps_ctx_store(ctx)))
+		goto out;
+	if (store_plan_load(s, &f, &set) < 0)
+		goto out;
+	if (!set.in.n_cells) {
+		if (f.side[1])
+			tps_error("no cell measured by both '%s' and '%s' among the runs selected",
+				  f.side[0], f.side[1]);
+		else
+			tps_error("no run of '%s' among the runs selected", f.side[0]);
+		goto out;
+	}
+	if (plan_decide(&set.in, &o, &res) < 0) {
+		tps_error("cannot plan: the default design or --mde is out of range");
+		goto out;
+	}
+	if (fmt == OUT_JSON) {
+		if (plan_write_json(stdout, &res, f.side, &o) < 0)
+			goto out;
+	} else {
+		plan_write_table(stdout, &res, f.side, &o, fmt == OUT_MD);
+	}
+	ret = TPS_EXIT_OK;
+out:
+	plan_result_release(&res);
+	plan_set_release(&set);
+	return ret;
+}

@@ -1,0 +1,24 @@
+/* plan_write.h: the three forms of `tpsdb plan`: an aligned text table with the
+ * notes under it, the same table as GitHub markdown, and JSON (keys only ever
+ * added). Every form carries the numbers of one struct plan_result. */
+#ifndef REPORTS_PLAN_WRITE_H
+#define REPORTS_PLAN_WRITE_H
+
+#include <stdio.h>
+
+#include "analyze/plan.h"
+
+/* Writes r as a table (one row per cell and metric) followed by a line per row
+ * without a design saying why, and the notes on how the design was split and the
+ * default compared. side are the engine labels (side[1] NULL with one engine);
+ * md selects markdown over plain text. Never fails (stream errors are main's). */
+void plan_write_table(FILE *f, const struct plan_result *r, const char *const side[2],
+		      const struct plan_opts *o, int md);
+
+/* Writes r as one JSON object {"mde_pct", "sides", "default_design", "rows": [...]}
+ * and a newline (keys in README "plan --json"). 0 ok, -1 after an error line when
+ * out of memory. */
+int plan_write_json(FILE *f, const struct plan_result *r, const char *const side[2],
+		    const struct plan_opts *o);
+
+#endif
