@@ -37,6 +37,9 @@ struct parity_opts {
 	double band_pct;               /* parity band, default VERDICT_BAND_PCT */
 	double noise_k;                /* multiplier of the stored floor, default 2 */
 	int force;                     /* compare cells that would be refused */
+	const char *ignore_config;     /* NULL: none; else a comma list of llama-bench
+					  config keys (analyze/config.h) cells are
+					  paired regardless of */
 };
 
 /* Sets the defaults: both metrics, band 2%, k 2, no filters, no force. */

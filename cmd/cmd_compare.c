@@ -2,6 +2,7 @@
  * measured gets a paired verdict per metric (analyze/parity.c) over the cells
  * schema/pair_load.c loads, written by reports/compare_write.c; the exit code is
  * informational (0) unless a cell had to be refused or nothing was comparable (3). */
+#include "analyze/config.h"
 #include "analyze/parity.h"
 #include "cmd/filter_opts.h"
 #include "reports/compare_md.h"
@@ -16,6 +17,7 @@ static const char usage[] =
 	"tpsdb compare --ours <engine> --vs <engine> [--model <label>] [--metric pp|tg|both]\n"
 	"              [--band <pct>] [--tag <t>] [--ours-tag <t>] [--vs-tag <t>]\n"
 	"              [--batch <id>] [--noise-k <k>] [--host <name>] [--force]\n"
+	"              [--ignore-config <key>[,<key>...]]\n"
 	"              [--format text|json|md] [--json]";
 
 static const char help[] =
@@ -41,6 +43,10 @@ static const char help[] =
 	"  --host <name>        only runs measured on this host\n"
 	"  --force              compare cells whose runs differ in model sha256 or config\n"
 	"                       (ctx, n_predict, endpoint, prompt set); loudly warned\n"
+	"  --ignore-config <keys>  pair llama-bench cells whose configs differ only in\n"
+	"                       these keys (comma list of fa, ngl, b, ub, ctk, ctv, t,\n"
+	"                       sm, nkvo, backend), e.g. ngl when one llama-bench wrote\n"
+	"                       99 and the other -1; a warning names what was ignored\n"
 	"  --format <f>         text (default), json or md (a GitHub markdown table:\n"
 	"                       verdicts, 95% CI, mde, rounds and decided in view)\n"
 	"  --json               the same as --format json: {\"rows\":[...],\"warnings\":[...]}\n"
@@ -61,7 +67,7 @@ static const char help[] =
 
 enum {
 	OPT_OURS = 256, OPT_VS, OPT_MODEL, OPT_METRIC, OPT_BAND, OPT_TAG, OPT_OURS_TAG,
-	OPT_VS_TAG, OPT_BATCH, OPT_NOISE_K, OPT_HOST, OPT_FORCE, OPT_JSON,
+	OPT_VS_TAG, OPT_BATCH, OPT_NOISE_K, OPT_HOST, OPT_FORCE, OPT_JSON, OPT_IGNORE_CONFIG,
 };
 
 static const struct option opts[] = {
@@ -79,6 +85,7 @@ static const struct option opts[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "ignore-config", required_argument, NULL, OPT_IGNORE_CONFIG },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -122,6 +129,11 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			o.batch = optarg;
 			break;
 		case OPT_FORCE: o.force = 1; break;
+		case OPT_IGNORE_CONFIG:
+			if (ignore_config_opt(optarg, usage))
+				return TPS_EXIT_USAGE;
+			o.ignore_config = optarg;
+			break;
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
 			if (format_opt_parse(optarg, &fmt, usage))
@@ -166,10 +178,19 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		parity_stop_error(&res);
 		goto out;
 	}
+	if (o.ignore_config)
+		ignore_config_warn(o.ignore_config, o.ours, set.ignored[0], o.vs, set.ignored[1]);
 	compare_write_notes(&res);
 	if (!res.n_rows) {
-		tps_error("no cell measured by both '%s' and '%s'%s%s%s", o.ours, o.vs,
-			  o.model ? " for model '" : "", o.model ? o.model : "", o.model ? "'" : "");
+		struct config_near near;
+		char why[1024] = "";
+
+		if (config_nearest(set.inst_sides[0], set.n_runs[0], set.inst_sides[1],
+				   set.n_runs[1], &near))
+			compare_write_near(why, sizeof(why), &near, o.ours, o.vs);
+		tps_error("no cell measured by both '%s' and '%s'%s%s%s%s", o.ours, o.vs,
+			  o.model ? " for model '" : "", o.model ? o.model : "", o.model ? "'" : "",
+			  why);
 		goto out;
 	}
 	if (fmt == OUT_JSON) {

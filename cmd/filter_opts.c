@@ -3,6 +3,8 @@
  * --format and $GITHUB_STEP_SUMMARY plumbing of the commands that write markdown. */
 #include "cmd/filter_opts.h"
 
+#include "analyze/config.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -158,4 +160,21 @@ void step_summary_close(FILE *f)
 	if (fclose(f) != 0 || bad)
 		tps_warning("cannot write $GITHUB_STEP_SUMMARY: %s",
 			    errno ? strerror(errno) : "write error");
+}
+
+int ignore_config_opt(const char *arg, const char *usage)
+{
+	char bad[64];
+
+	if (config_keys_check(arg, bad, sizeof(bad)) < 0)
+		return tps_usage_error(usage, "--ignore-config: unknown config key '%s' (keys: %s)",
+				       bad, config_keys());
+	return 0;
+}
+
+void ignore_config_warn(const char *keys, const char *a_label, const char *a,
+			const char *b_label, const char *b)
+{
+	tps_warning("--ignore-config %s: cells paired regardless of %s ('%s' ran %s; '%s' ran %s)",
+		    keys, keys, a_label, a ? a : "none", b_label, b ? b : "none");
 }

@@ -75,6 +75,16 @@ struct filter_opts {
  * whole number >= 1, an empty label). */
 int filter_opts_take(struct filter_opts *fo, int c, const char *arg, const char *usage);
 
+/* Checks --ignore-config's value, a comma list of llama-bench config keys
+ * (analyze/config.h config_keys()): 0, or TPS_EXIT_USAGE after the usage error
+ * line naming the unknown key and the known ones. */
+int ignore_config_opt(const char *arg, const char *usage);
+
+/* The warning line of --ignore-config: which keys were ignored and what each
+ * side's runs held in them (a and b: "key=value" lists, NULL when none). */
+void ignore_config_warn(const char *keys, const char *a_label, const char *a,
+			const char *b_label, const char *b);
+
 /* What a command prints. */
 enum out_format { OUT_TEXT, OUT_JSON, OUT_MD };
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/config.h"
 #include "reports/json.h"
 #include "reports/md.h"
 #include "reports/parity.h"
@@ -107,6 +108,56 @@ static void write_lead(const struct parity_result *r, double band_pct)
 	}
 }
 
+void compare_write_near(char *buf, size_t len, const struct config_near *n, const char *ours,
+			const char *vs)
+{
+	size_t i, at;
+	char keys[256] = "";
+
+	at = (size_t)snprintf(buf, len, "; the nearest cells differ only in config");
+	for (i = 0; i < n->n_keys && at < len; i++) {
+		at += (size_t)snprintf(buf + at, len - at, "%s %s ('%s' %s, '%s' %s)", i ? "," : "",
+				       n->key[i], ours, n->ours[i], vs, n->vs[i]);
+		snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s%s", i ? "," : "",
+			 n->key[i]);
+	}
+	if (at < len)
+		snprintf(buf + at, len - at, ": --ignore-config %s pairs %zu cell%s", keys,
+			 n->n_cells, n->n_cells == 1 ? "" : "s");
+}
+
+size_t compare_one_instance_cells(const struct parity_result *r, size_t *min_pairs)
+{
+	size_t i, n = 0;
+
+	*min_pairs = 0;
+	for (i = 0; i < r->n_rows; i++) {
+		const struct parity_row *w = &r->rows[i];
+
+		if (!w->config || !*w->config || w->v.instances_ours != 1 ||
+		    w->v.instances_vs != 1 || w->v.n_pairs >= VERDICT_MIN_PAIRS)
+			continue;
+		if (!n || w->v.n_pairs < *min_pairs)
+			*min_pairs = w->v.n_pairs;
+		n++;
+	}
+	return n;
+}
+
+/* What a llama-bench comparison of one process a side needs to decide. */
+static void write_bench_rounds(const struct parity_result *r)
+{
+	size_t pairs, n = compare_one_instance_cells(r, &pairs);
+
+	if (!n)
+		return;
+	printf("llama-bench: %zu row%s undecided with one llama-bench process a side (%zu "
+	       "repetition%s): a decision needs -r %d or more, or two rounds or more (run "
+	       "llama-bench again, one process is one instance, and import each build's files "
+	       "under one --tag)\n",
+	       n, n == 1 ? "" : "s", pairs, pairs == 1 ? "" : "s", VERDICT_MIN_PAIRS);
+}
+
 /* The lines after the table: how far each undecided row is from decided. */
 static void write_open(const struct parity_result *r)
 {
@@ -181,6 +232,7 @@ void compare_write_text(const struct parity_result *r, const char *ours_raw,
 		free(e);
 	}
 	write_open(r);
+	write_bench_rounds(r);
 	printf("tok/s medians; delta = median of per-pair %s/%s - 1 with one round; medians over "
 	       "the paired samples; CI: 95%% t on log ratios; "
 	       "p: Wilcoxon signed-rank; band: max(--band, k x A/A noise); with two rounds or more: "

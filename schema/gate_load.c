@@ -220,6 +220,10 @@ int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate
 	if (store_cell_runs(s, &fc, &out->cand_runs, &out->n_cand_runs) < 0 ||
 	    store_cell_runs(s, &fb, &out->base_runs, &out->n_base_runs) < 0)
 		return -1;
+	store_runs_canon_config(out->cand_runs, out->n_cand_runs, o->ignore_config,
+				&out->ignored[0]);
+	store_runs_canon_config(out->base_runs, out->n_base_runs, o->ignore_config,
+				&out->ignored[1]);
 	nc = out->n_cand_runs;
 	nb = out->n_base_runs;
 	out->sides = tps_xcalloc(nc + nb + 1, sizeof(*out->sides));
@@ -274,6 +278,8 @@ void gate_set_release(struct gate_set *set)
 
 	if (!set)
 		return;
+	free(set->ignored[0]);
+	free(set->ignored[1]);
 	cell_runs_free(set->cand_runs, set->n_cand_runs);
 	cell_runs_free(set->base_runs, set->n_base_runs);
 	free(set->sides);
