@@ -70,7 +70,7 @@ static int parse(int argc, char **argv, struct args *a, int *seen)
 		case OPT_REPLACE: a->replace = 1; *seen |= 2; break;
 		case OPT_JSON: a->json = 1; *seen |= 4; break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return -1;
 		}
 	}

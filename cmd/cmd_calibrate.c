@@ -73,7 +73,7 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_HOST: f.host = optarg; break;
 		case OPT_JSON: json = 1; break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			ret = TPS_EXIT_USAGE;
 			goto out;
 		}

@@ -297,7 +297,7 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 				return TPS_EXIT_USAGE;
 			break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage_line);
+			tps_usage_hint(usage_line);
 			return TPS_EXIT_USAGE;
 		}
 	}

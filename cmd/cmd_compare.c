@@ -8,6 +8,7 @@
 #include "reports/compare_md.h"
 #include "reports/compare_write.h"
 #include "reports/parity.h"
+#include "schema/labels.h"
 #include "schema/pair_load.h"
 #include "tpsdb.h"
 
@@ -62,8 +63,11 @@ static const char help[] =
 	"t interval on the log ratios, p Wilcoxon's signed-rank test; parity when |delta|\n"
 	"is within the effective band (k x noise floor), significant needs 6 pairs.\n"
 	"\n"
-	"Exit codes: 0 compared (whatever the verdicts), 2 usage, 3 a cell was refused,\n"
-	"nothing was comparable, or a store error.\n";
+	"Exit codes: 0 compared (whatever the verdicts), 2 usage (also --vs the same\n"
+	"engine as --ours without tags that tell the runs apart), 3 a cell was refused,\n"
+	"nothing was comparable (the error names the config keys that keep the nearest\n"
+	"cells apart), an engine, model or tag the store does not hold (the error lists\n"
+	"the known ones, closest first), or a store error.\n";
 
 enum {
 	OPT_OURS = 256, OPT_VS, OPT_MODEL, OPT_METRIC, OPT_BAND, OPT_TAG, OPT_OURS_TAG,
@@ -159,7 +163,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 				return TPS_EXIT_USAGE;
 			break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}
@@ -169,8 +173,20 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		return tps_usage_error(usage, "--ours and --vs are both required");
 	o.ours_tag = ours_tag ? ours_tag : tag;
 	o.vs_tag = vs_tag ? vs_tag : tag;
+	if (!strcmp(o.ours, o.vs) && !strcmp(o.ours_tag ? o.ours_tag : "", o.vs_tag ? o.vs_tag : ""))
+		return tps_usage_error(usage, "--ours and --vs are both '%s': the same runs compared "
+				       "with themselves (for an A/A pair give --ours-tag and "
+				       "--vs-tag, or use 'tpsdb calibrate')", o.ours);
 	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
+		goto out;
+	if (store_label_check(s, STORE_LABEL_ENGINE, o.ours, "--ours") != 1 ||
+	    store_label_check(s, STORE_LABEL_ENGINE, o.vs, "--vs") != 1 ||
+	    (o.model && store_label_check(s, STORE_LABEL_MODEL, o.model, "--model") != 1) ||
+	    (o.ours_tag && store_label_check(s, STORE_LABEL_TAG, o.ours_tag,
+					     ours_tag ? "--ours-tag" : "--tag") != 1) ||
+	    (o.vs_tag && o.vs_tag != o.ours_tag &&
+	     store_label_check(s, STORE_LABEL_TAG, o.vs_tag, vs_tag ? "--vs-tag" : "--tag") != 1))
 		goto out;
 	if (store_pair_load(s, &o, &set) < 0)
 		goto out;

@@ -69,7 +69,8 @@ static const char help[] =
 	"also appended to it; a write error there is a warning, not a failed gate.\n"
 	"\n"
 	"Exit codes: 0 every check passed, 1 a check failed, 2 usage, 3 no such baseline,\n"
-	"nothing to gate, or a store or file error.\n";
+	"engine, model or tag (the error lists the known ones, closest first), nothing\n"
+	"to gate, or a store or file error.\n";
 
 enum {
 	OPT_BASELINE = 256, OPT_ENGINE, OPT_TAG, OPT_MODEL, OPT_MAX, OPT_THRESH, OPT_METRIC,
@@ -195,7 +196,7 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 						       optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}

@@ -125,7 +125,7 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 			}
 			break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			ret = TPS_EXIT_USAGE;
 			goto out;
 		}

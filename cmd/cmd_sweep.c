@@ -103,7 +103,7 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 						       optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}

@@ -4,6 +4,7 @@
 #include "cmd/filter_opts.h"
 
 #include "analyze/config.h"
+#include "schema/labels.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -177,4 +178,15 @@ void ignore_config_warn(const char *keys, const char *a_label, const char *a,
 {
 	tps_warning("--ignore-config %s: cells paired regardless of %s ('%s' ran %s; '%s' ran %s)",
 		    keys, keys, a_label, a ? a : "none", b_label, b ? b : "none");
+}
+
+int filter_opts_check(struct store *s, const struct run_filter *f)
+{
+	if (f->engine && store_label_check(s, STORE_LABEL_ENGINE, f->engine, "--engine") != 1)
+		return -1;
+	if (f->model && store_label_check(s, STORE_LABEL_MODEL, f->model, "--model") != 1)
+		return -1;
+	if (f->tag && store_label_check(s, STORE_LABEL_TAG, f->tag, "--tag") != 1)
+		return -1;
+	return 0;
 }

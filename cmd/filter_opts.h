@@ -49,6 +49,8 @@ enum {
 	"  --engine <label>        only runs of this engine\n"                             \
 	"  --model <label>         only runs of this model\n"                              \
 	"  --tag <t>               only runs with this tag\n"                              \
+	"                          (an engine, model or tag the store does not hold is\n" \
+	"                          an error, exit 3, listing the known ones closest first)\n" \
 	FILTER_HELP_MORE
 #define FILTER_HELP_MORE                                                             \
 	"  --engine-version <v>    only runs of this engine version (e.g. b7123-4e1b2c3)\n" \
@@ -84,6 +86,11 @@ int ignore_config_opt(const char *arg, const char *usage);
  * side's runs held in them (a and b: "key=value" lists, NULL when none). */
 void ignore_config_warn(const char *keys, const char *a_label, const char *a,
 			const char *b_label, const char *b);
+
+/* Refuses a filter naming an engine, model or tag the store does not hold: 0 when
+ * every name given is known, else -1 after one error line listing the known
+ * names, closest first (schema/labels.h). */
+int filter_opts_check(struct store *s, const struct run_filter *f);
 
 /* What a command prints. */
 enum out_format { OUT_TEXT, OUT_JSON, OUT_MD };

@@ -151,10 +151,10 @@ static void write_bench_rounds(const struct parity_result *r)
 
 	if (!n)
 		return;
-	printf("llama-bench: %zu row%s undecided with one llama-bench process a side (%zu "
-	       "repetition%s): a decision needs -r %d or more, or two rounds or more (run "
-	       "llama-bench again, one process is one instance, and import each build's files "
-	       "under one --tag)\n",
+	printf("llama-bench: %zu row%s compare one llama-bench process a side with %zu "
+	       "repetition%s, too few for a significant verdict: a decision needs -r %d or "
+	       "more, or two rounds or more (run llama-bench again: one process is one "
+	       "instance; import each build's files under one --tag)\n",
 	       n, n == 1 ? "" : "s", pairs, pairs == 1 ? "" : "s", VERDICT_MIN_PAIRS);
 }
 

@@ -10,6 +10,7 @@
 
 #include "analyze/sweep.h"
 #include "schema/baseline.h"
+#include "schema/labels.h"
 #include "schema/noise.h"
 #include "schema/pair_load.h"
 #include "tpsdb.h"
@@ -205,8 +206,15 @@ int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate
 	memset(out, 0, sizeof(*out));
 	if ((ex = store_baseline_exists(s, o->baseline)) < 0)
 		return -1;
-	if (!ex)
-		return tps_error("no baseline named '%s' (see 'tpsdb baseline list')", o->baseline);
+	if (!ex) {
+		/* Not there: the check's error line lists the baselines there are. */
+		store_label_check(s, STORE_LABEL_BASELINE, o->baseline, "--baseline");
+		return -1;
+	}
+	if (store_label_check(s, STORE_LABEL_ENGINE, o->engine, "--engine") != 1 ||
+	    (o->model && store_label_check(s, STORE_LABEL_MODEL, o->model, "--model") != 1) ||
+	    (o->tag && store_label_check(s, STORE_LABEL_TAG, o->tag, "--tag") != 1))
+		return -1;
 	fc.engine = o->engine;
 	fc.tag = o->tag;
 	fc.batch = o->batch;

@@ -49,7 +49,11 @@ PY
 # Filters.
 test "$("$TPSDB_BIN" runs --json --engine ours | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2
 test "$("$TPSDB_BIN" runs --json --host b | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2
-test "$("$TPSDB_BIN" runs --json --tag nope)" = "[]"
+test "$("$TPSDB_BIN" runs --json --tag b1 --since 2099-01-01)" = "[]"
+# A tag the store does not hold is an error naming the known ones, not an empty list.
+rc=0; "$TPSDB_BIN" runs --json --tag nope >"$tmp/nope.out" 2>"$tmp/nope.err" || rc=$?
+test "$rc" = 3 && test ! -s "$tmp/nope.out"
+grep -qx "tpsdb: error: --tag 'nope': no tag of that name in the store (known, closest first: b1.*)" "$tmp/nope.err"
 
 # The table: a header and one line per run, the UUID column starting at one offset.
 "$TPSDB_BIN" runs >"$tmp/table"
