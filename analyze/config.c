@@ -245,8 +245,14 @@ int config_nearest(const struct parity_side *a, size_t na, const struct parity_s
 		value_of(b[bj].config, keys[k], out->vs[out->n_keys], sizeof(out->vs[0]));
 		out->n_keys++;
 	}
-	/* How many of a's runs the keys would pair: a partner differing in no other key. */
+	/* How many of a's cells the keys would pair: a partner differing in no other
+	 * key. Several runs of one cell (rounds) count once. */
 	for (i = 0; i < na; i++) {
+		for (k = 0; k < i; k++)
+			if (same_test(&a[k], &a[i]) && !strcmp(a[k].config, a[i].config))
+				break;
+		if (k < i)
+			continue;
 		for (j = 0; j < nb; j++) {
 			if (same_test(&a[i], &b[j]) && !(diff_bits(a[i].config, b[j].config) & ~best)) {
 				out->n_cells++;

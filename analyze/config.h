@@ -43,13 +43,14 @@ struct config_near {
 	char key[CONFIG_MAX_DIFF][16];
 	char ours[CONFIG_MAX_DIFF][64];        /* each side's value ("-" absent) */
 	char vs[CONFIG_MAX_DIFF][64];
-	size_t n_cells;                        /* ours' cells those keys would pair */
+	size_t n_cells;                        /* a's cells those keys would pair */
 };
 
 /* Over every pair of runs (one of a, one of b) with the same model, spec type,
  * n_max and endpoint and the same llama-bench test, finds the pair whose
  * configurations differ in the fewest keys and fills *out with those keys and
- * values, and how many of a's runs would find a partner if they were ignored.
+ * values, and how many of a's cells (runs of one cell count once) would find a
+ * partner if they were ignored.
  * Returns 1 when such a pair exists, else 0 (out zeroed). */
 int config_nearest(const struct parity_side *a, size_t na, const struct parity_side *b,
 		   size_t nb, struct config_near *out);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/config.h"
 #include "analyze/stats.h"
 #include "analyze/sweep.h"
 #include "analyze/trend.h"
@@ -169,6 +170,10 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	struct gate_row *row;
 	int rc;
 
+	/* A llama-bench test measures one metric: the other is not a missing value. */
+	if ((m == GATE_PP && !config_measures(c->side.config, PARITY_METRIC_PP)) ||
+	    (m == GATE_TG && !config_measures(c->side.config, PARITY_METRIC_TG)))
+		return 0;
 	verdict_gate_params_init(&vp);
 	vp.max_regress_pct = p->threshold[m];
 	vp.noise_k = p->noise_k;

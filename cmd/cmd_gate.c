@@ -2,10 +2,12 @@
  * options, then one load (schema/gate_load.c), the decision (analyze/gate.c) and the
  * text, JSON, JUnit XML and GitHub annotations (reports/gate_write.c). Thresholds
  * are parsed by analyze/gate_threshold.c; the file is read here. */
+#include "analyze/config.h"
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
 #include "analyze/sweep.h"
 #include "cmd/filter_opts.h"
+#include "reports/compare_write.h"
 #include "reports/gate_md.h"
 #include "reports/gate_write.h"
 #include "reports/series.h"
@@ -297,6 +299,16 @@ int cmd_gate(int argc, char **argv, struct tps_ctx *ctx)
 	if (load(ctx, &o, &set, &sweep) < 0)
 		goto out;
 	if (gate_decide(&set.in, &o.p, &res) < 0) {
+		struct config_near near;
+		char why[1024];
+
+		/* No shared cell: say which config keys keep the nearest ones apart. */
+		if (res.stop == GATE_STOP_NOTHING_SHARED &&
+		    config_nearest(set.sides, set.n_cand_runs, set.sides + set.n_cand_runs,
+				   set.n_base_runs, &near)) {
+			compare_write_near(why, sizeof(why), &near, o.rep.engine, o.rep.baseline);
+			o.rep.stop_hint = why;
+		}
 		gate_write_stop(&o.rep, &res);
 		goto out;
 	}

@@ -74,9 +74,9 @@ int gate_write_stop(const struct gate_report *h, const struct gate_result *r)
 	case GATE_STOP_NONE:
 		break;
 	}
-	return tps_error("nothing to gate: no cell of '%s'%s%s%s is in the baseline '%s'",
+	return tps_error("nothing to gate: no cell of '%s'%s%s%s is in the baseline '%s'%s",
 			 h->engine, h->tag ? " tagged '" : "", h->tag ? h->tag : "",
-			 h->tag ? "'" : "", h->baseline);
+			 h->tag ? "'" : "", h->baseline, h->stop_hint ? h->stop_hint : "");
 }
 
 /* Whether a row counts as a failure: FAIL, or INCONCLUSIVE under --strict. */
