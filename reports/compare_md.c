@@ -28,8 +28,16 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 	struct md_table t;
 	char name[256], buf[96], lo[32], hi[32];
 	size_t i, j, n_undecided = 0;
+	unsigned vary = parity_rows_varying(r);
+	char *same = parity_rows_constant(r, vary);
 
 	heading(f, ours, vs);
+	if (same) {
+		char *e = md_escape(same);
+		fprintf(f, "Config of every row: %s\n\n", e);
+		free(e);
+		free(same);
+	}
 	md_table_init(&t, K_N);
 	md_table_set(&t, 0, K_CELL, "cell");
 	md_table_set(&t, 0, K_METRIC, "metric");
@@ -50,7 +58,7 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 		const struct parity_row *w = &r->rows[i];
 		size_t row = md_table_add_row(&t);
 
-		parity_row_name(w, name, sizeof(name));
+		parity_row_label(w, vary, name, sizeof(name));
 		md_table_set(&t, row, K_CELL, name);
 		md_table_set(&t, row, K_METRIC, w->metric);
 		md_num(buf, sizeof(buf), "%.2f", w->ours_median);
@@ -92,7 +100,7 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 
 			if (w->v.kind != VERDICT_UNDECIDED)
 				continue;
-			parity_row_name(w, name, sizeof(name));
+			parity_row_label(w, vary, name, sizeof(name));
 			e = md_escape(name);
 			if (isfinite(w->v.rounds_more))
 				snprintf(buf, sizeof(buf), "about %.0f more round%s", w->v.rounds_more,

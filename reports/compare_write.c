@@ -88,7 +88,7 @@ int compare_write_json(const struct parity_result *r)
 
 /* The lines that lead the table: rows whose resolution is wider than the band
  * asked for, so that a verdict inside a wide band is not read as a tight one. */
-static void write_lead(const struct parity_result *r, double band_pct)
+static void write_lead(const struct parity_result *r, double band_pct, unsigned vary)
 {
 	size_t i;
 
@@ -98,7 +98,7 @@ static void write_lead(const struct parity_result *r, double band_pct)
 
 		if (!(w->v.mde_pct > band_pct))
 			continue;
-		parity_row_name(w, name, sizeof(name));
+		parity_row_label(w, vary, name, sizeof(name));
 		e = escape_text(name);
 		printf("mde %.2f%% > band %.2f%%: %s %s could not have seen a difference under "
 		       "%.2f%% (%zu round%s)\n",
@@ -159,7 +159,7 @@ static void write_bench_rounds(const struct parity_result *r)
 }
 
 /* The lines after the table: how far each undecided row is from decided. */
-static void write_open(const struct parity_result *r)
+static void write_open(const struct parity_result *r, unsigned vary)
 {
 	size_t i;
 
@@ -169,7 +169,7 @@ static void write_open(const struct parity_result *r)
 
 		if (w->v.kind != VERDICT_UNDECIDED)
 			continue;
-		parity_row_name(w, name, sizeof(name));
+		parity_row_label(w, vary, name, sizeof(name));
 		if (isfinite(w->v.rounds_more))
 			snprintf(more, sizeof(more), "about %.0f more round%s", w->v.rounds_more,
 				 w->v.rounds_more == 1 ? "" : "s");
@@ -188,20 +188,29 @@ void compare_write_text(const struct parity_result *r, const char *ours_raw,
 			const char *vs_raw, double band_pct)
 {
 	char *ours = escape_text(ours_raw), *vs = escape_text(vs_raw);
+	unsigned vary = parity_rows_varying(r);
+	char *same = parity_rows_constant(r, vary);
 	int wc = 4;
 	size_t i;
 
 	for (i = 0; i < r->n_rows; i++) {
 		char name[256], *e;
 		int l;
-		parity_row_name(&r->rows[i], name, sizeof(name));
+		parity_row_label(&r->rows[i], vary, name, sizeof(name));
 		e = escape_text(name);
 		l = (int)strlen(e);
 		if (l > wc)
 			wc = l;
 		free(e);
 	}
-	write_lead(r, band_pct);
+	write_lead(r, band_pct, vary);
+	if (same) {
+		char *e = escape_text(same);
+		/* The keys every row shares, once, so that each label shows what differs. */
+		printf("config of every row: %s\n", e);
+		free(e);
+		free(same);
+	}
 	printf("%-*s  %-6s  %10s  %10s  %8s  %-17s  %-8s  %5s  %6s  %-9s  %-3s  %-11s  %6s  %s\n",
 	       wc, "cell", "metric", ours, vs, "delta", "95% CI", "p", "pairs", "rounds",
 	       "verdict", "sig", "band", "mde", "excl");
@@ -210,7 +219,7 @@ void compare_write_text(const struct parity_result *r, const char *ours_raw,
 		char name[256], a[32], b[32], d[32], lo[32], hi[32], ci[80], p[32], band[40];
 		char excl[48], mde[32], rounds[32], *e;
 
-		parity_row_name(w, name, sizeof(name));
+		parity_row_label(w, vary, name, sizeof(name));
 		e = escape_text(name);
 		md_num(a, sizeof(a), "%.1f", w->ours_median);
 		md_num(b, sizeof(b), "%.1f", w->vs_median);
@@ -231,7 +240,7 @@ void compare_write_text(const struct parity_result *r, const char *ours_raw,
 		       excl);
 		free(e);
 	}
-	write_open(r);
+	write_open(r, vary);
 	write_bench_rounds(r);
 	printf("tok/s medians; delta = median of per-pair %s/%s - 1 with one round; medians over "
 	       "the paired samples; CI: 95%% t on log ratios; "
