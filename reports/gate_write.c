@@ -152,10 +152,16 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 
 	/* printf's padding, not md_table: a number wider than its column widens only
 	 * its own line here, and the output is kept byte for byte. */
-	char *e, *t, *b;
+	char *e, *t, *b, *same = NULL;
+	const char **cfg = tps_xcalloc(r->n_rows ? r->n_rows : 1, sizeof(*cfg));
+	unsigned vary;
 
+	for (i = 0; i < r->n_rows; i++)
+		cfg[i] = r->rows[i].cand->side.config;
+	vary = parity_configs_varying(cfg, r->n_rows, &same);
+	free(cfg);
 	for (i = 0; i < r->n_rows; i++) {
-		cell_name(r->rows[i].cand, cell, sizeof(cell));
+		parity_side_label(&r->rows[i].cand->side, vary, cell, sizeof(cell));
 		e = escape_text(cell);
 		if ((int)strlen(e) > wc)
 			wc = (int)strlen(e);
@@ -170,6 +176,12 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 	free(e);
 	free(t);
 	free(b);
+	if (same) {
+		e = escape_text(same);
+		fprintf(f, "  config of every row: %s\n", e);
+		free(e);
+		free(same);
+	}
 	fprintf(f, "  %-*s  %-6s  %10s  %10s  %8s  %-13s  %s\n", wc, "cell", "metric",
 		"baseline", "candidate", "delta", "threshold", "status");
 	for (i = 0; i < r->n_rows; i++) {
@@ -178,7 +190,7 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 		/* Acceptance is a ratio: three decimals; tok/s: one. */
 		int prec = w->metric == GATE_ACCEPT ? 3 : 1;
 
-		cell_name(w->cand, cell, sizeof(cell));
+		parity_side_label(&w->cand->side, vary, cell, sizeof(cell));
 		e = escape_text(cell);
 		snprintf(th, sizeof(th), "-%.1f%% %s", w->g.threshold_pct,
 			 verdict_bound_name(w->g.bound));

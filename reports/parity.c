@@ -78,6 +78,34 @@ char *parity_rows_constant(const struct parity_result *r, unsigned varying)
 	return NULL;
 }
 
+void parity_side_label(const struct parity_side *s, unsigned varying, char *buf, size_t len)
+{
+	char *label = config_label(s->config, varying);
+
+	parity_cell_name(s->model, s->spec_type, s->n_max, s->endpoint, buf, len);
+	with_config(label, buf, len);
+	free(label);
+}
+
+unsigned parity_configs_varying(const char *const *cfg, size_t n, char **constant)
+{
+	unsigned v = config_varying(cfg, n);
+	size_t i;
+
+	*constant = NULL;
+	for (i = 0; i < n; i++) {
+		if (cfg[i] && *cfg[i]) {
+			*constant = config_constant(cfg[i], v);
+			if (!**constant) {
+				free(*constant);
+				*constant = NULL;
+			}
+			break;
+		}
+	}
+	return v;
+}
+
 void parity_side_name(const struct parity_side *s, char *buf, size_t len)
 {
 	parity_cell_name(s->model, s->spec_type, s->n_max, s->endpoint, buf, len);

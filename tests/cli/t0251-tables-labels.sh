@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t0251-tables-labels.sh: tables people read. compare's cell labels (text and md)
+# t0251-tables-labels.sh: tables people read. compare's and gate's cell labels (text, md)
 # show only the config keys that vary among the rows shown, the constant ones once
 # above the table; runs shows the engine version (text column, JSON key, md).
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
@@ -26,6 +26,18 @@ grep -qx 'Config of every row: b=2048 ub=512 ctk=f16 ctv=f16 t=1 sm=layer nkvo=0
 # The JSON keeps the whole config.
 tps compare --ours new --vs old --ignore-config ngl --json
 check 'all(.rows[]; .config | test("b=2048 ub=512"))' "json: the whole config"
+
+# gate: the same labels, text and md.
+"$TPSDB_BIN" baseline set old-base --engine old >/dev/null
+tps gate --baseline old-base --engine new --ignore-config ngl
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "gate: exit $rc"
+grep -qx '  config of every row: b=2048 ub=512 ctk=f16 ctv=f16 t=1 sm=layer nkvo=0 backend=CPU' "$TMP/out" ||
+	fail "gate: the constant keys"
+[ "$(grep -c '^  tiny (llama-bench) {\(pp512\|tg128\) fa=[01]}  ' "$TMP/out")" = 4 ] || fail "gate labels"
+tps gate --baseline old-base --engine new --ignore-config ngl --format md
+grep -qx 'Config of every row: b=2048 ub=512 ctk=f16 ctv=f16 t=1 sm=layer nkvo=0 backend=CPU' "$TMP/out" ||
+	fail "gate md: the constant keys"
+[ "$(grep -c '^| tiny (llama-bench) {\(pp512\|tg128\) fa=[01]} ' "$TMP/out")" = 4 ] || fail "gate md labels"
 
 # runs: the engine version in all three forms.
 tps runs --engine old --limit 1
