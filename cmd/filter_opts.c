@@ -180,13 +180,18 @@ void ignore_config_warn(const char *keys, const char *a_label, const char *a,
 		    keys, keys, a_label, a ? a : "none", b_label, b ? b : "none");
 }
 
-int filter_opts_check(struct store *s, const struct run_filter *f)
+int labels_check(struct store *s, const char *engine, const char *model, const char *tag)
 {
-	if (f->engine && store_label_check(s, STORE_LABEL_ENGINE, f->engine, "--engine") != 1)
+	if (engine && store_label_check(s, STORE_LABEL_ENGINE, engine, "--engine") != 1)
 		return -1;
-	if (f->model && store_label_check(s, STORE_LABEL_MODEL, f->model, "--model") != 1)
+	if (model && store_label_check(s, STORE_LABEL_MODEL, model, "--model") != 1)
 		return -1;
-	if (f->tag && store_label_check(s, STORE_LABEL_TAG, f->tag, "--tag") != 1)
+	if (tag && store_label_check(s, STORE_LABEL_TAG, tag, "--tag") != 1)
 		return -1;
 	return 0;
+}
+
+int filter_opts_check(struct store *s, const struct run_filter *f)
+{
+	return labels_check(s, f->engine, f->model, f->tag);
 }

@@ -91,6 +91,8 @@ void ignore_config_warn(const char *keys, const char *a_label, const char *a,
  * every name given is known, else -1 after one error line listing the known
  * names, closest first (schema/labels.h). */
 int filter_opts_check(struct store *s, const struct run_filter *f);
+/* The same for names given apart (NULL: not given): --engine, --model, --tag. */
+int labels_check(struct store *s, const char *engine, const char *model, const char *tag);
 
 /* What a command prints. */
 enum out_format { OUT_TEXT, OUT_JSON, OUT_MD };
