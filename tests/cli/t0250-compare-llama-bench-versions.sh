@@ -62,6 +62,15 @@ grep -q "no usable values" "$TMP/err" && fail "gate warns about the metric a tes
 grep -qx "tpsdb: warning: --ignore-config ngl: cells paired regardless of ngl ('new' ran ngl=-1; 'old-base' ran ngl=99)" "$TMP/err" ||
 	fail "gate warning"
 
+# The csv of the two versions (averages only) names the same key.
+export TPSDB_DB=$TMP/csv.sqlite
+"$TPSDB_BIN" import --engine new "$D/new.csv" >/dev/null
+"$TPSDB_BIN" import --engine old "$D/old.csv" >/dev/null
+tps compare --ours new --vs old
+expect_rc 3 "csv: no shared cell"
+grep -q "differ only in config ngl ('new' -1, 'old' 99): --ignore-config ngl pairs 4 cells$" "$TMP/err" ||
+	fail "csv: names ngl"
+
 # Three llama-bench files of each build under one tag are three rounds: no -r line.
 export TPSDB_DB=$TMP/rounds.sqlite
 for r in 1 2 3; do

@@ -32,6 +32,12 @@ tps gate --baseline rel1 --engine ours
 one_error 3 "tpsdb: error: --baseline 'rel1': no baseline of that name in the store (known, closest first: rel-1)"
 tps gate --baseline rel-1 --engine our
 one_error 3 "tpsdb: error: --engine 'our': no engine of that name in the store (known, closest first: ours, ollama, llama.cpp)"
+tps sweep --engine our
+one_error 3 "tpsdb: error: --engine 'our': no engine of that name in the store (known, closest first: ours, ollama, llama.cpp)"
+tps baseline show rel
+one_error 3 "tpsdb: error: baseline 'rel': no baseline of that name in the store (known, closest first: rel-1)"
+tps plot trend --model tin --out "$TMP/x.png"
+one_error 3 "tpsdb: error: --model 'tin': no model of that name in the store (known, closest first: tiny)"
 tps report --engine olama
 one_error 3 "tpsdb: error: --engine 'olama': no engine of that name in the store (known, closest first: ollama, ours, llama.cpp)"
 
