@@ -2,6 +2,7 @@
  * request or $GITHUB_STEP_SUMMARY, from the rows the text and JSON writers take.
  * Numbers right-aligned and padded, so the source reads as a table too. */
 #include "reports/compare_md.h"
+#include "reports/compare_write.h"
 #include "reports/md.h"
 #include "reports/parity.h"
 #include "tpsdb.h"
@@ -92,6 +93,16 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 	}
 	md_table_write_gfm(f, &t);
 	md_table_release(&t);
+	{
+		size_t pairs, n = compare_one_instance_cells(r, &pairs);
+
+		if (n)
+			fprintf(f, "\n%zu row%s compare one llama-bench process a side with %zu "
+				"repetition%s, too few for a significant verdict: a decision needs "
+				"`-r %d` or more, or two rounds or more (each build's llama-bench "
+				"files imported under one `--tag`).\n",
+				n, n == 1 ? "" : "s", pairs, pairs == 1 ? "" : "s", VERDICT_MIN_PAIRS);
+	}
 	if (n_undecided) {
 		fprintf(f, "\nUndecided:\n\n");
 		for (i = 0; i < r->n_rows; i++) {

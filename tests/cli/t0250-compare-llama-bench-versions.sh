@@ -48,6 +48,10 @@ expect_rc 0 "compare text"
 grep -qx "llama-bench: 4 rows compare one llama-bench process a side with 5 repetitions, too few for a significant verdict: a decision needs -r 6 or more, or two rounds or more (run llama-bench again: one process is one instance; import each build's files under one --tag)" "$TMP/out" ||
 	fail "says what -r or rounds a decision needs"
 
+tps compare --ours new --vs old --ignore-config ngl --format md
+grep -qxF "4 rows compare one llama-bench process a side with 5 repetitions, too few for a significant verdict: a decision needs \`-r 6\` or more, or two rounds or more (each build's llama-bench files imported under one \`--tag\`)." "$TMP/out" ||
+	fail "md: says what -r or rounds a decision needs"
+
 # gate: the same hint when nothing is shared, and --ignore-config there too.
 tps baseline set old-base --engine old
 expect_rc 0 "baseline set"
