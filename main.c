@@ -89,6 +89,32 @@ static void print_help(FILE *f)
 	fprintf(f, "Exit codes: 0 ok, 1 a check or gate failed, 2 usage, 3 runtime or data error.\n");
 }
 
+/* The error for a command that is not in the table, with the nearest names when
+ * they are within two edits (a typo), as git's "did you mean". */
+static int unknown_command(const char *name)
+{
+	const size_t n = sizeof(commands) / sizeof(commands[0]);
+	const char *names[sizeof(commands) / sizeof(commands[0])];
+	size_t order[sizeof(commands) / sizeof(commands[0])], i, best;
+	char hint[256] = "";
+
+	for (i = 0; i < n; i++)
+		names[i] = commands[i].name;
+	tps_closest(name, names, n, order);
+	best = tps_edit_distance(name, names[order[0]]);
+	for (i = 0; i < n && best <= 2; i++) {
+		size_t len = strlen(hint);
+
+		if (tps_edit_distance(name, names[order[i]]) != best)
+			break;
+		snprintf(hint + len, sizeof(hint) - len, "%s'%s'", i ? " or " : "; did you mean ",
+			 names[order[i]]);
+	}
+	if (*hint)
+		snprintf(hint + strlen(hint), sizeof(hint) - strlen(hint), "?");
+	return tps_usage_error(usage, "unknown command '%s'%s", name, hint);
+}
+
 int main(int argc, char **argv)
 {
 	struct tps_ctx ctx = { 0 };
@@ -129,7 +155,7 @@ int main(int argc, char **argv)
 			break;
 	}
 	if (i == sizeof(commands) / sizeof(commands[0]))
-		return tps_usage_error(usage, "unknown command '%s' (see 'tpsdb --help')", argv[a]);
+		return unknown_command(argv[a]);
 	ret = commands[i].exec(cargc, argv + a, &ctx);
 	store_close(ctx.store);
 	if (fflush(stdout) != 0 && ret == TPS_EXIT_OK) {

@@ -43,9 +43,20 @@ struct tps_cmd {
 int tps_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "tpsdb: warning: <msg>" on stderr. */
 void tps_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Prints "tpsdb: error: <msg>" then "usage: <usage>" on stderr and returns
+/* Prints "tpsdb: error: <msg>" then "see 'tpsdb <command> --help'" on stderr
+ * (the command read from usage, "tpsdb <command> ...") and returns
  * TPS_EXIT_USAGE, for a command to return directly. */
 int tps_usage_error(const char *usage, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints the second line of a usage error alone: "see 'tpsdb <command> --help'"
+ * ("see 'tpsdb --help'" when usage names no command). */
+void tps_usage_hint(const char *usage);
+
+/* The edit distance of a and b: insertions, deletions, substitutions and swaps of
+ * two neighbours (optimal string alignment), each one edit. */
+size_t tps_edit_distance(const char *a, const char *b);
+/* Fills order[0..n) with the indexes of v, closest to name first (by
+ * tps_edit_distance(); ties keep v's order). */
+void tps_closest(const char *name, const char *const *v, size_t n, size_t *order);
 
 /* Allocation that dies with an error line (exit 3) rather than return NULL. */
 void *tps_xmalloc(size_t n);

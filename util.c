@@ -54,8 +54,22 @@ int tps_usage_error(const char *usage, const char *fmt, ...)
 	va_start(ap, fmt);
 	vreport("tpsdb: error: ", fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "usage: %s\n", usage);
+	tps_usage_hint(usage);
 	return TPS_EXIT_USAGE;
+}
+
+void tps_usage_hint(const char *usage)
+{
+	const char *cmd = "", *p = usage;
+	int len = 0;
+
+	/* "tpsdb <command> ..." names its command; the dispatcher's own usage
+	 * ("tpsdb [--db <file>] <command> ...") does not. */
+	if (!strncmp(p, "tpsdb ", 6) && p[6] != '[' && p[6] != '<') {
+		cmd = p + 6;
+		len = (int)strcspn(cmd, " \n");
+	}
+	fprintf(stderr, "see 'tpsdb %.*s%s--help'\n", len, cmd, len ? " " : "");
 }
 
 static void die_oom(size_t n)
@@ -243,4 +257,61 @@ double tps_mono_ms(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+size_t tps_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, d;
+	size_t *prev2 = tps_xcalloc(lb + 1, sizeof(size_t));
+	size_t *prev = tps_xcalloc(lb + 1, sizeof(size_t));
+	size_t *cur = tps_xcalloc(lb + 1, sizeof(size_t));
+
+	for (j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t *t;
+
+		cur[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t cost = a[i - 1] != b[j - 1];
+			size_t best = prev[j] + 1;
+
+			if (cur[j - 1] + 1 < best)
+				best = cur[j - 1] + 1;
+			if (prev[j - 1] + cost < best)
+				best = prev[j - 1] + cost;
+			/* A swap of two neighbours is one edit ("comapre"). */
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
+			cur[j] = best;
+		}
+		t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	d = prev[lb];
+	free(prev2);
+	free(prev);
+	free(cur);
+	return d;
+}
+
+void tps_closest(const char *name, const char *const *v, size_t n, size_t *order)
+{
+	size_t *dist = tps_xcalloc(n ? n : 1, sizeof(*dist)), i, j;
+
+	for (i = 0; i < n; i++) {
+		dist[i] = tps_edit_distance(name, v[i]);
+		order[i] = i;
+	}
+	/* Insertion sort: stable, so equal distances keep the list's order. */
+	for (i = 1; i < n; i++) {
+		size_t o = order[i];
+		for (j = i; j > 0 && dist[order[j - 1]] > dist[o]; j--)
+			order[j] = order[j - 1];
+		order[j] = o;
+	}
+	free(dist);
 }

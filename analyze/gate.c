@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/config.h"
 #include "analyze/stats.h"
 #include "analyze/sweep.h"
 #include "analyze/trend.h"
@@ -200,6 +201,10 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	double noise = m == GATE_ACCEPT ? NAN : c->noise_pct[m];
 	struct gate_row *row;
 
+	/* A llama-bench test measures one metric: the other is not a missing value. */
+	if ((m == GATE_PP && !config_measures(c->side.config, PARITY_METRIC_PP)) ||
+	    (m == GATE_TG && !config_measures(c->side.config, PARITY_METRIC_TG)))
+		return 0;
 	if (gate_estimate(p, c, b, m, &g) < 0) {
 		r->stop = GATE_STOP_BAD_PARAMS;
 		r->stop_cell = c;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/config.h"
 #include "analyze/stats.h"
 #include "tpsdb.h"
 
@@ -342,9 +343,10 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 			forced = 1;
 			add_note(out, PARITY_NOTE_FORCED, a, NULL, &diff);
 		}
-		if (((o->metrics & PARITY_PP) &&
+		/* A llama-bench test measures one metric: no row for the other. */
+		if (((o->metrics & PARITY_PP) && config_measures(a->config, PARITY_METRIC_PP) &&
 		     judge(o, a, b, c, PARITY_METRIC_PP, forced, out) < 0) ||
-		    ((o->metrics & PARITY_TG) &&
+		    ((o->metrics & PARITY_TG) && config_measures(a->config, PARITY_METRIC_TG) &&
 		     judge(o, a, b, c, PARITY_METRIC_TG, forced, out) < 0)) {
 			out->stop = PARITY_STOP_BAD_PARAMS;
 			out->stop_cell = a;

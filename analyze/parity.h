@@ -41,6 +41,9 @@ struct parity_opts {
 					  --until-decided batch's --max-rounds); 0:
 					  a fixed design (estimate_params) */
 	int force;                     /* compare cells that would be refused */
+	const char *ignore_config;     /* NULL: none; else a comma list of llama-bench
+					  config keys (analyze/config.h) cells are
+					  paired regardless of */
 };
 
 /* Sets the defaults: both metrics, band 2%, a fixed design, no filters, no force. */

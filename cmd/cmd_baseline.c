@@ -1,9 +1,11 @@
 /* cmd_baseline.c: `tpsdb baseline`, named and frozen sets of runs for the gate:
  * set (freeze the latest run of each cell, or every run with a tag), list, show
  * and rm. Runs stay in the store when their baseline goes. */
+#include "cmd/filter_opts.h"
 #include "reports/baseline_write.h"
 #include "schema/baseline.h"
 #include "schema/cells.h"
+#include "schema/labels.h"
 #include "schema/record.h"
 #include "schema/store.h"
 #include "tpsdb.h"
@@ -70,7 +72,7 @@ static int parse(int argc, char **argv, struct args *a, int *seen)
 		case OPT_REPLACE: a->replace = 1; *seen |= 2; break;
 		case OPT_JSON: a->json = 1; *seen |= 4; break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return -1;
 		}
 	}
@@ -139,7 +141,7 @@ static int do_show(struct store *s, const struct args *a)
 	if ((ex = store_baseline_exists(s, a->name)) < 0)
 		return TPS_EXIT_ERROR;
 	if (!ex) {
-		tps_error("no baseline named '%s' (see 'tpsdb baseline list')", a->name);
+		store_label_check(s, STORE_LABEL_BASELINE, a->name, "baseline");
 		return TPS_EXIT_ERROR;
 	}
 	f.baseline = a->name;
@@ -164,7 +166,7 @@ static int do_rm(struct store *s, const struct args *a)
 	}
 	if (!r) {
 		store_rollback(s);
-		tps_error("no baseline named '%s' (see 'tpsdb baseline list')", a->name);
+		store_label_check(s, STORE_LABEL_BASELINE, a->name, "baseline");
 		return TPS_EXIT_ERROR;
 	}
 	printf("baseline '%s' removed\n", a->name);
@@ -200,8 +202,11 @@ int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 	ctx->readonly = !strcmp(sub, "list") || !strcmp(sub, "show");
 	if (!(s = tps_ctx_store(ctx)))
 		return TPS_EXIT_ERROR;
-	if (!strcmp(sub, "set"))
+	if (!strcmp(sub, "set")) {
+		if (labels_check(s, a.f.engine, a.f.model, a.f.tag) < 0)
+			return TPS_EXIT_ERROR;
 		return do_set(s, &a);
+	}
 	if (!strcmp(sub, "list"))
 		return do_list(s, &a);
 	if (!strcmp(sub, "show"))

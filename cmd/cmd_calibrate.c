@@ -4,6 +4,7 @@
  * by prompt, stores how far they drift apart per metric, and compare and gate then
  * widen their bounds to k times that floor. Load: schema/pair_load.c; floors:
  * analyze/noise.c; writing them: schema/noise.c; output: reports/calibrate_write.c. */
+#include "cmd/filter_opts.h"
 #include "analyze/noise.h"
 #include "reports/calibrate_write.h"
 #include "schema/noise.h"
@@ -73,7 +74,7 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_HOST: f.host = optarg; break;
 		case OPT_JSON: json = 1; break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			ret = TPS_EXIT_USAGE;
 			goto out;
 		}
@@ -82,7 +83,8 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 		ret = tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
-	if (!(s = tps_ctx_store(ctx)) || store_aa_load(s, &f, &set) < 0)
+	if (!(s = tps_ctx_store(ctx)) || labels_check(s, f.engine, f.model, f.tag) < 0 ||
+	    store_aa_load(s, &f, &set) < 0)
 		goto out;
 	noise_calibrate(&set.in, &pairs, &n, &n_floors);
 	for (i = 0; i < n; i++) {

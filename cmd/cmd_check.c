@@ -180,7 +180,7 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 				break;
 			if (r)
 				return r;
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}
@@ -188,6 +188,8 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
+		goto out;
+	if (filter_opts_check(s, &fo.f) < 0)
 		goto out;
 	/* A damaged store may fail the loaders part-way; the integrity check still runs
 	 * and is still reported, and the exit is then 3. */

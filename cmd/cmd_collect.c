@@ -124,8 +124,10 @@ static const char help_text[] =
 "Output:\n"
 "  --out-dir <dir>            server logs and summary.txt (default\n"
 "                             ./tpsdb-collect-<UTC time>)\n"
-"  --quiet                    no progress line (it is drawn only on a terminal;\n"
-"                             NO_COLOR turns its colours off)\n"
+"  --quiet                    no progress on stderr: on a terminal a live status\n"
+"                             line (NO_COLOR turns its colours off); else, as in\n"
+"                             a CI log, one plain line per run as it ends: run,\n"
+"                             round, cell, status, ok/failed, pp and tg tok/s\n"
 "  --dry-run                  print the runs in the order they would start, round\n"
 "                             by round, with each server command; start nothing\n"
 "\n"
@@ -321,7 +323,7 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 						       "parity, not '%s'", optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage_line);
+			tps_usage_hint(usage_line);
 			return TPS_EXIT_USAGE;
 		}
 	}

@@ -2,11 +2,13 @@
  * measured gets a paired verdict per metric (analyze/parity.c) over the cells
  * schema/pair_load.c loads, written by reports/compare_write.c; the exit code is
  * informational (0) unless a cell had to be refused or nothing was comparable (3). */
+#include "analyze/config.h"
 #include "analyze/parity.h"
 #include "cmd/filter_opts.h"
 #include "reports/compare_md.h"
 #include "reports/compare_write.h"
 #include "reports/parity.h"
+#include "schema/labels.h"
 #include "schema/pair_load.h"
 #include "tpsdb.h"
 
@@ -16,6 +18,7 @@ static const char usage[] =
 	"tpsdb compare --ours <engine> --vs <engine> [--model <label>] [--metric pp|tg|both]\n"
 	"              [--band <pct>] [--tag <t>] [--ours-tag <t>] [--vs-tag <t>]\n"
 	"              [--batch <id>] [--host <name>] [--force]\n"
+	"              [--ignore-config <key>[,<key>...]]\n"
 	"              [--format text|json|md] [--json]";
 
 static const char help[] =
@@ -40,6 +43,10 @@ static const char help[] =
 	"  --host <name>        only runs measured on this host\n"
 	"  --force              compare cells whose runs differ in model sha256 or config\n"
 	"                       (ctx, n_predict, endpoint, prompt set); loudly warned\n"
+	"  --ignore-config <keys>  pair llama-bench cells whose configs differ only in\n"
+	"                       these keys (comma list of fa, ngl, b, ub, ctk, ctv, t,\n"
+	"                       sm, nkvo, backend), e.g. ngl when one llama-bench wrote\n"
+	"                       99 and the other -1; a warning names what was ignored\n"
 	"  --format <f>         text (default), json or md (a GitHub markdown table:\n"
 	"                       answers, 90% interval, mde, rounds in view)\n"
 	"  --json               the same as --format json: {\"rows\":[...],\"warnings\":[...]}\n"
@@ -63,12 +70,15 @@ static const char help[] =
 	"shown are the geometric means of the medians of the instances behind the\n"
 	"estimate, so delta is exactly their ratio; mde is the interval's half-width.\n"
 	"\n"
-	"Exit codes: 0 compared (whatever the verdicts), 2 usage, 3 a cell was refused,\n"
-	"nothing was comparable, or a store error.\n";
+	"Exit codes: 0 compared (whatever the verdicts), 2 usage (also --vs the same\n"
+	"engine as --ours without tags that tell the runs apart), 3 a cell was refused,\n"
+	"nothing was comparable (the error names the config keys that keep the nearest\n"
+	"cells apart), an engine, model or tag the store does not hold (the error lists\n"
+	"the known ones, closest first), or a store error.\n";
 
 enum {
 	OPT_OURS = 256, OPT_VS, OPT_MODEL, OPT_METRIC, OPT_BAND, OPT_TAG, OPT_OURS_TAG,
-	OPT_VS_TAG, OPT_BATCH, OPT_HOST, OPT_FORCE, OPT_JSON,
+	OPT_VS_TAG, OPT_BATCH, OPT_HOST, OPT_FORCE, OPT_JSON, OPT_IGNORE_CONFIG,
 };
 
 static const struct option opts[] = {
@@ -85,6 +95,7 @@ static const struct option opts[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "ignore-config", required_argument, NULL, OPT_IGNORE_CONFIG },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -128,6 +139,11 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			o.batch = optarg;
 			break;
 		case OPT_FORCE: o.force = 1; break;
+		case OPT_IGNORE_CONFIG:
+			if (ignore_config_opt(optarg, usage))
+				return TPS_EXIT_USAGE;
+			o.ignore_config = optarg;
+			break;
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
 			if (format_opt_parse(optarg, &fmt, usage))
@@ -149,7 +165,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 				return TPS_EXIT_USAGE;
 			break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}
@@ -159,8 +175,20 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		return tps_usage_error(usage, "--ours and --vs are both required");
 	o.ours_tag = ours_tag ? ours_tag : tag;
 	o.vs_tag = vs_tag ? vs_tag : tag;
+	if (!strcmp(o.ours, o.vs) && !strcmp(o.ours_tag ? o.ours_tag : "", o.vs_tag ? o.vs_tag : ""))
+		return tps_usage_error(usage, "--ours and --vs are both '%s': the same runs compared "
+				       "with themselves (for an A/A pair give --ours-tag and "
+				       "--vs-tag, or use 'tpsdb calibrate')", o.ours);
 	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
+		goto out;
+	if (store_label_check(s, STORE_LABEL_ENGINE, o.ours, "--ours") != 1 ||
+	    store_label_check(s, STORE_LABEL_ENGINE, o.vs, "--vs") != 1 ||
+	    (o.model && store_label_check(s, STORE_LABEL_MODEL, o.model, "--model") != 1) ||
+	    (o.ours_tag && store_label_check(s, STORE_LABEL_TAG, o.ours_tag,
+					     ours_tag ? "--ours-tag" : "--tag") != 1) ||
+	    (o.vs_tag && o.vs_tag != o.ours_tag &&
+	     store_label_check(s, STORE_LABEL_TAG, o.vs_tag, vs_tag ? "--vs-tag" : "--tag") != 1))
 		goto out;
 	if (store_pair_load(s, &o, &set) < 0)
 		goto out;
@@ -168,10 +196,19 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		parity_stop_error(&res);
 		goto out;
 	}
+	if (o.ignore_config)
+		ignore_config_warn(o.ignore_config, o.ours, set.ignored[0], o.vs, set.ignored[1]);
 	compare_write_notes(&res);
 	if (!res.n_rows) {
-		tps_error("no cell measured by both '%s' and '%s'%s%s%s", o.ours, o.vs,
-			  o.model ? " for model '" : "", o.model ? o.model : "", o.model ? "'" : "");
+		struct config_near near;
+		char why[1024] = "";
+
+		if (config_nearest(set.inst_sides[0], set.n_runs[0], set.inst_sides[1],
+				   set.n_runs[1], &near))
+			compare_write_near(why, sizeof(why), &near, o.ours, o.vs);
+		tps_error("no cell measured by both '%s' and '%s'%s%s%s%s", o.ours, o.vs,
+			  o.model ? " for model '" : "", o.model ? o.model : "", o.model ? "'" : "",
+			  why);
 		goto out;
 	}
 	if (fmt == OUT_JSON) {

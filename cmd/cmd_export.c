@@ -103,7 +103,7 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 				break;
 			if (r)
 				return r;
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}
@@ -113,6 +113,8 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 		return tps_usage_error(usage, "--out needs a file name");
 	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
+		goto out;
+	if (filter_opts_check(s, &fo.f) < 0)
 		goto out;
 	if (out_path) {
 		/* A failed export must not leave half a file where a whole one was. */

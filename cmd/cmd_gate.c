@@ -2,10 +2,12 @@
  * options, then one load (schema/gate_load.c), the decision (analyze/gate.c) and the
  * text, JSON, JUnit XML and GitHub annotations (reports/gate_write.c). Thresholds
  * are parsed by analyze/gate_threshold.c; the file is read here. */
+#include "analyze/config.h"
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
 #include "analyze/sweep.h"
 #include "cmd/filter_opts.h"
+#include "reports/compare_write.h"
 #include "reports/gate_md.h"
 #include "reports/gate_write.h"
 #include "reports/series.h"
@@ -19,7 +21,8 @@ static const char usage[] =
 	"tpsdb gate --baseline <name> --engine <candidate> [--tag <t>] [--batch <id>] [--model <m>]\n"
 	"           [--max-regress <pct> | --max-regress <metric>=<pct> ...] [--thresholds <file>]\n"
 	"           [--metric tg|pp|accept ...] [--sweep] [--strict] [--trend]\n"
-	"           [--junit <file>] [--format text|json|md] [--json]";
+	"           [--ignore-config <key>[,<key>...]] [--junit <file>] [--format text|json|md]\n"
+	"           [--json]";
 
 static const char help[] =
 	"Compares every cell (model, spec_type, n_max, endpoint and config) that the\n"
@@ -54,6 +57,9 @@ static const char help[] =
 	"  --trend                 also fail when the newest segment of the candidate's\n"
 	"                          history (every run of the cell, per-run median) is a\n"
 	"                          regression found by change-point detection\n"
+	"  --ignore-config <keys>  match llama-bench cells whose configs differ only in\n"
+	"                          these keys (comma list of fa, ngl, b, ub, ctk, ctv, t,\n"
+	"                          sm, nkvo, backend); a warning names what was ignored\n"
 	"  --junit <file>          also write JUnit XML, one testcase per cell and metric\n"
 	"  --format <f>            text (default), json or md (GitHub markdown: the status\n"
 	"                          of each cell in bold when it fails, 90% interval, mde, rounds)\n"
@@ -67,11 +73,13 @@ static const char help[] =
 	"also appended to it; a write error there is a warning, not a failed gate.\n"
 	"\n"
 	"Exit codes: 0 every check passed, 1 a check failed, 2 usage, 3 no such baseline,\n"
-	"nothing to gate, or a store or file error.\n";
+	"engine, model or tag (the error lists the known ones, closest first), nothing\n"
+	"to gate, or a store or file error.\n";
 
 enum {
 	OPT_BASELINE = 256, OPT_ENGINE, OPT_TAG, OPT_MODEL, OPT_MAX, OPT_THRESH, OPT_METRIC,
 	OPT_SWEEP, OPT_STRICT, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_BATCH,
+	OPT_IGNORE_CONFIG,
 };
 
 static const struct option opts[] = {
@@ -89,6 +97,7 @@ static const struct option opts[] = {
 	{ "trend", no_argument, NULL, OPT_TREND },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "ignore-config", required_argument, NULL, OPT_IGNORE_CONFIG },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -127,7 +136,7 @@ static int read_thresholds(const char *path, double *th)
 struct gate_cli {
 	struct gate_report rep;
 	struct gate_params p;
-	const char *model, *junit, *thresh_file, *batch;
+	const char *model, *junit, *thresh_file, *batch, *ignore_config;
 	enum out_format fmt;
 };
 
@@ -159,6 +168,11 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 			o->batch = optarg;
 			break;
 		case OPT_JUNIT: o->junit = optarg; break;
+		case OPT_IGNORE_CONFIG:
+			if (ignore_config_opt(optarg, usage))
+				return TPS_EXIT_USAGE;
+			o->ignore_config = optarg;
+			break;
 		case OPT_THRESH: o->thresh_file = optarg; break;
 		case OPT_SWEEP: o->p.sweep = 1; break;
 		case OPT_STRICT: o->p.strict = o->rep.strict = 1; break;
@@ -180,7 +194,7 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 			metric_given = 1;
 			break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}
@@ -219,8 +233,12 @@ static int load(struct tps_ctx *ctx, const struct gate_cli *o, struct gate_set *
 		lo.metrics[m] = o->p.gated[m];
 	lo.history = o->p.trend;
 	lo.decode = o->p.sweep;
+	lo.ignore_config = o->ignore_config;
 	if (store_gate_load(s, &lo, set) < 0)
 		return -1;
+	if (o->ignore_config)
+		ignore_config_warn(o->ignore_config, o->rep.engine, set->ignored[0],
+				   o->rep.baseline, set->ignored[1]);
 	if (o->p.sweep) {
 		if (series_from_decode(set->decode, set->n_decode, SWEEP_TOLERANCE_PCT, sweep) < 0)
 			return -1;
@@ -277,6 +295,16 @@ int cmd_gate(int argc, char **argv, struct tps_ctx *ctx)
 	if (load(ctx, &o, &set, &sweep) < 0)
 		goto out;
 	if (gate_decide(&set.in, &o.p, &res) < 0) {
+		struct config_near near;
+		char why[1024];
+
+		/* No shared cell: say which config keys keep the nearest ones apart. */
+		if (res.stop == GATE_STOP_NOTHING_SHARED &&
+		    config_nearest(set.sides, set.n_cand_runs, set.sides + set.n_cand_runs,
+				   set.n_base_runs, &near)) {
+			compare_write_near(why, sizeof(why), &near, o.rep.engine, o.rep.baseline);
+			o.rep.stop_hint = why;
+		}
 		gate_write_stop(&o.rep, &res);
 		goto out;
 	}

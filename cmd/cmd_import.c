@@ -28,7 +28,10 @@ static const char help[] =
 	"                           all of them form ONE new run. A sample's prompt is the\n"
 	"                           sha256 of the response's 'prompt' text; the k-th\n"
 	"                           response with the same prompt is repetition k.\n"
-	"  llama-bench output       -o json or -o jsonl; samples_ts become pp/tg samples.\n"
+	"  llama-bench output       -o json or -o jsonl: samples_ts become pp/tg samples,\n"
+	"                           one per repetition; -o csv or -o sql: avg_ts only, one\n"
+	"                           sample flagged aggregate-only (nothing to pair); -o md\n"
+	"                           is refused. One new run per configuration and build.\n"
 	"  tpsdb export             'tpsdb export' lines: each restores its own run, and a\n"
 	"                           run whose uuid is already stored is skipped.\n"
 	"\n"
@@ -160,7 +163,7 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 				return TPS_EXIT_USAGE;
 			break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}
@@ -179,6 +182,9 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 	else if (!strcmp(res.kind, "export"))
 		printf("restored %ld run(s) with %ld sample(s); %ld already present\n",
 		       res.runs_new, res.samples, res.runs_known);
+	else if (res.runs_made > 1)
+		printf("imported %ld sample(s) from %s into %ld new runs (the first: %s; see "
+		       "'tpsdb runs')\n", res.samples, res.kind, res.runs_made, res.uuid);
 	else
 		printf("imported %ld sample(s) from %s into run %s\n", res.samples, res.kind,
 		       res.uuid);

@@ -37,7 +37,7 @@ int cmd_migrate(int argc, char **argv, struct tps_ctx *ctx)
 			printf("usage: %s\n\n%s", usage, help);
 			return TPS_EXIT_OK;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}

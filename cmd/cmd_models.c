@@ -50,7 +50,7 @@ int cmd_models(int argc, char **argv, struct tps_ctx *ctx)
 			return TPS_EXIT_OK;
 		case 256: json = 1; break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}

@@ -3,6 +3,7 @@
  * sweep, or the parity deltas per model. schema/report_load.c loads what the figure
  * needs and reports/tables.c turns it into the figure's data, as for the report's
  * figures. */
+#include "cmd/filter_opts.h"
 #include "reports/plot.h"
 #include "reports/tables.h"
 #include "schema/cells.h"
@@ -89,7 +90,7 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	struct report_input in = { 0 };
 	struct store *s;
 	enum plot_format fmt;
-	size_t ne = 0, nm = 0;
+	size_t ne = 0, nm = 0, i;
 	int64_t n_max = TPS_NULL;
 	char *gnuplot = NULL;
 	int c, metric = CELL_TG, ret = TPS_EXIT_ERROR;
@@ -125,7 +126,7 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 			}
 			break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			ret = TPS_EXIT_USAGE;
 			goto out;
 		}
@@ -157,8 +158,14 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	}
 	ctx->readonly = 1;
-	if (!(s = tps_ctx_store(ctx)))
+	if (!(s = tps_ctx_store(ctx)) || labels_check(s, NULL, NULL, tag) < 0)
 		goto out;
+	for (i = 0; i < ne; i++)
+		if (labels_check(s, engines[i], NULL, NULL) < 0)
+			goto out;
+	for (i = 0; i < nm; i++)
+		if (labels_check(s, NULL, models[i], NULL) < 0)
+			goto out;
 	a = tables_arena_new();
 	if (!(j = plot_job_new()))
 		goto out;

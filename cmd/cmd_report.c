@@ -7,6 +7,7 @@
 #include "reports/tables.h"
 #include "schema/cells.h"
 #include "schema/record.h"
+#include "schema/labels.h"
 #include "schema/report_load.h"
 #include "reports/strv.h"
 #include "outfile.h"
@@ -388,7 +389,7 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	const char *out = NULL;
 	struct figdata fd = { 0 };
 	char *note = NULL, *main_path = NULL, *txt = NULL, **names = NULL;
-	size_t n_names = 0;
+	size_t n_names = 0, i;
 	enum format fmt = FMT_MD;
 	struct filter_opts fo = { 0 };
 	int c, r, no_plots = 0, ret = TPS_EXIT_ERROR;
@@ -425,7 +426,7 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 				break;
 			ret = r ? r : TPS_EXIT_USAGE;
 			if (!r)
-				fprintf(stderr, "usage: %s\n", usage);
+				tps_usage_hint(usage);
 			goto out;
 		}
 	}
@@ -446,6 +447,15 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
+	if (filter_opts_check(s, &fo.f) < 0 ||
+	    (o.tag && store_label_check(s, STORE_LABEL_TAG, o.tag, "--tag") != 1))
+		goto out;
+	for (i = 0; i < o.n_engines; i++)
+		if (store_label_check(s, STORE_LABEL_ENGINE, engines[i], "--engine") != 1)
+			goto out;
+	for (i = 0; i < o.n_models; i++)
+		if (store_label_check(s, STORE_LABEL_MODEL, models[i], "--model") != 1)
+			goto out;
 	lo.tag = o.tag;
 	lo.engines = o.engines;
 	lo.n_engines = o.n_engines;

@@ -70,7 +70,7 @@ int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 				break;
 			if (r)
 				return r;
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}
@@ -78,6 +78,8 @@ int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
+		goto out;
+	if (filter_opts_check(s, &fo.f) < 0)
 		goto out;
 	if (catalog_runs(s, &fo.f, &runs, &n) < 0)
 		goto out;

@@ -103,14 +103,14 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 						       optarg);
 			break;
 		default:
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}
 	if (optind < argc)
 		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 	ctx->readonly = 1;
-	if (!(s = tps_ctx_store(ctx)))
+	if (!(s = tps_ctx_store(ctx)) || labels_check(s, v.engine, f.model, f.tag) < 0)
 		goto out;
 	/* Every engine is loaded, --engine or not: the shape and the gaps need the others. */
 	if (store_load_series(s, &f, batch, &runs, &n_runs) < 0 ||

@@ -121,7 +121,7 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 				break;
 			if (r)
 				return r;
-			fprintf(stderr, "usage: %s\n", usage);
+			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
 		}
 	}
@@ -130,6 +130,8 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 	cf.run = &fo.f;
 	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
+		return TPS_EXIT_ERROR;
+	if (filter_opts_check(s, &fo.f) < 0)
 		return TPS_EXIT_ERROR;
 	for (m = 0; m < 2; m++) {
 		if (want[m] && store_history(s, &cf, m ? CELL_TG : CELL_PP, &h[m], &nh[m]) < 0)

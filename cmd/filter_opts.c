@@ -3,6 +3,9 @@
  * --format and $GITHUB_STEP_SUMMARY plumbing of the commands that write markdown. */
 #include "cmd/filter_opts.h"
 
+#include "analyze/config.h"
+#include "schema/labels.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -158,4 +161,37 @@ void step_summary_close(FILE *f)
 	if (fclose(f) != 0 || bad)
 		tps_warning("cannot write $GITHUB_STEP_SUMMARY: %s",
 			    errno ? strerror(errno) : "write error");
+}
+
+int ignore_config_opt(const char *arg, const char *usage)
+{
+	char bad[64];
+
+	if (config_keys_check(arg, bad, sizeof(bad)) < 0)
+		return tps_usage_error(usage, "--ignore-config: unknown config key '%s' (keys: %s)",
+				       bad, config_keys());
+	return 0;
+}
+
+void ignore_config_warn(const char *keys, const char *a_label, const char *a,
+			const char *b_label, const char *b)
+{
+	tps_warning("--ignore-config %s: cells paired regardless of %s ('%s' ran %s; '%s' ran %s)",
+		    keys, keys, a_label, a ? a : "none", b_label, b ? b : "none");
+}
+
+int labels_check(struct store *s, const char *engine, const char *model, const char *tag)
+{
+	if (engine && store_label_check(s, STORE_LABEL_ENGINE, engine, "--engine") != 1)
+		return -1;
+	if (model && store_label_check(s, STORE_LABEL_MODEL, model, "--model") != 1)
+		return -1;
+	if (tag && store_label_check(s, STORE_LABEL_TAG, tag, "--tag") != 1)
+		return -1;
+	return 0;
+}
+
+int filter_opts_check(struct store *s, const struct run_filter *f)
+{
+	return labels_check(s, f->engine, f->model, f->tag);
 }

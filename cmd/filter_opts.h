@@ -49,6 +49,8 @@ enum {
 	"  --engine <label>        only runs of this engine\n"                             \
 	"  --model <label>         only runs of this model\n"                              \
 	"  --tag <t>               only runs with this tag\n"                              \
+	"                          (an engine, model or tag the store does not hold is\n" \
+	"                          an error, exit 3, listing the known ones closest first)\n" \
 	FILTER_HELP_MORE
 #define FILTER_HELP_MORE                                                             \
 	"  --engine-version <v>    only runs of this engine version (e.g. b7123-4e1b2c3)\n" \
@@ -74,6 +76,23 @@ struct filter_opts {
  * TPS_EXIT_USAGE after the usage error line (a bad date, a limit that is not a
  * whole number >= 1, an empty label). */
 int filter_opts_take(struct filter_opts *fo, int c, const char *arg, const char *usage);
+
+/* Checks --ignore-config's value, a comma list of llama-bench config keys
+ * (analyze/config.h config_keys()): 0, or TPS_EXIT_USAGE after the usage error
+ * line naming the unknown key and the known ones. */
+int ignore_config_opt(const char *arg, const char *usage);
+
+/* The warning line of --ignore-config: which keys were ignored and what each
+ * side's runs held in them (a and b: "key=value" lists, NULL when none). */
+void ignore_config_warn(const char *keys, const char *a_label, const char *a,
+			const char *b_label, const char *b);
+
+/* Refuses a filter naming an engine, model or tag the store does not hold: 0 when
+ * every name given is known, else -1 after one error line listing the known
+ * names, closest first (schema/labels.h). */
+int filter_opts_check(struct store *s, const struct run_filter *f);
+/* The same for names given apart (NULL: not given): --engine, --model, --tag. */
+int labels_check(struct store *s, const char *engine, const char *model, const char *tag);
 
 /* What a command prints. */
 enum out_format { OUT_TEXT, OUT_JSON, OUT_MD };

@@ -193,6 +193,7 @@ static int start_run_rec(struct importer *im, struct run_rec *r, int64_t *run_id
 	*run_id = store_run_insert(im->s, r);
 	if (*run_id < 0)
 		return -1;
+	im->res->runs_made++;
 	if (!im->res->uuid[0])
 		snprintf(im->res->uuid, sizeof(im->res->uuid), "%s", r->uuid);
 	return 0;

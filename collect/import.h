@@ -30,6 +30,8 @@ struct import_batch;
 struct import_result {
 	char uuid[40];     /* the run created from responses or llama-bench output */
 	long samples;      /* samples written */
+	long runs_made;    /* responses, llama-bench: runs created (llama-bench makes
+			      one per configuration and build) */
 	long runs_new;     /* export lines: runs restored */
 	long runs_known;   /* export lines: runs already in the store, skipped */
 	long flagged;      /* samples with a data-quality flag */

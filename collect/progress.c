@@ -5,11 +5,12 @@
 #include "schema/record.h"
 #include "tpsdb.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 struct progress {
-	int enabled, color, drawn;
+	int enabled, plain, color, drawn; /* enabled: live; plain: one line per run */
 	size_t n_cells, k, done, total;
 	int64_t rounds;
 	double t0, cell_t0;
@@ -17,11 +18,13 @@ struct progress {
 	const char *note;
 };
 
-struct progress *progress_new(int enabled, int color, size_t n_runs, int64_t rounds)
+struct progress *progress_new(enum progress_mode mode, int color, size_t n_runs,
+			      int64_t rounds)
 {
 	struct progress *p = tps_xcalloc(1, sizeof(*p));
 
-	p->enabled = enabled;
+	p->enabled = mode == PROGRESS_LIVE;
+	p->plain = mode == PROGRESS_PLAIN;
 	p->color = color;
 	p->n_cells = n_runs ? n_runs : 1;
 	p->rounds = rounds;
@@ -99,7 +102,7 @@ void progress_note(struct progress *p, const char *note)
 void progress_cell(struct progress *p, size_t k, int64_t round, const char *model,
 		   const char *engine, int64_t n_max, const char *phase)
 {
-	if (!p || !p->enabled)
+	if (!p || (!p->enabled && !p->plain))
 		return;
 	p->k = k;
 	p->done = p->total = 0;
@@ -107,7 +110,8 @@ void progress_cell(struct progress *p, size_t k, int64_t round, const char *mode
 	progress_label(p->what, sizeof(p->what), round, p->rounds, model, engine, n_max,
 		       p->note);
 	snprintf(p->phase, sizeof(p->phase), "%s", phase);
-	draw(p);
+	if (p->enabled)
+		draw(p);
 }
 
 void progress_tick(void *arg)
@@ -127,11 +131,32 @@ void progress_requests(struct progress *p, size_t done, size_t total)
 	draw(p);
 }
 
+/* " pp 1234.5 tok/s," or "" for a NaN. */
+static void rate(char *buf, size_t len, const char *metric, double v)
+{
+	if (isfinite(v))
+		snprintf(buf, len, ", %s %.1f tok/s", metric, v);
+	else
+		snprintf(buf, len, "%s", "");
+}
+
 void progress_cell_done(struct progress *p, const char *status, size_t n_ok,
-			size_t n_failed)
+			size_t n_failed, double pp, double tg)
 {
 	const char *on = "", *off = "";
 
+	if (p && p->plain) {
+		char a[48], b[48];
+
+		rate(a, sizeof(a), "pp", pp);
+		rate(b, sizeof(b), "tg", tg);
+		fprintf(stderr, "[%zu/%zu] %s: %s, %zu ok, %zu failed%s%s (%.0f s)\n", p->k + 1,
+			p->n_cells, p->what, status, n_ok, n_failed, a, b,
+			(tps_mono_ms() - p->cell_t0) / 1000);
+		fflush(stderr);
+		p->k++;
+		return;
+	}
 	if (!p || !p->enabled)
 		return;
 	if (p->color) {

@@ -116,7 +116,7 @@ static int run_one(const struct cell_env *env, size_t k, int64_t round,
 		return -1;
 	row->wall_s = (tps_mono_ms() - t0) / 1000;
 	progress_cell_done(env->progress, cr.load_failed ? "LOADFAIL" : cr.status, cr.n_ok,
-			   cr.n_failed);
+			   cr.n_failed, cr.pp, cr.tg);
 	row->cell = k;
 	row->round = round;
 	row->status = row_status(&cr);
@@ -191,7 +191,8 @@ int session_run(struct store *s, struct plan *p, const struct prompt_set *ps,
 	set_host(&hostrun.host, setup);
 	if (identify(s, p, setup) < 0)
 		goto out;
-	pr = progress_new(!setup->quiet && isatty(2), !setup_getenv("NO_COLOR"),
+	pr = progress_new(setup->quiet ? PROGRESS_OFF : isatty(2) ? PROGRESS_LIVE : PROGRESS_PLAIN,
+			  !setup_getenv("NO_COLOR"),
 			  res->n_planned, res->rounds);
 	progress_note(pr, hooks ? hooks->note : NULL);
 	env.store = s;

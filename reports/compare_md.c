@@ -2,6 +2,7 @@
  * request or $GITHUB_STEP_SUMMARY, from the rows the text and JSON writers take.
  * Numbers right-aligned and padded, so the source reads as a table too. */
 #include "reports/compare_md.h"
+#include "reports/compare_write.h"
 #include "reports/md.h"
 #include "reports/parity.h"
 #include "tpsdb.h"
@@ -28,8 +29,16 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 	struct md_table t;
 	char name[256], buf[96], lo[32], hi[32];
 	size_t i, j, n_undecided = 0;
+	unsigned vary = parity_rows_varying(r);
+	char *same = parity_rows_constant(r, vary);
 
 	heading(f, ours, vs);
+	if (same) {
+		char *e = md_escape(same);
+		fprintf(f, "Config of every row: %s\n\n", e);
+		free(e);
+		free(same);
+	}
 	md_table_init(&t, K_N);
 	md_table_set(&t, 0, K_CELL, "cell");
 	md_table_set(&t, 0, K_METRIC, "metric");
@@ -47,7 +56,7 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 		const struct parity_row *w = &r->rows[i];
 		size_t row = md_table_add_row(&t);
 
-		parity_row_name(w, name, sizeof(name));
+		parity_row_label(w, vary, name, sizeof(name));
 		md_table_set(&t, row, K_CELL, name);
 		md_table_set(&t, row, K_METRIC, w->metric);
 		md_num(buf, sizeof(buf), "%.2f", w->ours_median);
@@ -79,6 +88,16 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 	}
 	md_table_write_gfm(f, &t);
 	md_table_release(&t);
+	{
+		size_t n = compare_one_instance_cells(r);
+
+		if (n)
+			fprintf(f, "\n%zu row%s compare one llama-bench process a side: one process "
+				"is one instance, which decides nothing; a decision needs two "
+				"processes or more a side (each build's llama-bench files imported "
+				"under one `--tag`), or a stored A/A floor (`tpsdb calibrate`).\n",
+				n, n == 1 ? "" : "s");
+	}
 	if (n_undecided) {
 		fprintf(f, "\nNot yet answered:\n\n");
 		for (i = 0; i < r->n_rows; i++) {
@@ -87,7 +106,7 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 
 			if (w->v.regression == VERDICT_REG_NO || w->v.regression == VERDICT_REG_YES)
 				continue;
-			parity_row_name(w, name, sizeof(name));
+			parity_row_label(w, vary, name, sizeof(name));
 			e = md_escape(name);
 			verdict_answer_text(&w->v, w->reason, ans, sizeof(ans));
 			a = md_escape(ans);

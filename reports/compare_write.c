@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/config.h"
 #include "reports/json.h"
 #include "reports/md.h"
 #include "reports/parity.h"
@@ -106,7 +107,7 @@ int compare_write_json(const struct parity_result *r)
 
 /* The lines that lead the table: rows whose resolution is wider than the band
  * asked for, so that a verdict inside a wide band is not read as a tight one. */
-static void write_lead(const struct parity_result *r, double band_pct)
+static void write_lead(const struct parity_result *r, double band_pct, unsigned vary)
 {
 	size_t i;
 
@@ -116,7 +117,7 @@ static void write_lead(const struct parity_result *r, double band_pct)
 
 		if (!(w->v.mde_pct > band_pct))
 			continue;
-		parity_row_name(w, name, sizeof(name));
+		parity_row_label(w, vary, name, sizeof(name));
 		e = escape_text(name);
 		printf("mde %.2f%% > band %.2f%%: %s %s could not have seen a difference under "
 		       "%.2f%% (%zu round%s)\n",
@@ -126,10 +127,55 @@ static void write_lead(const struct parity_result *r, double band_pct)
 	}
 }
 
+void compare_write_near(char *buf, size_t len, const struct config_near *n, const char *ours,
+			const char *vs)
+{
+	size_t i, at;
+	char keys[256] = "";
+
+	at = (size_t)snprintf(buf, len, "; the nearest cells differ only in config");
+	for (i = 0; i < n->n_keys && at < len; i++) {
+		at += (size_t)snprintf(buf + at, len - at, "%s %s ('%s' %s, '%s' %s)", i ? "," : "",
+				       n->key[i], ours, n->ours[i], vs, n->vs[i]);
+		snprintf(keys + strlen(keys), sizeof(keys) - strlen(keys), "%s%s", i ? "," : "",
+			 n->key[i]);
+	}
+	if (at < len)
+		snprintf(buf + at, len - at, ": --ignore-config %s pairs %zu cell%s", keys,
+			 n->n_cells, n->n_cells == 1 ? "" : "s");
+}
+
+size_t compare_one_instance_cells(const struct parity_result *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n_rows; i++) {
+		const struct parity_row *w = &r->rows[i];
+
+		if (w->config && *w->config && w->reason == ESTIMATE_REASON_ONE_INSTANCE)
+			n++;
+	}
+	return n;
+}
+
+/* What a llama-bench comparison of one process a side needs to decide. */
+static void write_bench_rounds(const struct parity_result *r)
+{
+	size_t n = compare_one_instance_cells(r);
+
+	if (!n)
+		return;
+	printf("llama-bench: %zu row%s compare one llama-bench process a side: one process is "
+	       "one instance, whose repetitions cannot show the scatter between instances; a "
+	       "decision needs two processes or more a side (run llama-bench again and import "
+	       "each build's files under one --tag), or a stored A/A floor (tpsdb calibrate)\n",
+	       n, n == 1 ? "" : "s");
+}
+
 /* The lines after the table: each row's answer that is not a plain yes or no
  * (how far from deciding it is, or why it cannot decide), and the instances
  * left out. */
-static void write_open(const struct parity_result *r)
+static void write_open(const struct parity_result *r, unsigned vary)
 {
 	size_t i;
 
@@ -137,7 +183,7 @@ static void write_open(const struct parity_result *r)
 		const struct parity_row *w = &r->rows[i];
 		char name[256], ans[400], outl[400], *e;
 
-		parity_row_name(w, name, sizeof(name));
+		parity_row_label(w, vary, name, sizeof(name));
 		e = escape_text(name);
 		if (w->v.regression != VERDICT_REG_NO && w->v.regression != VERDICT_REG_YES) {
 			verdict_answer_text(&w->v, w->reason, ans, sizeof(ans));
@@ -154,20 +200,29 @@ void compare_write_text(const struct parity_result *r, const char *ours_raw,
 			const char *vs_raw, double band_pct)
 {
 	char *ours = escape_text(ours_raw), *vs = escape_text(vs_raw);
+	unsigned vary = parity_rows_varying(r);
+	char *same = parity_rows_constant(r, vary);
 	int wc = 4;
 	size_t i;
 
 	for (i = 0; i < r->n_rows; i++) {
 		char name[256], *e;
 		int l;
-		parity_row_name(&r->rows[i], name, sizeof(name));
+		parity_row_label(&r->rows[i], vary, name, sizeof(name));
 		e = escape_text(name);
 		l = (int)strlen(e);
 		if (l > wc)
 			wc = l;
 		free(e);
 	}
-	write_lead(r, band_pct);
+	write_lead(r, band_pct, vary);
+	if (same) {
+		char *e = escape_text(same);
+		/* The keys every row shares, once, so that each label shows what differs. */
+		printf("config of every row: %s\n", e);
+		free(e);
+		free(same);
+	}
 	printf("%-*s  %-6s  %10s  %10s  %8s  %-19s  %-10s  %-9s  %6s  %7s  %s\n",
 	       wc, "cell", "metric", ours, vs, "delta", "90% interval", "regression",
 	       "verdict", "rounds", "mde", "excl");
@@ -176,7 +231,7 @@ void compare_write_text(const struct parity_result *r, const char *ours_raw,
 		char name[256], a[32], b[32], d[32], ci[80], excl[48], mde[32], *e;
 		const char *reg = verdict_regression_name(w->v.regression);
 
-		parity_row_name(w, name, sizeof(name));
+		parity_row_label(w, vary, name, sizeof(name));
 		e = escape_text(name);
 		md_num(a, sizeof(a), "%.1f", w->ours_median);
 		md_num(b, sizeof(b), "%.1f", w->vs_median);
@@ -190,11 +245,12 @@ void compare_write_text(const struct parity_result *r, const char *ours_raw,
 		       verdict_kind_name(w->v.kind), w->v.rounds, mde, excl);
 		free(e);
 	}
-	write_open(r);
+	write_open(r, vary);
+	write_bench_rounds(r);
 	printf("regression: is %s slower than %s by more than the band (%.1f%%)? yes/no when "
 	       "the whole 90%% interval (5%% each side) lies below/above -band; verdict: the "
 	       "same interval against +-band; tok/s: geometric means of the instances' "
-	       "medians, delta their ratio; interval: t on the per-round log ratios (each run "
+	       "requests, delta their ratio; interval: t on the per-round log ratios (each run "
 	       "one instance); mde: its half-width; excl: flagged samples left out (%s/%s)\n",
 	       ours, vs, band_pct, ours, vs);
 	free(ours);

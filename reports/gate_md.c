@@ -37,9 +37,21 @@ static void rows_table(FILE *f, const struct gate_report *h, const struct gate_r
 	static const char *const names[G_N] = { "cell", "metric", "baseline", "candidate",
 		"delta", "90% interval", "threshold", "rounds", "mde", "regression", "status" };
 	struct md_table t;
-	char cell[256], buf[64], lo[32], hi[32];
+	char cell[256], buf[64], lo[32], hi[32], *same = NULL;
+	const char **cfg = tps_xcalloc(r->n_rows ? r->n_rows : 1, sizeof(*cfg));
+	unsigned vary;
 	size_t i, j;
 
+	for (i = 0; i < r->n_rows; i++)
+		cfg[i] = r->rows[i].cand->side.config;
+	vary = parity_configs_varying(cfg, r->n_rows, &same);
+	free(cfg);
+	if (same) {
+		char *e = md_escape(same);
+		fprintf(f, "Config of every row: %s\n\n", e);
+		free(e);
+		free(same);
+	}
 	head(&t, names, G_N);
 	for (j = G_BASE; j <= G_MDE; j++)
 		t.right[j] = 1;
@@ -49,7 +61,7 @@ static void rows_table(FILE *f, const struct gate_report *h, const struct gate_r
 		const char *fmt = w->metric == GATE_ACCEPT ? "%.3f" : "%.2f";
 		size_t row = md_table_add_row(&t);
 
-		parity_side_name(&w->cand->side, cell, sizeof(cell));
+		parity_side_label(&w->cand->side, vary, cell, sizeof(cell));
 		md_table_set(&t, row, G_CELL, cell);
 		md_table_set(&t, row, G_METRIC, gate_metric_name(w->metric));
 		md_num(buf, sizeof(buf), fmt, w->g.baseline_mean);

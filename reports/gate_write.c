@@ -74,9 +74,9 @@ int gate_write_stop(const struct gate_report *h, const struct gate_result *r)
 	case GATE_STOP_NONE:
 		break;
 	}
-	return tps_error("nothing to gate: no cell of '%s'%s%s%s is in the baseline '%s'",
+	return tps_error("nothing to gate: no cell of '%s'%s%s%s is in the baseline '%s'%s",
 			 h->engine, h->tag ? " tagged '" : "", h->tag ? h->tag : "",
-			 h->tag ? "'" : "", h->baseline);
+			 h->tag ? "'" : "", h->baseline, h->stop_hint ? h->stop_hint : "");
 }
 
 /* Whether a row counts as a failure: FAIL, or INCONCLUSIVE under --strict. */
@@ -161,10 +161,16 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 
 	/* printf's padding, not md_table: a number wider than its column widens only
 	 * its own line here, and the output is kept byte for byte. */
-	char *e, *t, *b;
+	char *e, *t, *b, *same = NULL;
+	const char **cfg = tps_xcalloc(r->n_rows ? r->n_rows : 1, sizeof(*cfg));
+	unsigned vary;
 
+	for (i = 0; i < r->n_rows; i++)
+		cfg[i] = r->rows[i].cand->side.config;
+	vary = parity_configs_varying(cfg, r->n_rows, &same);
+	free(cfg);
 	for (i = 0; i < r->n_rows; i++) {
-		cell_name(r->rows[i].cand, cell, sizeof(cell));
+		parity_side_label(&r->rows[i].cand->side, vary, cell, sizeof(cell));
 		e = escape_text(cell);
 		if ((int)strlen(e) > wc)
 			wc = (int)strlen(e);
@@ -179,6 +185,12 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 	free(e);
 	free(t);
 	free(b);
+	if (same) {
+		e = escape_text(same);
+		fprintf(f, "  config of every row: %s\n", e);
+		free(e);
+		free(same);
+	}
 	fprintf(f, "  %-*s  %-6s  %10s  %10s  %8s  %-19s  %-10s  %-10s  %s\n", wc, "cell",
 		"metric", "baseline", "candidate", "delta", "90% interval", "threshold",
 		"regression", "status");
@@ -187,12 +199,11 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 		char th[40];
 		/* Acceptance is a ratio: three decimals; tok/s: one. */
 		int prec = w->metric == GATE_ACCEPT ? 3 : 1;
-
-		cell_name(w->cand, cell, sizeof(cell));
-		e = escape_text(cell);
 		const char *reg = verdict_regression_name(w->g.v.regression);
 		char ci[80];
 
+		parity_side_label(&w->cand->side, vary, cell, sizeof(cell));
+		e = escape_text(cell);
 		snprintf(th, sizeof(th), "-%.1f%%", w->g.threshold_pct);
 		verdict_interval_text(&w->g.v, ci, sizeof(ci));
 		fprintf(f, "  %-*s  %-6s  %10.*f  %10.*f  %+7.2f%%  %-19s  %-10s  %-10s  %s\n", wc,

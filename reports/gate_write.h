@@ -14,6 +14,8 @@ struct gate_report {
 	const char *baseline, *engine; /* required */
 	const char *tag;               /* the candidate's tag; NULL: its latest runs */
 	int strict;                    /* findings fail the gate */
+	const char *stop_hint;         /* NULL, or the tail of the "nothing to gate"
+					  error (compare_write_near()) */
 };
 
 /* A note as one warning line without a prefix, e.g. "cell 'gemma-4b': the

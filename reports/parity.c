@@ -6,8 +6,10 @@
 #include <math.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analyze/config.h"
 #include "schema/record.h"
 #include "tpsdb.h"
 
@@ -38,6 +40,72 @@ static void with_config(const char *config, char *buf, size_t len)
 
 	if (config && *config && at < len)
 		snprintf(buf + at, len - at, " {%s}", config);
+}
+
+unsigned parity_rows_varying(const struct parity_result *r)
+{
+	const char **cfg = tps_xcalloc(r->n_rows ? r->n_rows : 1, sizeof(*cfg));
+	unsigned v;
+	size_t i;
+
+	for (i = 0; i < r->n_rows; i++)
+		cfg[i] = r->rows[i].config;
+	v = config_varying(cfg, r->n_rows);
+	free(cfg);
+	return v;
+}
+
+void parity_row_label(const struct parity_row *w, unsigned varying, char *buf, size_t len)
+{
+	char *label = config_label(w->config, varying);
+
+	parity_cell_name(w->model, w->spec_type, w->n_max, w->endpoint, buf, len);
+	with_config(label, buf, len);
+	free(label);
+}
+
+char *parity_rows_constant(const struct parity_result *r, unsigned varying)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_rows; i++) {
+		if (r->rows[i].config && *r->rows[i].config) {
+			char *c = config_constant(r->rows[i].config, varying);
+			if (*c)
+				return c;
+			free(c);
+			return NULL;
+		}
+	}
+	return NULL;
+}
+
+void parity_side_label(const struct parity_side *s, unsigned varying, char *buf, size_t len)
+{
+	char *label = config_label(s->config, varying);
+
+	parity_cell_name(s->model, s->spec_type, s->n_max, s->endpoint, buf, len);
+	with_config(label, buf, len);
+	free(label);
+}
+
+unsigned parity_configs_varying(const char *const *cfg, size_t n, char **constant)
+{
+	unsigned v = config_varying(cfg, n);
+	size_t i;
+
+	*constant = NULL;
+	for (i = 0; i < n; i++) {
+		if (cfg[i] && *cfg[i]) {
+			*constant = config_constant(cfg[i], v);
+			if (!**constant) {
+				free(*constant);
+				*constant = NULL;
+			}
+			break;
+		}
+	}
+	return v;
 }
 
 void parity_side_name(const struct parity_side *s, char *buf, size_t len)

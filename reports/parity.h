@@ -17,6 +17,20 @@ void parity_cell_name(const char *model, const char *spec_type, int64_t n_max,
 
 /* parity_cell_name() of a row, then its llama-bench config, if any, in braces. */
 void parity_row_name(const struct parity_row *w, char *buf, size_t len);
+/* The llama-bench config keys that vary among r's rows (config_varying()). */
+unsigned parity_rows_varying(const struct parity_result *r);
+/* parity_row_name() with only the config keys in varying (and the test): the
+ * label of a table whose constant keys are printed once above it. */
+void parity_row_label(const struct parity_row *w, unsigned varying, char *buf, size_t len);
+/* The keys every row shares ("ngl=99 b=2048 ..."), from the first row with a
+ * config, or NULL when no row has one or nothing is shared. Caller frees. */
+char *parity_rows_constant(const struct parity_result *r, unsigned varying);
+/* parity_row_label() of a side: only the config keys in varying. */
+void parity_side_label(const struct parity_side *s, unsigned varying, char *buf, size_t len);
+/* The config keys that vary among the n configs of cfg (config_varying()), and in
+ * *constant the keys they share, from the first non-empty one, as
+ * parity_rows_constant() (NULL: none). Caller frees what *constant gets. */
+unsigned parity_configs_varying(const char *const *cfg, size_t n, char **constant);
 /* parity_cell_name() of a side, then its config as parity_row_name() does. */
 void parity_side_name(const struct parity_side *s, char *buf, size_t len);
 

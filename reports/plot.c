@@ -586,7 +586,7 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 {
 	char *path = NULL, *q = NULL;
 	int64_t xmax = 1;
-	size_t i, k, npts = 0, *col = NULL;
+	size_t i, k, npts = 0, n_ci = 0, *col = NULL;
 	const char **keys = NULL;
 	FILE *f = NULL;
 	int ret = -1;
@@ -611,6 +611,13 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 	fprintf(j->gp, "set ytics nomirror\nset y2tics 0.1\nset y2range [0:1]\n");
 	fprintf(j->gp, "set yrange [0:*]\nset xrange [-0.3:%lld.3]\n", (long long)xmax);
 	fprintf(j->gp, "set xtics 1\nset xtics add ('base' 0)\n");
+	for (i = 0; i < sw->n_series; i++)
+		for (k = 0; sw->series[i].tg_lo && sw->series[i].tg_hi && k < sw->series[i].n; k++)
+			n_ci += isfinite(sw->series[i].tg_lo[k]) && isfinite(sw->series[i].tg_hi[k]);
+	/* Say what the bars are, and when there are none, why. */
+	fprintf(j->gp, "set label 1 '%s' at graph 0.01, graph 0.97 left front font ',8'\n",
+		n_ci ? "bars: 95% interval of each rung, decode tok/s over its runs" :
+		       "no intervals: one run a rung");
 	fprintf(j->gp, "plot ");
 	for (i = 0; i < sw->n_series; i++) {
 		const struct plot_sweep_series *se = &sw->series[i];
@@ -622,13 +629,15 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 		b = tps_xasprintf("%s acceptance", se->label ? se->label : "");
 		put_field(f, "n_max\t", a);
 		put_field(f, "\t", b);
-		fputc('\n', f);
+		fprintf(f, "\ttg_lo\ttg_hi\n");
 		free(a);
 		free(b);
 		for (k = 0; k < se->n; k++) {
 			fprintf(f, "%lld", (long long)se->n_max[k]);
 			put_num(f, se->tg[k]);
 			put_num(f, se->accept[k]);
+			put_num(f, se->tg_lo ? se->tg_lo[k] : NAN);
+			put_num(f, se->tg_hi ? se->tg_hi[k] : NAN);
 			fputc('\n', f);
 		}
 		q = data_finish(f, &path);
@@ -639,6 +648,9 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 			"title columnheader(2), \\\n     %s using 1:3 axes x1y2 with linespoints "
 			"lc rgb '%s' lw 1.5 dt 2 pt 6 title columnheader(3)", i ? ", \\\n     " : "",
 			q, plot_colour(col[i]), q, plot_colour(col[i]));
+		if (n_ci)
+			fprintf(j->gp, ", \\\n     %s using 1:2:4:5 axes x1y1 with yerrorbars "
+				"lc rgb '%s' lw 1.5 pt 7 ps 0.5 notitle", q, plot_colour(col[i]));
 		free(q);
 		q = NULL;
 	}
@@ -655,12 +667,38 @@ out:
 	return ret;
 }
 
+double plot_parity_limit(const struct plot_parity *p)
+{
+	double band = p->band_pct > 0 ? p->band_pct : 1, maxd = 0, lim;
+	size_t i;
+
+	for (i = 0; i < p->n_engines * p->n_groups; i++)
+		if (isfinite(p->delta[i]) && fabs(p->delta[i]) > maxd)
+			maxd = fabs(p->delta[i]);
+	/* The bars decide the axis, never the intervals; and the band stays at least
+	 * a twenty-fifth of it, so it can be seen. */
+	lim = fmax(5 * band, 1.2 * maxd);
+	return fmin(lim, 25 * band);
+}
+
+/* v clipped into [-lim, lim], counting in *n a finite v that was outside. */
+static double clip(double v, double lim, size_t *n)
+{
+	if (!isfinite(v))
+		return v;
+	if (v > lim || v < -lim) {
+		(*n)++;
+		return v > lim ? lim : -lim;
+	}
+	return v;
+}
+
 int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char *out,
 		    enum plot_format fmt)
 {
 	char *path = NULL, *q = NULL;
-	size_t e, g, nbars = 0, *col = NULL;
-	double w;
+	size_t e, g, nbars = 0, n_clipped = 0, *col = NULL;
+	double w, lim = 0;
 	FILE *f = NULL;
 	int ret = -1;
 
@@ -683,6 +721,21 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 	fprintf(j->gp, "set boxwidth %.6f absolute\n", w);
 	fprintf(j->gp, "set xrange [-0.6:%.1f]\n", (double)p->n_groups - 0.4);
 	fprintf(j->gp, "set xtics scale 0\nset xlabel 'model (base config)'\n");
+	lim = plot_parity_limit(p);
+	fprintf(j->gp, "set yrange [%.6f:%.6f]\n", -lim, lim);
+	for (e = 0; e < p->n_engines * p->n_groups; e++) {
+		size_t before = n_clipped;
+
+		clip(p->delta[e], lim, &n_clipped);
+		clip(p->lo ? p->lo[e] : NAN, lim, &n_clipped);
+		clip(p->hi ? p->hi[e] : NAN, lim, &n_clipped);
+		n_clipped = before + (n_clipped > before);
+	}
+	/* The figure says how its axis was chosen, so that a cut bar is not read as a
+	 * short one. */
+	fprintf(j->gp, "set label 1 'axis +/-%.1f%%: intervals and bars beyond it are clipped "
+		"at the edge (%zu clipped); full values in the table' at graph 0.01, graph 0.97 "
+		"left front font ',8'\n", lim, n_clipped);
 	if (!(f = data_open(j, "groups", &path)))
 		goto out;
 	for (g = 0; g < p->n_groups; g++) {
@@ -713,10 +766,12 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 		fprintf(f, "\tlo\thi\n");
 		for (g = 0; g < p->n_groups; g++) {
 			size_t i = e * p->n_groups + g;
+			size_t dummy = 0;
+
 			fprintf(f, "%zu", g);
-			put_num(f, p->delta[i]);
-			put_num(f, p->lo ? p->lo[i] : NAN);
-			put_num(f, p->hi ? p->hi[i] : NAN);
+			put_num(f, clip(p->delta[i], lim, &dummy));
+			put_num(f, clip(p->lo ? p->lo[i] : NAN, lim, &dummy));
+			put_num(f, clip(p->hi ? p->hi[i] : NAN, lim, &dummy));
 			fputc('\n', f);
 		}
 		q = data_finish(f, &path);

@@ -64,6 +64,8 @@ struct plot_sweep_series {
 	const int64_t *n_max;   /* 0 for the base rung */
 	const double *tg;       /* NaN where unknown */
 	const double *accept;   /* 0..1; NaN for the base */
+	const double *tg_lo, *tg_hi; /* each rung's 95% interval of tg over its runs,
+					drawn as error bars; NULL or NaN: none */
 	const char *key;        /* what picks its colour (the engine); NULL: label */
 };
 
@@ -85,6 +87,11 @@ struct plot_parity {
 	const double *delta, *lo, *hi;
 	double band_pct;            /* the parity band shaded around 0 */
 };
+
+/* The half-height of the parity figure's y axis, percent: 1.2 x the largest |delta|,
+ * at least 5 x band_pct and at most 25 x band_pct, so that the band stays visible;
+ * bars and intervals beyond it are clipped to it and the figure says how many. */
+double plot_parity_limit(const struct plot_parity *p);
 
 /* Colours. Each engine keeps one colour in every figure, in every run: the
  * palette entry its key hashes to (FNV-1a), so the same engine is drawn alike in

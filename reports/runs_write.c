@@ -28,6 +28,7 @@ int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n)
 		json_put_str(o, "source", r->source);
 		json_put_str(o, "host", r->host);
 		json_put_str(o, "engine", r->engine);
+		json_put_str(o, "engine_version", r->engine_version ? r->engine_version : "");
 		json_put_str(o, "role", r->role);
 		json_put_str(o, "model", r->model);
 		json_put_str(o, "tag", r->tag);
@@ -68,7 +69,7 @@ static void set(struct md_table *t, size_t row, size_t col, char *text)
 	free(text);
 }
 
-enum { COL_STARTED, COL_UUID, COL_STATUS, COL_HOST, COL_ENGINE, COL_MODEL, COL_TAG,
+enum { COL_STARTED, COL_UUID, COL_STATUS, COL_HOST, COL_ENGINE, COL_VERSION, COL_MODEL, COL_TAG,
        COL_SPEC, COL_NMAX, COL_ROUND, COL_SAMPLES, COL_FAILED, COL_PP, COL_TG, COL_CONFIG,
        NCOLS };
 
@@ -84,7 +85,7 @@ void runs_write_table(FILE *f, const struct catalog_run *runs, size_t n)
 
 void runs_write_fill(struct md_table *tp, const struct catalog_run *runs, size_t n)
 {
-	static const char *const head[NCOLS] = { "STARTED", "UUID", "STATUS", "HOST", "ENGINE",
+	static const char *const head[NCOLS] = { "STARTED", "UUID", "STATUS", "HOST", "ENGINE", "VERSION",
 		"MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED", "PP_MED", "TG_MED",
 		"CONFIG" };
 	struct md_table t;
@@ -116,6 +117,8 @@ void runs_write_fill(struct md_table *tp, const struct catalog_run *runs, size_t
 		set(&t, row, COL_STATUS, cell(r->status));
 		set(&t, row, COL_HOST, cell(r->host));
 		set(&t, row, COL_ENGINE, cell(r->engine));
+		set(&t, row, COL_VERSION, cell(r->engine_version && *r->engine_version ?
+						r->engine_version : "-"));
 		set(&t, row, COL_MODEL, cell(r->model));
 		set(&t, row, COL_TAG, cell(r->tag && *r->tag ? r->tag : "-"));
 		set(&t, row, COL_SPEC, cell(r->spec_type && *r->spec_type ? r->spec_type : "-"));

@@ -390,18 +390,24 @@ int tables_sweep(const struct report_decode *in, const char *const *engines, siz
 	for (i = 0; i < ns; i++) {
 		const struct series *se = &set.v[ord[i]];
 		int64_t *nm;
-		double *tg, *ac;
+		double *tg, *ac, *lo, *hi;
 		ps[i].label = series_label(a, se->engine, se->endpoint);
 		ps[i].key = arena_strdup(a, se->engine);
 		nm = arena_calloc(a, se->n_rungs, sizeof(*nm));
 		tg = arena_calloc(a, se->n_rungs, sizeof(*tg));
 		ac = arena_calloc(a, se->n_rungs, sizeof(*ac));
+		lo = arena_calloc(a, se->n_rungs, sizeof(*lo));
+		hi = arena_calloc(a, se->n_rungs, sizeof(*hi));
 		for (k = 0; k < se->n_rungs; k++) {
 			int64_t v = se->rungs[k].n_max;
 			nm[k] = sweep_rung_is_base(v) ? 0 : v;
 			tg[k] = se->rungs[k].rung.tg;
 			ac[k] = se->rungs[k].point.acceptance;
+			lo[k] = se->rungs[k].point.tg_ci_lo;
+			hi[k] = se->rungs[k].point.tg_ci_hi;
 		}
+		ps[i].tg_lo = lo;
+		ps[i].tg_hi = hi;
 		ps[i].n = se->n_rungs;
 		ps[i].n_max = nm;
 		ps[i].tg = tg;

@@ -50,7 +50,7 @@ static void hosts_release(struct catalog_hosts *h)
 static const char runs_sql[] =
 	"SELECT * FROM (SELECT r.id, r.uuid, r.started_at, r.ended_at, r.status, r.source, "
 	"h.name, e.label, e.role, m.label, r.tag, r.spec_type, r.endpoint, r.load_error, "
-	"r.ctx, r.n_predict, r.n_max, r.warmup, r.round, r.batch, r.config, r.cpu, "
+	"r.ctx, r.n_predict, r.n_max, r.warmup, r.round, r.batch, r.config, r.cpu, e.version, "
 	"row_number() OVER (ORDER BY r.started_at DESC, r.id DESC) AS rn "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id WHERE " RUN_FILTER_SQL
@@ -133,6 +133,7 @@ int catalog_runs(struct store *s, const struct run_filter *f, struct catalog_run
 		r->batch = store_col_text(st, c++);
 		r->config = store_col_text(st, c++);
 		r->cpu = store_col_text(st, c++);
+		r->engine_version = store_col_text(st, c++);
 		if (run_rates(s, sqlite3_column_int64(st, 0), r) < 0)
 			goto out;
 	}
@@ -163,6 +164,7 @@ void catalog_runs_free(struct catalog_run *r, size_t n)
 		free(r[i].source);
 		free(r[i].host);
 		free(r[i].engine);
+		free(r[i].engine_version);
 		free(r[i].role);
 		free(r[i].model);
 		free(r[i].tag);

@@ -10,6 +10,7 @@
 
 #include "analyze/sweep.h"
 #include "schema/baseline.h"
+#include "schema/labels.h"
 #include "schema/noise.h"
 #include "schema/pair_load.h"
 #include "tpsdb.h"
@@ -205,8 +206,15 @@ int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate
 	memset(out, 0, sizeof(*out));
 	if ((ex = store_baseline_exists(s, o->baseline)) < 0)
 		return -1;
-	if (!ex)
-		return tps_error("no baseline named '%s' (see 'tpsdb baseline list')", o->baseline);
+	if (!ex) {
+		/* Not there: the check's error line lists the baselines there are. */
+		store_label_check(s, STORE_LABEL_BASELINE, o->baseline, "--baseline");
+		return -1;
+	}
+	if (store_label_check(s, STORE_LABEL_ENGINE, o->engine, "--engine") != 1 ||
+	    (o->model && store_label_check(s, STORE_LABEL_MODEL, o->model, "--model") != 1) ||
+	    (o->tag && store_label_check(s, STORE_LABEL_TAG, o->tag, "--tag") != 1))
+		return -1;
 	fc.engine = o->engine;
 	fc.tag = o->tag;
 	fc.batch = o->batch;
@@ -220,6 +228,10 @@ int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate
 	if (store_cell_runs(s, &fc, &out->cand_runs, &out->n_cand_runs) < 0 ||
 	    store_cell_runs(s, &fb, &out->base_runs, &out->n_base_runs) < 0)
 		return -1;
+	store_runs_canon_config(out->cand_runs, out->n_cand_runs, o->ignore_config,
+				&out->ignored[0]);
+	store_runs_canon_config(out->base_runs, out->n_base_runs, o->ignore_config,
+				&out->ignored[1]);
 	nc = out->n_cand_runs;
 	nb = out->n_base_runs;
 	out->sides = tps_xcalloc(nc + nb + 1, sizeof(*out->sides));
@@ -274,6 +286,8 @@ void gate_set_release(struct gate_set *set)
 
 	if (!set)
 		return;
+	free(set->ignored[0]);
+	free(set->ignored[1]);
 	cell_runs_free(set->cand_runs, set->n_cand_runs);
 	cell_runs_free(set->base_runs, set->n_base_runs);
 	free(set->sides);

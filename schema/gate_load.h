@@ -23,6 +23,8 @@ struct gate_load_opts {
 	int metrics[GATE_N_METRICS];  /* 1: load this metric's values (and floor) */
 	int history;                  /* load the candidate's history of those metrics */
 	int decode;                   /* load the candidate's decode runs for the sweep */
+	const char *ignore_config;    /* NULL: none; else llama-bench config keys
+					 (comma list) cells are matched regardless of */
 };
 
 /* A loaded gate. `in` borrows everything from the rest, which the set owns until
@@ -45,6 +47,9 @@ struct gate_set {
 	size_t n_hist_runs;
 	struct store_decode *decode;    /* with o->decode: store_load_series() */
 	size_t n_decode;
+	char *ignored[2];               /* with o->ignore_config: the "key=value"s of
+					   those keys the candidate's and the
+					   baseline's runs held, NULL none */
 };
 
 /* Loads the gate of o->engine's runs against the baseline o->baseline, pooling
@@ -57,7 +62,9 @@ struct gate_set {
  * for the candidate's runs also the newest stored noise floor of pp and tg (NaN
  * when none), the count of samples carrying each flag, and with o->history its
  * history series of the cell (every run of the engine, o->model). With o->decode,
- * decode[] holds the candidate's runs as store_load_decode() reads them. Fills
+ * decode[] holds the candidate's runs as store_load_decode() reads them.
+ * Configurations are matched in canonical form, without the keys of
+ * o->ignore_config (store_runs_canon_config()). Fills
  * *out, released with gate_set_release() (also after -1). 0 ok, -1 after an error
  * line (one naming the baseline when it does not exist). */
 int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate_set *out);

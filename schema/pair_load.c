@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/config.h"
 #include "schema/noise.h"
 #include "schema/record.h"
 #include "tpsdb.h"
@@ -30,6 +31,21 @@ void pair_side_of(const struct cell_run *r, struct parity_side *out)
 	out->started_at = r->started_at;
 	out->looks_to = r->looks_to == TPS_NULL ? 0 : r->looks_to;
 	out->round = INT64_MIN;
+}
+
+void store_runs_canon_config(struct cell_run *r, size_t n, const char *ignore, char **ignored)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		char *c;
+
+		if (ignored && ignore)
+			config_collect(ignored, r[i].config, ignore);
+		c = config_canon(r[i].config, ignore);
+		free(r[i].config);
+		r[i].config = c;
+	}
 }
 
 static int same_str(const char *a, const char *b)
@@ -251,6 +267,9 @@ int store_pair_load(struct store *s, const struct parity_opts *o, struct pair_se
 	if (store_cell_runs(s, &fa, &out->runs[0], &out->n_runs[0]) < 0 ||
 	    store_cell_runs(s, &fb, &out->runs[1], &out->n_runs[1]) < 0)
 		goto out;
+	for (k = 0; k < 2; k++)
+		store_runs_canon_config(out->runs[k], out->n_runs[k], o->ignore_config,
+					&out->ignored[k]);
 	out->inst = tps_xcalloc(out->n_runs[0] + out->n_runs[1] + 1, sizeof(*out->inst));
 	for (k = 0; k < 2; k++) {
 		size_t nr = out->n_runs[k] ? out->n_runs[k] : 1;
@@ -377,6 +396,7 @@ void pair_set_release(struct pair_set *p)
 	free(p->cells);
 	free(p->inst);
 	for (i = 0; i < 2; i++) {
+		free(p->ignored[i]);
 		free(p->sides[i]);
 		free(p->inst_sides[i]);
 		cell_runs_free(p->runs[i], p->n_runs[i]);

@@ -24,6 +24,8 @@ struct pair_set {
 	size_t n_values;
 	struct parity_side *inst_sides[2]; /* compare: one per pooled run */
 	struct parity_instance *inst;  /* the pooled runs the cells point to */
+	char *ignored[2];              /* with o->ignore_config: the "key=value"s of
+					  those keys each side's runs held, NULL none */
 };
 
 /* The single place where a run's round number and batch id are read: *round gets
@@ -32,11 +34,19 @@ struct pair_set {
  * (migration 0003). Runs without a round pair by start order. */
 void store_run_round_batch(const struct cell_run *r, int64_t *round, const char **batch);
 
+/* Rewrites the config of every run of r[0..n) into its canonical form
+ * (config_canon(): one spelling per value, the keys of the comma list ignore
+ * left out; NULL ignores none), collecting what was left out into *ignored
+ * (config_collect()) when ignored is not NULL. */
+void store_runs_canon_config(struct cell_run *r, size_t n, const char *ignore, char **ignored);
+
 /* Loads the cells o->ours and o->vs share, with the runs picked by o->model,
  * o->host, o->batch and the tags, and pools every picked run of a side in a
  * cell: with a tag, every run carrying it; without, the runs carrying the tag of
  * the cell's latest run (that run alone when it has none); runs whose config
- * differs from the latest (parity_mismatch()) are left out. The newest picked run
+ * differs from the latest (parity_mismatch()) are left out. Configurations are
+ * compared in canonical form, without the keys of o->ignore_config (what those
+ * keys held goes to out->ignored). The newest picked run
  * is the cell's run (in->ours, in->vs); cells[i].ours_inst / vs_inst list them
  * all, oldest first, with their values. Two runs share a cell
  * when model, spec type, n_max and endpoint agree; each vs run pairs with at most

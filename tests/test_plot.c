@@ -566,6 +566,105 @@ static void test_plot_script_colours(void **state)
 	free(body);
 }
 
+/* The parity figure keeps its band visible: the axis follows the bars (at most 25
+ * bands), intervals beyond it are clipped and the figure says so; the sweep figure
+ * draws each rung's interval, or says why there is none. */
+static void test_plot_intervals(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const groups[2] = { "m1", "m2" };
+	static const char *const eng[1] = { "ours" };
+	static const double delta[2] = { 3, -1 }, lo[2] = { -500, -2 }, hi[2] = { 18000, 0 };
+	static const double big[1] = { 400 };
+	static const int64_t nm[2] = { 0, 1 };
+	static const double tg[2] = { 100, 150 }, acc[2] = { NAN, 0.8 };
+	static const double tlo[2] = { 95, 140 }, thi[2] = { 104, 161 };
+	char *body = tps_xasprintf("cp \"$1\" '%s'/kept.gp && cp \"$(dirname \"$1\")\"/*.dat '%s'/ "
+				   "&& echo x >\"$(dirname \"$1\")/figure1.svg\"", f->dir, f->dir);
+	char *fake = fake_gnuplot(f->dir, body), *out = tps_xasprintf("%s/o.svg", f->dir);
+	char *kept = tps_xasprintf("%s/kept.gp", f->dir), *dat = tps_xasprintf("%s/f1_s1.dat", f->dir);
+	char *script, *data;
+	struct plot_sweep_series ss;
+	struct plot_sweep sw;
+	struct plot_parity pa;
+	struct plot_job *j;
+
+	memset(&pa, 0, sizeof(pa));
+	pa.title = "p";
+	pa.ylabel = "%";
+	pa.n_groups = 2;
+	pa.n_engines = 1;
+	pa.groups = groups;
+	pa.engines = eng;
+	pa.delta = delta;
+	pa.lo = lo;
+	pa.hi = hi;
+	pa.band_pct = 2;
+	assert_true(fabs(plot_parity_limit(&pa) - 10) < 1e-9); /* 5 bands beat 1.2 x 3 */
+	j = plot_job_new();
+	assert_int_equal(plot_job_parity(j, &pa, out, PLOT_SVG), 0);
+	assert_int_equal(plot_job_run(j, fake, 10), 0);
+	plot_job_free(j);
+	script = tps_read_file(kept, NULL);
+	data = tps_read_file(dat, NULL);
+	assert_non_null(script);
+	assert_non_null(data);
+	assert_non_null(strstr(script, "set yrange [-10.000000:10.000000]"));
+	assert_non_null(strstr(script, "axis +/-10.0%: intervals and bars beyond it are clipped "
+				       "at the edge (1 clipped)"));
+	/* m1's interval [-500, 18000] is cut to the axis; m2's is as it was */
+	assert_non_null(strstr(data, "0\t3.000000\t-10.000000\t10.000000\n"));
+	assert_non_null(strstr(data, "1\t-1.000000\t-2.000000\t0.000000\n"));
+	free(script);
+	free(data);
+	/* One huge bar: the axis stops at 25 bands, the bar is clipped too. */
+	pa.n_groups = 1;
+	pa.delta = big;
+	pa.lo = pa.hi = NULL;
+	assert_true(fabs(plot_parity_limit(&pa) - 50) < 1e-9);
+	pa.band_pct = 0;
+	assert_true(fabs(plot_parity_limit(&pa) - 25) < 1e-9); /* no band: 1% stands in */
+
+	memset(&ss, 0, sizeof(ss));
+	ss.label = "ours";
+	ss.n = 2;
+	ss.n_max = nm;
+	ss.tg = tg;
+	ss.accept = acc;
+	ss.tg_lo = tlo;
+	ss.tg_hi = thi;
+	memset(&sw, 0, sizeof(sw));
+	sw.title = "s";
+	sw.series = &ss;
+	sw.n_series = 1;
+	j = plot_job_new();
+	assert_int_equal(plot_job_sweep(j, &sw, out, PLOT_SVG), 0);
+	assert_int_equal(plot_job_run(j, fake, 10), 0);
+	plot_job_free(j);
+	script = tps_read_file(kept, NULL);
+	data = tps_read_file(dat, NULL);
+	assert_non_null(strstr(script, "using 1:2:4:5 axes x1y1 with yerrorbars"));
+	assert_non_null(strstr(script, "bars: 95% interval of each rung, decode tok/s over its runs"));
+	assert_non_null(strstr(data, "1\t150.000000\t0.800000\t140.000000\t161.000000\n"));
+	free(script);
+	free(data);
+	/* No interval (one run a rung): no error bars, and the figure says why. */
+	ss.tg_lo = ss.tg_hi = NULL;
+	j = plot_job_new();
+	assert_int_equal(plot_job_sweep(j, &sw, out, PLOT_SVG), 0);
+	assert_int_equal(plot_job_run(j, fake, 10), 0);
+	plot_job_free(j);
+	script = tps_read_file(kept, NULL);
+	assert_null(strstr(script, "yerrorbars"));
+	assert_non_null(strstr(script, "no intervals: one run a rung"));
+	free(script);
+	free(kept);
+	free(dat);
+	free(out);
+	free(fake);
+	free(body);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -580,6 +679,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_plot_gnuplot_hostile, setup, teardown),
 		cmocka_unit_test(test_plot_colours),
 		cmocka_unit_test_setup_teardown(test_plot_script_colours, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plot_intervals, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

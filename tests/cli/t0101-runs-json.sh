@@ -25,7 +25,7 @@ assert isinstance(runs, list) and len(runs) == 4, runs
 need = {"uuid", "engine", "model", "host", "tag", "spec_type", "n_max", "status",
         "n_samples", "started_at", "ended_at", "role", "endpoint", "ctx", "n_predict",
         "warmup", "source", "load_error", "n_failed", "n_flagged", "pp_median", "tg_median",
-        "config", "cpu"}
+        "config", "cpu", "engine_version"}
 for r in runs:
     missing = need - set(r)
     assert not missing, missing
@@ -38,6 +38,9 @@ assert base["engine"] == "ours" and base["role"] == "ours" and base["model"] == 
 assert base["host"] == "a" and base["tag"] == "b1" and base["n_predict"] == 512
 assert base["endpoint"] == "completion" and base["source"] == "import"
 assert base["ctx"] is None and base["load_error"] is None
+# the engine version is shown: llama-bench's build, "" when the import named none
+assert bench["engine_version"].startswith("b") and "-" in bench["engine_version"], bench
+assert base["engine_version"] == "", base["engine_version"]
 assert base["pp_median"] > 0 and base["tg_median"] > 0
 assert spec["n_max"] == 8 and spec["spec_type"] == "draft-simple" and spec["n_samples"] == 2
 assert bench["source"] == "llama-bench" and bench["endpoint"] == "llama-bench"
@@ -49,12 +52,16 @@ PY
 # Filters.
 test "$("$TPSDB_BIN" runs --json --engine ours | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2
 test "$("$TPSDB_BIN" runs --json --host b | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 2
-test "$("$TPSDB_BIN" runs --json --tag nope)" = "[]"
+test "$("$TPSDB_BIN" runs --json --tag b1 --since 2099-01-01)" = "[]"
+# A tag the store does not hold is an error naming the known ones, not an empty list.
+rc=0; "$TPSDB_BIN" runs --json --tag nope >"$tmp/nope.out" 2>"$tmp/nope.err" || rc=$?
+test "$rc" = 3 && test ! -s "$tmp/nope.out"
+grep -qx "tpsdb: error: --tag 'nope': no tag of that name in the store (known, closest first: b1.*)" "$tmp/nope.err"
 
 # The table: a header and one line per run, the UUID column starting at one offset.
 "$TPSDB_BIN" runs >"$tmp/table"
 test "$(wc -l <"$tmp/table")" = 5
-head -n 1 "$tmp/table" | grep -q '^STARTED *UUID *STATUS *HOST *ENGINE *MODEL'
+head -n 1 "$tmp/table" | grep -q '^STARTED *UUID *STATUS *HOST *ENGINE *VERSION *MODEL'
 col=$(head -n 1 "$tmp/table" | awk '{ print index($0, "UUID") }')
 test "$(tail -n +2 "$tmp/table" | cut -c "$col-$((col + 36))" | grep -Ec '^[0-9a-f-]{36} $')" = 4
 grep -q ' draft-simple  *8 ' "$tmp/table"

@@ -57,6 +57,7 @@ check '.series[0].shape[0].ref == "upstream"' "--ref"
 tps sweep --engine ours --tolerance 40
 expect_rc 0 "--tolerance 40"
 tps sweep --model nothing
-expect_rc 3 "no series"
-grep -q '^tpsdb: error: no speculative series' "$TMP/err" || fail "error line"
+expect_rc 3 "a model the store does not hold"
+grep -q "^tpsdb: error: --model 'nothing': no model of that name in the store (known, closest first: " "$TMP/err" ||
+	fail "error line"
 exit 0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t0409: compare, sweep, baseline and gate follow the command conventions: --help on
-# stdout with exit 0, a usage error as one error line plus the usage on stderr with
+# stdout with exit 0, a usage error as one error line plus "see 'tpsdb <cmd> --help'" on stderr with
 # exit 2, before the store is touched.
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 
@@ -17,7 +17,7 @@ while IFS='|' read -r args what; do
 	tps $args
 	expect_rc 2 "$what"
 	grep -q '^tpsdb: error: ' "$TMP/err" || fail "$what: error line"
-	grep -q '^usage: ' "$TMP/err" || fail "$what: usage"
+	grep -qx "see 'tpsdb [a-z]* --help'" "$TMP/err" || fail "$what: the --help hint"
 done <<'CASES'
 compare --vs llama.cpp|compare without --ours
 compare --ours a --vs b --metric speed|compare --metric speed

@@ -64,7 +64,7 @@ grep -q '^| g4 ' "$TMP/out" && fail "--model q35 leaves g4 out"
 
 tps report --no-plots --engine nope
 expect_rc 3 "an engine without runs"
-grep -q "^tpsdb: error: no runs of engine 'nope' match" "$TMP/err" || fail "names the engine"
+grep -q "^tpsdb: error: --engine 'nope': no engine of that name in the store (known, closest first: " "$TMP/err" || fail "names the engine"
 tps report --format xml
 expect_rc 2 "a bad --format"
 

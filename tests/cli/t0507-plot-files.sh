@@ -36,7 +36,8 @@ expect_rc 2 "a bad extension"
 tps plot trend
 expect_rc 2 "no --out"
 tps plot sweep --model nope --out "$TMP/x.png"
-expect_rc 3 "nothing to plot"
-grep -q '^tpsdb: error: nothing to plot' "$TMP/err" || fail "says nothing to plot"
+expect_rc 3 "a model the store does not hold"
+grep -q "^tpsdb: error: --model 'nope': no model of that name in the store (known, closest first: " "$TMP/err" ||
+	fail "names the known models"
 [ ! -e "$TMP/x.png" ] || fail "no file for nothing"
 exit 0
