@@ -139,7 +139,7 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 		char *o = md_escape(ours), *v = md_escape(vs);
 		fprintf(f, "\nregression: is %s slower than %s by more than %.1f%%? yes/no when the "
 			   "whole 90%% interval lies below/above -%.1f%% (only a decided yes is bold). "
-			   "tok/s: geometric means of the instances' medians, delta %s / %s - 1; "
+			   "tok/s: geometric means of the instances' requests, delta %s / %s - 1; "
 			   "verdict: the same interval against +-%.1f%%; mde: its half-width.\n",
 			o, v, band_pct, band_pct, o, v, band_pct);
 		free(o);

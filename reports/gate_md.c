@@ -196,7 +196,7 @@ void gate_md_write(FILE *f, const struct gate_report *h, const struct gate_resul
 			free(m);
 		}
 	}
-	fprintf(f, "\ntok/s: geometric means of the instances' medians (accept: accepted/drafted). "
+	fprintf(f, "\ntok/s: geometric means of the instances' requests (accept: accepted/drafted). "
 		   "regression: yes (fail) when the whole 90%% interval lies below -threshold, no "
 		   "(pass) when it lies above, else undecided (inconclusive). mde: the interval's "
 		   "half-width.\n");

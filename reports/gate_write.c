@@ -252,7 +252,7 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 		fprintf(f, "  trend %s: %s\n", r->trend[i].fail ? "FAIL" : "pass", e);
 		free(e);
 	}
-	fprintf(f, "tok/s: geometric means of the instances' medians (accept: accepted/"
+	fprintf(f, "tok/s: geometric means of the instances' requests (accept: accepted/"
 		"drafted); regression: the whole 90%% interval below -threshold (fail) or above "
 		"it (pass), else inconclusive\n");
 }

@@ -36,21 +36,22 @@ grep -qx "tpsdb: warning: --ignore-config ngl: cells paired regardless of ngl ('
 check '.rows | length == 4' "4 tests, 4 rows"
 check 'all(.rows[]; .metric == (if (.config | startswith("pp")) then "pp" else "tg" end))' \
 	"a pp test has no tg row, a tg test no pp row"
-check 'all(.rows[]; .verdict != "unknown" and .n_pairs == 5 and .rounds == 1)' "5 pairs, one round"
+check 'all(.rows[]; .verdict == "undecided" and .reason == "one-instance" and .rounds == 1)' "one round of one instance: nothing decided"
 check '[.rows[].config] | sort == ["pp512 fa=0 b=2048 ub=512 ctk=f16 ctv=f16 t=1 sm=layer nkvo=0 backend=CPU",
 	"pp512 fa=1 b=2048 ub=512 ctk=f16 ctv=f16 t=1 sm=layer nkvo=0 backend=CPU",
 	"tg128 fa=0 b=2048 ub=512 ctk=f16 ctv=f16 t=1 sm=layer nkvo=0 backend=CPU",
 	"tg128 fa=1 b=2048 ub=512 ctk=f16 ctv=f16 t=1 sm=layer nkvo=0 backend=CPU"]' "ngl left out"
 
-# One llama-bench process a side, -r 5: the text says what would decide.
+# One llama-bench process a side, -r 5: more repetitions cannot decide it (they
+# do not show the scatter between processes); the text says what would.
 tps compare --ours new --vs old --ignore-config ngl
 expect_rc 0 "compare text"
-grep -qx "llama-bench: 4 rows compare one llama-bench process a side with 5 repetitions, too few for a significant verdict: a decision needs -r 6 or more, or two rounds or more (run llama-bench again: one process is one instance; import each build's files under one --tag)" "$TMP/out" ||
-	fail "says what -r or rounds a decision needs"
+grep -qx "llama-bench: 4 rows compare one llama-bench process a side: one process is one instance, whose repetitions cannot show the scatter between instances; a decision needs two processes or more a side (run llama-bench again and import each build's files under one --tag), or a stored A/A floor (tpsdb calibrate)" "$TMP/out" ||
+	fail "says what a decision needs"
 
 tps compare --ours new --vs old --ignore-config ngl --format md
-grep -qxF "4 rows compare one llama-bench process a side with 5 repetitions, too few for a significant verdict: a decision needs \`-r 6\` or more, or two rounds or more (each build's llama-bench files imported under one \`--tag\`)." "$TMP/out" ||
-	fail "md: says what -r or rounds a decision needs"
+grep -qxF "4 rows compare one llama-bench process a side: one process is one instance, which decides nothing; a decision needs two processes or more a side (each build's llama-bench files imported under one \`--tag\`), or a stored A/A floor (\`tpsdb calibrate\`)." "$TMP/out" ||
+	fail "md: says what a decision needs"
 
 # gate: the same hint when nothing is shared, and --ignore-config there too.
 tps baseline set old-base --engine old
@@ -83,7 +84,7 @@ for r in 1 2 3; do
 done
 tps compare --ours new --vs old --ignore-config ngl
 expect_rc 0 "compare rounds"
-grep -q '^llama-bench: ' "$TMP/out" && fail "rounds: no -r hint"
+grep -q '^llama-bench: ' "$TMP/out" && fail "rounds: no hint"
 tps compare --ours new --vs old --ignore-config ngl --json
 check 'all(.rows[]; .rounds == 3 and .instances_ours == 3 and .instances_vs == 3)' "3 rounds"
 exit 0
