@@ -15,7 +15,7 @@
 static const char usage[] =
 	"tpsdb compare --ours <engine> --vs <engine> [--model <label>] [--metric pp|tg|both]\n"
 	"              [--band <pct>] [--tag <t>] [--ours-tag <t>] [--vs-tag <t>]\n"
-	"              [--batch <id>] [--noise-k <k>] [--host <name>] [--force]\n"
+	"              [--batch <id>] [--noise-k <k>] [--host <name>] [--force] [--strict]\n"
 	"              [--format text|json|md] [--json]";
 
 static const char help[] =
@@ -41,6 +41,10 @@ static const char help[] =
 	"  --host <name>        only runs measured on this host\n"
 	"  --force              compare cells whose runs differ in model sha256 or config\n"
 	"                       (ctx, n_predict, endpoint, prompt set); loudly warned\n"
+	"  --strict             exit 1 when a compared cell's runs carry an environment\n"
+	"                       finding (host-busy, gpu-contended, gpu-throttled,\n"
+	"                       clocks-changed, partial-offload, kv-on-host) or\n"
+	"                       degenerate-output samples; without it they are warned\n"
 	"  --format <f>         text (default), json or md (a GitHub markdown table:\n"
 	"                       verdicts, 95% CI, mde, rounds and decided in view)\n"
 	"  --json               the same as --format json: {\"rows\":[...],\"warnings\":[...]}\n"
@@ -56,12 +60,17 @@ static const char help[] =
 	"t interval on the log ratios, p Wilcoxon's signed-rank test; parity when |delta|\n"
 	"is within the effective band (k x noise floor), significant needs 6 pairs.\n"
 	"\n"
-	"Exit codes: 0 compared (whatever the verdicts), 2 usage, 3 a cell was refused,\n"
-	"nothing was comparable, or a store error.\n";
+	"Each row also says whether the two runs generated the same text: at\n"
+	"temperature 0, outputs_compared counts the (prompt, rep) pairs of the cell's\n"
+	"newest runs that both kept an output hash for, outputs_identical those whose\n"
+	"hashes match (null at another temperature).\n"
+	"\n"
+	"Exit codes: 0 compared (whatever the verdicts), 1 --strict and a flagged cell,\n"
+	"2 usage, 3 a cell was refused, nothing was comparable, or a store error.\n";
 
 enum {
 	OPT_OURS = 256, OPT_VS, OPT_MODEL, OPT_METRIC, OPT_BAND, OPT_TAG, OPT_OURS_TAG,
-	OPT_VS_TAG, OPT_BATCH, OPT_NOISE_K, OPT_HOST, OPT_FORCE, OPT_JSON,
+	OPT_VS_TAG, OPT_BATCH, OPT_NOISE_K, OPT_HOST, OPT_FORCE, OPT_JSON, OPT_STRICT,
 };
 
 static const struct option opts[] = {
@@ -78,6 +87,7 @@ static const struct option opts[] = {
 	{ "noise-k", required_argument, NULL, OPT_NOISE_K },
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -100,7 +110,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	const char *tag = NULL, *ours_tag = NULL, *vs_tag = NULL;
 	enum out_format fmt = OUT_TEXT;
 	FILE *summary;
-	int c, ret = TPS_EXIT_ERROR;
+	int c, strict = 0, ret = TPS_EXIT_ERROR;
 
 	parity_opts_init(&o);
 
@@ -122,6 +132,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			o.batch = optarg;
 			break;
 		case OPT_FORCE: o.force = 1; break;
+		case OPT_STRICT: strict = 1; break;
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
 			if (format_opt_parse(optarg, &fmt, usage))
@@ -185,7 +196,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		fputc('\n', summary);
 		step_summary_close(summary);
 	}
-	ret = TPS_EXIT_OK;
+	ret = strict && parity_env_rows(&res) ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:
 	parity_result_release(&res);
 	pair_set_release(&set);

@@ -30,6 +30,16 @@ void parity_diff_text(const struct parity_diff *d, char *buf, size_t len);
  * a heap string the caller frees. */
 char *parity_note_text(const struct parity_note *n);
 
+/* The names of the RUN_ENV_* bits set in flags, ", "-separated, into buf
+ * ("host-busy, gpu-contended"); "" for none. Always NUL-terminates buf. */
+void parity_env_names(unsigned flags, char *buf, size_t len);
+
+/* The warning for a row whose runs carry an environment finding or degenerate
+ * output: "cell '<name>': the runs carry host-busy (ours), gpu-contended (vs):
+ * the delta may be the environment's, not the engine's; 'tpsdb check' says
+ * more". NULL for a clean row. Caller frees. */
+char *parity_env_text(const struct parity_row *w);
+
 /* Prints the error line for a result whose parity_decide() returned -1 (the
  * refused cell and why, or the bad parameters) and returns -1. */
 int parity_stop_error(const struct parity_result *r);

@@ -27,6 +27,11 @@ void pair_side_of(const struct cell_run *r, struct parity_side *out)
 	out->n_max = r->n_max;
 	out->ctx = r->ctx;
 	out->n_predict = r->n_predict;
+	out->env_flags = r->env_flags;
+	out->n_degenerate = r->n_degenerate;
+	out->temperature = r->temperature;
+	out->outputs = r->outputs;
+	out->n_outputs = r->n_outputs;
 }
 
 static int same_str(const char *a, const char *b)
@@ -248,6 +253,12 @@ int store_pair_load(struct store *s, const struct parity_opts *o, struct pair_se
 	if (store_cell_runs(s, &fa, &out->runs[0], &out->n_runs[0]) < 0 ||
 	    store_cell_runs(s, &fb, &out->runs[1], &out->n_runs[1]) < 0)
 		goto out;
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < out->n_runs[k]; i++) {
+			if (store_cell_outputs(s, &out->runs[k][i]) < 0)
+				goto out;
+		}
+	}
 	out->inst = tps_xcalloc(out->n_runs[0] + out->n_runs[1] + 1, sizeof(*out->inst));
 	for (k = 0; k < 2; k++) {
 		size_t nr = out->n_runs[k] ? out->n_runs[k] : 1;
