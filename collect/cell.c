@@ -422,6 +422,10 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 		argv = plan_argv(env->plan, c, port, o->ctx);
 		renv = runenv_new(o->gpu);
 		runenv_before(renv); /* the GPU as the server finds it */
+		/* llama.cpp prints where layers and the KV cache went at INFO, above its
+		 * default verbosity (3): ask for 4 unless the user chose. Other engines
+		 * ignore the variable. */
+		setenv("LLAMA_ARG_LOG_VERBOSITY", "4", 0);
 		t_start = tps_mono_ms();
 		srv = server_start(argv, o->gpu, e->home, res->log_path);
 		if (!srv)
