@@ -217,7 +217,7 @@ unsigned runenv_decide(const struct runenv_facts *f)
 	unsigned flags = 0;
 	size_t i;
 
-	if (f->wall_s > 0 && f->ncpu > 0 &&
+	if (f->wall_s >= RUNENV_HOST_MIN_WALL_S && f->ncpu > 0 &&
 	    f->others_cpu_s / (f->ncpu * f->wall_s) > f->busy_share)
 		flags |= RUN_ENV_HOST_BUSY;
 	if (f->has_gpu) {

@@ -16,6 +16,9 @@
 /* host-busy: other processes used more than this share of all CPUs' time while
  * the run measured; TPSDB_HOST_BUSY_PCT (a percentage) overrides it. */
 #define RUNENV_HOST_BUSY_SHARE 0.5
+/* ... judged only over a window at least this long: /proc counts CPU time in
+ * ticks of 10 ms, too coarse for a shorter one. */
+#define RUNENV_HOST_MIN_WALL_S 0.5
 /* gpu-contended: utilisation of the run's GPU at or above this before the start. */
 #define RUNENV_GPU_BUSY_UTIL 10.0
 /* clocks-changed: (max - min) / max of the SM or memory clock above this, over the

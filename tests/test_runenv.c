@@ -150,6 +150,10 @@ static void test_runenv_decide(void **state)
 	assert_int_equal(runenv_decide(&f), RUN_ENV_HOST_BUSY);
 	f.busy_share = 0.9;
 	assert_int_equal(runenv_decide(&f), 0);
+	f.busy_share = RUNENV_HOST_BUSY_SHARE;
+	f.wall_s = 0.01; /* a window of one tick says nothing */
+	f.others_cpu_s = 0.02;
+	assert_int_equal(runenv_decide(&f), 0);
 
 	facts_init(&f);
 	f.has_gpu = 1;
