@@ -643,6 +643,9 @@ unsigned runenv_finish(struct runenv *e, const char *log_path, double ready_ms, 
 		f.ncpu = (double)sysconf(_SC_NPROCESSORS_ONLN);
 		f.server_cpu_s = srv;
 		f.others_cpu_s = fmax(0, (e->busy1 - e->busy0) - srv - self - e->sampler_s);
+		/* /proc counts in ticks, each process rounded its own way: never more
+		 * than the CPUs had. */
+		f.others_cpu_s = fmin(f.others_cpu_s, f.ncpu * f.wall_s);
 		f.load1_start = e->load0;
 		f.load1_end = e->load1;
 	}
