@@ -22,7 +22,8 @@ tiny=$cache/tpsdb-collect-tiny-F16.gguf
 	{ cat "$T/tiny.log" >&2; fail "scripts/tiny-model.sh failed"; }
 command -v nvidia-smi >/dev/null && skip "this host has nvidia-smi: the CPU expectations do not hold"
 
-run_tpsdb collect --engine ours="$L" --model tiny="$tiny" --reps 2 --n-predict 64 \
+printf '## one\nWrite a C function that parses an ISO 8601 date.\n' >"$T/one.txt"
+run_tpsdb collect --engine ours="$L" --model tiny="$tiny" --prompts "$T/one.txt" --reps 2 --n-predict 32 \
 	--port 21560 --out-dir "$OUT" --tag t0904
 [ "$rc" = 0 ] || { tail -n 20 "$T/stderr" >&2; fail "exit status $rc"; }
 pgrep -f "^$L --host " >/dev/null && fail "a llama-server outlived tpsdb"
