@@ -98,6 +98,35 @@ static void add_findings(const struct gate_cell *c, struct gate_result *r)
 		f->flag = 1u << i;
 		f->count = c->flag_counts[i];
 		f->n_samples = c->n_samples;
+		f->env_flags = 0;
+		f->base = 0;
+	}
+}
+
+/* The environment of a run of either side: its RUN_ENV_* findings and its
+ * degenerate-output samples, each one finding. */
+static void add_env_findings(const struct gate_cell *c, int base, struct gate_result *r)
+{
+	struct gate_finding *f;
+
+	if (c->side.env_flags) {
+		r->find = tps_xrealloc(r->find, (r->n_find + 1) * sizeof(*r->find));
+		f = &r->find[r->n_find++];
+		memset(f, 0, sizeof(*f));
+		f->cell = c;
+		f->env_flags = c->side.env_flags;
+		f->count = f->n_samples = 1;
+		f->base = base;
+	}
+	if (c->side.n_degenerate > 0) {
+		r->find = tps_xrealloc(r->find, (r->n_find + 1) * sizeof(*r->find));
+		f = &r->find[r->n_find++];
+		memset(f, 0, sizeof(*f));
+		f->cell = c;
+		f->flag = GATE_FLAG_DEGENERATE;
+		f->count = c->side.n_degenerate;
+		f->n_samples = c->n_samples;
+		f->base = base;
 	}
 }
 
@@ -226,6 +255,7 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	row->metric = m;
 	row->g = g;
 	row->noise_pct = noise;
+	parity_outputs(&c->side, &b->side, &row->outputs_compared, &row->outputs_identical);
 	if (g.outcome == VERDICT_GATE_FAIL || (g.outcome == VERDICT_GATE_INCONCLUSIVE && p->strict))
 		r->n_fail++;
 	if (g.outcome == VERDICT_GATE_INCONCLUSIVE)
@@ -334,10 +364,13 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 		size_t choices;
 
 		add_findings(c, out);
+		add_env_findings(c, 0, out);
 		if (!(b = baseline_for(in, c, &choices))) {
 			add_note(out, GATE_NOTE_CAND_ONLY, c);
 			continue;
 		}
+		if (!used[b - in->base])
+			add_env_findings(b, 1, out);
 		used[b - in->base] = 1;
 		if (choices > 1 && strcmp(b->side.engine, c->side.engine)) {
 			struct gate_note *n = add_note(out, GATE_NOTE_ENGINES, c);
@@ -351,6 +384,17 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 			continue;
 		}
 		out->n_shared++;
+		if (p->require_identical) {
+			struct gate_output *g;
+			out->outputs = tps_xrealloc(out->outputs,
+						    (out->n_outputs + 1) * sizeof(*out->outputs));
+			g = &out->outputs[out->n_outputs++];
+			g->cand = c;
+			g->base = b;
+			parity_outputs(&c->side, &b->side, &g->compared, &g->identical);
+			g->fail = g->compared <= 0 || g->identical < g->compared;
+			out->n_fail += (size_t)g->fail;
+		}
 		for (m = 0; m < GATE_N_METRICS; m++) {
 			if (!p->gated[m] || (m == GATE_ACCEPT && sweep_rung_is_base(c->side.n_max)))
 				continue;
@@ -382,6 +426,7 @@ void gate_result_release(struct gate_result *r)
 	free(r->rows);
 	free(r->notes);
 	free(r->find);
+	free(r->outputs);
 	free(r->viol);
 	free(r->trend);
 	memset(r, 0, sizeof(*r));

@@ -28,6 +28,8 @@ enum gate_metric {
 /* The sample flags counted for --strict: the flag 1 << i for i < GATE_N_FLAGS
  * (SAMPLE_TRUNCATED .. SAMPLE_COLD of the store). */
 #define GATE_N_FLAGS 5
+/* The store's SAMPLE_DEGENERATE bit, which a gate finding may also carry. */
+#define GATE_FLAG_DEGENERATE (1u << 6)
 
 /* "pp", "tg" or "accept"; static strings. */
 const char *gate_metric_name(int metric);
@@ -87,6 +89,9 @@ struct gate_params {
 	int strict;                       /* fail on flagged samples and on
 					     inconclusive rows */
 	int trend;                        /* fail on a regressing newest change point */
+	int require_identical;            /* fail a shared cell whose two runs' outputs
+					     differ, or cannot be compared (another
+					     temperature than 0, no output hashes) */
 };
 
 /* Sets the defaults: every metric gated at VERDICT_MAX_REGRESS_PCT, no optional
@@ -120,6 +125,14 @@ struct gate_row {
 	int metric;                          /* enum gate_metric */
 	struct verdict_gate_result g;        /* means, delta, threshold, bound, outcome */
 	double noise_pct;                    /* the stored floor; NaN when none */
+	int64_t outputs_compared, outputs_identical; /* parity_outputs() of the two runs */
+};
+
+/* Output identity of one shared cell (every cell with p->require_identical). */
+struct gate_output {
+	const struct gate_cell *cand, *base;
+	int64_t compared, identical; /* parity_outputs(); -1 not at temperature 0 */
+	int fail;                    /* identical < compared, or nothing compared */
 };
 
 /* A remark for the reader, in the order met. */
@@ -141,11 +154,15 @@ struct gate_note {
 	int baseline_empty;     /* NO_DATA: 1 the baseline's side, 0 the candidate's */
 };
 
-/* A flag carried by some of a candidate run's samples. */
+/* A flag carried by some of a candidate run's samples, or (env_flags set, flag 0)
+ * the environment findings of a candidate or baseline run (migration 0007);
+ * degenerate-output samples are flag SAMPLE_DEGENERATE (1 << 6) of either side. */
 struct gate_finding {
 	const struct gate_cell *cell;
-	unsigned flag; /* 1 << i */
+	unsigned flag; /* 1 << i, or 0 for an environment finding */
 	int64_t count, n_samples;
+	unsigned env_flags; /* RUN_ENV_* bits of the store's record.h */
+	int base;           /* 1: a baseline run's */
 };
 
 /* A sweep violation of the candidate: decode falls from one rung to the next. */
@@ -185,11 +202,14 @@ struct gate_result {
 	size_t n_viol;
 	struct gate_trend *trend;      /* with p->trend, cells that have a change point */
 	size_t n_trend;
+	struct gate_output *outputs;   /* with p->require_identical, one per shared cell */
+	size_t n_outputs;
 	size_t n_shared;               /* candidate cells gated */
 	size_t n_inconclusive;         /* rows past the threshold, not significantly */
 	size_t n_fail;                 /* failing rows + trends + violations (+ findings
-					  and inconclusive rows with p->strict); the
-					  gate passes at 0 */
+					  and inconclusive rows with p->strict, + cells
+					  whose outputs differ with p->require_identical);
+					  the gate passes at 0 */
 	enum gate_stop stop;
 	const struct gate_cell *stop_cell;
 };

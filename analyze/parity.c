@@ -299,6 +299,16 @@ static int judge(const struct parity_opts *o, const struct parity_side *a,
 	for (i = 0; i < nb; i++)
 		row->excluded_vs += ib[i].values[m].excluded;
 	row->forced = forced;
+	for (i = 0; i < na; i++) {
+		row->env_ours |= ia[i].side ? ia[i].side->env_flags : 0;
+		row->degenerate += ia[i].side ? ia[i].side->n_degenerate : 0;
+	}
+	for (i = 0; i < nb; i++) {
+		row->env_vs |= ib[i].side ? ib[i].side->env_flags : 0;
+		row->degenerate += ib[i].side ? ib[i].side->n_degenerate : 0;
+	}
+	row->env_flags = row->env_ours | row->env_vs;
+	parity_outputs(a, b, &row->outputs_compared, &row->outputs_identical);
 	ret = 0;
 out:
 	estimate_release(&e);
@@ -309,6 +319,39 @@ out:
 	free(key_a);
 	free(key_b);
 	return ret;
+}
+
+void parity_outputs(const struct parity_side *a, const struct parity_side *b,
+		    int64_t *compared, int64_t *identical)
+{
+	size_t i = 0, j = 0;
+
+	*compared = *identical = -1;
+	if (!(a->temperature == 0) || !(b->temperature == 0))
+		return;
+	*compared = *identical = 0;
+	while (i < a->n_outputs && j < b->n_outputs) {
+		const struct parity_output *x = &a->outputs[i], *y = &b->outputs[j];
+		if (x->prompt_id < y->prompt_id || (x->prompt_id == y->prompt_id && x->rep < y->rep)) {
+			i++;
+		} else if (x->prompt_id > y->prompt_id || x->rep > y->rep) {
+			j++;
+		} else {
+			(*compared)++;
+			*identical += x->hash && y->hash && !strcmp(x->hash, y->hash);
+			i++;
+			j++;
+		}
+	}
+}
+
+size_t parity_env_rows(const struct parity_result *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n_rows; i++)
+		n += r->rows[i].env_flags || r->rows[i].degenerate > 0;
+	return n;
 }
 
 int parity_decide(const struct parity_input *in, const struct parity_opts *o,

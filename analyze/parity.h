@@ -55,6 +55,13 @@ struct parity_value {
 	double value;
 };
 
+/* One sample's output identity: the sha256 of its generated text, keyed like a
+ * value by prompt and repetition. */
+struct parity_output {
+	int64_t prompt_id, rep;
+	const char *hash;
+};
+
 /* One run as the decision sees it: the cell it measured and the config that makes
  * two runs comparable. Strings are borrowed from whoever filled the input; NULL
  * and "" both mean unknown (model_sha256, prompt_set) or the default. */
@@ -68,7 +75,23 @@ struct parity_side {
 					  round's two starts comes from it) */
 	int64_t looks_to;              /* the run's batch looked after every round up
 					  to this one (--until-decided); 0 none */
+	/* The environment (migration 0007): RUN_ENV_* findings of the store's
+	 * record.h (host-busy 1, gpu-contended 2, gpu-throttled 4, clocks-changed 8,
+	 * partial-offload 16, kv-on-host 32), samples flagged degenerate-output,
+	 * the temperature (NAN unknown) and the output hashes ordered by key
+	 * (NULL, 0: none loaded). */
+	unsigned env_flags;
+	int64_t n_degenerate;
+	double temperature;
+	const struct parity_output *outputs;
+	size_t n_outputs;
 };
+
+/* Output identity of two runs: over the keys (prompt, rep) both carry a hash for,
+ * *compared gets their count and *identical those whose hashes match. Only at
+ * temperature 0 on both sides; else both are -1 (not comparable). Pure. */
+void parity_outputs(const struct parity_side *a, const struct parity_side *b,
+		    int64_t *compared, int64_t *identical);
 
 /* The usable values of one metric in one run, ordered by (prompt_id, rep), and how
  * many samples were flagged for the metric and left out. */
@@ -162,7 +185,16 @@ struct parity_row {
 	size_t unpaired;                    /* usable values with no partner on the other
 					       side, those of unpaired runs included */
 	int forced;                         /* 1 when the cell would have been refused */
+	/* The environment of every run pooled in the cell, both sides: the OR of
+	 * their RUN_ENV_* findings and the sum of their degenerate-output samples;
+	 * env_ours / env_vs per side. */
+	unsigned env_flags, env_ours, env_vs;
+	int64_t degenerate;
+	/* Output identity of the cell's two newest runs (parity_outputs()): pairs
+	 * compared and pairs whose output hashes match; -1 when not at temperature 0. */
+	int64_t outputs_compared, outputs_identical;
 };
+
 
 /* Why parity_decide() stopped. */
 enum parity_stop {
@@ -193,6 +225,10 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 
 /* Frees what *r holds and zeroes it; accepts NULL and a zeroed result. */
 void parity_result_release(struct parity_result *r);
+
+/* Rows of r whose runs carry an environment finding or degenerate output: what
+ * compare warns about, and what --strict fails on. Pure. */
+size_t parity_env_rows(const struct parity_result *r);
 
 /* Matches the instances of two sides into rounds: when every instance of both
  * sides carries a round number, those with the same number (and, with by_batch,

@@ -17,7 +17,7 @@
 static const char usage[] =
 	"tpsdb compare --ours <engine> --vs <engine> [--model <label>] [--metric pp|tg|both]\n"
 	"              [--band <pct>] [--tag <t>] [--ours-tag <t>] [--vs-tag <t>]\n"
-	"              [--batch <id>] [--host <name>] [--force]\n"
+	"              [--batch <id>] [--host <name>] [--force] [--strict]\n"
 	"              [--ignore-config <key>[,<key>...]]\n"
 	"              [--format text|json|md] [--json]";
 
@@ -47,6 +47,10 @@ static const char help[] =
 	"                       these keys (comma list of fa, ngl, b, ub, ctk, ctv, t,\n"
 	"                       sm, nkvo, backend), e.g. ngl when one llama-bench wrote\n"
 	"                       99 and the other -1; a warning names what was ignored\n"
+	"  --strict             exit 1 when a compared cell's runs carry an environment\n"
+	"                       finding (host-busy, gpu-contended, gpu-throttled,\n"
+	"                       clocks-changed, partial-offload, kv-on-host) or\n"
+	"                       degenerate-output samples; without it they are warned\n"
 	"  --format <f>         text (default), json or md (a GitHub markdown table:\n"
 	"                       answers, 90% interval, mde, rounds in view)\n"
 	"  --json               the same as --format json: {\"rows\":[...],\"warnings\":[...]}\n"
@@ -71,15 +75,21 @@ static const char help[] =
 	"geometric means behind the estimate, so delta is exactly their ratio; mde is\n"
 	"the interval's half-width.\n"
 	"\n"
-	"Exit codes: 0 compared (whatever the verdicts), 2 usage (also --vs the same\n"
-	"engine as --ours without tags that tell the runs apart), 3 a cell was refused,\n"
-	"nothing was comparable (the error names the config keys that keep the nearest\n"
-	"cells apart), an engine, model or tag the store does not hold (the error lists\n"
-	"the known ones, closest first), or a store error.\n";
+	"Each row also says whether the two runs generated the same text: at\n"
+	"temperature 0, outputs_compared counts the (prompt, rep) pairs of the cell's\n"
+	"newest runs that both kept an output hash for, outputs_identical those whose\n"
+	"hashes match (null at another temperature).\n"
+	"\n"
+	"Exit codes: 0 compared (whatever the verdicts), 1 --strict and a flagged cell,\n"
+	"2 usage (also --vs the same engine as --ours without tags that tell the runs\n"
+	"apart), 3 a cell was refused, nothing was comparable (the error names the\n"
+	"config keys that keep the nearest cells apart), an engine, model or tag the\n"
+	"store does not hold (the error lists the known ones, closest first), or a\n"
+	"store error.\n";
 
 enum {
 	OPT_OURS = 256, OPT_VS, OPT_MODEL, OPT_METRIC, OPT_BAND, OPT_TAG, OPT_OURS_TAG,
-	OPT_VS_TAG, OPT_BATCH, OPT_HOST, OPT_FORCE, OPT_JSON, OPT_IGNORE_CONFIG,
+	OPT_VS_TAG, OPT_BATCH, OPT_HOST, OPT_FORCE, OPT_JSON, OPT_IGNORE_CONFIG, OPT_STRICT,
 };
 
 static const struct option opts[] = {
@@ -95,6 +105,7 @@ static const struct option opts[] = {
 	{ "batch", required_argument, NULL, OPT_BATCH },
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "ignore-config", required_argument, NULL, OPT_IGNORE_CONFIG },
 	FORMAT_OPTIONS,
@@ -118,7 +129,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	const char *tag = NULL, *ours_tag = NULL, *vs_tag = NULL;
 	enum out_format fmt = OUT_TEXT;
 	FILE *summary;
-	int c, ret = TPS_EXIT_ERROR;
+	int c, strict = 0, ret = TPS_EXIT_ERROR;
 
 	parity_opts_init(&o);
 
@@ -145,6 +156,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 				return TPS_EXIT_USAGE;
 			o.ignore_config = optarg;
 			break;
+		case OPT_STRICT: strict = 1; break;
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
 			if (format_opt_parse(optarg, &fmt, usage))
@@ -225,7 +237,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		fputc('\n', summary);
 		step_summary_close(summary);
 	}
-	ret = TPS_EXIT_OK;
+	ret = strict && parity_env_rows(&res) ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:
 	parity_result_release(&res);
 	pair_set_release(&set);

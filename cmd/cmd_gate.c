@@ -21,8 +21,8 @@ static const char usage[] =
 	"tpsdb gate --baseline <name> --engine <candidate> [--tag <t>] [--batch <id>] [--model <m>]\n"
 	"           [--max-regress <pct> | --max-regress <metric>=<pct> ...] [--thresholds <file>]\n"
 	"           [--metric tg|pp|accept ...] [--sweep] [--strict] [--trend]\n"
-	"           [--ignore-config <key>[,<key>...]] [--junit <file>] [--format text|json|md]\n"
-	"           [--json]";
+	"           [--require-identical-output] [--ignore-config <key>[,<key>...]]\n"
+	"           [--junit <file>] [--format text|json|md] [--json]";
 
 static const char help[] =
 	"Compares every cell (model, spec_type, n_max, endpoint and config) that the\n"
@@ -52,8 +52,15 @@ static const char help[] =
 	"  --metric <m>            gate only these metrics (repeatable; default all)\n"
 	"  --sweep                 also fail on a decided monotonicity violation of a\n"
 	"                          candidate series (its rungs pooled as 'tpsdb sweep' does)\n"
-	"  --strict                also fail on flagged samples in the candidate's runs\n"
-	"                          and on inconclusive cells\n"
+	"  --strict                also fail on flagged samples in the candidate's runs,\n"
+	"                          on inconclusive cells, and on the environment findings\n"
+	"                          (host-busy, gpu-contended, gpu-throttled, clocks-changed,\n"
+	"                          partial-offload, kv-on-host) and degenerate-output\n"
+	"                          samples of either side's runs (warned without it)\n"
+	"  --require-identical-output  also fail a cell whose candidate run generated\n"
+	"                          other text than the baseline run (output hashes per\n"
+	"                          prompt and rep, at temperature 0), or whose outputs\n"
+	"                          cannot be compared: for a change claimed latency-only\n"
 	"  --trend                 also fail when the newest segment of the candidate's\n"
 	"                          history (every run of the cell, per-run median) is a\n"
 	"                          regression found by change-point detection\n"
@@ -78,7 +85,7 @@ static const char help[] =
 
 enum {
 	OPT_BASELINE = 256, OPT_ENGINE, OPT_TAG, OPT_MODEL, OPT_MAX, OPT_THRESH, OPT_METRIC,
-	OPT_SWEEP, OPT_STRICT, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_BATCH,
+	OPT_SWEEP, OPT_STRICT, OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_BATCH,
 	OPT_IGNORE_CONFIG,
 };
 
@@ -94,6 +101,7 @@ static const struct option opts[] = {
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "sweep", no_argument, NULL, OPT_SWEEP },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "require-identical-output", no_argument, NULL, OPT_IDENTICAL },
 	{ "trend", no_argument, NULL, OPT_TREND },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -176,6 +184,7 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 		case OPT_THRESH: o->thresh_file = optarg; break;
 		case OPT_SWEEP: o->p.sweep = 1; break;
 		case OPT_STRICT: o->p.strict = o->rep.strict = 1; break;
+		case OPT_IDENTICAL: o->p.require_identical = 1; break;
 		case OPT_TREND: o->p.trend = 1; break;
 		case OPT_JSON: o->fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:

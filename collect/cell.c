@@ -12,6 +12,7 @@
 #include "collect/quality.h"
 #include "collect/request.h"
 #include "collect/response.h"
+#include "collect/runenv.h"
 #include "collect/server.h"
 #include "collect/manifest.h"
 #include "schema/store.h"
@@ -216,6 +217,7 @@ static void sample_from_reply(struct sample_rec *smp, const struct http_reply *r
 	smp->prompt_per_second = resp.sample.prompt_per_second;
 	smp->predicted_ms = resp.sample.predicted_ms;
 	smp->predicted_per_second = resp.sample.predicted_per_second;
+	smp->repeat_share = resp.sample.repeat_share;
 	smp->stop_type = resp.sample.stop_type;
 	smp->output_hash = resp.sample.output_hash;
 	smp->timings = resp.sample.timings;
@@ -388,8 +390,11 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 	struct server *srv = NULL;
 	struct http *h = NULL;
 	char **argv = NULL;
-	char *url = NULL, *tail = NULL, *load_error = NULL;
+	char *url = NULL, *tail = NULL, *load_error = NULL, *env_json = NULL, *csv = NULL;
 	char started[32], why[512], uuid[40];
+	struct runenv *renv = NULL;
+	double t_start = NAN, t_ready = NAN;
+	unsigned env_flags;
 	const char *status;
 	int64_t run_id = -1;
 	int ret = -1, port;
@@ -416,6 +421,13 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 		}
 		log_name(env, k, seq, uuid, res->log_path, sizeof(res->log_path));
 		argv = plan_argv(env->plan, c, port, o->ctx);
+		renv = runenv_new(o->gpu);
+		runenv_before(renv); /* the GPU as the server finds it */
+		/* llama.cpp prints where layers and the KV cache went at INFO, above its
+		 * default verbosity (3): ask for 4 unless the user chose. Other engines
+		 * ignore the variable. */
+		setenv("LLAMA_ARG_LOG_VERBOSITY", "4", 0);
+		t_start = tps_mono_ms();
 		srv = server_start(argv, o->gpu, e->home, res->log_path);
 		if (!srv)
 			goto out;
@@ -423,7 +435,7 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 	}
 	if (!(h = http_new(url)))
 		goto out;
-	if (server_wait_ready(h, srv, o->load_timeout_s, NULL, progress_tick,
+	if (server_wait_ready(h, srv, o->load_timeout_s, &t_ready, progress_tick,
 			      env->progress, why, sizeof(why)) < 0) {
 		if (interrupt_pending()) {
 			status = "interrupted";
@@ -457,6 +469,11 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 	fill_run(env, k, round, &pr, uuid, started, res->log_path, &run);
 	if ((run_id = record_run(env->store, &run, NULL, NULL)) < 0)
 		goto out;
+	if (!renv)
+		renv = runenv_new(NULL); /* attach mode: the host, and a GPU if any */
+	if (*res->log_path)
+		csv = tps_xasprintf("%s.gpu.csv", res->log_path);
+	runenv_begin(renv, srv ? server_pid(srv) : -1, csv);
 	if (send_prompts(env, run_id, &run, h, srv, &t) < 0) {
 		/* The store failed: leave the run honest if we still can. */
 		store_run_finish(env->store, run_id, "failed", NULL, NULL);
@@ -470,10 +487,13 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 		status = "partial";
 	else
 		status = "failed";
+	runenv_end(renv); /* while the server still runs: its GPU and its CPU time */
 	/* Our connection goes first: a server waits for open clients as it shuts down. */
 	http_free(h);
 	h = NULL;
 	server_stop(srv, CELL_STOP_GRACE_S);
+	env_flags = runenv_finish(renv, res->log_path, isnan(t_start) ? NAN : t_ready - t_start,
+				  &env_json);
 	if (srv && t.dead && server_exited(srv)) {
 		tail = server_log_tail(res->log_path, CELL_LOG_TAIL_BYTES, CELL_LOG_TAIL_LINES);
 		load_error = tps_xasprintf("%s during the run%s%s", t.dead_why, *tail ? "\n" : "",
@@ -482,6 +502,7 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 	if (store_begin(env->store) < 0)
 		goto out;
 	if (store_run_finish(env->store, run_id, status, NULL, load_error) < 0 ||
+	    store_run_env(env->store, run_id, env_json, env_flags) < 0 ||
 	    store_commit(env->store) < 0) {
 		store_rollback(env->store);
 		goto out;
@@ -504,5 +525,8 @@ out:
 	free(load_error);
 	free(t.pp);
 	free(t.tg);
+	free(env_json);
+	free(csv);
+	runenv_free(renv);
 	return ret;
 }

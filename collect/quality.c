@@ -27,6 +27,8 @@ unsigned quality_assess(const struct run_rec *run, const struct sample_rec *smp)
 			f |= SAMPLE_TRUNCATED; /* nothing to compare with: trust the stop */
 		}
 	}
+	if (!isnan(smp->repeat_share) && smp->repeat_share >= SAMPLE_DEGENERATE_SHARE)
+		f |= SAMPLE_DEGENERATE;
 	if (!isnan(smp->prompt_per_second)) {
 		if (smp->cache_n != TPS_NULL && smp->cache_n > 0)
 			f |= SAMPLE_CACHED;

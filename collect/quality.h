@@ -12,7 +12,8 @@
  * stop was "eos" or "word"); cache-inflated when cache_n > 0; short-prompt when
  * prompt_n < SAMPLE_MIN_PROMPT_N (schema/record.h); failed when the sample has an
  * error, an HTTP status other than 2xx or no tok/s; cold-start when seq == 0 (the
- * first request the server answered). Pure. */
+ * first request the server answered); degenerate-output when repeat_share (the
+ * output text's, collect/repeat.h) is at least SAMPLE_DEGENERATE_SHARE. Pure. */
 unsigned quality_assess(const struct run_rec *run, const struct sample_rec *smp);
 
 #endif

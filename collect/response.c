@@ -3,6 +3,7 @@
  * settings, /v1/chat/completions puts the text under choices[0].message. The cJSON
  * tree never leaves this file's functions. */
 #include "collect/response.h"
+#include "collect/repeat.h"
 #include "schema/json_strict.h"
 #include "tpsdb.h"
 
@@ -234,6 +235,7 @@ int response_from_json(const cJSON *root, const char *json, size_t len, struct r
 	if (text) {
 		sha256_hex(text, strlen(text), hex);
 		out->sample.output_hash = tps_xstrdup(hex);
+		out->sample.repeat_share = repeat_share(text, strlen(text));
 	}
 	if ((stop = get_str(root, "stop_type")))
 		out->sample.stop_type = tps_xstrdup(stop);

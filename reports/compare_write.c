@@ -14,6 +14,7 @@
 #include "reports/json.h"
 #include "reports/md.h"
 #include "reports/parity.h"
+#include "schema/record.h"
 #include "tpsdb.h"
 
 void compare_write_notes(const struct parity_result *r)
@@ -26,11 +27,25 @@ void compare_write_notes(const struct parity_result *r)
 		free(text);
 		free(e);
 	}
+	for (i = 0; i < r->n_rows; i++) {
+		char *text, *e;
+		/* One line a cell: its pp and tg rows share their runs. */
+		if (i && !strcmp(r->rows[i].ours_run, r->rows[i - 1].ours_run) &&
+		    !strcmp(r->rows[i].vs_run, r->rows[i - 1].vs_run))
+			continue;
+		if (!(text = parity_env_text(&r->rows[i])))
+			continue;
+		e = escape_text(text);
+		tps_warning("%s", e);
+		free(text);
+		free(e);
+	}
 }
 
 int compare_write_json(const struct parity_result *r)
 {
-	cJSON *root = cJSON_CreateObject(), *rows, *warn;
+	cJSON *root = cJSON_CreateObject(), *rows, *warn, *env;
+	unsigned b;
 	size_t i;
 
 	rows = cJSON_AddArrayToObject(root, "rows");
@@ -95,12 +110,32 @@ int compare_write_json(const struct parity_result *r)
 				cJSON_AddItemToArray(out, x);
 			}
 		}
+		json_put_i64(o, "outputs_compared", w->outputs_compared < 0 ? INT64_MIN :
+			     w->outputs_compared);
+		json_put_i64(o, "outputs_identical", w->outputs_identical < 0 ? INT64_MIN :
+			     w->outputs_identical);
+		env = cJSON_AddArrayToObject(o, "environment");
+		for (b = 1; b < RUN_ENV_FLAGS_END; b <<= 1) {
+			if (w->env_flags & b)
+				cJSON_AddItemToArray(env, cJSON_CreateString(record_env_flag_name(b)));
+		}
+		cJSON_AddNumberToObject(o, "degenerate_samples", (double)w->degenerate);
 	}
 	warn = cJSON_AddArrayToObject(root, "warnings");
 	for (i = 0; i < r->n_notes; i++) {
 		char *note = parity_note_text(&r->notes[i]);
 		cJSON_AddItemToArray(warn, cJSON_CreateString(note));
 		free(note);
+	}
+	for (i = 0; i < r->n_rows; i++) {
+		char *note;
+		if (i && !strcmp(r->rows[i].ours_run, r->rows[i - 1].ours_run) &&
+		    !strcmp(r->rows[i].vs_run, r->rows[i - 1].vs_run))
+			continue;
+		if ((note = parity_env_text(&r->rows[i]))) {
+			cJSON_AddItemToArray(warn, cJSON_CreateString(note));
+			free(note);
+		}
 	}
 	return json_write(stdout, root);
 }

@@ -8,8 +8,21 @@
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Whether kind is the name of a RUN_ENV_* bit: a finding about the whole run. */
+static int env_kind(const char *kind)
+{
+	unsigned b;
+
+	for (b = 1; b < RUN_ENV_FLAGS_END; b <<= 1) {
+		if (!strcmp(kind, record_env_flag_name(b)))
+			return 1;
+	}
+	return 0;
+}
 
 static void add(struct findings *fs, const struct catalog_quality *q, const char *kind,
 		int64_t count, int64_t total, char *detail)
@@ -26,7 +39,8 @@ static void add(struct findings *fs, const struct catalog_quality *q, const char
 	f->total = total;
 	f->detail = detail;
 	f->run_level = !strcmp(kind, "load-failed") || !strcmp(kind, "partial") ||
-		       !strcmp(kind, "interrupted") || !strcmp(kind, "outlier-instance");
+		       !strcmp(kind, "interrupted") || !strcmp(kind, "outlier-instance") ||
+		       env_kind(kind);
 }
 
 void findings_add_outlier(struct findings *fs, const char *run, const char *engine,
@@ -87,8 +101,74 @@ static char *sample_detail(const struct catalog_quality *q, unsigned flag)
 	case SAMPLE_AGGREGATE:
 		return tps_xstrdup("aggregate-only results (llama-bench -o csv/sql: averages, "
 				   "no per-repetition samples to pair)");
+	case SAMPLE_DEGENERATE:
+		if (!isnan(q->degen_max_share))
+			return tps_xasprintf("degenerate output (up to %.0f%% of the text is one "
+					     "short repeated piece)", 100 * q->degen_max_share);
+		return tps_xstrdup("degenerate output (one short repeated piece)");
 	}
 	return tps_xstrdup("flagged");
+}
+
+static double num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* The detail of an environment finding, from the facts the collector kept in
+ * run.env (docs/ENVIRONMENT.md); a fact it lacks is left out of the sentence. */
+static char *env_detail(const cJSON *env, unsigned flag)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(env, "host");
+	const cJSON *g = cJSON_GetObjectItemCaseSensitive(env, "gpu");
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(env, "log");
+	double a, b;
+
+	switch (flag) {
+	case RUN_ENV_HOST_BUSY:
+		a = num(h, "others_share");
+		b = num(h, "ncpu");
+		if (!isnan(a) && !isnan(b))
+			return tps_xasprintf("host busy: other processes used %.0f%% of %g CPUs "
+					     "while it measured (load %.2f at the end; the "
+					     "server used %.2f CPUs)", 100 * a, b,
+					     num(h, "load1_end"), num(h, "server_cpus"));
+		return tps_xstrdup("host busy: other processes used the CPUs while it measured");
+	case RUN_ENV_GPU_CONTENDED:
+		a = num(g, "other_procs");
+		b = num(g, "util_before");
+		return tps_xasprintf("GPU shared: %g other compute process(es) on the run's GPU, "
+				     "utilisation %g%% before the server started",
+				     isnan(a) ? 0 : a, isnan(b) ? 0 : b);
+	case RUN_ENV_GPU_THROTTLED:
+		return tps_xasprintf("GPU throttled while it measured (%s)",
+				     str(g, "throttle") ? str(g, "throttle") : "throttle reasons");
+	case RUN_ENV_CLOCKS_CHANGED:
+		return tps_xasprintf("clocks changed while it computed: SM %g-%g MHz, memory "
+				     "%g-%g MHz", num(g, "sm_clock_min"), num(g, "sm_clock_max"),
+				     num(g, "mem_clock_min"), num(g, "mem_clock_max"));
+	case RUN_ENV_PARTIAL_OFFLOAD:
+		a = num(l, "layers_offloaded");
+		b = num(l, "layers_total");
+		if (!isnan(a) && !isnan(b))
+			return tps_xasprintf("partial offload: %g of %g layers on the GPU", a, b);
+		return tps_xstrdup("partial offload: some layers ran on the CPU");
+	case RUN_ENV_KV_ON_HOST:
+		a = num(l, "kv_host_mib");
+		b = num(l, "kv_gpu_mib");
+		if (!isnan(a))
+			return tps_xasprintf("KV cache in host memory (%.1f MiB on the host, %.1f "
+					     "MiB on the GPU)", a, isnan(b) ? 0 : b);
+		return tps_xstrdup("KV cache in host memory");
+	}
+	return tps_xstrdup("environment flagged");
 }
 
 void findings_add(struct findings *fs, const struct catalog_quality *q)
@@ -108,6 +188,16 @@ void findings_add(struct findings *fs, const struct catalog_quality *q)
 		add(fs, q, "interrupted", 1, 1, tps_xasprintf(
 			    "interrupted run: stopped by a signal (%lld samples kept)",
 			    (long long)q->total));
+	}
+	if (q->env_flags) {
+		cJSON *env = q->env ? cJSON_Parse(q->env) : NULL;
+		unsigned e;
+
+		for (e = 1; e < RUN_ENV_FLAGS_END; e <<= 1) {
+			if (q->env_flags & e)
+				add(fs, q, record_env_flag_name(e), 1, 1, env_detail(env, e));
+		}
+		cJSON_Delete(env);
 	}
 	for (b = 0; b < CATALOG_NFLAGS; b++) {
 		if (q->count[b])

@@ -16,7 +16,8 @@ struct finding {
 	char *run, *engine, *model; /* copies of the row's uuid and labels */
 	const char *kind;           /* static: a flag name of record_flag_name(), or
 				       "load-failed", "partial", "interrupted",
-				       "outlier-instance" */
+				       "outlier-instance", or an environment finding of
+				       record_env_flag_name() */
 	int64_t count, total;       /* samples; 1 of 1 for a finding about the run */
 	char *detail;               /* e.g. "truncated decode (predicted_n 40 < n_predict 256)" */
 	int run_level;              /* about the whole run, not a count of samples */
@@ -29,8 +30,9 @@ struct findings {
 };
 
 /* Appends the findings of one run: its status (a load failure with the last line
- * of the server log, a partial or an interrupted run) first, then one per sample
- * flag it carries. Copies what it keeps from q. Never fails. */
+ * of the server log, a partial or an interrupted run) first, then one per
+ * environment flag (host-busy, gpu-contended, ..., worded from run.env), then one
+ * per sample flag it carries. Copies what it keeps from q. Never fails. */
 void findings_add(struct findings *fs, const struct catalog_quality *q);
 
 /* Appends an "outlier-instance" finding about run (an instance far from its

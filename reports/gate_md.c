@@ -133,7 +133,13 @@ static void checks_tables(FILE *f, const struct gate_report *h, const struct gat
 			parity_side_name(&g->cell->side, cell, sizeof(cell));
 			md_table_set(&t, row, 0, cell);
 			md_table_set(&t, row, 1, g->cell->side.uuid);
-			md_table_set(&t, row, 2, record_flag_name(g->flag));
+			if (g->env_flags) {
+				char names[160];
+				parity_env_names(g->env_flags, names, sizeof(names));
+				md_table_set(&t, row, 2, names);
+			} else {
+				md_table_set(&t, row, 2, record_flag_name(g->flag));
+			}
 			md_table_setf(&t, row, 3, "%lld of %lld", (long long)g->count,
 				      (long long)g->n_samples);
 			md_table_set(&t, row, 4, h->strict ? "FAIL" : "noted");

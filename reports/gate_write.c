@@ -136,9 +136,29 @@ static void find_message(const struct gate_finding *f, char *buf, size_t len)
 	char cell[CELL_LEN];
 
 	cell_name(f->cell, cell, sizeof(cell));
-	snprintf(buf, len, "%s: %lld of %lld samples of run %s are %s", cell,
-		 (long long)f->count, (long long)f->n_samples, f->cell->side.uuid,
-		 record_flag_name(f->flag));
+	if (f->env_flags) {
+		char names[160];
+		parity_env_names(f->env_flags, names, sizeof(names));
+		snprintf(buf, len, "%s: the %s run %s carries %s: its numbers may be the "
+			 "environment's, not the engine's", cell, f->base ? "baseline" : "candidate",
+			 f->cell->side.uuid, names);
+		return;
+	}
+	snprintf(buf, len, "%s: %lld of %lld samples of %srun %s are %s", cell,
+		 (long long)f->count, (long long)f->n_samples, f->base ? "the baseline " : "",
+		 f->cell->side.uuid, record_flag_name(f->flag));
+}
+
+static void output_message(const struct gate_output *o, char *buf, size_t len)
+{
+	char cell[CELL_LEN];
+
+	cell_name(o->cand, cell, sizeof(cell));
+	if (o->compared < 0)
+		snprintf(buf, len, "%s: outputs not comparable (a run not at temperature 0)", cell);
+	else
+		snprintf(buf, len, "%s: %lld of %lld outputs identical to the baseline run %s", cell,
+			 (long long)o->identical, (long long)o->compared, o->base->side.uuid);
 }
 
 static void trend_message(const struct gate_trend *t, char *buf, size_t len)
@@ -252,6 +272,12 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 		fprintf(f, "  trend %s: %s\n", r->trend[i].fail ? "FAIL" : "pass", e);
 		free(e);
 	}
+	for (i = 0; i < r->n_outputs; i++) {
+		output_message(&r->outputs[i], msg, sizeof(msg));
+		e = escape_text(msg);
+		fprintf(f, "  outputs %s: %s\n", r->outputs[i].fail ? "FAIL" : "pass", e);
+		free(e);
+	}
 	fprintf(f, "tok/s: geometric means of the instances' requests (accept: accepted/"
 		"drafted); regression: the whole 90%% interval below -threshold (fail) or above "
 		"it (pass), else inconclusive\n");
@@ -313,6 +339,10 @@ static void json_rows(cJSON *arr, const struct gate_result *r)
 				cJSON_AddItemToArray(out, x);
 			}
 		}
+		json_put_i64(c, "outputs_compared", w->outputs_compared < 0 ? INT64_MIN :
+			     w->outputs_compared);
+		json_put_i64(c, "outputs_identical", w->outputs_identical < 0 ? INT64_MIN :
+			     w->outputs_identical);
 	}
 }
 
@@ -345,10 +375,30 @@ static void json_checks(cJSON *root, const struct gate_report *h, const struct g
 		cell_name(g->cell, cell, sizeof(cell));
 		cJSON_AddStringToObject(v, "cell", cell);
 		cJSON_AddStringToObject(v, "run", g->cell->side.uuid);
-		cJSON_AddStringToObject(v, "flag", record_flag_name(g->flag));
+		if (g->env_flags) {
+			char names[160];
+			parity_env_names(g->env_flags, names, sizeof(names));
+			cJSON_AddStringToObject(v, "flag", names);
+		} else {
+			cJSON_AddStringToObject(v, "flag", record_flag_name(g->flag));
+		}
 		cJSON_AddNumberToObject(v, "count", (double)g->count);
 		cJSON_AddNumberToObject(v, "samples", (double)g->n_samples);
 		cJSON_AddBoolToObject(v, "fails", h->strict);
+		cJSON_AddStringToObject(v, "side", g->base ? "baseline" : "candidate");
+	}
+	arr = cJSON_AddArrayToObject(root, "outputs");
+	for (i = 0; i < r->n_outputs; i++) {
+		const struct gate_output *g = &r->outputs[i];
+		cJSON *v = cJSON_CreateObject();
+		cJSON_AddItemToArray(arr, v);
+		cell_name(g->cand, cell, sizeof(cell));
+		cJSON_AddStringToObject(v, "cell", cell);
+		cJSON_AddStringToObject(v, "candidate_run", g->cand->side.uuid);
+		cJSON_AddStringToObject(v, "baseline_run", g->base->side.uuid);
+		json_put_i64(v, "outputs_compared", g->compared < 0 ? INT64_MIN : g->compared);
+		json_put_i64(v, "outputs_identical", g->identical < 0 ? INT64_MIN : g->identical);
+		cJSON_AddStringToObject(v, "status", g->fail ? "fail" : "pass");
 	}
 	arr = cJSON_AddArrayToObject(root, "trend");
 	for (i = 0; i < r->n_trend; i++) {

@@ -249,3 +249,44 @@ void parity_row_outliers_text(const struct parity_row *w, char *buf, size_t len)
 	for (i = 0; i < w->n_out_vs && i < 4 && at < len; i++)
 		at += (size_t)snprintf(buf + at, len - at, " %s %.8s", w->vs, w->out_vs[i]);
 }
+
+void parity_env_names(unsigned flags, char *buf, size_t len)
+{
+	unsigned b;
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (b = 1; b < RUN_ENV_FLAGS_END && len; b <<= 1) {
+		int n;
+		if (!(flags & b))
+			continue;
+		n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+			     record_env_flag_name(b));
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
+char *parity_env_text(const struct parity_row *w)
+{
+	char name[256], a[160], b[160], what[512] = "";
+	size_t n = 0;
+
+	if (!w->env_flags && w->degenerate <= 0)
+		return NULL;
+	parity_row_name(w, name, sizeof(name));
+	parity_env_names(w->env_ours, a, sizeof(a));
+	parity_env_names(w->env_vs, b, sizeof(b));
+	if (*a)
+		n += (size_t)snprintf(what + n, sizeof(what) - n, "%s (%s)", a, w->ours);
+	if (*b && n < sizeof(what))
+		n += (size_t)snprintf(what + n, sizeof(what) - n, "%s%s (%s)", n ? ", " : "", b,
+				      w->vs);
+	if (w->degenerate > 0 && n < sizeof(what))
+		snprintf(what + n, sizeof(what) - n, "%s%lld degenerate-output sample(s)",
+			 n ? ", " : "", (long long)w->degenerate);
+	return tps_xasprintf("cell '%s': the runs carry %s: the delta may be the environment's, "
+			     "not the engine's; 'tpsdb check' says more", name, what);
+}

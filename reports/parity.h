@@ -58,6 +58,15 @@ void verdict_interval_text(const struct verdict *v, char *buf, size_t len);
 /* The instances a row left out, "" when none: "left out as outlier instances:
  * ours 1a2b3c4d, vs 9f8e7d6c". */
 void parity_row_outliers_text(const struct parity_row *w, char *buf, size_t len);
+/* The names of the RUN_ENV_* bits set in flags, ", "-separated, into buf
+ * ("host-busy, gpu-contended"); "" for none. Always NUL-terminates buf. */
+void parity_env_names(unsigned flags, char *buf, size_t len);
+
+/* The warning for a row whose runs carry an environment finding or degenerate
+ * output: "cell '<name>': the runs carry host-busy (ours), gpu-contended (vs):
+ * the delta may be the environment's, not the engine's; 'tpsdb check' says
+ * more". NULL for a clean row. Caller frees. */
+char *parity_env_text(const struct parity_row *w);
 
 /* Prints the error line for a result whose parity_decide() returned -1 (the
  * refused cell and why, or the bad parameters) and returns -1. */

@@ -335,11 +335,13 @@ static const char quality_sql[] =
 	"SELECT r.uuid, e.label, m.label, r.status, r.load_error, r.n_predict, count(x.id), "
 	"total((x.flags & :f0)<>0), total((x.flags & :f1)<>0), total((x.flags & :f2)<>0), "
 	"total((x.flags & :f3)<>0), total((x.flags & :f4)<>0), total((x.flags & :f5)<>0), "
+	"total((x.flags & :f6)<>0), "
 	"min(CASE WHEN x.flags & :trunc THEN x.predicted_n END), "
 	"total(CASE WHEN x.flags & :trunc AND x.stop_type IN ('eos','word') THEN 1 END), "
 	"max(CASE WHEN x.flags & :cached THEN x.cache_n END), "
 	"min(CASE WHEN x.flags & :short THEN x.prompt_n END), "
-	"min(CASE WHEN x.flags & :failed THEN coalesce(x.error, 'HTTP ' || x.http_status) END) "
+	"min(CASE WHEN x.flags & :failed THEN coalesce(x.error, 'HTTP ' || x.http_status) END), "
+	"max(CASE WHEN x.flags & :degen THEN x.repeat_share END), r.env_flags, r.env "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id LEFT JOIN sample x ON x.run_id=r.id "
 	"WHERE " RUN_FILTER_SQL "GROUP BY r.id ORDER BY r.started_at, r.id";
@@ -348,7 +350,7 @@ int catalog_quality(struct store *s, const struct run_filter *f,
 		    struct catalog_quality **out, size_t *n)
 {
 	static const char *const fnames[CATALOG_NFLAGS] = { ":f0", ":f1", ":f2", ":f3", ":f4",
-								     ":f5" };
+								     ":f5", ":f6" };
 	struct catalog_quality *qs = NULL;
 	size_t nq = 0, cap = 0;
 	sqlite3_stmt *st = store_stmt(s, quality_sql);
@@ -365,6 +367,7 @@ int catalog_quality(struct store *s, const struct run_filter *f,
 	store_bind_i64(st, ":cached", SAMPLE_CACHED);
 	store_bind_i64(st, ":short", SAMPLE_SHORT_PROMPT);
 	store_bind_i64(st, ":failed", SAMPLE_FAILED);
+	store_bind_i64(st, ":degen", SAMPLE_DEGENERATE);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct catalog_quality *q;
 		int c = 0;
@@ -385,6 +388,9 @@ int catalog_quality(struct store *s, const struct run_filter *f,
 		q->cache_max_n = store_col_i64(st, c++);
 		q->short_min_prompt_n = store_col_i64(st, c++);
 		q->failed_example = store_col_text(st, c++);
+		q->degen_max_share = store_col_double(st, c++);
+		q->env_flags = (unsigned)sqlite3_column_int64(st, c++);
+		q->env = store_col_text(st, c++);
 	}
 	if (rc != SQLITE_DONE) {
 		store_fail(s, "cannot read data-quality findings");
@@ -412,6 +418,7 @@ void catalog_quality_free(struct catalog_quality *q, size_t n)
 		free(q[i].status);
 		free(q[i].load_error);
 		free(q[i].failed_example);
+		free(q[i].env);
 	}
 	free(q);
 }

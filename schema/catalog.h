@@ -80,7 +80,7 @@ int catalog_alarms(struct store *s, struct catalog_alarm **out, size_t *n);
 void catalog_alarms_free(struct catalog_alarm *a, size_t n);
 
 /* The data-quality summary of one run: what check turns into findings. */
-#define CATALOG_NFLAGS 6 /* the SAMPLE_* bits, 1 << 0 .. 1 << 5 */
+#define CATALOG_NFLAGS 7 /* the SAMPLE_* bits, 1 << 0 .. 1 << 6 */
 struct catalog_quality {
 	char *uuid, *engine, *model, *status, *load_error;
 	int64_t n_predict;               /* the run's requested n_predict, TPS_NULL */
@@ -91,6 +91,9 @@ struct catalog_quality {
 	int64_t cache_max_n;             /* largest cache_n of cache-inflated samples */
 	int64_t short_min_prompt_n;      /* smallest prompt_n of short-prompt samples */
 	char *failed_example;            /* an error text, or "HTTP <status>", or NULL */
+	double degen_max_share;          /* largest repeat_share of degenerate samples, NAN */
+	unsigned env_flags;              /* the run's RUN_ENV_* findings (migration 0007) */
+	char *env;                       /* the run's environment facts (JSON), or NULL */
 };
 
 /* The summary of every run that matches f, in start order, heap array freed with

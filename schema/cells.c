@@ -12,12 +12,13 @@
 static const char runs_sql[] =
 	"SELECT id, uuid, engine, role, model, msha, mquant, host, tag, started_at, status, "
 	"spec_type, endpoint, prompt_set, n_max, ctx, n_predict, warmup, nsamp, config, round,"
-	" batch, ended_at, looks_to FROM ("
+	" batch, ended_at, looks_to, env_flags, ndegen, temperature FROM ("
 	" SELECT r.id, r.uuid, e.label AS engine, e.role, m.label AS model, m.sha256 AS msha,"
 	" m.quant AS mquant, h.name AS host, r.tag, r.started_at, r.status, r.spec_type,"
 	" r.endpoint, r.prompt_set, r.n_max, r.ctx, r.n_predict, r.warmup, r.config, r.round,"
-	" r.batch, r.ended_at, r.looks_to,"
+	" r.batch, r.ended_at, r.looks_to, r.env_flags, r.temperature,"
 	" (SELECT count(*) FROM sample x WHERE x.run_id=r.id) AS nsamp,"
+	" (SELECT count(*) FROM sample x WHERE x.run_id=r.id AND x.flags & :degen) AS ndegen,"
 	" row_number() OVER (PARTITION BY e.label, m.label, r.spec_type, r.n_max, r.endpoint,"
 	"   r.config"
 	"   ORDER BY r.started_at DESC, r.id DESC) AS rn"
@@ -52,6 +53,7 @@ int store_cell_runs(struct store *s, const struct cell_filter *f, struct cell_ru
 	store_bind_text(st, ":baseline", f->baseline);
 	store_bind_text(st, ":batch", f->batch);
 	store_bind_i64(st, ":failed", SAMPLE_FAILED);
+	store_bind_i64(st, ":degen", SAMPLE_DEGENERATE);
 	store_bind_i64(st, ":all", f->all ? 1 : 0);
 	store_bind_run_filter(st, f->run);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -87,6 +89,9 @@ int store_cell_runs(struct store *s, const struct cell_filter *f, struct cell_ru
 		r->batch = store_col_text(st, c++);
 		r->ended_at = store_col_text(st, c++);
 		r->looks_to = store_col_i64(st, c++);
+		r->env_flags = (unsigned)sqlite3_column_int64(st, c++);
+		r->n_degenerate = sqlite3_column_int64(st, c++);
+		r->temperature = store_col_double(st, c++);
 	}
 	if (rc != SQLITE_DONE) {
 		store_fail(s, "cannot list runs");
@@ -112,7 +117,42 @@ void cell_run_release(struct cell_run *r)
 	free(r->config);
 	free(r->batch);
 	free(r->ended_at);
+	for (size_t i = 0; i < r->n_outputs; i++)
+		free((char *)r->outputs[i].hash);
+	free(r->outputs);
 	memset(r, 0, sizeof(*r));
+}
+
+int store_cell_outputs(struct store *s, struct cell_run *r)
+{
+	static const char sql[] =
+		"SELECT prompt_id, rep, output_hash FROM sample WHERE run_id=:run AND "
+		"output_hash IS NOT NULL AND flags & :failed = 0 ORDER BY prompt_id, rep";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	size_t cap = 0;
+	int rc;
+
+	if (!st)
+		return -1;
+	if (r->outputs)
+		return 0;
+	store_bind_i64(st, ":run", r->id);
+	store_bind_i64(st, ":failed", SAMPLE_FAILED);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct parity_output *o;
+		if (r->n_outputs == cap) {
+			cap = cap ? 2 * cap : 16;
+			r->outputs = tps_xrealloc(r->outputs, cap * sizeof(*r->outputs));
+		}
+		o = &r->outputs[r->n_outputs++];
+		o->prompt_id = sqlite3_column_int64(st, 0);
+		o->rep = sqlite3_column_int64(st, 1);
+		o->hash = store_col_text(st, 2);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot read output hashes");
+	return 0;
 }
 
 void cell_runs_free(struct cell_run *runs, size_t n)

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/parity.h"
+
 struct store;
 struct run_filter;
 
@@ -24,6 +26,14 @@ struct cell_run {
 	char *batch;       /* the collect invocation's batch id; NULL when unknown */
 	char *ended_at;    /* when the run ended; NULL when unknown */
 	int64_t looks_to;  /* migration 0006: the batch's last look; TPS_NULL none */
+	/* Migration 0007: the run's RUN_ENV_* findings, its samples flagged
+	 * degenerate-output, and its temperature (NAN unknown). */
+	unsigned env_flags;
+	int64_t n_degenerate;
+	double temperature;
+	/* Filled by store_cell_outputs() only; NULL and 0 until then. */
+	struct parity_output *outputs; /* the hashes are owned by the run */
+	size_t n_outputs;
 };
 
 struct cell_filter {
@@ -44,6 +54,11 @@ struct cell_filter {
 int store_cell_runs(struct store *s, const struct cell_filter *f, struct cell_run **out,
 		    size_t *n);
 void cell_runs_free(struct cell_run *runs, size_t n);
+
+/* Reads the output hashes of r's samples that carry one and did not fail, ordered
+ * by (prompt_id, rep), into r->outputs (freed with the run). 0 ok, -1 after an
+ * error line. */
+int store_cell_outputs(struct store *s, struct cell_run *r);
 /* Frees the strings one cell_run holds and zeroes it; accepts NULL. */
 void cell_run_release(struct cell_run *r);
 

@@ -169,6 +169,7 @@ static int load_cells(struct store *s, const struct gate_load_opts *o, struct ga
 			return -1;
 
 		pair_side_of(r, &c->side);
+		c->n_samples = r->n_samples;
 		for (m = 0; m < GATE_N_METRICS; m++) {
 			c->noise_pct[m] = NAN;
 			if (!o->metrics[m] || (m == GATE_ACCEPT && sweep_rung_is_base(r->n_max)))
@@ -234,6 +235,10 @@ int store_gate_load(struct store *s, const struct gate_load_opts *o, struct gate
 				&out->ignored[1]);
 	nc = out->n_cand_runs;
 	nb = out->n_base_runs;
+	for (i = 0; i < nc + nb; i++) {
+		if (store_cell_outputs(s, i < nc ? &out->cand_runs[i] : &out->base_runs[i - nc]) < 0)
+			return -1;
+	}
 	out->sides = tps_xcalloc(nc + nb + 1, sizeof(*out->sides));
 	out->inst = tps_xcalloc(nc + nb + 1, sizeof(*out->inst));
 	for (i = 0; i < nc + nb; i++) {

@@ -123,12 +123,12 @@ int64_t store_run_insert(struct store *s, const struct run_rec *r)
 		"engine_id, model_id, ctx, n_predict, ignore_eos, temperature, seed, endpoint, "
 		"spec_type, n_max, drafter, extra_args, tag, notes, load_error, log_path, "
 		"warmup, prompt_set, round, batch, config, cpu, model_type, model_n_params, "
-		"looks_to) "
+		"looks_to, env, env_flags) "
 		"VALUES(:uuid,:started_at,:ended_at,:status,"
 		":source,:host,:engine,:model,:ctx,:n_predict,:ignore_eos,:temperature,:seed,"
 		":endpoint,:spec_type,:n_max,:drafter,:extra_args,:tag,:notes,:load_error,"
 		":log_path,:warmup,:prompt_set,:round,:batch,:config,:cpu,:model_type,"
-		":model_n_params,:looks_to)";
+		":model_n_params,:looks_to,:env,:env_flags)";
 	int64_t h, e, m;
 	sqlite3_stmt *st;
 	char now[32], why[256];
@@ -177,6 +177,8 @@ int64_t store_run_insert(struct store *s, const struct run_rec *r)
 	store_bind_text(st, ":model_type", nz(r->model_type));
 	store_bind_i64(st, ":model_n_params", r->model_n_params);
 	store_bind_i64(st, ":looks_to", r->looks_to);
+	store_bind_text(st, ":env", r->env);
+	store_bind_i64(st, ":env_flags", (int64_t)r->env_flags);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		if (sqlite3_extended_errcode(store_db(s)) == SQLITE_CONSTRAINT_UNIQUE)
 			return tps_error("run '%s' is already in '%s'", r->uuid, store_path(s));
@@ -254,13 +256,14 @@ static void bind_text_at(sqlite3_stmt *st, int i, const char *v)
 
 int store_sample_insert(struct store *s, int64_t run_id, const struct sample_rec *smp)
 {
-	/* Parameters are numbered in this order: ?1 is the run ... ?20 the flags. */
+	/* Parameters are numbered in this order: ?1 is the run ... ?20 the flags, ?21
+	 * the repeat share. */
 	static const char sql[] =
 		"INSERT INTO sample(run_id, prompt_id, rep, seq, cache_n, prompt_n, prompt_ms, "
 		"prompt_per_second, predicted_n, predicted_ms, predicted_per_second, draft_n, "
 		"draft_n_accepted, wall_ms, http_status, error, stop_type, output_hash, timings, "
-		"flags) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,"
-		"?20)";
+		"flags, repeat_share) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,"
+		"?17,?18,?19,?20,?21)";
 	sqlite3_stmt *st;
 	int64_t pid;
 	int rc;
@@ -289,6 +292,7 @@ int store_sample_insert(struct store *s, int64_t run_id, const struct sample_rec
 	bind_text_at(st, 18, smp->output_hash);
 	bind_text_at(st, 19, smp->timings);
 	bind_i64_at(st, 20, (int64_t)smp->flags);
+	bind_dbl_at(st, 21, smp->repeat_share);
 	rc = sqlite3_step(st);
 	/* Nothing may keep pointing at the caller's strings once this returns. */
 	sqlite3_reset(st);
@@ -341,6 +345,21 @@ int store_run_finish(struct store *s, int64_t run_id, const char *status,
 	store_bind_i64(st, ":run", run_id);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return store_fail(s, "cannot finish the run");
+	return 0;
+}
+
+int store_run_env(struct store *s, int64_t run_id, const char *env, unsigned env_flags)
+{
+	static const char sql[] = "UPDATE run SET env=:env, env_flags=:flags WHERE id=:run";
+	sqlite3_stmt *st = store_stmt(s, sql);
+
+	if (!st)
+		return -1;
+	store_bind_text(st, ":env", env);
+	store_bind_i64(st, ":flags", (int64_t)env_flags);
+	store_bind_i64(st, ":run", run_id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return store_fail(s, "cannot record the run's environment");
 	return 0;
 }
 

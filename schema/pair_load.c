@@ -31,6 +31,11 @@ void pair_side_of(const struct cell_run *r, struct parity_side *out)
 	out->started_at = r->started_at;
 	out->looks_to = r->looks_to == TPS_NULL ? 0 : r->looks_to;
 	out->round = INT64_MIN;
+	out->env_flags = r->env_flags;
+	out->n_degenerate = r->n_degenerate;
+	out->temperature = r->temperature;
+	out->outputs = r->outputs;
+	out->n_outputs = r->n_outputs;
 }
 
 void store_runs_canon_config(struct cell_run *r, size_t n, const char *ignore, char **ignored)
@@ -267,9 +272,14 @@ int store_pair_load(struct store *s, const struct parity_opts *o, struct pair_se
 	if (store_cell_runs(s, &fa, &out->runs[0], &out->n_runs[0]) < 0 ||
 	    store_cell_runs(s, &fb, &out->runs[1], &out->n_runs[1]) < 0)
 		goto out;
-	for (k = 0; k < 2; k++)
+	for (k = 0; k < 2; k++) {
 		store_runs_canon_config(out->runs[k], out->n_runs[k], o->ignore_config,
 					&out->ignored[k]);
+		for (i = 0; i < out->n_runs[k]; i++) {
+			if (store_cell_outputs(s, &out->runs[k][i]) < 0)
+				goto out;
+		}
+	}
 	out->inst = tps_xcalloc(out->n_runs[0] + out->n_runs[1] + 1, sizeof(*out->inst));
 	for (k = 0; k < 2; k++) {
 		size_t nr = out->n_runs[k] ? out->n_runs[k] : 1;

@@ -13,7 +13,7 @@ static const char runs_sql[] =
 	"m.label, m.file, m.bytes, m.sha256, m.quant, r.ctx, r.n_predict, r.ignore_eos, "
 	"r.temperature, r.seed, r.endpoint, r.spec_type, r.n_max, r.drafter, r.extra_args, "
 	"r.tag, r.notes, r.load_error, r.log_path, r.warmup, r.prompt_set, r.round, r.batch, "
-	"r.config, r.cpu, r.model_type, r.model_n_params, r.looks_to "
+	"r.config, r.cpu, r.model_type, r.model_n_params, r.looks_to, r.env, r.env_flags "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id "
 	"WHERE " RUN_FILTER_SQL "ORDER BY r.started_at, r.id";
@@ -22,7 +22,7 @@ static const char samples_sql[] =
 	"SELECT p.name, p.text_hash, x.rep, x.seq, x.cache_n, x.prompt_n, x.prompt_ms, "
 	"x.prompt_per_second, x.predicted_n, x.predicted_ms, x.predicted_per_second, "
 	"x.draft_n, x.draft_n_accepted, x.wall_ms, x.http_status, x.error, x.stop_type, "
-	"x.output_hash, x.timings, x.flags FROM sample x JOIN prompt p ON p.id=x.prompt_id "
+	"x.output_hash, x.timings, x.flags, x.repeat_share FROM sample x JOIN prompt p ON p.id=x.prompt_id "
 	"WHERE x.run_id=:run ORDER BY x.id";
 
 static void row_to_run(sqlite3_stmt *st, struct run_rec *r)
@@ -72,6 +72,8 @@ static void row_to_run(sqlite3_stmt *st, struct run_rec *r)
 	r->model_type = store_col_text(st, c++);
 	r->model_n_params = store_col_i64(st, c++);
 	r->looks_to = store_col_i64(st, c++);
+	r->env = store_col_text(st, c++);
+	r->env_flags = (unsigned)sqlite3_column_int64(st, c++);
 }
 
 static void row_to_sample(sqlite3_stmt *st, struct sample_rec *s)
@@ -98,6 +100,7 @@ static void row_to_sample(sqlite3_stmt *st, struct sample_rec *s)
 	s->output_hash = store_col_text(st, c++);
 	s->timings = store_col_text(st, c++);
 	s->flags = (unsigned)sqlite3_column_int64(st, c++);
+	s->repeat_share = store_col_double(st, c++);
 }
 
 int store_runs_foreach(struct store *s, const struct run_filter *f,

@@ -14,6 +14,20 @@ const char *record_flag_name(unsigned flag)
 	case SAMPLE_FAILED: return "failed";
 	case SAMPLE_COLD: return "cold-start";
 	case SAMPLE_AGGREGATE: return "aggregate-only";
+	case SAMPLE_DEGENERATE: return "degenerate-output";
+	}
+	return "unknown";
+}
+
+const char *record_env_flag_name(unsigned flag)
+{
+	switch (flag) {
+	case RUN_ENV_HOST_BUSY: return "host-busy";
+	case RUN_ENV_GPU_CONTENDED: return "gpu-contended";
+	case RUN_ENV_GPU_THROTTLED: return "gpu-throttled";
+	case RUN_ENV_CLOCKS_CHANGED: return "clocks-changed";
+	case RUN_ENV_PARTIAL_OFFLOAD: return "partial-offload";
+	case RUN_ENV_KV_ON_HOST: return "kv-on-host";
 	}
 	return "unknown";
 }
@@ -35,6 +49,7 @@ void sample_rec_init(struct sample_rec *s)
 	s->cache_n = s->prompt_n = s->predicted_n = s->draft_n = s->draft_n_accepted = TPS_NULL;
 	s->prompt_ms = s->prompt_per_second = s->predicted_ms = s->predicted_per_second = NAN;
 	s->wall_ms = NAN;
+	s->repeat_share = NAN;
 	s->http_status = TPS_NULL;
 }
 
@@ -47,7 +62,7 @@ void run_rec_release(struct run_rec *r)
 		&r->model.label, &r->model.file, &r->model.sha256, &r->model.quant,
 		&r->endpoint, &r->spec_type, &r->drafter, &r->extra_args, &r->tag, &r->notes,
 		&r->load_error, &r->log_path, &r->prompt_set, &r->batch,
-		&r->config, &r->cpu, &r->model_type,
+		&r->config, &r->cpu, &r->model_type, &r->env,
 	};
 	size_t i;
 

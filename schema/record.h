@@ -21,12 +21,16 @@ enum sample_flag {
 	SAMPLE_COLD = 1 << 4,         /* first request the server saw: pp */
 	SAMPLE_AGGREGATE = 1 << 5,    /* an average over repetitions (llama-bench -o csv/sql),
 					 not one repetition: no per-repetition pair, both */
+	SAMPLE_DEGENERATE = 1 << 6,   /* the output text is mostly one short repeated piece
+					 (repeat_share >= SAMPLE_DEGENERATE_SHARE): the decode
+					 rate of a loop, not of text; spoils no metric by
+					 itself, compare and gate warn (--strict fails) */
 };
 #define SAMPLE_SPOILS_PP \
 	(SAMPLE_CACHED | SAMPLE_SHORT_PROMPT | SAMPLE_FAILED | SAMPLE_COLD | SAMPLE_AGGREGATE)
 #define SAMPLE_SPOILS_TG (SAMPLE_TRUNCATED | SAMPLE_FAILED | SAMPLE_AGGREGATE)
 /* One past the highest flag bit: a stored or imported flags value below it is known. */
-#define SAMPLE_FLAGS_END (1u << 6)
+#define SAMPLE_FLAGS_END (1u << 7)
 /* SAMPLE_SHORT_PROMPT's threshold: a prefill over fewer prompt tokens than this
  * measures overhead, not throughput. Here, beside the bit, so that collect/ (which
  * sets the flag) and reports/ (which explains it) read one number. */
@@ -35,6 +39,27 @@ enum sample_flag {
 /* The short names used in output and JSON ("truncated", "cache-inflated", ...), in
  * bit order; record_flag_name(SAMPLE_CACHED) == "cache-inflated". */
 const char *record_flag_name(unsigned flag);
+
+/* SAMPLE_DEGENERATE's threshold on sample_rec.repeat_share (collect/repeat.h). */
+#define SAMPLE_DEGENERATE_SHARE 0.5
+
+/* Environment findings of a whole run (migration 0007, run.env_flags), set by the
+ * collector from /proc, nvidia-smi and the server's log (collect/runenv.h says
+ * when each is set). None spoils a metric: compare, gate and report warn, and
+ * --strict fails. */
+enum run_env_flag {
+	RUN_ENV_HOST_BUSY = 1 << 0,       /* other processes used the CPUs while it measured */
+	RUN_ENV_GPU_CONTENDED = 1 << 1,   /* another compute process, or a busy GPU before */
+	RUN_ENV_GPU_THROTTLED = 1 << 2,   /* a power, thermal or slowdown throttle reason */
+	RUN_ENV_CLOCKS_CHANGED = 1 << 3,  /* SM or memory clock moved while it computed */
+	RUN_ENV_PARTIAL_OFFLOAD = 1 << 4, /* fewer layers on the GPU than the model has */
+	RUN_ENV_KV_ON_HOST = 1 << 5,      /* the KV cache (some of it) in host memory */
+};
+/* One past the highest environment bit: a stored or imported env_flags below it is known. */
+#define RUN_ENV_FLAGS_END (1u << 6)
+
+/* The short names of the RUN_ENV_* bits ("host-busy", ...), "unknown" otherwise. */
+const char *record_env_flag_name(unsigned flag);
 
 struct host_rec {
 	char *name, *gpu, *driver, *cuda;
@@ -74,6 +99,10 @@ struct run_rec {
 	 * model ("" and TPS_NULL unknown). */
 	char *config, *cpu, *model_type;
 	int64_t model_n_params;
+	/* Migration 0007. env: a JSON object of the facts recorded about the run's
+	 * environment (docs/ENVIRONMENT.md), NULL when none; env_flags: RUN_ENV_* bits. */
+	char *env;
+	unsigned env_flags;
 };
 
 struct sample_rec {
@@ -87,6 +116,7 @@ struct sample_rec {
 	char *error, *stop_type, *output_hash;
 	char *timings; /* raw JSON of the timings object */
 	unsigned flags;
+	double repeat_share; /* migration 0007: collect/repeat.h's measure; NAN unknown */
 };
 
 /* Initialise to all-absent (strings NULL, integers TPS_NULL, doubles NAN). */

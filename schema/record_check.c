@@ -184,6 +184,10 @@ int record_check_run(const struct run_rec *r, char *err, size_t errlen)
 		return fail(err, errlen, "'run.temperature' is negative or not finite");
 	if (r->ignore_eos < -1 || r->ignore_eos > 1)
 		return fail(err, errlen, "'run.ignore_eos' is not 0 or 1");
+	if (r->env_flags >= RUN_ENV_FLAGS_END)
+		return fail(err, errlen, "'run.env_flags' has unknown bits (%u)", r->env_flags);
+	if (r->env && (r->env[0] != '{' || !record_utf8_ok(r->env)))
+		return fail(err, errlen, "'run.env' is not a JSON object");
 	return 0;
 }
 
@@ -239,6 +243,8 @@ int record_check_sample(const struct sample_rec *s, char *err, size_t errlen)
 		return fail(err, errlen, "a sample's 'http_status' is not an HTTP status");
 	if (s->flags >= SAMPLE_FLAGS_END)
 		return fail(err, errlen, "a sample's 'flags' has unknown bits (%u)", s->flags);
+	if (!isnan(s->repeat_share) && !(s->repeat_share >= 0 && s->repeat_share <= 1))
+		return fail(err, errlen, "a sample's 'repeat_share' is not between 0 and 1");
 	if (!record_utf8_ok(s->prompt_name) || !record_utf8_ok(s->error) ||
 	    !record_utf8_ok(s->stop_type) || !record_utf8_ok(s->timings))
 		return fail(err, errlen, "a sample's text is not valid UTF-8");

@@ -37,7 +37,7 @@ static void put_dbl(cJSON *o, const char *k, double v)
 char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, size_t n)
 {
 	cJSON *root = cJSON_CreateObject(), *run = cJSON_CreateObject();
-	cJSON *h, *e, *m, *arr = cJSON_CreateArray();
+	cJSON *h, *e, *m, *env, *arr = cJSON_CreateArray();
 	char *out, *ret;
 	size_t i;
 
@@ -90,6 +90,12 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 	 * batches stays byte for byte what it was. */
 	if (r->looks_to != TPS_NULL)
 		put_i64(run, "looks_to", r->looks_to);
+	env = r->env ? cJSON_Parse(r->env) : NULL;
+	if (env)
+		cJSON_AddItemToObject(run, "env", env);
+	else
+		put_str(run, "env", r->env);
+	put_i64(run, "env_flags", (int64_t)r->env_flags);
 	cJSON_AddItemToObject(root, "samples", arr);
 	for (i = 0; i < n; i++) {
 		const struct sample_rec *s = &smp[i];
@@ -114,6 +120,7 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 		put_str(o, "stop_type", s->stop_type);
 		put_str(o, "output_hash", s->output_hash);
 		put_i64(o, "flags", (int64_t)s->flags);
+		put_dbl(o, "repeat_share", s->repeat_share);
 		t = s->timings ? cJSON_Parse(s->timings) : NULL;
 		if (t)
 			cJSON_AddItemToObject(o, "timings", t);
@@ -180,8 +187,9 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	const cJSON *h = cJSON_GetObjectItemCaseSensitive(o, "host");
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(o, "engine");
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "model");
+	const cJSON *env;
 	char *uuid = NULL;
-	int64_t ie = TPS_NULL;
+	int64_t ie = TPS_NULL, env_flags = 0;
 
 	if (!cJSON_IsObject(o) || !cJSON_IsObject(h) || !cJSON_IsObject(e) || !cJSON_IsObject(m))
 		return fail(err, errlen, "'run' needs objects 'host', 'engine' and 'model'");
@@ -232,10 +240,23 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	    get_str(o, "cpu", &r->cpu, err, errlen) < 0 ||
 	    get_str(o, "model_type", &r->model_type, err, errlen) < 0 ||
 	    get_i64(o, "model_n_params", &r->model_n_params, err, errlen) < 0 ||
-	    get_i64(o, "looks_to", &r->looks_to, err, errlen) < 0)
+	    get_i64(o, "looks_to", &r->looks_to, err, errlen) < 0 ||
+	    get_i64(o, "env_flags", &env_flags, err, errlen) < 0)
 		return -1;
 	if (r->looks_to != TPS_NULL && (r->looks_to < 1 || r->looks_to > 100000))
 		return fail(err, errlen, "'run.looks_to' is not a round number");
+	/* Exports before migration 0007 have neither key: no environment recorded. */
+	if (env_flags < 0 || env_flags > UINT32_MAX)
+		return fail(err, errlen, "'run.env_flags' is out of range");
+	r->env_flags = (unsigned)env_flags;
+	env = cJSON_GetObjectItemCaseSensitive(o, "env");
+	if (cJSON_IsObject(env)) {
+		char *raw = cJSON_PrintUnformatted(env);
+		r->env = tps_xstrdup(raw);
+		cJSON_free(raw);
+	} else if (env && !cJSON_IsNull(env)) {
+		return fail(err, errlen, "'run.env' is not a JSON object");
+	}
 	/* Older exports have neither key: the run's round and batch stay unknown. */
 	if (r->round != TPS_NULL && r->round < 1)
 		return fail(err, errlen, "'run.round' is below 1");
@@ -278,7 +299,8 @@ static int read_sample(const cJSON *o, struct sample_rec *s, char *err, size_t e
 	    get_str(o, "error", &s->error, err, errlen) < 0 ||
 	    get_str(o, "stop_type", &s->stop_type, err, errlen) < 0 ||
 	    get_str(o, "output_hash", &s->output_hash, err, errlen) < 0 ||
-	    get_i64(o, "flags", &flags, err, errlen) < 0)
+	    get_i64(o, "flags", &flags, err, errlen) < 0 ||
+	    get_dbl(o, "repeat_share", &s->repeat_share, err, errlen) < 0)
 		return -1;
 	if (s->rep == TPS_NULL || s->rep < 1)
 		return fail(err, errlen, "a sample's 'rep' is missing or below 1");

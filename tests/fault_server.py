@@ -42,6 +42,12 @@ def parse_args(argv):
     p.add_argument("--delay-ms", type=float, default=0,
                    help="sleep this long before each good answer")
     p.add_argument("--lifetime", type=float, default=300)
+    p.add_argument("--answer", choices=("text", "loop"), default="text",
+                   help="loop: the generated text is one short piece repeated, as a "
+                        "model collapsed into '</u></u>...' answers")
+    p.add_argument("--log-line", action="append", default=[],
+                   help="print this line to the log at start (llama.cpp's load "
+                        "messages: 'load_tensors: offloaded 8/33 layers to GPU')")
     args, _unknown = p.parse_known_args(argv)  # -ngl 99 and friends are ignored
     return args
 
@@ -84,7 +90,11 @@ def good_body(state, req, chat):
     if n_max > 0:
         timings["draft_n"] = n_predict * n_max // 2
         timings["draft_n_accepted"] = n_predict * n_max // 4
-    content = "lorem ipsum " * 4
+    if state.args.answer == "loop":
+        content = "</u>" * 64
+    else:
+        content = ("Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do "
+                   "eiusmod tempor incididunt ut labore et dolore magna aliqua.")
     if chat:
         return {"choices": [{"index": 0, "finish_reason": "length",
                              "message": {"role": "assistant", "content": content}}],
@@ -194,6 +204,9 @@ def main():
     log("pid %d pgid %d fault %s port %d HOME=%s CUDA_VISIBLE_DEVICES=%s"
         % (os.getpid(), os.getpgid(0), args.fault, args.port, os.environ.get("HOME", ""),
            os.environ.get("CUDA_VISIBLE_DEVICES", "")))
+    for line in args.log_line:
+        sys.stderr.write(line + "\n")
+    sys.stderr.flush()
     if args.fault == "load-fail":
         time.sleep(0.05)
         log("error: failed to load model '%s'" % args.model)

@@ -1,7 +1,7 @@
 /* test_migrate.c: every past schema version migrates to the latest with its data
  * intact, each migration advances user_version, and a store from a newer tpsdb is
  * refused without being touched. Fixtures: tests/data/schema/vN.sql (v1: before the
- * noise floor; v2: before rounds and batches). */
+ * noise floor; v2: before rounds and batches; v5: before the run environment). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -171,6 +171,45 @@ static void test_migrate_v2_gets_looks_to(void **state)
 	store_close(s);
 }
 
+/* 0007 gives every run an environment and every sample a repeat share: NULL, 0 and
+ * NULL for what is there (nothing was recorded), every row and value kept; the
+ * new columns refuse what they cannot hold. */
+static void test_migrate_v5_gets_env(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	char *err = NULL;
+
+	load_fixture(f->path, "v5.sql");
+	s = store_open(f->path, 0);
+	assert_non_null(s);
+	assert_int_equal(store_version(s), migrate_latest());
+	assert_true(migrate_latest() >= 7);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run"), 2);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM sample"), 3);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM baseline_run"), 1);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM noise_floor"), 1);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM imported_file"), 1);
+	assert_int_equal(scalar(s, "SELECT model_n_params FROM run WHERE id=2"), 6738415616);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE round=1 AND batch='b1'"), 1);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE env IS NULL AND env_flags=0"), 2);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM sample WHERE repeat_share IS NULL"), 3);
+	assert_int_equal(scalar(s, "PRAGMA foreign_key_check"), -1);
+	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE run SET env='{}', env_flags=3 WHERE id=1; "
+				      "UPDATE sample SET repeat_share=0.98, flags=64 WHERE id=1",
+				      NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(scalar(s, "SELECT env_flags FROM run WHERE id=1"), 3);
+	assert_int_not_equal(sqlite3_exec(store_db(s), "UPDATE sample SET repeat_share=1.5 WHERE id=2",
+					  NULL, NULL, &err), SQLITE_OK);
+	sqlite3_free(err);
+	err = NULL;
+	assert_int_not_equal(sqlite3_exec(store_db(s), "UPDATE run SET env_flags=-1 WHERE id=2",
+					  NULL, NULL, &err), SQLITE_OK);
+	sqlite3_free(err);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM sample WHERE repeat_share IS NULL"), 2);
+	store_close(s);
+}
+
 static void test_migrate_stepwise_versions(void **state)
 {
 	struct fixture *f = *state;
@@ -236,6 +275,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migrate_v2_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_config, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_looks_to, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v5_gets_env, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_stepwise_versions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_refuses_newer, setup, teardown),
 	};
