@@ -19,7 +19,7 @@ collect_one() { # <engine> : one run with the fake on PATH
 	n=$((n + 1))
 	PATH=$T/bin:$PATH run_tpsdb collect --engine "$1"="$FS" --engine-args "$1"="--delay-ms 150" \
 		--model tiny="$MODEL" --prompts "$PROMPTS" --reps 2 --warmup 1 --n-predict 32 \
-		--port $((21470 + 10 * n)) --out-dir "$OUT"
+		--port $((21470 + 10 * n)) --out-dir "$OUT" --quiet
 	expect_eq "$rc" 0 "collect $1"
 	[ ! -s "$T/stderr" ] || fail "collect $1 said: $(cat "$T/stderr")"
 }
