@@ -100,6 +100,9 @@ void verdict_decide_interval(double m, double se, double df, double alpha, doubl
 	double q = stats_t_quantile(1 - alpha, df);
 	double lo = pct(exp(m - q * se)), hi = pct(exp(m + q * se));
 
+	out->log_m = m;
+	out->log_se = se;
+	out->df = df;
 	out->delta_pct = pct(exp(m));
 	out->mean_delta_pct = out->delta_pct;
 	out->ci_lo_pct = isfinite(lo) ? lo : NAN;

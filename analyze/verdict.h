@@ -79,6 +79,8 @@ struct verdict {
 	double ci_level;          /* the interval's two-sided level: 1 - 2 alpha, alpha
 				     0.05 or a sequential design's per-look level */
 	size_t outliers_ours, outliers_vs; /* instances left out (estimate.h) */
+	double log_m, log_se, df; /* the interval's log ratio, standard error and
+				     degrees of freedom (NaN when unknown) */
 };
 
 /* Decides the interval of a log ratio with mean m, standard error se and df

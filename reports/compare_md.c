@@ -3,6 +3,7 @@
  * Numbers right-aligned and padded, so the source reads as a table too. */
 #include "reports/compare_md.h"
 #include "reports/compare_write.h"
+#include "reports/answer_text.h"
 #include "reports/md.h"
 #include "reports/parity.h"
 #include "tpsdb.h"
@@ -33,6 +34,12 @@ void compare_md_write(FILE *f, const struct parity_result *r, const char *ours,
 	char *same = parity_rows_constant(r, vary);
 
 	heading(f, ours, vs);
+	{
+		char *line = answer_text_compare(r, ours, vs, band_pct), *e = md_escape(line);
+		fprintf(f, "**%s**\n\n", e);
+		free(e);
+		free(line);
+	}
 	if (same) {
 		char *e = md_escape(same);
 		fprintf(f, "Config of every row: %s\n\n", e);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyze/config.h"
+#include "reports/answer_text.h"
 #include "reports/json.h"
 #include "reports/md.h"
 #include "reports/parity.h"
@@ -249,6 +250,13 @@ void compare_write_text(const struct parity_result *r, const char *ours_raw,
 		if (l > wc)
 			wc = l;
 		free(e);
+	}
+	{
+		/* The answer first: what a person acts on, then the rows behind it. */
+		char *line = answer_text_compare(r, ours_raw, vs_raw, band_pct), *e = escape_text(line);
+		printf("%s\n", e);
+		free(e);
+		free(line);
 	}
 	write_lead(r, band_pct, vary);
 	if (same) {

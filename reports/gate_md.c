@@ -2,6 +2,7 @@
  * result the text, JSON and JUnit writers take. Decides nothing: statuses and
  * counts are the result's. */
 #include "reports/gate_md.h"
+#include "reports/answer_text.h"
 #include "reports/md.h"
 #include "reports/parity.h"
 #include "reports/sweep_text.h"
@@ -190,6 +191,12 @@ void gate_md_write(FILE *f, const struct gate_report *h, const struct gate_resul
 	free(e);
 	free(b);
 	free(t);
+	if (r->n_rows) {
+		char *line = answer_text_gate(r), *m = md_escape(line);
+		fprintf(f, "%s\n\n", m);
+		free(m);
+		free(line);
+	}
 	rows_table(f, h, r);
 	checks_tables(f, h, r);
 	if (r->n_notes) {

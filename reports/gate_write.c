@@ -3,6 +3,7 @@
  * text, JUnit and GitHub outputs. Decides nothing: statuses and counts are the
  * result's. */
 #include "reports/gate_write.h"
+#include "reports/answer_text.h"
 #include "reports/escape.h"
 
 #include <cjson/cJSON.h>
@@ -205,6 +206,13 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 	free(e);
 	free(t);
 	free(b);
+	if (r->n_rows) {
+		char *line = answer_text_gate(r);
+		e = escape_text(line);
+		fprintf(f, "  %s\n", e);
+		free(e);
+		free(line);
+	}
 	if (same) {
 		e = escape_text(same);
 		fprintf(f, "  config of every row: %s\n", e);

@@ -47,10 +47,13 @@ check 'all(.rows[]; .delta_pct < -0.4 and .delta_pct > -1.3)' "delta near -0.9%"
 tps compare --ours ours --vs llama.cpp --metric tg
 expect_rc 0 "compare (table)"
 [ "$(grep -c '^dense-8b ' "$TMP/out")" = 1 ] || fail "one tg row in the table"
+# The answer first: one line a person can act on.
+sed -n 1p "$TMP/out" | grep -Eqx 'ours vs llama.cpp: tg no regression in 1 of 1 cell \(decided: 0 faster, 0 slower, 1 parity\), geomean -0\.8% \[-[01]\.[0-9]+%, -0\.6[0-9]%\]' ||
+	fail "the one-line answer: $(sed -n 1p "$TMP/out")"
 grep -q '^regression: is ours slower than llama.cpp by more than the band (2.0%)?' "$TMP/out" ||
 	fail "legend"
 # The columns line up: the metric, regression and verdict start under their headers.
-hdr=$(sed -n 1p "$TMP/out"); row=$(sed -n 2p "$TMP/out")
+hdr=$(grep '^cell ' "$TMP/out"); row=$(grep -A1 '^cell ' "$TMP/out" | sed -n 2p)
 a=${hdr%%metric*}; b=${row%%tg *}; [ ${#a} = ${#b} ] || fail "metric column"
 a=${hdr%%regression*}; b=${row%%no *}; [ ${#a} = ${#b} ] || fail "regression column"
 a=${hdr%%verdict*}; b=${row%%parity*}; [ ${#a} = ${#b} ] || fail "verdict column"

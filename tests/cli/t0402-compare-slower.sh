@@ -19,6 +19,11 @@ check '.rows[1].metric == "tg" and .rows[1].delta_pct > -36 and .rows[1].delta_p
 check 'all(.rows[]; .ci_hi_pct < -2 and .rounds == 3)' "the interval beyond the band, three rounds"
 check '.warnings == []' "a model one engine never measured is not a warning"
 
+tps compare --ours stock-llamafile --vs llama.cpp
+expect_rc 0 "compare text"
+sed -n 1p "$TMP/out" | grep -Eq '^stock-llamafile vs llama.cpp: pp 1 regression \(moe-30b -50\.[0-9]% \[-50\.[0-9]+%, -4[89]\.[0-9]+%\]\) \(decided: 0 faster, 1 slower, 0 parity\), geomean -50\.[0-9]% .*; tg 1 regression \(moe-30b -35\.[0-9]% ' ||
+	fail "the one-line answer names the regressions: $(sed -n 1p "$TMP/out")"
+
 # Reversed, the same cells read faster and no regression.
 tps compare --ours llama.cpp --vs stock-llamafile --model moe-30b --json
 expect_rc 0 "compare reversed"

@@ -35,6 +35,8 @@ tps gate --baseline rel-1 --engine ours --tag v2
 expect_rc 1 "text"
 grep -q '^gate: .ours. tag .v2. against baseline .rel-1.: FAIL (1 failure(s))' "$TMP/out" || fail "summary"
 grep -q 'moe-30b .* tg .* FAIL$' "$TMP/out" || fail "the failing row"
+sed -n 2p "$TMP/out" | grep -Eq '^  answer: pp no regression in 2 of 2 cells .*; tg no regression in 1 of 2 cells, 1 regression \(moe-30b -6\.[0-9]% \[-6\.[0-9]+%, -[56]\.[0-9]+%\]\)' ||
+	fail "the one-line answer: $(sed -n 2p "$TMP/out")"
 
 GITHUB_ACTIONS=true "$TPSDB_BIN" gate --baseline rel-1 --engine ours --tag v2 >"$TMP/out" 2>&1 && fail "exit"
 [ "$(grep -c '^::error title=tpsdb gate::moe-30b tg: ' "$TMP/out")" = 1 ] || fail "one ::error line"

@@ -1,0 +1,59 @@
+/* answer.c: the one-line answer (answer.h): counts of the cells' answers and the
+ * geometric mean of their deltas, decided as one more estimate. */
+#include "analyze/answer.h"
+
+#include <math.h>
+#include <string.h>
+
+void answer_build(const struct verdict *const *v, size_t n, double band_pct,
+		  struct answer *out)
+{
+	double sm = 0, sv = 0, df = INFINITY, level = 1;
+	int interval = n > 0;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	out->n = n;
+	for (i = 0; i < n; i++) {
+		const struct verdict *x = v[i];
+
+		switch (x->regression) {
+		case VERDICT_REG_YES:
+			out->yes++;
+			if (out->n_named < ANSWER_NAMED)
+				out->named[out->n_named++] = i;
+			break;
+		case VERDICT_REG_NO:
+			out->no++;
+			break;
+		default:
+			out->undecided++;
+			break;
+		}
+		if (x->decided) {
+			out->faster += x->kind == VERDICT_FASTER;
+			out->slower += x->kind == VERDICT_SLOWER;
+			out->parity += x->kind == VERDICT_PARITY;
+		}
+		sm += x->log_m;
+		if (isfinite(x->log_se) && isfinite(x->df) && x->df > 0 &&
+		    x->regression != VERDICT_REG_UNKNOWN) {
+			sv += x->log_se * x->log_se;
+			if (x->df < df)
+				df = x->df;
+			if (x->ci_level < level)
+				level = x->ci_level;
+		} else {
+			interval = 0;
+		}
+	}
+	out->geomean.band_pct = band_pct;
+	out->geomean.ci_level = level;
+	if (!n) {
+		out->geomean.kind = VERDICT_UNKNOWN;
+		out->geomean.delta_pct = out->geomean.ci_lo_pct = out->geomean.ci_hi_pct = NAN;
+		return;
+	}
+	verdict_decide_interval(sm / (double)n, interval ? sqrt(sv) / (double)n : NAN,
+				interval ? df : NAN, (1 - level) / 2, band_pct, &out->geomean);
+}

@@ -1,0 +1,35 @@
+/* answer.h: the one-line answer over the cells of a comparison. Per metric, how
+ * many cells answer the regression question yes, no or not yet, how many read
+ * faster, slower or parity, and the geometric mean of their deltas with its
+ * interval (the cells' log estimates averaged, their errors combined as
+ * independent). Pure: the rows come from the one estimate of each cell. */
+#ifndef ANALYZE_ANSWER_H
+#define ANALYZE_ANSWER_H
+
+#include <stddef.h>
+
+#include "analyze/verdict.h"
+
+/* The most decided regressions an answer names. */
+#define ANSWER_NAMED 3
+
+struct answer {
+	size_t n;                          /* cells of the metric */
+	size_t yes, no, undecided;         /* by the regression answer */
+	size_t faster, slower, parity;     /* by the two-sided verdict (decided only) */
+	struct verdict geomean;            /* the geometric mean of the deltas: delta,
+					      interval (NaN when a cell has none) and
+					      both answers against the band */
+	size_t named[ANSWER_NAMED];        /* indexes of the first regressions (yes) */
+	size_t n_named;
+};
+
+/* The answer over v[0..n) (verdicts of one metric, one per cell, all against
+ * band_pct). The geometric mean's interval is a t interval at the verdicts'
+ * smallest level, on the mean log ratio with standard error sqrt(sum se^2) / n
+ * and the fewest degrees of freedom among them; NaN when any cell lacks one.
+ * Fills *out. */
+void answer_build(const struct verdict *const *v, size_t n, double band_pct,
+		  struct answer *out);
+
+#endif
