@@ -103,6 +103,8 @@ static void spec_rows(const struct tables_opts *o, struct tables *t, const struc
 			c = &row->cells[ci];
 			c->present = 1;
 			c->tg = rg->rung.tg;
+			c->tg_lo = rg->point.tg_ci_lo;
+			c->tg_hi = rg->point.tg_ci_hi;
 			c->accept = rg->point.acceptance;
 			snprintf(c->run, sizeof(c->run), "%s", rg->run_uuid);
 			c->tag = tps_xstrdup(rg->tag ? rg->tag : "");
@@ -110,7 +112,9 @@ static void spec_rows(const struct tables_opts *o, struct tables *t, const struc
 	}
 }
 
-/* The best rung of each engine in each row: its highest decode speed. */
+/* The best rung of each engine in each row: its highest decode speed, marked
+ * only when decided (its interval lies wholly above every other rung's), so that
+ * an A/A pair's noise is never shown as a fastest rung. */
 static void mark_best(struct tables *t)
 {
 	size_t r, e, k;
@@ -125,8 +129,20 @@ static void mark_best(struct tables *t)
 				if (best < 0 || c->tg > t->spec[r].cells[best].tg)
 					best = (long)k;
 			}
-			if (best >= 0)
-				t->spec[r].cells[best].best = 1;
+			if (best < 0)
+				continue;
+			{
+				const struct tables_spec_cell *b = &t->spec[r].cells[best];
+				int decided = isfinite(b->tg_lo);
+
+				for (k = 0; k < t->n_spec_cols && decided; k++) {
+					const struct tables_spec_cell *c = &t->spec[r].cells[k];
+					if (t->spec_cols[k].engine != e || !c->present || (long)k == best)
+						continue;
+					decided = isfinite(c->tg_hi) && b->tg_lo > c->tg_hi;
+				}
+				t->spec[r].cells[best].best = decided;
+			}
 		}
 	}
 }

@@ -64,9 +64,11 @@ struct tables_spec_col {
 
 struct tables_spec_cell {
 	int present;
-	double tg;            /* median decode tok/s of the unflagged samples */
+	double tg;            /* the rung's decode tok/s ('tpsdb sweep' prints it) */
+	double tg_lo, tg_hi;  /* its 90% interval across runs; NaN with one run */
 	double accept;        /* draft_n_accepted / draft_n; NaN without drafts */
-	int best;             /* the engine's fastest rung in this row */
+	int best;             /* the engine's fastest rung in this row, decided: its
+				 interval lies above every other rung's */
 	char run[40];
 	char *tag;
 };

@@ -3,7 +3,9 @@
 # tpsdb and a real llama-server (CPU, cached), writes a tiny random-weight model, and
 # collects two engine labels (an A/A pair of one binary) over a base run and an
 # n_max 1,2,3 speculative sweep in three rounds (every cell on a fresh server per
-# round), then prints the analysis and writes the report.
+# round); then, until decided (at most 6 rounds), the base cell of ours against the
+# A/A label and a label that is a real, large regression of the same binary (one
+# thread instead of two). It prints the analysis and writes the report.
 # Everything lands in ${OUT_DIR:-out}/: the store, server logs, report and plots.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,20 +36,30 @@ db="$out/tpsdb.sqlite"
 rm -f "$db" "$db-wal" "$db-shm"
 "$tpsdb" --db "$db" collect --engine ours="$server" --engine llama.cpp="$server" \
 	--ours ours --models "$out/models.txt" --spec-manifest "$out/spec.txt" \
-	--reps 2 --rounds 3 --tag demo --out-dir "$out" || [ $? -eq 1 ]
+	--rounds 3 --tag demo --out-dir "$out" || [ $? -eq 1 ]
+
+# A decision the tool can show on any machine: the A/A label answered "no
+# regression" (or left open, on a machine too noisy for 6 rounds) and the slowed
+# label a decided regression; a label decided early is not started again.
+"$tpsdb" --db "$db" collect --engine ours="$server" --engine llama.cpp="$server" \
+	--engine slow="$server" --engine-args "slow=-t 1" --engine-args "ours=-t 2" \
+	--engine-args "llama.cpp=-t 2" --ours ours --models "$out/models.txt" \
+	--until-decided --max-rounds 6 --tag decide --out-dir "$out/decide" || [ $? -eq 1 ]
 
 # Each cell ran three times, a whole pass apart, on restarted servers (--rounds 3, the
 # engine order alternating): compare and gate pool the three instances of a side and
-# take their interval from the spread across rounds. Three rounds, not
-# --until-decided: on this 2-core CPU the A/A scatter is 15-30%, so no cell would be
-# decided before --max-rounds, and the job's wall time would grow threefold.
+# take their interval from the spread across rounds. The sweep runs three fixed
+# rounds: on this 2-core CPU the A/A scatter is 15-30%, so until-decided would run
+# every rung to --max-rounds; the decision is shown on the base cell above instead.
 # calibrate pairs each cell's two latest runs (rounds 2 and 3) for the A/A floor,
 # which the one-run views (report, check) still use.
 echo
 "$tpsdb" --db "$db" calibrate
 
 echo
-"$tpsdb" --db "$db" compare --ours ours --vs llama.cpp || [ $? -eq 1 ]
+"$tpsdb" --db "$db" compare --ours ours --vs llama.cpp --tag demo || [ $? -eq 1 ]
+echo
+"$tpsdb" --db "$db" compare --ours slow --vs llama.cpp --tag decide || [ $? -eq 1 ]
 echo
 "$tpsdb" --db "$db" sweep || [ $? -eq 1 ]
 echo
