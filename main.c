@@ -2,6 +2,7 @@
  * table, runs it and turns what it returns into the exit code (git.c's job in git).
  * Commands live one per file as cmd/cmd_<name>.c. */
 #include "tpsdb.h"
+#include "outfile.h"
 #include "schema/store.h"
 
 #include <stdlib.h>
@@ -128,6 +129,8 @@ int main(int argc, char **argv)
 	}
 	if (i == sizeof(commands) / sizeof(commands[0]))
 		return tps_usage_error(usage, "unknown command '%s' (see 'tpsdb --help')", argv[a]);
+	/* No output file of any command may be the store or its journal. */
+	outfile_protect(ctx.db_path);
 	ret = commands[i].exec(cargc, argv + a, &ctx);
 	store_close(ctx.store);
 	if (fflush(stdout) != 0 && ret == TPS_EXIT_OK) {

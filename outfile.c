@@ -158,6 +158,79 @@ static char *resolve(const char *path)
 	return NULL;
 }
 
+/* ---- paths that must never be written ---- */
+
+static char **protected_paths;
+static size_t n_protected;
+
+/* A path with its folder made canonical (symlinks and ".." resolved), for
+ * comparing paths that do not exist yet; caller frees. */
+static char *canonical(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? tps_xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+			  : tps_xstrdup(".");
+	char *real = realpath(dir, NULL), *ret;
+
+	ret = real ? tps_xasprintf("%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : path)
+		   : tps_xstrdup(path);
+	free(real);
+	free(dir);
+	return ret;
+}
+
+/* 1 when a and b (no symlink at the end of either) name one file: the same inode
+ * when both exist, else the same canonical path. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ca, *cb;
+	int ret;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	ca = canonical(a);
+	cb = canonical(b);
+	ret = !strcmp(ca, cb);
+	free(ca);
+	free(cb);
+	return ret;
+}
+
+static char *resolve(const char *path);
+
+void outfile_protect(const char *path)
+{
+	protected_paths = tps_xrealloc(protected_paths, (n_protected + 1) * sizeof(char *));
+	protected_paths[n_protected++] = tps_xstrdup(path);
+}
+
+/* The protected file (or its -wal/-shm) that target, a resolved path, is; NULL
+ * when it is none of them. Borrowed. */
+static const char *protected_as(const char *target)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
+	size_t i, k;
+
+	for (i = 0; i < n_protected; i++) {
+		char *real = resolve(protected_paths[i]);
+		int hit = 0;
+		for (k = 0; !hit && k < sizeof(sfx) / sizeof(sfx[0]); k++) {
+			/* SQLite keeps -wal/-shm beside the file a link ends at; the
+			 * link's own name is checked too. */
+			char *a = tps_xasprintf("%s%s", real ? real : protected_paths[i], sfx[k]);
+			char *b = tps_xasprintf("%s%s", protected_paths[i], sfx[k]);
+			hit = same_file(target, a) || same_file(target, b);
+			free(a);
+			free(b);
+		}
+		free(real);
+		if (hit)
+			return protected_paths[i];
+	}
+	return NULL;
+}
+
 /* The mode a new file or folder gets: base less the umask. */
 static mode_t new_mode(mode_t base)
 {
@@ -243,6 +316,7 @@ struct outfile *outfile_open(const char *path)
 {
 	static const cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
 	struct outfile *o = tps_xcalloc(1, sizeof(*o));
+	const char *store;
 	struct stat st;
 	int exists;
 
@@ -251,6 +325,11 @@ struct outfile *outfile_open(const char *path)
 	o->path = tps_xstrdup(path);
 	if (!(o->target = resolve(path))) {
 		tps_error("cannot write '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if ((store = protected_as(o->target))) {
+		tps_error("cannot write '%s': it is the store '%s' (or its -wal/-shm); "
+			  "nothing was written", path, store);
 		goto fail;
 	}
 	exists = stat(o->target, &st) == 0;
@@ -488,7 +567,10 @@ static int publish_each(struct outdir *d)
 	for (i = 0; d->names[i] && !ret; i++) {
 		char *from = tps_xasprintf("%s/%s", d->tmp, d->names[i]);
 		char *to = tps_xasprintf("%s/%s", d->target, d->names[i]);
-		if (!access(from, F_OK)) {
+		if (protected_as(to)) {
+			ret = tps_error("cannot replace '%s/%s': it is the store", d->path,
+					d->names[i]);
+		} else if (!access(from, F_OK)) {
 			if (rename(from, to) < 0)
 				ret = tps_error("cannot replace '%s/%s': %s", d->path, d->names[i],
 						strerror(errno));

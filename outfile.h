@@ -32,6 +32,12 @@ void outfile_abort(struct outfile *o);
  * after an error line. */
 int outfile_copy(const char *src, const char *dst);
 
+/* Marks path (the store) as never to be written: outfile_open() of it, of its
+ * -wal, -shm or -journal, through any chain of symlinks or another name of the same
+ * inode, is refused with one error line and nothing is written. The dispatcher
+ * calls it with --db before any command runs. */
+void outfile_protect(const char *path);
+
 struct outdir;
 
 /* Starts replacing the folder dir as a whole (a symlink to a folder is

@@ -24,6 +24,7 @@ struct tps_ctx {
 	const char *db_path;  /* --db, else $TPSDB_DB, else ./tpsdb.sqlite */
 	struct store *store;  /* opened by tps_ctx_store() on first use */
 	int readonly;         /* commands that only read set this before tps_ctx_store() */
+	int existing;         /* writers that add no runs (baseline, calibrate): never create */
 };
 
 /* Opens ctx->db_path on first call (creating and migrating it unless readonly is

@@ -82,6 +82,7 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 		ret = tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
+	ctx->existing = 1; /* no store, no runs to calibrate: never create one */
 	if (!(s = tps_ctx_store(ctx)) || store_aa_load(s, &f, &set) < 0)
 		goto out;
 	noise_calibrate(&set.in, &pairs, &n, &n_floors);

@@ -56,6 +56,13 @@ double store_col_double(sqlite3_stmt *st, int i);
  * :f_limit to f->limit, or -1 (SQLite's "no limit") when it is not > 0. */
 void store_bind_run_filter(sqlite3_stmt *st, const struct run_filter *f);
 
+/* Looks at path before SQLite opens it: 1 when it does not exist (or is
+ * ":memory:"), 0 when it is a regular file that is empty or starts with SQLite's
+ * header, with its size in *size; -1 after one error line for anything else (a
+ * FIFO, a device, a folder: never opened for a blocking read; a file that is not
+ * SQLite). Follows symlinks. Changes nothing. */
+int store_file_check(const char *path, int64_t *size);
+
 /* "file:<path>?<param>" with the path percent-encoded, for sqlite3_open_v2() with
  * SQLITE_OPEN_URI (param e.g. "mode=ro" or "immutable=1"). Caller frees. */
 char *store_file_uri(const char *path, const char *param);
