@@ -72,6 +72,11 @@ struct run_rec {
 	 * model ("" and TPS_NULL unknown). */
 	char *config, *cpu, *model_type;
 	int64_t model_n_params;
+	/* Migration 0006: the process that collects the run (schema/collector.h): host
+	 * name, boot id, pid and start time (clock ticks since boot); NULL/TPS_NULL for
+	 * runs no collector wrote. */
+	char *collector_host, *collector_boot;
+	int64_t collector_pid, collector_start;
 };
 
 struct sample_rec {

@@ -86,6 +86,10 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 	put_str(run, "cpu", r->cpu);
 	put_str(run, "model_type", r->model_type);
 	put_i64(run, "model_n_params", r->model_n_params);
+	put_str(run, "collector_host", r->collector_host);
+	put_str(run, "collector_boot", r->collector_boot);
+	put_i64(run, "collector_pid", r->collector_pid);
+	put_i64(run, "collector_start", r->collector_start);
 	cJSON_AddItemToObject(root, "samples", arr);
 	for (i = 0; i < n; i++) {
 		const struct sample_rec *s = &smp[i];
@@ -227,7 +231,11 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	    get_str(o, "config", &r->config, err, errlen) < 0 ||
 	    get_str(o, "cpu", &r->cpu, err, errlen) < 0 ||
 	    get_str(o, "model_type", &r->model_type, err, errlen) < 0 ||
-	    get_i64(o, "model_n_params", &r->model_n_params, err, errlen) < 0)
+	    get_i64(o, "model_n_params", &r->model_n_params, err, errlen) < 0 ||
+	    get_str(o, "collector_host", &r->collector_host, err, errlen) < 0 ||
+	    get_str(o, "collector_boot", &r->collector_boot, err, errlen) < 0 ||
+	    get_i64(o, "collector_pid", &r->collector_pid, err, errlen) < 0 ||
+	    get_i64(o, "collector_start", &r->collector_start, err, errlen) < 0)
 		return -1;
 	/* Older exports have neither key: the run's round and batch stay unknown. */
 	if (r->round != TPS_NULL && r->round < 1)

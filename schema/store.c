@@ -3,6 +3,7 @@
  * schema/NNNN_*.sql and is applied by migrate.c. */
 #include "schema/store_int.h"
 #include "schema/migrate_int.h"
+#include "schema/collector.h"
 #include "tpsdb.h"
 
 #include <ctype.h>
@@ -19,6 +20,25 @@
 /* Defaults, each changed by an environment variable (README "The store"). */
 #define STORE_BUSY_TIMEOUT_S 300  /* TPSDB_BUSY_TIMEOUT: seconds a writer waits */
 #define STORE_QUICK_CHECK_MB 512  /* TPSDB_QUICK_CHECK_MB: largest store checked */
+
+/* tps_collector_gone(host, boot, pid, start): collector_gone() for SQL, so a
+ * loader can say CASE WHEN status='running' AND tps_collector_gone(...) ... */
+static void sql_collector_gone(sqlite3_context *cx, int argc, sqlite3_value **v)
+{
+	const unsigned char *host = sqlite3_value_text(v[0]), *boot = sqlite3_value_text(v[1]);
+	int64_t pid = sqlite3_value_type(v[2]) == SQLITE_NULL ? TPS_NULL : sqlite3_value_int64(v[2]);
+	int64_t start = sqlite3_value_type(v[3]) == SQLITE_NULL ? TPS_NULL
+								 : sqlite3_value_int64(v[3]);
+
+	(void)argc;
+	sqlite3_result_int(cx, collector_gone((const char *)host, (const char *)boot, pid, start));
+}
+
+static void register_functions(sqlite3 *db)
+{
+	sqlite3_create_function(db, "tps_collector_gone", 4, SQLITE_UTF8, NULL,
+				sql_collector_gone, NULL, NULL);
+}
 
 struct cached_stmt {
 	const char *sql;
@@ -266,6 +286,7 @@ static int open_readonly(struct store *s, const char *path)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, store_busy_timeout_s() * 1000);
+	register_functions(s->db);
 	if (identify(s->db, path, &version) < 0)
 		goto out;
 	s->found_version = version;
@@ -318,6 +339,7 @@ static int open_write(struct store *s, const char *path, int flags, int upto)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, store_busy_timeout_s() * 1000);
+	register_functions(s->db);
 	/* Checked before WAL is switched on: even that would alter the file. */
 	if (identify(s->db, path, &s->found_version) < 0)
 		goto out;

@@ -52,6 +52,15 @@ double store_col_double(sqlite3_stmt *st, int i);
 	"AND (:f_since IS NULL OR julianday(r.started_at) >= julianday(:f_since)) "           \
 	"AND (:f_until IS NULL OR julianday(r.started_at) <= julianday(:f_until)) "
 
+/* A run's status as every loader reports it: 'interrupted' for a run still marked
+ * 'running' whose collector is gone (schema/collector.h: an orphaned run), the
+ * stored status otherwise. RUN_ORPHANED_SQL is 1 for exactly those runs. Over the
+ * alias r; the stored column keeps 'running' (export and merge carry it as is). */
+#define RUN_ORPHANED_SQL                                                                 \
+	"(r.status = 'running' AND tps_collector_gone(r.collector_host, r.collector_boot, " \
+	"r.collector_pid, r.collector_start))"
+#define RUN_STATUS_SQL "(CASE WHEN " RUN_ORPHANED_SQL " THEN 'interrupted' ELSE r.status END)"
+
 /* Binds the :f_* parameters of RUN_FILTER_SQL from f (NULL: no condition) and
  * :f_limit to f->limit, or -1 (SQLite's "no limit") when it is not > 0. */
 void store_bind_run_filter(sqlite3_stmt *st, const struct run_filter *f);
