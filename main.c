@@ -5,6 +5,7 @@
 #include "outfile.h"
 #include "schema/store.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,6 +97,15 @@ int main(int argc, char **argv)
 	int ret, a = 1, cargc;
 
 	ctx.db_path = env && *env ? env : "./tpsdb.sqlite";
+	/* A file-size limit (ulimit -f) must fail a write with EFBIG, which the store,
+	 * stdout and every output file report as an error line, not kill the process
+	 * half-way (SIGXFSZ, exit 153). An ignored or handled SIGXFSZ is left as it is. */
+	{
+		struct sigaction old;
+		if (!sigaction(SIGXFSZ, NULL, &old) && !(old.sa_flags & SA_SIGINFO) &&
+		    old.sa_handler == SIG_DFL)
+			signal(SIGXFSZ, SIG_IGN);
+	}
 	while (a < argc && argv[a][0] == '-') {
 		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
 			print_help(stdout);
