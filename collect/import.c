@@ -486,6 +486,10 @@ static int import_bench(struct importer *im, const cJSON *obj)
 	if (!(fabs(np->valuedouble) < 9e15) || !(fabs(ng->valuedouble) < 9e15) ||
 	    (cJSON_IsNumber(nd) && !(fabs(nd->valuedouble) < 9e15)))
 		return bad(im, "'n_prompt', 'n_gen' or 'n_depth' is out of range");
+	/* Counts are whole: 64.5 prompt tokens is a damaged file, not "pp64". */
+	if (np->valuedouble != floor(np->valuedouble) || ng->valuedouble != floor(ng->valuedouble) ||
+	    (cJSON_IsNumber(nd) && nd->valuedouble != floor(nd->valuedouble)))
+		return bad(im, "'n_prompt', 'n_gen' or 'n_depth' is not a whole number");
 	n_prompt = (int64_t)np->valuedouble;
 	n_gen = (int64_t)ng->valuedouble;
 	if (cJSON_IsNumber(nd))
@@ -827,6 +831,13 @@ static int import_bench_text(struct importer *im, const struct input *in, const 
 	return rc;
 }
 
+/* RFC 8259's white space: space, tab, line feed, carriage return. A form feed or
+ * vertical tab (isspace()) before a value is not JSON, and is refused as such. */
+static int json_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static int import_one_file(struct importer *im, const struct input *in)
 {
 	const char *buf = in->buf, *stop = buf + in->len, *p, *first;
@@ -840,6 +851,14 @@ static int import_one_file(struct importer *im, const struct input *in)
 	/* A whole-file JSON value first: one response, or llama-bench's -o json array. */
 	for (first = buf; first < stop && isspace((unsigned char)*first); first++)
 		;
+	for (p = buf; p < first && json_ws(*p); p++)
+		;
+	if (p < first && first < stop && (*first == '{' || *first == '[')) {
+		im->line = line_of(buf, (size_t)(p - buf));
+		snprintf(msg, sizeof(msg), "not valid JSON (RFC 8259): white space other than "
+			 "space, tab, LF or CR at byte %zu", (size_t)(p - buf) + 1);
+		return bad(im, msg);
+	}
 	if (first < stop && *first != '{' && *first != '[')
 		return import_bench_text(im, in, first);
 	if (first < stop && json_strict_check(buf, in->len, &at, why, sizeof(why)) == 0) {
@@ -858,7 +877,7 @@ static int import_one_file(struct importer *im, const struct input *in)
 
 			p = nl ? nl + 1 : stop;
 			im->line++;
-			while (q < eol && isspace((unsigned char)*q))
+			while (q < eol && json_ws(*q))
 				q++;
 			if (q == eol)
 				continue;

@@ -3,7 +3,10 @@
  * that cJSON (lenient) only ever sees text that the RFC accepts. */
 #include "schema/json_strict.h"
 
+#include "tpsdb.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct cursor {
@@ -198,11 +201,58 @@ static int literal(struct cursor *c, const char *word)
 
 static int value(struct cursor *c);
 
+/* The keys of one object, as the raw bytes between their quotes, in an open-
+ * addressing hash set: a key met twice is refused (cJSON would keep the first
+ * while a raw copy of the text keeps the second). A key spelt with escapes is
+ * compared as written. */
+struct keyset {
+	const unsigned char **k;
+	size_t *len, n, cap;
+};
+
+static size_t key_hash(const unsigned char *k, size_t n)
+{
+	size_t h = 1469598103934665603u, i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ k[i]) * 1099511628211u;
+	return h;
+}
+
+/* 1 when the key was there already, 0 when added. */
+static int keyset_add(struct keyset *ks, const unsigned char *k, size_t n)
+{
+	size_t i;
+
+	if (2 * (ks->n + 1) > ks->cap) {
+		struct keyset big = { 0 };
+		big.cap = ks->cap ? 2 * ks->cap : 16;
+		big.k = tps_xcalloc(big.cap, sizeof(*big.k));
+		big.len = tps_xcalloc(big.cap, sizeof(*big.len));
+		for (i = 0; i < ks->cap; i++) {
+			if (ks->k[i])
+				keyset_add(&big, ks->k[i], ks->len[i]);
+		}
+		free(ks->k);
+		free(ks->len);
+		*ks = big;
+	}
+	for (i = key_hash(k, n) & (ks->cap - 1); ks->k[i]; i = (i + 1) & (ks->cap - 1)) {
+		if (ks->len[i] == n && !memcmp(ks->k[i], k, n))
+			return 1;
+	}
+	ks->k[i] = k;
+	ks->len[i] = n;
+	ks->n++;
+	return 0;
+}
+
 /* An array or an object; c->p at its opening bracket. */
 static int container(struct cursor *c)
 {
-	int object = *c->p == '{';
+	int object = *c->p == '{', ret = -1;
 	unsigned char close = object ? '}' : ']';
+	struct keyset keys = { 0 };
 
 	if (++c->depth > JSON_STRICT_MAX_DEPTH)
 		return fail(c, c->p, "nested too deep");
@@ -215,18 +265,27 @@ static int container(struct cursor *c)
 	}
 	for (;;) {
 		if (object) {
-			if (c->p >= c->end || *c->p != '"')
-				return fail(c, c->p, "expected a string key");
+			const unsigned char *key = c->p;
+			if (c->p >= c->end || *c->p != '"') {
+				fail(c, c->p, "expected a string key");
+				goto out;
+			}
 			if (string(c) < 0)
-				return -1;
+				goto out;
+			if (keyset_add(&keys, key + 1, (size_t)(c->p - key) - 2)) {
+				fail(c, key, "duplicate key in an object");
+				goto out;
+			}
 			skip_ws(c);
-			if (c->p >= c->end || *c->p != ':')
-				return fail(c, c->p, "expected ':'");
+			if (c->p >= c->end || *c->p != ':') {
+				fail(c, c->p, "expected ':'");
+				goto out;
+			}
 			c->p++;
 			skip_ws(c);
 		}
 		if (value(c) < 0)
-			return -1;
+			goto out;
 		skip_ws(c);
 		if (c->p < c->end && *c->p == ',') {
 			c->p++;
@@ -236,10 +295,16 @@ static int container(struct cursor *c)
 		if (c->p < c->end && *c->p == close) {
 			c->p++;
 			c->depth--;
-			return 0;
+			ret = 0;
+			goto out;
 		}
-		return fail(c, c->p, object ? "expected ',' or '}'" : "expected ',' or ']'");
+		fail(c, c->p, object ? "expected ',' or '}'" : "expected ',' or ']'");
+		goto out;
 	}
+out:
+	free(keys.k);
+	free(keys.len);
+	return ret;
 }
 
 static int value(struct cursor *c)
