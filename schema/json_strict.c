@@ -66,6 +66,27 @@ int json_utf8_valid(const char *s, size_t len)
 	return 1;
 }
 
+char *json_utf8_repair(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	char *out = tps_xmalloc(3 * len + 1), *o = out;
+
+	while (p < end) {
+		size_t n = *p < 0x80 ? 1 : utf8_seq(p, end);
+		if (n) {
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3); /* U+FFFD for the one bad byte */
+			o += 3;
+			p++;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
 static void skip_ws(struct cursor *c)
 {
 	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r'))

@@ -26,4 +26,10 @@ int json_strict_check(const char *buf, size_t len, size_t *at, char *why, size_t
  * U+10FFFF), else 0. */
 int json_utf8_valid(const char *s, size_t len);
 
+/* s[0, len) with every byte that does not belong to a valid UTF-8 sequence
+ * replaced by U+FFFD, everything else kept (NUL bytes included). Applied to a
+ * printed JSON text it keeps it JSON: an invalid byte can only sit in a string.
+ * Caller frees. */
+char *json_utf8_repair(const char *s, size_t len);
+
 #endif

@@ -3,6 +3,7 @@
  * string) so the export stays readable. The cJSON trees stay inside these functions. */
 #include "schema/record_json.h"
 #include "schema/record_check.h"
+#include "schema/json_strict.h"
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
@@ -39,7 +40,7 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 	cJSON *root = cJSON_CreateObject(), *run = cJSON_CreateObject();
 	cJSON *h, *e, *m, *arr = cJSON_CreateArray();
 	char *out, *ret;
-	size_t i;
+	size_t i, len;
 
 	cJSON_AddNumberToObject(root, RECORD_JSON_MARK, 1);
 	cJSON_AddItemToObject(root, "run", run);
@@ -126,7 +127,10 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 		tps_error("out of memory writing an export line");
 		return NULL;
 	}
-	ret = tps_xstrdup(out);
+	/* Text another tool wrote into the store may not be UTF-8; the line must be
+	 * (it is read back by import, which refuses invalid UTF-8). */
+	len = strlen(out);
+	ret = json_utf8_valid(out, len) ? tps_xstrdup(out) : json_utf8_repair(out, len);
 	cJSON_free(out);
 	return ret;
 }
