@@ -137,4 +137,20 @@ no_temps "$mix"
 "$TPSDB_BIN" --db "$TMP/b.db" report --no-plots --out "$mix" >/dev/null || fail "md report"
 [ -s "$mix/report.md" ] && [ ! -e "$mix/index.html" ] && [ ! -L "$mix/index.html" ] ||
 	fail "the html pages outlived their report: $(ls "$mix")"
+
+# A full disk (a 300 KiB tmpfs, as root): one error line, exit 3, nothing left.
+mkdir "$TMP/full"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=300k tmpfs "$TMP/full" 2>/dev/null; then
+	rc=0
+	"$TPSDB_BIN" --db "$TMP/a.db" report --format html --out "$TMP/full/rep" >"$TMP/out" \
+		2>"$TMP/err" || rc=$?
+	left=$(ls -A "$TMP/full")
+	umount "$TMP/full"
+	[ "$rc" = 3 ] || fail "a report on a full disk: exit $rc"
+	[ "$(wc -l <"$TMP/err")" = 1 ] || fail "a full disk: not one line: $(cat "$TMP/err")"
+	grep -q "No space left on device" "$TMP/err" || fail "a full disk: $(cat "$TMP/err")"
+	[ -z "$left" ] || fail "a full disk left: $left"
+else
+	echo "t0850: not root or no tmpfs mount: the full-disk part not run" >&2
+fi
 exit 0
