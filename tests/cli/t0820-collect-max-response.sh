@@ -19,19 +19,23 @@ measure() { # cap in MiB ("" for the default); sets rc, peak_kb, secs
 	expect_no_orphans
 }
 
+# AddressSanitizer's allocator keeps freed blocks: the bounds hold for the plain build.
+asan=0
+grep -qa __asan_init "$TPSDB_BIN" && asan=1 && echo "t0820: a sanitized build: peaks not checked" >&2
+
 measure 4
 [ "$rc" != 0 ] || fail "every request failed, yet exit 0"
 expect_eq "$(q "SELECT count(*) FROM sample")" 2 "both prompts recorded"
 expect_eq "$(q "SELECT count(*) FROM sample WHERE flags & 8 AND error LIKE
 	'%response body is larger than 4 MiB (TPSDB_MAX_RESPONSE_MB)%'")" 2 "failed samples say why"
 [ "$secs" -lt 60 ] || fail "the cap did not cut the endless answers short (${secs} s)"
-[ "$peak_kb" -lt $((80 * 1024)) ] || fail "peak memory ${peak_kb} kB with a 4 MiB cap"
+[ "$asan" = 1 ] || [ "$peak_kb" -lt $((80 * 1024)) ] || fail "peak memory ${peak_kb} kB with a 4 MiB cap"
 echo "cap 4 MiB: peak ${peak_kb} kB, ${secs} s" >&2
 
 # The default cap, 64 MiB, holds too.
 measure ""
 expect_eq "$(q "SELECT count(*) FROM sample WHERE flags & 8 AND error LIKE
 	'%larger than 64 MiB%'")" 2 "the default cap"
-[ "$peak_kb" -lt $((200 * 1024)) ] || fail "peak memory ${peak_kb} kB with the default cap"
+[ "$asan" = 1 ] || [ "$peak_kb" -lt $((200 * 1024)) ] || fail "peak memory ${peak_kb} kB with the default cap"
 echo "cap 64 MiB: peak ${peak_kb} kB, ${secs} s" >&2
 echo ok

@@ -44,7 +44,14 @@ if [ -x /usr/bin/time ]; then
 	grep -q "too large" "$T/err" || fail "/dev/zero: $(cat "$T/err")"
 	peak=$(tail -n1 "$T/rss")
 	echo "import /dev/zero --max-bytes 100 MiB: peak ${peak} kB" >&2
-	[ "$peak" -lt $((100 * 1024 + 20 * 1024)) ] || fail "/dev/zero: peak ${peak} kB over a 100 MiB limit"
+	# AddressSanitizer's allocator keeps freed blocks and copies on realloc: the
+	# bound is held by the plain build.
+	if grep -qa __asan_init "$B"; then
+		echo "t0830: a sanitized build: the peak is not checked" >&2
+	else
+		[ "$peak" -lt $((100 * 1024 + 20 * 1024)) ] ||
+			fail "/dev/zero: peak ${peak} kB over a 100 MiB limit"
+	fi
 	[ ! -e "$T/z.db" ] || fail "/dev/zero: a store was created"
 fi
 rc=0; timeout 60 "$B" --db "$T/z.db" collect --engine a=/bin/true --model m=x \
