@@ -409,10 +409,22 @@ static struct bench_run *bench_run_of(struct importer *im, const cJSON *obj,
 {
 	const char *bc = obj_str(obj, "build_commit"), *tt = obj_str(obj, "test_time");
 	const cJSON *bn = cJSON_GetObjectItemCaseSensitive(obj, "build_number");
-	char *config = bench_config(obj, test), *version, *key;
+	static const char *const whole[] = { "build_number", "model_n_params", "model_size" };
+	char *config, *version, *key;
 	struct bench_run *br = NULL;
 	size_t i;
 
+	/* Integer fields are integers: 8.5 parameters is a damaged file. */
+	for (i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, whole[i]);
+		if (cJSON_IsNumber(v) && v->valuedouble != floor(v->valuedouble)) {
+			char msg[96];
+			snprintf(msg, sizeof(msg), "'%s' is not a whole number", whole[i]);
+			bad(im, msg);
+			return NULL;
+		}
+	}
+	config = bench_config(obj, test);
 	if (im->o->engine_version)
 		version = tps_xstrdup(im->o->engine_version);
 	else if (bc && cJSON_IsNumber(bn) && fabs(bn->valuedouble) < 9e15)

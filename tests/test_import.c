@@ -214,6 +214,7 @@ static const struct bad_case bad_cases[] = {
 	{ { "@import-bad/bench-nul.sql" }, "bench-nul.sql:45: not a readable llama-bench csv or sql file: a NUL byte" },
 	{ { "@import-bad/bench-frac.jsonl" }, "bench-frac.jsonl:1: 'n_prompt', 'n_gen' or 'n_depth' is not a whole number" },
 	{ { "@import-bad/bench-frac.csv" }, "bench-frac.csv:2: 'n_prompt', 'n_gen' or 'n_depth' is not a whole number" },
+	{ { "@import-bad/bench-frac-params.jsonl" }, "bench-frac-params.jsonl:1: 'model_n_params' is not a whole number" },
 	/* UTF-8 at ingest: labels, tags, hosts and notes (issue 12, defect 7). */
 	{ { "--engine", "e\xff", "@import/eos.json" }, "--engine is not valid UTF-8" },
 	{ { "--tag", "\xc3\x28", "@import/eos.json" }, "--tag is not valid UTF-8" },
