@@ -222,14 +222,88 @@ static int literal(struct cursor *c, const char *word)
 
 static int value(struct cursor *c);
 
-/* The keys of one object, as the raw bytes between their quotes, in an open-
- * addressing hash set: a key met twice is refused (cJSON would keep the first
- * while a raw copy of the text keeps the second). A key spelt with escapes is
- * compared as written. */
+/* The keys of one object, as the bytes they stand for, in an open-addressing hash
+ * set: a key met twice is refused (cJSON would keep the first while a raw copy of
+ * the text keeps the second). A key without a backslash is its raw bytes; one
+ * with escapes is decoded (owned, freed with the set), so "a" and "\u0061" meet. */
 struct keyset {
 	const unsigned char **k;
 	size_t *len, n, cap;
+	unsigned char **owned;
+	size_t n_owned;
 };
+
+static size_t put_utf8(unsigned char *o, unsigned cp)
+{
+	if (cp < 0x80) {
+		o[0] = (unsigned char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (unsigned char)(0xc0 | cp >> 6);
+		o[1] = (unsigned char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (unsigned char)(0xe0 | cp >> 12);
+		o[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
+		o[2] = (unsigned char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	o[0] = (unsigned char)(0xf0 | cp >> 18);
+	o[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3f));
+	o[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
+	o[3] = (unsigned char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+static unsigned hex_at(const unsigned char *p)
+{
+	unsigned v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		unsigned char h = p[i];
+		v = v << 4 | (unsigned)(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+	}
+	return v;
+}
+
+/* The bytes a string's body (already checked by string()) stands for; heap, *n
+ * set. Never longer than the body. */
+static unsigned char *unescape(const unsigned char *s, size_t len, size_t *n)
+{
+	unsigned char *out = tps_xmalloc(len + 1), *o = out;
+	const unsigned char *end = s + len;
+
+	while (s < end) {
+		unsigned cp;
+		if (*s != '\\') {
+			*o++ = *s++;
+			continue;
+		}
+		s++;
+		switch (*s++) {
+		case 'b': *o++ = '\b'; break;
+		case 'f': *o++ = '\f'; break;
+		case 'n': *o++ = '\n'; break;
+		case 'r': *o++ = '\r'; break;
+		case 't': *o++ = '\t'; break;
+		case 'u':
+			cp = hex_at(s);
+			s += 4;
+			if (cp >= 0xd800 && cp <= 0xdbff) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (hex_at(s + 2) - 0xdc00);
+				s += 6;
+			}
+			o += put_utf8(o, cp);
+			break;
+		default: *o++ = s[-1]; break; /* " \ / */
+		}
+	}
+	*n = (size_t)(o - out);
+	return out;
+}
 
 static size_t key_hash(const unsigned char *k, size_t n)
 {
@@ -286,14 +360,23 @@ static int container(struct cursor *c)
 	}
 	for (;;) {
 		if (object) {
-			const unsigned char *key = c->p;
+			const unsigned char *key = c->p, *k;
+			size_t klen;
 			if (c->p >= c->end || *c->p != '"') {
 				fail(c, c->p, "expected a string key");
 				goto out;
 			}
 			if (string(c) < 0)
 				goto out;
-			if (keyset_add(&keys, key + 1, (size_t)(c->p - key) - 2)) {
+			k = key + 1;
+			klen = (size_t)(c->p - key) - 2;
+			if (memchr(k, '\\', klen)) {
+				k = unescape(k, klen, &klen);
+				keys.owned = tps_xrealloc(keys.owned, (keys.n_owned + 1) *
+							  sizeof(*keys.owned));
+				keys.owned[keys.n_owned++] = (unsigned char *)k;
+			}
+			if (keyset_add(&keys, k, klen)) {
 				fail(c, key, "duplicate key in an object");
 				goto out;
 			}
@@ -323,6 +406,9 @@ static int container(struct cursor *c)
 		goto out;
 	}
 out:
+	while (keys.n_owned)
+		free(keys.owned[--keys.n_owned]);
+	free(keys.owned);
 	free(keys.k);
 	free(keys.len);
 	return ret;

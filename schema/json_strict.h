@@ -14,8 +14,8 @@
 /* Checks that buf[0, len) is exactly one JSON value (RFC 8259), with only white
  * space around it (RFC white space only: SP, TAB, LF, CR). Also refused, beyond the
  * RFC's grammar: "\u0000" (cJSON would cut the string there), a key that appears
- * twice in one object (byte for byte as written; cJSON would read the first, a raw
- * copy keep both), and nesting deeper than JSON_STRICT_MAX_DEPTH. Returns 0
+ * twice in one object (escapes read: "a" and "\u0061" are one key; cJSON would read
+ * the first, a raw copy keep both), and nesting deeper than JSON_STRICT_MAX_DEPTH. Returns 0
  * when it is. Else -1, with *at set to the offset of the first bad byte and a short
  * reason ("leading zero in a number", ...) in why. When the value is whole and only
  * more text follows it, *at is that text's offset and the reason starts with

@@ -395,6 +395,12 @@ static void test_json_strict(void **state)
 		{ "{\"t\":{\"x\":160,\"x\":1e300}}", 0, "duplicate key in an object" },
 		{ "{\"a\":{\"a\":1},\"b\":[{\"a\":1},{\"a\":2}]}", 0, NULL },
 		{ "{\"\":1,\"\":2}", 0, "duplicate key in an object" },
+		/* Escapes are read: these keys are the same key. */
+		{ "{\"a\":1,\"\\u0061\":2}", 0, "duplicate key in an object" },
+		{ "{\"\\u00e9\":1,\"\xc3\xa9\":2}", 0, "duplicate key in an object" },
+		{ "{\"\\ud83d\\ude00\":1,\"\xf0\x9f\x98\x80\":2}", 0, "duplicate key in an object" },
+		{ "{\"a\\/b\":1,\"a/b\":2}", 0, "duplicate key in an object" },
+		{ "{\"a\\nb\":1,\"a\\tb\":2,\"a\\\\b\":3}", 0, NULL },
 	};
 	char deep[2 * JSON_STRICT_MAX_DEPTH + 4], why[96];
 	size_t i, at;
