@@ -330,7 +330,9 @@ static int keyset_add(struct keyset *ks, const unsigned char *k, size_t n)
 		}
 		free(ks->k);
 		free(ks->len);
-		*ks = big;
+		ks->k = big.k;
+		ks->len = big.len;
+		ks->cap = big.cap; /* n stays: the same keys */
 	}
 	for (i = key_hash(k, n) & (ks->cap - 1); ks->k[i]; i = (i + 1) & (ks->cap - 1)) {
 		if (ks->len[i] == n && !memcmp(ks->k[i], k, n))
