@@ -2,8 +2,10 @@
  * table, runs it and turns what it returns into the exit code (git.c's job in git).
  * Commands live one per file as cmd/cmd_<name>.c. */
 #include "tpsdb.h"
+#include "outfile.h"
 #include "schema/store.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -123,6 +125,15 @@ int main(int argc, char **argv)
 	int ret, a = 1, cargc;
 
 	ctx.db_path = env && *env ? env : "./tpsdb.sqlite";
+	/* A file-size limit (ulimit -f) must fail a write with EFBIG, which the store,
+	 * stdout and every output file report as an error line, not kill the process
+	 * half-way (SIGXFSZ, exit 153). An ignored or handled SIGXFSZ is left as it is. */
+	{
+		struct sigaction old;
+		if (!sigaction(SIGXFSZ, NULL, &old) && !(old.sa_flags & SA_SIGINFO) &&
+		    old.sa_handler == SIG_DFL)
+			signal(SIGXFSZ, SIG_IGN);
+	}
 	while (a < argc && argv[a][0] == '-') {
 		if (!strcmp(argv[a], "-h") || !strcmp(argv[a], "--help")) {
 			print_help(stdout);
@@ -156,6 +167,8 @@ int main(int argc, char **argv)
 	}
 	if (i == sizeof(commands) / sizeof(commands[0]))
 		return unknown_command(argv[a]);
+	/* No output file of any command may be the store or its journal. */
+	outfile_protect(ctx.db_path);
 	ret = commands[i].exec(cargc, argv + a, &ctx);
 	store_close(ctx.store);
 	if (fflush(stdout) != 0 && ret == TPS_EXIT_OK) {

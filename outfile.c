@@ -158,6 +158,79 @@ static char *resolve(const char *path)
 	return NULL;
 }
 
+/* ---- paths that must never be written ---- */
+
+static char **protected_paths;
+static size_t n_protected;
+
+/* A path with its folder made canonical (symlinks and ".." resolved), for
+ * comparing paths that do not exist yet; caller frees. */
+static char *canonical(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? tps_xstrndup(path, slash == path ? 1 : (size_t)(slash - path))
+			  : tps_xstrdup(".");
+	char *real = realpath(dir, NULL), *ret;
+
+	ret = real ? tps_xasprintf("%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : path)
+		   : tps_xstrdup(path);
+	free(real);
+	free(dir);
+	return ret;
+}
+
+/* 1 when a and b (no symlink at the end of either) name one file: the same inode
+ * when both exist, else the same canonical path. */
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ca, *cb;
+	int ret;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	ca = canonical(a);
+	cb = canonical(b);
+	ret = !strcmp(ca, cb);
+	free(ca);
+	free(cb);
+	return ret;
+}
+
+static char *resolve(const char *path);
+
+void outfile_protect(const char *path)
+{
+	protected_paths = tps_xrealloc(protected_paths, (n_protected + 1) * sizeof(char *));
+	protected_paths[n_protected++] = tps_xstrdup(path);
+}
+
+/* The protected file (or its -wal/-shm) that target, a resolved path, is; NULL
+ * when it is none of them. Borrowed. */
+static const char *protected_as(const char *target)
+{
+	static const char *const sfx[] = { "", "-wal", "-shm", "-journal" };
+	size_t i, k;
+
+	for (i = 0; i < n_protected; i++) {
+		char *real = resolve(protected_paths[i]);
+		int hit = 0;
+		for (k = 0; !hit && k < sizeof(sfx) / sizeof(sfx[0]); k++) {
+			/* SQLite keeps -wal/-shm beside the file a link ends at; the
+			 * link's own name is checked too. */
+			char *a = tps_xasprintf("%s%s", real ? real : protected_paths[i], sfx[k]);
+			char *b = tps_xasprintf("%s%s", protected_paths[i], sfx[k]);
+			hit = same_file(target, a) || same_file(target, b);
+			free(a);
+			free(b);
+		}
+		free(real);
+		if (hit)
+			return protected_paths[i];
+	}
+	return NULL;
+}
+
 /* The mode a new file or folder gets: base less the umask. */
 static mode_t new_mode(mode_t base)
 {
@@ -243,6 +316,7 @@ struct outfile *outfile_open(const char *path)
 {
 	static const cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
 	struct outfile *o = tps_xcalloc(1, sizeof(*o));
+	const char *store;
 	struct stat st;
 	int exists;
 
@@ -251,6 +325,11 @@ struct outfile *outfile_open(const char *path)
 	o->path = tps_xstrdup(path);
 	if (!(o->target = resolve(path))) {
 		tps_error("cannot write '%s': %s", path, strerror(errno));
+		goto fail;
+	}
+	if ((store = protected_as(o->target))) {
+		tps_error("cannot write '%s': it is the store '%s' (or its -wal/-shm); "
+			  "nothing was written", path, store);
 		goto fail;
 	}
 	exists = stat(o->target, &st) == 0;
@@ -377,6 +456,8 @@ struct outdir {
 	int exists;
 };
 
+static void clean_stale(const char *target, const char *const *names);
+
 struct outdir *outdir_begin(const char *dir, const char *const *names)
 {
 	struct outdir *d = tps_xcalloc(1, sizeof(*d));
@@ -404,6 +485,7 @@ struct outdir *outdir_begin(const char *dir, const char *const *names)
 		tps_error("cannot write '%s': %s", dir, strerror(errno));
 		goto fail;
 	}
+	clean_stale(d->target, names);
 	d->tmp = tps_xasprintf("%s.tmp.%ld.XXXXXX", d->target, (long)getpid());
 	sigs_block(&old);
 	made = mkdtemp(d->tmp);
@@ -444,6 +526,19 @@ static int dir_clear(const char *dir, const char *const *names)
 	}
 	outfile_untrack(dir);
 	return rmdir(dir) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* Forgets the temporary folder's tracked paths (its files are moved, not removed). */
+static void dir_clear_track(struct outdir *d)
+{
+	size_t i;
+
+	for (i = 0; d->names[i]; i++) {
+		char *p = tps_xasprintf("%s/%s", d->tmp, d->names[i]);
+		outfile_untrack(p);
+		free(p);
+	}
+	outfile_untrack(d->tmp);
 }
 
 static int is_owned(const char *const *names, const char *name)
@@ -488,7 +583,10 @@ static int publish_each(struct outdir *d)
 	for (i = 0; d->names[i] && !ret; i++) {
 		char *from = tps_xasprintf("%s/%s", d->tmp, d->names[i]);
 		char *to = tps_xasprintf("%s/%s", d->target, d->names[i]);
-		if (!access(from, F_OK)) {
+		if (protected_as(to)) {
+			ret = tps_error("cannot replace '%s/%s': it is the store", d->path,
+					d->names[i]);
+		} else if (!access(from, F_OK)) {
 			if (rename(from, to) < 0)
 				ret = tps_error("cannot replace '%s/%s': %s", d->path, d->names[i],
 						strerror(errno));
@@ -502,11 +600,230 @@ static int publish_each(struct outdir *d)
 	return ret;
 }
 
+/* ---- a report in a folder that holds other files: one switch by one rename ----
+ *
+ * The report's files live in a generation folder inside the target,
+ * <dir>/.tpsdb-report.<pid>.<suffix>/, and each report name at the top is a symlink
+ * ".tpsdb-current/<name>", where <dir>/.tpsdb-current is itself a symlink to the live
+ * generation. Replacing that one link (a rename) switches every page at once, so a
+ * reader, or a SIGKILL at any moment, sees the old report or the new one, never a
+ * mix. The first time, the old report's plain files are hard-linked into a
+ * generation of their own before their names become links, so that they too stay
+ * whole until the switch. */
+#define CURRENT ".tpsdb-current"
+#define GEN_PREFIX ".tpsdb-report."
+
+/* Makes (or replaces, by a rename) the symlink at path pointing at to. */
+static int link_replace(const char *path, const char *to)
+{
+	char *tmp = tps_xasprintf("%s.link.%ld", path, (long)getpid());
+	int ret = -1;
+
+	unlink(tmp);
+	if (symlink(to, tmp) == 0 && rename(tmp, path) == 0)
+		ret = 0;
+	else
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
+/* The generation <dir>/.tpsdb-current names (its base name), or NULL. Caller frees. */
+static char *current_gen(const char *dir)
+{
+	char *link = tps_xasprintf("%s/" CURRENT, dir), buf[PATH_MAX];
+	ssize_t n = readlink(link, buf, sizeof(buf) - 1);
+
+	free(link);
+	if (n <= 0 || memchr(buf, '/', (size_t)n))
+		return NULL;
+	buf[n] = '\0';
+	return strncmp(buf, GEN_PREFIX, strlen(GEN_PREFIX)) ? NULL : tps_xstrdup(buf);
+}
+
+/* 1 when <dir>/<name> is our link into the live generation. */
+static int is_our_link(const char *dir, const char *name)
+{
+	char *p = tps_xasprintf("%s/%s", dir, name), *want = tps_xasprintf(CURRENT "/%s", name);
+	char buf[PATH_MAX];
+	ssize_t n = readlink(p, buf, sizeof(buf) - 1);
+	int ret = n > 0 && (size_t)n == strlen(want) && !memcmp(buf, want, (size_t)n);
+
+	free(p);
+	free(want);
+	return ret;
+}
+
+static int publish_linked(struct outdir *d)
+{
+	const char *suffix = strrchr(d->tmp, '.');
+	char *gen = tps_xasprintf(GEN_PREFIX "%ld%s", (long)getpid(), suffix ? suffix : "");
+	char *gen_path = tps_xasprintf("%s/%s", d->target, gen);
+	char *cur = NULL, *cur_path = NULL, *link_path = tps_xasprintf("%s/" CURRENT, d->target);
+	size_t i;
+	int ret = -1;
+
+	if (rename(d->tmp, gen_path) < 0)
+		goto out; /* another file system (a mount point): the caller falls back */
+	dir_clear_track(d);
+	free(d->tmp);
+	d->tmp = NULL;
+	/* The old report's plain files become a generation first, if there is none. */
+	if (!(cur = current_gen(d->target))) {
+		cur = tps_xasprintf(GEN_PREFIX "%ld.old", (long)getpid());
+		free(cur_path);
+		cur_path = tps_xasprintf("%s/%s", d->target, cur);
+		if ((mkdir(cur_path, 0777) < 0 && errno != EEXIST) || link_replace(link_path, cur) < 0) {
+			tps_error("cannot write '%s': %s", d->path, strerror(errno));
+			goto undo;
+		}
+	}
+	free(cur_path);
+	cur_path = tps_xasprintf("%s/%s", d->target, cur);
+	for (i = 0; d->names[i]; i++) {
+		char *top = tps_xasprintf("%s/%s", d->target, d->names[i]);
+		char *in_cur = tps_xasprintf("%s/%s", cur_path, d->names[i]);
+		char *to = tps_xasprintf(CURRENT "/%s", d->names[i]);
+		struct stat st;
+		int rc = 0;
+
+		if (!lstat(top, &st) && S_ISREG(st.st_mode)) {
+			/* keeps showing the old bytes: the same inode, through the link */
+			if (link(top, in_cur) < 0 && errno != EEXIST)
+				rc = -1;
+			else
+				rc = link_replace(top, to);
+		} else if (lstat(top, &st) < 0 && errno == ENOENT) {
+			rc = link_replace(top, to); /* dangles until the switch, as before it */
+		}
+		if (rc < 0)
+			tps_error("cannot replace '%s/%s': %s", d->path, d->names[i], strerror(errno));
+		free(top);
+		free(in_cur);
+		free(to);
+		if (rc < 0)
+			goto undo;
+	}
+	/* The switch: one rename. */
+	if (link_replace(link_path, gen) < 0) {
+		tps_error("cannot replace '%s': %s", d->path, strerror(errno));
+		goto undo;
+	}
+	/* Names the new report lacks: their links dangle now; remove them. */
+	for (i = 0; d->names[i]; i++) {
+		char *g = tps_xasprintf("%s/%s", gen_path, d->names[i]);
+		if (access(g, F_OK) < 0 && is_our_link(d->target, d->names[i])) {
+			char *top = tps_xasprintf("%s/%s", d->target, d->names[i]);
+			unlink(top);
+			free(top);
+		}
+		free(g);
+	}
+	if (strcmp(cur, gen))
+		dir_clear(cur_path, d->names);
+	ret = 0;
+	goto out;
+undo:
+	dir_clear(gen_path, d->names);
+	ret = -2;
+out:
+	free(gen);
+	free(gen_path);
+	free(cur);
+	free(cur_path);
+	free(link_path);
+	return ret;
+}
+
+/* Empties and removes the folder a dead process left: its files named in names,
+ * and the temporary files outfile_open() makes beside them (<name>.tmp.*); a
+ * folder that holds anything else stays. */
+static void stale_clear(const char *dir, const char *const *names)
+{
+	DIR *dh = opendir(dir);
+	struct dirent *e;
+	size_t i;
+
+	while (dh && (e = readdir(dh))) {
+		struct stat st;
+		char *p;
+		int ours = is_owned(names, e->d_name);
+
+		for (i = 0; !ours && names[i]; i++) {
+			size_t n = strlen(names[i]);
+			ours = !strncmp(e->d_name, names[i], n) && !strncmp(e->d_name + n, ".tmp.", 5);
+		}
+		if (!ours)
+			continue;
+		p = tps_xasprintf("%s/%s", dir, e->d_name);
+		if (!lstat(p, &st) && S_ISREG(st.st_mode))
+			unlink(p);
+		free(p);
+	}
+	if (dh)
+		closedir(dh);
+	rmdir(dir);
+}
+
+/* Removes, beside dir and in it, what a process of this program that died without
+ * cleaning up (SIGKILL, a crash) left: <dir>.tmp.<pid>.*, <dir>.old.<pid> and stale
+ * generations inside dir, each only when its pid is gone, and only the files this
+ * kind of output names (a folder holding anything else stays). */
+static void clean_stale(const char *target, const char *const *names)
+{
+	const char *slash = strrchr(target, '/');
+	char *parent = slash ? tps_xstrndup(target, slash == target ? 1 : (size_t)(slash - target))
+			     : tps_xstrdup(".");
+	const char *base = slash ? slash + 1 : target;
+	char *pre_tmp = tps_xasprintf("%s.tmp.", base), *pre_old = tps_xasprintf("%s.old.", base);
+	char *cur = current_gen(target);
+	const char *dirs[2] = { parent, target };
+	size_t k;
+
+	for (k = 0; k < 2; k++) {
+		DIR *dh = opendir(dirs[k]);
+		struct dirent *e;
+
+		while (dh && (e = readdir(dh))) {
+			const char *rest = NULL;
+			char *end, *p;
+			long pid;
+
+			if (k == 0 && !strncmp(e->d_name, pre_tmp, strlen(pre_tmp)))
+				rest = e->d_name + strlen(pre_tmp);
+			else if (k == 0 && !strncmp(e->d_name, pre_old, strlen(pre_old)))
+				rest = e->d_name + strlen(pre_old);
+			else if (k == 1 && !strncmp(e->d_name, GEN_PREFIX, strlen(GEN_PREFIX)) &&
+				 (!cur || strcmp(e->d_name, cur)))
+				rest = e->d_name + strlen(GEN_PREFIX);
+			if (!rest)
+				continue;
+			pid = strtol(rest, &end, 10);
+			if (end == rest || pid <= 0 || pid == (long)getpid() ||
+			    !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+				continue;
+			p = tps_xasprintf("%s/%s", dirs[k], e->d_name);
+			stale_clear(p, names);
+			free(p);
+		}
+		if (dh)
+			closedir(dh);
+	}
+	free(cur);
+	free(pre_tmp);
+	free(pre_old);
+	free(parent);
+}
+
 int outdir_commit(struct outdir *d)
 {
 	char *aside = NULL;
-	int ret = -1;
+	sigset_t held;
+	int ret = -1, rc;
 
+	/* From here to the end the fatal signals wait: a SIGTERM between the swap and
+	 * the removal of the old report would leave the old report's folder behind. */
+	sigs_block(&held);
 	dir_sync(d->tmp); /* the folder itself: its entries */
 	if (!d->exists) {
 		if (rename(d->tmp, d->target) == 0)
@@ -526,23 +843,17 @@ int outdir_commit(struct outdir *d)
 		}
 		if (errno == EINVAL || errno == ENOSYS) {
 			/* no exchange here: move the old one aside, the new one in */
-			sigset_t old;
 			int moved;
 
 			aside = tps_xasprintf("%s.old.%ld", d->target, (long)getpid());
-			/* A signal between the two renames would leave nothing at the
-			 * target: the pair runs with the fatal signals held. */
-			sigs_block(&old);
 			moved = rename(d->target, aside) == 0;
 			if (moved && rename(d->tmp, d->target) < 0) {
 				tps_error("cannot replace '%s': %s", d->path, strerror(errno));
 				if (rename(aside, d->target) < 0)
 					tps_error("the previous '%s' is left in '%s': %s", d->path,
 						  aside, strerror(errno));
-				sigs_restore(&old);
 				goto out;
 			}
-			sigs_restore(&old);
 			if (moved) {
 				dir_clear(aside, d->names);
 				goto done;
@@ -550,7 +861,11 @@ int outdir_commit(struct outdir *d)
 		}
 		/* "." and mount points cannot be renamed: publish file by file */
 	}
-	if (publish_each(d) < 0)
+	/* A folder with other files: switched by one rename of a link. Where the
+	 * generation cannot be moved in (another file system), file by file. */
+	if ((rc = publish_linked(d)) == 0)
+		goto done;
+	if (rc == -2 || publish_each(d) < 0)
 		goto out;
 done:
 	dir_sync(d->target);
@@ -558,6 +873,7 @@ done:
 out:
 	free(aside);
 	outdir_abort(d);
+	sigs_restore(&held);
 	return ret;
 }
 

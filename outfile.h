@@ -32,23 +32,35 @@ void outfile_abort(struct outfile *o);
  * after an error line. */
 int outfile_copy(const char *src, const char *dst);
 
+/* Marks path (the store) as never to be written: outfile_open() of it, of its
+ * -wal, -shm or -journal, through any chain of symlinks or another name of the same
+ * inode, is refused with one error line and nothing is written. The dispatcher
+ * calls it with --db before any command runs. */
+void outfile_protect(const char *path);
+
 struct outdir;
 
 /* Starts replacing the folder dir as a whole (a symlink to a folder is
  * followed): the new content is built in a temporary sibling folder, which
- * outdir_commit() swaps in. names (NULL-terminated, borrowed until the commit)
+ * outdir_commit() swaps in. What a killed run of this program left beside dir
+ * or in it (<dir>.tmp.<pid>.*, <dir>.old.<pid>, old generations) is removed first
+ * when that pid is gone. names (NULL-terminated, borrowed until the commit)
  * are every file name this kind of output may hold. NULL after an error line
  * (dir is not a folder, or the sibling cannot be made). */
 struct outdir *outdir_begin(const char *dir, const char *const *names);
 /* The path, inside the temporary folder, where the file name is to be written;
  * caller frees. It is removed if the process is killed before the commit. */
 char *outdir_file(struct outdir *d, const char *name);
-/* Puts the new folder in place. When the old folder holds only files named in
- * names (or nothing), the two are exchanged (renameat2 RENAME_EXCHANGE, else two renames)
- * and the old one removed; otherwise the new files are renamed into it one by
- * one and the named files the new output lacks are removed, so that nothing else
- * of the user's is lost. 0 ok, -1 after an error line with the old folder whole.
- * Frees d either way. */
+/* Puts the new folder in place, with SIGINT, SIGTERM and SIGHUP held until it is
+ * done. When the old folder holds only files named in names (or nothing), the two
+ * are exchanged (renameat2 RENAME_EXCHANGE, else two renames) and the old one
+ * removed. Otherwise (the user's own files beside the report) the new files go
+ * into a generation folder inside it, <dir>/.tpsdb-report.<pid>.<x>/, each name at
+ * the top becomes a symlink ".tpsdb-current/<name>", and one rename of the link
+ * <dir>/.tpsdb-current switches every file at once; the old generation and the
+ * links of names the new output lacks are removed. Only where the generation
+ * cannot be moved in (another file system) are the files renamed in one by one.
+ * 0 ok, -1 after an error line with the old folder whole. Frees d either way. */
 int outdir_commit(struct outdir *d);
 /* Removes the temporary folder and what was written into it; frees d; accepts
  * NULL. */

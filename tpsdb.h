@@ -24,6 +24,7 @@ struct tps_ctx {
 	const char *db_path;  /* --db, else $TPSDB_DB, else ./tpsdb.sqlite */
 	struct store *store;  /* opened by tps_ctx_store() on first use */
 	int readonly;         /* commands that only read set this before tps_ctx_store() */
+	int existing;         /* writers that add no runs (baseline, calibrate): never create */
 };
 
 /* Opens ctx->db_path on first call (creating and migrating it unless readonly is
@@ -81,9 +82,15 @@ int tps_getopt(struct tps_getopt *go, int argc, char **argv, const struct option
 int tps_parse_i64(const char *s, int64_t *out);
 int tps_parse_double(const char *s, double *out);
 
-/* Reads a whole file (or stdin for "-") into a NUL-terminated heap buffer; caller
- * frees. NULL after an error line naming the file. */
+/* Reads a whole file (or stdin for "-") into a NUL-terminated heap buffer with
+ * read(), at most TPS_READ_MAX bytes (a longer file or an endless device is refused
+ * without holding more than that); caller frees. NULL after an error line naming
+ * the file. */
+#define TPS_READ_MAX (64 << 20)
 char *tps_read_file(const char *path, size_t *len);
+/* tps_read_file() for a text the user wrote (prompts, manifests, thresholds): a
+ * NUL byte anywhere is refused with an error line (NULL), never cut at. */
+char *tps_read_text(const char *path);
 
 /* The current UTC time as "YYYY-MM-DDTHH:MM:SS.mmmZ" into buf (>= 32 bytes). */
 void tps_now_iso(char *buf, size_t len);

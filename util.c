@@ -182,26 +182,39 @@ int tps_parse_double(const char *s, double *out)
 
 char *tps_read_file(const char *path, size_t *len)
 {
-	FILE *f = NULL;
+	const size_t limit = (size_t)TPS_READ_MAX + 1;
 	char *buf = NULL, *ret = NULL;
-	size_t used = 0, cap = 65536, n;
+	size_t used = 0, cap = 65536;
+	int fd;
 
-	f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
-	if (!f) {
+	fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC) : STDIN_FILENO;
+	if (fd < 0) {
 		tps_error("cannot open '%s': %s", path, strerror(errno));
 		goto out;
 	}
-	buf = tps_xmalloc(cap);
-	while ((n = fread(buf + used, 1, cap - used - 1, f)) > 0) {
-		used += n;
-		if (cap - used < 2) {
-			cap *= 2;
-			buf = tps_xrealloc(buf, cap);
+	buf = tps_xmalloc(cap + 1);
+	for (;;) {
+		ssize_t n;
+		if (used == cap) {
+			/* Never more than the limit and a byte: /dev/zero stops there. */
+			cap = cap > limit / 2 ? limit : 2 * cap;
+			buf = tps_xrealloc(buf, cap + 1);
 		}
-	}
-	if (ferror(f)) {
-		tps_error("cannot read '%s': %s", path, strerror(errno));
-		goto out;
+		n = read(fd, buf + used, cap - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			tps_error("cannot read '%s': %s", path, strerror(errno));
+			goto out;
+		}
+		if (n == 0)
+			break;
+		used += (size_t)n;
+		if (used > (size_t)TPS_READ_MAX) {
+			tps_error("cannot read '%s': too large: more than %d MiB", path,
+				  TPS_READ_MAX >> 20);
+			goto out;
+		}
 	}
 	buf[used] = '\0';
 	if (len)
@@ -209,10 +222,25 @@ char *tps_read_file(const char *path, size_t *len)
 	ret = buf;
 	buf = NULL;
 out:
-	if (f && f != stdin)
-		fclose(f);
+	if (fd > STDIN_FILENO)
+		close(fd);
 	free(buf);
 	return ret;
+}
+
+char *tps_read_text(const char *path)
+{
+	size_t len;
+	char *text = tps_read_file(path, &len);
+	const char *nul;
+
+	if (text && (nul = memchr(text, '\0', len))) {
+		tps_error("cannot read '%s': a NUL byte at byte %zu: not a text file", path,
+			  (size_t)(nul - text) + 1);
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 void tps_now_iso(char *buf, size_t len)

@@ -200,6 +200,7 @@ int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 		return tps_usage_error(usage, "an option that 'baseline %s' does not take", sub);
 	}
 	ctx->readonly = !strcmp(sub, "list") || !strcmp(sub, "show");
+	ctx->existing = 1; /* a baseline names runs: without a store there are none */
 	if (!(s = tps_ctx_store(ctx)))
 		return TPS_EXIT_ERROR;
 	if (!strcmp(sub, "set")) {

@@ -83,6 +83,7 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 		ret = tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
 		goto out;
 	}
+	ctx->existing = 1; /* no store, no runs to calibrate: never create one */
 	if (!(s = tps_ctx_store(ctx)) || labels_check(s, f.engine, f.model, f.tag) < 0 ||
 	    store_aa_load(s, &f, &set) < 0)
 		goto out;

@@ -126,7 +126,7 @@ static int read_thresholds(const char *path, double *th)
 	char *text, where[600];
 	int ret = 0;
 
-	if (!(text = tps_read_file(path, NULL)))
+	if (!(text = tps_read_text(path)))
 		return TPS_EXIT_ERROR;
 	if (gate_threshold_parse_text(text, th, &e) < 0) {
 		if (e.kind == GATE_THRESHOLD_SYNTAX) {

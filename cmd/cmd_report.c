@@ -294,7 +294,7 @@ static int draw(struct outdir *dir, const struct tables *t, struct figdata *d, i
 	struct plot_sweep sw;
 	struct plot_parity pa;
 	char *gnuplot = plot_find_gnuplot(), *p = NULL;
-	int drawn[3] = { 0, 0, 0 }, any, ret = -1;
+	int drawn[3] = { 0, 0, 0 }, any, rc = 0, ret = -1;
 	size_t i;
 
 	if (!gnuplot) {
@@ -351,7 +351,9 @@ static int draw(struct outdir *dir, const struct tables *t, struct figdata *d, i
 		p = NULL;
 		any = 1;
 	}
-	if (any && plot_job_run(j, gnuplot, PLOT_TIMEOUT_S) < 0) {
+	if (any && (rc = plot_job_run(j, gnuplot, PLOT_TIMEOUT_S)) == -2)
+		goto out; /* a figure could not be written: the report fails, one line */
+	if (any && rc < 0) {
 		tps_warning("plots skipped: gnuplot failed");
 		*note = tps_xstrdup("Plots skipped: gnuplot failed.");
 		ret = 0;

@@ -7,6 +7,8 @@
 struct store *tps_ctx_store(struct tps_ctx *ctx)
 {
 	if (!ctx->store)
-		ctx->store = store_open(ctx->db_path, ctx->readonly ? STORE_READONLY : 0);
+		ctx->store = store_open(ctx->db_path, ctx->readonly   ? STORE_READONLY
+						      : ctx->existing ? STORE_EXISTING
+								      : 0);
 	return ctx->store;
 }

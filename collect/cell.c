@@ -16,6 +16,7 @@
 #include "collect/server.h"
 #include "collect/manifest.h"
 #include "schema/store.h"
+#include "schema/collector.h"
 #include "tpsdb.h"
 
 #include <ctype.h>
@@ -102,6 +103,7 @@ static void fill_run(const struct cell_env *env, size_t k, int64_t round,
 	run->started_at = tps_xstrdup(started);
 	run->status = tps_xstrdup("running");
 	run->source = tps_xstrdup("collect");
+	collector_self(run); /* so that a run this process never finishes is known orphaned */
 	run->host.name = dup_or_empty(env->host->name);
 	run->host.gpu = dup_or_empty(env->host->gpu);
 	run->host.driver = dup_or_empty(env->host->driver);

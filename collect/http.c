@@ -19,7 +19,22 @@ struct http {
 struct sink {
 	char *buf;
 	size_t len, cap;
+	size_t max;   /* the most body bytes kept; more aborts the transfer */
+	int over;     /* the body passed max */
 };
+
+/* The cap on one response body, in MiB: $TPSDB_MAX_RESPONSE_MB (1 to 4096), else
+ * HTTP_MAX_BODY_MB. A real /completion answer is a few kB; an endless or hostile
+ * one must not take the collector's memory. */
+static size_t max_body_bytes(void)
+{
+	const char *v = getenv("TPSDB_MAX_RESPONSE_MB");
+	int64_t mb;
+
+	if (!v || !*v || tps_parse_i64(v, &mb) < 0 || mb < 1 || mb > 4096)
+		mb = HTTP_MAX_BODY_MB;
+	return (size_t)mb << 20;
+}
 
 void http_global_init(void)
 {
@@ -36,6 +51,10 @@ static size_t on_data(char *p, size_t size, size_t n, void *arg)
 	struct sink *s = arg;
 	size_t add = size * n;
 
+	if (add > s->max - s->len) {
+		s->over = 1;
+		return 0; /* libcurl ends the transfer with CURLE_WRITE_ERROR */
+	}
 	if (s->len + add + 1 > s->cap) {
 		while (s->len + add + 1 > s->cap)
 			s->cap = s->cap ? 2 * s->cap : 16384;
@@ -122,6 +141,7 @@ static int perform(struct http *h, const char *path, const char *body, long time
 	double t0;
 
 	memset(r, 0, sizeof(*r));
+	s.max = max_body_bytes();
 	h->errbuf[0] = '\0';
 	curl_easy_setopt(h->curl, CURLOPT_URL, url);
 	curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, &s);
@@ -148,6 +168,10 @@ static int perform(struct http *h, const char *path, const char *body, long time
 			 h->errbuf[0] ? h->errbuf : curl_easy_strerror(rc));
 		if (r->fail == HTTP_FAIL_ABORTED)
 			snprintf(r->error, sizeof(r->error), "interrupted by a signal");
+		if (s.over)
+			snprintf(r->error, sizeof(r->error),
+				 "the response body is larger than %zu MiB (TPSDB_MAX_RESPONSE_MB)",
+				 s.max >> 20);
 		/* A connection that failed mid-exchange is not worth keeping. */
 		return -1;
 	}

@@ -16,6 +16,11 @@ enum http_fail {
 	HTTP_FAIL_ABORTED,    /* a signal is pending (collect/interrupt.h) */
 };
 
+/* The default cap on one response body, in MiB ($TPSDB_MAX_RESPONSE_MB changes
+ * it): a longer body is cut off and the request fails as a transport error, so an
+ * endless answer costs at most this much memory and becomes a failed sample. */
+#define HTTP_MAX_BODY_MB 64
+
 struct http_reply {
 	long status;          /* HTTP status, 0 when none came back */
 	char *body;           /* NUL-terminated, owned; "" when empty */
@@ -39,7 +44,8 @@ void http_free(struct http *h);
 const char *http_base(const struct http *h);
 
 /* GET base+path, or POST body as application/json, waiting at most timeout_ms for
- * the whole exchange. r is initialised here; the caller releases it with
+ * the whole exchange and keeping at most HTTP_MAX_BODY_MB (or $TPSDB_MAX_RESPONSE_MB)
+ * MiB of its body. r is initialised here; the caller releases it with
  * http_reply_release() whatever happens. Returns 0 when a response came back (any
  * status), -1 when not (r->fail and r->error say why). */
 int http_get(struct http *h, const char *path, long timeout_ms, struct http_reply *r);

@@ -24,7 +24,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -52,12 +51,11 @@ struct text_hash {
 #define TEXT_MEMO_MAX 512        /* entries, at most half the slots */
 #define TEXT_MEMO_BYTES (16 << 20)
 
-/* One input file: its bytes (mapped or read) and their digest. */
+/* One input file: its bytes (read whole, never mapped) and their digest. */
 struct input {
 	const char *path;
 	const char *buf;
 	size_t len;
-	int mapped;
 	char sha256[65];
 };
 
@@ -412,10 +410,22 @@ static struct bench_run *bench_run_of(struct importer *im, const cJSON *obj,
 {
 	const char *bc = obj_str(obj, "build_commit"), *tt = obj_str(obj, "test_time");
 	const cJSON *bn = cJSON_GetObjectItemCaseSensitive(obj, "build_number");
-	char *config = bench_config(obj, test), *version, *key;
+	static const char *const whole[] = { "build_number", "model_n_params", "model_size" };
+	char *config, *version, *key;
 	struct bench_run *br = NULL;
 	size_t i;
 
+	/* Integer fields are integers: 8.5 parameters is a damaged file. */
+	for (i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, whole[i]);
+		if (cJSON_IsNumber(v) && v->valuedouble != floor(v->valuedouble)) {
+			char msg[96];
+			snprintf(msg, sizeof(msg), "'%s' is not a whole number", whole[i]);
+			bad(im, msg);
+			return NULL;
+		}
+	}
+	config = bench_config(obj, test);
 	if (im->o->engine_version)
 		version = tps_xstrdup(im->o->engine_version);
 	else if (bc && cJSON_IsNumber(bn) && fabs(bn->valuedouble) < 9e15)
@@ -489,6 +499,10 @@ static int import_bench(struct importer *im, const cJSON *obj)
 	if (!(fabs(np->valuedouble) < 9e15) || !(fabs(ng->valuedouble) < 9e15) ||
 	    (cJSON_IsNumber(nd) && !(fabs(nd->valuedouble) < 9e15)))
 		return bad(im, "'n_prompt', 'n_gen' or 'n_depth' is out of range");
+	/* Counts are whole: 64.5 prompt tokens is a damaged file, not "pp64". */
+	if (np->valuedouble != floor(np->valuedouble) || ng->valuedouble != floor(ng->valuedouble) ||
+	    (cJSON_IsNumber(nd) && nd->valuedouble != floor(nd->valuedouble)))
+		return bad(im, "'n_prompt', 'n_gen' or 'n_depth' is not a whole number");
 	n_prompt = (int64_t)np->valuedouble;
 	n_gen = (int64_t)ng->valuedouble;
 	if (cJSON_IsNumber(nd))
@@ -671,16 +685,21 @@ static cJSON *parse_value(struct importer *im, const char *p, size_t n)
 }
 
 /* Reads fd to its end into a heap buffer, refusing more than max bytes without
- * reading much beyond them (/dev/zero, a FIFO that never ends). */
-static char *read_capped(int fd, const char *path, int64_t max, size_t *len)
+ * holding more than max + 1 of them (/dev/zero, a FIFO that never ends): the buffer
+ * grows to at most max + 1 and each read() asks for no more than that. hint is the
+ * expected size (a regular file's), 0 when unknown. */
+static char *read_capped(int fd, const char *path, int64_t max, size_t hint, size_t *len)
 {
-	size_t cap = 1 << 16, n = 0;
-	char *buf = tps_xmalloc(cap + 1);
+	size_t limit = (size_t)max + 1, cap = hint ? hint + 1 : 1 << 16, n = 0;
+	char *buf;
 	ssize_t got;
 
+	if (cap > limit)
+		cap = limit;
+	buf = tps_xmalloc(cap + 1);
 	for (;;) {
 		if (n == cap) {
-			cap *= 2;
+			cap = cap > limit / 2 ? limit : 2 * cap;
 			buf = tps_xrealloc(buf, cap + 1);
 		}
 		got = read(fd, buf + n, cap - n);
@@ -707,42 +726,44 @@ fail:
 	return NULL;
 }
 
-/* The file's bytes: mapped when it is a regular file (a million-sample JSONL is read
- * once, not copied into a growing buffer), else read whole (stdin, pipes, devices),
- * at most max bytes either way. in->mapped says which. -1 after an error line. */
+/* The file's bytes, read with read() at most max of them (stdin, pipes, devices
+ * and regular files alike). A regular file is not mapped: one that shrinks while it
+ * is read would kill a mapping's reader with SIGBUS; here it is an error line, as is
+ * one that changes size. -1 after an error line. */
 static int load_file(struct input *in, int64_t max)
 {
 	struct stat st;
-	void *p;
 	int fd, ret = -1;
 
-	in->mapped = 0;
 	if (!strcmp(in->path, "-"))
 		fd = STDIN_FILENO;
 	else if ((fd = open(in->path, O_RDONLY)) < 0)
 		return tps_error("cannot open '%s': %s", in->path, strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fd, &st) < 0) {
+		tps_error("cannot read '%s': %s", in->path, strerror(errno));
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
 		tps_error("cannot read '%s': it is a directory", in->path);
 		goto out;
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > max) {
+	if (S_ISREG(st.st_mode) && st.st_size > max) {
 		tps_error("%s: too large: %lld bytes (the limit is %lld); nothing was imported",
 			  in->path, (long long)st.st_size, (long long)max);
 		goto out;
 	}
-	if (fd != STDIN_FILENO && S_ISREG(st.st_mode) && st.st_size > 0) {
-		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-		if (p != MAP_FAILED) {
-			madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
-			in->buf = p;
-			in->len = (size_t)st.st_size;
-			in->mapped = 1;
-			ret = 0;
-			goto out;
-		}
+	if (!(in->buf = read_capped(fd, in->path, max,
+				    S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, &in->len)))
+		goto out;
+	if (S_ISREG(st.st_mode) && fd != STDIN_FILENO && (off_t)in->len != st.st_size) {
+		tps_error("cannot read '%s': it changed size while it was read (%lld bytes, "
+			  "then %zu); nothing was imported", in->path, (long long)st.st_size,
+			  in->len);
+		free((void *)in->buf);
+		in->buf = NULL;
+		goto out;
 	}
-	if ((in->buf = read_capped(fd, in->path, max, &in->len)))
-		ret = 0;
+	ret = 0;
 out:
 	if (fd != STDIN_FILENO)
 		close(fd);
@@ -751,10 +772,7 @@ out:
 
 static void release_file(struct input *in)
 {
-	if (in->mapped)
-		munmap((void *)in->buf, in->len);
-	else
-		free((void *)in->buf);
+	free((void *)in->buf);
 	in->buf = NULL;
 }
 
@@ -826,6 +844,13 @@ static int import_bench_text(struct importer *im, const struct input *in, const 
 	return rc;
 }
 
+/* RFC 8259's white space: space, tab, line feed, carriage return. A form feed or
+ * vertical tab (isspace()) before a value is not JSON, and is refused as such. */
+static int json_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 static int import_one_file(struct importer *im, const struct input *in)
 {
 	const char *buf = in->buf, *stop = buf + in->len, *p, *first;
@@ -839,6 +864,14 @@ static int import_one_file(struct importer *im, const struct input *in)
 	/* A whole-file JSON value first: one response, or llama-bench's -o json array. */
 	for (first = buf; first < stop && isspace((unsigned char)*first); first++)
 		;
+	for (p = buf; p < first && json_ws(*p); p++)
+		;
+	if (p < first && first < stop && (*first == '{' || *first == '[')) {
+		im->line = line_of(buf, (size_t)(p - buf));
+		snprintf(msg, sizeof(msg), "not valid JSON (RFC 8259): white space other than "
+			 "space, tab, LF or CR at byte %zu", (size_t)(p - buf) + 1);
+		return bad(im, msg);
+	}
 	if (first < stop && *first != '{' && *first != '[')
 		return import_bench_text(im, in, first);
 	if (first < stop && json_strict_check(buf, in->len, &at, why, sizeof(why)) == 0) {
@@ -857,7 +890,7 @@ static int import_one_file(struct importer *im, const struct input *in)
 
 			p = nl ? nl + 1 : stop;
 			im->line++;
-			while (q < eol && isspace((unsigned char)*q))
+			while (q < eol && json_ws(*q))
 				q++;
 			if (q == eol)
 				continue;

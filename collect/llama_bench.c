@@ -500,12 +500,21 @@ fail:
 cJSON *llama_bench_text_parse(const char *buf, size_t len, long **lines, char *err,
 			      size_t errlen, long *errline)
 {
-	const char *p = buf, *stop = buf + len;
+	const char *p = buf, *stop = buf + len, *nul;
 
 	*lines = NULL;
 	*errline = 0;
 	if (errlen)
 		err[0] = '\0';
+	/* A NUL byte would cut a field short in C strings: the text is refused. */
+	if ((nul = memchr(buf, '\0', len))) {
+		const char *q;
+		*errline = 1;
+		for (q = buf; q < nul; q++)
+			*errline += *q == '\n';
+		set_err(err, errlen, "a NUL byte: not a text file");
+		return NULL;
+	}
 	while (p < stop && isspace((unsigned char)*p))
 		p++;
 	if ((size_t)(stop - p) >= 6 && !strncasecmp(p, "CREATE", 6))

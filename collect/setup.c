@@ -162,7 +162,7 @@ static int apply_env(struct collect_setup *o, struct plan *p)
 static int load_manifest(struct manifest *m, enum manifest_kind kind, const char *path)
 {
 	char err[1024];
-	char *text = tps_read_file(path, NULL);
+	char *text = tps_read_text(path);
 	int ret = 0;
 
 	if (!text)
@@ -302,7 +302,7 @@ static int load_prompts(const struct collect_setup *o, struct prompt_set *ps)
 		prompts_builtin(ps, !o->no_reference, o->c.chat);
 		return 0;
 	}
-	if (!(text = tps_read_file(o->prompts_file, NULL)))
+	if (!(text = tps_read_text(o->prompts_file)))
 		return TPS_EXIT_ERROR;
 	if (prompts_parse(ps, text, o->prompts_file, !o->no_reference, o->c.chat, err,
 			  sizeof(err)) < 0) {

@@ -39,8 +39,8 @@ static void add(struct findings *fs, const struct catalog_quality *q, const char
 	f->total = total;
 	f->detail = detail;
 	f->run_level = !strcmp(kind, "load-failed") || !strcmp(kind, "partial") ||
-		       !strcmp(kind, "interrupted") || !strcmp(kind, "outlier-instance") ||
-		       env_kind(kind);
+		       !strcmp(kind, "interrupted") || !strcmp(kind, "orphaned") ||
+		       !strcmp(kind, "outlier-instance") || env_kind(kind);
 }
 
 void findings_add_outlier(struct findings *fs, const char *run, const char *engine,
@@ -184,6 +184,11 @@ void findings_add(struct findings *fs, const struct catalog_quality *q)
 		add(fs, q, "partial", 1, 1, tps_xasprintf(
 			    "partial run: stopped before all of its requests were answered "
 			    "(%lld samples kept)", (long long)q->total));
+	} else if (q->orphaned) {
+		add(fs, q, "orphaned", 1, 1, tps_xasprintf(
+			    "orphaned run: still marked running, but its collector is gone (killed "
+			    "or out of memory); treated as interrupted (%lld samples kept)",
+			    (long long)q->total));
 	} else if (!strcmp(st, "interrupted")) {
 		add(fs, q, "interrupted", 1, 1, tps_xasprintf(
 			    "interrupted run: stopped by a signal (%lld samples kept)",

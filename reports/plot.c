@@ -903,8 +903,10 @@ int plot_job_run(struct plot_job *j, const char *gnuplot, int timeout_s)
 	}
 	/* Only once every figure is drawn: a failure above leaves the old ones. */
 	for (i = 0; i < j->n_outs; i++) {
-		if (outfile_copy(j->srcs[i], j->outs[i]) < 0)
+		if (outfile_copy(j->srcs[i], j->outs[i]) < 0) {
+			ret = -2; /* our write failed, not gnuplot */
 			goto out;
+		}
 	}
 	ret = 0;
 out:

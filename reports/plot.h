@@ -136,7 +136,9 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
  * figure, each is copied to its out path through outfile_copy() (a file replaced
  * whole, a symlink followed, a device or FIFO written directly). 0 when gnuplot
  * exited 0 and every figure was written; -1 after an error line quoting gnuplot's
- * last line of complaint, naming the timeout, or naming the write error. */
+ * last line of complaint or naming the timeout; -2 after the error line of a
+ * figure that could not be written to its out path (a full disk: the caller's
+ * output fails, where a gnuplot failure may only skip the figures). */
 int plot_job_run(struct plot_job *j, const char *gnuplot, int timeout_s);
 
 /* Longest title and legend label, in UTF-8 code points; longer ones end in "...",

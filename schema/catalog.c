@@ -48,7 +48,8 @@ static void hosts_release(struct catalog_hosts *h)
 
 /* --limit keeps the latest runs: numbered newest first, listed oldest first. */
 static const char runs_sql[] =
-	"SELECT * FROM (SELECT r.id, r.uuid, r.started_at, r.ended_at, r.status, r.source, "
+	"SELECT * FROM (SELECT r.id, r.uuid, r.started_at, r.ended_at, " RUN_STATUS_SQL ", "
+	"r.source, "
 	"h.name, e.label, e.role, m.label, r.tag, r.spec_type, r.endpoint, r.load_error, "
 	"r.ctx, r.n_predict, r.n_max, r.warmup, r.round, r.batch, r.config, r.cpu, e.version, "
 	"row_number() OVER (ORDER BY r.started_at DESC, r.id DESC) AS rn "
@@ -332,7 +333,8 @@ void catalog_alarms_free(struct catalog_alarm *a, size_t n)
 /* --- data-quality summaries --- */
 
 static const char quality_sql[] =
-	"SELECT r.uuid, e.label, m.label, r.status, r.load_error, r.n_predict, count(x.id), "
+	"SELECT r.uuid, e.label, m.label, " RUN_STATUS_SQL ", " RUN_ORPHANED_SQL ", "
+	"r.load_error, r.n_predict, count(x.id), "
 	"total((x.flags & :f0)<>0), total((x.flags & :f1)<>0), total((x.flags & :f2)<>0), "
 	"total((x.flags & :f3)<>0), total((x.flags & :f4)<>0), total((x.flags & :f5)<>0), "
 	"total((x.flags & :f6)<>0), "
@@ -378,6 +380,7 @@ int catalog_quality(struct store *s, const struct run_filter *f,
 		q->engine = store_col_text(st, c++);
 		q->model = store_col_text(st, c++);
 		q->status = store_col_text(st, c++);
+		q->orphaned = sqlite3_column_int(st, c++) != 0;
 		q->load_error = store_col_text(st, c++);
 		q->n_predict = store_col_i64(st, c++);
 		q->total = sqlite3_column_int64(st, c++);

@@ -83,6 +83,8 @@ void catalog_alarms_free(struct catalog_alarm *a, size_t n);
 #define CATALOG_NFLAGS 7 /* the SAMPLE_* bits, 1 << 0 .. 1 << 6 */
 struct catalog_quality {
 	char *uuid, *engine, *model, *status, *load_error;
+	int orphaned;                    /* stored 'running', its collector gone: status
+					    says 'interrupted' */
 	int64_t n_predict;               /* the run's requested n_predict, TPS_NULL */
 	int64_t total;                   /* samples in the run */
 	int64_t count[CATALOG_NFLAGS];   /* samples carrying flag 1 << i */

@@ -3,7 +3,10 @@
  * that cJSON (lenient) only ever sees text that the RFC accepts. */
 #include "schema/json_strict.h"
 
+#include "tpsdb.h"
+
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct cursor {
@@ -61,6 +64,27 @@ int json_utf8_valid(const char *s, size_t len)
 		p += n;
 	}
 	return 1;
+}
+
+char *json_utf8_repair(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
+	char *out = tps_xmalloc(3 * len + 1), *o = out;
+
+	while (p < end) {
+		size_t n = *p < 0x80 ? 1 : utf8_seq(p, end);
+		if (n) {
+			memcpy(o, p, n);
+			o += n;
+			p += n;
+		} else {
+			memcpy(o, "\xef\xbf\xbd", 3); /* U+FFFD for the one bad byte */
+			o += 3;
+			p++;
+		}
+	}
+	*o = '\0';
+	return out;
 }
 
 static void skip_ws(struct cursor *c)
@@ -198,11 +222,134 @@ static int literal(struct cursor *c, const char *word)
 
 static int value(struct cursor *c);
 
+/* The keys of one object, as the bytes they stand for, in an open-addressing hash
+ * set: a key met twice is refused (cJSON would keep the first while a raw copy of
+ * the text keeps the second). A key without a backslash is its raw bytes; one
+ * with escapes is decoded (owned, freed with the set), so "a" and "\u0061" meet. */
+struct keyset {
+	const unsigned char **k;
+	size_t *len, n, cap;
+	unsigned char **owned;
+	size_t n_owned;
+};
+
+static size_t put_utf8(unsigned char *o, unsigned cp)
+{
+	if (cp < 0x80) {
+		o[0] = (unsigned char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (unsigned char)(0xc0 | cp >> 6);
+		o[1] = (unsigned char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (unsigned char)(0xe0 | cp >> 12);
+		o[1] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
+		o[2] = (unsigned char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	o[0] = (unsigned char)(0xf0 | cp >> 18);
+	o[1] = (unsigned char)(0x80 | (cp >> 12 & 0x3f));
+	o[2] = (unsigned char)(0x80 | (cp >> 6 & 0x3f));
+	o[3] = (unsigned char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+static unsigned hex_at(const unsigned char *p)
+{
+	unsigned v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		unsigned char h = p[i];
+		v = v << 4 | (unsigned)(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+	}
+	return v;
+}
+
+/* The bytes a string's body (already checked by string()) stands for; heap, *n
+ * set. Never longer than the body. */
+static unsigned char *unescape(const unsigned char *s, size_t len, size_t *n)
+{
+	unsigned char *out = tps_xmalloc(len + 1), *o = out;
+	const unsigned char *end = s + len;
+
+	while (s < end) {
+		unsigned cp;
+		if (*s != '\\') {
+			*o++ = *s++;
+			continue;
+		}
+		s++;
+		switch (*s++) {
+		case 'b': *o++ = '\b'; break;
+		case 'f': *o++ = '\f'; break;
+		case 'n': *o++ = '\n'; break;
+		case 'r': *o++ = '\r'; break;
+		case 't': *o++ = '\t'; break;
+		case 'u':
+			cp = hex_at(s);
+			s += 4;
+			if (cp >= 0xd800 && cp <= 0xdbff) {
+				cp = 0x10000 + ((cp - 0xd800) << 10) + (hex_at(s + 2) - 0xdc00);
+				s += 6;
+			}
+			o += put_utf8(o, cp);
+			break;
+		default: *o++ = s[-1]; break; /* " \ / */
+		}
+	}
+	*n = (size_t)(o - out);
+	return out;
+}
+
+static size_t key_hash(const unsigned char *k, size_t n)
+{
+	size_t h = 1469598103934665603u, i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ k[i]) * 1099511628211u;
+	return h;
+}
+
+/* 1 when the key was there already, 0 when added. */
+static int keyset_add(struct keyset *ks, const unsigned char *k, size_t n)
+{
+	size_t i;
+
+	if (2 * (ks->n + 1) > ks->cap) {
+		struct keyset big = { 0 };
+		big.cap = ks->cap ? 2 * ks->cap : 16;
+		big.k = tps_xcalloc(big.cap, sizeof(*big.k));
+		big.len = tps_xcalloc(big.cap, sizeof(*big.len));
+		for (i = 0; i < ks->cap; i++) {
+			if (ks->k[i])
+				keyset_add(&big, ks->k[i], ks->len[i]);
+		}
+		free(ks->k);
+		free(ks->len);
+		ks->k = big.k;
+		ks->len = big.len;
+		ks->cap = big.cap; /* n stays: the same keys */
+	}
+	for (i = key_hash(k, n) & (ks->cap - 1); ks->k[i]; i = (i + 1) & (ks->cap - 1)) {
+		if (ks->len[i] == n && !memcmp(ks->k[i], k, n))
+			return 1;
+	}
+	ks->k[i] = k;
+	ks->len[i] = n;
+	ks->n++;
+	return 0;
+}
+
 /* An array or an object; c->p at its opening bracket. */
 static int container(struct cursor *c)
 {
-	int object = *c->p == '{';
+	int object = *c->p == '{', ret = -1;
 	unsigned char close = object ? '}' : ']';
+	struct keyset keys = { 0 };
 
 	if (++c->depth > JSON_STRICT_MAX_DEPTH)
 		return fail(c, c->p, "nested too deep");
@@ -215,18 +362,36 @@ static int container(struct cursor *c)
 	}
 	for (;;) {
 		if (object) {
-			if (c->p >= c->end || *c->p != '"')
-				return fail(c, c->p, "expected a string key");
+			const unsigned char *key = c->p, *k;
+			size_t klen;
+			if (c->p >= c->end || *c->p != '"') {
+				fail(c, c->p, "expected a string key");
+				goto out;
+			}
 			if (string(c) < 0)
-				return -1;
+				goto out;
+			k = key + 1;
+			klen = (size_t)(c->p - key) - 2;
+			if (memchr(k, '\\', klen)) {
+				k = unescape(k, klen, &klen);
+				keys.owned = tps_xrealloc(keys.owned, (keys.n_owned + 1) *
+							  sizeof(*keys.owned));
+				keys.owned[keys.n_owned++] = (unsigned char *)k;
+			}
+			if (keyset_add(&keys, k, klen)) {
+				fail(c, key, "duplicate key in an object");
+				goto out;
+			}
 			skip_ws(c);
-			if (c->p >= c->end || *c->p != ':')
-				return fail(c, c->p, "expected ':'");
+			if (c->p >= c->end || *c->p != ':') {
+				fail(c, c->p, "expected ':'");
+				goto out;
+			}
 			c->p++;
 			skip_ws(c);
 		}
 		if (value(c) < 0)
-			return -1;
+			goto out;
 		skip_ws(c);
 		if (c->p < c->end && *c->p == ',') {
 			c->p++;
@@ -236,10 +401,19 @@ static int container(struct cursor *c)
 		if (c->p < c->end && *c->p == close) {
 			c->p++;
 			c->depth--;
-			return 0;
+			ret = 0;
+			goto out;
 		}
-		return fail(c, c->p, object ? "expected ',' or '}'" : "expected ',' or ']'");
+		fail(c, c->p, object ? "expected ',' or '}'" : "expected ',' or ']'");
+		goto out;
 	}
+out:
+	while (keys.n_owned)
+		free(keys.owned[--keys.n_owned]);
+	free(keys.owned);
+	free(keys.k);
+	free(keys.len);
+	return ret;
 }
 
 static int value(struct cursor *c)

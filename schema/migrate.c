@@ -10,6 +10,8 @@
 #include "tpsdb.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 int migrate_latest(void)
 {
@@ -41,6 +43,11 @@ int migrate_check_ours(sqlite3 *db, const char *path, int *version)
 		return tps_error("'%s' is not a tpsdb store (application_id %d)", path, app);
 	if (app == 0 && v == 0 && tables > 0)
 		return tps_error("'%s' is not a tpsdb store: it holds other tables", path);
+	/* Every migration marks the file, so a version without the mark is another
+	 * program's user_version, not ours. */
+	if (app == 0 && v > 0)
+		return tps_error("'%s' is not a tpsdb store: user_version %d without tpsdb's "
+				 "application_id; the file was not changed", path, v);
 	if (v > migrate_latest())
 		return tps_error("database '%s' has schema version %d, newer than this tpsdb "
 				 "(%d): upgrade tpsdb; the database was not changed",
@@ -48,6 +55,66 @@ int migrate_check_ours(sqlite3 *db, const char *path, int *version)
 	if (version)
 		*version = v;
 	return 0;
+}
+
+/* The tables and their columns, in one text ("t(a,b) u(c)"), that SQLite holds in
+ * db; SQLite's own tables left out. Caller frees; NULL when db cannot be read. */
+static char *schema_text(sqlite3 *db)
+{
+	static const char sql[] =
+		"SELECT group_concat(t, ' ') FROM (SELECT m.name || '(' || "
+		"(SELECT group_concat(name, ',') FROM (SELECT p.name FROM "
+		"pragma_table_info(m.name) p ORDER BY p.cid)) || ')' AS t "
+		"FROM sqlite_schema m WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite\\_%' "
+		"ESCAPE '\\' ORDER BY m.name)";
+	sqlite3_stmt *st = NULL;
+	char *ret = NULL;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW) {
+		const unsigned char *t = sqlite3_column_text(st, 0);
+		ret = tps_xstrdup(t ? (const char *)t : "");
+	}
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int migrate_check_schema(sqlite3 *db, const char *path, int version)
+{
+	sqlite3 *ref = NULL;
+	char *want = NULL, *have = NULL;
+	int i, ret = -1;
+
+	/* The reference is the migrations themselves, applied to an empty database:
+	 * nothing to keep in step by hand when a migration is added. */
+	if (sqlite3_open_v2(":memory:", &ref, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		tps_error("cannot check '%s': out of memory", path);
+		goto out;
+	}
+	for (i = 0; i < migrations_count && migrations[i].version <= version; i++) {
+		if (sqlite3_exec(ref, migrations[i].sql, NULL, NULL, NULL) != SQLITE_OK) {
+			tps_error("cannot check '%s': migration %d: %s", path,
+				  migrations[i].version, sqlite3_errmsg(ref));
+			goto out;
+		}
+	}
+	want = schema_text(ref);
+	if (!(have = schema_text(db))) {
+		tps_error("cannot read '%s': %s", path, store_errmsg(db, NULL));
+		goto out;
+	}
+	if (!want || strcmp(want, have)) {
+		tps_error("'%s' is not a sound tpsdb store: its tables are not those of schema "
+			  "version %d (damaged or altered by another program); the file was not "
+			  "changed", path, version);
+		goto out;
+	}
+	ret = 0;
+out:
+	free(want);
+	free(have);
+	sqlite3_close(ref);
+	return ret;
 }
 
 static const struct migration *next_migration(int have, int upto)

@@ -24,6 +24,12 @@ int migrate_latest(void);
  * with its schema version in *version (NULL: not wanted). Reads only. */
 int migrate_check_ours(sqlite3 *db, const char *path, int *version);
 
+/* Refuses (one error line, -1) a file at schema version `version` whose tables
+ * and columns are not those the migrations up to that version make: a damaged
+ * store, or another program's file that borrowed the marks. 0 when they match.
+ * Reads only. */
+int migrate_check_schema(sqlite3 *db, const char *path, int version);
+
 /* Brings db up to migrate_latest(), one BEGIN IMMEDIATE transaction per migration,
  * re-reading the version under the lock (concurrent openers of one new file all
  * succeed). A database newer than the program is refused and left untouched.

@@ -38,6 +38,7 @@ void run_rec_init(struct run_rec *r)
 	r->model.bytes = TPS_NULL;
 	r->ctx = r->n_predict = r->n_max = r->seed = r->warmup = r->round = r->looks_to = TPS_NULL;
 	r->model_n_params = TPS_NULL;
+	r->collector_pid = r->collector_start = TPS_NULL;
 	r->ignore_eos = -1;
 	r->temperature = NAN;
 }
@@ -62,7 +63,7 @@ void run_rec_release(struct run_rec *r)
 		&r->model.label, &r->model.file, &r->model.sha256, &r->model.quant,
 		&r->endpoint, &r->spec_type, &r->drafter, &r->extra_args, &r->tag, &r->notes,
 		&r->load_error, &r->log_path, &r->prompt_set, &r->batch,
-		&r->config, &r->cpu, &r->model_type, &r->env,
+		&r->config, &r->cpu, &r->model_type, &r->env, &r->collector_host, &r->collector_boot,
 	};
 	size_t i;
 

@@ -103,6 +103,11 @@ struct run_rec {
 	 * environment (docs/ENVIRONMENT.md), NULL when none; env_flags: RUN_ENV_* bits. */
 	char *env;
 	unsigned env_flags;
+	/* Migration 0008: the process that collects the run (schema/collector.h): host
+	 * name, boot id, pid and start time (clock ticks since boot); NULL/TPS_NULL for
+	 * runs no collector wrote. */
+	char *collector_host, *collector_boot;
+	int64_t collector_pid, collector_start;
 };
 
 struct sample_rec {

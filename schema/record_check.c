@@ -136,6 +136,7 @@ int record_check_run_text(const struct run_rec *r, char *err, size_t errlen)
 		{ "notes", r->notes }, { "load_error", r->load_error },
 		{ "log_path", r->log_path }, { "prompt_set", r->prompt_set },
 		{ "config", r->config }, { "cpu", r->cpu }, { "model_type", r->model_type },
+		{ "collector_host", r->collector_host }, { "collector_boot", r->collector_boot },
 	};
 	size_t i;
 
@@ -163,6 +164,10 @@ int record_check_run(const struct run_rec *r, char *err, size_t errlen)
 	if (r->status && !one_of(r->status, statuses))
 		return fail(err, errlen, "'run.status' is not running, complete, partial, "
 			    "failed or interrupted");
+	if (r->collector_pid != TPS_NULL && (r->collector_pid < 1 || r->collector_pid > INT32_MAX))
+		return fail(err, errlen, "'run.collector_pid' is not a process id");
+	if (r->collector_start != TPS_NULL && r->collector_start < 0)
+		return fail(err, errlen, "'run.collector_start' is negative");
 	if (r->engine.role && !one_of(r->engine.role, roles))
 		return fail(err, errlen, "'engine.role' is not ours, upstream or other");
 	if (!sha_ok(r->engine.sha256))

@@ -3,6 +3,7 @@
  * string) so the export stays readable. The cJSON trees stay inside these functions. */
 #include "schema/record_json.h"
 #include "schema/record_check.h"
+#include "schema/json_strict.h"
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
@@ -39,7 +40,7 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 	cJSON *root = cJSON_CreateObject(), *run = cJSON_CreateObject();
 	cJSON *h, *e, *m, *env, *arr = cJSON_CreateArray();
 	char *out, *ret;
-	size_t i;
+	size_t i, len;
 
 	cJSON_AddNumberToObject(root, RECORD_JSON_MARK, 1);
 	cJSON_AddItemToObject(root, "run", run);
@@ -96,6 +97,10 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 	else
 		put_str(run, "env", r->env);
 	put_i64(run, "env_flags", (int64_t)r->env_flags);
+	put_str(run, "collector_host", r->collector_host);
+	put_str(run, "collector_boot", r->collector_boot);
+	put_i64(run, "collector_pid", r->collector_pid);
+	put_i64(run, "collector_start", r->collector_start);
 	cJSON_AddItemToObject(root, "samples", arr);
 	for (i = 0; i < n; i++) {
 		const struct sample_rec *s = &smp[i];
@@ -133,7 +138,10 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 		tps_error("out of memory writing an export line");
 		return NULL;
 	}
-	ret = tps_xstrdup(out);
+	/* Text another tool wrote into the store may not be UTF-8; the line must be
+	 * (it is read back by import, which refuses invalid UTF-8). */
+	len = strlen(out);
+	ret = json_utf8_valid(out, len) ? tps_xstrdup(out) : json_utf8_repair(out, len);
 	cJSON_free(out);
 	return ret;
 }
@@ -241,7 +249,11 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	    get_str(o, "model_type", &r->model_type, err, errlen) < 0 ||
 	    get_i64(o, "model_n_params", &r->model_n_params, err, errlen) < 0 ||
 	    get_i64(o, "looks_to", &r->looks_to, err, errlen) < 0 ||
-	    get_i64(o, "env_flags", &env_flags, err, errlen) < 0)
+	    get_i64(o, "env_flags", &env_flags, err, errlen) < 0 ||
+	    get_str(o, "collector_host", &r->collector_host, err, errlen) < 0 ||
+	    get_str(o, "collector_boot", &r->collector_boot, err, errlen) < 0 ||
+	    get_i64(o, "collector_pid", &r->collector_pid, err, errlen) < 0 ||
+	    get_i64(o, "collector_start", &r->collector_start, err, errlen) < 0)
 		return -1;
 	if (r->looks_to != TPS_NULL && (r->looks_to < 1 || r->looks_to > 100000))
 		return fail(err, errlen, "'run.looks_to' is not a round number");

@@ -18,8 +18,15 @@ struct store *store_open_copy(const char *path)
 	sqlite3 *src = NULL;
 	sqlite3_backup *b = NULL;
 	char *wal = NULL, *uri = NULL;
+	int64_t size = 0;
 	int app = 0, version = 0, rc;
 
+	if ((rc = store_file_check(path, &size)) < 0)
+		goto out;
+	if (rc == 0 && size == 0) {
+		tps_error("'%s' is not a tpsdb store: it is an empty file", path);
+		goto out;
+	}
 	if (access(path, R_OK) != 0) {
 		tps_error("cannot read '%s': %s", path, strerror(errno));
 		goto out;

@@ -3,9 +3,12 @@
  * schema/NNNN_*.sql and is applied by migrate.c. */
 #include "schema/store_int.h"
 #include "schema/migrate_int.h"
+#include "schema/collector.h"
 #include "tpsdb.h"
 
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +20,25 @@
 /* Defaults, each changed by an environment variable (README "The store"). */
 #define STORE_BUSY_TIMEOUT_S 300  /* TPSDB_BUSY_TIMEOUT: seconds a writer waits */
 #define STORE_QUICK_CHECK_MB 512  /* TPSDB_QUICK_CHECK_MB: largest store checked */
+
+/* tps_collector_gone(host, boot, pid, start): collector_gone() for SQL, so a
+ * loader can say CASE WHEN status='running' AND tps_collector_gone(...) ... */
+static void sql_collector_gone(sqlite3_context *cx, int argc, sqlite3_value **v)
+{
+	const unsigned char *host = sqlite3_value_text(v[0]), *boot = sqlite3_value_text(v[1]);
+	int64_t pid = sqlite3_value_type(v[2]) == SQLITE_NULL ? TPS_NULL : sqlite3_value_int64(v[2]);
+	int64_t start = sqlite3_value_type(v[3]) == SQLITE_NULL ? TPS_NULL
+								 : sqlite3_value_int64(v[3]);
+
+	(void)argc;
+	sqlite3_result_int(cx, collector_gone((const char *)host, (const char *)boot, pid, start));
+}
+
+static void register_functions(sqlite3 *db)
+{
+	sqlite3_create_function(db, "tps_collector_gone", 4, SQLITE_UTF8, NULL,
+				sql_collector_gone, NULL, NULL);
+}
 
 struct cached_stmt {
 	const char *sql;
@@ -103,14 +125,78 @@ char *store_file_uri(const char *path, const char *param)
 }
 
 /* 1 when a reader may not write beside the file (its directory or the file is
- * read-only: read-only media, chattr +i), so SQLite could not keep -wal/-shm. */
+ * read-only: read-only media, chattr +i), so SQLite could not keep -wal/-shm. The
+ * folder that counts is the one of the file a chain of symlinks ends at: SQLite
+ * keeps -wal/-shm beside the target, not beside the link. */
 static int cannot_write_beside(const char *path)
 {
-	char *dir = tps_xstrdup(path);
+	char *real = realpath(path, NULL);
+	char *dir = tps_xstrdup(real ? real : path);
 	int ret;
 
 	ret = access(path, W_OK) != 0 || access(dirname(dir), W_OK) != 0;
 	free(dir);
+	free(real);
+	return ret;
+}
+
+int store_file_check(const char *path, int64_t *size)
+{
+	static const char magic[16] = "SQLite format 3";
+	unsigned char head[100];
+	struct stat sb;
+	ssize_t n = 0;
+	int fd = -1, ret = -1;
+
+	*size = 0;
+	if (!strcmp(path, ":memory:"))
+		return 1;
+	if (stat(path, &sb) < 0) {
+		if (errno == ENOENT)
+			return 1;
+		return tps_error("cannot open '%s': %s", path, strerror(errno));
+	}
+	/* A FIFO would block the open for ever and a device is nobody's store: only a
+	 * regular file is opened, and O_NONBLOCK keeps even a swapped-in FIFO from
+	 * blocking; the second fstat() sees what was really opened. */
+	if (!S_ISREG(sb.st_mode))
+		goto special;
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0) {
+		tps_error("cannot open '%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))
+		goto special;
+	*size = (int64_t)sb.st_size;
+	if (sb.st_size == 0) {
+		ret = 0;
+		goto out;
+	}
+	while ((size_t)n < sizeof(head)) {
+		ssize_t r = read(fd, head + n, sizeof(head) - (size_t)n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += r;
+	}
+	if ((size_t)n < sizeof(head) || memcmp(head, magic, sizeof(magic))) {
+		tps_error("'%s' is not a tpsdb store: it is not an SQLite database", path);
+		goto out;
+	}
+	ret = 0;
+	goto out;
+special:
+	tps_error("'%s' is not a tpsdb store: it is %s, not a regular file", path,
+		  S_ISDIR(sb.st_mode)    ? "a folder"
+		  : S_ISFIFO(sb.st_mode) ? "a FIFO"
+		  : S_ISSOCK(sb.st_mode) ? "a socket"
+		  : S_ISCHR(sb.st_mode)  ? "a character device"
+		  : S_ISBLK(sb.st_mode)  ? "a block device"
+					 : "a special file");
+out:
+	if (fd >= 0)
+		close(fd);
 	return ret;
 }
 
@@ -156,16 +242,38 @@ out:
 	return ret;
 }
 
+/* The marks and then the tables, read in one read transaction (one snapshot), so
+ * that another process's migration between the two reads is not taken for a
+ * damaged schema. 0 with the version in *version, -1 after one error line. */
+static int identify(sqlite3 *db, const char *path, int *version)
+{
+	int ret = -1;
+
+	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
+		tps_error("cannot read '%s': %s", path, store_errmsg(db, NULL));
+		return -1;
+	}
+	if (migrate_check_ours(db, path, version) < 0 ||
+	    (*version > 0 && migrate_check_schema(db, path, *version) < 0))
+		goto out;
+	ret = 0;
+out:
+	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	return ret;
+}
+
 /* A read-only open: mode=ro, or immutable=1 where nothing may be written beside the
  * file. Refuses an empty file, a foreign one, a newer one and an older one (a
  * reader never migrates). 0 ok, -1 after an error line. */
 static int open_readonly(struct store *s, const char *path)
 {
-	struct stat sb;
 	char *uri = NULL;
+	int64_t size = 0;
 	int version = 0, ret = -1;
 
-	if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size == 0) {
+	if (store_file_check(path, &size) < 0)
+		goto out;
+	if (size == 0) {
 		tps_error("'%s' is not a tpsdb store: it is an empty file", path);
 		goto out;
 	}
@@ -178,7 +286,8 @@ static int open_readonly(struct store *s, const char *path)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, store_busy_timeout_s() * 1000);
-	if (migrate_check_ours(s->db, path, &version) < 0)
+	register_functions(s->db);
+	if (identify(s->db, path, &version) < 0)
 		goto out;
 	s->found_version = version;
 	if (version == 0) {
@@ -200,13 +309,28 @@ out:
 	return ret;
 }
 
-/* A writer's open: creates the file, refuses a foreign, newer or corrupt one before
- * changing a byte, then WAL and the migrations (under the write lock). */
+/* A writer's open: creates a missing or zero-length file, and refuses anything
+ * else that is not a tpsdb store (another SQLite file, empty or not, a file that
+ * is not SQLite at all, a damaged schema, a newer or corrupt store) before a byte
+ * is changed. A new store gets its migrations before WAL is switched on, so the
+ * file goes from zero bytes to a marked store in one transaction and a second
+ * opener never sees an unmarked SQLite file. */
 static int open_write(struct store *s, const char *path, int flags, int upto)
 {
 	char *err = NULL;
-	int ret = -1;
+	int64_t size = 0;
+	double t0;
+	int fresh, rc, ret = -1;
 
+	if (strcmp(path, ":memory:") && (rc = store_file_check(path, &size)) != 0) {
+		if (rc < 0)
+			goto out;
+		if (flags & STORE_EXISTING) {
+			tps_error("no store at '%s': collect or import something first, or pass "
+				  "--db", path);
+			goto out;
+		}
+	}
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		tps_error("cannot open '%s': %s", path,
@@ -215,18 +339,37 @@ static int open_write(struct store *s, const char *path, int flags, int upto)
 	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, store_busy_timeout_s() * 1000);
+	register_functions(s->db);
 	/* Checked before WAL is switched on: even that would alter the file. */
-	if (migrate_check_ours(s->db, path, &s->found_version) < 0)
+	if (identify(s->db, path, &s->found_version) < 0)
 		goto out;
-	if (!(flags & STORE_NO_MIGRATE) && store_quick_check(s) < 0)
+	fresh = s->found_version == 0;
+	if (fresh && size > 0) {
+		tps_error("'%s' is not a tpsdb store: it is an SQLite file without tpsdb's "
+			  "schema; the file was not changed", path);
 		goto out;
-	/* WAL lets two collectors write one file and readers never block writers. */
-	if (sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
-			 "PRAGMA foreign_keys=ON;", NULL, NULL, &err) != SQLITE_OK) {
+	}
+	if (!fresh && !(flags & STORE_NO_MIGRATE) && store_quick_check(s) < 0)
+		goto out;
+	if (fresh && !(flags & STORE_NO_MIGRATE) && migrate_apply(s->db, path, upto) < 0)
+		goto out;
+	/* WAL lets two collectors write one file and readers never block writers.
+	 * Switching needs the file to itself and SQLite does not wait for that (no
+	 * busy handler): openers of one new store take turns, up to the busy wait. */
+	t0 = tps_mono_ms();
+	while ((rc = sqlite3_exec(s->db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
+				  "PRAGMA foreign_keys=ON;", NULL, NULL, &err)) != SQLITE_OK &&
+	       (rc & 0xff) == SQLITE_BUSY &&
+	       tps_mono_ms() - t0 < store_busy_timeout_s() * 1000.0) {
+		sqlite3_free(err);
+		err = NULL;
+		usleep(2000);
+	}
+	if (rc != SQLITE_OK) {
 		tps_error("cannot configure '%s': %s", path, store_errmsg(s->db, err));
 		goto out;
 	}
-	if (!(flags & STORE_NO_MIGRATE) && migrate_apply(s->db, path, upto) < 0)
+	if (!fresh && !(flags & STORE_NO_MIGRATE) && migrate_apply(s->db, path, upto) < 0)
 		goto out;
 	ret = 0;
 out:

@@ -52,9 +52,25 @@ double store_col_double(sqlite3_stmt *st, int i);
 	"AND (:f_since IS NULL OR julianday(r.started_at) >= julianday(:f_since)) "           \
 	"AND (:f_until IS NULL OR julianday(r.started_at) <= julianday(:f_until)) "
 
+/* A run's status as every loader reports it: 'interrupted' for a run still marked
+ * 'running' whose collector is gone (schema/collector.h: an orphaned run), the
+ * stored status otherwise. RUN_ORPHANED_SQL is 1 for exactly those runs. Over the
+ * alias r; the stored column keeps 'running' (export and merge carry it as is). */
+#define RUN_ORPHANED_SQL                                                                 \
+	"(r.status = 'running' AND tps_collector_gone(r.collector_host, r.collector_boot, " \
+	"r.collector_pid, r.collector_start))"
+#define RUN_STATUS_SQL "(CASE WHEN " RUN_ORPHANED_SQL " THEN 'interrupted' ELSE r.status END)"
+
 /* Binds the :f_* parameters of RUN_FILTER_SQL from f (NULL: no condition) and
  * :f_limit to f->limit, or -1 (SQLite's "no limit") when it is not > 0. */
 void store_bind_run_filter(sqlite3_stmt *st, const struct run_filter *f);
+
+/* Looks at path before SQLite opens it: 1 when it does not exist (or is
+ * ":memory:"), 0 when it is a regular file that is empty or starts with SQLite's
+ * header, with its size in *size; -1 after one error line for anything else (a
+ * FIFO, a device, a folder: never opened for a blocking read; a file that is not
+ * SQLite). Follows symlinks. Changes nothing. */
+int store_file_check(const char *path, int64_t *size);
 
 /* "file:<path>?<param>" with the path percent-encoded, for sqlite3_open_v2() with
  * SQLITE_OPEN_URI (param e.g. "mode=ro" or "immutable=1"). Caller frees. */

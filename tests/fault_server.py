@@ -16,7 +16,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MODES = ["ok", "hang", "reset", "garbage", "no-timings", "http500", "die",
-         "slow-load", "never-ready", "load-fail"]
+         "slow-load", "never-ready", "load-fail", "endless", "props-bad-utf8"]
 
 
 def parse_args(argv):
@@ -135,6 +135,11 @@ class Handler(BaseHTTPRequestHandler):
             else:
                 self.send_json(503, {"error": {"code": 503, "message": "Loading model",
                                                "type": "unavailable_error"}})
+        elif self.path == "/props" and st.args.fault == "props-bad-utf8":
+            # A model path that is not UTF-8 (a Latin-1 file name), raw in the JSON.
+            self.send_json(200, None, raw=b'{"build_info": "fault-server-1", "model_path": '
+                           b'"/m/mod\xe8le-\xff.gguf", "default_generation_settings": '
+                           b'{"n_ctx": %d}}' % st.args.ctx_size)
         elif self.path == "/props":
             self.send_json(200, {"build_info": "fault-server-1",
                                  "model_path": st.args.model,
@@ -165,6 +170,23 @@ class Handler(BaseHTTPRequestHandler):
             self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER,
                                        struct.pack("ii", 1, 0))
             self.connection.close()
+            self.close_connection = True
+            return
+        if mode == "endless":
+            # An answer that never ends: chunks until the client hangs up.
+            log("endless body for request %d" % k)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            chunk = b"x" * 65536
+            frame = b"%x\r\n" % len(chunk) + chunk + b"\r\n"
+            try:
+                self.wfile.write(b'7\r\n{"a":"x\r\n')
+                while True:
+                    self.wfile.write(frame)
+            except OSError:
+                pass
             self.close_connection = True
             return
         if mode == "garbage":

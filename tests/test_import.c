@@ -205,6 +205,16 @@ static const struct bad_case bad_cases[] = {
 	{ { "@import-bad/bad-utf8.json" }, "bad-utf8.json:1: not valid JSON (RFC 8259): invalid UTF-8 in a string" },
 	{ { "@import-bad/lone-surrogate.json" }, "lone-surrogate.json:1: not valid JSON (RFC 8259): lone surrogate in a string" },
 	{ { "@import-bad/trailing.json" }, "trailing.json:1: not valid JSON (RFC 8259): text after the value" },
+	/* Strict input, round 3: RFC white space only, one key once, NUL in no text
+	 * format, whole counts. */
+	{ { "@import-bad/formfeed.json" }, "formfeed.json:1: not valid JSON (RFC 8259): white space other than space, tab, LF or CR at byte 1" },
+	{ { "@import-bad/vtab-line.jsonl" }, "vtab-line.jsonl:2: not valid JSON (RFC 8259): unexpected character at byte 1" },
+	{ { "@import-bad/dup-timings.json" }, "dup-timings.json:1: not valid JSON (RFC 8259): duplicate key in an object" },
+	{ { "@import-bad/bench-nul.csv" }, "bench-nul.csv:2: not a readable llama-bench csv or sql file: a NUL byte" },
+	{ { "@import-bad/bench-nul.sql" }, "bench-nul.sql:45: not a readable llama-bench csv or sql file: a NUL byte" },
+	{ { "@import-bad/bench-frac.jsonl" }, "bench-frac.jsonl:1: 'n_prompt', 'n_gen' or 'n_depth' is not a whole number" },
+	{ { "@import-bad/bench-frac.csv" }, "bench-frac.csv:2: 'n_prompt', 'n_gen' or 'n_depth' is not a whole number" },
+	{ { "@import-bad/bench-frac-params.jsonl" }, "bench-frac-params.jsonl:1: 'model_n_params' is not a whole number" },
 	/* UTF-8 at ingest: labels, tags, hosts and notes (issue 12, defect 7). */
 	{ { "--engine", "e\xff", "@import/eos.json" }, "--engine is not valid UTF-8" },
 	{ { "--tag", "\xc3\x28", "@import/eos.json" }, "--tag is not valid UTF-8" },

@@ -210,6 +210,43 @@ static void test_migrate_v5_gets_env(void **state)
 	store_close(s);
 }
 
+/* 0008 gives every run a collector identity: NULL for the runs already there, so a
+ * run a v5 collector left 'running' stays 'running' (nothing to tell it orphaned
+ * by), and the columns refuse a pid below 1 or a negative start time. */
+static void test_migrate_v5_gets_collector(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	char *err = NULL;
+
+	load_fixture(f->path, "v5-running.sql");
+	s = store_open(f->path, 0);
+	assert_non_null(s);
+	assert_true(migrate_latest() >= 8);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run"), 4);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM sample"), 4);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE collector_host IS NULL AND "
+				   "collector_boot IS NULL AND collector_pid IS NULL AND "
+				   "collector_start IS NULL"), 4);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE status='running' AND "
+				   "config='pp512@d0 fa=1 ngl=99' AND round=2"), 1);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM baseline_run"), 1);
+	assert_int_equal(scalar(s, "SELECT n_pairs FROM noise_floor WHERE run_b=3"), 1);
+	assert_int_equal(scalar(s, "PRAGMA foreign_key_check"), -1);
+	assert_int_not_equal(sqlite3_exec(store_db(s), "UPDATE run SET collector_pid=0 WHERE id=4",
+					  NULL, NULL, &err), SQLITE_OK);
+	sqlite3_free(err);
+	err = NULL;
+	assert_int_not_equal(sqlite3_exec(store_db(s), "UPDATE run SET collector_start=-1 "
+					  "WHERE id=4", NULL, NULL, &err), SQLITE_OK);
+	sqlite3_free(err);
+	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE run SET collector_host='h', "
+				      "collector_pid=7, collector_start=9 WHERE id=4", NULL, NULL,
+				      NULL), SQLITE_OK);
+	assert_int_equal(scalar(s, "SELECT collector_start FROM run WHERE id=4"), 9);
+	store_close(s);
+}
+
 static void test_migrate_stepwise_versions(void **state)
 {
 	struct fixture *f = *state;
@@ -276,6 +313,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_config, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_looks_to, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v5_gets_env, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v5_gets_collector, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_stepwise_versions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_refuses_newer, setup, teardown),
 	};

@@ -383,6 +383,24 @@ static void test_json_strict(void **state)
 		{ "", 0, "unexpected end of input" },
 		{ "[", 0, "unexpected end of input" },
 		{ "\"abc", 0, "unterminated string" },
+		/* RFC 8259 white space only: a form feed or vertical tab is not. */
+		{ " \t\r\n{}\r\n", 0, NULL },
+		{ "\f{}", 0, "unexpected character" },
+		{ "\v[1]", 0, "unexpected character" },
+		{ "[1,\f2]", 0, "unexpected character" },
+		{ "{}\f", 0, "text after the value" },
+		{ "{\"a\":\v1}", 0, "unexpected character" },
+		/* One key once per object; the same key in another object is fine. */
+		{ "{\"a\":1,\"b\":2,\"a\":3}", 0, "duplicate key in an object" },
+		{ "{\"t\":{\"x\":160,\"x\":1e300}}", 0, "duplicate key in an object" },
+		{ "{\"a\":{\"a\":1},\"b\":[{\"a\":1},{\"a\":2}]}", 0, NULL },
+		{ "{\"\":1,\"\":2}", 0, "duplicate key in an object" },
+		/* Escapes are read: these keys are the same key. */
+		{ "{\"a\":1,\"\\u0061\":2}", 0, "duplicate key in an object" },
+		{ "{\"\\u00e9\":1,\"\xc3\xa9\":2}", 0, "duplicate key in an object" },
+		{ "{\"\\ud83d\\ude00\":1,\"\xf0\x9f\x98\x80\":2}", 0, "duplicate key in an object" },
+		{ "{\"a\\/b\":1,\"a/b\":2}", 0, "duplicate key in an object" },
+		{ "{\"a\\nb\":1,\"a\\tb\":2,\"a\\\\b\":3}", 0, NULL },
 	};
 	char deep[2 * JSON_STRICT_MAX_DEPTH + 4], why[96];
 	size_t i, at;
@@ -395,6 +413,21 @@ static void test_json_strict(void **state)
 			fail_msg("case %zu: refused: %s", i, why);
 		if (cases[i].why && (rc != -1 || strcmp(why, cases[i].why)))
 			fail_msg("case %zu: rc %d, '%s', want '%s'", i, rc, rc ? why : "", cases[i].why);
+	}
+	/* Many keys: the set grows and still finds the one repeated. */
+	{
+		char *big = tps_xmalloc(26 * 5000 + 64), *p = big;
+		p += sprintf(p, "{");
+		for (i = 0; i < 5000; i++)
+			p += sprintf(p, "%s\"%sk%zu\":%zu", i ? "," : "", i % 2 ? "" : "\\u0061",
+				     i, i);
+		strcpy(p, "}");
+		assert_int_equal(json_strict_check(big, strlen(big), &at, why, sizeof(why)), 0);
+		strcpy(p, ",\"k4321\":0}");
+		assert_int_equal(json_strict_check(big, strlen(big), &at, why, sizeof(why)), -1);
+		assert_string_equal(why, "duplicate key in an object");
+		assert_int_equal(at, (size_t)(p - big) + 1);
+		free(big);
 	}
 	/* The offset names the first bad byte. */
 	assert_int_equal(json_strict_check("[1, 02]", 7, &at, why, sizeof(why)), -1);

@@ -13,8 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "schema/collector.h"
 #include "schema/migrate_int.h"
 #include "schema/snapshot.h"
 #include "schema/store_int.h"
@@ -578,6 +580,54 @@ static void test_store_open_copy_current(void **state)
 	assert_null(store_open_copy("/nonexistent/tpsdb.sqlite"));
 }
 
+/* A collector is gone when its pid is dead, when a live pid started at another time
+ * (reused), or when the machine has rebooted; alive or another machine's: not gone. */
+static void test_store_collector_gone(void **state)
+{
+	struct run_rec me, child;
+	int64_t start = TPS_NULL;
+	int fds[2], st;
+	pid_t pid;
+
+	(void)state;
+	run_rec_init(&me);
+	collector_self(&me);
+	assert_non_null(me.collector_host);
+	assert_non_null(me.collector_boot);
+	assert_int_equal(me.collector_pid, getpid());
+	assert_true(me.collector_start != TPS_NULL && me.collector_start >= 0);
+	assert_int_equal(collector_gone(me.collector_host, me.collector_boot, me.collector_pid,
+					me.collector_start), 0);
+	/* The same pid, another start time: a reused pid, not our collector. */
+	assert_int_equal(collector_gone(me.collector_host, me.collector_boot, me.collector_pid,
+					me.collector_start + 1), 1);
+	/* Another boot of this machine. */
+	assert_int_equal(collector_gone(me.collector_host, "00000000-0000-0000-0000-000000000000",
+					me.collector_pid, me.collector_start), 1);
+	/* Another machine: cannot tell, so not gone. */
+	assert_int_equal(collector_gone("some-other-host.invalid", me.collector_boot, 1, 0), 0);
+	/* Nothing recorded (imports, runs before migration 0008). */
+	assert_int_equal(collector_gone(NULL, NULL, TPS_NULL, TPS_NULL), 0);
+	/* A child that recorded itself and exited is gone. */
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		run_rec_init(&child);
+		collector_self(&child);
+		if (write(fds[1], &child.collector_start, sizeof(child.collector_start)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &start, sizeof(start)), (ssize_t)sizeof(start));
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_true(start != TPS_NULL);
+	assert_int_equal(collector_gone(me.collector_host, me.collector_boot, pid, start), 1);
+	run_rec_release(&me);
+}
+
 static void test_store_integrity_ok(void **state)
 {
 	struct fixture *f = *state;
@@ -599,6 +649,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_store_open_copy_older, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_open_copy_current, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_integrity_ok, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_collector_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_writers_alternate, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
