@@ -36,8 +36,11 @@ void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 			out->parity += x->kind == VERDICT_PARITY;
 		}
 		sm += x->log_m;
+		/* One instance a side without a stored floor has a requests' interval
+		 * that decides nothing: it cannot lend the mean one either. */
 		if (isfinite(x->log_se) && isfinite(x->df) && x->df > 0 &&
-		    x->regression != VERDICT_REG_UNKNOWN) {
+		    x->regression != VERDICT_REG_UNKNOWN &&
+		    !(x->method == VERDICT_METHOD_REQUESTS && x->bound == VERDICT_BOUND_BAND)) {
 			sv += x->log_se * x->log_se;
 			if (x->df < df)
 				df = x->df;

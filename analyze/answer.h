@@ -27,7 +27,8 @@ struct answer {
 /* The answer over v[0..n) (verdicts of one metric, one per cell, all against
  * band_pct). The geometric mean's interval is a t interval at the verdicts'
  * smallest level, on the mean log ratio with standard error sqrt(sum se^2) / n
- * and the fewest degrees of freedom among them; NaN when any cell lacks one.
+ * and the fewest degrees of freedom among them; NaN when any cell lacks one (or
+ * has only the requests' interval of one instance a side, which decides nothing).
  * Fills *out. */
 void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 		  struct answer *out);

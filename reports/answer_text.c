@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "reports/parity.h"
+#include "reports/tables.h"
 #include "tpsdb.h"
 
 static void cat(char *buf, size_t len, const char *fmt, ...)
@@ -137,4 +138,42 @@ char *answer_text_gate(const struct gate_result *r)
 	free(names);
 	free(v);
 	return tps_xstrdup(buf);
+}
+
+char *answer_text_report(const struct tables *t, size_t e)
+{
+	const struct verdict **v = tps_xcalloc(t->n_base + 1, sizeof(*v));
+	const char **names = tps_xcalloc(t->n_base + 1, sizeof(*names));
+	char buf[2048], *ret = NULL;
+	size_t k, n;
+	int m, any = 0;
+
+	if (!t->ref || !strcmp(t->engines[e].label, t->ref))
+		goto out;
+	snprintf(buf, sizeof(buf), "%s vs %s:", t->engines[e].label, t->ref);
+	for (m = 0; m < 2; m++) {
+		struct answer a;
+
+		for (n = 0, k = 0; k < t->n_base; k++) {
+			const struct tables_base_cell *c = &t->base[k].cells[e];
+			const struct tables_verdict *tv = m ? &c->vtg : &c->vpp;
+
+			if (!c->present || c->forced || !tv->has)
+				continue;
+			names[n] = t->base[k].model;
+			v[n++] = &tv->v;
+		}
+		if (!n)
+			continue;
+		answer_build(v, n, v[0]->band_pct, &a);
+		cat(buf, sizeof(buf), "%s ", any ? ";" : "");
+		answer_text_metric(buf, sizeof(buf), m ? "tg" : "pp", &a, names, v);
+		any = 1;
+	}
+	if (any)
+		ret = tps_xstrdup(buf);
+out:
+	free(names);
+	free(v);
+	return ret;
 }

@@ -4,6 +4,7 @@
  * label goes through escape_html(); the pages load nothing from the network: the
  * style is inline and the only references are the folder's own files. */
 #include "reports/tables_int.h"
+#include "reports/answer_text.h"
 #include "reports/escape.h"
 #include "reports/md.h"
 #include "reports/strv.h"
@@ -141,6 +142,17 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 		fputs(" No reference engine (no engine has role upstream; see --ref): no "
 		      "verdicts.</p>\n", f);
 	}
+	for (size_t i = 0; i < t->n_engines; i++) {
+		/* The comparison's answer first, per engine against the reference. */
+		char *line = answer_text_report(t, i);
+
+		if (!line)
+			continue;
+		fputs("<p class=\"answer\"><b>", f);
+		put(f, line);
+		fputs("</b></p>\n", f);
+		free(line);
+	}
 	fputs("<h2 id=\"base\">Base throughput</h2>\n", f);
 	if (t->n_base) {
 		tables_md_base(t, &mt);
@@ -151,8 +163,9 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 	fputs("<h2 id=\"spec\">Speculative decoding</h2>\n", f);
 	if (t->n_spec) {
 		fputs("<p>Each cell is decode tok/s · acceptance (drafted tokens accepted) at "
-		      "that n_max; the shaded cell is each engine's fastest rung in its "
-		      "row.</p>\n", f);
+		      "that n_max; a shaded cell is an engine's fastest rung in its row, "
+		      "shaded only when decided (its 90% interval across runs lies above "
+		      "every other rung's).</p>\n", f);
 		tables_md_spec(t, &mt);
 		table(f, &mt);
 	} else {

@@ -3,6 +3,7 @@
  * and every table goes through one md_table, so the two files cannot drift apart;
  * a label is escaped for markdown and made printable for text. */
 #include "reports/tables_int.h"
+#include "reports/answer_text.h"
 #include "reports/md.h"
 #include "reports/strv.h"
 #include "tpsdb.h"
@@ -180,7 +181,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 		ref = o->md ? md_escape(t->ref) : md_plain(t->ref);
 		fprintf(o->f, "In tok/s, prefill (pp) as a whole number, decode (tg) to one "
 			"decimal: each cell's estimate against the reference engine %s, the one "
-			"'tpsdb compare' prints (the geometric mean of the medians of the instances "
+			"'tpsdb compare' prints (the geometric mean of the requests of the instances "
 			"behind it; a cell without a comparison, its latest run's median). In "
 			"parentheses, the verdicts of pp / tg from the same 90%% interval: "
 			"\"parity\" when it lies inside the band, the delta and \"faster\" or "
@@ -193,6 +194,17 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 			"prefill (pp) as a whole number, decode (tg) to one decimal. No reference engine (no engine has "
 			"role upstream; see --ref): no verdicts.\n\n");
 	}
+	for (i = 0; i < t->n_engines; i++) {
+		/* The answer first, per engine against the reference. */
+		char *line = answer_text_report(t, i), *e;
+
+		if (!line)
+			continue;
+		e = o->md ? md_escape(line) : md_plain(line);
+		fprintf(o->f, o->md ? "**%s**\n\n" : "%s\n\n", e);
+		free(e);
+		free(line);
+	}
 	heading(o, 2, "Base throughput");
 	if (t->n_base) {
 		tables_md_base(t, &mt);
@@ -203,7 +215,9 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 	heading(o, 2, "Speculative decoding");
 	if (t->n_spec) {
 		fprintf(o->f, "Each cell is decode tok/s %s acceptance (drafted tokens accepted) "
-			"at that n_max; %s marks each engine's fastest rung in its row.\n\n",
+			"at that n_max; %s marks an engine's fastest rung in its row only when "
+			"it is decided (its 90%% interval across runs lies above every other "
+			"rung's).\n\n",
 			"\xc2\xb7", o->md ? "bold" : "a trailing *");
 		tables_md_spec(t, &mt);
 		table(o, &mt);

@@ -15,6 +15,7 @@
 static void cell(struct verdict *v, double m, double se, double df)
 {
 	memset(v, 0, sizeof(*v));
+	v->method = VERDICT_METHOD_ROUNDS;
 	verdict_decide_interval(m, se, df, 0.05, 2, v);
 }
 
@@ -45,6 +46,12 @@ static void test_answer_counts_and_geomean(void **state)
 	assert_true(fabs(a.geomean.delta_pct - (exp(m) - 1) * 100) < 1e-9);
 	assert_true(fabs(a.geomean.ci_lo_pct - (exp(m - q * se) - 1) * 100) < 1e-9);
 	assert_true(fabs(a.geomean.ci_hi_pct - (exp(m + q * se) - 1) * 100) < 1e-9);
+	/* One instance a side without a floor: its requests' interval cannot lend
+	 * the mean one. */
+	v[0].method = VERDICT_METHOD_REQUESTS;
+	answer_build(p, 4, 2, &a);
+	assert_true(isnan(a.geomean.ci_lo_pct));
+	v[0].method = VERDICT_METHOD_ROUNDS;
 	/* A cell without an interval leaves the mean without one. */
 	cell(&v[2], log(0.985), NAN, NAN);
 	answer_build(p, 4, 2, &a);
