@@ -32,6 +32,9 @@ golden study.stdout.md "$TMP/out"
 grep -q '^| q35 | 13157 / 142.7 (+0.4% undecided / -0.2% undecided) |' "$TMP/md/report.md" || fail "md cell"
 grep -q '^q35 .*13157 / 142.7 (+0.4% undecided / -0.2% undecided)' "$TMP/md/summary.txt" || fail "text cell"
 grep -q '^base,q35,completion,,ours,,,tg,142.68,undecided,undecided,' "$TMP/csv/report.csv" || fail "csv cell"
+# The answer first, per engine against the reference, from the same verdicts.
+grep -qx '\*\*ours vs llama.cpp: pp 1 undecided, geomean +0.4% (no interval: a cell has none); tg 1 undecided, geomean -0.2% (no interval: a cell has none)\*\*' \
+	"$TMP/md/report.md" || fail "the one-line answer"
 need jq
 {
 	[ "$(jq -r '.base[] | select(.model=="q35") | .cells[] | select(.engine=="ours") |
