@@ -21,6 +21,11 @@ for h in "Base throughput" "Speculative decoding" "Per-prompt acceptance" \
 	"Data quality and model identity" ">Runs<"; do
 	grep -qF "$h" "$TMP/rep/index.html" || fail "index.html lacks $h"
 done
+# The comparison's one-line answer leads, and with one run a rung no fastest rung
+# is shaded: only what is decided is highlighted.
+grep -qF '<p class="answer"><b>ours vs llama.cpp: pp 1 undecided, geomean +0.4%' "$TMP/rep/index.html" ||
+	fail "index.html lacks the one-line answer"
+grep -q 'class="num best"' "$TMP/rep/index.html" && fail "an undecided fastest rung is shaded"
 tps report --format html
 expect_rc 2 "html without --out"
 
