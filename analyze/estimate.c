@@ -321,7 +321,6 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 	out->v.lean = VERDICT_UNKNOWN;
 	out->v.regression = VERDICT_REG_UNKNOWN;
 	out->v.delta_pct = out->v.ci_lo_pct = out->v.ci_hi_pct = out->v.mde_pct = NAN;
-	out->v.mean_delta_pct = out->v.p_wilcoxon = out->v.p_sign = NAN;
 	out->ours_center = out->vs_center = NAN;
 	if (!(p->band_pct >= 0) || p->noise_pct < 0 || p->looks_to < 0 ||
 	    p->looks_to > ESTIMATE_MAX_LOOK)

@@ -104,7 +104,6 @@ void verdict_decide_interval(double m, double se, double df, double alpha, doubl
 	out->log_se = se;
 	out->df = df;
 	out->delta_pct = pct(exp(m));
-	out->mean_delta_pct = out->delta_pct;
 	out->ci_lo_pct = isfinite(lo) ? lo : NAN;
 	out->ci_hi_pct = isfinite(hi) ? hi : NAN;
 	out->mde_pct = (out->ci_hi_pct - out->ci_lo_pct) / 2;

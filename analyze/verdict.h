@@ -60,13 +60,9 @@ struct verdict {
 	enum verdict_bound bound; /* see enum verdict_bound */
 	double band_pct;          /* the band the answers hold the interval against */
 	double delta_pct;         /* (exp(m) - 1) * 100: the point estimate */
-	double mean_delta_pct;    /* the same as delta_pct (kept for the JSON key) */
 	double ci_lo_pct;         /* the interval at ci_level, on the log ratio, mapped */
 	double ci_hi_pct;         /* back to percent; NaN when there is none */
-	double p_wilcoxon;        /* NaN: no test beside the interval is reported */
-	double p_sign;
 	size_t n_pairs;           /* rounds used (1 for one instance pair) */
-	size_t n_skipped;         /* rounds paired but left out (non-finite) */
 	int significant;          /* == decided */
 	enum verdict_method method;
 	size_t rounds;            /* paired rounds the interval used; 1 for one pair */
