@@ -85,6 +85,37 @@ static void test_runenv_log_cuda(void **state)
 	assert_int_equal(l.layers_total, -1);
 }
 
+/* Lines of the real CUDA llama-server logs on an H200 (scripts/gpu-guards.sh; the
+ * offload, KV, load and graph lines of each, as the server wrote them): all layers
+ * and the KV on the GPU; -ngl 8 (the KV of the host's 25 layers on the host);
+ * --no-kv-offload (every layer on the GPU, all KV on the host). */
+static void test_runenv_log_h200(void **state)
+{
+	struct runenv_log l;
+	char *clean = fixture("h200-clean.log"), *partial = fixture("h200-partial.log");
+	char *kvhost = fixture("h200-kvhost.log");
+
+	(void)state;
+	runenv_log_parse(clean, strlen(clean), &l);
+	assert_int_equal(l.layers_offloaded, 33);
+	assert_int_equal(l.layers_total, 33);
+	assert_true(l.kv_gpu_mib == 2048 && isnan(l.kv_host_mib));
+	assert_string_equal(l.kv_buffers, "CUDA0");
+	assert_int_equal(l.graphs_reused, 123);
+	runenv_log_parse(partial, strlen(partial), &l);
+	assert_int_equal(l.layers_offloaded, 8);
+	assert_int_equal(l.layers_total, 33);
+	assert_true(l.kv_gpu_mib == 448 && l.kv_host_mib == 1600);
+	assert_string_equal(l.kv_buffers, "CPU CUDA0");
+	runenv_log_parse(kvhost, strlen(kvhost), &l);
+	assert_int_equal(l.layers_offloaded, 33);
+	assert_true(l.kv_host_mib == 2048 && isnan(l.kv_gpu_mib));
+	assert_string_equal(l.kv_buffers, "CPU");
+	free(clean);
+	free(partial);
+	free(kvhost);
+}
+
 static void test_runenv_gpu_parse(void **state)
 {
 	static const char text[] =
@@ -284,6 +315,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_runenv_log_cpu),
 		cmocka_unit_test(test_runenv_log_cuda),
+		cmocka_unit_test(test_runenv_log_h200),
 		cmocka_unit_test(test_runenv_gpu_parse),
 		cmocka_unit_test(test_runenv_decide),
 		cmocka_unit_test(test_runenv_repeat_share),
