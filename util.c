@@ -1,8 +1,10 @@
-/* util.c: the small helpers every stage shares: error lines, allocation that cannot
- * fail, option and number parsing, whole-file reads, clocks and uuids. Kept at the
- * top level beside main.c because collect/, schema/, analyze/ and reports/ all use it. */
+/* util.c: the small helpers every stage shares: error lines, option and number
+ * parsing, whole-file reads, clocks and uuids. Kept at the top level beside main.c
+ * because collect/, schema/, analyze/ and reports/ all use it. It sits above the
+ * root's lower files (xalloc.c < strbuf.c < escape.c < util.c), none of which
+ * calls back into it. */
 #include "tpsdb.h"
-#include "reports/escape.h"
+#include "escape.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -70,62 +72,6 @@ void tps_usage_hint(const char *usage)
 		len = (int)strcspn(cmd, " \n");
 	}
 	fprintf(stderr, "see 'tpsdb %.*s%s--help'\n", len, cmd, len ? " " : "");
-}
-
-static void die_oom(size_t n)
-{
-	fprintf(stderr, "tpsdb: error: out of memory allocating %zu bytes\n", n);
-	exit(TPS_EXIT_ERROR);
-}
-
-void *tps_xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-	if (!p)
-		die_oom(n);
-	return p;
-}
-
-void *tps_xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p)
-		die_oom(n * size);
-	return p;
-}
-
-void *tps_xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q)
-		die_oom(n);
-	return q;
-}
-
-char *tps_xstrdup(const char *s)
-{
-	if (!s)
-		return NULL;
-	return tps_xstrndup(s, strlen(s));
-}
-
-char *tps_xstrndup(const char *s, size_t n)
-{
-	char *p = tps_xmalloc(n + 1);
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-char *tps_xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *p = NULL;
-	va_start(ap, fmt);
-	if (vasprintf(&p, fmt, ap) < 0)
-		die_oom(strlen(fmt));
-	va_end(ap);
-	return p;
 }
 
 int tps_getopt(struct tps_getopt *go, int argc, char **argv, const struct option *longopts)

@@ -1,7 +1,7 @@
 /* baseline_write.c: renders the named baselines of schema/baseline.c and the runs
  * one of them freezes. */
 #include "reports/baseline_write.h"
-#include "reports/escape.h"
+#include "escape.h"
 #include "reports/json.h"
 #include "schema/record.h"
 #include "tpsdb.h"

@@ -2,7 +2,7 @@
  * row per cell and metric or one JSON object each; a pair that is not an A/A pair
  * becomes the same sentence as a warning or in the JSON's "skipped". */
 #include "reports/calibrate_write.h"
-#include "reports/escape.h"
+#include "escape.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -1,7 +1,7 @@
 /* check_write.c: renders `tpsdb check`. The findings and the alarms use the same
  * words as `tpsdb report` and `tpsdb models` (findings.c, alarms.c). */
 #include "reports/check_write.h"
-#include "reports/escape.h"
+#include "escape.h"
 #include "reports/json.h"
 #include "reports/alarms.h"
 #include "tpsdb.h"

@@ -2,7 +2,7 @@
  * cell and metric, or the JSON rows and warnings. The notes become the same
  * sentences on stderr and in the JSON's "warnings". */
 #include "reports/compare_write.h"
-#include "reports/escape.h"
+#include "escape.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

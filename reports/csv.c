@@ -3,7 +3,7 @@
  * for bytes that are not UTF-8 (a store another tool wrote), which become U+FFFD so
  * that every CSV tpsdb writes is valid UTF-8. */
 #include "reports/csv.h"
-#include "reports/escape.h"
+#include "escape.h"
 
 #include <stdlib.h>
 #include <string.h>

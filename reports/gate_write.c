@@ -4,7 +4,7 @@
  * result's. */
 #include "reports/gate_write.h"
 #include "reports/answer_text.h"
-#include "reports/escape.h"
+#include "escape.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>

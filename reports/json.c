@@ -4,7 +4,7 @@
 #include "reports/json.h"
 
 #include "analyze/verdict.h"
-#include "reports/escape.h"
+#include "escape.h"
 #include "analyze/sweep.h"
 #include "schema/record.h"
 #include "tpsdb.h"

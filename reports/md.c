@@ -2,8 +2,8 @@
  * the command line and the store, so every cell is escaped on the way out: a row of
  * the markdown is always exactly one line with ncols + 1 unescaped pipes. */
 #include "reports/md.h"
-#include "reports/strbuf.h"
-#include "reports/escape.h"
+#include "strbuf.h"
+#include "escape.h"
 #include "tpsdb.h"
 
 #include <math.h>

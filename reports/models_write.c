@@ -1,7 +1,7 @@
 /* models_write.c: renders `tpsdb models` from catalog_models() and catalog_alarms()
  * rows. The alarms go through reports/alarms.c, as in `tpsdb check`. */
 #include "reports/models_write.h"
-#include "reports/escape.h"
+#include "escape.h"
 #include "reports/alarms.h"
 #include "reports/json.h"
 #include "reports/md.h"

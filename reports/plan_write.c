@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/escape.h"
+#include "escape.h"
 #include "reports/json.h"
 #include "reports/md.h"
 #include "reports/parity.h"

@@ -4,7 +4,7 @@
  * quote_path()); labels go into the data files through plot_field() and are read
  * back with columnheader and xtic. */
 #include "reports/plot.h"
-#include "reports/escape.h"
+#include "escape.h"
 #include "reports/strv.h"
 #include "reports/tail.h"
 #include "outfile.h"

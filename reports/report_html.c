@@ -5,7 +5,7 @@
  * style is inline and the only references are the folder's own files. */
 #include "reports/tables_int.h"
 #include "reports/answer_text.h"
-#include "reports/escape.h"
+#include "escape.h"
 #include "reports/md.h"
 #include "reports/strv.h"
 #include "tpsdb.h"

@@ -2,7 +2,7 @@
  * shape steps and the gaps come from analyze/series.c; the sentences from
  * reports/sweep_text.c. Text and JSON list the same things in the same order. */
 #include "reports/sweep_write.h"
-#include "reports/escape.h"
+#include "escape.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

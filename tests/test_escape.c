@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reports/escape.h"
+#include "escape.h"
 #include "reports/json.h"
 
 /* Checks that f(in) is want, freeing the result. */

@@ -1,6 +1,6 @@
 /* strbuf.c: the growing string of strbuf.h. The texts are short labels and cells,
  * so doubling is plenty. */
-#include "reports/strbuf.h"
+#include "strbuf.h"
 #include "tpsdb.h"
 
 #include <string.h>

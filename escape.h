@@ -2,8 +2,8 @@
  * error texts) is made safe for a sink on its way out: a terminal, a GitHub workflow
  * command, a JSON string, an XML/SVG text. Every writer of reports/ goes through
  * these, so a sink cannot be escaped one way here and another way there. */
-#ifndef REPORTS_ESCAPE_H
-#define REPORTS_ESCAPE_H
+#ifndef TPSDB_ESCAPE_H
+#define TPSDB_ESCAPE_H
 
 #include <stddef.h>
 

@@ -1,7 +1,7 @@
 /* strbuf.h: a growing NUL-terminated string that the escapers and markdown
  * helpers build their output in. Start it zeroed; the caller frees p. */
-#ifndef REPORTS_STRBUF_H
-#define REPORTS_STRBUF_H
+#ifndef TPSDB_STRBUF_H
+#define TPSDB_STRBUF_H
 
 #include <stddef.h>
 

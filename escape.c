@@ -1,8 +1,8 @@
 /* escape.c: untrusted text made safe per sink (escape.h). Every function walks the
  * string once, UTF-8 sequence by sequence, so an invalid byte is seen as such by
  * every sink and a multi-byte character is never cut. */
-#include "reports/escape.h"
-#include "reports/strbuf.h"
+#include "escape.h"
+#include "strbuf.h"
 #include "tpsdb.h"
 
 #include <stdio.h>
