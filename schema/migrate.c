@@ -6,7 +6,8 @@
  * A store written by a newer tpsdb, or a file that is not ours, is refused and
  * never altered. */
 #include "schema/migrate_int.h"
-#include "schema/store_int.h"
+#include "schema/sqlite.h"
+#include "schema/store.h" /* STORE_APPLICATION_ID; nothing of store.c is called */
 #include "tpsdb.h"
 
 #include <stdio.h>
@@ -34,7 +35,7 @@ int migrate_check_ours(sqlite3 *db, const char *path, int *version)
 		v = sqlite3_column_int(st, 1);
 		tables = sqlite3_column_int(st, 2);
 	} else {
-		tps_error("cannot read '%s': %s", path, store_errmsg(db, NULL));
+		tps_error("cannot read '%s': %s", path, sqlite_errmsg(db, NULL));
 		sqlite3_finalize(st);
 		return -1;
 	}
@@ -100,7 +101,7 @@ int migrate_check_schema(sqlite3 *db, const char *path, int version)
 	}
 	want = schema_text(ref);
 	if (!(have = schema_text(db))) {
-		tps_error("cannot read '%s': %s", path, store_errmsg(db, NULL));
+		tps_error("cannot read '%s': %s", path, sqlite_errmsg(db, NULL));
 		goto out;
 	}
 	if (!want || strcmp(want, have)) {
@@ -139,16 +140,16 @@ static int step(sqlite3 *db, const char *path, int upto)
 	int have = 0, app = 0, ret = -1;
 
 	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, &err) != SQLITE_OK) {
-		tps_error("cannot migrate '%s': %s", path, store_errmsg(db, err));
+		tps_error("cannot migrate '%s': %s", path, sqlite_errmsg(db, err));
 		goto out;
 	}
 	if (migrate_check_ours(db, path, &have) < 0 ||
-	    store_pragma_int(db, "PRAGMA application_id", &app) < 0)
+	    sqlite_pragma_int(db, "PRAGMA application_id", &app) < 0)
 		goto fail;
 	m = next_migration(have, upto);
 	if (m && sqlite3_exec(db, m->sql, NULL, NULL, &err) != SQLITE_OK) {
 		tps_error("cannot migrate '%s' to version %d (%s): %s", path, m->version,
-			  m->name, store_errmsg(db, err));
+			  m->name, sqlite_errmsg(db, err));
 		goto fail;
 	}
 	/* PRAGMA takes no bound parameters; the version is our own integer, and
@@ -160,7 +161,7 @@ static int step(sqlite3 *db, const char *path, int upto)
 		     SQLITE_OK) ||
 	    sqlite3_exec(db, "COMMIT", NULL, NULL, &err) != SQLITE_OK) {
 		tps_error("cannot migrate '%s' to version %d: %s", path, m ? m->version : have,
-			  store_errmsg(db, err));
+			  sqlite_errmsg(db, err));
 		goto fail;
 	}
 	ret = m != NULL;
@@ -180,7 +181,7 @@ int migrate_apply(sqlite3 *db, const char *path, int upto)
 		upto = latest;
 	/* Unlocked first look: a current, marked store takes no write lock at all. */
 	if (migrate_check_ours(db, path, &have) < 0 ||
-	    store_pragma_int(db, "PRAGMA application_id", &app) < 0)
+	    sqlite_pragma_int(db, "PRAGMA application_id", &app) < 0)
 		return -1;
 	if (!next_migration(have, upto) && (app != 0 || have == 0))
 		return 0;

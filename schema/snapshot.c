@@ -21,7 +21,7 @@ struct store *store_open_copy(const char *path)
 	int64_t size = 0;
 	int app = 0, version = 0, rc;
 
-	if ((rc = store_file_check(path, &size)) < 0)
+	if ((rc = sqlite_file_check(path, &size)) < 0)
 		goto out;
 	if (rc == 0 && size == 0) {
 		tps_error("'%s' is not a tpsdb store: it is an empty file", path);
@@ -36,7 +36,7 @@ struct store *store_open_copy(const char *path)
 		/* immutable: a read-only WAL open would create -wal and -shm beside the
 		 * other store; immutable is safe only when no -wal exists, i.e. no
 		 * connection has the file open. */
-		uri = store_file_uri(path, "immutable=1");
+		uri = sqlite_file_uri(path, "immutable=1");
 		rc = sqlite3_open_v2(uri, &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
 	} else {
 		rc = sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL);
@@ -46,8 +46,8 @@ struct store *store_open_copy(const char *path)
 		goto out;
 	}
 	sqlite3_busy_timeout(src, store_busy_timeout_s() * 1000);
-	if (store_pragma_int(src, "PRAGMA application_id", &app) < 0 ||
-	    store_pragma_int(src, "PRAGMA user_version", &version) < 0) {
+	if (sqlite_pragma_int(src, "PRAGMA application_id", &app) < 0 ||
+	    sqlite_pragma_int(src, "PRAGMA user_version", &version) < 0) {
 		tps_error("cannot read '%s': %s", path, sqlite3_errmsg(src));
 		goto out;
 	}

@@ -3,6 +3,7 @@
  * schema/NNNN_*.sql and is applied by migrate.c. */
 #include "schema/store_int.h"
 #include "schema/migrate_int.h"
+#include "schema/sqlite.h"
 #include "schema/collector.h"
 #include "tpsdb.h"
 
@@ -53,22 +54,6 @@ struct store {
 	size_t ncache, acache;
 };
 
-int store_pragma_int(sqlite3 *db, const char *sql, int *out)
-{
-	sqlite3_stmt *st = NULL;
-	int ret = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	if (sqlite3_step(st) != SQLITE_ROW)
-		goto out;
-	*out = sqlite3_column_int(st, 0);
-	ret = 0;
-out:
-	sqlite3_finalize(st);
-	return ret;
-}
-
 /* A non-negative integer from the environment, or def when unset or invalid. */
 static int env_int(const char *name, int def)
 {
@@ -82,46 +67,7 @@ static int env_int(const char *name, int def)
 
 int store_busy_timeout_s(void)
 {
-	return env_int("TPSDB_BUSY_TIMEOUT", STORE_BUSY_TIMEOUT_S);
-}
-
-const char *store_errmsg(sqlite3 *db, const char *err)
-{
-	static _Thread_local char busy[160];
-
-	if ((sqlite3_extended_errcode(db) & 0xff) == SQLITE_BUSY ||
-	    (sqlite3_extended_errcode(db) & 0xff) == SQLITE_LOCKED) {
-		/* SQLite cannot say which process holds the lock; say what we know. */
-		snprintf(busy, sizeof(busy),
-			 "database is locked by another writer; gave up after %d s "
-			 "(TPSDB_BUSY_TIMEOUT sets the wait in seconds)",
-			 store_busy_timeout_s());
-		return busy;
-	}
-	return err ? err : sqlite3_errmsg(db);
-}
-
-char *store_file_uri(const char *path, const char *param)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	size_t n = strlen(path), i, o;
-	char *uri = tps_xmalloc(5 + 3 * n + 2 + strlen(param));
-
-	memcpy(uri, "file:", 5);
-	o = 5;
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)path[i];
-		if (isalnum(c) || strchr("/-._~", c)) {
-			uri[o++] = (char)c;
-		} else {
-			uri[o++] = '%';
-			uri[o++] = hex[c >> 4];
-			uri[o++] = hex[c & 15];
-		}
-	}
-	uri[o++] = '?';
-	strcpy(uri + o, param);
-	return uri;
+	return sqlite_busy_timeout_s();
 }
 
 /* 1 when a reader may not write beside the file (its directory or the file is
@@ -137,66 +83,6 @@ static int cannot_write_beside(const char *path)
 	ret = access(path, W_OK) != 0 || access(dirname(dir), W_OK) != 0;
 	free(dir);
 	free(real);
-	return ret;
-}
-
-int store_file_check(const char *path, int64_t *size)
-{
-	static const char magic[16] = "SQLite format 3";
-	unsigned char head[100];
-	struct stat sb;
-	ssize_t n = 0;
-	int fd = -1, ret = -1;
-
-	*size = 0;
-	if (!strcmp(path, ":memory:"))
-		return 1;
-	if (stat(path, &sb) < 0) {
-		if (errno == ENOENT)
-			return 1;
-		return tps_error("cannot open '%s': %s", path, strerror(errno));
-	}
-	/* A FIFO would block the open for ever and a device is nobody's store: only a
-	 * regular file is opened, and O_NONBLOCK keeps even a swapped-in FIFO from
-	 * blocking; the second fstat() sees what was really opened. */
-	if (!S_ISREG(sb.st_mode))
-		goto special;
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)) < 0) {
-		tps_error("cannot open '%s': %s", path, strerror(errno));
-		goto out;
-	}
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))
-		goto special;
-	*size = (int64_t)sb.st_size;
-	if (sb.st_size == 0) {
-		ret = 0;
-		goto out;
-	}
-	while ((size_t)n < sizeof(head)) {
-		ssize_t r = read(fd, head + n, sizeof(head) - (size_t)n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		n += r;
-	}
-	if ((size_t)n < sizeof(head) || memcmp(head, magic, sizeof(magic))) {
-		tps_error("'%s' is not a tpsdb store: it is not an SQLite database", path);
-		goto out;
-	}
-	ret = 0;
-	goto out;
-special:
-	tps_error("'%s' is not a tpsdb store: it is %s, not a regular file", path,
-		  S_ISDIR(sb.st_mode)    ? "a folder"
-		  : S_ISFIFO(sb.st_mode) ? "a FIFO"
-		  : S_ISSOCK(sb.st_mode) ? "a socket"
-		  : S_ISCHR(sb.st_mode)  ? "a character device"
-		  : S_ISBLK(sb.st_mode)  ? "a block device"
-					 : "a special file");
-out:
-	if (fd >= 0)
-		close(fd);
 	return ret;
 }
 
@@ -235,7 +121,7 @@ int store_quick_check(struct store *s)
 		free(one);
 	} else {
 		tps_error("store '%s' is corrupt: %s (see 'tpsdb check')", s->path,
-			  store_errmsg(s->db, NULL));
+			  sqlite_errmsg(s->db, NULL));
 	}
 out:
 	sqlite3_finalize(st);
@@ -250,7 +136,7 @@ static int identify(sqlite3 *db, const char *path, int *version)
 	int ret = -1;
 
 	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		tps_error("cannot read '%s': %s", path, store_errmsg(db, NULL));
+		tps_error("cannot read '%s': %s", path, sqlite_errmsg(db, NULL));
 		return -1;
 	}
 	if (migrate_check_ours(db, path, version) < 0 ||
@@ -271,13 +157,13 @@ static int open_readonly(struct store *s, const char *path)
 	int64_t size = 0;
 	int version = 0, ret = -1;
 
-	if (store_file_check(path, &size) < 0)
+	if (sqlite_file_check(path, &size) < 0)
 		goto out;
 	if (size == 0) {
 		tps_error("'%s' is not a tpsdb store: it is an empty file", path);
 		goto out;
 	}
-	uri = store_file_uri(path, cannot_write_beside(path) ? "immutable=1" : "mode=ro");
+	uri = sqlite_file_uri(path, cannot_write_beside(path) ? "immutable=1" : "mode=ro");
 	if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		tps_error("cannot open '%s': %s", path,
@@ -322,7 +208,7 @@ static int open_write(struct store *s, const char *path, int flags, int upto)
 	double t0;
 	int fresh, rc, ret = -1;
 
-	if (strcmp(path, ":memory:") && (rc = store_file_check(path, &size)) != 0) {
+	if (strcmp(path, ":memory:") && (rc = sqlite_file_check(path, &size)) != 0) {
 		if (rc < 0)
 			goto out;
 		if (flags & STORE_EXISTING) {
@@ -366,7 +252,7 @@ static int open_write(struct store *s, const char *path, int flags, int upto)
 		usleep(2000);
 	}
 	if (rc != SQLITE_OK) {
-		tps_error("cannot configure '%s': %s", path, store_errmsg(s->db, err));
+		tps_error("cannot configure '%s': %s", path, sqlite_errmsg(s->db, err));
 		goto out;
 	}
 	if (!fresh && !(flags & STORE_NO_MIGRATE) && migrate_apply(s->db, path, upto) < 0)
@@ -445,7 +331,7 @@ sqlite3 *store_db(struct store *s)
 
 int store_fail(struct store *s, const char *what)
 {
-	return tps_error("%s in '%s': %s", what, s->path, store_errmsg(s->db, NULL));
+	return tps_error("%s in '%s': %s", what, s->path, sqlite_errmsg(s->db, NULL));
 }
 
 sqlite3_stmt *store_stmt(struct store *s, const char *sql)
@@ -481,7 +367,7 @@ static int exec_simple(struct store *s, const char *sql, const char *what)
 	int ret = 0;
 
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &err) != SQLITE_OK) {
-		ret = tps_error("cannot %s on '%s': %s", what, s->path, store_errmsg(s->db, err));
+		ret = tps_error("cannot %s on '%s': %s", what, s->path, sqlite_errmsg(s->db, err));
 	}
 	sqlite3_free(err);
 	return ret;
@@ -519,7 +405,7 @@ void store_rollback(struct store *s)
 int store_version(struct store *s)
 {
 	int v = -1;
-	store_pragma_int(s->db, "PRAGMA user_version", &v);
+	sqlite_pragma_int(s->db, "PRAGMA user_version", &v);
 	return v;
 }
 

@@ -9,14 +9,8 @@
 #include <stdint.h>
 
 #include "schema/store.h"
+#include "schema/sqlite.h"
 
-/* Runs a one-value query (a PRAGMA) on a raw handle: 0 with *out set, -1 on any
- * error (nothing printed). For schema/ files that check a file before opening it. */
-int store_pragma_int(sqlite3 *db, const char *sql, int *out);
-/* The message for the last error on db: for a busy lock, a sentence saying another
- * writer holds it and how long we waited; else err when not NULL, else SQLite's
- * message. Borrowed (a thread-local buffer, or err, or SQLite's). */
-const char *store_errmsg(sqlite3 *db, const char *err);
 /* Renames the store in error messages (merge names its source, not ":memory:"). */
 void store_set_path(struct store *s, const char *path);
 /* The raw handle, for schema/ files only. Borrowed. */
@@ -65,15 +59,6 @@ double store_col_double(sqlite3_stmt *st, int i);
  * :f_limit to f->limit, or -1 (SQLite's "no limit") when it is not > 0. */
 void store_bind_run_filter(sqlite3_stmt *st, const struct run_filter *f);
 
-/* Looks at path before SQLite opens it: 1 when it does not exist (or is
- * ":memory:"), 0 when it is a regular file that is empty or starts with SQLite's
- * header, with its size in *size; -1 after one error line for anything else (a
- * FIFO, a device, a folder: never opened for a blocking read; a file that is not
- * SQLite). Follows symlinks. Changes nothing. */
-int store_file_check(const char *path, int64_t *size);
 
-/* "file:<path>?<param>" with the path percent-encoded, for sqlite3_open_v2() with
- * SQLITE_OPEN_URI (param e.g. "mode=ro" or "immutable=1"). Caller frees. */
-char *store_file_uri(const char *path, const char *param);
 
 #endif

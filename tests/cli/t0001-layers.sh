@@ -19,8 +19,15 @@ n=$(ls cmd/cmd_*.c | wc -l)
 leaks=$(grep -lE '#include <sqlite3.h>|\bsqlite3_[a-z_0-9]+\b' ./*.c ./*.h cmd/* collect/* analyze/* reports/* 2>/dev/null || true)
 [ -z "$leaks" ] || bad "SQLite used outside schema/: $leaks"
 # ... and its public headers offer typed functions, not statements or bind helpers.
-pub=$(grep -lE 'sqlite3|store_stmt|store_bind_|store_col_|store_db\(' schema/*.h | grep -v '_int\.h$' || true)
+pub=$(grep -lE 'sqlite3|store_stmt|store_bind_|store_col_|store_db\(' schema/*.h | grep -vE '_int\.h$|^schema/sqlite\.h$' || true)
 [ -z "$pub" ] || bad "schema/ public headers expose SQLite: $pub"
+# ... and the migrations sit below the store: migrate.c calls nothing of store.c
+# (both use schema/sqlite.c, the raw helpers below them).
+up=$(grep -nE '\bstore_[a-z_]+\(|schema/store_int\.h' schema/migrate.c | grep -v '^[0-9]*: \*' || true)
+[ -z "$up" ] || bad "schema/migrate.c calls up into the store: $up"
+# The private headers are for schema/ only.
+priv=$(grep -lE '#include "schema/(store_int|sqlite|migrate_int)\.h"' ./*.c cmd/* collect/* analyze/* reports/* 2>/dev/null || true)
+[ -z "$priv" ] || bad "schema/'s private headers included outside it: $priv"
 
 # 3. analyze/ decides and never prints, opens, exits or reads the store.
 io=$(grep -nE '\bf?printf\(|\bputs\(|\bfputs\(|\bfopen\(|\bfwrite\(|\bexit\(|\bFILE\b|struct store\b' analyze/*.c analyze/*.h || true)
