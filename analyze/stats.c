@@ -1,6 +1,7 @@
 /* stats.c: descriptive statistics, the Student-t distribution and the tests
- * tpsdb uses (Wilcoxon signed-rank, sign and Student's pooled t). Everything works on copies with NaN removed; sorting is qsort,
- * the incomplete beta is Lentz's continued fraction as in Numerical Recipes'. */
+ * tpsdb uses (Student's pooled t for the change points, Welch's standard error for
+ * unpaired instances). Everything works on copies with NaN removed; sorting is
+ * qsort, the incomplete beta is Lentz's continued fraction as in Numerical Recipes'. */
 #include "analyze/stats.h"
 
 #include <math.h>
@@ -8,10 +9,6 @@
 #include <string.h>
 
 #include "tpsdb.h"
-
-/* Above this many non-zero differences the Wilcoxon p-value is approximate. 25 keeps
- * the enumeration tiny (2^25 fits a double exactly, the sums stay below 651). */
-#define WILCOXON_EXACT_MAX 25
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -267,174 +264,6 @@ static void test_init(struct stats_test *out)
 	out->z = NAN;
 	out->df = NAN;
 	out->p = NAN;
-}
-
-/* One value to rank and where it came from. */
-struct ranked {
-	double v;
-	size_t i;
-};
-
-static int cmp_ranked(const void *a, const void *b)
-{
-	const struct ranked *x = a, *y = b;
-
-	if (x->v != y->v)
-		return (x->v > y->v) - (x->v < y->v);
-	return (x->i > y->i) - (x->i < y->i);
-}
-
-/* Mid-ranks (1-based) of v[0..m) into rank[], with equal values sharing the mean of
- * their positions. Returns the tie term sum(t^3 - t) over groups of t equal values. */
-static double midranks(const double *v, size_t m, double *rank)
-{
-	struct ranked *r = tps_xmalloc((m ? m : 1) * sizeof(*r));
-	double ties = 0;
-
-	for (size_t i = 0; i < m; i++) {
-		r[i].v = v[i];
-		r[i].i = i;
-	}
-	qsort(r, m, sizeof(*r), cmp_ranked);
-	for (size_t i = 0; i < m;) {
-		size_t j = i + 1;
-		double mid, t;
-
-		while (j < m && r[j].v == r[i].v)
-			j++;
-		/* Positions i+1 .. j share their mean; always a multiple of 1/2. */
-		mid = ((double)(i + 1) + (double)j) / 2;
-		for (size_t k = i; k < j; k++)
-			rank[r[k].i] = mid;
-		t = (double)(j - i);
-		ties += t * t * t - t;
-		i = j;
-	}
-	free(r);
-	return ties;
-}
-
-/* Two-sided p from a normal score: 2 * P(Z > |z|), capped at 1. */
-static double two_sided_normal(double z)
-{
-	double p = erfc(fabs(z) / sqrt(2.0));
-	return p > 1 ? 1 : p;
-}
-
-/* The exact two-sided p of W+ = w over the 2^m sign assignments of the given
- * mid-ranks. Doubled ranks are whole numbers, so the distribution is a table of
- * counts indexed by 2 * W+. */
-static double wilcoxon_exact(const double *rank, size_t m, double w)
-{
-	long total = 0, w2 = lround(2 * w);
-	long *r2 = tps_xmalloc(m * sizeof(*r2));
-	double *count, lo = 0, hi = 0, all = ldexp(1.0, (int)m), p;
-
-	for (size_t i = 0; i < m; i++) {
-		r2[i] = lround(2 * rank[i]);
-		total += r2[i];
-	}
-	count = tps_xcalloc((size_t)total + 1, sizeof(*count));
-	count[0] = 1;
-	/* 0/1 knapsack of the doubled ranks: count[s] = assignments summing to s. */
-	for (size_t i = 0, reach = 0; i < m; i++) {
-		for (long s = (long)reach; s >= 0; s--)
-			if (count[s] != 0)
-				count[s + r2[i]] += count[s];
-		reach += (size_t)r2[i];
-	}
-	for (long s = 0; s <= total; s++) {
-		if (s <= w2)
-			lo += count[s];
-		if (s >= w2)
-			hi += count[s];
-	}
-	p = 2 * (lo < hi ? lo : hi) / all;
-	free(count);
-	free(r2);
-	return p > 1 ? 1 : p;
-}
-
-void stats_wilcoxon(const double *d, size_t n, struct stats_test *out)
-{
-	double *a = tps_xmalloc((n ? n : 1) * sizeof(*a));
-	double *rank = tps_xmalloc((n ? n : 1) * sizeof(*rank));
-	unsigned char *positive = tps_xmalloc(n ? n : 1);
-	double ties, w = 0, mu, var;
-	size_t m = 0;
-
-	test_init(out);
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(d[i])) {
-			out->n_nan++;
-		} else if (d[i] == 0) {
-			out->n_zero++;
-		} else {
-			a[m] = fabs(d[i]);
-			positive[m++] = d[i] > 0;
-		}
-	}
-	out->n = m;
-	if (m == 0)
-		goto out;
-	ties = midranks(a, m, rank);
-	for (size_t i = 0; i < m; i++)
-		if (positive[i])
-			w += rank[i];
-	out->statistic = w;
-	if (m <= WILCOXON_EXACT_MAX) {
-		out->exact = 1;
-		out->p = wilcoxon_exact(rank, m, w);
-		goto out;
-	}
-	mu = (double)m * (double)(m + 1) / 4;
-	var = (double)m * (double)(m + 1) * (double)(2 * m + 1) / 24 - ties / 48;
-	if (var <= 0) {
-		out->z = 0;
-		out->p = 1;
-		goto out;
-	}
-	out->z = (w - mu - (w > mu ? 0.5 : w < mu ? -0.5 : 0)) / sqrt(var);
-	out->p = two_sided_normal(out->z);
-out:
-	free(positive);
-	free(rank);
-	free(a);
-}
-
-/* P(X <= k) for X ~ Binomial(m, 1/2), summed in log space term by term. */
-static double binom_half_cdf(size_t k, size_t m)
-{
-	double sum = 0, lm = lgamma((double)m + 1) - (double)m * log(2.0);
-
-	for (size_t i = 0; i <= k; i++)
-		sum += exp(lm - lgamma((double)i + 1) - lgamma((double)(m - i) + 1));
-	return sum;
-}
-
-void stats_sign_test(const double *d, size_t n, struct stats_test *out)
-{
-	size_t pos = 0, neg = 0;
-	double p;
-
-	test_init(out);
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(d[i]))
-			out->n_nan++;
-		else if (d[i] == 0)
-			out->n_zero++;
-		else if (d[i] > 0)
-			pos++;
-		else
-			neg++;
-	}
-	out->n = pos + neg;
-	out->exact = 1;
-	if (out->n == 0)
-		return;
-	out->statistic = (double)pos;
-	p = 2 * binom_half_cdf(pos < neg ? pos : neg, out->n);
-	out->p = p > 1 ? 1 : p;
 }
 
 void stats_student(const double *x, size_t nx, const double *y, size_t ny, struct stats_test *out)

@@ -41,30 +41,13 @@ double stats_mean_ci(const double *x, size_t n, double level, double *lo, double
 
 /* The result of a two-sided test. Fields a test does not use are NaN or 0. */
 struct stats_test {
-	double statistic; /* W+ (Wilcoxon), positives (sign), t (Student) */
+	double statistic; /* t (Student) */
 	double z;         /* normal score when the p-value is approximate, else NaN */
 	double df;        /* degrees of freedom (Student), else NaN */
 	double p;         /* two-sided p-value; NaN when no test is possible */
 	size_t n;         /* observations the test used (both samples for two-sample tests) */
 	size_t n_nan;     /* NaN inputs skipped */
-	size_t n_zero;    /* zero differences dropped (Wilcoxon, sign test) */
-	int exact;        /* 1 when p comes from the exact null distribution */
 };
-
-/* Wilcoxon's signed-rank test that the paired differences d[0..n) are centred on
- * zero. NaN differences are skipped and zero differences dropped before ranking
- * (Wilcoxon's zero method, as R's wilcox.test and scipy's default; not Pratt's).
- * Tied |d| get mid-ranks. With at most 25 differences left the p-value is exact:
- * the permutation distribution of W+ under the observed ranks, ties included, is
- * enumerated. Above 25 it is the normal approximation with the tie correction of
- * the variance and a continuity correction of 1/2 (R's exact=FALSE, correct=TRUE).
- * With no differences left p is NaN. */
-void stats_wilcoxon(const double *d, size_t n, struct stats_test *out);
-
-/* The exact two-sided sign test (binomial, p = 1/2) on the differences d[0..n):
- * NaN skipped, zeros dropped; statistic is the count of positive differences.
- * With no differences left p is NaN. */
-void stats_sign_test(const double *d, size_t n, struct stats_test *out);
 
 /* Student's two-sample t test with a pooled variance (equal variances assumed,
  * scipy's ttest_ind default, and Otava's change-point test); NaN skipped. df is

@@ -2,9 +2,8 @@
  * otherwise (by hand, by definition, a printed table), each expected value is read
  * from what tests/data/analyze/reference.py prints when ctest runs it (ref(), see
  * tests/reference.h): Python's statistics module for the descriptive statistics,
- * mpmath (40 digits) for the distributions, the exact signed-rank distribution by
- * dynamic programming over the ranks, and the textbook formulas (as R's
- * wilcox.test) for the normal approximation. */
+ * mpmath (40 digits) for the distributions, and the textbook formulas for the
+ * two-sample tests. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -165,141 +164,6 @@ static void test_stats_mean_ci(void **state)
 	check_near(hi, ref("ci90.two.hi"), 1e-12, "hi two");
 }
 
-/* One Wilcoxon / sign-test row: the differences, the counts (by hand) and where the
- * statistics come from: reference.py's "wilcoxon.<ref>.*" and "sign.<ref>.*", or
- * NaN by definition when ref is NULL (nothing left to test). */
-struct paired_case {
-	const char *name;
-	double d[12];
-	size_t n;
-	size_t used, zeros, nans;
-	const char *ref;
-};
-
-static const struct paired_case paired_cases[] = {
-	{"empty", {0}, 0, 0, 0, 0, NULL},
-	{"zeros and nan only", {0, NA, 0}, 3, 0, 2, 1, NULL},
-	{"one", {NA, 0, -3}, 3, 1, 1, 1, "one"},
-	{"two", {2, -1}, 2, 2, 0, 0, "two"},
-	/* All equal: every |d| tied at rank 4; still 2 of 2^7 assignments as extreme. */
-	{"all equal", {0.25, 0.25, 0.25, 0.25, 0.25, 0.25, 0.25}, 7, 7, 0, 0, "equal"},
-	/* The smallest n where p < 0.05 is reachable, and the one below it (by hand:
-	 * 2/2^6 and 2/2^5, checked against the reference below). */
-	{"six positive", {0.5, 1, 1.5, 2, 2.5, 3}, 6, 6, 0, 0, "six_pos"},
-	{"five positive", {0.5, 1, 1.5, 2, 2.5}, 5, 5, 0, 0, "five_pos"},
-	/* Hollander and Wolfe's depression data, R: V = 40, p-value = 0.03906. */
-	{"hollander wolfe", {1.83 - 0.878, 0.50 - 0.647, 1.62 - 0.598, 2.48 - 2.05, 1.68 - 1.06,
-		1.88 - 1.29, 1.55 - 1.06, 3.06 - 3.14, 1.30 - 1.29}, 9, 9, 0, 0, "mixed"},
-	/* Ties, a zero and a NaN together; exact over the mid-ranks. */
-	{"ties", {1.5, -0.5, 2.0, 2.0, 3.1, -1.0, 0.0, 4.2, 2.0, NA, 0.5, -2.0}, 12, 10, 1, 1,
-		"ties"},
-};
-
-static void test_stats_wilcoxon_sign(void **state)
-{
-	(void)state;
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 1)
-			ref_require();
-		for (size_t i = 0; i < sizeof(paired_cases) / sizeof(paired_cases[0]); i++) {
-			const struct paired_case *c = &paired_cases[i];
-			const char *r = c->ref;
-			struct stats_test t;
-
-			if ((r != NULL) != pass)
-				continue;
-			print_message("case %s\n", c->name);
-			stats_wilcoxon(c->n ? c->d : NULL, c->n, &t);
-			assert_int_equal(t.n, c->used);
-			assert_int_equal(t.n_zero, c->zeros);
-			assert_int_equal(t.n_nan, c->nans);
-			check_near(t.statistic, r ? ref("wilcoxon.%s.w", r) : NA, 1e-12, "W+");
-			check_near(t.p, r ? ref("wilcoxon.%s.p", r) : NA, 1e-12, "p wilcoxon");
-			check_near(t.z, NA, 0, "z (exact)");
-			assert_int_equal(t.exact, c->used > 0);
-			stats_sign_test(c->n ? c->d : NULL, c->n, &t);
-			assert_int_equal(t.n, c->used);
-			check_near(t.statistic, r ? ref("sign.%s.pos", r) : NA, 0, "positives");
-			check_near(t.p, r ? ref("sign.%s.p", r) : NA, 1e-12, "p sign");
-		}
-	}
-	/* By hand: all six (five) positive is 2 of 2^6 (2^5) assignments. */
-	check_near(ref("wilcoxon.six_pos.p"), 2.0 / 64, 0, "six by hand");
-	check_near(ref("wilcoxon.five_pos.p"), 2.0 / 32, 0, "five by hand");
-}
-
-static void test_stats_wilcoxon_normal(void **state)
-{
-	double d[33], big[60];
-	struct stats_test t;
-
-	(void)state;
-	ref_require();
-	/* d_i = (7 i mod 11) - 3 for i = 0..32: 3 zeros, many ties. */
-	for (int i = 0; i < 33; i++)
-		d[i] = (double)((i * 7) % 11) - 3;
-	stats_wilcoxon(d, 33, &t);
-	assert_int_equal(t.n, 30);
-	assert_int_equal(t.n_zero, 3);
-	assert_int_equal(t.exact, 0);
-	check_near(t.statistic, ref("wilcoxon.large.w"), 1e-12, "W+");
-	check_near(t.z, ref("wilcoxon.large.z"), 1e-12, "z");
-	check_near(t.p, ref("wilcoxon.large.p"), 1e-12, "p");
-	stats_sign_test(d, 33, &t);
-	check_near(t.statistic, ref("sign.large.pos"), 0, "positives");
-	check_near(t.p, ref("sign.large.p"), 1e-12, "p sign");
-	/* 40 up, 20 down: binomial tail by math.comb. */
-	for (int i = 0; i < 60; i++)
-		big[i] = i < 40 ? 1 : -1;
-	stats_sign_test(big, 60, &t);
-	check_near(t.p, ref("sign.big.p"), 1e-12, "p sign 60");
-}
-
-/* The switch from the exact distribution to the normal approximation: exact with
- * up to 25 differences left, normal (tie and continuity corrections) from 26. The
- * series is switch_series() of reference.py: d_k = (k + 1) / 10, or (k / 2 + 1) / 10
- * with ties (|d| in pairs), every third one negative; "zero" makes the first of 26
- * a zero, which is dropped, so 25 are left and the p-value is exact again. */
-static void test_stats_wilcoxon_switch(void **state)
-{
-	static const struct {
-		const char *ref;
-		size_t n;
-		int ties, zero, exact;
-	} rows[] = {
-		{"n25", 25, 0, 0, 1}, {"n26", 26, 0, 0, 0},
-		{"n25ties", 25, 1, 0, 1}, {"n26ties", 26, 1, 0, 0},
-		{"n26zero", 26, 1, 1, 1},
-	};
-
-	(void)state;
-	ref_require();
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
-		const char *r = rows[i].ref;
-		double d[26];
-		struct stats_test t;
-
-		print_message("case %s\n", r);
-		for (size_t k = 0; k < rows[i].n; k++) {
-			double mag = (double)(rows[i].ties ? k / 2 + 1 : k + 1) / 10;
-			d[k] = k % 3 == 0 ? -mag : mag;
-		}
-		if (rows[i].zero)
-			d[0] = 0;
-		/* The two p-values differ here, so p tells which one was used. */
-		assert_true(fabs(ref("wilcoxon.%s.p_exact", r) - ref("wilcoxon.%s.p_normal", r)) >
-			    1e-4);
-		stats_wilcoxon(d, rows[i].n, &t);
-		assert_int_equal(t.n, rows[i].n - (size_t)rows[i].zero);
-		assert_int_equal(t.n_zero, (size_t)rows[i].zero);
-		assert_int_equal(t.exact, rows[i].exact);
-		check_near(t.statistic, ref("wilcoxon.%s.w", r), 1e-12, "W+");
-		check_near(t.p, ref(rows[i].exact ? "wilcoxon.%s.p_exact" : "wilcoxon.%s.p_normal", r),
-			   1e-12, "p");
-		check_near(t.z, ref("wilcoxon.%s.z", r), 1e-12, "z");
-	}
-}
-
 static void test_stats_two_sample(void **state)
 {
 	double x[] = {12.1, 11.8, 12.5, 12.5, NA, 13.0, 11.9};
@@ -370,9 +234,6 @@ int main(void)
 		cmocka_unit_test(test_stats_infinity),
 		cmocka_unit_test(test_stats_t_quantile_table),
 		cmocka_unit_test(test_stats_mean_ci),
-		cmocka_unit_test(test_stats_wilcoxon_sign),
-		cmocka_unit_test(test_stats_wilcoxon_normal),
-		cmocka_unit_test(test_stats_wilcoxon_switch),
 		cmocka_unit_test(test_stats_two_sample),
 		cmocka_unit_test(test_stats_welch),
 	};
