@@ -36,7 +36,7 @@ struct proc_spec {
 /* How proc_start() failed, for the caller's error line. */
 enum proc_fail {
 	PROC_FAIL_OUTPUT = 1, /* out_path could not be opened */
-	PROC_FAIL_FORK,
+	PROC_FAIL_FORK,       /* fork, or the pipe made for it, failed */
 };
 
 struct proc;
