@@ -42,6 +42,9 @@ struct tps_cmd {
 
 /* Prints "tpsdb: error: <msg>" on stderr and returns -1 (git's error()). */
 int tps_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Writes the message into err (errlen bytes, cut to fit) and returns -1, for a
+ * parser that leaves printing to its caller: return tps_fail(err, errlen, ...). */
+int tps_fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Prints "tpsdb: warning: <msg>" on stderr. */
 void tps_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "tpsdb: error: <msg>" then "see 'tpsdb <command> --help'" on stderr

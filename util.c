@@ -42,6 +42,15 @@ int tps_error(const char *fmt, ...)
 	return -1;
 }
 
+int tps_fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 void tps_warning(const char *fmt, ...)
 {
 	va_list ap;

@@ -5,24 +5,11 @@
 #include "tpsdb.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MANIFEST_MAX_FIELDS 8
 #define MANIFEST_MAX_N_MAX 4096
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 static void entry_release(struct manifest_entry *e)
 {
@@ -78,7 +65,7 @@ int manifest_split_args(const char *s, char ***argv, size_t *argc, char *err, si
 	for (const char *p = s;; p++) {
 		if (q) {
 			if (!*p) {
-				fail(err, errlen, "unbalanced %c quote in '%s'", q, s);
+				tps_fail(err, errlen, "unbalanced %c quote in '%s'", q, s);
 				goto out;
 			}
 			if (*p == q) {
@@ -150,13 +137,13 @@ static int parse_n_max(const char *field, struct manifest_entry *e, char *err, s
 		size_t i;
 
 		if (tps_parse_i64(t, &v) < 0 || v < 1 || v > MANIFEST_MAX_N_MAX) {
-			fail(err, errlen, "n_max '%s' is not a whole number from 1 to %d", t,
-			     MANIFEST_MAX_N_MAX);
+			tps_fail(err, errlen, "n_max '%s' is not a whole number from 1 to %d", t,
+				 MANIFEST_MAX_N_MAX);
 			goto out;
 		}
 		for (i = 0; i < e->n_n_max; i++) {
 			if (e->n_max[i] == v) {
-				fail(err, errlen, "n_max %lld is listed twice", (long long)v);
+				tps_fail(err, errlen, "n_max %lld is listed twice", (long long)v);
 				goto out;
 			}
 		}
@@ -164,7 +151,7 @@ static int parse_n_max(const char *field, struct manifest_entry *e, char *err, s
 		e->n_max[e->n_n_max++] = v;
 	}
 	if (!e->n_n_max) {
-		fail(err, errlen, "the n_max list is empty (write e.g. '1,2,3')");
+		tps_fail(err, errlen, "the n_max list is empty (write e.g. '1,2,3')");
 		goto out;
 	}
 	ret = 0;
@@ -199,37 +186,37 @@ static int parse_line(char *line, enum manifest_kind kind, const struct manifest
 	}
 	if ((int)nf < want_min || (int)nf > want_max) {
 		if (kind == MANIFEST_SPEC)
-			fail(err, errlen, "expected 4 fields 'label | gguf path | spec server "
-			     "args | n_max list', found %zu", nf);
+			tps_fail(err, errlen, "expected 4 fields 'label | gguf path | spec server "
+				 "args | n_max list', found %zu", nf);
 		else
-			fail(err, errlen, "expected 'label | gguf path' and optional extra server "
-			     "args, found %zu fields", nf);
+			tps_fail(err, errlen, "expected 'label | gguf path' and optional extra "
+				 "server args, found %zu fields", nf);
 		goto out;
 	}
 	if (!*fields[0]) {
-		fail(err, errlen, "the label is empty");
+		tps_fail(err, errlen, "the label is empty");
 		goto out;
 	}
 	for (p = fields[0]; *p; p++) {
 		if (isspace((unsigned char)*p) || *p == '=') {
-			fail(err, errlen, "label '%s' has %s in it", fields[0],
-			     *p == '=' ? "'='" : "blank space");
+			tps_fail(err, errlen, "label '%s' has %s in it", fields[0],
+				 *p == '=' ? "'='" : "blank space");
 			goto out;
 		}
 	}
 	if (manifest_find(m, fields[0]) || manifest_find(add, fields[0])) {
-		fail(err, errlen, "label '%s' is used twice", fields[0]);
+		tps_fail(err, errlen, "label '%s' is used twice", fields[0]);
 		goto out;
 	}
 	if (!*fields[1]) {
-		fail(err, errlen, "the gguf path of '%s' is empty", fields[0]);
+		tps_fail(err, errlen, "the gguf path of '%s' is empty", fields[0]);
 		goto out;
 	}
 	if (nf > 2 && manifest_split_args(fields[2], &words, &nw, err, errlen) < 0)
 		goto out;
 	if (kind == MANIFEST_SPEC) {
 		if (!nw) {
-			fail(err, errlen, "the spec server args of '%s' are empty", fields[0]);
+			tps_fail(err, errlen, "the spec server args of '%s' are empty", fields[0]);
 			goto out;
 		}
 		if (parse_n_max(fields[3], e, err, errlen) < 0)
@@ -265,7 +252,7 @@ int manifest_parse(struct manifest *m, enum manifest_kind kind, const char *text
 		memset(&e, 0, sizeof(e));
 		if (parse_line(t, kind, m, &add, &e, why, sizeof(why)) < 0) {
 			entry_release(&e);
-			fail(err, errlen, "%s:%d: %s", file, lineno, why);
+			tps_fail(err, errlen, "%s:%d: %s", file, lineno, why);
 			goto out;
 		}
 		e.line = lineno;

@@ -7,21 +7,8 @@
 #include "schema/record.h"
 #include "tpsdb.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 const char *plan_role_guess(const char *label)
 {
@@ -63,11 +50,11 @@ struct engine_spec *plan_add_engine(struct plan *p, const char *label, const cha
 	struct engine_spec *e;
 
 	if (!*label) {
-		fail(err, errlen, "an engine label is empty");
+		tps_fail(err, errlen, "an engine label is empty");
 		return NULL;
 	}
 	if (plan_find_engine(p, label)) {
-		fail(err, errlen, "engine '%s' is given twice", label);
+		tps_fail(err, errlen, "engine '%s' is given twice", label);
 		return NULL;
 	}
 	p->engines = tps_xrealloc(p->engines, (p->n_engines + 1) * sizeof(*p->engines));
@@ -86,11 +73,11 @@ struct model_spec *plan_add_model(struct plan *p, const char *label, const char 
 	struct model_spec *m;
 
 	if (!*label || !*path) {
-		fail(err, errlen, "a model needs a label and a gguf path");
+		tps_fail(err, errlen, "a model needs a label and a gguf path");
 		return NULL;
 	}
 	if (find_model(p, label)) {
-		fail(err, errlen, "model '%s' is given twice", label);
+		tps_fail(err, errlen, "model '%s' is given twice", label);
 		return NULL;
 	}
 	p->models = tps_xrealloc(p->models, (p->n_models + 1) * sizeof(*p->models));
@@ -112,10 +99,10 @@ int plan_add_spec(struct plan *p, const struct manifest_entry *e, char *err, siz
 		if (!m)
 			return -1;
 	} else if (strcmp(m->path, e->path)) {
-		return fail(err, errlen, "model '%s' is '%s' in the spec manifest but '%s' "
-			    "elsewhere", e->label, e->path, m->path);
+		return tps_fail(err, errlen, "model '%s' is '%s' in the spec manifest but '%s' "
+				"elsewhere", e->label, e->path, m->path);
 	} else if (m->spec_args) {
-		return fail(err, errlen, "model '%s' has two speculative sweeps", e->label);
+		return tps_fail(err, errlen, "model '%s' has two speculative sweeps", e->label);
 	}
 	m->spec_args = tps_xstrdup(e->args);
 	m->n_max = tps_xcalloc(e->n_n_max, sizeof(*m->n_max));
@@ -244,8 +231,8 @@ static int add_cell(struct plan *p, size_t ei, size_t mi, int64_t n_max, char *e
 		if (manifest_split_args(srcs[i], &words, &nw, why, sizeof(why)) < 0) {
 			manifest_free_args(words);
 			cell_release(&c);
-			return fail(err, errlen, "%s of '%s': %s", what[i],
-				    i == 0 ? e->label : m->label, why);
+			return tps_fail(err, errlen, "%s of '%s': %s", what[i],
+					i == 0 ? e->label : m->label, why);
 		}
 		push_words(&c, words);
 		manifest_free_args(words);
@@ -272,9 +259,9 @@ int plan_build(struct plan *p, char *err, size_t errlen)
 	size_t mi, ei, k;
 
 	if (!p->n_engines)
-		return fail(err, errlen, "no engine to measure");
+		return tps_fail(err, errlen, "no engine to measure");
 	if (!p->n_models)
-		return fail(err, errlen, "no model to measure");
+		return tps_fail(err, errlen, "no model to measure");
 	for (mi = 0; mi < p->n_models; mi++) {
 		for (ei = 0; ei < p->n_engines; ei++) {
 			if (add_cell(p, ei, mi, TPS_NULL, err, errlen) < 0)

@@ -7,7 +7,6 @@
 #include "tpsdb.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,18 +173,6 @@ static const struct builtin builtins[] = {
 	  "not strings, for the values, and give the section by its number." },
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 const char *prompts_reference(void)
 {
 	return reference;
@@ -293,15 +280,17 @@ int prompts_parse(struct prompt_set *ps, const char *text, const char *file,
 				e--;
 			name = tps_xstrndup(n, (size_t)(e - n));
 			if (strcmp(name, "@reference") && !valid_name(name)) {
-				fail(err, errlen, "%s:%d: prompt name '%s' is not [A-Za-z0-9._-]+",
-				     file, lineno, name);
+				tps_fail(err, errlen,
+					 "%s:%d: prompt name '%s' is not [A-Za-z0-9._-]+", file,
+					 lineno, name);
 				free(name);
 				goto out;
 			}
 			for (i = 0; i < nb; i++) {
 				if (!strcmp(b[i].name, name)) {
-					fail(err, errlen, "%s:%d: prompt '%s' appears twice (first at "
-					     "line %d)", file, lineno, name, b[i].line);
+					tps_fail(err, errlen, "%s:%d: prompt '%s' appears twice "
+						 "(first at line %d)", file, lineno, name,
+						 b[i].line);
 					free(name);
 					goto out;
 				}
@@ -321,8 +310,9 @@ int prompts_parse(struct prompt_set *ps, const char *text, const char *file,
 			while (*p == ' ' || *p == '\t' || *p == '\r')
 				p++;
 			if (*p != '\n' && *p != '\0' && *p != '#') {
-				fail(err, errlen, "%s:%d: text before the first '## <name>' line",
-				     file, lineno);
+				tps_fail(err, errlen,
+					 "%s:%d: text before the first '## <name>' line", file,
+					 lineno);
 				goto out;
 			}
 		}
@@ -331,7 +321,8 @@ int prompts_parse(struct prompt_set *ps, const char *text, const char *file,
 		b[nb - 1].text = body_dup(body, text + strlen(text));
 	for (i = 0, j = 0; i < nb; i++) {
 		if (!*b[i].text) {
-			fail(err, errlen, "%s:%d: prompt '%s' is empty", file, b[i].line, b[i].name);
+			tps_fail(err, errlen, "%s:%d: prompt '%s' is empty", file, b[i].line,
+				 b[i].name);
 			goto out;
 		}
 		if (!strcmp(b[i].name, "@reference"))
@@ -340,7 +331,7 @@ int prompts_parse(struct prompt_set *ps, const char *text, const char *file,
 			j++;
 	}
 	if (!j) {
-		fail(err, errlen, "%s: no prompts (each starts with a line '## <name>')", file);
+		tps_fail(err, errlen, "%s: no prompts (each starts with a line '## <name>')", file);
 		goto out;
 	}
 	for (i = 0; i < nb; i++) {

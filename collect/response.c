@@ -10,7 +10,6 @@
 #include <cjson/cJSON.h>
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,15 +33,6 @@ void response_release(struct response *r)
 	response_init(r);
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* A number field of obj: absent or null leaves *out alone. Refuses other types and
  * values outside [0, max]. */
 static int get_num(const cJSON *obj, const char *key, double max, double *out, char *err,
@@ -53,12 +43,12 @@ static int get_num(const cJSON *obj, const char *key, double max, double *out, c
 	if (!v || cJSON_IsNull(v))
 		return 0;
 	if (!cJSON_IsNumber(v))
-		return fail(err, errlen, "'%s' is not a number", key);
+		return tps_fail(err, errlen, "'%s' is not a number", key);
 	if (!isfinite(v->valuedouble) || v->valuedouble < 0)
-		return fail(err, errlen, "'%s' is negative or not finite (%g)", key,
-			    v->valuedouble);
+		return tps_fail(err, errlen, "'%s' is negative or not finite (%g)", key,
+				v->valuedouble);
 	if (v->valuedouble > max)
-		return fail(err, errlen, "'%s' is absurd (%g)", key, v->valuedouble);
+		return tps_fail(err, errlen, "'%s' is absurd (%g)", key, v->valuedouble);
 	*out = v->valuedouble;
 	return 0;
 }
@@ -73,7 +63,7 @@ static int get_count(const cJSON *obj, const char *key, int64_t *out, char *err,
 	if (isnan(d))
 		return 0;
 	if (d != floor(d))
-		return fail(err, errlen, "'%s' is not a whole number (%g)", key, d);
+		return tps_fail(err, errlen, "'%s' is not a whole number (%g)", key, d);
 	*out = (int64_t)d;
 	return 0;
 }
@@ -99,12 +89,12 @@ static int parse_timings(const cJSON *t, struct sample_rec *s, char *err, size_t
 	    get_count(t, "draft_n_accepted", &s->draft_n_accepted, err, errlen) < 0)
 		return -1;
 	if (isnan(s->prompt_per_second) && isnan(s->predicted_per_second))
-		return fail(err, errlen, "'timings' has neither prompt_per_second nor "
-			    "predicted_per_second");
+		return tps_fail(err, errlen, "'timings' has neither prompt_per_second nor "
+				"predicted_per_second");
 	if (s->draft_n != TPS_NULL && s->draft_n_accepted != TPS_NULL &&
 	    s->draft_n_accepted > s->draft_n)
-		return fail(err, errlen, "'draft_n_accepted' (%lld) exceeds 'draft_n' (%lld)",
-			    (long long)s->draft_n_accepted, (long long)s->draft_n);
+		return tps_fail(err, errlen, "'draft_n_accepted' (%lld) exceeds 'draft_n' (%lld)",
+				(long long)s->draft_n_accepted, (long long)s->draft_n);
 	return 0;
 }
 
@@ -199,7 +189,7 @@ int response_from_json(const cJSON *root, const char *json, size_t len, struct r
 	int ret = -1;
 
 	if (!cJSON_IsObject(root)) {
-		fail(err, errlen, "not a JSON object");
+		tps_fail(err, errlen, "not a JSON object");
 		goto out;
 	}
 	t = cJSON_GetObjectItemCaseSensitive(root, "timings");
@@ -207,14 +197,14 @@ int response_from_json(const cJSON *root, const char *json, size_t len, struct r
 		const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "error");
 		const char *msg = get_str(e, "message");
 		if (msg)
-			fail(err, errlen, "no 'timings' block: the server answered an error: %s",
-			     msg);
+			tps_fail(err, errlen,
+				 "no 'timings' block: the server answered an error: %s", msg);
 		else
-			fail(err, errlen, "no 'timings' block");
+			tps_fail(err, errlen, "no 'timings' block");
 		goto out;
 	}
 	if (!cJSON_IsObject(t)) {
-		fail(err, errlen, "'timings' is not an object");
+		tps_fail(err, errlen, "'timings' is not an object");
 		goto out;
 	}
 	if (parse_timings(t, &out->sample, err, errlen) < 0)
@@ -226,7 +216,7 @@ int response_from_json(const cJSON *root, const char *json, size_t len, struct r
 	} else {
 		raw = cJSON_PrintUnformatted(t);
 		if (!raw) {
-			fail(err, errlen, "out of memory");
+			tps_fail(err, errlen, "out of memory");
 			goto out;
 		}
 		out->sample.timings = tps_xstrdup(raw);
@@ -283,9 +273,9 @@ int response_parse(const char *json, size_t len, struct response *out, char *err
 	 * message stays "not valid JSON" without the detail: it is stored as the
 	 * sample's error, and one server fault should give one error text. */
 	if (json_strict_check(json, len, &at, why, sizeof(why)) < 0)
-		return fail(err, errlen, "not valid JSON");
+		return tps_fail(err, errlen, "not valid JSON");
 	if (!(root = cJSON_ParseWithLength(json, len)))
-		return fail(err, errlen, "out of memory parsing JSON");
+		return tps_fail(err, errlen, "out of memory parsing JSON");
 	ret = response_from_json(root, json, len, out, err, errlen);
 	cJSON_Delete(root);
 	return ret;

@@ -1,207 +1,80 @@
-/* server.c: fork/exec of a server in its own process group, readiness polling over
- * /health, and a stop that always ends with SIGKILL to the group and a reaped pid.
- * Between fork and exec the child only makes system calls: the environment is built
- * in the parent. */
+/* server.c: an engine started through proc.c in its own process group with its
+ * output in a log file, readiness polling over /health, and a stop that always ends
+ * with SIGKILL to the group and a reaped pid. */
 #include "collect/server.h"
 #include "collect/http.h"
 #include "collect/interrupt.h"
+#include "proc.h"
 #include "tpsdb.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define READY_POLL_MS 10
 #define HEALTH_TIMEOUT_MS 2000
 
 struct server {
-	pid_t pid;
-	int reaped, status;
-	char state[64];
+	struct proc *proc;
 };
-
-/* environ with NAME=value entries replaced or added; the array is the caller's, the
- * strings it adds are in *owned (both freed by the caller). */
-static char **build_env(const char *gpu, const char *home, char **owned)
-{
-	size_t n = 0, i, k = 0;
-	char **env;
-
-	while (environ[n])
-		n++;
-	env = tps_xcalloc(n + 3, sizeof(*env));
-	for (i = 0; i < n; i++) {
-		if (gpu && !strncmp(environ[i], "CUDA_VISIBLE_DEVICES=", 21))
-			continue;
-		if (home && !strncmp(environ[i], "HOME=", 5))
-			continue;
-		env[k++] = environ[i];
-	}
-	if (gpu)
-		env[k++] = owned[0] = tps_xasprintf("CUDA_VISIBLE_DEVICES=%s", gpu);
-	if (home)
-		env[k++] = owned[1] = tps_xasprintf("HOME=%s", home);
-	env[k] = NULL;
-	return env;
-}
-
-static void child_say(int fd, const char *a, const char *b, const char *c)
-{
-	/* write(2) only: we are between fork and exec. */
-	if (write(fd, a, strlen(a)) < 0 || write(fd, b, strlen(b)) < 0 ||
-	    write(fd, c, strlen(c)) < 0)
-		return;
-}
-
-static void close_from(int lowfd)
-{
-#ifdef SYS_close_range
-	if (syscall(SYS_close_range, (unsigned)lowfd, ~0U, 0) == 0)
-		return;
-#endif
-	for (int fd = lowfd; fd < 1024; fd++)
-		close(fd);
-}
-
-static void child(char *const argv[], char **env, int logfd, pid_t parent)
-{
-	int null = open("/dev/null", O_RDONLY);
-	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD };
-	struct sigaction dfl;
-	sigset_t none;
-
-	setpgid(0, 0);
-	/* If tpsdb is killed outright, the kernel still tells the server to go. */
-	prctl(PR_SET_PDEATHSIG, SIGTERM);
-	if (getppid() != parent)
-		_exit(127);
-	/* An ignored SIGPIPE would survive exec; the server gets the defaults. */
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigemptyset(&dfl.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &dfl, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (null >= 0)
-		dup2(null, 0);
-	dup2(logfd, 1);
-	dup2(logfd, 2);
-	close_from(3);
-	execvpe(argv[0], argv, env);
-	child_say(2, "tpsdb: cannot execute '", argv[0], "': ");
-	child_say(2, strerror(errno), "\n", "");
-	_exit(127);
-}
 
 struct server *server_start(char *const argv[], const char *gpu, const char *home,
 			    const char *log_path)
 {
-	struct server *s = NULL, *ret = NULL;
+	struct proc_spec sp = { 0 };
+	struct server *s = NULL;
+	const char *set[3] = { NULL, NULL, NULL };
 	char *owned[2] = { NULL, NULL };
-	char **env = NULL;
-	pid_t parent = getpid(), pid;
-	int logfd;
+	enum proc_fail failed;
+	struct proc *p;
+	size_t k = 0;
 
-	logfd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (logfd < 0) {
+	if (gpu)
+		set[k++] = owned[0] = tps_xasprintf("CUDA_VISIBLE_DEVICES=%s", gpu);
+	if (home)
+		set[k++] = owned[1] = tps_xasprintf("HOME=%s", home);
+	sp.argv = argv;
+	sp.env_set = k ? set : NULL;
+	sp.out_path = log_path;
+	sp.out_mode = 0644;
+	sp.flags = PROC_SEARCH_PATH | PROC_GROUP | PROC_PARENT_DEATH;
+	p = proc_start(&sp, &failed);
+	if (!p && failed == PROC_FAIL_OUTPUT)
 		tps_error("cannot open the server log '%s': %s", log_path, strerror(errno));
-		goto out;
-	}
-	env = build_env(gpu, home, owned);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
+	else if (!p)
 		tps_error("cannot start '%s': fork: %s", argv[0], strerror(errno));
-		goto out;
+	if (p) {
+		s = tps_xcalloc(1, sizeof(*s));
+		s->proc = p;
 	}
-	if (pid == 0)
-		child(argv, env, logfd, parent);
-	/* Both sides set the group, so a signal sent at once cannot miss it. */
-	setpgid(pid, pid);
-	s = tps_xcalloc(1, sizeof(*s));
-	s->pid = pid;
-	snprintf(s->state, sizeof(s->state), "running");
-	ret = s;
-out:
-	if (logfd >= 0)
-		close(logfd);
 	free(owned[0]);
 	free(owned[1]);
-	free(env);
-	return ret;
+	return s;
 }
 
 pid_t server_pid(const struct server *s)
 {
-	return s->pid;
-}
-
-static void note_status(struct server *s, int status)
-{
-	s->reaped = 1;
-	s->status = status;
-	if (WIFEXITED(status))
-		snprintf(s->state, sizeof(s->state), "exited with status %d", WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		snprintf(s->state, sizeof(s->state), "killed by signal %d", WTERMSIG(status));
-	else
-		snprintf(s->state, sizeof(s->state), "stopped (status %d)", status);
+	return proc_pid(s->proc);
 }
 
 int server_exited(struct server *s)
 {
-	int status;
-	pid_t r;
-
-	if (s->reaped)
-		return 1;
-	do
-		r = waitpid(s->pid, &status, WNOHANG);
-	while (r < 0 && errno == EINTR);
-	if (r == s->pid) {
-		note_status(s, status);
-		return 1;
-	}
-	if (r < 0) {
-		/* Not our child any more (ECHILD): treat it as gone. */
-		s->reaped = 1;
-		snprintf(s->state, sizeof(s->state), "gone (%s)", strerror(errno));
-		return 1;
-	}
-	return 0;
+	return proc_exited(s->proc);
 }
 
 int server_wait_exit(struct server *s, double ms)
 {
-	double end = tps_mono_ms() + ms;
-	struct timespec ts = { 0, READY_POLL_MS * 1000000L };
-
-	while (!server_exited(s)) {
-		if (tps_mono_ms() >= end)
-			return 0;
-		/* Not interrupt_sleep_ms(): a stop must finish even after a signal. */
-		nanosleep(&ts, NULL);
-	}
-	return 1;
+	return proc_wait(s->proc, ms);
 }
 
 const char *server_state(struct server *s)
 {
-	server_exited(s);
-	return s->state;
+	return proc_state(s->proc);
 }
 
 int server_wait_ready(struct http *h, struct server *s, double timeout_s, double *ready_ms,
@@ -218,7 +91,8 @@ int server_wait_ready(struct http *h, struct server *s, double timeout_s, double
 			return -1;
 		}
 		if (s && server_exited(s)) {
-			snprintf(why, whylen, "the server %s before it was ready", s->state);
+			snprintf(why, whylen, "the server %s before it was ready",
+				 server_state(s));
 			return -1;
 		}
 		left = (long)(end - tps_mono_ms());
@@ -249,24 +123,15 @@ int server_wait_ready(struct http *h, struct server *s, double timeout_s, double
 
 void server_stop(struct server *s, double grace_s)
 {
-	if (!s)
-		return;
-	if (!s->reaped) {
-		kill(-s->pid, SIGTERM);
-		if (!server_wait_exit(s, grace_s * 1000)) {
-			kill(-s->pid, SIGKILL);
-			server_wait_exit(s, 5000);
-		}
-	}
-	/* The leader may be gone while something it forked still holds the group. */
-	kill(-s->pid, SIGKILL);
+	if (s)
+		proc_stop(s->proc, grace_s);
 }
 
 void server_free(struct server *s)
 {
 	if (!s)
 		return;
-	server_stop(s, 10);
+	proc_free(s->proc);
 	free(s);
 }
 

@@ -11,7 +11,7 @@
 struct http;
 struct server;
 
-/* Forks and executes argv[0] (searched in PATH, run by /bin/sh if the kernel
+/* Starts, through proc_start(), argv[0] (searched in PATH, run by /bin/sh if the kernel
  * refuses the format, as llamafile's APE binaries may need) with argv, stdin from
  * /dev/null and stdout and stderr to log_path (truncated first), in a new process
  * group. gpu, when not NULL, becomes CUDA_VISIBLE_DEVICES; home, when not NULL, HOME.

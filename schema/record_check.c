@@ -6,19 +6,9 @@
 #include "tpsdb.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 int record_utf8_ok(const char *s)
 {
@@ -142,7 +132,8 @@ int record_check_run_text(const struct run_rec *r, char *err, size_t errlen)
 
 	for (i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {
 		if (!record_utf8_ok(texts[i].v))
-			return fail(err, errlen, "the run's %s is not valid UTF-8", texts[i].name);
+			return tps_fail(err, errlen, "the run's %s is not valid UTF-8",
+					texts[i].name);
 	}
 	return 0;
 }
@@ -156,43 +147,43 @@ int record_check_run(const struct run_rec *r, char *err, size_t errlen)
 	if (record_check_run_text(r, err, errlen) < 0)
 		return -1;
 	if (r->uuid[0] && !uuid_ok(r->uuid))
-		return fail(err, errlen, "'run.uuid' is not a uuid");
+		return tps_fail(err, errlen, "'run.uuid' is not a uuid");
 	if (r->started_at && !record_time_ok(r->started_at))
-		return fail(err, errlen, "'run.started_at' is not an ISO 8601 time");
+		return tps_fail(err, errlen, "'run.started_at' is not an ISO 8601 time");
 	if (r->ended_at && !record_time_ok(r->ended_at))
-		return fail(err, errlen, "'run.ended_at' is not an ISO 8601 time");
+		return tps_fail(err, errlen, "'run.ended_at' is not an ISO 8601 time");
 	if (r->status && !one_of(r->status, statuses))
-		return fail(err, errlen, "'run.status' is not running, complete, partial, "
-			    "failed or interrupted");
+		return tps_fail(err, errlen, "'run.status' is not running, complete, partial, "
+				"failed or interrupted");
 	if (r->collector_pid != TPS_NULL && (r->collector_pid < 1 || r->collector_pid > INT32_MAX))
-		return fail(err, errlen, "'run.collector_pid' is not a process id");
+		return tps_fail(err, errlen, "'run.collector_pid' is not a process id");
 	if (r->collector_start != TPS_NULL && r->collector_start < 0)
-		return fail(err, errlen, "'run.collector_start' is negative");
+		return tps_fail(err, errlen, "'run.collector_start' is negative");
 	if (r->engine.role && !one_of(r->engine.role, roles))
-		return fail(err, errlen, "'engine.role' is not ours, upstream or other");
+		return tps_fail(err, errlen, "'engine.role' is not ours, upstream or other");
 	if (!sha_ok(r->engine.sha256))
-		return fail(err, errlen, "'engine.sha256' is not 64 hex digits");
+		return tps_fail(err, errlen, "'engine.sha256' is not 64 hex digits");
 	if (!sha_ok(r->model.sha256))
-		return fail(err, errlen, "'model.sha256' is not 64 hex digits");
+		return tps_fail(err, errlen, "'model.sha256' is not 64 hex digits");
 	if (r->model.bytes != TPS_NULL && r->model.bytes < 0)
-		return fail(err, errlen, "'model.bytes' is negative");
+		return tps_fail(err, errlen, "'model.bytes' is negative");
 	if (r->ctx != TPS_NULL && r->ctx < 0)
-		return fail(err, errlen, "'run.ctx' is negative");
+		return tps_fail(err, errlen, "'run.ctx' is negative");
 	if (r->n_predict != TPS_NULL && (r->n_predict < -1 || r->n_predict > RECORD_MAX_COUNT))
-		return fail(err, errlen, "'run.n_predict' is out of range");
+		return tps_fail(err, errlen, "'run.n_predict' is out of range");
 	if (r->n_max != TPS_NULL && (r->n_max < 1 || r->n_max > RECORD_MAX_COUNT))
-		return fail(err, errlen, "'run.n_max' is below 1 or absurd (%lld)",
-			    (long long)r->n_max);
+		return tps_fail(err, errlen, "'run.n_max' is below 1 or absurd (%lld)",
+				(long long)r->n_max);
 	if (r->warmup != TPS_NULL && r->warmup < 0)
-		return fail(err, errlen, "'run.warmup' is negative");
+		return tps_fail(err, errlen, "'run.warmup' is negative");
 	if (!isnan(r->temperature) && (!isfinite(r->temperature) || r->temperature < 0))
-		return fail(err, errlen, "'run.temperature' is negative or not finite");
+		return tps_fail(err, errlen, "'run.temperature' is negative or not finite");
 	if (r->ignore_eos < -1 || r->ignore_eos > 1)
-		return fail(err, errlen, "'run.ignore_eos' is not 0 or 1");
+		return tps_fail(err, errlen, "'run.ignore_eos' is not 0 or 1");
 	if (r->env_flags >= RUN_ENV_FLAGS_END)
-		return fail(err, errlen, "'run.env_flags' has unknown bits (%u)", r->env_flags);
+		return tps_fail(err, errlen, "'run.env_flags' has unknown bits (%u)", r->env_flags);
 	if (r->env && (r->env[0] != '{' || !record_utf8_ok(r->env)))
-		return fail(err, errlen, "'run.env' is not a JSON object");
+		return tps_fail(err, errlen, "'run.env' is not a JSON object");
 	return 0;
 }
 
@@ -224,35 +215,36 @@ int record_check_sample(const struct sample_rec *s, char *err, size_t errlen)
 
 	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
 		if (!count_ok(counts[i].v))
-			return fail(err, errlen, "'%s' is negative or above %.0f (%lld)",
-				    counts[i].name, RECORD_MAX_COUNT, (long long)counts[i].v);
+			return tps_fail(err, errlen, "'%s' is negative or above %.0f (%lld)",
+					counts[i].name, RECORD_MAX_COUNT, (long long)counts[i].v);
 	}
 	for (i = 0; i < sizeof(nums) / sizeof(nums[0]); i++) {
 		if (!num_ok(nums[i].v, nums[i].max))
-			return fail(err, errlen, "'%s' is negative, not finite or above %g (%g)",
-				    nums[i].name, nums[i].max, nums[i].v);
+			return tps_fail(err, errlen,
+					"'%s' is negative, not finite or above %g (%g)",
+					nums[i].name, nums[i].max, nums[i].v);
 	}
 	if (s->draft_n != TPS_NULL && s->draft_n_accepted != TPS_NULL &&
 	    s->draft_n_accepted > s->draft_n)
-		return fail(err, errlen, "'draft_n_accepted' (%lld) exceeds 'draft_n' (%lld)",
-			    (long long)s->draft_n_accepted, (long long)s->draft_n);
+		return tps_fail(err, errlen, "'draft_n_accepted' (%lld) exceeds 'draft_n' (%lld)",
+				(long long)s->draft_n_accepted, (long long)s->draft_n);
 	if (strlen(s->prompt_hash) != 64 || !is_hex(s->prompt_hash, 64))
-		return fail(err, errlen, "a sample's 'prompt_hash' is missing or malformed");
+		return tps_fail(err, errlen, "a sample's 'prompt_hash' is missing or malformed");
 	if (s->output_hash && (strlen(s->output_hash) != 64 || !is_hex(s->output_hash, 64)))
-		return fail(err, errlen, "a sample's 'output_hash' is not 64 hex digits");
+		return tps_fail(err, errlen, "a sample's 'output_hash' is not 64 hex digits");
 	if (s->rep != TPS_NULL && s->rep < 1)
-		return fail(err, errlen, "a sample's 'rep' is below 1");
+		return tps_fail(err, errlen, "a sample's 'rep' is below 1");
 	if (s->seq != TPS_NULL && s->seq < 0)
-		return fail(err, errlen, "a sample's 'seq' is negative");
+		return tps_fail(err, errlen, "a sample's 'seq' is negative");
 	if (s->http_status != TPS_NULL && (s->http_status < 0 || s->http_status > 999))
-		return fail(err, errlen, "a sample's 'http_status' is not an HTTP status");
+		return tps_fail(err, errlen, "a sample's 'http_status' is not an HTTP status");
 	if (s->flags >= SAMPLE_FLAGS_END)
-		return fail(err, errlen, "a sample's 'flags' has unknown bits (%u)", s->flags);
+		return tps_fail(err, errlen, "a sample's 'flags' has unknown bits (%u)", s->flags);
 	if (!isnan(s->repeat_share) && !(s->repeat_share >= 0 && s->repeat_share <= 1))
-		return fail(err, errlen, "a sample's 'repeat_share' is not between 0 and 1");
+		return tps_fail(err, errlen, "a sample's 'repeat_share' is not between 0 and 1");
 	if (!record_utf8_ok(s->prompt_name) || !record_utf8_ok(s->error) ||
 	    !record_utf8_ok(s->stop_type) || !record_utf8_ok(s->timings))
-		return fail(err, errlen, "a sample's text is not valid UTF-8");
+		return tps_fail(err, errlen, "a sample's text is not valid UTF-8");
 	return 0;
 }
 
@@ -280,7 +272,7 @@ int record_check_samples(const struct sample_rec *s, size_t n, char *err, size_t
 
 	for (i = 0; i < n; i++) {
 		if (record_check_sample(&s[i], why, sizeof(why)) < 0)
-			return fail(err, errlen, "sample %zu: %s", i + 1, why);
+			return tps_fail(err, errlen, "sample %zu: %s", i + 1, why);
 	}
 	if (n < 2)
 		return 0;
@@ -294,8 +286,8 @@ int record_check_samples(const struct sample_rec *s, size_t n, char *err, size_t
 	qsort(keys, k, sizeof(*keys), rep_cmp);
 	for (i = 1; i < k; i++) {
 		if (!rep_cmp(&keys[i - 1], &keys[i])) {
-			fail(err, errlen, "repetition %lld of prompt %.12s appears twice",
-			     (long long)keys[i].rep, keys[i].hash);
+			tps_fail(err, errlen, "repetition %lld of prompt %.12s appears twice",
+				 (long long)keys[i].rep, keys[i].hash);
 			goto out;
 		}
 	}

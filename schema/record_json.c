@@ -7,7 +7,6 @@
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,15 +145,6 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 	return ret;
 }
 
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* Readers: a missing key or null is "absent"; a value of the wrong type is an error. */
 static int get_str(const cJSON *o, const char *k, char **out, char *err, size_t errlen)
 {
@@ -162,7 +152,7 @@ static int get_str(const cJSON *o, const char *k, char **out, char *err, size_t 
 	if (!v || cJSON_IsNull(v))
 		return 0;
 	if (!cJSON_IsString(v))
-		return fail(err, errlen, "'%s' is not a string", k);
+		return tps_fail(err, errlen, "'%s' is not a string", k);
 	*out = tps_xstrdup(v->valuestring);
 	return 0;
 }
@@ -174,7 +164,7 @@ static int get_i64(const cJSON *o, const char *k, int64_t *out, char *err, size_
 		return 0;
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble) ||
 	    fabs(v->valuedouble) > 9e15)
-		return fail(err, errlen, "'%s' is not an integer", k);
+		return tps_fail(err, errlen, "'%s' is not an integer", k);
 	*out = (int64_t)v->valuedouble;
 	return 0;
 }
@@ -185,7 +175,7 @@ static int get_dbl(const cJSON *o, const char *k, double *out, char *err, size_t
 	if (!v || cJSON_IsNull(v))
 		return 0;
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
-		return fail(err, errlen, "'%s' is not a non-negative number", k);
+		return tps_fail(err, errlen, "'%s' is not a non-negative number", k);
 	*out = v->valuedouble;
 	return 0;
 }
@@ -200,12 +190,12 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	int64_t ie = TPS_NULL, env_flags = 0;
 
 	if (!cJSON_IsObject(o) || !cJSON_IsObject(h) || !cJSON_IsObject(e) || !cJSON_IsObject(m))
-		return fail(err, errlen, "'run' needs objects 'host', 'engine' and 'model'");
+		return tps_fail(err, errlen, "'run' needs objects 'host', 'engine' and 'model'");
 	if (get_str(o, "uuid", &uuid, err, errlen) < 0)
 		return -1;
 	if (!uuid || strlen(uuid) != 36) {
 		free(uuid);
-		return fail(err, errlen, "'run.uuid' is missing or not a uuid");
+		return tps_fail(err, errlen, "'run.uuid' is missing or not a uuid");
 	}
 	memcpy(r->uuid, uuid, 37);
 	free(uuid);
@@ -256,10 +246,10 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	    get_i64(o, "collector_start", &r->collector_start, err, errlen) < 0)
 		return -1;
 	if (r->looks_to != TPS_NULL && (r->looks_to < 1 || r->looks_to > 100000))
-		return fail(err, errlen, "'run.looks_to' is not a round number");
+		return tps_fail(err, errlen, "'run.looks_to' is not a round number");
 	/* Exports before migration 0007 have neither key: no environment recorded. */
 	if (env_flags < 0 || env_flags > UINT32_MAX)
-		return fail(err, errlen, "'run.env_flags' is out of range");
+		return tps_fail(err, errlen, "'run.env_flags' is out of range");
 	r->env_flags = (unsigned)env_flags;
 	env = cJSON_GetObjectItemCaseSensitive(o, "env");
 	if (cJSON_IsObject(env)) {
@@ -267,14 +257,14 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 		r->env = tps_xstrdup(raw);
 		cJSON_free(raw);
 	} else if (env && !cJSON_IsNull(env)) {
-		return fail(err, errlen, "'run.env' is not a JSON object");
+		return tps_fail(err, errlen, "'run.env' is not a JSON object");
 	}
 	/* Older exports have neither key: the run's round and batch stay unknown. */
 	if (r->round != TPS_NULL && r->round < 1)
-		return fail(err, errlen, "'run.round' is below 1");
+		return tps_fail(err, errlen, "'run.round' is below 1");
 	r->ignore_eos = ie == TPS_NULL ? -1 : (int)ie;
 	if (!r->started_at)
-		return fail(err, errlen, "'run.started_at' is missing");
+		return tps_fail(err, errlen, "'run.started_at' is missing");
 	return 0;
 }
 
@@ -285,12 +275,12 @@ static int read_sample(const cJSON *o, struct sample_rec *s, char *err, size_t e
 	int64_t flags = 0;
 
 	if (!cJSON_IsObject(o))
-		return fail(err, errlen, "a sample is not an object");
+		return tps_fail(err, errlen, "a sample is not an object");
 	if (get_str(o, "prompt_hash", &hash, err, errlen) < 0)
 		return -1;
 	if (!hash || strlen(hash) != 64) {
 		free(hash);
-		return fail(err, errlen, "a sample's 'prompt_hash' is missing or malformed");
+		return tps_fail(err, errlen, "a sample's 'prompt_hash' is missing or malformed");
 	}
 	memcpy(s->prompt_hash, hash, 65);
 	free(hash);
@@ -315,7 +305,7 @@ static int read_sample(const cJSON *o, struct sample_rec *s, char *err, size_t e
 	    get_dbl(o, "repeat_share", &s->repeat_share, err, errlen) < 0)
 		return -1;
 	if (s->rep == TPS_NULL || s->rep < 1)
-		return fail(err, errlen, "a sample's 'rep' is missing or below 1");
+		return tps_fail(err, errlen, "a sample's 'rep' is missing or below 1");
 	s->flags = (unsigned)flags;
 	if (cJSON_IsObject(t)) {
 		char *raw = cJSON_PrintUnformatted(t);
@@ -339,7 +329,7 @@ int record_json_read(const cJSON *root, struct run_rec *run, struct sample_rec *
 	if (read_run(cJSON_GetObjectItemCaseSensitive(root, "run"), run, err, errlen) < 0)
 		return -1;
 	if (!cJSON_IsArray(samples))
-		return fail(err, errlen, "'samples' is not an array");
+		return tps_fail(err, errlen, "'samples' is not an array");
 	count = (size_t)cJSON_GetArraySize(samples);
 	*smp = tps_xcalloc(count ? count : 1, sizeof(**smp));
 	cJSON_ArrayForEach(it, samples) {

@@ -1,4 +1,4 @@
-/* test_plot.c: reports/plot.c: quoting of script strings and data-file labels, the
+/* test_plot.c: reports/plot*.c: quoting of script strings and data-file labels, the
  * extension check, the PATH search, and plot_job_run() against stand-in gnuplots
  * (one that keeps the script and data for inspection, one that hangs, one that
  * fails), then the real gnuplot, when installed, on labels built to run commands. */
