@@ -1,7 +1,8 @@
 /* test_report.c: reports/md.c (markdown and plain-text escaping and tables) and
  * the study's tables (analyze/study.c, worded by reports/tables.c) and their cell
- * formats over a migrated ":memory:" store restored from tests/data/report/study.jsonl, the export-format
- * fixture with fixed uuids that the CLI golden tests also use. */
+ * formats over a migrated ":memory:" store restored from
+ * tests/data/report/study.jsonl, the export-format fixture with fixed uuids that
+ * the CLI golden tests also use. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
