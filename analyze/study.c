@@ -90,6 +90,7 @@ static int build(const struct study_opts *o, const struct study_input *in, struc
 	if (pick_engines(t, o, in->runs, in->n_runs) < 0 || study_build_cells(o, t, in) < 0 ||
 	    study_build_verdicts(o, t, in) < 0)
 		return -1;
+	study_build_answers(t);
 	if (full) {
 		if (study_build_spec(o, t, in) < 0)
 			return -1;
@@ -155,6 +156,11 @@ void study_release(struct study *t)
 		free(pt->endpoint);
 	}
 	free(t->prompts);
+	for (i = 0; t->answers && i < 2 * t->n_engines; i++) {
+		free(t->answers[i].names);
+		free(t->answers[i].v);
+	}
+	free(t->answers);
 	free(t->quality);
 	free(t->notes);
 	for (i = 0; i < t->n_runs; i++) {

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/answer.h"
 #include "analyze/figure.h"
 #include "analyze/parity.h"
 #include "analyze/series.h"
@@ -191,6 +192,15 @@ struct tables_run {
 	int64_t n_max;
 };
 
+/* The one-line answer of an engine against the reference over one metric: the
+ * base cells with a verdict (not forced), and analyze/answer.h's answer of them. */
+struct study_answer {
+	size_t n;                 /* cells; 0: no answer (the reference, no verdicts) */
+	struct answer a;
+	const char **names;       /* n: the cells' models, borrowed from the base rows */
+	const struct verdict **v; /* n: their verdicts, borrowed from the cells */
+};
+
 /* Why a study step failed; the caller words it (reports/tables.h). */
 enum study_fail {
 	STUDY_OK,
@@ -246,6 +256,7 @@ struct study {
 	size_t n_prompts;
 	size_t *quality;                    /* indexes into in.quality the report shows */
 	size_t n_quality;
+	struct study_answer *answers;       /* 2 per engine, [2 * e + m]: m 0 pp, 1 tg */
 	struct parity_note *notes;          /* forced comparisons, borrowing the input */
 	size_t n_notes;
 	struct tables_run *runs;            /* ordered by model, config, engine */

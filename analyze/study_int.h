@@ -26,6 +26,8 @@ int study_build_cells(const struct study_opts *o, struct study *t,
 /* Each base cell's verdicts against t->ref, and the forced comparisons. */
 int study_build_verdicts(const struct study_opts *o, struct study *t,
 			 const struct study_input *in);
+/* Each engine's answer against t->ref per metric (study_answer.c). */
+void study_build_answers(struct study *t);
 /* The speculative columns, rows and best rungs, then the per-prompt tables of the
  * same series (study_spec.c). */
 int study_build_spec(const struct study_opts *o, struct study *t,

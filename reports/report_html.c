@@ -4,7 +4,6 @@
  * label goes through escape_html(); the pages load nothing from the network: the
  * style is inline and the only references are the folder's own files. */
 #include "reports/tables_int.h"
-#include "reports/answer_text.h"
 #include "escape.h"
 #include "reports/md.h"
 #include "reports/strv.h"
@@ -144,7 +143,7 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 	}
 	for (size_t i = 0; i < t->n_engines; i++) {
 		/* The comparison's answer first, per engine against the reference. */
-		char *line = answer_text_report(t, i);
+		char *line = tables_answer_text(t, i);
 
 		if (!line)
 			continue;

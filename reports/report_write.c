@@ -3,7 +3,6 @@
  * and every table goes through one md_table, so the two files cannot drift apart;
  * a label is escaped for markdown and made printable for text. */
 #include "reports/tables_int.h"
-#include "reports/answer_text.h"
 #include "reports/md.h"
 #include "reports/strv.h"
 #include "tpsdb.h"
@@ -196,7 +195,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 	}
 	for (i = 0; i < t->n_engines; i++) {
 		/* The answer first, per engine against the reference. */
-		char *line = answer_text_report(t, i), *e;
+		char *line = tables_answer_text(t, i), *e;
 
 		if (!line)
 			continue;

@@ -29,6 +29,7 @@ void tables_init(struct tables *t, const struct study *s, const struct catalog_q
 	t->n_prompts = s->n_prompts;
 	t->runs = s->runs;
 	t->n_runs = s->n_runs;
+	t->answers = s->answers;
 	for (i = 0; i < s->n_quality; i++)
 		findings_add(&t->findings, &q[s->quality[i]]);
 	t->alarms = a;

@@ -36,6 +36,7 @@ struct tables {
 	size_t n_warnings;
 	const struct tables_run *runs;      /* ordered by model, config, engine */
 	size_t n_runs;
+	const struct study_answer *answers; /* 2 per engine; NULL: none */
 };
 
 /* The tables of study s: its numbers, borrowed (s must outlive t), the findings
@@ -45,6 +46,11 @@ struct tables {
 void tables_init(struct tables *t, const struct study *s, const struct catalog_quality *q,
 		 const struct catalog_alarm *a, size_t na);
 void tables_release(struct tables *t);
+
+/* The one-line answer of engine e against the reference, as the study decided
+ * it: "ours vs llama.cpp: pp ...; tg ..." (answer_text_metric()); NULL when e is
+ * the reference or has no verdict. Caller frees (table_answer.c). */
+char *tables_answer_text(const struct tables *t, size_t e);
 
 /* The error line of a failed study step (study.err), the words the commands
  * printed before the study moved to analyze/. Returns -1. */

@@ -91,6 +91,8 @@ static void test_study_base_cells(void **state)
 	assert_false(s.base[0].cells[0].vpp.has || s.base[0].cells[0].vtg.has);
 	assert_false(s.base[0].cells[0].est_pp || s.base[0].cells[0].forced);
 	assert_int_equal(s.n_notes, 0);
+	/* No verdict, no answer line. */
+	assert_int_equal(s.answers[0].n + s.answers[1].n + s.answers[2].n, 0);
 	/* The runs behind the numbers: the three base runs, not the unshown rung. */
 	assert_int_equal(s.n_runs, 3);
 	assert_string_equal(s.runs[0].uuid, UUID(1));
