@@ -1,10 +1,12 @@
 /* cmd_plot.c: `tpsdb plot`, one figure into one PNG or SVG file through gnuplot:
  * a metric's history with its change points and baseline band, a speculative
  * sweep, or the parity deltas per model. schema/report_load.c loads what the figure
- * needs and reports/tables.c turns it into the figure's data, as for the report's
- * figures. */
+ * needs, analyze/study_figures.c turns it into the figure's data and
+ * reports/report_figure.c draws it, as for the report's figures. */
 #include "cmd/filter_opts.h"
+#include "analyze/study.h"
 #include "reports/plot.h"
+#include "reports/report_figure.h"
 #include "reports/tables.h"
 #include "schema/cells.h"
 #include "schema/record.h"
@@ -83,10 +85,12 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	const char **models = tps_xcalloc((size_t)argc + 1, sizeof(*models));
 	const char *out = NULL, *kind, *baseline = NULL, *tag = NULL, *ref = NULL;
 	const char *spec = NULL;
-	struct tables_arena *a = NULL;
-	struct plot_job *j = NULL;
-	struct report_trend hist = { 0 };
-	struct report_decode dec = { 0 };
+	struct study_arena *a = NULL;
+	struct study_error err = { 0 };
+	struct report_figure fig = { 0 };
+	struct plot_trend tr;
+	struct plot_sweep sw;
+	struct plot_parity pa;
 	struct report_input in = { 0 };
 	struct store *s;
 	enum plot_format fmt;
@@ -166,12 +170,9 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	for (i = 0; i < nm; i++)
 		if (labels_check(s, NULL, models[i], NULL) < 0)
 			goto out;
-	a = tables_arena_new();
-	if (!(j = plot_job_new()))
-		goto out;
+	a = study_arena_new();
 	if (!strcmp(kind, "trend")) {
-		struct tables_trend_opts to = { 0 };
-		struct plot_trend tr;
+		struct study_trend_opts to = { 0 };
 		to.engines = engines;
 		to.n_engines = ne;
 		to.model = nm ? models[0] : NULL;
@@ -179,38 +180,44 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 		to.n_max = n_max;
 		to.baseline = baseline;
 		to.metric = metric;
-		if (report_load_trend(s, to.model, tag, baseline, metric, &hist) < 0 ||
-		    tables_trend(&to, &hist, a, &tr) < 0 || plot_job_trend(j, &tr, out, fmt) < 0)
+		if (report_load_trend(s, to.model, tag, baseline, metric, &in.trend) < 0)
 			goto out;
+		report_input_view(&in);
+		if (study_trend(&to, &in.study, a, &tr, &fig.no_band, &err) < 0)
+			goto fail;
+		fig.trend = &tr;
+		fig.baseline = baseline;
 	} else if (!strcmp(kind, "sweep")) {
-		struct plot_sweep sw;
-		if (report_load_decode(s, tag, &dec) < 0 ||
-		    tables_sweep(&dec, engines, ne, nm ? models[0] : NULL, spec, a, &sw) < 0 ||
-		    plot_job_sweep(j, &sw, out, fmt) < 0)
+		if (report_load_decode(s, tag, &in.decode) < 0)
 			goto out;
+		report_input_view(&in);
+		if (study_sweep(&in.study, engines, ne, nm ? models[0] : NULL, spec, a, &sw,
+				&err) < 0)
+			goto fail;
+		fig.sweep = &sw;
 	} else {
-		struct tables_opts o = { 0 };
+		struct study_opts o = { 0 };
 		struct report_load_opts lo = { 0 };
-		struct plot_parity pa;
 		o.engines = lo.engines = engines;
 		o.n_engines = lo.n_engines = ne;
 		o.models = lo.models = models;
 		o.n_models = lo.n_models = nm;
 		o.tag = lo.tag = tag;
 		o.ref = lo.ref = ref;
-		if (report_load(s, &lo, &in) < 0 || tables_parity(&o, &in, metric, a, &pa) < 0 ||
-		    plot_job_parity(j, &pa, out, fmt) < 0)
+		if (report_load(s, &lo, &in) < 0)
 			goto out;
+		if (study_parity(&o, &in.study, metric, a, &pa, &err) < 0)
+			goto fail;
+		fig.parity = &pa;
 	}
-	if (plot_job_run(j, gnuplot, PLOT_TIMEOUT_S) < 0)
+	if (report_figure_write(gnuplot, &fig, out, fmt) < 0)
 		goto out;
-	printf("wrote %s\n", out);
 	ret = TPS_EXIT_OK;
+	goto out;
+fail:
+	tables_error(&err);
 out:
-	plot_job_free(j);
-	tables_arena_free(a);
-	report_trend_release(&hist);
-	report_decode_release(&dec);
+	study_arena_free(a);
 	report_input_release(&in);
 	free(gnuplot);
 	free(engines);

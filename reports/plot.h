@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/figure.h"
+
 /* The Debian package to name when gnuplot is missing. */
 #define PLOT_PACKAGE "gnuplot-nox"
 /* gnuplot is killed after this many seconds. */
@@ -26,67 +28,6 @@ int plot_format_of(const char *path, enum plot_format *fmt);
 /* The full path of the gnuplot executable found on $PATH; caller frees. NULL
  * (nothing printed) when there is none. */
 char *plot_find_gnuplot(void);
-
-/* A shaded band over x0..x1 (seconds, as the series' x) from lo to hi. */
-struct plot_band {
-	double x0, x1, lo, hi;
-};
-
-/* One line of a trend plot: a metric per run, at the run's start time. */
-struct plot_trend_series {
-	const char *label;  /* engine label, any bytes */
-	size_t n;
-	const double *x;    /* run start, seconds since the epoch (UTC) */
-	const double *y;    /* the run's median */
-	size_t n_cp;        /* change points of this series */
-	const size_t *cp;   /* index into x of the first run after each change */
-	const double *cp_pct; /* its change in percent */
-	const char *key;    /* what picks its colour (the engine); NULL: label */
-};
-
-struct plot_trend {
-	const char *title;  /* any bytes */
-	const char *ylabel; /* any bytes */
-	const struct plot_trend_series *series;
-	size_t n_series;
-	double band_lo, band_hi; /* the shaded baseline band; NaN: none */
-	const char *band_label;  /* any bytes */
-	/* Bands drawn only over their own x range (a segment's level), used when
-	 * band_lo is NaN; labelled band_label once in the legend. */
-	const struct plot_band *bands;
-	size_t n_bands;
-};
-
-/* One engine's speculative series: decode tok/s and acceptance by n_max. */
-struct plot_sweep_series {
-	const char *label;      /* engine label */
-	size_t n;
-	const int64_t *n_max;   /* 0 for the base rung */
-	const double *tg;       /* NaN where unknown */
-	const double *accept;   /* 0..1; NaN for the base */
-	const double *tg_lo, *tg_hi; /* each rung's 95% interval of tg over its runs,
-					drawn as error bars; NULL or NaN: none */
-	const char *key;        /* what picks its colour (the engine); NULL: label */
-};
-
-struct plot_sweep {
-	const char *title;
-	const struct plot_sweep_series *series;
-	size_t n_series;
-};
-
-/* Parity: for each of n_groups x labels (models), one bar per engine. */
-struct plot_parity {
-	const char *title;
-	const char *ylabel;
-	size_t n_groups, n_engines;
-	const char *const *groups;  /* x labels */
-	const char *const *engines; /* one bar colour each, keyed by the label; an
-				       engine without a bar is left out of the legend */
-	/* n_engines * n_groups, engine-major: [e * n_groups + g]; NaN: no bar. */
-	const double *delta, *lo, *hi;
-	double band_pct;            /* the parity band shaded around 0 */
-};
 
 /* The half-height of the parity figure's y axis, percent: 1.2 x the largest |delta|,
  * at least 5 x band_pct and at most 25 x band_pct, so that the band stays visible;

@@ -93,7 +93,7 @@ static void csv_base(FILE *f, const struct tables *t)
 					       t->engines[e].label, TPS_NULL);
 				r.v[CSV_METRIC] = m ? "tg" : "pp";
 				csv_num(&r, CSV_VALUE, "%.2f", m ? c->tg : c->pp);
-				if (t->ref && tables_same(t->engines[e].label, t->ref)) {
+				if (t->ref && study_same(t->engines[e].label, t->ref)) {
 					r.v[CSV_VERDICT] = "ref";
 				} else if (c->forced) {
 					r.v[CSV_VERDICT] = "not comparable";

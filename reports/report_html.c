@@ -4,7 +4,6 @@
  * label goes through escape_html(); the pages load nothing from the network: the
  * style is inline and the only references are the folder's own files. */
 #include "reports/tables_int.h"
-#include "reports/answer_text.h"
 #include "escape.h"
 #include "reports/md.h"
 #include "reports/strv.h"
@@ -144,7 +143,7 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 	}
 	for (size_t i = 0; i < t->n_engines; i++) {
 		/* The comparison's answer first, per engine against the reference. */
-		char *line = answer_text_report(t, i);
+		char *line = tables_answer_text(t, i);
 
 		if (!line)
 			continue;
@@ -176,8 +175,8 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 		fputs("<p>No speculative runs.</p>\n", f);
 	for (i = 0; i < t->n_prompts; i++) {
 		const struct tables_prompt_table *pt = &t->prompts[i];
-		char *m = tables_model_label(pt->model, pt->endpoint);
-		char *title = tps_xasprintf("%s / %s", m, tables_spec_name(pt->spec_type));
+		char *m = study_model_label(pt->model, pt->endpoint);
+		char *title = tps_xasprintf("%s / %s", m, study_spec_name(pt->spec_type));
 		fputs("<h3>", f);
 		put(f, title);
 		fputs("</h3>\n", f);

@@ -88,19 +88,21 @@ static cJSON *engines_json(const struct tables *t)
 static cJSON *base_cell_json(const struct tables *t, const struct tables_base_cell *c, size_t e)
 {
 	cJSON *x = cJSON_CreateObject();
+	char reason[160];
 
 	cJSON_AddStringToObject(x, "engine", t->engines[e].label);
 	put_rounded(x, "pp", c->pp, 0.01);
 	put_rounded(x, "tg", c->tg, 0.01);
 	cJSON_AddStringToObject(x, "run", c->run);
 	cJSON_AddStringToObject(x, "tag", c->tag);
-	cJSON_AddBoolToObject(x, "reference", t->ref && tables_same(t->engines[e].label, t->ref));
+	cJSON_AddBoolToObject(x, "reference", t->ref && study_same(t->engines[e].label, t->ref));
 	cJSON_AddBoolToObject(x, "comparable", !c->forced);
 	/* A cell whose runs are not comparable has no verdict, only its reason. */
 	if (c->forced) {
 		cJSON_AddItemToObject(x, "verdict_pp", cJSON_CreateNull());
 		cJSON_AddItemToObject(x, "verdict_tg", cJSON_CreateNull());
-		cJSON_AddStringToObject(x, "reason", c->reason);
+		tables_reason(c, reason, sizeof(reason));
+		cJSON_AddStringToObject(x, "reason", reason);
 	} else {
 		cJSON_AddItemToObject(x, "verdict_pp", verdict_json(&c->vpp));
 		cJSON_AddItemToObject(x, "verdict_tg", verdict_json(&c->vtg));

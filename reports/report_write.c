@@ -3,7 +3,6 @@
  * and every table goes through one md_table, so the two files cannot drift apart;
  * a label is escaped for markdown and made printable for text. */
 #include "reports/tables_int.h"
-#include "reports/answer_text.h"
 #include "reports/md.h"
 #include "reports/strv.h"
 #include "tpsdb.h"
@@ -20,7 +19,7 @@ void tables_md_base(const struct tables *t, struct md_table *mt)
 	for (e = 0; e < t->n_engines; e++)
 		md_table_setf(mt, 0, e + 1, "%s pp / tg", t->engines[e].label);
 	for (i = 0; i < t->n_base; i++) {
-		char *m = tables_model_label(t->base[i].model, t->base[i].endpoint);
+		char *m = study_model_label(t->base[i].model, t->base[i].endpoint);
 		r = md_table_add_row(mt);
 		md_table_set(mt, r, 0, m);
 		free(m);
@@ -43,9 +42,9 @@ void tables_md_spec(const struct tables *t, struct md_table *mt)
 			      (long long)t->spec_cols[k].n_max);
 	for (i = 0; i < t->n_spec; i++) {
 		const struct tables_spec_row *row = &t->spec[i];
-		char *m = tables_model_label(row->model, row->endpoint);
+		char *m = study_model_label(row->model, row->endpoint);
 		r = md_table_add_row(mt);
-		md_table_setf(mt, r, 0, "%s / %s", m, tables_spec_name(row->spec_type));
+		md_table_setf(mt, r, 0, "%s / %s", m, study_spec_name(row->spec_type));
 		free(m);
 		for (k = 0; k < t->n_spec_cols; k++) {
 			char *c = tables_spec_text(&row->cells[k]);
@@ -101,13 +100,13 @@ void tables_md_runs(const struct tables *t, struct md_table *mt)
 		md_table_set(mt, 0, i, head[i]);
 	for (i = 0; i < t->n_runs; i++) {
 		const struct tables_run *x = &t->runs[i];
-		char *c = tables_config_label(x->spec_type, x->n_max, x->endpoint);
+		char *c = study_config_label(x->spec_type, x->n_max, x->endpoint);
 		r = md_table_add_row(mt);
 		md_table_set(mt, r, 0, x->uuid);
 		md_table_set(mt, r, 1, x->engine);
 		md_table_set(mt, r, 2, x->model);
 		md_table_set(mt, r, 3, c);
-		md_table_set(mt, r, 4, tables_same(x->tag, "") ? "-" : x->tag);
+		md_table_set(mt, r, 4, study_same(x->tag, "") ? "-" : x->tag);
 		md_table_set(mt, r, 5, x->started_at);
 		free(c);
 	}
@@ -196,7 +195,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 	}
 	for (i = 0; i < t->n_engines; i++) {
 		/* The answer first, per engine against the reference. */
-		char *line = answer_text_report(t, i), *e;
+		char *line = tables_answer_text(t, i), *e;
 
 		if (!line)
 			continue;
@@ -229,8 +228,8 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 		fprintf(o->f, "No speculative runs.\n\n");
 	for (i = 0; i < t->n_prompts; i++) {
 		const struct tables_prompt_table *pt = &t->prompts[i];
-		char *m = tables_model_label(pt->model, pt->endpoint), *h;
-		title = tps_xasprintf("%s / %s", m, tables_spec_name(pt->spec_type));
+		char *m = study_model_label(pt->model, pt->endpoint), *h;
+		title = tps_xasprintf("%s / %s", m, study_spec_name(pt->spec_type));
 		h = o->md ? md_escape(title) : md_plain(title);
 		heading(o, 3, h);
 		free(h);

@@ -8,8 +8,10 @@
 
 #include "tpsdb.h"
 
-int series_build(const struct series_run *runs, size_t n, double tolerance_pct,
-		 struct series_set *out)
+/* series_assemble() of runs[0..n), with the error line the commands print when
+ * it refuses (tolerance_pct NaN or negative). */
+static int series_build(const struct series_run *runs, size_t n, double tolerance_pct,
+			struct series_set *out)
 {
 	if (series_assemble(runs, n, tolerance_pct, out) < 0)
 		return tps_error("cannot analyse the sweep: the tolerance must be a number >= 0");

@@ -10,12 +10,6 @@
 #include "analyze/series.h"
 #include "schema/series_load.h"
 
-/* series_assemble() of runs[0..n), with the error line the commands print when it
- * refuses: fills *out, which the caller releases with series_set_release() (also
- * after -1). 0 ok, -1 after an error line (tolerance_pct NaN or negative). */
-int series_build(const struct series_run *runs, size_t n, double tolerance_pct,
-		 struct series_set *out);
-
 /* Assembles the series of runs[0..n) (the speculative runs as schema/ loaded them)
  * with series_assemble(). Fills *out, which the caller releases with
  * series_set_release() (also after -1). 0 ok, -1 after an error line (tolerance_pct

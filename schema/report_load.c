@@ -1,6 +1,6 @@
 /* report_load.c: the loaders of report_load.h. They only gather: which engine is a
- * column, which pair is judged and which series is drawn is decided by the tables
- * (reports/tables.c) over what is loaded here, so a pair set or a noise floor that
+ * column, which pair is judged and which series is drawn is decided by the study
+ * (analyze/study.c) over what is loaded here, so a pair set or a noise floor that
  * the report does not show may be loaded all the same. */
 #include "schema/report_load.h"
 #include "schema/noise.h"
@@ -51,7 +51,7 @@ static int load_values(struct store *s, struct report_input *in)
 	in->values = tps_xcalloc(in->n_runs ? in->n_runs : 1, sizeof(*in->values));
 	for (i = 0; i < in->n_runs; i++) {
 		const struct cell_run *r = &in->runs[i];
-		struct report_values *v = &in->values[i];
+		struct study_values *v = &in->values[i];
 
 		if (values_of(s, r->id, CELL_PP, &v->pp, &v->n_pp) < 0 ||
 		    values_of(s, r->id, CELL_TG, &v->tg, &v->n_tg) < 0)
@@ -139,8 +139,8 @@ out:
 
 static void on_prompt(const char *prompt, double tg, int64_t draft_n, int64_t accepted, void *arg)
 {
-	struct report_prompts *p = arg;
-	struct report_prompt *x;
+	struct study_prompts *p = arg;
+	struct study_prompt *x;
 
 	p->v = tps_xrealloc(p->v, (p->n + 1) * sizeof(*p->v));
 	x = &p->v[p->n++];
@@ -159,7 +159,7 @@ static int load_prompts(struct store *s, struct report_input *in)
 	in->prompts = tps_xcalloc(in->decode.n ? in->decode.n : 1, sizeof(*in->prompts));
 	for (i = 0; i < in->decode.n; i++) {
 		const struct cell_run *r = &in->decode.runs[i].run;
-		struct report_prompts *p = &in->prompts[in->n_prompts];
+		struct study_prompts *p = &in->prompts[in->n_prompts];
 
 		p->run_id = r->id;
 		in->n_prompts++;
@@ -183,8 +183,13 @@ int report_load(struct store *s, const struct report_load_opts *o, struct report
 	if (store_cell_runs(s, &cf, &out->runs, &out->n_runs) < 0 || load_values(s, out) < 0 ||
 	    load_pairs(s, o, out) < 0)
 		return -1;
-	if (!o->full)
+	if (o->trend &&
+	    report_load_trend_where(s, NULL, o->tag, o->run, NULL, CELL_TG, &out->trend) < 0)
+		return -1;
+	if (!o->full) {
+		report_input_view(out);
 		return 0;
+	}
 	if (o->run)
 		rf = *o->run;
 	rf.tag = o->tag ? o->tag : rf.tag;
@@ -193,6 +198,7 @@ int report_load(struct store *s, const struct report_load_opts *o, struct report
 	    catalog_quality(s, &rf, &out->quality, &out->n_quality) < 0 ||
 	    catalog_alarms(s, &out->alarms, &out->n_alarms) < 0)
 		return -1;
+	report_input_view(out);
 	return 0;
 }
 
@@ -226,33 +232,108 @@ void report_input_release(struct report_input *in)
 	free(in->prompts);
 	catalog_quality_free(in->quality, in->n_quality);
 	catalog_alarms_free(in->alarms, in->n_alarms);
+	report_trend_release(&in->trend);
+	free(in->v_runs);
+	free(in->v_pairs);
+	free(in->v_quality);
+	free(in->v_hist);
+	free(in->v_hist_runs);
 	memset(in, 0, sizeof(*in));
 }
 
-const struct report_pair *report_pair_find(const struct report_input *in, const char *ours,
-					   const char *vs, const char *model)
+/* The study's view of h[0..n) with floors floor[0..n), into v[0..n), the runs into
+ * *runs (advanced past those used). */
+static void view_history(const struct history_series *h, const double *floor, size_t n,
+			 struct study_history *v, struct study_history_run **runs)
 {
-	size_t i;
+	size_t i, k;
 
-	for (i = 0; i < in->n_pairs; i++) {
-		const struct report_pair *p = &in->pairs[i];
-		if (same(p->ours, ours) && same(p->vs, vs) &&
-		    (model ? p->model && !strcmp(p->model, model) : !p->model))
-			return p;
+	for (i = 0; i < n; i++) {
+		v[i].engine = h[i].engine;
+		v[i].role = h[i].role;
+		v[i].model = h[i].model;
+		v[i].spec_type = h[i].spec_type;
+		v[i].endpoint = h[i].endpoint;
+		v[i].n_max = h[i].n_max;
+		v[i].floor = floor ? floor[i] : NAN;
+		v[i].n = h[i].n;
+		v[i].runs = *runs;
+		for (k = 0; k < h[i].n; k++) {
+			(*runs)[k].started_at = h[i].runs[k].started_at;
+			(*runs)[k].values = h[i].runs[k].values;
+			(*runs)[k].n = h[i].runs[k].n;
+		}
+		*runs += h[i].n;
 	}
-	return NULL;
 }
 
-const struct report_prompts *report_prompts_find(const struct report_input *in,
-						 int64_t run_id)
+void report_input_view(struct report_input *in)
 {
-	size_t i;
+	struct study_input *v = &in->study;
+	struct study_history_run *hr;
+	size_t i, nh = in->trend.n + in->trend.n_base, nr = 0;
 
-	for (i = 0; i < in->n_prompts; i++) {
-		if (in->prompts[i].run_id == run_id)
-			return &in->prompts[i];
+	free(in->v_runs);
+	free(in->v_pairs);
+	free(in->v_quality);
+	free(in->v_hist);
+	free(in->v_hist_runs);
+	memset(v, 0, sizeof(*v));
+	in->v_runs = tps_xcalloc(in->n_runs ? in->n_runs : 1, sizeof(*in->v_runs));
+	for (i = 0; i < in->n_runs; i++) {
+		const struct cell_run *r = &in->runs[i];
+		struct study_cell_run *x = &in->v_runs[i];
+		x->id = r->id;
+		x->uuid = r->uuid;
+		x->engine = r->engine;
+		x->role = r->role;
+		x->model = r->model;
+		x->spec_type = r->spec_type;
+		x->endpoint = r->endpoint;
+		x->tag = r->tag;
+		x->started_at = r->started_at;
+		x->host = r->host;
+		x->n_max = r->n_max;
+		x->values = &in->values[i];
 	}
-	return NULL;
+	in->v_pairs = tps_xcalloc(in->n_pairs ? in->n_pairs : 1, sizeof(*in->v_pairs));
+	for (i = 0; i < in->n_pairs; i++) {
+		in->v_pairs[i].ours = in->pairs[i].ours;
+		in->v_pairs[i].vs = in->pairs[i].vs;
+		in->v_pairs[i].model = in->pairs[i].model;
+		in->v_pairs[i].in = &in->pairs[i].set.in;
+		in->v_pairs[i].po = &in->pairs[i].po;
+	}
+	in->v_quality = tps_xcalloc(in->n_quality ? in->n_quality : 1, sizeof(*in->v_quality));
+	for (i = 0; i < in->n_quality; i++) {
+		in->v_quality[i].uuid = in->quality[i].uuid;
+		in->v_quality[i].engine = in->quality[i].engine;
+		in->v_quality[i].model = in->quality[i].model;
+		in->v_quality[i].status = in->quality[i].status;
+	}
+	for (i = 0; i < in->trend.n; i++)
+		nr += in->trend.h[i].n;
+	for (i = 0; i < in->trend.n_base; i++)
+		nr += in->trend.base[i].n;
+	in->v_hist = tps_xcalloc(nh ? nh : 1, sizeof(*in->v_hist));
+	in->v_hist_runs = hr = tps_xcalloc(nr ? nr : 1, sizeof(*in->v_hist_runs));
+	view_history(in->trend.h, in->trend.floor, in->trend.n, in->v_hist, &hr);
+	view_history(in->trend.base, in->trend.base_floor, in->trend.n_base,
+		     in->v_hist + in->trend.n, &hr);
+	v->runs = in->v_runs;
+	v->n_runs = in->n_runs;
+	v->pairs = in->v_pairs;
+	v->n_pairs = in->n_pairs;
+	v->decode = in->decode.series;
+	v->n_decode = in->decode.n;
+	v->prompts = in->prompts;
+	v->n_prompts = in->n_prompts;
+	v->quality = in->v_quality;
+	v->n_quality = in->n_quality;
+	v->hist = in->v_hist;
+	v->n_hist = in->trend.n;
+	v->base = in->trend.n_base ? in->v_hist + in->trend.n : NULL;
+	v->n_base = in->trend.n_base;
 }
 
 struct series_run *report_series_runs(const struct store_decode *runs, size_t n)

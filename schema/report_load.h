@@ -1,9 +1,9 @@
 /* report_load.h: everything 'tpsdb report' and 'tpsdb plot' show, loaded from the
- * store in one go into plain structs, so that reports/tables.c builds the tables
- * and the figures' data from what it is handed: the latest runs with their base
- * medians' values, the pair sets of the verdicts, the speculative runs, the
- * per-prompt rows, the data-quality rows, the alarms, and the trend's histories
- * with their stored noise floors. */
+ * store in one go into plain structs, and viewed as analyze/study.h's input, so
+ * that the study decides the tables and the figures' data from what it is handed:
+ * the latest runs with their base medians' values, the pair sets of the verdicts,
+ * the speculative runs, the per-prompt rows, the data-quality rows, the alarms,
+ * and the trend's histories with their stored noise floors. */
 #ifndef SCHEMA_REPORT_LOAD_H
 #define SCHEMA_REPORT_LOAD_H
 
@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "analyze/series.h"
+#include "analyze/study.h"
 #include "schema/catalog.h"
 #include "schema/cells.h"
 #include "schema/history.h"
@@ -30,29 +31,10 @@ struct report_load_opts {
 	size_t n_models;
 	const char *ref;
 	int full; /* 0: only runs, values and pairs (a parity figure) */
+	int trend; /* also the tg histories of every model (the report's figures) */
 	/* More conditions on every run loaded (engine version, dates, batch, host ...;
 	 * 'tpsdb report --since'), borrowed; NULL: none. */
 	const struct run_filter *run;
-};
-
-/* The usable prefill and decode values of one run. */
-struct report_values {
-	double *pp, *tg;
-	size_t n_pp, n_tg;
-};
-
-/* One prompt of a run: its mean decode tok/s and summed draft counts. */
-struct report_prompt {
-	char *name;
-	double tg;
-	int64_t draft_n, draft_n_accepted;
-};
-
-/* The prompts of one run, in name order. */
-struct report_prompts {
-	int64_t run_id;
-	struct report_prompt *v;
-	size_t n;
 };
 
 /* The cells ours and vs share, as store_pair_load() gives them for the report's
@@ -72,35 +54,6 @@ struct report_decode {
 	size_t n;
 };
 
-struct report_input {
-	struct cell_run *runs;         /* the latest run of every cell (store_cell_runs()) */
-	size_t n_runs;
-	struct report_values *values;  /* n_runs, parallel to runs */
-	struct report_pair *pairs;
-	size_t n_pairs;
-	/* full only */
-	struct report_decode decode;
-	struct report_prompts *prompts; /* one per run of decode */
-	size_t n_prompts;
-	struct catalog_quality *quality; /* every run with the tag */
-	size_t n_quality;
-	struct catalog_alarm *alarms;
-	size_t n_alarms;
-};
-
-/* Loads what o asks for into *out, which the caller releases with
- * report_input_release() (also after -1). 0 ok, -1 after an error line. */
-int report_load(struct store *s, const struct report_load_opts *o, struct report_input *out);
-void report_input_release(struct report_input *in);
-
-/* The pair set of (ours, vs, model) in in (model NULL: the set for all models), or
- * NULL when it was not loaded. Borrowed. */
-const struct report_pair *report_pair_find(const struct report_input *in, const char *ours,
-					   const char *vs, const char *model);
-
-/* The prompts of run run_id, or NULL when none were loaded. Borrowed. */
-const struct report_prompts *report_prompts_find(const struct report_input *in,
-						 int64_t run_id);
 
 /* Loads the speculative runs with tag (NULL: any) into *out, each cell with every
  * run it pools (store_load_series(): without a tag, the runs carrying the tag of
@@ -136,5 +89,41 @@ int report_load_trend_where(struct store *s, const char *model, const char *tag,
 			    const struct run_filter *run, const char *baseline,
 			    enum cell_metric m, struct report_trend *out);
 void report_trend_release(struct report_trend *t);
+
+struct report_input {
+	struct cell_run *runs;         /* the latest run of every cell (store_cell_runs()) */
+	size_t n_runs;
+	struct study_values *values;   /* n_runs, parallel to runs */
+	struct report_pair *pairs;
+	size_t n_pairs;
+	/* full only */
+	struct report_decode decode;
+	struct study_prompts *prompts; /* one per run of decode */
+	size_t n_prompts;
+	struct catalog_quality *quality; /* every run with the tag */
+	size_t n_quality;
+	struct catalog_alarm *alarms;
+	size_t n_alarms;
+	/* trend only (or filled by the caller with report_load_trend()) */
+	struct report_trend trend;
+	/* The study's view of all the above (report_input_view()), borrowing it. */
+	struct study_input study;
+	struct study_cell_run *v_runs;
+	struct study_pair *v_pairs;
+	struct study_quality *v_quality;
+	struct study_history *v_hist;  /* trend.n, then trend.n_base */
+	struct study_history_run *v_hist_runs;
+};
+
+/* Loads what o asks for into *out, and views it as the study's input (out->study),
+ * which the caller releases with report_input_release() (also after -1). 0 ok, -1
+ * after an error line. */
+int report_load(struct store *s, const struct report_load_opts *o, struct report_input *out);
+void report_input_release(struct report_input *in);
+
+/* (Re)builds in->study from what in holds now: for a caller that filled
+ * in->decode or in->trend itself (report_load_decode(), report_load_trend()).
+ * Cannot fail. */
+void report_input_view(struct report_input *in);
 
 #endif

@@ -1,7 +1,8 @@
 /* test_report.c: reports/md.c (markdown and plain-text escaping and tables) and
- * reports/tables.c (the study's tables and their cell formats) over a migrated
- * ":memory:" store restored from tests/data/report/study.jsonl, the export-format
- * fixture with fixed uuids that the CLI golden tests also use. */
+ * the study's tables (analyze/study.c, worded by reports/tables.c) and their cell
+ * formats over a migrated ":memory:" store restored from
+ * tests/data/report/study.jsonl, the export-format fixture with fixed uuids that
+ * the CLI golden tests also use. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -180,9 +181,12 @@ static void expect_cell(const struct tables *t, const char *model, size_t e, con
 	free(got);
 }
 
-/* tables_build() over what report_load() loads for o; *in is released by the
- * caller after the tables. */
-static int build(struct store *s, const struct tables_opts *o, struct report_input *in,
+/* The study behind the tables of the test that runs. */
+static struct study study;
+
+/* study_build() and tables_init() over what report_load() loads for o; released
+ * by release() after the tables. */
+static int build(struct store *s, const struct study_opts *o, struct report_input *in,
 		 struct tables *t)
 {
 	struct report_load_opts lo = { 0 };
@@ -195,14 +199,25 @@ static int build(struct store *s, const struct tables_opts *o, struct report_inp
 	lo.ref = o->ref;
 	lo.full = 1;
 	memset(t, 0, sizeof(*t));
+	study_release(&study);
 	if (report_load(s, &lo, in) < 0)
 		return -1;
-	return tables_build(o, in, t);
+	if (study_build(o, &in->study, &study) < 0)
+		return tables_error(&study.err);
+	tables_init(t, &study, in->quality, in->alarms, in->n_alarms);
+	return 0;
+}
+
+static void release(struct tables *t, struct report_input *in)
+{
+	tables_release(t);
+	study_release(&study);
+	report_input_release(in);
 }
 
 static void test_report_tables_study(void **state)
 {
-	struct tables_opts o = { 0 };
+	struct study_opts o = { 0 };
 	struct report_input in = { 0 };
 	struct tables t;
 	size_t k, best = 0;
@@ -245,23 +260,21 @@ static void test_report_tables_study(void **state)
 	assert_int_equal(t.n_alarms, 1);
 	assert_int_equal(t.n_warnings, 1);
 	tables_release(&t);
-	tables_release(&t);
-	report_input_release(&in);
+	release(&t, &in);
 }
 
 static void test_report_tables_filters(void **state)
 {
 	static const char *const engines[] = { "ours", "nope" };
 	static const char *const models[] = { "g4" };
-	struct tables_opts o = { 0 };
+	struct study_opts o = { 0 };
 	struct report_input in = { 0 };
 	struct tables t;
 
 	o.engines = engines;
 	o.n_engines = 2;
 	assert_int_equal(build(*state, &o, &in, &t), -1);
-	tables_release(&t);
-	report_input_release(&in);
+	release(&t, &in);
 	o.n_engines = 1;
 	o.models = models;
 	o.n_models = 1;
@@ -271,12 +284,10 @@ static void test_report_tables_filters(void **state)
 	assert_int_equal(t.n_base, 1);
 	assert_int_equal(t.n_spec, 0);
 	expect_cell(&t, "g4", 0, "5400 / 88.1 (not comparable)");
-	tables_release(&t);
-	report_input_release(&in);
+	release(&t, &in);
 	o.ref = "nope";
 	assert_int_equal(build(*state, &o, &in, &t), -1);
-	tables_release(&t);
-	report_input_release(&in);
+	release(&t, &in);
 }
 
 /* The cell formats for the cases the fixture lacks. */
@@ -334,7 +345,7 @@ static void test_report_cell_formats(void **state)
 
 static void test_report_json_csv(void **state)
 {
-	struct tables_opts o = { 0 };
+	struct study_opts o = { 0 };
 	struct tables_figures fig = { "trend.png", NULL, "parity.png", NULL, NULL };
 	struct report_input in = { 0 };
 	struct tables t;
@@ -368,8 +379,7 @@ static void test_report_json_csv(void **state)
 	assert_non_null(strstr(buf, "\nbase,q35,completion,,ours,,,tg,142.68,undecided,undecided,"
 				   "-0.22,0,,"));
 	free(buf);
-	tables_release(&t);
-	report_input_release(&in);
+	release(&t, &in);
 }
 
 

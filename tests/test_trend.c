@@ -185,9 +185,10 @@ static void test_trend_figure(void **state)
 {
 	static const char *const engines[] = { "steps", "steady" };
 	const char *engines_outlier[1];
-	struct tables_trend_opts o = { 0 };
-	struct tables_arena *a = tables_arena_new();
-	struct report_trend in = { 0 };
+	struct study_trend_opts o = { 0 };
+	struct study_arena *a = study_arena_new();
+	struct study_error err;
+	struct report_input in = { 0 };
 	struct plot_trend tr;
 
 	o.engines = engines;
@@ -195,8 +196,9 @@ static void test_trend_figure(void **state)
 	o.model = "m1";
 	o.n_max = TPS_NULL;
 	o.metric = CELL_TG;
-	assert_int_equal(report_load_trend(*state, o.model, NULL, NULL, CELL_TG, &in), 0);
-	assert_int_equal(tables_trend(&o, &in, a, &tr), 0);
+	assert_int_equal(report_load_trend(*state, o.model, NULL, NULL, CELL_TG, &in.trend), 0);
+	report_input_view(&in);
+	assert_int_equal(study_trend(&o, &in.study, a, &tr, NULL, &err), 0);
 	assert_int_equal(tr.n_series, 2);
 	assert_string_equal(tr.series[0].label, "steps");
 	assert_int_equal(tr.series[0].n_cp, 2);
@@ -213,21 +215,22 @@ static void test_trend_figure(void **state)
 	o.n_engines = 1;
 	engines_outlier[0] = "outlier";
 	o.engines = engines_outlier;
-	assert_int_equal(tables_trend(&o, &in, a, &tr), 0);
+	assert_int_equal(study_trend(&o, &in.study, a, &tr, NULL, &err), 0);
 	assert_int_equal(tr.n_series, 1);
 	assert_int_equal(tr.series[0].n_cp, 0);
 	assert_int_equal(tr.n_bands, 1);
 	assert_true(fabs(tr.bands[0].lo - 98) < 0.5 && fabs(tr.bands[0].hi - 102) < 0.5);
 	o.engines = engines;
 	o.n_engines = 2;
-	report_trend_release(&in);
+	report_input_release(&in);
 	o.model = "nope";
-	assert_int_equal(report_load_trend(*state, o.model, NULL, NULL, CELL_TG, &in), 0);
-	assert_int_equal(tables_trend(&o, &in, a, &tr), 0);
+	assert_int_equal(report_load_trend(*state, o.model, NULL, NULL, CELL_TG, &in.trend), 0);
+	report_input_view(&in);
+	assert_int_equal(study_trend(&o, &in.study, a, &tr, NULL, &err), 0);
 	assert_int_equal(tr.n_series, 0);
-	report_trend_release(&in);
-	tables_arena_free(a);
-	tables_arena_free(NULL);
+	report_input_release(&in);
+	study_arena_free(a);
+	study_arena_free(NULL);
 }
 
 /* A series of runs as plain arrays: run i holds vals[i][0..nv[i]). */

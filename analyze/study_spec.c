@@ -1,10 +1,10 @@
-/* table_spec.c: the speculative table, one row per model, spec type and endpoint
+/* study_spec.c: the speculative table, one row per model, spec type and endpoint
  * and one column per (n_max, engine) any row has: decode tok/s and acceptance of
  * each rung as analyze/series.c assembles them (the numbers 'tpsdb sweep' shows), with
  * each engine's fastest rung of a row marked. */
-#include "reports/tables_int.h"
-#include "reports/md.h"
-#include "reports/series.h"
+#include "analyze/study_int.h"
+#include "analyze/series.h"
+#include "analyze/sweep.h"
 #include "tpsdb.h"
 
 #include <math.h>
@@ -20,7 +20,7 @@ static int col_cmp(const void *pa, const void *pb)
 	return a->engine < b->engine ? -1 : a->engine > b->engine;
 }
 
-long tables_col_index(const struct tables_spec_col *cols, size_t n, size_t engine,
+long study_col_index(const struct tables_spec_col *cols, size_t n, size_t engine,
 		      int64_t n_max)
 {
 	size_t i;
@@ -33,7 +33,7 @@ long tables_col_index(const struct tables_spec_col *cols, size_t n, size_t engin
 }
 
 /* The columns: every (n_max, engine) any row has, depth first. */
-static void spec_columns(const struct tables_opts *o, struct tables *t,
+static void spec_columns(const struct study_opts *o, struct study *t,
 			 const struct series_set *set)
 {
 	size_t i, k;
@@ -41,13 +41,13 @@ static void spec_columns(const struct tables_opts *o, struct tables *t,
 	for (i = 0; i < set->n; i++) {
 		const struct series *se = &set->v[i];
 		size_t e;
-		if (!tables_series_shown(o, t, se))
+		if (!study_series_shown(o, t, se))
 			continue;
-		e = (size_t)tables_engine_index(t, se->engine);
+		e = (size_t)study_engine_index(t, se->engine);
 		for (k = 0; k < se->n_rungs; k++) {
 			int64_t nm = se->rungs[k].n_max;
 			if (sweep_rung_is_base(nm) ||
-			    tables_col_index(t->spec_cols, t->n_spec_cols, e, nm) >= 0)
+			    study_col_index(t->spec_cols, t->n_spec_cols, e, nm) >= 0)
 				continue;
 			t->spec_cols = tps_xrealloc(t->spec_cols,
 						    (t->n_spec_cols + 1) * sizeof(*t->spec_cols));
@@ -59,15 +59,15 @@ static void spec_columns(const struct tables_opts *o, struct tables *t,
 		qsort(t->spec_cols, t->n_spec_cols, sizeof(*t->spec_cols), col_cmp);
 }
 
-static struct tables_spec_row *spec_row(struct tables *t, const struct series *se)
+static struct tables_spec_row *spec_row(struct study *t, const struct series *se)
 {
 	struct tables_spec_row *row = NULL;
 	size_t r;
 
 	for (r = 0; r < t->n_spec; r++) {
-		if (tables_same(t->spec[r].model, se->model) &&
-		    tables_same(t->spec[r].spec_type, se->spec_type) &&
-		    tables_same(t->spec[r].endpoint, se->endpoint))
+		if (study_same(t->spec[r].model, se->model) &&
+		    study_same(t->spec[r].spec_type, se->spec_type) &&
+		    study_same(t->spec[r].endpoint, se->endpoint))
 			row = &t->spec[r];
 	}
 	if (row)
@@ -82,7 +82,7 @@ static struct tables_spec_row *spec_row(struct tables *t, const struct series *s
 }
 
 /* The rows: one per model, spec type and endpoint (series come in that order). */
-static void spec_rows(const struct tables_opts *o, struct tables *t, const struct series_set *set)
+static void spec_rows(const struct study_opts *o, struct study *t, const struct series_set *set)
 {
 	size_t i, k;
 
@@ -90,14 +90,14 @@ static void spec_rows(const struct tables_opts *o, struct tables *t, const struc
 		const struct series *se = &set->v[i];
 		struct tables_spec_row *row;
 		size_t e;
-		if (!tables_series_shown(o, t, se))
+		if (!study_series_shown(o, t, se))
 			continue;
-		e = (size_t)tables_engine_index(t, se->engine);
+		e = (size_t)study_engine_index(t, se->engine);
 		row = spec_row(t, se);
 		for (k = 0; k < se->n_rungs; k++) {
 			const struct series_rung *rg = &se->rungs[k];
 			struct tables_spec_cell *c;
-			long ci = tables_col_index(t->spec_cols, t->n_spec_cols, e, rg->n_max);
+			long ci = study_col_index(t->spec_cols, t->n_spec_cols, e, rg->n_max);
 			if (sweep_rung_is_base(rg->n_max) || ci < 0)
 				continue;
 			c = &row->cells[ci];
@@ -115,7 +115,7 @@ static void spec_rows(const struct tables_opts *o, struct tables *t, const struc
 /* The best rung of each engine in each row: its highest decode speed, marked
  * only when decided (its interval lies wholly above every other rung's), so that
  * an A/A pair's noise is never shown as a fastest rung. */
-static void mark_best(struct tables *t)
+static void mark_best(struct study *t)
 {
 	size_t r, e, k;
 
@@ -147,32 +147,23 @@ static void mark_best(struct tables *t)
 	}
 }
 
-int tables_build_spec(const struct tables_opts *o, struct tables *t,
-		      const struct report_input *in)
+int study_build_spec(const struct study_opts *o, struct study *t,
+		      const struct study_input *in)
 {
 	struct series_set set = { 0 };
 	int ret = -1;
 
-	if (series_build(in->decode.series, in->decode.n, SWEEP_TOLERANCE_PCT, &set) < 0)
+	if (series_assemble(in->decode, in->n_decode, SWEEP_TOLERANCE_PCT, &set) < 0) {
+		study_fail(&t->err, STUDY_TOLERANCE, NULL, NULL);
 		goto out;
+	}
 	spec_columns(o, t, &set);
 	spec_rows(o, t, &set);
 	mark_best(t);
-	if (tables_build_prompts(o, t, &set, in) < 0)
+	if (study_build_prompts(o, t, &set, in) < 0)
 		goto out;
 	ret = 0;
 out:
 	series_set_release(&set);
 	return ret;
-}
-
-char *tables_spec_text(const struct tables_spec_cell *c)
-{
-	char tg[32], ac[32];
-
-	if (!c->present)
-		return tps_xstrdup("-");
-	md_num(tg, sizeof(tg), "%.1f", c->tg);
-	md_num(ac, sizeof(ac), "%.2f", c->accept);
-	return tps_xasprintf("%s \xc2\xb7 %s", tg, ac);
 }

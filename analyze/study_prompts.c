@@ -1,8 +1,8 @@
-/* table_prompts.c: the per-prompt acceptance tables, one per speculative row over
+/* study_prompts.c: the per-prompt acceptance tables, one per speculative row over
  * the columns that row has: the share of drafted tokens accepted for each prompt,
  * then over every prompt and the decode speed of the rung, so a rung's acceptance
  * can be traced to the prompts that drive it. */
-#include "reports/tables_int.h"
+#include "analyze/study_int.h"
 #include "analyze/series.h"
 #include "tpsdb.h"
 
@@ -23,7 +23,7 @@ static void on_prompt(struct prompt_acc *acc, const char *prompt, int64_t draft_
 	size_t i, c;
 
 	for (i = 0; i < pt->n_prompts; i++) {
-		if (tables_same(pt->prompts[i], prompt))
+		if (study_same(pt->prompts[i], prompt))
 			break;
 	}
 	if (i == pt->n_prompts) {
@@ -68,7 +68,7 @@ static void sort_prompts(struct tables_prompt_table *pt)
 }
 
 /* An empty table for spec row `row`, its columns the rung cells the row has. */
-static void new_table(struct tables *t, const struct tables_spec_row *row)
+static void new_table(struct study *t, const struct tables_spec_row *row)
 {
 	struct tables_prompt_table *pt;
 	size_t k;
@@ -95,8 +95,8 @@ static void new_table(struct tables *t, const struct tables_spec_row *row)
 	}
 }
 
-int tables_build_prompts(const struct tables_opts *o, struct tables *t,
-			 const struct series_set *set, const struct report_input *in)
+int study_build_prompts(const struct study_opts *o, struct study *t,
+			 const struct series_set *set, const struct study_input *in)
 {
 	size_t i, k, r, q;
 
@@ -104,27 +104,27 @@ int tables_build_prompts(const struct tables_opts *o, struct tables *t,
 		new_table(t, &t->spec[r]);
 	for (i = 0; i < set->n; i++) {
 		const struct series *se = &set->v[i];
-		if (!tables_series_shown(o, t, se))
+		if (!study_series_shown(o, t, se))
 			continue;
 		for (r = 0; r < t->n_prompts; r++) {
 			struct tables_prompt_table *pt = &t->prompts[r];
-			if (!tables_same(pt->model, se->model) ||
-			    !tables_same(pt->spec_type, se->spec_type) ||
-			    !tables_same(pt->endpoint, se->endpoint))
+			if (!study_same(pt->model, se->model) ||
+			    !study_same(pt->spec_type, se->spec_type) ||
+			    !study_same(pt->endpoint, se->endpoint))
 				continue;
 			for (k = 0; k < se->n_rungs; k++) {
-				const struct report_prompts *rp;
+				const struct study_prompts *rp;
 				struct prompt_acc acc;
-				long ci = tables_col_index(pt->cols, pt->n_cols,
-							   (size_t)tables_engine_index(t, se->engine),
+				long ci = study_col_index(pt->cols, pt->n_cols,
+							   (size_t)study_engine_index(t, se->engine),
 							   se->rungs[k].n_max);
 				if (ci < 0)
 					continue;
 				acc.pt = pt;
 				acc.col = (size_t)ci;
-				if (!(rp = report_prompts_find(in, se->rungs[k].run_id)))
-					return tps_error("the prompts of run '%s' were not loaded",
-							 se->rungs[k].run_uuid);
+				if (!(rp = study_prompts_find(in, se->rungs[k].run_id)))
+					return study_fail(&t->err, STUDY_NO_PROMPTS,
+							  se->rungs[k].run_uuid, NULL);
 				for (q = 0; q < rp->n; q++)
 					on_prompt(&acc, rp->v[q].name, rp->v[q].draft_n,
 						  rp->v[q].draft_n_accepted);

@@ -1,29 +1,31 @@
-/* table_figures.c: the data behind the trend, sweep and parity figures (plot.h),
+/* study_figures.c: the data behind the trend, sweep and parity figures (figure.h),
  * shared by 'tpsdb plot' and 'tpsdb report'. The series follow the tables' column
  * order so that colours match, and every array a figure points to lives in one
  * arena, freed at once when the figure is drawn. */
-#include "reports/tables_int.h"
+#include "analyze/study_int.h"
 #include "analyze/stats.h"
 #include "analyze/trend.h"
-#include "reports/series.h"
+#include "analyze/series.h"
+#include "analyze/sweep.h"
 #include "tpsdb.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-struct tables_arena {
+struct study_arena {
 	void **p;
 	size_t n;
 };
 
-struct tables_arena *tables_arena_new(void)
+struct study_arena *study_arena_new(void)
 {
-	return tps_xcalloc(1, sizeof(struct tables_arena));
+	return tps_xcalloc(1, sizeof(struct study_arena));
 }
 
-void tables_arena_free(struct tables_arena *a)
+void study_arena_free(struct study_arena *a)
 {
 	size_t i;
 
@@ -35,35 +37,35 @@ void tables_arena_free(struct tables_arena *a)
 	free(a);
 }
 
-static void *keep(struct tables_arena *a, void *p)
+static void *keep(struct study_arena *a, void *p)
 {
 	a->p = tps_xrealloc(a->p, (a->n + 1) * sizeof(*a->p));
 	a->p[a->n++] = p;
 	return p;
 }
 
-static void *arena_calloc(struct tables_arena *a, size_t n, size_t size)
+static void *arena_calloc(struct study_arena *a, size_t n, size_t size)
 {
 	return keep(a, tps_xcalloc(n ? n : 1, size));
 }
 
-static char *arena_strdup(struct tables_arena *a, const char *s)
+static char *arena_strdup(struct study_arena *a, const char *s)
 {
 	return keep(a, tps_xstrdup(s ? s : ""));
 }
 
 /* A series' legend: the engine, with the endpoint after it unless completion. */
-static const char *series_label(struct tables_arena *a, const char *engine, const char *endpoint)
+static const char *series_label(struct study_arena *a, const char *engine, const char *endpoint)
 {
-	if (tables_same(endpoint, "completion"))
+	if (study_same(endpoint, "completion"))
 		return arena_strdup(a, engine);
 	return keep(a, tps_xasprintf("%s (%s)", engine, endpoint));
 }
 
-static const char *sweep_title(struct tables_arena *a, const char *model, const char *spec_type)
+static const char *sweep_title(struct study_arena *a, const char *model, const char *spec_type)
 {
 	return keep(a, tps_xasprintf("speculative sweep of %s, %s: decode tok/s and acceptance "
-				     "by n_max", model, tables_spec_name(spec_type)));
+				     "by n_max", model, study_spec_name(spec_type)));
 }
 
 /* "2025-01-02T03:04:05.678Z" as seconds since the epoch; NaN when unparsable. */
@@ -93,15 +95,15 @@ static int series_before(const char *const *engines, size_t n, const char *la, c
 	if (n) {
 		size_t i, ia = n, ib = n;
 		for (i = 0; i < n; i++) {
-			if (ia == n && tables_same(engines[i], la))
+			if (ia == n && study_same(engines[i], la))
 				ia = i;
-			if (ib == n && tables_same(engines[i], lb))
+			if (ib == n && study_same(engines[i], lb))
 				ib = i;
 		}
 		if (ia != ib)
 			return ia < ib;
-	} else if (tables_role_rank(ra) != tables_role_rank(rb)) {
-		return tables_role_rank(ra) < tables_role_rank(rb);
+	} else if (study_role_rank(ra) != study_role_rank(rb)) {
+		return study_role_rank(ra) < study_role_rank(rb);
 	}
 	return strcmp(la, lb) < 0;
 }
@@ -111,16 +113,25 @@ static int series_before(const char *const *engines, size_t n, const char *la, c
 
 static const char *metric_name(int metric)
 {
-	return metric == CELL_PP ? "prefill tok/s (pp)" : "decode tok/s (tg)";
+	return metric == STUDY_PP ? "prefill tok/s (pp)" : "decode tok/s (tg)";
 }
 
-static int trend_series_wanted(const struct tables_trend_opts *o, const char *model,
-			       const struct history_series *se)
+/* Run i's usable values of a history, for analyze/trend.c. */
+static const double *hist_values(const void *se, size_t i, size_t *n)
 {
-	if (!tables_same(se->model, model) ||
-	    !tables_same(se->spec_type, o->spec_type ? o->spec_type : "") || se->n_max != o->n_max)
+	const struct study_history *h = se;
+
+	*n = h->runs[i].n;
+	return h->runs[i].values;
+}
+
+static int trend_series_wanted(const struct study_trend_opts *o, const char *model,
+			       const struct study_history *se)
+{
+	if (!study_same(se->model, model) ||
+	    !study_same(se->spec_type, o->spec_type ? o->spec_type : "") || se->n_max != o->n_max)
 		return 0;
-	return !o->n_engines || tables_in_list(o->engines, o->n_engines, se->engine);
+	return !o->n_engines || study_in_list(o->engines, o->n_engines, se->engine);
 }
 
 /* The band's half width in %: the parity band, or k x the stored floor (NaN: none)
@@ -133,23 +144,24 @@ static double band_pct(double floor)
 
 /* The band from a frozen baseline: min..max of its run medians in this config,
  * widened to mean +/- max(2%, k x the stored floor) when that is wider. */
-static void baseline_band(const struct tables_trend_opts *o, const struct report_trend *in,
-			  const char *model, struct plot_trend *out, struct tables_arena *a)
+static void baseline_band(const struct study_trend_opts *o, const struct study_input *in,
+			  const char *model, struct plot_trend *out, struct study_arena *a,
+			  const char **no_band)
 {
-	const struct history_series *h = in->base;
+	const struct study_history *h = in->base;
 	size_t n = in->n_base, i, k, m = 0;
 	double lo = INFINITY, hi = -INFINITY, sum = 0, noise = NAN;
 	int first = 1;
 
 	for (i = 0; i < n; i++) {
-		if (!tables_same(h[i].model, model) ||
-		    !tables_same(h[i].spec_type, o->spec_type ? o->spec_type : "") || h[i].n_max != o->n_max)
+		if (!study_same(h[i].model, model) ||
+		    !study_same(h[i].spec_type, o->spec_type ? o->spec_type : "") || h[i].n_max != o->n_max)
 			continue;
 		/* The floor of the first series' cell (its endpoint). */
 		if (first)
-			noise = in->base_floor[i];
+			noise = h[i].floor;
 		first = 0;
-		double *med = trend_medians(&h[i], h[i].n, history_run_values);
+		double *med = trend_medians(&h[i], h[i].n, hist_values);
 		for (k = 0; k < h[i].n; k++) {
 			double y = med[k];
 			lo = y < lo ? y : lo;
@@ -168,9 +180,8 @@ static void baseline_band(const struct tables_trend_opts *o, const struct report
 		out->band_lo = lo;
 		out->band_hi = hi;
 		out->band_label = keep(a, tps_xasprintf("baseline %s (%zu runs)", o->baseline, m));
-	} else {
-		tps_warning("baseline '%s' holds no run of '%s' in this config: no band",
-			    o->baseline, model);
+	} else if (no_band) {
+		*no_band = model;
 	}
 }
 
@@ -193,12 +204,12 @@ static void order_series(size_t *idx, size_t n, const char *const *engines, size
 
 static const char *hist_label(const void *v, size_t i)
 {
-	return ((const struct history_series *)v)[i].engine;
+	return ((const struct study_history *)v)[i].engine;
 }
 
 static const char *hist_role(const void *v, size_t i)
 {
-	return ((const struct history_series *)v)[i].role;
+	return ((const struct study_history *)v)[i].role;
 }
 
 static const char *ser_label(const void *v, size_t i)
@@ -211,7 +222,7 @@ static const char *ser_role(const void *v, size_t i)
 	return ((const struct series *)v)[i].role;
 }
 
-size_t tables_segment_bands(const double *x, const double *y, size_t n, const size_t *cp,
+size_t study_segment_bands(const double *x, const double *y, size_t n, const size_t *cp,
 			    size_t n_cp, double floor, struct plot_band *out)
 {
 	double *dev = tps_xcalloc(n ? n : 1, sizeof(*dev)), w = band_pct(floor);
@@ -250,30 +261,30 @@ size_t tables_segment_bands(const double *x, const double *y, size_t n, const si
 
 /* No baseline named: each segment of the first series (between its change
  * points) gets its own level, drawn over that segment only. */
-static void segment_band(const struct history_series *h, double floor,
+static void segment_band(const struct study_history *h, double floor,
 			 const struct plot_trend_series *p, struct plot_trend *out,
-			 struct tables_arena *a)
+			 struct study_arena *a)
 {
 	struct plot_band *b = arena_calloc(a, p->n_cp + 1, sizeof(*b));
 
-	out->n_bands = tables_segment_bands(p->x, p->y, p->n, p->cp, p->n_cp, floor, b);
+	out->n_bands = study_segment_bands(p->x, p->y, p->n, p->cp, p->n_cp, floor, b);
 	out->bands = b;
 	out->band_label = keep(a, tps_xasprintf("%s level per segment", h->engine));
 }
 
-const char *tables_trend_longest(const struct report_trend *in, const char *const *engines,
+const char *study_trend_longest(const struct study_input *in, const char *const *engines,
 				 size_t n_engines, const char *const *models, size_t n_models,
 				 const char *spec_type, int64_t n_max)
 {
 	const char *best = NULL;
 	size_t i, n = 0;
 
-	for (i = 0; i < in->n; i++) {
-		const struct history_series *h = &in->h[i];
-		if (!tables_same(h->spec_type, spec_type ? spec_type : "") || h->n_max != n_max)
+	for (i = 0; i < in->n_hist; i++) {
+		const struct study_history *h = &in->hist[i];
+		if (!study_same(h->spec_type, spec_type ? spec_type : "") || h->n_max != n_max)
 			continue;
-		if ((n_engines && !tables_in_list(engines, n_engines, h->engine)) ||
-		    (n_models && !tables_in_list(models, n_models, h->model)))
+		if ((n_engines && !study_in_list(engines, n_engines, h->engine)) ||
+		    (n_models && !study_in_list(models, n_models, h->model)))
 			continue;
 		if (h->n > n) {
 			n = h->n;
@@ -283,13 +294,14 @@ const char *tables_trend_longest(const struct report_trend *in, const char *cons
 	return best;
 }
 
-int tables_trend(const struct tables_trend_opts *o, const struct report_trend *in,
-		 struct tables_arena *a, struct plot_trend *out)
+int study_trend(const struct study_trend_opts *o, const struct study_input *in,
+		struct study_arena *a, struct plot_trend *out, const char **no_band,
+		struct study_error *err)
 {
-	const struct history_series *h = in->h;
+	const struct study_history *h = in->hist;
 	struct plot_trend_series *ps;
 	const char *model = o->model;
-	size_t n = in->n, i, k, ns = 0, *ord = NULL;
+	size_t n = in->n_hist, i, k, ns = 0, *ord = NULL;
 	char *cfg;
 	int ret = -1;
 
@@ -311,7 +323,7 @@ int tables_trend(const struct tables_trend_opts *o, const struct report_trend *i
 	order_series(ord, ns, o->engines, o->n_engines, hist_label, hist_role, h);
 	ps = arena_calloc(a, ns, sizeof(*ps));
 	for (i = 0; i < ns; i++) {
-		const struct history_series *se = &h[ord[i]];
+		const struct study_history *se = &h[ord[i]];
 		struct plot_trend_series *p = &ps[i];
 		struct trend t;
 		size_t *idx;
@@ -326,8 +338,8 @@ int tables_trend(const struct tables_trend_opts *o, const struct report_trend *i
 				x[k] = k ? x[k - 1] + 1 : 0;
 		}
 		p->x = x;
-		if (trend_detect(se, se->n, history_run_values, NULL, &t) < 0) {
-			tps_error("cannot search the history for change points");
+		if (trend_detect(se, se->n, hist_values, NULL, &t) < 0) {
+			study_fail(err, STUDY_CHANGEPOINTS, NULL, NULL);
 			goto out;
 		}
 		p->y = keep(a, t.medians);
@@ -346,10 +358,10 @@ int tables_trend(const struct tables_trend_opts *o, const struct report_trend *i
 	out->series = ps;
 	out->n_series = ns;
 	if (o->baseline)
-		baseline_band(o, in, model, out, a);
+		baseline_band(o, in, model, out, a, no_band);
 	else if (ns)
-		segment_band(&h[ord[0]], in->floor[ord[0]], &ps[0], out, a);
-	cfg = tables_config_label(o->spec_type ? o->spec_type : "", o->n_max, "");
+		segment_band(&h[ord[0]], h[ord[0]].floor, &ps[0], out, a);
+	cfg = study_config_label(o->spec_type ? o->spec_type : "", o->n_max, "");
 	out->title = keep(a, tps_xasprintf("%s of %s, %s: median per run", metric_name(o->metric),
 					   model, cfg));
 	free(cfg);
@@ -360,29 +372,29 @@ out:
 	return ret;
 }
 
-int tables_sweep(const struct report_decode *in, const char *const *engines, size_t n_engines,
-		 const char *model, const char *spec_type, struct tables_arena *a,
-		 struct plot_sweep *out)
+int study_sweep(const struct study_input *in, const char *const *engines, size_t n_engines,
+		const char *model, const char *spec_type, struct study_arena *a,
+		struct plot_sweep *out, struct study_error *err)
 {
 	struct series_set set = { 0 };
 	struct plot_sweep_series *ps;
 	size_t i, k, ns = 0, *ord = NULL;
 
 	memset(out, 0, sizeof(*out));
-	if (series_build(in->series, in->n, SWEEP_TOLERANCE_PCT, &set) < 0) {
+	if (series_assemble(in->decode, in->n_decode, SWEEP_TOLERANCE_PCT, &set) < 0) {
 		series_set_release(&set);
-		return -1;
+		return study_fail(err, STUDY_TOLERANCE, NULL, NULL);
 	}
 	ord = tps_xcalloc(set.n ? set.n : 1, sizeof(*ord));
 	for (i = 0; i < set.n; i++) {
 		const struct series *se = &set.v[i];
-		if (n_engines && !tables_in_list(engines, n_engines, se->engine))
+		if (n_engines && !study_in_list(engines, n_engines, se->engine))
 			continue;
 		if (!model)
 			model = arena_strdup(a, se->model);
-		if (!spec_type && tables_same(se->model, model))
+		if (!spec_type && study_same(se->model, model))
 			spec_type = arena_strdup(a, se->spec_type);
-		if (tables_same(se->model, model) && tables_same(se->spec_type, spec_type))
+		if (study_same(se->model, model) && study_same(se->spec_type, spec_type))
 			ord[ns++] = i;
 	}
 	order_series(ord, ns, engines, n_engines, ser_label, ser_role, set.v);
@@ -421,7 +433,7 @@ int tables_sweep(const struct report_decode *in, const char *const *engines, siz
 	return 0;
 }
 
-void tables_sweep_of(const struct tables *t, size_t row, struct tables_arena *a,
+void study_sweep_of(const struct study *t, size_t row, struct study_arena *a,
 		     struct plot_sweep *out)
 {
 	const struct tables_spec_row *sr = &t->spec[row];
@@ -431,7 +443,7 @@ void tables_sweep_of(const struct tables *t, size_t row, struct tables_arena *a,
 
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < t->n_base; i++) {
-		if (tables_same(t->base[i].model, sr->model) && tables_same(t->base[i].endpoint, sr->endpoint))
+		if (study_same(t->base[i].model, sr->model) && study_same(t->base[i].endpoint, sr->endpoint))
 			br = &t->base[i];
 	}
 	ps = arena_calloc(a, t->n_engines, sizeof(*ps));
@@ -468,7 +480,7 @@ void tables_sweep_of(const struct tables *t, size_t row, struct tables_arena *a,
 	out->title = sweep_title(a, sr->model, sr->spec_type);
 }
 
-void tables_parity_of(const struct tables *t, int metric, struct tables_arena *a,
+void study_parity_of(const struct study *t, int metric, struct study_arena *a,
 		      struct plot_parity *out)
 {
 	const char **groups = arena_calloc(a, t->n_base, sizeof(*groups));
@@ -483,28 +495,28 @@ void tables_parity_of(const struct tables *t, int metric, struct tables_arena *a
 	for (i = 0; i < t->n_base; i++) {
 		for (e = 0; e < t->n_engines; e++) {
 			const struct tables_base_cell *c = &t->base[i].cells[e];
-			const struct tables_verdict *v = metric == CELL_PP ? &c->vpp : &c->vtg;
+			const struct tables_verdict *v = metric == STUDY_PP ? &c->vpp : &c->vtg;
 			if (c->present && v->has && !c->forced)
 				break;
 		}
 		if (e == t->n_engines)
 			continue;
 		gi[ng] = i;
-		groups[ng++] = keep(a, tables_model_label(t->base[i].model, t->base[i].endpoint));
+		groups[ng++] = keep(a, study_model_label(t->base[i].model, t->base[i].endpoint));
 	}
 	for (e = 0; e < t->n_engines; e++) {
-		if (!t->ref || !tables_same(t->engines[e].label, t->ref))
+		if (!t->ref || !study_same(t->engines[e].label, t->ref))
 			eng[ne++] = t->engines[e].label;
 	}
 	delta = arena_calloc(a, ne * ng, sizeof(*delta));
 	lo = arena_calloc(a, ne * ng, sizeof(*lo));
 	hi = arena_calloc(a, ne * ng, sizeof(*hi));
 	for (e = 0; e < ne; e++) {
-		long ei = tables_engine_index(t, eng[e]);
+		long ei = study_engine_index(t, eng[e]);
 		size_t g;
 		for (g = 0; g < ng; g++) {
 			const struct tables_base_cell *c = &t->base[gi[g]].cells[ei];
-			const struct tables_verdict *v = metric == CELL_PP ? &c->vpp : &c->vtg;
+			const struct tables_verdict *v = metric == STUDY_PP ? &c->vpp : &c->vtg;
 			size_t x = e * ng + g;
 			delta[x] = lo[x] = hi[x] = NAN;
 			if (!c->present || !v->has || c->forced)
@@ -524,27 +536,29 @@ void tables_parity_of(const struct tables *t, int metric, struct tables_arena *a
 	out->hi = hi;
 	out->band_pct = band;
 	out->title = keep(a, tps_xasprintf("parity: %s delta %% against %s per model (90%% interval), "
-					   "shaded: parity band", metric == CELL_PP ? "pp" : "tg",
+					   "shaded: parity band", metric == STUDY_PP ? "pp" : "tg",
 					   t->ref ? t->ref : "-"));
-	out->ylabel = keep(a, tps_xasprintf("%s delta %% vs %s", metric == CELL_PP ? "pp" : "tg",
+	out->ylabel = keep(a, tps_xasprintf("%s delta %% vs %s", metric == STUDY_PP ? "pp" : "tg",
 					    t->ref ? t->ref : "-"));
 }
 
-int tables_parity(const struct tables_opts *o, const struct report_input *in, int metric,
-		  struct tables_arena *a, struct plot_parity *out)
+int study_parity(const struct study_opts *o, const struct study_input *in, int metric,
+		 struct study_arena *a, struct plot_parity *out, struct study_error *err)
 {
-	struct tables t;
+	struct study t;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (tables_build_base_only(o, in, &t) < 0)
+	if (study_build_base(o, in, &t) < 0) {
+		*err = t.err;
 		goto out;
+	}
 	if (!t.ref) {
-		tps_error("no reference engine: no engine has role upstream (name one with --ref)");
+		study_fail(err, STUDY_NO_REFERENCE, NULL, NULL);
 		goto out;
 	}
 	/* The labels must outlive t: the figure keeps copies in the arena. */
-	tables_parity_of(&t, metric, a, out);
+	study_parity_of(&t, metric, a, out);
 	{
 		const char **eng = (const char **)out->engines;
 		size_t e;
@@ -553,6 +567,57 @@ int tables_parity(const struct tables_opts *o, const struct report_input *in, in
 	}
 	ret = 0;
 out:
-	tables_release(&t);
+	study_release(&t);
 	return ret;
+}
+
+/* The report's figures: the trend of the model with the longest history among
+ * the tables' (a model with three single points says nothing), one trend per
+ * model for its page, the sweep of the first speculative row and the tg parity. */
+int study_build_figures(struct study *t, const struct study_input *in)
+{
+	struct study_figures *d = &t->fig;
+	struct study_trend_opts to = { 0 };
+	size_t e, i, k;
+
+	t->arena = study_arena_new();
+	d->cols = tps_xcalloc(t->n_engines + 1, sizeof(*d->cols));
+	for (e = 0; e < t->n_engines; e++)
+		d->cols[e] = t->engines[e].label;
+	d->models = tps_xcalloc(t->n_base + t->n_spec + 1, sizeof(*d->models));
+	for (i = 0; i < t->n_base + t->n_spec; i++) {
+		const char *m = i < t->n_base ? t->base[i].model : t->spec[i - t->n_base].model;
+		for (k = 0; k < d->n_models && strcmp(d->models[k], m); k++)
+			;
+		if (k == d->n_models)
+			d->models[d->n_models++] = m;
+	}
+	to.engines = d->cols;
+	to.n_engines = t->n_engines;
+	to.n_max = STUDY_NULL;
+	to.metric = STUDY_TG;
+	d->trend_model = study_trend_longest(in, d->cols, t->n_engines, d->models, d->n_models,
+					     NULL, STUDY_NULL);
+	memset(&d->trend, 0, sizeof(d->trend));
+	if (d->trend_model) {
+		to.model = d->trend_model;
+		if (study_trend(&to, in, t->arena, &d->trend, NULL, &t->err) < 0)
+			return -1;
+	}
+	d->model_trends = tps_xcalloc(d->n_models + 1, sizeof(*d->model_trends));
+	for (i = 0; i < d->n_models; i++) {
+		to.model = d->models[i];
+		if (study_trend(&to, in, t->arena, &d->model_trends[i], NULL, &t->err) < 0)
+			return -1;
+	}
+	/* The sweep and parity figures come from the tables already built. */
+	if (t->n_spec) {
+		study_sweep_of(t, 0, t->arena, &d->sweep);
+		d->has_sweep = d->sweep.n_series > 0;
+	}
+	if (t->ref && t->n_base) {
+		study_parity_of(t, STUDY_TG, t->arena, &d->parity);
+		d->has_parity = d->parity.n_groups && d->parity.n_engines;
+	}
+	return 0;
 }

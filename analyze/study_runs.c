@@ -1,42 +1,43 @@
-/* table_runs.c: the list of runs behind the report, one entry per run a table
+/* study_runs.c: the list of runs behind the report, one entry per run a table
  * shows a number of, so that every number can be traced to its run (uuid, host,
  * tag, start time) and fetched again with 'tpsdb export'. */
-#include "reports/tables_int.h"
+#include "analyze/study_int.h"
 #include "tpsdb.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int tables_referenced(const struct tables *t, const char *uuid)
+int study_referenced(const struct study *t, const char *uuid)
 {
 	size_t i, k;
 
 	for (i = 0; i < t->n_base; i++) {
 		for (k = 0; k < t->n_engines; k++) {
-			if (t->base[i].cells[k].present && tables_same(t->base[i].cells[k].run, uuid))
+			if (t->base[i].cells[k].present && study_same(t->base[i].cells[k].run, uuid))
 				return 1;
 		}
 	}
 	for (i = 0; i < t->n_spec; i++) {
 		for (k = 0; k < t->n_spec_cols; k++) {
-			if (t->spec[i].cells[k].present && tables_same(t->spec[i].cells[k].run, uuid))
+			if (t->spec[i].cells[k].present && study_same(t->spec[i].cells[k].run, uuid))
 				return 1;
 		}
 	}
 	return 0;
 }
 
-void tables_build_runs(struct tables *t, const struct cell_run *r, size_t n)
+void study_build_runs(struct study *t, const struct study_cell_run *r, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		struct tables_run *x;
-		if (!tables_referenced(t, r[i].uuid))
+		if (!study_referenced(t, r[i].uuid))
 			continue;
 		t->runs = tps_xrealloc(t->runs, (t->n_runs + 1) * sizeof(*t->runs));
 		x = &t->runs[t->n_runs++];
-		memcpy(x->uuid, r[i].uuid, sizeof(x->uuid));
+		snprintf(x->uuid, sizeof(x->uuid), "%s", r[i].uuid ? r[i].uuid : "");
 		x->engine = tps_xstrdup(r[i].engine ? r[i].engine : "");
 		x->role = tps_xstrdup(r[i].role ? r[i].role : "");
 		x->model = tps_xstrdup(r[i].model ? r[i].model : "");

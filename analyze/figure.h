@@ -1,0 +1,72 @@
+/* figure.h: the data of the trend, sweep and parity figures, as plain structs: what
+ * analyze/study_figures.c computes and reports/plot.c draws. They sit down here so
+ * that the study can return them without including a renderer; the names keep the
+ * plot_ prefix of the drawing API that takes them. */
+#ifndef ANALYZE_FIGURE_H
+#define ANALYZE_FIGURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A shaded band over x0..x1 (seconds, as the series' x) from lo to hi. */
+struct plot_band {
+	double x0, x1, lo, hi;
+};
+
+/* One line of a trend plot: a metric per run, at the run's start time. */
+struct plot_trend_series {
+	const char *label;  /* engine label, any bytes */
+	size_t n;
+	const double *x;    /* run start, seconds since the epoch (UTC) */
+	const double *y;    /* the run's median */
+	size_t n_cp;        /* change points of this series */
+	const size_t *cp;   /* index into x of the first run after each change */
+	const double *cp_pct; /* its change in percent */
+	const char *key;    /* what picks its colour (the engine); NULL: label */
+};
+
+struct plot_trend {
+	const char *title;  /* any bytes */
+	const char *ylabel; /* any bytes */
+	const struct plot_trend_series *series;
+	size_t n_series;
+	double band_lo, band_hi; /* the shaded baseline band; NaN: none */
+	const char *band_label;  /* any bytes */
+	/* Bands drawn only over their own x range (a segment's level), used when
+	 * band_lo is NaN; labelled band_label once in the legend. */
+	const struct plot_band *bands;
+	size_t n_bands;
+};
+
+/* One engine's speculative series: decode tok/s and acceptance by n_max. */
+struct plot_sweep_series {
+	const char *label;      /* engine label */
+	size_t n;
+	const int64_t *n_max;   /* 0 for the base rung */
+	const double *tg;       /* NaN where unknown */
+	const double *accept;   /* 0..1; NaN for the base */
+	const double *tg_lo, *tg_hi; /* each rung's 95% interval of tg over its runs,
+					drawn as error bars; NULL or NaN: none */
+	const char *key;        /* what picks its colour (the engine); NULL: label */
+};
+
+struct plot_sweep {
+	const char *title;
+	const struct plot_sweep_series *series;
+	size_t n_series;
+};
+
+/* Parity: for each of n_groups x labels (models), one bar per engine. */
+struct plot_parity {
+	const char *title;
+	const char *ylabel;
+	size_t n_groups, n_engines;
+	const char *const *groups;  /* x labels */
+	const char *const *engines; /* one bar colour each, keyed by the label; an
+				       engine without a bar is left out of the legend */
+	/* n_engines * n_groups, engine-major: [e * n_groups + g]; NaN: no bar. */
+	const double *delta, *lo, *hi;
+	double band_pct;            /* the parity band shaded around 0 */
+};
+
+#endif

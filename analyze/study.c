@@ -1,0 +1,178 @@
+/* study.c: the study in order: the engine columns and the reference, the base
+ * cells and their verdicts, the speculative and per-prompt tables, the runs behind
+ * them, the quality rows to word and the figures (one study_*.c each), and the
+ * release of what they built. */
+#include "analyze/study_int.h"
+#include "tpsdb.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int engine_cmp(const void *pa, const void *pb)
+{
+	const struct tables_engine *a = pa, *b = pb;
+	int ra = study_role_rank(a->role), rb = study_role_rank(b->role);
+
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	return strcmp(a->label, b->label);
+}
+
+static void add_engine(struct study *t, const char *label, const char *role)
+{
+	struct tables_engine *e;
+
+	t->engines = tps_xrealloc(t->engines, (t->n_engines + 1) * sizeof(*t->engines));
+	e = &t->engines[t->n_engines++];
+	e->label = tps_xstrdup(label ? label : "");
+	e->role = tps_xstrdup(role ? role : "other");
+}
+
+/* The columns: the engines asked for in that order, else every engine with a run
+ * by role; and the reference: asked for, else the first upstream engine. */
+static int pick_engines(struct study *t, const struct study_opts *o, const struct study_cell_run *r,
+			size_t n)
+{
+	size_t i, k;
+
+	if (o->n_engines) {
+		for (k = 0; k < o->n_engines; k++) {
+			const struct study_cell_run *hit = NULL;
+			for (i = 0; i < n && !hit; i++) {
+				if (study_same(r[i].engine, o->engines[k]) &&
+				    study_wanted(o, r[i].engine, r[i].model))
+					hit = &r[i];
+			}
+			if (!hit)
+				return study_fail(&t->err, STUDY_NO_ENGINE, o->engines[k], NULL);
+			if (study_engine_index(t, o->engines[k]) < 0)
+				add_engine(t, hit->engine, hit->role);
+		}
+	} else {
+		for (i = 0; i < n; i++) {
+			if (study_wanted(o, r[i].engine, r[i].model) &&
+			    study_engine_index(t, r[i].engine) < 0)
+				add_engine(t, r[i].engine, r[i].role);
+		}
+		if (t->n_engines > 1)
+			qsort(t->engines, t->n_engines, sizeof(*t->engines), engine_cmp);
+	}
+	if (o->ref) {
+		for (i = 0; i < n; i++) {
+			if (study_same(r[i].engine, o->ref) && study_wanted(o, r[i].engine, r[i].model))
+				break;
+		}
+		if (i == n)
+			return study_fail(&t->err, STUDY_NO_REF_RUNS, o->ref, NULL);
+		t->ref = tps_xstrdup(o->ref);
+		return 0;
+	}
+	for (i = 0; i < t->n_engines && !t->ref; i++) {
+		if (study_same(t->engines[i].role, "upstream"))
+			t->ref = tps_xstrdup(t->engines[i].label);
+	}
+	/* An upstream engine left out of the columns is still the reference. */
+	for (i = 0; i < n && !t->ref; i++) {
+		if (study_same(r[i].role, "upstream") &&
+		    (!o->n_models || study_in_list(o->models, o->n_models, r[i].model)))
+			t->ref = tps_xstrdup(r[i].engine);
+	}
+	return 0;
+}
+
+/* The whole report, or (full 0) only the engines and the base table with its
+ * verdicts. */
+static int build(const struct study_opts *o, const struct study_input *in, struct study *t,
+		 int full)
+{
+	memset(t, 0, sizeof(*t));
+	if (pick_engines(t, o, in->runs, in->n_runs) < 0 || study_build_cells(o, t, in) < 0 ||
+	    study_build_verdicts(o, t, in) < 0)
+		return -1;
+	study_build_answers(t);
+	if (full) {
+		if (study_build_spec(o, t, in) < 0)
+			return -1;
+		study_build_runs(t, in->runs, in->n_runs);
+		study_build_quality(o, t, in);
+		if (o->figures && study_build_figures(t, in) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int study_build(const struct study_opts *o, const struct study_input *in, struct study *t)
+{
+	return build(o, in, t, 1);
+}
+
+int study_build_base(const struct study_opts *o, const struct study_input *in,
+		     struct study *t)
+{
+	return build(o, in, t, 0);
+}
+
+void study_release(struct study *t)
+{
+	size_t i, k;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->n_engines; i++) {
+		free(t->engines[i].label);
+		free(t->engines[i].role);
+	}
+	free(t->engines);
+	for (i = 0; i < t->n_base; i++) {
+		for (k = 0; k < t->n_engines; k++)
+			free(t->base[i].cells[k].tag);
+		free(t->base[i].cells);
+		free(t->base[i].model);
+		free(t->base[i].endpoint);
+	}
+	free(t->base);
+	for (i = 0; i < t->n_spec; i++) {
+		for (k = 0; k < t->n_spec_cols; k++)
+			free(t->spec[i].cells[k].tag);
+		free(t->spec[i].cells);
+		free(t->spec[i].model);
+		free(t->spec[i].spec_type);
+		free(t->spec[i].endpoint);
+	}
+	free(t->spec);
+	free(t->spec_cols);
+	for (i = 0; i < t->n_prompts; i++) {
+		struct tables_prompt_table *pt = &t->prompts[i];
+		for (k = 0; k < pt->n_prompts; k++)
+			free(pt->prompts[k]);
+		free(pt->prompts);
+		free(pt->accept);
+		free(pt->all);
+		free(pt->decode);
+		free(pt->cols);
+		free(pt->model);
+		free(pt->spec_type);
+		free(pt->endpoint);
+	}
+	free(t->prompts);
+	for (i = 0; t->answers && i < 2 * t->n_engines; i++) {
+		free(t->answers[i].names);
+		free(t->answers[i].v);
+	}
+	free(t->answers);
+	free(t->quality);
+	free(t->notes);
+	for (i = 0; i < t->n_runs; i++) {
+		struct tables_run *x = &t->runs[i];
+		free(x->engine); free(x->role); free(x->model); free(x->spec_type);
+		free(x->endpoint); free(x->tag); free(x->started_at); free(x->host);
+	}
+	free(t->runs);
+	free(t->ref);
+	free(t->fig.cols);
+	free(t->fig.models);
+	free(t->fig.model_trends);
+	study_arena_free(t->arena);
+	memset(t, 0, sizeof(*t));
+}

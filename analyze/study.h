@@ -1,0 +1,368 @@
+/* study.h: the study behind 'tpsdb report' and 'tpsdb plot', decided once over
+ * plain structs: which engines are columns, the base cells with their estimate
+ * and verdict, the speculative and per-prompt tables, the runs behind every
+ * number, and the figures' data (series, change points, segment bands, which
+ * history is longest). schema/report_load.c fills the input; reports/ renders the
+ * result and words it (findings, warnings, reasons) without deciding again. */
+#ifndef ANALYZE_STUDY_H
+#define ANALYZE_STUDY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/answer.h"
+#include "analyze/figure.h"
+#include "analyze/parity.h"
+#include "analyze/series.h"
+#include "analyze/verdict.h"
+
+/* A field the store left empty (schema/record.h's TPS_NULL), and the metrics in
+ * enum cell_metric's order. */
+#define STUDY_NULL INT64_MIN
+enum { STUDY_PP, STUDY_TG };
+
+/* --- the input: views of what schema/report_load.c loaded, borrowed --- */
+
+/* The usable prefill and decode values of one run. */
+struct study_values {
+	double *pp, *tg;
+	size_t n_pp, n_tg;
+};
+
+/* One prompt of a run: its mean decode tok/s and summed draft counts. */
+struct study_prompt {
+	char *name;
+	double tg;
+	int64_t draft_n, draft_n_accepted;
+};
+
+/* The prompts of one run, in name order. */
+struct study_prompts {
+	int64_t run_id;
+	struct study_prompt *v;
+	size_t n;
+};
+
+/* The latest run of a cell: identity and config, and its values. Strings may be
+ * NULL (read as ""). */
+struct study_cell_run {
+	int64_t id;
+	const char *uuid, *engine, *role, *model, *spec_type, *endpoint, *tag, *started_at,
+		*host;
+	int64_t n_max;                     /* STUDY_NULL for a base run */
+	const struct study_values *values;
+};
+
+/* A pair set loaded for (ours, vs, model; model NULL: all models), with the
+ * options parity_decide() takes. */
+struct study_pair {
+	const char *ours, *vs, *model;
+	const struct parity_input *in;
+	const struct parity_opts *po;
+};
+
+/* One run's data-quality row: what decides whether the report words it. */
+struct study_quality {
+	const char *uuid, *engine, *model, *status;
+};
+
+/* One run of a history and its usable values of the metric. */
+struct study_history_run {
+	const char *started_at;
+	const double *values;
+	size_t n;
+};
+
+/* One cell's history (oldest first) with its newest stored A/A floor (NaN: none). */
+struct study_history {
+	const char *engine, *role, *model, *spec_type, *endpoint; /* spec_type "" base */
+	int64_t n_max;                                             /* STUDY_NULL base */
+	const struct study_history_run *runs;
+	size_t n;
+	double floor;
+};
+
+struct study_input {
+	const struct study_cell_run *runs; /* the latest run of every cell */
+	size_t n_runs;
+	const struct study_pair *pairs;
+	size_t n_pairs;
+	const struct series_run *decode;   /* the speculative runs */
+	size_t n_decode;
+	const struct study_prompts *prompts;
+	size_t n_prompts;
+	const struct study_quality *quality; /* every run with the tag */
+	size_t n_quality;
+	const struct study_history *hist;  /* the trend's histories */
+	size_t n_hist;
+	const struct study_history *base;  /* a baseline's histories; NULL without */
+	size_t n_base;
+};
+
+/* The pair set of (ours, vs, model) in in (model NULL: the set for all models), or
+ * NULL when it was not loaded. Borrowed. */
+const struct study_pair *study_pair_find(const struct study_input *in, const char *ours,
+					 const char *vs, const char *model);
+/* The prompts of run run_id, or NULL when none were loaded. Borrowed. */
+const struct study_prompts *study_prompts_find(const struct study_input *in, int64_t run_id);
+
+/* --- the result: the study's tables --- */
+
+/* What to include. Lists are borrowed; an empty list means every one. */
+struct study_opts {
+	const char *const *engines; /* columns in this order; else ours, other, upstream */
+	size_t n_engines;
+	const char *const *models;
+	size_t n_models;
+	const char *tag;            /* the tag the input was loaded with (NULL: any);
+				       the study itself filters nothing by it */
+	const char *ref;            /* the reference engine; NULL: the first upstream */
+	int figures;                /* also the report's figures (study.fig) */
+};
+
+struct tables_engine {
+	char *label, *role;
+};
+
+/* One metric's verdict against the reference. */
+struct tables_verdict {
+	int has;              /* 0: no pairs were judged (or this is the reference) */
+	struct verdict v;
+};
+
+/* One engine's base cell of one model: medians of the unflagged samples. */
+struct tables_base_cell {
+	int present;          /* the engine has a base run of this model */
+	double pp, tg;        /* the estimate's centre of the comparison the cell's
+				 verdict comes from (so the value and the verdict
+				 are one estimate); without one, the median of the
+				 latest base run; NaN when every sample was flagged */
+	int est_pp, est_tg;   /* pp / tg already came from an estimate */
+	char run[40];
+	char *tag;
+	struct tables_verdict vpp, vtg;
+	int forced;           /* the runs differ in a way parity refuses */
+	struct parity_diff diff; /* forced: what differs (kind NONE when unknown),
+				    borrowing the input's sides */
+};
+
+struct tables_base_row {
+	char *model, *endpoint;
+	struct tables_base_cell *cells; /* one per engine, in column order */
+};
+
+/* A column of the speculative and per-prompt tables. */
+struct tables_spec_col {
+	size_t engine;        /* index into engines */
+	int64_t n_max;        /* >= 1 */
+};
+
+struct tables_spec_cell {
+	int present;
+	double tg;            /* the rung's decode tok/s ('tpsdb sweep' prints it) */
+	double tg_lo, tg_hi;  /* its 90% interval across runs; NaN with one run */
+	double accept;        /* draft_n_accepted / draft_n; NaN without drafts */
+	int best;             /* the engine's fastest rung in this row, decided: its
+				 interval lies above every other rung's */
+	char run[40];
+	char *tag;
+};
+
+struct tables_spec_row {
+	char *model, *spec_type, *endpoint;
+	struct tables_spec_cell *cells; /* one per study.spec_cols */
+};
+
+/* The per-prompt acceptance of one model and spec config. */
+struct tables_prompt_table {
+	char *model, *spec_type, *endpoint;
+	size_t n_cols;
+	struct tables_spec_col *cols;
+	size_t n_prompts;
+	char **prompts;       /* in name order */
+	double *accept;       /* n_prompts * n_cols, prompt-major; NaN: none */
+	double *all;          /* n_cols: over every prompt (summed counts) */
+	double *decode;       /* n_cols: median decode tok/s of the rung */
+};
+
+/* A run some number of the report came from. */
+struct tables_run {
+	char uuid[40];
+	char *engine, *role, *model, *spec_type, *endpoint, *tag, *started_at, *host;
+	int64_t n_max;
+};
+
+/* The one-line answer of an engine against the reference over one metric: the
+ * base cells with a verdict (not forced), and analyze/answer.h's answer of them. */
+struct study_answer {
+	size_t n;                 /* cells; 0: no answer (the reference, no verdicts) */
+	struct answer a;
+	const char **names;       /* n: the cells' models, borrowed from the base rows */
+	const struct verdict **v; /* n: their verdicts, borrowed from the cells */
+};
+
+/* Why a study step failed; the caller words it (reports/tables.h). */
+enum study_fail {
+	STUDY_OK,
+	STUDY_NO_ENGINE,      /* a: the engine asked for has no matching run */
+	STUDY_NO_REF_RUNS,    /* a: the reference asked for has no matching run */
+	STUDY_NO_PAIRS,       /* a, b: the pairs of a and b were not loaded */
+	STUDY_PARITY,         /* parity_decide() stopped: stop */
+	STUDY_NO_PROMPTS,     /* a: the prompts of run a were not loaded */
+	STUDY_TOLERANCE,      /* series_assemble() refused its tolerance */
+	STUDY_CHANGEPOINTS,   /* the change-point search failed */
+	STUDY_NO_REFERENCE,   /* a parity figure without a reference engine */
+};
+
+struct study_error {
+	enum study_fail kind;
+	char a[160], b[160];
+	struct parity_result stop; /* STUDY_PARITY: stop, stop_cell, stop_diff only */
+};
+
+/* Owns the arrays a figure's struct points to: the study_trend(), _sweep() and
+ * _parity() families allocate into it, and study_arena_free() frees them at once. */
+struct study_arena;
+struct study_arena *study_arena_new(void);
+void study_arena_free(struct study_arena *a); /* accepts NULL */
+
+/* The report's figures (study_opts.figures): the trend of the model with the
+ * longest history, one trend per model of the tables (for the HTML pages), the
+ * sweep of the first speculative row and the tg parity bars. Every pointer lives
+ * in the study's arena or its tables. */
+struct study_figures {
+	const char **cols;            /* the table's engines: one colour each */
+	struct plot_trend trend;      /* no series: nothing to draw */
+	const char *trend_model;      /* NULL: no history */
+	const char **models;          /* every model of the tables, in order */
+	size_t n_models;
+	struct plot_trend *model_trends; /* n_models */
+	int has_sweep, has_parity;
+	struct plot_sweep sweep;
+	struct plot_parity parity;
+};
+
+struct study {
+	char *ref;                          /* NULL when there is none */
+	struct tables_engine *engines;
+	size_t n_engines;
+	struct tables_base_row *base;
+	size_t n_base;
+	struct tables_spec_col *spec_cols;
+	size_t n_spec_cols;
+	struct tables_spec_row *spec;
+	size_t n_spec;
+	struct tables_prompt_table *prompts;
+	size_t n_prompts;
+	size_t *quality;                    /* indexes into in.quality the report shows */
+	size_t n_quality;
+	struct study_answer *answers;       /* 2 per engine, [2 * e + m]: m 0 pp, 1 tg */
+	struct parity_note *notes;          /* forced comparisons, borrowing the input */
+	size_t n_notes;
+	struct tables_run *runs;            /* ordered by model, config, engine */
+	size_t n_runs;
+	struct study_figures fig;
+	struct study_arena *arena;
+	struct study_error err;             /* after -1 */
+};
+
+/* The study of in under o: the latest run of every cell that matches o (medians
+ * of unflagged samples; verdicts from parity_decide() against the reference,
+ * paired by prompt and repetition; speculative rungs from series_assemble();
+ * with o->figures, the figures too). An engine in o->engines or o->ref without
+ * runs is an error. Fills *s, which borrows from in (in must outlive s) and which
+ * the caller releases with study_release() (also after -1). 0 ok, -1 with s->err
+ * set. */
+int study_build(const struct study_opts *o, const struct study_input *in, struct study *s);
+/* Only the engines and the base table with its verdicts (a parity figure). */
+int study_build_base(const struct study_opts *o, const struct study_input *in,
+		     struct study *s);
+void study_release(struct study *s);
+
+/* --- the vocabulary the study and its renderers share (study_select.c) --- */
+
+/* Equal strings, NULL read as "". */
+int study_same(const char *a, const char *b);
+/* Is s one of v[0..n)? */
+int study_in_list(const char *const *v, size_t n, const char *s);
+/* The study's column order of a role: ours 0, other 1, upstream 2. */
+int study_role_rank(const char *role);
+/* The column of engine label, or -1. */
+long study_engine_index(const struct study *s, const char *label);
+/* Does o let this engine and model in (the reference engine always is)? */
+int study_wanted(const struct study_opts *o, const char *engine, const char *model);
+
+/* --- labels (study_label.c) --- */
+
+/* "q35" for the completion endpoint (or none), else "q35 (chat)". Caller frees. */
+char *study_model_label(const char *model, const char *endpoint);
+/* "base", "<type> base", "<type> n_max=<n>" ("spec" for no type), with
+ * " (<endpoint>)" after it unless completion. Caller frees. */
+char *study_config_label(const char *spec_type, int64_t n_max, const char *endpoint);
+/* A speculative row's config: the spec type, or "spec" when it has none. Borrowed. */
+const char *study_spec_name(const char *spec_type);
+
+/* --- the figures (study_figures.c), shared by 'plot' and 'report' --- */
+
+struct study_trend_opts {
+	const char *const *engines; /* empty: every engine */
+	size_t n_engines;
+	const char *model;          /* NULL: the first model with runs */
+	const char *spec_type;      /* NULL: "" (the base config) */
+	int64_t n_max;              /* STUDY_NULL: the base */
+	const char *baseline;       /* band from in->base (this baseline's runs); NULL:
+				       one band per segment */
+	int metric;                 /* STUDY_PP or STUDY_TG */
+};
+
+/* A trend figure: one series per engine over its runs' medians, change points
+ * from changepoint_detect() with the defaults, and the band: with a baseline, the
+ * min..max of the baseline's run medians of the same model and config, widened to
+ * at least mean +/- max(2%, k x the stored A/A floor); without, one band per
+ * segment of the first series (study_segment_bands()). *out points into arena a.
+ * *no_band (may be NULL; else start it NULL) is set to the model when a baseline
+ * was named but holds no run of it in this config (borrowed from in or a). 0 ok (the figure may hold no series: the caller decides),
+ * -1 with *err set. */
+int study_trend(const struct study_trend_opts *o, const struct study_input *in,
+		struct study_arena *a, struct plot_trend *out, const char **no_band,
+		struct study_error *err);
+
+/* The level bands of one series cut at its change points cp[0..n_cp) (indexes of
+ * the first run after each change): per segment, the median of its y, +/- the
+ * wider of max(2%, k x floor) of the median and k x 1.4826 x the segment's median
+ * absolute deviation, from its first run's x to its last's. One spike moves
+ * neither the centre nor the width. out holds n_cp + 1; returns how many were
+ * written (a segment of NaNs only has none). */
+size_t study_segment_bands(const double *x, const double *y, size_t n, const size_t *cp,
+			   size_t n_cp, double floor, struct plot_band *out);
+
+/* The model whose history (of config spec_type, NULL: the base, and n_max) holds
+ * the longest series in in->hist among engines and models (each empty: any),
+ * borrowed from in; the first such on a tie; NULL when none. */
+const char *study_trend_longest(const struct study_input *in, const char *const *engines,
+				size_t n_engines, const char *const *models, size_t n_models,
+				const char *spec_type, int64_t n_max);
+
+/* A sweep figure of one model and spec type (NULL: the first with rungs) from the
+ * speculative runs in->decode: one series per engine (engines, empty: all), x =
+ * n_max (0 for the base). 0 ok, -1 with *err set. */
+int study_sweep(const struct study_input *in, const char *const *engines, size_t n_engines,
+		const char *model, const char *spec_type, struct study_arena *a,
+		struct plot_sweep *out, struct study_error *err);
+
+/* A parity figure: the delta % of metric with its interval for every base cell,
+ * one bar per engine other than the reference, the widest effective band of the
+ * verdicts shaded; a forced comparison has no bar. No reference engine is an
+ * error. 0 ok, -1 with *err set. */
+int study_parity(const struct study_opts *o, const struct study_input *in, int metric,
+		 struct study_arena *a, struct plot_parity *out, struct study_error *err);
+
+/* The same two figures from a study already built: the sweep of spec row `row`
+ * (each engine's base from the base table, then its rungs), and the parity bars
+ * of metric. The labels are borrowed from s. */
+void study_sweep_of(const struct study *s, size_t row, struct study_arena *a,
+		    struct plot_sweep *out);
+void study_parity_of(const struct study *s, int metric, struct study_arena *a,
+		     struct plot_parity *out);
+
+#endif

@@ -1,0 +1,159 @@
+/* study_base.c: the base table, one row per model and endpoint and one cell per
+ * engine: the estimate's centres and the verdicts of each metric against the
+ * reference engine, the very numbers 'tpsdb compare' prints (the latest base
+ * run's medians only where no comparison was made). */
+#include "analyze/study_int.h"
+#include "analyze/stats.h"
+#include "tpsdb.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct tables_base_row *base_row(struct study *t, const char *model, const char *endpoint)
+{
+	struct tables_base_row *row;
+	size_t i;
+
+	for (i = 0; i < t->n_base; i++) {
+		if (study_same(t->base[i].model, model) && study_same(t->base[i].endpoint, endpoint))
+			return &t->base[i];
+	}
+	t->base = tps_xrealloc(t->base, (t->n_base + 1) * sizeof(*t->base));
+	row = &t->base[t->n_base++];
+	row->model = tps_xstrdup(model ? model : "");
+	row->endpoint = tps_xstrdup(endpoint ? endpoint : "");
+	row->cells = tps_xcalloc(t->n_engines, sizeof(*row->cells));
+	return row;
+}
+
+/* completion first: it is the study's endpoint; the others follow by name. */
+static int endpoint_cmp(const char *a, const char *b)
+{
+	int ca = study_same(a, "completion"), cb = study_same(b, "completion");
+
+	if (ca != cb)
+		return ca ? -1 : 1;
+	return strcmp(a, b);
+}
+
+static int base_cmp(const void *pa, const void *pb)
+{
+	const struct tables_base_row *a = pa, *b = pb;
+	int c = strcmp(a->model, b->model);
+
+	return c ? c : endpoint_cmp(a->endpoint, b->endpoint);
+}
+
+int study_build_cells(const struct study_opts *o, struct study *t,
+		      const struct study_input *in)
+{
+	const struct study_cell_run *r = in->runs;
+	size_t i, n = in->n_runs;
+
+	for (i = 0; i < n; i++) {
+		struct tables_base_cell *c;
+		long e;
+		if (r[i].n_max != STUDY_NULL || !study_same(r[i].spec_type, "") ||
+		    !study_wanted(o, r[i].engine, r[i].model) || (e = study_engine_index(t, r[i].engine)) < 0)
+			continue;
+		c = &base_row(t, r[i].model, r[i].endpoint)->cells[e];
+		if (c->present)
+			continue; /* one run per cell: the loader gave the latest */
+		c->present = 1;
+		snprintf(c->run, sizeof(c->run), "%s", r[i].uuid);
+		c->tag = tps_xstrdup(r[i].tag ? r[i].tag : "");
+		c->pp = stats_median(r[i].values->pp, r[i].values->n_pp);
+		c->tg = stats_median(r[i].values->tg, r[i].values->n_tg);
+	}
+	if (t->n_base > 1)
+		qsort(t->base, t->n_base, sizeof(*t->base), base_cmp);
+	return 0;
+}
+
+static void take_verdicts(struct study *t, size_t e, const struct parity_result *pr)
+{
+	long ref = t->ref ? study_engine_index(t, t->ref) : -1;
+	size_t i, k;
+
+	for (i = 0; i < pr->n_rows; i++) {
+		const struct parity_row *pw = &pr->rows[i];
+		for (k = 0; k < t->n_base; k++) {
+			struct tables_base_cell *c = &t->base[k].cells[e];
+			struct tables_verdict *v;
+			if (pw->n_max != STUDY_NULL || !study_same(pw->spec_type, "") ||
+			    !study_same(pw->model, t->base[k].model) ||
+			    !study_same(pw->endpoint, t->base[k].endpoint) || !c->present)
+				continue;
+			v = !strcmp(pw->metric, "pp") ? &c->vpp : &c->vtg;
+			v->has = pw->v.kind != VERDICT_UNKNOWN;
+			v->v = pw->v;
+			c->forced |= pw->forced;
+			/* The value beside a verdict is the estimate's own centre, as
+			 * compare prints it; the reference takes its centre from the
+			 * first comparison that has one. */
+			if (v->has) {
+				int pp = !strcmp(pw->metric, "pp");
+				struct tables_base_cell *rc = ref >= 0 ?
+					&t->base[k].cells[ref] : NULL;
+
+				*(pp ? &c->pp : &c->tg) = pw->ours_median;
+				*(pp ? &c->est_pp : &c->est_tg) = 1;
+				if (rc && rc->present && !(pp ? rc->est_pp : rc->est_tg)) {
+					*(pp ? &rc->pp : &rc->tg) = pw->vs_median;
+					*(pp ? &rc->est_pp : &rc->est_tg) = 1;
+				}
+			}
+		}
+	}
+	for (i = 0; i < pr->n_notes; i++) {
+		const struct parity_side *cs = pr->notes[i].cell;
+		if (pr->notes[i].kind != PARITY_NOTE_FORCED)
+			continue;
+		for (k = 0; k < t->n_base; k++) {
+			struct tables_base_cell *c = &t->base[k].cells[e];
+			if (c->present && c->forced && cs->n_max == STUDY_NULL &&
+			    study_same(cs->spec_type, "") && study_same(cs->model, t->base[k].model) &&
+			    study_same(cs->endpoint, t->base[k].endpoint))
+				c->diff = pr->notes[i].diff;
+		}
+		/* The note borrows the input's sides, not the result's rows: it
+		 * outlives pr. */
+		t->notes = tps_xrealloc(t->notes, (t->n_notes + 1) * sizeof(*t->notes));
+		t->notes[t->n_notes++] = pr->notes[i];
+	}
+}
+
+int study_build_verdicts(const struct study_opts *o, struct study *t,
+			  const struct study_input *in)
+{
+	struct parity_result pr = { 0 };
+	size_t e, m, nm = o->n_models ? o->n_models : 1;
+
+	if (!t->ref)
+		return 0;
+	for (e = 0; e < t->n_engines; e++) {
+		if (study_same(t->engines[e].label, t->ref))
+			continue;
+		for (m = 0; m < nm; m++) {
+			/* Loaded with force on: a report must not stop at one odd cell,
+			 * it says "not comparable" in its cell and lists the reason. */
+			const struct study_pair *p = study_pair_find(in, t->engines[e].label,
+					t->ref, o->n_models ? o->models[m] : NULL);
+			if (!p)
+				return study_fail(&t->err, STUDY_NO_PAIRS, t->engines[e].label,
+						  t->ref);
+			if (parity_decide(p->in, p->po, &pr) < 0) {
+				study_fail(&t->err, STUDY_PARITY, NULL, NULL);
+				t->err.stop.stop = pr.stop;
+				t->err.stop.stop_cell = pr.stop_cell;
+				t->err.stop.stop_diff = pr.stop_diff;
+				parity_result_release(&pr);
+				return -1;
+			}
+			take_verdicts(t, e, &pr);
+			parity_result_release(&pr);
+		}
+	}
+	return 0;
+}
