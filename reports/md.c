@@ -216,7 +216,7 @@ void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_te
 			 * workflow command, whatever the caller did before. */
 			char *p = md_plain(cell->text), *q;
 			size_t w;
-			if (cell->mark && *p) {
+			if (cell->mark && *p && !st->plain_marks) {
 				q = tps_xasprintf("%s *", p);
 				free(p);
 				p = q;
@@ -236,6 +236,8 @@ void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_te
 			if (*txt[r * t->ncols + c])
 				last = c;
 		}
+		if (st->indent)
+			fputs(st->indent, f);
 		for (c = 0; c <= last; c++) {
 			const char *p = txt[r * t->ncols + c];
 			size_t w = wof(p), pad = width[c] - w, k;
@@ -255,6 +257,8 @@ void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_te
 		fputc('\n', f);
 		if (r == 0 && st->rule) {
 			size_t k;
+			if (st->indent)
+				fputs(st->indent, f);
 			for (k = 0; k < total; k++)
 				fputc('-', f);
 			fputc('\n', f);

@@ -61,6 +61,9 @@ struct md_text_style {
 	int raw;                 /* cells measured in bytes, not code points (every
 				    cell still goes through md_plain) */
 	const size_t *min_width; /* per column, the least width; NULL for none */
+	const char *indent;      /* written before every line; NULL for none */
+	int plain_marks;         /* a marked cell is written as it is, without " *"
+				    (emphasis that only markdown shows) */
 };
 
 /* The one aligned-table printer: md_table_write_text() for the report, and the
