@@ -127,26 +127,48 @@ static void write_csv(FILE *f, const struct table *t)
 	}
 }
 
+/* The columns of t from the first one after the key columns, copied into *out. */
+static void without_keys(const struct table *t, struct md_table *out)
+{
+	size_t k = t->key_cols, n = t->t.ncols - k, r, c;
+
+	md_table_init(out, n);
+	for (r = 0; r < t->t.nrows; r++) {
+		if (r)
+			md_table_add_row(out);
+		for (c = 0; c < n; c++) {
+			md_table_set(out, r, c, md_table_get(&t->t, r, c + k));
+			out->cells[r * n + c].mark = t->t.cells[r * t->t.ncols + c + k].mark;
+		}
+	}
+	memcpy(out->right, t->t.right + k, n);
+}
+
 void table_write(FILE *f, const struct table *t, enum table_format fmt)
 {
 	struct md_text_style st = { 0 };
+	struct md_table view = { 0 };
+	const struct md_table *m = &t->t;
 
-	switch (fmt) {
-	case TABLE_FMT_MD:
-		md_table_write_gfm(f, &t->t);
-		break;
-	case TABLE_FMT_CSV:
+	if (fmt == TABLE_FMT_CSV) {
 		write_csv(f, t);
-		break;
-	default:
+		return;
+	}
+	if (t->key_cols) {
+		without_keys(t, &view);
+		m = &view;
+	}
+	if (fmt == TABLE_FMT_MD) {
+		md_table_write_gfm(f, m);
+	} else {
 		st.rule = t->rule;
 		st.align_header = !t->left_header;
-		st.min_width = t->min_width;
+		st.min_width = t->min_width + t->key_cols;
 		st.indent = t->indent;
 		st.plain_marks = !t->text_marks;
-		md_table_write_styled(f, &t->t, &st);
-		break;
+		md_table_write_styled(f, m, &st);
 	}
+	md_table_release(&view);
 }
 
 void table_line(FILE *f, enum table_format fmt, int strong, const char *s)

@@ -35,6 +35,8 @@ struct table {
 	int rule;               /* text only: a dashed rule under the header */
 	int text_marks;         /* text only: a marked cell ends in " *" (else as it is) */
 	int left_header;        /* text only: header cells left-aligned */
+	size_t key_cols;        /* the first key_cols columns name the group a heading
+				   shows in text and markdown: only CSV writes them */
 };
 
 /* Makes an empty table of ncols columns, every one TABLE_TEXT with an empty
@@ -70,7 +72,7 @@ const char *table_get(const struct table *t, size_t row, size_t col);
 /* Writes t to f as fmt: text (columns two spaces apart, each as wide as its widest
  * cell or min_width, every cell through md_plain()), markdown (md_table_write_gfm:
  * every cell through md_escape()) or CSV (a header line, then one line a row, each
- * field through csv_put()). */
+ * field through csv_put()). Text and markdown leave out the key columns. */
 void table_write(FILE *f, const struct table *t, enum table_format fmt);
 
 /* Writes one line of prose around a table in fmt: text through md_plain() as it
