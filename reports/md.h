@@ -72,8 +72,8 @@ struct md_text_style {
  * a line padded only up to its last non-empty cell. st is borrowed. */
 void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_text_style *st);
 
-/* s escaped for a markdown table cell or a line of markdown: the characters that
- * could end a cell or start markup ('\\', '|', '`', '*', '<', '>', '[', ']') get
+/* s escaped for a markdown table cell or a line of markdown: escape_md() (escape.h):
+ * the characters that could end a cell or start markup ('\\', '|', '`', '*', '<', '>', '[', ']') get
  * a backslash, a newline becomes "<br>", a carriage return is dropped, a tab a
  * space, any other control character (C0, DEL, C1) "?" and a byte that is not
  * UTF-8 U+FFFD. '_' is left alone: GitHub never
