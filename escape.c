@@ -6,6 +6,7 @@
 #include "tpsdb.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void puts_(struct strbuf *b, const char *s)
@@ -199,4 +200,56 @@ char *escape_cdata(const char *s)
 char *escape_html(const char *s)
 {
 	return escape_xml(s);
+}
+
+char *escape_md(const char *s)
+{
+	struct strbuf b;
+	unsigned cp;
+	size_t n;
+
+	start(&b);
+	for (; s && *s; s += n ? n : 1) {
+		n = escape_utf8_seq(s, &cp);
+		if (!n) {
+			puts_(&b, "\xef\xbf\xbd"); /* U+FFFD for a byte that is not UTF-8 */
+		} else if (cp < 0x80 && strchr("\\|`*<>[]", (int)cp)) {
+			char e[2] = { '\\', (char)cp };
+			strbuf_put(&b, e, 2);
+		} else if (cp == '\n') {
+			puts_(&b, "<br>");
+		} else if (cp == '\r') {
+			continue;
+		} else if (cp == '\t') {
+			puts_(&b, " ");
+		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
+			puts_(&b, "?");
+		} else {
+			strbuf_put(&b, s, n);
+		}
+	}
+	return b.p;
+}
+
+char *escape_csv(const char *s)
+{
+	struct strbuf b;
+	char *fixed;
+	const char *p;
+
+	if (!s)
+		return NULL;
+	fixed = escape_utf8(s);
+	if (!strpbrk(fixed, ",\"\r\n"))
+		return fixed;
+	start(&b);
+	puts_(&b, "\"");
+	for (p = fixed; *p; p++) {
+		if (*p == '"')
+			puts_(&b, "\"");
+		strbuf_put(&b, p, 1);
+	}
+	puts_(&b, "\"");
+	free(fixed);
+	return b.p;
 }

@@ -47,4 +47,17 @@ char *escape_html(const char *s);
  * gives "". */
 char *escape_cdata(const char *s);
 
+/* s for a markdown table cell or a line of markdown: the characters that could end
+ * a cell or start markup ('\\', '|', '`', '*', '<', '>', '[', ']') get a backslash, a
+ * newline becomes "<br>", a carriage return is dropped, a tab a space, any other
+ * control character (C0, DEL, C1) "?" and a byte that is not UTF-8 U+FFFD. '_' is
+ * left alone: GitHub never reads one inside a word (n_max) as emphasis. Caller
+ * frees; NULL gives "". */
+char *escape_md(const char *s);
+
+/* s as one RFC 4180 CSV field: as it is, or, when it holds a comma, a double quote,
+ * CR or LF, in double quotes with each quote doubled; invalid UTF-8 U+FFFD, so every
+ * CSV is valid UTF-8. Caller frees; NULL gives NULL (an empty field). */
+char *escape_csv(const char *s);
+
 #endif

@@ -366,3 +366,78 @@ int series_gap_pair(const struct series_view *v, const struct series *a, const s
 	rb = role_rank(b->role);
 	return ra < rb || (ra == rb && strcmp(a->engine, b->engine) < 0);
 }
+
+int series_decide(const struct series_view *v, const struct series_set *set,
+		  double tolerance_pct, struct series_verdict *out)
+{
+	size_t a, b, i, cap = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->n = set->n;
+	out->shown = tps_xcalloc(set->n ? set->n : 1, 1);
+	out->shape = tps_xcalloc(set->n ? set->n : 1, sizeof(*out->shape));
+	out->n_shape = tps_xcalloc(set->n ? set->n : 1, sizeof(*out->n_shape));
+	for (a = 0; a < set->n; a++) {
+		const struct series *se = &set->v[a];
+
+		if (!series_shown(v, se))
+			continue;
+		out->shown[a] = 1;
+		out->n_shown++;
+		out->n_violations += se->report.n_decided; /* an undecided dip fails nothing */
+		out->n_undecided += se->report.n_violations - se->report.n_decided;
+		for (b = 0; b < set->n; b++) {
+			struct sweep_step *steps = NULL;
+			size_t n = 0;
+
+			if (!series_is_ref(v, se, &set->v[b]))
+				continue;
+			if (series_shape(se, &set->v[b], tolerance_pct, &steps, &n) < 0)
+				continue; /* as before: a refused shape shows no steps */
+			out->shape[a] = tps_xrealloc(out->shape[a], (out->n_shape[a] + n + 1) *
+						     sizeof(*out->shape[a]));
+			for (i = 0; i < n; i++) {
+				out->shape[a][out->n_shape[a]].ref = b;
+				out->shape[a][out->n_shape[a]++].step = steps[i];
+			}
+			free(steps);
+		}
+	}
+	for (a = 0; a < set->n; a++) {
+		for (b = 0; b < set->n; b++) {
+			const struct series *x = &set->v[a], *y = &set->v[b];
+
+			if (a == b || !series_gap_pair(v, x, y))
+				continue;
+			for (i = 0; i < x->n_rungs; i++) {
+				struct series_gap_line g = { .ours = a, .ref = b,
+							     .n_max = x->rungs[i].n_max };
+
+				if (series_gap(x, y, g.n_max, &g.gap) < 0 ||
+				    sweep_gap_why(&g.gap, &g.why) < 0)
+					continue;
+				if (out->n_gaps == cap) {
+					cap = cap ? 2 * cap : 8;
+					out->gaps = tps_xrealloc(out->gaps, cap * sizeof(*out->gaps));
+				}
+				out->gaps[out->n_gaps++] = g;
+			}
+		}
+	}
+	return 0;
+}
+
+void series_verdict_release(struct series_verdict *out)
+{
+	size_t i;
+
+	if (!out)
+		return;
+	for (i = 0; out->shape && i < out->n; i++)
+		free(out->shape[i]);
+	free(out->shape);
+	free(out->n_shape);
+	free(out->shown);
+	free(out->gaps);
+	memset(out, 0, sizeof(*out));
+}

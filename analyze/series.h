@@ -111,4 +111,46 @@ int series_is_ref(const struct series_view *v, const struct series *se,
  * slower than llama.cpp"); with v->ref, every shown a against that engine. */
 int series_gap_pair(const struct series_view *v, const struct series *a, const struct series *b);
 
+/* One shape step of a shown series against one of its references. */
+struct series_shape_step {
+	size_t ref;              /* the reference's index in the set */
+	struct sweep_step step;  /* series_shape()'s step */
+};
+
+/* One gap line: series ours against series ref at one rung, with the cause
+ * sweep_gap_why() found. */
+struct series_gap_line {
+	size_t ours, ref;        /* indices in the set */
+	int64_t n_max;           /* the rung of ours (TPS_NULL: the base) */
+	struct sweep_gap gap;
+	struct sweep_why why;
+};
+
+/* What 'tpsdb sweep' reports of a set under a view, decided before any writer
+ * runs: which series are shown, each shown series' shape steps against its
+ * references, and the gap lines, in the order the writers list them. */
+struct series_verdict {
+	size_t n;                          /* the set's series */
+	unsigned char *shown;              /* per series: series_shown() */
+	struct series_shape_step **shape;  /* per series: its steps (NULL: none) */
+	size_t *n_shape;
+	struct series_gap_line *gaps;      /* pairs by series_gap_pair(), rungs of the
+					      first in order, those with a decided cause */
+	size_t n_gaps;
+	size_t n_shown;                    /* series shown */
+	size_t n_violations;               /* decided violations of the shown series */
+	size_t n_undecided;                /* undecided dips of the shown series */
+};
+
+/* Decides *out for set under v with tolerance_pct (the set's): series_shown(),
+ * series_shape() against every series_is_ref() reference, series_gap() for every
+ * series_gap_pair() at every rung of the first, kept when sweep_gap_why() finds a
+ * cause. Release with series_verdict_release() (also after -1). 0 ok, -1 when
+ * a shape analysis refused its input. */
+int series_decide(const struct series_view *v, const struct series_set *set,
+		  double tolerance_pct, struct series_verdict *out);
+
+/* Frees what *out holds and zeroes it; accepts NULL and a zeroed verdict. */
+void series_verdict_release(struct series_verdict *out);
+
 #endif

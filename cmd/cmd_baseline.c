@@ -15,8 +15,8 @@
 
 static const char usage[] =
 	"tpsdb baseline set <name> [--engine <e>] [--tag <t>] [--model <m>] [--host <h>] [--replace]\n"
-	"   or: tpsdb baseline list [--json]\n"
-	"   or: tpsdb baseline show <name> [--json]\n"
+	"   or: tpsdb baseline list [--format text|json|md|csv] [--json]\n"
+	"   or: tpsdb baseline show <name> [--format text|json|md|csv] [--json]\n"
 	"   or: tpsdb baseline rm <name>";
 
 static const char help[] =
@@ -30,6 +30,9 @@ static const char help[] =
 	"  show <name>    the runs of one baseline\n"
 	"  rm <name>      removes the baseline (not its runs)\n"
 	"\n"
+	"  --format <f>   list and show: text (default), json, md or csv (the table\n"
+	"                 alone); --json is --format json\n"
+	"\n"
 	"Exit codes: 0 ok, 2 usage, 3 no such baseline, nothing matched, or a store error.\n";
 
 enum { OPT_ENGINE = 256, OPT_TAG, OPT_MODEL, OPT_HOST, OPT_REPLACE, OPT_JSON };
@@ -42,13 +45,15 @@ static const struct option opts[] = {
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "replace", no_argument, NULL, OPT_REPLACE },
 	{ "json", no_argument, NULL, OPT_JSON },
+	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
 struct args {
 	struct cell_filter f;
 	const char *name;
-	int replace, json;
+	int replace;
+	enum out_format fmt;
 };
 
 /* Parses the options after the subcommand; which ones apply is checked by caller. */
@@ -70,7 +75,12 @@ static int parse(int argc, char **argv, struct args *a, int *seen)
 		case OPT_MODEL: a->f.model = optarg; *seen |= 1; break;
 		case OPT_HOST: a->f.host = optarg; *seen |= 1; break;
 		case OPT_REPLACE: a->replace = 1; *seen |= 2; break;
-		case OPT_JSON: a->json = 1; *seen |= 4; break;
+		case OPT_JSON: a->fmt = OUT_JSON; *seen |= 4; break;
+		case FILTER_OPT_FORMAT:
+			if (format_opt_parse(optarg, &a->fmt, usage))
+				return -1;
+			*seen |= 4;
+			break;
 		default:
 			tps_usage_hint(usage);
 			return -1;
@@ -125,8 +135,12 @@ static int do_list(struct store *s, const struct args *a)
 
 	if (store_baseline_list(s, &b, &n) < 0)
 		return TPS_EXIT_ERROR;
-	if (baseline_write_list(stdout, b, n, a->json) == 0)
+	if (a->fmt != OUT_JSON) {
+		baseline_write_list(stdout, b, n, format_table(a->fmt));
 		ret = TPS_EXIT_OK;
+	} else if (baseline_write_list_json(stdout, b, n) == 0) {
+		ret = TPS_EXIT_OK;
+	}
 	baseline_infos_free(b, n);
 	return ret;
 }
@@ -148,8 +162,12 @@ static int do_show(struct store *s, const struct args *a)
 	f.all = 1;
 	if (store_cell_runs(s, &f, &runs, &n) < 0)
 		return TPS_EXIT_ERROR;
-	if (baseline_write_show(stdout, a->name, runs, n, a->json) == 0)
+	if (a->fmt != OUT_JSON) {
+		baseline_write_show(stdout, a->name, runs, n, format_table(a->fmt));
 		ret = TPS_EXIT_OK;
+	} else if (baseline_write_show_json(stdout, a->name, runs, n) == 0) {
+		ret = TPS_EXIT_OK;
+	}
 	cell_runs_free(runs, n);
 	return ret;
 }
@@ -193,7 +211,7 @@ int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 		return r > 0 ? TPS_EXIT_OK : TPS_EXIT_USAGE;
 	if (!strcmp(sub, "list")) {
 		if (a.name || (seen & ~4))
-			return tps_usage_error(usage, "'baseline list' takes only --json");
+			return tps_usage_error(usage, "'baseline list' takes only --format or --json");
 	} else if (!a.name || !*a.name) {
 		return tps_usage_error(usage, "'baseline %s' needs a name", sub);
 	} else if (!strcmp(sub, "set") ? (seen & 4) != 0 : !strcmp(sub, "show") ? (seen & ~4) != 0 : seen != 0) {

@@ -16,7 +16,8 @@
 #include <stdlib.h>
 
 static const char usage[] =
-	"tpsdb calibrate [--engine <label>] [--model <label>] [--tag <t>] [--host <name>] [--json]";
+	"tpsdb calibrate [--engine <label>] [--model <label>] [--tag <t>] [--host <name>]\n"
+	"                [--format text|json|md|csv] [--json]";
 
 static const char help[] =
 	"Measures the A/A noise floor of each cell (model, spec type, n_max, endpoint)\n"
@@ -34,7 +35,8 @@ static const char help[] =
 	"\n"
 	"  --engine <label>   only this engine's runs     --model <label>  only this model\n"
 	"  --tag <t>          only runs with this tag     --host <name>    only this host\n"
-	"  --json             {\"floors\":[{\"engine\",\"model\",\"spec_type\",\"n_max\",\n"
+	"  --format <f>       text (default), json, md or csv (the table of floors)\n"
+	"  --json             the same as --format json: {\"floors\":[{\"engine\",\"model\",\"spec_type\",\"n_max\",\n"
 	"                     \"endpoint\",\"metric\",\"noise_pct\",\"n_pairs\",\"run_a\",\"run_b\"}],\n"
 	"                     \"skipped\":[\"...\"]}\n"
 	"\n"
@@ -49,6 +51,7 @@ static const struct option opts[] = {
 	{ "tag", required_argument, NULL, OPT_TAG },
 	{ "host", required_argument, NULL, OPT_HOST },
 	{ "json", no_argument, NULL, OPT_JSON },
+	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -59,7 +62,8 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 	struct pair_set set = { 0 };
 	struct noise_pair *pairs = NULL;
 	size_t n = 0, n_floors = 0, i;
-	int c, m, json = 0, ret = TPS_EXIT_ERROR, in_tx = 0;
+	enum out_format fmt = OUT_TEXT;
+	int c, m, ret = TPS_EXIT_ERROR, in_tx = 0;
 	struct store *s;
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
@@ -72,7 +76,13 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_MODEL: f.model = optarg; break;
 		case OPT_TAG: f.tag = optarg; break;
 		case OPT_HOST: f.host = optarg; break;
-		case OPT_JSON: json = 1; break;
+		case OPT_JSON: fmt = OUT_JSON; break;
+		case FILTER_OPT_FORMAT:
+			if (format_opt_parse(optarg, &fmt, usage)) {
+				ret = TPS_EXIT_USAGE;
+				goto out;
+			}
+			break;
 		default:
 			tps_usage_hint(usage);
 			ret = TPS_EXIT_USAGE;
@@ -112,8 +122,8 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 				goto out;
 		}
 	}
-	if (!json)
-		calibrate_write_text(pairs, n);
+	if (fmt != OUT_JSON)
+		calibrate_write(stdout, pairs, n, format_table(fmt));
 	if (!n_floors) {
 		tps_error("no A/A pair to calibrate from: collect the same engine twice on one "
 			  "cell first ('tpsdb collect --aa')");
@@ -122,7 +132,7 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 	if (store_commit(s) < 0)
 		goto out;
 	in_tx = 0;
-	if (json && calibrate_write_json(pairs, n) < 0)
+	if (fmt == OUT_JSON && calibrate_write_json(pairs, n) < 0)
 		goto out;
 	ret = TPS_EXIT_OK;
 out:

@@ -5,7 +5,6 @@
 #include "analyze/config.h"
 #include "analyze/parity.h"
 #include "cmd/filter_opts.h"
-#include "reports/compare_md.h"
 #include "reports/compare_write.h"
 #include "reports/parity.h"
 #include "schema/labels.h"
@@ -19,7 +18,7 @@ static const char usage[] =
 	"              [--band <pct>] [--tag <t>] [--ours-tag <t>] [--vs-tag <t>]\n"
 	"              [--batch <id>] [--host <name>] [--force] [--strict]\n"
 	"              [--ignore-config <key>[,<key>...]]\n"
-	"              [--format text|json|md] [--json]";
+	"              [--format text|json|md|csv] [--json]";
 
 static const char help[] =
 	"Parity deltas between two engines for every model and config cell (model,\n"
@@ -51,8 +50,9 @@ static const char help[] =
 	"                       finding (host-busy, gpu-contended, gpu-throttled,\n"
 	"                       clocks-changed, partial-offload, kv-on-host) or\n"
 	"                       degenerate-output samples; without it they are warned\n"
-	"  --format <f>         text (default), json or md (a GitHub markdown table:\n"
-	"                       answers, 90% interval, mde, rounds in view)\n"
+	"  --format <f>         text (default), json, md (a GitHub markdown table:\n"
+	"                       answers, 90% interval, mde, rounds in view) or csv\n"
+	"                       (the table alone, the same columns as text and md)\n"
 	"  --json               the same as --format json: {\"rows\":[...],\"warnings\":[...]}\n"
 	"\n"
 	"When $GITHUB_STEP_SUMMARY names a file, the markdown is also appended to it (a\n"
@@ -227,13 +227,11 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	if (fmt == OUT_JSON) {
 		if (compare_write_json(&res) < 0)
 			goto out;
-	} else if (fmt == OUT_MD) {
-		compare_md_write(stdout, &res, o.ours, o.vs, o.band_pct);
 	} else {
-		compare_write_text(&res, o.ours, o.vs, o.band_pct);
+		compare_write(stdout, &res, o.ours, o.vs, o.band_pct, format_table(fmt));
 	}
 	if ((summary = step_summary_open())) {
-		compare_md_write(summary, &res, o.ours, o.vs, o.band_pct);
+		compare_write(summary, &res, o.ours, o.vs, o.band_pct, TABLE_FMT_MD);
 		fputc('\n', summary);
 		step_summary_close(summary);
 	}

@@ -8,7 +8,6 @@
 #include "analyze/sweep.h"
 #include "cmd/filter_opts.h"
 #include "reports/compare_write.h"
-#include "reports/gate_md.h"
 #include "reports/gate_write.h"
 #include "reports/series.h"
 #include "schema/gate_load.h"
@@ -22,7 +21,7 @@ static const char usage[] =
 	"           [--max-regress <pct> | --max-regress <metric>=<pct> ...] [--thresholds <file>]\n"
 	"           [--metric tg|pp|accept ...] [--sweep] [--strict] [--trend]\n"
 	"           [--require-identical-output] [--ignore-config <key>[,<key>...]]\n"
-	"           [--junit <file>] [--format text|json|md] [--json]";
+	"           [--junit <file>] [--format text|json|md|csv] [--json]";
 
 static const char help[] =
 	"Compares every cell (model, spec_type, n_max, endpoint and config) that the\n"
@@ -68,15 +67,16 @@ static const char help[] =
 	"                          these keys (comma list of fa, ngl, b, ub, ctk, ctv, t,\n"
 	"                          sm, nkvo, backend); a warning names what was ignored\n"
 	"  --junit <file>          also write JUnit XML, one testcase per cell and metric\n"
-	"  --format <f>            text (default), json or md (GitHub markdown: the status\n"
+	"  --format <f>            text (default), json, md (GitHub markdown: the status\n"
 	"                          of each cell in bold when it fails, 90% interval, mde, rounds)\n"
+	"                          or csv (the table alone, the same columns as text and md)\n"
 	"  --json                  the same as --format json:\n"
 	"                          {\"pass\":..,\"cells\":[..],\"warnings\":[..],\n"
 	"                           \"sweep_violations\":[..],\"findings\":[..],\"trend\":[..]}\n"
 	"\n"
 	"Cells only one side holds are warnings. With GITHUB_ACTIONS=true, failures are\n"
 	"also printed as ::error annotations and warnings as ::warning (on stderr with\n"
-	"--format json or md). When $GITHUB_STEP_SUMMARY names a file, the markdown is\n"
+	"--format json, md or csv). When $GITHUB_STEP_SUMMARY names a file, the markdown is\n"
 	"also appended to it; a write error there is a warning, not a failed gate.\n"
 	"\n"
 	"Exit codes: 0 every check passed, 1 a check failed, 2 usage, 3 no such baseline,\n"
@@ -272,17 +272,15 @@ static int render(const struct gate_cli *o, const struct gate_result *res)
 	if (o->fmt == OUT_JSON) {
 		if (gate_write_json(stdout, &o->rep, res) < 0)
 			return -1;
-	} else if (o->fmt == OUT_MD) {
-		gate_md_write(stdout, &o->rep, res);
 	} else {
-		gate_write_text(stdout, &o->rep, res);
+		gate_write(stdout, &o->rep, res, format_table(o->fmt));
 	}
 	/* The runner reads annotations from stdout and stderr alike; with JSON or
 	 * markdown they go to stderr so that stdout stays one document. */
 	if (gh && !strcmp(gh, "true"))
 		gate_write_github(o->fmt != OUT_TEXT ? stderr : stdout, &o->rep, res);
 	if ((summary = step_summary_open())) {
-		gate_md_write(summary, &o->rep, res);
+		gate_write(summary, &o->rep, res, TABLE_FMT_MD);
 		fputc('\n', summary);
 		step_summary_close(summary);
 	}

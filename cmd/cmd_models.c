@@ -1,12 +1,13 @@
 /* cmd_models.c: `tpsdb models`, the model registry (every distinct GGUF as measured,
  * the hosts that ran it and how often) and its identity alarms. An alarm fails the
  * command: the seed study once compared two "identical" files that were not. */
+#include "cmd/filter_opts.h"
 #include "reports/models_write.h"
 #include "schema/catalog.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
-static const char usage[] = "tpsdb models [--json]";
+static const char usage[] = "tpsdb models [--format text|json|md|csv] [--json]";
 
 static const char help[] =
 	"Lists every model the store has measured: label, GGUF file name, size in bytes,\n"
@@ -20,8 +21,11 @@ static const char help[] =
 	"The store is quick-checked first (PRAGMA quick_check, within $TPSDB_QUICK_CHECK_MB).\n"
 	"\n"
 	"Options:\n"
-	"  --json    {\"models\": [{\"label\", \"file\", \"bytes\", \"sha256\", \"quant\",\n"
-	"            \"hosts\": [...], \"runs\"}], \"alarms\": [{\"kind\", \"file\" or \"label\",\n"
+	"  --format <f>  text (default), json, md (a GitHub markdown table) or csv\n"
+	"            (the table alone; the alarms on stderr)\n"
+	"  --json    the same as --format json: {\"models\": [{\"label\", \"file\",\n"
+	"            \"bytes\", \"sha256\", \"quant\", \"hosts\": [...], \"runs\"}],\n"
+	"            \"alarms\": [{\"kind\", \"file\" or \"label\",\n"
 	"            \"message\", \"variants\": [{\"sha256\" or \"quant\", \"hosts\": [...]}]}]};\n"
 	"            unknown strings are \"\", an unknown size is null\n"
 	"\n"
@@ -31,6 +35,7 @@ static const char help[] =
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, 256 },
+	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -41,14 +46,19 @@ int cmd_models(int argc, char **argv, struct tps_ctx *ctx)
 	struct catalog_alarm *a = NULL;
 	struct store *s;
 	size_t nm = 0, na = 0;
-	int c, json = 0, ret = TPS_EXIT_ERROR;
+	enum out_format fmt = OUT_TEXT;
+	int c, ret = TPS_EXIT_ERROR;
 
 	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
 		switch (c) {
 		case 'h':
 			printf("usage: %s\n\n%s", usage, help);
 			return TPS_EXIT_OK;
-		case 256: json = 1; break;
+		case 256: fmt = OUT_JSON; break;
+		case FILTER_OPT_FORMAT:
+			if (format_opt_parse(optarg, &fmt, usage))
+				return TPS_EXIT_USAGE;
+			break;
 		default:
 			tps_usage_hint(usage);
 			return TPS_EXIT_USAGE;
@@ -62,11 +72,11 @@ int cmd_models(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	if (catalog_models(s, &m, &nm) < 0 || catalog_alarms(s, &a, &na) < 0)
 		goto out;
-	if (json) {
+	if (fmt == OUT_JSON) {
 		if (models_write_json(stdout, m, nm, a, na) < 0)
 			goto out;
 	} else {
-		models_write_text(stdout, m, nm, a, na);
+		models_write(stdout, m, nm, a, na, format_table(fmt));
 	}
 	ret = na ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:

@@ -15,7 +15,7 @@
 static const char usage[] =
 	"tpsdb plan (--ours <engine> --vs <engine> | --engine <engine>) [--mde <pct>]\n"
 	"           [--model <label>] [--tag <t>] [--batch <id>] [--host <name>]\n"
-	"           [--format text|json|md] [--json]";
+	"           [--format text|json|md|csv] [--json]";
 
 static const char help[] =
 	"How to measure a cell next time for the least server time: from every stored\n"
@@ -38,7 +38,8 @@ static const char help[] =
 	"  --tag <t>            only runs with this tag\n"
 	"  --batch <id>         only runs of this collect batch\n"
 	"  --host <name>        only runs measured on this host\n"
-	"  --format <f>         text (default), json or md\n"
+	"  --format <f>         text (default), json, md or csv (the table of cells and\n"
+	"                       metrics alone)\n"
 	"  --json               the same as --format json\n"
 	"\n"
 	"A cell with fewer than 2 instances a side, no repeated request slots or no\n"
@@ -172,7 +173,7 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 		if (plan_write_json(stdout, &res, f.side, &o) < 0)
 			goto out;
 	} else {
-		plan_write_table(stdout, &res, f.side, &o, fmt == OUT_MD);
+		plan_write_table(stdout, &res, f.side, &o, format_table(fmt));
 	}
 	ret = TPS_EXIT_OK;
 out:

@@ -2,14 +2,13 @@
  * median prefill and decode tok/s of the samples no flag spoils. The --json form is
  * a contract that CI scripts parse: keys are only ever added, never renamed. */
 #include "cmd/filter_opts.h"
-#include "reports/runs_md.h"
 #include "reports/runs_write.h"
 #include "schema/catalog.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
 static const char usage[] =
-	"tpsdb runs [--format text|json|md] [--json] [--limit <n>]\n"
+	"tpsdb runs [--format text|json|md|csv] [--json] [--limit <n>]\n"
 	"            " FILTER_SYNOPSIS;
 
 static const char help[] =
@@ -19,7 +18,8 @@ static const char help[] =
 	"the samples whose data-quality flags do not spoil that metric (see 'tpsdb check').\n"
 	"\n"
 	"Options:\n"
-	"  --format <f>            text (default), json or md (a GitHub markdown table)\n"
+	"  --format <f>            text (default), json, md (a GitHub markdown table) or\n"
+	"                          csv (the same columns, RFC 4180)\n"
 	"  --json                  the same as --format json: a JSON array, one object\n"
 	"                          per run, with the keys uuid, started_at, ended_at,\n"
 	"                          status, source, host, engine, role, model, tag,\n"
@@ -86,10 +86,8 @@ int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 	if (fmt == OUT_JSON) {
 		if (runs_write_json(stdout, runs, n) < 0)
 			goto out;
-	} else if (fmt == OUT_MD) {
-		runs_md_write(stdout, runs, n);
-	} else if (n) {
-		runs_write_table(stdout, runs, n);
+	} else {
+		runs_write(stdout, runs, n, format_table(fmt));
 	}
 	ret = TPS_EXIT_OK;
 out:

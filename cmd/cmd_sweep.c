@@ -6,7 +6,6 @@
 #include "analyze/series.h"
 #include "cmd/filter_opts.h"
 #include "reports/series.h"
-#include "reports/sweep_md.h"
 #include "reports/sweep_write.h"
 #include "schema/series_load.h"
 #include "tpsdb.h"
@@ -16,7 +15,8 @@
 
 static const char usage[] =
 	"tpsdb sweep [--engine <e>] [--model <m>] [--tolerance <pct>] [--ref <engine>]\n"
-	"            [--tag <t>] [--batch <id>] [--host <name>] [--format text|json|md] [--json]";
+	"            [--tag <t>] [--batch <id>] [--host <name>] [--format text|json|md|csv]\n"
+	"            [--json]";
 
 static const char help[] =
 	"The speculative series (engine, model, spec_type): the base rung (n_max unset),\n"
@@ -40,8 +40,10 @@ static const char help[] =
 	"                       (default: every other engine with the same series)\n"
 	"  --tag <t>, --host <name>   pick runs\n"
 	"  --batch <id>         pool only the runs of this collect batch\n"
-	"  --format <f>         text (default), json or md (a GitHub markdown table per\n"
-	"                       series, falls in bold)\n"
+	"  --format <f>         text (default), json, md (a GitHub markdown table per\n"
+	"                       series, falls in bold) or csv (one table of every series,\n"
+	"                       the columns of text and md after engine, model,\n"
+	"                       spec_type and endpoint)\n"
 	"  --json               the same as --format json: {\"series\":[...],\"gaps\":[...]}\n"
 	"\n"
 	"Exit codes: 0 no decided violation, 1 a decided violation, 2 usage, 3 no series\n"
@@ -66,13 +68,14 @@ static const struct option opts[] = {
 int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct series_set set = { 0 };
+	struct series_verdict vd = { 0 };
 	struct store_decode *runs = NULL;
 	struct cell_filter f = { 0 };
 	struct series_view v = { 0 };
 	double tolerance = SWEEP_TOLERANCE_PCT;
 	struct tps_getopt go = { 0 };
 	struct store *s;
-	size_t i, n_runs = 0, n_shown = 0, n_viol = 0;
+	size_t i, n_runs = 0;
 	const char *batch = NULL;
 	enum out_format fmt = OUT_TEXT;
 	int c, ret = TPS_EXIT_ERROR;
@@ -116,13 +119,9 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	if (store_load_series(s, &f, batch, &runs, &n_runs) < 0 ||
 	    series_from_decode(runs, n_runs, tolerance, &set) < 0)
 		goto out;
-	for (i = 0; i < set.n; i++) {
-		if (!series_shown(&v, &set.v[i]))
-			continue;
-		n_shown++;
-		n_viol += set.v[i].report.n_decided; /* an undecided dip fails nothing */
-	}
-	if (!n_shown) {
+	if (series_decide(&v, &set, tolerance, &vd) < 0)
+		goto out;
+	if (!vd.n_shown) {
 		tps_error("no speculative series (runs with an n_max)%s%s%s%s%s%s",
 			  v.engine ? " of '" : "", v.engine ? v.engine : "", v.engine ? "'" : "",
 			  f.model ? " for model '" : "", f.model ? f.model : "", f.model ? "'" : "");
@@ -135,15 +134,14 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 			tps_warning("no series of the reference '%s'", v.ref);
 	}
 	if (fmt == OUT_JSON) {
-		if (sweep_write_json(stdout, &v, tolerance, &set) < 0)
+		if (sweep_write_json(stdout, &set, &vd) < 0)
 			goto out;
-	} else if (fmt == OUT_MD) {
-		sweep_md_write(stdout, &v, tolerance, &set);
 	} else {
-		sweep_write_text(stdout, &v, tolerance, &set);
+		sweep_write(stdout, &set, &vd, tolerance, format_table(fmt));
 	}
-	ret = n_viol ? TPS_EXIT_FAIL : TPS_EXIT_OK;
+	ret = vd.n_violations ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:
+	series_verdict_release(&vd);
 	series_set_release(&set);
 	store_decode_free(runs, n_runs);
 	return ret;

@@ -5,7 +5,6 @@
 #include "analyze/changepoint.h"
 #include "analyze/trend.h"
 #include "cmd/filter_opts.h"
-#include "reports/trend_md.h"
 #include "reports/trend_write.h"
 #include "schema/cells.h"
 #include "schema/history.h"
@@ -16,7 +15,8 @@
 
 static const char usage[] =
 	"tpsdb trend [--metric pp|tg] [--pvalue <p>] [--min-magnitude <pct>]\n"
-	"            [--min-segment <n>] [--format text|json|md] [--json] [--limit <n>]\n"
+	"            [--min-segment <n>] [--format text|json|md|csv] [--json]\n"
+	"            [--limit <n>]\n"
 	"            " FILTER_SYNOPSIS;
 
 static const char help[] =
@@ -39,7 +39,9 @@ static const char help[] =
 	"  --min-segment <n>       fewest runs on each side of a change (default 3, >= 2)\n"
 	"  --limit <n>             only the latest n runs of each series\n"
 	FILTER_HELP
-	"  --format <f>            text (default), json or md (GitHub markdown tables)\n"
+	"  --format <f>            text (default: a table of series, one of change\n"
+	"                          points), json, md (the same tables as GitHub\n"
+	"                          markdown) or csv (the table of series)\n"
 	"  --json                  the same as --format json:\n"
 	"                          {\"series\": [{\"engine\", \"model\", \"spec_type\", \"n_max\",\n"
 	"                          \"endpoint\", \"metric\", \"n_runs\", \"change_points\": [{\"run\",\n"
@@ -153,9 +155,9 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 			items[n].t = &trends[n];
 		}
 	}
-	if (fmt == OUT_MD)
-		trend_md_write(stdout, items, n);
-	else if (trend_write(stdout, items, n, fmt == OUT_JSON) < 0)
+	if (fmt != OUT_JSON)
+		trend_write(stdout, items, n, format_table(fmt));
+	else if (trend_write_json(stdout, items, n) < 0)
 		goto out;
 	ret = TPS_EXIT_OK;
 out:

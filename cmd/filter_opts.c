@@ -133,9 +133,16 @@ int format_opt_parse(const char *arg, enum out_format *fmt, const char *usage)
 		*fmt = OUT_JSON;
 	else if (!strcmp(arg, "md"))
 		*fmt = OUT_MD;
+	else if (!strcmp(arg, "csv"))
+		*fmt = OUT_CSV;
 	else
-		return tps_usage_error(usage, "--format is text, json or md, not '%s'", arg);
+		return tps_usage_error(usage, "--format is text, json, md or csv, not '%s'", arg);
 	return 0;
+}
+
+enum table_format format_table(enum out_format fmt)
+{
+	return fmt == OUT_MD ? TABLE_FMT_MD : fmt == OUT_CSV ? TABLE_FMT_CSV : TABLE_FMT_TEXT;
 }
 
 FILE *step_summary_open(void)

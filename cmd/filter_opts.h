@@ -2,12 +2,13 @@
  * export share (--engine, --model, --engine-version, --tag, --host, --batch,
  * --since, --until and, where a command offers it, --limit), parsed once into a
  * struct run_filter (schema/store.h), and the --format option of the commands that
- * print text, JSON or markdown. */
+ * print text, JSON, markdown or CSV. */
 #ifndef CMD_FILTER_OPTS_H
 #define CMD_FILTER_OPTS_H
 
 #include <stdio.h>
 
+#include "reports/table.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
@@ -95,11 +96,16 @@ int filter_opts_check(struct store *s, const struct run_filter *f);
 int labels_check(struct store *s, const char *engine, const char *model, const char *tag);
 
 /* What a command prints. */
-enum out_format { OUT_TEXT, OUT_JSON, OUT_MD };
+enum out_format { OUT_TEXT, OUT_JSON, OUT_MD, OUT_CSV };
 
-/* Parses --format's value ("text", "json" or "md") into *fmt: 0, or TPS_EXIT_USAGE
- * after the usage error line. */
+/* The one format chooser of the commands that print a table: parses --format's
+ * value ("text", "json", "md" or "csv") into *fmt: 0, or TPS_EXIT_USAGE after the
+ * usage error line. --json is each command's alias of "json". */
 int format_opt_parse(const char *arg, enum out_format *fmt, const char *usage);
+
+/* The table writer's format (reports/table.h) of fmt, which is not OUT_JSON: JSON
+ * is each command's own document, not a table. */
+enum table_format format_table(enum out_format fmt);
 
 /* $GITHUB_STEP_SUMMARY opened for appending (never truncated), or NULL when it is
  * unset or empty, or after a warning line when it cannot be opened: the summary is

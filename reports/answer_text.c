@@ -61,119 +61,128 @@ void answer_text_metric(char *buf, size_t len, const char *metric, const struct 
 		    isfinite(a->geomean.ci_lo_pct) ? ci : "(no interval: a cell has none)");
 }
 
+/* One row an answer counts: the metric it is of, its name (owned), its verdict and
+ * the band its metric is decided against. */
+struct answer_row {
+	int metric;
+	char *name;
+	const struct verdict *v;
+	double band;
+};
+
+/* The one loop of every answer: for each metric in order, the rows of that metric
+ * through answer_build() (against the band of its first row) and
+ * answer_text_metric(), after buf, "; " between metrics. Frees the rows' names.
+ * Returns whether a metric had rows. */
+static int answer_rows(char *buf, size_t len, const char *const *metrics, int n_metrics,
+		       struct answer_row *rows, size_t n)
+{
+	const struct verdict **v = tps_xcalloc(n + 1, sizeof(*v));
+	const char **names = tps_xcalloc(n + 1, sizeof(*names));
+	size_t i, k;
+	int m, any = 0;
+
+	for (m = 0; m < n_metrics; m++) {
+		struct answer a;
+		double band = NAN;
+
+		for (k = 0, i = 0; i < n; i++) {
+			if (rows[i].metric != m)
+				continue;
+			if (!k)
+				band = rows[i].band;
+			names[k] = rows[i].name;
+			v[k++] = rows[i].v;
+		}
+		if (!k)
+			continue;
+		answer_build(v, k, band, &a);
+		cat(buf, len, "%s ", any ? ";" : "");
+		answer_text_metric(buf, len, metrics[m], &a, names, v);
+		any = 1;
+	}
+	for (i = 0; i < n; i++)
+		free(rows[i].name);
+	free(names);
+	free(v);
+	return any;
+}
+
 char *answer_text_compare(const struct parity_result *r, const char *ours, const char *vs,
 			  double band_pct)
 {
 	static const char *const metrics[2] = { "pp", "tg" };
-	const struct verdict **v = tps_xcalloc(r->n_rows + 1, sizeof(*v));
-	const char **names = tps_xcalloc(r->n_rows + 1, sizeof(*names));
-	char **owned = tps_xcalloc(r->n_rows + 1, sizeof(*owned));
-	char buf[2048];
-	size_t i, k, n;
-	int m, first = 1;
+	struct answer_row *rows = tps_xcalloc(r->n_rows + 1, sizeof(*rows));
+	char buf[2048], name[256];
+	size_t i;
 
 	snprintf(buf, sizeof(buf), "%s vs %s:", ours, vs);
-	for (m = 0; m < 2; m++) {
-		struct answer a;
-
-		for (n = 0, i = 0; i < r->n_rows; i++) {
-			char name[256];
-
-			if (strcmp(r->rows[i].metric, metrics[m]))
-				continue;
-			parity_row_name(&r->rows[i], name, sizeof(name));
-			owned[n] = tps_xstrdup(name);
-			names[n] = owned[n];
-			v[n++] = &r->rows[i].v;
-		}
-		if (!n)
-			continue;
-		answer_build(v, n, band_pct, &a);
-		cat(buf, sizeof(buf), "%s ", first ? "" : ";");
-		answer_text_metric(buf, sizeof(buf), metrics[m], &a, names, v);
-		first = 0;
-		for (k = 0; k < n; k++)
-			free(owned[k]);
+	for (i = 0; i < r->n_rows; i++) {
+		parity_row_name(&r->rows[i], name, sizeof(name));
+		rows[i].metric = strcmp(r->rows[i].metric, "pp") ? strcmp(r->rows[i].metric, "tg") ?
+				 -1 : 1 : 0;
+		rows[i].name = tps_xstrdup(name);
+		rows[i].v = &r->rows[i].v;
+		rows[i].band = band_pct;
 	}
-	free(owned);
-	free(names);
-	free(v);
+	answer_rows(buf, sizeof(buf), metrics, 2, rows, r->n_rows);
+	free(rows);
 	return tps_xstrdup(buf);
 }
 
 char *answer_text_gate(const struct gate_result *r)
 {
-	const struct verdict **v = tps_xcalloc(r->n_rows + 1, sizeof(*v));
-	const char **names = tps_xcalloc(r->n_rows + 1, sizeof(*names));
-	char **owned = tps_xcalloc(r->n_rows + 1, sizeof(*owned));
-	char buf[2048] = "answer:";
-	size_t i, k, n;
-	int m, first = 1;
+	const char *metrics[GATE_N_METRICS];
+	double band[GATE_N_METRICS] = { 0 };
+	struct answer_row *rows = tps_xcalloc(r->n_rows + 1, sizeof(*rows));
+	char buf[2048] = "answer:", name[256];
+	size_t i;
+	int m;
 
-	for (m = 0; m < GATE_N_METRICS; m++) {
-		struct answer a;
-		double band = 0;
-
-		for (n = 0, i = 0; i < r->n_rows; i++) {
-			char name[256];
-
-			if (r->rows[i].metric != m)
-				continue;
-			parity_side_name(&r->rows[i].cand->side, name, sizeof(name));
-			owned[n] = tps_xstrdup(name);
-			names[n] = owned[n];
-			band = r->rows[i].g.threshold_pct;
-			v[n++] = &r->rows[i].g.v;
-		}
-		if (!n)
-			continue;
-		answer_build(v, n, band, &a);
-		cat(buf, sizeof(buf), "%s ", first ? "" : ";");
-		answer_text_metric(buf, sizeof(buf), gate_metric_name(m), &a, names, v);
-		first = 0;
-		for (k = 0; k < n; k++)
-			free(owned[k]);
+	for (m = 0; m < GATE_N_METRICS; m++)
+		metrics[m] = gate_metric_name(m);
+	/* A metric's answer is held against its last row's threshold. */
+	for (i = 0; i < r->n_rows; i++)
+		band[r->rows[i].metric] = r->rows[i].g.threshold_pct;
+	for (i = 0; i < r->n_rows; i++) {
+		parity_side_name(&r->rows[i].cand->side, name, sizeof(name));
+		rows[i].metric = (int)r->rows[i].metric;
+		rows[i].name = tps_xstrdup(name);
+		rows[i].v = &r->rows[i].g.v;
+		rows[i].band = band[r->rows[i].metric];
 	}
-	free(owned);
-	free(names);
-	free(v);
+	answer_rows(buf, sizeof(buf), metrics, GATE_N_METRICS, rows, r->n_rows);
+	free(rows);
 	return tps_xstrdup(buf);
 }
 
 char *answer_text_report(const struct tables *t, size_t e)
 {
-	const struct verdict **v = tps_xcalloc(t->n_base + 1, sizeof(*v));
-	const char **names = tps_xcalloc(t->n_base + 1, sizeof(*names));
+	static const char *const metrics[2] = { "pp", "tg" };
+	struct answer_row *rows = NULL;
 	char buf[2048], *ret = NULL;
-	size_t k, n;
-	int m, any = 0;
+	size_t k, n = 0;
+	int m;
 
 	if (!t->ref || !strcmp(t->engines[e].label, t->ref))
-		goto out;
+		return NULL;
+	rows = tps_xcalloc(2 * t->n_base + 1, sizeof(*rows));
 	snprintf(buf, sizeof(buf), "%s vs %s:", t->engines[e].label, t->ref);
 	for (m = 0; m < 2; m++) {
-		struct answer a;
-
-		for (n = 0, k = 0; k < t->n_base; k++) {
+		for (k = 0; k < t->n_base; k++) {
 			const struct tables_base_cell *c = &t->base[k].cells[e];
 			const struct tables_verdict *tv = m ? &c->vtg : &c->vpp;
 
 			if (!c->present || c->forced || !tv->has)
 				continue;
-			names[n] = t->base[k].model;
-			v[n++] = &tv->v;
+			rows[n].metric = m;
+			rows[n].name = tps_xstrdup(t->base[k].model);
+			rows[n].v = &tv->v;
+			rows[n++].band = tv->v.band_pct;
 		}
-		if (!n)
-			continue;
-		answer_build(v, n, v[0]->band_pct, &a);
-		cat(buf, sizeof(buf), "%s ", any ? ";" : "");
-		answer_text_metric(buf, sizeof(buf), m ? "tg" : "pp", &a, names, v);
-		any = 1;
 	}
-	if (any)
+	if (answer_rows(buf, sizeof(buf), metrics, 2, rows, n))
 		ret = tps_xstrdup(buf);
-out:
-	free(names);
-	free(v);
+	free(rows);
 	return ret;
 }

@@ -1,5 +1,5 @@
-/* calibrate_write.c: renders the A/A noise floors of `tpsdb calibrate`, one text
- * row per cell and metric or one JSON object each; a pair that is not an A/A pair
+/* calibrate_write.c: renders the A/A noise floors of `tpsdb calibrate`, one table
+ * row (text, markdown, CSV) per cell and metric or one JSON object each; a pair that is not an A/A pair
  * becomes the same sentence as a warning or in the JSON's "skipped". */
 #include "reports/calibrate_write.h"
 #include "escape.h"
@@ -11,6 +11,7 @@
 
 #include "reports/json.h"
 #include "reports/parity.h"
+#include "reports/table.h"
 #include "schema/record.h"
 #include "tpsdb.h"
 
@@ -30,34 +31,58 @@ static char *skip_text(const struct noise_pair *p)
 			     p->b->engine, why);
 }
 
-void calibrate_write_text(const struct noise_pair *p, size_t n)
+enum { K_CELL, K_ENGINE, K_METRIC, K_FLOOR, K_PAIRS, K_RUNS, K_N };
+
+void calibrate_table(struct table *t, const struct noise_pair *p, size_t n)
 {
 	size_t i;
 	int m;
 
-	printf("%-28s %-14s %-6s %9s %6s  %s\n", "CELL", "ENGINE", "METRIC", "FLOOR_%", "PAIRS",
-	       "RUNS");
+	table_init(t, K_N);
+	table_col(t, K_CELL, TABLE_LABEL, "CELL", 28);
+	table_col(t, K_ENGINE, TABLE_LABEL, "ENGINE", 14);
+	table_col(t, K_METRIC, TABLE_LABEL, "METRIC", 6);
+	table_col(t, K_FLOOR, TABLE_NUMBER, "FLOOR_%", 9);
+	table_col(t, K_PAIRS, TABLE_COUNT, "PAIRS", 6);
+	table_col(t, K_RUNS, TABLE_LABEL, "RUNS", 0);
 	for (i = 0; i < n; i++) {
-		char cell[160], *ec, *ee;
+		char cell[160];
 
+		if (p[i].diff.kind != PARITY_DIFF_NONE)
+			continue;
+		parity_side_name(p[i].b, cell, sizeof(cell));
+		for (m = 0; m < PARITY_N_METRICS; m++) {
+			size_t row;
+
+			if (isnan(p[i].pct[m]))
+				continue;
+			row = table_add_row(t);
+			table_set(t, row, K_CELL, cell);
+			table_set(t, row, K_ENGINE, p[i].b->engine);
+			table_set(t, row, K_METRIC, metric_name(m));
+			table_setf(t, row, K_FLOOR, "%.2f", p[i].pct[m]);
+			table_setf(t, row, K_PAIRS, "%zu", p[i].n_pairs[m]);
+			table_setf(t, row, K_RUNS, "%.8s %.8s", p[i].a->uuid, p[i].b->uuid);
+		}
+	}
+}
+
+void calibrate_write(FILE *f, const struct noise_pair *p, size_t n, enum table_format fmt)
+{
+	struct table t;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
 		if (p[i].diff.kind != PARITY_DIFF_NONE) {
 			char *msg = skip_text(&p[i]), *e = escape_text(msg);
 			tps_warning("%s", e);
 			free(msg);
 			free(e);
-			continue;
 		}
-		parity_side_name(p[i].b, cell, sizeof(cell));
-		ec = escape_text(cell);
-		ee = escape_text(p[i].b->engine);
-		for (m = 0; m < PARITY_N_METRICS; m++)
-			if (!isnan(p[i].pct[m]))
-				printf("%-28s %-14s %-6s %9.2f %6zu  %.8s %.8s\n", ec, ee,
-				       metric_name(m), p[i].pct[m], p[i].n_pairs[m],
-				       p[i].a->uuid, p[i].b->uuid);
-		free(ec);
-		free(ee);
 	}
+	calibrate_table(&t, p, n);
+	table_write(f, &t, fmt);
+	table_release(&t);
 }
 
 int calibrate_write_json(const struct noise_pair *p, size_t n)

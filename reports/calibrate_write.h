@@ -1,17 +1,25 @@
 /* calibrate_write.h: what `tpsdb calibrate` prints from the A/A floors that
- * analyze/noise.c found: a text table with a warning per skipped pair, or the JSON
+ * analyze/noise.c found: a table (text, markdown, CSV) with a warning per skipped pair, or the JSON
  * document the README documents. */
 #ifndef REPORTS_CALIBRATE_WRITE_H
 #define REPORTS_CALIBRATE_WRITE_H
 
 #include <stddef.h>
 
-#include "analyze/noise.h"
+#include <stdio.h>
 
-/* Prints the header line, then per pair in order either a "tpsdb: warning: ..."
- * line on stderr naming why it is not an A/A pair, or one row per metric with a
- * floor on stdout. */
-void calibrate_write_text(const struct noise_pair *p, size_t n);
+#include "analyze/noise.h"
+#include "reports/table.h"
+
+/* The table of the floors: one row per pair and metric with a floor (CELL, ENGINE,
+ * METRIC, FLOOR_%, PAIRS, RUNS: the two runs' first eight hex digits). Release t
+ * with table_release(). */
+void calibrate_table(struct table *t, const struct noise_pair *p, size_t n);
+
+/* Prints a "tpsdb: warning: ..." line on stderr per pair that is not an A/A pair,
+ * naming why, then the table (its header alone when no pair has a floor) to f in
+ * fmt. */
+void calibrate_write(FILE *f, const struct noise_pair *p, size_t n, enum table_format fmt);
 
 /* Prints {"floors":[...],"skipped":[...]} on stdout. 0 ok, -1 after an error line
  * (out of memory). */

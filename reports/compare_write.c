@@ -14,6 +14,7 @@
 #include "reports/answer_text.h"
 #include "reports/json.h"
 #include "reports/md.h"
+#include "reports/table.h"
 #include "reports/parity.h"
 #include "schema/record.h"
 #include "tpsdb.h"
@@ -143,7 +144,7 @@ int compare_write_json(const struct parity_result *r)
 
 /* The lines that lead the table: rows whose resolution is wider than the band
  * asked for, so that a verdict inside a wide band is not read as a tight one. */
-static void write_lead(const struct parity_result *r, double band_pct, unsigned vary)
+static void write_lead(FILE *f, const struct parity_result *r, double band_pct, unsigned vary)
 {
 	size_t i;
 
@@ -155,10 +156,10 @@ static void write_lead(const struct parity_result *r, double band_pct, unsigned 
 			continue;
 		parity_row_label(w, vary, name, sizeof(name));
 		e = escape_text(name);
-		printf("mde %.2f%% > band %.2f%%: %s %s could not have seen a difference under "
-		       "%.2f%% (%zu round%s)\n",
-		       w->v.mde_pct, band_pct, e, w->metric, w->v.mde_pct, w->v.rounds,
-		       w->v.rounds == 1 ? "" : "s");
+		fprintf(f, "mde %.2f%% > band %.2f%%: %s %s could not have seen a difference under "
+			"%.2f%% (%zu round%s)\n",
+			w->v.mde_pct, band_pct, e, w->metric, w->v.mde_pct, w->v.rounds,
+			w->v.rounds == 1 ? "" : "s");
 		free(e);
 	}
 }
@@ -195,23 +196,30 @@ size_t compare_one_instance_cells(const struct parity_result *r)
 }
 
 /* What a llama-bench comparison of one process a side needs to decide. */
-static void write_bench_rounds(const struct parity_result *r)
+static void write_bench_rounds(FILE *f, const struct parity_result *r, enum table_format fmt)
 {
 	size_t n = compare_one_instance_cells(r);
 
 	if (!n)
 		return;
-	printf("llama-bench: %zu row%s compare one llama-bench process a side: one process is "
-	       "one instance, whose repetitions cannot show the scatter between instances; a "
-	       "decision needs two processes or more a side (run llama-bench again and import "
-	       "each build's files under one --tag), or a stored A/A floor (tpsdb calibrate)\n",
-	       n, n == 1 ? "" : "s");
+	if (fmt == TABLE_FMT_MD)
+		fprintf(f, "\n%zu row%s compare one llama-bench process a side: one process "
+			"is one instance, which decides nothing; a decision needs two "
+			"processes or more a side (each build's llama-bench files imported "
+			"under one `--tag`), or a stored A/A floor (`tpsdb calibrate`).\n",
+			n, n == 1 ? "" : "s");
+	else
+		fprintf(f, "llama-bench: %zu row%s compare one llama-bench process a side: one "
+			"process is one instance, whose repetitions cannot show the scatter between "
+			"instances; a decision needs two processes or more a side (run llama-bench "
+			"again and import each build's files under one --tag), or a stored A/A floor "
+			"(tpsdb calibrate)\n", n, n == 1 ? "" : "s");
 }
 
-/* The lines after the table: each row's answer that is not a plain yes or no
+/* The lines after the text table: each row's answer that is not a plain yes or no
  * (how far from deciding it is, or why it cannot decide), and the instances
  * left out. */
-static void write_open(const struct parity_result *r, unsigned vary)
+static void write_open(FILE *f, const struct parity_result *r, unsigned vary)
 {
 	size_t i;
 
@@ -223,79 +231,170 @@ static void write_open(const struct parity_result *r, unsigned vary)
 		e = escape_text(name);
 		if (w->v.regression != VERDICT_REG_NO && w->v.regression != VERDICT_REG_YES) {
 			verdict_answer_text(&w->v, w->reason, ans, sizeof(ans));
-			printf("%s %s: regression %s\n", e, w->metric, ans);
+			fprintf(f, "%s %s: regression %s\n", e, w->metric, ans);
 		}
 		parity_row_outliers_text(w, outl, sizeof(outl));
 		if (*outl)
-			printf("%s %s: %s\n", e, w->metric, outl);
+			fprintf(f, "%s %s: %s\n", e, w->metric, outl);
 		free(e);
 	}
 }
 
-void compare_write_text(const struct parity_result *r, const char *ours_raw,
-			const char *vs_raw, double band_pct)
+/* The same for markdown: the undecided answers and the instances left out as
+ * lists, then the warnings. */
+static void write_open_md(FILE *f, const struct parity_result *r, unsigned vary)
 {
-	char *ours = escape_text(ours_raw), *vs = escape_text(vs_raw);
+	size_t i, n_undecided = 0;
+	char name[256];
+
+	for (i = 0; i < r->n_rows; i++)
+		n_undecided += r->rows[i].v.regression != VERDICT_REG_NO &&
+			       r->rows[i].v.regression != VERDICT_REG_YES;
+	if (n_undecided) {
+		fprintf(f, "\nNot yet answered:\n\n");
+		for (i = 0; i < r->n_rows; i++) {
+			const struct parity_row *w = &r->rows[i];
+			char ans[400], *e, *a;
+
+			if (w->v.regression == VERDICT_REG_NO || w->v.regression == VERDICT_REG_YES)
+				continue;
+			parity_row_label(w, vary, name, sizeof(name));
+			e = md_escape(name);
+			verdict_answer_text(&w->v, w->reason, ans, sizeof(ans));
+			a = md_escape(ans);
+			fprintf(f, "- %s %s: regression %s\n", e, w->metric, a);
+			free(a);
+			free(e);
+		}
+	}
+	for (i = 0; i < r->n_rows; i++) {
+		char outl[400], *e;
+
+		parity_row_outliers_text(&r->rows[i], outl, sizeof(outl));
+		if (!*outl)
+			continue;
+		parity_row_name(&r->rows[i], name, sizeof(name));
+		e = md_escape(name);
+		fprintf(f, "- %s %s: %s\n", e, r->rows[i].metric, outl);
+		free(e);
+	}
+	if (r->n_notes) {
+		fprintf(f, "\nWarnings:\n\n");
+		for (i = 0; i < r->n_notes; i++) {
+			char *text = parity_note_text(&r->notes[i]), *e = md_escape(text);
+			fprintf(f, "- %s\n", e);
+			free(text);
+			free(e);
+		}
+	}
+}
+
+enum { C_CELL, C_METRIC, C_OURS, C_VS, C_DELTA, C_CI, C_REG, C_VERDICT, C_ROUNDS, C_MDE,
+       C_EXCL, C_N };
+
+void compare_table(struct table *t, const struct parity_result *r, const char *ours,
+		   const char *vs)
+{
 	unsigned vary = parity_rows_varying(r);
-	char *same = parity_rows_constant(r, vary);
-	int wc = 4;
 	size_t i;
 
-	for (i = 0; i < r->n_rows; i++) {
-		char name[256], *e;
-		int l;
-		parity_row_label(&r->rows[i], vary, name, sizeof(name));
-		e = escape_text(name);
-		l = (int)strlen(e);
-		if (l > wc)
-			wc = l;
-		free(e);
-	}
-	{
-		/* The answer first: what a person acts on, then the rows behind it. */
-		char *line = answer_text_compare(r, ours_raw, vs_raw, band_pct), *e = escape_text(line);
-		printf("%s\n", e);
-		free(e);
-		free(line);
-	}
-	write_lead(r, band_pct, vary);
-	if (same) {
-		char *e = escape_text(same);
-		/* The keys every row shares, once, so that each label shows what differs. */
-		printf("config of every row: %s\n", e);
-		free(e);
-		free(same);
-	}
-	printf("%-*s  %-6s  %10s  %10s  %8s  %-19s  %-10s  %-9s  %6s  %7s  %s\n",
-	       wc, "cell", "metric", ours, vs, "delta", "90% interval", "regression",
-	       "verdict", "rounds", "mde", "excl");
+	table_init(t, C_N);
+	table_col(t, C_CELL, TABLE_LABEL, "cell", 4);
+	table_col(t, C_METRIC, TABLE_LABEL, "metric", 6);
+	table_col(t, C_OURS, TABLE_RATE, ours, 10);
+	table_col(t, C_VS, TABLE_RATE, vs, 10);
+	table_col(t, C_DELTA, TABLE_DELTA, "delta", 8);
+	table_col(t, C_CI, TABLE_INTERVAL, "90% interval", 19);
+	table_col(t, C_REG, TABLE_VERDICT, "regression", 10);
+	table_col(t, C_VERDICT, TABLE_VERDICT, "verdict", 9);
+	table_col(t, C_ROUNDS, TABLE_COUNT, "rounds", 6);
+	table_col(t, C_MDE, TABLE_PERCENT, "mde", 7);
+	table_col(t, C_EXCL, TABLE_TEXT, "excl", 0);
 	for (i = 0; i < r->n_rows; i++) {
 		const struct parity_row *w = &r->rows[i];
-		char name[256], a[32], b[32], d[32], ci[80], excl[48], mde[32], *e;
 		const char *reg = verdict_regression_name(w->v.regression);
+		char name[256], ci[80];
+		size_t row = table_add_row(t);
 
 		parity_row_label(w, vary, name, sizeof(name));
-		e = escape_text(name);
-		md_num(a, sizeof(a), "%.1f", w->ours_median);
-		md_num(b, sizeof(b), "%.1f", w->vs_median);
-		md_num(d, sizeof(d), "%+.2f%%", w->v.delta_pct);
+		table_set(t, row, C_CELL, name);
+		table_set(t, row, C_METRIC, w->metric);
+		table_num(t, row, C_OURS, w->ours_median);
+		table_num(t, row, C_VS, w->vs_median);
+		table_num(t, row, C_DELTA, w->v.delta_pct);
 		verdict_interval_text(&w->v, ci, sizeof(ci));
-		snprintf(excl, sizeof(excl), "%zu/%zu%s", w->excluded_ours, w->excluded_vs,
-			 w->forced ? "  FORCED" : "");
-		md_num(mde, sizeof(mde), "%.2f%%", w->v.mde_pct);
-		printf("%-*s  %-6s  %10s  %10s  %8s  %-19s  %-10s  %-9s  %6zu  %7s  %s\n",
-		       wc, e, w->metric, a, b, d, ci, reg ? reg : "unknown",
-		       verdict_kind_name(w->v.kind), w->v.rounds, mde, excl);
-		free(e);
+		table_set(t, row, C_CI, ci);
+		table_set(t, row, C_REG, reg ? reg : "unknown");
+		/* Bold only what the data settles: a decided regression. */
+		if (w->v.regression == VERDICT_REG_YES)
+			table_mark(t, row, C_REG);
+		table_set(t, row, C_VERDICT, verdict_kind_name(w->v.kind));
+		table_setf(t, row, C_ROUNDS, "%zu", w->v.rounds);
+		table_num(t, row, C_MDE, w->v.mde_pct);
+		table_setf(t, row, C_EXCL, "%zu/%zu%s", w->excluded_ours, w->excluded_vs,
+			   w->forced ? "  FORCED" : "");
 	}
-	write_open(r, vary);
-	write_bench_rounds(r);
-	printf("regression: is %s slower than %s by more than the band (%.1f%%)? yes/no when "
-	       "the whole 90%% interval (5%% each side) lies below/above -band; verdict: the "
-	       "same interval against +-band; tok/s: geometric means of the instances' "
-	       "requests, delta their ratio; interval: t on the per-round log ratios (each run "
-	       "one instance); mde: its half-width; excl: flagged samples left out (%s/%s)\n",
-	       ours, vs, band_pct, ours, vs);
-	free(ours);
-	free(vs);
+}
+
+void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
+		   const char *vs_raw, double band_pct, enum table_format fmt)
+{
+	unsigned vary = parity_rows_varying(r);
+	char *same = parity_rows_constant(r, vary), *line = NULL, *o = NULL, *v = NULL;
+	struct table t;
+
+	compare_table(&t, r, ours_raw, vs_raw);
+	if (fmt == TABLE_FMT_CSV) {
+		table_write(f, &t, fmt);
+		goto out;
+	}
+	/* The answer first: what a person acts on, then the rows behind it. */
+	line = answer_text_compare(r, ours_raw, vs_raw, band_pct);
+	if (fmt == TABLE_FMT_MD) {
+		o = md_escape(ours_raw);
+		v = md_escape(vs_raw);
+		fprintf(f, "### tpsdb compare: %s vs %s\n\n", o, v);
+		table_line(f, fmt, 1, line);
+		fputc('\n', f);
+	} else {
+		o = escape_text(ours_raw);
+		v = escape_text(vs_raw);
+		table_line(f, fmt, 0, line);
+		write_lead(f, r, band_pct, vary);
+	}
+	if (same) {
+		/* The keys every row shares, once, so that each label shows what differs. */
+		char *s = tps_xasprintf("%s of every row: %s", fmt == TABLE_FMT_MD ? "Config" :
+					"config", same);
+		table_line(f, fmt, 0, s);
+		if (fmt == TABLE_FMT_MD)
+			fputc('\n', f);
+		free(s);
+	}
+	table_write(f, &t, fmt);
+	if (fmt == TABLE_FMT_MD) {
+		write_bench_rounds(f, r, fmt);
+		write_open_md(f, r, vary);
+		fprintf(f, "\nregression: is %s slower than %s by more than %.1f%%? yes/no when the "
+			   "whole 90%% interval lies below/above -%.1f%% (only a decided yes is bold). "
+			   "tok/s: geometric means of the instances' requests, delta %s / %s - 1; "
+			   "verdict: the same interval against +-%.1f%%; mde: its half-width; excl: "
+			   "flagged samples left out (%s/%s).\n",
+			o, v, band_pct, band_pct, o, v, band_pct, o, v);
+		goto out;
+	}
+	write_open(f, r, vary);
+	write_bench_rounds(f, r, fmt);
+	fprintf(f, "regression: is %s slower than %s by more than the band (%.1f%%)? yes/no when "
+		"the whole 90%% interval (5%% each side) lies below/above -band; verdict: the "
+		"same interval against +-band; tok/s: geometric means of the instances' "
+		"requests, delta their ratio; interval: t on the per-round log ratios (each run "
+		"one instance); mde: its half-width; excl: flagged samples left out (%s/%s)\n",
+		o, v, band_pct, o, v);
+out:
+	table_release(&t);
+	free(same);
+	free(line);
+	free(o);
+	free(v);
 }

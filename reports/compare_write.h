@@ -1,6 +1,6 @@
 /* compare_write.h: what `tpsdb compare` prints from a parity decision
- * (analyze/parity.h): the warnings, the aligned text table and the JSON document
- * the README documents. */
+ * (analyze/parity.h): the warnings, the one table in text, markdown or CSV, and
+ * the JSON document the README documents. */
 #ifndef REPORTS_COMPARE_WRITE_H
 #define REPORTS_COMPARE_WRITE_H
 
@@ -8,16 +8,24 @@
 
 #include "analyze/config.h"
 #include "analyze/parity.h"
+#include "reports/table.h"
 
 /* Prints each note of r as a "tpsdb: warning: ..." line on stderr, in order. */
 void compare_write_notes(const struct parity_result *r);
 
-/* Prints the parity table of r's rows on stdout, columns headed by the engine
- * labels ours and vs, and the legend line under it. */
-/* band_pct is the --band asked for: a row whose mde_pct is wider is led by a line
- * saying so; undecided rows are followed by how far from decided they are. */
-void compare_write_text(const struct parity_result *r, const char *ours, const char *vs,
-			double band_pct);
+/* The parity table of r's rows, one row per cell and metric, the two medians
+ * headed by the engine labels ours and vs: the one table every format of compare
+ * shows. Release t with table_release(). */
+void compare_table(struct table *t, const struct parity_result *r, const char *ours,
+		   const char *vs);
+
+/* Writes what compare prints in fmt: for text, the answer, the rows whose mde is
+ * wider than band_pct (the --band asked for), the table, how far undecided rows
+ * are from decided, and the legend; for markdown (a pull request, the step
+ * summary) the same as a heading, a bolded answer, the table (a decided
+ * regression bold), lists and the legend; for CSV the table alone. */
+void compare_write(FILE *f, const struct parity_result *r, const char *ours, const char *vs,
+		   double band_pct, enum table_format fmt);
 
 /* Writes into buf (len bytes) the tail of the "no cell measured by both" error:
  * which config keys the nearest cells of ours and vs differ in, with each side's

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "reports/json.h"
+#include "reports/md.h"
+#include "reports/table.h"
 #include "reports/parity.h"
 #include "reports/sweep_text.h"
 #include "schema/record.h"
@@ -174,72 +176,178 @@ static void trend_message(const struct gate_trend *t, char *buf, size_t len)
 		 t->cp.pvalue);
 }
 
-void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_result *r)
+static const char *status_name(const struct gate_report *h, const struct gate_row *w)
 {
-	char msg[MSG_LEN], cell[CELL_LEN];
-	size_t i;
-	int wc = 4;
+	if (w->g.outcome == VERDICT_GATE_INCONCLUSIVE && h->strict)
+		return "INCONCLUSIVE (fails: --strict)";
+	return row_status(w);
+}
 
-	/* printf's padding, not md_table: a number wider than its column widens only
-	 * its own line here, and the output is kept byte for byte. */
-	char *e, *t, *b, *same = NULL;
+enum { G_CELL, G_METRIC, G_BASE, G_CAND, G_DELTA, G_CI, G_THRESH, G_ROUNDS, G_MDE, G_REG,
+       G_STATUS, G_N };
+
+/* The config every row shares (caller frees; NULL when none) and which keys vary. */
+static unsigned rows_vary(const struct gate_result *r, char **same)
+{
 	const char **cfg = tps_xcalloc(r->n_rows ? r->n_rows : 1, sizeof(*cfg));
 	unsigned vary;
+	size_t i;
 
 	for (i = 0; i < r->n_rows; i++)
 		cfg[i] = r->rows[i].cand->side.config;
-	vary = parity_configs_varying(cfg, r->n_rows, &same);
+	vary = parity_configs_varying(cfg, r->n_rows, same);
 	free(cfg);
-	for (i = 0; i < r->n_rows; i++) {
-		parity_side_label(&r->rows[i].cand->side, vary, cell, sizeof(cell));
-		e = escape_text(cell);
-		if ((int)strlen(e) > wc)
-			wc = (int)strlen(e);
-		free(e);
-	}
-	e = escape_text(h->engine);
-	t = escape_text(h->tag);
-	b = escape_text(h->baseline);
-	fprintf(f, "gate: '%s'%s%s%s against baseline '%s': %s (%zu failure(s))\n", e,
-		h->tag ? " tag '" : "", t, h->tag ? "'" : "", b, r->n_fail ? "FAIL" : "PASS",
-		r->n_fail);
-	free(e);
-	free(t);
-	free(b);
-	if (r->n_rows) {
-		char *line = answer_text_gate(r);
-		e = escape_text(line);
-		fprintf(f, "  %s\n", e);
-		free(e);
-		free(line);
-	}
-	if (same) {
-		e = escape_text(same);
-		fprintf(f, "  config of every row: %s\n", e);
-		free(e);
-		free(same);
-	}
-	fprintf(f, "  %-*s  %-6s  %10s  %10s  %8s  %-19s  %-10s  %-10s  %s\n", wc, "cell",
-		"metric", "baseline", "candidate", "delta", "90% interval", "threshold",
-		"regression", "status");
+	return vary;
+}
+
+void gate_table(struct table *t, const struct gate_report *h, const struct gate_result *r)
+{
+	char cell[CELL_LEN], *same = NULL;
+	unsigned vary = rows_vary(r, &same);
+	size_t i;
+
+	free(same);
+	table_init(t, G_N);
+	table_col(t, G_CELL, TABLE_LABEL, "cell", 4);
+	table_col(t, G_METRIC, TABLE_LABEL, "metric", 6);
+	table_col(t, G_BASE, TABLE_RATE, "baseline", 10);
+	table_col(t, G_CAND, TABLE_RATE, "candidate", 10);
+	table_col(t, G_DELTA, TABLE_DELTA, "delta", 8);
+	table_col(t, G_CI, TABLE_INTERVAL, "90% interval", 19);
+	table_col(t, G_THRESH, TABLE_NUMBER, "threshold", 9);
+	table_col(t, G_ROUNDS, TABLE_COUNT, "rounds", 6);
+	table_col(t, G_MDE, TABLE_PERCENT, "mde", 7);
+	table_col(t, G_REG, TABLE_VERDICT, "regression", 10);
+	table_col(t, G_STATUS, TABLE_VERDICT, "status", 0);
 	for (i = 0; i < r->n_rows; i++) {
 		const struct gate_row *w = &r->rows[i];
-		char th[40];
 		/* Acceptance is a ratio: three decimals; tok/s: one. */
-		int prec = w->metric == GATE_ACCEPT ? 3 : 1;
+		enum table_kind k = w->metric == GATE_ACCEPT ? TABLE_RATIO : TABLE_RATE;
 		const char *reg = verdict_regression_name(w->g.v.regression);
 		char ci[80];
+		size_t row = table_add_row(t);
 
 		parity_side_label(&w->cand->side, vary, cell, sizeof(cell));
-		e = escape_text(cell);
-		snprintf(th, sizeof(th), "-%.1f%%", w->g.threshold_pct);
+		table_set(t, row, G_CELL, cell);
+		table_set(t, row, G_METRIC, gate_metric_name(w->metric));
+		table_num_as(t, row, G_BASE, k, w->g.baseline_mean);
+		table_num_as(t, row, G_CAND, k, w->g.candidate_mean);
+		table_num(t, row, G_DELTA, w->g.delta_pct);
 		verdict_interval_text(&w->g.v, ci, sizeof(ci));
-		fprintf(f, "  %-*s  %-6s  %10.*f  %10.*f  %+7.2f%%  %-19s  %-10s  %-10s  %s\n", wc,
-			e, gate_metric_name(w->metric), prec, w->g.baseline_mean, prec,
-			w->g.candidate_mean, w->g.delta_pct, ci, th, reg ? reg : "unknown",
-			row_status(w));
-		free(e);
+		table_set(t, row, G_CI, ci);
+		table_setf(t, row, G_THRESH, "-%.1f%%", w->g.threshold_pct);
+		table_setf(t, row, G_ROUNDS, "%zu", w->g.rounds);
+		table_num(t, row, G_MDE, w->g.mde_pct);
+		table_set(t, row, G_REG, reg ? reg : "unknown");
+		table_set(t, row, G_STATUS, status_name(h, w));
+		if (w->g.outcome != VERDICT_GATE_PASS)
+			table_mark(t, row, G_STATUS);
 	}
+}
+
+/* The markdown of the other checks: one table each. */
+static void checks_md(FILE *f, const struct gate_report *h, const struct gate_result *r)
+{
+	struct table t;
+	char cell[CELL_LEN], a[32], b[32];
+	size_t i, row;
+
+	if (r->n_viol) {
+		fprintf(f, "\nSweep violations:\n\n");
+		table_init(&t, 7);
+		table_col(&t, 0, TABLE_LABEL, "engine", 0);
+		table_col(&t, 1, TABLE_LABEL, "model", 0);
+		table_col(&t, 2, TABLE_LABEL, "spec", 0);
+		table_col(&t, 3, TABLE_TEXT, "from n_max", 0);
+		table_col(&t, 4, TABLE_TEXT, "to n_max", 0);
+		table_col(&t, 5, TABLE_NUMBER, "decode falls", 0);
+		table_col(&t, 6, TABLE_VERDICT, "status", 0);
+		for (i = 0; i < r->n_viol; i++) {
+			const struct gate_violation *v = &r->viol[i];
+			row = table_add_row(&t);
+			table_set(&t, row, 0, v->series->engine);
+			table_set(&t, row, 1, v->series->model);
+			table_set(&t, row, 2, v->series->spec_type);
+			table_set(&t, row, 3, sweep_text_rung(v->from, a, sizeof(a)));
+			table_set(&t, row, 4, sweep_text_rung(v->to, b, sizeof(b)));
+			table_setf(&t, row, 5, "%.1f%%", v->drop_pct);
+			table_set(&t, row, 6, v->step && v->step->decided ? "FAIL" : "undecided");
+			if (v->step && v->step->decided)
+				table_mark(&t, row, 6);
+		}
+		table_write(f, &t, TABLE_FMT_MD);
+		table_release(&t);
+	}
+	if (r->n_find) {
+		fprintf(f, "\nFindings:\n\n");
+		table_init(&t, 5);
+		table_col(&t, 0, TABLE_LABEL, "cell", 0);
+		table_col(&t, 1, TABLE_LABEL, "run", 0);
+		table_col(&t, 2, TABLE_TEXT, "flag", 0);
+		table_col(&t, 3, TABLE_NUMBER, "samples", 0);
+		table_col(&t, 4, TABLE_VERDICT, "status", 0);
+		for (i = 0; i < r->n_find; i++) {
+			const struct gate_finding *g = &r->find[i];
+			row = table_add_row(&t);
+			parity_side_name(&g->cell->side, cell, sizeof(cell));
+			table_set(&t, row, 0, cell);
+			table_set(&t, row, 1, g->cell->side.uuid);
+			if (g->env_flags) {
+				char names[160];
+				parity_env_names(g->env_flags, names, sizeof(names));
+				table_set(&t, row, 2, names);
+			} else {
+				table_set(&t, row, 2, record_flag_name(g->flag));
+			}
+			table_setf(&t, row, 3, "%lld of %lld", (long long)g->count,
+				   (long long)g->n_samples);
+			table_set(&t, row, 4, h->strict ? "FAIL" : "noted");
+			if (h->strict)
+				table_mark(&t, row, 4);
+		}
+		table_write(f, &t, TABLE_FMT_MD);
+		table_release(&t);
+	}
+	if (r->n_trend) {
+		fprintf(f, "\nTrend change points:\n\n");
+		table_init(&t, 9);
+		table_col(&t, 0, TABLE_LABEL, "cell", 0);
+		table_col(&t, 1, TABLE_LABEL, "metric", 0);
+		table_col(&t, 2, TABLE_LABEL, "new level from run", 0);
+		table_col(&t, 3, TABLE_LABEL, "tag", 0);
+		table_col(&t, 4, TABLE_NUMBER, "before", 0);
+		table_col(&t, 5, TABLE_NUMBER, "after", 0);
+		table_col(&t, 6, TABLE_DELTA, "change", 0);
+		table_col(&t, 7, TABLE_NUMBER, "p", 0);
+		table_col(&t, 8, TABLE_VERDICT, "status", 0);
+		for (i = 0; i < r->n_trend; i++) {
+			const struct gate_trend *g = &r->trend[i];
+			row = table_add_row(&t);
+			parity_side_name(&g->cell->side, cell, sizeof(cell));
+			table_set(&t, row, 0, cell);
+			table_set(&t, row, 1, gate_metric_name(g->metric));
+			table_set(&t, row, 2, g->run->uuid);
+			table_set(&t, row, 3, *g->run->tag ? g->run->tag : "-");
+			table_num(&t, row, 4, g->cp.mean_before);
+			table_num(&t, row, 5, g->cp.mean_after);
+			table_num(&t, row, 6, g->cp.change_pct);
+			md_num(a, sizeof(a), "%.2g", g->cp.pvalue);
+			table_set(&t, row, 7, a);
+			table_set(&t, row, 8, g->fail ? "FAIL" : "pass");
+			if (g->fail)
+				table_mark(&t, row, 8);
+		}
+		table_write(f, &t, TABLE_FMT_MD);
+		table_release(&t);
+	}
+}
+
+/* The text lines after the table: what is open, left out, and the other checks. */
+static void checks_text(FILE *f, const struct gate_report *h, const struct gate_result *r)
+{
+	char msg[MSG_LEN], cell[CELL_LEN], *e;
+	size_t i;
+
 	for (i = 0; i < r->n_rows; i++) {
 		const struct gate_row *w = &r->rows[i];
 		char ans[400];
@@ -286,9 +394,87 @@ void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_res
 		fprintf(f, "  outputs %s: %s\n", r->outputs[i].fail ? "FAIL" : "pass", e);
 		free(e);
 	}
+}
+
+void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *r,
+		enum table_format fmt)
+{
+	char *same = NULL, *line = NULL, *e = NULL, *t = NULL, *b = NULL, msg[MSG_LEN];
+	struct table tab;
+	size_t i;
+
+	gate_table(&tab, h, r);
+	if (fmt == TABLE_FMT_CSV) {
+		table_write(f, &tab, fmt);
+		goto out;
+	}
+	rows_vary(r, &same);
+	if (r->n_rows)
+		line = answer_text_gate(r);
+	if (fmt == TABLE_FMT_MD) {
+		e = md_escape(h->engine);
+		b = md_escape(h->baseline);
+		t = md_escape(h->tag);
+		fprintf(f, "### tpsdb gate: %s: '%s'%s%s%s against baseline '%s' (%zu failure%s)\n\n",
+			r->n_fail ? "**FAIL**" : "PASS", e, h->tag ? " tag '" : "", h->tag ? t : "",
+			h->tag ? "'" : "", b, r->n_fail, r->n_fail == 1 ? "" : "s");
+		if (line) {
+			table_line(f, fmt, 0, line);
+			fputc('\n', f);
+		}
+		if (same) {
+			char *s = tps_xasprintf("Config of every row: %s", same);
+			table_line(f, fmt, 0, s);
+			fputc('\n', f);
+			free(s);
+		}
+		table_write(f, &tab, fmt);
+		checks_md(f, h, r);
+		if (r->n_notes) {
+			fprintf(f, "\nWarnings:\n\n");
+			for (i = 0; i < r->n_notes; i++) {
+				char *m;
+				gate_write_note(h, &r->notes[i], msg, sizeof(msg));
+				m = md_escape(msg);
+				fprintf(f, "- %s\n", m);
+				free(m);
+			}
+		}
+		fprintf(f, "\ntok/s: geometric means of the instances' requests (accept: "
+			   "accepted/drafted). regression: yes (fail) when the whole 90%% interval "
+			   "lies below -threshold, no (pass) when it lies above, else undecided "
+			   "(inconclusive). mde: the interval's half-width.\n");
+		goto out;
+	}
+	e = escape_text(h->engine);
+	t = escape_text(h->tag);
+	b = escape_text(h->baseline);
+	fprintf(f, "gate: '%s'%s%s%s against baseline '%s': %s (%zu failure(s))\n", e,
+		h->tag ? " tag '" : "", t, h->tag ? "'" : "", b, r->n_fail ? "FAIL" : "PASS",
+		r->n_fail);
+	if (line) {
+		char *m = escape_text(line);
+		fprintf(f, "  %s\n", m);
+		free(m);
+	}
+	if (same) {
+		char *m = escape_text(same);
+		fprintf(f, "  config of every row: %s\n", m);
+		free(m);
+	}
+	tab.indent = "  ";
+	table_write(f, &tab, fmt);
+	checks_text(f, h, r);
 	fprintf(f, "tok/s: geometric means of the instances' requests (accept: accepted/"
 		"drafted); regression: the whole 90%% interval below -threshold (fail) or above "
 		"it (pass), else inconclusive\n");
+out:
+	table_release(&tab);
+	free(same);
+	free(line);
+	free(e);
+	free(t);
+	free(b);
 }
 
 static void json_rows(cJSON *arr, const struct gate_result *r)

@@ -1,5 +1,5 @@
-/* gate_write.h: the words of `tpsdb gate` (analyze/gate.h): the text table, the
- * JSON document, GitHub Actions annotations, JUnit XML, the warnings and the line
+/* gate_write.h: the words of `tpsdb gate` (analyze/gate.h): the table in text,
+ * markdown or CSV, the JSON document, GitHub Actions annotations, JUnit XML, the warnings and the line
  * that says why the gate could not decide. Every format renders the same result. */
 #ifndef REPORTS_GATE_WRITE_H
 #define REPORTS_GATE_WRITE_H
@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "analyze/gate.h"
+#include "reports/table.h"
 
 /* What the outputs name besides the result. Borrowed. */
 struct gate_report {
@@ -28,9 +29,18 @@ void gate_write_note(const struct gate_report *h, const struct gate_note *n, cha
  * gate, or the cell whose parameters were refused) and returns -1. */
 int gate_write_stop(const struct gate_report *h, const struct gate_result *r);
 
-/* The aligned table, one row per cell and metric, then the sweep, finding and
- * trend lines and a legend. */
-void gate_write_text(FILE *f, const struct gate_report *h, const struct gate_result *r);
+/* The gate's table, one row per cell and metric (cell, metric, baseline,
+ * candidate, delta, 90% interval, threshold, rounds, mde, regression, status; a
+ * status that is not pass marked): the one table every format of gate shows.
+ * Release t with table_release(). */
+void gate_table(struct table *t, const struct gate_report *h, const struct gate_result *r);
+
+/* Writes the gate in fmt: text (a status line, the answer, the table indented,
+ * then the sweep, finding, trend and output lines and a legend), markdown (a
+ * heading, the table, a table per other check, the warnings and a legend) or CSV
+ * (the table alone). */
+void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *r,
+		enum table_format fmt);
 
 /* {"pass","baseline","engine","tag","failures","cells","warnings",
  * "sweep_violations","findings","trend"} and a newline. 0 ok, -1 after an error

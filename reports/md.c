@@ -75,31 +75,7 @@ const char *md_table_get(const struct md_table *t, size_t row, size_t col)
 
 char *md_escape(const char *s)
 {
-	struct strbuf b = { 0 };
-	unsigned cp;
-	size_t n;
-
-	strbuf_put(&b, "", 0);
-	for (; s && *s; s += n ? n : 1) {
-		n = escape_utf8_seq(s, &cp);
-		if (!n) {
-			strbuf_put(&b, "\xef\xbf\xbd", 3); /* U+FFFD for a byte that is not UTF-8 */
-		} else if (cp < 0x80 && strchr("\\|`*<>[]", (int)cp)) {
-			char e[2] = { '\\', (char)cp };
-			strbuf_put(&b, e, 2);
-		} else if (cp == '\n') {
-			strbuf_put(&b, "<br>", 4);
-		} else if (cp == '\r') {
-			continue;
-		} else if (cp == '\t') {
-			strbuf_put(&b, " ", 1);
-		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
-			strbuf_put(&b, "?", 1);
-		} else {
-			strbuf_put(&b, s, n);
-		}
-	}
-	return b.p;
+	return escape_md(s);
 }
 
 char *md_plain(const char *s)
@@ -216,7 +192,7 @@ void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_te
 			 * workflow command, whatever the caller did before. */
 			char *p = md_plain(cell->text), *q;
 			size_t w;
-			if (cell->mark && *p) {
+			if (cell->mark && *p && !st->plain_marks) {
 				q = tps_xasprintf("%s *", p);
 				free(p);
 				p = q;
@@ -236,6 +212,8 @@ void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_te
 			if (*txt[r * t->ncols + c])
 				last = c;
 		}
+		if (st->indent)
+			fputs(st->indent, f);
 		for (c = 0; c <= last; c++) {
 			const char *p = txt[r * t->ncols + c];
 			size_t w = wof(p), pad = width[c] - w, k;
@@ -255,6 +233,8 @@ void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_te
 		fputc('\n', f);
 		if (r == 0 && st->rule) {
 			size_t k;
+			if (st->indent)
+				fputs(st->indent, f);
 			for (k = 0; k < total; k++)
 				fputc('-', f);
 			fputc('\n', f);

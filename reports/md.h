@@ -61,6 +61,9 @@ struct md_text_style {
 	int raw;                 /* cells measured in bytes, not code points (every
 				    cell still goes through md_plain) */
 	const size_t *min_width; /* per column, the least width; NULL for none */
+	const char *indent;      /* written before every line; NULL for none */
+	int plain_marks;         /* a marked cell is written as it is, without " *"
+				    (emphasis that only markdown shows) */
 };
 
 /* The one aligned-table printer: md_table_write_text() for the report, and the
@@ -69,8 +72,8 @@ struct md_text_style {
  * a line padded only up to its last non-empty cell. st is borrowed. */
 void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_text_style *st);
 
-/* s escaped for a markdown table cell or a line of markdown: the characters that
- * could end a cell or start markup ('\\', '|', '`', '*', '<', '>', '[', ']') get
+/* s escaped for a markdown table cell or a line of markdown: escape_md() (escape.h):
+ * the characters that could end a cell or start markup ('\\', '|', '`', '*', '<', '>', '[', ']') get
  * a backslash, a newline becomes "<br>", a carriage return is dropped, a tab a
  * space, any other control character (C0, DEL, C1) "?" and a byte that is not
  * UTF-8 U+FFFD. '_' is left alone: GitHub never

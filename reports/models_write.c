@@ -5,6 +5,7 @@
 #include "reports/alarms.h"
 #include "reports/json.h"
 #include "reports/md.h"
+#include "reports/table.h"
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
@@ -61,52 +62,59 @@ static char *hosts_text(const struct catalog_hosts *h)
 
 enum { COL_LABEL, COL_FILE, COL_BYTES, COL_SHA, COL_QUANT, COL_RUNS, COL_HOSTS, NCOLS };
 
-static void write_table(FILE *f, const struct catalog_model *m, size_t n)
+void models_table(struct table *t, const struct catalog_model *m, size_t n)
 {
 	static const char *const head[NCOLS] = { "LABEL", "FILE", "BYTES", "SHA256", "QUANT",
 		"RUNS", "HOSTS" };
 	static const size_t min_width[NCOLS] = { 0, 0, 12, 12, 0, 5, 0 };
-	static const struct md_text_style style = { .align_header = 1, .raw = 1,
-						    .min_width = min_width };
-	struct md_table t;
 	size_t i, j;
 
-	md_table_init(&t, NCOLS);
+	table_init(t, NCOLS);
 	for (j = 0; j < NCOLS; j++)
-		md_table_set(&t, 0, j, head[j]);
-	t.right[COL_BYTES] = t.right[COL_RUNS] = 1;
+		table_col(t, j, j == COL_BYTES || j == COL_RUNS ? TABLE_COUNT : TABLE_LABEL,
+			  head[j], min_width[j]);
 	for (i = 0; i < n; i++) {
-		size_t row = md_table_add_row(&t);
+		size_t row = table_add_row(t);
 		char *hosts = hosts_text(&m[i].hosts);
 
-		md_table_set(&t, row, COL_LABEL, m[i].label);
-		md_table_set(&t, row, COL_FILE, *m[i].file ? m[i].file : "-");
+		table_set(t, row, COL_LABEL, m[i].label);
+		table_set(t, row, COL_FILE, *m[i].file ? m[i].file : "-");
 		if (m[i].bytes == TPS_NULL)
-			md_table_set(&t, row, COL_BYTES, "-");
+			table_set(t, row, COL_BYTES, "-");
 		else
-			md_table_setf(&t, row, COL_BYTES, "%lld", (long long)m[i].bytes);
+			table_setf(t, row, COL_BYTES, "%lld", (long long)m[i].bytes);
 		/* Twelve hex digits tell files apart; the alarms print them whole. */
-		md_table_setf(&t, row, COL_SHA, "%.12s", *m[i].sha256 ? m[i].sha256 : "-");
-		md_table_set(&t, row, COL_QUANT, *m[i].quant ? m[i].quant : "-");
-		md_table_setf(&t, row, COL_RUNS, "%lld", (long long)m[i].runs);
-		md_table_set(&t, row, COL_HOSTS, hosts);
+		table_setf(t, row, COL_SHA, "%.12s", *m[i].sha256 ? m[i].sha256 : "-");
+		table_set(t, row, COL_QUANT, *m[i].quant ? m[i].quant : "-");
+		table_setf(t, row, COL_RUNS, "%lld", (long long)m[i].runs);
+		table_set(t, row, COL_HOSTS, hosts);
 		free(hosts);
 	}
-	md_table_write_styled(f, &t, &style);
-	md_table_release(&t);
 }
 
-void models_write_text(FILE *f, const struct catalog_model *m, size_t nm,
-		       const struct catalog_alarm *a, size_t na)
+void models_write(FILE *f, const struct catalog_model *m, size_t nm,
+		  const struct catalog_alarm *a, size_t na, enum table_format fmt)
 {
+	struct table t;
 	size_t i;
 
-	if (nm)
-		write_table(f, m, nm);
+	if (nm || fmt == TABLE_FMT_CSV) {
+		models_table(&t, m, nm);
+		table_write(f, &t, fmt);
+		table_release(&t);
+	}
+	if (fmt == TABLE_FMT_MD && na)
+		fputc('\n', f);
 	for (i = 0; i < na; i++) {
-		char *t = alarms_text(&a[i]), *e = escape_text(t);
-		fprintf(f, "ALARM: %s\n", e);
-		free(t);
-		free(e);
+		char *text = alarms_text(&a[i]);
+		char *s = tps_xasprintf("ALARM: %s", text);
+
+		/* A CSV is the table alone: its alarms go where warnings go. */
+		if (fmt == TABLE_FMT_MD)
+			fputs("- ", f);
+		table_line(fmt == TABLE_FMT_CSV ? stderr : f,
+			   fmt == TABLE_FMT_CSV ? TABLE_FMT_TEXT : fmt, 0, s);
+		free(s);
+		free(text);
 	}
 }

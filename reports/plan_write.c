@@ -11,6 +11,7 @@
 #include "escape.h"
 #include "reports/json.h"
 #include "reports/md.h"
+#include "reports/table.h"
 #include "reports/parity.h"
 #include "schema/record.h"
 #include "tpsdb.h"
@@ -97,17 +98,17 @@ static void design_cells(struct md_table *t, size_t row, size_t col, const struc
 enum { C_CELL, C_METRIC, C_INST, C_REQ, C_SW, C_SB, C_CINST, C_CREQ, C_MSTAR, C_PLAN,
        C_ROUNDS, C_TIME, C_DROUNDS, C_DTIME, C_RATIO, NCOLS };
 
-static void fill(struct md_table *t, const struct plan_result *r, const struct plan_opts *o)
+static void fill(struct table *tt, const struct plan_result *r, const struct plan_opts *o)
 {
 	static const char *const head[NCOLS] = { "CELL", "METRIC", "INST", "REQ", "SD_W%",
 		"SD_B%", "INST_S", "REQ_S", "M*", "PLAN", "ROUNDS", "SERVER_S" };
+	struct md_table *t = &tt->t;
 	size_t i, j;
 
-	md_table_init(t, NCOLS);
-	for (j = 0; j < C_DROUNDS; j++)
-		md_table_set(t, 0, j, head[j]);
+	table_init(tt, NCOLS);
 	for (j = 0; j < NCOLS; j++)
-		t->right[j] = j >= C_INST;
+		table_col(tt, j, j >= C_INST ? TABLE_NUMBER : TABLE_LABEL,
+			  j < C_DROUNDS ? head[j] : "", 0);
 	md_table_setf(t, 0, C_DROUNDS, "ROUNDS_%zux%zu", o->default_prompts, o->default_reps);
 	md_table_setf(t, 0, C_DTIME, "SERVER_S_%zux%zu", o->default_prompts, o->default_reps);
 	md_table_setf(t, 0, C_RATIO, "%zux%zu/PLAN", o->default_prompts, o->default_reps);
@@ -142,16 +143,16 @@ static void fill(struct md_table *t, const struct plan_result *r, const struct p
 }
 
 /* The per-cell table: one design for both metrics. */
-static void fill_both(struct md_table *t, const struct plan_result *r, const struct plan_opts *o)
+static void fill_both(struct table *tt, const struct plan_result *r, const struct plan_opts *o)
 {
 	static const char *const head[] = { "CELL", "PLAN", "ROUNDS", "SERVER_S" };
-	size_t i, j;
+	struct md_table *t = &tt->t;
+	size_t j;
+	size_t i;
 
-	md_table_init(t, 7);
-	for (j = 0; j < 4; j++)
-		md_table_set(t, 0, j, head[j]);
+	table_init(tt, 7);
 	for (j = 0; j < 7; j++)
-		t->right[j] = j >= 1;
+		table_col(tt, j, j >= 1 ? TABLE_NUMBER : TABLE_LABEL, j < 4 ? head[j] : "", 0);
 	md_table_setf(t, 0, 4, "ROUNDS_%zux%zu", o->default_prompts, o->default_reps);
 	md_table_setf(t, 0, 5, "SERVER_S_%zux%zu", o->default_prompts, o->default_reps);
 	md_table_setf(t, 0, 6, "%zux%zu/PLAN", o->default_prompts, o->default_reps);
@@ -182,12 +183,20 @@ static void line(FILE *f, int md, const char *text)
 }
 
 void plan_write_table(FILE *f, const struct plan_result *r, const char *const side[2],
-		      const struct plan_opts *o, int md)
+		      const struct plan_opts *o, enum table_format fmt)
 {
-	static const struct md_text_style style = { .align_header = 1, .rule = 1 };
-	struct md_table t;
+	int md = fmt == TABLE_FMT_MD;
+	struct table t;
 	size_t i, most = 0;
 	char *s;
+
+	if (fmt == TABLE_FMT_CSV) {
+		/* The table of cells and metrics alone: a CSV is one table. */
+		fill(&t, r, o);
+		table_write(f, &t, fmt);
+		table_release(&t);
+		return;
+	}
 
 	if (side[1])
 		s = tps_xasprintf("plan for %s vs %s: the rounds (one instance of each engine) "
@@ -210,11 +219,9 @@ void plan_write_table(FILE *f, const struct plan_result *r, const char *const si
 	}
 	free(s);
 	fill(&t, r, o);
-	if (md)
-		md_table_write_gfm(f, &t);
-	else
-		md_table_write_styled(f, &t, &style);
-	md_table_release(&t);
+	t.rule = 1;
+	table_write(f, &t, fmt);
+	table_release(&t);
 	fputc('\n', f);
 	line(f, 0, "both metrics from one design, as one collect measures both: every "
 		   "prompts x reps of at most 32 requests and the prompts asked (all of them "
@@ -222,11 +229,9 @@ void plan_write_table(FILE *f, const struct plan_result *r, const char *const si
 		   "the worse metric needs");
 	fputc('\n', f);
 	fill_both(&t, r, o);
-	if (md)
-		md_table_write_gfm(f, &t);
-	else
-		md_table_write_styled(f, &t, &style);
-	md_table_release(&t);
+	t.rule = 1;
+	table_write(f, &t, fmt);
+	table_release(&t);
 	fputc('\n', f);
 	for (i = 0; i < r->n_rows; i++) {
 		const struct plan_row *w = &r->rows[i];

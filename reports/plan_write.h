@@ -7,13 +7,15 @@
 #include <stdio.h>
 
 #include "analyze/plan.h"
+#include "reports/table.h"
 
 /* Writes r as a table (one row per cell and metric) followed by a line per row
  * without a design saying why, and the notes on how the design was split and the
  * default compared. side are the engine labels (side[1] NULL with one engine);
- * md selects markdown over plain text. Never fails (stream errors are main's). */
+ * fmt is text, markdown or CSV (the per-metric table alone). Never fails (stream
+ * errors are main's). */
 void plan_write_table(FILE *f, const struct plan_result *r, const char *const side[2],
-		      const struct plan_opts *o, int md);
+		      const struct plan_opts *o, enum table_format fmt);
 
 /* Writes r as one JSON object {"mde_pct", "sides", "default_design", "rows": [...]}
  * and a newline (keys in README "plan --json"). 0 ok, -1 after an error line when

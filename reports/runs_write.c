@@ -3,7 +3,7 @@
 #include "reports/runs_write.h"
 #include "analyze/stats.h"
 #include "reports/json.h"
-#include "reports/md.h"
+#include "reports/table.h"
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
@@ -52,43 +52,31 @@ int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n)
 	return json_write(f, arr);
 }
 
-/* A table cell: control characters (a tag may hold a newline) become '?'. */
-static char *cell(const char *s)
-{
-	char *c = tps_xstrdup(s ? s : ""), *p;
-	for (p = c; *p; p++) {
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-	}
-	return c;
-}
-
-static void set(struct md_table *t, size_t row, size_t col, char *text)
-{
-	md_table_set(t, row, col, text);
-	free(text);
-}
-
 enum { COL_STARTED, COL_UUID, COL_STATUS, COL_HOST, COL_ENGINE, COL_VERSION, COL_MODEL, COL_TAG,
        COL_SPEC, COL_NMAX, COL_ROUND, COL_SAMPLES, COL_FAILED, COL_PP, COL_TG, COL_CONFIG,
        NCOLS };
 
-void runs_write_table(FILE *f, const struct catalog_run *runs, size_t n)
+void runs_write(FILE *f, const struct catalog_run *runs, size_t n, enum table_format fmt)
 {
-	static const struct md_text_style style = { .align_header = 1, .raw = 1 };
-	struct md_table t;
+	struct table t;
 
-	runs_write_fill(&t, runs, n);
-	md_table_write_styled(f, &t, &style);
-	md_table_release(&t);
+	if (!n) {
+		/* No table at all: the text is silent, the CSV a header alone. */
+		if (fmt == TABLE_FMT_MD)
+			fprintf(f, "_No runs._\n");
+		if (fmt != TABLE_FMT_CSV)
+			return;
+	}
+	runs_table(&t, runs, n);
+	table_write(f, &t, fmt);
+	table_release(&t);
 }
 
-void runs_write_fill(struct md_table *tp, const struct catalog_run *runs, size_t n)
+void runs_table(struct table *t, const struct catalog_run *runs, size_t n)
 {
 	static const char *const head[NCOLS] = { "STARTED", "UUID", "STATUS", "HOST", "ENGINE", "VERSION",
 		"MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED", "PP_MED", "TG_MED",
 		"CONFIG" };
-	struct md_table t;
 	size_t i, j, ncols = COL_CONFIG;
 
 	/* The CONFIG column (llama-bench's test and settings) only when a run has one,
@@ -97,51 +85,48 @@ void runs_write_fill(struct md_table *tp, const struct catalog_run *runs, size_t
 		if (runs[i].config && *runs[i].config)
 			ncols = NCOLS;
 	}
-	md_table_init(&t, ncols);
-	for (j = 0; j < ncols; j++) {
-		md_table_set(&t, 0, j, head[j]);
-		t.right[j] = j >= COL_NMAX && j != COL_CONFIG; /* numbers right, words left */
-	}
+	table_init(t, ncols);
+	for (j = 0; j < ncols; j++) /* numbers right, words left */
+		table_col(t, j, j >= COL_NMAX && j != COL_CONFIG ? TABLE_NUMBER : TABLE_LABEL,
+			  head[j], 0);
 	for (i = 0; i < n; i++) {
 		const struct catalog_run *r = &runs[i];
 		double pp = stats_median(r->pp, r->npp), tg = stats_median(r->tg, r->ntg);
-		char *started = cell(r->started_at);
-		size_t row = md_table_add_row(&t);
+		char started[20];
+		size_t row = table_add_row(t);
 
-		if (strlen(started) > 19)
-			started[19] = '\0'; /* to the second */
+		snprintf(started, sizeof(started), "%s", r->started_at ? r->started_at : "");
 		if (strlen(started) > 10 && started[10] == 'T')
-			started[10] = ' ';
-		set(&t, row, COL_STARTED, started);
-		set(&t, row, COL_UUID, cell(r->uuid));
-		set(&t, row, COL_STATUS, cell(r->status));
-		set(&t, row, COL_HOST, cell(r->host));
-		set(&t, row, COL_ENGINE, cell(r->engine));
-		set(&t, row, COL_VERSION, cell(r->engine_version && *r->engine_version ?
-						r->engine_version : "-"));
-		set(&t, row, COL_MODEL, cell(r->model));
-		set(&t, row, COL_TAG, cell(r->tag && *r->tag ? r->tag : "-"));
-		set(&t, row, COL_SPEC, cell(r->spec_type && *r->spec_type ? r->spec_type : "-"));
+			started[10] = ' '; /* to the second */
+		table_set(t, row, COL_STARTED, started);
+		table_set(t, row, COL_UUID, r->uuid);
+		table_set(t, row, COL_STATUS, r->status);
+		table_set(t, row, COL_HOST, r->host);
+		table_set(t, row, COL_ENGINE, r->engine);
+		table_set(t, row, COL_VERSION, r->engine_version && *r->engine_version ?
+			  r->engine_version : "-");
+		table_set(t, row, COL_MODEL, r->model);
+		table_set(t, row, COL_TAG, r->tag && *r->tag ? r->tag : "-");
+		table_set(t, row, COL_SPEC, r->spec_type && *r->spec_type ? r->spec_type : "-");
 		if (r->n_max == TPS_NULL)
-			md_table_set(&t, row, COL_NMAX, "-");
+			table_set(t, row, COL_NMAX, "-");
 		else
-			md_table_setf(&t, row, COL_NMAX, "%lld", (long long)r->n_max);
+			table_setf(t, row, COL_NMAX, "%lld", (long long)r->n_max);
 		if (r->round == TPS_NULL)
-			md_table_set(&t, row, COL_ROUND, "-");
+			table_set(t, row, COL_ROUND, "-");
 		else
-			md_table_setf(&t, row, COL_ROUND, "%lld", (long long)r->round);
-		md_table_setf(&t, row, COL_SAMPLES, "%lld", (long long)r->n_samples);
-		md_table_setf(&t, row, COL_FAILED, "%lld", (long long)r->n_failed);
+			table_setf(t, row, COL_ROUND, "%lld", (long long)r->round);
+		table_setf(t, row, COL_SAMPLES, "%lld", (long long)r->n_samples);
+		table_setf(t, row, COL_FAILED, "%lld", (long long)r->n_failed);
 		if (isnan(pp))
-			md_table_set(&t, row, COL_PP, "-");
+			table_set(t, row, COL_PP, "-");
 		else
-			md_table_setf(&t, row, COL_PP, "%.2f", pp);
+			table_setf(t, row, COL_PP, "%.2f", pp);
 		if (isnan(tg))
-			md_table_set(&t, row, COL_TG, "-");
+			table_set(t, row, COL_TG, "-");
 		else
-			md_table_setf(&t, row, COL_TG, "%.2f", tg);
+			table_setf(t, row, COL_TG, "%.2f", tg);
 		if (ncols == NCOLS)
-			set(&t, row, COL_CONFIG, cell(r->config && *r->config ? r->config : "-"));
+			table_set(t, row, COL_CONFIG, r->config && *r->config ? r->config : "-");
 	}
-	*tp = t;
 }

@@ -1,6 +1,7 @@
 /* sweep_write.c: renders the speculative series for 'tpsdb sweep'. The numbers, the
- * shape steps and the gaps come from analyze/series.c; the sentences from
- * reports/sweep_text.c. Text and JSON list the same things in the same order. */
+ * shape steps and the gaps come decided from analyze/series.c (series_decide());
+ * the sentences from reports/sweep_text.c. Text, markdown and CSV show one table
+ * per series; text and JSON list the same things in the same order. */
 #include "reports/sweep_write.h"
 #include "escape.h"
 
@@ -11,71 +12,18 @@
 
 #include "reports/json.h"
 #include "reports/md.h"
+#include "reports/table.h"
 #include "reports/sweep_text.h"
 #include "tpsdb.h"
 
-/* Calls fn for every shape step of se against each of its references, in set order. */
-static void each_shape(const struct series_view *v, double tol, const struct series_set *set,
-		       const struct series *se,
-		       void (*fn)(const struct series *ref, const struct sweep_step *st, void *arg),
-		       void *arg)
+static void shape_json(cJSON *arr, const struct series *se, const struct series *ref,
+		       const struct sweep_step *st)
 {
-	size_t i, j;
-
-	for (j = 0; j < set->n; j++) {
-		struct sweep_step *steps = NULL;
-		size_t n = 0;
-
-		if (!series_is_ref(v, se, &set->v[j]) ||
-		    series_shape(se, &set->v[j], tol, &steps, &n) < 0)
-			continue;
-		for (i = 0; i < n; i++)
-			fn(&set->v[j], &steps[i], arg);
-		free(steps);
-	}
-}
-
-/* Calls fn for every gap line: ordered pairs by series_gap_pair(), rungs of the
- * first in order, those with a gap and a sentence. */
-static void each_gap(const struct series_view *v, const struct series_set *set,
-		     void (*fn)(const struct series *x, const struct series *y, int64_t n_max,
-				const struct sweep_gap *g, const char *msg, void *arg),
-		     void *arg)
-{
-	size_t a, b, i;
-
-	for (a = 0; a < set->n; a++) {
-		for (b = 0; b < set->n; b++) {
-			const struct series *x = &set->v[a], *y = &set->v[b];
-
-			if (a == b || !series_gap_pair(v, x, y))
-				continue;
-			for (i = 0; i < x->n_rungs; i++) {
-				struct sweep_gap g;
-				char msg[512];
-
-				if (series_gap(x, y, x->rungs[i].n_max, &g) < 0 ||
-				    sweep_text_gap(&g, x->engine, y->engine, msg, sizeof(msg)) < 0)
-					continue;
-				fn(x, y, x->rungs[i].n_max, &g, msg, arg);
-			}
-		}
-	}
-}
-
-struct json_shape {
-	const struct series *se;
-	cJSON *arr;
-};
-
-static void shape_json(const struct series *ref, const struct sweep_step *st, void *arg)
-{
-	struct json_shape *js = arg;
 	cJSON *v = cJSON_CreateObject();
 	char msg[384];
 
-	sweep_text_shape(st, js->se->engine, ref->engine, msg, sizeof(msg));
-	cJSON_AddItemToArray(js->arr, v);
+	sweep_text_shape(st, se->engine, ref->engine, msg, sizeof(msg));
+	cJSON_AddItemToArray(arr, v);
 	cJSON_AddStringToObject(v, "ref", ref->engine);
 	json_put_rung(v, "from", st->from_n_max);
 	json_put_rung(v, "to", st->to_n_max);
@@ -84,11 +32,11 @@ static void shape_json(const struct series *ref, const struct sweep_step *st, vo
 	cJSON_AddStringToObject(v, "message", msg);
 }
 
-static cJSON *series_json(const struct series_view *view, double tol,
-			  const struct series_set *set, const struct series *se)
+static cJSON *series_json(const struct series_set *set, const struct series_verdict *vd,
+			  size_t k)
 {
+	const struct series *se = &set->v[k];
 	cJSON *js = cJSON_CreateObject(), *pts, *arr;
-	struct json_shape sh;
 	size_t i;
 
 	cJSON_AddStringToObject(js, "engine", se->engine);
@@ -142,18 +90,18 @@ static cJSON *series_json(const struct series_view *view, double tol,
 		json_put_rung(v, "to", st->to_n_max);
 		json_put_num(v, "accept_rise_pct", st->change_pct);
 	}
-	sh.se = se;
-	sh.arr = cJSON_AddArrayToObject(js, "shape");
-	each_shape(view, tol, set, se, shape_json, &sh);
+	arr = cJSON_AddArrayToObject(js, "shape");
+	for (i = 0; i < vd->n_shape[k]; i++)
+		shape_json(arr, se, &set->v[vd->shape[k][i].ref], &vd->shape[k][i].step);
 	return js;
 }
 
-static void gap_json(const struct series *x, const struct series *y, int64_t n_max,
-		     const struct sweep_gap *g, const char *msg, void *arg)
+static void gap_json(cJSON *arr, const struct series *x, const struct series *y,
+		     int64_t n_max, const struct sweep_gap *g, const char *msg)
 {
 	cJSON *v = cJSON_CreateObject();
 
-	cJSON_AddItemToArray((cJSON *)arg, v);
+	cJSON_AddItemToArray(arr, v);
 	cJSON_AddStringToObject(v, "ours", x->engine);
 	cJSON_AddStringToObject(v, "ref", y->engine);
 	cJSON_AddStringToObject(v, "model", x->model);
@@ -173,85 +121,163 @@ static void gap_json(const struct series *x, const struct series *y, int64_t n_m
 	cJSON_AddStringToObject(v, "explain", msg);
 }
 
-int sweep_write_json(FILE *out, const struct series_view *v, double tolerance_pct,
-		     const struct series_set *set)
+/* Calls fn for every gap line of vd whose sentence could be written. */
+static void each_gap(const struct series_set *set, const struct series_verdict *vd,
+		     void (*fn)(const struct series *x, const struct series *y, int64_t n_max,
+				const struct sweep_gap *g, const char *msg, void *arg),
+		     void *arg)
+{
+	size_t i;
+
+	for (i = 0; i < vd->n_gaps; i++) {
+		const struct series_gap_line *l = &vd->gaps[i];
+		const struct series *x = &set->v[l->ours], *y = &set->v[l->ref];
+		char msg[512];
+
+		if (sweep_text_gap(&l->gap, x->engine, y->engine, msg, sizeof(msg)) < 0)
+			continue;
+		fn(x, y, l->n_max, &l->gap, msg, arg);
+	}
+}
+
+static void gap_json_cb(const struct series *x, const struct series *y, int64_t n_max,
+			const struct sweep_gap *g, const char *msg, void *arg)
+{
+	gap_json(arg, x, y, n_max, g, msg);
+}
+
+int sweep_write_json(FILE *out, const struct series_set *set, const struct series_verdict *vd)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
 	size_t k;
 
 	arr = cJSON_AddArrayToObject(root, "series");
 	for (k = 0; k < set->n; k++)
-		if (series_shown(v, &set->v[k]))
-			cJSON_AddItemToArray(arr, series_json(v, tolerance_pct, set, &set->v[k]));
-	each_gap(v, set, gap_json, cJSON_AddArrayToObject(root, "gaps"));
+		if (vd->shown[k])
+			cJSON_AddItemToArray(arr, series_json(set, vd, k));
+	each_gap(set, vd, gap_json_cb, cJSON_AddArrayToObject(root, "gaps"));
 	return json_write(out, root);
 }
 
-struct text_shape {
-	FILE *out;
-	const struct series *se;
-};
-
-static void shape_text(const struct series *ref, const struct sweep_step *st, void *arg)
+/* The violation that ends at rung i, or NULL. */
+static const struct sweep_step *fall_to(const struct series *se, size_t i)
 {
-	struct text_shape *ts = arg;
-	char msg[384], *e;
+	size_t k;
 
-	sweep_text_shape(st, ts->se->engine, ref->engine, msg, sizeof(msg));
-	e = escape_text(msg);
-	fprintf(ts->out, "  shape: %s\n", e);
-	free(e);
+	for (k = 0; k < se->report.n_violations; k++) {
+		if (se->report.violations[k].to == i)
+			return &se->report.violations[k];
+	}
+	return NULL;
 }
 
-static void series_text(FILE *out, const struct series_view *v, double tol,
-			const struct series_set *set, const struct series *se)
+static int series_pooled(const struct series *se)
 {
-	struct text_shape ts = { out, se };
 	size_t i;
-	int pooled = 0;
-	char *e = escape_text(se->engine), *m = escape_text(se->model);
-	char *sp = escape_text(*se->spec_type ? se->spec_type : "(no spec type)");
-	char *ep = escape_text(strcmp(se->endpoint, "completion") ? se->endpoint : "");
 
-	fprintf(out, "%s  %s  %s%s%s  %s\n", e, m, sp,
-		strcmp(se->endpoint, "completion") ? "  " : "", ep,
-		se->report.n_decided ? "NOT MONOTONE" : "monotone");
-	free(e);
-	free(m);
-	free(sp);
-	free(ep);
-	for (i = 0; i < se->n_rungs; i++)
-		pooled |= se->rungs[i].n_runs > 1;
+	for (i = 0; i < se->n_rungs; i++) {
+		if (se->rungs[i].n_runs > 1)
+			return 1;
+	}
+	return 0;
+}
+
+enum { W_ENGINE, W_MODEL, W_SPEC, W_ENDPOINT, W_NMAX, W_TG, W_SPEEDUP, W_ACCEPT, W_TPC,
+       W_MSPC, W_CYCLES, W_N_SAMPLES, W_RUNS, W_CI, W_MDE, W_RUN, W_STATUS, W_N };
+
+void sweep_table(struct table *t, const struct series_set *set, const struct series_verdict *vd,
+		 size_t which)
+{
+	size_t k, i, c, col;
+	int pooled = 0;
+
+	for (k = 0; k < set->n; k++) {
+		if (vd->shown[k] && (which == SWEEP_TABLE_ALL || which == k))
+			pooled |= series_pooled(&set->v[k]);
+	}
 	/* The interval columns appear only where a rung pools runs: a sweep of one
 	 * run per rung reads as it always did. */
-	fprintf(out, "  %-6s %9s %8s %7s %10s %9s %9s %4s", "n_max", "tg", "speedup", "accept",
-		"tok/cycle", "ms/cycle", "cycles", "n");
-	if (pooled)
-		fprintf(out, " %4s %17s %6s", "runs", "tg 90% interval", "mde");
-	fprintf(out, "\n");
-	for (i = 0; i < se->n_rungs; i++) {
-		const struct series_rung *r = &se->rungs[i];
-		char n[24], tg[32], sp[32], ac[32], tpc[32], ms[32], cy[32];
-
-		sweep_text_rung(r->n_max, n, sizeof(n));
-		md_num(tg, sizeof(tg), "%.1f", r->rung.tg);
-		md_num(sp, sizeof(sp), "%.2fx", r->point.speedup);
-		md_num(ac, sizeof(ac), "%.1f%%", r->point.acceptance * 100);
-		md_num(tpc, sizeof(tpc), "%.2f", r->point.tokens_per_cycle);
-		md_num(ms, sizeof(ms), "%.2f", r->point.ms_per_cycle);
-		md_num(cy, sizeof(cy), "%.0f", r->point.cycles);
-		fprintf(out, "  %-6s %9s %8s %7s %10s %9s %9s %4zu", n, tg, sp, ac, tpc, ms, cy,
-			r->n_values);
-		if (pooled) {
-			char lo[32], hi[32], ci[72], mde[32];
-			md_num(lo, sizeof(lo), "%.1f", r->point.tg_ci_lo);
-			md_num(hi, sizeof(hi), "%.1f", r->point.tg_ci_hi);
-			snprintf(ci, sizeof(ci), "%s-%s", lo, hi);
-			md_num(mde, sizeof(mde), "%.1f%%", r->point.mde_pct);
-			fprintf(out, " %4zu %17s %6s", r->point.instances, ci, mde);
-		}
-		fprintf(out, "\n");
+	table_init(t, pooled ? W_N : W_N - 3);
+	t->key_cols = 4;
+	for (c = 0, col = 0; c < W_N; c++) {
+		static const struct { enum table_kind kind; const char *name; } cols[W_N] = {
+			{ TABLE_LABEL, "engine" }, { TABLE_LABEL, "model" },
+			{ TABLE_LABEL, "spec_type" }, { TABLE_LABEL, "endpoint" },
+			{ TABLE_NUMBER, "n_max" }, { TABLE_RATE, "tg" },
+			{ TABLE_NUMBER, "speedup" }, { TABLE_NUMBER, "accept" },
+			{ TABLE_NUMBER, "tok/cycle" }, { TABLE_NUMBER, "ms/cycle" },
+			{ TABLE_NUMBER, "cycles" }, { TABLE_COUNT, "n" },
+			{ TABLE_COUNT, "runs" }, { TABLE_INTERVAL, "tg 90% interval" },
+			{ TABLE_NUMBER, "mde" }, { TABLE_LABEL, "run" },
+			{ TABLE_VERDICT, "status" },
+		};
+		if (!pooled && (c == W_RUNS || c == W_CI || c == W_MDE))
+			continue;
+		table_col(t, col++, cols[c].kind, cols[c].name, 0);
 	}
+	for (k = 0; k < set->n; k++) {
+		const struct series *se = &set->v[k];
+
+		if (!vd->shown[k] || (which != SWEEP_TABLE_ALL && which != k))
+			continue;
+		for (i = 0; i < se->n_rungs; i++) {
+			const struct series_rung *r = &se->rungs[i];
+			const struct sweep_point *p = &r->point;
+			const struct sweep_step *fall = fall_to(se, i);
+			size_t row = table_add_row(t);
+			char buf[48], lo[32], hi[32];
+
+			col = 0;
+			table_set(t, row, col++, se->engine);
+			table_set(t, row, col++, se->model);
+			table_set(t, row, col++, se->spec_type);
+			table_set(t, row, col++, se->endpoint);
+			table_set(t, row, col++, sweep_text_rung(r->n_max, buf, sizeof(buf)));
+			table_num(t, row, col++, r->rung.tg);
+			md_num(buf, sizeof(buf), "%.2fx", p->speedup);
+			table_set(t, row, col++, buf);
+			md_num(buf, sizeof(buf), "%.1f%%", p->acceptance * 100);
+			table_set(t, row, col++, buf);
+			md_num(buf, sizeof(buf), "%.2f", p->tokens_per_cycle);
+			table_set(t, row, col++, buf);
+			md_num(buf, sizeof(buf), "%.2f", p->ms_per_cycle);
+			table_set(t, row, col++, buf);
+			md_num(buf, sizeof(buf), "%.0f", p->cycles);
+			table_set(t, row, col++, buf);
+			table_setf(t, row, col++, "%zu", r->n_values);
+			if (pooled) {
+				table_setf(t, row, col++, "%zu", p->instances);
+				md_num(lo, sizeof(lo), "%.1f", p->tg_ci_lo);
+				md_num(hi, sizeof(hi), "%.1f", p->tg_ci_hi);
+				table_setf(t, row, col++, "%s-%s", lo, hi);
+				md_num(buf, sizeof(buf), "%.1f%%", p->mde_pct);
+				table_set(t, row, col++, buf);
+			}
+			table_set(t, row, col++, r->run_uuid);
+			if (fall && fall->decided) {
+				table_setf(t, row, col, "falls %+.1f%%", fall->change_pct);
+				table_mark(t, row, col);
+			} else if (fall && isnan(fall->ci_lo_pct)) {
+				table_setf(t, row, col, "undecided %+.1f%% (no interval)",
+					   fall->change_pct);
+			} else if (fall) {
+				table_setf(t, row, col, "undecided %+.1f%% (90%% interval %+.1f%% "
+					   "to %+.1f%%)", fall->change_pct, fall->ci_lo_pct,
+					   fall->ci_hi_pct);
+			} else {
+				table_set(t, row, col, "ok");
+			}
+		}
+	}
+}
+
+/* The lines under a series' text table: violations, anomalies, shape steps. */
+static void series_lines(FILE *out, double tol, const struct series_set *set,
+			 const struct series_verdict *vd, size_t k)
+{
+	const struct series *se = &set->v[k];
+	size_t i;
+
 	for (i = 0; i < se->report.n_violations; i++) {
 		const struct sweep_step *st = &se->report.violations[i];
 		char a[24], b[24];
@@ -280,7 +306,39 @@ static void series_text(FILE *out, const struct series_view *v, double tol,
 			sweep_text_rung(st->from_n_max, a, sizeof(a)),
 			sweep_text_rung(st->to_n_max, b, sizeof(b)));
 	}
-	each_shape(v, tol, set, se, shape_text, &ts);
+	for (i = 0; i < vd->n_shape[k]; i++) {
+		char msg[384], *e;
+
+		sweep_text_shape(&vd->shape[k][i].step, se->engine,
+				 set->v[vd->shape[k][i].ref].engine, msg, sizeof(msg));
+		e = escape_text(msg);
+		fprintf(out, "  shape: %s\n", e);
+		free(e);
+	}
+}
+
+static void series_heading(FILE *out, const struct series *se, enum table_format fmt,
+			   int first)
+{
+	if (fmt == TABLE_FMT_MD) {
+		char *e = md_escape(se->engine), *m = md_escape(se->model);
+		char *s = md_escape(*se->spec_type ? se->spec_type : "spec");
+		fprintf(out, "%s### tpsdb sweep: %s, %s, %s\n\n", first ? "" : "\n", e, m, s);
+		free(e);
+		free(m);
+		free(s);
+	} else {
+		char *e = escape_text(se->engine), *m = escape_text(se->model);
+		char *sp = escape_text(*se->spec_type ? se->spec_type : "(no spec type)");
+		char *ep = escape_text(strcmp(se->endpoint, "completion") ? se->endpoint : "");
+		fprintf(out, "%s%s  %s  %s%s%s  %s\n", first ? "" : "\n", e, m, sp,
+			strcmp(se->endpoint, "completion") ? "  " : "", ep,
+			se->report.n_decided ? "NOT MONOTONE" : "monotone");
+		free(e);
+		free(m);
+		free(sp);
+		free(ep);
+	}
 }
 
 struct text_gaps {
@@ -292,36 +350,55 @@ static void gap_text(const struct series *x, const struct series *y, int64_t n_m
 		     const struct sweep_gap *g, const char *msg, void *arg)
 {
 	struct text_gaps *tg = arg;
+	char *m = escape_text(x->model), *sp = escape_text(x->spec_type), *e = escape_text(msg);
 
 	(void)y;
 	(void)n_max;
 	(void)g;
 	if (!tg->header++)
 		fprintf(tg->out, "\ngaps:\n");
-	{
-		char *m = escape_text(x->model), *sp = escape_text(x->spec_type);
-		char *e = escape_text(msg);
-		fprintf(tg->out, "  %s %s: %s\n", m, sp, e);
-		free(m);
-		free(sp);
-		free(e);
-	}
+	fprintf(tg->out, "  %s %s: %s\n", m, sp, e);
+	free(m);
+	free(sp);
+	free(e);
 }
 
-void sweep_write_text(FILE *out, const struct series_view *v, double tolerance_pct,
-		      const struct series_set *set)
+void sweep_write(FILE *out, const struct series_set *set, const struct series_verdict *vd,
+		 double tolerance_pct, enum table_format fmt)
 {
 	struct text_gaps tg = { out, 0 };
-	size_t a;
+	struct table t;
+	size_t k;
 	int first = 1;
 
-	for (a = 0; a < set->n; a++) {
-		if (!series_shown(v, &set->v[a]))
-			continue;
-		if (!first)
-			fprintf(out, "\n");
-		first = 0;
-		series_text(out, v, tolerance_pct, set, &set->v[a]);
+	if (fmt == TABLE_FMT_CSV) {
+		sweep_table(&t, set, vd, SWEEP_TABLE_ALL);
+		table_write(out, &t, fmt);
+		table_release(&t);
+		return;
 	}
-	each_gap(v, set, gap_text, &tg);
+	for (k = 0; k < set->n; k++) {
+		if (!vd->shown[k])
+			continue;
+		series_heading(out, &set->v[k], fmt, first);
+		first = 0;
+		sweep_table(&t, set, vd, k);
+		t.indent = "  ";
+		table_write(out, &t, fmt);
+		table_release(&t);
+		if (fmt == TABLE_FMT_TEXT)
+			series_lines(out, tolerance_pct, set, vd, k);
+	}
+	if (fmt == TABLE_FMT_TEXT) {
+		each_gap(set, vd, gap_text, &tg);
+		return;
+	}
+	fprintf(out, "\n%s: %zu violation%s (decode falling by more than %.1f%% from one rung to "
+		     "the next). Speedup against the base rung; acceptance: accepted / drafted.\n",
+		vd->n_violations ? "**FAIL**" : "PASS", vd->n_violations,
+		vd->n_violations == 1 ? "" : "s", tolerance_pct);
+	if (vd->n_undecided)
+		fprintf(out, "\n%zu undecided dip%s: a fall whose 90%% interval holds the "
+			     "tolerance, not a violation until more runs decide it.\n",
+			vd->n_undecided, vd->n_undecided == 1 ? "" : "s");
 }

@@ -1,21 +1,38 @@
 /* sweep_write.h: the output of 'tpsdb sweep': each shown series as a table of its
  * rungs with its violations, anomalies and shape steps, then the per-rung gaps
- * between engines; as text or as the documented JSON. */
+ * between engines, all decided by series_decide() (analyze/series.h); as text,
+ * markdown, CSV or the documented JSON. */
 #ifndef REPORTS_SWEEP_WRITE_H
 #define REPORTS_SWEEP_WRITE_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analyze/series.h"
+#include "reports/table.h"
 
-/* Writes the text report of set under v to out; tolerance_pct is the one the set
- * was analysed with (shown in violations and used for the shape check). */
-void sweep_write_text(FILE *out, const struct series_view *v, double tolerance_pct,
-		      const struct series_set *set);
+/* sweep_table()'s which for every shown series in one table (the CSV). */
+#define SWEEP_TABLE_ALL SIZE_MAX
 
-/* Writes {"series":[...],"gaps":[...]} for set under v to out. 0 ok, -1 after an
- * error line (out of memory). */
-int sweep_write_json(FILE *out, const struct series_view *v, double tolerance_pct,
-		     const struct series_set *set);
+/* The rung table of series which of set (SWEEP_TABLE_ALL: of every shown one):
+ * engine, model, spec_type, endpoint (key columns: the heading shows them in
+ * text and md), n_max, tg, speedup, accept, tok/cycle, ms/cycle, cycles, n, then
+ * runs, tg 90% interval and mde when a rung pools runs, the newest run, and the
+ * status of the fall to the rung (a decided one marked). Release t with
+ * table_release(). */
+void sweep_table(struct table *t, const struct series_set *set, const struct series_verdict *vd,
+		 size_t which);
+
+/* Writes the report of set as vd decided it to out in fmt; tolerance_pct is the
+ * one the set was analysed with (shown in violations). Text: a heading and table
+ * per series, its violation, anomaly and shape lines, then the gaps; markdown: a
+ * heading and table per series and the PASS/FAIL line; CSV: one table of every
+ * shown series. */
+void sweep_write(FILE *out, const struct series_set *set, const struct series_verdict *vd,
+		 double tolerance_pct, enum table_format fmt);
+
+/* Writes {"series":[...],"gaps":[...]} for set as vd decided it to out. 0 ok, -1
+ * after an error line (out of memory). */
+int sweep_write_json(FILE *out, const struct series_set *set, const struct series_verdict *vd);
 
 #endif

@@ -1,9 +1,12 @@
-/* trend_write.c: the two outputs of 'tpsdb trend'. The JSON rounds what the text
+/* trend_write.c: the outputs of 'tpsdb trend': one table of series and one of
+ * change points, written as text, markdown or CSV by reports/table.c, and the
+ * JSON document. The JSON rounds what the text
  * shows (and a little more) so that the last bits of a floating-point sum do not
  * end up in a golden file. */
 #include "reports/trend_write.h"
 #include "reports/json.h"
 #include "reports/md.h"
+#include "reports/table.h"
 #include "schema/record.h"
 #include "tpsdb.h"
 
@@ -41,33 +44,6 @@ const char *trend_write_config(const struct history_series *se, char *buf, size_
 	return buf;
 }
 
-static void write_text(FILE *f, const struct trend_write_item *it)
-{
-	const struct history_series *se = it->se;
-	const struct trend *t = it->t;
-	/* Labels are made printable: a newline in one must not fake a line. */
-	char cfg[160], *e = md_plain(se->engine), *mo = md_plain(se->model), *c;
-	size_t k;
-
-	c = md_plain(trend_write_config(se, cfg, sizeof(cfg)));
-	fprintf(f, "%s %s %s %s: %zu run%s, %zu change point%s\n", e, mo, c, it->metric, se->n,
-		se->n == 1 ? "" : "s", t->n_cps, t->n_cps == 1 ? "" : "s");
-	free(e);
-	free(mo);
-	free(c);
-	for (k = 0; k < t->n_cps; k++) {
-		const struct changepoint *cp = &t->cps[k];
-		const struct history_run *r = &se->runs[cp->index];
-		char *u = md_plain(r->uuid), *tg = md_plain(*r->tag ? r->tag : "-");
-		fprintf(f, "  run %s (tag %s) at run %zu: %.1f -> %.1f (%+.1f%%), p=%.2g\n", u, tg,
-			cp->index + 1, cp->mean_before, cp->mean_after, cp->change_pct, cp->pvalue);
-		free(u);
-		free(tg);
-	}
-	if (trend_latest_regression(t))
-		fprintf(f, "  latest change is a regression\n");
-}
-
 static cJSON *series_json(const struct trend_write_item *it)
 {
 	const struct history_series *se = it->se;
@@ -100,18 +76,121 @@ static cJSON *series_json(const struct trend_write_item *it)
 	return o;
 }
 
-int trend_write(FILE *f, const struct trend_write_item *items, size_t n, int json)
+/* Where a series starts or ends: its run's engine version, else its start date. */
+static const char *run_point(const struct history_run *r)
+{
+	if (r->engine_version && *r->engine_version)
+		return r->engine_version;
+	return r->started_at ? r->started_at : "-";
+}
+
+enum { S_ENGINE, S_MODEL, S_CONFIG, S_METRIC, S_RUNS, S_FIRST, S_LAST, S_CPS, S_LATEST, S_N };
+enum { C_ENGINE, C_MODEL, C_CONFIG, C_METRIC, C_RUN, C_TAG, C_VERSION, C_AT, C_BEFORE,
+       C_AFTER, C_CHANGE, C_P, C_N };
+
+void trend_tables(struct table *st, struct table *ct, const struct trend_write_item *items,
+		  size_t n)
+{
+	char cfg[160], num[48];
+	size_t i, k;
+
+	table_init(st, S_N);
+	table_col(st, S_ENGINE, TABLE_LABEL, "engine", 0);
+	table_col(st, S_MODEL, TABLE_LABEL, "model", 0);
+	table_col(st, S_CONFIG, TABLE_LABEL, "config", 0);
+	table_col(st, S_METRIC, TABLE_LABEL, "metric", 0);
+	table_col(st, S_RUNS, TABLE_COUNT, "runs", 0);
+	table_col(st, S_FIRST, TABLE_LABEL, "first", 0);
+	table_col(st, S_LAST, TABLE_LABEL, "last", 0);
+	table_col(st, S_CPS, TABLE_COUNT, "change points", 0);
+	table_col(st, S_LATEST, TABLE_VERDICT, "latest", 0);
+	table_init(ct, C_N);
+	table_col(ct, C_ENGINE, TABLE_LABEL, "engine", 0);
+	table_col(ct, C_MODEL, TABLE_LABEL, "model", 0);
+	table_col(ct, C_CONFIG, TABLE_LABEL, "config", 0);
+	table_col(ct, C_METRIC, TABLE_LABEL, "metric", 0);
+	table_col(ct, C_RUN, TABLE_LABEL, "new level from run", 0);
+	table_col(ct, C_TAG, TABLE_LABEL, "tag", 0);
+	table_col(ct, C_VERSION, TABLE_LABEL, "version", 0);
+	table_col(ct, C_AT, TABLE_COUNT, "at run", 0);
+	table_col(ct, C_BEFORE, TABLE_RATE, "before", 0);
+	table_col(ct, C_AFTER, TABLE_RATE, "after", 0);
+	table_col(ct, C_CHANGE, TABLE_DELTA, "change", 0);
+	table_col(ct, C_P, TABLE_NUMBER, "p", 0);
+	for (i = 0; i < n; i++) {
+		const struct history_series *se = items[i].se;
+		const struct trend *t = items[i].t;
+		size_t row = table_add_row(st);
+		int reg = trend_latest_regression(t);
+
+		trend_write_config(se, cfg, sizeof(cfg));
+		table_set(st, row, S_ENGINE, se->engine);
+		table_set(st, row, S_MODEL, se->model);
+		table_set(st, row, S_CONFIG, cfg);
+		table_set(st, row, S_METRIC, items[i].metric);
+		table_setf(st, row, S_RUNS, "%zu", se->n);
+		table_set(st, row, S_FIRST, se->n ? run_point(&se->runs[0]) : "-");
+		table_set(st, row, S_LAST, se->n ? run_point(&se->runs[se->n - 1]) : "-");
+		table_setf(st, row, S_CPS, "%zu", t->n_cps);
+		table_set(st, row, S_LATEST, reg ? "regression" : "-");
+		if (reg)
+			table_mark(st, row, S_LATEST);
+		for (k = 0; k < t->n_cps; k++) {
+			const struct changepoint *cp = &t->cps[k];
+			const struct history_run *r = &se->runs[cp->index];
+			size_t cr = table_add_row(ct);
+
+			table_set(ct, cr, C_ENGINE, se->engine);
+			table_set(ct, cr, C_MODEL, se->model);
+			table_set(ct, cr, C_CONFIG, cfg);
+			table_set(ct, cr, C_METRIC, items[i].metric);
+			table_set(ct, cr, C_RUN, r->uuid);
+			table_set(ct, cr, C_TAG, *r->tag ? r->tag : "-");
+			table_set(ct, cr, C_VERSION, *r->engine_version ? r->engine_version : "-");
+			table_setf(ct, cr, C_AT, "%zu", cp->index + 1);
+			table_num(ct, cr, C_BEFORE, cp->mean_before);
+			table_num(ct, cr, C_AFTER, cp->mean_after);
+			md_num(num, sizeof(num), "%+.1f%%", cp->change_pct);
+			table_set(ct, cr, C_CHANGE, num);
+			if (cp->change_pct < 0)
+				table_mark(ct, cr, C_CHANGE);
+			md_num(num, sizeof(num), "%.2g", cp->pvalue);
+			table_set(ct, cr, C_P, num);
+		}
+	}
+}
+
+void trend_write(FILE *f, const struct trend_write_item *items, size_t n,
+		 enum table_format fmt)
+{
+	struct table st, ct;
+
+	trend_tables(&st, &ct, items, n);
+	if (fmt == TABLE_FMT_CSV) {
+		table_write(f, &st, fmt);
+		goto out;
+	}
+	if (!n) {
+		fprintf(f, fmt == TABLE_FMT_MD ? "_No runs with usable samples._\n" :
+			"no runs with usable samples\n");
+		goto out;
+	}
+	table_write(f, &st, fmt);
+	if (ct.t.nrows > 1) {
+		fprintf(f, "\nChange points (%sbefore and after are segment means, tok/s or "
+			   "acceptance):\n\n", fmt == TABLE_FMT_MD ? "a fall in bold; " : "");
+		table_write(f, &ct, fmt);
+	}
+out:
+	table_release(&st);
+	table_release(&ct);
+}
+
+int trend_write_json(FILE *f, const struct trend_write_item *items, size_t n)
 {
 	cJSON *root, *arr;
 	size_t i;
 
-	if (!json) {
-		for (i = 0; i < n; i++)
-			write_text(f, &items[i]);
-		if (!n)
-			fprintf(f, "no runs with usable samples\n");
-		return 0;
-	}
 	root = cJSON_CreateObject();
 	arr = cJSON_AddArrayToObject(root, "series");
 	for (i = 0; i < n; i++)

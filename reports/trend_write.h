@@ -1,4 +1,4 @@
-/* trend_write.h: the text and JSON of 'tpsdb trend', one entry per history series
+/* trend_write.h: the tables (text, markdown, CSV) and JSON of 'tpsdb trend', one entry per history series
  * and metric with the change points analyze/trend.h found in it. Renders only:
  * the series come loaded (schema/history.h) and the trend decided. */
 #ifndef REPORTS_TREND_WRITE_H
@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "analyze/trend.h"
+#include "reports/table.h"
 #include "schema/history.h"
 
 /* One series and what was found in it; all borrowed. */
@@ -17,13 +18,23 @@ struct trend_write_item {
 	const struct trend *t;
 };
 
-/* Writes items[0..n) to f: as text, a line per series ("<engine> <model> <config>
- * <metric>: <n> runs, <k> change points"), a line per change point and a line when
- * the latest change is a regression, or "no runs with usable samples" when n is 0;
- * as JSON (json != 0), {"series": [...]} with the keys 'tpsdb trend --help' lists.
- * Labels are made printable in text. 0 ok, -1 after an error line (out of memory
- * building the JSON). */
-int trend_write(FILE *f, const struct trend_write_item *items, size_t n, int json);
+/* The tables of items[0..n): one row per series (engine, model, config, metric,
+ * runs, first and last build or date, change points, latest: a regression
+ * marked) into *series, one per change point (engine, model, config, metric, the
+ * run of the new level, its tag and version, at run, before, after, change: a
+ * fall marked, p) into *cps. Release both with table_release(). */
+void trend_tables(struct table *series, struct table *cps, const struct trend_write_item *items,
+		  size_t n);
+
+/* Writes items[0..n) to f in fmt: the table of series, then (when there is one)
+ * the table of change points, or a line saying there are no runs with usable
+ * samples when n is 0; CSV is the table of series alone. */
+void trend_write(FILE *f, const struct trend_write_item *items, size_t n,
+		 enum table_format fmt);
+
+/* Writes {"series": [...]} with the keys 'tpsdb trend --help' lists. 0 ok, -1
+ * after an error line (out of memory). */
+int trend_write_json(FILE *f, const struct trend_write_item *items, size_t n);
 
 /* The config of a series as the text names it ("base", "draft-simple n_max=3",
  * "... (chat)"), raw, into buf; returns buf. */

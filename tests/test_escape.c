@@ -115,6 +115,23 @@ static void test_json_print(void **state)
 	cJSON_Delete(root);
 }
 
+/* The markdown and CSV sinks moved here from reports/md.c and reports/csv.c. */
+static void test_md_csv(void **state)
+{
+	char *got;
+
+	(void)state;
+	expect(escape_md, "a|b\n*c*\r\t[d]<e>`\\", "a\\|b<br>\\*c\\* \\[d\\]\\<e\\>\\`\\\\");
+	expect(escape_md, "n_max \x1b\xc2\x9b\xff", "n_max ??\xef\xbf\xbd");
+	expect(escape_md, NULL, "");
+	expect(escape_csv, "plain text", "plain text");
+	expect(escape_csv, "a,b", "\"a,b\"");
+	expect(escape_csv, "say \"hi\"\n", "\"say \"\"hi\"\"\n\"");
+	expect(escape_csv, "bad\xff", "bad\xef\xbf\xbd");
+	got = escape_csv(NULL);
+	assert_null(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -124,6 +141,7 @@ int main(void)
 		cmocka_unit_test(test_github),
 		cmocka_unit_test(test_xml_cdata),
 		cmocka_unit_test(test_json_print),
+		cmocka_unit_test(test_md_csv),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

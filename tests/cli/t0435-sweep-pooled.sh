@@ -58,17 +58,17 @@ tps sweep
 expect_rc 1 "text"
 grep -q '^  VIOLATION: tg falls 6\.0% from n_max=2 to n_max=3 (tolerance 5%; 90% interval -[0-9.]*% to -[0-9.]*%)$' "$TMP/out" || fail "violation line"
 grep -q '^  undecided: tg falls 6\.0% from n_max=2 to n_max=3, but its 90% interval .* holds -5%' "$TMP/out" || fail "undecided line"
-grep -q '^  n_max .* runs *tg 90% interval *mde$' "$TMP/out" || fail "interval columns"
+grep -q '^  n_max .* runs  *tg 90% interval  *mde  *run  *status$' "$TMP/out" || fail "interval columns"
 grep -q 'ours against llama.cpp decode at n_max=3: .* decides neither' "$TMP/out" || fail "gap line"
 
-# Markdown of the pooled rungs: each rung names its newest run and the count of
-# runs, its decode speed carries the 90% interval; only the decided fall is bold, the
+# Markdown of the pooled rungs: the columns of the text (each rung's count of
+# runs, the 90% interval of its decode speed, its newest run); only the decided fall is bold, the
 # undecided dip is plain and counted apart, and the exit code is the text form's.
 . "$TPSDB_SRC/tests/cli/md-lib.sh"
 tps sweep --format md
 expect_rc 1 "md"
-md_rows "$TMP/out" 9
-[ "$(grep -c '^| .* (newest of 3) |  *[0-9.]* (90% interval [0-9.]*-[0-9.]*) |' "$TMP/out")" = 8 ] ||
+md_rows "$TMP/out" 13
+[ "$(grep -c '^| .* |  *3 | [0-9.]*-[0-9.]*  *| .* | [0-9a-f-]\{36\} | ' "$TMP/out")" = 8 ] ||
 	fail "md: eight pooled rungs with their interval"
 [ "$(grep -c '| \*\*falls -6\.0%\*\*  *|$' "$TMP/out")" = 1 ] || fail "md: the decided fall in bold"
 [ "$(grep -c '| undecided -6\.0% (90% interval -[0-9.]*% to [-+][0-9.]*%)  *|$' "$TMP/out")" = 1 ] ||

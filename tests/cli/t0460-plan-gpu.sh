@@ -223,13 +223,24 @@ PY
 head -n 1 "$tmp/h" | grep -q '^usage: tpsdb plan' && grep -q '^Exit codes:' "$tmp/h" &&
 	test ! -s "$tmp/e" || fail "plan --help"
 for args in "--ours ours" "--engine ours --vs x" "--engine ours --mde 0" "--engine ours --mde x" \
-	"--engine ours extra" "--engine ours --format csv"; do
+	"--engine ours extra" "--engine ours --format html"; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$TPSDB_BIN" --db "$tmp/none.db" plan $args >"$tmp/o" 2>"$tmp/e" || rc=$?
 	[ "$rc" = 2 ] && grep -q '^tpsdb: error: ' "$tmp/e" || fail "plan $args: exit $rc"
 done
 test ! -e "$tmp/none.db" || fail "a usage error created the store"
+
+# --format csv: the table of cells and metrics alone, the text's columns.
+"$TPSDB_BIN" --db "$db" plan --engine ours >"$tmp/text" 2>"$tmp/e" || fail "plan text"
+"$TPSDB_BIN" --db "$db" plan --engine ours --format csv >"$tmp/csv" 2>"$tmp/e" || fail "plan csv"
+python3 - "$tmp/text" "$tmp/csv" <<'PY' || fail "plan: the csv is not the text's table"
+import csv, re, sys
+head = next(re.split(r"\s{2,}", l.strip()) for l in open(sys.argv[1]) if l.startswith("CELL "))
+rows = list(csv.reader(open(sys.argv[2], newline="")))
+assert rows[0] == head, (rows[0], head)
+assert len(rows) > 1 and all(len(r) == len(head) for r in rows), rows
+PY
 rc=0
 "$TPSDB_BIN" --db "$db" plan --engine ours --model nope >"$tmp/o" 2>"$tmp/e" || rc=$?
 [ "$rc" = 3 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && grep -q '^tpsdb: error: no run of' "$tmp/e" ||

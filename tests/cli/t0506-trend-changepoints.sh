@@ -2,7 +2,7 @@
 # t0506: change points on synthetic histories of decode tok/s: a steady series
 # (0.4% noise) has none, a single 40% outlier makes none, and two steps (100 ->
 # 90 -> 110) are both found at the runs where they happen. The JSON equals the
-# golden file; the text names the run uuids and tags.
+# golden file; the text (the tables of --format md) names the run uuids and tags.
 . "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
 
 load history.jsonl
@@ -26,9 +26,14 @@ need jq
 tps trend --metric tg --engine steps
 expect_rc 0 "trend (text)"
 cat >"$TMP/want" <<'TXT'
-steps m1 base tg: 15 runs, 2 change points
-  run 11111111-0000-4000-8000-000000000030 (tag b105) at run 6: 100.0 -> 90.0 (-10.0%), p=6.8e-12
-  run 11111111-0000-4000-8000-000000000035 (tag b110) at run 11: 90.0 -> 110.0 (+22.2%), p=8.8e-15
+engine  model  config  metric  runs  first                     last                      change points  latest
+steps   m1     base    tg        15  2025-06-02T00:00:00.000Z  2025-06-02T14:00:00.000Z              2  -
+
+Change points (before and after are segment means, tok/s or acceptance):
+
+engine  model  config  metric  new level from run                    tag   version  at run  before  after  change        p
+steps   m1     base    tg      11111111-0000-4000-8000-000000000030  b105  -             6   100.0   90.0  -10.0%  6.8e-12
+steps   m1     base    tg      11111111-0000-4000-8000-000000000035  b110  -            11    90.0  110.0  +22.2%  8.8e-15
 TXT
 cmp "$TMP/want" "$TMP/out" || { cat "$TMP/out" >&2; fail "text"; }
 

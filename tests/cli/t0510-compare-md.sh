@@ -7,20 +7,32 @@
 # is a warning and the exit code stays 0.
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 . "$TPSDB_SRC/tests/cli/md-lib.sh"
+. "$TPSDB_SRC/tests/cli/table-lib.sh"
 
 imp_rounds 'stock|llamafile' other moe-30b moe-stock --tag r
 imp_rounds llama.cpp upstream moe-30b moe-llamacpp --tag r
 
 tps compare --ours 'stock|llamafile' --vs llama.cpp --format md
 expect_rc 0 "compare --format md"
-md_rows "$TMP/out" 10
+md_rows "$TMP/out" 11
 grep -q '^### tpsdb compare: stock\\|llamafile vs llama.cpp$' "$TMP/out" || fail "heading, label escaped"
-grep -q '| stock\\|llamafile t/s |' "$TMP/out" || fail "header cell escaped"
-[ "$(grep -c '^| moe-30b .* | \*\*yes\*\*  *| slower  *|$' "$TMP/out")" = 2 ] || fail "two bold regressions, slower"
-grep -q '^| cell .* 90% interval .* mde .* regression .* verdict  *|$' "$TMP/out" || fail "header"
-grep -q -- '-50\.[0-9][0-9]% \.\. -49\.[0-9][0-9]%' "$TMP/out" || fail "the CI"
+grep -q '| stock\\|llamafile | llama.cpp |' "$TMP/out" || fail "header cell escaped"
+[ "$(grep -c '^| moe-30b .* | \*\*yes\*\*  *| slower  *|' "$TMP/out")" = 2 ] || fail "two bold regressions, slower"
+grep -q '^| cell .* 90% interval .* regression .* verdict .* mde .* excl  *|$' "$TMP/out" || fail "header"
+grep -q -- '| \\\[-50\.[0-9][0-9]%, -49\.[0-9][0-9]%\\\] |' "$TMP/out" || fail "the CI"
 grep -qE '^\|-+\|-+\|-+:\|' "$TMP/out" || fail "numbers right-aligned"
 cp "$TMP/out" "$TMP/md"
+
+# Text, md and csv are one table: the same columns, and the csv parses.
+tps compare --ours 'stock|llamafile' --vs llama.cpp
+expect_rc 0 "compare text"
+cp "$TMP/out" "$TMP/text"
+tps compare --ours 'stock|llamafile' --vs llama.cpp --format csv
+expect_rc 0 "compare --format csv"
+[ "$(head -n 1 "$TMP/out")" = 'cell,metric,stock|llamafile,llama.cpp,delta,90% interval,regression,verdict,rounds,mde,excl' ] ||
+	fail "csv header"
+[ "$(wc -l <"$TMP/out")" = 3 ] || fail "csv: the header and two rows, no prose"
+same_columns "$TMP/text" "$TMP/md" "$TMP/out" cell
 
 # --json still works, and --format json is the same document.
 tps compare --ours 'stock|llamafile' --vs llama.cpp --json

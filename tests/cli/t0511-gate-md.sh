@@ -6,6 +6,7 @@
 # gate's), with a warning.
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 . "$TPSDB_SRC/tests/cli/md-lib.sh"
+. "$TPSDB_SRC/tests/cli/table-lib.sh"
 
 for v in v1 v2; do
 	imp_rounds 'our|s' ours dense-8b "gate-dense-$v" --tag "$v"
@@ -22,6 +23,18 @@ grep -q "^### tpsdb gate: \*\*FAIL\*\*: 'our\\\\|s' tag 'v2' against baseline 'r
 [ "$(grep -c '| \*\*FAIL\*\* |' "$TMP/out")" = 1 ] || fail "one bold FAIL row"
 grep -q '^| moe-30b .* tg .* | yes  *| \*\*FAIL\*\* |$' "$TMP/out" || fail "the MoE decode row"
 grep -q '^| cell .* 90% interval .* mde .* regression .* status  *|$' "$TMP/out" || fail "header"
+cp "$TMP/out" "$TMP/md"
+
+# Text, md and csv are one table: the same columns, and the csv parses.
+tps gate --baseline rel-1 --engine 'our|s' --tag v2
+expect_rc 1 "gate text"
+cp "$TMP/out" "$TMP/text"
+tps gate --baseline rel-1 --engine 'our|s' --tag v2 --format csv
+expect_rc 1 "gate --format csv"
+[ "$(head -n 1 "$TMP/out")" = 'cell,metric,baseline,candidate,delta,90% interval,threshold,rounds,mde,regression,status' ] ||
+	fail "csv header"
+grep -q '^moe-30b,tg,.*,yes,FAIL$' "$TMP/out" || fail "csv: the failing row"
+same_columns "$TMP/text" "$TMP/md" "$TMP/out" cell
 
 export GITHUB_STEP_SUMMARY=$TMP/summary.md
 : >"$GITHUB_STEP_SUMMARY"
