@@ -3,6 +3,7 @@
  * example, runs that failed to load or stopped early, the model-identity alarms and
  * SQLite's own integrity check. Any of them fails the command (exit 1). */
 #include "cmd/filter_opts.h"
+#include "cmd/opts.h"
 #include "reports/check_write.h"
 #include "reports/findings.h"
 #include "analyze/estimate.h"
@@ -172,8 +173,8 @@ out:
 
 int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
 	struct filter_opts fo = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_check_entry, .fo = &fo };
 	struct catalog_quality *q = NULL;
 	struct catalog_alarm *a = NULL;
 	struct findings fs = { 0 };
@@ -181,26 +182,15 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	struct check_result res = { 0 };
 	struct store *s;
 	size_t nq = 0, na = 0;
-	int c, r, json = 0, ret = TPS_EXIT_ERROR;
+	int c, json = 0, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
 		case OPT_JSON: json = 1; break;
-		default:
-			if ((r = filter_opts_take(&fo, c, optarg, usage)) == 1)
-				break;
-			if (r)
-				return r;
-			tps_usage_hint(usage);
-			return TPS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
-	ctx->readonly = 1;
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (filter_opts_check(s, &fo.f) < 0)
@@ -238,3 +228,12 @@ out:
 	catalog_alarms_free(a, na);
 	return ret;
 }
+
+const struct cmd_entry cmd_check_entry = {
+	.name = "check",
+	.summary = "data-quality findings and the integrity check",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_READONLY,
+	.exec = cmd_check,
+};

@@ -18,6 +18,7 @@
 #include "reports/summary.h"
 #include "schema/pair_load.h"
 #include "schema/store.h"
+#include "cmd/opts.h"
 #include "outfile.h"
 #include "tpsdb.h"
 
@@ -218,13 +219,13 @@ static const struct option longopts[] = {
 /* Returns 0 to go on, or an exit code (also TPS_EXIT_OK after --help). */
 static int parse_options(int argc, char **argv, struct collect_setup *o, int *done)
 {
-	struct tps_getopt go = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_collect_entry };
 	int64_t v;
 	int c;
 
 	*done = 0;
 
-	while ((c = tps_getopt(&go, argc, argv, longopts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, longopts)) >= 0) {
 		const char *name = NULL;
 		for (size_t i = 0; longopts[i].name; i++) {
 			if (longopts[i].val == c)
@@ -332,14 +333,9 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 				return tps_usage_error(usage_line, "--question is regression or "
 						       "parity, not '%s'", optarg);
 			break;
-		default:
-			tps_usage_hint(usage_line);
-			return TPS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return tps_usage_error(usage_line, "unexpected argument '%s'", argv[optind]);
-	return 0;
+	return c == CMD_OPTS_STOP ? co.ret : 0;
 }
 
 static int write_summary(const char *dir, const struct summary_row *rows, size_t n,
@@ -764,3 +760,12 @@ out:
 	setup_release(&o);
 	return ret;
 }
+
+const struct cmd_entry cmd_collect_entry = {
+	.name = "collect",
+	.summary = "start engines, send prompts, record every timing",
+	.usage = usage_line,
+	.help = NULL, /* help_text is a format: its 'h' case prints it */
+	.flags = 0,
+	.exec = cmd_collect,
+};
