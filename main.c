@@ -2,6 +2,7 @@
  * table, runs it and turns what it returns into the exit code (git.c's job in git).
  * Commands live one per file as cmd/cmd_<name>.c. */
 #include "tpsdb.h"
+#include "cmd/opts.h"
 #include "outfile.h"
 #include "schema/store.h"
 
@@ -9,42 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cmd_import(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_collect(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_runs(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_models(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_export(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_merge(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_check(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_compare(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_gate(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_trend(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_report(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_plot(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_plan(int argc, char **argv, struct tps_ctx *ctx);
-int cmd_migrate(int argc, char **argv, struct tps_ctx *ctx);
-
-static const struct tps_cmd commands[] = {
-	{ "collect", "start engines, send prompts, record every timing", cmd_collect },
-	{ "calibrate", "measure a host's A/A noise floor (same engine, restarted)", cmd_calibrate },
-	{ "import", "import llama-server responses, llama-bench output or an export", cmd_import },
-	{ "runs", "list runs", cmd_runs },
-	{ "models", "the model registry, with identity alarms", cmd_models },
-	{ "check", "data-quality findings and the integrity check", cmd_check },
-	{ "export", "write runs and samples as JSONL or CSV", cmd_export },
-	{ "merge", "bring in the runs of another store", cmd_merge },
-	{ "compare", "parity deltas between two engines", cmd_compare },
-	{ "sweep", "monotonicity and speedup of speculative series", cmd_sweep },
-	{ "baseline", "freeze, list and remove named sets of runs", cmd_baseline },
-	{ "gate", "pass/fail a candidate against a baseline", cmd_gate },
-	{ "trend", "change points in each history series", cmd_trend },
-	{ "report", "the study's tables, findings and plots", cmd_report },
-	{ "plot", "render trend, sweep or parity plots with gnuplot", cmd_plot },
-	{ "plan", "the cheapest prompts x reps and rounds, from stored variance", cmd_plan },
-	{ "migrate", "bring an older store up to this tpsdb's schema", cmd_migrate },
+/* The table, in the order `tpsdb --help` lists it. */
+static const struct cmd_entry *const commands[] = {
+	&cmd_collect_entry, &cmd_calibrate_entry, &cmd_import_entry, &cmd_runs_entry,
+	&cmd_models_entry, &cmd_check_entry, &cmd_export_entry, &cmd_merge_entry,
+	&cmd_compare_entry, &cmd_sweep_entry, &cmd_baseline_entry, &cmd_gate_entry,
+	&cmd_trend_entry, &cmd_report_entry, &cmd_plot_entry, &cmd_plan_entry,
+	&cmd_migrate_entry,
 };
 
 static const char usage[] = "tpsdb [--db <file>] <command> [<args>]";
@@ -86,7 +58,7 @@ static void print_help(FILE *f)
 		   "also follow the command ('tpsdb runs --db x'), anywhere before a '--'.\n\n");
 	fprintf(f, "Commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
+		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(f, "\n'tpsdb <command> --help' describes one command.\n");
 	fprintf(f, "Exit codes: 0 ok, 1 a check or gate failed, 2 usage, 3 runtime or data error.\n");
 }
@@ -101,7 +73,7 @@ static int unknown_command(const char *name)
 	char hint[256] = "";
 
 	for (i = 0; i < n; i++)
-		names[i] = commands[i].name;
+		names[i] = commands[i]->name;
 	tps_closest(name, names, n, order);
 	best = tps_edit_distance(name, names[order[0]]);
 	for (i = 0; i < n && best <= 2; i++) {
@@ -162,14 +134,16 @@ int main(int argc, char **argv)
 	if (!*ctx.db_path)
 		return tps_usage_error(usage, "--db needs a file name");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (!strcmp(commands[i].name, argv[a]))
+		if (!strcmp(commands[i]->name, argv[a]))
 			break;
 	}
 	if (i == sizeof(commands) / sizeof(commands[0]))
 		return unknown_command(argv[a]);
 	/* No output file of any command may be the store or its journal. */
 	outfile_protect(ctx.db_path);
-	ret = commands[i].exec(cargc, argv + a, &ctx);
+	ctx.readonly = (commands[i]->flags & CMD_READONLY) != 0;
+	ctx.existing = (commands[i]->flags & CMD_EXISTING) != 0;
+	ret = commands[i]->exec(cargc, argv + a, &ctx);
 	store_close(ctx.store);
 	if (fflush(stdout) != 0 && ret == TPS_EXIT_OK) {
 		tps_error("cannot write the output");

@@ -33,10 +33,24 @@ struct tps_ctx {
  * Defined in cmd/ctx.c. */
 struct store *tps_ctx_store(struct tps_ctx *ctx);
 
-/* One command of the table in main.c. */
-struct tps_cmd {
+/* What a command does with the store and its operands, read by main.c before the
+ * command runs and by cmd/opts.c while it parses (tmux's cmd_entry flags, git's
+ * RUN_SETUP). */
+enum cmd_flag {
+	CMD_READONLY = 1 << 0, /* only reads: the store is opened read-only, never created */
+	CMD_EXISTING = 1 << 1, /* writes, but adds no runs: never creates a store */
+	CMD_OPERANDS = 1 << 2, /* takes operands after its options and checks them itself */
+};
+
+/* One command: the entry at the bottom of its cmd/cmd_<name>.c, listed in the table
+ * in main.c. */
+struct cmd_entry {
 	const char *name;
 	const char *summary;  /* one line for `tpsdb --help` */
+	const char *usage;    /* the synopsis, "tpsdb <name> ..." */
+	const char *help;     /* printed after "usage: <usage>\n\n" for --help; NULL when
+				 the command prints its own (collect: its text is a format) */
+	int flags;            /* enum cmd_flag */
 	int (*exec)(int argc, char **argv, struct tps_ctx *ctx);
 };
 

@@ -90,14 +90,19 @@ static void pct(double v, int sign, char *buf, size_t len)
 		snprintf(buf, len, sign ? "%+.2f%%" : "%.2f%%", v);
 }
 
-void decided_describe(const struct parity_row *row, char *buf, size_t len)
+void decided_describe_verdict(const struct verdict *v, char *buf, size_t len)
 {
-	const char *reg = verdict_regression_name(row->v.regression);
+	const char *reg = verdict_regression_name(v->regression);
 	char d[32], lo[32], hi[32];
 
-	pct(row->v.delta_pct, 1, d, sizeof(d));
-	pct(row->v.ci_lo_pct, 1, lo, sizeof(lo));
-	pct(row->v.ci_hi_pct, 1, hi, sizeof(hi));
+	pct(v->delta_pct, 1, d, sizeof(d));
+	pct(v->ci_lo_pct, 1, lo, sizeof(lo));
+	pct(v->ci_hi_pct, 1, hi, sizeof(hi));
 	snprintf(buf, len, "regression %s, %s (%s [%s, %s])", reg ? reg : "unknown",
-		 verdict_kind_name(row->v.kind), d, lo, hi);
+		 verdict_kind_name(v->kind), d, lo, hi);
+}
+
+void decided_describe(const struct parity_row *row, char *buf, size_t len)
+{
+	decided_describe_verdict(&row->v, buf, len);
 }

@@ -44,5 +44,7 @@ size_t decided_find(const struct decided_cell *cells, size_t n, const char *spec
  * +1.12%])", "regression yes, slower (-4.52% [-5.60%, -3.41%])", "regression
  * undecided, undecided (+1.20% [-2.80%, +5.30%])"; a non-finite figure is "?". */
 void decided_describe(const struct parity_row *row, char *buf, size_t len);
+/* The same for a verdict alone (what a row's state is made of). */
+void decided_describe_verdict(const struct verdict *v, char *buf, size_t len);
 
 #endif

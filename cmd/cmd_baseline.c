@@ -2,6 +2,7 @@
  * set (freeze the latest run of each cell, or every run with a tag), list, show
  * and rm. Runs stay in the store when their baseline goes. */
 #include "cmd/filter_opts.h"
+#include "cmd/opts.h"
 #include "reports/baseline_write.h"
 #include "schema/baseline.h"
 #include "schema/cells.h"
@@ -59,17 +60,14 @@ struct args {
 /* Parses the options after the subcommand; which ones apply is checked by caller. */
 static int parse(int argc, char **argv, struct args *a, int *seen)
 {
-	struct tps_getopt go = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_baseline_entry };
 	int c;
 
 	memset(a, 0, sizeof(*a));
 	*seen = 0;
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return 1;
 		case OPT_ENGINE: a->f.engine = optarg; *seen |= 1; break;
 		case OPT_TAG: a->f.tag = optarg; *seen |= 1; break;
 		case OPT_MODEL: a->f.model = optarg; *seen |= 1; break;
@@ -81,11 +79,10 @@ static int parse(int argc, char **argv, struct args *a, int *seen)
 				return -1;
 			*seen |= 4;
 			break;
-		default:
-			tps_usage_hint(usage);
-			return -1;
 		}
 	}
+	if (c == CMD_OPTS_STOP)
+		return co.ret == TPS_EXIT_OK ? 1 : -1;
 	if (optind < argc)
 		a->name = argv[optind++];
 	if (optind < argc) {
@@ -201,10 +198,8 @@ int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 	if (argc < 2)
 		return tps_usage_error(usage, "which baseline subcommand: set, list, show or rm?");
 	sub = argv[1];
-	if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
-		printf("usage: %s\n\n%s", usage, help);
-		return TPS_EXIT_OK;
-	}
+	if (!strcmp(sub, "-h") || !strcmp(sub, "--help"))
+		return cmd_opts_help(&cmd_baseline_entry);
 	if (strcmp(sub, "set") && strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "rm"))
 		return tps_usage_error(usage, "unknown baseline subcommand '%s'", sub);
 	if ((r = parse(argc - 1, argv + 1, &a, &seen)) != 0)
@@ -218,7 +213,6 @@ int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 		return tps_usage_error(usage, "an option that 'baseline %s' does not take", sub);
 	}
 	ctx->readonly = !strcmp(sub, "list") || !strcmp(sub, "show");
-	ctx->existing = 1; /* a baseline names runs: without a store there are none */
 	if (!(s = tps_ctx_store(ctx)))
 		return TPS_EXIT_ERROR;
 	if (!strcmp(sub, "set")) {
@@ -232,3 +226,14 @@ int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 		return do_show(s, &a);
 	return do_rm(s, &a);
 }
+
+/* A baseline names runs: without a store there are none, so it never creates one;
+ * list and show open it read-only themselves. */
+const struct cmd_entry cmd_baseline_entry = {
+	.name = "baseline",
+	.summary = "freeze, list and remove named sets of runs",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_EXISTING | CMD_OPERANDS,
+	.exec = cmd_baseline,
+};

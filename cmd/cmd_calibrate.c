@@ -5,6 +5,7 @@
  * widen their bounds to k times that floor. Load: schema/pair_load.c; floors:
  * analyze/noise.c; writing them: schema/noise.c; output: reports/calibrate_write.c. */
 #include "cmd/filter_opts.h"
+#include "cmd/opts.h"
 #include "analyze/noise.h"
 #include "reports/calibrate_write.h"
 #include "schema/noise.h"
@@ -57,7 +58,7 @@ static const struct option opts[] = {
 
 int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_calibrate_entry };
 	struct cell_filter f = { 0 };
 	struct pair_set set = { 0 };
 	struct noise_pair *pairs = NULL;
@@ -66,12 +67,8 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 	int c, m, ret = TPS_EXIT_ERROR, in_tx = 0;
 	struct store *s;
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			ret = TPS_EXIT_OK;
-			goto out;
 		case OPT_ENGINE: f.engine = optarg; break;
 		case OPT_MODEL: f.model = optarg; break;
 		case OPT_TAG: f.tag = optarg; break;
@@ -83,17 +80,12 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 				goto out;
 			}
 			break;
-		default:
-			tps_usage_hint(usage);
-			ret = TPS_EXIT_USAGE;
-			goto out;
 		}
 	}
-	if (optind < argc) {
-		ret = tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (c == CMD_OPTS_STOP) {
+		ret = co.ret;
 		goto out;
 	}
-	ctx->existing = 1; /* no store, no runs to calibrate: never create one */
 	if (!(s = tps_ctx_store(ctx)) || labels_check(s, f.engine, f.model, f.tag) < 0 ||
 	    store_aa_load(s, &f, &set) < 0)
 		goto out;
@@ -142,3 +134,13 @@ out:
 	pair_set_release(&set);
 	return ret;
 }
+
+/* No store, no runs to calibrate: it never creates one. */
+const struct cmd_entry cmd_calibrate_entry = {
+	.name = "calibrate",
+	.summary = "measure a host's A/A noise floor (same engine, restarted)",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_EXISTING,
+	.exec = cmd_calibrate,
+};

@@ -3,9 +3,10 @@
  * example, runs that failed to load or stopped early, the model-identity alarms and
  * SQLite's own integrity check. Any of them fails the command (exit 1). */
 #include "cmd/filter_opts.h"
+#include "cmd/opts.h"
 #include "reports/check_write.h"
 #include "reports/findings.h"
-#include "analyze/estimate.h"
+#include "analyze/outlier_pool.h"
 #include "schema/cells.h"
 #include "reports/strv.h"
 #include "schema/catalog.h"
@@ -13,7 +14,6 @@
 #include "tpsdb.h"
 
 #include <stdlib.h>
-#include <math.h>
 #include <string.h>
 
 static const char usage[] =
@@ -105,16 +105,16 @@ static void on_problem(const char *problem, void *arg)
 }
 
 /* The outlier instances of every pool (one cell, tag and batch, per metric): the
- * store lists the runs and their values, analyze/estimate.c's rule decides, the
+ * store lists the runs and their values, analyze/outlier_pool.c decides, the
  * findings word it. -1 after an error line. */
 static int add_outliers(struct store *s, const struct run_filter *rf, struct findings *fs)
 {
 	static const char *const names[2] = { "pp", "tg" };
 	struct cell_filter cf = { 0 };
 	struct cell_run *runs = NULL;
-	struct estimate_member *m = NULL;
-	char **keys = NULL, *bad = NULL;
-	double *med = NULL;
+	struct outlier_instance *in = NULL;
+	struct outlier_verdict *ov = NULL;
+	double **vals = NULL;
 	size_t n = 0, i, k = 0;
 	int metric, ret = -1;
 
@@ -122,58 +122,51 @@ static int add_outliers(struct store *s, const struct run_filter *rf, struct fin
 	cf.run = rf;
 	if (store_cell_runs(s, &cf, &runs, &n) < 0)
 		goto out;
-	m = tps_xcalloc(2 * n + 1, sizeof(*m));
-	keys = tps_xcalloc(2 * n + 1, sizeof(*keys));
+	in = tps_xcalloc(2 * n + 1, sizeof(*in));
+	vals = tps_xcalloc(2 * n + 1, sizeof(*vals));
 	for (i = 0; i < n; i++) {
 		const struct cell_run *r = &runs[i];
 
 		for (metric = 0; metric < 2; metric++, k++) {
 			struct cell_value *cv = NULL;
-			struct estimate_unit u = { 0 };
-			double *v;
 			size_t nv = 0, excl = 0, j;
 
 			if (store_cell_values(s, r->id, metric ? CELL_TG : CELL_PP, &cv, &nv, &excl) < 0)
 				goto out;
-			v = tps_xmalloc((nv ? nv : 1) * sizeof(*v));
+			vals[k] = tps_xmalloc((nv ? nv : 1) * sizeof(**vals));
 			for (j = 0; j < nv; j++)
-				v[j] = cv[j].value;
-			u.v = v;
-			u.n = nv;
-			u.value = NAN;
-			m[k].lg = estimate_unit_log(&u);
-			free(v);
+				vals[k][j] = cv[j].value;
 			free(cv);
-			keys[k] = tps_xasprintf("%s|%s|%s|%lld|%s|%s|%s|%s|%d", r->engine, r->model,
-						r->spec_type, (long long)r->n_max, r->endpoint,
-						r->config ? r->config : "", r->tag ? r->tag : "",
-						r->batch ? r->batch : "", metric);
-			m[k].pool = keys[k];
+			in[k] = (struct outlier_instance){
+				.engine = r->engine, .model = r->model, .spec_type = r->spec_type,
+				.endpoint = r->endpoint, .config = r->config, .tag = r->tag,
+				.batch = r->batch, .n_max = r->n_max, .metric = metric,
+				.v = vals[k], .n = nv,
+			};
 		}
 	}
-	bad = tps_xcalloc(k + 1, 1);
-	med = tps_xcalloc(k + 1, sizeof(*med));
-	estimate_outlier_pools(m, k, bad, med);
+	ov = tps_xcalloc(k + 1, sizeof(*ov));
+	outlier_pool_find(in, k, ov);
 	for (i = 0; i < k; i++)
-		if (bad[i])
+		if (ov[i].outlier)
 			findings_add_outlier(fs, runs[i / 2].uuid, runs[i / 2].engine,
-					     runs[i / 2].model, names[i % 2], exp(m[i].lg), med[i]);
+					     runs[i / 2].model, names[i % 2], ov[i].value,
+					     ov[i].median);
 	ret = 0;
 out:
-	for (i = 0; keys && i < k; i++)
-		free(keys[i]);
-	free(keys);
-	free(m);
-	free(bad);
-	free(med);
+	for (i = 0; vals && i < k; i++)
+		free(vals[i]);
+	free(vals);
+	free(in);
+	free(ov);
 	cell_runs_free(runs, n);
 	return ret;
 }
 
 int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
 	struct filter_opts fo = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_check_entry, .fo = &fo };
 	struct catalog_quality *q = NULL;
 	struct catalog_alarm *a = NULL;
 	struct findings fs = { 0 };
@@ -181,26 +174,15 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	struct check_result res = { 0 };
 	struct store *s;
 	size_t nq = 0, na = 0;
-	int c, r, json = 0, ret = TPS_EXIT_ERROR;
+	int c, json = 0, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
 		case OPT_JSON: json = 1; break;
-		default:
-			if ((r = filter_opts_take(&fo, c, optarg, usage)) == 1)
-				break;
-			if (r)
-				return r;
-			tps_usage_hint(usage);
-			return TPS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
-	ctx->readonly = 1;
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (filter_opts_check(s, &fo.f) < 0)
@@ -238,3 +220,12 @@ out:
 	catalog_alarms_free(a, na);
 	return ret;
 }
+
+const struct cmd_entry cmd_check_entry = {
+	.name = "check",
+	.summary = "data-quality findings and the integrity check",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_READONLY,
+	.exec = cmd_check,
+};

@@ -4,9 +4,9 @@
  * goes to stdout and into the out dir. With --until-decided, a hook between rounds
  * compares this batch's runs (schema/pair_load.c, analyze/parity.c) and ends a
  * model's rounds once analyze/decided.c calls every cell decided. */
-#include "analyze/decided.h"
 #include "analyze/estimate.h"
 #include "analyze/parity.h"
+#include "analyze/until.h"
 #include "collect/cell.h"
 #include "collect/interrupt.h"
 #include "collect/plan.h"
@@ -16,8 +16,10 @@
 #include "collect/workdir.h"
 #include "reports/parity.h"
 #include "reports/summary.h"
+#include "reports/until_write.h"
 #include "schema/pair_load.h"
 #include "schema/store.h"
+#include "cmd/opts.h"
 #include "outfile.h"
 #include "tpsdb.h"
 
@@ -218,13 +220,13 @@ static const struct option longopts[] = {
 /* Returns 0 to go on, or an exit code (also TPS_EXIT_OK after --help). */
 static int parse_options(int argc, char **argv, struct collect_setup *o, int *done)
 {
-	struct tps_getopt go = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_collect_entry };
 	int64_t v;
 	int c;
 
 	*done = 0;
 
-	while ((c = tps_getopt(&go, argc, argv, longopts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, longopts)) >= 0) {
 		const char *name = NULL;
 		for (size_t i = 0; longopts[i].name; i++) {
 			if (longopts[i].val == c)
@@ -332,14 +334,9 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 				return tps_usage_error(usage_line, "--question is regression or "
 						       "parity, not '%s'", optarg);
 			break;
-		default:
-			tps_usage_hint(usage_line);
-			return TPS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return tps_usage_error(usage_line, "unexpected argument '%s'", argv[optind]);
-	return 0;
+	return c == CMD_OPTS_STOP ? co.ret : 0;
 }
 
 static int write_summary(const char *dir, const struct summary_row *rows, size_t n,
@@ -390,121 +387,53 @@ static const char *rounds_line(const struct session_result *res)
 	return buf;
 }
 
-/* --until-decided's state: one watched cell per plan cell of an engine other than
- * ours that ours also measures (same model, spec type, n_max). */
-struct watch {
-	size_t ours_cell;          /* SIZE_MAX: not watched */
-	int64_t decided_at;        /* the round it was decided in; 0 open */
-	char *last[PARITY_N_METRICS]; /* the metric's state at the last comparison */
-	int64_t last_round;        /* the round of that comparison; 0 none */
-};
-
-struct until {
+/* --until-decided's hook between rounds: the rule's state (analyze/until.h) over
+ * the plan's cells, the session's rows it has been told of, and the progress
+ * note. Each look loads this batch's runs (schema/pair_load.h), decides them
+ * (analyze/parity.h, analyze/until.h) and prints the cells it decided
+ * (reports/until_write.h). */
+struct until_hook {
+	struct until u;
 	const struct plan *p;
 	const struct session_result *res; /* the session's rows, filled as runs end */
-	size_t ours;
-	struct watch *w;           /* one per plan cell */
-	int64_t *evaluated;        /* per model: the last round compared */
-	enum decided_question q;   /* --question */
+	struct until_cell *cells;  /* the plan's cells as the rule sees them; owned */
+	size_t n_fed;              /* rows of res handed to the rule */
 	char note[64];
 };
 
-static size_t find_ours_cell(const struct plan *p, size_t ours, const struct cell *c)
+/* Hands the runs that ended since the last call to the rule. */
+static void until_feed(struct until_hook *h)
 {
-	size_t i;
+	for (; h->n_fed < h->res->n_rows; h->n_fed++) {
+		const struct session_row *r = &h->res->rows[h->n_fed];
 
-	for (i = 0; i < p->n_cells; i++) {
-		const struct cell *o = &p->cells[i];
-
-		if (o->engine == ours && o->model == c->model && o->n_max == c->n_max &&
-		    !strcmp(o->spec_type, c->spec_type))
-			return i;
+		until_run_ended(&h->u, r->cell, r->round, r->wall_s);
 	}
-	return SIZE_MAX;
 }
 
-/* The cell's name in a decided or open line: "tiny", "q35 draft-simple n_max=3". */
-static void cell_name(const struct plan *p, const struct cell *c, char *buf, size_t len)
+static void until_print(const struct until_hook *h, size_t k, const char *what)
 {
-	if (c->n_max == TPS_NULL)
-		snprintf(buf, len, "%s", p->models[c->model].label);
-	else
-		snprintf(buf, len, "%s %s n_max=%lld", p->models[c->model].label,
-			 *c->spec_type ? c->spec_type : "spec", (long long)c->n_max);
+	const struct cell *c = &h->p->cells[k];
+
+	until_write_cell(stdout, what, &h->u, k, h->p->models[c->model].label,
+			 h->p->engines[h->u.ours].label, h->p->engines[c->engine].label);
 }
 
-/* Server time of watched cell k up to round: the wall time of its runs and of the
- * ours cell's runs in rounds 1..round. */
-static double server_time(const struct until *u, size_t k, int64_t round)
+/* Compares this batch's runs of model mi, ours against engine e, after round
+ * round, and prints the cells it decides. -1 on a store error. */
+static int until_compare(struct until_hook *h, struct store *s, size_t mi, size_t e,
+			 int64_t round, const char *batch)
 {
-	double t = 0;
-	size_t i;
-
-	for (i = 0; i < u->res->n_rows; i++) {
-		const struct session_row *r = &u->res->rows[i];
-
-		if (r->round <= round && (r->cell == k || r->cell == u->w[k].ours_cell))
-			t += r->wall_s;
-	}
-	return t;
-}
-
-static void count_open(struct until *u)
-{
-	size_t k, open = 0, all = 0;
-
-	for (k = 0; k < u->p->n_cells; k++) {
-		if (u->w[k].ours_cell == SIZE_MAX)
-			continue;
-		all++;
-		open += !u->w[k].decided_at;
-	}
-	snprintf(u->note, sizeof(u->note), "%zu of %zu cells open", open, all);
-}
-
-/* Prints watched cell k's lines, one per metric: "decided: tiny tg ours vs
- * llama.cpp: parity (+0.31%, mde 0.84%) after 4 rounds, 212.4 s of server time". */
-static void report_cell(const struct until *u, size_t k, const char *what)
-{
-	const struct plan *p = u->p;
-	const struct watch *w = &u->w[k];
-	const struct cell *c = &p->cells[k];
-	static const char *const names[PARITY_N_METRICS] = { "pp", "tg" };
-	int64_t round = w->decided_at ? w->decided_at : w->last_round;
-	char name[160];
-	int m;
-
-	cell_name(p, c, name, sizeof(name));
-	for (m = 0; m < PARITY_N_METRICS; m++) {
-		if (!w->last_round)
-			printf("%s: %s %s %s vs %s: not compared (fewer than 3 rounds with "
-			       "both engines)\n", what, name, names[m], p->engines[u->ours].label,
-			       p->engines[c->engine].label);
-		else
-			printf("%s: %s %s %s vs %s: %s after %lld rounds, %.1f s of server "
-			       "time\n", what, name, names[m], p->engines[u->ours].label,
-			       p->engines[c->engine].label, w->last[m] ? w->last[m] : "no data",
-			       (long long)round, server_time(u, k, round));
-	}
-	fflush(stdout);
-}
-
-/* Compares this batch's runs of model mi, ours against engine e, and updates the
- * watched cells of e. -1 on a store error. */
-static int compare_engine(struct until *u, struct store *s, size_t mi, size_t e,
-			  int64_t round, const char *batch)
-{
-	const struct plan *p = u->p;
+	const struct plan *p = h->p;
 	struct parity_result pr = { 0 };
 	struct pair_set set = { 0 };
-	struct decided_cell *dc = NULL;
 	struct parity_opts o;
-	size_t n = 0, k;
-	int m, ret = -1;
+	size_t *newly = tps_xcalloc(p->n_cells + 1, sizeof(*newly)), n, i;
+	int ret = -1;
 
 	parity_opts_init(&o);
 	o.looks_to = plan_rounds(p);
-	o.ours = p->engines[u->ours].label;
+	o.ours = p->engines[h->u.ours].label;
 	o.vs = p->engines[e].label;
 	o.model = p->models[mi].label;
 	o.batch = batch;
@@ -516,155 +445,102 @@ static int compare_engine(struct until *u, struct store *s, size_t mi, size_t e,
 		ret = 0;
 		goto out;
 	}
-	n = decided_cells(&pr, u->q, &dc);
-	for (k = 0; k < p->n_cells; k++) {
-		const struct cell *c = &p->cells[k];
-		struct watch *w = &u->w[k];
-		size_t j;
-
-		if (w->ours_cell == SIZE_MAX || c->engine != e || c->model != mi ||
-		    w->decided_at)
-			continue;
-		j = decided_find(dc, n, c->spec_type, c->n_max);
-		if (j == SIZE_MAX)
-			continue;
-		for (m = 0; m < PARITY_N_METRICS; m++) {
-			char buf[160];
-
-			if (!dc[j].row[m])
-				continue;
-			decided_describe(dc[j].row[m], buf, sizeof(buf));
-			free(w->last[m]);
-			w->last[m] = tps_xstrdup(buf);
-		}
-		w->last_round = round;
-		if (!dc[j].decided)
-			continue;
-		w->decided_at = round;
-		report_cell(u, k, "decided");
-	}
+	n = until_take(&h->u, &pr, mi, e, round, newly);
+	for (i = 0; i < n; i++)
+		until_print(h, newly[i], "decided");
 	ret = 0;
 out:
-	free(dc);
+	free(newly);
 	parity_result_release(&pr);
 	pair_set_release(&set);
 	return ret;
 }
 
-/* The hook: from round 3 on, compare every other engine with ours over this
- * batch's runs of model mi; another round while a cell of mi is open. */
-static int until_more(void *arg, struct store *s, const struct plan *p, size_t mi,
-		      int64_t round, const char *batch)
+/* Compares every other engine with ours on model mi after round round. */
+static int until_compare_all(struct until_hook *h, struct store *s, size_t mi,
+			     int64_t round, const char *batch)
 {
-	struct until *u = arg;
-	size_t e, k;
+	size_t e;
 
-	(void)p;
-	if (round < ESTIMATE_FIRST_LOOK)
-		return 1;
-	u->evaluated[mi] = round;
-	for (e = 0; e < u->p->n_engines; e++)
-		if (e != u->ours && compare_engine(u, s, mi, e, round, batch) < 0)
+	for (e = 0; e < h->p->n_engines; e++)
+		if (e != h->u.ours && until_compare(h, s, mi, e, round, batch) < 0)
 			return -1;
-	count_open(u);
-	for (k = 0; k < u->p->n_cells; k++)
-		if (u->p->cells[k].model == mi && u->w[k].ours_cell != SIZE_MAX &&
-		    !u->w[k].decided_at)
-			return 1;
 	return 0;
 }
 
-/* The skip hook: a watched cell once decided, and an ours cell once every
- * watched cell that compares with it is decided, are not started again. */
-static int until_skip(void *arg, size_t k)
+/* The session's more hook: from the first look on, compare; another round while
+ * a cell of mi is open. */
+static int until_more(void *arg, struct store *s, const struct plan *p, size_t mi,
+		      int64_t round, const char *batch)
 {
-	struct until *u = arg;
-	size_t i;
-	int any = 0;
+	struct until_hook *h = arg;
 
-	if (u->w[k].ours_cell != SIZE_MAX)
-		return u->w[k].decided_at != 0;
-	if (u->p->cells[k].engine != u->ours)
-		return 0;
-	for (i = 0; i < u->p->n_cells; i++) {
-		if (u->w[i].ours_cell != k)
-			continue;
-		any = 1;
-		if (!u->w[i].decided_at)
-			return 0;
-	}
-	return any;
+	(void)p;
+	until_feed(h);
+	if (!until_look(&h->u, mi, round))
+		return 1;
+	if (until_compare_all(h, s, mi, round, batch) < 0)
+		return -1;
+	until_write_note(h->note, sizeof(h->note), &h->u);
+	return until_model_open(&h->u, mi);
 }
 
-static void until_init(struct until *u, const struct plan *p, const struct session_result *res,
-		       int parity)
+static int until_skip_cell(void *arg, size_t k)
+{
+	return until_skip(&((struct until_hook *)arg)->u, k);
+}
+
+static void until_hook_init(struct until_hook *h, const struct plan *p,
+			    const struct session_result *res, int parity)
 {
 	size_t k;
 
-	memset(u, 0, sizeof(*u));
-	u->p = p;
-	u->res = res;
-	u->ours = setup_ours_index(p);
-	u->w = tps_xcalloc(p->n_cells + 1, sizeof(*u->w));
-	u->evaluated = tps_xcalloc(p->n_models + 1, sizeof(*u->evaluated));
-	u->q = parity ? DECIDED_PARITY : DECIDED_REGRESSION;
-	for (k = 0; k < p->n_cells; k++)
-		u->w[k].ours_cell = p->cells[k].engine == u->ours ? SIZE_MAX :
-				    find_ours_cell(p, u->ours, &p->cells[k]);
-	count_open(u);
+	memset(h, 0, sizeof(*h));
+	h->p = p;
+	h->res = res;
+	h->cells = tps_xcalloc(p->n_cells + 1, sizeof(*h->cells));
+	for (k = 0; k < p->n_cells; k++) {
+		h->cells[k].engine = p->cells[k].engine;
+		h->cells[k].model = p->cells[k].model;
+		h->cells[k].spec_type = p->cells[k].spec_type;
+		h->cells[k].n_max = p->cells[k].n_max;
+	}
+	until_init(&h->u, h->cells, p->n_cells, p->n_models, setup_ours_index(p),
+		   parity ? DECIDED_PARITY : DECIDED_REGRESSION);
+	until_write_note(h->note, sizeof(h->note), &h->u);
 }
 
 /* After the session: compares each model once more when its last round was not
- * (the hook is not asked after the last round). -1 on a store error. */
-static int until_finish(struct until *u, struct store *s, const struct session_result *res)
+ * (the hook is not asked after the last round), then prints the cells still open
+ * and the count. -1 on a store error. */
+static int until_finish(struct until_hook *h, struct store *s)
 {
-	int64_t *last = tps_xcalloc(u->p->n_models + 1, sizeof(*last));
-	size_t i, mi, e;
-	int ret = -1;
+	size_t mi;
+	int64_t last;
 
-	for (i = 0; i < res->n_rows; i++) {
-		mi = u->p->cells[res->rows[i].cell].model;
-		if (res->rows[i].round > last[mi])
-			last[mi] = res->rows[i].round;
-	}
-	for (mi = 0; mi < u->p->n_models && !res->signal; mi++) {
-		if (last[mi] < 3 || u->evaluated[mi] >= last[mi])
-			continue;
-		u->evaluated[mi] = last[mi];
-		for (e = 0; e < u->p->n_engines; e++)
-			if (e != u->ours && compare_engine(u, s, mi, e, last[mi], res->batch) < 0)
-				goto out;
-	}
-	ret = 0;
-out:
-	free(last);
-	return ret;
+	until_feed(h);
+	for (mi = 0; mi < h->p->n_models && !h->res->signal; mi++)
+		if ((last = until_final_look(&h->u, mi)) &&
+		    until_compare_all(h, s, mi, last, h->res->batch) < 0)
+			return -1;
+	return 0;
 }
 
-/* The last lines: one per metric of each cell still open, then the count. */
-static void until_print_open(struct until *u)
-{
-	size_t i;
-
-	for (i = 0; i < u->p->n_cells; i++)
-		if (u->w[i].ours_cell != SIZE_MAX && !u->w[i].decided_at)
-			report_cell(u, i, "open");
-	count_open(u);
-	printf("until-decided: %s\n", u->note);
-	fflush(stdout);
-}
-
-static void until_release(struct until *u)
+static void until_print_open(struct until_hook *h)
 {
 	size_t k;
-	int m;
 
-	for (k = 0; u->w && k < u->p->n_cells; k++)
-		for (m = 0; m < PARITY_N_METRICS; m++)
-			free(u->w[k].last[m]);
-	free(u->w);
-	free(u->evaluated);
-	memset(u, 0, sizeof(*u));
+	for (k = 0; k < h->p->n_cells; k++)
+		if (h->u.w[k].ours_cell != SIZE_MAX && !h->u.w[k].decided_at)
+			until_print(h, k, "open");
+	until_write_total(stdout, &h->u);
+}
+
+static void until_hook_release(struct until_hook *h)
+{
+	until_release(&h->u);
+	free(h->cells);
+	memset(h, 0, sizeof(*h));
 }
 
 int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
@@ -676,7 +552,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	/* Between rounds the session asks hooks.more whether to run another: with
 	 * --until-decided until_more() answers, else every model runs its --rounds. */
 	struct session_hooks hooks = { 0 };
-	struct until u = { 0 };
+	struct until_hook u = { 0 };
 	struct summary_row *rows = NULL;
 	struct store *s;
 	char now[32], *out_dir = NULL, *footer = NULL;
@@ -706,15 +582,15 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (o.until_decided) {
-		until_init(&u, &p, &res, o.question_parity);
+		until_hook_init(&u, &p, &res, o.question_parity);
 		hooks.more = until_more;
-		hooks.skip = until_skip;
+		hooks.skip = until_skip_cell;
 		hooks.arg = &u;
 		hooks.note = u.note;
 	}
 	if (session_run(s, &p, &ps, &o, &hooks, &res) < 0)
 		goto out;
-	if (o.until_decided && until_finish(&u, s, &res) < 0)
+	if (o.until_decided && until_finish(&u, s) < 0)
 		goto out;
 	rows = tps_xcalloc(res.n_rows, sizeof(*rows));
 	for (k = 0; k < res.n_rows; k++) {
@@ -754,7 +630,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	}
 out:
 	interrupt_restore();
-	until_release(&u);
+	until_hook_release(&u);
 	free(rows);
 	free(footer);
 	free(out_dir);
@@ -764,3 +640,12 @@ out:
 	setup_release(&o);
 	return ret;
 }
+
+const struct cmd_entry cmd_collect_entry = {
+	.name = "collect",
+	.summary = "start engines, send prompts, record every timing",
+	.usage = usage_line,
+	.help = NULL, /* help_text is a format: its 'h' case prints it */
+	.flags = 0,
+	.exec = cmd_collect,
+};

@@ -5,6 +5,7 @@
 #include "analyze/config.h"
 #include "analyze/parity.h"
 #include "cmd/filter_opts.h"
+#include "cmd/opts.h"
 #include "reports/compare_write.h"
 #include "reports/parity.h"
 #include "schema/labels.h"
@@ -121,7 +122,7 @@ static int pct_opt(const char *name, const char *v, double *out)
 
 int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_compare_entry };
 	struct parity_result res = { 0 };
 	struct pair_set set = { 0 };
 	struct parity_opts o;
@@ -133,11 +134,8 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 
 	parity_opts_init(&o);
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
 		case OPT_OURS: o.ours = optarg; break;
 		case OPT_VS: o.vs = optarg; break;
 		case OPT_MODEL: o.model = optarg; break;
@@ -177,13 +175,10 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			if (pct_opt("band", optarg, &o.band_pct))
 				return TPS_EXIT_USAGE;
 			break;
-		default:
-			tps_usage_hint(usage);
-			return TPS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	if (!o.ours || !o.vs)
 		return tps_usage_error(usage, "--ours and --vs are both required");
 	o.ours_tag = ours_tag ? ours_tag : tag;
@@ -192,7 +187,6 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		return tps_usage_error(usage, "--ours and --vs are both '%s': the same runs compared "
 				       "with themselves (for an A/A pair give --ours-tag and "
 				       "--vs-tag, or use 'tpsdb calibrate')", o.ours);
-	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (store_label_check(s, STORE_LABEL_ENGINE, o.ours, "--ours") != 1 ||
@@ -241,3 +235,12 @@ out:
 	pair_set_release(&set);
 	return ret;
 }
+
+const struct cmd_entry cmd_compare_entry = {
+	.name = "compare",
+	.summary = "parity deltas between two engines",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_READONLY,
+	.exec = cmd_compare,
+};

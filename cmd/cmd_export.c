@@ -2,6 +2,7 @@
  * `tpsdb import` restores) or as CSV (one row per sample with its run's context, for
  * spreadsheets and pandas). Runs stream one at a time through store_runs_foreach. */
 #include "cmd/filter_opts.h"
+#include "cmd/opts.h"
 #include "reports/export_csv.h"
 #include "schema/record_json.h"
 #include "schema/store.h"
@@ -75,19 +76,16 @@ static int on_run_jsonl(const struct run_rec *r, const struct sample_rec *smp, s
 
 int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
 	struct filter_opts fo = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_export_entry, .fo = &fo };
 	const char *out_path = NULL;
 	struct outfile *of = NULL;
 	struct store *s;
 	FILE *f = NULL;
-	int c, r, csv = 0, rc, ret = TPS_EXIT_ERROR;
+	int c, csv = 0, rc, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "csv"))
 				csv = 1;
@@ -98,20 +96,12 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 						       optarg);
 			break;
 		case OPT_OUT: out_path = optarg; break;
-		default:
-			if ((r = filter_opts_take(&fo, c, optarg, usage)) == 1)
-				break;
-			if (r)
-				return r;
-			tps_usage_hint(usage);
-			return TPS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	if (out_path && !*out_path)
 		return tps_usage_error(usage, "--out needs a file name");
-	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (filter_opts_check(s, &fo.f) < 0)
@@ -144,3 +134,12 @@ out:
 	outfile_abort(of);
 	return ret;
 }
+
+const struct cmd_entry cmd_export_entry = {
+	.name = "export",
+	.summary = "write runs and samples as JSONL or CSV",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_READONLY,
+	.exec = cmd_export,
+};

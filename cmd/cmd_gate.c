@@ -7,6 +7,7 @@
 #include "analyze/gate_threshold.h"
 #include "analyze/sweep.h"
 #include "cmd/filter_opts.h"
+#include "cmd/opts.h"
 #include "reports/compare_write.h"
 #include "reports/gate_write.h"
 #include "reports/series.h"
@@ -151,7 +152,7 @@ struct gate_cli {
 /* Parses argv into *o; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct gate_cli *o)
 {
-	struct tps_getopt go = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_gate_entry };
 	struct gate_threshold_err e;
 	double flag_th[GATE_N_METRICS];
 	int flag_set[GATE_N_METRICS] = { 0 }, metric_given = 0, c, m, ret;
@@ -161,11 +162,8 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 		o->p.gated[m] = 0;
 		flag_th[m] = VERDICT_MAX_REGRESS_PCT;
 	}
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
 		case OPT_BASELINE: o->rep.baseline = optarg; break;
 		case OPT_ENGINE: o->rep.engine = optarg; break;
 		case OPT_TAG: o->rep.tag = optarg; break;
@@ -202,13 +200,10 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 			o->p.gated[m] = 1;
 			metric_given = 1;
 			break;
-		default:
-			tps_usage_hint(usage);
-			return TPS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	if (!o->rep.baseline || !o->rep.engine)
 		return tps_usage_error(usage, "--baseline and --engine are both required");
 	if (!metric_given)
@@ -230,7 +225,6 @@ static int load(struct tps_ctx *ctx, const struct gate_cli *o, struct gate_set *
 	struct store *s;
 	int m;
 
-	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
 		return -1;
 	lo.baseline = o->rep.baseline;
@@ -324,3 +318,12 @@ out:
 	gate_set_release(&set);
 	return ret;
 }
+
+const struct cmd_entry cmd_gate_entry = {
+	.name = "gate",
+	.summary = "pass/fail a candidate against a baseline",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_READONLY,
+	.exec = cmd_gate,
+};

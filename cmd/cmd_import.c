@@ -2,6 +2,7 @@
  * tpsdb export into the store, all or nothing. */
 #include "collect/import.h"
 #include "schema/record.h"
+#include "cmd/opts.h"
 #include "tpsdb.h"
 
 #include <string.h>
@@ -101,7 +102,7 @@ static int count_opt(const char *name, const char *v, int64_t min, int64_t *out)
 
 int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_import_entry };
 	struct import_opts o;
 	struct import_result res;
 	struct import_batch *b = NULL;
@@ -110,11 +111,8 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 
 	import_opts_init(&o);
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
 		case OPT_ENGINE: o.engine = optarg; break;
 		case OPT_ROLE:
 			if (strcmp(optarg, "ours") && strcmp(optarg, "upstream") && strcmp(optarg, "other"))
@@ -162,11 +160,10 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 			if (count_opt("warmup", optarg, 0, &o.warmup))
 				return TPS_EXIT_USAGE;
 			break;
-		default:
-			tps_usage_hint(usage);
-			return TPS_EXIT_USAGE;
 		}
 	}
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	if (optind >= argc)
 		return tps_usage_error(usage, "no files to import");
 	/* Read and check everything before the store is opened and locked. */
@@ -192,3 +189,12 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 		printf("%ld sample(s) carry data-quality findings: see 'tpsdb check'\n", res.flagged);
 	return TPS_EXIT_OK;
 }
+
+const struct cmd_entry cmd_import_entry = {
+	.name = "import",
+	.summary = "import llama-server responses, llama-bench output or an export",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_OPERANDS,
+	.exec = cmd_import,
+};

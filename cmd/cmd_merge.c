@@ -4,6 +4,7 @@
  * takes all of the new runs in one transaction or none of them. */
 #include "schema/snapshot.h"
 #include "schema/store.h"
+#include "cmd/opts.h"
 #include "tpsdb.h"
 
 #include <errno.h>
@@ -62,22 +63,16 @@ static int same_file(const char *a, const char *b)
 
 int cmd_merge(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_merge_entry };
 	struct merge_count mc = { 0 };
 	struct store *from = NULL, *to;
 	const char *other;
 	int c, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
-		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
-		default:
-			tps_usage_hint(usage);
-			return TPS_EXIT_USAGE;
-		}
-	}
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
+		; /* no options but --help */
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	if (optind >= argc)
 		return tps_usage_error(usage, "no store to merge");
 	if (optind + 1 < argc)
@@ -103,3 +98,12 @@ out:
 	store_close(from);
 	return ret;
 }
+
+const struct cmd_entry cmd_merge_entry = {
+	.name = "merge",
+	.summary = "bring in the runs of another store",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_OPERANDS,
+	.exec = cmd_merge,
+};

@@ -2,6 +2,7 @@
  * schema. Read commands refuse an older store rather than change it; any write
  * command migrates as it opens, and this command does only that. */
 #include "schema/store.h"
+#include "cmd/opts.h"
 #include "tpsdb.h"
 
 #include <stdio.h>
@@ -27,22 +28,14 @@ static const struct option opts[] = {
 
 int cmd_migrate(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_migrate_entry };
 	struct store *s;
 	int c, before, after;
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
-		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
-		default:
-			tps_usage_hint(usage);
-			return TPS_EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
+		; /* no options but --help */
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	if (!ctx->store && !(ctx->store = store_open(ctx->db_path, STORE_EXISTING)))
 		return TPS_EXIT_ERROR;
 	s = ctx->store;
@@ -55,3 +48,12 @@ int cmd_migrate(int argc, char **argv, struct tps_ctx *ctx)
 		       after);
 	return TPS_EXIT_OK;
 }
+
+const struct cmd_entry cmd_migrate_entry = {
+	.name = "migrate",
+	.summary = "bring an older store up to this tpsdb's schema",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_EXISTING,
+	.exec = cmd_migrate,
+};

@@ -5,6 +5,7 @@
 #include "reports/models_write.h"
 #include "schema/catalog.h"
 #include "schema/store.h"
+#include "cmd/opts.h"
 #include "tpsdb.h"
 
 static const char usage[] = "tpsdb models [--format text|json|md|csv] [--json]";
@@ -41,7 +42,7 @@ static const struct option opts[] = {
 
 int cmd_models(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_models_entry };
 	struct catalog_model *m = NULL;
 	struct catalog_alarm *a = NULL;
 	struct store *s;
@@ -49,24 +50,17 @@ int cmd_models(int argc, char **argv, struct tps_ctx *ctx)
 	enum out_format fmt = OUT_TEXT;
 	int c, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
 		case 256: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
 			if (format_opt_parse(optarg, &fmt, usage))
 				return TPS_EXIT_USAGE;
 			break;
-		default:
-			tps_usage_hint(usage);
-			return TPS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
-	ctx->readonly = 1;
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	/* The registry reads a few pages; the quick check vouches for the rest. */
 	if (!(s = tps_ctx_store(ctx)) || store_quick_check(s) < 0)
 		goto out;
@@ -84,3 +78,12 @@ out:
 	catalog_alarms_free(a, na);
 	return ret;
 }
+
+const struct cmd_entry cmd_models_entry = {
+	.name = "models",
+	.summary = "the model registry, with identity alarms",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_READONLY,
+	.exec = cmd_models,
+};

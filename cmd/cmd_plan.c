@@ -4,6 +4,7 @@
  * default design, which the plan is set against, is read from collect/. */
 #include "analyze/plan.h"
 #include "cmd/filter_opts.h"
+#include "cmd/opts.h"
 #include "collect/prompts.h"
 #include "collect/setup.h"
 #include "reports/plan_write.h"
@@ -91,7 +92,7 @@ static int label(const char *opt, const char *v, const char **out)
 
 int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_plan_entry, .synopsis = 1 };
 	struct plan_filter f = { 0 };
 	struct plan_set set = { 0 };
 	struct plan_result res = { 0 };
@@ -103,11 +104,8 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 
 	plan_opts_init(&o);
 	default_design(&o);
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
 		case OPT_OURS:
 			if (label("ours", optarg, &ours))
 				return TPS_EXIT_USAGE;
@@ -138,13 +136,10 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 			if (format_opt_parse(optarg, &fmt, usage))
 				return TPS_EXIT_USAGE;
 			break;
-		default:
-			fprintf(stderr, "usage: %s\n", usage);
-			return TPS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	if (engine && (ours || vs))
 		return tps_usage_error(usage, "--engine plans one engine; --ours and --vs a pair: "
 				       "give one or the other");
@@ -152,7 +147,6 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 		return tps_usage_error(usage, "--ours and --vs (or --engine) are required");
 	f.side[0] = engine ? engine : ours;
 	f.side[1] = engine ? NULL : vs;
-	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (store_plan_load(s, &f, &set) < 0)
@@ -181,3 +175,12 @@ out:
 	plan_set_release(&set);
 	return ret;
 }
+
+const struct cmd_entry cmd_plan_entry = {
+	.name = "plan",
+	.summary = "the cheapest prompts x reps and rounds, from stored variance",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_READONLY,
+	.exec = cmd_plan,
+};

@@ -5,6 +5,7 @@
  * reports/report_figure.c draws it, as for the report's figures. */
 #include "cmd/filter_opts.h"
 #include "analyze/study.h"
+#include "cmd/opts.h"
 #include "reports/plot.h"
 #include "reports/report_figure.h"
 #include "reports/tables.h"
@@ -80,7 +81,7 @@ static const struct option opts[] = {
 
 int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_plot_entry };
 	const char **engines = tps_xcalloc((size_t)argc + 1, sizeof(*engines));
 	const char **models = tps_xcalloc((size_t)argc + 1, sizeof(*models));
 	const char *out = NULL, *kind, *baseline = NULL, *tag = NULL, *ref = NULL;
@@ -99,12 +100,8 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	char *gnuplot = NULL;
 	int c, metric = CELL_TG, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			ret = TPS_EXIT_OK;
-			goto out;
 		case OPT_OUT: out = optarg; break;
 		case OPT_ENGINE: engines[ne++] = optarg; break;
 		case OPT_MODEL: models[nm++] = optarg; break;
@@ -129,11 +126,11 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 				goto out;
 			}
 			break;
-		default:
-			tps_usage_hint(usage);
-			ret = TPS_EXIT_USAGE;
-			goto out;
 		}
+	}
+	if (c == CMD_OPTS_STOP) {
+		ret = co.ret;
+		goto out;
 	}
 	if (optind >= argc) {
 		ret = tps_usage_error(usage, "which figure: trend, sweep or parity");
@@ -161,7 +158,6 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 			  PLOT_PACKAGE);
 		goto out;
 	}
-	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)) || labels_check(s, NULL, NULL, tag) < 0)
 		goto out;
 	for (i = 0; i < ne; i++)
@@ -224,3 +220,12 @@ out:
 	free(models);
 	return ret;
 }
+
+const struct cmd_entry cmd_plot_entry = {
+	.name = "plot",
+	.summary = "render trend, sweep or parity plots with gnuplot",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_READONLY | CMD_OPERANDS,
+	.exec = cmd_plot,
+};

@@ -5,6 +5,7 @@
  * (schema/report_load.c), one study (analyze/study.c), one rendering (reports/). */
 #include "cmd/filter_opts.h"
 #include "analyze/study.h"
+#include "cmd/opts.h"
 #include "reports/plot.h"
 #include "reports/report_folder.h"
 #include "reports/tables.h"
@@ -101,7 +102,6 @@ enum format { FMT_MD = REPORT_MD, FMT_JSON = REPORT_JSON, FMT_CSV = REPORT_CSV,
 
 int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
 	struct study_opts o = { 0 };
 	struct study st = { 0 };
 	struct tables t = { 0 };
@@ -114,14 +114,11 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	size_t i;
 	enum format fmt = FMT_MD;
 	struct filter_opts fo = { 0 };
-	int c, r, no_plots = 0, ret = TPS_EXIT_ERROR;
+	struct cmd_opts co = { .cmd = &cmd_report_entry, .fo = &fo };
+	int c, no_plots = 0, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			ret = TPS_EXIT_OK;
-			goto out;
 		case OPT_FORMAT:
 			if (!strcmp(optarg, "md"))
 				fmt = FMT_MD;
@@ -143,17 +140,10 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_TAG: o.tag = optarg; break;
 		case OPT_REF: o.ref = optarg; break;
 		case OPT_NO_PLOTS: no_plots = 1; break;
-		default:
-			if ((r = filter_opts_take(&fo, c, optarg, usage)) == 1)
-				break;
-			ret = r ? r : TPS_EXIT_USAGE;
-			if (!r)
-				tps_usage_hint(usage);
-			goto out;
 		}
 	}
-	if (optind < argc) {
-		ret = tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (c == CMD_OPTS_STOP) {
+		ret = co.ret;
 		goto out;
 	}
 	if (out && !*out) {
@@ -166,7 +156,6 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	}
 	o.engines = engines;
 	o.models = models;
-	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (filter_opts_check(s, &fo.f) < 0 ||
@@ -207,3 +196,12 @@ out:
 	free(models);
 	return ret;
 }
+
+const struct cmd_entry cmd_report_entry = {
+	.name = "report",
+	.summary = "the study's tables, findings and plots",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_READONLY,
+	.exec = cmd_report,
+};

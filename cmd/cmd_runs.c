@@ -2,6 +2,7 @@
  * median prefill and decode tok/s of the samples no flag spoils. The --json form is
  * a contract that CI scripts parse: keys are only ever added, never renamed. */
 #include "cmd/filter_opts.h"
+#include "cmd/opts.h"
 #include "reports/runs_write.h"
 #include "schema/catalog.h"
 #include "schema/store.h"
@@ -47,36 +48,25 @@ static const struct option opts[] = {
 
 int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
 	struct filter_opts fo = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_runs_entry, .fo = &fo };
 	enum out_format fmt = OUT_TEXT;
 	struct catalog_run *runs = NULL;
 	struct store *s;
 	size_t n = 0;
-	int c, r, ret = TPS_EXIT_ERROR;
+	int c, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
 			if (format_opt_parse(optarg, &fmt, usage))
 				return TPS_EXIT_USAGE;
 			break;
-		default:
-			if ((r = filter_opts_take(&fo, c, optarg, usage)) == 1)
-				break;
-			if (r)
-				return r;
-			tps_usage_hint(usage);
-			return TPS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
-	ctx->readonly = 1;
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (filter_opts_check(s, &fo.f) < 0)
@@ -94,3 +84,12 @@ out:
 	catalog_runs_free(runs, n);
 	return ret;
 }
+
+const struct cmd_entry cmd_runs_entry = {
+	.name = "runs",
+	.summary = "list runs",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_READONLY,
+	.exec = cmd_runs,
+};

@@ -5,6 +5,7 @@
  * (exit 1). */
 #include "analyze/series.h"
 #include "cmd/filter_opts.h"
+#include "cmd/opts.h"
 #include "reports/series.h"
 #include "reports/sweep_write.h"
 #include "schema/series_load.h"
@@ -67,24 +68,21 @@ static const struct option opts[] = {
 
 int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 {
+	struct cmd_opts co = { .cmd = &cmd_sweep_entry };
 	struct series_set set = { 0 };
 	struct series_verdict vd = { 0 };
 	struct store_decode *runs = NULL;
 	struct cell_filter f = { 0 };
 	struct series_view v = { 0 };
 	double tolerance = SWEEP_TOLERANCE_PCT;
-	struct tps_getopt go = { 0 };
 	struct store *s;
 	size_t i, n_runs = 0;
 	const char *batch = NULL;
 	enum out_format fmt = OUT_TEXT;
 	int c, ret = TPS_EXIT_ERROR;
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
 		case OPT_ENGINE: v.engine = optarg; break;
 		case OPT_MODEL: f.model = optarg; break;
 		case OPT_REF: v.ref = optarg; break;
@@ -105,14 +103,10 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 				return tps_usage_error(usage, "--tolerance needs a number >= 0, not '%s'",
 						       optarg);
 			break;
-		default:
-			tps_usage_hint(usage);
-			return TPS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
-	ctx->readonly = 1;
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	if (!(s = tps_ctx_store(ctx)) || labels_check(s, v.engine, f.model, f.tag) < 0)
 		goto out;
 	/* Every engine is loaded, --engine or not: the shape and the gaps need the others. */
@@ -146,3 +140,12 @@ out:
 	store_decode_free(runs, n_runs);
 	return ret;
 }
+
+const struct cmd_entry cmd_sweep_entry = {
+	.name = "sweep",
+	.summary = "monotonicity and speedup of speculative series",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_READONLY,
+	.exec = cmd_sweep,
+};

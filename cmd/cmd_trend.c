@@ -5,6 +5,7 @@
 #include "analyze/changepoint.h"
 #include "analyze/trend.h"
 #include "cmd/filter_opts.h"
+#include "cmd/opts.h"
 #include "reports/trend_write.h"
 #include "schema/cells.h"
 #include "schema/history.h"
@@ -68,26 +69,23 @@ static const struct option opts[] = {
 
 int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct tps_getopt go = { 0 };
 	struct changepoint_params p;
 	struct cell_filter cf = { 0 };
 	struct filter_opts fo = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_trend_entry, .fo = &fo };
 	enum out_format fmt = OUT_TEXT;
 	struct history_series *h[2] = { NULL, NULL };
 	struct trend_write_item *items = NULL;
 	struct trend *trends = NULL;
 	size_t nh[2] = { 0, 0 }, i, n = 0;
 	struct store *s;
-	int c, r, want[2] = { 1, 1 }, m, ret = TPS_EXIT_ERROR;
+	int c, want[2] = { 1, 1 }, m, ret = TPS_EXIT_ERROR;
 	int64_t seg;
 
 	changepoint_params_init(&p);
 
-	while ((c = tps_getopt(&go, argc, argv, opts)) != -1) {
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case 'h':
-			printf("usage: %s\n\n%s", usage, help);
-			return TPS_EXIT_OK;
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
 			if (format_opt_parse(optarg, &fmt, usage))
@@ -118,19 +116,11 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 						       "not '%s'", optarg);
 			p.min_segment = (size_t)seg;
 			break;
-		default:
-			if ((r = filter_opts_take(&fo, c, optarg, usage)) == 1)
-				break;
-			if (r)
-				return r;
-			tps_usage_hint(usage);
-			return TPS_EXIT_USAGE;
 		}
 	}
-	if (optind < argc)
-		return tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+	if (c == CMD_OPTS_STOP)
+		return co.ret;
 	cf.run = &fo.f;
-	ctx->readonly = 1;
 	if (!(s = tps_ctx_store(ctx)))
 		return TPS_EXIT_ERROR;
 	if (filter_opts_check(s, &fo.f) < 0)
@@ -169,3 +159,12 @@ out:
 	history_free(h[1], nh[1]);
 	return ret;
 }
+
+const struct cmd_entry cmd_trend_entry = {
+	.name = "trend",
+	.summary = "change points in each history series",
+	.usage = usage,
+	.help = help,
+	.flags = CMD_READONLY,
+	.exec = cmd_trend,
+};

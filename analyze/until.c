@@ -1,0 +1,179 @@
+/* until.c: collect --until-decided's state across rounds (until.h): which cells
+ * are watched, what the last comparison said of each, when each was decided, and
+ * from that whether a model needs another round or a cell another start. */
+#include "analyze/until.h"
+
+#include "analyze/estimate.h"
+#include "tpsdb.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t find_ours_cell(const struct until *u, const struct until_cell *c)
+{
+	size_t i;
+
+	for (i = 0; i < u->n_cells; i++) {
+		const struct until_cell *o = &u->cells[i];
+
+		if (o->engine == u->ours && o->model == c->model && o->n_max == c->n_max &&
+		    !strcmp(o->spec_type, c->spec_type))
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+void until_init(struct until *u, const struct until_cell *cells, size_t n_cells,
+		size_t n_models, size_t ours, enum decided_question q)
+{
+	size_t k;
+
+	memset(u, 0, sizeof(*u));
+	u->cells = cells;
+	u->n_cells = n_cells;
+	u->n_models = n_models;
+	u->ours = ours;
+	u->q = q;
+	u->w = tps_xcalloc(n_cells + 1, sizeof(*u->w));
+	u->evaluated = tps_xcalloc(n_models + 1, sizeof(*u->evaluated));
+	u->last_round = tps_xcalloc(n_models + 1, sizeof(*u->last_round));
+	for (k = 0; k < n_cells; k++)
+		u->w[k].ours_cell = cells[k].engine == ours ? SIZE_MAX :
+				    find_ours_cell(u, &cells[k]);
+}
+
+void until_release(struct until *u)
+{
+	free(u->w);
+	free(u->evaluated);
+	free(u->last_round);
+	free(u->runs);
+	memset(u, 0, sizeof(*u));
+}
+
+void until_run_ended(struct until *u, size_t k, int64_t round, double wall_s)
+{
+	size_t mi;
+
+	if (k >= u->n_cells)
+		return;
+	if (u->n_runs == u->cap_runs) {
+		u->cap_runs = u->cap_runs ? 2 * u->cap_runs : 16;
+		u->runs = tps_xrealloc(u->runs, u->cap_runs * sizeof(*u->runs));
+	}
+	u->runs[u->n_runs].cell = k;
+	u->runs[u->n_runs].round = round;
+	u->runs[u->n_runs++].wall_s = wall_s;
+	mi = u->cells[k].model;
+	if (round > u->last_round[mi])
+		u->last_round[mi] = round;
+}
+
+int until_look(struct until *u, size_t mi, int64_t round)
+{
+	if (round < ESTIMATE_FIRST_LOOK)
+		return 0;
+	u->evaluated[mi] = round;
+	return 1;
+}
+
+int64_t until_final_look(struct until *u, size_t mi)
+{
+	int64_t last = u->last_round[mi];
+
+	if (last < ESTIMATE_FIRST_LOOK || u->evaluated[mi] >= last)
+		return 0;
+	u->evaluated[mi] = last;
+	return last;
+}
+
+size_t until_take(struct until *u, const struct parity_result *pr, size_t mi, size_t e,
+		  int64_t round, size_t *newly)
+{
+	struct decided_cell *dc = NULL;
+	size_t n, k, j, n_new = 0;
+	int m;
+
+	n = decided_cells(pr, u->q, &dc);
+	for (k = 0; k < u->n_cells; k++) {
+		const struct until_cell *c = &u->cells[k];
+		struct until_watch *w = &u->w[k];
+
+		if (w->ours_cell == SIZE_MAX || c->engine != e || c->model != mi ||
+		    w->decided_at)
+			continue;
+		j = decided_find(dc, n, c->spec_type, c->n_max);
+		if (j == SIZE_MAX)
+			continue;
+		for (m = 0; m < PARITY_N_METRICS; m++) {
+			if (!dc[j].row[m])
+				continue;
+			w->have[m] = 1;
+			w->last[m] = dc[j].row[m]->v;
+		}
+		w->last_round = round;
+		if (!dc[j].decided)
+			continue;
+		w->decided_at = round;
+		newly[n_new++] = k;
+	}
+	free(dc);
+	return n_new;
+}
+
+int until_model_open(const struct until *u, size_t mi)
+{
+	size_t k;
+
+	for (k = 0; k < u->n_cells; k++)
+		if (u->cells[k].model == mi && u->w[k].ours_cell != SIZE_MAX &&
+		    !u->w[k].decided_at)
+			return 1;
+	return 0;
+}
+
+int until_skip(const struct until *u, size_t k)
+{
+	size_t i;
+	int any = 0;
+
+	if (u->w[k].ours_cell != SIZE_MAX)
+		return u->w[k].decided_at != 0;
+	if (u->cells[k].engine != u->ours)
+		return 0;
+	for (i = 0; i < u->n_cells; i++) {
+		if (u->w[i].ours_cell != k)
+			continue;
+		any = 1;
+		if (!u->w[i].decided_at)
+			return 0;
+	}
+	return any;
+}
+
+void until_count(const struct until *u, size_t *open, size_t *all)
+{
+	size_t k;
+
+	*open = *all = 0;
+	for (k = 0; k < u->n_cells; k++) {
+		if (u->w[k].ours_cell == SIZE_MAX)
+			continue;
+		(*all)++;
+		*open += !u->w[k].decided_at;
+	}
+}
+
+double until_server_time(const struct until *u, size_t k, int64_t round)
+{
+	double t = 0;
+	size_t i;
+
+	for (i = 0; i < u->n_runs; i++) {
+		const struct until_run *r = &u->runs[i];
+
+		if (r->round <= round && (r->cell == k || r->cell == u->w[k].ours_cell))
+			t += r->wall_s;
+	}
+	return t;
+}

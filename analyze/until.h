@@ -1,0 +1,91 @@
+/* until.h: the state of `tpsdb collect --until-decided` across the rounds of a
+ * session. Each cell of another engine that ours also measures (same model, spec
+ * type, n_max) is watched; after a comparison (analyze/decided.h over a parity
+ * result) it keeps the last verdict of each metric and the round it was decided
+ * in. The session asks it whether to run another round and whether a cell still
+ * needs to start. Pure: no stdio, no store; reports/until_write.h words it. */
+#ifndef ANALYZE_UNTIL_H
+#define ANALYZE_UNTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/decided.h"
+#include "analyze/parity.h"
+#include "analyze/verdict.h"
+
+/* One cell of the session's plan, as the rule sees it. */
+struct until_cell {
+	size_t engine, model;      /* indexes into the plan's engines and models */
+	const char *spec_type;     /* "" for a base cell; borrowed */
+	int64_t n_max;             /* TPS_NULL for a base cell */
+};
+
+/* One watched cell's state. */
+struct until_watch {
+	size_t ours_cell;          /* the ours cell it is compared with; SIZE_MAX: the
+				      cell is not watched */
+	int64_t decided_at;        /* the round it was decided in; 0 open */
+	int64_t last_round;        /* the round of the last comparison; 0 none */
+	int have[PARITY_N_METRICS];            /* 1 when the metric had a row then */
+	struct verdict last[PARITY_N_METRICS]; /* that row's verdict */
+};
+
+/* The rule's state over one session. */
+struct until {
+	const struct until_cell *cells;  /* borrowed, n_cells of them */
+	size_t n_cells, n_models;
+	size_t ours;                     /* the engine the others are compared with */
+	enum decided_question q;
+	struct until_watch *w;           /* one per cell; owned */
+	int64_t *evaluated;              /* per model: the last round compared; owned */
+	int64_t *last_round;             /* per model: the last round a run ended in */
+	struct until_run *runs;          /* the runs that ended, in order; owned */
+	size_t n_runs, cap_runs;
+};
+
+/* A run that ended. */
+struct until_run {
+	size_t cell;
+	int64_t round;
+	double wall_s;
+};
+
+/* Sets u up over cells[0..n_cells) of a plan of n_models models, comparing every
+ * engine with ours on question q. Release with until_release(). */
+void until_init(struct until *u, const struct until_cell *cells, size_t n_cells,
+		size_t n_models, size_t ours, enum decided_question q);
+/* Frees what u owns; accepts one zero-initialised. */
+void until_release(struct until *u);
+
+/* Records that a run of cell k in round round (1-based) ended after wall_s seconds
+ * of server time. */
+void until_run_ended(struct until *u, size_t k, int64_t round, double wall_s);
+
+/* 1 when model mi is to be compared after round round (the first look and after),
+ * and marks it compared at that round; 0 when it is too early. */
+int until_look(struct until *u, size_t mi, int64_t round);
+/* The round model mi is still to be compared at after the session, or 0 when its
+ * last round was compared already or it ran too few rounds; marks it compared. */
+int64_t until_final_look(struct until *u, size_t mi);
+
+/* Takes the comparison pr of model mi, ours against engine e, made after round
+ * round: every open watched cell of e on mi that has a cell in pr keeps its rows'
+ * verdicts and, when both metrics answer the question, is decided at round. The
+ * cells decided by this call are written to newly[] (room for n_cells) and counted
+ * in the return value. */
+size_t until_take(struct until *u, const struct parity_result *pr, size_t mi, size_t e,
+		  int64_t round, size_t *newly);
+
+/* 1 when model mi has a watched cell still open: another round is worth running. */
+int until_model_open(const struct until *u, size_t mi);
+/* 1 when cell k need not start again: a watched cell once decided, and an ours
+ * cell once every watched cell compared with it is decided. */
+int until_skip(const struct until *u, size_t k);
+/* The watched cells, and how many of them are open. */
+void until_count(const struct until *u, size_t *open, size_t *all);
+/* The server time of watched cell k up to round: the wall time of its runs and
+ * of its ours cell's runs in rounds 1..round, seconds. */
+double until_server_time(const struct until *u, size_t k, int64_t round);
+
+#endif

@@ -1,0 +1,46 @@
+/* opts.h: the option loop every command shares. The command's switch handles its
+ * own options; what every command did the same way at the edges of that loop
+ * lives here once: --help from the command's entry, an unknown option, the shared
+ * run filters, and an operand the command does not take. */
+#ifndef CMD_OPTS_H
+#define CMD_OPTS_H
+
+#include "cmd/filter_opts.h"
+#include "tpsdb.h"
+
+/* Every command's entry, defined at the bottom of its cmd/cmd_<name>.c. */
+extern const struct cmd_entry cmd_baseline_entry, cmd_calibrate_entry, cmd_check_entry,
+	cmd_collect_entry, cmd_compare_entry, cmd_export_entry, cmd_gate_entry,
+	cmd_import_entry, cmd_merge_entry, cmd_migrate_entry, cmd_models_entry,
+	cmd_plan_entry, cmd_plot_entry, cmd_report_entry, cmd_runs_entry, cmd_sweep_entry,
+	cmd_trend_entry;
+
+/* What cmd_opts_next() returns besides an option: the end of the options (go on),
+ * or stop parsing and return cmd_opts.ret (0 after --help, TPS_EXIT_USAGE after the
+ * usage error lines). */
+enum { CMD_OPTS_END = -1, CMD_OPTS_STOP = -2 };
+
+/* One parse of one argument vector. Start it as { .cmd = &cmd_<name>_entry } (and
+ * .fo for a command that takes the shared filters); the rest zeroed. */
+struct cmd_opts {
+	const struct cmd_entry *cmd;
+	struct filter_opts *fo;  /* NULL: the command takes no shared run filters */
+	int synopsis;            /* an unknown option is followed by "usage: <usage>"
+				    rather than the hint line (plan's way) */
+	int ret;                 /* the exit code after CMD_OPTS_STOP */
+	struct tps_getopt go;
+};
+
+/* The next option for the command's switch, as tps_getopt() returns it (optarg
+ * set). It handles itself: -h/--help (prints "usage: %s\n\n%s" from the entry on
+ * stdout; an entry without help gets 'h' back), an unknown option or a missing
+ * argument (the hint line after tps_getopt's error line), the shared filters when
+ * o->fo is set (filter_opts_take()), and at the end an operand left over when the
+ * entry lacks CMD_OPERANDS ("unexpected argument"). Returns an option value (>= 0),
+ * CMD_OPTS_END, or CMD_OPTS_STOP with o->ret set. */
+int cmd_opts_next(struct cmd_opts *o, int argc, char **argv, const struct option *longopts);
+
+/* Prints the entry's --help text ("usage: %s\n\n%s") on stdout; returns TPS_EXIT_OK. */
+int cmd_opts_help(const struct cmd_entry *cmd);
+
+#endif

@@ -1,0 +1,122 @@
+/* import_int.h: what the files of `tpsdb import` share and nothing else sees: the
+ * importer's state over one pass, the input files, and the steps each input kind
+ * (import_response.c, import_bench.c, import_export.c) calls to make runs and
+ * samples (import_run.c). The driver is import.c. */
+#ifndef COLLECT_IMPORT_INT_H
+#define COLLECT_IMPORT_INT_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "collect/import.h"
+#include "schema/record.h"
+
+enum kind { KIND_NONE, KIND_RESPONSE, KIND_BENCH, KIND_EXPORT };
+/* The kinds by name, for messages and imported_file.kind. */
+extern const char *const import_kind_names[];
+
+/* Repetition counting: the k-th sample of a prompt is repetition k. An
+ * open-addressing table keyed by the prompt hash, so a million samples over as many
+ * distinct prompts stay linear. */
+struct prompt_count {
+	char hash[65]; /* "" marks a free slot */
+	int64_t n;
+};
+
+/* The sha256 of prompt texts already seen: an import repeats a handful of prompts
+ * many times, and hashing a 7 kB prompt per sample was a tenth of the import. Keyed
+ * by a cheap FNV-1a of the text; bounded, then it simply stops remembering. */
+struct text_hash {
+	char *text; /* NULL marks a free slot */
+	size_t len;
+	uint64_t key;
+	char hash[65];
+};
+#define TEXT_MEMO_SLOTS 1024     /* power of two */
+#define TEXT_MEMO_MAX 512        /* entries, at most half the slots */
+#define TEXT_MEMO_BYTES (16 << 20)
+
+/* One input file: its bytes (read whole, never mapped) and their digest. */
+struct input {
+	const char *path;
+	const char *buf;
+	size_t len;
+	char sha256[65];
+};
+
+struct import_batch {
+	const struct import_opts *o;
+	struct input *in;
+	int n;
+	const char *kind; /* import_kind_names[], static */
+};
+
+/* A llama-bench run: the rows of one configuration and build. */
+struct bench_run {
+	char *key; /* config and build: rows with the same key share the run */
+	struct run_rec run;
+	int64_t run_id;
+};
+
+struct importer {
+	int dry;          /* the checking pass: no store, nothing written */
+	struct store *s;
+	const struct import_opts *o;
+	struct import_result *res;
+	enum kind kind;
+	struct run_rec run;
+	int64_t run_id;   /* -1 until the run row exists */
+	int64_t seq;      /* requests the server answered before the next sample */
+	struct prompt_count *counts;
+	size_t ncounts, acounts; /* used and allocated slots; acounts a power of two */
+	struct text_hash *memo;  /* TEXT_MEMO_SLOTS slots once used */
+	size_t nmemo, memo_bytes;
+	char *bench_model; /* llama-bench: the one model_filename this import holds */
+	struct bench_run **bench; /* llama-bench: one run per configuration and build */
+	size_t nbench;
+	const char *file_uuid; /* the run the current file's first result went to */
+	const char *file;
+	long line;
+};
+
+
+/* Prints "<file>:<line>: <msg>; nothing was imported" (no line when im->line is 0)
+ * and returns -1. */
+int import_bad(struct importer *im, const char *msg);
+
+/* The run row of r, created from the options and what the first item said
+ * (model_path, endpoint): checked, and inserted unless im->dry. -1 after an error
+ * line. import_start_run() makes im's own run. */
+int import_start_run_rec(struct importer *im, struct run_rec *r, int64_t *run_id,
+			 const char *model_path, const char *endpoint);
+int import_start_run(struct importer *im, const char *model_path, const char *endpoint);
+
+/* Numbers, flags, checks and (unless im->dry) inserts one sample of run (run_id);
+ * count_key: the hex key repetitions are counted under (NULL: the prompt hash);
+ * extra: flags the caller knows beyond quality_assess()'s. -1 after an error line.
+ * import_sample_write() writes to im's own run. */
+int import_sample_write_to(struct importer *im, const struct run_rec *run, int64_t run_id,
+			   struct sample_rec *smp, const char *count_key, unsigned extra);
+int import_sample_write(struct importer *im, struct sample_rec *smp);
+/* The sample's prompt hash and name: from text, or from --prompt when text is NULL. */
+void import_name_prompt(struct importer *im, struct sample_rec *smp, const char *text);
+
+/* One parsed object of any kind, checked against the kind the import holds and
+ * handed to its reader (the driver's, import.c). 0 ok, -1 after an error line. */
+int import_object(struct importer *im, const cJSON *obj, const char *raw, size_t rawlen);
+
+/* The input kinds: one object each (raw/rawlen the text obj was parsed from, or
+ * NULL), or a whole non-JSON file (llama-bench csv or sql; first: its first byte
+ * that is not white space). 0 ok, -1 after an error line. */
+int import_response(struct importer *im, const cJSON *obj, const char *raw, size_t rawlen);
+int import_bench(struct importer *im, const cJSON *obj);
+int import_bench_text(struct importer *im, const struct input *in, const char *first);
+int import_export(struct importer *im, const cJSON *obj);
+
+/* Reads in->path ("-" is stdin) whole into in->buf, at most max bytes. -1 after an
+ * error line. import_file_release() frees the bytes. */
+int import_file_load(struct input *in, int64_t max);
+void import_file_release(struct input *in);
+
+#endif

@@ -1,0 +1,54 @@
+/* until_write.c: collect --until-decided's lines (until_write.h): the state of a
+ * watched cell in words, as each is decided and for each still open at the end. */
+#include "reports/until_write.h"
+
+#include "schema/record.h"
+
+void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
+		      const char *model, const char *ours, const char *vs)
+{
+	static const char *const names[PARITY_N_METRICS] = { "pp", "tg" };
+	const struct until_watch *w = &u->w[k];
+	const struct until_cell *c = &u->cells[k];
+	int64_t round = w->decided_at ? w->decided_at : w->last_round;
+	char name[160], state[160];
+	int m;
+
+	if (c->n_max == TPS_NULL)
+		snprintf(name, sizeof(name), "%s", model);
+	else
+		snprintf(name, sizeof(name), "%s %s n_max=%lld", model,
+			 *c->spec_type ? c->spec_type : "spec", (long long)c->n_max);
+	for (m = 0; m < PARITY_N_METRICS; m++) {
+		if (!w->last_round) {
+			fprintf(f, "%s: %s %s %s vs %s: not compared (fewer than 3 rounds with "
+				"both engines)\n", what, name, names[m], ours, vs);
+			continue;
+		}
+		if (w->have[m])
+			decided_describe_verdict(&w->last[m], state, sizeof(state));
+		else
+			snprintf(state, sizeof(state), "no data");
+		fprintf(f, "%s: %s %s %s vs %s: %s after %lld rounds, %.1f s of server time\n",
+			what, name, names[m], ours, vs, state, (long long)round,
+			until_server_time(u, k, round));
+	}
+	fflush(f);
+}
+
+void until_write_note(char *buf, size_t len, const struct until *u)
+{
+	size_t open, all;
+
+	until_count(u, &open, &all);
+	snprintf(buf, len, "%zu of %zu cells open", open, all);
+}
+
+void until_write_total(FILE *f, const struct until *u)
+{
+	char note[64];
+
+	until_write_note(note, sizeof(note), u);
+	fprintf(f, "until-decided: %s\n", note);
+	fflush(f);
+}

@@ -1,0 +1,26 @@
+/* until_write.h: the lines `tpsdb collect --until-decided` prints as it goes: a
+ * watched cell decided (or, at the end, still open), one line per metric, and the
+ * count of the cells still open, from the state analyze/until.h keeps. */
+#ifndef REPORTS_UNTIL_WRITE_H
+#define REPORTS_UNTIL_WRITE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "analyze/until.h"
+
+/* Writes watched cell k's lines to f, one per metric, and flushes f:
+ * "<what>: tiny tg ours vs llama.cpp: regression no, parity (+0.31% [-0.50%,
+ * +1.12%]) after 4 rounds, 212.4 s of server time", or "... not compared (fewer
+ * than 3 rounds with both engines)". what is "decided" or "open"; model, ours and
+ * vs are the labels of the cell's model, of ours and of the cell's engine. */
+void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
+		      const char *model, const char *ours, const char *vs);
+
+/* The progress line's note into buf: "2 of 4 cells open". */
+void until_write_note(char *buf, size_t len, const struct until *u);
+
+/* The last line: "until-decided: 2 of 4 cells open", flushed. */
+void until_write_total(FILE *f, const struct until *u);
+
+#endif

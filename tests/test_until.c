@@ -1,0 +1,236 @@
+/* test_until.c: collect --until-decided's state across rounds (analyze/until.c)
+ * with the values a session hands it: which cells are watched, a comparison that
+ * decides one cell and leaves another open, the skip and more answers that
+ * follow, the server time, the final look, and the lines reports/until_write.c
+ * prints of it. */
+#include "analyze/until.h"
+#include "reports/until_write.h"
+#include "schema/record.h"
+#include "tpsdb.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+/* Engine 0 is ours, engine 1 llama.cpp, engine 2 a third with no ours partner for
+ * n_max 3; one model. Cells: ours base, ours n_max 3, llama base, llama n_max 3,
+ * third draft-simple n_max 5. */
+static const struct until_cell cells[] = {
+	{ 0, 0, "", TPS_NULL },
+	{ 0, 0, "draft-simple", 3 },
+	{ 1, 0, "", TPS_NULL },
+	{ 1, 0, "draft-simple", 3 },
+	{ 2, 0, "draft-simple", 5 },
+};
+#define N_CELLS (sizeof(cells) / sizeof(cells[0]))
+
+static void row(struct parity_row *r, char *spec, int64_t n_max, const char *metric,
+		enum verdict_kind kind, enum verdict_regression reg, double delta, double lo,
+		double hi)
+{
+	memset(r, 0, sizeof(*r));
+	r->model = "tiny";
+	r->spec_type = spec;
+	r->endpoint = "completion";
+	r->n_max = n_max;
+	r->metric = metric;
+	r->v.kind = kind;
+	r->v.decided = kind != VERDICT_UNDECIDED;
+	r->v.regression = reg;
+	r->v.delta_pct = delta;
+	r->v.ci_lo_pct = lo;
+	r->v.ci_hi_pct = hi;
+}
+
+/* Three rounds of 20.5 s per run on every cell. */
+static void three_rounds(struct until *u)
+{
+	int64_t r;
+	size_t k;
+
+	for (r = 1; r <= 3; r++)
+		for (k = 0; k < N_CELLS; k++)
+			until_run_ended(u, k, r, 20.5);
+}
+
+static void comparison(struct parity_row rows[4], struct parity_result *res)
+{
+	/* base: parity on both metrics; n_max 3: pp parity, tg still straddling. */
+	row(&rows[0], "", TPS_NULL, "pp", VERDICT_PARITY, VERDICT_REG_NO, 0.31, -0.5, 1.12);
+	row(&rows[1], "", TPS_NULL, "tg", VERDICT_PARITY, VERDICT_REG_NO, -0.2, -0.9, 0.5);
+	row(&rows[2], "draft-simple", 3, "pp", VERDICT_PARITY, VERDICT_REG_NO, 0.1, -0.4,
+	    0.6);
+	row(&rows[3], "draft-simple", 3, "tg", VERDICT_UNDECIDED, VERDICT_REG_UNDECIDED, -1.8,
+	    -4.1, 0.6);
+	memset(res, 0, sizeof(*res));
+	res->rows = rows;
+	res->n_rows = 4;
+}
+
+static void test_until_watch(void **state)
+{
+	struct until u;
+	size_t open, all;
+
+	(void)state;
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY);
+	assert_int_equal(u.w[0].ours_cell, SIZE_MAX);
+	assert_int_equal(u.w[1].ours_cell, SIZE_MAX);
+	assert_int_equal(u.w[2].ours_cell, 0);
+	assert_int_equal(u.w[3].ours_cell, 1);
+	/* No ours cell with draft-simple n_max 5: nothing to compare it with. */
+	assert_int_equal(u.w[4].ours_cell, SIZE_MAX);
+	until_count(&u, &open, &all);
+	assert_int_equal(open, 2);
+	assert_int_equal(all, 2);
+	assert_int_equal(until_model_open(&u, 0), 1);
+	/* Nothing is skipped before anything is decided. */
+	for (size_t k = 0; k < N_CELLS; k++)
+		assert_int_equal(until_skip(&u, k), 0);
+	until_release(&u);
+}
+
+static void test_until_take(void **state)
+{
+	struct parity_row rows[4];
+	struct parity_result res;
+	struct until u;
+	size_t newly[N_CELLS], open, all;
+
+	(void)state;
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY);
+	/* Rounds 1 and 2 are too early for the first look. */
+	assert_int_equal(until_look(&u, 0, 1), 0);
+	assert_int_equal(until_look(&u, 0, 2), 0);
+	three_rounds(&u);
+	assert_int_equal(until_look(&u, 0, 3), 1);
+	comparison(rows, &res);
+	/* Engine 2's comparison finds none of engine 1's cells. */
+	assert_int_equal(until_take(&u, &res, 0, 2, 3, newly), 0);
+	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 1);
+	assert_int_equal(newly[0], 2);
+	assert_int_equal(u.w[2].decided_at, 3);
+	assert_int_equal(u.w[3].decided_at, 0);
+	assert_int_equal(u.w[3].last_round, 3);
+	assert_int_equal(u.w[3].have[PARITY_METRIC_TG], 1);
+	assert_true(u.w[3].last[PARITY_METRIC_TG].delta_pct == -1.8);
+	until_count(&u, &open, &all);
+	assert_int_equal(open, 1);
+	assert_int_equal(all, 2);
+	/* The decided cell and its ours cell stop; n_max 3 runs on. */
+	assert_int_equal(until_skip(&u, 2), 1);
+	assert_int_equal(until_skip(&u, 0), 1);
+	assert_int_equal(until_skip(&u, 1), 0);
+	assert_int_equal(until_skip(&u, 3), 0);
+	assert_int_equal(until_skip(&u, 4), 0);
+	assert_int_equal(until_model_open(&u, 0), 1);
+	/* Its own runs and ours's: 3 rounds x 2 cells x 20.5 s; round 2 is half that. */
+	assert_true(until_server_time(&u, 2, 3) == 123.0);
+	assert_true(until_server_time(&u, 3, 2) == 82.0);
+	/* A decided cell is not taken again: round 4 says base is a regression. */
+	until_run_ended(&u, 1, 4, 20.5);
+	until_run_ended(&u, 3, 4, 20.5);
+	rows[1].v.kind = VERDICT_SLOWER;
+	rows[3].v.kind = VERDICT_PARITY;
+	rows[3].v.decided = 1;
+	assert_int_equal(until_take(&u, &res, 0, 1, 4, newly), 1);
+	assert_int_equal(newly[0], 3);
+	assert_int_equal(u.w[2].decided_at, 3);
+	assert_int_equal(u.w[2].last[PARITY_METRIC_TG].kind, VERDICT_PARITY);
+	assert_int_equal(until_model_open(&u, 0), 0);
+	assert_int_equal(until_skip(&u, 1), 1);
+	until_release(&u);
+}
+
+static void test_until_question(void **state)
+{
+	struct parity_row rows[4];
+	struct parity_result res;
+	struct until u;
+	size_t newly[N_CELLS];
+
+	(void)state;
+	/* The regression question: n_max 3's tg interval [-4.1%, +0.6%] holds -2%,
+	 * undecided; once its lower end lies above -2% it is answered (no) although
+	 * the two-sided verdict still straddles the band. */
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_REGRESSION);
+	comparison(rows, &res);
+	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 1);
+	rows[3].v.regression = VERDICT_REG_NO;
+	assert_int_equal(until_take(&u, &res, 0, 1, 4, newly), 1);
+	assert_int_equal(newly[0], 3);
+	until_release(&u);
+}
+
+static void test_until_final_look(void **state)
+{
+	struct until u;
+
+	(void)state;
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY);
+	/* Two rounds: too few to compare at all. */
+	until_run_ended(&u, 0, 1, 1.0);
+	until_run_ended(&u, 2, 2, 1.0);
+	assert_int_equal(until_final_look(&u, 0), 0);
+	/* Looked at round 3, then round 4 ran: the session compares once more. */
+	until_run_ended(&u, 2, 3, 1.0);
+	assert_int_equal(until_look(&u, 0, 3), 1);
+	assert_int_equal(until_final_look(&u, 0), 0);
+	until_run_ended(&u, 2, 4, 1.0);
+	assert_int_equal(until_final_look(&u, 0), 4);
+	assert_int_equal(until_final_look(&u, 0), 0);
+	until_release(&u);
+}
+
+static void test_until_write(void **state)
+{
+	struct parity_row rows[4];
+	struct parity_result res;
+	struct until u;
+	size_t newly[N_CELLS];
+	char *buf = NULL, note[64];
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY);
+	assert_non_null(f = open_memstream(&buf, &len));
+	until_write_cell(f, "open", &u, 3, "tiny", "ours", "llama.cpp");
+	three_rounds(&u);
+	comparison(rows, &res);
+	until_take(&u, &res, 0, 1, 3, newly);
+	until_write_cell(f, "decided", &u, 2, "tiny", "ours", "llama.cpp");
+	until_write_total(f, &u);
+	fclose(f);
+	assert_string_equal(buf,
+		"open: tiny draft-simple n_max=3 pp ours vs llama.cpp: not compared (fewer than "
+		"3 rounds with both engines)\n"
+		"open: tiny draft-simple n_max=3 tg ours vs llama.cpp: not compared (fewer than "
+		"3 rounds with both engines)\n"
+		"decided: tiny pp ours vs llama.cpp: regression no, parity (+0.31% [-0.50%, "
+		"+1.12%]) after 3 rounds, 123.0 s of server time\n"
+		"decided: tiny tg ours vs llama.cpp: regression no, parity (-0.20% [-0.90%, "
+		"+0.50%]) after 3 rounds, 123.0 s of server time\n"
+		"until-decided: 1 of 2 cells open\n");
+	until_write_note(note, sizeof(note), &u);
+	assert_string_equal(note, "1 of 2 cells open");
+	free(buf);
+	until_release(&u);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_until_watch),
+		cmocka_unit_test(test_until_take),
+		cmocka_unit_test(test_until_question),
+		cmocka_unit_test(test_until_final_look),
+		cmocka_unit_test(test_until_write),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
