@@ -15,8 +15,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* TPSDB_BUSY_TIMEOUT's default: seconds a writer waits (README "The store"). */
-#define SQLITE_BUSY_TIMEOUT_S 300
+/* Defaults, each changed by an environment variable (README "The store"). */
+#define SQLITE_BUSY_TIMEOUT_S 300  /* TPSDB_BUSY_TIMEOUT: seconds a writer waits */
+#define SQLITE_QUICK_CHECK_MB 512  /* TPSDB_QUICK_CHECK_MB: largest store checked */
 
 int sqlite_pragma_int(sqlite3 *db, const char *sql, int *out)
 {
@@ -48,6 +49,11 @@ static int env_int(const char *name, int def)
 int sqlite_busy_timeout_s(void)
 {
 	return env_int("TPSDB_BUSY_TIMEOUT", SQLITE_BUSY_TIMEOUT_S);
+}
+
+int sqlite_quick_check_mb(void)
+{
+	return env_int("TPSDB_QUICK_CHECK_MB", SQLITE_QUICK_CHECK_MB);
 }
 
 const char *sqlite_errmsg(sqlite3 *db, const char *err)

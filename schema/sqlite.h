@@ -17,6 +17,9 @@ const char *sqlite_errmsg(sqlite3 *db, const char *err);
 
 /* Seconds a writer waits on a lock: $TPSDB_BUSY_TIMEOUT, else 300. */
 int sqlite_busy_timeout_s(void);
+/* The largest store, in MiB, whose opening runs the quick check:
+ * $TPSDB_QUICK_CHECK_MB, else 512. */
+int sqlite_quick_check_mb(void);
 
 /* Looks at path before SQLite opens it: 1 when it does not exist (or is
  * ":memory:"), 0 when it is a regular file that is empty or starts with SQLite's

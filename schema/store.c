@@ -18,10 +18,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Defaults, each changed by an environment variable (README "The store"). */
-#define STORE_BUSY_TIMEOUT_S 300  /* TPSDB_BUSY_TIMEOUT: seconds a writer waits */
-#define STORE_QUICK_CHECK_MB 512  /* TPSDB_QUICK_CHECK_MB: largest store checked */
-
 /* tps_collector_gone(host, boot, pid, start): collector_gone() for SQL, so a
  * loader can say CASE WHEN status='running' AND tps_collector_gone(...) ... */
 static void sql_collector_gone(sqlite3_context *cx, int argc, sqlite3_value **v)
@@ -54,17 +50,6 @@ struct store {
 	size_t ncache, acache;
 };
 
-/* A non-negative integer from the environment, or def when unset or invalid. */
-static int env_int(const char *name, int def)
-{
-	const char *v = getenv(name);
-	int64_t n;
-
-	if (!v || !*v || tps_parse_i64(v, &n) < 0 || n < 0 || n > 86400 * 365)
-		return def;
-	return (int)n;
-}
-
 int store_busy_timeout_s(void)
 {
 	return sqlite_busy_timeout_s();
@@ -88,7 +73,7 @@ static int cannot_write_beside(const char *path)
 
 int store_quick_check(struct store *s)
 {
-	int64_t mb = env_int("TPSDB_QUICK_CHECK_MB", STORE_QUICK_CHECK_MB);
+	int64_t mb = sqlite_quick_check_mb();
 	sqlite3_stmt *st = NULL;
 	struct stat sb;
 	int rc, ret = -1;
