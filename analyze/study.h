@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "analyze/answer.h"
+#include "analyze/cell_label.h"
 #include "analyze/figure.h"
 #include "analyze/parity.h"
 #include "analyze/series.h"
@@ -294,11 +295,8 @@ int study_wanted(const struct study_opts *o, const char *engine, const char *mod
 
 /* --- labels (study_label.c) --- */
 
-/* "q35" for the completion endpoint (or none), else "q35 (chat)". Caller frees. */
-char *study_model_label(const char *model, const char *endpoint);
-/* "base", "<type> base", "<type> n_max=<n>" ("spec" for no type), with
- * " (<endpoint>)" after it unless completion. Caller frees. */
-char *study_config_label(const char *spec_type, int64_t n_max, const char *endpoint);
+/* A model or a config with its endpoint: analyze/cell_label.h's cell_label_endpoint()
+ * and cell_label(), the one spelling. */
 /* A speculative row's config: the spec type, or "spec" when it has none. Borrowed. */
 const char *study_spec_name(const char *spec_type);
 

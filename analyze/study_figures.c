@@ -361,7 +361,7 @@ int study_trend(const struct study_trend_opts *o, const struct study_input *in,
 		baseline_band(o, in, model, out, a, no_band);
 	else if (ns)
 		segment_band(&h[ord[0]], h[ord[0]].floor, &ps[0], out, a);
-	cfg = study_config_label(o->spec_type ? o->spec_type : "", o->n_max, "");
+	cfg = cell_label(o->spec_type ? o->spec_type : "", o->n_max, "");
 	out->title = keep(a, tps_xasprintf("%s of %s, %s: median per run", metric_name(o->metric),
 					   model, cfg));
 	free(cfg);
@@ -502,7 +502,7 @@ void study_parity_of(const struct study *t, int metric, struct study_arena *a,
 		if (e == t->n_engines)
 			continue;
 		gi[ng] = i;
-		groups[ng++] = keep(a, study_model_label(t->base[i].model, t->base[i].endpoint));
+		groups[ng++] = keep(a, cell_label_endpoint(t->base[i].model, t->base[i].endpoint));
 	}
 	for (e = 0; e < t->n_engines; e++) {
 		if (!t->ref || !study_same(t->engines[e].label, t->ref))

@@ -175,7 +175,7 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 		fputs("<p>No speculative runs.</p>\n", f);
 	for (i = 0; i < t->n_prompts; i++) {
 		const struct tables_prompt_table *pt = &t->prompts[i];
-		char *m = study_model_label(pt->model, pt->endpoint);
+		char *m = cell_label_endpoint(pt->model, pt->endpoint);
 		char *title = tps_xasprintf("%s / %s", m, study_spec_name(pt->spec_type));
 		fputs("<h3>", f);
 		put(f, title);

@@ -19,7 +19,7 @@ void tables_md_base(const struct tables *t, struct md_table *mt)
 	for (e = 0; e < t->n_engines; e++)
 		md_table_setf(mt, 0, e + 1, "%s pp / tg", t->engines[e].label);
 	for (i = 0; i < t->n_base; i++) {
-		char *m = study_model_label(t->base[i].model, t->base[i].endpoint);
+		char *m = cell_label_endpoint(t->base[i].model, t->base[i].endpoint);
 		r = md_table_add_row(mt);
 		md_table_set(mt, r, 0, m);
 		free(m);
@@ -42,7 +42,7 @@ void tables_md_spec(const struct tables *t, struct md_table *mt)
 			      (long long)t->spec_cols[k].n_max);
 	for (i = 0; i < t->n_spec; i++) {
 		const struct tables_spec_row *row = &t->spec[i];
-		char *m = study_model_label(row->model, row->endpoint);
+		char *m = cell_label_endpoint(row->model, row->endpoint);
 		r = md_table_add_row(mt);
 		md_table_setf(mt, r, 0, "%s / %s", m, study_spec_name(row->spec_type));
 		free(m);
@@ -100,7 +100,7 @@ void tables_md_runs(const struct tables *t, struct md_table *mt)
 		md_table_set(mt, 0, i, head[i]);
 	for (i = 0; i < t->n_runs; i++) {
 		const struct tables_run *x = &t->runs[i];
-		char *c = study_config_label(x->spec_type, x->n_max, x->endpoint);
+		char *c = cell_label(x->spec_type, x->n_max, x->endpoint);
 		r = md_table_add_row(mt);
 		md_table_set(mt, r, 0, x->uuid);
 		md_table_set(mt, r, 1, x->engine);
@@ -228,7 +228,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 		fprintf(o->f, "No speculative runs.\n\n");
 	for (i = 0; i < t->n_prompts; i++) {
 		const struct tables_prompt_table *pt = &t->prompts[i];
-		char *m = study_model_label(pt->model, pt->endpoint), *h;
+		char *m = cell_label_endpoint(pt->model, pt->endpoint), *h;
 		title = tps_xasprintf("%s / %s", m, study_spec_name(pt->spec_type));
 		h = o->md ? md_escape(title) : md_plain(title);
 		heading(o, 3, h);

@@ -1,4 +1,4 @@
-/* test_cell_label.c: reports/cell_label.c: the configuration of a cell in every
+/* test_cell_label.c: analyze/cell_label.c: the configuration of a cell in every
  * combination of spec_type, n_max and endpoint, and the endpoint suffix alone. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-#include "reports/cell_label.h"
+#include "analyze/cell_label.h"
 #include "schema/record.h"
 
 static void test_cell_label_config(void **state)

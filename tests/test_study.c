@@ -481,19 +481,19 @@ static void test_study_labels(void **state)
 	char *s;
 
 	(void)state;
-	s = study_model_label("q35", "chat");
+	s = cell_label_endpoint("q35", "chat");
 	assert_string_equal(s, "q35 (chat)");
 	free(s);
-	s = study_model_label("q35", "completion");
+	s = cell_label_endpoint("q35", "completion");
 	assert_string_equal(s, "q35");
 	free(s);
-	s = study_config_label("ngram", 4, "chat");
+	s = cell_label("ngram", 4, "chat");
 	assert_string_equal(s, "ngram n_max=4 (chat)");
 	free(s);
-	s = study_config_label("", STUDY_NULL, "");
+	s = cell_label("", STUDY_NULL, "");
 	assert_string_equal(s, "base");
 	free(s);
-	s = study_config_label("eagle", STUDY_NULL, "completion");
+	s = cell_label("eagle", STUDY_NULL, "completion");
 	assert_string_equal(s, "eagle base");
 	free(s);
 	assert_string_equal(study_spec_name(""), "spec");

@@ -1,8 +1,8 @@
 /* cell_label.c: a cell's configuration and endpoint as every table, figure and
- * trend line writes it, so that two formats of one report cannot name a cell two
- * ways. */
-#include "reports/cell_label.h"
-#include "schema/record.h"
+ * figure title of the study writes it, so that two formats of one report cannot
+ * name a cell two ways. In analyze/ because the study's figures (analyze/) and the
+ * report's writers (reports/) both name cells. */
+#include "analyze/cell_label.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>
@@ -26,9 +26,9 @@ char *cell_label(const char *spec_type, int64_t n_max, const char *endpoint)
 	const char *spec = spec_type ? spec_type : "";
 	char *base, *ret;
 
-	if (n_max == TPS_NULL && !*spec)
+	if (n_max == CELL_LABEL_NULL && !*spec)
 		base = tps_xstrdup("base");
-	else if (n_max == TPS_NULL)
+	else if (n_max == CELL_LABEL_NULL)
 		base = tps_xasprintf("%s base", spec);
 	else
 		base = tps_xasprintf("%s n_max=%lld", *spec ? spec : "spec", (long long)n_max);

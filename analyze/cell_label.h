@@ -3,13 +3,16 @@
  * endpoint after it in parentheses unless it is the completion endpoint. The
  * parity name (reports/parity.h, "<model> [draft-simple n_max=3]") and the
  * collector's progress name are other spellings, on purpose. */
-#ifndef REPORTS_CELL_LABEL_H
-#define REPORTS_CELL_LABEL_H
+#ifndef ANALYZE_CELL_LABEL_H
+#define ANALYZE_CELL_LABEL_H
 
 #include <stdint.h>
 
-/* The configuration of a cell: "base" (no spec_type, n_max TPS_NULL), "<spec>
- * base" (n_max TPS_NULL), "<spec> n_max=<n>" ("spec" standing for an empty
+/* A missing n_max: schema/record.h's CELL_LABEL_NULL and the study's STUDY_NULL. */
+#define CELL_LABEL_NULL INT64_MIN
+
+/* The configuration of a cell: "base" (no spec_type, n_max CELL_LABEL_NULL), "<spec>
+ * base" (n_max CELL_LABEL_NULL), "<spec> n_max=<n>" ("spec" standing for an empty
  * spec_type); then " (<endpoint>)" unless endpoint is "completion", empty or
  * NULL. NULL strings read as "". Caller frees. */
 char *cell_label(const char *spec_type, int64_t n_max, const char *endpoint);
