@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "reports/parity.h"
-#include "reports/tables.h"
 #include "tpsdb.h"
 
 static void cat(char *buf, size_t len, const char *fmt, ...)
@@ -154,35 +153,4 @@ char *answer_text_gate(const struct gate_result *r)
 	answer_rows(buf, sizeof(buf), metrics, GATE_N_METRICS, rows, r->n_rows);
 	free(rows);
 	return tps_xstrdup(buf);
-}
-
-char *answer_text_report(const struct tables *t, size_t e)
-{
-	static const char *const metrics[2] = { "pp", "tg" };
-	struct answer_row *rows = NULL;
-	char buf[2048], *ret = NULL;
-	size_t k, n = 0;
-	int m;
-
-	if (!t->ref || !strcmp(t->engines[e].label, t->ref))
-		return NULL;
-	rows = tps_xcalloc(2 * t->n_base + 1, sizeof(*rows));
-	snprintf(buf, sizeof(buf), "%s vs %s:", t->engines[e].label, t->ref);
-	for (m = 0; m < 2; m++) {
-		for (k = 0; k < t->n_base; k++) {
-			const struct tables_base_cell *c = &t->base[k].cells[e];
-			const struct tables_verdict *tv = m ? &c->vtg : &c->vpp;
-
-			if (!c->present || c->forced || !tv->has)
-				continue;
-			rows[n].metric = m;
-			rows[n].name = tps_xstrdup(t->base[k].model);
-			rows[n].v = &tv->v;
-			rows[n++].band = tv->v.band_pct;
-		}
-	}
-	if (answer_rows(buf, sizeof(buf), metrics, 2, rows, n))
-		ret = tps_xstrdup(buf);
-	free(rows);
-	return ret;
 }

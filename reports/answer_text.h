@@ -22,12 +22,7 @@ void answer_text_metric(char *buf, size_t len, const char *metric, const struct 
 char *answer_text_compare(const struct parity_result *r, const char *ours, const char *vs,
 			  double band_pct);
 
-struct tables;
 
-/* The line for the report's base table: engine e against the reference, over the
- * base cells where it has a verdict; NULL when e is the reference or has none.
- * Caller frees. */
-char *answer_text_report(const struct tables *t, size_t e);
 
 /* The same line for a gate's rows (each metric at its threshold): "answer: tg no
  * regression in 3 of 4 cells, 1 regression (moe-30b -6.1% [...]) ...". Caller frees. */
