@@ -1,14 +1,17 @@
 /* import.c: the driver of `tpsdb import`: reads response files, llama-bench output
- * and tpsdb exports into the store in two passes over the same bytes. The first
- * (import_read) reads every file whole within the size limits, checks it as strict
- * JSON and checks every value, without a store, so a slow pipe never holds the
- * write lock. The second (import_write) parses again and writes inside one
- * transaction; parsed trees live one line at a time, so a million-sample import
- * never sits in memory as cJSON. The kind of input is recognised from the first
- * object, and each kind has its file (import_response.c, import_bench.c,
- * import_export.c). */
+ * and tpsdb exports into the store in two passes, parsing each input once. The
+ * first (import_read) reads every file whole within the size limits, checks it as
+ * strict JSON, parses it and checks every value, without a store, so a slow pipe
+ * never holds the write lock; it keeps what it parsed as records (struct
+ * import_rec) and frees each file's bytes once checked. The second (import_write)
+ * replays the records inside one transaction, computing again only what depends
+ * on the items before (files skipped as duplicates change it). Responses are kept
+ * as samples, not as cJSON, so a million-sample import never sits in memory as a
+ * tree. The kind of input is recognised from the first object, and each kind has
+ * its file (import_response.c, import_bench.c, import_export.c). */
 #include "collect/import_int.h"
 #include "schema/imported.h"
+#include "schema/json_span.h"
 #include "schema/json_strict.h"
 #include "schema/record_check.h"
 #include "schema/record_json.h"
@@ -36,24 +39,99 @@ int import_bad(struct importer *im, const char *msg)
 	return tps_error("%s: %s; nothing was imported", im->file, msg);
 }
 
-static enum kind kind_of(const cJSON *obj)
+struct import_rec *import_rec_add(struct importer *im, enum kind kind)
 {
-	if (!cJSON_IsObject(obj))
-		return KIND_NONE;
-	if (cJSON_GetObjectItemCaseSensitive(obj, RECORD_JSON_MARK))
-		return KIND_EXPORT;
-	if (cJSON_GetObjectItemCaseSensitive(obj, "samples_ts") ||
-	    (cJSON_GetObjectItemCaseSensitive(obj, "avg_ts") &&
-	     cJSON_GetObjectItemCaseSensitive(obj, "n_prompt")))
-		return KIND_BENCH;
-	return KIND_RESPONSE; /* response_from_json says what is missing */
+	struct input *in = im->in;
+	struct import_rec *rec;
+
+	if (in->nrecs == in->arecs) {
+		in->arecs = in->arecs ? 2 * in->arecs : 64;
+		in->recs = tps_xrealloc(in->recs, in->arecs * sizeof(*in->recs));
+	}
+	rec = &in->recs[in->nrecs++];
+	memset(rec, 0, sizeof(*rec));
+	rec->kind = kind;
+	rec->line = im->line;
+	return rec;
 }
 
-/* raw/rawlen: the text obj was parsed from, or NULL (an element of an array). */
-int import_object(struct importer *im, const cJSON *obj, const char *raw,
-			 size_t rawlen)
+void import_tree_keep(struct input *in, cJSON *v)
 {
-	enum kind k = kind_of(obj);
+	in->trees = tps_xrealloc(in->trees, (in->ntrees + 1) * sizeof(*in->trees));
+	in->trees[in->ntrees++] = v;
+}
+
+void import_recs_release(struct input *in)
+{
+	size_t i, j;
+
+	for (i = 0; i < in->nrecs; i++) {
+		struct import_rec *rec = &in->recs[i];
+		if (rec->kind == KIND_RESPONSE) {
+			response_release(&rec->u.resp);
+		} else if (rec->kind == KIND_EXPORT && rec->u.exp) {
+			for (j = 0; j < rec->u.exp->n; j++)
+				sample_rec_release(&rec->u.exp->smp[j]);
+			free(rec->u.exp->smp);
+			run_rec_release(&rec->u.exp->run);
+			free(rec->u.exp);
+		}
+	}
+	free(in->recs);
+	for (i = 0; i < in->ntrees; i++)
+		cJSON_Delete(in->trees[i]);
+	free(in->trees);
+	in->recs = NULL;
+	in->trees = NULL;
+	in->nrecs = in->arecs = in->ntrees = 0;
+}
+
+/* The kind of one value by its members: an export line carries RECORD_JSON_MARK,
+ * a llama-bench result its rates; anything else is taken for a response (whose
+ * reader says what is missing). */
+static enum kind kind_by(int object, int mark, int samples_ts, int avg_ts, int n_prompt)
+{
+	if (!object)
+		return KIND_NONE;
+	if (mark)
+		return KIND_EXPORT;
+	if (samples_ts || (avg_ts && n_prompt))
+		return KIND_BENCH;
+	return KIND_RESPONSE;
+}
+
+static enum kind kind_of(const cJSON *obj)
+{
+	return kind_by(cJSON_IsObject(obj),
+		       cJSON_GetObjectItemCaseSensitive(obj, RECORD_JSON_MARK) != NULL,
+		       cJSON_GetObjectItemCaseSensitive(obj, "samples_ts") != NULL,
+		       cJSON_GetObjectItemCaseSensitive(obj, "avg_ts") != NULL,
+		       cJSON_GetObjectItemCaseSensitive(obj, "n_prompt") != NULL);
+}
+
+/* The members of a checked top-level value a response is read from
+ * (response_members[], into m) and the kind they say, in one walk. */
+static enum kind read_members(struct json_span v, struct json_span *m)
+{
+	const char *keys[RESPONSE_N_MEMBERS + 4];
+	struct json_span all[RESPONSE_N_MEMBERS + 4], *kind = all + RESPONSE_N_MEMBERS;
+	size_t i;
+
+	for (i = 0; i < RESPONSE_N_MEMBERS; i++)
+		keys[i] = response_members[i];
+	keys[i++] = RECORD_JSON_MARK;
+	keys[i++] = "samples_ts";
+	keys[i++] = "avg_ts";
+	keys[i++] = "n_prompt";
+	json_span_members(v, keys, i, all);
+	memcpy(m, all, RESPONSE_N_MEMBERS * sizeof(*m));
+	return kind_by(json_span_type(v) == JSON_OBJECT, kind[0].p != NULL, kind[1].p != NULL,
+		       kind[2].p != NULL, kind[3].p != NULL);
+}
+
+/* Holds the import to kind k, the kind of its first value. -1 after an error line. */
+static int kind_take(struct importer *im, enum kind k)
+{
 	char msg[128];
 
 	if (k == KIND_NONE)
@@ -65,8 +143,28 @@ int import_object(struct importer *im, const cJSON *obj, const char *raw,
 			 import_kind_names[im->kind]);
 		return import_bad(im, msg);
 	}
+	return 0;
+}
+
+/* An element of a parsed array (llama-bench's -o json, its csv and sql files). A
+ * response there is read from its text printed again, the only text it has. */
+int import_object(struct importer *im, const cJSON *obj)
+{
+	struct json_span m[RESPONSE_N_MEMBERS];
+	enum kind k = kind_of(obj);
+	char *text;
+	int rc;
+
+	if (kind_take(im, k) < 0)
+		return -1;
 	switch (k) {
-	case KIND_RESPONSE: return import_response(im, obj, raw, rawlen);
+	case KIND_RESPONSE:
+		if (!(text = cJSON_PrintUnformatted(obj)))
+			return import_bad(im, "out of memory printing JSON");
+		read_members(json_span_of(text, strlen(text)), m);
+		rc = import_response(im, m);
+		cJSON_free(text);
+		return rc;
 	case KIND_BENCH: return import_bench(im, obj);
 	case KIND_EXPORT: return import_export(im, obj);
 	default: return -1;
@@ -84,58 +182,65 @@ static long line_of(const char *buf, size_t at)
 	return line;
 }
 
-/* Checks [p, p + n) as one strict JSON value and parses it, or says why not with
- * bad(). NULL after an error line. */
-static cJSON *parse_value(struct importer *im, const char *p, size_t n)
+/* Checks [p, p + n) as one strict JSON value, or says why not with bad(). */
+static int check_value(struct importer *im, const char *p, size_t n)
 {
 	char why[96], msg[160];
 	size_t at;
-	cJSON *v;
 
 	if ((int64_t)n > im->o->max_value) {
 		snprintf(msg, sizeof(msg), "too large: a JSON value of %zu bytes (the limit is %lld)",
 			 n, (long long)im->o->max_value);
-		import_bad(im, msg);
-		return NULL;
+		return import_bad(im, msg);
 	}
-	/* The checking pass vetted these very bytes; the writing pass only parses. */
-	if (im->dry && json_strict_check(p, n, &at, why, sizeof(why)) < 0) {
+	if (json_strict_check(p, n, &at, why, sizeof(why)) < 0) {
 		snprintf(msg, sizeof(msg), "not valid JSON (RFC 8259): %s at byte %zu", why, at + 1);
-		import_bad(im, msg);
-		return NULL;
+		return import_bad(im, msg);
 	}
-	if (!(v = cJSON_ParseWithLength(p, n)))
-		import_bad(im, "out of memory parsing JSON");
-	return v;
+	return 0;
 }
 
-/* One JSONL line or the whole file's value, to import_object. A whole-file value
- * (im->line 0) that is not an array is named by the line it starts on, line0. */
+/* One JSONL line or the whole file's value, checked, then read: a response where
+ * it lies, anything else through cJSON. A whole-file value (im->line 0) that is
+ * not an array is named by the line it starts on, line0. */
 static int import_text(struct importer *im, const char *p, size_t n, long line0, int *any)
 {
+	struct json_span root = json_span_of(p, n), m[RESPONSE_N_MEMBERS];
 	const cJSON *it;
+	enum kind k;
 	int rc = 0;
 	cJSON *v;
 
 	if (!im->line && n > (size_t)im->o->max_value)
 		im->line = line0;
-	if (!(v = parse_value(im, p, n)))
+	if (check_value(im, p, n) < 0)
 		return -1;
+	if (json_span_type(root) != JSON_ARRAY || im->line != 0) {
+		if (!im->line)
+			im->line = line0;
+		*any = 1;
+		k = read_members(root, m);
+		if (k == KIND_RESPONSE)
+			return kind_take(im, k) < 0 ? -1 : import_response(im, m);
+	}
+	if (!(v = cJSON_ParseWithLength(p, n)))
+		return import_bad(im, "out of memory parsing JSON");
 	if (cJSON_IsArray(v) && im->line == 0) {
 		/* A whole file that is an array: llama-bench's -o json. */
 		cJSON_ArrayForEach(it, v) {
 			im->line++;
-			if ((rc = import_object(im, it, NULL, 0)) < 0)
+			if ((rc = import_object(im, it)) < 0)
 				break;
 			*any = 1;
 		}
 	} else {
-		if (!im->line)
-			im->line = line0;
-		rc = import_object(im, v, p, n);
-		*any = 1;
+		rc = import_object(im, v);
 	}
-	cJSON_Delete(v);
+	/* llama-bench records point into the tree; the others own what they keep. */
+	if (im->kind == KIND_BENCH)
+		import_tree_keep(im->in, v);
+	else
+		cJSON_Delete(v);
 	return rc;
 }
 
@@ -146,13 +251,15 @@ static int json_ws(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-static int import_one_file(struct importer *im, const struct input *in)
+/* The checking pass over one file: its records into in. */
+static int import_one_file(struct importer *im, struct input *in)
 {
 	const char *buf = in->buf, *stop = buf + in->len, *p, *first;
 	char why[96], msg[160];
 	size_t at;
 	int any = 0;
 
+	im->in = in;
 	im->file = in->path;
 	im->line = 0;
 	im->file_uuid = NULL;
@@ -260,6 +367,7 @@ void import_batch_free(struct import_batch *b)
 	for (i = 0; i < b->n; i++) {
 		if (b->in[i].buf)
 			import_file_release(&b->in[i]);
+		import_recs_release(&b->in[i]);
 	}
 	free(b->in);
 	free(b);
@@ -288,6 +396,8 @@ struct import_batch *import_read(const struct import_opts *o, char *const *files
 	for (i = 0; i < n; i++) {
 		if (import_one_file(&im, &b->in[i]) < 0)
 			goto out;
+		/* Its records own all the writing pass needs. */
+		import_file_release(&b->in[i]);
 	}
 	b->kind = import_kind_names[im.kind];
 	ok = 1;
@@ -324,6 +434,28 @@ static int is_duplicate(struct store *s, const struct import_batch *b, int i)
 	return 1;
 }
 
+/* The writing pass over one file's records. */
+static int import_replay(struct importer *im, const struct input *in)
+{
+	size_t i;
+	int rc = 0;
+
+	im->file = in->path;
+	im->file_uuid = NULL;
+	for (i = 0; i < in->nrecs && rc == 0; i++) {
+		const struct import_rec *rec = &in->recs[i];
+		im->line = rec->line;
+		im->kind = rec->kind;
+		switch (rec->kind) {
+		case KIND_RESPONSE: rc = import_response_add(im, &rec->u.resp); break;
+		case KIND_BENCH: rc = import_bench_add(im, rec->u.bench); break;
+		case KIND_EXPORT: rc = import_export_add(im, rec->u.exp); break;
+		default: rc = -1;
+		}
+	}
+	return rc;
+}
+
 int import_write(struct store *s, struct import_batch *b, struct import_result *res)
 {
 	struct importer im;
@@ -342,7 +474,7 @@ int import_write(struct store *s, struct import_batch *b, struct import_result *
 			res->skipped++;
 			continue;
 		}
-		if (import_one_file(&im, &b->in[i]) < 0)
+		if (import_replay(&im, &b->in[i]) < 0)
 			goto out;
 		rec.sha256 = b->in[i].sha256;
 		rec.name = b->in[i].path;

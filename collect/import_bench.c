@@ -1,6 +1,7 @@
 /* import_bench.c: llama-bench output, -o json / jsonl objects and -o csv / sql files
  * (collect/llama_bench.c turns those into objects): one run per configuration and
- * build, one sample per repetition. */
+ * build, one sample per repetition. The checking pass keeps each object (the
+ * driver keeps its parsed value); the writing pass adds it. */
 #include "collect/import_int.h"
 #include "collect/llama_bench.h"
 #include "collect/response.h"
@@ -136,8 +137,8 @@ out:
 /* One llama-bench result object: a pp, tg or pp+tg test, at a depth, with
  * per-repetition samples_ts (tok/s) and samples_ns from -o json/jsonl, or only
  * avg_ts/stddev_ts from -o csv/sql, which becomes one sample flagged
- * aggregate-only. */
-int import_bench(struct importer *im, const cJSON *obj)
+ * aggregate-only. Both passes. */
+int import_bench_add(struct importer *im, const cJSON *obj)
 {
 	const cJSON *ts = cJSON_GetObjectItemCaseSensitive(obj, "samples_ts");
 	const cJSON *ns = cJSON_GetObjectItemCaseSensitive(obj, "samples_ns");
@@ -246,10 +247,17 @@ int import_bench(struct importer *im, const cJSON *obj)
 	return 0;
 }
 
+int import_bench(struct importer *im, const cJSON *obj)
+{
+	if (import_bench_add(im, obj) < 0)
+		return -1;
+	import_rec_add(im, KIND_BENCH)->u.bench = obj;
+	return 0;
+}
 
 /* A file that is not JSON: llama-bench's -o csv or -o sql, or refused with the
- * formats import reads. */
-int import_bench_text(struct importer *im, const struct input *in, const char *first)
+ * formats import reads. The objects' array is kept in in->trees. */
+int import_bench_text(struct importer *im, struct input *in, const char *first)
 {
 	char err[160], msg[512];
 	long *lines = NULL, errline = 0;
@@ -273,7 +281,7 @@ int import_bench_text(struct importer *im, const struct input *in, const char *f
 	}
 	cJSON_ArrayForEach(it, arr) {
 		im->line = lines[i++];
-		if ((rc = import_object(im, it, NULL, 0)) < 0)
+		if ((rc = import_object(im, it)) < 0)
 			break;
 	}
 	if (rc == 0 && i == 0) {
@@ -281,6 +289,6 @@ int import_bench_text(struct importer *im, const struct input *in, const char *f
 		rc = import_bad(im, "holds no results");
 	}
 	free(lines);
-	cJSON_Delete(arr);
+	import_tree_keep(in, arr);
 	return rc;
 }

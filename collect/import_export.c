@@ -1,5 +1,6 @@
 /* import_export.c: one line of tpsdb's own export (schema/record_json.c reads it),
- * restored as the run it was, or skipped when the store holds that run already. */
+ * restored as the run it was, or skipped when the store holds that run already.
+ * The checking pass reads and keeps the run; the writing pass restores it. */
 #include "collect/import_int.h"
 #include "schema/record_json.h"
 #include "schema/store.h"
@@ -7,33 +8,32 @@
 
 #include <stdlib.h>
 
-int import_export(struct importer *im, const cJSON *obj)
+int import_export_add(struct importer *im, const struct import_export_rec *e)
 {
-	struct run_rec r;
-	struct sample_rec *smp = NULL;
-	size_t n = 0, i;
-	char err[256];
-	int rc = -1;
+	int rc = im->dry ? 0 : store_run_restore(im->s, &e->run, e->smp, e->n);
+	size_t i;
 
-	run_rec_init(&r);
-	if (record_json_read(obj, &r, &smp, &n, err, sizeof(err)) < 0) {
-		import_bad(im, err);
-		goto out;
-	}
-	rc = im->dry ? 0 : store_run_restore(im->s, &r, smp, n);
 	if (rc == 0) {
 		im->res->runs_new++;
-		im->res->samples += (long)n;
-		for (i = 0; i < n; i++)
-			im->res->flagged += smp[i].flags != 0;
+		im->res->samples += (long)e->n;
+		for (i = 0; i < e->n; i++)
+			im->res->flagged += e->smp[i].flags != 0;
 	} else if (rc == 1) {
 		im->res->runs_known++;
 		rc = 0;
 	}
-out:
-	for (i = 0; i < n; i++)
-		sample_rec_release(&smp[i]);
-	free(smp);
-	run_rec_release(&r);
 	return rc;
+}
+
+int import_export(struct importer *im, const cJSON *obj)
+{
+	struct import_export_rec *e = tps_xcalloc(1, sizeof(*e));
+	char err[256];
+
+	run_rec_init(&e->run);
+	/* Kept at once: the records' release frees it whatever happens next. */
+	import_rec_add(im, KIND_EXPORT)->u.exp = e;
+	if (record_json_read(obj, &e->run, &e->smp, &e->n, err, sizeof(err)) < 0)
+		return import_bad(im, err);
+	return import_export_add(im, e);
 }

@@ -1,7 +1,8 @@
 /* import_int.h: what the files of `tpsdb import` share and nothing else sees: the
- * importer's state over one pass, the input files, and the steps each input kind
- * (import_response.c, import_bench.c, import_export.c) calls to make runs and
- * samples (import_run.c). The driver is import.c. */
+ * importer's state over one pass, the input files and the records their checking
+ * kept, and the steps each input kind (import_response.c, import_bench.c,
+ * import_export.c) calls to make runs and samples (import_run.c). The driver is
+ * import.c. */
 #ifndef COLLECT_IMPORT_INT_H
 #define COLLECT_IMPORT_INT_H
 
@@ -10,6 +11,8 @@
 #include <stdint.h>
 
 #include "collect/import.h"
+#include "collect/response.h"
+#include "schema/json_span.h"
 #include "schema/record.h"
 
 enum kind { KIND_NONE, KIND_RESPONSE, KIND_BENCH, KIND_EXPORT };
@@ -37,12 +40,39 @@ struct text_hash {
 #define TEXT_MEMO_MAX 512        /* entries, at most half the slots */
 #define TEXT_MEMO_BYTES (16 << 20)
 
-/* One input file: its bytes (read whole, never mapped) and their digest. */
+/* One run of an export line, as schema/record_json.c read it. */
+struct import_export_rec {
+	struct run_rec run;
+	struct sample_rec *smp;
+	size_t n;
+};
+
+/* One item the checking pass parsed and checked, kept for the writing pass, which
+ * replays it without parsing again: only what depends on the items before it
+ * (the run row, repetitions, seq, flags) is computed anew, as files skipped as
+ * duplicates change those. line: where the item is, for messages. */
+struct import_rec {
+	enum kind kind;
+	long line;
+	union {
+		struct response resp;          /* KIND_RESPONSE: prompt text already hashed
+						  and freed; model only in a file's first */
+		const cJSON *bench;            /* KIND_BENCH: an object of the input's trees */
+		struct import_export_rec *exp; /* KIND_EXPORT */
+	} u;
+};
+
+/* One input file: its bytes (read whole, never mapped, freed once checked), their
+ * digest and size, and what checking them kept. */
 struct input {
 	const char *path;
 	const char *buf;
 	size_t len;
 	char sha256[65];
+	struct import_rec *recs;
+	size_t nrecs, arecs;
+	cJSON **trees; /* llama-bench: the parsed values recs[].u.bench point into */
+	size_t ntrees;
 };
 
 struct import_batch {
@@ -60,7 +90,7 @@ struct bench_run {
 };
 
 struct importer {
-	int dry;          /* the checking pass: no store, nothing written */
+	int dry;          /* the checking pass: no store, nothing written, records kept */
 	struct store *s;
 	const struct import_opts *o;
 	struct import_result *res;
@@ -76,9 +106,17 @@ struct importer {
 	struct bench_run **bench; /* llama-bench: one run per configuration and build */
 	size_t nbench;
 	const char *file_uuid; /* the run the current file's first result went to */
+	struct input *in; /* the checking pass: the file whose records it keeps */
 	const char *file;
 	long line;
 };
+
+/* A new record of im->in at the current line, zeroed but for kind and line. */
+struct import_rec *import_rec_add(struct importer *im, enum kind kind);
+/* in keeps v (a parsed value its llama-bench records point into) until released. */
+void import_tree_keep(struct input *in, cJSON *v);
+/* Frees what the records and trees of in own. */
+void import_recs_release(struct input *in);
 
 
 /* Prints "<file>:<line>: <msg>; nothing was imported" (no line when im->line is 0)
@@ -102,17 +140,27 @@ int import_sample_write(struct importer *im, struct sample_rec *smp);
 /* The sample's prompt hash and name: from text, or from --prompt when text is NULL. */
 void import_name_prompt(struct importer *im, struct sample_rec *smp, const char *text);
 
-/* One parsed object of any kind, checked against the kind the import holds and
- * handed to its reader (the driver's, import.c). 0 ok, -1 after an error line. */
-int import_object(struct importer *im, const cJSON *obj, const char *raw, size_t rawlen);
+/* One element of a parsed array, of any kind, checked against the kind the import
+ * holds and handed to its reader (the driver's, import.c). 0 ok, -1 after an error
+ * line. */
+int import_object(struct importer *im, const cJSON *obj);
 
-/* The input kinds: one object each (raw/rawlen the text obj was parsed from, or
- * NULL), or a whole non-JSON file (llama-bench csv or sql; first: its first byte
- * that is not white space). 0 ok, -1 after an error line. */
-int import_response(struct importer *im, const cJSON *obj, const char *raw, size_t rawlen);
+/* The input kinds, in the checking pass: one value each, checked and kept as a
+ * record of im->in (a response from the values of response_members[] in its
+ * checked text; the others from their parsed object), or a whole non-JSON file (llama-bench csv or sql; first:
+ * its first byte that is not white space). A llama-bench record points into the
+ * parsed value, which the driver then keeps in im->in->trees. 0 ok, -1 after an
+ * error line. */
+int import_response(struct importer *im, const struct json_span *m);
 int import_bench(struct importer *im, const cJSON *obj);
-int import_bench_text(struct importer *im, const struct input *in, const char *first);
+int import_bench_text(struct importer *im, struct input *in, const char *first);
 int import_export(struct importer *im, const cJSON *obj);
+
+/* The writing pass: one kept record into the store (the checks that depend on
+ * the items before it run again). 0 ok, -1 after an error line. */
+int import_response_add(struct importer *im, const struct response *resp);
+int import_bench_add(struct importer *im, const cJSON *obj);
+int import_export_add(struct importer *im, const struct import_export_rec *e);
 
 /* Reads in->path ("-" is stdin) whole into in->buf, at most max bytes. -1 after an
  * error line. import_file_release() frees the bytes. */

@@ -1,15 +1,17 @@
 /* response.c: turns a llama-server response into a sample_rec. Both routes carry
  * the same `timings` object; /completion also echoes the prompt and its generation
- * settings, /v1/chat/completions puts the text under choices[0].message. The cJSON
- * tree never leaves this file's functions. */
+ * settings, /v1/chat/completions puts the text under choices[0].message. The text
+ * is read where it lies (schema/json_span.h), once json_strict_check() accepted
+ * it: no tree, and the timings kept byte for byte. */
 #include "collect/response.h"
 #include "collect/repeat.h"
+#include "schema/json_span.h"
 #include "schema/json_strict.h"
 #include "tpsdb.h"
 
-#include <cjson/cJSON.h>
 #include <ctype.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,32 +35,33 @@ void response_release(struct response *r)
 	response_init(r);
 }
 
-/* A number field of obj: absent or null leaves *out alone. Refuses other types and
- * values outside [0, max]. */
-static int get_num(const cJSON *obj, const char *key, double max, double *out, char *err,
+/* A number field v (named key): absent or null leaves *out alone. Refuses other
+ * types and values outside [0, max]. */
+static int get_num(struct json_span v, const char *key, double max, double *out, char *err,
 		   size_t errlen)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	enum json_type t = json_span_type(v);
+	double d;
 
-	if (!v || cJSON_IsNull(v))
+	if (t == JSON_ABSENT || t == JSON_NULL)
 		return 0;
-	if (!cJSON_IsNumber(v))
+	if (t != JSON_NUMBER)
 		return tps_fail(err, errlen, "'%s' is not a number", key);
-	if (!isfinite(v->valuedouble) || v->valuedouble < 0)
-		return tps_fail(err, errlen, "'%s' is negative or not finite (%g)", key,
-				v->valuedouble);
-	if (v->valuedouble > max)
-		return tps_fail(err, errlen, "'%s' is absurd (%g)", key, v->valuedouble);
-	*out = v->valuedouble;
+	d = json_span_number(v);
+	if (!isfinite(d) || d < 0)
+		return tps_fail(err, errlen, "'%s' is negative or not finite (%g)", key, d);
+	if (d > max)
+		return tps_fail(err, errlen, "'%s' is absurd (%g)", key, d);
+	*out = d;
 	return 0;
 }
 
-static int get_count(const cJSON *obj, const char *key, int64_t *out, char *err,
+static int get_count(struct json_span v, const char *key, int64_t *out, char *err,
 		     size_t errlen)
 {
 	double d = NAN;
 
-	if (get_num(obj, key, RESPONSE_MAX_COUNT, &d, err, errlen) < 0)
+	if (get_num(v, key, RESPONSE_MAX_COUNT, &d, err, errlen) < 0)
 		return -1;
 	if (isnan(d))
 		return 0;
@@ -68,25 +71,41 @@ static int get_count(const cJSON *obj, const char *key, int64_t *out, char *err,
 	return 0;
 }
 
-static const char *get_str(const cJSON *obj, const char *key)
+/* The member key of object obj. */
+static struct json_span member(struct json_span obj, const char *key)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	return cJSON_IsString(v) ? v->valuestring : NULL;
+	struct json_span v;
+
+	json_span_members(obj, &key, 1, &v);
+	return v;
 }
 
-static int parse_timings(const cJSON *t, struct sample_rec *s, char *err, size_t errlen)
+enum { T_CACHE_N, T_PROMPT_N, T_PROMPT_MS, T_PROMPT_PS, T_PREDICTED_N, T_PREDICTED_MS,
+       T_PREDICTED_PS, T_DRAFT_N, T_DRAFT_ACCEPTED, T_N };
+
+static int parse_timings(struct json_span t, struct sample_rec *s, char *err, size_t errlen)
 {
-	if (get_count(t, "cache_n", &s->cache_n, err, errlen) < 0 ||
-	    get_count(t, "prompt_n", &s->prompt_n, err, errlen) < 0 ||
-	    get_num(t, "prompt_ms", RESPONSE_MAX_MS, &s->prompt_ms, err, errlen) < 0 ||
-	    get_num(t, "prompt_per_second", RESPONSE_MAX_RATE, &s->prompt_per_second, err,
+	static const char *const keys[T_N] = {
+		"cache_n", "prompt_n", "prompt_ms", "prompt_per_second", "predicted_n",
+		"predicted_ms", "predicted_per_second", "draft_n", "draft_n_accepted",
+	};
+	struct json_span m[T_N];
+
+	json_span_members(t, keys, T_N, m);
+	if (get_count(m[T_CACHE_N], keys[T_CACHE_N], &s->cache_n, err, errlen) < 0 ||
+	    get_count(m[T_PROMPT_N], keys[T_PROMPT_N], &s->prompt_n, err, errlen) < 0 ||
+	    get_num(m[T_PROMPT_MS], keys[T_PROMPT_MS], RESPONSE_MAX_MS, &s->prompt_ms, err,
 		    errlen) < 0 ||
-	    get_count(t, "predicted_n", &s->predicted_n, err, errlen) < 0 ||
-	    get_num(t, "predicted_ms", RESPONSE_MAX_MS, &s->predicted_ms, err, errlen) < 0 ||
-	    get_num(t, "predicted_per_second", RESPONSE_MAX_RATE, &s->predicted_per_second,
+	    get_num(m[T_PROMPT_PS], keys[T_PROMPT_PS], RESPONSE_MAX_RATE, &s->prompt_per_second,
 		    err, errlen) < 0 ||
-	    get_count(t, "draft_n", &s->draft_n, err, errlen) < 0 ||
-	    get_count(t, "draft_n_accepted", &s->draft_n_accepted, err, errlen) < 0)
+	    get_count(m[T_PREDICTED_N], keys[T_PREDICTED_N], &s->predicted_n, err, errlen) < 0 ||
+	    get_num(m[T_PREDICTED_MS], keys[T_PREDICTED_MS], RESPONSE_MAX_MS, &s->predicted_ms,
+		    err, errlen) < 0 ||
+	    get_num(m[T_PREDICTED_PS], keys[T_PREDICTED_PS], RESPONSE_MAX_RATE,
+		    &s->predicted_per_second, err, errlen) < 0 ||
+	    get_count(m[T_DRAFT_N], keys[T_DRAFT_N], &s->draft_n, err, errlen) < 0 ||
+	    get_count(m[T_DRAFT_ACCEPTED], keys[T_DRAFT_ACCEPTED], &s->draft_n_accepted, err,
+		      errlen) < 0)
 		return -1;
 	if (isnan(s->prompt_per_second) && isnan(s->predicted_per_second))
 		return tps_fail(err, errlen, "'timings' has neither prompt_per_second nor "
@@ -98,185 +117,119 @@ static int parse_timings(const cJSON *t, struct sample_rec *s, char *err, size_t
 	return 0;
 }
 
-/* The generated text: /completion's "content", or the chat route's first choice. */
-static const char *output_text(const cJSON *root, const char **endpoint)
+/* The generated text (owned, *len set): /completion's "content", or the chat
+ * route's first choice (choices an array), whose message or text it is. */
+static char *output_text(struct json_span content, struct json_span choices,
+			 const char **endpoint, size_t *len)
 {
-	const cJSON *choices = cJSON_GetObjectItemCaseSensitive(root, "choices");
-
-	if (cJSON_IsArray(choices)) {
-		const cJSON *c0 = cJSON_GetArrayItem(choices, 0);
-		const cJSON *msg = cJSON_GetObjectItemCaseSensitive(c0, "message");
+	if (json_span_type(choices) == JSON_ARRAY) {
+		struct json_span c0 = json_span_first(choices);
+		char *text = json_span_string(member(member(c0, "message"), "content"), len);
 		*endpoint = "chat";
-		if (get_str(msg, "content"))
-			return get_str(msg, "content");
-		return get_str(c0, "text");
+		return text ? text : json_span_string(member(c0, "text"), len);
 	}
 	*endpoint = "completion";
-	return get_str(root, "content");
+	return json_span_string(content, len);
 }
 
-/* Skips the string that opens at json[i] ('"'); returns the index after its closing
- * quote, or len when it is not closed. */
-static size_t skip_string(const char *json, size_t len, size_t i)
+enum { R_TIMINGS, R_ERROR, R_CHOICES, R_CONTENT, R_STOP_TYPE, R_PROMPT, R_MODEL, R_GS };
+enum { G_IGNORE_EOS, G_N_PREDICT, G_SEED, G_TEMPERATURE, G_N };
+
+const char *const response_members[RESPONSE_N_MEMBERS] = {
+	"timings", "error", "choices", "content", "stop_type", "prompt", "model",
+	"generation_settings",
+};
+
+int response_from_checked(const char *json, size_t len, struct response *out, char *err,
+			  size_t errlen)
 {
-	for (i++; i < len && json[i] != '"'; i++) {
-		if (json[i] == '\\')
-			i++;
-	}
-	return i < len ? i + 1 : len;
+	struct json_span root = json_span_of(json, len), m[RESPONSE_N_MEMBERS];
+
+	if (json_span_type(root) != JSON_OBJECT)
+		return tps_fail(err, errlen, "not a JSON object");
+	json_span_members(root, response_members, RESPONSE_N_MEMBERS, m);
+	return response_from_members(m, out, err, errlen);
 }
 
-/* The text of the top-level member key's object value in json (already known to be
- * valid JSON), or NULL when there is none. A key is only recognised one level deep,
- * so a "timings" inside generated content or a nested object never matches. */
-static const char *raw_member(const char *json, size_t len, const char *key, size_t *n)
+int response_from_members(const struct json_span *m, struct response *out, char *err,
+			  size_t errlen)
 {
-	size_t i = 0, klen = strlen(key);
-	int depth = 0;
-
-	while (i < len) {
-		char c = json[i];
-		if (c == '"') {
-			size_t start = i + 1, end = skip_string(json, len, i), j = end;
-			if (depth != 1 || end - start - 1 != klen || memcmp(json + start, key, klen)) {
-				i = end;
-				continue;
-			}
-			while (j < len && isspace((unsigned char)json[j]))
-				j++;
-			if (j >= len || json[j] != ':') {
-				i = end;
-				continue;
-			}
-			for (j++; j < len && isspace((unsigned char)json[j]); j++)
-				;
-			if (j < len && json[j] == '{') {
-				size_t v = j;
-				int d = 0;
-				while (j < len) {
-					if (json[j] == '"') {
-						j = skip_string(json, len, j);
-						continue;
-					}
-					if (json[j] == '{')
-						d++;
-					else if (json[j] == '}' && --d == 0) {
-						*n = j - v + 1;
-						return json + v;
-					}
-					j++;
-				}
-			}
-			return NULL;
-		}
-		if (c == '{' || c == '[')
-			depth++;
-		else if (c == '}' || c == ']')
-			depth--;
-		i++;
-	}
-	return NULL;
-}
-
-int response_from_json(const cJSON *root, const char *json, size_t len, struct response *out,
-		       char *err, size_t errlen)
-{
-	const cJSON *t, *gs;
-	const char *text, *stop, *verbatim = NULL;
-	size_t vlen = 0;
-	char *raw = NULL;
-	char hex[65];
+	static const char *const gkeys[G_N] = { "ignore_eos", "n_predict", "seed", "temperature" };
+	struct json_span g[G_N], t;
+	char hex[65], *text = NULL, *stop;
+	size_t tlen;
 	int ret = -1;
 
-	if (!cJSON_IsObject(root)) {
-		tps_fail(err, errlen, "not a JSON object");
-		goto out;
-	}
-	t = cJSON_GetObjectItemCaseSensitive(root, "timings");
-	if (!t) {
-		const cJSON *e = cJSON_GetObjectItemCaseSensitive(root, "error");
-		const char *msg = get_str(e, "message");
+	t = m[R_TIMINGS];
+	if (json_span_type(t) == JSON_ABSENT) {
+		char *msg = json_span_string(member(m[R_ERROR], "message"), NULL);
 		if (msg)
 			tps_fail(err, errlen,
 				 "no 'timings' block: the server answered an error: %s", msg);
 		else
 			tps_fail(err, errlen, "no 'timings' block");
+		free(msg);
 		goto out;
 	}
-	if (!cJSON_IsObject(t)) {
+	if (json_span_type(t) != JSON_OBJECT) {
 		tps_fail(err, errlen, "'timings' is not an object");
 		goto out;
 	}
 	if (parse_timings(t, &out->sample, err, errlen) < 0)
 		goto out;
-	if (json)
-		verbatim = raw_member(json, len, "timings", &vlen);
-	if (verbatim) {
-		out->sample.timings = tps_xstrndup(verbatim, vlen);
-	} else {
-		raw = cJSON_PrintUnformatted(t);
-		if (!raw) {
-			tps_fail(err, errlen, "out of memory");
-			goto out;
-		}
-		out->sample.timings = tps_xstrdup(raw);
-	}
-	text = output_text(root, &out->endpoint);
-	if (text) {
-		sha256_hex(text, strlen(text), hex);
+	out->sample.timings = tps_xstrndup(t.p, t.n);
+	if ((text = output_text(m[R_CONTENT], m[R_CHOICES], &out->endpoint, &tlen))) {
+		sha256_hex(text, tlen, hex);
 		out->sample.output_hash = tps_xstrdup(hex);
-		out->sample.repeat_share = repeat_share(text, strlen(text));
+		out->sample.repeat_share = repeat_share(text, tlen);
 	}
-	if ((stop = get_str(root, "stop_type")))
-		out->sample.stop_type = tps_xstrdup(stop);
-	else if (!strcmp(out->endpoint, "chat")) {
-		const cJSON *c0 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(root, "choices"), 0);
-		const char *fr = get_str(c0, "finish_reason");
+	if ((stop = json_span_string(m[R_STOP_TYPE], NULL))) {
+		out->sample.stop_type = stop;
+	} else if (!strcmp(out->endpoint, "chat")) {
+		struct json_span c0 = json_span_first(m[R_CHOICES]);
+		char *fr = json_span_string(member(c0, "finish_reason"), NULL);
 		/* OpenAI's "length" is llama-server's "limit"; "stop" is an EOS or word. */
 		if (fr)
 			out->sample.stop_type = tps_xstrdup(!strcmp(fr, "length") ? "limit" : "eos");
+		free(fr);
 	}
-	out->prompt = tps_xstrdup(get_str(root, "prompt"));
-	out->model = tps_xstrdup(get_str(root, "model"));
-	gs = cJSON_GetObjectItemCaseSensitive(root, "generation_settings");
-	if (cJSON_IsObject(gs)) {
-		const cJSON *ie = cJSON_GetObjectItemCaseSensitive(gs, "ignore_eos");
-		const cJSON *np = cJSON_GetObjectItemCaseSensitive(gs, "n_predict");
-		const cJSON *sd = cJSON_GetObjectItemCaseSensitive(gs, "seed");
-		const cJSON *tp = cJSON_GetObjectItemCaseSensitive(gs, "temperature");
-		if (cJSON_IsBool(ie))
-			out->ignore_eos = cJSON_IsTrue(ie);
+	out->prompt = json_span_string(m[R_PROMPT], NULL);
+	out->model = json_span_string(m[R_MODEL], NULL);
+	json_span_members(m[R_GS], gkeys, G_N, g);
+	if (json_span_type(g[G_IGNORE_EOS]) == JSON_TRUE ||
+	    json_span_type(g[G_IGNORE_EOS]) == JSON_FALSE)
+		out->ignore_eos = json_span_type(g[G_IGNORE_EOS]) == JSON_TRUE;
+	if (json_span_type(g[G_N_PREDICT]) == JSON_NUMBER) {
+		double d = json_span_number(g[G_N_PREDICT]);
 		/* -1 means "until EOS or context end": no request to compare with. */
-		if (cJSON_IsNumber(np) && np->valuedouble >= 0 && np->valuedouble < RESPONSE_MAX_COUNT)
-			out->n_predict = (int64_t)np->valuedouble;
-		if (cJSON_IsNumber(sd) && sd->valuedouble >= 0 && sd->valuedouble < 9e18)
-			out->seed = (int64_t)sd->valuedouble;
-		if (cJSON_IsNumber(tp) && isfinite(tp->valuedouble))
-			out->temperature = tp->valuedouble;
+		if (d >= 0 && d < RESPONSE_MAX_COUNT)
+			out->n_predict = (int64_t)d;
 	}
+	if (json_span_type(g[G_SEED]) == JSON_NUMBER) {
+		double d = json_span_number(g[G_SEED]);
+		if (d >= 0 && d < 9e18)
+			out->seed = (int64_t)d;
+	}
+	if (json_span_type(g[G_TEMPERATURE]) == JSON_NUMBER &&
+	    isfinite(json_span_number(g[G_TEMPERATURE])))
+		out->temperature = json_span_number(g[G_TEMPERATURE]);
 	out->sample.http_status = 200;
 	ret = 0;
 out:
-	cJSON_free(raw);
+	free(text);
 	return ret;
 }
 
 int response_parse(const char *json, size_t len, struct response *out, char *err,
 		   size_t errlen)
 {
-	cJSON *root;
 	char why[96];
 	size_t at;
-	int ret;
 
-	/* cJSON is lenient; the bytes must be RFC 8259 first (schema/json_strict.h). The
-	 * message stays "not valid JSON" without the detail: it is stored as the
-	 * sample's error, and one server fault should give one error text. */
+	/* The bytes must be RFC 8259 first (schema/json_strict.h). The message stays
+	 * "not valid JSON" without the detail: it is stored as the sample's error, and
+	 * one server fault should give one error text. */
 	if (json_strict_check(json, len, &at, why, sizeof(why)) < 0)
 		return tps_fail(err, errlen, "not valid JSON");
-	if (!(root = cJSON_ParseWithLength(json, len)))
-		return tps_fail(err, errlen, "out of memory parsing JSON");
-	ret = response_from_json(root, json, len, out, err, errlen);
-	cJSON_Delete(root);
-	return ret;
+	return response_from_checked(json, len, out, err, errlen);
 }

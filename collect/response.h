@@ -33,13 +33,20 @@ struct response {
 int response_parse(const char *json, size_t len, struct response *out, char *err,
 		   size_t errlen);
 
-/* The same over an already parsed cJSON object (import reads JSONL lines once).
- * raw/rawlen, when raw is non-NULL, is the text root was parsed from: the timings
- * object is then kept as the server wrote it, byte for byte, rather than printed
- * again from the tree. */
-struct cJSON;
-int response_from_json(const struct cJSON *root, const char *raw, size_t rawlen,
-		       struct response *out, char *err, size_t errlen);
+/* The same over text json_strict_check() already accepted (import checks each
+ * line once): read where it lies, the timings object kept as the server wrote it,
+ * byte for byte. */
+int response_from_checked(const char *json, size_t len, struct response *out, char *err,
+			  size_t errlen);
+
+/* The same from the values of the top-level members named response_members[]
+ * (json_span_members() of the checked text; absent ones absent), for a caller
+ * that walks the members once for its own names too. */
+#define RESPONSE_N_MEMBERS 8
+extern const char *const response_members[RESPONSE_N_MEMBERS];
+struct json_span;
+int response_from_members(const struct json_span *m, struct response *out, char *err,
+			  size_t errlen);
 
 void response_init(struct response *r);
 void response_release(struct response *r);

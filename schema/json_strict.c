@@ -125,12 +125,16 @@ static int string(struct cursor *c)
 
 	c->p++; /* the opening quote */
 	while (c->p < c->end) {
-		unsigned char ch = *c->p;
-		/* The common case first: printable ASCII other than the quote and backslash. */
-		if (ch >= 0x20 && ch < 0x80 && ch != '"' && ch != '\\') {
-			c->p++;
-			continue;
-		}
+		const unsigned char *p = c->p, *end = c->end;
+		unsigned char ch;
+		/* The common case first, in a local pointer: printable ASCII other than the
+		 * quote and backslash. */
+		while (p < end && *p >= 0x20 && *p < 0x80 && *p != '"' && *p != '\\')
+			p++;
+		c->p = p;
+		if (p == end)
+			break;
+		ch = *p;
 		if (ch == '"') {
 			c->p++;
 			return 0;
@@ -226,12 +230,34 @@ static int value(struct cursor *c);
  * set: a key met twice is refused (cJSON would keep the first while a raw copy of
  * the text keeps the second). A key without a backslash is its raw bytes; one
  * with escapes is decoded (owned, freed with the set), so "a" and "\u0061" meet. */
+#define KEYSET_INLINE 32 /* slots on the stack: an object of up to 16 keys allocates nothing */
 struct keyset {
 	const unsigned char **k;
 	size_t *len, n, cap;
 	unsigned char **owned;
 	size_t n_owned;
+	const unsigned char *k0[KEYSET_INLINE];
+	size_t len0[KEYSET_INLINE];
 };
+
+static void keyset_init(struct keyset *ks)
+{
+	memset(ks, 0, sizeof(*ks));
+	ks->k = ks->k0;
+	ks->len = ks->len0;
+	ks->cap = KEYSET_INLINE;
+}
+
+static void keyset_release(struct keyset *ks)
+{
+	while (ks->n_owned)
+		free(ks->owned[--ks->n_owned]);
+	free(ks->owned);
+	if (ks->k != ks->k0) {
+		free(ks->k);
+		free(ks->len);
+	}
+}
 
 static size_t put_utf8(unsigned char *o, unsigned cp)
 {
@@ -305,6 +331,11 @@ static unsigned char *unescape(const unsigned char *s, size_t len, size_t *n)
 	return out;
 }
 
+char *json_strict_unescape(const char *body, size_t len, size_t *n)
+{
+	return (char *)unescape((const unsigned char *)body, len, n);
+}
+
 static size_t key_hash(const unsigned char *k, size_t n)
 {
 	size_t h = 1469598103934665603u, i;
@@ -320,16 +351,24 @@ static int keyset_add(struct keyset *ks, const unsigned char *k, size_t n)
 	size_t i;
 
 	if (2 * (ks->n + 1) > ks->cap) {
-		struct keyset big = { 0 };
-		big.cap = ks->cap ? 2 * ks->cap : 16;
-		big.k = tps_xcalloc(big.cap, sizeof(*big.k));
-		big.len = tps_xcalloc(big.cap, sizeof(*big.len));
+		struct { const unsigned char **k; size_t *len, n, cap; } big = { 0 };
+		size_t j, cap = 2 * ks->cap;
+		big.k = tps_xcalloc(cap, sizeof(*big.k));
+		big.len = tps_xcalloc(cap, sizeof(*big.len));
+		big.cap = cap;
 		for (i = 0; i < ks->cap; i++) {
-			if (ks->k[i])
-				keyset_add(&big, ks->k[i], ks->len[i]);
+			if (!ks->k[i])
+				continue;
+			for (j = key_hash(ks->k[i], ks->len[i]) & (cap - 1); big.k[j];
+			     j = (j + 1) & (cap - 1))
+				;
+			big.k[j] = ks->k[i];
+			big.len[j] = ks->len[i];
 		}
-		free(ks->k);
-		free(ks->len);
+		if (ks->k != ks->k0) {
+			free(ks->k);
+			free(ks->len);
+		}
 		ks->k = big.k;
 		ks->len = big.len;
 		ks->cap = big.cap; /* n stays: the same keys */
@@ -349,7 +388,7 @@ static int container(struct cursor *c)
 {
 	int object = *c->p == '{', ret = -1;
 	unsigned char close = object ? '}' : ']';
-	struct keyset keys = { 0 };
+	struct keyset keys;
 
 	if (++c->depth > JSON_STRICT_MAX_DEPTH)
 		return fail(c, c->p, "nested too deep");
@@ -360,6 +399,8 @@ static int container(struct cursor *c)
 		c->depth--;
 		return 0;
 	}
+	if (object)
+		keyset_init(&keys);
 	for (;;) {
 		if (object) {
 			const unsigned char *key = c->p, *k;
@@ -408,11 +449,8 @@ static int container(struct cursor *c)
 		goto out;
 	}
 out:
-	while (keys.n_owned)
-		free(keys.owned[--keys.n_owned]);
-	free(keys.owned);
-	free(keys.k);
-	free(keys.len);
+	if (object)
+		keyset_release(&keys);
 	return ret;
 }
 

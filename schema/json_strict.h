@@ -22,6 +22,11 @@
  * "text after the value". */
 int json_strict_check(const char *buf, size_t len, size_t *at, char *why, size_t whylen);
 
+/* The bytes a checked string's body (between its quotes, len bytes) stands for,
+ * escapes decoded: heap, never longer than len, with room for a NUL at [*n]
+ * (not written). Caller frees. */
+char *json_strict_unescape(const char *body, size_t len, size_t *n);
+
 /* 1 when s[0, len) is valid UTF-8 (no overlong forms, no surrogates, at most
  * U+10FFFF), else 0. */
 int json_utf8_valid(const char *s, size_t len);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect/import_int.h"
 #include "schema/record_json.h"
 #include "schema/store_int.h"
 #include "tpsdb.h"
@@ -318,6 +319,64 @@ static void test_import_repetitions(void **state)
 	assert_int_equal(scalar(f->s, "SELECT max(rep) FROM sample"), 4);
 }
 
+/* The writing pass replays what the checking pass kept: with the first file
+ * skipped as a duplicate, the run comes from the next file and its repetitions
+ * and seq count from 1 and 0 again, as if the skipped file had never been given. */
+static void test_import_skip_replays(void **state)
+{
+	struct fixture *f = *state;
+	const char *const first[] = { "--engine", "ours", "--model", "q35",
+		"@import/completion.json", NULL };
+	const char *const both[] = { "--engine", "ours", "--model", "q35",
+		"@import/completion.json", "@import/completion-reps.jsonl", NULL };
+
+	assert_int_equal(run_import(f, first), TPS_EXIT_OK);
+	assert_int_equal(run_import(f, both), TPS_EXIT_OK);
+	assert_non_null(strstr(f->err, "already imported on "));
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM run"), 2);
+	assert_text(f->s, "SELECT group_concat(rep) FROM (SELECT rep FROM sample WHERE run_id = "
+		    "(SELECT max(id) FROM run) ORDER BY id)", "1,2,3");
+	assert_text(f->s, "SELECT group_concat(seq) FROM (SELECT seq FROM sample WHERE run_id = "
+		    "(SELECT max(id) FROM run) ORDER BY id)", "0,1,2");
+	/* The new run's row is its own: made from the first file it imported. */
+	assert_text(f->s, "SELECT count(DISTINCT uuid) FROM run", "2");
+	assert_text(f->s, "SELECT samples FROM imported_file ORDER BY id DESC LIMIT 1", "3");
+}
+
+/* Each input is parsed once: once import_read() has checked a batch, its bytes are
+ * gone and the records it kept are all import_write() has to store. */
+static void test_import_parses_once(void **state)
+{
+	struct fixture *f = *state;
+	char *files[3] = { data_path("import/completion-reps.jsonl"),
+			   data_path("import/llama-bench.json"), data_path("import/eos.json") };
+	struct import_result res;
+	struct import_opts o;
+	struct import_batch *b;
+	int i;
+
+	import_opts_init(&o);
+	o.engine = "ours";
+	/* Two kinds cannot share one import: responses, then llama-bench alone. */
+	b = import_read(&o, files, 1);
+	assert_non_null(b);
+	assert_null(b->in[0].buf);
+	assert_int_equal(b->in[0].nrecs, 3);
+	assert_int_equal(import_write(f->s, b, &res), 0);
+	assert_int_equal(res.samples, 3);
+	import_batch_free(b);
+	b = import_read(&o, files + 1, 1);
+	assert_non_null(b);
+	assert_null(b->in[0].buf);
+	assert_true(b->in[0].nrecs > 0 && b->in[0].ntrees == 1);
+	assert_int_equal(import_write(f->s, b, &res), 0);
+	assert_true(res.samples > 0);
+	import_batch_free(b);
+	assert_int_equal(scalar(f->s, "SELECT count(*) FROM sample"), 3 + res.samples);
+	for (i = 0; i < 3; i++)
+		free(files[i]);
+}
+
 static void test_import_cold_start(void **state)
 {
 	struct fixture *f = *state;
@@ -537,6 +596,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_import_bad_inputs_change_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_usage_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_repetitions, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_skip_replays, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_parses_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_cold_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_cache_and_short_prompt, setup, teardown),
