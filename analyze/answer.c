@@ -3,7 +3,10 @@
 #include "analyze/answer.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "tpsdb.h"
 
 void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 		  struct answer *out)
@@ -59,4 +62,48 @@ void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 	}
 	verdict_decide_interval(sm / (double)n, interval ? sqrt(sv) / (double)n : NAN,
 				interval ? df : NAN, (1 - level) / 2, band_pct, &out->geomean);
+}
+
+void answer_set_build(const int *metric, const struct verdict *const *v, size_t n,
+		      const double *band_pct, int n_metrics, struct answer_set *out)
+{
+	size_t i;
+	int m;
+
+	memset(out, 0, sizeof(*out));
+	out->m = tps_xcalloc(n_metrics > 0 ? (size_t)n_metrics : 1, sizeof(*out->m));
+	for (m = 0; m < n_metrics; m++) {
+		struct answer_metric *am = &out->m[out->n];
+		size_t k = 0;
+
+		for (i = 0; i < n; i++)
+			k += metric[i] == m;
+		if (!k)
+			continue;
+		am->metric = m;
+		am->rows = tps_xcalloc(k, sizeof(*am->rows));
+		am->v = tps_xcalloc(k, sizeof(*am->v));
+		for (k = 0, i = 0; i < n; i++) {
+			if (metric[i] != m)
+				continue;
+			am->rows[k] = i;
+			am->v[k++] = v[i];
+		}
+		answer_build(am->v, k, band_pct[m], &am->a);
+		out->n++;
+	}
+}
+
+void answer_set_release(struct answer_set *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n; i++) {
+		free(s->m[i].rows);
+		free(s->m[i].v);
+	}
+	free(s->m);
+	memset(s, 0, sizeof(*s));
 }

@@ -33,4 +33,31 @@ struct answer {
 void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 		  struct answer *out);
 
+/* One metric's answer over the rows of a result (a comparison's or a gate's) that
+ * are of that metric. */
+struct answer_metric {
+	int metric;               /* the result's metric index (enum parity_metric,
+				     enum gate_metric) */
+	struct answer a;          /* over a.n rows; a.named index rows[] and v[] */
+	size_t *rows;             /* a.n: the indexes of the result's rows, in order */
+	const struct verdict **v; /* a.n: their verdicts, borrowed from the result */
+};
+
+/* The one-line answer of a result: one answer_metric per metric that has rows, in
+ * the order of the metrics' indexes. */
+struct answer_set {
+	struct answer_metric *m;
+	size_t n;
+};
+
+/* The answers of n rows: row i is of metric metric[i] (counted by none when not in
+ * [0, n_metrics)) with verdict v[i]; each metric's rows go through answer_build()
+ * against band_pct[metric]. Fills *out (the verdicts stay borrowed), which the
+ * caller releases with answer_set_release(). Cannot fail. */
+void answer_set_build(const int *metric, const struct verdict *const *v, size_t n,
+		      const double *band_pct, int n_metrics, struct answer_set *out);
+
+/* Frees what *s holds and zeroes it; accepts NULL and a zeroed set. */
+void answer_set_release(struct answer_set *s);
+
 #endif

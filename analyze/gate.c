@@ -409,6 +409,7 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 		out->n_fail += out->n_find;
 	if (p->sweep && in->sweep)
 		add_violations(in->sweep, out);
+	gate_answer(out, &out->answers);
 	if (!out->n_shared) {
 		out->stop = GATE_STOP_NOTHING_SHARED;
 		goto out;
@@ -429,5 +430,24 @@ void gate_result_release(struct gate_result *r)
 	free(r->outputs);
 	free(r->viol);
 	free(r->trend);
+	answer_set_release(&r->answers);
 	memset(r, 0, sizeof(*r));
+}
+
+void gate_answer(const struct gate_result *r, struct answer_set *out)
+{
+	double band[GATE_N_METRICS] = { 0 };
+	int *metric = tps_xcalloc(r->n_rows + 1, sizeof(*metric));
+	const struct verdict **v = tps_xcalloc(r->n_rows + 1, sizeof(*v));
+	size_t i;
+
+	/* A metric's answer is held against its last row's threshold. */
+	for (i = 0; i < r->n_rows; i++) {
+		band[r->rows[i].metric] = r->rows[i].g.threshold_pct;
+		metric[i] = r->rows[i].metric;
+		v[i] = &r->rows[i].g.v;
+	}
+	answer_set_build(metric, v, r->n_rows, band, GATE_N_METRICS, out);
+	free(v);
+	free(metric);
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/answer.h"
 #include "analyze/changepoint.h"
 #include "analyze/estimate.h"
 #include "analyze/parity.h"
@@ -212,7 +213,14 @@ struct gate_result {
 					  the gate passes at 0 */
 	enum gate_stop stop;
 	const struct gate_cell *stop_cell;
+	struct answer_set answers;     /* gate_answer() of the rows */
 };
+
+/* The one-line answer of r's rows: per metric (enum gate_metric), the rows of that
+ * metric through answer_build() against the threshold of its last row
+ * (answer_set_build()). Fills *out, borrowing r's verdicts; the caller releases it
+ * with answer_set_release(). gate_decide() fills r->answers so. */
+void gate_answer(const struct gate_result *r, struct answer_set *out);
 
 /* Judges in under p. Each candidate cell takes the baseline run of the same cell
  * and engine, else the first of another engine (an ENGINES note when there was a
@@ -225,7 +233,7 @@ struct gate_result {
  * the cell's noise floor times p->noise_k; a side without values is a NO_DATA note instead
  * (not for acceptance unless both sides had values). With p->trend, each gated
  * metric's history is searched for change points at min magnitude p->threshold.
- * Fills *out; everything in it borrows from in, so in must outlive it. Release
+ * answers holds the rows' one-line answer (gate_answer()). Fills *out; everything in it borrows from in, so in must outlive it. Release
  * with gate_result_release(), also after -1. 0 ok; -1 with out->stop set. */
 int gate_decide(const struct gate_input *in, const struct gate_params *p,
 		struct gate_result *out);

@@ -400,10 +400,30 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 	for (j = 0; j < in->n_vs; j++)
 		if (!used[j] && has_model(in->ours, in->n_ours, in->vs[j].model))
 			add_note(out, PARITY_NOTE_LONE, &in->vs[j], o->ours, NULL);
+	parity_answer(out, o->band_pct, &out->answers);
 	ret = 0;
 out:
 	free(used);
 	return ret;
+}
+
+void parity_answer(const struct parity_result *r, double band_pct, struct answer_set *out)
+{
+	const double band[PARITY_N_METRICS] = { band_pct, band_pct };
+	int *metric = tps_xcalloc(r->n_rows + 1, sizeof(*metric));
+	const struct verdict **v = tps_xcalloc(r->n_rows + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < r->n_rows; i++) {
+		const char *m = r->rows[i].metric;
+
+		metric[i] = !strcmp(m, "pp") ? PARITY_METRIC_PP : !strcmp(m, "tg") ?
+			    PARITY_METRIC_TG : -1;
+		v[i] = &r->rows[i].v;
+	}
+	answer_set_build(metric, v, r->n_rows, band, PARITY_N_METRICS, out);
+	free(v);
+	free(metric);
 }
 
 void parity_result_release(struct parity_result *r)
@@ -420,5 +440,6 @@ void parity_result_release(struct parity_result *r)
 	}
 	free(r->rows);
 	free(r->notes);
+	answer_set_release(&r->answers);
 	memset(r, 0, sizeof(*r));
 }

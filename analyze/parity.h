@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/answer.h"
 #include "analyze/estimate.h"
 #include "analyze/verdict.h"
 
@@ -211,13 +212,16 @@ struct parity_result {
 	enum parity_stop stop;
 	const struct parity_side *stop_cell; /* the cell that stopped it, borrowed */
 	struct parity_diff stop_diff;        /* REFUSED: what differs */
+	struct answer_set answers;           /* parity_answer() of the rows, at the
+						band (after 0 only) */
 };
 
 /* Judges every shared cell of in. A cell whose two runs differ (parity_mismatch())
  * stops the judging with stop REFUSED and -1, unless o->force, which compares it
  * anyway, marks its rows forced and adds a FORCED note. A cell of one side only
  * gets a LONE note when the other side measured its model elsewhere. No shared
- * cell is not an error: n_rows is 0 and the caller decides. Fills *out (rows own
+ * cell is not an error: n_rows is 0 and the caller decides. After 0, answers holds
+ * the rows' one-line answer at o->band_pct (parity_answer()). Fills *out (rows own
  * their strings; notes and stop_* borrow from in), which the caller releases with
  * parity_result_release(), also after -1. 0 ok, -1 with out->stop set. */
 int parity_decide(const struct parity_input *in, const struct parity_opts *o,
@@ -225,6 +229,12 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 
 /* Frees what *r holds and zeroes it; accepts NULL and a zeroed result. */
 void parity_result_release(struct parity_result *r);
+
+/* The one-line answer of r's rows: per metric (enum parity_metric: pp, then tg),
+ * the rows of that metric, forced ones included, through answer_build() against
+ * band_pct (answer_set_build()). Fills *out, borrowing r's verdicts; the caller
+ * releases it with answer_set_release(). parity_decide() fills r->answers so. */
+void parity_answer(const struct parity_result *r, double band_pct, struct answer_set *out);
 
 /* Rows of r whose runs carry an environment finding or degenerate output: what
  * compare warns about, and what --strict fails on. Pure. */

@@ -54,12 +54,10 @@ static char *arena_strdup(struct study_arena *a, const char *s)
 	return keep(a, tps_xstrdup(s ? s : ""));
 }
 
-/* A series' legend: the engine, with the endpoint after it unless completion. */
+/* A series' legend: the engine on its endpoint, as cell_label_endpoint() spells it. */
 static const char *series_label(struct study_arena *a, const char *engine, const char *endpoint)
 {
-	if (study_same(endpoint, "completion"))
-		return arena_strdup(a, engine);
-	return keep(a, tps_xasprintf("%s (%s)", engine, endpoint));
+	return keep(a, cell_label_endpoint(engine, endpoint));
 }
 
 static const char *sweep_title(struct study_arena *a, const char *model, const char *spec_type)

@@ -5,13 +5,14 @@
 #include "analyze/config.h"
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
+#include "analyze/series.h"
 #include "analyze/sweep.h"
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "reports/compare_write.h"
 #include "reports/gate_write.h"
-#include "reports/series.h"
 #include "schema/gate_load.h"
+#include "schema/report_load.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>
@@ -243,8 +244,12 @@ static int load(struct tps_ctx *ctx, const struct gate_cli *o, struct gate_set *
 		ignore_config_warn(o->ignore_config, o->rep.engine, set->ignored[0],
 				   o->rep.baseline, set->ignored[1]);
 	if (o->p.sweep) {
-		if (series_from_decode(set->decode, set->n_decode, SWEEP_TOLERANCE_PCT, sweep) < 0)
-			return -1;
+		struct series_run *view = report_series_runs(set->decode, set->n_decode);
+		int bad = series_assemble(view, set->n_decode, SWEEP_TOLERANCE_PCT, sweep) < 0;
+
+		free(view);
+		if (bad)
+			return tps_error("cannot analyse the sweep: the tolerance must be a number >= 0");
 		set->in.sweep = sweep;
 	}
 	return 0;

@@ -6,12 +6,13 @@
 #include "analyze/series.h"
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
-#include "reports/series.h"
 #include "reports/sweep_write.h"
+#include "schema/report_load.h"
 #include "schema/series_load.h"
 #include "tpsdb.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
@@ -72,6 +73,7 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	struct series_set set = { 0 };
 	struct series_verdict vd = { 0 };
 	struct store_decode *runs = NULL;
+	struct series_run *view = NULL;
 	struct cell_filter f = { 0 };
 	struct series_view v = { 0 };
 	double tolerance = SWEEP_TOLERANCE_PCT;
@@ -110,9 +112,13 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	if (!(s = tps_ctx_store(ctx)) || labels_check(s, v.engine, f.model, f.tag) < 0)
 		goto out;
 	/* Every engine is loaded, --engine or not: the shape and the gaps need the others. */
-	if (store_load_series(s, &f, batch, &runs, &n_runs) < 0 ||
-	    series_from_decode(runs, n_runs, tolerance, &set) < 0)
+	if (store_load_series(s, &f, batch, &runs, &n_runs) < 0)
 		goto out;
+	view = report_series_runs(runs, n_runs);
+	if (series_assemble(view, n_runs, tolerance, &set) < 0) {
+		tps_error("cannot analyse the sweep: the tolerance must be a number >= 0");
+		goto out;
+	}
 	if (series_decide(&v, &set, tolerance, &vd) < 0)
 		goto out;
 	if (!vd.n_shown) {
@@ -137,6 +143,7 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 out:
 	series_verdict_release(&vd);
 	series_set_release(&set);
+	free(view);
 	store_decode_free(runs, n_runs);
 	return ret;
 }

@@ -1,5 +1,6 @@
 /* answer_text.c: the one-line answer in words (answer_text.h). Every figure is
- * one the rows below it print, or their geometric mean decided as an estimate. */
+ * one the rows below it print, or their geometric mean decided as an estimate;
+ * the deciding is analyze/'s (answer_set_build()), this only words it. */
 #include "reports/answer_text.h"
 
 #include <math.h>
@@ -60,97 +61,62 @@ void answer_text_metric(char *buf, size_t len, const char *metric, const struct 
 		    isfinite(a->geomean.ci_lo_pct) ? ci : "(no interval: a cell has none)");
 }
 
-/* One row an answer counts: the metric it is of, its name (owned), its verdict and
- * the band its metric is decided against. */
-struct answer_row {
-	int metric;
-	char *name;
-	const struct verdict *v;
-	double band;
-};
-
-/* The one loop of every answer: for each metric in order, the rows of that metric
- * through answer_build() (against the band of its first row) and
- * answer_text_metric(), after buf, "; " between metrics. Frees the rows' names.
- * Returns whether a metric had rows. */
-static int answer_rows(char *buf, size_t len, const char *const *metrics, int n_metrics,
-		       struct answer_row *rows, size_t n)
+/* The one loop of every answer: each metric's part of set (answer_text_metric(),
+ * the metric called metric_name(), the rows named by name_of(r, row index)) after
+ * buf, "; " between metrics. Only the named regressions are printed, so only they
+ * get a name. */
+static void answer_words(char *buf, size_t len, const struct answer_set *set,
+			 const char *(*metric_name)(int metric),
+			 void (*name_of)(const void *r, size_t row, char *name, size_t len),
+			 const void *r)
 {
-	const struct verdict **v = tps_xcalloc(n + 1, sizeof(*v));
-	const char **names = tps_xcalloc(n + 1, sizeof(*names));
 	size_t i, k;
-	int m, any = 0;
 
-	for (m = 0; m < n_metrics; m++) {
-		struct answer a;
-		double band = NAN;
+	for (i = 0; i < set->n; i++) {
+		const struct answer_metric *am = &set->m[i];
+		const char **names = tps_xcalloc(am->a.n + 1, sizeof(*names));
+		char name[256];
 
-		for (k = 0, i = 0; i < n; i++) {
-			if (rows[i].metric != m)
-				continue;
-			if (!k)
-				band = rows[i].band;
-			names[k] = rows[i].name;
-			v[k++] = rows[i].v;
+		for (k = 0; k < am->a.n_named; k++) {
+			name_of(r, am->rows[am->a.named[k]], name, sizeof(name));
+			names[am->a.named[k]] = tps_xstrdup(name);
 		}
-		if (!k)
-			continue;
-		answer_build(v, k, band, &a);
-		cat(buf, len, "%s ", any ? ";" : "");
-		answer_text_metric(buf, len, metrics[m], &a, names, v);
-		any = 1;
+		cat(buf, len, "%s ", i ? ";" : "");
+		answer_text_metric(buf, len, metric_name(am->metric), &am->a, names, am->v);
+		for (k = 0; k < am->a.n_named; k++)
+			free((char *)names[am->a.named[k]]);
+		free(names);
 	}
-	for (i = 0; i < n; i++)
-		free(rows[i].name);
-	free(names);
-	free(v);
-	return any;
 }
 
-char *answer_text_compare(const struct parity_result *r, const char *ours, const char *vs,
-			  double band_pct)
+static const char *compare_metric_name(int metric)
 {
-	static const char *const metrics[2] = { "pp", "tg" };
-	struct answer_row *rows = tps_xcalloc(r->n_rows + 1, sizeof(*rows));
-	char buf[2048], name[256];
-	size_t i;
+	return metric == PARITY_METRIC_TG ? "tg" : "pp";
+}
+
+static void compare_name(const void *r, size_t row, char *name, size_t len)
+{
+	parity_row_name(&((const struct parity_result *)r)->rows[row], name, len);
+}
+
+char *answer_text_compare(const struct parity_result *r, const char *ours, const char *vs)
+{
+	char buf[2048];
 
 	snprintf(buf, sizeof(buf), "%s vs %s:", ours, vs);
-	for (i = 0; i < r->n_rows; i++) {
-		parity_row_name(&r->rows[i], name, sizeof(name));
-		rows[i].metric = strcmp(r->rows[i].metric, "pp") ? strcmp(r->rows[i].metric, "tg") ?
-				 -1 : 1 : 0;
-		rows[i].name = tps_xstrdup(name);
-		rows[i].v = &r->rows[i].v;
-		rows[i].band = band_pct;
-	}
-	answer_rows(buf, sizeof(buf), metrics, 2, rows, r->n_rows);
-	free(rows);
+	answer_words(buf, sizeof(buf), &r->answers, compare_metric_name, compare_name, r);
 	return tps_xstrdup(buf);
+}
+
+static void gate_name(const void *r, size_t row, char *name, size_t len)
+{
+	parity_side_name(&((const struct gate_result *)r)->rows[row].cand->side, name, len);
 }
 
 char *answer_text_gate(const struct gate_result *r)
 {
-	const char *metrics[GATE_N_METRICS];
-	double band[GATE_N_METRICS] = { 0 };
-	struct answer_row *rows = tps_xcalloc(r->n_rows + 1, sizeof(*rows));
-	char buf[2048] = "answer:", name[256];
-	size_t i;
-	int m;
+	char buf[2048] = "answer:";
 
-	for (m = 0; m < GATE_N_METRICS; m++)
-		metrics[m] = gate_metric_name(m);
-	/* A metric's answer is held against its last row's threshold. */
-	for (i = 0; i < r->n_rows; i++)
-		band[r->rows[i].metric] = r->rows[i].g.threshold_pct;
-	for (i = 0; i < r->n_rows; i++) {
-		parity_side_name(&r->rows[i].cand->side, name, sizeof(name));
-		rows[i].metric = (int)r->rows[i].metric;
-		rows[i].name = tps_xstrdup(name);
-		rows[i].v = &r->rows[i].g.v;
-		rows[i].band = band[r->rows[i].metric];
-	}
-	answer_rows(buf, sizeof(buf), metrics, GATE_N_METRICS, rows, r->n_rows);
-	free(rows);
+	answer_words(buf, sizeof(buf), &r->answers, gate_metric_name, gate_name, r);
 	return tps_xstrdup(buf);
 }

@@ -17,15 +17,14 @@
 void answer_text_metric(char *buf, size_t len, const char *metric, const struct answer *a,
 			const char *const *names, const struct verdict *const *v);
 
-/* The whole line for a comparison's rows (pp, then tg), without a newline:
- * "<ours> vs <vs>: ...". Returns a heap string the caller frees. */
-char *answer_text_compare(const struct parity_result *r, const char *ours, const char *vs,
-			  double band_pct);
+/* The whole line of a comparison, without a newline: "<ours> vs <vs>: ..." and the
+ * answers parity_decide() left in r->answers (pp, then tg), the regressions named
+ * as the rows are. Returns a heap string the caller frees. */
+char *answer_text_compare(const struct parity_result *r, const char *ours, const char *vs);
 
-
-
-/* The same line for a gate's rows (each metric at its threshold): "answer: tg no
- * regression in 3 of 4 cells, 1 regression (moe-30b -6.1% [...]) ...". Caller frees. */
+/* The same line of a gate, from r->answers (each metric at its threshold): "answer:
+ * tg no regression in 3 of 4 cells, 1 regression (moe-30b -6.1% [...]) ...". Caller
+ * frees. */
 char *answer_text_gate(const struct gate_result *r);
 
 #endif

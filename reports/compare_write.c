@@ -349,7 +349,7 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 		goto out;
 	}
 	/* The answer first: what a person acts on, then the rows behind it. */
-	line = answer_text_compare(r, ours_raw, vs_raw, band_pct);
+	line = answer_text_compare(r, ours_raw, vs_raw);
 	if (fmt == TABLE_FMT_MD) {
 		o = md_escape(ours_raw);
 		v = md_escape(vs_raw);

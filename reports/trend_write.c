@@ -4,10 +4,10 @@
  * shows (and a little more) so that the last bits of a floating-point sum do not
  * end up in a golden file. */
 #include "reports/trend_write.h"
+#include "analyze/cell_label.h"
 #include "reports/json.h"
 #include "reports/md.h"
 #include "reports/table.h"
-#include "schema/record.h"
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
@@ -26,22 +26,6 @@ static double round_sig(double v)
 
 	snprintf(buf, sizeof(buf), "%.4g", v);
 	return strtod(buf, NULL);
-}
-
-const char *trend_write_config(const struct history_series *se, char *buf, size_t len)
-{
-	if (se->n_max == TPS_NULL && !*se->spec_type)
-		snprintf(buf, len, "base");
-	else if (se->n_max == TPS_NULL)
-		snprintf(buf, len, "%s base", se->spec_type);
-	else
-		snprintf(buf, len, "%s n_max=%lld", *se->spec_type ? se->spec_type : "spec",
-			 (long long)se->n_max);
-	if (strcmp(se->endpoint, "completion")) {
-		size_t n = strlen(buf);
-		snprintf(buf + n, len - n, " (%s)", se->endpoint);
-	}
-	return buf;
 }
 
 static cJSON *series_json(const struct trend_write_item *it)
@@ -91,7 +75,7 @@ enum { C_ENGINE, C_MODEL, C_CONFIG, C_METRIC, C_RUN, C_TAG, C_VERSION, C_AT, C_B
 void trend_tables(struct table *st, struct table *ct, const struct trend_write_item *items,
 		  size_t n)
 {
-	char cfg[160], num[48];
+	char num[48];
 	size_t i, k;
 
 	table_init(st, S_N);
@@ -122,8 +106,8 @@ void trend_tables(struct table *st, struct table *ct, const struct trend_write_i
 		const struct trend *t = items[i].t;
 		size_t row = table_add_row(st);
 		int reg = trend_latest_regression(t);
+		char *cfg = cell_label(se->spec_type, se->n_max, se->endpoint);
 
-		trend_write_config(se, cfg, sizeof(cfg));
 		table_set(st, row, S_ENGINE, se->engine);
 		table_set(st, row, S_MODEL, se->model);
 		table_set(st, row, S_CONFIG, cfg);
@@ -157,6 +141,7 @@ void trend_tables(struct table *st, struct table *ct, const struct trend_write_i
 			md_num(num, sizeof(num), "%.2g", cp->pvalue);
 			table_set(ct, cr, C_P, num);
 		}
+		free(cfg);
 	}
 }
 

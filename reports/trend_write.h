@@ -36,8 +36,4 @@ void trend_write(FILE *f, const struct trend_write_item *items, size_t n,
  * after an error line (out of memory). */
 int trend_write_json(FILE *f, const struct trend_write_item *items, size_t n);
 
-/* The config of a series as the text names it ("base", "draft-simple n_max=3",
- * "... (chat)"), raw, into buf; returns buf. */
-const char *trend_write_config(const struct history_series *se, char *buf, size_t len);
-
 #endif

@@ -1,6 +1,7 @@
 /* test_answer.c: analyze/answer, the one-line answer: counts by answer, the named
  * regressions, and the geometric mean of the deltas decided as one estimate, with
- * no interval when a cell has none. */
+ * no interval when a cell has none; and the per-metric answers of a comparison
+ * (parity_answer()) and of a gate (gate_answer()) that compare and gate word. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,6 +11,8 @@
 #include <cmocka.h>
 
 #include "analyze/answer.h"
+#include "analyze/gate.h"
+#include "analyze/parity.h"
 #include "analyze/stats.h"
 
 static void cell(struct verdict *v, double m, double se, double df)
@@ -62,10 +65,107 @@ static void test_answer_counts_and_geomean(void **state)
 	assert_true(isnan(a.geomean.delta_pct));
 }
 
+/* A comparison's rows, pp and tg interleaved: each metric counts its own rows in
+ * order, names its regressions by the result's row index, and holds the band. */
+static void test_answer_compare(void **state)
+{
+	static const char *const metric[5] = { "tg", "pp", "tg", "pp", "pp" };
+	static const double m[5] = { 1.004, 0.94, 0.93, 1.03, 0.92 };
+	struct parity_row rows[5];
+	struct parity_result r;
+	struct answer_set set;
+	size_t i;
+
+	(void)state;
+	memset(rows, 0, sizeof(rows));
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 5; i++) {
+		rows[i].metric = metric[i];
+		cell(&rows[i].v, log(m[i]), 0.004, 9);
+	}
+	r.rows = rows;
+	r.n_rows = 5;
+	parity_answer(&r, 3, &set);
+	assert_int_equal(set.n, 2);
+	/* pp first, whatever the rows' order. */
+	assert_int_equal(set.m[0].metric, PARITY_METRIC_PP);
+	assert_int_equal(set.m[0].a.n, 3);
+	assert_int_equal(set.m[0].rows[0], 1);
+	assert_int_equal(set.m[0].rows[1], 3);
+	assert_int_equal(set.m[0].rows[2], 4);
+	assert_ptr_equal(set.m[0].v[2], &rows[4].v);
+	assert_int_equal(set.m[0].a.yes, 2);
+	assert_int_equal(set.m[0].a.no, 1);
+	assert_int_equal(set.m[0].a.n_named, 2);
+	assert_int_equal(set.m[0].rows[set.m[0].a.named[0]], 1);
+	assert_int_equal(set.m[0].rows[set.m[0].a.named[1]], 4);
+	assert_true(set.m[0].a.geomean.band_pct == 3);
+	assert_int_equal(set.m[1].metric, PARITY_METRIC_TG);
+	assert_int_equal(set.m[1].a.n, 2);
+	assert_int_equal(set.m[1].rows[0], 0);
+	assert_int_equal(set.m[1].rows[1], 2);
+	assert_int_equal(set.m[1].a.yes, 1);
+	assert_int_equal(set.m[1].rows[set.m[1].a.named[0]], 2);
+	answer_set_release(&set);
+	assert_int_equal(set.n, 0);
+	/* No rows, no answer; releasing twice is harmless. */
+	r.n_rows = 0;
+	parity_answer(&r, 3, &set);
+	assert_int_equal(set.n, 0);
+	answer_set_release(&set);
+	answer_set_release(&set);
+	answer_set_release(NULL);
+}
+
+/* A gate's rows: a metric without rows has no answer, and each metric is held
+ * against the threshold of its last row. */
+static void test_answer_gate(void **state)
+{
+	static const int metric[4] = { GATE_TG, GATE_ACCEPT, GATE_TG, GATE_TG };
+	static const double thr[4] = { 5, 9, 6, 7 };
+	static const double m[4] = { 0.94, 1.001, 1.002, 0.999 };
+	struct gate_row rows[4];
+	struct gate_result r;
+	struct answer_set set;
+	size_t i;
+
+	(void)state;
+	memset(rows, 0, sizeof(rows));
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 4; i++) {
+		rows[i].metric = metric[i];
+		rows[i].g.threshold_pct = thr[i];
+		cell(&rows[i].g.v, log(m[i]), 0.004, 9);
+	}
+	r.rows = rows;
+	r.n_rows = 4;
+	gate_answer(&r, &set);
+	assert_int_equal(set.n, 2);
+	assert_int_equal(set.m[0].metric, GATE_TG);
+	assert_int_equal(set.m[0].a.n, 3);
+	assert_int_equal(set.m[0].rows[0], 0);
+	assert_int_equal(set.m[0].rows[1], 2);
+	assert_int_equal(set.m[0].rows[2], 3);
+	assert_ptr_equal(set.m[0].v[0], &rows[0].g.v);
+	assert_int_equal(set.m[0].a.yes, 1);
+	assert_int_equal(set.m[0].a.no, 2);
+	assert_int_equal(set.m[0].a.n_named, 1);
+	assert_int_equal(set.m[0].rows[set.m[0].a.named[0]], 0);
+	assert_true(set.m[0].a.geomean.band_pct == 7);
+	assert_int_equal(set.m[1].metric, GATE_ACCEPT);
+	assert_int_equal(set.m[1].a.n, 1);
+	assert_int_equal(set.m[1].rows[0], 1);
+	assert_int_equal(set.m[1].a.yes, 0);
+	assert_true(set.m[1].a.geomean.band_pct == 9);
+	answer_set_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_answer_counts_and_geomean),
+		cmocka_unit_test(test_answer_compare),
+		cmocka_unit_test(test_answer_gate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

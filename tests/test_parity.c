@@ -1,7 +1,7 @@
 /* test_parity.c: analyze/parity.c's decision alone over plain structs (pairing,
  * refusals, forcing, notes, verdicts), the same over a store through
  * schema/pair_load.c (the stored noise floor, flagged samples, tags), the words of
- * reports/parity.c, and reports/series.c (series assembly, shape, gaps) over a
+ * reports/parity.c, and the series (analyze/series.c: assembly, shape, gaps) over a
  * migrated ":memory:" store filled through store_run_insert/store_sample_insert,
  * plus the acceptance and flag-count queries added to schema/cells.c. */
 #include <setjmp.h>
@@ -16,13 +16,15 @@
 #include <string.h>
 
 #include "analyze/parity.h"
+#include "analyze/series.h"
 #include "reports/parity.h"
-#include "reports/series.h"
 #include "reports/sweep_text.h"
 #include "schema/cells.h"
 #include "schema/noise.h"
 #include "schema/pair_load.h"
 #include "schema/record.h"
+#include "schema/report_load.h"
+#include "schema/series_load.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
@@ -618,12 +620,16 @@ static int series_load(struct store *s, const struct cell_filter *f, double tole
 		       struct series_set *set)
 {
 	struct store_decode *runs = NULL;
+	struct series_run *view = NULL;
 	size_t n = 0;
 	int ret = -1;
 
 	memset(set, 0, sizeof(*set));
-	if (store_load_decode(s, f, &runs, &n) == 0)
-		ret = series_from_decode(runs, n, tolerance_pct, set);
+	if (store_load_decode(s, f, &runs, &n) == 0) {
+		view = report_series_runs(runs, n);
+		ret = series_assemble(view, n, tolerance_pct, set);
+	}
+	free(view);
 	store_decode_free(runs, n);
 	return ret;
 }

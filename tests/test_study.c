@@ -473,6 +473,17 @@ static void test_study_sweep(void **state)
 	assert_int_equal(sw.series[0].n, 2);
 	assert_int_equal(sw.series[0].n_max[0], 4);
 	NEAR(sw.series[0].tg[0], 200);
+	assert_string_equal(sw.series[0].label, "ours");
+	/* The legend names an endpoint as cell_label_endpoint() does: an empty one is
+	 * left unsaid, another follows in parentheses. */
+	dec[0].endpoint = dec[1].endpoint = "";
+	assert_int_equal(study_sweep(&in, NULL, 0, NULL, NULL, a, &sw, &err), 0);
+	assert_int_equal(sw.n_series, 1);
+	assert_string_equal(sw.series[0].label, "ours");
+	dec[0].endpoint = dec[1].endpoint = "chat";
+	assert_int_equal(study_sweep(&in, NULL, 0, NULL, NULL, a, &sw, &err), 0);
+	assert_int_equal(sw.n_series, 1);
+	assert_string_equal(sw.series[0].label, "ours (chat)");
 	study_arena_free(a);
 }
 

@@ -20,6 +20,7 @@
 #include "analyze/trend.h"
 #include "collect/import.h"
 #include "reports/tables.h"
+#include "reports/trend_write.h"
 #include "schema/history.h"
 #include "schema/record.h"
 #include "schema/report_load.h"
@@ -315,10 +316,52 @@ static void test_trend_decide(void **state)
 	}
 }
 
+/* The config column of trend's tables is cell_label()'s: the default endpoint and
+ * an empty one are left unsaid, any other follows in parentheses. */
+static void test_trend_config_label(void **state)
+{
+	static const struct {
+		const char *spec_type, *endpoint;
+		int64_t n_max;
+		const char *want;
+	} cases[] = {
+		{ "", "", TPS_NULL, "base" },
+		{ "", "completion", TPS_NULL, "base" },
+		{ "ngram", "chat", 4, "ngram n_max=4 (chat)" },
+		{ "", "", 3, "spec n_max=3" },
+		{ "eagle", "chat", TPS_NULL, "eagle base (chat)" },
+	};
+	enum { N = sizeof(cases) / sizeof(cases[0]) };
+	struct history_series se[N];
+	struct trend_write_item items[N];
+	struct trend t = { 0 };
+	struct table st, ct;
+	size_t i;
+
+	(void)state;
+	memset(se, 0, sizeof(se));
+	for (i = 0; i < N; i++) {
+		se[i].engine = "ours";
+		se[i].model = "m";
+		se[i].spec_type = (char *)cases[i].spec_type;
+		se[i].endpoint = (char *)cases[i].endpoint;
+		se[i].n_max = cases[i].n_max;
+		items[i] = (struct trend_write_item){ .se = &se[i], .metric = "tg", .t = &t };
+	}
+	trend_tables(&st, &ct, items, N);
+	assert_int_equal(st.t.nrows, N + 1);
+	for (i = 0; i < N; i++)
+		/* Column 2 is the config. */
+		assert_string_equal(st.t.cells[(i + 1) * st.t.ncols + 2].text, cases[i].want);
+	table_release(&st);
+	table_release(&ct);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trend_decide),
+		cmocka_unit_test(test_trend_config_label),
 		cmocka_unit_test_setup_teardown(test_trend_history_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trend_history_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trend_changepoints, setup, teardown),
