@@ -48,6 +48,16 @@ void table_release(struct table *t);
  * text (0 for none). */
 void table_col(struct table *t, size_t col, enum table_kind kind, const char *header,
 	       size_t min_width);
+/* One column of a table as table_col() sets it: a command's columns are one
+ * static array, read by table_init_cols(). */
+struct table_colspec {
+	enum table_kind kind;
+	const char *header;
+	size_t min_width;
+};
+/* Makes a table of the n columns cols[0..n) (table_init(), then table_col() for
+ * each). Release with table_release(). */
+void table_init_cols(struct table *t, const struct table_colspec *cols, size_t n);
 /* Sets column col's header from a printf format. */
 void table_col_headf(struct table *t, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
