@@ -165,7 +165,9 @@ void table_write(FILE *f, const struct table *t, enum table_format fmt)
 		without_keys(t, &view);
 		m = &view;
 	}
-	if (fmt == TABLE_FMT_MD) {
+	if (fmt == TABLE_FMT_MD && t->md_unpadded) {
+		md_table_write_md(f, m);
+	} else if (fmt == TABLE_FMT_MD) {
 		md_table_write_gfm(f, m);
 	} else {
 		st.rule = t->rule;

@@ -37,6 +37,8 @@ struct table {
 	int left_header;        /* text only: header cells left-aligned */
 	size_t key_cols;        /* the first key_cols columns name the group a heading
 				   shows in text and markdown: only CSV writes them */
+	int md_unpadded;        /* markdown only: cells unpadded under "|---|" rules
+				   (md_table_write_md), the layout of the report's pages */
 };
 
 /* Makes an empty table of ncols columns, every one TABLE_TEXT with an empty
@@ -80,8 +82,8 @@ void table_mark(struct table *t, size_t row, size_t col);
 const char *table_get(const struct table *t, size_t row, size_t col);
 
 /* Writes t to f as fmt: text (columns two spaces apart, each as wide as its widest
- * cell or min_width, every cell through md_plain()), markdown (md_table_write_gfm:
- * every cell through md_escape()) or CSV (a header line, then one line a row, each
+ * cell or min_width, every cell through md_plain()), markdown (md_table_write_gfm,
+ * or md_table_write_md with md_unpadded: every cell through md_escape()) or CSV (a header line, then one line a row, each
  * field through csv_put()). Text and markdown leave out the key columns. */
 void table_write(FILE *f, const struct table *t, enum table_format fmt);
 
