@@ -27,13 +27,15 @@ int baseline_write_list_json(FILE *f, const struct baseline_info *b, size_t n)
 
 void baseline_list_table(struct table *t, const struct baseline_info *b, size_t n)
 {
+	static const struct table_colspec cols[] = {
+		{ TABLE_LABEL, "name", 24 },
+		{ TABLE_LABEL, "created", 24 },
+		{ TABLE_COUNT, "runs", 5 },
+		{ TABLE_COUNT, "samples", 8 },
+	};
 	size_t i, row;
 
-	table_init(t, 4);
-	table_col(t, 0, TABLE_LABEL, "name", 24);
-	table_col(t, 1, TABLE_LABEL, "created", 24);
-	table_col(t, 2, TABLE_COUNT, "runs", 5);
-	table_col(t, 3, TABLE_COUNT, "samples", 8);
+	table_init_cols(t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; i < n; i++) {
 		row = table_add_row(t);
 		table_set(t, row, 0, b[i].name);
@@ -85,16 +87,18 @@ int baseline_write_show_json(FILE *f, const char *name, const struct cell_run *r
 
 void baseline_show_table(struct table *t, const struct cell_run *runs, size_t n)
 {
+	static const struct table_colspec cols[] = {
+		{ TABLE_LABEL, "uuid", 0 },
+		{ TABLE_LABEL, "engine", 16 },
+		{ TABLE_LABEL, "model", 20 },
+		{ TABLE_LABEL, "spec_type", 14 },
+		{ TABLE_COUNT, "n_max", 5 },
+		{ TABLE_LABEL, "tag", 12 },
+		{ TABLE_COUNT, "samples", 5 },
+	};
 	size_t i, row;
 
-	table_init(t, 7);
-	table_col(t, 0, TABLE_LABEL, "uuid", 0);
-	table_col(t, 1, TABLE_LABEL, "engine", 16);
-	table_col(t, 2, TABLE_LABEL, "model", 20);
-	table_col(t, 3, TABLE_LABEL, "spec_type", 14);
-	table_col(t, 4, TABLE_COUNT, "n_max", 5);
-	table_col(t, 5, TABLE_LABEL, "tag", 12);
-	table_col(t, 6, TABLE_COUNT, "samples", 5);
+	table_init_cols(t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; i < n; i++) {
 		const struct cell_run *r = &runs[i];
 

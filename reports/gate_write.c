@@ -186,6 +186,20 @@ static const char *status_name(const struct gate_report *h, const struct gate_ro
 enum { G_CELL, G_METRIC, G_BASE, G_CAND, G_DELTA, G_CI, G_THRESH, G_ROUNDS, G_MDE, G_REG,
        G_STATUS, G_N };
 
+static const struct table_colspec gate_cols[G_N] = {
+	[G_CELL] = { TABLE_LABEL, "cell", 4 },
+	[G_METRIC] = { TABLE_LABEL, "metric", 6 },
+	[G_BASE] = { TABLE_RATE, "baseline", 10 },
+	[G_CAND] = { TABLE_RATE, "candidate", 10 },
+	[G_DELTA] = { TABLE_DELTA, "delta", 8 },
+	[G_CI] = { TABLE_INTERVAL, "90% interval", 19 },
+	[G_THRESH] = { TABLE_NUMBER, "threshold", 9 },
+	[G_ROUNDS] = { TABLE_COUNT, "rounds", 6 },
+	[G_MDE] = { TABLE_PERCENT, "mde", 7 },
+	[G_REG] = { TABLE_VERDICT, "regression", 10 },
+	[G_STATUS] = { TABLE_VERDICT, "status", 0 },
+};
+
 /* The config every row shares (caller frees; NULL when none) and which keys vary. */
 static unsigned rows_vary(const struct gate_result *r, char **same)
 {
@@ -207,18 +221,7 @@ void gate_table(struct table *t, const struct gate_report *h, const struct gate_
 	size_t i;
 
 	free(same);
-	table_init(t, G_N);
-	table_col(t, G_CELL, TABLE_LABEL, "cell", 4);
-	table_col(t, G_METRIC, TABLE_LABEL, "metric", 6);
-	table_col(t, G_BASE, TABLE_RATE, "baseline", 10);
-	table_col(t, G_CAND, TABLE_RATE, "candidate", 10);
-	table_col(t, G_DELTA, TABLE_DELTA, "delta", 8);
-	table_col(t, G_CI, TABLE_INTERVAL, "90% interval", 19);
-	table_col(t, G_THRESH, TABLE_NUMBER, "threshold", 9);
-	table_col(t, G_ROUNDS, TABLE_COUNT, "rounds", 6);
-	table_col(t, G_MDE, TABLE_PERCENT, "mde", 7);
-	table_col(t, G_REG, TABLE_VERDICT, "regression", 10);
-	table_col(t, G_STATUS, TABLE_VERDICT, "status", 0);
+	table_init_cols(t, gate_cols, G_N);
 	for (i = 0; i < r->n_rows; i++) {
 		const struct gate_row *w = &r->rows[i];
 		/* Acceptance is a ratio: three decimals; tok/s: one. */
@@ -245,6 +248,36 @@ void gate_table(struct table *t, const struct gate_report *h, const struct gate_
 	}
 }
 
+/* The other checks' tables in markdown (checks_md()): the sweep's violations,
+ * the findings and the trend's change points. */
+static const struct table_colspec viol_cols[] = {
+	{ TABLE_LABEL, "engine", 0 },
+	{ TABLE_LABEL, "model", 0 },
+	{ TABLE_LABEL, "spec", 0 },
+	{ TABLE_TEXT, "from n_max", 0 },
+	{ TABLE_TEXT, "to n_max", 0 },
+	{ TABLE_NUMBER, "decode falls", 0 },
+	{ TABLE_VERDICT, "status", 0 },
+};
+static const struct table_colspec find_cols[] = {
+	{ TABLE_LABEL, "cell", 0 },
+	{ TABLE_LABEL, "run", 0 },
+	{ TABLE_TEXT, "flag", 0 },
+	{ TABLE_NUMBER, "samples", 0 },
+	{ TABLE_VERDICT, "status", 0 },
+};
+static const struct table_colspec trend_cols[] = {
+	{ TABLE_LABEL, "cell", 0 },
+	{ TABLE_LABEL, "metric", 0 },
+	{ TABLE_LABEL, "new level from run", 0 },
+	{ TABLE_LABEL, "tag", 0 },
+	{ TABLE_NUMBER, "before", 0 },
+	{ TABLE_NUMBER, "after", 0 },
+	{ TABLE_DELTA, "change", 0 },
+	{ TABLE_NUMBER, "p", 0 },
+	{ TABLE_VERDICT, "status", 0 },
+};
+
 /* The markdown of the other checks: one table each. */
 static void checks_md(FILE *f, const struct gate_report *h, const struct gate_result *r)
 {
@@ -254,14 +287,7 @@ static void checks_md(FILE *f, const struct gate_report *h, const struct gate_re
 
 	if (r->n_viol) {
 		fprintf(f, "\nSweep violations:\n\n");
-		table_init(&t, 7);
-		table_col(&t, 0, TABLE_LABEL, "engine", 0);
-		table_col(&t, 1, TABLE_LABEL, "model", 0);
-		table_col(&t, 2, TABLE_LABEL, "spec", 0);
-		table_col(&t, 3, TABLE_TEXT, "from n_max", 0);
-		table_col(&t, 4, TABLE_TEXT, "to n_max", 0);
-		table_col(&t, 5, TABLE_NUMBER, "decode falls", 0);
-		table_col(&t, 6, TABLE_VERDICT, "status", 0);
+		table_init_cols(&t, viol_cols, sizeof(viol_cols) / sizeof(viol_cols[0]));
 		for (i = 0; i < r->n_viol; i++) {
 			const struct gate_violation *v = &r->viol[i];
 			row = table_add_row(&t);
@@ -280,12 +306,7 @@ static void checks_md(FILE *f, const struct gate_report *h, const struct gate_re
 	}
 	if (r->n_find) {
 		fprintf(f, "\nFindings:\n\n");
-		table_init(&t, 5);
-		table_col(&t, 0, TABLE_LABEL, "cell", 0);
-		table_col(&t, 1, TABLE_LABEL, "run", 0);
-		table_col(&t, 2, TABLE_TEXT, "flag", 0);
-		table_col(&t, 3, TABLE_NUMBER, "samples", 0);
-		table_col(&t, 4, TABLE_VERDICT, "status", 0);
+		table_init_cols(&t, find_cols, sizeof(find_cols) / sizeof(find_cols[0]));
 		for (i = 0; i < r->n_find; i++) {
 			const struct gate_finding *g = &r->find[i];
 			row = table_add_row(&t);
@@ -310,16 +331,7 @@ static void checks_md(FILE *f, const struct gate_report *h, const struct gate_re
 	}
 	if (r->n_trend) {
 		fprintf(f, "\nTrend change points:\n\n");
-		table_init(&t, 9);
-		table_col(&t, 0, TABLE_LABEL, "cell", 0);
-		table_col(&t, 1, TABLE_LABEL, "metric", 0);
-		table_col(&t, 2, TABLE_LABEL, "new level from run", 0);
-		table_col(&t, 3, TABLE_LABEL, "tag", 0);
-		table_col(&t, 4, TABLE_NUMBER, "before", 0);
-		table_col(&t, 5, TABLE_NUMBER, "after", 0);
-		table_col(&t, 6, TABLE_DELTA, "change", 0);
-		table_col(&t, 7, TABLE_NUMBER, "p", 0);
-		table_col(&t, 8, TABLE_VERDICT, "status", 0);
+		table_init_cols(&t, trend_cols, sizeof(trend_cols) / sizeof(trend_cols[0]));
 		for (i = 0; i < r->n_trend; i++) {
 			const struct gate_trend *g = &r->trend[i];
 			row = table_add_row(&t);

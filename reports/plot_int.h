@@ -44,8 +44,11 @@ void plot_figure_colours(const struct plot_job *j, const char *const *keys, size
  * 0, or -1 after an error line (out holds a control character). */
 int plot_figure_begin(struct plot_job *j, const char *out, enum plot_format fmt,
 		      const char *title);
-/* Ends the figure's script lines. */
-void plot_figure_end(struct plot_job *j);
+/* The common end of a figure: when ret is 0, closes its plot line and its script
+ * lines; either way closes f when it is open and frees path, q, keys and col (each
+ * may be NULL). Returns ret, so a figure can end with return plot_figure_finish(). */
+int plot_figure_finish(struct plot_job *j, int ret, FILE *f, char *path, char *q,
+		       const char **keys, size_t *col);
 
 /* Opens a new data file of the current figure, named after name; its path (heap)
  * in *path. NULL after an error line. */

@@ -214,7 +214,16 @@ int plot_figure_begin(struct plot_job *j, const char *out, enum plot_format fmt,
 	return 0;
 }
 
-void plot_figure_end(struct plot_job *j)
+int plot_figure_finish(struct plot_job *j, int ret, FILE *f, char *path, char *q,
+		       const char **keys, size_t *col)
 {
-	fprintf(j->gp, "unset output\n");
+	if (ret == 0)
+		fprintf(j->gp, "\nunset output\n");
+	if (f)
+		fclose(f);
+	free(keys);
+	free(col);
+	free(path);
+	free(q);
+	return ret;
 }

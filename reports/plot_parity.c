@@ -126,14 +126,7 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 		free(q);
 		q = NULL;
 	}
-	fprintf(j->gp, "\n");
-	plot_figure_end(j);
 	ret = 0;
 out:
-	if (f)
-		fclose(f);
-	free(col);
-	free(path);
-	free(q);
-	return ret;
+	return plot_figure_finish(j, ret, f, path, q, NULL, col);
 }

@@ -83,15 +83,7 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 		free(q);
 		q = NULL;
 	}
-	fprintf(j->gp, "\n");
-	plot_figure_end(j);
 	ret = 0;
 out:
-	if (f)
-		fclose(f);
-	free(keys);
-	free(col);
-	free(path);
-	free(q);
-	return ret;
+	return plot_figure_finish(j, ret, f, path, q, keys, col);
 }

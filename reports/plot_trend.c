@@ -180,21 +180,13 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 			q = NULL;
 		}
 	}
-	fprintf(j->gp, "\n");
-	plot_figure_end(j);
 	ret = 0;
 out:
-	if (f)
-		fclose(f);
 	for (i = 0; i < t->n_series; i++) {
 		free(paths[i]);
 		free(cps[i]);
 	}
 	free(paths);
 	free(cps);
-	free(keys);
-	free(col);
-	free(band);
-	free(q);
-	return ret;
+	return plot_figure_finish(j, ret, f, band, q, keys, col);
 }

@@ -1,5 +1,5 @@
 /* report_html.c: the report as a static HTML folder: index.html with the same
- * tables as report.md (built by the same tables_md_* functions), the figures as
+ * tables as report.md (built by the same tables_build_* functions), the figures as
  * SVG beside it, and a page per model with its history and change points. Every
  * label goes through escape_html(); the pages load nothing from the network: the
  * style is inline and the only references are the folder's own files. */
@@ -7,6 +7,7 @@
 #include "escape.h"
 #include "reports/md.h"
 #include "reports/strv.h"
+#include "reports/table.h"
 #include "tpsdb.h"
 
 #include <math.h>
@@ -75,8 +76,9 @@ static int numeric(const char *s)
 	return (*s >= '0' && *s <= '9') || !strcmp(s, "-");
 }
 
-static void table(FILE *f, struct md_table *mt)
+static void table(FILE *f, struct table *tab)
 {
+	const struct md_table *mt = &tab->t;
 	size_t r, c;
 
 	fputs("<div class=\"scroll\"><table>\n<thead><tr>", f);
@@ -99,7 +101,7 @@ static void table(FILE *f, struct md_table *mt)
 		fputs("</tr>\n", f);
 	}
 	fputs("</tbody></table></div>\n", f);
-	md_table_release(mt);
+	table_release(tab);
 }
 
 static void figure(FILE *f, const char *what, const char *file)
@@ -120,7 +122,7 @@ static void figure(FILE *f, const char *what, const char *file)
 int tables_write_html(FILE *f, const struct tables *t, const struct tables_figures *fig,
 		      const struct tables_html_model *models, size_t n_models)
 {
-	struct md_table mt = { 0 };
+	struct table tab = { 0 };
 	char **lines;
 	size_t n, i;
 
@@ -154,8 +156,8 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 	}
 	fputs("<h2 id=\"base\">Base throughput</h2>\n", f);
 	if (t->n_base) {
-		tables_md_base(t, &mt);
-		table(f, &mt);
+		tables_build_base(t, &tab);
+		table(f, &tab);
 	} else {
 		fputs("<p>No base runs.</p>\n", f);
 	}
@@ -165,8 +167,8 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 		      "that n_max; a shaded cell is an engine's fastest rung in its row, "
 		      "shaded only when decided (its 90% interval across runs lies above "
 		      "every other rung's).</p>\n", f);
-		tables_md_spec(t, &mt);
-		table(f, &mt);
+		tables_build_spec(t, &tab);
+		table(f, &tab);
 	} else {
 		fputs("<p>No speculative runs.</p>\n", f);
 	}
@@ -182,8 +184,8 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 		fputs("</h3>\n", f);
 		free(title);
 		free(m);
-		tables_md_prompts(t, pt, &mt);
-		table(f, &mt);
+		tables_build_prompts(t, pt, &tab);
+		table(f, &tab);
 	}
 	fputs("<h2 id=\"quality\">Data quality and model identity</h2>\n", f);
 	lines = tables_quality_lines(t, &n);
@@ -201,8 +203,8 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 	strv_free(lines, n);
 	fputs("<h2 id=\"runs\">Runs</h2>\n", f);
 	if (t->n_runs) {
-		tables_md_runs(t, &mt);
-		table(f, &mt);
+		tables_build_runs(t, &tab);
+		table(f, &tab);
 	} else {
 		fputs("<p>No runs.</p>\n", f);
 	}
@@ -248,8 +250,21 @@ static void when(char *buf, size_t n, double x)
 
 int tables_write_html_model(FILE *f, const struct tables_html_model *m)
 {
+	/* HTML aligns by the cells, not by the kinds (numeric()). */
+	static const struct table_colspec cp_cols[] = {
+		{ TABLE_LABEL, "engine", 0 },
+		{ TABLE_TEXT, "first run after the change", 0 },
+		{ TABLE_TEXT, "decode tok/s there", 0 },
+		{ TABLE_TEXT, "change", 0 },
+	};
+	static const struct table_colspec run_cols[] = {
+		{ TABLE_LABEL, "engine", 0 },
+		{ TABLE_TEXT, "run", 0 },
+		{ TABLE_TEXT, "started", 0 },
+		{ TABLE_TEXT, "decode tok/s", 0 },
+	};
 	const struct plot_trend *tr = m->trend;
-	struct md_table mt = { 0 };
+	struct table tab = { 0 };
 	char buf[64], *title = tps_xasprintf("%s: history", m->model);
 	size_t i, k, r, ncp = 0;
 
@@ -267,52 +282,44 @@ int tables_write_html_model(FILE *f, const struct tables_html_model *m)
 	      "config, per engine, in the order the runs started.</p>\n", f);
 	figure(f, "history of decode tok/s", m->trend_svg);
 	fputs("<h2>Change points</h2>\n", f);
-	md_table_init(&mt, 4);
-	md_table_set(&mt, 0, 0, "engine");
-	md_table_set(&mt, 0, 1, "first run after the change");
-	md_table_set(&mt, 0, 2, "decode tok/s there");
-	md_table_set(&mt, 0, 3, "change");
+	table_init_cols(&tab, cp_cols, sizeof(cp_cols) / sizeof(cp_cols[0]));
 	for (i = 0; i < tr->n_series; i++) {
 		const struct plot_trend_series *se = &tr->series[i];
 		for (k = 0; k < se->n_cp; k++) {
 			if (se->cp[k] >= se->n)
 				continue;
-			r = md_table_add_row(&mt);
-			md_table_set(&mt, r, 0, se->label);
+			r = table_add_row(&tab);
+			table_set(&tab, r, 0, se->label);
 			when(buf, sizeof(buf), se->x[se->cp[k]]);
-			md_table_setf(&mt, r, 1, "run %zu, %s", se->cp[k] + 1, buf);
-			md_table_setf(&mt, r, 2, "%.1f", se->y[se->cp[k]]);
-			md_table_setf(&mt, r, 3, "%+.1f%%", se->cp_pct[k]);
+			table_setf(&tab, r, 1, "run %zu, %s", se->cp[k] + 1, buf);
+			table_setf(&tab, r, 2, "%.1f", se->y[se->cp[k]]);
+			table_setf(&tab, r, 3, "%+.1f%%", se->cp_pct[k]);
 			ncp++;
 		}
 	}
 	if (ncp)
-		table(f, &mt);
+		table(f, &tab);
 	else {
-		md_table_release(&mt);
+		table_release(&tab);
 		fputs("<p>No change points: every series holds one level.</p>\n", f);
 	}
 	fputs("<h2>Runs</h2>\n", f);
-	md_table_init(&mt, 4);
-	md_table_set(&mt, 0, 0, "engine");
-	md_table_set(&mt, 0, 1, "run");
-	md_table_set(&mt, 0, 2, "started");
-	md_table_set(&mt, 0, 3, "decode tok/s");
+	table_init_cols(&tab, run_cols, sizeof(run_cols) / sizeof(run_cols[0]));
 	for (i = 0; i < tr->n_series; i++) {
 		const struct plot_trend_series *se = &tr->series[i];
 		for (k = 0; k < se->n; k++) {
-			r = md_table_add_row(&mt);
-			md_table_set(&mt, r, 0, se->label);
-			md_table_setf(&mt, r, 1, "%zu", k + 1);
+			r = table_add_row(&tab);
+			table_set(&tab, r, 0, se->label);
+			table_setf(&tab, r, 1, "%zu", k + 1);
 			when(buf, sizeof(buf), se->x[k]);
-			md_table_set(&mt, r, 2, buf);
+			table_set(&tab, r, 2, buf);
 			if (isfinite(se->y[k]))
-				md_table_setf(&mt, r, 3, "%.1f", se->y[k]);
+				table_setf(&tab, r, 3, "%.1f", se->y[k]);
 			else
-				md_table_set(&mt, r, 3, "-");
+				table_set(&tab, r, 3, "-");
 		}
 	}
-	table(f, &mt);
+	table(f, &tab);
 	page_end(f);
 	return ferror(f) ? -1 : 0;
 }

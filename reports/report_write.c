@@ -1,113 +1,123 @@
 /* report_write.c: the report as markdown (report.md) and as plain text
  * (summary.txt). Both come from one walk over the tables, with a hook per markup,
- * and every table goes through one md_table, so the two files cannot drift apart;
- * a label is escaped for markdown and made printable for text. */
+ * and every table is one struct table (table.h) written by table_write(), so the
+ * two files cannot drift apart; a label is escaped for markdown and made printable
+ * for text. */
 #include "reports/tables_int.h"
 #include "reports/md.h"
+#include "reports/table.h"
 #include "reports/strv.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-void tables_md_base(const struct tables *t, struct md_table *mt)
+void tables_table_init(struct table *tab, size_t ncols)
+{
+	table_init(tab, ncols);
+	tab->rule = 1;
+	tab->left_header = 1;
+	tab->text_marks = 1;
+	tab->md_unpadded = 1;
+}
+
+/* The cells hold text and numbers alike ("13150 / 142.6 (parity)", "0.71"): every
+ * column stays TABLE_TEXT, left-aligned, as the report has always shown them. */
+void tables_build_base(const struct tables *t, struct table *tab)
 {
 	size_t i, e, r;
 
-	md_table_init(mt, t->n_engines + 1);
-	md_table_set(mt, 0, 0, "model");
+	tables_table_init(tab, t->n_engines + 1);
+	table_col(tab, 0, TABLE_LABEL, "model", 0);
 	for (e = 0; e < t->n_engines; e++)
-		md_table_setf(mt, 0, e + 1, "%s pp / tg", t->engines[e].label);
+		table_col_headf(tab, e + 1, "%s pp / tg", t->engines[e].label);
 	for (i = 0; i < t->n_base; i++) {
 		char *m = cell_label_endpoint(t->base[i].model, t->base[i].endpoint);
-		r = md_table_add_row(mt);
-		md_table_set(mt, r, 0, m);
+		r = table_add_row(tab);
+		table_set(tab, r, 0, m);
 		free(m);
 		for (e = 0; e < t->n_engines; e++) {
 			char *c = tables_base_text(t, &t->base[i], e);
-			md_table_set(mt, r, e + 1, c);
+			table_set(tab, r, e + 1, c);
 			free(c);
 		}
 	}
 }
 
-void tables_md_spec(const struct tables *t, struct md_table *mt)
+void tables_build_spec(const struct tables *t, struct table *tab)
 {
 	size_t i, k, r;
 
-	md_table_init(mt, t->n_spec_cols + 1);
-	md_table_set(mt, 0, 0, "model / config");
+	tables_table_init(tab, t->n_spec_cols + 1);
+	table_col(tab, 0, TABLE_LABEL, "model / config", 0);
 	for (k = 0; k < t->n_spec_cols; k++)
-		md_table_setf(mt, 0, k + 1, "%s n%lld", t->engines[t->spec_cols[k].engine].label,
-			      (long long)t->spec_cols[k].n_max);
+		table_col_headf(tab, k + 1, "%s n%lld", t->engines[t->spec_cols[k].engine].label,
+				(long long)t->spec_cols[k].n_max);
 	for (i = 0; i < t->n_spec; i++) {
 		const struct tables_spec_row *row = &t->spec[i];
 		char *m = cell_label_endpoint(row->model, row->endpoint);
-		r = md_table_add_row(mt);
-		md_table_setf(mt, r, 0, "%s / %s", m, study_spec_name(row->spec_type));
+		r = table_add_row(tab);
+		table_setf(tab, r, 0, "%s / %s", m, study_spec_name(row->spec_type));
 		free(m);
 		for (k = 0; k < t->n_spec_cols; k++) {
 			char *c = tables_spec_text(&row->cells[k]);
-			md_table_set(mt, r, k + 1, c);
+			table_set(tab, r, k + 1, c);
 			if (row->cells[k].best)
-				md_table_mark(mt, r, k + 1);
+				table_mark(tab, r, k + 1);
 			free(c);
 		}
 	}
 }
 
-void tables_md_prompts(const struct tables *t, const struct tables_prompt_table *pt,
-		       struct md_table *mt)
+/* One row of the prompts table: its label, then vals[0..n) in fmt. */
+static void prompts_row(struct table *tab, const char *label, const double *vals, size_t n,
+			const char *fmt)
 {
-	size_t i, k, r;
+	size_t k, r = table_add_row(tab);
 	char buf[32];
 
-	md_table_init(mt, pt->n_cols + 1);
-	md_table_set(mt, 0, 0, "prompt");
-	for (k = 0; k < pt->n_cols; k++)
-		md_table_setf(mt, 0, k + 1, "%s n%lld", t->engines[pt->cols[k].engine].label,
-			      (long long)pt->cols[k].n_max);
-	for (i = 0; i < pt->n_prompts; i++) {
-		r = md_table_add_row(mt);
-		md_table_set(mt, r, 0, pt->prompts[i]);
-		for (k = 0; k < pt->n_cols; k++) {
-			md_num(buf, sizeof(buf), "%.2f", pt->accept[i * pt->n_cols + k]);
-			md_table_set(mt, r, k + 1, buf);
-		}
-	}
-	r = md_table_add_row(mt);
-	md_table_set(mt, r, 0, "all prompts");
-	for (k = 0; k < pt->n_cols; k++) {
-		md_num(buf, sizeof(buf), "%.2f", pt->all[k]);
-		md_table_set(mt, r, k + 1, buf);
-	}
-	r = md_table_add_row(mt);
-	md_table_set(mt, r, 0, "decode tok/s");
-	for (k = 0; k < pt->n_cols; k++) {
-		md_num(buf, sizeof(buf), "%.1f", pt->decode[k]);
-		md_table_set(mt, r, k + 1, buf);
+	table_set(tab, r, 0, label);
+	for (k = 0; k < n; k++) {
+		md_num(buf, sizeof(buf), fmt, vals[k]);
+		table_set(tab, r, k + 1, buf);
 	}
 }
 
-void tables_md_runs(const struct tables *t, struct md_table *mt)
+void tables_build_prompts(const struct tables *t, const struct tables_prompt_table *pt,
+			  struct table *tab)
+{
+	size_t i, k;
+
+	tables_table_init(tab, pt->n_cols + 1);
+	table_col(tab, 0, TABLE_LABEL, "prompt", 0);
+	for (k = 0; k < pt->n_cols; k++)
+		table_col_headf(tab, k + 1, "%s n%lld", t->engines[pt->cols[k].engine].label,
+				(long long)pt->cols[k].n_max);
+	for (i = 0; i < pt->n_prompts; i++)
+		prompts_row(tab, pt->prompts[i], &pt->accept[i * pt->n_cols], pt->n_cols, "%.2f");
+	prompts_row(tab, "all prompts", pt->all, pt->n_cols, "%.2f");
+	prompts_row(tab, "decode tok/s", pt->decode, pt->n_cols, "%.1f");
+}
+
+void tables_build_runs(const struct tables *t, struct table *tab)
 {
 	static const char *const head[6] = { "run", "engine", "model", "config", "tag",
 					     "started" };
 	size_t i, r;
 
-	md_table_init(mt, 6);
+	tables_table_init(tab, 6);
 	for (i = 0; i < 6; i++)
-		md_table_set(mt, 0, i, head[i]);
+		table_col(tab, i, i < 3 ? TABLE_LABEL : TABLE_TEXT, head[i], 0);
 	for (i = 0; i < t->n_runs; i++) {
 		const struct tables_run *x = &t->runs[i];
 		char *c = cell_label(x->spec_type, x->n_max, x->endpoint);
-		r = md_table_add_row(mt);
-		md_table_set(mt, r, 0, x->uuid);
-		md_table_set(mt, r, 1, x->engine);
-		md_table_set(mt, r, 2, x->model);
-		md_table_set(mt, r, 3, c);
-		md_table_set(mt, r, 4, study_same(x->tag, "") ? "-" : x->tag);
-		md_table_set(mt, r, 5, x->started_at);
+		r = table_add_row(tab);
+		table_set(tab, r, 0, x->uuid);
+		table_set(tab, r, 1, x->engine);
+		table_set(tab, r, 2, x->model);
+		table_set(tab, r, 3, c);
+		table_set(tab, r, 4, study_same(x->tag, "") ? "-" : x->tag);
+		table_set(tab, r, 5, x->started_at);
 		free(c);
 	}
 }
@@ -142,14 +152,11 @@ static void line(struct out *o, const char *prefix, const char *text)
 }
 
 /* Writes a table and releases it: each is built, written once and dropped. */
-static void table(struct out *o, struct md_table *mt)
+static void table(struct out *o, struct table *tab)
 {
-	if (o->md)
-		md_table_write_md(o->f, mt);
-	else
-		md_table_write_text(o->f, mt);
+	table_write(o->f, tab, o->md ? TABLE_FMT_MD : TABLE_FMT_TEXT);
 	fputc('\n', o->f);
-	md_table_release(mt);
+	table_release(tab);
 }
 
 static void figure(struct out *o, const char *what, const char *file)
@@ -171,7 +178,7 @@ static void figure(struct out *o, const char *what, const char *file)
 
 static int write_doc(struct out *o, const struct tables *t, const struct tables_figures *fig)
 {
-	struct md_table mt = { 0 };
+	struct table tab = { 0 };
 	char **lines, *ref, *title;
 	size_t n, i;
 
@@ -206,8 +213,8 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 	}
 	heading(o, 2, "Base throughput");
 	if (t->n_base) {
-		tables_md_base(t, &mt);
-		table(o, &mt);
+		tables_build_base(t, &tab);
+		table(o, &tab);
 	} else {
 		fprintf(o->f, "No base runs.\n\n");
 	}
@@ -218,8 +225,8 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 			"it is decided (its 90%% interval across runs lies above every other "
 			"rung's).\n\n",
 			"\xc2\xb7", o->md ? "bold" : "a trailing *");
-		tables_md_spec(t, &mt);
-		table(o, &mt);
+		tables_build_spec(t, &tab);
+		table(o, &tab);
 	} else {
 		fprintf(o->f, "No speculative runs.\n\n");
 	}
@@ -235,8 +242,8 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 		free(h);
 		free(title);
 		free(m);
-		tables_md_prompts(t, pt, &mt);
-		table(o, &mt);
+		tables_build_prompts(t, pt, &tab);
+		table(o, &tab);
 	}
 	heading(o, 2, "Data quality and model identity");
 	lines = tables_quality_lines(t, &n);
@@ -248,8 +255,8 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 	strv_free(lines, n);
 	heading(o, 2, "Runs");
 	if (t->n_runs) {
-		tables_md_runs(t, &mt);
-		table(o, &mt);
+		tables_build_runs(t, &tab);
+		table(o, &tab);
 	} else {
 		fprintf(o->f, "No runs.\n\n");
 	}

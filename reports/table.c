@@ -45,6 +45,13 @@ void table_col(struct table *t, size_t col, enum table_kind kind, const char *he
 	md_table_set(&t->t, 0, col, header);
 }
 
+void table_init_cols(struct table *t, const struct table_colspec *cols, size_t n)
+{
+	table_init(t, n);
+	for (size_t c = 0; c < n; c++)
+		table_col(t, c, cols[c].kind, cols[c].header, cols[c].min_width);
+}
+
 void table_col_headf(struct table *t, size_t col, const char *fmt, ...)
 {
 	va_list ap;
@@ -158,7 +165,9 @@ void table_write(FILE *f, const struct table *t, enum table_format fmt)
 		without_keys(t, &view);
 		m = &view;
 	}
-	if (fmt == TABLE_FMT_MD) {
+	if (fmt == TABLE_FMT_MD && t->md_unpadded) {
+		md_table_write_md(f, m);
+	} else if (fmt == TABLE_FMT_MD) {
 		md_table_write_gfm(f, m);
 	} else {
 		st.rule = t->rule;

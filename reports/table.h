@@ -37,6 +37,8 @@ struct table {
 	int left_header;        /* text only: header cells left-aligned */
 	size_t key_cols;        /* the first key_cols columns name the group a heading
 				   shows in text and markdown: only CSV writes them */
+	int md_unpadded;        /* markdown only: cells unpadded under "|---|" rules
+				   (md_table_write_md), the layout of the report's pages */
 };
 
 /* Makes an empty table of ncols columns, every one TABLE_TEXT with an empty
@@ -48,6 +50,16 @@ void table_release(struct table *t);
  * text (0 for none). */
 void table_col(struct table *t, size_t col, enum table_kind kind, const char *header,
 	       size_t min_width);
+/* One column of a table as table_col() sets it: a command's columns are one
+ * static array, read by table_init_cols(). */
+struct table_colspec {
+	enum table_kind kind;
+	const char *header;
+	size_t min_width;
+};
+/* Makes a table of the n columns cols[0..n) (table_init(), then table_col() for
+ * each). Release with table_release(). */
+void table_init_cols(struct table *t, const struct table_colspec *cols, size_t n);
 /* Sets column col's header from a printf format. */
 void table_col_headf(struct table *t, size_t col, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -70,8 +82,8 @@ void table_mark(struct table *t, size_t row, size_t col);
 const char *table_get(const struct table *t, size_t row, size_t col);
 
 /* Writes t to f as fmt: text (columns two spaces apart, each as wide as its widest
- * cell or min_width, every cell through md_plain()), markdown (md_table_write_gfm:
- * every cell through md_escape()) or CSV (a header line, then one line a row, each
+ * cell or min_width, every cell through md_plain()), markdown (md_table_write_gfm,
+ * or md_table_write_md with md_unpadded: every cell through md_escape()) or CSV (a header line, then one line a row, each
  * field through csv_put()). Text and markdown leave out the key columns. */
 void table_write(FILE *f, const struct table *t, enum table_format fmt);
 

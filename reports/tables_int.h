@@ -1,6 +1,6 @@
 /* tables_int.h: what the writers behind tables.h share and nothing else includes:
- * the data-quality lines and the tables as md.h cells, built once so that a label
- * or a number reads the same in every format. */
+ * the data-quality lines and the tables in the table model (table.h), built once
+ * so that a label or a number reads the same in every format. */
 #ifndef REPORTS_TABLES_INT_H
 #define REPORTS_TABLES_INT_H
 
@@ -16,14 +16,19 @@
  * strv_free(). */
 char **tables_quality_lines(const struct tables *t, size_t *n);
 
-/* The report's tables as cells (md.h), built once and rendered as markdown and
- * text (report_write.c) or HTML (report_html.c), so no format can drift from
- * another. mt is initialised here; the caller releases it. */
-struct md_table;
-void tables_md_base(const struct tables *t, struct md_table *mt);
-void tables_md_spec(const struct tables *t, struct md_table *mt);
-void tables_md_prompts(const struct tables *t, const struct tables_prompt_table *pt,
-		       struct md_table *mt);
-void tables_md_runs(const struct tables *t, struct md_table *mt);
+/* The report's tables in the one table model (table.h), built once and rendered
+ * as markdown and text (report_write.c) or HTML (report_html.c), so no format can
+ * drift from another. Laid out as the report's pages are: markdown unpadded, text
+ * with a rule under a left-aligned header and a marked cell ending in " *". tab is
+ * initialised here; the caller releases it (table_release()). */
+struct table;
+void tables_build_base(const struct tables *t, struct table *tab);
+void tables_build_spec(const struct tables *t, struct table *tab);
+void tables_build_prompts(const struct tables *t, const struct tables_prompt_table *pt,
+			  struct table *tab);
+void tables_build_runs(const struct tables *t, struct table *tab);
+/* An empty table of ncols columns in that layout (every column TABLE_TEXT, headers
+ * empty), for the report's own tables; release with table_release(). */
+void tables_table_init(struct table *tab, size_t ncols);
 
 #endif

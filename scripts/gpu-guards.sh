@@ -20,15 +20,9 @@
 # on a warm machine; $OUT (default /tmp/gpu-guards-out) receives the logs, the
 # server log lines tpsdb reads and the export.
 set -euo pipefail
-g=${GPU_DIR:-.gpu}
-out=${OUT:-/tmp/gpu-guards-out}
-work=${WORK:-/tmp/gpu-rounds}
+. "$(dirname "$0")/gpu-lib.sh"
+gpu_init /tmp/gpu-guards-out /tmp/gpu-rounds
 step=${1:-}
-mkdir -p "$out" "$work"
-log() { printf '[%4ds] %s\n' "$SECONDS" "$*" | tee -a "$out/steps.log" >&2; }
-export PATH=/usr/local/cuda/bin:$PATH
-tpsdb="$PWD/$g/tpsdb"
-server="$work/build/bin/llama-server"
 busy="$work/gpu-busy"
 
 # A second compute process: kernels over every SM, each ~0.1 s, for $1 seconds at

@@ -20,42 +20,18 @@
 # Budget: an instance is ~10 s of model load from the page cache plus 7 requests of
 # 128 tokens at ~195 tok/s (~5 s), so 10 rounds of 3 instances take ~7.5 minutes.
 set -euo pipefail
-g=${GPU_DIR:-.gpu}
-out=${OUT:-/tmp/gpu-rounds-out}
-work=${WORK:-/tmp/gpu-rounds}
+. "$(dirname "$0")/gpu-lib.sh"
+gpu_init /tmp/gpu-rounds-out /tmp/gpu-rounds
 step=${1:-}
-mkdir -p "$out" "$work"
-log() { printf '[%4ds] %s\n' "$SECONDS" "$*" | tee -a "$out/steps.log" >&2; }
-export PATH=/usr/local/cuda/bin:$PATH
-tpsdb="$PWD/$g/tpsdb"
-server="$work/build/bin/llama-server"
 
 build() {
-	nvidia-smi >"$out/nvidia-smi.txt" 2>&1 || true
-	log "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
 	rm -rf "$work/src"
-	mkdir -p "$work/src"
-	tar xzf "$g/src.tgz" -C "$work/src"
-	log "building llama-server (CUDA, sm_90) in the background"
-	(
-		cmake -S "$work/src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-			-DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
-			-DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_APP=OFF \
-			-DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF \
-			-DLLAMA_LLGUIDANCE=OFF -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 &&
-		cmake --build "$work/build" --target llama-server -j"$(nproc)"
-	) >"$work/build.log" 2>&1 &
-	local pid=$!
+	gpu_build_start
 	log "writing the model"
 	PYTHONPATH="$g/gguf-py" python3 scripts/tiny-model.py "$work/m7b.gguf" --shape llama2-7b \
 		--vocab "$g/ggml-vocab-llama-spm.gguf" >"$work/model.log" 2>&1
 	log "model: $(du -h "$work/m7b.gguf" | cut -f1)"
-	if ! wait "$pid"; then
-		tail -30 "$work/build.log" >"$out/build-tail.log"
-		log "llama-server build failed"
-		exit 1
-	fi
-	log "llama-server built: $("$server" --version 2>&1 | tail -1)"
+	gpu_build_wait
 }
 
 run() {
@@ -64,15 +40,7 @@ run() {
 	# The regression: the same binary without CUDA graphs.
 	printf '#!/bin/sh\nGGML_CUDA_DISABLE_GRAPHS=1 exec "%s" "$@"\n' "$server" >"$work/nograph"
 	chmod +x "$work/nograph"
-	cat >"$work/prompts.txt" <<'EOP'
-# Three of the prompt kinds.
-## code
-Write a C function that parses an ISO 8601 date and returns the day of the week.
-## explanation
-Explain how a CPU cache hierarchy hides memory latency, with one worked example.
-## math
-A train leaves at 09:40 at 84 km/h; a second leaves the same station at 10:05 at 112 km/h. Step by step, when does the second catch up?
-EOP
+	gpu_prompts "$work/prompts.txt" "# Three of the prompt kinds."
 	local db="$out/gpu-rounds.sqlite"
 	rm -f "$db" "$db-wal" "$db-shm"
 	# Warm the page cache so that round 1's first load is not the odd one out.

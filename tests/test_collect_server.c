@@ -20,61 +20,21 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-struct fixture {
-	char dir[64], log[128];
-};
+#include "tests/child_fixture.h"
 
 static int setup(void **state)
 {
-	struct fixture *f = tps_xcalloc(1, sizeof(*f));
-
-	snprintf(f->dir, sizeof(f->dir), "/tmp/tpsdb-test-server-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	snprintf(f->log, sizeof(f->log), "%s/server.log", f->dir);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	unlink(f->log);
-	rmdir(f->dir);
-	free(f);
-	return 0;
-}
-
-/* Whether pid has ended: no such process, or a zombie its new parent has yet to
- * reap. Waits up to 2 s. */
-static int gone(pid_t pid)
-{
-	char path[64], stat[256];
-	for (int i = 0; i < 200; i++) {
-		FILE *fp;
-		char *p;
-		if (kill(pid, 0) < 0 && errno == ESRCH)
-			return 1;
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		if ((fp = fopen(path, "r"))) {
-			size_t n = fread(stat, 1, sizeof(stat) - 1, fp);
-			fclose(fp);
-			stat[n] = '\0';
-			if ((p = strrchr(stat, ')')) && p[1] == ' ' && p[2] == 'Z')
-				return 1;
-		}
-		usleep(10000);
-	}
+	*state = child_fixture_new("server", "server.log");
 	return 0;
 }
 
 static void test_collect_server_stop_group(void **state)
 {
-	struct fixture *f = *state;
+	struct child_fixture *f = *state;
 	/* The shell forks a grandchild in the same group, as some servers do. */
 	char *argv[] = { "sh", "-c", "echo started $HOME $CUDA_VISIBLE_DEVICES; sleep 300 & "
 			 "echo child $!; wait", NULL };
-	struct server *s = server_start(argv, "7", "/nonexistent-home", f->log);
+	struct server *s = server_start(argv, "7", "/nonexistent-home", f->out);
 	char *tail = NULL;
 	pid_t pid, child = 0;
 	double t0;
@@ -84,7 +44,7 @@ static void test_collect_server_stop_group(void **state)
 	assert_int_equal(getpgid(pid), pid);
 	for (int i = 0; i < 200 && !child; i++) {
 		free(tail);
-		tail = server_log_tail(f->log, 4096, 10);
+		tail = server_log_tail(f->out, 4096, 10);
 		if (strstr(tail, "child "))
 			child = (pid_t)atoi(strstr(tail, "child ") + 6);
 		usleep(10000);
@@ -100,7 +60,7 @@ static void test_collect_server_stop_group(void **state)
 	assert_true(tps_mono_ms() - t0 < 4000);
 	assert_int_equal(server_exited(s), 1);
 	assert_string_equal(server_state(s), "killed by signal 15");
-	assert_true(gone(child));
+	assert_true(child_fixture_ended(child));
 	server_stop(s, 5); /* idempotent */
 	server_free(s);
 	server_free(NULL);
@@ -108,15 +68,15 @@ static void test_collect_server_stop_group(void **state)
 
 static void test_collect_server_exec_failure(void **state)
 {
-	struct fixture *f = *state;
+	struct child_fixture *f = *state;
 	char *argv[] = { "/nonexistent/llama-server", "--port", "1", NULL };
-	struct server *s = server_start(argv, NULL, NULL, f->log);
+	struct server *s = server_start(argv, NULL, NULL, f->out);
 	char *tail;
 
 	assert_non_null(s);
 	assert_int_equal(server_wait_exit(s, 5000), 1);
 	assert_string_equal(server_state(s), "exited with status 127");
-	tail = server_log_tail(f->log, 4096, 5);
+	tail = server_log_tail(f->out, 4096, 5);
 	assert_string_equal(tail, "tpsdb: cannot execute '/nonexistent/llama-server': "
 			    "No such file or directory");
 	free(tail);
@@ -125,9 +85,9 @@ static void test_collect_server_exec_failure(void **state)
 
 static void test_collect_server_wait_ready_exit(void **state)
 {
-	struct fixture *f = *state;
+	struct child_fixture *f = *state;
 	char *argv[] = { "sh", "-c", "echo loading; exit 4", NULL };
-	struct server *s = server_start(argv, NULL, NULL, f->log);
+	struct server *s = server_start(argv, NULL, NULL, f->out);
 	struct http *h;
 	char why[256];
 
@@ -143,19 +103,19 @@ static void test_collect_server_wait_ready_exit(void **state)
 
 static void test_collect_server_log_tail(void **state)
 {
-	struct fixture *f = *state;
-	FILE *fp = fopen(f->log, "w");
+	struct child_fixture *f = *state;
+	FILE *fp = fopen(f->out, "w");
 	char *t;
 
 	for (int i = 1; i <= 30; i++)
 		fprintf(fp, "line %d\n", i);
 	fputs("\n\n", fp);
 	fclose(fp);
-	t = server_log_tail(f->log, 4096, 3);
+	t = server_log_tail(f->out, 4096, 3);
 	assert_string_equal(t, "line 28\nline 29\nline 30");
 	free(t);
 	/* The cut first line of a read from the middle is dropped. */
-	t = server_log_tail(f->log, 12, 100);
+	t = server_log_tail(f->out, 12, 100);
 	assert_string_equal(t, "line 30");
 	free(t);
 	t = server_log_tail("/nonexistent/log", 100, 3);
@@ -184,10 +144,14 @@ static void test_collect_server_port_free(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_collect_server_stop_group, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_collect_server_exec_failure, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_collect_server_wait_ready_exit, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_collect_server_log_tail, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_server_stop_group, setup,
+						child_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_collect_server_exec_failure, setup,
+						child_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_collect_server_wait_ready_exit, setup,
+						child_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_collect_server_log_tail, setup,
+						child_fixture_teardown),
 		cmocka_unit_test(test_collect_server_port_free),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

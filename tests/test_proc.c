@@ -19,33 +19,16 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-struct fixture {
-	char dir[64], out[128];
-};
+#include "tests/child_fixture.h"
 
 static int setup(void **state)
 {
-	struct fixture *f = tps_xcalloc(1, sizeof(*f));
-
-	snprintf(f->dir, sizeof(f->dir), "/tmp/tpsdb-test-proc-XXXXXX");
-	assert_non_null(mkdtemp(f->dir));
-	snprintf(f->out, sizeof(f->out), "%s/out.log", f->dir);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	unlink(f->out);
-	rmdir(f->dir);
-	free(f);
+	*state = child_fixture_new("proc", "out.log");
 	return 0;
 }
 
 /* sh -c script, its output into f->out. */
-static struct proc *run_sh(struct fixture *f, const char *script, int flags,
+static struct proc *run_sh(struct child_fixture *f, const char *script, int flags,
 			   const char *const *env_set)
 {
 	char *argv[] = { "sh", "-c", (char *)script, NULL };
@@ -59,7 +42,7 @@ static struct proc *run_sh(struct fixture *f, const char *script, int flags,
 	return proc_start(&sp, NULL);
 }
 
-static char *output(struct fixture *f)
+static char *output(struct child_fixture *f)
 {
 	char *text = tps_read_file(f->out, NULL);
 
@@ -79,7 +62,7 @@ static void test_proc_exit_status(void **state)
 		{ "exit 255", 255, "exited with status 255" },
 		{ "true", 0, "exited with status 0" },
 	};
-	struct fixture *f = *state;
+	struct child_fixture *f = *state;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct proc *p = run_sh(f, cases[i].script, 0, NULL);
@@ -98,7 +81,7 @@ static void test_proc_exit_status(void **state)
 
 static void test_proc_killed(void **state)
 {
-	struct fixture *f = *state;
+	struct child_fixture *f = *state;
 	struct proc *p = run_sh(f, "exec sleep 30", 0, NULL);
 	double t0 = tps_mono_ms();
 	int code = 0;
@@ -121,7 +104,7 @@ static void test_proc_killed(void **state)
 
 static void test_proc_output(void **state)
 {
-	struct fixture *f = *state;
+	struct child_fixture *f = *state;
 	/* Both streams, in order, and stdin at end-of-file at once. */
 	struct proc *p = run_sh(f, "echo out; echo err >&2; read x || echo eof; exit 2", 0, NULL);
 	struct stat st;
@@ -147,7 +130,7 @@ static void test_proc_output(void **state)
 
 static void test_proc_missing_binary(void **state)
 {
-	struct fixture *f = *state;
+	struct child_fixture *f = *state;
 	char *argv[] = { "gnuplot", "x.gp", NULL };
 	char *argv2[] = { "/nonexistent/llama-server", NULL };
 	struct proc_spec sp = { 0 };
@@ -193,7 +176,7 @@ static void test_proc_missing_binary(void **state)
 
 static void test_proc_env_set(void **state)
 {
-	struct fixture *f = *state;
+	struct child_fixture *f = *state;
 	static const char *const set[] = { "HOME=/nonexistent-home", "TPSDB_PROC_T=a=b", NULL };
 	struct proc *p;
 	char *text;
@@ -209,32 +192,9 @@ static void test_proc_env_set(void **state)
 	unsetenv("TPSDB_PROC_T");
 }
 
-/* Whether pid has ended: no such process, or a zombie that its new parent has
- * yet to reap. Waits up to 2 s. */
-static int ended(pid_t pid)
-{
-	for (int i = 0; i < 200; i++) {
-		char path[64], st[256];
-		FILE *fp;
-		char *p;
-		if (kill(pid, 0) < 0 && errno == ESRCH)
-			return 1;
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-		if ((fp = fopen(path, "r"))) {
-			size_t n = fread(st, 1, sizeof(st) - 1, fp);
-			fclose(fp);
-			st[n] = '\0';
-			if ((p = strrchr(st, ')')) && p[1] == ' ' && p[2] == 'Z')
-				return 1;
-		}
-		usleep(10000);
-	}
-	return 0;
-}
-
 static void test_proc_group_stop(void **state)
 {
-	struct fixture *f = *state;
+	struct child_fixture *f = *state;
 	/* The shell forks a grandchild in its group, which the stop must end too. */
 	struct proc *p = run_sh(f, "sleep 300 & echo $!; wait", PROC_GROUP | PROC_PARENT_DEATH,
 				NULL);
@@ -256,7 +216,7 @@ static void test_proc_group_stop(void **state)
 	proc_stop(p, 5);
 	assert_true(tps_mono_ms() - t0 < 4000);
 	assert_string_equal(proc_state(p), "killed by signal 15");
-	assert_true(ended(child));
+	assert_true(child_fixture_ended(child));
 	proc_stop(p, 5); /* idempotent */
 	proc_free(p);
 	proc_free(NULL);
@@ -264,7 +224,7 @@ static void test_proc_group_stop(void **state)
 
 static void test_proc_no_fd_leak(void **state)
 {
-	struct fixture *f = *state;
+	struct child_fixture *f = *state;
 	int fd = open("/dev/null", O_RDONLY); /* not close-on-exec */
 	char *script = tps_xasprintf("[ -e /proc/self/fd/%d ] && echo leaked || echo closed", fd);
 	struct proc *p;
@@ -285,13 +245,20 @@ static void test_proc_no_fd_leak(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_proc_exit_status, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_proc_killed, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_proc_output, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_proc_missing_binary, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_proc_env_set, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_proc_group_stop, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_proc_no_fd_leak, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_proc_exit_status, setup,
+						child_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_proc_killed, setup,
+						child_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_proc_output, setup,
+						child_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_proc_missing_binary, setup,
+						child_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_proc_env_set, setup,
+						child_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_proc_group_stop, setup,
+						child_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_proc_no_fd_leak, setup,
+						child_fixture_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
