@@ -29,7 +29,8 @@ struct prompt_count {
 
 /* The sha256 of prompt texts already seen: an import repeats a handful of prompts
  * many times, and hashing a 7 kB prompt per sample was a tenth of the import. Keyed
- * by a cheap FNV-1a of the text; bounded, then it simply stops remembering. */
+ * by a cheap FNV-1a of the text's length and ends (import_run.c), compared whole;
+ * bounded, then it simply stops remembering. */
 struct text_hash {
 	char *text; /* NULL marks a free slot */
 	size_t len;

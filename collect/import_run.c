@@ -138,15 +138,27 @@ static int64_t next_rep(struct importer *im, const char *hash)
 	return ++c->n;
 }
 
+/* The memo's key of text (len bytes): FNV-1a of its length and of its first and
+ * last 64 bytes. Texts that share those still meet: the memo compares them whole. */
+static uint64_t memo_key(const char *text, size_t len)
+{
+	uint64_t key = 14695981039346656037ULL ^ len;
+	size_t i, head = len < 128 ? len : 64;
+
+	for (i = 0; i < head; i++)
+		key = (key ^ (unsigned char)text[i]) * 1099511628211ULL;
+	for (i = len < 128 ? len : len - 64; i < len; i++)
+		key = (key ^ (unsigned char)text[i]) * 1099511628211ULL;
+	return key;
+}
+
 /* sha256_hex(text) through the memo. */
 static void text_sha256(struct importer *im, const char *text, char hash[65])
 {
 	size_t len = strlen(text), i;
-	uint64_t key = 14695981039346656037ULL;
+	uint64_t key = memo_key(text, len);
 	struct text_hash *e;
 
-	for (i = 0; i < len; i++)
-		key = (key ^ (unsigned char)text[i]) * 1099511628211ULL;
 	if (!im->memo)
 		im->memo = tps_xcalloc(TEXT_MEMO_SLOTS, sizeof(*im->memo));
 	for (i = (size_t)key & (TEXT_MEMO_SLOTS - 1); im->memo[i].text;

@@ -248,6 +248,41 @@ static void test_runenv_decide(void **state)
 	free(json);
 }
 
+/* repeat.h's definition, one period at a time. */
+static double repeat_share_by_definition(const char *t, size_t len)
+{
+	size_t p, i, same, best = 0;
+
+	for (p = 1; p <= REPEAT_MAX_PERIOD && p < len; p++) {
+		for (same = 0, i = p; i < len; i++)
+			same += t[i] == t[i - p];
+		if (same > best)
+			best = same;
+	}
+	return (double)best / (double)len;
+}
+
+/* The one-pass count equals the definition exactly, for short and long texts
+ * (past the byte-wide counters' flush), loops of every period and noise. */
+static void test_runenv_repeat_share_exact(void **state)
+{
+	static char t[5000];
+	size_t lens[] = { 32, 33, 47, 255, 256, 271, 1000, 4999 }, l, i, p;
+	unsigned seed = 7;
+
+	(void)state;
+	for (p = 0; p <= REPEAT_MAX_PERIOD + 3; p++) {
+		for (i = 0; i < sizeof(t); i++) {
+			seed = seed * 1103515245u + 12345u;
+			/* p 0: noise over 4 letters; else a loop of period p, one byte in 9 noise */
+			t[i] = p && (seed >> 16) % 9 ? (char)('a' + i % p % 26) :
+			       (char)('a' + (seed >> 16) % 4);
+		}
+		for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
+			assert_true(repeat_share(t, lens[l]) == repeat_share_by_definition(t, lens[l]));
+	}
+}
+
 static void test_runenv_repeat_share(void **state)
 {
 	char loop[257], prose[] =
@@ -319,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_runenv_gpu_parse),
 		cmocka_unit_test(test_runenv_decide),
 		cmocka_unit_test(test_runenv_repeat_share),
+		cmocka_unit_test(test_runenv_repeat_share_exact),
 		cmocka_unit_test(test_runenv_outputs_identical),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
