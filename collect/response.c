@@ -9,10 +9,7 @@
 #include "schema/json_strict.h"
 #include "tpsdb.h"
 
-#include <ctype.h>
 #include <math.h>
-#include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
