@@ -238,6 +238,8 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 	out->decided = 0;
 	out->regression = VERDICT_REG_UNKNOWN;
 	out->ci_lo_pct = out->ci_hi_pct = out->mde_pct = NAN;
+	out->sums_pct = NAN;
+	out->outliers = 0;
 	out->instances_ours = ours->n_runs ? ours->n_runs : 1;
 	out->instances_ref = ref->n_runs ? ref->n_runs : 1;
 	if (ours->n_max != ref->n_max)
@@ -252,7 +254,7 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 	out->log_gap = out->log_tpc - out->log_cost;
 	out->tpc_pct = expm1(out->log_tpc) * 100;
 	out->cost_pct = expm1(out->log_cost) * 100;
-	out->tg_pct = expm1(out->log_gap) * 100;
+	out->tg_pct = out->sums_pct = expm1(out->log_gap) * 100;
 	/* A gap at rounding level has no meaningful split into shares. */
 	if (fabs(out->log_gap) > 1e-12) {
 		out->share_acceptance = out->log_tpc / out->log_gap;
@@ -278,6 +280,7 @@ void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *re
 	gap->ci_lo_pct = v.ci_lo_pct;
 	gap->ci_hi_pct = v.ci_hi_pct;
 	gap->mde_pct = v.mde_pct;
+	gap->outliers = v.outliers_ours + v.outliers_vs;
 	/* The same interval against the regression band. */
 	if (sweep_step_interval(ref, ours, 0, VERDICT_BAND_PCT, &r) == 0)
 		gap->regression = r.regression;
@@ -305,7 +308,11 @@ int sweep_gap_why(const struct sweep_gap *gap, struct sweep_why *out)
 	out->accept = sweep_sign(gap->tpc_pct);
 	out->cost = sweep_sign(gap->cost_pct);
 	out->cause = SWEEP_CAUSE_NONE;
-	if (out->base)
+	/* The parts split the sums of every instance; the figure is the estimate, which
+	 * may leave an outlier instance out. Only parts of the same data, on the same
+	 * side, may be named as its cause. */
+	out->split = !gap->outliers && (isnan(gap->sums_pct) || sweep_sign(gap->sums_pct) == g);
+	if (out->base || !out->split)
 		return 0; /* no drafting: a cycle is one token, only its cost remains */
 	/* For ours: acceptance helps when higher, cost helps when lower. */
 	help_a = out->accept;

@@ -138,6 +138,9 @@ struct sweep_gap {
 	enum verdict_regression regression; /* the same interval against
 					       VERDICT_BAND_PCT: ours slower by more? */
 	size_t instances_ours, instances_ref;
+	double sums_pct;         /* the sums' gap, the one the parts split (tg_pct
+				    before sweep_gap_decide() replaced it) */
+	size_t outliers;         /* instances the estimate left out (both sides) */
 };
 
 /* Fills *out for ours and ref at the same rung. Returns 0, or -1 (out holds NaN,
@@ -173,6 +176,9 @@ struct sweep_why {
 	int cost;       /* sweep_sign(cost_pct): ours' cycle costs more (1) or less (-1) */
 	int against;    /* the cost clause goes against the acceptance clause, or is the
 			 * only one that moves ("but" rather than "and") */
+	int split;      /* the parts (sums over every instance) explain the figure: no
+			 * instance left out of it and the sums' gap on its side; else
+			 * they are not named as its cause (cause NONE) */
 	enum sweep_cause cause;
 };
 

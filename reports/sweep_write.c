@@ -118,6 +118,10 @@ static void gap_json(cJSON *arr, const struct series *x, const struct series *y,
 	json_put_num(v, "mde_pct", g->mde_pct);
 	cJSON_AddNumberToObject(v, "instances_ours", (double)g->instances_ours);
 	cJSON_AddNumberToObject(v, "instances_ref", (double)g->instances_ref);
+	/* The parts and shares split sums_pct, the sums over every instance; the
+	 * figure (tg_pct) may leave outliers out, and then they do not explain it. */
+	cJSON_AddNumberToObject(v, "outliers", (double)g->outliers);
+	json_put_num(v, "sums_pct", g->sums_pct);
 	cJSON_AddStringToObject(v, "explain", msg);
 }
 
