@@ -262,25 +262,38 @@ static double repeat_share_by_definition(const char *t, size_t len)
 	return (double)best / (double)len;
 }
 
-/* The one-pass count equals the definition exactly, for short and long texts
- * (past the byte-wide counters' flush), loops of every period and noise. */
+/* The word-at-a-time count equals the definition exactly, for short and long
+ * texts (tails of every length past the last word, past the lanes' flush at 2,040
+ * bytes), loops of every period, noise, and bytes with the top bit set (which a
+ * zero-byte test gets wrong when it forgets them). */
 static void test_runenv_repeat_share_exact(void **state)
 {
 	static char t[5000];
-	size_t lens[] = { 32, 33, 47, 255, 256, 271, 1000, 4999 }, l, i, p;
+	size_t lens[] = { 32, 33, 39, 40, 47, 255, 256, 271, 1000, 2039, 2040, 2041, 2047, 2048,
+			  2049, 2063, 4087, 4999 }, l, i, p;
+	int high;
 	unsigned seed = 7;
 
 	(void)state;
+	for (high = 0; high <= 1; high++)
 	for (p = 0; p <= REPEAT_MAX_PERIOD + 3; p++) {
 		for (i = 0; i < sizeof(t); i++) {
 			seed = seed * 1103515245u + 12345u;
-			/* p 0: noise over 4 letters; else a loop of period p, one byte in 9 noise */
+			/* p 0: noise over 4 letters; else a loop of period p, one byte in 9 noise;
+			 * high: the same letters with their top bit set, and 0x80/0x00 pairs */
 			t[i] = p && (seed >> 16) % 9 ? (char)('a' + i % p % 26) :
 			       (char)('a' + (seed >> 16) % 4);
+			if (high)
+				t[i] = (char)((seed >> 20) % 7 ? (unsigned char)t[i] | 0x80u :
+					      (seed >> 23) % 2 ? 0x80u : 0x00u);
 		}
 		for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
 			assert_true(repeat_share(t, lens[l]) == repeat_share_by_definition(t, lens[l]));
 	}
+	/* one byte throughout: every lane is full (255) at each flush */
+	memset(t, 'u', sizeof(t));
+	for (l = 0; l < sizeof(lens) / sizeof(lens[0]); l++)
+		assert_true(repeat_share(t, lens[l]) == repeat_share_by_definition(t, lens[l]));
 }
 
 static void test_runenv_repeat_share(void **state)
