@@ -1,9 +1,11 @@
 /* series.c: assembling speculative series from plain runs and holding them against
  * each other. Each rung pools its runs (server instances): each run is reduced to
  * its decode speed (the geometric mean of its usable values), summed rate and
- * acceptance, the rung's speed is their geometric mean (the one run's own when
- * alone) and its counts the sums; the
- * monotonicity, shape and gap analyses are analyze/sweep.c's. */
+ * acceptance; the estimate's outlier rule leaves an instance far from the rest
+ * out, and the rung's speed is the geometric mean of the others (the one run's
+ * own when alone), its counts their sums, so every figure of the rung and every
+ * part of a gap covers the instances the gap's estimate used; the monotonicity,
+ * shape and gap analyses are analyze/sweep.c's. */
 #include "analyze/series.h"
 
 #include "analyze/estimate.h"
@@ -55,79 +57,115 @@ static struct series *find_series(struct series_set *set, const struct series_ru
 	return NULL;
 }
 
-/* Adds run r to rung out as one more instance (out zeroed: its first). */
+/* Hands run r to rung out as one more instance (out zeroed: its first); the rung's
+ * figures wait for rung_finish(), which screens them. */
 static void rung_add(const struct series_run *r, struct series_rung *out)
 {
-	size_t k = out->n_runs;
-	int summed = r->n_summed > 0;
-
-	if (!k) {
+	if (!out->n_src) {
 		out->n_max = r->n_max;
 		out->rung.n_max = rung_key(r->n_max);
-		out->rung.predicted_n = out->rung.draft_n = out->rung.draft_n_accepted = -1;
-		out->rung.predicted_ms = NAN;
 	}
 	out->run_id = r->run_id;
 	memset(out->run_uuid, 0, sizeof(out->run_uuid));
 	strncpy(out->run_uuid, str(r->run_uuid), sizeof(out->run_uuid) - 1);
 	free(out->tag);
 	out->tag = tps_xstrdup(str(r->tag));
+	out->src = tps_xrealloc(out->src, (out->n_src + 1) * sizeof(*out->src));
+	out->src[out->n_src++] = r;
+}
+
+/* A run's decode speed as the one estimate reduces an instance: the geometric
+ * mean of its usable values, so a rung and a compare row of the same cell read
+ * the same. */
+static double run_tg(const struct series_run *r)
+{
+	struct estimate_unit u = { 0 };
+
+	u.v = r->values;
+	u.n = r->n_values;
+	u.value = NAN;
+	return exp(estimate_unit_log(&u));
+}
+
+/* Keeps run r as instance k of rung out: its per-run values, its sums. */
+static void rung_keep(struct series_rung *out, const struct series_run *r, double tg)
+{
+	struct sweep_rung *g = &out->rung;
+	size_t k = out->n_runs++;
+
 	out->n_values += r->n_values;
 	out->n_excluded += r->n_excluded;
-	out->tg_runs = tps_xrealloc(out->tg_runs, (k + 1) * sizeof(*out->tg_runs));
-	out->rate_runs = tps_xrealloc(out->rate_runs, (k + 1) * sizeof(*out->rate_runs));
-	out->accept_runs = tps_xrealloc(out->accept_runs, (k + 1) * sizeof(*out->accept_runs));
-	out->round_runs = tps_xrealloc(out->round_runs, (k + 1) * sizeof(*out->round_runs));
-	{
-		/* A run's decode speed as the one estimate reduces an instance: the
-		 * geometric mean of its usable values, so a rung and a compare row of
-		 * the same cell read the same. */
-		struct estimate_unit u = { 0 };
-
-		u.v = r->values;
-		u.n = r->n_values;
-		u.value = NAN;
-		out->tg_runs[k] = exp(estimate_unit_log(&u));
-	}
-	out->rate_runs[k] = summed && r->predicted_ms > 0 ?
+	out->tg_runs[k] = tg;
+	out->rate_runs[k] = r->n_summed > 0 && r->predicted_ms > 0 ?
 		(double)r->predicted_n / r->predicted_ms * 1000 : NAN;
 	out->accept_runs[k] = r->has_draft && r->draft_n > 0 ?
 		(double)r->draft_n_accepted / (double)r->draft_n : NAN;
 	out->round_runs[k] = r->round > 0 ? r->round : 0;
-	out->batch_runs = tps_xrealloc(out->batch_runs, (k + 1) * sizeof(*out->batch_runs));
 	out->batch_runs[k] = r->batch ? tps_xstrdup(r->batch) : NULL;
-	out->n_runs = k + 1;
-	if (summed) {
-		struct sweep_rung *g = &out->rung;
+	if (r->n_summed > 0) {
 		g->predicted_n = (g->predicted_n > 0 ? g->predicted_n : 0) + r->predicted_n;
 		g->predicted_ms = (isnan(g->predicted_ms) ? 0 : g->predicted_ms) + r->predicted_ms;
 	}
 	if (r->has_draft) {
-		struct sweep_rung *g = &out->rung;
 		g->draft_n = (g->draft_n > 0 ? g->draft_n : 0) + r->draft_n;
 		g->draft_n_accepted = (g->draft_n_accepted > 0 ? g->draft_n_accepted : 0) +
 				      r->draft_n_accepted;
 	}
 }
 
-/* Sets the rung's speed and points its sweep_rung at the per-run arrays. */
+/* Screens the rung's runs with the estimate's outlier rule, keeps the rest (their
+ * values and sums), sets the rung's speed and points its sweep_rung at the
+ * per-run arrays. The handed runs are forgotten: they are borrowed for the call. */
 static void rung_finish(struct series_rung *r)
 {
-	double *v = tps_xmalloc(r->n_runs * sizeof(*v));
-	size_t i, k = 0;
+	size_t m = r->n_src, i, k = 0;
+	double *tg = tps_xmalloc((m ? m : 1) * sizeof(*tg));
+	double *lg = tps_xmalloc((m ? m : 1) * sizeof(*lg));
+	char *bad = tps_xcalloc(m ? m : 1, 1);
 
-	for (i = 0; i < r->n_runs; i++)
+	for (i = 0; i < m; i++) {
+		tg[i] = run_tg(r->src[i]);
+		lg[i] = tg[i] > 0 && isfinite(tg[i]) ? log(tg[i]) : NAN;
+	}
+	r->n_screened = estimate_outliers(lg, m, bad, &r->screen_median);
+	r->tg_runs = tps_xcalloc(m ? m : 1, sizeof(*r->tg_runs));
+	r->rate_runs = tps_xcalloc(m ? m : 1, sizeof(*r->rate_runs));
+	r->accept_runs = tps_xcalloc(m ? m : 1, sizeof(*r->accept_runs));
+	r->round_runs = tps_xcalloc(m ? m : 1, sizeof(*r->round_runs));
+	r->batch_runs = tps_xcalloc(m ? m : 1, sizeof(*r->batch_runs));
+	if (r->n_screened)
+		r->screened_out = tps_xcalloc(r->n_screened, sizeof(*r->screened_out));
+	r->rung.predicted_n = r->rung.draft_n = r->rung.draft_n_accepted = -1;
+	r->rung.predicted_ms = NAN;
+	for (i = 0; i < m; i++) {
+		if (!bad[i]) {
+			rung_keep(r, r->src[i], tg[i]);
+			continue;
+		}
+		memset(&r->screened_out[k], 0, sizeof(r->screened_out[k]));
+		strncpy(r->screened_out[k].run_uuid, str(r->src[i]->run_uuid),
+			sizeof(r->screened_out[k].run_uuid) - 1);
+		r->screened_out[k++].tg = tg[i];
+	}
+	/* One run keeps its own value exactly; more, the mean of their logs. */
+	for (i = 0, k = 0; i < r->n_runs; i++)
 		if (r->tg_runs[i] > 0 && isfinite(r->tg_runs[i]))
-			v[k++] = log(r->tg_runs[i]);
-	/* One run keeps its own value exactly. */
-	r->rung.tg = r->n_runs == 1 ? r->tg_runs[0] : k ? exp(stats_mean(v, k)) : NAN;
-	free(v);
+			lg[k++] = log(r->tg_runs[i]);
+	r->rung.tg = r->n_runs == 1 ? r->tg_runs[0] : k ? exp(stats_mean(lg, k)) : NAN;
 	r->rung.n_runs = r->n_runs;
 	r->rung.tg_runs = r->tg_runs;
 	r->rung.rate_runs = r->rate_runs;
 	r->rung.accept_runs = r->accept_runs;
 	r->rung.round_runs = r->round_runs;
 	r->rung.batch_runs = (const char *const *)r->batch_runs;
+	r->rung.screened = 1;
+	r->rung.n_screened = r->n_screened;
+	free(r->src);
+	r->src = NULL;
+	r->n_src = 0;
+	free(tg);
+	free(lg);
+	free(bad);
 }
 
 static int rung_cmp(const void *pa, const void *pb)
@@ -264,6 +302,8 @@ void series_set_release(struct series_set *set)
 			for (k = 0; se->rungs[j].batch_runs && k < se->rungs[j].n_runs; k++)
 				free(se->rungs[j].batch_runs[k]);
 			free(se->rungs[j].batch_runs);
+			free(se->rungs[j].screened_out);
+			free(se->rungs[j].src);
 		}
 		free(se->rungs);
 		free(se->sweep);

@@ -28,25 +28,39 @@ struct series_run {
 	const char *batch;        /* the collector's batch id; NULL: unknown */
 };
 
+/* An instance screened out of a rung as an outlier. */
+struct series_outlier {
+	char run_uuid[40];
+	double tg;               /* its decode speed, as the rung reduces a run */
+};
+
 /* One rung: every run of its cell handed to series_assemble() pooled, each run
- * one instance. With one run, rung.tg is the median of its usable decode samples;
- * with more, the geometric mean of the runs' medians (the centre of the interval
- * on their logs). The counts are the sums over every run. */
+ * one instance, less the outliers (estimate_outliers() on the runs' log decode
+ * speeds, with three runs or more). With one run, rung.tg is the geometric mean
+ * of its usable decode samples; with more, that of the kept runs' values (the
+ * centre of the interval on their logs). The counts are the sums over the kept
+ * runs. */
 struct series_rung {
 	int64_t n_max;           /* as the run had it: TPS_NULL for the base */
 	int64_t run_id;          /* the last run handed over (the newest, in store order) */
 	char run_uuid[40];
 	char *tag;               /* of that run, "" when none */
-	size_t n_values;         /* usable decode samples, every run */
+	size_t n_values;         /* usable decode samples, kept runs */
 	size_t n_excluded;       /* samples flagged for decode, left out */
-	size_t n_runs;           /* runs pooled, >= 1 */
-	double *tg_runs, *rate_runs, *accept_runs; /* per run (rung.tg_runs ... point
-						      here): median tg, summed rate,
-						      acceptance (NaN: none) */
-	int64_t *round_runs;     /* per run: its round (<= 0 unknown) */
-	char **batch_runs;       /* per run: its batch id (NULL unknown), owned */
+	size_t n_runs;           /* runs kept, >= 1 */
+	size_t n_screened;       /* runs screened out as outliers */
+	struct series_outlier *screened_out; /* those runs, oldest first */
+	double screen_median;    /* the median log run speed the rule measured
+				    from (NaN: fewer than three runs) */
+	double *tg_runs, *rate_runs, *accept_runs; /* per kept run (rung.tg_runs ...
+						      point here): decode speed, summed
+						      rate, acceptance (NaN: none) */
+	int64_t *round_runs;     /* per kept run: its round (<= 0 unknown) */
+	char **batch_runs;       /* per kept run: its batch id (NULL unknown), owned */
 	struct sweep_rung rung;  /* what analyze/sweep.h consumes (n_max -1 for the base) */
 	struct sweep_point point; /* filled from the report */
+	const struct series_run **src; /* while assembling: the runs handed over */
+	size_t n_src;
 };
 
 struct series {

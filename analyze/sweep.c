@@ -122,6 +122,8 @@ int sweep_step_interval(const struct sweep_rung *a, const struct sweep_rung *b, 
 	ub = rung_units(b, use_rate, &nb);
 	estimate_params_init(&p);
 	p.band_pct = band_pct;
+	/* Screened rungs hold no outlier left: the rule once, not again on the rest. */
+	p.robust = !(a->screened && b->screened);
 	/* b over a: the change from rung a to rung b. */
 	ret = estimate_cell(ub, nb, ua, na, &p, &e);
 	if (ret == 0) {
@@ -239,7 +241,8 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 	out->regression = VERDICT_REG_UNKNOWN;
 	out->ci_lo_pct = out->ci_hi_pct = out->mde_pct = NAN;
 	out->sums_pct = NAN;
-	out->outliers = 0;
+	out->outliers = ours->n_screened + ref->n_screened;
+	out->sums_wider = 0;
 	out->instances_ours = ours->n_runs ? ours->n_runs : 1;
 	out->instances_ref = ref->n_runs ? ref->n_runs : 1;
 	if (ours->n_max != ref->n_max)
@@ -280,7 +283,10 @@ void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *re
 	gap->ci_lo_pct = v.ci_lo_pct;
 	gap->ci_hi_pct = v.ci_hi_pct;
 	gap->mde_pct = v.mde_pct;
-	gap->outliers = v.outliers_ours + v.outliers_vs;
+	if (v.outliers_ours + v.outliers_vs) {
+		gap->outliers += v.outliers_ours + v.outliers_vs;
+		gap->sums_wider = 1;
+	}
 	/* The same interval against the regression band. */
 	if (sweep_step_interval(ref, ours, 0, VERDICT_BAND_PCT, &r) == 0)
 		gap->regression = r.regression;
@@ -308,10 +314,11 @@ int sweep_gap_why(const struct sweep_gap *gap, struct sweep_why *out)
 	out->accept = sweep_sign(gap->tpc_pct);
 	out->cost = sweep_sign(gap->cost_pct);
 	out->cause = SWEEP_CAUSE_NONE;
-	/* The parts split the sums of every instance; the figure is the estimate, which
-	 * may leave an outlier instance out. Only parts of the same data, on the same
-	 * side, may be named as its cause. */
-	out->split = !gap->outliers && (isnan(gap->sums_pct) || sweep_sign(gap->sums_pct) == g);
+	/* The parts split the sums; the figure is the estimate, which on unscreened
+	 * rungs may leave an outlier instance out of it alone. Only parts of the same
+	 * data, on the same side, may be named as its cause. */
+	out->split = !gap->sums_wider &&
+		     (isnan(gap->sums_pct) || sweep_sign(gap->sums_pct) == g);
 	if (out->base || !out->split)
 		return 0; /* no drafting: a cycle is one token, only its cost remains */
 	/* For ours: acceptance helps when higher, cost helps when lower. */

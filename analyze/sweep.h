@@ -36,6 +36,13 @@ struct sweep_rung {
 	const int64_t *round_runs; /* the collector's round (INT64_MIN unknown); NULL: none */
 	const char *const *batch_runs; /* the collector's batch id (NULL unknown); NULL:
 					  none. Rounds pair within one batch. */
+	/* Screening: series_assemble() leaves a rung's outlier instances out (the
+	 * estimate's rule, estimate_outliers() on the log run tg) before it sums
+	 * the rest, so the figures above and every part of them cover one set of
+	 * instances. A rung built by hand is unscreened (0), and the estimate then
+	 * leaves outliers out of its figure alone. */
+	int screened;              /* 1: screened; the estimate leaves no more out */
+	size_t n_screened;         /* instances screened out (not in n_runs) */
 };
 
 /* What one rung decomposes into. A field that cannot be computed is NaN. */
@@ -140,7 +147,10 @@ struct sweep_gap {
 	size_t instances_ours, instances_ref;
 	double sums_pct;         /* the sums' gap, the one the parts split (tg_pct
 				    before sweep_gap_decide() replaced it) */
-	size_t outliers;         /* instances the estimate left out (both sides) */
+	size_t outliers;         /* instances left out of the figure (both sides):
+				    screened out of the rungs, or by the estimate */
+	int sums_wider;          /* the sums hold instances the figure left out (the
+				    estimate's, from unscreened rungs) */
 };
 
 /* Fills *out for ours and ref at the same rung. Returns 0, or -1 (out holds NaN,
@@ -176,9 +186,9 @@ struct sweep_why {
 	int cost;       /* sweep_sign(cost_pct): ours' cycle costs more (1) or less (-1) */
 	int against;    /* the cost clause goes against the acceptance clause, or is the
 			 * only one that moves ("but" rather than "and") */
-	int split;      /* the parts (sums over every instance) explain the figure: no
-			 * instance left out of it and the sums' gap on its side; else
-			 * they are not named as its cause (cause NONE) */
+	int split;      /* the parts explain the figure: the sums cover the figure's
+			 * instances (not sums_wider) and their gap lies on its side;
+			 * else they are not named as its cause (cause NONE) */
 	enum sweep_cause cause;
 };
 

@@ -68,6 +68,9 @@ int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const cha
 			append(buf, len, &used, &full, "%s against %s decode %s: %+.1f%% from one "
 			       "run a side, which has no interval and decides nothing (--rounds 2 "
 			       "or more would)", ours_name, ref_name, where, gap->tg_pct);
+		if (gap->outliers)
+			append(buf, len, &used, &full, ", with %zu outlier instance%s left out",
+			       gap->outliers, gap->outliers == 1 ? "" : "s");
 		return full ? -1 : 0;
 	}
 
@@ -78,16 +81,21 @@ int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const cha
 		append(buf, len, &used, &full, "%s decodes %.1f%% %s than %s %s", ours_name,
 		       fabs(gap->tg_pct), w.gap > 0 ? "faster" : "slower", ref_name, where);
 
-	/* Parts of other data (an instance left out, or sums on the other side) are
-	 * shown as such, never as the cause. */
+	/* Instances left out of figure and parts alike are named; parts of other
+	 * data (sums holding an instance the figure left out, or sums on the other
+	 * side) are shown as such, never as the cause. */
+	if (w.split && gap->outliers)
+		append(buf, len, &used, &full, " (%zu outlier instance%s left out)",
+		       gap->outliers, gap->outliers == 1 ? "" : "s");
 	if (!w.split) {
 		if (gap->outliers)
 			append(buf, len, &used, &full, " with %zu outlier instance%s left out; ",
 			       gap->outliers, gap->outliers == 1 ? "" : "s");
 		else
 			append(buf, len, &used, &full, "; ");
-		append(buf, len, &used, &full, "the sums over every instance (%+.1f%%: %+.1f%% "
-		       "tokens/cycle, %+.1f%% ms per %s) do not explain it", gap->sums_pct,
+		append(buf, len, &used, &full, "the sums%s (%+.1f%%: %+.1f%% tokens/cycle, "
+		       "%+.1f%% ms per %s) do not explain it",
+		       gap->sums_wider ? " over every instance" : "", gap->sums_pct,
 		       w.base ? 0.0 : gap->tpc_pct, gap->cost_pct, w.base ? "token" : "cycle");
 		return full ? -1 : 0;
 	}

@@ -65,6 +65,19 @@ static cJSON *series_json(const struct series_set *set, const struct series_verd
 		json_put_num(p, "accept_ci_lo", r->point.accept_ci_lo);
 		json_put_num(p, "accept_ci_hi", r->point.accept_ci_hi);
 		json_put_num(p, "mde_pct", r->point.mde_pct);
+		json_put_num(p, "screen_median", exp(r->screen_median));
+		{
+			cJSON *lo = cJSON_AddArrayToObject(p, "outliers");
+			size_t j;
+
+			for (j = 0; j < r->n_screened; j++) {
+				cJSON *o = cJSON_CreateObject();
+
+				cJSON_AddItemToArray(lo, o);
+				cJSON_AddStringToObject(o, "run", r->screened_out[j].run_uuid);
+				json_put_num(o, "tg", r->screened_out[j].tg);
+			}
+		}
 	}
 	cJSON_AddBoolToObject(js, "monotone", se->report.n_decided == 0);
 	arr = cJSON_AddArrayToObject(js, "violations");
@@ -118,8 +131,8 @@ static void gap_json(cJSON *arr, const struct series *x, const struct series *y,
 	json_put_num(v, "mde_pct", g->mde_pct);
 	cJSON_AddNumberToObject(v, "instances_ours", (double)g->instances_ours);
 	cJSON_AddNumberToObject(v, "instances_ref", (double)g->instances_ref);
-	/* The parts and shares split sums_pct, the sums over every instance; the
-	 * figure (tg_pct) may leave outliers out, and then they do not explain it. */
+	/* The parts and shares split sums_pct, the sums over the rungs' kept
+	 * instances; outliers: instances left out of the figure (tg_pct). */
 	cJSON_AddNumberToObject(v, "outliers", (double)g->outliers);
 	json_put_num(v, "sums_pct", g->sums_pct);
 	cJSON_AddStringToObject(v, "explain", msg);
@@ -275,12 +288,45 @@ void sweep_table(struct table *t, const struct series_set *set, const struct ser
 	}
 }
 
-/* The lines under a series' text table: violations, anomalies, shape steps. */
+/* The instances screened out of se's rungs as outliers: one line each in text
+ * ("  left out: ..."), one paragraph in md. */
+static void series_left_out(FILE *out, const struct series *se, enum table_format fmt)
+{
+	size_t i, j, n = 0;
+
+	for (i = 0; i < se->n_rungs; i++) {
+		const struct series_rung *r = &se->rungs[i];
+		char rung[24];
+
+		sweep_text_rung(r->n_max, rung, sizeof(rung));
+		for (j = 0; j < r->n_screened; j++, n++) {
+			const struct series_outlier *o = &r->screened_out[j];
+
+			if (fmt == TABLE_FMT_TEXT)
+				fprintf(out, "  left out: n_max=%s instance %.8s, an outlier (%.1f "
+					"tok/s against the median instance's %.1f); the rung's "
+					"figures are the other %zu\n", rung, o->run_uuid, o->tg,
+					exp(r->screen_median), r->n_runs);
+			else
+				fprintf(out, "%s n_max=%s `%.8s` (%.1f tok/s against the median "
+					"instance's %.1f)", n ? ";" : "\nLeft out as outlier "
+					"instances, of every figure of their rung:", rung,
+					o->run_uuid, o->tg, exp(r->screen_median));
+		}
+	}
+	if (n && fmt == TABLE_FMT_MD)
+		fprintf(out, ".\n");
+}
+
+/* The lines under a series' text table: instances left out, violations,
+ * anomalies, shape steps. */
 static void series_lines(FILE *out, double tol, const struct series_set *set,
 			 const struct series_verdict *vd, size_t k)
 {
 	const struct series *se = &set->v[k];
 	size_t i;
+
+	series_left_out(out, se, TABLE_FMT_TEXT);
 
 	for (i = 0; i < se->report.n_violations; i++) {
 		const struct sweep_step *st = &se->report.violations[i];
@@ -392,6 +438,8 @@ void sweep_write(FILE *out, const struct series_set *set, const struct series_ve
 		table_release(&t);
 		if (fmt == TABLE_FMT_TEXT)
 			series_lines(out, tolerance_pct, set, vd, k);
+		else
+			series_left_out(out, &set->v[k], fmt);
 	}
 	if (fmt == TABLE_FMT_TEXT) {
 		each_gap(set, vd, gap_text, &tg);

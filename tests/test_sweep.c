@@ -347,16 +347,22 @@ static void test_sweep_gap_why(void **state)
 	}
 	assert_int_equal(sweep_gap_why(&nan_gap, &w), -1);
 	assert_int_equal(w.cause, SWEEP_CAUSE_NONE);
-	/* The host case again, but the figure left an outlier out, or the sums over
-	 * every instance lie on the other side: the parts name no cause. */
+	/* The host case again, but the sums hold an instance the figure left out, or
+	 * they lie on the other side: the parts name no cause. An outlier left out of
+	 * both (a screened rung) leaves the split whole. */
 	{
 		struct sweep_gap gp = cases[0].gap;
 		gp.sums_pct = gp.tg_pct;
 		gp.outliers = 1;
 		assert_int_equal(sweep_gap_why(&gp, &w), 0);
+		assert_true(w.split);
+		assert_int_equal(w.cause, SWEEP_CAUSE_HOST);
+		gp.sums_wider = 1;
+		assert_int_equal(sweep_gap_why(&gp, &w), 0);
 		assert_false(w.split);
 		assert_int_equal(w.cause, SWEEP_CAUSE_NONE);
 		gp.outliers = 0;
+		gp.sums_wider = 0;
 		gp.sums_pct = 3;
 		assert_int_equal(sweep_gap_why(&gp, &w), 0);
 		assert_false(w.split);
@@ -747,6 +753,79 @@ static void test_sweep_gap_outlier_not_explained(void **state)
 	assert_null(strstr(msg, "acceptance is"));
 }
 
+/* The main job's case through series_assemble(): the reference's 263.8 tok/s
+ * instance is screened out of its rung, so the rung's speed, its sums and the
+ * gap's parts cover the same two instances as the gap's estimate. The table's tg
+ * then sits beside the gap it explains (170 and 168, not a pooled 195), and the
+ * cause is named from the kept instances, with the outlier said. */
+static void test_series_screens_outlier(void **state)
+{
+	static const double o_tg[3][1] = { { 201 }, { 199 }, { 198.8 } };
+	static const double r_tg[3][1] = { { 170 }, { 263.8 }, { 168 } };
+	static const char *const uuids[3] = { "r1aaaaaa", "r2bbbbbb", "r3cccccc" };
+	struct series_run runs[6];
+	struct series_set set;
+	struct series_verdict vd;
+	struct series_view view = { NULL, NULL };
+	const struct series_rung *rr, *orr;
+	const struct series *ours, *ref;
+	char msg[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		/* equal acceptance, so only the cycle cost parts them */
+		runs[i] = run_of("ours", "ours", "draft", 2, o_tg[i], 1.5);
+		runs[3 + i] = run_of("llama.cpp", "upstream", "draft", 2, r_tg[i], 1.5);
+		runs[i].n_values = runs[3 + i].n_values = 1;
+		runs[i].round = runs[3 + i].round = (int64_t)i + 1;
+		runs[3 + i].run_uuid = uuids[i];
+	}
+	assert_int_equal(series_assemble(runs, 6, SWEEP_TOLERANCE_PCT, &set), 0);
+	assert_int_equal(set.n, 2);
+	ref = !strcmp(set.v[0].engine, "llama.cpp") ? &set.v[0] : &set.v[1];
+	ours = ref == &set.v[0] ? &set.v[1] : &set.v[0];
+	rr = &ref->rungs[0];
+	orr = &ours->rungs[0];
+	assert_int_equal(rr->n_runs, 2);
+	assert_int_equal(rr->n_screened, 1);
+	assert_string_equal(rr->screened_out[0].run_uuid, "r2bbbbbb");
+	check_near(rr->screened_out[0].tg, 263.8, 1e-9, "the outlier's speed");
+	check_near(exp(rr->screen_median), 170, 1e-9, "the median it was measured from");
+	check_near(rr->rung.tg, sqrt(170.0 * 168), 1e-9, "the kept instances' speed");
+	assert_int_equal(rr->rung.predicted_n, 2000);
+	assert_int_equal(rr->n_values, 2);
+	assert_int_equal(rr->point.instances, 2);
+	assert_true(rr->point.tg_ci_hi < 200); /* the interval of the kept two */
+	assert_int_equal(orr->n_runs, 3);
+	assert_int_equal(orr->n_screened, 0);
+
+	assert_int_equal(series_decide(&view, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
+	assert_int_equal(vd.n_gaps, 1);
+	{
+		const struct sweep_gap *g = &vd.gaps[0].gap;
+		double rungs_pct = (orr->rung.tg / rr->rung.tg - 1) * 100;
+
+		assert_int_equal(g->outliers, 1);
+		assert_false(g->sums_wider);
+		assert_true(g->decided);
+		/* the figure, the sums and the rungs' speeds tell one story */
+		assert_true(g->tg_pct > 15 && g->tg_pct < 20);
+		assert_true(g->sums_pct > 15 && g->sums_pct < 20);
+		assert_true(fabs(rungs_pct - g->tg_pct) < 1);
+		assert_true(vd.gaps[0].why.split);
+		assert_int_equal(vd.gaps[0].why.cause, SWEEP_CAUSE_HOST);
+		assert_int_equal(sweep_text_gap(g, "ours", "llama.cpp", msg, sizeof(msg)), 0);
+		assert_non_null(strstr(msg, "ours decodes"));
+		assert_non_null(strstr(msg, "faster than llama.cpp at n_max=2 (1 outlier instance "
+					    "left out)"));
+		assert_non_null(strstr(msg, "cheaper cycles"));
+		assert_null(strstr(msg, "do not explain"));
+	}
+	series_verdict_release(&vd);
+	series_set_release(&set);
+}
+
 /* Rounds restart at 1 in every collect batch: two batches of rounds 1..3 on each
  * rung pair within their batch, each run once. Every pair falls exactly 6%, so
  * the interval collapses on -6%; pairing batch 2 of one rung with batch 1 of the
@@ -793,6 +872,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_dip_decided),
 		cmocka_unit_test(test_sweep_gap_undecided),
 		cmocka_unit_test(test_sweep_gap_outlier_not_explained),
+		cmocka_unit_test(test_series_screens_outlier),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
