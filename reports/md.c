@@ -180,15 +180,14 @@ void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_te
 	size_t n = t->nrows * t->ncols, r, c, total = 0;
 	char **txt = tps_xcalloc(n, sizeof(*txt));
 	size_t *width = tps_xcalloc(t->ncols, sizeof(*width));
-	size_t (*wof)(const char *) = st->raw ? strlen : md_width;
 
 	for (c = 0; st->min_width && c < t->ncols; c++)
 		width[c] = st->min_width[c];
 	for (r = 0; r < t->nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
 			const struct md_cell *cell = &t->cells[r * t->ncols + c];
-			/* Even a raw cell goes through md_plain(): a label from the store
-			 * must never reach a terminal as an escape code or a CI log as a
+			/* Every cell goes through md_plain(): a label from the store must
+			 * never reach a terminal as an escape code or a CI log as a
 			 * workflow command, whatever the caller did before. */
 			char *p = md_plain(cell->text), *q;
 			size_t w;
@@ -198,7 +197,7 @@ void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_te
 				p = q;
 			}
 			txt[r * t->ncols + c] = p;
-			w = wof(p);
+			w = md_width(p);
 			if (w > width[c])
 				width[c] = w;
 		}
@@ -216,7 +215,7 @@ void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_te
 			fputs(st->indent, f);
 		for (c = 0; c <= last; c++) {
 			const char *p = txt[r * t->ncols + c];
-			size_t w = wof(p), pad = width[c] - w, k;
+			size_t w = md_width(p), pad = width[c] - w, k;
 			int rightmost = c == last;
 			if (c)
 				fputs("  ", f);

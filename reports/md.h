@@ -58,17 +58,15 @@ void md_table_write_text(FILE *f, const struct md_table *t);
 struct md_text_style {
 	int rule;                /* a dashed rule under the header */
 	int align_header;        /* header cells take their column's alignment, not left */
-	int raw;                 /* cells measured in bytes, not code points (every
-				    cell still goes through md_plain) */
 	const size_t *min_width; /* per column, the least width; NULL for none */
 	const char *indent;      /* written before every line; NULL for none */
 	int plain_marks;         /* a marked cell is written as it is, without " *"
 				    (emphasis that only markdown shows) */
 };
 
-/* The one aligned-table printer: md_table_write_text() for the report, and the
- * tables of `tpsdb runs`, `tpsdb models` and collect's summary with their own
- * style. Columns two spaces apart, each as wide as its widest cell (or min_width),
+/* The one aligned-table printer: md_table_write_text() for the report, and
+ * table_write()'s text (table.h) for every command's table, collect's summary
+ * included. Columns two spaces apart, each as wide as its widest cell (or min_width),
  * a line padded only up to its last non-empty cell. st is borrowed. */
 void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_text_style *st);
 

@@ -1,74 +1,64 @@
-/* summary.c: renders the end-of-collect table. Column widths follow the widest
- * cell, numbers are right-aligned, and an absent figure is "-"; md_table_write_styled()
- * lays it out, as it does every aligned table. */
+/* summary.c: renders the end-of-collect table on the one table model (table.h):
+ * column widths follow the widest cell, numbers are right-aligned, and an absent
+ * figure is "-". */
 #include "reports/summary.h"
-#include "reports/md.h"
+#include "reports/table.h"
 #include "schema/record.h"
 #include "tpsdb.h"
 
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
-#define SUMMARY_COLS 10
-#define COL_ROUND 3 /* left out when every row has one round */
-
-static void rate(struct md_table *t, size_t row, size_t col, double v)
-{
-	if (isnan(v))
-		md_table_set(t, row, col, "-");
-	else
-		md_table_setf(t, row, col, "%.1f", v);
-}
+enum { S_MODEL, S_ENGINE, S_NMAX, S_ROUND, S_STATUS, S_OK, S_FAILED, S_PP, S_TG, S_ACCEPT,
+       S_N };
 
 void summary_render(FILE *f, const struct summary_row *rows, size_t n)
 {
-	static const char *const head[SUMMARY_COLS] = {
-		"model", "engine", "n_max", "round", "status", "ok", "failed", "pp tok/s",
-		"tg tok/s", "accept",
+	static const struct table_colspec cols[S_N] = {
+		{ TABLE_LABEL, "model", 0 }, { TABLE_LABEL, "engine", 0 },
+		{ TABLE_NUMBER, "n_max", 0 }, { TABLE_NUMBER, "round", 0 },
+		{ TABLE_LABEL, "status", 0 }, { TABLE_COUNT, "ok", 0 },
+		{ TABLE_COUNT, "failed", 0 }, { TABLE_RATE, "pp tok/s", 0 },
+		{ TABLE_RATE, "tg tok/s", 0 }, { TABLE_NUMBER, "accept", 0 },
 	};
-	/* Text columns are left-aligned, figures right-aligned. */
-	static const unsigned char right[SUMMARY_COLS] = { 0, 0, 1, 1, 0, 1, 1, 1, 1, 1 };
-	static const struct md_text_style style = { .align_header = 1, .raw = 1 };
-	struct md_table t;
-	size_t i, c, col, ncols = SUMMARY_COLS - 1;
+	struct table t;
+	size_t i, col;
+	int rounds = 0;
 
 	for (i = 0; i < n; i++) {
 		if (rows[i].rounds > 1)
-			ncols = SUMMARY_COLS;
+			rounds = 1;
 	}
-	md_table_init(&t, ncols);
-	for (c = col = 0; c < SUMMARY_COLS; c++) {
-		if (c == COL_ROUND && ncols < SUMMARY_COLS)
-			continue;
-		md_table_set(&t, 0, col, head[c]);
-		t.right[col++] = right[c];
+	/* The round column only when some row has more than one round. */
+	table_init(&t, rounds ? S_N : S_N - 1);
+	for (i = col = 0; i < S_N; i++) {
+		if (i != S_ROUND || rounds)
+			table_col(&t, col++, cols[i].kind, cols[i].header, cols[i].min_width);
 	}
 	for (i = 0; i < n; i++) {
 		const struct summary_row *r = &rows[i];
-		size_t row = md_table_add_row(&t);
+		size_t row = table_add_row(&t);
 
 		col = 0;
 		/* A label is cut at 63 bytes, as when cells lived in 64-byte buffers. */
-		md_table_setf(&t, row, col++, "%.63s", r->model);
-		md_table_setf(&t, row, col++, "%.63s", r->engine);
+		table_setf(&t, row, col++, "%.63s", r->model);
+		table_setf(&t, row, col++, "%.63s", r->engine);
 		if (r->n_max == TPS_NULL)
-			md_table_set(&t, row, col++, "-");
+			table_set(&t, row, col++, "-");
 		else
-			md_table_setf(&t, row, col++, "%lld", (long long)r->n_max);
-		if (ncols == SUMMARY_COLS)
-			md_table_setf(&t, row, col++, "%lld/%lld", (long long)r->round,
-				      (long long)r->rounds);
-		md_table_setf(&t, row, col++, "%.63s", r->status);
-		md_table_setf(&t, row, col++, "%zu", r->n_ok);
-		md_table_setf(&t, row, col++, "%zu", r->n_failed);
-		rate(&t, row, col++, r->pp);
-		rate(&t, row, col++, r->tg);
+			table_setf(&t, row, col++, "%lld", (long long)r->n_max);
+		if (rounds)
+			table_setf(&t, row, col++, "%lld/%lld", (long long)r->round,
+				   (long long)r->rounds);
+		table_setf(&t, row, col++, "%.63s", r->status);
+		table_setf(&t, row, col++, "%zu", r->n_ok);
+		table_setf(&t, row, col++, "%zu", r->n_failed);
+		table_num(&t, row, col++, r->pp);
+		table_num(&t, row, col++, r->tg);
 		if (isnan(r->accept))
-			md_table_set(&t, row, col, "-");
+			table_set(&t, row, col, "-");
 		else
-			md_table_setf(&t, row, col, "%.1f%%", 100 * r->accept);
+			table_setf(&t, row, col, "%.1f%%", 100 * r->accept);
 	}
-	md_table_write_styled(f, &t, &style);
-	md_table_release(&t);
+	table_write(f, &t, TABLE_FMT_TEXT);
+	table_release(&t);
 }

@@ -202,6 +202,30 @@ static void test_collect_parse_summary_rounds(void **state)
 	free(buf);
 }
 
+/* The summary is the one table model's text: a name in UTF-8 is as wide as its
+ * code points, so the columns after it stay aligned; a label with a control
+ * character reaches the terminal escaped. */
+static void test_collect_parse_summary_utf8(void **state)
+{
+	struct summary_row rows[] = {
+		{ "mod\xc3\xa8le", "ours", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 1, 1 },
+		{ "tiny", "a\033[2Jb", 1, "complete", 2, 0, 100, 50, 0.5, 1, 1 },
+	};
+	static const char want[] =
+		"model   engine     n_max  status    ok  failed  pp tok/s  tg tok/s  accept\n"
+		"mod\xc3\xa8le  ours           -  complete   2       0     100.0      50.0       -\n"
+		"tiny    a\\x1b[2Jb      1  complete   2       0     100.0      50.0   50.0%\n";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	summary_render(f, rows, 2);
+	fclose(f);
+	assert_string_equal(buf, want);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_collect_parse_error_text),
 		cmocka_unit_test(test_collect_parse_summary),
 		cmocka_unit_test(test_collect_parse_summary_rounds),
+		cmocka_unit_test(test_collect_parse_summary_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
