@@ -182,8 +182,10 @@ static long line_of(const char *buf, size_t at)
 	return line;
 }
 
-/* Checks [p, p + n) as one strict JSON value, or says why not with bad(). */
-static int check_value(struct importer *im, const char *p, size_t n)
+/* Checks [p, p + n) as one strict JSON value within the size limit, or says why
+ * not with bad(); checked: json_strict_check() has accepted it already (the
+ * whole file's value), only the limit is left. */
+static int check_value(struct importer *im, const char *p, size_t n, int checked)
 {
 	char why[96], msg[160];
 	size_t at;
@@ -193,17 +195,19 @@ static int check_value(struct importer *im, const char *p, size_t n)
 			 n, (long long)im->o->max_value);
 		return import_bad(im, msg);
 	}
-	if (json_strict_check(p, n, &at, why, sizeof(why)) < 0) {
+	if (!checked && json_strict_check(p, n, &at, why, sizeof(why)) < 0) {
 		snprintf(msg, sizeof(msg), "not valid JSON (RFC 8259): %s at byte %zu", why, at + 1);
 		return import_bad(im, msg);
 	}
 	return 0;
 }
 
-/* One JSONL line or the whole file's value, checked, then read: a response where
- * it lies, anything else through cJSON. A whole-file value (im->line 0) that is
- * not an array is named by the line it starts on, line0. */
-static int import_text(struct importer *im, const char *p, size_t n, long line0, int *any)
+/* One JSONL line or the whole file's value, checked (checked: it was, as a whole
+ * file), then read: a response where it lies, anything else through cJSON. A
+ * whole-file value (im->line 0) that is not an array is named by the line it
+ * starts on, line0. */
+static int import_text(struct importer *im, const char *p, size_t n, long line0, int checked,
+		       int *any)
 {
 	struct json_span root = json_span_of(p, n), m[RESPONSE_N_MEMBERS];
 	const cJSON *it;
@@ -213,7 +217,7 @@ static int import_text(struct importer *im, const char *p, size_t n, long line0,
 
 	if (!im->line && n > (size_t)im->o->max_value)
 		im->line = line0;
-	if (check_value(im, p, n) < 0)
+	if (check_value(im, p, n, checked) < 0)
 		return -1;
 	if (json_span_type(root) != JSON_ARRAY || im->line != 0) {
 		if (!im->line)
@@ -277,7 +281,7 @@ static int import_one_file(struct importer *im, struct input *in)
 	if (first < stop && *first != '{' && *first != '[')
 		return import_bench_text(im, in, first);
 	if (first < stop && json_strict_check(buf, in->len, &at, why, sizeof(why)) == 0) {
-		if (import_text(im, buf, in->len, line_of(buf, (size_t)(first - buf)), &any) < 0)
+		if (import_text(im, buf, in->len, line_of(buf, (size_t)(first - buf)), 1, &any) < 0)
 			return -1;
 	} else if (first < stop && strncmp(why, "text after", 10) &&
 		   line_of(buf, at) > line_of(buf, (size_t)(first - buf))) {
@@ -296,7 +300,7 @@ static int import_one_file(struct importer *im, struct input *in)
 				q++;
 			if (q == eol)
 				continue;
-			if (import_text(im, q, (size_t)(eol - q), im->line, &any) < 0)
+			if (import_text(im, q, (size_t)(eol - q), im->line, 0, &any) < 0)
 				return -1;
 		}
 	}
