@@ -113,6 +113,37 @@ static void rung_keep(struct series_rung *out, const struct series_run *r, doubl
 	}
 }
 
+/* Unit i of rung r: run x as compare's estimate takes an instance, its values,
+ * keys and strings copied (the run is borrowed for the call only). */
+static void unit_set(struct series_rung *r, size_t i, const struct series_run *x)
+{
+	struct estimate_unit *u = &r->units[i];
+	char **str3 = r->unit_strings + 3 * i;
+	size_t n = x->n_values;
+
+	r->unit_values[i] = tps_xmalloc((n ? n : 1) * sizeof(double));
+	if (n)
+		memcpy(r->unit_values[i], x->values, n * sizeof(double));
+	if (x->keys) {
+		r->unit_keys[i] = tps_xmalloc(2 * (n ? n : 1) * sizeof(int64_t));
+		if (n)
+			memcpy(r->unit_keys[i], x->keys, 2 * n * sizeof(int64_t));
+	}
+	str3[0] = x->batch ? tps_xstrdup(x->batch) : NULL;
+	str3[1] = x->started_at ? tps_xstrdup(x->started_at) : NULL;
+	str3[2] = tps_xstrdup(str(x->run_uuid));
+	u->v = r->unit_values[i];
+	u->n = n;
+	u->key = r->unit_keys[i];
+	u->value = NAN;
+	u->round = x->round > 0 ? x->round : INT64_MIN;
+	u->batch = str3[0];
+	u->started_at = str3[1];
+	u->uuid = str3[2];
+	if (x->looks_to > r->rung.looks_to)
+		r->rung.looks_to = x->looks_to;
+}
+
 /* Screens the rung's runs with the estimate's outlier rule, keeps the rest (their
  * values and sums), sets the rung's speed and points its sweep_rung at the
  * per-run arrays. The handed runs are forgotten: they are borrowed for the call. */
@@ -137,7 +168,14 @@ static void rung_finish(struct series_rung *r)
 		r->screened_out = tps_xcalloc(r->n_screened, sizeof(*r->screened_out));
 	r->rung.predicted_n = r->rung.draft_n = r->rung.draft_n_accepted = -1;
 	r->rung.predicted_ms = NAN;
+	r->units = tps_xcalloc(m ? m : 1, sizeof(*r->units));
+	r->unit_kept = tps_xcalloc(m ? m : 1, 1);
+	r->unit_values = tps_xcalloc(m ? m : 1, sizeof(*r->unit_values));
+	r->unit_keys = tps_xcalloc(m ? m : 1, sizeof(*r->unit_keys));
+	r->unit_strings = tps_xcalloc(3 * (m ? m : 1), sizeof(*r->unit_strings));
 	for (i = 0; i < m; i++) {
+		unit_set(r, i, r->src[i]);
+		r->unit_kept[i] = !bad[i];
 		if (!bad[i]) {
 			rung_keep(r, r->src[i], tg[i]);
 			continue;
@@ -160,6 +198,9 @@ static void rung_finish(struct series_rung *r)
 	r->rung.batch_runs = (const char *const *)r->batch_runs;
 	r->rung.screened = 1;
 	r->rung.n_screened = r->n_screened;
+	r->rung.units = r->units;
+	r->rung.unit_kept = r->unit_kept;
+	r->rung.n_units = m;
 	free(r->src);
 	r->src = NULL;
 	r->n_src = 0;
@@ -304,6 +345,18 @@ void series_set_release(struct series_set *set)
 			free(se->rungs[j].batch_runs);
 			free(se->rungs[j].screened_out);
 			free(se->rungs[j].src);
+			for (k = 0; se->rungs[j].units && k < se->rungs[j].rung.n_units; k++) {
+				free(se->rungs[j].unit_values[k]);
+				free(se->rungs[j].unit_keys[k]);
+				free(se->rungs[j].unit_strings[3 * k]);
+				free(se->rungs[j].unit_strings[3 * k + 1]);
+				free(se->rungs[j].unit_strings[3 * k + 2]);
+			}
+			free(se->rungs[j].units);
+			free(se->rungs[j].unit_kept);
+			free(se->rungs[j].unit_values);
+			free(se->rungs[j].unit_keys);
+			free(se->rungs[j].unit_strings);
 		}
 		free(se->rungs);
 		free(se->sweep);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/estimate.h"
 #include "analyze/sweep.h"
 
 /* One run as series_assemble() consumes it; every pointer is borrowed for the call. */
@@ -18,6 +19,8 @@ struct series_run {
 	int64_t run_id;
 	const char *run_uuid, *tag;
 	const double *values;     /* usable decode tok/s */
+	const int64_t *keys;      /* NULL, or 2 n_values: each value's (prompt, rep),
+				     ascending, as compare pairs a round's requests */
 	size_t n_values;
 	size_t n_excluded;        /* samples flagged for decode, left out of values */
 	int64_t n_summed;         /* samples the sums below cover; 0: no sums */
@@ -26,6 +29,10 @@ struct series_run {
 	double predicted_ms;
 	int64_t round;            /* the collector's round, >= 1; <= 0 (TPS_NULL): unknown */
 	const char *batch;        /* the collector's batch id; NULL: unknown */
+	const char *started_at;   /* ISO 8601; NULL: unknown (the order of a round's
+				     two engines, which compare balances) */
+	int64_t looks_to;         /* the batch's sequential design (--until-decided's
+				     --max-rounds); <= 0 (TPS_NULL): a fixed design */
 };
 
 /* An instance screened out of a rung as an outlier. */
@@ -59,6 +66,14 @@ struct series_rung {
 	char **batch_runs;       /* per kept run: its batch id (NULL unknown), owned */
 	struct sweep_rung rung;  /* what analyze/sweep.h consumes (n_max -1 for the base) */
 	struct sweep_point point; /* filled from the report */
+	/* Every run handed over, the screened ones included, as the estimate takes
+	 * an instance (rung.units points here): a gap is compare's estimate of the
+	 * cell, over the same instances with the same rule. Owned. */
+	struct estimate_unit *units;
+	unsigned char *unit_kept; /* per unit: 1 kept, 0 screened out */
+	double **unit_values;
+	int64_t **unit_keys;
+	char **unit_strings;      /* per unit: batch, started_at, uuid (3 each) */
 	const struct series_run **src; /* while assembling: the runs handed over */
 	size_t n_src;
 };

@@ -243,6 +243,7 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 	out->sums_pct = NAN;
 	out->outliers = ours->n_screened + ref->n_screened;
 	out->sums_wider = 0;
+	out->reason = ESTIMATE_REASON_NONE;
 	out->instances_ours = ours->n_runs ? ours->n_runs : 1;
 	out->instances_ref = ref->n_runs ? ref->n_runs : 1;
 	if (ours->n_max != ref->n_max)
@@ -266,6 +267,72 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 	return 0;
 }
 
+/* How many of a rung's units the estimate's out[0..n) and the rung's screening
+ * disagree on. */
+static size_t screen_mismatch(const struct sweep_rung *g, const size_t *out, size_t n)
+{
+	size_t i, k, miss = 0;
+
+	for (i = 0; i < g->n_units; i++) {
+		int est = 0;
+		for (k = 0; k < n; k++)
+			est |= out[k] == i;
+		miss += est != !g->unit_kept[i];
+	}
+	return miss;
+}
+
+/* The estimate of ours against ref over their units, as compare makes it, at
+ * band_pct. 0 filled, -1 refused. */
+static int gap_estimate(const struct sweep_rung *ours, const struct sweep_rung *ref,
+			double band_pct, struct estimate *e)
+{
+	struct estimate_params p;
+
+	estimate_params_init(&p);
+	p.band_pct = band_pct;
+	p.looks_to = ours->looks_to > ref->looks_to ? ours->looks_to : ref->looks_to;
+	if (p.looks_to < 0)
+		p.looks_to = 0;
+	if (p.looks_to > ESTIMATE_MAX_LOOK)
+		p.looks_to = ESTIMATE_MAX_LOOK;
+	return estimate_cell(ours->units, ours->n_units, ref->units, ref->n_units, &p, e);
+}
+
+/* sweep_gap_decide() on units: compare's estimate of the cell. */
+static void gap_decide_units(const struct sweep_rung *ours, const struct sweep_rung *ref,
+			     struct sweep_gap *gap)
+{
+	struct estimate e, r;
+
+	if (gap_estimate(ours, ref, SWEEP_EQUAL_PCT, &e) < 0)
+		return;
+	gap->reason = e.reason;
+	gap->instances_ours = ours->n_units;
+	gap->instances_ref = ref->n_units;
+	gap->outliers = e.n_out_ours + e.n_out_vs;
+	gap->sums_wider = screen_mismatch(ours, e.out_ours, e.n_out_ours) +
+			  screen_mismatch(ref, e.out_vs, e.n_out_vs) > 0;
+	if (isfinite(e.v.delta_pct))
+		gap->tg_pct = e.v.delta_pct;
+	if (e.reason != ESTIMATE_REASON_NONE && e.reason != ESTIMATE_REASON_ORDER) {
+		estimate_release(&e);
+		return; /* one instance a side: a point, no interval across instances */
+	}
+	if (!isnan(e.v.ci_lo_pct) && !isnan(e.v.ci_hi_pct)) {
+		gap->decided = e.reason == ESTIMATE_REASON_NONE && e.v.decided;
+		gap->ci_lo_pct = e.v.ci_lo_pct;
+		gap->ci_hi_pct = e.v.ci_hi_pct;
+		gap->mde_pct = e.v.mde_pct;
+		if (e.reason == ESTIMATE_REASON_NONE &&
+		    gap_estimate(ours, ref, VERDICT_BAND_PCT, &r) == 0) {
+			gap->regression = r.v.regression;
+			estimate_release(&r);
+		}
+	}
+	estimate_release(&e);
+}
+
 void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *ref,
 		      struct sweep_gap *gap)
 {
@@ -273,6 +340,11 @@ void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *re
 
 	gap->decided = 0;
 	gap->regression = VERDICT_REG_UNDECIDED;
+	gap->reason = ESTIMATE_REASON_NONE;
+	if (ours->units && ref->units) {
+		gap_decide_units(ours, ref, gap);
+		return;
+	}
 	/* The decode speeds, as compare reads the same cell: one estimate. */
 	if (sweep_step_interval(ref, ours, 0, SWEEP_EQUAL_PCT, &v) != 0 ||
 	    isnan(v.ci_lo_pct) || isnan(v.ci_hi_pct))

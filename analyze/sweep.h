@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/estimate.h"
 #include "analyze/verdict.h"
 
 #define SWEEP_TOLERANCE_PCT 5.0 /* default: a fall of more than this is a violation */
@@ -43,6 +44,15 @@ struct sweep_rung {
 	 * leaves outliers out of its figure alone. */
 	int screened;              /* 1: screened; the estimate leaves no more out */
 	size_t n_screened;         /* instances screened out (not in n_runs) */
+	/* The cell's instances as compare's estimate takes them (series_assemble()):
+	 * every run, screened ones included, with their keyed values, rounds,
+	 * batches and start times; unit_kept[i] 0 for a screened one. NULL (0): a
+	 * gap is estimated on tg_runs alone. */
+	const struct estimate_unit *units;
+	const unsigned char *unit_kept;
+	size_t n_units;
+	int64_t looks_to;          /* the runs' sequential design, as compare takes it
+				      (the largest --max-rounds); 0: fixed */
 };
 
 /* What one rung decomposes into. A field that cannot be computed is NaN. */
@@ -144,13 +154,17 @@ struct sweep_gap {
 	double ci_lo_pct, ci_hi_pct, mde_pct;
 	enum verdict_regression regression; /* the same interval against
 					       VERDICT_BAND_PCT: ours slower by more? */
-	size_t instances_ours, instances_ref;
+	size_t instances_ours, instances_ref; /* instances of each side, outliers included
+						(as compare counts them) */
 	double sums_pct;         /* the sums' gap, the one the parts split (tg_pct
 				    before sweep_gap_decide() replaced it) */
 	size_t outliers;         /* instances left out of the figure (both sides):
 				    screened out of the rungs, or by the estimate */
-	int sums_wider;          /* the sums hold instances the figure left out (the
-				    estimate's, from unscreened rungs) */
+	int sums_wider;          /* the sums hold instances the figure left out, or
+				    leave out one it holds */
+	enum estimate_reason reason; /* why the estimate decides nothing although it
+					has an interval (unbalanced order), or
+					has none (one instance a side) */
 };
 
 /* Fills *out for ours and ref at the same rung. Returns 0, or -1 (out holds NaN,
@@ -158,11 +172,16 @@ struct sweep_gap {
  * positive. */
 int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struct sweep_gap *out);
 
-/* Decides gap (filled by sweep_gap() from the same rungs) across instances:
- * sweep_step_interval() from ref to ours on the runs' decode speeds (the figures
- * compare gives the cell) against the band SWEEP_EQUAL_PCT. decided 1 when the interval lies wholly beyond the band
- * (a gap) or its 90% interval wholly inside (on par, TOST); 0 otherwise. With
- * one run on a side nothing changes (decided 1, interval NaN). */
+/* Decides gap (filled by sweep_gap() from the same rungs) across instances: the
+ * cell's one estimate of ours against ref. With units on both rungs it is
+ * compare's, exactly: estimate_cell() over every unit (keyed values, rounds,
+ * batches, start times, the outlier rule) with the rungs' sequential design; the
+ * sums cover its instances when its outliers are the rungs' screened ones.
+ * Without, sweep_step_interval() from ref to ours on the runs' decode speeds.
+ * Against the band SWEEP_EQUAL_PCT: decided 1 when the interval lies wholly
+ * beyond the band (a gap) or wholly inside (on par, TOST); 0 otherwise, and
+ * when the rounds all started with the same side (reason). With one run on a
+ * side the figure is the estimate's point, with no interval (ci NaN). */
 void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *ref,
 		      struct sweep_gap *gap);
 

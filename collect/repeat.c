@@ -2,8 +2,9 @@
  * 512-token answer costs a few hundred kilobytes of byte comparisons. Each pass
  * compares eight bytes at a time in a 64-bit word (a zero byte of a ^ b is an
  * equal pair) and counts them in eight byte-wide lanes, summed every 255 words
- * before a lane can overflow: about 1.8 times the speed of a byte loop at -O2,
- * the project's default build, where the compiler does not vectorise one. */
+ * before a lane can overflow: 4.4 times the speed of a byte loop at -O2, the
+ * project's default build, where the compiler does not vectorise one
+ * (bench/bench_repeat.c, docs/PERFORMANCE.md). */
 #include "collect/repeat.h"
 
 #include <math.h>

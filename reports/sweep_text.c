@@ -58,7 +58,13 @@ int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const cha
 
 	/* An undecided gap states nothing it has not decided: no side, no cause. */
 	if (!gap->decided) {
-		if (isfinite(gap->ci_lo_pct) && isfinite(gap->ci_hi_pct))
+		if (gap->reason == ESTIMATE_REASON_ORDER)
+			append(buf, len, &used, &full, "%s against %s decode %s: %+.1f%%, interval "
+			       "%+.1f%% to %+.1f%%, decides nothing: every round started with the "
+			       "same side, so a first-start edge cannot be told from a difference",
+			       ours_name, ref_name, where, gap->tg_pct, gap->ci_lo_pct,
+			       gap->ci_hi_pct);
+		else if (isfinite(gap->ci_lo_pct) && isfinite(gap->ci_hi_pct))
 			append(buf, len, &used, &full, "%s against %s decode %s: %+.1f%%, interval "
 			       "%+.1f%% to %+.1f%%, decides neither a gap beyond %.1f%% nor parity "
 			       "within it (mde %.1f%%)", ours_name, ref_name, where,

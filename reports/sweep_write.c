@@ -135,6 +135,7 @@ static void gap_json(cJSON *arr, const struct series *x, const struct series *y,
 	 * instances; outliers: instances left out of the figure (tg_pct). */
 	cJSON_AddNumberToObject(v, "outliers", (double)g->outliers);
 	json_put_num(v, "sums_pct", g->sums_pct);
+	cJSON_AddStringToObject(v, "reason", estimate_reason_name(g->reason));
 	cJSON_AddStringToObject(v, "explain", msg);
 }
 

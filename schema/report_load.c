@@ -355,6 +355,7 @@ struct series_run *report_series_runs(const struct store_decode *runs, size_t n)
 		r->run_uuid = d->run.uuid;
 		r->tag = d->run.tag;
 		r->values = d->values;
+		r->keys = d->keys;
 		r->n_values = d->n_values;
 		r->n_excluded = d->n_excluded;
 		r->n_summed = d->agg.n;
@@ -365,6 +366,8 @@ struct series_run *report_series_runs(const struct store_decode *runs, size_t n)
 		r->predicted_ms = d->agg.predicted_ms;
 		r->round = d->round;
 		r->batch = d->batch;
+		r->started_at = d->run.started_at;
+		r->looks_to = d->run.looks_to;
 	}
 	return v;
 }

@@ -178,8 +178,12 @@ static int load_runs(struct store *s, struct cell_run *runs, size_t nr, const ch
 		    store_cell_agg(s, d->run.id, &d->agg) < 0)
 			goto out;
 		d->values = tps_xmalloc((nv ? nv : 1) * sizeof(*d->values));
-		for (k = 0; k < nv; k++)
+		d->keys = tps_xmalloc(2 * (nv ? nv : 1) * sizeof(*d->keys));
+		for (k = 0; k < nv; k++) {
 			d->values[k] = cv[k].value;
+			d->keys[2 * k] = cv[k].prompt_id;
+			d->keys[2 * k + 1] = cv[k].rep;
+		}
 		d->n_values = nv;
 		d->n_excluded = bad;
 		free(cv);
@@ -206,6 +210,7 @@ void store_decode_free(struct store_decode *v, size_t n)
 	for (i = 0; i < n; i++) {
 		cell_run_release(&v[i].run);
 		free(v[i].values);
+		free(v[i].keys);
 		free(v[i].batch);
 	}
 	free(v);

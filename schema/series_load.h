@@ -15,6 +15,7 @@ struct store;
 struct store_decode {
 	struct cell_run run;   /* identity and config; run.n_max TPS_NULL for a base run */
 	double *values;        /* usable decode tok/s, (prompt, rep) order; n_values of them */
+	int64_t *keys;         /* 2 n_values: each value's (prompt_id, rep) */
 	size_t n_values;
 	size_t n_excluded;     /* samples flagged for decode, left out of values */
 	struct cell_agg agg;   /* sums over the same samples (store_cell_agg()) */

@@ -155,6 +155,19 @@ static void test_collect_parse_error_text(void **state)
 	free(t);
 }
 
+/* summary_render() of rows[0..n) must print want exactly. */
+static void summary_is(const struct summary_row *rows, size_t n, const char *want)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	summary_render(f, rows, n);
+	fclose(f);
+	assert_string_equal(buf, want);
+	free(buf);
+}
+
 static void test_collect_parse_summary(void **state)
 {
 	struct summary_row rows[] = {
@@ -167,15 +180,9 @@ static void test_collect_parse_summary(void **state)
 		"tiny   ours           -  complete  18       0   10085.0     449.9       -\n"
 		"tiny   llama.cpp      3  LOADFAIL   0       0         -         -       -\n"
 		"tiny   ours           2  partial    5      13    6749.6     249.7   71.2%\n";
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
 
 	(void)state;
-	summary_render(f, rows, 3);
-	fclose(f);
-	assert_string_equal(buf, want);
-	free(buf);
+	summary_is(rows, 3, want);
 }
 
 /* With more than one round, a column says which round each run was. */
@@ -191,15 +198,9 @@ static void test_collect_parse_summary_rounds(void **state)
 		"tiny   a           -    1/3  complete   2       0     100.0      50.0       -\n"
 		"tiny   b           -    1/3  complete   2       0     100.0      50.0       -\n"
 		"tiny   b           -    2/3  complete   2       0     100.0      50.0       -\n";
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
 
 	(void)state;
-	summary_render(f, rows, 3);
-	fclose(f);
-	assert_string_equal(buf, want);
-	free(buf);
+	summary_is(rows, 3, want);
 }
 
 /* The summary is the one table model's text: a name in UTF-8 is as wide as its
@@ -215,15 +216,9 @@ static void test_collect_parse_summary_utf8(void **state)
 		"model   engine     n_max  status    ok  failed  pp tok/s  tg tok/s  accept\n"
 		"mod\xc3\xa8le  ours           -  complete   2       0     100.0      50.0       -\n"
 		"tiny    a\\x1b[2Jb      1  complete   2       0     100.0      50.0   50.0%\n";
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
 
 	(void)state;
-	summary_render(f, rows, 2);
-	fclose(f);
-	assert_string_equal(buf, want);
-	free(buf);
+	summary_is(rows, 2, want);
 }
 
 int main(void)

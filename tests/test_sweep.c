@@ -826,6 +826,110 @@ static void test_series_screens_outlier(void **state)
 	series_set_release(&set);
 }
 
+/* A gap is compare's estimate of the cell, exactly: three rounds of one
+ * --until-decided batch (--max-rounds 6) in alternating engine order, each run's
+ * requests keyed. The gap's figure and interval equal estimate_cell() over the
+ * same instances as parity builds them (keys, start order, the sequential
+ * design), and differ from the plain estimate on run speeds, which neither
+ * balances the order nor pays for the looks. */
+static void test_series_gap_is_compares(void **state)
+{
+	static const double o_v[3][3] = { { 200, 204, 198 }, { 190, 193, 188 }, { 209, 211, 207 } };
+	static const double r_v[3][3] = { { 180, 183, 179 }, { 186, 184, 189 }, { 181, 182, 178 } };
+	static const int64_t keys[6] = { 1, 1, 2, 1, 3, 1 };
+	/* rounds 1 and 3: ours starts; round 2: llama.cpp does */
+	static const char *const o_at[3] = { "2026-12-01T10:00:00Z", "2026-12-01T10:03:00Z",
+					     "2026-12-01T10:04:00Z" };
+	static const char *const r_at[3] = { "2026-12-01T10:01:00Z", "2026-12-01T10:02:00Z",
+					     "2026-12-01T10:05:00Z" };
+	struct series_run runs[6];
+	struct series_set set;
+	struct series_verdict vd;
+	struct series_view view = { NULL, NULL };
+	struct estimate_unit uo[3], ur[3];
+	struct estimate_params p;
+	struct estimate e;
+	struct verdict plain;
+	const struct sweep_gap *g;
+	const struct series *ours, *ref;
+	size_t i;
+
+	(void)state;
+	memset(uo, 0, sizeof(uo));
+	memset(ur, 0, sizeof(ur));
+	for (i = 0; i < 3; i++) {
+		runs[i] = run_of("ours", "ours", "draft", 2, o_v[i], 1.5);
+		runs[3 + i] = run_of("llama.cpp", "upstream", "draft", 2, r_v[i], 1.5);
+		runs[i].keys = runs[3 + i].keys = keys;
+		runs[i].round = runs[3 + i].round = (int64_t)i + 1;
+		runs[i].batch = runs[3 + i].batch = "b1";
+		runs[i].looks_to = runs[3 + i].looks_to = 6;
+		runs[i].started_at = o_at[i];
+		runs[3 + i].started_at = r_at[i];
+		uo[i] = (struct estimate_unit){ o_v[i], 3, keys, NAN, (int64_t)i + 1, "b1",
+						o_at[i], "u" };
+		ur[i] = (struct estimate_unit){ r_v[i], 3, keys, NAN, (int64_t)i + 1, "b1",
+						r_at[i], "u" };
+	}
+	assert_int_equal(series_assemble(runs, 6, SWEEP_TOLERANCE_PCT, &set), 0);
+	assert_int_equal(series_decide(&view, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
+	assert_int_equal(vd.n_gaps, 1);
+	g = &vd.gaps[0].gap;
+
+	/* The oracle: the estimate as parity makes it (analyze/parity.c judge()). */
+	estimate_params_init(&p);
+	p.band_pct = SWEEP_EQUAL_PCT;
+	p.looks_to = 6;
+	assert_int_equal(estimate_cell(uo, 3, ur, 3, &p, &e), 0);
+	assert_int_equal(e.n_ours_first, 2);
+	assert_int_equal(e.n_vs_first, 1);
+	check_near(g->tg_pct, e.v.delta_pct, 1e-12, "the figure is compare's");
+	check_near(g->ci_lo_pct, e.v.ci_lo_pct, 1e-12, "its interval's lower end");
+	check_near(g->ci_hi_pct, e.v.ci_hi_pct, 1e-12, "its upper end");
+	check_near(g->mde_pct, e.v.mde_pct, 1e-12, "its mde");
+	assert_int_equal(g->decided, e.v.decided);
+	assert_int_equal(g->reason, ESTIMATE_REASON_NONE);
+	assert_int_equal(g->outliers, 0);
+	assert_false(g->sums_wider);
+
+	/* The plain estimate on run speeds reads otherwise: the test sees the
+	 * difference. */
+	ref = !strcmp(set.v[0].engine, "llama.cpp") ? &set.v[0] : &set.v[1];
+	ours = ref == &set.v[0] ? &set.v[1] : &set.v[0];
+	{
+		struct sweep_rung a = ref->rungs[0].rung, b = ours->rungs[0].rung;
+
+		a.units = b.units = NULL;
+		assert_int_equal(sweep_step_interval(&a, &b, 0, SWEEP_EQUAL_PCT, &plain), 0);
+	}
+	assert_true(fabs(plain.delta_pct - g->tg_pct) > 0.1);
+	assert_true(plain.ci_hi_pct - plain.ci_lo_pct < g->ci_hi_pct - g->ci_lo_pct);
+	estimate_release(&e);
+
+	/* All three rounds started by ours: reported, decided nothing, and said why. */
+	for (i = 0; i < 3; i++)
+		runs[3 + i].started_at = "2026-12-01T11:00:00Z";
+	series_verdict_release(&vd);
+	series_set_release(&set);
+	assert_int_equal(series_assemble(runs, 6, SWEEP_TOLERANCE_PCT, &set), 0);
+	assert_int_equal(series_decide(&view, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
+	assert_int_equal(vd.n_gaps, 1);
+	g = &vd.gaps[0].gap;
+	assert_int_equal(g->reason, ESTIMATE_REASON_ORDER);
+	assert_false(g->decided);
+	assert_true(isfinite(g->ci_lo_pct));
+	{
+		char msg[512];
+
+		assert_int_equal(sweep_text_gap(g, "ours", "llama.cpp", msg, sizeof(msg)), 0);
+		assert_non_null(strstr(msg, "decides nothing: every round started with the same "
+					    "side"));
+		assert_null(strstr(msg, "faster"));
+	}
+	series_verdict_release(&vd);
+	series_set_release(&set);
+}
+
 /* Rounds restart at 1 in every collect batch: two batches of rounds 1..3 on each
  * rung pair within their batch, each run once. Every pair falls exactly 6%, so
  * the interval collapses on -6%; pairing batch 2 of one rung with batch 1 of the
@@ -873,6 +977,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_gap_undecided),
 		cmocka_unit_test(test_sweep_gap_outlier_not_explained),
 		cmocka_unit_test(test_series_screens_outlier),
+		cmocka_unit_test(test_series_gap_is_compares),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

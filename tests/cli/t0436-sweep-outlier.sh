@@ -52,8 +52,16 @@ jq --slurpfile p "$TMP/plain.json" -e '
 	def gap: .gaps[0] | {tg_pct, tpc_pct, cost_pct, sums_pct, decided, ci_lo_pct, ci_hi_pct};
 	(figs == ($p[0] | figs)) and (gap == ($p[0] | gap))' "$TMP/out" >/dev/null ||
 	{ cat "$TMP/out" >&2; fail "the figures with the outlier left out equal those without it"; }
-check '.gaps[0] | .outliers == 1 and .instances_ref == 3 and .instances_ours == 3' "the gap counts it"
+check '.gaps[0] | .outliers == 1 and .instances_ref == 4 and .instances_ours == 3' "the gap counts it, among the instances, as compare does"
 check '.gaps[0] | (.explain | test("decides neither .*, with 1 outlier instance left out$")) and (.explain | test("do not explain") | not)' "the undecided sentence says so"
+
+cp "$TMP/out" "$TMP/sweep.json"
+tps compare --ours ours --vs llama.cpp --tag r --json
+expect_rc 0 "compare"
+jq -e --slurpfile s "$TMP/sweep.json" '.rows[] | select(.metric == "tg") |
+	.delta_pct == $s[0].gaps[0].tg_pct and .ci_lo_pct == $s[0].gaps[0].ci_lo_pct and
+	.outlier_instances == [{"side": "vs", "run": $s[0].series[0].points[0].outliers[0].run}]' \
+	"$TMP/out" >/dev/null || { cat "$TMP/out" >&2; fail "compare leaves out the same instance, with the same figure"; }
 
 tps sweep
 expect_rc 0 "text"

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# t0437: a sweep gap is compare's estimate of the same cell, to the last digit.
+# tests/data/sweep-real/main-job.jsonl is the store scripts/main-job.sh collected
+# from a real llama-server (exported with 'tpsdb export'): a base run and an
+# n_max 1,2,3 sweep in three rounds of alternating engine order (tag demo), and
+# the base cell again in an --until-decided batch of six rounds (tag decide). Its
+# base gap pays for the batch's looks as compare does, its n_max gaps balance the
+# order of the rounds as compare does, and its n_max=3 gap, whose rounds (one
+# instance left out as an outlier) all started with ours, decides nothing and
+# says why. The rungs' instances are compare's too.
+. "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
+
+"$TPSDB_BIN" import "$TPSDB_TEST_DATA/sweep-real/main-job.jsonl" >/dev/null ||
+	fail "import of the main job's store"
+tps sweep --json
+expect_rc 1 "sweep (ours falls from the base to n_max=1 on this CPU)"
+cp "$TMP/out" "$TMP/sweep.json"
+tps compare --ours ours --vs llama.cpp --tag demo --json
+expect_rc 0 "compare, tag demo"
+cp "$TMP/out" "$TMP/demo.json"
+tps compare --ours ours --vs llama.cpp --tag decide --json
+expect_rc 0 "compare, tag decide"
+cp "$TMP/out" "$TMP/decide.json"
+
+# same <compare json> <n_max jq value>: the sweep's gap at that rung against
+# compare's tg row of the cell: figure, interval, mde, answers, reason.
+same() {
+	jq -e -n --slurpfile s "$TMP/sweep.json" --slurpfile c "$1" --argjson n "$2" '
+		($s[0].gaps[] | select(.n_max == $n)) as $g |
+		($c[0].rows[] | select(.metric == "tg" and .n_max == $n)) as $r |
+		$g.tg_pct == $r.delta_pct and $g.ci_lo_pct == $r.ci_lo_pct and
+		$g.ci_hi_pct == $r.ci_hi_pct and $g.mde_pct == $r.mde_pct and
+		$g.instances_ours == $r.instances_ours and $g.instances_ref == $r.instances_vs and
+		$g.reason == ($r.reason // "")' >/dev/null ||
+		{ jq -c --argjson n "$2" '.gaps[] | select(.n_max == $n)' "$TMP/sweep.json" >&2
+		  jq -c --argjson n "$2" '.rows[] | select(.metric == "tg" and .n_max == $n)' "$1" >&2
+		  fail "the gap at n_max=$2 is not compare's ($(basename "$1"))"; }
+}
+same "$TMP/decide.json" null
+same "$TMP/demo.json" 1
+same "$TMP/demo.json" 2
+same "$TMP/demo.json" 3
+
+cp "$TMP/sweep.json" "$TMP/out"
+check '.gaps[] | select(.n_max == 3) | .reason == "unbalanced-order" and .decided == false and .outliers == 1' "n_max=3: the order decides nothing"
+check '.gaps[] | select(.n_max == 3) | .explain | test("decides nothing: every round started with the same side")' "and the sentence says why"
+check '[.gaps[] | select(.decided == false) | .explain | test("faster|slower|drafter|cost")] | all(. == false)' "no side named undecided"
+# The outlier compare names is the one the sweep's rung leaves out.
+out=$(jq -r '.rows[] | select(.metric == "tg" and .n_max == 3) | .outlier_instances[0].run' "$TMP/demo.json")
+check ".series[] | select(.engine == \"ours\") | .points[] | select(.n_max == 3) | .outliers[0].run == \"$out\" and .instances == 2" "the rung leaves out compare's outlier"
+echo "ok"
