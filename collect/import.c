@@ -390,18 +390,18 @@ struct import_batch *import_read(const struct import_opts *o, char *const *files
 	importer_init(&im, NULL, o, &res, 1);
 	if (check_opts(o) < 0)
 		goto out;
+	/* One file's bytes at a time: read, hashed, checked into records, freed, so
+	 * the peak is the largest file beside the records of all. */
 	for (i = 0; i < n; i++) {
 		struct input *in = &b->in[i];
 		in->path = files[i];
 		if (import_file_load(in, o->max_file) < 0)
 			goto out;
 		sha256_hex(in->buf, in->len, in->sha256);
-	}
-	for (i = 0; i < n; i++) {
-		if (import_one_file(&im, &b->in[i]) < 0)
+		if (import_one_file(&im, in) < 0)
 			goto out;
 		/* Its records own all the writing pass needs. */
-		import_file_release(&b->in[i]);
+		import_file_release(in);
 	}
 	b->kind = import_kind_names[im.kind];
 	ok = 1;

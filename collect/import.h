@@ -43,8 +43,9 @@ void import_opts_init(struct import_opts *o);
 
 /* Reads every file ("-" is stdin) whole, within the limits, and checks all of it
  * as import_write() will store it: strict JSON (RFC 8259), the kind of input, and
- * every value (schema/record_check.h). Touches no store, so a slow pipe holds no
- * lock. On any problem it prints one error line, "<file>:<line>: <why>; nothing was
+ * every value (schema/record_check.h). One file's bytes are held at a time: each
+ * is read, hashed, checked into its records and freed before the next. Touches no
+ * store, so a slow pipe holds no lock. On any problem it prints one error line, "<file>:<line>: <why>; nothing was
  * imported", and returns NULL. o and files must outlive the batch. */
 struct import_batch *import_read(const struct import_opts *o, char *const *files, int n);
 
