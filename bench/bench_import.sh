@@ -5,6 +5,9 @@
 # The goal is at least half the shell's rate.
 #   bench/bench_import.sh [<responses, default 600000>]   (TPSDB_BIN=path/to/tpsdb)
 # 600,000 responses are about 0.9 GB of JSONL, under import's 1 GiB input limit.
+# BENCH_ROUNDS=k (default 1) measures k rounds, the order reversed every other round
+# (the machine's speed moves between rounds: read each round's ratio); OLD_BIN=path
+# adds another tpsdb binary to every round, side by side with TPSDB_BIN.
 set -euo pipefail
 n=${1:-600000}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +15,10 @@ bin=${TPSDB_BIN:-$here/build/release/tpsdb}
 command -v python3 >/dev/null || { echo "bench_import: needs python3" >&2; exit 1; }
 command -v sqlite3 >/dev/null || { echo "bench_import: needs the sqlite3 shell" >&2; exit 1; }
 [ -x "$bin" ] || { echo "bench_import: no tpsdb at '$bin' (set TPSDB_BIN)" >&2; exit 1; }
+old=${OLD_BIN:-}
+[ -z "$old" ] || [ -x "$old" ] || { echo "bench_import: no tpsdb at '$old' (OLD_BIN)" >&2; exit 1; }
+rounds=${BENCH_ROUNDS:-1}
+case $rounds in ''|*[!0-9]*|0) echo "bench_import: BENCH_ROUNDS must be a count >= 1" >&2; exit 1;; esac
 work=$(mktemp -d "${TMPDIR:-/tmp}/tpsdb-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
@@ -74,7 +81,7 @@ measure() {
 	awk -v t="$t" 'BEGIN { split(t, f, " "); printf "%s %.3f", f[1], f[2] + f[3] }'
 }
 
-sqlite3 "$work/cli.sqlite" >/dev/null <<'SQL'
+cat >"$work/schema.sql" <<'SQL'
 PRAGMA journal_mode=WAL;
 CREATE TABLE sample(run_id INTEGER NOT NULL, prompt_hash TEXT NOT NULL, rep INTEGER NOT NULL,
   seq INTEGER, cache_n INTEGER, prompt_n INTEGER, prompt_ms REAL, prompt_per_second REAL,
@@ -84,22 +91,51 @@ CREATE TABLE sample(run_id INTEGER NOT NULL, prompt_hash TEXT NOT NULL, rep INTE
   UNIQUE(run_id, prompt_hash, rep));
 SQL
 
-t_tpsdb=$(measure "$bin" --db "$work/tpsdb.sqlite" import --engine bench --host bench \
-	--model q35 --warmup 1 "$work/responses.jsonl")
-t_cli=$(measure sqlite3 -cmd 'PRAGMA synchronous=NORMAL' "$work/cli.sqlite" \
-	".import --csv --skip 1 $work/samples.csv sample")
-
-got_tpsdb=$("$bin" --db "$work/tpsdb.sqlite" runs --json | python3 -c \
-	'import json, sys; print(sum(r["n_samples"] for r in json.load(sys.stdin)))')
-got_cli=$(sqlite3 "$work/cli.sqlite" 'SELECT count(*) FROM sample')
-[ "$got_tpsdb" = "$n" ] && [ "$got_cli" = "$n" ] ||
-	{ echo "bench_import: row counts differ: tpsdb $got_tpsdb, sqlite3 $got_cli, want $n" >&2; exit 1; }
+# run <who>: one measurement into a fresh store, "<wall> <cpu>"; who is tpsdb, old
+# or cli. The row counts are checked every time.
+run() {
+	local t got
+	rm -f "$work/m.sqlite" "$work/m.sqlite-wal" "$work/m.sqlite-shm"
+	case $1 in
+	cli)
+		sqlite3 "$work/m.sqlite" >/dev/null <"$work/schema.sql"
+		t=$(measure sqlite3 -cmd 'PRAGMA synchronous=NORMAL' "$work/m.sqlite" \
+			".import --csv --skip 1 $work/samples.csv sample")
+		got=$(sqlite3 "$work/m.sqlite" 'SELECT count(*) FROM sample');;
+	*)
+		local b=$bin
+		[ "$1" = old ] && b=$old
+		t=$(measure "$b" --db "$work/m.sqlite" import --engine bench --host bench \
+			--model q35 --warmup 1 "$work/responses.jsonl")
+		got=$("$b" --db "$work/m.sqlite" runs --json | python3 -c \
+			'import json, sys; print(sum(r["n_samples"] for r in json.load(sys.stdin)))');;
+	esac
+	[ "$got" = "$n" ] || { echo "bench_import: $1 stored $got rows, want $n" >&2; return 1; }
+	echo "$t"
+}
 
 echo "input: $n responses, $(du -m "$work/responses.jsonl" | cut -f1) MB JSONL; $(du -m "$work/samples.csv" | cut -f1) MB CSV"
-awk -v n="$n" -v a="$t_tpsdb" -v b="$t_cli" 'BEGIN {
-	split(a, x, " "); split(b, y, " ")
-	printf "%-26s %9s %14s %9s %14s\n", "", "wall s", "samples/s", "cpu s", "samples/cpu-s"
-	printf "%-26s %9.3f %14.0f %9.3f %14.0f\n", "tpsdb import (JSONL)", x[1], n / x[1], x[2], n / x[2]
-	printf "%-26s %9.3f %14.0f %9.3f %14.0f\n", "sqlite3 .import --csv", y[1], n / y[1], y[2], n / y[2]
-	printf "ratio tpsdb/sqlite3: %.2fx wall, %.2fx cpu (goal >= 0.50x)\n", y[1] / x[1], y[2] / x[2]
-}'
+who="tpsdb${old:+ old} cli"
+for r in $(seq "$rounds"); do
+	declare -A t=()
+	order=$who
+	[ $((r % 2)) = 0 ] && order=$(echo "$who" | tr ' ' '\n' | tac | paste -sd ' ')
+	for w in $order; do
+		t[$w]=$(run "$w")
+	done
+	[ "$rounds" = 1 ] || echo "round $r (order: $order)"
+	awk -v n="$n" -v a="${t[tpsdb]}" -v b="${t[cli]}" -v o="${t[old]:-}" 'BEGIN {
+		split(a, x, " "); split(b, y, " ")
+		printf "%-26s %9s %14s %9s %14s\n", "", "wall s", "samples/s", "cpu s", "samples/cpu-s"
+		printf "%-26s %9.3f %14.0f %9.3f %14.0f\n", "tpsdb import (JSONL)", x[1], n / x[1], x[2], n / x[2]
+		if (o != "") {
+			split(o, z, " ")
+			printf "%-26s %9.3f %14.0f %9.3f %14.0f\n", "old tpsdb import (JSONL)", z[1], n / z[1], z[2], n / z[2]
+		}
+		printf "%-26s %9.3f %14.0f %9.3f %14.0f\n", "sqlite3 .import --csv", y[1], n / y[1], y[2], n / y[2]
+		printf "ratio tpsdb/sqlite3: %.2fx wall, %.2fx cpu (goal >= 0.50x)\n", y[1] / x[1], y[2] / x[2]
+		if (o != "")
+			printf "ratio old/sqlite3: %.2fx wall, %.2fx cpu; new/old cpu %.2fx\n", y[1] / z[1], y[2] / z[2], x[2] / z[2]
+	}'
+	unset t
+done
