@@ -255,7 +255,34 @@ static int json_ws(char c)
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-/* The checking pass over one file: its records into in. */
+/* The JSONL lines of buf[0..len) into records, counting lines in im->line: every
+ * line that ends in LF, and with last the one after the final LF too. *used gets
+ * the bytes taken (up to the start of an unfinished line). -1 after an error line. */
+static int import_lines(struct importer *im, const char *buf, size_t len, int last, int *any,
+			size_t *used)
+{
+	const char *p = buf, *stop = buf + len;
+
+	while (p < stop) {
+		const char *nl = memchr(p, '\n', (size_t)(stop - p));
+		const char *eol = nl ? nl : stop, *q = p;
+
+		if (!nl && !last)
+			break;
+		p = nl ? nl + 1 : stop;
+		im->line++;
+		while (q < eol && json_ws(*q))
+			q++;
+		if (q == eol)
+			continue;
+		if (import_text(im, q, (size_t)(eol - q), im->line, 0, any) < 0)
+			return -1;
+	}
+	*used = (size_t)(p - buf);
+	return 0;
+}
+
+/* The checking pass over one whole file: its records into in. */
 static int import_one_file(struct importer *im, struct input *in)
 {
 	const char *buf = in->buf, *stop = buf + in->len, *p, *first;
@@ -289,26 +316,97 @@ static int import_one_file(struct importer *im, struct input *in)
 		im->line = line_of(buf, at);
 		snprintf(msg, sizeof(msg), "not valid JSON (RFC 8259): %s", why);
 		return import_bad(im, msg);
-	} else {
-		for (p = buf; p < stop;) {
-			const char *nl = memchr(p, '\n', (size_t)(stop - p));
-			const char *eol = nl ? nl : stop, *q = p;
-
-			p = nl ? nl + 1 : stop;
-			im->line++;
-			while (q < eol && json_ws(*q))
-				q++;
-			if (q == eol)
-				continue;
-			if (import_text(im, q, (size_t)(eol - q), im->line, 0, &any) < 0)
-				return -1;
-		}
+	} else if (import_lines(im, buf, in->len, 1, &any, &at) < 0) {
+		return -1;
 	}
 	if (!any) {
 		im->line = 0;
 		return import_bad(im, "holds no results");
 	}
 	return 0;
+}
+
+/* Whether an input that starts with buf[0..len) (more to come) is JSONL to read a
+ * piece at a time: after white space of RFC 8259 only, an object complete on its
+ * first line. Anything else (one value over many lines, an array, llama-bench's
+ * csv or sql, odd white space) is read whole and judged as a whole. */
+static int jsonl_start(const char *buf, size_t len)
+{
+	const char *p = buf, *stop = buf + len, *nl;
+	char why[96];
+	size_t at;
+
+	while (p < stop && json_ws(*p))
+		p++;
+	if (p == stop || *p != '{' || !(nl = memchr(p, '\n', (size_t)(stop - p))))
+		return 0;
+	return json_strict_check(p, (size_t)(nl - p), &at, why, sizeof(why)) == 0;
+}
+
+/* Whether buf[0..len) holds its first value's line whole: a LF after the first
+ * byte that is not RFC 8259 white space. */
+static int first_line_held(const char *buf, size_t len)
+{
+	const char *p = buf, *stop = buf + len;
+
+	while (p < stop && json_ws(*p))
+		p++;
+	return p < stop && (*p != '{' || memchr(p, '\n', (size_t)(stop - p)));
+}
+
+/* The checking pass over one input: read, hashed and checked into records in,
+ * whole, or a piece at a time when it is JSONL larger than a piece (only the
+ * unfinished line is held between pieces). -1 after an error line. */
+static int import_input(struct importer *im, struct input *in, int64_t max)
+{
+	struct file_reader r;
+	size_t chunk = import_chunk_bytes ? import_chunk_bytes : 1, used;
+	int any = 0, ret = -1;
+
+	if (import_file_open(&r, in->path, max) < 0)
+		return -1;
+	/* Enough to judge by: the first value's line (or the end). */
+	do {
+		if (import_file_more(&r, r.len > chunk ? r.len : chunk) < 0)
+			goto out;
+	} while (!r.eof && !first_line_held(r.buf, r.len));
+	if (r.eof || !jsonl_start(r.buf, r.len)) {
+		if (import_file_all(&r) < 0 || import_file_end(&r, in->sha256) < 0)
+			goto out;
+		in->buf = r.buf;
+		in->len = r.len;
+		in->peak = r.peak;
+		r.buf = NULL;
+		ret = import_one_file(im, in);
+		goto out;
+	}
+	im->in = in;
+	im->file = in->path;
+	im->line = 0;
+	im->file_uuid = NULL;
+	for (;;) {
+		if (import_lines(im, r.buf, r.len, r.eof, &any, &used) < 0)
+			goto out;
+		import_file_drop(&r, used);
+		if (r.eof)
+			break;
+		/* A line longer than a piece: read on until it ends. */
+		if (import_file_more(&r, r.len >= chunk ? r.len : chunk) < 0)
+			goto out;
+	}
+	if (import_file_end(&r, in->sha256) < 0)
+		goto out;
+	in->len = (size_t)r.total;
+	in->peak = r.peak;
+	if (!any) {
+		im->line = 0;
+		import_bad(im, "holds no results");
+		goto out;
+	}
+	ret = 0;
+out:
+	import_file_close(&r);
+	return ret;
 }
 
 static void importer_init(struct importer *im, struct store *s, const struct import_opts *o,
@@ -390,15 +488,13 @@ struct import_batch *import_read(const struct import_opts *o, char *const *files
 	importer_init(&im, NULL, o, &res, 1);
 	if (check_opts(o) < 0)
 		goto out;
-	/* One file's bytes at a time: read, hashed, checked into records, freed, so
-	 * the peak is the largest file beside the records of all. */
+	/* One input's bytes at a time: read, hashed, checked into records, freed, so
+	 * the peak is the largest whole file (a JSONL one: a piece) beside the records
+	 * of all. */
 	for (i = 0; i < n; i++) {
 		struct input *in = &b->in[i];
 		in->path = files[i];
-		if (import_file_load(in, o->max_file) < 0)
-			goto out;
-		sha256_hex(in->buf, in->len, in->sha256);
-		if (import_one_file(&im, in) < 0)
+		if (import_input(&im, in, o->max_file) < 0)
 			goto out;
 		/* Its records own all the writing pass needs. */
 		import_file_release(in);

@@ -14,6 +14,7 @@
 #include "collect/response.h"
 #include "schema/json_span.h"
 #include "schema/record.h"
+#include "tpsdb.h"
 
 enum kind { KIND_NONE, KIND_RESPONSE, KIND_BENCH, KIND_EXPORT };
 /* The kinds by name, for messages and imported_file.kind. */
@@ -67,8 +68,10 @@ struct import_rec {
  * digest and size, and what checking them kept. */
 struct input {
 	const char *path;
-	const char *buf;
-	size_t len;
+	const char *buf;      /* a whole input's bytes while it is checked; NULL after,
+				 and for JSONL read a piece at a time */
+	size_t len;           /* the input's size in bytes */
+	size_t peak;          /* the most bytes of it held at once */
 	char sha256[65];
 	struct import_rec *recs;
 	size_t nrecs, arecs;
@@ -163,9 +166,42 @@ int import_response_add(struct importer *im, const struct response *resp);
 int import_bench_add(struct importer *im, const cJSON *obj);
 int import_export_add(struct importer *im, const struct import_export_rec *e);
 
-/* Reads in->path ("-" is stdin) whole into in->buf, at most max bytes. -1 after an
- * error line. import_file_release() frees the bytes. */
-int import_file_load(struct input *in, int64_t max);
+/* How many bytes a JSONL input is read at a time (IMPORT_READ_CHUNK; tests lower
+ * it to cut lines at every offset). */
+#define IMPORT_READ_CHUNK ((size_t)16 << 20)
+extern size_t import_chunk_bytes;
+
+/* An input being read: buf[0..len) the bytes held (NUL after them), those before
+ * dropped; every byte read is hashed. */
+struct file_reader {
+	const char *path;
+	int fd;
+	int64_t max;          /* the most bytes the input may have */
+	int64_t size;         /* a regular file's size when opened; -1 otherwise */
+	int64_t total;        /* bytes read so far */
+	struct sha256 hash;
+	char *buf;
+	size_t len, cap;
+	size_t peak;          /* the largest buffer it held */
+	int eof;
+};
+
+/* Opens path ("-" is stdin) for reading at most max bytes. -1 after an error line
+ * (r closed). */
+int import_file_open(struct file_reader *r, const char *path, int64_t max);
+/* Reads until want more bytes are held or the input ends (r->eof). -1 after an
+ * error line: a read error, or more than max bytes. */
+int import_file_more(struct file_reader *r, size_t want);
+/* Reads the rest of the input. -1 after an error line. */
+int import_file_all(struct file_reader *r);
+/* Forgets the first n bytes held. */
+void import_file_drop(struct file_reader *r, size_t n);
+/* At the end of the input: the sha256 of every byte read into hex, or -1 after an
+ * error line when a regular file changed size while it was read. */
+int import_file_end(struct file_reader *r, char hex[65]);
+/* Closes the input and frees what is held; accepts a closed reader. */
+void import_file_close(struct file_reader *r);
+/* Frees in->buf, the bytes of a whole input. */
 void import_file_release(struct input *in);
 
 #endif

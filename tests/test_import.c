@@ -377,6 +377,132 @@ static void test_import_parses_once(void **state)
 		free(files[i]);
 }
 
+/* What an import stored, without what differs between two imports of the same
+ * input (uuids, times): every sample's columns, the runs' settings, the files'
+ * hashes and sizes; caller frees. */
+static char *stored(struct store *s)
+{
+	char *a = text(s, "SELECT group_concat(x, '|') FROM (SELECT quote(prompt_id) || ',' || "
+			  "quote(rep) || ',' || quote(seq) || ',' || quote(cache_n) || ',' || "
+			  "quote(prompt_n) || ',' || quote(prompt_ms) || ',' || "
+			  "quote(prompt_per_second) || ',' || quote(predicted_n) || ',' || "
+			  "quote(predicted_ms) || ',' || quote(predicted_per_second) || ',' || "
+			  "quote(draft_n) || ',' || quote(draft_n_accepted) || ',' || quote(wall_ms) "
+			  "|| ',' || quote(http_status) || ',' || quote(error) || ',' || "
+			  "quote(stop_type) || ',' || quote(output_hash) || ',' || quote(timings) || "
+			  "',' || quote(flags) AS x FROM sample ORDER BY id)");
+	char *b = text(s, "SELECT group_concat(x, '|') FROM (SELECT quote(status) || ',' || "
+			  "quote(n_predict) || ',' || quote(spec_type) || ',' || quote(n_max) || "
+			  "',' || quote(warmup) || ',' || quote(prompt_set) || ',' || quote(config) "
+			  "AS x FROM run ORDER BY id)");
+	char *c = text(s, "SELECT group_concat(x, '|') FROM (SELECT quote(sha256) || ',' || "
+			  "quote(name) || ',' || quote(bytes) || ',' || quote(kind) || ',' || "
+			  "quote(samples) AS x FROM imported_file ORDER BY id)");
+	char *all = tps_xasprintf("%s\n%s\n%s", a, b, c);
+
+	free(a);
+	free(b);
+	free(c);
+	return all;
+}
+
+/* JSONL is read a piece at a time, every other input whole: with pieces of 1, 2,
+ * 7, 64 and 300 bytes (lines cut at every offset, CRLF split, a line longer than
+ * the piece) every file of tests/data/import and tests/data/import-bad stores
+ * the same rows, or fails with the same error line and exit code, as when read
+ * in one piece; and a JSONL file read in pieces holds a tenth of its size at most. */
+static void test_import_streams_as_whole(void **state)
+{
+	static const char *const files[] = {
+		"import/completion-reps.jsonl", "import/spec.jsonl", "import/llama-bench.jsonl",
+		"import/llama-bench.json", "import/completion.json", "import/chat.json",
+		"import/eos.json", "import-bad/bad-line.jsonl", "import-bad/blank.jsonl",
+		"import-bad/vtab-line.jsonl", "import-bad/mixed-endpoints.jsonl",
+		"import-bad/mixed-kinds.jsonl", "import-bad/good-export.jsonl",
+		"import-bad/export-bad.jsonl", "import-bad/export-rep.jsonl",
+		"import-bad/bench-two-models.jsonl", "import-bad/malformed.json",
+		"import-bad/trailing.json", "import-bad/formfeed.json",
+		"import-bad/good-bench-pg.jsonl", "import-bad/bench-frac.csv",
+	};
+	static const size_t chunks[] = { 1, 2, 7, 64, 300 };
+	struct fixture *f = *state;
+	size_t i, k;
+
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		char at[300];
+		const char *const args[] = { "--engine", "ours", "--host", "a", at, NULL };
+		char *want, *want_err, *got;
+		int want_rc, rc;
+
+		snprintf(at, sizeof(at), "@%s", files[i]);
+		store_close(f->s);
+		assert_non_null(f->s = store_open(":memory:", 0));
+		import_chunk_bytes = IMPORT_READ_CHUNK;
+		want_rc = run_import(f, args);
+		want = stored(f->s);
+		want_err = tps_xstrdup(f->err);
+		for (k = 0; k < sizeof(chunks) / sizeof(chunks[0]); k++) {
+			store_close(f->s);
+			assert_non_null(f->s = store_open(":memory:", 0));
+			import_chunk_bytes = chunks[k];
+			rc = run_import(f, args);
+			got = stored(f->s);
+			if (rc != want_rc || strcmp(got, want) || strcmp(f->err, want_err))
+				fail_msg("%s in pieces of %zu: exit %d, '%s'; whole: exit %d, '%s'",
+					 files[i], chunks[k], rc, f->err, want_rc, want_err);
+			free(got);
+		}
+		free(want);
+		free(want_err);
+	}
+	import_chunk_bytes = IMPORT_READ_CHUNK;
+
+	/* The memory: twenty copies of completion-reps.jsonl's lines (60 responses of
+	 * about 12 kB) read in pieces of 4 kB hold a line or two, not the file. */
+	{
+		char *src = data_path("import/completion-reps.jsonl"), *line = NULL;
+		char path[] = "/tmp/tpsdb-test-stream-XXXXXX";
+		char *paths[1] = { path };
+		struct import_opts o;
+		struct import_batch *b;
+		size_t cap = 0, size = 0;
+		ssize_t n;
+		int fd = mkstemp(path), rep;
+		FILE *in, *out;
+
+		assert_true(fd >= 0);
+		assert_non_null(out = fdopen(fd, "wb"));
+		for (rep = 0; rep < 20; rep++) {
+			assert_non_null(in = fopen(src, "rb"));
+			while ((n = getline(&line, &cap, in)) > 0) {
+				fwrite(line, 1, (size_t)n, out);
+				size += (size_t)n;
+			}
+			fclose(in);
+		}
+		fclose(out);
+		free(line);
+		import_opts_init(&o);
+		o.engine = "ours";
+		import_chunk_bytes = 4096;
+		b = import_read(&o, paths, 1);
+		import_chunk_bytes = IMPORT_READ_CHUNK;
+		assert_non_null(b);
+		assert_int_equal(b->in[0].len, size);
+		assert_int_equal(b->in[0].nrecs, 60);
+		if (b->in[0].peak * 10 > size)
+			fail_msg("held %zu bytes at once of a %zu-byte file", b->in[0].peak, size);
+		import_batch_free(b);
+		/* Read whole, the file is held whole. */
+		b = import_read(&o, paths, 1);
+		assert_non_null(b);
+		assert_true(b->in[0].peak >= size);
+		import_batch_free(b);
+		unlink(path);
+		free(src);
+	}
+}
+
 static void test_import_cold_start(void **state)
 {
 	struct fixture *f = *state;
@@ -598,6 +724,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_import_repetitions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_skip_replays, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_parses_once, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_import_streams_as_whole, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_cold_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_truncated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_import_cache_and_short_prompt, setup, teardown),

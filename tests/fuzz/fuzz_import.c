@@ -1,8 +1,10 @@
 /* fuzz_import.c: libFuzzer target for `tpsdb import`: the input is written to a file
  * and imported (as responses, llama-bench output or an export, by content) into one
  * in-memory store kept across runs, exercising format detection and all-or-nothing
- * rollback. Built with -DTPSDB_FUZZ=ON under clang. */
+ * rollback. Every other input is read in small pieces (JSONL lines cut anywhere),
+ * the others whole. Built with -DTPSDB_FUZZ=ON under clang. */
 #include "collect/import.h"
+#include "collect/import_int.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
@@ -33,6 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fclose(f);
 	import_opts_init(&o);
 	o.prompt = "fuzz";
+	import_chunk_bytes = size % 2 ? IMPORT_READ_CHUNK : 1 + size % 61;
 	/* Errors are expected; stderr is noise here. */
 	import_files(s, &o, files, 1, &res);
 	return 0;
