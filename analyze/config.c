@@ -170,7 +170,7 @@ static int same_str(const char *a, const char *b)
 }
 
 /* Whether a and b are one cell but for their configuration's settings. */
-static int same_test(const struct parity_side *a, const struct parity_side *b)
+static int same_test(const struct run *a, const struct run *b)
 {
 	size_t la, lb;
 	const char *ta, *tb;
@@ -210,7 +210,7 @@ static int popcount(unsigned x)
 	return n;
 }
 
-int config_nearest(const struct parity_side *a, size_t na, const struct parity_side *b,
+int config_nearest(const struct run *a, size_t na, const struct run *b,
 		   size_t nb, struct config_near *out)
 {
 	size_t i, j, bi = 0, bj = 0, k;

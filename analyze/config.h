@@ -52,7 +52,7 @@ struct config_near {
  * values, and how many of a's cells (runs of one cell count once) would find a
  * partner if they were ignored.
  * Returns 1 when such a pair exists, else 0 (out zeroed). */
-int config_nearest(const struct parity_side *a, size_t na, const struct parity_side *b,
+int config_nearest(const struct run *a, size_t na, const struct run *b,
 		   size_t nb, struct config_near *out);
 
 /* The known keys (bit i: the i-th of config_keys()) whose value is not the same

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyze/parity.h"
 #include "analyze/stats.h"
 #include "tpsdb.h"
 
@@ -17,7 +16,6 @@ void estimate_params_init(struct estimate_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->band_pct = VERDICT_BAND_PCT;
-	p->by_batch = 1;
 	p->robust = 1;
 }
 
@@ -130,26 +128,101 @@ double estimate_look_alpha(int64_t looks_to, double alpha)
 	return cache[looks_to];
 }
 
+/* Value i of an instance, keyed or not. */
+static double uval(const struct estimate_unit *u, size_t i)
+{
+	return u->vals ? u->vals[i].value : u->v[i];
+}
+
+static int usable(double x)
+{
+	return x > 0 && isfinite(x);
+}
+
 double estimate_unit_log(const struct estimate_unit *u)
 {
 	double s = 0;
 	size_t k = 0;
 
 	if (!isnan(u->value))
-		return u->value > 0 && isfinite(u->value) ? log(u->value) : NAN;
+		return usable(u->value) ? log(u->value) : NAN;
 	for (size_t i = 0; i < u->n; i++)
-		if (u->v[i] > 0 && isfinite(u->v[i])) {
-			s += log(u->v[i]);
+		if (usable(uval(u, i))) {
+			s += log(uval(u, i));
 			k++;
 		}
 	return k ? s / (double)k : NAN;
 }
 
-static int key_cmp(const int64_t *a, const int64_t *b)
+static int key_cmp(const struct run_value *a, const struct run_value *b)
 {
-	if (a[0] != b[0])
-		return a[0] < b[0] ? -1 : 1;
-	return a[1] < b[1] ? -1 : a[1] > b[1];
+	if (a->prompt_id != b->prompt_id)
+		return a->prompt_id < b->prompt_id ? -1 : 1;
+	return a->rep < b->rep ? -1 : a->rep > b->rep;
+}
+
+/* Whether some instance of u[0..n) belongs to batch b. */
+static int holds_batch(const struct estimate_unit *u, size_t n, const size_t *idx, const char *b)
+{
+	for (size_t i = 0; i < n; i++)
+		if (u[idx[i]].batch && !strcmp(u[idx[i]].batch, b))
+			return 1;
+	return 0;
+}
+
+size_t estimate_rounds(const struct estimate_unit *a, const size_t *ia, size_t na,
+		       const struct estimate_unit *b, const size_t *ib, size_t nb, size_t *pairs)
+{
+	size_t i, j, r = 0, n = na < nb ? na : nb;
+	int numbered = 1, pass;
+	char *used_a, *used_b;
+
+	for (i = 0; i < na; i++)
+		numbered &= a[ia[i]].round != INT64_MIN;
+	for (j = 0; j < nb; j++)
+		numbered &= b[ib[j]].round != INT64_MIN;
+	if (!numbered) {
+		for (r = 0; r < n; r++)
+			pairs[2 * r] = pairs[2 * r + 1] = r;
+		return n;
+	}
+	used_a = tps_xcalloc(na ? na : 1, 1);
+	used_b = tps_xcalloc(nb ? nb : 1, 1);
+	/* Rounds restart at 1 in every collect batch. First the rounds of a batch
+	 * both sides hold; then, by number alone, runs whose batch the other side
+	 * lacks (a baseline frozen from an earlier batch) or that have none. No
+	 * run pairs twice. */
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < na && r < n; i++) {
+			const struct estimate_unit *x = &a[ia[i]];
+
+			if (used_a[i])
+				continue;
+			for (j = 0; j < nb; j++) {
+				const struct estimate_unit *y = &b[ib[j]];
+				int ok;
+
+				if (used_b[j] || x->round != y->round)
+					continue;
+				if (pass == 0)
+					ok = x->batch && y->batch && !strcmp(x->batch, y->batch);
+				else
+					ok = !x->batch || !y->batch ||
+					     (!holds_batch(b, nb, ib, x->batch) &&
+					      !holds_batch(a, na, ia, y->batch));
+				if (!ok)
+					continue;
+				pairs[2 * r] = i;
+				pairs[2 * r + 1] = j;
+				used_a[i] = used_b[j] = 1;
+				r++;
+				break;
+			}
+		}
+	}
+	free(used_a);
+	free(used_b);
+	return r;
 }
 
 /* The log values of a round's two instances (the mean log of their requests)
@@ -165,17 +238,17 @@ static void round_logs(const struct estimate_unit *a, const struct estimate_unit
 	double *pa = tps_xmalloc(cap * sizeof(*pa)), *pb = tps_xmalloc(cap * sizeof(*pb));
 
 	*na = *nb = 0;
-	if (a->key && b->key) {
+	if (a->vals && b->vals) {
 		while (i < a->n && j < b->n) {
-			int c = key_cmp(&a->key[2 * i], &b->key[2 * j]);
+			int c = key_cmp(&a->vals[i], &b->vals[j]);
 			if (c < 0) {
 				i++;
 			} else if (c > 0) {
 				j++;
 			} else {
-				if (a->v[i] > 0 && isfinite(a->v[i]) && b->v[j] > 0 && isfinite(b->v[j])) {
-					pa[k] = a->v[i];
-					pb[k] = b->v[j];
+				if (usable(a->vals[i].value) && usable(b->vals[j].value)) {
+					pa[k] = a->vals[i].value;
+					pb[k] = b->vals[j].value;
 					k++;
 				}
 				i++;
@@ -189,11 +262,11 @@ static void round_logs(const struct estimate_unit *a, const struct estimate_unit
 		*lost = a->n + b->n - 2 * k;
 	} else {
 		for (i = 0; i < a->n; i++)
-			if (a->v[i] > 0 && isfinite(a->v[i]))
-				pa[(*na)++] = a->v[i];
+			if (usable(uval(a, i)))
+				pa[(*na)++] = uval(a, i);
 		for (j = 0; j < b->n; j++)
-			if (b->v[j] > 0 && isfinite(b->v[j]))
-				pb[(*nb)++] = b->v[j];
+			if (usable(uval(b, j)))
+				pb[(*nb)++] = uval(b, j);
 		*lost = 0;
 	}
 	for (i = 0; i < *na; i++)
@@ -308,13 +381,12 @@ static void one_round_se(const double *xa, size_t na, const double *xb, size_t n
 int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimate_unit *b,
 		  size_t nb, const struct estimate_params *p, struct estimate *out)
 {
-	struct parity_side *sa = NULL, *sb = NULL;
-	struct parity_instance *ia = NULL, *ib = NULL;
 	double *la = NULL, *lb = NULL, *d = NULL, *ra = NULL, *rb = NULL, m = NAN, se = NAN,
 	       df = NAN, alpha;
 	char *bad_a = NULL, *bad_b = NULL, *used_a = NULL, *used_b = NULL;
 	size_t *ka = NULL, *kb = NULL, *pairs = NULL, ua = 0, ub = 0, r, i, k = 0;
 	int *first = NULL, order_known = 1, ret = -1;
+	unsigned env = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->v.kind = VERDICT_UNKNOWN;
@@ -351,34 +423,22 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 	out->v.outliers_ours = out->n_out_ours;
 	out->v.outliers_vs = out->n_out_vs;
 
-	/* The instances kept, as parity_rounds() pairs them. */
-	sa = tps_xcalloc(na ? na : 1, sizeof(*sa));
-	sb = tps_xcalloc(nb ? nb : 1, sizeof(*sb));
-	ia = tps_xcalloc(na ? na : 1, sizeof(*ia));
-	ib = tps_xcalloc(nb ? nb : 1, sizeof(*ib));
+	/* The instances kept, paired into rounds by estimate_rounds(). */
 	ka = tps_xmalloc((na ? na : 1) * sizeof(*ka));
 	kb = tps_xmalloc((nb ? nb : 1) * sizeof(*kb));
 	for (i = 0; i < na; i++)
-		if (!bad_a[i] && isfinite(la[i])) {
-			sa[ua].round = a[i].round;
-			sa[ua].batch = a[i].batch;
-			ia[ua].side = &sa[ua];
+		if (!bad_a[i] && isfinite(la[i]))
 			ka[ua++] = i;
-		}
 	for (i = 0; i < nb; i++)
-		if (!bad_b[i] && isfinite(lb[i])) {
-			sb[ub].round = b[i].round;
-			sb[ub].batch = b[i].batch;
-			ib[ub].side = &sb[ub];
+		if (!bad_b[i] && isfinite(lb[i]))
 			kb[ub++] = i;
-		}
 	if (!ua || !ub) {
 		out->reason = ESTIMATE_REASON_NO_DATA;
 		ret = 0;
 		goto out;
 	}
 	pairs = tps_xmalloc(2 * (ua < ub ? ua : ub) * sizeof(*pairs));
-	r = parity_rounds(ia, ua, ib, ub, p->by_batch, pairs);
+	r = estimate_rounds(a, ka, ua, b, kb, ub, pairs);
 	d = tps_xmalloc((r ? r : 1) * sizeof(*d));
 	ra = tps_xmalloc((r ? r : 1) * sizeof(*ra));
 	rb = tps_xmalloc((r ? r : 1) * sizeof(*rb));
@@ -506,12 +566,18 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 			out->reason = ESTIMATE_REASON_ONE_INSTANCE;
 		}
 	}
-	for (i = 0; i < na; i++)
+	for (i = 0; i < na; i++) {
 		if (!used_a[i])
 			out->n_unpaired += a[i].n;
-	for (i = 0; i < nb; i++)
+		else
+			env |= a[i].env;
+	}
+	for (i = 0; i < nb; i++) {
 		if (!used_b[i])
 			out->n_unpaired += b[i].n;
+		else
+			env |= b[i].env;
+	}
 	verdict_decide_interval(m, se, df, alpha, p->band_pct, &out->v);
 	if (out->reason == ESTIMATE_REASON_ONE_INSTANCE || out->reason == ESTIMATE_REASON_ORDER) {
 		/* Numbers to show, nothing decided: the interval leaves out what it
@@ -520,6 +586,13 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 			out->v.kind = VERDICT_UNDECIDED;
 		if (out->v.regression != VERDICT_REG_UNKNOWN)
 			out->v.regression = VERDICT_REG_UNDECIDED;
+		out->v.decided = out->v.significant = 0;
+	}
+	/* A measurement the environment spoiled is shown, never decided. */
+	out->v.spoiled = env;
+	if (env && out->v.regression != VERDICT_REG_UNKNOWN) {
+		out->v.kind = VERDICT_SPOILED;
+		out->v.regression = VERDICT_REG_SPOILED;
 		out->v.decided = out->v.significant = 0;
 	}
 	ret = 0;
@@ -533,10 +606,6 @@ out:
 	free(pairs);
 	free(ka);
 	free(kb);
-	free(ia);
-	free(ib);
-	free(sa);
-	free(sb);
 	free(bad_a);
 	free(bad_b);
 	free(la);

@@ -27,21 +27,31 @@
  * the boundary is Pocock's for 4% and the batch's error stays within 5%. */
 #define ESTIMATE_SEQ_ALPHA_SHARE 0.8
 
+/* One request's value of a metric, keyed for pairing by prompt and repetition. */
+struct run_value {
+	int64_t prompt_id, rep;
+	double value;
+};
+
 /* One server instance (a run) of one side: its usable values of the metric,
  * and who it is. */
 struct estimate_unit {
-	const double *v;         /* the values; may be NULL when value is given */
+	const double *v;         /* the values without keys; or NULL: */
+	const struct run_value *vals; /* the values with their keys, in ascending
+				    (prompt, rep) order: a round's two instances
+				    are then reduced over the keys both hold, so
+				    both sides cover the same prompts; NULL with v */
 	size_t n;
-	const int64_t *key;      /* NULL, or 2 n keys (prompt, repetition) of the
-				    values, in ascending order: a round's two
-				    instances are then reduced over the keys both
-				    hold, so both sides cover the same prompts */
-	double value;            /* the instance value; NaN: the geometric mean of v */
+	double value;            /* the instance value; NaN: the geometric mean of
+				    its values */
 	int64_t round;           /* the collector's round; INT64_MIN unknown */
 	const char *batch;       /* NULL unknown: may pair with any batch */
 	const char *started_at;  /* ISO 8601; NULL unknown: the order is unknown (it
 				    counts only between two runs of one batch) */
 	const char *uuid;        /* borrowed, for naming left-out instances */
+	unsigned env;            /* the collector's environment findings while it
+				    measured (RUN_ENV_* bits); any on an instance
+				    the estimate uses spoils the answer */
 };
 
 struct estimate_params {
@@ -52,11 +62,10 @@ struct estimate_params {
 	int64_t looks_to;  /* 0: a fixed design; else the batch looked after every
 			      round from ESTIMATE_FIRST_LOOK to looks_to (its
 			      --max-rounds), and the interval pays for those looks */
-	int by_batch;      /* rounds pair within one batch (parity_rounds()) */
 	int robust;        /* leave outlier instances out (the default: 1) */
 };
 
-/* Sets the defaults: band 2%, no floor, a fixed design, by batch, robust. */
+/* Sets the defaults: band 2%, no floor, a fixed design, robust. */
 void estimate_params_init(struct estimate_params *p);
 
 /* Why an estimate decides nothing although it has numbers. */
@@ -106,6 +115,17 @@ struct estimate {
  * estimate_release()). Returns 0, or -1 for bad parameters (out zeroed). */
 int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimate_unit *b,
 		  size_t nb, const struct estimate_params *p, struct estimate *out);
+
+/* Pairs the instances a[ia[0..na)] and b[ib[0..nb)] into rounds: when every one
+ * carries a round number, first those of one round of a batch both sides hold
+ * (rounds restart at 1 in every collect batch), then, by number alone, those
+ * whose batch the other side does not hold (a baseline frozen from an earlier
+ * batch) or that have none; else by start order, the k-th of each side (oldest
+ * first) forming round k. No instance pairs twice. pairs[2r] and pairs[2r+1]
+ * receive the positions in ia and ib of round r; returns the rounds (at most
+ * min(na, nb); pairs holds 2 of them). */
+size_t estimate_rounds(const struct estimate_unit *a, const size_t *ia, size_t na,
+		       const struct estimate_unit *b, const size_t *ib, size_t nb, size_t *pairs);
 
 /* The robust rule on its own: marks bad[i] = 1 for each of lg[0..n) (log instance
  * values of one side of one cell; NaN skipped) that lies further from their

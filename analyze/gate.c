@@ -42,11 +42,9 @@ void gate_params_init(struct gate_params *p)
 	}
 }
 
-static int same_cell(const struct parity_side *a, const struct parity_side *b)
+static int same_cell(const struct gate_cell *a, const struct gate_cell *b)
 {
-	return !strcmp(a->model, b->model) && !strcmp(a->spec_type, b->spec_type) &&
-	       a->n_max == b->n_max && !strcmp(a->endpoint, b->endpoint) &&
-	       !strcmp(a->config ? a->config : "", b->config ? b->config : "");
+	return run_same_cell(a->side, b->side);
 }
 
 static struct gate_note *add_note(struct gate_result *r, enum gate_note_kind kind,
@@ -62,21 +60,21 @@ static struct gate_note *add_note(struct gate_result *r, enum gate_note_kind kin
 	return n;
 }
 
-/* The baseline run of the candidate's cell: the same engine if the baseline has
+/* The baseline pool of the candidate's cell: the same engine if the baseline has
  * one, else the first engine in it; *n_choices counts the engines it holds. */
-static const struct gate_cell *baseline_for(const struct gate_input *in,
+static const struct gate_cell *baseline_for(const struct gate_cell *base, size_t n_base,
 					    const struct gate_cell *c, size_t *n_choices)
 {
 	const struct gate_cell *first = NULL;
 	size_t i;
 
 	*n_choices = 0;
-	for (i = 0; i < in->n_base; i++) {
-		const struct gate_cell *b = &in->base[i];
-		if (!same_cell(&b->side, &c->side))
+	for (i = 0; i < n_base; i++) {
+		const struct gate_cell *b = &base[i];
+		if (!same_cell(b, c))
 			continue;
 		(*n_choices)++;
-		if (!strcmp(b->side.engine, c->side.engine))
+		if (!strcmp(b->side->engine, c->side->engine))
 			return b;
 		if (!first)
 			first = b;
@@ -84,110 +82,85 @@ static const struct gate_cell *baseline_for(const struct gate_input *in,
 	return first;
 }
 
-static void add_findings(const struct gate_cell *c, struct gate_result *r)
-{
-	size_t i;
-
-	for (i = 0; i < GATE_N_FLAGS; i++) {
-		struct gate_finding *f;
-		if (!c->flag_counts[i])
-			continue;
-		r->find = tps_xrealloc(r->find, (r->n_find + 1) * sizeof(*r->find));
-		f = &r->find[r->n_find++];
-		f->cell = c;
-		f->flag = 1u << i;
-		f->count = c->flag_counts[i];
-		f->n_samples = c->n_samples;
-		f->env_flags = 0;
-		f->base = 0;
-	}
-}
-
-/* The environment of a run of either side: its RUN_ENV_* findings and its
- * degenerate-output samples, each one finding. */
-static void add_env_findings(const struct gate_cell *c, int base, struct gate_result *r)
+static struct gate_finding *add_finding(struct gate_result *r, const struct gate_cell *c)
 {
 	struct gate_finding *f;
 
-	if (c->side.env_flags) {
-		r->find = tps_xrealloc(r->find, (r->n_find + 1) * sizeof(*r->find));
-		f = &r->find[r->n_find++];
-		memset(f, 0, sizeof(*f));
-		f->cell = c;
-		f->env_flags = c->side.env_flags;
-		f->count = f->n_samples = 1;
-		f->base = base;
-	}
-	if (c->side.n_degenerate > 0) {
-		r->find = tps_xrealloc(r->find, (r->n_find + 1) * sizeof(*r->find));
-		f = &r->find[r->n_find++];
-		memset(f, 0, sizeof(*f));
-		f->cell = c;
-		f->flag = GATE_FLAG_DEGENERATE;
-		f->count = c->side.n_degenerate;
-		f->n_samples = c->n_samples;
-		f->base = base;
-	}
+	r->find = tps_xrealloc(r->find, (r->n_find + 1) * sizeof(*r->find));
+	f = &r->find[r->n_find++];
+	memset(f, 0, sizeof(*f));
+	f->cell = c;
+	f->base = c->base;
+	return f;
 }
 
-/* The estimate's instances of one side: every run pooled in the cell (or the
- * cell's one run). The caller frees the array. */
-static struct estimate_unit *gate_units(const struct gate_cell *c, int m, size_t *n,
-					size_t *values)
+/* The flags carried by the samples of a candidate cell's runs. */
+static void add_findings(const struct gate_cell *c, struct gate_result *r)
 {
-	struct estimate_unit *u;
-	size_t k;
+	int64_t count[GATE_N_FLAGS] = { 0 }, n_samples = 0;
+	size_t i, k;
 
-	*values = 0;
-	if (!c->inst || !c->n_inst) {
-		u = tps_xcalloc(1, sizeof(*u));
-		u->v = c->values[m].v;
-		u->n = c->values[m].n;
-		u->value = NAN;
-		u->round = c->side.round;
-		u->batch = c->side.batch;
-		u->started_at = c->side.started_at;
-		u->uuid = c->side.uuid;
-		*values = u->n;
-		*n = 1;
-		return u;
+	for (k = 0; k < c->pool->n; k++) {
+		n_samples += c->pool->runs[k]->n_samples;
+		for (i = 0; i < GATE_N_FLAGS; i++)
+			count[i] += c->pool->runs[k]->flag_counts[i];
 	}
-	u = tps_xcalloc(c->n_inst, sizeof(*u));
-	for (k = 0; k < c->n_inst; k++) {
-		const struct parity_side *s = c->inst[k].side;
+	for (i = 0; i < GATE_N_FLAGS; i++) {
+		struct gate_finding *f;
 
-		u[k].v = c->inst[k].values[m].v;
-		u[k].n = c->inst[k].values[m].n;
-		u[k].value = NAN;
-		u[k].round = s->round;
-		u[k].batch = s->batch;
-		u[k].started_at = s->started_at;
-		u[k].uuid = s->uuid;
-		*values += u[k].n;
+		if (!count[i])
+			continue;
+		f = add_finding(r, c);
+		f->flag = 1u << i;
+		f->count = count[i];
+		f->n_samples = n_samples;
 	}
-	*n = c->n_inst;
-	return u;
 }
 
-/* The gate's reading of metric m: the one estimate of the cell, the candidate as
- * ours, with the threshold as the band; rounds pair by number alone, since a
- * baseline comes from an earlier batch. -1 for bad parameters. */
+/* The environment of a cell of either side: the RUN_ENV_* findings of its runs
+ * and their degenerate-output samples, each one finding. */
+static void add_env_findings(const struct gate_cell *c, struct gate_result *r)
+{
+	int64_t degenerate = 0, n_samples = 0;
+	unsigned env = pool_env(c->pool);
+	struct gate_finding *f;
+
+	for (size_t k = 0; k < c->pool->n; k++) {
+		degenerate += c->pool->runs[k]->n_degenerate;
+		n_samples += c->pool->runs[k]->n_samples;
+	}
+	if (env) {
+		f = add_finding(r, c);
+		f->env_flags = env;
+		f->count = f->n_samples = 1;
+	}
+	if (degenerate > 0) {
+		f = add_finding(r, c);
+		f->flag = GATE_FLAG_DEGENERATE;
+		f->count = degenerate;
+		f->n_samples = n_samples;
+	}
+}
+
+/* The gate's reading of metric m: the one estimate of the cell (the one compare
+ * prints), the candidate as ours, with the threshold as the band. -1 for bad
+ * parameters. */
 static int gate_estimate(const struct gate_params *p, const struct gate_cell *c,
 			 const struct gate_cell *b, int m, struct verdict_gate_result *g)
 {
 	struct estimate_params ep;
 	struct estimate e;
-	struct estimate_unit *uc, *ub;
-	size_t nc, nb, vc, vb, i;
+	struct estimate_unit *uc = NULL, *ub = NULL;
+	size_t vc = 0, vb = 0, i;
 	int ret;
 
-	uc = gate_units(c, m, &nc, &vc);
-	ub = gate_units(b, m, &nb, &vb);
+	for (i = 0; i < c->pool->n; i++)
+		vc += c->pool->runs[i]->values[m].n;
+	for (i = 0; i < b->pool->n; i++)
+		vb += b->pool->runs[i]->values[m].n;
 	estimate_params_init(&ep);
 	ep.band_pct = p->threshold[m];
-	ep.noise_pct = m == GATE_ACCEPT || isnan(c->noise_pct[m]) ? 0 : c->noise_pct[m];
-	ep.by_batch = 0;
-	ret = estimate_cell(uc, nc, ub, nb, &ep, &e);
+	ret = pool_estimate(c->pool, b->pool, (enum run_metric)m, &ep, &e, &uc, &ub);
 	if (ret == 0) {
 		memset(g, 0, sizeof(*g));
 		g->v = e.v;
@@ -201,8 +174,8 @@ static int gate_estimate(const struct gate_params *p, const struct gate_cell *c,
 		g->n_baseline = vb;
 		g->method = e.v.method;
 		g->rounds = e.v.rounds;
-		g->instances_cand = nc;
-		g->instances_base = nb;
+		g->instances_cand = c->pool->n;
+		g->instances_base = b->pool->n;
 		g->ci_lo_pct = e.v.ci_lo_pct;
 		g->ci_hi_pct = e.v.ci_hi_pct;
 		g->mde_pct = e.v.mde_pct;
@@ -226,13 +199,12 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 		       const struct gate_cell *b, int m, struct gate_result *r)
 {
 	struct verdict_gate_result g;
-	const struct gate_values *x = &c->values[m], *y = &b->values[m];
-	double noise = m == GATE_ACCEPT ? NAN : c->noise_pct[m];
+	double noise = m == GATE_ACCEPT ? NAN : c->side->floor_pct[m];
 	struct gate_row *row;
 
 	/* A llama-bench test measures one metric: the other is not a missing value. */
-	if ((m == GATE_PP && !config_measures(c->side.config, PARITY_METRIC_PP)) ||
-	    (m == GATE_TG && !config_measures(c->side.config, PARITY_METRIC_TG)))
+	if ((m == GATE_PP && !config_measures(c->side->config, PARITY_METRIC_PP)) ||
+	    (m == GATE_TG && !config_measures(c->side->config, PARITY_METRIC_TG)))
 		return 0;
 	if (gate_estimate(p, c, b, m, &g) < 0) {
 		r->stop = GATE_STOP_BAD_PARAMS;
@@ -241,7 +213,7 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	}
 	if (g.outcome == VERDICT_GATE_NODATA) {
 		/* A base cell has no acceptance; that is not worth a warning. */
-		if (m != GATE_ACCEPT || (x->n && y->n)) {
+		if (m != GATE_ACCEPT || (g.n_candidate && g.n_baseline)) {
 			struct gate_note *n = add_note(r, GATE_NOTE_NO_DATA, c);
 			n->metric = m;
 			n->baseline_empty = g.n_candidate != 0;
@@ -255,20 +227,16 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	row->metric = m;
 	row->g = g;
 	row->noise_pct = noise;
-	parity_outputs(&c->side, &b->side, &row->outputs_compared, &row->outputs_identical);
-	if (g.outcome == VERDICT_GATE_FAIL || (g.outcome == VERDICT_GATE_INCONCLUSIVE && p->strict))
+	parity_outputs(c->side, b->side, &row->outputs_compared, &row->outputs_identical);
+	if (g.outcome == VERDICT_GATE_FAIL ||
+	    ((g.outcome == VERDICT_GATE_INCONCLUSIVE || g.outcome == VERDICT_GATE_SPOILED) &&
+	     p->strict))
 		r->n_fail++;
 	if (g.outcome == VERDICT_GATE_INCONCLUSIVE)
 		r->n_inconclusive++;
+	if (g.outcome == VERDICT_GATE_SPOILED)
+		r->n_spoiled++;
 	return 0;
-}
-
-static const double *hist_values(const void *series, size_t i, size_t *n)
-{
-	const struct gate_hist_run *runs = series;
-
-	*n = runs[i].n;
-	return runs[i].values;
 }
 
 /* The newest change point of the candidate's history of one cell and metric. */
@@ -280,12 +248,12 @@ static int check_trend(const struct gate_params *p, const struct gate_cell *c, i
 	struct trend t;
 	struct gate_trend *g;
 
-	if (!c->n_hist[m])
+	if (!c->hist || !c->hist->n)
 		return 0;
 	changepoint_params_init(&cpp);
 	/* A shift the gate itself would let through is not a regression here either. */
 	cpp.min_magnitude_pct = p->threshold[m];
-	if (trend_detect(c->hist[m], c->n_hist[m], hist_values, &cpp, &t) < 0) {
+	if (trend_detect(c->hist, (enum run_metric)m, &cpp, &t) < 0) {
 		r->stop = GATE_STOP_BAD_TREND;
 		r->stop_cell = c;
 		return -1;
@@ -298,7 +266,7 @@ static int check_trend(const struct gate_params *p, const struct gate_cell *c, i
 		g->metric = m;
 		g->cp = *cp;
 		g->threshold = p->threshold[m];
-		g->run = &c->hist[m][cp->index];
+		g->run = c->hist->runs[cp->index];
 		g->fail = trend_latest_regression(&t);
 		if (g->fail)
 			r->n_fail++;
@@ -334,50 +302,82 @@ static void add_violations(const struct series_set *set, struct gate_result *r)
 
 /* Baseline cells no candidate cell took. Another engine's run of a cell already
  * gated is not missing. */
-static void add_base_only(const struct gate_input *in, const char *used, struct gate_result *r)
+static void add_base_only(const struct gate_cell *base, size_t n_base, const char *used,
+			  struct gate_result *r)
 {
 	size_t i, k;
 
-	for (i = 0; i < in->n_base; i++) {
+	for (i = 0; i < n_base; i++) {
 		if (used[i])
 			continue;
-		for (k = 0; k < in->n_base; k++)
-			if (used[k] && same_cell(&in->base[k].side, &in->base[i].side))
+		for (k = 0; k < n_base; k++)
+			if (used[k] && same_cell(&base[k], &base[i]))
 				break;
-		if (k < in->n_base)
+		if (k < n_base)
 			continue;
-		add_note(r, GATE_NOTE_BASE_ONLY, &in->base[i]);
+		add_note(r, GATE_NOTE_BASE_ONLY, &base[i]);
 	}
+}
+
+/* The cells of the pools: the candidate's (each with its history), then the
+ * baseline's; returns how many are the candidate's. Empty pools make no cell. */
+static size_t make_cells(const struct gate_input *in, struct gate_result *out)
+{
+	size_t i, k, n_cand = 0;
+
+	out->cells = tps_xcalloc(in->n_cand + in->n_base + 1, sizeof(*out->cells));
+	for (i = 0; i < in->n_cand + in->n_base; i++) {
+		const struct pool *p = i < in->n_cand ? &in->cand[i] : &in->base[i - in->n_cand];
+		struct gate_cell *c;
+
+		if (!p->n)
+			continue;
+		c = &out->cells[out->n_cells++];
+		c->pool = p;
+		c->side = pool_face(p);
+		c->base = i >= in->n_cand;
+		n_cand += !c->base;
+		for (k = 0; !c->base && k < in->n_hist; k++)
+			if (in->hist[k].n && run_same_series(c->side, pool_face(&in->hist[k])))
+				c->hist = &in->hist[k];
+	}
+	return n_cand;
 }
 
 int gate_decide(const struct gate_input *in, const struct gate_params *p,
 		struct gate_result *out)
 {
-	char *used = tps_xcalloc(in->n_base ? in->n_base : 1, 1);
-	size_t i;
+	const struct gate_cell *cand, *base;
+	size_t i, n_cand, n_base;
+	char *used;
 	int m, ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	for (i = 0; i < in->n_cand; i++) {
-		const struct gate_cell *c = &in->cand[i], *b;
+	n_cand = make_cells(in, out);
+	cand = out->cells;
+	base = out->cells + n_cand;
+	n_base = out->n_cells - n_cand;
+	used = tps_xcalloc(n_base ? n_base : 1, 1);
+	for (i = 0; i < n_cand; i++) {
+		const struct gate_cell *c = &cand[i], *b;
 		struct parity_diff diff;
 		size_t choices;
 
 		add_findings(c, out);
-		add_env_findings(c, 0, out);
-		if (!(b = baseline_for(in, c, &choices))) {
+		add_env_findings(c, out);
+		if (!(b = baseline_for(base, n_base, c, &choices))) {
 			add_note(out, GATE_NOTE_CAND_ONLY, c);
 			continue;
 		}
-		if (!used[b - in->base])
-			add_env_findings(b, 1, out);
-		used[b - in->base] = 1;
-		if (choices > 1 && strcmp(b->side.engine, c->side.engine)) {
+		if (!used[b - base])
+			add_env_findings(b, out);
+		used[b - base] = 1;
+		if (choices > 1 && strcmp(b->side->engine, c->side->engine)) {
 			struct gate_note *n = add_note(out, GATE_NOTE_ENGINES, c);
 			n->base = b;
 			n->n_engines = choices;
 		}
-		if (parity_mismatch(&c->side, &b->side, &diff)) {
+		if (parity_mismatch(c->side, b->side, &diff)) {
 			struct gate_note *n = add_note(out, GATE_NOTE_NOT_COMPARABLE, c);
 			n->base = b;
 			n->diff = diff;
@@ -391,12 +391,12 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 			g = &out->outputs[out->n_outputs++];
 			g->cand = c;
 			g->base = b;
-			parity_outputs(&c->side, &b->side, &g->compared, &g->identical);
+			parity_outputs(c->side, b->side, &g->compared, &g->identical);
 			g->fail = g->compared <= 0 || g->identical < g->compared;
 			out->n_fail += (size_t)g->fail;
 		}
 		for (m = 0; m < GATE_N_METRICS; m++) {
-			if (!p->gated[m] || (m == GATE_ACCEPT && sweep_rung_is_base(c->side.n_max)))
+			if (!p->gated[m] || (m == GATE_ACCEPT && sweep_rung_is_base(c->side->n_max)))
 				continue;
 			if (gate_metric(p, c, b, m, out) < 0)
 				goto out;
@@ -404,7 +404,7 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 				goto out;
 		}
 	}
-	add_base_only(in, used, out);
+	add_base_only(base, n_base, used, out);
 	if (p->strict)
 		out->n_fail += out->n_find;
 	if (p->sweep && in->sweep)
@@ -424,6 +424,7 @@ void gate_result_release(struct gate_result *r)
 {
 	if (!r)
 		return;
+	free(r->cells);
 	free(r->rows);
 	free(r->notes);
 	free(r->find);

@@ -37,49 +37,27 @@ const char *gate_metric_name(int metric);
 /* The enum gate_metric of a name ("pp", "tg", "accept"), or -1. */
 int gate_metric_index(const char *name);
 
-/* Usable values of one metric in one run. */
-struct gate_values {
-	const double *v;
-	size_t n;
-};
-
-/* One run of the candidate's history of a cell (oldest first), for --trend. */
-struct gate_hist_run {
-	const char *uuid, *tag; /* tag "" when none */
-	const double *values;   /* the run's usable values of the metric */
-	size_t n;
-};
-
-/* One run pooled into a cell (a server instance): its identity (round, batch)
- * and its usable values per metric. */
-struct gate_instance {
-	const struct parity_side *side;
-	struct gate_values values[GATE_N_METRICS];
-};
-
-/* One run as the gate sees it: a cell (model, spec type, n_max, endpoint) measured
- * by one engine. Everything is borrowed from whoever filled the input. The
- * noise floor, flag counts and history are read for candidate cells only. */
+/* One cell of a side as the gate sees it: a pool (analyze/cellset.h) of the
+ * candidate's or the baseline's runs, its newest run its face. The gate makes one
+ * per pool it is handed (gate_result.cells) and points rows, notes and findings
+ * at them. */
 struct gate_cell {
-	struct parity_side side;                     /* identity and config */
-	struct gate_values values[GATE_N_METRICS];   /* a metric not loaded: empty */
-	double noise_pct[GATE_N_METRICS];            /* stored A/A floor; NaN when none */
-	int64_t flag_counts[GATE_N_FLAGS];           /* samples carrying flag 1 << i */
-	int64_t n_samples;                           /* the run's samples */
-	const struct gate_hist_run *hist[GATE_N_METRICS]; /* the cell's history; */
-	size_t n_hist[GATE_N_METRICS];               /* 0 runs: none (or no --trend) */
-	const struct gate_instance *inst;            /* every run pooled in the cell,
-							oldest first, this one last; */
-	size_t n_inst;                               /* 0: this run alone */
+	const struct pool *pool;      /* the runs pooled, oldest first */
+	const struct run *side;       /* pool_face(pool): identity and config */
+	const struct pool *hist;      /* --trend: every run of the candidate's series,
+					 oldest first; NULL none */
+	int base;                     /* 1: a baseline cell */
 };
 
-/* What gate_decide() judges, all borrowed. cand: the candidate's runs, one per
- * cell, in the store's cell order; base: the baseline's runs (several engines may
- * hold one cell); sweep: the candidate's speculative series, or NULL without
- * --sweep. */
+/* What gate_decide() judges, all borrowed: the candidate's pools and the
+ * baseline's (cellset_pools(); several engines may hold one cell there), both in
+ * the store's cell order; with --trend the candidate's histories (a pool per
+ * series of every run of the engine); with --sweep its speculative series. */
 struct gate_input {
-	const struct gate_cell *cand, *base;
+	const struct pool *cand, *base;
 	size_t n_cand, n_base;
+	const struct pool *hist;
+	size_t n_hist;
 	const struct series_set *sweep;
 };
 
@@ -178,7 +156,7 @@ struct gate_violation {
 struct gate_trend {
 	const struct gate_cell *cell;
 	int metric;
-	const struct gate_hist_run *run; /* the first run of the new segment */
+	const struct run *run;           /* the first run of the new segment */
 	struct changepoint cp;
 	double threshold;                /* the magnitude a change needed, percent */
 	int fail;                        /* the change is a fall */
@@ -193,6 +171,8 @@ enum gate_stop {
 };
 
 struct gate_result {
+	struct gate_cell *cells;       /* one per pool of in->cand, then of in->base */
+	size_t n_cells;
 	struct gate_row *rows;         /* order of in->cand, metrics in enum order */
 	size_t n_rows;
 	struct gate_note *notes;
@@ -206,7 +186,8 @@ struct gate_result {
 	struct gate_output *outputs;   /* with p->require_identical, one per shared cell */
 	size_t n_outputs;
 	size_t n_shared;               /* candidate cells gated */
-	size_t n_inconclusive;         /* rows past the threshold, not significantly */
+	size_t n_inconclusive;         /* rows whose regression answer is open */
+	size_t n_spoiled;              /* rows an environment finding spoiled */
 	size_t n_fail;                 /* failing rows + trends + violations (+ findings
 					  and inconclusive rows with p->strict, + cells
 					  whose outputs differ with p->require_identical);
@@ -222,19 +203,20 @@ struct gate_result {
  * with answer_set_release(). gate_decide() fills r->answers so. */
 void gate_answer(const struct gate_result *r, struct answer_set *out);
 
-/* Judges in under p. Each candidate cell takes the baseline run of the same cell
+/* Judges in under p. Each candidate pool takes the baseline pool of the same cell
  * and engine, else the first of another engine (an ENGINES note when there was a
  * choice); a cell only one side holds is a note, as is a pair parity_mismatch()
  * refuses. Every gated metric of a shared cell (acceptance only off the base rung)
- * gets a row. With several runs pooled on a side, each run is reduced to its log
- * mean, runs pair into rounds as parity_rounds() pairs them, and
- * verdict_gate_rounds() decides (fail, inconclusive or pass at p->threshold);
- * else verdict_gate() on the two runs' values with max_regress p->threshold and
- * the cell's noise floor times p->noise_k; a side without values is a NO_DATA note instead
- * (not for acceptance unless both sides had values). With p->trend, each gated
- * metric's history is searched for change points at min magnitude p->threshold.
- * answers holds the rows' one-line answer (gate_answer()). Fills *out; everything in it borrows from in, so in must outlive it. Release
- * with gate_result_release(), also after -1. 0 ok; -1 with out->stop set. */
+ * gets a row: the cell's one estimate (pool_estimate(), the candidate as ours,
+ * the metric's threshold as the band), the same that compare prints of the same
+ * pools: fail iff its regression answer is yes, pass iff no, spoiled iff an
+ * environment finding spoiled it, else inconclusive; a side without values is a
+ * NO_DATA note instead (not for acceptance unless both sides had values). With
+ * p->trend, each gated metric's history is searched for change points at min
+ * magnitude p->threshold. answers holds the rows' one-line answer
+ * (gate_answer()). Fills *out; everything in it borrows from in, so in must
+ * outlive it. Release with gate_result_release(), also after -1. 0 ok; -1 with
+ * out->stop set. */
 int gate_decide(const struct gate_input *in, const struct gate_params *p,
 		struct gate_result *out);
 

@@ -28,13 +28,13 @@ double noise_floor_pct(const double *a, const double *b, size_t n, size_t *used)
 
 /* 1 when the cell's two runs hold the same values, pair for pair, in every metric
  * (and at least one pair): copies of one measurement, not an A/A pair. */
-static int noise_identical(const struct parity_cell *c)
+static int noise_identical(const struct run *a, const struct run *b)
 {
 	size_t i, pairs = 0;
 	int m, same = 1;
 
 	for (m = 0; m < PARITY_N_METRICS && same; m++) {
-		const struct parity_series *sa = &c->ours_values[m], *sb = &c->vs_values[m];
+		const struct run_values *sa = &a->values[m], *sb = &b->values[m];
 		double *xa = NULL, *xb = NULL;
 		size_t np = 0;
 
@@ -52,29 +52,31 @@ static int noise_identical(const struct parity_cell *c)
 	return same && pairs > 0;
 }
 
-void noise_calibrate(const struct parity_input *in, struct noise_pair **out, size_t *n,
+void noise_calibrate(const struct pool *h, size_t n_h, struct noise_pair **out, size_t *n,
 		     size_t *n_floors)
 {
-	struct noise_pair *v = tps_xcalloc(in->n_cells ? in->n_cells : 1, sizeof(*v));
-	size_t i, found = 0;
+	struct noise_pair *v = tps_xcalloc(n_h ? n_h : 1, sizeof(*v));
+	size_t i, k = 0, found = 0;
 	int m;
 
-	for (i = 0; i < in->n_cells; i++) {
-		const struct parity_cell *c = &in->cells[i];
-		struct noise_pair *p = &v[i];
+	for (i = 0; i < n_h; i++) {
+		struct noise_pair *p;
 
-		p->a = &in->ours[c->ours];
-		p->b = &in->ours[c->vs];
+		if (h[i].n < 2)
+			continue;
+		p = &v[k++];
+		p->a = h[i].runs[h[i].n - 2];
+		p->b = h[i].runs[h[i].n - 1];
 		for (m = 0; m < PARITY_N_METRICS; m++)
 			p->pct[m] = NAN;
 		if (parity_mismatch(p->a, p->b, &p->diff))
 			continue;
-		if (noise_identical(c)) {
+		if (noise_identical(p->a, p->b)) {
 			p->identical = 1;
 			continue;
 		}
 		for (m = 0; m < PARITY_N_METRICS; m++) {
-			const struct parity_series *sa = &c->ours_values[m], *sb = &c->vs_values[m];
+			const struct run_values *sa = &p->a->values[m], *sb = &p->b->values[m];
 			double *xa = NULL, *xb = NULL;
 			size_t np = 0;
 
@@ -87,7 +89,7 @@ void noise_calibrate(const struct parity_input *in, struct noise_pair **out, siz
 		}
 	}
 	*out = v;
-	*n = in->n_cells;
+	*n = k;
 	if (n_floors)
 		*n_floors = found;
 }

@@ -21,7 +21,7 @@ double noise_floor_pct(const double *a, const double *b, size_t n, size_t *used)
  * different GGUF or config) and no floor is taken; else pct[m] is the floor of
  * metric m (NaN when no pair of values is usable) from n_pairs[m] pairs. */
 struct noise_pair {
-	const struct parity_side *a, *b;
+	const struct run *a, *b;
 	struct parity_diff diff;
 	double pct[PARITY_N_METRICS];
 	size_t n_pairs[PARITY_N_METRICS];
@@ -29,12 +29,13 @@ struct noise_pair {
 			* same results stored twice, not two measurements): no floor */
 };
 
-/* The floors of every cell of in (schema's store_aa_load() shape: cells[i].ours
- * and .vs index in->ours, the older run first), one noise_pair per cell in order.
- * *out is a heap array of *n the caller frees. Counts the floors found (pct not
- * NaN) into *n_floors. A pair whose samples are identical gives no floor (a 0.00%
- * floor would only say the same bytes were imported twice). Never fails. */
-void noise_calibrate(const struct parity_input *in, struct noise_pair **out, size_t *n,
+/* The floors of the series h[0..n_h) (histories: every run of one engine and cell,
+ * oldest first): for each series run at least twice, its two latest runs, the
+ * older as a, one noise_pair per such series in order. *out is a heap array of
+ * *n the caller frees. Counts the floors found (pct not NaN) into *n_floors. A
+ * pair whose samples are identical gives no floor (a 0.00% floor would only say
+ * the same bytes were imported twice). Never fails. */
+void noise_calibrate(const struct pool *h, size_t n_h, struct noise_pair **out, size_t *n,
 		     size_t *n_floors);
 
 #endif

@@ -19,18 +19,12 @@ void parity_opts_init(struct parity_opts *o)
 	o->band_pct = VERDICT_BAND_PCT;
 }
 
-static int same_str(const char *a, const char *b)
-{
-	return !strcmp(a ? a : "", b ? b : "");
-}
-
 static int known(const char *s)
 {
 	return s && *s;
 }
 
-int parity_mismatch(const struct parity_side *a, const struct parity_side *b,
-		    struct parity_diff *out)
+int parity_mismatch(const struct run *a, const struct run *b, struct parity_diff *out)
 {
 	enum parity_diff_kind k = PARITY_DIFF_NONE;
 
@@ -44,12 +38,12 @@ int parity_mismatch(const struct parity_side *a, const struct parity_side *b,
 	else if (a->n_predict != INT64_MIN && b->n_predict != INT64_MIN &&
 		 a->n_predict != b->n_predict)
 		k = PARITY_DIFF_N_PREDICT;
-	else if (!same_str(a->endpoint, b->endpoint))
+	else if (!run_str_eq(a->endpoint, b->endpoint))
 		k = PARITY_DIFF_ENDPOINT;
 	else if (known(a->prompt_set) && known(b->prompt_set) &&
 		 strcmp(a->prompt_set, b->prompt_set))
 		k = PARITY_DIFF_PROMPT_SET;
-	else if (!same_str(a->config, b->config))
+	else if (!run_str_eq(a->config, b->config))
 		k = PARITY_DIFF_CONFIG;
 	out->kind = k;
 	out->a = a;
@@ -57,13 +51,13 @@ int parity_mismatch(const struct parity_side *a, const struct parity_side *b,
 	return k != PARITY_DIFF_NONE;
 }
 
-static int key_before(const struct parity_value *x, const struct parity_value *y)
+static int key_before(const struct run_value *x, const struct run_value *y)
 {
 	return x->prompt_id < y->prompt_id || (x->prompt_id == y->prompt_id && x->rep < y->rep);
 }
 
-void parity_pair(const struct parity_value *a, size_t na, const struct parity_value *b,
-		 size_t nb, double **ours, double **vs, size_t *n, size_t *unpaired)
+void parity_pair(const struct run_value *a, size_t na, const struct run_value *b, size_t nb,
+		 double **ours, double **vs, size_t *n, size_t *unpaired)
 {
 	size_t i = 0, j = 0, m = 0, lost = 0, cap = na < nb ? na : nb;
 	double *x = cap ? tps_xmalloc(cap * sizeof(*x)) : NULL;
@@ -95,21 +89,18 @@ void parity_pair(const struct parity_value *a, size_t na, const struct parity_va
 		*unpaired = lost;
 }
 
-/* Whether sides[] measured this model at all: a cell one engine lacks is worth a
+/* Whether pools[] measured this model at all: a cell one engine lacks is worth a
  * note only when that engine measured the model in other cells. */
-static int has_model(const struct parity_side *sides, size_t n, const char *model)
+static int has_model(const struct pool *pools, size_t n, const char *model)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (same_str(sides[i].model, model))
+	for (size_t i = 0; i < n; i++)
+		if (pools[i].n && run_str_eq(pool_face(&pools[i])->model, model))
 			return 1;
 	return 0;
 }
 
 static void add_note(struct parity_result *r, enum parity_note_kind kind,
-		     const struct parity_side *cell, const char *missing,
-		     const struct parity_diff *diff)
+		     const struct run *cell, const char *missing, const struct parity_diff *diff)
 {
 	struct parity_note *n;
 
@@ -135,140 +126,29 @@ static void copy_uuid(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-/* Whether two runs may share a round: the same batch, or a side without one. */
-static int same_batch(const char *a, const char *b)
-{
-	return !a || !b || !strcmp(a, b);
-}
-
-size_t parity_rounds(const struct parity_instance *a, size_t na,
-		     const struct parity_instance *b, size_t nb, int by_batch, size_t *pairs)
-{
-	size_t i, j, r = 0, n = na < nb ? na : nb;
-	int numbered = 1;
-	char *used;
-
-	for (i = 0; i < na; i++)
-		numbered &= a[i].side && a[i].side->round != INT64_MIN;
-	for (j = 0; j < nb; j++)
-		numbered &= b[j].side && b[j].side->round != INT64_MIN;
-	if (!numbered) {
-		for (r = 0; r < n; r++)
-			pairs[2 * r] = pairs[2 * r + 1] = r;
-		return n;
-	}
-	/* Rounds restart at 1 in every collect batch: two runs of one round pair
-	 * only within one batch when both carry one, and no run pairs twice. */
-	used = tps_xcalloc(nb ? nb : 1, 1);
-	for (i = 0; i < na && r < n; i++)
-		for (j = 0; j < nb; j++)
-			if (!used[j] && a[i].side->round == b[j].side->round &&
-			    (!by_batch || same_batch(a[i].side->batch, b[j].side->batch))) {
-				pairs[2 * r] = i;
-				pairs[2 * r + 1] = j;
-				used[j] = 1;
-				r++;
-				break;
-			}
-	free(used);
-	return r;
-}
-
-/* The estimate's instances of one side: values and their (prompt, rep) keys
- * copied out of the keyed series (*store and *keys hold them; the caller frees
- * all three). */
-static struct estimate_unit *units_of(const struct parity_instance *in, size_t n,
-				      enum parity_metric m, double **store, int64_t **keys)
-{
-	struct estimate_unit *u = tps_xcalloc(n ? n : 1, sizeof(*u));
-	size_t total = 0, k, i, at = 0;
-
-	for (k = 0; k < n; k++)
-		total += in[k].values[m].n;
-	*store = tps_xmalloc((total ? total : 1) * sizeof(**store));
-	*keys = tps_xmalloc(2 * (total ? total : 1) * sizeof(**keys));
-	for (k = 0; k < n; k++) {
-		const struct parity_series *s = &in[k].values[m];
-
-		u[k].v = *store + at;
-		u[k].key = *keys + 2 * at;
-		for (i = 0; i < s->n; i++) {
-			(*keys)[2 * at] = s->v[i].prompt_id;
-			(*keys)[2 * at + 1] = s->v[i].rep;
-			(*store)[at++] = s->v[i].value;
-		}
-		u[k].n = s->n;
-		u[k].value = NAN;
-		u[k].round = in[k].side ? in[k].side->round : INT64_MIN;
-		u[k].batch = in[k].side ? in[k].side->batch : NULL;
-		u[k].started_at = in[k].side ? in[k].side->started_at : NULL;
-		u[k].uuid = in[k].side ? in[k].side->uuid : NULL;
-	}
-	return u;
-}
-
-/* The sequential design the instances came from: the largest looks_to of a
- * side's runs (0: every run came from a fixed design). */
-static int64_t design_looks(const struct parity_instance *a, size_t na,
-			    const struct parity_instance *b, size_t nb)
-{
-	int64_t l = 0;
-	size_t k;
-
-	for (k = 0; k < na; k++)
-		if (a[k].side && a[k].side->looks_to > l)
-			l = a[k].side->looks_to;
-	for (k = 0; k < nb; k++)
-		if (b[k].side && b[k].side->looks_to > l)
-			l = b[k].side->looks_to;
-	return l;
-}
-
 /* Judges one metric of one cell and appends the row: the cell's one estimate.
  * -1 when the parameters are not numbers >= 0. */
-static int judge(const struct parity_opts *o, const struct parity_side *a,
-		 const struct parity_side *b, const struct parity_cell *c, enum parity_metric m,
-		 int forced, struct parity_result *r)
+static int judge(const struct parity_opts *o, const struct pool *pa, const struct pool *pb,
+		 enum parity_metric m, int forced, struct parity_result *r)
 {
-	struct parity_instance one_a, one_b;
-	const struct parity_instance *ia = c->ours_inst, *ib = c->vs_inst;
-	size_t na = c->n_ours_inst, nb = c->n_vs_inst, i;
-	double noise = c->noise_pct[m], *va = NULL, *vb = NULL;
-	int64_t *key_a = NULL, *key_b = NULL;
+	const struct run *a = pool_face(pa), *b = pool_face(pb);
 	struct estimate_unit *ua = NULL, *ub = NULL;
 	struct estimate_params ep;
 	struct estimate e = { 0 };
 	struct parity_row *row;
+	size_t i;
 	int ret = -1;
 
-	if (!ia || !na) {
-		memset(&one_a, 0, sizeof(one_a));
-		one_a.side = a;
-		one_a.values[m] = c->ours_values[m];
-		ia = &one_a;
-		na = 1;
-	}
-	if (!ib || !nb) {
-		memset(&one_b, 0, sizeof(one_b));
-		one_b.side = b;
-		one_b.values[m] = c->vs_values[m];
-		ib = &one_b;
-		nb = 1;
-	}
 	estimate_params_init(&ep);
 	ep.band_pct = o->band_pct;
-	ep.noise_pct = isnan(noise) ? 0 : noise;
-	ep.looks_to = o->looks_to ? o->looks_to : design_looks(ia, na, ib, nb);
-	if (ep.looks_to > ESTIMATE_MAX_LOOK)
-		ep.looks_to = ESTIMATE_MAX_LOOK;
-	ua = units_of(ia, na, m, &va, &key_a);
-	ub = units_of(ib, nb, m, &vb, &key_b);
-	if (estimate_cell(ua, na, ub, nb, &ep, &e) < 0)
+	if (pool_estimate(pa, pb, (enum run_metric)m, &ep, &e, &ua, &ub) < 0)
 		goto out;
 	r->rows = tps_xrealloc(r->rows, (r->n_rows + 1) * sizeof(*r->rows));
 	row = &r->rows[r->n_rows++];
 	memset(row, 0, sizeof(*row));
 	row->v = e.v;
+	row->pool_ours = pa;
+	row->pool_vs = pb;
 	row->ours_median = e.ours_center;
 	row->vs_median = e.vs_center;
 	row->reason = e.reason;
@@ -293,20 +173,18 @@ static int judge(const struct parity_opts *o, const struct parity_side *a,
 	row->vs = o->vs;
 	copy_uuid(row->ours_run, sizeof(row->ours_run), a->uuid);
 	copy_uuid(row->vs_run, sizeof(row->vs_run), b->uuid);
-	row->noise_pct = noise;
-	for (i = 0; i < na; i++)
-		row->excluded_ours += ia[i].values[m].excluded;
-	for (i = 0; i < nb; i++)
-		row->excluded_vs += ib[i].values[m].excluded;
+	row->noise_pct = a->floor_pct[m];
+	for (i = 0; i < pa->n; i++) {
+		row->excluded_ours += pa->runs[i]->values[m].excluded;
+		row->env_ours |= pa->runs[i]->env_flags;
+		row->degenerate += pa->runs[i]->n_degenerate;
+	}
+	for (i = 0; i < pb->n; i++) {
+		row->excluded_vs += pb->runs[i]->values[m].excluded;
+		row->env_vs |= pb->runs[i]->env_flags;
+		row->degenerate += pb->runs[i]->n_degenerate;
+	}
 	row->forced = forced;
-	for (i = 0; i < na; i++) {
-		row->env_ours |= ia[i].side ? ia[i].side->env_flags : 0;
-		row->degenerate += ia[i].side ? ia[i].side->n_degenerate : 0;
-	}
-	for (i = 0; i < nb; i++) {
-		row->env_vs |= ib[i].side ? ib[i].side->env_flags : 0;
-		row->degenerate += ib[i].side ? ib[i].side->n_degenerate : 0;
-	}
 	row->env_flags = row->env_ours | row->env_vs;
 	parity_outputs(a, b, &row->outputs_compared, &row->outputs_identical);
 	ret = 0;
@@ -314,15 +192,11 @@ out:
 	estimate_release(&e);
 	free(ua);
 	free(ub);
-	free(va);
-	free(vb);
-	free(key_a);
-	free(key_b);
 	return ret;
 }
 
-void parity_outputs(const struct parity_side *a, const struct parity_side *b,
-		    int64_t *compared, int64_t *identical)
+void parity_outputs(const struct run *a, const struct run *b, int64_t *compared,
+		    int64_t *identical)
 {
 	size_t i = 0, j = 0;
 
@@ -331,7 +205,7 @@ void parity_outputs(const struct parity_side *a, const struct parity_side *b,
 		return;
 	*compared = *identical = 0;
 	while (i < a->n_outputs && j < b->n_outputs) {
-		const struct parity_output *x = &a->outputs[i], *y = &b->outputs[j];
+		const struct run_output *x = &a->outputs[i], *y = &b->outputs[j];
 		if (x->prompt_id < y->prompt_id || (x->prompt_id == y->prompt_id && x->rep < y->rep)) {
 			i++;
 		} else if (x->prompt_id > y->prompt_id || x->rep > y->rep) {
@@ -357,25 +231,30 @@ size_t parity_env_rows(const struct parity_result *r)
 int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 		  struct parity_result *out)
 {
-	const struct parity_cell *c = in->cells, *end = in->cells + in->n_cells;
 	char *used = tps_xcalloc(in->n_vs ? in->n_vs : 1, 1);
 	size_t i, j;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	for (i = 0; i < in->n_cells; i++)
-		used[in->cells[i].vs] = 1;
 	for (i = 0; i < in->n_ours; i++) {
-		const struct parity_side *a = &in->ours[i], *b;
+		const struct pool *pa = &in->ours[i], *pb;
+		const struct run *a = pool_face(pa), *b;
 		struct parity_diff diff;
 		int forced = 0;
 
-		if (c == end || c->ours != i) {
+		if (!a)
+			continue;
+		for (j = 0; j < in->n_vs; j++)
+			if (!used[j] && in->vs[j].n && run_same_cell(a, pool_face(&in->vs[j])))
+				break;
+		if (j == in->n_vs) {
 			if (has_model(in->vs, in->n_vs, a->model))
 				add_note(out, PARITY_NOTE_LONE, a, o->vs, NULL);
 			continue;
 		}
-		b = &in->vs[c->vs];
+		used[j] = 1;
+		pb = &in->vs[j];
+		b = pool_face(pb);
 		if (parity_mismatch(a, b, &diff)) {
 			if (!o->force) {
 				out->stop = PARITY_STOP_REFUSED;
@@ -388,18 +267,18 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 		}
 		/* A llama-bench test measures one metric: no row for the other. */
 		if (((o->metrics & PARITY_PP) && config_measures(a->config, PARITY_METRIC_PP) &&
-		     judge(o, a, b, c, PARITY_METRIC_PP, forced, out) < 0) ||
+		     judge(o, pa, pb, PARITY_METRIC_PP, forced, out) < 0) ||
 		    ((o->metrics & PARITY_TG) && config_measures(a->config, PARITY_METRIC_TG) &&
-		     judge(o, a, b, c, PARITY_METRIC_TG, forced, out) < 0)) {
+		     judge(o, pa, pb, PARITY_METRIC_TG, forced, out) < 0)) {
 			out->stop = PARITY_STOP_BAD_PARAMS;
 			out->stop_cell = a;
 			goto out;
 		}
-		c++;
 	}
 	for (j = 0; j < in->n_vs; j++)
-		if (!used[j] && has_model(in->ours, in->n_ours, in->vs[j].model))
-			add_note(out, PARITY_NOTE_LONE, &in->vs[j], o->ours, NULL);
+		if (!used[j] && in->vs[j].n && has_model(in->ours, in->n_ours,
+							 pool_face(&in->vs[j])->model))
+			add_note(out, PARITY_NOTE_LONE, pool_face(&in->vs[j]), o->ours, NULL);
 	parity_answer(out, o->band_pct, &out->answers);
 	ret = 0;
 out:

@@ -1,8 +1,8 @@
-/* parity.h: two engines on the same cells, paired prompt by prompt. Given each
- * side's runs and the values of the cells both measured, it refuses a pair of runs
- * that are not comparable (another GGUF, another config) and gives each metric a
- * parity verdict widened to the stored A/A noise. Pure: the store's loader
- * (schema/pair_load.h) fills the input, reports/ turns the result into words. */
+/* parity.h: two engines on the same cells. Given each side's pools (the cell
+ * set's, analyze/cellset.h), it matches the cells both measured, refuses a pair
+ * of runs that are not comparable (another GGUF, another config) and gives each
+ * metric the cell's one estimate (pool_estimate()). Pure: reports/ turns the
+ * result into words. */
 #ifndef ANALYZE_PARITY_H
 #define ANALYZE_PARITY_H
 
@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "analyze/answer.h"
+#include "analyze/cellset.h"
 #include "analyze/estimate.h"
 #include "analyze/verdict.h"
 
@@ -19,8 +20,8 @@ enum parity_metric_bits {
 	PARITY_BOTH = PARITY_PP | PARITY_TG,
 };
 
-/* Index of a metric in the per-metric arrays below; the same order as the store's
- * CELL_PP, CELL_TG. */
+/* Index of a metric in the per-metric arrays below; the same order as the cell
+ * set's RUN_PP, RUN_TG. */
 enum parity_metric {
 	PARITY_METRIC_PP,
 	PARITY_METRIC_TG,
@@ -28,108 +29,30 @@ enum parity_metric {
 };
 
 struct parity_opts {
-	const char *ours, *vs;         /* engine labels; both required */
-	const char *model;             /* NULL: every model */
-	const char *host;              /* NULL: any host */
-	const char *ours_tag, *vs_tag; /* NULL: the runs carrying the tag of each
-					  cell's latest run (that run alone when it has
-					  none); else every run carrying this tag */
-	const char *batch;             /* NULL: any; else only runs of this batch */
+	const char *ours, *vs;         /* engine labels the rows name; both required */
 	int metrics;                   /* PARITY_PP, PARITY_TG or both */
 	double band_pct;               /* parity band and regression margin, default
 					  VERDICT_BAND_PCT */
-	int64_t looks_to;              /* a sequential design's last look (an
-					  --until-decided batch's --max-rounds); 0:
-					  a fixed design (estimate_params) */
 	int force;                     /* compare cells that would be refused */
-	const char *ignore_config;     /* NULL: none; else a comma list of llama-bench
-					  config keys (analyze/config.h) cells are
-					  paired regardless of */
 };
 
-/* Sets the defaults: both metrics, band 2%, a fixed design, no filters, no force. */
+/* Sets the defaults: both metrics, band 2%, no force. */
 void parity_opts_init(struct parity_opts *o);
-
-/* One sample's value of a metric, keyed for pairing by prompt and repetition. */
-struct parity_value {
-	int64_t prompt_id, rep;
-	double value;
-};
-
-/* One sample's output identity: the sha256 of its generated text, keyed like a
- * value by prompt and repetition. */
-struct parity_output {
-	int64_t prompt_id, rep;
-	const char *hash;
-};
-
-/* One run as the decision sees it: the cell it measured and the config that makes
- * two runs comparable. Strings are borrowed from whoever filled the input; NULL
- * and "" both mean unknown (model_sha256, prompt_set) or the default. */
-struct parity_side {
-	const char *uuid, *engine, *model, *model_sha256, *spec_type, *endpoint, *prompt_set;
-	const char *config;            /* llama-bench's test and settings; "" or NULL none */
-	int64_t n_max, ctx, n_predict; /* INT64_MIN (the store's TPS_NULL) when absent */
-	int64_t round;                 /* the collector's round; INT64_MIN when unknown */
-	const char *batch;             /* the collector's batch id; NULL when unknown */
-	const char *started_at;        /* ISO 8601; NULL when unknown (the order of a
-					  round's two starts comes from it) */
-	int64_t looks_to;              /* the run's batch looked after every round up
-					  to this one (--until-decided); 0 none */
-	/* The environment (migration 0007): RUN_ENV_* findings of the store's
-	 * record.h (host-busy 1, gpu-contended 2, gpu-throttled 4, clocks-changed 8,
-	 * partial-offload 16, kv-on-host 32), samples flagged degenerate-output,
-	 * the temperature (NAN unknown) and the output hashes ordered by key
-	 * (NULL, 0: none loaded). */
-	unsigned env_flags;
-	int64_t n_degenerate;
-	double temperature;
-	const struct parity_output *outputs;
-	size_t n_outputs;
-};
 
 /* Output identity of two runs: over the keys (prompt, rep) both carry a hash for,
  * *compared gets their count and *identical those whose hashes match. Only at
  * temperature 0 on both sides; else both are -1 (not comparable). Pure. */
-void parity_outputs(const struct parity_side *a, const struct parity_side *b,
-		    int64_t *compared, int64_t *identical);
+void parity_outputs(const struct run *a, const struct run *b, int64_t *compared,
+		    int64_t *identical);
 
-/* The usable values of one metric in one run, ordered by (prompt_id, rep), and how
- * many samples were flagged for the metric and left out. */
-struct parity_series {
-	const struct parity_value *v;
-	size_t n, excluded;
-};
-
-/* One run (server instance) pooled into a cell: who it is (round, batch) and its
- * values per metric. */
-struct parity_instance {
-	const struct parity_side *side;
-	struct parity_series values[PARITY_N_METRICS];
-};
-
-/* A cell both sides measured: the indexes of its two runs and, per metric, the
- * values of each run and the stored noise floor of the cell (NaN when none). A
- * metric that was not loaded is left zeroed. */
-struct parity_cell {
-	size_t ours, vs;
-	struct parity_series ours_values[PARITY_N_METRICS], vs_values[PARITY_N_METRICS];
-	double noise_pct[PARITY_N_METRICS];
-	/* Every run of each side pooled in the cell, oldest first (the runs ours and
-	 * vs above are the newest). NULL and 0: the one run above, with the values
-	 * above. */
-	const struct parity_instance *ours_inst, *vs_inst;
-	size_t n_ours_inst, n_vs_inst;
-};
-
-/* What parity_decide() judges: every run of each side in the store's cell order
- * (model, spec type, n_max, ...), and the shared cells in the order of ours[].
- * All borrowed. */
+/* What parity_decide() judges: the pools of each side (cellset_pools() of the
+ * side's cell set), in the store's cell order (model, spec type, n_max, ...).
+ * Two pools share a cell when their faces' model, spec type, n_max, endpoint and
+ * config agree; each vs pool pairs with at most one of ours, in this order. All
+ * borrowed. */
 struct parity_input {
-	const struct parity_side *ours, *vs;
+	const struct pool *ours, *vs;
 	size_t n_ours, n_vs;
-	const struct parity_cell *cells;
-	size_t n_cells;
 };
 
 /* Why two runs of one cell may not be compared. a and b are borrowed from the
@@ -146,7 +69,7 @@ enum parity_diff_kind {
 
 struct parity_diff {
 	enum parity_diff_kind kind;
-	const struct parity_side *a, *b;
+	const struct run *a, *b;
 };
 
 /* A remark for the reader. LONE: a cell one side measured while the other side
@@ -159,19 +82,21 @@ enum parity_note_kind {
 
 struct parity_note {
 	enum parity_note_kind kind;
-	const struct parity_side *cell; /* borrowed from the input */
+	const struct run *cell;         /* the pool's face, borrowed from the input */
 	const char *missing;            /* LONE: the engine label without the cell */
 	struct parity_diff diff;        /* FORCED: what differs */
 };
 
-/* One metric of one cell. */
+/* One metric of one cell: pool_estimate() of its two pools. */
 struct parity_row {
 	char *model, *spec_type, *endpoint; /* spec_type "" for a base cell */
 	char *config;                       /* the cell's run.config, "" for none */
 	int64_t n_max, ctx, n_predict;      /* INT64_MIN (TPS_NULL) when absent */
 	const char *metric;                 /* "pp" or "tg", static */
 	const char *ours, *vs;              /* engine labels, borrowed from the opts */
-	char ours_run[40], vs_run[40];      /* uuids of the runs compared */
+	char ours_run[40], vs_run[40];      /* uuids of the pools' newest runs */
+	const struct pool *pool_ours, *pool_vs; /* the runs pooled, borrowed from
+					       the input */
 	struct verdict v;                   /* delta, interval, both answers, band */
 	double noise_pct;                   /* the stored floor; NaN when none */
 	double ours_median, vs_median;      /* the estimate's centres: the geometric
@@ -210,7 +135,7 @@ struct parity_result {
 	struct parity_note *notes; /* in the order met: ours[] first, then vs[] */
 	size_t n_notes;
 	enum parity_stop stop;
-	const struct parity_side *stop_cell; /* the cell that stopped it, borrowed */
+	const struct run *stop_cell;         /* the cell that stopped it, borrowed */
 	struct parity_diff stop_diff;        /* REFUSED: what differs */
 	struct answer_set answers;           /* parity_answer() of the rows, at the
 						band (after 0 only) */
@@ -240,27 +165,16 @@ void parity_answer(const struct parity_result *r, double band_pct, struct answer
  * compare warns about, and what --strict fails on. Pure. */
 size_t parity_env_rows(const struct parity_result *r);
 
-/* Matches the instances of two sides into rounds: when every instance of both
- * sides carries a round number, those with the same number (and, with by_batch,
- * the same batch when both carry one: rounds restart at 1 in every collect batch),
- * each run in one round at most; else by start order, the k-th of each side
- * (oldest first) forming round k. pairs[2r] and pairs[2r+1] receive the indexes
- * into a and b of round r; returns the rounds (at most the smaller of na, nb).
- * pairs holds 2 * min(na, nb) slots. */
-size_t parity_rounds(const struct parity_instance *a, size_t na,
-		     const struct parity_instance *b, size_t nb, int by_batch, size_t *pairs);
-
 /* Merge-joins two value lists ordered by (prompt_id, rep): *ours and *vs receive
  * the values of the keys both hold, in key order, as heap arrays of *n doubles the
  * caller frees (NULL when *n is 0). Values without a partner are counted in
  * *unpaired when it is non-NULL. */
-void parity_pair(const struct parity_value *a, size_t na, const struct parity_value *b,
-		 size_t nb, double **ours, double **vs, size_t *n, size_t *unpaired);
+void parity_pair(const struct run_value *a, size_t na, const struct run_value *b, size_t nb,
+		 double **ours, double **vs, size_t *n, size_t *unpaired);
 
 /* Whether two runs of one cell may be compared: 0 (out->kind NONE) when they may,
  * else 1 with the first difference in *out: two known, different model sha256, a
  * different ctx or n_predict (both known), endpoint, or prompt set (both known). */
-int parity_mismatch(const struct parity_side *a, const struct parity_side *b,
-		    struct parity_diff *out);
+int parity_mismatch(const struct run *a, const struct run *b, struct parity_diff *out);
 
 #endif

@@ -50,13 +50,14 @@ static void side_parts(const struct plan_cell *c, enum plan_metric m, int side, 
 	double *means = NULL, grand = 0;
 	size_t n_slots = 0, k = 0, i, j, req = 0;
 
-	for (i = 0; i < c->n_inst; i++) {
-		const struct plan_instance *in = &c->inst[i];
+	const struct pool *p = c->pool[side];
+	size_t n_runs = p ? p->n : 0;
 
-		if (in->side != side)
-			continue;
-		for (j = 0; j < in->n[m]; j++) {
-			const struct plan_value *v = &in->v[m][j];
+	for (i = 0; i < n_runs; i++) {
+		const struct run_values *in = &p->runs[i]->values[m];
+
+		for (j = 0; j < in->n; j++) {
+			const struct run_value *v = &in->v[j];
 			struct slot *s;
 
 			if (!usable(v->value))
@@ -73,16 +74,14 @@ static void side_parts(const struct plan_cell *c, enum plan_metric m, int side, 
 			s->n++;
 		}
 	}
-	means = tps_xcalloc(c->n_inst + 1, sizeof(*means));
-	for (i = 0; i < c->n_inst; i++) {
-		const struct plan_instance *in = &c->inst[i];
+	means = tps_xcalloc(n_runs + 1, sizeof(*means));
+	for (i = 0; i < n_runs; i++) {
+		const struct run_values *in = &p->runs[i]->values[m];
 		double sum = 0, ss = 0, mean;
 		size_t n = 0;
 
-		if (in->side != side)
-			continue;
-		for (j = 0; j < in->n[m]; j++) {
-			const struct plan_value *v = &in->v[m][j];
+		for (j = 0; j < in->n; j++) {
+			const struct run_value *v = &in->v[j];
 			const struct slot *s;
 
 			if (!usable(v->value))
@@ -94,8 +93,8 @@ static void side_parts(const struct plan_cell *c, enum plan_metric m, int side, 
 		if (!n)
 			continue;
 		mean = sum / (double)n;
-		for (j = 0; j < in->n[m]; j++) {
-			const struct plan_value *v = &in->v[m][j];
+		for (j = 0; j < in->n; j++) {
+			const struct run_value *v = &in->v[j];
 			const struct slot *s;
 			double d;
 
@@ -181,22 +180,38 @@ size_t plan_rounds_needed(double var, double mde_pct)
  * time over all of them. */
 static void costs(const struct plan_cell *c, int side_mask, struct plan_row *row)
 {
-	double *over = tps_xcalloc(c->n_inst + 1, sizeof(*over)), *req;
-	size_t i, j, n = 0, nreq = 0, r = 0;
+	double *over, *req;
+	size_t i, j, n = 0, nreq = 0, r = 0, n_runs = 0;
+	int side;
 
-	for (i = 0; i < c->n_inst; i++)
-		if (side_mask & (1 << c->inst[i].side))
-			nreq += c->inst[i].n_wall;
-	req = tps_xcalloc(nreq + 1, sizeof(*req));
-	for (i = 0; i < c->n_inst; i++) {
-		const struct plan_instance *in = &c->inst[i];
+	for (side = 0; side < 2; side++) {
+		const struct pool *p = c->pool[side];
 
-		if (!(side_mask & (1 << in->side)))
+		if (!p || !(side_mask & (1 << side)))
 			continue;
-		for (j = 0; j < in->n_wall; j++)
-			req[r++] = in->wall_ms[j];
-		if (isfinite(in->duration_ms) && in->n_wall == in->n_samples && in->n_samples)
-			over[n++] = fmax(0.0, in->duration_ms - in->wall_sum_ms);
+		n_runs += p->n;
+		for (i = 0; i < p->n; i++)
+			nreq += p->runs[i]->n_wall;
+	}
+	over = tps_xcalloc(n_runs + 1, sizeof(*over));
+	req = tps_xcalloc(nreq + 1, sizeof(*req));
+	for (side = 0; side < 2; side++) {
+		const struct pool *p = c->pool[side];
+
+		if (!p || !(side_mask & (1 << side)))
+			continue;
+		for (i = 0; i < p->n; i++) {
+			const struct run *in = p->runs[i];
+			double wall_sum = 0;
+
+			for (j = 0; j < in->n_wall; j++) {
+				req[r++] = in->wall_ms[j];
+				wall_sum += in->wall_ms[j];
+			}
+			if (isfinite(in->duration_ms) && in->n_wall == (size_t)in->n_samples &&
+			    in->n_samples)
+				over[n++] = fmax(0.0, in->duration_ms - wall_sum);
+		}
 	}
 	row->n_cost = n;
 	row->c_inst_ms = n ? stats_median(over, n) : NAN;
@@ -375,6 +390,63 @@ int plan_decide(const struct plan_input *in, const struct plan_opts *o, struct p
 		plan_both_fill(w, o, &out->cells[out->n_cells++]);
 	}
 	return 0;
+}
+
+/* One cell of a plan: runs alike in all that sets a request's cost and rate. */
+static int plan_same_cell(const struct run *a, const struct run *b)
+{
+	return run_same_cell(a, b) && a->ctx == b->ctx && a->n_predict == b->n_predict;
+}
+
+static size_t most_prompts(const struct pool *p, size_t most)
+{
+	for (size_t i = 0; p && i < p->n; i++)
+		if ((size_t)p->runs[i]->n_prompts_asked > most)
+			most = (size_t)p->runs[i]->n_prompts_asked;
+	return most;
+}
+
+void plan_cells(const char *ours, const struct pool *a, size_t na, const char *vs,
+		const struct pool *b, size_t nb, struct plan_input *in)
+{
+	size_t i, j;
+
+	memset(in, 0, sizeof(*in));
+	in->side[0] = ours;
+	in->side[1] = vs;
+	in->cells = tps_xcalloc(na + 1, sizeof(*in->cells));
+	for (i = 0; i < na; i++) {
+		const struct run *f = pool_face(&a[i]);
+		const struct pool *pb = NULL;
+		struct plan_cell *c;
+
+		if (!f)
+			continue;
+		for (j = 0; vs && j < nb && !pb; j++)
+			if (b[j].n && plan_same_cell(f, pool_face(&b[j])))
+				pb = &b[j];
+		if (vs && !pb)
+			continue;
+		c = &in->cells[in->n_cells++];
+		c->model = f->model;
+		c->spec_type = f->spec_type;
+		c->endpoint = f->endpoint;
+		c->config = f->config;
+		c->n_max = f->n_max;
+		c->ctx = f->ctx;
+		c->n_predict = f->n_predict;
+		c->pool[0] = &a[i];
+		c->pool[1] = pb;
+		c->n_prompts = most_prompts(pb, most_prompts(&a[i], 0));
+	}
+}
+
+void plan_input_release(struct plan_input *in)
+{
+	if (!in)
+		return;
+	free(in->cells);
+	memset(in, 0, sizeof(*in));
 }
 
 void plan_result_release(struct plan_result *r)

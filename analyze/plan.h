@@ -2,15 +2,18 @@
  * variance of a run's log rates splits into a part between server instances and a
  * part between the requests of one instance; with what an instance and a request
  * cost, Kalibera and Jones' multi-level rule gives the requests per instance, and a
- * t interval the paired rounds a target precision needs. Pure: schema/plan_load.c
- * fills the input, reports/plan_write.c prints the result. */
+ * t interval the paired rounds a target precision needs. Pure: plan_cells()
+ * matches the cells of the sides' pools (analyze/cellset.h), reports/plan_write.c
+ * prints the result. */
 #ifndef ANALYZE_PLAN_H
 #define ANALYZE_PLAN_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* Index of a metric, in the order of the store's CELL_PP, CELL_TG. */
+#include "analyze/cellset.h"
+
+/* Index of a metric, in the order of the cell set's RUN_PP, RUN_TG. */
 enum plan_metric {
 	PLAN_PP,
 	PLAN_TG,
@@ -24,40 +27,30 @@ enum plan_metric {
 /* Rounds beyond this are "more than": the target is out of reach of the design. */
 #define PLAN_MAX_ROUNDS 1000
 
-/* One request's usable value of a metric; slot (prompt, rep) is the key the
- * comparison pairs on. */
-struct plan_value {
-	int64_t prompt_id, rep;
-	double value;
-};
-
-/* One server instance (one stored run) of a cell. */
-struct plan_instance {
-	int side;                 /* 0: ours (or the --engine), 1: vs */
-	const struct plan_value *v[PLAN_N_METRICS];
-	size_t n[PLAN_N_METRICS]; /* usable values per metric (flagged ones left out) */
-	double duration_ms;       /* run start to end; NaN when unknown or not complete */
-	double wall_sum_ms;       /* the sum of its requests' wall_ms */
-	const double *wall_ms;    /* each request's wall_ms */
-	size_t n_wall;            /* requests with a wall_ms */
-	size_t n_samples;         /* every request of the run */
-};
-
-/* One cell: the runs of each side that measured it, and the number of distinct
- * prompts they asked. Strings borrowed; n_max etc. INT64_MIN when absent. */
+/* One cell: the pool of each side that measured it (each run a server instance,
+ * its usable values per metric, wall times and duration), and the number of
+ * distinct prompts its runs asked. Strings borrowed from the pools' newest run;
+ * n_max etc. INT64_MIN when absent. */
 struct plan_cell {
 	const char *model, *spec_type, *endpoint, *config;
 	int64_t n_max, ctx, n_predict;
-	const struct plan_instance *inst;
-	size_t n_inst;
+	const struct pool *pool[2];   /* ours (or the --engine), vs; NULL: none */
 	size_t n_prompts;
 };
 
 struct plan_input {
 	const char *side[2];      /* engine labels; side[1] NULL with one engine */
-	const struct plan_cell *cells;
+	struct plan_cell *cells;  /* owned: plan_input_release() */
 	size_t n_cells;
 };
+
+/* The cells of the pools a[0..na) of side 0 and, when vs is not NULL, b[0..nb)
+ * of side 1: one per pool of a (in a's order) that b also measured (the same
+ * cell, ctx and n_predict), or every pool of a with one side. Fills *in, whose
+ * cells borrow the pools; release with plan_input_release(). */
+void plan_cells(const char *ours, const struct pool *a, size_t na, const char *vs,
+		const struct pool *b, size_t nb, struct plan_input *in);
+void plan_input_release(struct plan_input *in);
 
 struct plan_opts {
 	double mde_pct;           /* the target: the 95% interval's half-width, percent */

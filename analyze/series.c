@@ -44,7 +44,7 @@ long series_find(const struct series *se, int64_t n_max)
 	return -1;
 }
 
-static struct series *find_series(struct series_set *set, const struct series_run *r)
+static struct series *find_series(struct series_set *set, const struct run *r)
 {
 	size_t i;
 
@@ -57,105 +57,66 @@ static struct series *find_series(struct series_set *set, const struct series_ru
 	return NULL;
 }
 
-/* Hands run r to rung out as one more instance (out zeroed: its first); the rung's
- * figures wait for rung_finish(), which screens them. */
-static void rung_add(const struct series_run *r, struct series_rung *out)
-{
-	if (!out->n_src) {
-		out->n_max = r->n_max;
-		out->rung.n_max = rung_key(r->n_max);
-	}
-	out->run_id = r->run_id;
-	memset(out->run_uuid, 0, sizeof(out->run_uuid));
-	strncpy(out->run_uuid, str(r->run_uuid), sizeof(out->run_uuid) - 1);
-	free(out->tag);
-	out->tag = tps_xstrdup(str(r->tag));
-	out->src = tps_xrealloc(out->src, (out->n_src + 1) * sizeof(*out->src));
-	out->src[out->n_src++] = r;
-}
-
 /* A run's decode speed as the one estimate reduces an instance: the geometric
  * mean of its usable values, so a rung and a compare row of the same cell read
  * the same. */
-static double run_tg(const struct series_run *r)
+static double run_tg(const struct run *r)
 {
 	struct estimate_unit u = { 0 };
 
-	u.v = r->values;
-	u.n = r->n_values;
+	u.vals = r->values[RUN_TG].v;
+	u.n = r->values[RUN_TG].n;
 	u.value = NAN;
 	return exp(estimate_unit_log(&u));
 }
 
 /* Keeps run r as instance k of rung out: its per-run values, its sums. */
-static void rung_keep(struct series_rung *out, const struct series_run *r, double tg)
+static void rung_keep(struct series_rung *out, const struct run *r, double tg)
 {
 	struct sweep_rung *g = &out->rung;
+	const struct run_agg *a = &r->agg;
 	size_t k = out->n_runs++;
 
-	out->n_values += r->n_values;
-	out->n_excluded += r->n_excluded;
+	out->n_values += r->values[RUN_TG].n;
+	out->n_excluded += r->values[RUN_TG].excluded;
 	out->tg_runs[k] = tg;
-	out->rate_runs[k] = r->n_summed > 0 && r->predicted_ms > 0 ?
-		(double)r->predicted_n / r->predicted_ms * 1000 : NAN;
-	out->accept_runs[k] = r->has_draft && r->draft_n > 0 ?
-		(double)r->draft_n_accepted / (double)r->draft_n : NAN;
+	out->rate_runs[k] = a->n > 0 && a->predicted_ms > 0 ?
+		(double)a->predicted_n / a->predicted_ms * 1000 : NAN;
+	out->accept_runs[k] = a->has_draft && a->draft_n > 0 ?
+		(double)a->draft_n_accepted / (double)a->draft_n : NAN;
 	out->round_runs[k] = r->round > 0 ? r->round : 0;
-	out->batch_runs[k] = r->batch ? tps_xstrdup(r->batch) : NULL;
-	if (r->n_summed > 0) {
-		g->predicted_n = (g->predicted_n > 0 ? g->predicted_n : 0) + r->predicted_n;
-		g->predicted_ms = (isnan(g->predicted_ms) ? 0 : g->predicted_ms) + r->predicted_ms;
+	out->batch_runs[k] = r->batch && *r->batch ? r->batch : NULL;
+	if (a->n > 0) {
+		g->predicted_n = (g->predicted_n > 0 ? g->predicted_n : 0) + a->predicted_n;
+		g->predicted_ms = (isnan(g->predicted_ms) ? 0 : g->predicted_ms) + a->predicted_ms;
 	}
-	if (r->has_draft) {
-		g->draft_n = (g->draft_n > 0 ? g->draft_n : 0) + r->draft_n;
+	if (a->has_draft) {
+		g->draft_n = (g->draft_n > 0 ? g->draft_n : 0) + a->draft_n;
 		g->draft_n_accepted = (g->draft_n_accepted > 0 ? g->draft_n_accepted : 0) +
-				      r->draft_n_accepted;
+				      a->draft_n_accepted;
 	}
 }
 
-/* Unit i of rung r: run x as compare's estimate takes an instance, its values,
- * keys and strings copied (the run is borrowed for the call only). */
-static void unit_set(struct series_rung *r, size_t i, const struct series_run *x)
+/* The rung of pool p: its runs screened with the estimate's outlier rule, the
+ * rest kept (their values and sums), the rung's speed set and its sweep_rung
+ * pointed at the per-run arrays. */
+static void rung_make(struct series_rung *r, const struct pool *p)
 {
-	struct estimate_unit *u = &r->units[i];
-	char **str3 = r->unit_strings + 3 * i;
-	size_t n = x->n_values;
-
-	r->unit_values[i] = tps_xmalloc((n ? n : 1) * sizeof(double));
-	if (n)
-		memcpy(r->unit_values[i], x->values, n * sizeof(double));
-	if (x->keys) {
-		r->unit_keys[i] = tps_xmalloc(2 * (n ? n : 1) * sizeof(int64_t));
-		if (n)
-			memcpy(r->unit_keys[i], x->keys, 2 * n * sizeof(int64_t));
-	}
-	str3[0] = x->batch ? tps_xstrdup(x->batch) : NULL;
-	str3[1] = x->started_at ? tps_xstrdup(x->started_at) : NULL;
-	str3[2] = tps_xstrdup(str(x->run_uuid));
-	u->v = r->unit_values[i];
-	u->n = n;
-	u->key = r->unit_keys[i];
-	u->value = NAN;
-	u->round = x->round > 0 ? x->round : INT64_MIN;
-	u->batch = str3[0];
-	u->started_at = str3[1];
-	u->uuid = str3[2];
-	if (x->looks_to > r->rung.looks_to)
-		r->rung.looks_to = x->looks_to;
-}
-
-/* Screens the rung's runs with the estimate's outlier rule, keeps the rest (their
- * values and sums), sets the rung's speed and points its sweep_rung at the
- * per-run arrays. The handed runs are forgotten: they are borrowed for the call. */
-static void rung_finish(struct series_rung *r)
-{
-	size_t m = r->n_src, i, k = 0;
+	size_t m = p->n, i, k = 0;
 	double *tg = tps_xmalloc((m ? m : 1) * sizeof(*tg));
 	double *lg = tps_xmalloc((m ? m : 1) * sizeof(*lg));
 	char *bad = tps_xcalloc(m ? m : 1, 1);
+	const struct run *face = pool_face(p);
 
+	memset(r, 0, sizeof(*r));
+	r->pool = p;
+	r->n_max = face->n_max;
+	r->rung.n_max = rung_key(face->n_max);
+	r->run_id = face->id;
+	snprintf(r->run_uuid, sizeof(r->run_uuid), "%s", face->uuid);
+	r->tag = str(face->tag);
 	for (i = 0; i < m; i++) {
-		tg[i] = run_tg(r->src[i]);
+		tg[i] = run_tg(p->runs[i]);
 		lg[i] = tg[i] > 0 && isfinite(tg[i]) ? log(tg[i]) : NAN;
 	}
 	r->n_screened = estimate_outliers(lg, m, bad, &r->screen_median);
@@ -168,21 +129,16 @@ static void rung_finish(struct series_rung *r)
 		r->screened_out = tps_xcalloc(r->n_screened, sizeof(*r->screened_out));
 	r->rung.predicted_n = r->rung.draft_n = r->rung.draft_n_accepted = -1;
 	r->rung.predicted_ms = NAN;
-	r->units = tps_xcalloc(m ? m : 1, sizeof(*r->units));
+	r->units = pool_units(p, RUN_TG);
 	r->unit_kept = tps_xcalloc(m ? m : 1, 1);
-	r->unit_values = tps_xcalloc(m ? m : 1, sizeof(*r->unit_values));
-	r->unit_keys = tps_xcalloc(m ? m : 1, sizeof(*r->unit_keys));
-	r->unit_strings = tps_xcalloc(3 * (m ? m : 1), sizeof(*r->unit_strings));
 	for (i = 0; i < m; i++) {
-		unit_set(r, i, r->src[i]);
 		r->unit_kept[i] = !bad[i];
 		if (!bad[i]) {
-			rung_keep(r, r->src[i], tg[i]);
+			rung_keep(r, p->runs[i], tg[i]);
 			continue;
 		}
-		memset(&r->screened_out[k], 0, sizeof(r->screened_out[k]));
-		strncpy(r->screened_out[k].run_uuid, str(r->src[i]->run_uuid),
-			sizeof(r->screened_out[k].run_uuid) - 1);
+		snprintf(r->screened_out[k].run_uuid, sizeof(r->screened_out[k].run_uuid), "%s",
+			 p->runs[i]->uuid);
 		r->screened_out[k++].tg = tg[i];
 	}
 	/* One run keeps its own value exactly; more, the mean of their logs. */
@@ -195,15 +151,13 @@ static void rung_finish(struct series_rung *r)
 	r->rung.rate_runs = r->rate_runs;
 	r->rung.accept_runs = r->accept_runs;
 	r->rung.round_runs = r->round_runs;
-	r->rung.batch_runs = (const char *const *)r->batch_runs;
+	r->rung.batch_runs = r->batch_runs;
 	r->rung.screened = 1;
 	r->rung.n_screened = r->n_screened;
 	r->rung.units = r->units;
 	r->rung.unit_kept = r->unit_kept;
 	r->rung.n_units = m;
-	free(r->src);
-	r->src = NULL;
-	r->n_src = 0;
+	r->rung.pool = p;
 	free(tg);
 	free(lg);
 	free(bad);
@@ -229,41 +183,39 @@ static int series_cmp(const void *pa, const void *pb)
 }
 
 /* Whether r is a base run of se's engine, model and endpoint. */
-static int base_of(const struct series *se, const struct series_run *r)
+static int base_of(const struct series *se, const struct run *r)
 {
 	return sweep_rung_is_base(r->n_max) && same_str(r->engine, se->engine) &&
 	       same_str(r->model, se->model) && same_str(r->endpoint, se->endpoint);
 }
 
-/* The spec_type whose base runs se pools: its own when it has one, else "" when
- * that has one; NULL when neither. */
-static const char *base_spec(const struct series *se, const struct series_run *runs, size_t n)
+/* The base pool of se: the one of its own spec_type when there is one, else
+ * that of spec_type ""; NULL when neither. */
+static const struct pool *base_pool(const struct series *se, const struct pool *p, size_t n)
 {
-	const char *plain = NULL;
+	const struct pool *plain = NULL;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (!base_of(se, &runs[i]))
+		const struct run *r = pool_face(&p[i]);
+
+		if (!r || !base_of(se, r))
 			continue;
-		if (same_str(runs[i].spec_type, se->spec_type))
-			return se->spec_type;
-		if (same_str(runs[i].spec_type, ""))
-			plain = "";
+		if (same_str(r->spec_type, se->spec_type))
+			return &p[i];
+		if (same_str(r->spec_type, "") && !plain)
+			plain = &p[i];
 	}
 	return plain;
 }
 
 static struct series_rung *add_rung(struct series *se)
 {
-	struct series_rung *r;
-
 	se->rungs = tps_xrealloc(se->rungs, (se->n_rungs + 1) * sizeof(*se->rungs));
-	r = &se->rungs[se->n_rungs++];
-	memset(r, 0, sizeof(*r));
-	return r;
+	return &se->rungs[se->n_rungs++];
 }
 
-static struct series *add_series(struct series_set *set, const struct series_run *r)
+static struct series *add_series(struct series_set *set, const struct run *r)
 {
 	struct series *se;
 
@@ -279,41 +231,35 @@ static struct series *add_series(struct series_set *set, const struct series_run
 	return se;
 }
 
-int series_assemble(const struct series_run *runs, size_t n, double tolerance_pct,
+int series_assemble(const struct pool *p, size_t n, double tolerance_pct,
 		    struct series_set *out)
 {
 	size_t i, j;
 
 	memset(out, 0, sizeof(*out));
-	/* Every run with an n_max is an instance of a drafting rung of its series. */
+	/* Every pool with an n_max is a drafting rung of its series (one pool per
+	 * rung: a second config of the same rung is not pooled with the first). */
 	for (i = 0; i < n; i++) {
-		const struct series_run *r = &runs[i];
+		const struct run *r = pool_face(&p[i]);
 		struct series *se;
-		long k;
 
-		if (sweep_rung_is_base(r->n_max))
+		if (!r || sweep_rung_is_base(r->n_max))
 			continue;
 		if (!(se = find_series(out, r)))
 			se = add_series(out, r);
-		k = series_find(se, r->n_max);
-		rung_add(r, k >= 0 ? &se->rungs[k] : add_rung(se));
+		if (series_find(se, r->n_max) < 0)
+			rung_make(add_rung(se), &p[i]);
 	}
 	for (i = 0; i < out->n; i++) {
 		struct series *se = &out->v[i];
-		const char *spec = base_spec(se, runs, n);
-		struct series_rung *b = NULL;
+		const struct pool *b = base_pool(se, p, n);
 
-		for (j = 0; spec && j < n; j++) {
-			if (!base_of(se, &runs[j]) || !same_str(runs[j].spec_type, spec))
-				continue;
-			if (!b)
-				b = add_rung(se);
-			rung_add(&runs[j], b);
-		}
+		if (b)
+			rung_make(add_rung(se), b);
 		qsort(se->rungs, se->n_rungs, sizeof(*se->rungs), rung_cmp);
 		se->sweep = tps_xcalloc(se->n_rungs ? se->n_rungs : 1, sizeof(*se->sweep));
 		for (j = 0; j < se->n_rungs; j++) {
-			rung_finish(&se->rungs[j]);
+			/* The rungs moved: their sweep views point at their own arrays. */
 			se->sweep[j] = se->rungs[j].rung;
 		}
 		if (sweep_analyze(se->sweep, se->n_rungs, tolerance_pct, &se->report) < 0)
@@ -328,35 +274,23 @@ int series_assemble(const struct series_run *runs, size_t n, double tolerance_pc
 
 void series_set_release(struct series_set *set)
 {
-	size_t i, j, k;
+	size_t i, j;
 
 	if (!set)
 		return;
 	for (i = 0; i < set->n; i++) {
 		struct series *se = &set->v[i];
 		for (j = 0; j < se->n_rungs; j++) {
-			free(se->rungs[j].tag);
-			free(se->rungs[j].tg_runs);
-			free(se->rungs[j].rate_runs);
-			free(se->rungs[j].accept_runs);
-			free(se->rungs[j].round_runs);
-			for (k = 0; se->rungs[j].batch_runs && k < se->rungs[j].n_runs; k++)
-				free(se->rungs[j].batch_runs[k]);
-			free(se->rungs[j].batch_runs);
-			free(se->rungs[j].screened_out);
-			free(se->rungs[j].src);
-			for (k = 0; se->rungs[j].units && k < se->rungs[j].rung.n_units; k++) {
-				free(se->rungs[j].unit_values[k]);
-				free(se->rungs[j].unit_keys[k]);
-				free(se->rungs[j].unit_strings[3 * k]);
-				free(se->rungs[j].unit_strings[3 * k + 1]);
-				free(se->rungs[j].unit_strings[3 * k + 2]);
-			}
-			free(se->rungs[j].units);
-			free(se->rungs[j].unit_kept);
-			free(se->rungs[j].unit_values);
-			free(se->rungs[j].unit_keys);
-			free(se->rungs[j].unit_strings);
+			struct series_rung *r = &se->rungs[j];
+
+			free(r->tg_runs);
+			free(r->rate_runs);
+			free(r->accept_runs);
+			free(r->round_runs);
+			free(r->batch_runs);
+			free(r->screened_out);
+			free(r->units);
+			free(r->unit_kept);
 		}
 		free(se->rungs);
 		free(se->sweep);

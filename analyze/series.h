@@ -1,39 +1,17 @@
 /* series.h: speculative series, one per (engine, model, spec_type, endpoint): the
- * engine's base run of that model (n_max unset) followed by its n_max 1, 2, 3 ...
- * rungs, each with the median decode speed, the draft sums and the sweep_analyze()
- * verdict. Assembled from plain runs (the caller loads them), so the choice of
- * rungs and base is testable without a store. */
+ * engine's base pool of that model (n_max unset) followed by its n_max 1, 2, 3 ...
+ * rungs, each a pool of the cell set (analyze/cellset.h) with its decode speed,
+ * the draft sums and the sweep_analyze() verdict. Assembled from plain pools, so
+ * the choice of rungs and base is testable without a store. */
 #ifndef ANALYZE_SERIES_H
 #define ANALYZE_SERIES_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/cellset.h"
 #include "analyze/estimate.h"
 #include "analyze/sweep.h"
-
-/* One run as series_assemble() consumes it; every pointer is borrowed for the call. */
-struct series_run {
-	const char *engine, *role, *model, *spec_type, *endpoint; /* NULL reads as "" */
-	int64_t n_max;            /* sweep_rung_is_base(): a base run; else a drafting rung */
-	int64_t run_id;
-	const char *run_uuid, *tag;
-	const double *values;     /* usable decode tok/s */
-	const int64_t *keys;      /* NULL, or 2 n_values: each value's (prompt, rep),
-				     ascending, as compare pairs a round's requests */
-	size_t n_values;
-	size_t n_excluded;        /* samples flagged for decode, left out of values */
-	int64_t n_summed;         /* samples the sums below cover; 0: no sums */
-	int64_t predicted_n, draft_n, draft_n_accepted;
-	int has_draft;            /* any summed sample reported draft_n */
-	double predicted_ms;
-	int64_t round;            /* the collector's round, >= 1; <= 0 (TPS_NULL): unknown */
-	const char *batch;        /* the collector's batch id; NULL: unknown */
-	const char *started_at;   /* ISO 8601; NULL: unknown (the order of a round's
-				     two engines, which compare balances) */
-	int64_t looks_to;         /* the batch's sequential design (--until-decided's
-				     --max-rounds); <= 0 (TPS_NULL): a fixed design */
-};
 
 /* An instance screened out of a rung as an outlier. */
 struct series_outlier {
@@ -41,17 +19,18 @@ struct series_outlier {
 	double tg;               /* its decode speed, as the rung reduces a run */
 };
 
-/* One rung: every run of its cell handed to series_assemble() pooled, each run
- * one instance, less the outliers (estimate_outliers() on the runs' log decode
- * speeds, with three runs or more). With one run, rung.tg is the geometric mean
- * of its usable decode samples; with more, that of the kept runs' values (the
- * centre of the interval on their logs). The counts are the sums over the kept
- * runs. */
+/* One rung: a pool (one cell of one engine), each run one instance, less the
+ * outliers (estimate_outliers() on the runs' log decode speeds, with three runs
+ * or more). With one run, rung.tg is the geometric mean of its usable decode
+ * samples; with more, that of the kept runs' values (the centre of the interval
+ * on their logs). The counts are the sums over the kept runs. */
 struct series_rung {
-	int64_t n_max;           /* as the run had it: TPS_NULL for the base */
-	int64_t run_id;          /* the last run handed over (the newest, in store order) */
+	int64_t n_max;           /* as the runs have it: RUN_NULL for the base */
+	const struct pool *pool; /* the rung's runs, borrowed: the set must outlive
+				    the series */
+	int64_t run_id;          /* the pool's newest run */
 	char run_uuid[40];
-	char *tag;               /* of that run, "" when none */
+	const char *tag;         /* of that run, "" when none; borrowed */
 	size_t n_values;         /* usable decode samples, kept runs */
 	size_t n_excluded;       /* samples flagged for decode, left out */
 	size_t n_runs;           /* runs kept, >= 1 */
@@ -63,19 +42,14 @@ struct series_rung {
 						      point here): decode speed, summed
 						      rate, acceptance (NaN: none) */
 	int64_t *round_runs;     /* per kept run: its round (<= 0 unknown) */
-	char **batch_runs;       /* per kept run: its batch id (NULL unknown), owned */
+	const char **batch_runs; /* per kept run: its batch id (NULL unknown), borrowed */
 	struct sweep_rung rung;  /* what analyze/sweep.h consumes (n_max -1 for the base) */
 	struct sweep_point point; /* filled from the report */
-	/* Every run handed over, the screened ones included, as the estimate takes
-	 * an instance (rung.units points here): a gap is compare's estimate of the
-	 * cell, over the same instances with the same rule. Owned. */
+	/* Every run of the pool, the screened ones included, as the estimate takes
+	 * an instance (rung.units points here; pool_units(), owned): a gap is
+	 * compare's estimate of the cell, over the same pools with the same rule. */
 	struct estimate_unit *units;
 	unsigned char *unit_kept; /* per unit: 1 kept, 0 screened out */
-	double **unit_values;
-	int64_t **unit_keys;
-	char **unit_strings;      /* per unit: batch, started_at, uuid (3 each) */
-	const struct series_run **src; /* while assembling: the runs handed over */
-	size_t n_src;
 };
 
 struct series {
@@ -91,15 +65,16 @@ struct series_set {
 	size_t n;
 };
 
-/* Assembles the series from runs[0..n) (in the order the store lists them, oldest
- * first: the caller has chosen the pool, and every run given is pooled). Every
- * drafting run is a rung of its (engine, model, spec_type, endpoint); each series
- * takes as its base every base run of the same engine, model and endpoint with
- * its own spec_type, else every one with spec_type "". An engine and model with only base runs form no series; a series
- * without a base still has its rungs (speedups NaN). Fills *out, which the caller
- * releases with series_set_release() (also after -1). Returns 0, or -1 (nothing
- * printed) when tolerance_pct is NaN or negative. */
-int series_assemble(const struct series_run *runs, size_t n, double tolerance_pct,
+/* Assembles the series from the pools p[0..n) (cellset_pools(): one per engine and
+ * cell, each a rung). Every drafting pool is a rung of its (engine, model,
+ * spec_type, endpoint); each series takes as its base the base pool of the same
+ * engine, model and endpoint with its own spec_type, else the one with spec_type
+ * "". An engine and model with only base pools form no series; a series without
+ * a base still has its rungs (speedups NaN). The pools (and their runs) are
+ * borrowed and must outlive *out. Fills *out, which the caller releases with
+ * series_set_release() (also after -1). Returns 0, or -1 (nothing printed) when
+ * tolerance_pct is NaN or negative. */
+int series_assemble(const struct pool *p, size_t n, double tolerance_pct,
 		    struct series_set *out);
 
 /* Frees what *set holds and zeroes it; accepts NULL and a zeroed set. */

@@ -31,42 +31,53 @@ static void add_engine(struct study *t, const char *label, const char *role)
 
 /* The columns: the engines asked for in that order, else every engine with a run
  * by role; and the reference: asked for, else the first upstream engine. */
-static int pick_engines(struct study *t, const struct study_opts *o, const struct study_cell_run *r,
-			size_t n)
+static int pick_engines(struct study *t, const struct study_opts *o, const struct pool *p,
+			size_t n_pools)
 {
-	size_t i, k;
+	const struct run **r = tps_xcalloc(n_pools + 1, sizeof(*r));
+	size_t i, k, n = 0;
+	int ret = -1;
 
+	for (i = 0; i < n_pools; i++)
+		if (p[i].n)
+			r[n++] = pool_face(&p[i]);
 	if (o->n_engines) {
 		for (k = 0; k < o->n_engines; k++) {
-			const struct study_cell_run *hit = NULL;
+			const struct run *hit = NULL;
 			for (i = 0; i < n && !hit; i++) {
-				if (study_same(r[i].engine, o->engines[k]) &&
-				    study_wanted(o, r[i].engine, r[i].model))
-					hit = &r[i];
+				if (study_same(r[i]->engine, o->engines[k]) &&
+				    study_wanted(o, r[i]->engine, r[i]->model))
+					hit = r[i];
 			}
-			if (!hit)
-				return study_fail(&t->err, STUDY_NO_ENGINE, o->engines[k], NULL);
+			if (!hit) {
+				study_fail(&t->err, STUDY_NO_ENGINE, o->engines[k], NULL);
+				goto out;
+			}
 			if (study_engine_index(t, o->engines[k]) < 0)
 				add_engine(t, hit->engine, hit->role);
 		}
 	} else {
 		for (i = 0; i < n; i++) {
-			if (study_wanted(o, r[i].engine, r[i].model) &&
-			    study_engine_index(t, r[i].engine) < 0)
-				add_engine(t, r[i].engine, r[i].role);
+			if (study_wanted(o, r[i]->engine, r[i]->model) &&
+			    study_engine_index(t, r[i]->engine) < 0)
+				add_engine(t, r[i]->engine, r[i]->role);
 		}
 		if (t->n_engines > 1)
 			qsort(t->engines, t->n_engines, sizeof(*t->engines), engine_cmp);
 	}
 	if (o->ref) {
 		for (i = 0; i < n; i++) {
-			if (study_same(r[i].engine, o->ref) && study_wanted(o, r[i].engine, r[i].model))
+			if (study_same(r[i]->engine, o->ref) &&
+			    study_wanted(o, r[i]->engine, r[i]->model))
 				break;
 		}
-		if (i == n)
-			return study_fail(&t->err, STUDY_NO_REF_RUNS, o->ref, NULL);
+		if (i == n) {
+			study_fail(&t->err, STUDY_NO_REF_RUNS, o->ref, NULL);
+			goto out;
+		}
 		t->ref = tps_xstrdup(o->ref);
-		return 0;
+		ret = 0;
+		goto out;
 	}
 	for (i = 0; i < t->n_engines && !t->ref; i++) {
 		if (study_same(t->engines[i].role, "upstream"))
@@ -74,11 +85,14 @@ static int pick_engines(struct study *t, const struct study_opts *o, const struc
 	}
 	/* An upstream engine left out of the columns is still the reference. */
 	for (i = 0; i < n && !t->ref; i++) {
-		if (study_same(r[i].role, "upstream") &&
-		    (!o->n_models || study_in_list(o->models, o->n_models, r[i].model)))
-			t->ref = tps_xstrdup(r[i].engine);
+		if (study_same(r[i]->role, "upstream") &&
+		    (!o->n_models || study_in_list(o->models, o->n_models, r[i]->model)))
+			t->ref = tps_xstrdup(r[i]->engine);
 	}
-	return 0;
+	ret = 0;
+out:
+	free(r);
+	return ret;
 }
 
 /* The whole report, or (full 0) only the engines and the base table with its
@@ -87,14 +101,14 @@ static int build(const struct study_opts *o, const struct study_input *in, struc
 		 int full)
 {
 	memset(t, 0, sizeof(*t));
-	if (pick_engines(t, o, in->runs, in->n_runs) < 0 || study_build_cells(o, t, in) < 0 ||
+	if (pick_engines(t, o, in->pools, in->n_pools) < 0 || study_build_cells(o, t, in) < 0 ||
 	    study_build_verdicts(o, t, in) < 0)
 		return -1;
 	study_build_answers(t);
 	if (full) {
 		if (study_build_spec(o, t, in) < 0)
 			return -1;
-		study_build_runs(t, in->runs, in->n_runs);
+		study_build_runs(t, in->pools, in->n_pools);
 		study_build_quality(o, t, in);
 		if (o->figures && study_build_figures(t, in) < 0)
 			return -1;

@@ -2,8 +2,9 @@
  * plain structs: which engines are columns, the base cells with their estimate
  * and verdict, the speculative and per-prompt tables, the runs behind every
  * number, and the figures' data (series, change points, segment bands, which
- * history is longest). schema/report_load.c fills the input; reports/ renders the
- * result and words it (findings, warnings, reasons) without deciding again. */
+ * history is longest). Its input is the cell set's pools (analyze/cellset.h), as
+ * compare and sweep take them; reports/ renders the result and words it
+ * (findings, warnings, reasons) without deciding again. */
 #ifndef ANALYZE_STUDY_H
 #define ANALYZE_STUDY_H
 
@@ -12,100 +13,38 @@
 
 #include "analyze/answer.h"
 #include "analyze/cell_label.h"
+#include "analyze/cellset.h"
 #include "analyze/figure.h"
 #include "analyze/parity.h"
 #include "analyze/series.h"
 #include "analyze/verdict.h"
 
-/* A field the store left empty (schema/record.h's TPS_NULL), and the metrics in
- * enum cell_metric's order. */
-#define STUDY_NULL INT64_MIN
-enum { STUDY_PP, STUDY_TG };
+/* A field the store left empty (RUN_NULL), and the metrics in enum run_metric's
+ * order. */
+#define STUDY_NULL RUN_NULL
+enum { STUDY_PP = RUN_PP, STUDY_TG = RUN_TG };
 
-/* --- the input: views of what schema/report_load.c loaded, borrowed --- */
-
-/* The usable prefill and decode values of one run. */
-struct study_values {
-	double *pp, *tg;
-	size_t n_pp, n_tg;
-};
-
-/* One prompt of a run: its mean decode tok/s and summed draft counts. */
-struct study_prompt {
-	char *name;
-	double tg;
-	int64_t draft_n, draft_n_accepted;
-};
-
-/* The prompts of one run, in name order. */
-struct study_prompts {
-	int64_t run_id;
-	struct study_prompt *v;
-	size_t n;
-};
-
-/* The latest run of a cell: identity and config, and its values. Strings may be
- * NULL (read as ""). */
-struct study_cell_run {
-	int64_t id;
-	const char *uuid, *engine, *role, *model, *spec_type, *endpoint, *tag, *started_at,
-		*host;
-	int64_t n_max;                     /* STUDY_NULL for a base run */
-	const struct study_values *values;
-};
-
-/* A pair set loaded for (ours, vs, model; model NULL: all models), with the
- * options parity_decide() takes. */
-struct study_pair {
-	const char *ours, *vs, *model;
-	const struct parity_input *in;
-	const struct parity_opts *po;
-};
+/* --- the input, borrowed --- */
 
 /* One run's data-quality row: what decides whether the report words it. */
 struct study_quality {
 	const char *uuid, *engine, *model, *status;
 };
 
-/* One run of a history and its usable values of the metric. */
-struct study_history_run {
-	const char *started_at;
-	const double *values;
-	size_t n;
-};
-
-/* One cell's history (oldest first) with its newest stored A/A floor (NaN: none). */
-struct study_history {
-	const char *engine, *role, *model, *spec_type, *endpoint; /* spec_type "" base */
-	int64_t n_max;                                             /* STUDY_NULL base */
-	const struct study_history_run *runs;
-	size_t n;
-	double floor;
-};
-
 struct study_input {
-	const struct study_cell_run *runs; /* the latest run of every cell */
-	size_t n_runs;
-	const struct study_pair *pairs;
-	size_t n_pairs;
-	const struct series_run *decode;   /* the speculative runs */
-	size_t n_decode;
-	const struct study_prompts *prompts;
-	size_t n_prompts;
-	const struct study_quality *quality; /* every run with the tag */
+	/* Every pool of the selection, every engine (cellset_pools(), samples read
+	 * with RUN_LOAD_VALUES, and RUN_LOAD_PROMPTS for the per-prompt tables). */
+	const struct pool *pools;
+	size_t n_pools;
+	const struct study_quality *quality; /* every run of the selection */
 	size_t n_quality;
-	const struct study_history *hist;  /* the trend's histories */
+	/* The trend's histories: every run of each series (POOL_ALL), oldest first;
+	 * a figure takes the runs with a value of its metric (trend_history()). */
+	const struct pool *hist;
 	size_t n_hist;
-	const struct study_history *base;  /* a baseline's histories; NULL without */
+	const struct pool *base;  /* a baseline's histories; NULL without */
 	size_t n_base;
 };
-
-/* The pair set of (ours, vs, model) in in (model NULL: the set for all models), or
- * NULL when it was not loaded. Borrowed. */
-const struct study_pair *study_pair_find(const struct study_input *in, const char *ours,
-					 const char *vs, const char *model);
-/* The prompts of run run_id, or NULL when none were loaded. Borrowed. */
-const struct study_prompts *study_prompts_find(const struct study_input *in, int64_t run_id);
 
 /* --- the result: the study's tables --- */
 
@@ -267,9 +206,10 @@ struct study {
 	struct study_error err;             /* after -1 */
 };
 
-/* The study of in under o: the latest run of every cell that matches o (medians
- * of unflagged samples; verdicts from parity_decide() against the reference,
- * paired by prompt and repetition; speculative rungs from series_assemble();
+/* The study of in under o: every pool that matches o (the newest run's medians
+ * of unflagged samples where no comparison was made; verdicts from
+ * parity_decide() of the pools against the reference, compare's estimate;
+ * speculative rungs from series_assemble();
  * with o->figures, the figures too). An engine in o->engines or o->ref without
  * runs is an error. Fills *s, which borrows from in (in must outlive s) and which
  * the caller releases with study_release() (also after -1). 0 ok, -1 with s->err
@@ -334,15 +274,15 @@ int study_trend(const struct study_trend_opts *o, const struct study_input *in,
 size_t study_segment_bands(const double *x, const double *y, size_t n, const size_t *cp,
 			   size_t n_cp, double floor, struct plot_band *out);
 
-/* The model whose history (of config spec_type, NULL: the base, and n_max) holds
- * the longest series in in->hist among engines and models (each empty: any),
- * borrowed from in; the first such on a tie; NULL when none. */
+/* The model whose history of metric (of config spec_type, NULL: the base, and
+ * n_max) holds the longest series in in->hist among engines and models (each
+ * empty: any), borrowed from in; the first such on a tie; NULL when none. */
 const char *study_trend_longest(const struct study_input *in, const char *const *engines,
 				size_t n_engines, const char *const *models, size_t n_models,
-				const char *spec_type, int64_t n_max);
+				const char *spec_type, int64_t n_max, int metric);
 
 /* A sweep figure of one model and spec type (NULL: the first with rungs) from the
- * speculative runs in->decode: one series per engine (engines, empty: all), x =
+ * speculative pools of in->pools: one series per engine (engines, empty: all), x =
  * n_max (0 for the base). 0 ok, -1 with *err set. */
 int study_sweep(const struct study_input *in, const char *const *engines, size_t n_engines,
 		const char *model, const char *spec_type, struct study_arena *a,

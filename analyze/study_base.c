@@ -4,6 +4,7 @@
  * run's medians only where no comparison was made). */
 #include "analyze/study_int.h"
 #include "analyze/stats.h"
+#include "analyze/trend.h"
 #include "tpsdb.h"
 
 #include <math.h>
@@ -48,23 +49,23 @@ static int base_cmp(const void *pa, const void *pb)
 int study_build_cells(const struct study_opts *o, struct study *t,
 		      const struct study_input *in)
 {
-	const struct study_cell_run *r = in->runs;
-	size_t i, n = in->n_runs;
+	size_t i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < in->n_pools; i++) {
+		const struct run *r = pool_face(&in->pools[i]);
 		struct tables_base_cell *c;
 		long e;
-		if (r[i].n_max != STUDY_NULL || !study_same(r[i].spec_type, "") ||
-		    !study_wanted(o, r[i].engine, r[i].model) || (e = study_engine_index(t, r[i].engine)) < 0)
+		if (!r || r->n_max != STUDY_NULL || !study_same(r->spec_type, "") ||
+		    !study_wanted(o, r->engine, r->model) || (e = study_engine_index(t, r->engine)) < 0)
 			continue;
-		c = &base_row(t, r[i].model, r[i].endpoint)->cells[e];
+		c = &base_row(t, r->model, r->endpoint)->cells[e];
 		if (c->present)
-			continue; /* one run per cell: the loader gave the latest */
+			continue; /* one pool per cell and engine: the first config */
 		c->present = 1;
-		snprintf(c->run, sizeof(c->run), "%s", r[i].uuid);
-		c->tag = tps_xstrdup(r[i].tag ? r[i].tag : "");
-		c->pp = stats_median(r[i].values->pp, r[i].values->n_pp);
-		c->tg = stats_median(r[i].values->tg, r[i].values->n_tg);
+		snprintf(c->run, sizeof(c->run), "%s", r->uuid);
+		c->tag = tps_xstrdup(r->tag ? r->tag : "");
+		c->pp = run_median(r, RUN_PP);
+		c->tg = run_median(r, RUN_TG);
 	}
 	if (t->n_base > 1)
 		qsort(t->base, t->n_base, sizeof(*t->base), base_cmp);
@@ -107,7 +108,7 @@ static void take_verdicts(struct study *t, size_t e, const struct parity_result 
 		}
 	}
 	for (i = 0; i < pr->n_notes; i++) {
-		const struct parity_side *cs = pr->notes[i].cell;
+		const struct run *cs = pr->notes[i].cell;
 		if (pr->notes[i].kind != PARITY_NOTE_FORCED)
 			continue;
 		for (k = 0; k < t->n_base; k++) {
@@ -124,36 +125,64 @@ static void take_verdicts(struct study *t, size_t e, const struct parity_result 
 	}
 }
 
+/* The pools of engine (and of model, when not NULL) among p[0..n), copied into a
+ * heap array of *k the caller frees. */
+static struct pool *pools_of(const struct pool *p, size_t n, const char *engine,
+			     const char *model, size_t *k)
+{
+	struct pool *v = tps_xcalloc(n + 1, sizeof(*v));
+
+	*k = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct run *r = pool_face(&p[i]);
+
+		if (r && study_same(r->engine, engine) && (!model || study_same(r->model, model)))
+			v[(*k)++] = p[i];
+	}
+	return v;
+}
+
 int study_build_verdicts(const struct study_opts *o, struct study *t,
 			  const struct study_input *in)
 {
 	struct parity_result pr = { 0 };
+	struct parity_opts po;
+	struct parity_input pi;
 	size_t e, m, nm = o->n_models ? o->n_models : 1;
+	int ret = 0;
 
 	if (!t->ref)
 		return 0;
-	for (e = 0; e < t->n_engines; e++) {
+	for (e = 0; e < t->n_engines && !ret; e++) {
 		if (study_same(t->engines[e].label, t->ref))
 			continue;
-		for (m = 0; m < nm; m++) {
-			/* Loaded with force on: a report must not stop at one odd cell,
-			 * it says "not comparable" in its cell and lists the reason. */
-			const struct study_pair *p = study_pair_find(in, t->engines[e].label,
-					t->ref, o->n_models ? o->models[m] : NULL);
-			if (!p)
-				return study_fail(&t->err, STUDY_NO_PAIRS, t->engines[e].label,
-						  t->ref);
-			if (parity_decide(p->in, p->po, &pr) < 0) {
+		for (m = 0; m < nm && !ret; m++) {
+			const char *model = o->n_models ? o->models[m] : NULL;
+			struct pool *a = pools_of(in->pools, in->n_pools, t->engines[e].label,
+						  model, &pi.n_ours);
+			struct pool *b = pools_of(in->pools, in->n_pools, t->ref, model, &pi.n_vs);
+
+			pi.ours = a;
+			pi.vs = b;
+			parity_opts_init(&po);
+			po.ours = t->engines[e].label;
+			po.vs = t->ref;
+			/* A report must not stop at one odd cell: it says "not
+			 * comparable" in its cell and lists the reason. */
+			po.force = 1;
+			if (parity_decide(&pi, &po, &pr) < 0) {
 				study_fail(&t->err, STUDY_PARITY, NULL, NULL);
 				t->err.stop.stop = pr.stop;
 				t->err.stop.stop_cell = pr.stop_cell;
 				t->err.stop.stop_diff = pr.stop_diff;
-				parity_result_release(&pr);
-				return -1;
+				ret = -1;
+			} else {
+				take_verdicts(t, e, &pr);
 			}
-			take_verdicts(t, e, &pr);
 			parity_result_release(&pr);
+			free(a);
+			free(b);
 		}
 	}
-	return 0;
+	return ret;
 }

@@ -114,22 +114,33 @@ static const char *metric_name(int metric)
 	return metric == STUDY_PP ? "prefill tok/s (pp)" : "decode tok/s (tg)";
 }
 
-/* Run i's usable values of a history, for analyze/trend.c. */
-static const double *hist_values(const void *se, size_t i, size_t *n)
+/* The histories of metric m of h[0..n) (trend_history()): a heap array of n the
+ * caller frees with histories_free(). */
+static struct pool *histories(const struct pool *h, size_t n, int m)
 {
-	const struct study_history *h = se;
+	struct pool *v = tps_xcalloc(n + 1, sizeof(*v));
 
-	*n = h->runs[i].n;
-	return h->runs[i].values;
+	for (size_t i = 0; i < n; i++)
+		trend_history(&h[i], (enum run_metric)m, &v[i]);
+	return v;
+}
+
+static void histories_free(struct pool *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i].runs);
+	free(v);
 }
 
 static int trend_series_wanted(const struct study_trend_opts *o, const char *model,
-			       const struct study_history *se)
+			       const struct pool *se)
 {
-	if (!study_same(se->model, model) ||
-	    !study_same(se->spec_type, o->spec_type ? o->spec_type : "") || se->n_max != o->n_max)
+	const struct run *f = pool_face(se);
+
+	if (!f || !study_same(f->model, model) ||
+	    !study_same(f->spec_type, o->spec_type ? o->spec_type : "") || f->n_max != o->n_max)
 		return 0;
-	return !o->n_engines || study_in_list(o->engines, o->n_engines, se->engine);
+	return !o->n_engines || study_in_list(o->engines, o->n_engines, f->engine);
 }
 
 /* The band's half width in %: the parity band, or k x the stored floor (NaN: none)
@@ -146,20 +157,23 @@ static void baseline_band(const struct study_trend_opts *o, const struct study_i
 			  const char *model, struct plot_trend *out, struct study_arena *a,
 			  const char **no_band)
 {
-	const struct study_history *h = in->base;
 	size_t n = in->n_base, i, k, m = 0;
+	struct pool *h = histories(in->base, n, o->metric);
 	double lo = INFINITY, hi = -INFINITY, sum = 0, noise = NAN;
 	int first = 1;
 
 	for (i = 0; i < n; i++) {
-		if (!study_same(h[i].model, model) ||
-		    !study_same(h[i].spec_type, o->spec_type ? o->spec_type : "") || h[i].n_max != o->n_max)
+		const struct run *f = pool_face(&h[i]);
+
+		if (!f || !study_same(f->model, model) ||
+		    !study_same(f->spec_type, o->spec_type ? o->spec_type : "") ||
+		    f->n_max != o->n_max)
 			continue;
 		/* The floor of the first series' cell (its endpoint). */
 		if (first)
-			noise = h[i].floor;
+			noise = f->floor_pct[o->metric];
 		first = 0;
-		double *med = trend_medians(&h[i], h[i].n, hist_values);
+		double *med = trend_medians(&h[i], (enum run_metric)o->metric);
 		for (k = 0; k < h[i].n; k++) {
 			double y = med[k];
 			lo = y < lo ? y : lo;
@@ -181,6 +195,7 @@ static void baseline_band(const struct study_trend_opts *o, const struct study_i
 	} else if (no_band) {
 		*no_band = model;
 	}
+	histories_free(h, n);
 }
 
 /* Sorts idx[0..n) (insertion: a figure has a handful of series) by series_before()
@@ -202,12 +217,12 @@ static void order_series(size_t *idx, size_t n, const char *const *engines, size
 
 static const char *hist_label(const void *v, size_t i)
 {
-	return ((const struct study_history *)v)[i].engine;
+	return pool_face(&((const struct pool *)v)[i])->engine;
 }
 
 static const char *hist_role(const void *v, size_t i)
 {
-	return ((const struct study_history *)v)[i].role;
+	return pool_face(&((const struct pool *)v)[i])->role;
 }
 
 static const char *ser_label(const void *v, size_t i)
@@ -259,36 +274,38 @@ size_t study_segment_bands(const double *x, const double *y, size_t n, const siz
 
 /* No baseline named: each segment of the first series (between its change
  * points) gets its own level, drawn over that segment only. */
-static void segment_band(const struct study_history *h, double floor,
-			 const struct plot_trend_series *p, struct plot_trend *out,
-			 struct study_arena *a)
+static void segment_band(const char *engine, double floor, const struct plot_trend_series *p,
+			 struct plot_trend *out, struct study_arena *a)
 {
 	struct plot_band *b = arena_calloc(a, p->n_cp + 1, sizeof(*b));
 
 	out->n_bands = study_segment_bands(p->x, p->y, p->n, p->cp, p->n_cp, floor, b);
 	out->bands = b;
-	out->band_label = keep(a, tps_xasprintf("%s level per segment", h->engine));
+	out->band_label = keep(a, tps_xasprintf("%s level per segment", engine));
 }
 
 const char *study_trend_longest(const struct study_input *in, const char *const *engines,
 				 size_t n_engines, const char *const *models, size_t n_models,
-				 const char *spec_type, int64_t n_max)
+				 const char *spec_type, int64_t n_max, int metric)
 {
+	struct pool *h = histories(in->hist, in->n_hist, metric);
 	const char *best = NULL;
 	size_t i, n = 0;
 
 	for (i = 0; i < in->n_hist; i++) {
-		const struct study_history *h = &in->hist[i];
-		if (!study_same(h->spec_type, spec_type ? spec_type : "") || h->n_max != n_max)
+		const struct run *f = pool_face(&h[i]);
+
+		if (!f || !study_same(f->spec_type, spec_type ? spec_type : "") || f->n_max != n_max)
 			continue;
-		if ((n_engines && !study_in_list(engines, n_engines, h->engine)) ||
-		    (n_models && !study_in_list(models, n_models, h->model)))
+		if ((n_engines && !study_in_list(engines, n_engines, f->engine)) ||
+		    (n_models && !study_in_list(models, n_models, f->model)))
 			continue;
-		if (h->n > n) {
-			n = h->n;
-			best = h->model;
+		if (h[i].n > n) {
+			n = h[i].n;
+			best = f->model;
 		}
 	}
+	histories_free(h, in->n_hist);
 	return best;
 }
 
@@ -296,18 +313,18 @@ int study_trend(const struct study_trend_opts *o, const struct study_input *in,
 		struct study_arena *a, struct plot_trend *out, const char **no_band,
 		struct study_error *err)
 {
-	const struct study_history *h = in->hist;
+	size_t n = in->n_hist, i, k, ns = 0, *ord = NULL;
+	struct pool *h = histories(in->hist, n, o->metric);
 	struct plot_trend_series *ps;
 	const char *model = o->model;
-	size_t n = in->n_hist, i, k, ns = 0, *ord = NULL;
 	char *cfg;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->band_lo = out->band_hi = NAN;
 	for (i = 0; i < n && !model; i++) {
-		if (trend_series_wanted(o, h[i].model, &h[i]))
-			model = arena_strdup(a, h[i].model);
+		if (h[i].n && trend_series_wanted(o, pool_face(&h[i])->model, &h[i]))
+			model = arena_strdup(a, pool_face(&h[i])->model);
 	}
 	if (!model) {
 		ret = 0;
@@ -321,22 +338,23 @@ int study_trend(const struct study_trend_opts *o, const struct study_input *in,
 	order_series(ord, ns, o->engines, o->n_engines, hist_label, hist_role, h);
 	ps = arena_calloc(a, ns, sizeof(*ps));
 	for (i = 0; i < ns; i++) {
-		const struct study_history *se = &h[ord[i]];
+		const struct pool *se = &h[ord[i]];
+		const struct run *f = pool_face(se);
 		struct plot_trend_series *p = &ps[i];
 		struct trend t;
 		size_t *idx;
 		double *x, *pct;
-		p->label = series_label(a, se->engine, se->endpoint);
-		p->key = arena_strdup(a, se->engine);
+		p->label = series_label(a, f->engine, f->endpoint);
+		p->key = arena_strdup(a, f->engine);
 		p->n = se->n;
 		x = arena_calloc(a, se->n, sizeof(*x));
 		for (k = 0; k < se->n; k++) {
-			x[k] = iso_seconds(se->runs[k].started_at);
+			x[k] = iso_seconds(se->runs[k]->started_at);
 			if (!isfinite(x[k]))
 				x[k] = k ? x[k - 1] + 1 : 0;
 		}
 		p->x = x;
-		if (trend_detect(se, se->n, hist_values, NULL, &t) < 0) {
+		if (trend_detect(se, (enum run_metric)o->metric, NULL, &t) < 0) {
 			study_fail(err, STUDY_CHANGEPOINTS, NULL, NULL);
 			goto out;
 		}
@@ -358,7 +376,8 @@ int study_trend(const struct study_trend_opts *o, const struct study_input *in,
 	if (o->baseline)
 		baseline_band(o, in, model, out, a, no_band);
 	else if (ns)
-		segment_band(&h[ord[0]], h[ord[0]].floor, &ps[0], out, a);
+		segment_band(pool_face(&h[ord[0]])->engine,
+			     pool_face(&h[ord[0]])->floor_pct[o->metric], &ps[0], out, a);
 	cfg = cell_label(o->spec_type ? o->spec_type : "", o->n_max, "");
 	out->title = keep(a, tps_xasprintf("%s of %s, %s: median per run", metric_name(o->metric),
 					   model, cfg));
@@ -367,6 +386,7 @@ int study_trend(const struct study_trend_opts *o, const struct study_input *in,
 	ret = 0;
 out:
 	free(ord);
+	histories_free(h, n);
 	return ret;
 }
 
@@ -379,7 +399,7 @@ int study_sweep(const struct study_input *in, const char *const *engines, size_t
 	size_t i, k, ns = 0, *ord = NULL;
 
 	memset(out, 0, sizeof(*out));
-	if (series_assemble(in->decode, in->n_decode, SWEEP_TOLERANCE_PCT, &set) < 0) {
+	if (series_assemble(in->pools, in->n_pools, SWEEP_TOLERANCE_PCT, &set) < 0) {
 		series_set_release(&set);
 		return study_fail(err, STUDY_TOLERANCE, NULL, NULL);
 	}
@@ -595,7 +615,7 @@ int study_build_figures(struct study *t, const struct study_input *in)
 	to.n_max = STUDY_NULL;
 	to.metric = STUDY_TG;
 	d->trend_model = study_trend_longest(in, d->cols, t->n_engines, d->models, d->n_models,
-					     NULL, STUDY_NULL);
+					     NULL, STUDY_NULL, STUDY_TG);
 	memset(&d->trend, 0, sizeof(d->trend));
 	if (d->trend_model) {
 		to.model = d->trend_model;

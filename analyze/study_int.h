@@ -37,9 +37,10 @@ long study_col_index(const struct tables_spec_col *cols, size_t n, size_t engine
 		     int64_t n_max);
 /* One per-prompt table per speculative row, from the series of set (study_prompts.c). */
 int study_build_prompts(const struct study_opts *o, struct study *t,
-			const struct series_set *set, const struct study_input *in);
-/* The runs any number of the tables came from, in the order of r (study_runs.c). */
-void study_build_runs(struct study *t, const struct study_cell_run *r, size_t n);
+			const struct series_set *set);
+/* The runs any number of the tables came from: the faces of the pools p[0..n)
+ * (the newest run of each cell), in their order (study_runs.c). */
+void study_build_runs(struct study *t, const struct pool *p, size_t n);
 /* Does a table show a number of run uuid? */
 int study_referenced(const struct study *t, const char *uuid);
 /* The quality rows the report words: those of the runs shown, and the load

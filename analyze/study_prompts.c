@@ -96,7 +96,7 @@ static void new_table(struct study *t, const struct tables_spec_row *row)
 }
 
 int study_build_prompts(const struct study_opts *o, struct study *t,
-			 const struct series_set *set, const struct study_input *in)
+			 const struct series_set *set)
 {
 	size_t i, k, r, q;
 
@@ -113,7 +113,7 @@ int study_build_prompts(const struct study_opts *o, struct study *t,
 			    !study_same(pt->endpoint, se->endpoint))
 				continue;
 			for (k = 0; k < se->n_rungs; k++) {
-				const struct study_prompts *rp;
+				const struct run *rp = pool_face(se->rungs[k].pool);
 				struct prompt_acc acc;
 				long ci = study_col_index(pt->cols, pt->n_cols,
 							   (size_t)study_engine_index(t, se->engine),
@@ -122,12 +122,12 @@ int study_build_prompts(const struct study_opts *o, struct study *t,
 					continue;
 				acc.pt = pt;
 				acc.col = (size_t)ci;
-				if (!(rp = study_prompts_find(in, se->rungs[k].run_id)))
+				if (!(rp->loaded & RUN_LOAD_PROMPTS))
 					return study_fail(&t->err, STUDY_NO_PROMPTS,
 							  se->rungs[k].run_uuid, NULL);
-				for (q = 0; q < rp->n; q++)
-					on_prompt(&acc, rp->v[q].name, rp->v[q].draft_n,
-						  rp->v[q].draft_n_accepted);
+				for (q = 0; q < rp->n_prompts; q++)
+					on_prompt(&acc, rp->prompts[q].name, rp->prompts[q].draft_n,
+						  rp->prompts[q].draft_n_accepted);
 			}
 		}
 	}

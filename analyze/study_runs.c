@@ -27,26 +27,27 @@ int study_referenced(const struct study *t, const char *uuid)
 	return 0;
 }
 
-void study_build_runs(struct study *t, const struct study_cell_run *r, size_t n)
+void study_build_runs(struct study *t, const struct pool *p, size_t n)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
+		const struct run *r = pool_face(&p[i]);
 		struct tables_run *x;
-		if (!study_referenced(t, r[i].uuid))
+
+		if (!r || !study_referenced(t, r->uuid))
 			continue;
 		t->runs = tps_xrealloc(t->runs, (t->n_runs + 1) * sizeof(*t->runs));
 		x = &t->runs[t->n_runs++];
-		snprintf(x->uuid, sizeof(x->uuid), "%s", r[i].uuid ? r[i].uuid : "");
-		x->engine = tps_xstrdup(r[i].engine ? r[i].engine : "");
-		x->role = tps_xstrdup(r[i].role ? r[i].role : "");
-		x->model = tps_xstrdup(r[i].model ? r[i].model : "");
-		x->spec_type = tps_xstrdup(r[i].spec_type ? r[i].spec_type : "");
-		x->endpoint = tps_xstrdup(r[i].endpoint ? r[i].endpoint : "");
-		x->tag = tps_xstrdup(r[i].tag ? r[i].tag : "");
-		x->started_at = tps_xstrdup(r[i].started_at ? r[i].started_at : "");
-		x->host = tps_xstrdup(r[i].host ? r[i].host : "");
-		x->n_max = r[i].n_max;
+		snprintf(x->uuid, sizeof(x->uuid), "%s", r->uuid);
+		x->engine = tps_xstrdup(r->engine ? r->engine : "");
+		x->role = tps_xstrdup(r->role ? r->role : "");
+		x->model = tps_xstrdup(r->model ? r->model : "");
+		x->spec_type = tps_xstrdup(r->spec_type ? r->spec_type : "");
+		x->endpoint = tps_xstrdup(r->endpoint ? r->endpoint : "");
+		x->tag = tps_xstrdup(r->tag ? r->tag : "");
+		x->started_at = tps_xstrdup(r->started_at ? r->started_at : "");
+		x->host = tps_xstrdup(r->host ? r->host : "");
+		x->n_max = r->n_max;
 	}
 }
-

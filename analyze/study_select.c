@@ -62,31 +62,6 @@ int study_series_shown(const struct study_opts *o, const struct study *t,
 	return study_wanted(o, se->engine, se->model) && study_engine_index(t, se->engine) >= 0;
 }
 
-const struct study_pair *study_pair_find(const struct study_input *in, const char *ours,
-					 const char *vs, const char *model)
-{
-	size_t i;
-
-	for (i = 0; i < in->n_pairs; i++) {
-		const struct study_pair *p = &in->pairs[i];
-		if (study_same(p->ours, ours) && study_same(p->vs, vs) &&
-		    (model ? p->model && !strcmp(p->model, model) : !p->model))
-			return p;
-	}
-	return NULL;
-}
-
-const struct study_prompts *study_prompts_find(const struct study_input *in, int64_t run_id)
-{
-	size_t i;
-
-	for (i = 0; i < in->n_prompts; i++) {
-		if (in->prompts[i].run_id == run_id)
-			return &in->prompts[i];
-	}
-	return NULL;
-}
-
 int study_fail(struct study_error *err, enum study_fail kind, const char *a, const char *b)
 {
 	memset(err, 0, sizeof(*err));

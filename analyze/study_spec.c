@@ -153,14 +153,14 @@ int study_build_spec(const struct study_opts *o, struct study *t,
 	struct series_set set = { 0 };
 	int ret = -1;
 
-	if (series_assemble(in->decode, in->n_decode, SWEEP_TOLERANCE_PCT, &set) < 0) {
+	if (series_assemble(in->pools, in->n_pools, SWEEP_TOLERANCE_PCT, &set) < 0) {
 		study_fail(&t->err, STUDY_TOLERANCE, NULL, NULL);
 		goto out;
 	}
 	spec_columns(o, t, &set);
 	spec_rows(o, t, &set);
 	mark_best(t);
-	if (study_build_prompts(o, t, &set, in) < 0)
+	if (study_build_prompts(o, t, &set) < 0)
 		goto out;
 	ret = 0;
 out:

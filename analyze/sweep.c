@@ -291,6 +291,8 @@ static int gap_estimate(const struct sweep_rung *ours, const struct sweep_rung *
 
 	estimate_params_init(&p);
 	p.band_pct = band_pct;
+	if (ours->pool && ref->pool)
+		return pool_estimate(ours->pool, ref->pool, RUN_TG, &p, e, NULL, NULL);
 	p.looks_to = ours->looks_to > ref->looks_to ? ours->looks_to : ref->looks_to;
 	if (p.looks_to < 0)
 		p.looks_to = 0;

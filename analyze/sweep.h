@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/cellset.h"
 #include "analyze/estimate.h"
 #include "analyze/verdict.h"
 
@@ -51,8 +52,12 @@ struct sweep_rung {
 	const struct estimate_unit *units;
 	const unsigned char *unit_kept;
 	size_t n_units;
-	int64_t looks_to;          /* the runs' sequential design, as compare takes it
-				      (the largest --max-rounds); 0: fixed */
+	int64_t looks_to;          /* a hand-built rung's sequential design (the
+				      largest --max-rounds); 0: fixed */
+	const struct pool *pool;   /* the rung's pool (series_assemble()): a gap of
+				      two pooled rungs is pool_estimate() of the
+				      two, compare's estimate of the cell; NULL: the
+				      units and looks_to above */
 };
 
 /* What one rung decomposes into. A field that cannot be computed is NaN. */

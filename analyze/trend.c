@@ -3,41 +3,102 @@
  * change-point search then sees one value per run, as Otava's does. */
 #include "analyze/trend.h"
 
+#include <ctype.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyze/stats.h"
 #include "tpsdb.h"
 
-double *trend_medians(const void *series, size_t n_runs,
-		      const double *(*values)(const void *series, size_t i, size_t *n))
+int64_t trend_build_number(const char *version)
 {
-	double *y = tps_xcalloc(n_runs ? n_runs : 1, sizeof(*y));
-	size_t i;
+	int64_t b = 0;
+	const char *p;
 
-	for (i = 0; i < n_runs; i++) {
-		size_t nv = 0;
-		const double *v = values(series, i, &nv);
-
-		y[i] = stats_median(v, nv);
+	if (!version || version[0] != 'b' || !isdigit((unsigned char)version[1]))
+		return -1;
+	for (p = version + 1; isdigit((unsigned char)*p); p++) {
+		if (b > (INT64_MAX - 9) / 10)
+			return -1;
+		b = b * 10 + (*p - '0');
 	}
+	return *p == '\0' || *p == '-' || *p == '+' ? b : -1;
+}
+
+/* Build order, then the start order the runs came in (id breaks a tie of times). */
+static int by_build(const void *pa, const void *pb)
+{
+	const struct run *a = *(const struct run *const *)pa, *b = *(const struct run *const *)pb;
+	int64_t ba = trend_build_number(a->engine_version), bb = trend_build_number(b->engine_version);
+	int c;
+
+	if (ba != bb)
+		return ba < bb ? -1 : 1;
+	if ((c = strcmp(a->started_at ? a->started_at : "", b->started_at ? b->started_at : "")))
+		return c;
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
+void trend_order(struct pool *h, int64_t limit)
+{
+	size_t i, drop;
+	int builds = h->n > 0;
+
+	for (i = 0; i < h->n; i++)
+		builds = builds && trend_build_number(h->runs[i]->engine_version) >= 0;
+	if (builds)
+		qsort(h->runs, h->n, sizeof(*h->runs), by_build);
+	if (limit <= 0 || (uint64_t)limit >= h->n)
+		return;
+	drop = h->n - (size_t)limit;
+	memmove(h->runs, h->runs + drop, (size_t)limit * sizeof(*h->runs));
+	h->n = (size_t)limit;
+}
+
+void trend_history(const struct pool *h, enum run_metric m, struct pool *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->runs = tps_xcalloc(h->n ? h->n : 1, sizeof(*out->runs));
+	for (size_t i = 0; i < h->n; i++)
+		if (h->runs[i]->values[m].n)
+			out->runs[out->n++] = h->runs[i];
+}
+
+double run_median(const struct run *r, enum run_metric m)
+{
+	const struct run_values *vs = &r->values[m];
+	double *v = tps_xmalloc((vs->n ? vs->n : 1) * sizeof(*v)), med;
+
+	for (size_t k = 0; k < vs->n; k++)
+		v[k] = vs->v[k].value;
+	med = stats_median(v, vs->n);
+	free(v);
+	return med;
+}
+
+double *trend_medians(const struct pool *h, enum run_metric m)
+{
+	double *y = tps_xcalloc(h->n ? h->n : 1, sizeof(*y));
+
+	for (size_t i = 0; i < h->n; i++)
+		y[i] = run_median(h->runs[i], m);
 	return y;
 }
 
-int trend_detect(const void *series, size_t n_runs,
-		 const double *(*values)(const void *series, size_t i, size_t *n),
-		 const struct changepoint_params *p, struct trend *out)
+int trend_detect(const struct pool *h, enum run_metric m, const struct changepoint_params *p,
+		 struct trend *out)
 {
-	double *y = trend_medians(series, n_runs, values);
+	double *y = trend_medians(h, m);
 	struct changepoint *cps = NULL;
 	size_t ncp = 0;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
-	if (changepoint_detect(y, n_runs, p, &cps, &ncp) < 0)
+	if (changepoint_detect(y, h->n, p, &cps, &ncp) < 0)
 		goto out;
 	out->medians = y;
-	out->n_runs = n_runs;
+	out->n_runs = h->n;
 	out->cps = cps;
 	out->n_cps = ncp;
 	y = NULL;

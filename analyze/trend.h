@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "analyze/cellset.h"
 #include "analyze/changepoint.h"
 
 struct trend {
@@ -17,23 +18,35 @@ struct trend {
 	size_t n_cps;
 };
 
-/* Reduces each of the n_runs runs of series to its median and finds the change
- * points of those medians with p (NULL: the defaults). values(series, i, &n) hands
- * over run i's usable values, borrowed, and their count; schema's
- * history_run_values() is that accessor for a loaded history series, so no type
- * crosses between the two folders. A run with no value gets a NaN median, which
- * the search skips. On success fills *out, which the caller releases with
- * trend_release(), and returns 0; -1 (nothing printed, *out empty) when a
- * parameter is out of range. */
-int trend_detect(const void *series, size_t n_runs,
-		 const double *(*values)(const void *series, size_t i, size_t *n),
-		 const struct changepoint_params *p, struct trend *out);
+/* Reduces each run of the history h (a pool of every run of one series, in its
+ * order) to the median of its usable values of metric m and finds the change
+ * points of those medians with p (NULL: the defaults). A run with no value gets
+ * a NaN median, which the search skips. On success fills *out, which the caller
+ * releases with trend_release(), and returns 0; -1 (*out empty) when a parameter
+ * is out of range. */
+int trend_detect(const struct pool *h, enum run_metric m, const struct changepoint_params *p,
+		 struct trend *out);
 
-/* The per-run medians of the n_runs runs of series alone, read through values as
- * in trend_detect() (NaN for a run with no value): a heap array of n_runs (at
- * least one) doubles the caller frees. Cannot fail. */
-double *trend_medians(const void *series, size_t n_runs,
-		      const double *(*values)(const void *series, size_t i, size_t *n));
+/* The per-run medians of h's runs alone (NaN for a run with no value): a heap
+ * array of h->n (at least one) doubles the caller frees. Cannot fail. */
+double *trend_medians(const struct pool *h, enum run_metric m);
+
+/* The build number an engine version names: llama.cpp's "b7123", alone or
+ * followed by '-' or '+' and more ("b7123-4e1b2c3"), gives 7123; anything else -1. */
+int64_t trend_build_number(const char *version);
+
+/* Puts a history's runs (a pool of every run of one series, in start order) in
+ * build order when every one of them names a build number (ties by start time),
+ * else leaves them in start order; then keeps only the last limit of them
+ * (limit > 0; 0 keeps all). */
+void trend_order(struct pool *h, int64_t limit);
+
+/* The history of metric m in h: its runs that hold a usable value of m, in h's
+ * order, into *out (out->runs a heap array the caller frees; out->n 0: none). */
+void trend_history(const struct pool *h, enum run_metric m, struct pool *out);
+
+/* The median of a run's usable values of metric m; NaN with none. */
+double run_median(const struct run *r, enum run_metric m);
 
 /* The newest change point of t, or NULL when it has none; borrowed from t. */
 const struct changepoint *trend_latest(const struct trend *t);

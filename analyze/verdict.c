@@ -19,6 +19,8 @@ const char *verdict_regression_name(enum verdict_regression r)
 		return "yes";
 	case VERDICT_REG_UNDECIDED:
 		return "undecided";
+	case VERDICT_REG_SPOILED:
+		return "spoiled";
 	case VERDICT_REG_UNKNOWN:
 		break;
 	}
@@ -36,6 +38,8 @@ const char *verdict_kind_name(enum verdict_kind kind)
 		return "slower";
 	case VERDICT_UNDECIDED:
 		return "undecided";
+	case VERDICT_SPOILED:
+		return "spoiled";
 	case VERDICT_UNKNOWN:
 		break;
 	}
@@ -69,6 +73,8 @@ const char *verdict_gate_outcome_name(enum verdict_gate_outcome outcome)
 		return "fail";
 	case VERDICT_GATE_INCONCLUSIVE:
 		return "inconclusive";
+	case VERDICT_GATE_SPOILED:
+		return "spoiled";
 	case VERDICT_GATE_NODATA:
 		break;
 	}
@@ -146,6 +152,8 @@ enum verdict_gate_outcome verdict_gate_outcome_of(const struct verdict *v)
 		return VERDICT_GATE_PASS;
 	case VERDICT_REG_UNDECIDED:
 		return VERDICT_GATE_INCONCLUSIVE;
+	case VERDICT_REG_SPOILED:
+		return VERDICT_GATE_SPOILED;
 	case VERDICT_REG_UNKNOWN:
 		break;
 	}

@@ -18,6 +18,7 @@ enum verdict_kind {
 	VERDICT_FASTER,  /* ours is faster than vs */
 	VERDICT_SLOWER,
 	VERDICT_UNDECIDED, /* pooled rounds whose interval settles nothing yet */
+	VERDICT_SPOILED,   /* an instance it used carries an environment finding */
 };
 
 /* Where a verdict's interval came from. */
@@ -43,12 +44,15 @@ enum verdict_regression {
 	VERDICT_REG_NO,        /* the whole interval lies above -band */
 	VERDICT_REG_YES,       /* the whole interval lies below -band */
 	VERDICT_REG_UNDECIDED, /* the interval holds -band */
+	VERDICT_REG_SPOILED,   /* not asked: an instance the interval used was
+				  measured on a busy, throttled or misplaced
+				  machine (struct verdict.spoiled) */
 };
 
-/* "no", "yes", "undecided"; NULL for unknown (JSON null). */
+/* "no", "yes", "undecided", "spoiled"; NULL for unknown (JSON null). */
 const char *verdict_regression_name(enum verdict_regression r);
 
-/* "unknown", "parity", "faster", "slower", "undecided"; static strings. */
+/* "unknown", "parity", "faster", "slower", "undecided", "spoiled"; static strings. */
 const char *verdict_kind_name(enum verdict_kind kind);
 /* "requests", "rounds" or "welch"; static strings. */
 const char *verdict_method_name(enum verdict_method method);
@@ -77,6 +81,9 @@ struct verdict {
 	size_t outliers_ours, outliers_vs; /* instances left out (estimate.h) */
 	double log_m, log_se, df; /* the interval's log ratio, standard error and
 				     degrees of freedom (NaN when unknown) */
+	unsigned spoiled;         /* the RUN_ENV_* findings of the instances the
+				     interval used; non-zero: kind VERDICT_SPOILED,
+				     regression VERDICT_REG_SPOILED, nothing decided */
 };
 
 /* Decides the interval of a log ratio with mean m, standard error se and df
@@ -96,14 +103,15 @@ enum verdict_gate_outcome {
 	VERDICT_GATE_PASS,   /* regression "no" at the threshold: decided */
 	VERDICT_GATE_FAIL,   /* regression "yes" at the threshold */
 	VERDICT_GATE_INCONCLUSIVE, /* regression undecided */
+	VERDICT_GATE_SPOILED,      /* regression spoiled: an environment finding */
 };
 
-/* "no-data", "pass", "fail", "inconclusive"; static strings. */
+/* "no-data", "pass", "fail", "inconclusive", "spoiled"; static strings. */
 const char *verdict_gate_outcome_name(enum verdict_gate_outcome outcome);
 
 /* The gate's outcome for a verdict decided against the threshold: fail iff the
- * regression answer is yes, pass iff it is no, else inconclusive (no-data when
- * unknown). No outcome contradicts its own interval. */
+ * regression answer is yes, pass iff it is no, spoiled iff spoiled, else
+ * inconclusive (no-data when unknown). No outcome contradicts its own interval. */
 enum verdict_gate_outcome verdict_gate_outcome_of(const struct verdict *v);
 
 #endif

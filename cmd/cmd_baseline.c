@@ -1,11 +1,13 @@
 /* cmd_baseline.c: `tpsdb baseline`, named and frozen sets of runs for the gate:
- * set (freeze the latest run of each cell, or every run with a tag), list, show
- * and rm. Runs stay in the store when their baseline goes. */
+ * set (freeze the runs compare would pool: each cell's newest batch, or every
+ * run with a tag), list, show and rm. Runs stay in the store when their baseline
+ * goes. */
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
+#include "cmd/side.h"
 #include "reports/baseline_write.h"
 #include "schema/baseline.h"
-#include "schema/cells.h"
+#include "schema/cellset.h"
 #include "schema/labels.h"
 #include "schema/record.h"
 #include "schema/store.h"
@@ -15,7 +17,8 @@
 #include <string.h>
 
 static const char usage[] =
-	"tpsdb baseline set <name> [--engine <e>] [--tag <t>] [--model <m>] [--host <h>] [--replace]\n"
+	"tpsdb baseline set <name> [--engine <e>] [--tag <t>[,<t>...]] [--batch <id>] [--model <m>]\n"
+	"                          [--host <h>] [--replace]\n"
 	"   or: tpsdb baseline list [--format text|json|md|csv] [--json]\n"
 	"   or: tpsdb baseline show <name> [--format text|json|md|csv] [--json]\n"
 	"   or: tpsdb baseline rm <name>";
@@ -23,10 +26,12 @@ static const char usage[] =
 static const char help[] =
 	"A baseline is a named, frozen set of runs that 'tpsdb gate' compares with.\n"
 	"\n"
-	"  set <name>     freezes the latest run of each cell (engine, model, spec_type,\n"
-	"                 n_max, endpoint) matching the filters, or, with --tag, every\n"
-	"                 run carrying that tag. A name already taken is an error unless\n"
-	"                 --replace; matching nothing is an error.\n"
+	"  set <name>     freezes the runs compare would pool for the filters: of each\n"
+	"                 cell (engine, model, spec_type, n_max, endpoint), the runs of\n"
+	"                 the batch of its newest run, or, with --tag or --batch, every\n"
+	"                 run carrying one of the tags or of one of the batches. A name\n"
+	"                 already taken is an error unless --replace; matching nothing\n"
+	"                 is an error.\n"
 	"  list           the baselines, with their run and sample counts\n"
 	"  show <name>    the runs of one baseline\n"
 	"  rm <name>      removes the baseline (not its runs)\n"
@@ -36,14 +41,15 @@ static const char help[] =
 	"\n"
 	"Exit codes: 0 ok, 2 usage, 3 no such baseline, nothing matched, or a store error.\n";
 
-enum { OPT_ENGINE = 256, OPT_TAG, OPT_MODEL, OPT_HOST, OPT_REPLACE, OPT_JSON };
+enum { OPT_REPLACE = 256, OPT_JSON };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "host", required_argument, NULL, OPT_HOST },
+	{ "engine", required_argument, NULL, FILTER_OPT_ENGINE },
+	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
+	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
+	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
+	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "replace", no_argument, NULL, OPT_REPLACE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
@@ -51,7 +57,7 @@ static const struct option opts[] = {
 };
 
 struct args {
-	struct cell_filter f;
+	struct filter_opts fo;
 	const char *name;
 	int replace;
 	enum out_format fmt;
@@ -60,7 +66,7 @@ struct args {
 /* Parses the options after the subcommand; which ones apply is checked by caller. */
 static int parse(int argc, char **argv, struct args *a, int *seen)
 {
-	struct cmd_opts co = { .cmd = &cmd_baseline_entry };
+	struct cmd_opts co = { .cmd = &cmd_baseline_entry, .fo = &a->fo };
 	int c;
 
 	memset(a, 0, sizeof(*a));
@@ -68,10 +74,6 @@ static int parse(int argc, char **argv, struct args *a, int *seen)
 
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case OPT_ENGINE: a->f.engine = optarg; *seen |= 1; break;
-		case OPT_TAG: a->f.tag = optarg; *seen |= 1; break;
-		case OPT_MODEL: a->f.model = optarg; *seen |= 1; break;
-		case OPT_HOST: a->f.host = optarg; *seen |= 1; break;
 		case OPT_REPLACE: a->replace = 1; *seen |= 2; break;
 		case OPT_JSON: a->fmt = OUT_JSON; *seen |= 4; break;
 		case FILTER_OPT_FORMAT:
@@ -83,6 +85,9 @@ static int parse(int argc, char **argv, struct args *a, int *seen)
 	}
 	if (c == CMD_OPTS_STOP)
 		return co.ret == TPS_EXIT_OK ? 1 : -1;
+	if (a->fo.engine.n_arg || a->fo.tag.n_arg || a->fo.batch.n_arg || a->fo.model.n_arg ||
+	    a->fo.host.n_arg)
+		*seen |= 1;
 	if (optind < argc)
 		a->name = argv[optind++];
 	if (optind < argc) {
@@ -94,24 +99,26 @@ static int parse(int argc, char **argv, struct args *a, int *seen)
 
 static int do_set(struct store *s, struct args *a)
 {
-	struct cell_run *runs = NULL;
+	struct side sd;
 	int64_t *ids = NULL;
-	size_t n = 0, i;
+	size_t n = 0, i, k;
 	int ret = TPS_EXIT_ERROR;
 
-	/* With a tag the tag is the selection: a build's runs, all of them. */
-	a->f.all = a->f.tag != NULL;
 	if (store_begin(s) < 0)
 		return TPS_EXIT_ERROR;
-	if (store_cell_runs(s, &a->f, &runs, &n) < 0)
+	/* The runs compare and gate would pool for these filters. */
+	if (side_load(s, &a->fo.f, NULL, 0, &sd) < 0)
 		goto out;
+	for (i = 0; i < sd.n_pools; i++)
+		n += sd.pools[i].n;
 	if (!n) {
 		tps_error("no run matches the filters for baseline '%s'", a->name);
 		goto out;
 	}
 	ids = tps_xmalloc(n * sizeof(*ids));
-	for (i = 0; i < n; i++)
-		ids[i] = runs[i].id;
+	for (i = 0, n = 0; i < sd.n_pools; i++)
+		for (k = 0; k < sd.pools[i].n; k++)
+			ids[n++] = sd.pools[i].runs[k]->id;
 	if (store_baseline_create(s, a->name, a->replace, ids, n) < 0 || store_commit(s) < 0)
 		goto out;
 	printf("baseline '%s': %zu run(s) frozen\n", a->name, n);
@@ -120,7 +127,7 @@ out:
 	if (ret != TPS_EXIT_OK)
 		store_rollback(s);
 	free(ids);
-	cell_runs_free(runs, n);
+	side_release(&sd);
 	return ret;
 }
 
@@ -144,9 +151,8 @@ static int do_list(struct store *s, const struct args *a)
 
 static int do_show(struct store *s, const struct args *a)
 {
-	struct cell_filter f = { 0 };
-	struct cell_run *runs = NULL;
-	size_t n = 0;
+	struct run_filter f = { 0 };
+	struct cellset set = { 0 };
 	int ex, ret = TPS_EXIT_ERROR;
 
 	if ((ex = store_baseline_exists(s, a->name)) < 0)
@@ -156,16 +162,20 @@ static int do_show(struct store *s, const struct args *a)
 		return TPS_EXIT_ERROR;
 	}
 	f.baseline = a->name;
-	f.all = 1;
-	if (store_cell_runs(s, &f, &runs, &n) < 0)
-		return TPS_EXIT_ERROR;
+	/* Every frozen run, with its sample count. */
+	if (store_cellset_load(s, &f, &set) < 0)
+		goto out;
+	cellset_want(&set, RUN_LOAD_VALUES);
+	if (store_cellset_samples(s, &set) < 0)
+		goto out;
 	if (a->fmt != OUT_JSON) {
-		baseline_write_show(stdout, a->name, runs, n, format_table(a->fmt));
+		baseline_write_show(stdout, a->name, set.runs, set.n, format_table(a->fmt));
 		ret = TPS_EXIT_OK;
-	} else if (baseline_write_show_json(stdout, a->name, runs, n) == 0) {
+	} else if (baseline_write_show_json(stdout, a->name, set.runs, set.n) == 0) {
 		ret = TPS_EXIT_OK;
 	}
-	cell_runs_free(runs, n);
+out:
+	cellset_release(&set);
 	return ret;
 }
 
@@ -188,10 +198,11 @@ static int do_rm(struct store *s, const struct args *a)
 	return TPS_EXIT_OK;
 }
 
+static int baseline_run(struct tps_ctx *ctx, const char *sub, struct args *a, int seen);
+
 int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct args a;
-	struct store *s;
 	const char *sub;
 	int seen, r;
 
@@ -204,10 +215,20 @@ int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 		return tps_usage_error(usage, "unknown baseline subcommand '%s'", sub);
 	if ((r = parse(argc - 1, argv + 1, &a, &seen)) != 0)
 		return r > 0 ? TPS_EXIT_OK : TPS_EXIT_USAGE;
+	r = baseline_run(ctx, sub, &a, seen);
+	filter_opts_release(&a.fo);
+	return r;
+}
+
+/* The subcommand sub with its parsed arguments. */
+static int baseline_run(struct tps_ctx *ctx, const char *sub, struct args *a, int seen)
+{
+	struct store *s;
+
 	if (!strcmp(sub, "list")) {
-		if (a.name || (seen & ~4))
+		if (a->name || (seen & ~4))
 			return tps_usage_error(usage, "'baseline list' takes only --format or --json");
-	} else if (!a.name || !*a.name) {
+	} else if (!a->name || !*a->name) {
 		return tps_usage_error(usage, "'baseline %s' needs a name", sub);
 	} else if (!strcmp(sub, "set") ? (seen & 4) != 0 : !strcmp(sub, "show") ? (seen & ~4) != 0 : seen != 0) {
 		return tps_usage_error(usage, "an option that 'baseline %s' does not take", sub);
@@ -216,15 +237,15 @@ int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 	if (!(s = tps_ctx_store(ctx)))
 		return TPS_EXIT_ERROR;
 	if (!strcmp(sub, "set")) {
-		if (labels_check(s, a.f.engine, a.f.model, a.f.tag) < 0)
+		if (filter_opts_check(s, &a->fo) < 0)
 			return TPS_EXIT_ERROR;
-		return do_set(s, &a);
+		return do_set(s, a);
 	}
 	if (!strcmp(sub, "list"))
-		return do_list(s, &a);
+		return do_list(s, a);
 	if (!strcmp(sub, "show"))
-		return do_show(s, &a);
-	return do_rm(s, &a);
+		return do_show(s, a);
+	return do_rm(s, a);
 }
 
 /* A baseline names runs: without a store there are none, so it never creates one;

@@ -2,14 +2,15 @@
  * engine measured at least twice (the same binary, model and config, with a server
  * restart between, as `tpsdb collect --aa` does), it pairs the two latest runs prompt
  * by prompt, stores how far they drift apart per metric, and compare and gate then
- * widen their bounds to k times that floor. Load: schema/pair_load.c; floors:
- * analyze/noise.c; writing them: schema/noise.c; output: reports/calibrate_write.c. */
+ * widen their bounds to k times that floor. Load: cmd/side.h (every run of each
+ * series); floors: analyze/noise.c; writing them: schema/noise.c; output:
+ * reports/calibrate_write.c. */
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
+#include "cmd/side.h"
 #include "analyze/noise.h"
 #include "reports/calibrate_write.h"
 #include "schema/noise.h"
-#include "schema/pair_load.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
@@ -43,14 +44,14 @@ static const char help[] =
 	"\n"
 	"Exit codes: 0 floors stored, 2 usage, 3 no A/A pair found or a store error.\n";
 
-enum { OPT_ENGINE = 256, OPT_MODEL, OPT_TAG, OPT_HOST, OPT_JSON };
+enum { OPT_JSON = 256 };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "host", required_argument, NULL, OPT_HOST },
+	{ "engine", required_argument, NULL, FILTER_OPT_ENGINE },
+	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
+	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
+	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -58,9 +59,9 @@ static const struct option opts[] = {
 
 int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct cmd_opts co = { .cmd = &cmd_calibrate_entry };
-	struct cell_filter f = { 0 };
-	struct pair_set set = { 0 };
+	struct filter_opts fo = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_calibrate_entry, .fo = &fo };
+	struct side sd = { 0 };
 	struct noise_pair *pairs = NULL;
 	size_t n = 0, n_floors = 0, i;
 	enum out_format fmt = OUT_TEXT;
@@ -69,10 +70,6 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case OPT_ENGINE: f.engine = optarg; break;
-		case OPT_MODEL: f.model = optarg; break;
-		case OPT_TAG: f.tag = optarg; break;
-		case OPT_HOST: f.host = optarg; break;
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
 			if (format_opt_parse(optarg, &fmt, usage)) {
@@ -86,10 +83,11 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 		ret = co.ret;
 		goto out;
 	}
-	if (!(s = tps_ctx_store(ctx)) || labels_check(s, f.engine, f.model, f.tag) < 0 ||
-	    store_aa_load(s, &f, &set) < 0)
+	/* Every run of each series: the A/A pair is its two latest. */
+	if (!(s = tps_ctx_store(ctx)) || filter_opts_check(s, &fo) < 0 ||
+	    side_load_history(s, &fo.f, NULL, RUN_LOAD_VALUES, &sd) < 0)
 		goto out;
-	noise_calibrate(&set.in, &pairs, &n, &n_floors);
+	noise_calibrate(sd.pools, sd.n_pools, &pairs, &n, &n_floors);
 	for (i = 0; i < n; i++) {
 		if (pairs[i].identical)
 			tps_warning("runs %s and %s hold identical samples (the same results "
@@ -131,7 +129,8 @@ out:
 	if (in_tx)
 		store_rollback(ctx->store);
 	free(pairs);
-	pair_set_release(&set);
+	side_release(&sd);
+	filter_opts_release(&fo);
 	return ret;
 }
 

@@ -4,15 +4,15 @@
  * SQLite's own integrity check. Any of them fails the command (exit 1). */
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
+#include "cmd/side.h"
 #include "reports/check_write.h"
 #include "reports/findings.h"
-#include "analyze/outlier_pool.h"
-#include "schema/cells.h"
 #include "reports/strv.h"
 #include "schema/catalog.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,9 +40,11 @@ static const char help[] =
 	"                   (SIGKILL, out of memory, a reboot); compare, gate, report and\n"
 	"                   runs show it as interrupted\n"
 	"  outlier-instance an instance (run) whose pp or tg lies far from the other\n"
-	"                   instances of its pool (one cell, tag and batch, three or more):\n"
-	"                   beyond 25% and 5 robust sd (1.4826 MAD) of their median, on the\n"
-	"                   log scale; compare and gate leave it out and name it\n"
+	"                   instances of its pool, three or more: beyond 25% and 5 robust\n"
+	"                   sd (1.4826 MAD) of their median, on the log scale. The pools\n"
+	"                   are compare's and gate's for the same filters (per cell, the\n"
+	"                   batch of its newest run; every run of --tag or --batch), so\n"
+	"                   check names the instances they leave out\n"
 	"Environment kinds (recorded by collect; docs/ENVIRONMENT.md):\n"
 	"  host-busy        other processes used more than 50% of all CPUs' time while\n"
 	"                   the run measured (TPSDB_HOST_BUSY_PCT sets the share)\n"
@@ -104,62 +106,42 @@ static void on_problem(const char *problem, void *arg)
 	}
 }
 
-/* The outlier instances of every pool (one cell, tag and batch, per metric): the
- * store lists the runs and their values, analyze/outlier_pool.c decides, the
- * findings word it. -1 after an error line. */
+/* The outlier instances of every pool of the filter's cell set, per metric:
+ * the pools compare and gate would take, the rule their estimate applies
+ * (pool_outliers()), the findings word it. -1 after an error line. */
 static int add_outliers(struct store *s, const struct run_filter *rf, struct findings *fs)
 {
 	static const char *const names[2] = { "pp", "tg" };
-	struct cell_filter cf = { 0 };
-	struct cell_run *runs = NULL;
-	struct outlier_instance *in = NULL;
-	struct outlier_verdict *ov = NULL;
-	double **vals = NULL;
-	size_t n = 0, i, k = 0;
-	int metric, ret = -1;
+	struct side sd;
+	char *bad = NULL;
+	double med;
+	size_t i, k;
+	int m, ret = -1;
 
-	cf.all = 1;
-	cf.run = rf;
-	if (store_cell_runs(s, &cf, &runs, &n) < 0)
+	if (side_load(s, rf, NULL, RUN_LOAD_VALUES, &sd) < 0)
 		goto out;
-	in = tps_xcalloc(2 * n + 1, sizeof(*in));
-	vals = tps_xcalloc(2 * n + 1, sizeof(*vals));
-	for (i = 0; i < n; i++) {
-		const struct cell_run *r = &runs[i];
+	for (i = 0; i < sd.n_pools; i++) {
+		const struct pool *p = &sd.pools[i];
 
-		for (metric = 0; metric < 2; metric++, k++) {
-			struct cell_value *cv = NULL;
-			size_t nv = 0, excl = 0, j;
+		bad = tps_xrealloc(bad, p->n + 1);
+		for (m = 0; m < 2; m++) {
+			struct estimate_unit *u;
 
-			if (store_cell_values(s, r->id, metric ? CELL_TG : CELL_PP, &cv, &nv, &excl) < 0)
-				goto out;
-			vals[k] = tps_xmalloc((nv ? nv : 1) * sizeof(**vals));
-			for (j = 0; j < nv; j++)
-				vals[k][j] = cv[j].value;
-			free(cv);
-			in[k] = (struct outlier_instance){
-				.engine = r->engine, .model = r->model, .spec_type = r->spec_type,
-				.endpoint = r->endpoint, .config = r->config, .tag = r->tag,
-				.batch = r->batch, .n_max = r->n_max, .metric = metric,
-				.v = vals[k], .n = nv,
-			};
+			if (!pool_outliers(p, (enum run_metric)m, bad, &med))
+				continue;
+			u = pool_units(p, (enum run_metric)m);
+			for (k = 0; k < p->n; k++)
+				if (bad[k])
+					findings_add_outlier(fs, p->runs[k]->uuid, p->runs[k]->engine,
+							     p->runs[k]->model, names[m],
+							     exp(estimate_unit_log(&u[k])), med);
+			free(u);
 		}
 	}
-	ov = tps_xcalloc(k + 1, sizeof(*ov));
-	outlier_pool_find(in, k, ov);
-	for (i = 0; i < k; i++)
-		if (ov[i].outlier)
-			findings_add_outlier(fs, runs[i / 2].uuid, runs[i / 2].engine,
-					     runs[i / 2].model, names[i % 2], ov[i].value,
-					     ov[i].median);
 	ret = 0;
 out:
-	for (i = 0; vals && i < k; i++)
-		free(vals[i]);
-	free(vals);
-	free(in);
-	free(ov);
-	cell_runs_free(runs, n);
+	free(bad);
+	side_release(&sd);
 	return ret;
 }
 
@@ -181,11 +163,13 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_JSON: json = 1; break;
 		}
 	}
-	if (c == CMD_OPTS_STOP)
-		return co.ret;
+	if (c == CMD_OPTS_STOP) {
+		ret = co.ret;
+		goto out;
+	}
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
-	if (filter_opts_check(s, &fo.f) < 0)
+	if (filter_opts_check(s, &fo) < 0)
 		goto out;
 	/* A damaged store may fail the loaders part-way; the integrity check still runs
 	 * and is still reported, and the exit is then 3. */
@@ -215,6 +199,7 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 		ret = fs.n || na || ps.n ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:
 	findings_release(&fs);
+	filter_opts_release(&fo);
 	strv_free(ps.p, ps.n);
 	catalog_quality_free(q, nq);
 	catalog_alarms_free(a, na);

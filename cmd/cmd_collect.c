@@ -17,7 +17,7 @@
 #include "reports/parity.h"
 #include "reports/summary.h"
 #include "reports/until_write.h"
-#include "schema/pair_load.h"
+#include "cmd/side.h"
 #include "schema/store.h"
 #include "cmd/opts.h"
 #include "outfile.h"
@@ -426,20 +426,33 @@ static int until_compare(struct until_hook *h, struct store *s, size_t mi, size_
 {
 	const struct plan *p = h->p;
 	struct parity_result pr = { 0 };
-	struct pair_set set = { 0 };
+	struct side sd[2];
+	struct parity_input in;
 	struct parity_opts o;
+	struct run_filter f = { 0 };
+	const char *name[2], *model = p->models[mi].label;
 	size_t *newly = tps_xcalloc(p->n_cells + 1, sizeof(*newly)), n, i;
-	int ret = -1;
+	int k, ret = -1;
 
+	memset(sd, 0, sizeof(sd));
 	parity_opts_init(&o);
-	o.looks_to = plan_rounds(p);
-	o.ours = p->engines[h->u.ours].label;
-	o.vs = p->engines[e].label;
-	o.model = p->models[mi].label;
-	o.batch = batch;
-	if (store_pair_load(s, &o, &set) < 0)
-		goto out;
-	if (parity_decide(&set.in, &o, &pr) < 0) {
+	o.ours = name[0] = p->engines[h->u.ours].label;
+	o.vs = name[1] = p->engines[e].label;
+	f.model.v = &model;
+	f.model.n = 1;
+	f.batch.v = &batch;
+	f.batch.n = 1;
+	for (k = 0; k < 2; k++) {
+		f.engine.v = &name[k];
+		f.engine.n = 1;
+		if (side_load(s, &f, NULL, RUN_LOAD_VALUES, &sd[k]) < 0)
+			goto out;
+	}
+	in.ours = sd[0].pools;
+	in.n_ours = sd[0].n_pools;
+	in.vs = sd[1].pools;
+	in.n_vs = sd[1].n_pools;
+	if (parity_decide(&in, &o, &pr) < 0) {
 		/* A refused cell stays open; say why once per comparison. */
 		parity_stop_error(&pr);
 		ret = 0;
@@ -452,7 +465,8 @@ static int until_compare(struct until_hook *h, struct store *s, size_t mi, size_
 out:
 	free(newly);
 	parity_result_release(&pr);
-	pair_set_release(&set);
+	side_release(&sd[0]);
+	side_release(&sd[1]);
 	return ret;
 }
 

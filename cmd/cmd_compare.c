@@ -1,45 +1,51 @@
-/* cmd_compare.c: `tpsdb compare`, the parity table of two engines. Every cell both
- * measured gets a paired verdict per metric (analyze/parity.c) over the cells
- * schema/pair_load.c loads, written by reports/compare_write.c; the exit code is
- * informational (0) unless a cell had to be refused or nothing was comparable (3). */
+/* cmd_compare.c: `tpsdb compare`, the parity table of two engines: each side's
+ * runs loaded and pooled (cmd/side.h), every cell both measured given its one
+ * estimate per metric (analyze/parity.c), written by reports/compare_write.c; the
+ * exit code is informational (0) unless a cell had to be refused or nothing was
+ * comparable (3). */
 #include "analyze/config.h"
 #include "analyze/parity.h"
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
+#include "cmd/side.h"
 #include "reports/compare_write.h"
 #include "reports/parity.h"
 #include "schema/labels.h"
-#include "schema/pair_load.h"
 #include "tpsdb.h"
 
 #include <string.h>
 
 static const char usage[] =
 	"tpsdb compare --ours <engine> --vs <engine> [--model <label>] [--metric pp|tg|both]\n"
-	"              [--band <pct>] [--tag <t>] [--ours-tag <t>] [--vs-tag <t>]\n"
-	"              [--batch <id>] [--host <name>] [--force] [--strict]\n"
+	"              [--band <pct>] [--tag <t>[,<t>...]] [--ours-tag <t>] [--vs-tag <t>]\n"
+	"              [--batch <id>[,<id>...]] [--host <name>] [--force] [--strict]\n"
 	"              [--ignore-config <key>[,<key>...]]\n"
 	"              [--format text|json|md|csv] [--json]";
 
 static const char help[] =
 	"Parity deltas between two engines for every model and config cell (model,\n"
-	"spec_type, n_max, endpoint) both measured. Each side pools every run of the\n"
-	"cell carrying the tag of its latest run (the latest alone when untagged), or\n"
-	"every run carrying --tag, --ours-tag, --vs-tag, or of --batch. Each run is one\n"
-	"server instance; the k-th run of each side forms round k. Within a round,\n"
-	"samples are paired by prompt and repetition; samples flagged for a metric are\n"
-	"left out and counted.\n"
+	"spec_type, n_max, endpoint) both measured. Without --tag or --batch each side\n"
+	"pools, per cell, every run of the batch (collect invocation) of its newest run,\n"
+	"so the follow-up to a collect is that collect's answer (a run without a batch,\n"
+	"an import: the runs of its tag, or that run alone when untagged); with them,\n"
+	"every run carrying one of the tags (--tag, --ours-tag, --vs-tag) or of one of\n"
+	"the batches: '--tag a,b' and '--tag a --tag b' pool both. Runs at another ctx,\n"
+	"n_predict, GGUF or prompt set than the cell's newest are left out. Each run is\n"
+	"one server instance; rounds pair within a batch both sides ran (else by round\n"
+	"number). Within a round, samples are paired by prompt and repetition; samples\n"
+	"flagged for a metric are left out and counted.\n"
 	"\n"
 	"  --ours <engine>      the engine judged (required)\n"
 	"  --vs <engine>        the engine it is judged against (required)\n"
-	"  --model <label>      only this model\n"
+	"  --model <label>      only this model (a comma list: any of them)\n"
 	"  --metric <m>         pp (prefill), tg (decode) or both (default)\n"
 	"  --band <pct>         the band in percent (default 2): the regression margin\n"
 	"                       and the parity band\n"
-	"  --tag <t>            pick runs by tag on both sides\n"
-	"  --ours-tag <t>, --vs-tag <t>   pick runs by tag on one side\n"
-	"  --batch <id>         only runs of this collect batch (every run of it pools,\n"
-	"                       whatever its tag; ids: 'tpsdb runs', collect's last line)\n"
+	"  --tag <t>[,<t>...]   pool the runs carrying these tags on both sides\n"
+	"  --ours-tag <t>, --vs-tag <t>   pool by tag on one side (comma lists too)\n"
+	"  --batch <id>[,<id>...]  pool the runs of these collect batches (ids:\n"
+	"                       'tpsdb runs', collect's last line); with --tag, the runs\n"
+	"                       of those batches carrying one of the tags\n"
 	"  --host <name>        only runs measured on this host\n"
 	"  --force              compare cells whose runs differ in model sha256 or config\n"
 	"                       (ctx, n_predict, endpoint, prompt set); loudly warned\n"
@@ -51,6 +57,8 @@ static const char help[] =
 	"                       finding (host-busy, gpu-contended, gpu-throttled,\n"
 	"                       clocks-changed, partial-offload, kv-on-host) or\n"
 	"                       degenerate-output samples; without it they are warned\n"
+	"                       (a cell whose estimate used such an instance is\n"
+	"                       answered 'spoiled', never yes, no, faster or slower)\n"
 	"  --format <f>         text (default), json, md (a GitHub markdown table:\n"
 	"                       answers, 90% interval, mde, rounds in view) or csv\n"
 	"                       (the table alone, the same columns as text and md)\n"
@@ -69,9 +77,11 @@ static const char help[] =
 	"prompts both instances of the round answered, with each order of a round's\n"
 	"two starts weighing half; Welch on the instances when runs have no partner;\n"
 	"one instance a side, the requests' interval widened by the cell's stored A/A\n"
-	"floor (tpsdb calibrate), without which it decides nothing. Runs of an\n"
-	"--until-decided batch pay for its looks: the level is the batch's per-look\n"
-	"level (Pocock). An instance far from its side's others (more than 25% and 5\n"
+	"floor (tpsdb calibrate), without which it decides nothing. A look pays for\n"
+	"the looks before it: an --until-decided batch looked after every round, a\n"
+	"pool of several batches looked once per batch, and the level is the per-look\n"
+	"level of a Pocock boundary over all of them (a single fixed batch: 90%). An\n"
+	"instance far from its side's others (more than 25% and 5\n"
 	"robust sd from their median) is left out and named. The tok/s shown are the\n"
 	"geometric means behind the estimate, so delta is exactly their ratio; mde is\n"
 	"the interval's half-width.\n"
@@ -89,22 +99,22 @@ static const char help[] =
 	"store error.\n";
 
 enum {
-	OPT_OURS = 256, OPT_VS, OPT_MODEL, OPT_METRIC, OPT_BAND, OPT_TAG, OPT_OURS_TAG,
-	OPT_VS_TAG, OPT_BATCH, OPT_HOST, OPT_FORCE, OPT_JSON, OPT_IGNORE_CONFIG, OPT_STRICT,
+	OPT_OURS = 256, OPT_VS, OPT_METRIC, OPT_BAND, OPT_OURS_TAG, OPT_VS_TAG, OPT_FORCE,
+	OPT_JSON, OPT_IGNORE_CONFIG, OPT_STRICT,
 };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "ours", required_argument, NULL, OPT_OURS },
 	{ "vs", required_argument, NULL, OPT_VS },
-	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "band", required_argument, NULL, OPT_BAND },
-	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
 	{ "ours-tag", required_argument, NULL, OPT_OURS_TAG },
 	{ "vs-tag", required_argument, NULL, OPT_VS_TAG },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "host", required_argument, NULL, OPT_HOST },
+	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
+	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "json", no_argument, NULL, OPT_JSON },
@@ -120,102 +130,145 @@ static int pct_opt(const char *name, const char *v, double *out)
 	return 0;
 }
 
+/* The same tag lists, in order: the same runs. */
+static int same_list(const struct filter_list *a, const struct filter_list *b)
+{
+	if (a->n_arg != b->n_arg)
+		return 0;
+	for (size_t i = 0; i < a->n_arg; i++)
+		if (strcmp(a->arg[i], b->arg[i]))
+			return 0;
+	return 1;
+}
+
 int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct cmd_opts co = { .cmd = &cmd_compare_entry };
+	struct filter_opts fo = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_compare_entry, .fo = &fo };
+	struct filter_list ours_tag = { 0 }, vs_tag = { 0 };
 	struct parity_result res = { 0 };
-	struct pair_set set = { 0 };
+	struct side side[2];
+	struct parity_input in;
 	struct parity_opts o;
+	struct run_filter f[2];
 	struct store *s;
-	const char *tag = NULL, *ours_tag = NULL, *vs_tag = NULL;
+	const char *ignore = NULL;
 	enum out_format fmt = OUT_TEXT;
 	FILE *summary;
-	int c, strict = 0, ret = TPS_EXIT_ERROR;
+	int c, k, strict = 0, ret = TPS_EXIT_ERROR;
 
 	parity_opts_init(&o);
-
+	memset(side, 0, sizeof(side));
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
 		case OPT_OURS: o.ours = optarg; break;
 		case OPT_VS: o.vs = optarg; break;
-		case OPT_MODEL: o.model = optarg; break;
-		case OPT_HOST: o.host = optarg; break;
-		case OPT_TAG: tag = optarg; break;
-		case OPT_OURS_TAG: ours_tag = optarg; break;
-		case OPT_VS_TAG: vs_tag = optarg; break;
-		case OPT_BATCH:
-			if (!*optarg)
-				return tps_usage_error(usage, "--batch needs a batch id");
-			o.batch = optarg;
+		case OPT_OURS_TAG:
+		case OPT_VS_TAG:
+			if (filter_list_add(c == OPT_OURS_TAG ? &ours_tag : &vs_tag, optarg) < 0) {
+				ret = tps_usage_error(usage, "--%s-tag given more than %d times",
+						      c == OPT_OURS_TAG ? "ours" : "vs",
+						      FILTER_LIST_MAX);
+				goto out;
+			}
 			break;
 		case OPT_FORCE: o.force = 1; break;
 		case OPT_IGNORE_CONFIG:
-			if (ignore_config_opt(optarg, usage))
-				return TPS_EXIT_USAGE;
-			o.ignore_config = optarg;
+			if (ignore_config_opt(optarg, usage)) {
+				ret = TPS_EXIT_USAGE;
+				goto out;
+			}
+			ignore = optarg;
 			break;
 		case OPT_STRICT: strict = 1; break;
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage))
-				return TPS_EXIT_USAGE;
+			if (format_opt_parse(optarg, &fmt, usage)) {
+				ret = TPS_EXIT_USAGE;
+				goto out;
+			}
 			break;
 		case OPT_METRIC:
-			if (!strcmp(optarg, "pp"))
+			if (!strcmp(optarg, "pp")) {
 				o.metrics = PARITY_PP;
-			else if (!strcmp(optarg, "tg"))
+			} else if (!strcmp(optarg, "tg")) {
 				o.metrics = PARITY_TG;
-			else if (!strcmp(optarg, "both"))
+			} else if (!strcmp(optarg, "both")) {
 				o.metrics = PARITY_BOTH;
-			else
-				return tps_usage_error(usage, "--metric is pp, tg or both, not '%s'",
-						       optarg);
+			} else {
+				ret = tps_usage_error(usage, "--metric is pp, tg or both, not '%s'",
+						      optarg);
+				goto out;
+			}
 			break;
 		case OPT_BAND:
-			if (pct_opt("band", optarg, &o.band_pct))
-				return TPS_EXIT_USAGE;
+			if (pct_opt("band", optarg, &o.band_pct)) {
+				ret = TPS_EXIT_USAGE;
+				goto out;
+			}
 			break;
 		}
 	}
-	if (c == CMD_OPTS_STOP)
-		return co.ret;
-	if (!o.ours || !o.vs)
-		return tps_usage_error(usage, "--ours and --vs are both required");
-	o.ours_tag = ours_tag ? ours_tag : tag;
-	o.vs_tag = vs_tag ? vs_tag : tag;
-	if (!strcmp(o.ours, o.vs) && !strcmp(o.ours_tag ? o.ours_tag : "", o.vs_tag ? o.vs_tag : ""))
-		return tps_usage_error(usage, "--ours and --vs are both '%s': the same runs compared "
-				       "with themselves (for an A/A pair give --ours-tag and "
-				       "--vs-tag, or use 'tpsdb calibrate')", o.ours);
+	if (c == CMD_OPTS_STOP) {
+		ret = co.ret;
+		goto out;
+	}
+	if (!o.ours || !o.vs) {
+		ret = tps_usage_error(usage, "--ours and --vs are both required");
+		goto out;
+	}
+	/* A side's own tags replace the shared ones. */
+	if (!ours_tag.n_arg)
+		ours_tag = fo.tag;
+	if (!vs_tag.n_arg)
+		vs_tag = fo.tag;
+	if (!strcmp(o.ours, o.vs) && same_list(&ours_tag, &vs_tag)) {
+		ret = tps_usage_error(usage, "--ours and --vs are both '%s': the same runs "
+				      "compared with themselves (for an A/A pair give --ours-tag "
+				      "and --vs-tag, or use 'tpsdb calibrate')", o.ours);
+		goto out;
+	}
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (store_label_check(s, STORE_LABEL_ENGINE, o.ours, "--ours") != 1 ||
 	    store_label_check(s, STORE_LABEL_ENGINE, o.vs, "--vs") != 1 ||
-	    (o.model && store_label_check(s, STORE_LABEL_MODEL, o.model, "--model") != 1) ||
-	    (o.ours_tag && store_label_check(s, STORE_LABEL_TAG, o.ours_tag,
-					     ours_tag ? "--ours-tag" : "--tag") != 1) ||
-	    (o.vs_tag && o.vs_tag != o.ours_tag &&
-	     store_label_check(s, STORE_LABEL_TAG, o.vs_tag, vs_tag ? "--vs-tag" : "--tag") != 1))
+	    filter_opts_check(s, &fo) < 0 ||
+	    filter_list_check(s, STORE_LABEL_TAG, &ours_tag,
+			      fo.tag.n_arg && same_list(&ours_tag, &fo.tag) ? "--tag" :
+			      "--ours-tag") < 0 ||
+	    filter_list_check(s, STORE_LABEL_TAG, &vs_tag,
+			      fo.tag.n_arg && same_list(&vs_tag, &fo.tag) ? "--tag" :
+			      "--vs-tag") < 0)
 		goto out;
-	if (store_pair_load(s, &o, &set) < 0)
-		goto out;
-	if (parity_decide(&set.in, &o, &res) < 0) {
+	for (k = 0; k < 2; k++) {
+		f[k] = fo.f;
+		f[k].engine.v = k ? &o.vs : &o.ours;
+		f[k].engine.n = 1;
+		f[k].tag = filter_list_labels(k ? &vs_tag : &ours_tag);
+		if (side_load(s, &f[k], ignore, RUN_LOAD_VALUES, &side[k]) < 0)
+			goto out;
+	}
+	in.ours = side[0].pools;
+	in.n_ours = side[0].n_pools;
+	in.vs = side[1].pools;
+	in.n_vs = side[1].n_pools;
+	if (parity_decide(&in, &o, &res) < 0) {
 		parity_stop_error(&res);
 		goto out;
 	}
-	if (o.ignore_config)
-		ignore_config_warn(o.ignore_config, o.ours, set.ignored[0], o.vs, set.ignored[1]);
+	if (ignore)
+		ignore_config_warn(ignore, o.ours, side[0].ignored, o.vs, side[1].ignored);
 	compare_write_notes(&res);
 	if (!res.n_rows) {
 		struct config_near near;
 		char why[1024] = "";
 
-		if (config_nearest(set.inst_sides[0], set.n_runs[0], set.inst_sides[1],
-				   set.n_runs[1], &near))
+		if (config_nearest(side[0].set.runs, side[0].set.n, side[1].set.runs,
+				   side[1].set.n, &near))
 			compare_write_near(why, sizeof(why), &near, o.ours, o.vs);
 		tps_error("no cell measured by both '%s' and '%s'%s%s%s%s", o.ours, o.vs,
-			  o.model ? " for model '" : "", o.model ? o.model : "", o.model ? "'" : "",
-			  why);
+			  fo.model.n == 1 ? " for model '" : "", fo.model.n == 1 ? fo.model.v[0] : "",
+			  fo.model.n == 1 ? "'" : "", why);
 		goto out;
 	}
 	if (fmt == OUT_JSON) {
@@ -232,7 +285,11 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	ret = strict && parity_env_rows(&res) ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:
 	parity_result_release(&res);
-	pair_set_release(&set);
+	side_release(&side[0]);
+	side_release(&side[1]);
+	filter_list_release(&ours_tag);
+	filter_list_release(&vs_tag);
+	filter_opts_release(&fo);
 	return ret;
 }
 

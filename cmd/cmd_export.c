@@ -104,7 +104,7 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 		return tps_usage_error(usage, "--out needs a file name");
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
-	if (filter_opts_check(s, &fo.f) < 0)
+	if (filter_opts_check(s, &fo) < 0)
 		goto out;
 	if (out_path) {
 		/* A failed export must not leave half a file where a whole one was. */
@@ -132,6 +132,7 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 	ret = TPS_EXIT_OK;
 out:
 	outfile_abort(of);
+	filter_opts_release(&fo);
 	return ret;
 }
 

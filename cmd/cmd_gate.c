@@ -1,25 +1,29 @@
 /* cmd_gate.c: `tpsdb gate`, pass or fail a candidate build against a frozen baseline:
- * options, then one load (schema/gate_load.c), the decision (analyze/gate.c) and the
- * text, JSON, JUnit XML and GitHub annotations (reports/gate_write.c). Thresholds
- * are parsed by analyze/gate_threshold.c; the file is read here. */
+ * options, then both sides loaded and pooled as compare loads them (cmd/side.h),
+ * the decision (analyze/gate.c) and the text, JSON, JUnit XML and GitHub
+ * annotations (reports/gate_write.c). Thresholds are parsed by
+ * analyze/gate_threshold.c; the file is read here. */
 #include "analyze/config.h"
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
 #include "analyze/series.h"
 #include "analyze/sweep.h"
+#include "analyze/trend.h"
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
+#include "cmd/side.h"
 #include "reports/compare_write.h"
 #include "reports/gate_write.h"
-#include "schema/gate_load.h"
-#include "schema/report_load.h"
+#include "schema/baseline.h"
+#include "schema/labels.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static const char usage[] =
-	"tpsdb gate --baseline <name> --engine <candidate> [--tag <t>] [--batch <id>] [--model <m>]\n"
+	"tpsdb gate --baseline <name> --engine <candidate> [--tag <t>[,<t>...]] [--batch <id>]\n"
+	"           [--model <m>]\n"
 	"           [--max-regress <pct> | --max-regress <metric>=<pct> ...] [--thresholds <file>]\n"
 	"           [--metric tg|pp|accept ...] [--sweep] [--strict] [--trend]\n"
 	"           [--require-identical-output] [--ignore-config <key>[,<key>...]]\n"
@@ -29,23 +33,25 @@ static const char help[] =
 	"Compares every cell (model, spec_type, n_max, endpoint and config) that the\n"
 	"candidate engine's runs share with the baseline, and fails a cell when the\n"
 	"candidate is worse than the baseline by more than the threshold on a gated\n"
-	"metric: tg, pp, and acceptance for spec cells. Each side pools every run of a\n"
-	"cell (the candidate's: those tagged --tag, else those carrying the tag of its\n"
-	"newest run, that run alone when untagged; the baseline's: every frozen run).\n"
-	"Each run is one instance and the k-th runs form round k; the cell's one\n"
-	"estimate (the one compare prints, the candidate as ours) answers the\n"
-	"regression question at the threshold: 'fail' when the whole 90% interval lies\n"
-	"below -threshold (regression yes), 'pass' when it lies wholly above (no),\n"
-	"else 'inconclusive' (undecided: exit 0, exit 1 with --strict). One instance a\n"
-	"side decides only with the cell's stored A/A floor (tpsdb calibrate); outlier\n"
-	"instances are left out and named (see 'tpsdb compare --help').\n"
+	"metric: tg, pp, and acceptance for spec cells. The candidate's side pools as\n"
+	"compare pools it (every run carrying --tag or of --batch; without them, per\n"
+	"cell, the batch of its newest run); the baseline's, every frozen run. Each run\n"
+	"is one instance; the cell's one estimate, the very one 'tpsdb compare' prints\n"
+	"for the same runs at --band equal to the threshold (the same pool, pairing,\n"
+	"level and interval), answers the regression question at the threshold:\n"
+	"'fail' when the whole interval lies below -threshold (regression yes), 'pass'\n"
+	"when it lies wholly above (no), 'spoiled' when an instance it used carries an\n"
+	"environment finding, else 'inconclusive' (exit 0, exit 1 with --strict). One\n"
+	"instance a side decides only with the cell's stored A/A floor (tpsdb\n"
+	"calibrate); outlier instances are left out and named (see 'tpsdb compare\n"
+	"--help').\n"
 	"\n"
 	"  --baseline <name>       the frozen set to compare with (tpsdb baseline set)\n"
 	"  --engine <candidate>    the engine under test\n"
-	"  --tag <t>               the candidate's runs carrying this tag\n"
-	"  --batch <id>            the candidate's runs of this collect batch, all pooled\n"
-	"                          (ids: 'tpsdb runs', collect's last line)\n"
-	"  --model <m>             only this model\n"
+	"  --tag <t>[,<t>...]      the candidate's runs carrying these tags, all pooled\n"
+	"  --batch <id>[,<id>...]  the candidate's runs of these collect batches, all\n"
+	"                          pooled (ids: 'tpsdb runs', collect's last line)\n"
+	"  --model <m>             only this model (a comma list: any of them)\n"
 	"  --max-regress <pct>     allowed regression, every metric (default 3)\n"
 	"  --max-regress <m>=<pct> for one metric (tg, pp or accept); repeatable\n"
 	"  --thresholds <file>     'metric = pct' lines ('*' for every metric), # comments;\n"
@@ -86,18 +92,17 @@ static const char help[] =
 	"to gate, or a store or file error.\n";
 
 enum {
-	OPT_BASELINE = 256, OPT_ENGINE, OPT_TAG, OPT_MODEL, OPT_MAX, OPT_THRESH, OPT_METRIC,
-	OPT_SWEEP, OPT_STRICT, OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_BATCH,
-	OPT_IGNORE_CONFIG,
+	OPT_BASELINE = 256, OPT_ENGINE, OPT_MAX, OPT_THRESH, OPT_METRIC, OPT_SWEEP, OPT_STRICT,
+	OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_IGNORE_CONFIG,
 };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
+	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
+	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
 	{ "max-regress", required_argument, NULL, OPT_MAX },
 	{ "thresholds", required_argument, NULL, OPT_THRESH },
 	{ "metric", required_argument, NULL, OPT_METRIC },
@@ -146,14 +151,15 @@ static int read_thresholds(const char *path, double *th)
 struct gate_cli {
 	struct gate_report rep;
 	struct gate_params p;
-	const char *model, *junit, *thresh_file, *batch, *ignore_config;
+	struct filter_opts fo;      /* the candidate's --tag, --batch, --model */
+	const char *junit, *thresh_file, *ignore_config;
 	enum out_format fmt;
 };
 
 /* Parses argv into *o; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct gate_cli *o)
 {
-	struct cmd_opts co = { .cmd = &cmd_gate_entry };
+	struct cmd_opts co = { .cmd = &cmd_gate_entry, .fo = &o->fo };
 	struct gate_threshold_err e;
 	double flag_th[GATE_N_METRICS];
 	int flag_set[GATE_N_METRICS] = { 0 }, metric_given = 0, c, m, ret;
@@ -167,13 +173,6 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 		switch (c) {
 		case OPT_BASELINE: o->rep.baseline = optarg; break;
 		case OPT_ENGINE: o->rep.engine = optarg; break;
-		case OPT_TAG: o->rep.tag = optarg; break;
-		case OPT_MODEL: o->model = optarg; break;
-		case OPT_BATCH:
-			if (!*optarg)
-				return tps_usage_error(usage, "--batch needs a batch id");
-			o->batch = optarg;
-			break;
 		case OPT_JUNIT: o->junit = optarg; break;
 		case OPT_IGNORE_CONFIG:
 			if (ignore_config_opt(optarg, usage))
@@ -218,39 +217,65 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 	return -1;
 }
 
-/* Everything the gate reads, in one trip to the store. */
-static int load(struct tps_ctx *ctx, const struct gate_cli *o, struct gate_set *set,
-		struct series_set *sweep)
+/* What the gate reads: the candidate's side, the baseline's, the candidate's
+ * history (--trend: every run of the engine) and its series (--sweep, from its
+ * own pools, as 'tpsdb sweep' assembles them). */
+struct gate_sides {
+	struct side cand, base, hist;
+	struct series_set sweep;
+};
+
+static int load(struct tps_ctx *ctx, struct gate_cli *o, struct gate_sides *g,
+		struct gate_input *in)
 {
-	struct gate_load_opts lo = { 0 };
+	struct run_filter fc, fb = { 0 }, fh = { 0 };
+	unsigned want = RUN_LOAD_VALUES | (o->p.gated[GATE_ACCEPT] ? RUN_LOAD_ACCEPT : 0);
 	struct store *s;
-	int m;
+	int ex;
 
 	if (!(s = tps_ctx_store(ctx)))
 		return -1;
-	lo.baseline = o->rep.baseline;
-	lo.engine = o->rep.engine;
-	lo.tag = o->rep.tag;
-	lo.model = o->model;
-	lo.batch = o->batch;
-	for (m = 0; m < GATE_N_METRICS; m++)
-		lo.metrics[m] = o->p.gated[m];
-	lo.history = o->p.trend;
-	lo.decode = o->p.sweep;
-	lo.ignore_config = o->ignore_config;
-	if (store_gate_load(s, &lo, set) < 0)
+	if ((ex = store_baseline_exists(s, o->rep.baseline)) < 0)
+		return -1;
+	if (!ex) {
+		/* Not there: the check's error line lists the baselines there are. */
+		store_label_check(s, STORE_LABEL_BASELINE, o->rep.baseline, "--baseline");
+		return -1;
+	}
+	if (store_label_check(s, STORE_LABEL_ENGINE, o->rep.engine, "--engine") != 1 ||
+	    filter_opts_check(s, &o->fo) < 0)
+		return -1;
+	o->rep.tag = o->fo.tag.n ? o->fo.tag.v[0] : NULL;
+	fc = o->fo.f;
+	fc.engine.v = &o->rep.engine;
+	fc.engine.n = 1;
+	/* A frozen set is chosen whole: the candidate's filters do not thin it. */
+	fb.baseline = o->rep.baseline;
+	fb.model = o->fo.f.model;
+	if (side_load(s, &fc, o->ignore_config, want, &g->cand) < 0 ||
+	    side_load(s, &fb, o->ignore_config, want, &g->base) < 0)
 		return -1;
 	if (o->ignore_config)
-		ignore_config_warn(o->ignore_config, o->rep.engine, set->ignored[0],
-				   o->rep.baseline, set->ignored[1]);
+		ignore_config_warn(o->ignore_config, o->rep.engine, g->cand.ignored,
+				   o->rep.baseline, g->base.ignored);
+	in->cand = g->cand.pools;
+	in->n_cand = g->cand.n_pools;
+	in->base = g->base.pools;
+	in->n_base = g->base.n_pools;
+	if (o->p.trend) {
+		/* The history is every run of the cell, whatever the tag. */
+		fh.engine = fc.engine;
+		fh.model = fc.model;
+		if (side_load_history(s, &fh, o->ignore_config, want, &g->hist) < 0)
+			return -1;
+		in->hist = g->hist.pools;
+		in->n_hist = g->hist.n_pools;
+	}
 	if (o->p.sweep) {
-		struct series_run *view = report_series_runs(set->decode, set->n_decode);
-		int bad = series_assemble(view, set->n_decode, SWEEP_TOLERANCE_PCT, sweep) < 0;
-
-		free(view);
-		if (bad)
+		if (series_assemble(g->cand.pools, g->cand.n_pools, SWEEP_TOLERANCE_PCT,
+				    &g->sweep) < 0)
 			return tps_error("cannot analyse the sweep: the tolerance must be a number >= 0");
-		set->in.sweep = sweep;
+		in->sweep = &g->sweep;
 	}
 	return 0;
 }
@@ -289,25 +314,27 @@ static int render(const struct gate_cli *o, const struct gate_result *res)
 int cmd_gate(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct gate_cli o;
-	struct gate_set set = { 0 };
-	struct series_set sweep = { 0 };
+	struct gate_sides g;
+	struct gate_input in;
 	struct gate_result res = { 0 };
 	int ret;
 
 	memset(&o, 0, sizeof(o));
+	memset(&g, 0, sizeof(g));
+	memset(&in, 0, sizeof(in));
 	if ((ret = parse_args(argc, argv, &o)) >= 0)
-		return ret;
-	ret = TPS_EXIT_ERROR;
-	if (load(ctx, &o, &set, &sweep) < 0)
 		goto out;
-	if (gate_decide(&set.in, &o.p, &res) < 0) {
+	ret = TPS_EXIT_ERROR;
+	if (load(ctx, &o, &g, &in) < 0)
+		goto out;
+	if (gate_decide(&in, &o.p, &res) < 0) {
 		struct config_near near;
 		char why[1024];
 
 		/* No shared cell: say which config keys keep the nearest ones apart. */
 		if (res.stop == GATE_STOP_NOTHING_SHARED &&
-		    config_nearest(set.sides, set.n_cand_runs, set.sides + set.n_cand_runs,
-				   set.n_base_runs, &near)) {
+		    config_nearest(g.cand.set.runs, g.cand.set.n, g.base.set.runs, g.base.set.n,
+				   &near)) {
 			compare_write_near(why, sizeof(why), &near, o.rep.engine, o.rep.baseline);
 			o.rep.stop_hint = why;
 		}
@@ -319,8 +346,11 @@ int cmd_gate(int argc, char **argv, struct tps_ctx *ctx)
 	ret = res.n_fail ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:
 	gate_result_release(&res);
-	series_set_release(&sweep);
-	gate_set_release(&set);
+	series_set_release(&g.sweep);
+	side_release(&g.cand);
+	side_release(&g.base);
+	side_release(&g.hist);
+	filter_opts_release(&o.fo);
 	return ret;
 }
 

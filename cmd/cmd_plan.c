@@ -1,26 +1,29 @@
 /* cmd_plan.c: `tpsdb plan`, the cheapest prompts x reps per instance and the rounds
  * a target precision needs, learned from the stored runs of the same cells
- * (schema/plan_load.c -> analyze/plan.c -> reports/plan_write.c). The collector's
- * default design, which the plan is set against, is read from collect/. */
+ * (cmd/side.h -> analyze/plan.c -> reports/plan_write.c). The collector's default
+ * design, which the plan is set against, is read from collect/. */
 #include "analyze/plan.h"
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
+#include "cmd/side.h"
 #include "collect/prompts.h"
 #include "collect/setup.h"
 #include "reports/plan_write.h"
-#include "schema/plan_load.h"
+#include "schema/labels.h"
 #include "tpsdb.h"
 
 #include <string.h>
 
 static const char usage[] =
 	"tpsdb plan (--ours <engine> --vs <engine> | --engine <engine>) [--mde <pct>]\n"
-	"           [--model <label>] [--tag <t>] [--batch <id>] [--host <name>]\n"
+	"           [--model <label>] [--tag <t>[,<t>...]] [--batch <id>[,<id>...]]\n"
+	"           [--host <name>]\n"
 	"           [--format text|json|md|csv] [--json]";
 
 static const char help[] =
 	"How to measure a cell next time for the least server time: from every stored\n"
-	"run of the cell (model, spec type, n_max, endpoint, config, ctx, n_predict), per\n"
+	"run of the cell (model, spec type, n_max, endpoint, config, ctx, n_predict;\n"
+	"every one the filters select: the scatter between instances needs many), per\n"
 	"metric, the variance between server instances and between the requests of one\n"
 	"instance (log scale, each (prompt, rep) slot's own level taken out, as pairing\n"
 	"by slot cancels it), what an instance costs outside its requests (run time less\n"
@@ -36,8 +39,8 @@ static const char help[] =
 	"  --mde <pct>          the target: the 95% interval's half-width (default 2, the\n"
 	"                       parity band)\n"
 	"  --model <label>      only this model\n"
-	"  --tag <t>            only runs with this tag\n"
-	"  --batch <id>         only runs of this collect batch\n"
+	"  --tag <t>[,<t>...]   only runs with these tags\n"
+	"  --batch <id>[,<id>...]  only runs of these collect batches\n"
 	"  --host <name>        only runs measured on this host\n"
 	"  --format <f>         text (default), json, md or csv (the table of cells and\n"
 	"                       metrics alone)\n"
@@ -49,18 +52,17 @@ static const char help[] =
 	"Exit codes: 0 planned (whatever the data allowed), 2 usage, 3 no matching cell\n"
 	"or a store error.\n";
 
-enum { OPT_OURS = 256, OPT_VS, OPT_ENGINE, OPT_MODEL, OPT_TAG, OPT_BATCH, OPT_HOST, OPT_MDE,
-       OPT_JSON };
+enum { OPT_OURS = 256, OPT_VS, OPT_ENGINE, OPT_MDE, OPT_JSON };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "ours", required_argument, NULL, OPT_OURS },
 	{ "vs", required_argument, NULL, OPT_VS },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "batch", required_argument, NULL, OPT_BATCH },
-	{ "host", required_argument, NULL, OPT_HOST },
+	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
+	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
+	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
+	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "mde", required_argument, NULL, OPT_MDE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
@@ -92,16 +94,19 @@ static int label(const char *opt, const char *v, const char **out)
 
 int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct cmd_opts co = { .cmd = &cmd_plan_entry, .synopsis = 1 };
-	struct plan_filter f = { 0 };
-	struct plan_set set = { 0 };
+	struct filter_opts fo = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_plan_entry, .fo = &fo, .synopsis = 1 };
+	struct side sd[2];
+	struct plan_input in = { 0 };
 	struct plan_result res = { 0 };
 	struct plan_opts o;
-	const char *ours = NULL, *vs = NULL, *engine = NULL;
+	struct run_filter f;
+	const char *ours = NULL, *vs = NULL, *engine = NULL, *side[2];
 	enum out_format fmt = OUT_TEXT;
 	struct store *s;
-	int c, ret = TPS_EXIT_ERROR;
+	int c, k, ret = TPS_EXIT_ERROR;
 
+	memset(sd, 0, sizeof(sd));
 	plan_opts_init(&o);
 	default_design(&o);
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
@@ -116,13 +121,6 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 			break;
 		case OPT_ENGINE:
 			if (label("engine", optarg, &engine))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_MODEL: f.model = optarg; break;
-		case OPT_TAG: f.tag = optarg; break;
-		case OPT_HOST: f.host = optarg; break;
-		case OPT_BATCH:
-			if (label("batch", optarg, &f.batch))
 				return TPS_EXIT_USAGE;
 			break;
 		case OPT_MDE:
@@ -145,34 +143,48 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 				       "give one or the other");
 	if (!engine && (!ours || !vs))
 		return tps_usage_error(usage, "--ours and --vs (or --engine) are required");
-	f.side[0] = engine ? engine : ours;
-	f.side[1] = engine ? NULL : vs;
-	if (!(s = tps_ctx_store(ctx)))
+	side[0] = engine ? engine : ours;
+	side[1] = engine ? NULL : vs;
+	if (!(s = tps_ctx_store(ctx)) || filter_opts_check(s, &fo) < 0)
 		goto out;
-	if (store_plan_load(s, &f, &set) < 0)
-		goto out;
-	if (!set.in.n_cells) {
-		if (f.side[1])
+	for (k = 0; k < 2 && side[k]; k++) {
+		if (store_label_check(s, STORE_LABEL_ENGINE, side[k],
+				      engine ? "--engine" : k ? "--vs" : "--ours") != 1)
+			goto out;
+		f = fo.f;
+		f.engine.v = &side[k];
+		f.engine.n = 1;
+		/* Every run of the cell the filters select: a history, not a batch. */
+		if (side_load_history(s, &f, NULL, RUN_LOAD_VALUES | RUN_LOAD_WALL, &sd[k]) < 0)
+			goto out;
+	}
+	plan_cells(side[0], sd[0].pools, sd[0].n_pools, side[1], sd[1].pools, sd[1].n_pools,
+		   &in);
+	if (!in.n_cells) {
+		if (side[1])
 			tps_error("no cell measured by both '%s' and '%s' among the runs selected",
-				  f.side[0], f.side[1]);
+				  side[0], side[1]);
 		else
-			tps_error("no run of '%s' among the runs selected", f.side[0]);
+			tps_error("no run of '%s' among the runs selected", side[0]);
 		goto out;
 	}
-	if (plan_decide(&set.in, &o, &res) < 0) {
+	if (plan_decide(&in, &o, &res) < 0) {
 		tps_error("cannot plan: the default design or --mde is out of range");
 		goto out;
 	}
 	if (fmt == OUT_JSON) {
-		if (plan_write_json(stdout, &res, f.side, &o) < 0)
+		if (plan_write_json(stdout, &res, side, &o) < 0)
 			goto out;
 	} else {
-		plan_write_table(stdout, &res, f.side, &o, format_table(fmt));
+		plan_write_table(stdout, &res, side, &o, format_table(fmt));
 	}
 	ret = TPS_EXIT_OK;
 out:
 	plan_result_release(&res);
-	plan_set_release(&set);
+	plan_input_release(&in);
+	side_release(&sd[0]);
+	side_release(&sd[1]);
+	filter_opts_release(&fo);
 	return ret;
 }
 

@@ -1,17 +1,16 @@
 /* cmd_plot.c: `tpsdb plot`, one figure into one PNG or SVG file through gnuplot:
  * a metric's history with its change points and baseline band, a speculative
- * sweep, or the parity deltas per model. schema/report_load.c loads what the figure
- * needs, analyze/study_figures.c turns it into the figure's data and
- * reports/report_figure.c draws it, as for the report's figures. */
+ * sweep, or the parity deltas per model. cmd/side.h loads what the figure needs
+ * as the report loads it, analyze/study_figures.c turns it into the figure's data
+ * and reports/report_figure.c draws it, as for the report's figures. */
 #include "cmd/filter_opts.h"
 #include "analyze/study.h"
 #include "cmd/opts.h"
+#include "cmd/side.h"
 #include "reports/plot.h"
 #include "reports/report_figure.h"
 #include "reports/tables.h"
-#include "schema/cells.h"
-#include "schema/record.h"
-#include "schema/report_load.h"
+#include "schema/labels.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>
@@ -51,7 +50,7 @@ static const char help[] =
 	"                      models of a parity figure (repeatable)\n"
 	"  --metric pp|tg      trend and parity (default tg)\n"
 	"  --baseline <name>   trend: the band from this frozen baseline\n"
-	"  --tag <t>           only runs with this tag\n"
+	"  --tag <t>[,<t>...]  only runs with these tags (pooled whole: sweep, parity)\n"
 	"  --ref <engine>      parity: the reference (default: the first upstream engine)\n"
 	"  --spec-type <s>     trend, sweep: the speculative config\n"
 	"  --n-max <n>         trend: the draft depth (default: the base run)\n"
@@ -61,8 +60,8 @@ static const char help[] =
 	"store error.\n";
 
 enum {
-	OPT_OUT = 256, OPT_ENGINE, OPT_MODEL, OPT_METRIC, OPT_BASELINE, OPT_TAG, OPT_REF,
-	OPT_SPEC, OPT_NMAX,
+	OPT_OUT = 256, OPT_ENGINE, OPT_MODEL, OPT_METRIC, OPT_BASELINE, OPT_REF, OPT_SPEC,
+	OPT_NMAX,
 };
 
 static const struct option opts[] = {
@@ -72,7 +71,7 @@ static const struct option opts[] = {
 	{ "model", required_argument, NULL, OPT_MODEL },
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
 	{ "ref", required_argument, NULL, OPT_REF },
 	{ "spec-type", required_argument, NULL, OPT_SPEC },
 	{ "n-max", required_argument, NULL, OPT_NMAX },
@@ -81,10 +80,11 @@ static const struct option opts[] = {
 
 int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct cmd_opts co = { .cmd = &cmd_plot_entry };
+	struct filter_opts fo = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_plot_entry, .fo = &fo };
 	const char **engines = tps_xcalloc((size_t)argc + 1, sizeof(*engines));
 	const char **models = tps_xcalloc((size_t)argc + 1, sizeof(*models));
-	const char *out = NULL, *kind, *baseline = NULL, *tag = NULL, *ref = NULL;
+	const char *out = NULL, *kind, *baseline = NULL, *ref = NULL;
 	const char *spec = NULL;
 	struct study_arena *a = NULL;
 	struct study_error err = { 0 };
@@ -92,13 +92,13 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	struct plot_trend tr;
 	struct plot_sweep sw;
 	struct plot_parity pa;
-	struct report_input in = { 0 };
+	struct study_load in = { 0 };
 	struct store *s;
 	enum plot_format fmt;
 	size_t ne = 0, nm = 0, i;
-	int64_t n_max = TPS_NULL;
+	int64_t n_max = RUN_NULL;
 	char *gnuplot = NULL;
-	int c, metric = CELL_TG, ret = TPS_EXIT_ERROR;
+	int c, metric = STUDY_TG, ret = TPS_EXIT_ERROR;
 
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
@@ -107,16 +107,15 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_MODEL: models[nm++] = optarg; break;
 		case OPT_METRIC:
 			if (!strcmp(optarg, "pp"))
-				metric = CELL_PP;
+				metric = STUDY_PP;
 			else if (!strcmp(optarg, "tg"))
-				metric = CELL_TG;
+				metric = STUDY_TG;
 			else {
 				ret = tps_usage_error(usage, "--metric is pp or tg, not '%s'", optarg);
 				goto out;
 			}
 			break;
 		case OPT_BASELINE: baseline = optarg; break;
-		case OPT_TAG: tag = optarg; break;
 		case OPT_REF: ref = optarg; break;
 		case OPT_SPEC: spec = optarg; break;
 		case OPT_NMAX:
@@ -158,13 +157,13 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 			  PLOT_PACKAGE);
 		goto out;
 	}
-	if (!(s = tps_ctx_store(ctx)) || labels_check(s, NULL, NULL, tag) < 0)
+	if (!(s = tps_ctx_store(ctx)) || filter_opts_check(s, &fo) < 0)
 		goto out;
 	for (i = 0; i < ne; i++)
-		if (labels_check(s, engines[i], NULL, NULL) < 0)
+		if (store_label_check(s, STORE_LABEL_ENGINE, engines[i], "--engine") != 1)
 			goto out;
 	for (i = 0; i < nm; i++)
-		if (labels_check(s, NULL, models[i], NULL) < 0)
+		if (store_label_check(s, STORE_LABEL_MODEL, models[i], "--model") != 1)
 			goto out;
 	a = study_arena_new();
 	if (!strcmp(kind, "trend")) {
@@ -176,33 +175,32 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 		to.n_max = n_max;
 		to.baseline = baseline;
 		to.metric = metric;
-		if (report_load_trend(s, to.model, tag, baseline, metric, &in.trend) < 0)
+		fo.f.model.v = to.model ? &to.model : NULL;
+		fo.f.model.n = to.model != NULL;
+		if (study_load(s, &fo.f, baseline, STUDY_LOAD_HISTORY, &in) < 0)
 			goto out;
-		report_input_view(&in);
-		if (study_trend(&to, &in.study, a, &tr, &fig.no_band, &err) < 0)
+		if (study_trend(&to, &in.in, a, &tr, &fig.no_band, &err) < 0)
 			goto fail;
 		fig.trend = &tr;
 		fig.baseline = baseline;
 	} else if (!strcmp(kind, "sweep")) {
-		if (report_load_decode(s, tag, &in.decode) < 0)
+		if (study_load(s, &fo.f, NULL, STUDY_LOAD_POOLS, &in) < 0)
 			goto out;
-		report_input_view(&in);
-		if (study_sweep(&in.study, engines, ne, nm ? models[0] : NULL, spec, a, &sw,
+		if (study_sweep(&in.in, engines, ne, nm ? models[0] : NULL, spec, a, &sw,
 				&err) < 0)
 			goto fail;
 		fig.sweep = &sw;
 	} else {
 		struct study_opts o = { 0 };
-		struct report_load_opts lo = { 0 };
-		o.engines = lo.engines = engines;
-		o.n_engines = lo.n_engines = ne;
-		o.models = lo.models = models;
-		o.n_models = lo.n_models = nm;
-		o.tag = lo.tag = tag;
-		o.ref = lo.ref = ref;
-		if (report_load(s, &lo, &in) < 0)
+		o.engines = engines;
+		o.n_engines = ne;
+		o.models = models;
+		o.n_models = nm;
+		o.tag = fo.f.tag.n ? fo.f.tag.v[0] : NULL;
+		o.ref = ref;
+		if (study_load(s, &fo.f, NULL, STUDY_LOAD_POOLS, &in) < 0)
 			goto out;
-		if (study_parity(&o, &in.study, metric, a, &pa, &err) < 0)
+		if (study_parity(&o, &in.in, metric, a, &pa, &err) < 0)
 			goto fail;
 		fig.parity = &pa;
 	}
@@ -214,7 +212,8 @@ fail:
 	tables_error(&err);
 out:
 	study_arena_free(a);
-	report_input_release(&in);
+	study_load_release(&in);
+	filter_opts_release(&fo);
 	free(gnuplot);
 	free(engines);
 	free(models);

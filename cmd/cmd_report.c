@@ -2,15 +2,16 @@
  * parity verdicts, the speculative table, the per-prompt acceptance, the findings
  * and the runs behind every number, as markdown (plus summary.txt), JSON or CSV,
  * and the trend, sweep and parity figures beside them. Options, one load
- * (schema/report_load.c), one study (analyze/study.c), one rendering (reports/). */
+ * (cmd/side.h: the pools compare takes), one study (analyze/study.c), one
+ * rendering (reports/). */
 #include "cmd/filter_opts.h"
 #include "analyze/study.h"
 #include "cmd/opts.h"
+#include "cmd/side.h"
 #include "reports/plot.h"
 #include "reports/report_folder.h"
 #include "reports/tables.h"
 #include "schema/labels.h"
-#include "schema/report_load.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>
@@ -22,9 +23,11 @@ static const char usage[] =
 	"             " FILTER_SYNOPSIS_MORE;
 
 static const char help[] =
-	"Writes the study's tables from the latest run of every cell (one engine, model,\n"
-	"spec type, n_max and endpoint). Every number is a median over the samples whose\n"
-	"data-quality flags do not spoil that metric.\n"
+	"Writes the study's tables from the runs of every cell (one engine, model, spec\n"
+	"type, n_max and endpoint) that compare pools: the batch of the cell's newest\n"
+	"run, or every run of --tag or --batch. A number beside a verdict is that\n"
+	"comparison's estimate, as compare prints it; any other is a median over the\n"
+	"newest run's samples whose data-quality flags do not spoil that metric.\n"
 	"\n"
 	"Markdown (the default) holds, in order:\n"
 	"  Base throughput     | model | <engine> pp / tg | ... |, engines in --engine order,\n"
@@ -69,7 +72,7 @@ static const char help[] =
 	"                      it the report goes to stdout and no plots are drawn\n"
 	"  --engine <e>        an engine column (repeatable; the order is kept)\n"
 	"  --model <m>         only this model (repeatable)\n"
-	"  --tag <t>           only runs with this tag\n"
+	"  --tag <t>[,<t>...]  only runs with these tags, pooled whole\n"
 	FILTER_HELP_MORE
 	"  --limit <n>             the trend plot: only the latest n runs of each series\n"
 	"  --ref <engine>      the reference of the verdicts (default: the first engine\n"
@@ -80,7 +83,7 @@ static const char help[] =
 	"\n"
 	"Exit codes: 0 ok, 2 usage, 3 no store, no such engine, or a write error.\n";
 
-enum { OPT_FORMAT = 256, OPT_OUT, OPT_ENGINE, OPT_MODEL, OPT_TAG, OPT_REF, OPT_NO_PLOTS };
+enum { OPT_FORMAT = 256, OPT_OUT, OPT_ENGINE, OPT_MODEL, OPT_REF, OPT_NO_PLOTS };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -88,7 +91,7 @@ static const struct option opts[] = {
 	{ "out", required_argument, NULL, OPT_OUT },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "tag", required_argument, NULL, OPT_TAG },
+	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
 	{ "ref", required_argument, NULL, OPT_REF },
 	{ "no-plots", no_argument, NULL, OPT_NO_PLOTS },
 	FILTER_OPTIONS_MORE,
@@ -105,8 +108,7 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	struct study_opts o = { 0 };
 	struct study st = { 0 };
 	struct tables t = { 0 };
-	struct report_load_opts lo = { 0 };
-	struct report_input in = { 0 };
+	struct study_load in = { 0 };
 	struct store *s;
 	const char **engines = tps_xcalloc((size_t)argc + 1, sizeof(*engines));
 	const char **models = tps_xcalloc((size_t)argc + 1, sizeof(*models));
@@ -137,7 +139,6 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_OUT: out = optarg; break;
 		case OPT_ENGINE: engines[o.n_engines++] = optarg; break;
 		case OPT_MODEL: models[o.n_models++] = optarg; break;
-		case OPT_TAG: o.tag = optarg; break;
 		case OPT_REF: o.ref = optarg; break;
 		case OPT_NO_PLOTS: no_plots = 1; break;
 		}
@@ -158,28 +159,21 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	o.models = models;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
-	if (filter_opts_check(s, &fo.f) < 0 ||
-	    (o.tag && store_label_check(s, STORE_LABEL_TAG, o.tag, "--tag") != 1))
+	if (filter_opts_check(s, &fo) < 0)
 		goto out;
+	o.tag = fo.f.tag.n ? fo.f.tag.v[0] : NULL;
 	for (i = 0; i < o.n_engines; i++)
 		if (store_label_check(s, STORE_LABEL_ENGINE, engines[i], "--engine") != 1)
 			goto out;
 	for (i = 0; i < o.n_models; i++)
 		if (store_label_check(s, STORE_LABEL_MODEL, models[i], "--model") != 1)
 			goto out;
-	lo.tag = o.tag;
-	lo.engines = o.engines;
-	lo.n_engines = o.n_engines;
-	lo.models = o.models;
-	lo.n_models = o.n_models;
-	lo.ref = o.ref;
-	lo.full = 1;
-	lo.trend = out != NULL; /* the figures are drawn into the folder only */
-	lo.run = &fo.f;
 	o.figures = out != NULL;
-	if (report_load(s, &lo, &in) < 0)
+	/* The figures are drawn into the folder only: no history without one. */
+	if (study_load(s, &fo.f, NULL, STUDY_LOAD_POOLS | STUDY_LOAD_QUALITY |
+		       (out ? STUDY_LOAD_HISTORY : 0), &in) < 0)
 		goto out;
-	if (study_build(&o, &in.study, &st) < 0) {
+	if (study_build(&o, &in.in, &st) < 0) {
 		tables_error(&st.err);
 		goto out;
 	}
@@ -191,7 +185,8 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 out:
 	tables_release(&t);
 	study_release(&st);
-	report_input_release(&in);
+	study_load_release(&in);
+	filter_opts_release(&fo);
 	free(engines);
 	free(models);
 	return ret;

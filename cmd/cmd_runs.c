@@ -69,7 +69,7 @@ int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 		return co.ret;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
-	if (filter_opts_check(s, &fo.f) < 0)
+	if (filter_opts_check(s, &fo) < 0)
 		goto out;
 	if (catalog_runs(s, &fo.f, &runs, &n) < 0)
 		goto out;
@@ -82,6 +82,7 @@ int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 	ret = TPS_EXIT_OK;
 out:
 	catalog_runs_free(runs, n);
+	filter_opts_release(&fo);
 	return ret;
 }
 

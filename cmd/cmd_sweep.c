@@ -6,9 +6,9 @@
 #include "analyze/series.h"
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
+#include "cmd/side.h"
 #include "reports/sweep_write.h"
-#include "schema/report_load.h"
-#include "schema/series_load.h"
+#include "schema/labels.h"
 #include "tpsdb.h"
 
 #include <stdio.h>
@@ -17,14 +17,16 @@
 
 static const char usage[] =
 	"tpsdb sweep [--engine <e>] [--model <m>] [--tolerance <pct>] [--ref <engine>]\n"
-	"            [--tag <t>] [--batch <id>] [--host <name>] [--format text|json|md|csv]\n"
+	"            [--tag <t>[,<t>...]] [--batch <id>[,<id>...]] [--host <name>]\n"
+	"            [--format text|json|md|csv]\n"
 	"            [--json]";
 
 static const char help[] =
 	"The speculative series (engine, model, spec_type): the base rung (n_max unset),\n"
-	"then n_max 1, 2, 3 ..., each pooling every run of its cell in the selection:\n"
-	"the runs carrying the tag of the cell's latest run (the latest alone when it\n"
-	"has none), or every run with --tag, or of --batch. Each run is one instance.\n"
+	"then n_max 1, 2, 3 ..., each pooling the runs of its cell as compare pools\n"
+	"them: the batch of the cell's newest run, or every run carrying --tag or of\n"
+	"--batch (comma lists, or the option again). Each run is one instance, and the\n"
+	"gap between two engines at a rung is compare's estimate of that cell.\n"
 	"Per rung: decode tok/s (the median of unflagged samples for one run, else the\n"
 	"geometric mean of the runs' medians, with a 90% interval across runs), speedup\n"
 	"over the base, acceptance (accepted / drafted) and the decomposition tg =\n"
@@ -40,8 +42,9 @@ static const char help[] =
 	"                       it straddles (reported, not a failure)\n"
 	"  --ref <engine>       compare the shape and the per-rung gap with this engine\n"
 	"                       (default: every other engine with the same series)\n"
-	"  --tag <t>, --host <name>   pick runs\n"
-	"  --batch <id>         pool only the runs of this collect batch\n"
+	"  --tag <t>[,<t>...]   pool the runs carrying these tags\n"
+	"  --host <name>        only runs measured on this host\n"
+	"  --batch <id>[,<id>...]  pool the runs of these collect batches\n"
 	"  --format <f>         text (default), json, md (a GitHub markdown table per\n"
 	"                       series, falls in bold) or csv (one table of every series,\n"
 	"                       the columns of text and md after engine, model,\n"
@@ -51,17 +54,17 @@ static const char help[] =
 	"Exit codes: 0 no decided violation, 1 a decided violation, 2 usage, 3 no series\n"
 	"or a store error.\n";
 
-enum { OPT_ENGINE = 256, OPT_MODEL, OPT_TOL, OPT_REF, OPT_TAG, OPT_HOST, OPT_JSON, OPT_BATCH };
+enum { OPT_ENGINE = 256, OPT_TOL, OPT_REF, OPT_JSON };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "model", required_argument, NULL, OPT_MODEL },
+	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
 	{ "tolerance", required_argument, NULL, OPT_TOL },
 	{ "ref", required_argument, NULL, OPT_REF },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "batch", required_argument, NULL, OPT_BATCH },
+	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
+	{ "host", required_argument, NULL, FILTER_OPT_HOST },
+	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
 	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -69,53 +72,50 @@ static const struct option opts[] = {
 
 int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct cmd_opts co = { .cmd = &cmd_sweep_entry };
+	struct filter_opts fo = { 0 };
+	struct cmd_opts co = { .cmd = &cmd_sweep_entry, .fo = &fo };
 	struct series_set set = { 0 };
 	struct series_verdict vd = { 0 };
-	struct store_decode *runs = NULL;
-	struct series_run *view = NULL;
-	struct cell_filter f = { 0 };
+	struct side sd = { 0 };
 	struct series_view v = { 0 };
 	double tolerance = SWEEP_TOLERANCE_PCT;
 	struct store *s;
-	size_t i, n_runs = 0;
-	const char *batch = NULL;
+	size_t i;
 	enum out_format fmt = OUT_TEXT;
 	int c, ret = TPS_EXIT_ERROR;
 
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
 		case OPT_ENGINE: v.engine = optarg; break;
-		case OPT_MODEL: f.model = optarg; break;
 		case OPT_REF: v.ref = optarg; break;
-		case OPT_TAG: f.tag = optarg; break;
-		case OPT_HOST: f.host = optarg; break;
-		case OPT_BATCH:
-			if (!*optarg)
-				return tps_usage_error(usage, "--batch needs a batch id");
-			batch = optarg;
-			break;
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage))
-				return TPS_EXIT_USAGE;
+			if (format_opt_parse(optarg, &fmt, usage)) {
+				ret = TPS_EXIT_USAGE;
+				goto out;
+			}
 			break;
 		case OPT_TOL:
-			if (tps_parse_double(optarg, &tolerance) < 0 || tolerance < 0)
-				return tps_usage_error(usage, "--tolerance needs a number >= 0, not '%s'",
-						       optarg);
+			if (tps_parse_double(optarg, &tolerance) < 0 || tolerance < 0) {
+				ret = tps_usage_error(usage, "--tolerance needs a number >= 0, "
+						      "not '%s'", optarg);
+				goto out;
+			}
 			break;
 		}
 	}
-	if (c == CMD_OPTS_STOP)
-		return co.ret;
-	if (!(s = tps_ctx_store(ctx)) || labels_check(s, v.engine, f.model, f.tag) < 0)
+	if (c == CMD_OPTS_STOP) {
+		ret = co.ret;
+		goto out;
+	}
+	if (!(s = tps_ctx_store(ctx)) ||
+	    (v.engine && store_label_check(s, STORE_LABEL_ENGINE, v.engine, "--engine") != 1) ||
+	    filter_opts_check(s, &fo) < 0)
 		goto out;
 	/* Every engine is loaded, --engine or not: the shape and the gaps need the others. */
-	if (store_load_series(s, &f, batch, &runs, &n_runs) < 0)
+	if (side_load(s, &fo.f, NULL, RUN_LOAD_VALUES, &sd) < 0)
 		goto out;
-	view = report_series_runs(runs, n_runs);
-	if (series_assemble(view, n_runs, tolerance, &set) < 0) {
+	if (series_assemble(sd.pools, sd.n_pools, tolerance, &set) < 0) {
 		tps_error("cannot analyse the sweep: the tolerance must be a number >= 0");
 		goto out;
 	}
@@ -124,7 +124,8 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	if (!vd.n_shown) {
 		tps_error("no speculative series (runs with an n_max)%s%s%s%s%s%s",
 			  v.engine ? " of '" : "", v.engine ? v.engine : "", v.engine ? "'" : "",
-			  f.model ? " for model '" : "", f.model ? f.model : "", f.model ? "'" : "");
+			  fo.model.n == 1 ? " for model '" : "", fo.model.n == 1 ? fo.model.v[0] : "",
+			  fo.model.n == 1 ? "'" : "");
 		goto out;
 	}
 	if (v.ref) {
@@ -143,8 +144,8 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 out:
 	series_verdict_release(&vd);
 	series_set_release(&set);
-	free(view);
-	store_decode_free(runs, n_runs);
+	side_release(&sd);
+	filter_opts_release(&fo);
 	return ret;
 }
 

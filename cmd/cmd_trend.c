@@ -6,9 +6,8 @@
 #include "analyze/trend.h"
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
+#include "cmd/side.h"
 #include "reports/trend_write.h"
-#include "schema/cells.h"
-#include "schema/history.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>
@@ -70,14 +69,14 @@ static const struct option opts[] = {
 int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct changepoint_params p;
-	struct cell_filter cf = { 0 };
 	struct filter_opts fo = { 0 };
 	struct cmd_opts co = { .cmd = &cmd_trend_entry, .fo = &fo };
 	enum out_format fmt = OUT_TEXT;
-	struct history_series *h[2] = { NULL, NULL };
 	struct trend_write_item *items = NULL;
 	struct trend *trends = NULL;
-	size_t nh[2] = { 0, 0 }, i, n = 0;
+	struct pool *hist = NULL;
+	struct side sd = { 0 };
+	size_t i, n = 0;
 	struct store *s;
 	int c, want[2] = { 1, 1 }, m, ret = TPS_EXIT_ERROR;
 	int64_t seg;
@@ -120,29 +119,32 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 	}
 	if (c == CMD_OPTS_STOP)
 		return co.ret;
-	cf.run = &fo.f;
-	if (!(s = tps_ctx_store(ctx)))
-		return TPS_EXIT_ERROR;
-	if (filter_opts_check(s, &fo.f) < 0)
-		return TPS_EXIT_ERROR;
-	for (m = 0; m < 2; m++) {
-		if (want[m] && store_history(s, &cf, m ? CELL_TG : CELL_PP, &h[m], &nh[m]) < 0)
-			goto out;
-	}
+	if (!(s = tps_ctx_store(ctx)) || filter_opts_check(s, &fo) < 0)
+		goto out;
+	/* The limit counts per series, in a history's own order. */
+	if (side_load_history(s, &fo.f, NULL, RUN_LOAD_VALUES, &sd) < 0)
+		goto out;
 	/* Series order is the store's (model, config, engine); pp before tg. */
-	items = tps_xcalloc(nh[0] + nh[1] + 1, sizeof(*items));
-	trends = tps_xcalloc(nh[0] + nh[1] + 1, sizeof(*trends));
+	items = tps_xcalloc(2 * sd.n_pools + 1, sizeof(*items));
+	trends = tps_xcalloc(2 * sd.n_pools + 1, sizeof(*trends));
+	hist = tps_xcalloc(2 * sd.n_pools + 1, sizeof(*hist));
 	for (m = 0; m < 2; m++) {
-		for (i = 0; i < nh[m]; i++, n++) {
-			if (trend_detect(&h[m][i], h[m][i].n, history_run_values, &p,
-					 &trends[n]) < 0) {
+		for (i = 0; want[m] && i < sd.n_pools; i++) {
+			trend_history(&sd.pools[i], (enum run_metric)m, &hist[n]);
+			if (!hist[n].n) {
+				free(hist[n].runs);
+				continue;
+			}
+			if (trend_detect(&hist[n], (enum run_metric)m, &p, &trends[n]) < 0) {
 				tps_error("cannot search for change points: a parameter is out of "
 					  "range");
+				n++;
 				goto out;
 			}
-			items[n].se = &h[m][i];
+			items[n].se = &hist[n];
 			items[n].metric = m ? "tg" : "pp";
 			items[n].t = &trends[n];
+			n++;
 		}
 	}
 	if (fmt != OUT_JSON)
@@ -151,12 +153,15 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	ret = TPS_EXIT_OK;
 out:
-	for (i = 0; trends && i < nh[0] + nh[1]; i++)
+	for (i = 0; i < n; i++) {
 		trend_release(&trends[i]);
+		free(hist[i].runs);
+	}
+	free(hist);
 	free(trends);
 	free(items);
-	history_free(h[0], nh[0]);
-	history_free(h[1], nh[1]);
+	side_release(&sd);
+	filter_opts_release(&fo);
 	return ret;
 }
 

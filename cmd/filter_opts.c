@@ -1,6 +1,7 @@
-/* filter_opts.c: the run-selection options shared by runs, trend, report, check and
- * export, checked here once (dates are ISO 8601, a limit a whole number), and the
- * --format and $GITHUB_STEP_SUMMARY plumbing of the commands that write markdown. */
+/* filter_opts.c: the run-selection options every command that reads runs shares,
+ * checked here once (label lists against the store, dates ISO 8601, a limit a
+ * whole number), and the --format and $GITHUB_STEP_SUMMARY plumbing of the
+ * commands that write markdown. */
 #include "cmd/filter_opts.h"
 
 #include "analyze/config.h"
@@ -81,23 +82,100 @@ static int parse_date(const char *s, char *buf, size_t len, int *date_only)
 	return 0;
 }
 
+int filter_list_add(struct filter_list *l, const char *arg)
+{
+	if (l->n_arg == FILTER_LIST_MAX)
+		return -1;
+	l->arg[l->n_arg++] = arg;
+	return 0;
+}
+
+struct label_list filter_list_labels(const struct filter_list *l)
+{
+	struct label_list x = { l->v ? l->v : l->arg, l->v ? l->n : l->n_arg };
+
+	return x;
+}
+
+void filter_list_release(struct filter_list *l)
+{
+	for (size_t i = 0; i < l->n_own; i++)
+		free(l->own[i]);
+	free(l->own);
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static int known(char *const *v, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(v[i], name))
+			return 1;
+	return 0;
+}
+
+int filter_list_check(struct store *s, enum store_label_kind k, struct filter_list *l,
+		      const char *opt)
+{
+	const char **out = NULL;
+	char **names = NULL;
+	size_t n_out = 0, n_names = 0, i;
+	int ret = -1;
+
+	if (!l->n_arg || l->v)
+		return 0;
+	if (store_labels(s, k, &names, &n_names) < 0)
+		return -1;
+	for (i = 0; i < l->n_arg; i++) {
+		const char *arg = l->arg[i], *p = arg, *comma;
+
+		if (known(names, n_names, arg) || !strchr(arg, ',')) {
+			out = tps_xrealloc(out, (n_out + 1) * sizeof(*out));
+			out[n_out++] = arg;
+			continue;
+		}
+		/* "a,b": two labels, unless the store holds "a,b" itself (above). */
+		do {
+			comma = strchr(p, ',');
+			if (comma == p || !*p) {
+				tps_error("%s '%s': an empty name in the list", opt, arg);
+				goto out;
+			}
+			l->own = tps_xrealloc(l->own, (l->n_own + 1) * sizeof(*l->own));
+			l->own[l->n_own] = comma ? tps_xstrndup(p, (size_t)(comma - p)) :
+					   tps_xstrdup(p);
+			out = tps_xrealloc(out, (n_out + 1) * sizeof(*out));
+			out[n_out++] = l->own[l->n_own++];
+			p = comma ? comma + 1 : NULL;
+		} while (p);
+	}
+	for (i = 0; i < n_out; i++)
+		if (!known(names, n_names, out[i]) && store_label_check(s, k, out[i], opt) != 1)
+			goto out;
+	l->v = out;
+	l->n = n_out;
+	out = NULL;
+	ret = 0;
+out:
+	free(out);
+	store_labels_free(names, n_names);
+	return ret;
+}
+
 int filter_opts_take(struct filter_opts *fo, int c, const char *arg, const char *usage)
 {
 	struct run_filter *f = &fo->f;
+	struct filter_list *l = NULL;
 	int64_t n;
 	int date_only;
 
 	switch (c) {
-	case FILTER_OPT_ENGINE: f->engine = arg; break;
-	case FILTER_OPT_MODEL: f->model = arg; break;
+	case FILTER_OPT_ENGINE: l = &fo->engine; break;
+	case FILTER_OPT_MODEL: l = &fo->model; break;
+	case FILTER_OPT_TAG: l = &fo->tag; break;
+	case FILTER_OPT_HOST: l = &fo->host; break;
+	case FILTER_OPT_BATCH: l = &fo->batch; break;
 	case FILTER_OPT_ENGINE_VERSION: f->engine_version = arg; break;
-	case FILTER_OPT_TAG: f->tag = arg; break;
-	case FILTER_OPT_HOST: f->host = arg; break;
-	case FILTER_OPT_BATCH:
-		if (!*arg)
-			return tps_usage_error(usage, "--batch needs a batch id");
-		f->batch = arg;
-		break;
 	case FILTER_OPT_SINCE:
 		if (parse_date(arg, fo->since, sizeof(fo->since), &date_only) < 0)
 			return tps_usage_error(usage, "--since needs an ISO 8601 date or date-time "
@@ -121,6 +199,19 @@ int filter_opts_take(struct filter_opts *fo, int c, const char *arg, const char 
 		break;
 	default:
 		return 0;
+	}
+	if (l) {
+		const char *opt = c == FILTER_OPT_ENGINE ? "engine" : c == FILTER_OPT_MODEL ? "model" :
+				  c == FILTER_OPT_TAG ? "tag" : c == FILTER_OPT_HOST ? "host" : "batch";
+		size_t len = strlen(arg);
+
+		if (!len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
+			return tps_usage_error(usage, "--%s needs a name or a comma list of names, "
+					       "not '%s'", opt, arg);
+		if (filter_list_add(l, arg) < 0)
+			return tps_usage_error(usage, "--%s given more than %d times", opt,
+					       FILTER_LIST_MAX);
+		filter_opts_sync(fo);
 	}
 	return 1;
 }
@@ -187,18 +278,33 @@ void ignore_config_warn(const char *keys, const char *a_label, const char *a,
 		    keys, keys, a_label, a ? a : "none", b_label, b ? b : "none");
 }
 
-int labels_check(struct store *s, const char *engine, const char *model, const char *tag)
+void filter_opts_sync(struct filter_opts *fo)
 {
-	if (engine && store_label_check(s, STORE_LABEL_ENGINE, engine, "--engine") != 1)
-		return -1;
-	if (model && store_label_check(s, STORE_LABEL_MODEL, model, "--model") != 1)
-		return -1;
-	if (tag && store_label_check(s, STORE_LABEL_TAG, tag, "--tag") != 1)
-		return -1;
-	return 0;
+	fo->f.engine = filter_list_labels(&fo->engine);
+	fo->f.model = filter_list_labels(&fo->model);
+	fo->f.tag = filter_list_labels(&fo->tag);
+	fo->f.host = filter_list_labels(&fo->host);
+	fo->f.batch = filter_list_labels(&fo->batch);
 }
 
-int filter_opts_check(struct store *s, const struct run_filter *f)
+int filter_opts_check(struct store *s, struct filter_opts *fo)
 {
-	return labels_check(s, f->engine, f->model, f->tag);
+	int ret = filter_list_check(s, STORE_LABEL_ENGINE, &fo->engine, "--engine") < 0 ||
+		  filter_list_check(s, STORE_LABEL_MODEL, &fo->model, "--model") < 0 ||
+		  filter_list_check(s, STORE_LABEL_TAG, &fo->tag, "--tag") < 0 ||
+		  filter_list_check(s, STORE_LABEL_HOST, &fo->host, "--host") < 0 ||
+		  filter_list_check(s, STORE_LABEL_BATCH, &fo->batch, "--batch") < 0 ? -1 : 0;
+
+	filter_opts_sync(fo);
+	return ret;
+}
+
+void filter_opts_release(struct filter_opts *fo)
+{
+	filter_list_release(&fo->engine);
+	filter_list_release(&fo->model);
+	filter_list_release(&fo->tag);
+	filter_list_release(&fo->host);
+	filter_list_release(&fo->batch);
+	memset(&fo->f, 0, sizeof(fo->f));
 }

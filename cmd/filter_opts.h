@@ -1,14 +1,16 @@
-/* filter_opts.h: the run-selection options that runs, trend, report, check and
- * export share (--engine, --model, --engine-version, --tag, --host, --batch,
- * --since, --until and, where a command offers it, --limit), parsed once into a
- * struct run_filter (schema/store.h), and the --format option of the commands that
- * print text, JSON, markdown or CSV. */
+/* filter_opts.h: the run-selection options every command that reads runs shares
+ * (--engine, --model, --engine-version, --tag, --host, --batch, --since, --until
+ * and, where a command offers it, --limit), parsed once into a struct run_filter
+ * (schema/store.h): the one parser of a label list ("--tag a,b", "--tag a --tag
+ * b"), checked against the store once. And the --format option of the commands
+ * that print text, JSON, markdown or CSV. */
 #ifndef CMD_FILTER_OPTS_H
 #define CMD_FILTER_OPTS_H
 
 #include <stdio.h>
 
 #include "reports/table.h"
+#include "schema/labels.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
@@ -50,8 +52,9 @@ enum {
 	"  --engine <label>        only runs of this engine\n"                             \
 	"  --model <label>         only runs of this model\n"                              \
 	"  --tag <t>               only runs with this tag\n"                              \
-	"                          (an engine, model or tag the store does not hold is\n" \
-	"                          an error, exit 3, listing the known ones closest first)\n" \
+	"                          (an engine, model, tag, host or batch the store does\n" \
+	"                          not hold is an error, exit 3, listing the known ones\n" \
+	"                          closest first)\n"                                       \
 	FILTER_HELP_MORE
 #define FILTER_HELP_MORE                                                             \
 	"  --engine-version <v>    only runs of this engine version (e.g. b7123-4e1b2c3)\n" \
@@ -61,15 +64,47 @@ enum {
 	"                          date-time (2025-06-01, 2025-06-01T12:00:00Z; UTC unless\n" \
 	"                          it carries an offset)\n"                                \
 	"  --until <date>          only runs started at or before it (a date alone counts\n" \
-	"                          to the end of that day)\n"
+	"                          to the end of that day)\n"                              \
+	"  --engine, --model, --tag, --host and --batch take a comma list, and may be\n"   \
+	"  given again: a run matches any of them ('--tag a,b' is '--tag a --tag b'; a\n"  \
+	"  name the store holds as it is, comma and all, stays whole)\n"
 #define FILTER_HELP_LIMIT                                                            \
 	"  --limit <n>             only the latest n runs\n"
 
-/* The parsed filters: f points into argv and into the normalised dates held here,
- * so the struct must outlive every use of f. Zero it before the first option. */
+/* The most times one list option may be given. */
+#define FILTER_LIST_MAX 64
+
+/* The labels one list option gathered: each argument as given (borrowed from
+ * argv, no heap until the check), until the store check splits those it does
+ * not hold whole at their commas (then v is a heap array and own the parts). */
+struct filter_list {
+	const char *arg[FILTER_LIST_MAX];
+	size_t n_arg;
+	const char **v;
+	size_t n;
+	char **own;
+	size_t n_own;
+};
+
+/* Adds one option's argument to l: 0, or -1 when l is full. */
+int filter_list_add(struct filter_list *l, const char *arg);
+/* Checks l against the labels of kind k the store holds: an argument the store
+ * holds whole stays; another is split at its commas and each part must be held.
+ * 0 when every label is known, else -1 after one error line naming opt and
+ * listing the known names, closest first (schema/labels.h). */
+int filter_list_check(struct store *s, enum store_label_kind k, struct filter_list *l,
+		      const char *opt);
+/* The list as a run filter reads it (borrowing l). */
+struct label_list filter_list_labels(const struct filter_list *l);
+void filter_list_release(struct filter_list *l);
+
+/* The parsed filters: f points into argv, into the lists and into the normalised
+ * dates held here, so the struct must outlive every use of f. Zero it before the
+ * first option; release it with filter_opts_release(). */
 struct filter_opts {
 	struct run_filter f;
 	char since[40], until[40];
+	struct filter_list engine, model, tag, host, batch;
 };
 
 /* Takes one option the getopt loop returned: 1 when c was a shared filter option
@@ -88,12 +123,13 @@ int ignore_config_opt(const char *arg, const char *usage);
 void ignore_config_warn(const char *keys, const char *a_label, const char *a,
 			const char *b_label, const char *b);
 
-/* Refuses a filter naming an engine, model or tag the store does not hold: 0 when
- * every name given is known, else -1 after one error line listing the known
- * names, closest first (schema/labels.h). */
-int filter_opts_check(struct store *s, const struct run_filter *f);
-/* The same for names given apart (NULL: not given): --engine, --model, --tag. */
-int labels_check(struct store *s, const char *engine, const char *model, const char *tag);
+/* Points fo->f's lists at fo's (after a list changed). */
+void filter_opts_sync(struct filter_opts *fo);
+/* Checks every list of fo against the store (filter_list_check()) and points
+ * fo->f at the checked lists: 0, or -1 after one error line. */
+int filter_opts_check(struct store *s, struct filter_opts *fo);
+/* Frees what fo's lists own. */
+void filter_opts_release(struct filter_opts *fo);
 
 /* What a command prints. */
 enum out_format { OUT_TEXT, OUT_JSON, OUT_MD, OUT_CSV };

@@ -110,7 +110,7 @@ char *answer_text_compare(const struct parity_result *r, const char *ours, const
 
 static void gate_name(const void *r, size_t row, char *name, size_t len)
 {
-	parity_side_name(&((const struct gate_result *)r)->rows[row].cand->side, name, len);
+	run_cell_name(((const struct gate_result *)r)->rows[row].cand->side, name, len);
 }
 
 char *answer_text_gate(const struct gate_result *r)

@@ -59,7 +59,7 @@ void baseline_write_list(FILE *f, const struct baseline_info *b, size_t n,
 	table_release(&t);
 }
 
-int baseline_write_show_json(FILE *f, const char *name, const struct cell_run *runs,
+int baseline_write_show_json(FILE *f, const char *name, const struct run *runs,
 			     size_t n)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
@@ -68,7 +68,7 @@ int baseline_write_show_json(FILE *f, const char *name, const struct cell_run *r
 	cJSON_AddStringToObject(root, "name", name);
 	arr = cJSON_AddArrayToObject(root, "runs");
 	for (i = 0; i < n; i++) {
-		const struct cell_run *r = &runs[i];
+		const struct run *r = &runs[i];
 		cJSON *o = cJSON_CreateObject();
 		cJSON_AddItemToArray(arr, o);
 		cJSON_AddStringToObject(o, "uuid", r->uuid);
@@ -85,7 +85,7 @@ int baseline_write_show_json(FILE *f, const char *name, const struct cell_run *r
 	return json_write(f, root);
 }
 
-void baseline_show_table(struct table *t, const struct cell_run *runs, size_t n)
+void baseline_show_table(struct table *t, const struct run *runs, size_t n)
 {
 	static const struct table_colspec cols[] = {
 		{ TABLE_LABEL, "uuid", 0 },
@@ -100,7 +100,7 @@ void baseline_show_table(struct table *t, const struct cell_run *runs, size_t n)
 
 	table_init_cols(t, cols, sizeof(cols) / sizeof(cols[0]));
 	for (i = 0; i < n; i++) {
-		const struct cell_run *r = &runs[i];
+		const struct run *r = &runs[i];
 
 		row = table_add_row(t);
 		table_set(t, row, 0, r->uuid);
@@ -116,7 +116,7 @@ void baseline_show_table(struct table *t, const struct cell_run *runs, size_t n)
 	}
 }
 
-void baseline_write_show(FILE *f, const char *name, const struct cell_run *runs, size_t n,
+void baseline_write_show(FILE *f, const char *name, const struct run *runs, size_t n,
 			 enum table_format fmt)
 {
 	struct table t;

@@ -8,7 +8,7 @@
 
 #include "reports/table.h"
 #include "schema/baseline.h"
-#include "schema/cells.h"
+#include "analyze/cellset.h"
 
 /* `baseline list --json`: a JSON array of {"name", "created_at", "runs",
  * "samples"}. All borrowed. -1 after an error line when cJSON runs out of memory,
@@ -27,16 +27,16 @@ void baseline_write_list(FILE *f, const struct baseline_info *b, size_t n,
 /* `baseline show --json`: {"name", "runs": [{"uuid", "engine", "model",
  * "spec_type", "n_max", "endpoint", "tag", "host", "started_at", "samples"}]}. All
  * borrowed. 0 ok, -1 as above. */
-int baseline_write_show_json(FILE *f, const char *name, const struct cell_run *runs,
+int baseline_write_show_json(FILE *f, const char *name, const struct run *runs,
 			     size_t n);
 
 /* The table of `baseline show`: uuid, engine, model, spec_type, n_max, tag,
  * samples. Release t with table_release(). */
-void baseline_show_table(struct table *t, const struct cell_run *runs, size_t n);
+void baseline_show_table(struct table *t, const struct run *runs, size_t n);
 
 /* `baseline show`: "baseline '<name>': <n> run(s)" and the table in fmt (CSV: the
  * table alone). All borrowed. */
-void baseline_write_show(FILE *f, const char *name, const struct cell_run *runs, size_t n,
+void baseline_write_show(FILE *f, const char *name, const struct run *runs, size_t n,
 			 enum table_format fmt);
 
 #endif

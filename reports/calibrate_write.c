@@ -25,7 +25,7 @@ static char *skip_text(const struct noise_pair *p)
 {
 	char cell[160], why[160];
 
-	parity_side_name(p->b, cell, sizeof(cell));
+	run_cell_name(p->b, cell, sizeof(cell));
 	parity_diff_text(&p->diff, why, sizeof(why));
 	return tps_xasprintf("%s %s: the two latest runs are not an A/A pair: %s", cell,
 			     p->b->engine, why);
@@ -50,7 +50,7 @@ void calibrate_table(struct table *t, const struct noise_pair *p, size_t n)
 
 		if (p[i].diff.kind != PARITY_DIFF_NONE)
 			continue;
-		parity_side_name(p[i].b, cell, sizeof(cell));
+		run_cell_name(p[i].b, cell, sizeof(cell));
 		for (m = 0; m < PARITY_N_METRICS; m++) {
 			size_t row;
 
@@ -94,7 +94,7 @@ int calibrate_write_json(const struct noise_pair *p, size_t n)
 	int m;
 
 	for (i = 0; i < n; i++) {
-		const struct parity_side *a = p[i].a, *b = p[i].b;
+		const struct run *a = p[i].a, *b = p[i].b;
 
 		if (p[i].diff.kind != PARITY_DIFF_NONE) {
 			char *msg = skip_text(&p[i]);

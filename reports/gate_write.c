@@ -26,7 +26,7 @@
 
 static void cell_name(const struct gate_cell *c, char *buf, size_t len)
 {
-	parity_side_name(&c->side, buf, len);
+	run_cell_name(c->side, buf, len);
 }
 
 void gate_write_note(const struct gate_report *h, const struct gate_note *n, char *buf,
@@ -42,7 +42,7 @@ void gate_write_note(const struct gate_report *h, const struct gate_note *n, cha
 		break;
 	case GATE_NOTE_ENGINES:
 		snprintf(buf, len, "cell '%s': the baseline holds %zu engines; gating against '%s'",
-			 cell, n->n_engines, n->base->side.engine);
+			 cell, n->n_engines, n->base->side->engine);
 		break;
 	case GATE_NOTE_NOT_COMPARABLE:
 		parity_diff_text(&n->diff, why, sizeof(why));
@@ -144,12 +144,12 @@ static void find_message(const struct gate_finding *f, char *buf, size_t len)
 		parity_env_names(f->env_flags, names, sizeof(names));
 		snprintf(buf, len, "%s: the %s run %s carries %s: its numbers may be the "
 			 "environment's, not the engine's", cell, f->base ? "baseline" : "candidate",
-			 f->cell->side.uuid, names);
+			 f->cell->side->uuid, names);
 		return;
 	}
 	snprintf(buf, len, "%s: %lld of %lld samples of %srun %s are %s", cell,
 		 (long long)f->count, (long long)f->n_samples, f->base ? "the baseline " : "",
-		 f->cell->side.uuid, record_flag_name(f->flag));
+		 f->cell->side->uuid, record_flag_name(f->flag));
 }
 
 static void output_message(const struct gate_output *o, char *buf, size_t len)
@@ -161,7 +161,7 @@ static void output_message(const struct gate_output *o, char *buf, size_t len)
 		snprintf(buf, len, "%s: outputs not comparable (a run not at temperature 0)", cell);
 	else
 		snprintf(buf, len, "%s: %lld of %lld outputs identical to the baseline run %s", cell,
-			 (long long)o->identical, (long long)o->compared, o->base->side.uuid);
+			 (long long)o->identical, (long long)o->compared, o->base->side->uuid);
 }
 
 static void trend_message(const struct gate_trend *t, char *buf, size_t len)
@@ -208,7 +208,7 @@ static unsigned rows_vary(const struct gate_result *r, char **same)
 	size_t i;
 
 	for (i = 0; i < r->n_rows; i++)
-		cfg[i] = r->rows[i].cand->side.config;
+		cfg[i] = r->rows[i].cand->side->config;
 	vary = parity_configs_varying(cfg, r->n_rows, same);
 	free(cfg);
 	return vary;
@@ -230,7 +230,7 @@ void gate_table(struct table *t, const struct gate_report *h, const struct gate_
 		char ci[80];
 		size_t row = table_add_row(t);
 
-		parity_side_label(&w->cand->side, vary, cell, sizeof(cell));
+		run_cell_label(w->cand->side, vary, cell, sizeof(cell));
 		table_set(t, row, G_CELL, cell);
 		table_set(t, row, G_METRIC, gate_metric_name(w->metric));
 		table_num_as(t, row, G_BASE, k, w->g.baseline_mean);
@@ -310,9 +310,9 @@ static void checks_md(FILE *f, const struct gate_report *h, const struct gate_re
 		for (i = 0; i < r->n_find; i++) {
 			const struct gate_finding *g = &r->find[i];
 			row = table_add_row(&t);
-			parity_side_name(&g->cell->side, cell, sizeof(cell));
+			run_cell_name(g->cell->side, cell, sizeof(cell));
 			table_set(&t, row, 0, cell);
-			table_set(&t, row, 1, g->cell->side.uuid);
+			table_set(&t, row, 1, g->cell->side->uuid);
 			if (g->env_flags) {
 				char names[160];
 				parity_env_names(g->env_flags, names, sizeof(names));
@@ -335,7 +335,7 @@ static void checks_md(FILE *f, const struct gate_report *h, const struct gate_re
 		for (i = 0; i < r->n_trend; i++) {
 			const struct gate_trend *g = &r->trend[i];
 			row = table_add_row(&t);
-			parity_side_name(&g->cell->side, cell, sizeof(cell));
+			run_cell_name(g->cell->side, cell, sizeof(cell));
 			table_set(&t, row, 0, cell);
 			table_set(&t, row, 1, gate_metric_name(g->metric));
 			table_set(&t, row, 2, g->run->uuid);
@@ -495,7 +495,7 @@ static void json_rows(cJSON *arr, const struct gate_result *r)
 
 	for (i = 0; i < r->n_rows; i++) {
 		const struct gate_row *w = &r->rows[i];
-		const struct parity_side *s = &w->cand->side;
+		const struct run *s = w->cand->side;
 		cJSON *c = cJSON_CreateObject();
 
 		cJSON_AddItemToArray(arr, c);
@@ -512,7 +512,7 @@ static void json_rows(cJSON *arr, const struct gate_result *r)
 		json_put_num(c, "noise_pct", w->noise_pct);
 		cJSON_AddNumberToObject(c, "n_baseline", (double)w->g.n_baseline);
 		cJSON_AddNumberToObject(c, "n_candidate", (double)w->g.n_candidate);
-		cJSON_AddStringToObject(c, "baseline_run", w->base->side.uuid);
+		cJSON_AddStringToObject(c, "baseline_run", w->base->side->uuid);
 		cJSON_AddStringToObject(c, "candidate_run", s->uuid);
 		cJSON_AddStringToObject(c, "status", verdict_gate_outcome_name(w->g.outcome));
 		cJSON_AddNumberToObject(c, "rounds", (double)w->g.rounds);
@@ -580,7 +580,7 @@ static void json_checks(cJSON *root, const struct gate_report *h, const struct g
 		cJSON_AddItemToArray(arr, v);
 		cell_name(g->cell, cell, sizeof(cell));
 		cJSON_AddStringToObject(v, "cell", cell);
-		cJSON_AddStringToObject(v, "run", g->cell->side.uuid);
+		cJSON_AddStringToObject(v, "run", g->cell->side->uuid);
 		if (g->env_flags) {
 			char names[160];
 			parity_env_names(g->env_flags, names, sizeof(names));
@@ -600,8 +600,8 @@ static void json_checks(cJSON *root, const struct gate_report *h, const struct g
 		cJSON_AddItemToArray(arr, v);
 		cell_name(g->cand, cell, sizeof(cell));
 		cJSON_AddStringToObject(v, "cell", cell);
-		cJSON_AddStringToObject(v, "candidate_run", g->cand->side.uuid);
-		cJSON_AddStringToObject(v, "baseline_run", g->base->side.uuid);
+		cJSON_AddStringToObject(v, "candidate_run", g->cand->side->uuid);
+		cJSON_AddStringToObject(v, "baseline_run", g->base->side->uuid);
 		json_put_i64(v, "outputs_compared", g->compared < 0 ? INT64_MIN : g->compared);
 		json_put_i64(v, "outputs_identical", g->identical < 0 ? INT64_MIN : g->identical);
 		cJSON_AddStringToObject(v, "status", g->fail ? "fail" : "pass");
@@ -611,9 +611,9 @@ static void json_checks(cJSON *root, const struct gate_report *h, const struct g
 		const struct gate_trend *t = &r->trend[i];
 		cJSON *v = cJSON_CreateObject();
 		cJSON_AddItemToArray(arr, v);
-		cJSON_AddStringToObject(v, "model", t->cell->side.model);
-		cJSON_AddStringToObject(v, "spec_type", t->cell->side.spec_type);
-		json_put_rung(v, "n_max", t->cell->side.n_max);
+		cJSON_AddStringToObject(v, "model", t->cell->side->model);
+		cJSON_AddStringToObject(v, "spec_type", t->cell->side->spec_type);
+		json_put_rung(v, "n_max", t->cell->side->n_max);
 		cJSON_AddStringToObject(v, "metric", gate_metric_name(t->metric));
 		cJSON_AddStringToObject(v, "run", t->run->uuid);
 		cJSON_AddStringToObject(v, "tag", t->run->tag);
@@ -732,7 +732,7 @@ static void junit_cases(FILE *f, const struct gate_report *h, const struct gate_
 		const struct gate_row *w = &r->rows[i];
 		int fail = row_fails(h, w);
 		cell_name(w->cand, cell, sizeof(cell));
-		snprintf(cls, sizeof(cls), "tpsdb.gate.%s", w->cand->side.model);
+		snprintf(cls, sizeof(cls), "tpsdb.gate.%s", w->cand->side->model);
 		snprintf(name, sizeof(name), "%s %s", cell, gate_metric_name(w->metric));
 		row_message(h, w, msg, sizeof(msg));
 		junit_case(f, cls, name, fail ? msg : NULL);
@@ -749,7 +749,7 @@ static void junit_cases(FILE *f, const struct gate_report *h, const struct gate_
 	for (i = 0; i < r->n_trend; i++) {
 		const struct gate_trend *t = &r->trend[i];
 		cell_name(t->cell, cell, sizeof(cell));
-		snprintf(cls, sizeof(cls), "tpsdb.trend.%s", t->cell->side.model);
+		snprintf(cls, sizeof(cls), "tpsdb.trend.%s", t->cell->side->model);
 		snprintf(name, sizeof(name), "%s %s trend", cell, gate_metric_name(t->metric));
 		trend_message(t, msg, sizeof(msg));
 		junit_case(f, cls, name, t->fail ? msg : NULL);

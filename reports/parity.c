@@ -80,7 +80,7 @@ char *parity_rows_constant(const struct parity_result *r, unsigned varying)
 	return NULL;
 }
 
-void parity_side_label(const struct parity_side *s, unsigned varying, char *buf, size_t len)
+void run_cell_label(const struct run *s, unsigned varying, char *buf, size_t len)
 {
 	char *label = config_label(s->config, varying);
 
@@ -108,7 +108,7 @@ unsigned parity_configs_varying(const char *const *cfg, size_t n, char **constan
 	return v;
 }
 
-void parity_side_name(const struct parity_side *s, char *buf, size_t len)
+void run_cell_name(const struct run *s, char *buf, size_t len)
 {
 	parity_cell_name(s->model, s->spec_type, s->n_max, s->endpoint, buf, len);
 	with_config(s->config, buf, len);
@@ -127,7 +127,7 @@ static const char *str(const char *s)
 
 void parity_diff_text(const struct parity_diff *d, char *buf, size_t len)
 {
-	const struct parity_side *a = d->a, *b = d->b;
+	const struct run *a = d->a, *b = d->b;
 
 	if (len)
 		buf[0] = '\0';
@@ -165,7 +165,7 @@ char *parity_note_text(const struct parity_note *n)
 {
 	char name[256], why[160];
 
-	parity_side_name(n->cell, name, sizeof(name));
+	run_cell_name(n->cell, name, sizeof(name));
 	if (n->kind == PARITY_NOTE_LONE)
 		return tps_xasprintf("cell '%s': no run of '%s' to compare with", name,
 				     str(n->missing));
@@ -183,7 +183,7 @@ int parity_stop_error(const struct parity_result *r)
 				 r->stop_cell ? str(r->stop_cell->model) : "");
 	if (!r->stop_cell)
 		return tps_error("cannot compare: no cell was judged");
-	parity_side_name(r->stop_cell, name, sizeof(name));
+	run_cell_name(r->stop_cell, name, sizeof(name));
 	parity_diff_text(&r->stop_diff, why, sizeof(why));
 	return tps_error("refusing to compare cell '%s': %s (--force compares anyway)", name, why);
 }
@@ -203,6 +203,14 @@ void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, c
 	char ci[80];
 
 	verdict_interval_text(v, ci, sizeof(ci));
+	if (v->regression == VERDICT_REG_SPOILED) {
+		char env[160];
+
+		parity_env_names(v->spoiled, env, sizeof(env));
+		snprintf(buf, len, "spoiled: %s while an instance it used measured, so its "
+			 "interval %s is not an answer; measure again on a quiet machine", env, ci);
+		return;
+	}
 	if (reason == ESTIMATE_REASON_ONE_INSTANCE) {
 		snprintf(buf, len, "undecided: one instance a side, whose requests cannot show "
 			 "the scatter between instances; --rounds 2 or more (or a stored A/A "
@@ -230,6 +238,7 @@ void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, c
 			snprintf(buf, len, "undecided: no interval (fewer than two instances or "
 				 "requests a side)");
 		break;
+	case VERDICT_REG_SPOILED:
 	case VERDICT_REG_UNKNOWN:
 		snprintf(buf, len, "unknown: no usable value");
 		break;

@@ -26,13 +26,13 @@ void parity_row_label(const struct parity_row *w, unsigned varying, char *buf, s
  * config, or NULL when no row has one or nothing is shared. Caller frees. */
 char *parity_rows_constant(const struct parity_result *r, unsigned varying);
 /* parity_row_label() of a side: only the config keys in varying. */
-void parity_side_label(const struct parity_side *s, unsigned varying, char *buf, size_t len);
+void run_cell_label(const struct run *s, unsigned varying, char *buf, size_t len);
 /* The config keys that vary among the n configs of cfg (config_varying()), and in
  * *constant the keys they share, from the first non-empty one, as
  * parity_rows_constant() (NULL: none). Caller frees what *constant gets. */
 unsigned parity_configs_varying(const char *const *cfg, size_t n, char **constant);
 /* parity_cell_name() of a side, then its config as parity_row_name() does. */
-void parity_side_name(const struct parity_side *s, char *buf, size_t len);
+void run_cell_name(const struct run *s, char *buf, size_t len);
 
 /* Why two runs may not be compared, e.g. "model sha256 differs (1a2b3c4d5e6f vs
  * 9f8e7d6c5b4a)" or "n_predict differs (256 vs 128)"; "" for PARITY_DIFF_NONE.

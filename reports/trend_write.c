@@ -30,22 +30,23 @@ static double round_sig(double v)
 
 static cJSON *series_json(const struct trend_write_item *it)
 {
-	const struct history_series *se = it->se;
+	const struct pool *se = it->se;
+	const struct run *f = pool_face(se);
 	const struct trend *t = it->t;
 	cJSON *o = cJSON_CreateObject(), *a;
 	size_t k;
 
-	cJSON_AddStringToObject(o, "engine", se->engine);
-	cJSON_AddStringToObject(o, "model", se->model);
-	cJSON_AddStringToObject(o, "spec_type", se->spec_type);
-	json_put_i64(o, "n_max", se->n_max);
-	cJSON_AddStringToObject(o, "endpoint", se->endpoint);
+	cJSON_AddStringToObject(o, "engine", f->engine);
+	cJSON_AddStringToObject(o, "model", f->model);
+	cJSON_AddStringToObject(o, "spec_type", f->spec_type);
+	json_put_i64(o, "n_max", f->n_max);
+	cJSON_AddStringToObject(o, "endpoint", f->endpoint);
 	cJSON_AddStringToObject(o, "metric", it->metric);
 	cJSON_AddNumberToObject(o, "n_runs", (double)se->n);
 	a = cJSON_AddArrayToObject(o, "change_points");
 	for (k = 0; k < t->n_cps; k++) {
 		const struct changepoint *cp = &t->cps[k];
-		const struct history_run *r = &se->runs[cp->index];
+		const struct run *r = se->runs[cp->index];
 		cJSON *c = cJSON_CreateObject();
 		cJSON_AddStringToObject(c, "run", r->uuid);
 		cJSON_AddStringToObject(c, "tag", r->tag);
@@ -61,7 +62,7 @@ static cJSON *series_json(const struct trend_write_item *it)
 }
 
 /* Where a series starts or ends: its run's engine version, else its start date. */
-static const char *run_point(const struct history_run *r)
+static const char *run_point(const struct run *r)
 {
 	if (r->engine_version && *r->engine_version)
 		return r->engine_version;
@@ -102,30 +103,31 @@ void trend_tables(struct table *st, struct table *ct, const struct trend_write_i
 	table_col(ct, C_CHANGE, TABLE_DELTA, "change", 0);
 	table_col(ct, C_P, TABLE_NUMBER, "p", 0);
 	for (i = 0; i < n; i++) {
-		const struct history_series *se = items[i].se;
+		const struct pool *se = items[i].se;
+		const struct run *f = pool_face(se);
 		const struct trend *t = items[i].t;
 		size_t row = table_add_row(st);
 		int reg = trend_latest_regression(t);
-		char *cfg = cell_label(se->spec_type, se->n_max, se->endpoint);
+		char *cfg = cell_label(f->spec_type, f->n_max, f->endpoint);
 
-		table_set(st, row, S_ENGINE, se->engine);
-		table_set(st, row, S_MODEL, se->model);
+		table_set(st, row, S_ENGINE, f->engine);
+		table_set(st, row, S_MODEL, f->model);
 		table_set(st, row, S_CONFIG, cfg);
 		table_set(st, row, S_METRIC, items[i].metric);
 		table_setf(st, row, S_RUNS, "%zu", se->n);
-		table_set(st, row, S_FIRST, se->n ? run_point(&se->runs[0]) : "-");
-		table_set(st, row, S_LAST, se->n ? run_point(&se->runs[se->n - 1]) : "-");
+		table_set(st, row, S_FIRST, se->n ? run_point(se->runs[0]) : "-");
+		table_set(st, row, S_LAST, se->n ? run_point(se->runs[se->n - 1]) : "-");
 		table_setf(st, row, S_CPS, "%zu", t->n_cps);
 		table_set(st, row, S_LATEST, reg ? "regression" : "-");
 		if (reg)
 			table_mark(st, row, S_LATEST);
 		for (k = 0; k < t->n_cps; k++) {
 			const struct changepoint *cp = &t->cps[k];
-			const struct history_run *r = &se->runs[cp->index];
+			const struct run *r = se->runs[cp->index];
 			size_t cr = table_add_row(ct);
 
-			table_set(ct, cr, C_ENGINE, se->engine);
-			table_set(ct, cr, C_MODEL, se->model);
+			table_set(ct, cr, C_ENGINE, f->engine);
+			table_set(ct, cr, C_MODEL, f->model);
 			table_set(ct, cr, C_CONFIG, cfg);
 			table_set(ct, cr, C_METRIC, items[i].metric);
 			table_set(ct, cr, C_RUN, r->uuid);

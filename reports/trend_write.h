@@ -1,6 +1,6 @@
 /* trend_write.h: the tables (text, markdown, CSV) and JSON of 'tpsdb trend', one entry per history series
  * and metric with the change points analyze/trend.h found in it. Renders only:
- * the series come loaded (schema/history.h) and the trend decided. */
+ * the series come loaded (cmd/side.h) and the trend decided. */
 #ifndef REPORTS_TREND_WRITE_H
 #define REPORTS_TREND_WRITE_H
 
@@ -9,11 +9,11 @@
 
 #include "analyze/trend.h"
 #include "reports/table.h"
-#include "schema/history.h"
 
-/* One series and what was found in it; all borrowed. */
+/* One series (a history: a pool of its runs in build or start order) and what
+ * was found in it; all borrowed. */
 struct trend_write_item {
-	const struct history_series *se;
+	const struct pool *se;
 	const char *metric; /* "pp" or "tg" */
 	const struct trend *t;
 };

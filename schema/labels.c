@@ -20,9 +20,16 @@ int store_labels(struct store *s, enum store_label_kind k, char ***out, size_t *
 	static const char tag_sql[] =
 		"SELECT DISTINCT tag FROM run WHERE tag <> '' ORDER BY tag";
 	static const char baseline_sql[] = "SELECT name FROM baseline ORDER BY name";
+	static const char host_sql[] =
+		"SELECT DISTINCT h.name FROM host h JOIN run r ON r.host_id = h.id ORDER BY h.name";
+	static const char batch_sql[] =
+		"SELECT DISTINCT batch FROM run WHERE batch IS NOT NULL AND batch <> '' "
+		"ORDER BY batch";
 	const char *sql = k == STORE_LABEL_ENGINE ? engine_sql :
 			  k == STORE_LABEL_MODEL  ? model_sql :
 			  k == STORE_LABEL_TAG    ? tag_sql :
+			  k == STORE_LABEL_HOST   ? host_sql :
+			  k == STORE_LABEL_BATCH  ? batch_sql :
 						    baseline_sql;
 	sqlite3_stmt *st = store_stmt(s, sql);
 	char **v = NULL;
@@ -62,6 +69,8 @@ static const char *kind_name(enum store_label_kind k)
 	case STORE_LABEL_MODEL: return "model";
 	case STORE_LABEL_TAG: return "tag";
 	case STORE_LABEL_BASELINE: return "baseline";
+	case STORE_LABEL_HOST: return "host";
+	case STORE_LABEL_BATCH: return "batch";
 	}
 	return "name";
 }

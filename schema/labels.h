@@ -1,4 +1,5 @@
-/* labels.h: the names a user may pass to --engine, --model, --tag and --baseline,
+/* labels.h: the names a user may pass to --engine, --model, --tag, --host, --batch
+ * and --baseline,
  * as the store holds them, so that a name matching nothing can be refused with the
  * known ones listed instead of an empty answer. */
 #ifndef SCHEMA_LABELS_H
@@ -13,6 +14,8 @@ enum store_label_kind {
 	STORE_LABEL_MODEL,    /* model labels that have a run */
 	STORE_LABEL_TAG,      /* non-empty run tags */
 	STORE_LABEL_BASELINE, /* baseline names */
+	STORE_LABEL_HOST,     /* host names that have a run */
+	STORE_LABEL_BATCH,    /* collect batch ids */
 };
 
 /* The distinct names of kind k in the store, sorted: *out gets a heap array of *n

@@ -31,8 +31,30 @@ static void sql_collector_gone(sqlite3_context *cx, int argc, sqlite3_value **v)
 	sqlite3_result_int(cx, collector_gone((const char *)host, (const char *)boot, pid, start));
 }
 
+/* tps_in(x, list): 1 when the text x is one of the labels of list, a blob of
+ * NUL-ended labels (store_bind_run_filter()); 0 otherwise, and for a NULL x. */
+static void sql_in(sqlite3_context *cx, int argc, sqlite3_value **v)
+{
+	const char *x = (const char *)sqlite3_value_text(v[0]);
+	const char *p = sqlite3_value_blob(v[1]);
+	int n = sqlite3_value_bytes(v[1]), len, found = 0;
+
+	(void)argc;
+	if (x && p) {
+		len = (int)strlen(x) + 1;
+		for (const char *end = p + n; p < end && !found;) {
+			size_t k = strnlen(p, (size_t)(end - p));
+			found = (int)k + 1 == len && !memcmp(p, x, k);
+			p += k + 1;
+		}
+	}
+	sqlite3_result_int(cx, found);
+}
+
 static void register_functions(sqlite3 *db)
 {
+	sqlite3_create_function(db, "tps_in", 2, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_in,
+				NULL, NULL);
 	sqlite3_create_function(db, "tps_collector_gone", 4, SQLITE_UTF8, NULL,
 				sql_collector_gone, NULL, NULL);
 }

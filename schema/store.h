@@ -89,19 +89,33 @@ int store_run_restore(struct store *s, const struct run_rec *r, const struct sam
 
 /* --- reading runs back whole (schema/read.c): export and merge --- */
 
-/* Which runs a listing holds: every condition set must match (NULL: any). One
- * WHERE fragment with bound parameters (schema/run_filter.c) serves every listing,
- * so runs, check, export, trend and report filter alike. */
+/* The labels a filter accepts for one field: any one of them (v[0..n), borrowed);
+ * n 0: no condition. */
+struct label_list {
+	const char *const *v;
+	size_t n;
+};
+
+/* Which runs a listing holds: every condition set must match (an empty list or
+ * NULL: any). One WHERE fragment with bound parameters (schema/run_filter.c)
+ * serves every listing and the cell set's loader (schema/cellset.h), so runs,
+ * check, export, trend, compare, gate, sweep, report and plan select alike. */
 struct run_filter {
-	const char *engine, *model, *tag, *host, *uuid; /* exact labels */
-	const char *engine_version;                      /* the engine's version string */
-	const char *batch;                               /* a collect invocation's id */
+	struct label_list engine, model, tag, host; /* exact labels */
+	struct label_list batch;                     /* collect invocations' ids */
+	const char *uuid;                            /* one run */
+	const char *engine_version;                  /* the engine's version string */
+	const char *baseline;                        /* only runs frozen in it */
 	/* Start-time bounds, inclusive: an ISO 8601 date or date-time, UTC unless it
 	 * carries an offset; cmd/filter_opts.c checks them and turns a date alone in
 	 * until into the end of that day. */
 	const char *since, *until;
 	int64_t limit; /* > 0: only the latest limit runs (per series in a history); 0: all */
 };
+
+/* Whether f chooses runs by name (a tag, a batch or a baseline), which the cell
+ * set pools whole, rather than only narrowing them (analyze/cellset.h). */
+int run_filter_chooses(const struct run_filter *f);
 
 /* Calls cb once per matching run, in start order, with the run and all its samples
  * (ordered by prompt name, rep). Both are borrowed for the call. Stops and returns

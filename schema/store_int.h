@@ -38,11 +38,15 @@ double store_col_double(sqlite3_stmt *st, int i);
  * m (model) and h (host), bound by store_bind_run_filter() through parameters
  * named :f_*. It says nothing of f->limit, which each listing applies its way. */
 #define RUN_FILTER_SQL                                                                   \
-	"(:f_engine IS NULL OR e.label=:f_engine) AND (:f_model IS NULL OR m.label=:f_model) " \
-	"AND (:f_tag IS NULL OR r.tag=:f_tag) AND (:f_host IS NULL OR h.name=:f_host) "       \
+	"(:f_engine IS NULL OR tps_in(e.label, :f_engine)) "                                  \
+	"AND (:f_model IS NULL OR tps_in(m.label, :f_model)) "                                \
+	"AND (:f_tag IS NULL OR tps_in(r.tag, :f_tag)) "                                      \
+	"AND (:f_host IS NULL OR tps_in(h.name, :f_host)) "                                   \
+	"AND (:f_batch IS NULL OR tps_in(r.batch, :f_batch)) "                                \
 	"AND (:f_uuid IS NULL OR r.uuid=:f_uuid) "                                            \
 	"AND (:f_version IS NULL OR e.version=:f_version) "                                   \
-	"AND (:f_batch IS NULL OR r.batch=:f_batch) "                                         \
+	"AND (:f_baseline IS NULL OR r.id IN (SELECT br.run_id FROM baseline_run br "          \
+	"  JOIN baseline b ON b.id=br.baseline_id WHERE b.name=:f_baseline)) "                 \
 	"AND (:f_since IS NULL OR julianday(r.started_at) >= julianday(:f_since)) "           \
 	"AND (:f_until IS NULL OR julianday(r.started_at) <= julianday(:f_until)) "
 
@@ -56,9 +60,9 @@ double store_col_double(sqlite3_stmt *st, int i);
 #define RUN_STATUS_SQL "(CASE WHEN " RUN_ORPHANED_SQL " THEN 'interrupted' ELSE r.status END)"
 
 /* Binds the :f_* parameters of RUN_FILTER_SQL from f (NULL: no condition) and
- * :f_limit to f->limit, or -1 (SQLite's "no limit") when it is not > 0. */
+ * :f_limit to f->limit, or -1 (SQLite's "no limit") when it is not > 0. A list
+ * binds as a blob of its labels, each ended by a NUL byte (no label from a
+ * command line or the store holds one), which tps_in(x, list) searches. */
 void store_bind_run_filter(sqlite3_stmt *st, const struct run_filter *f);
-
-
 
 #endif

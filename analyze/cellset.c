@@ -1,0 +1,286 @@
+/* cellset.c: the one pooling rule, the instances of a pool and the design a look
+ * at pools paid for (cellset.h). Every command that pools a cell's runs calls
+ * cellset_pools() and pool_estimate(), so none can pool or level a cell its own
+ * way. */
+#include "analyze/cellset.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyze/config.h"
+#include "analyze/parity.h"
+#include "tpsdb.h"
+
+void run_release_samples(struct run *r)
+{
+	size_t i;
+	int m;
+
+	for (m = 0; m < RUN_N_METRICS; m++)
+		free(r->values[m].v);
+	memset(r->values, 0, sizeof(r->values));
+	for (i = 0; i < r->n_outputs; i++)
+		free(r->outputs[i].hash);
+	free(r->outputs);
+	r->outputs = NULL;
+	r->n_outputs = 0;
+	free(r->wall_ms);
+	r->wall_ms = NULL;
+	r->n_wall = 0;
+	for (i = 0; i < r->n_prompts; i++)
+		free(r->prompts[i].name);
+	free(r->prompts);
+	r->prompts = NULL;
+	r->n_prompts = 0;
+	memset(r->flag_counts, 0, sizeof(r->flag_counts));
+	memset(&r->agg, 0, sizeof(r->agg));
+	r->n_samples = r->n_degenerate = 0;
+	r->loaded = 0;
+}
+
+void run_release(struct run *r)
+{
+	if (!r)
+		return;
+	run_release_samples(r);
+	free(r->engine); free(r->role); free(r->engine_version); free(r->model);
+	free(r->model_sha256); free(r->model_quant); free(r->host); free(r->tag);
+	free(r->batch); free(r->started_at); free(r->ended_at); free(r->status);
+	free(r->spec_type); free(r->endpoint); free(r->prompt_set); free(r->config);
+	memset(r, 0, sizeof(*r));
+}
+
+void cellset_release(struct cellset *set)
+{
+	if (!set)
+		return;
+	for (size_t i = 0; i < set->n; i++)
+		run_release(&set->runs[i]);
+	free(set->runs);
+	memset(set, 0, sizeof(*set));
+}
+
+int run_str_eq(const char *a, const char *b)
+{
+	return !strcmp(a ? a : "", b ? b : "");
+}
+
+int run_same_cell(const struct run *a, const struct run *b)
+{
+	return run_str_eq(a->model, b->model) && run_str_eq(a->spec_type, b->spec_type) &&
+	       a->n_max == b->n_max && run_str_eq(a->endpoint, b->endpoint) &&
+	       run_str_eq(a->config, b->config);
+}
+
+int run_same_series(const struct run *a, const struct run *b)
+{
+	return run_str_eq(a->engine, b->engine) && run_same_cell(a, b);
+}
+
+void cellset_canon(struct cellset *set, const char *ignore, char **ignored)
+{
+	for (size_t i = 0; i < set->n; i++) {
+		struct run *r = &set->runs[i];
+		char *c;
+
+		if (ignored && ignore)
+			config_collect(ignored, r->config, ignore);
+		c = config_canon(r->config, ignore);
+		free(r->config);
+		r->config = c;
+	}
+}
+
+const struct run *pool_face(const struct pool *p)
+{
+	return p->n ? p->runs[p->n - 1] : NULL;
+}
+
+/* Whether run r of a series joins the pool whose newest run is last, before the
+ * comparability check. */
+static int taken(enum pool_rule rule, const struct run *last, const struct run *r)
+{
+	if (rule == POOL_ALL || r == last)
+		return 1;
+	/* A collect invocation is one design: all of its runs of the cell. */
+	if (last->batch && *last->batch)
+		return run_str_eq(r->batch, last->batch);
+	/* An import has no batch: the runs of its tag that have none either. */
+	return last->tag && *last->tag && !(r->batch && *r->batch) &&
+	       run_str_eq(r->tag, last->tag);
+}
+
+void cellset_pools(const struct cellset *set, enum pool_rule rule, struct pool **out,
+		   size_t *n)
+{
+	const struct run *r = set->runs;
+	size_t nr = set->n, i, j, np = 0;
+	char *seen = tps_xcalloc(nr ? nr : 1, 1);
+	struct pool *v = tps_xcalloc(nr ? nr : 1, sizeof(*v));
+
+	/* Runs of a series come in start order: the last one seen is its newest. */
+	for (i = 0; i < nr; i++) {
+		const struct run *last = NULL;
+		struct pool *p;
+		size_t k = 0;
+
+		if (seen[i])
+			continue;
+		for (j = i; j < nr; j++)
+			if (!seen[j] && run_same_series(&r[i], &r[j]))
+				last = &r[j];
+		p = &v[np++];
+		p->runs = tps_xcalloc(nr - i, sizeof(*p->runs));
+		for (j = i; j < nr; j++) {
+			struct parity_diff d;
+
+			if (seen[j] || !run_same_series(&r[i], &r[j]))
+				continue;
+			seen[j] = 1;
+			if (!taken(rule, last, &r[j]))
+				continue;
+			/* A run at another ctx, n_predict, GGUF, endpoint or prompt set
+			 * than the newest is not the same measurement. */
+			if (parity_mismatch(last, &r[j], &d)) {
+				p->n_mismatch++;
+				continue;
+			}
+			p->runs[k++] = &r[j];
+		}
+		p->n = k;
+	}
+	free(seen);
+	*out = v;
+	*n = np;
+}
+
+void pools_free(struct pool *p, size_t n)
+{
+	for (size_t i = 0; p && i < n; i++)
+		free(p[i].runs);
+	free(p);
+}
+
+void pools_want(struct pool *p, size_t n, unsigned what)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < p[i].n; k++)
+			((struct run *)p[i].runs[k])->want |= what;
+}
+
+void cellset_want(struct cellset *set, unsigned what)
+{
+	for (size_t i = 0; i < set->n; i++)
+		set->runs[i].want |= what;
+}
+
+struct estimate_unit *pool_units(const struct pool *p, enum run_metric m)
+{
+	struct estimate_unit *u = tps_xcalloc(p->n ? p->n : 1, sizeof(*u));
+
+	for (size_t k = 0; k < p->n; k++) {
+		const struct run *r = p->runs[k];
+		const struct run_values *vs = &r->values[m];
+
+		/* struct run_value is (prompt_id, rep, value): the values and keys are
+		 * read in place, with a stride, by the estimate's unit view. */
+		u[k].vals = vs->v;
+		u[k].n = vs->n;
+		u[k].value = NAN;
+		u[k].round = r->round;
+		u[k].batch = r->batch && *r->batch ? r->batch : NULL;
+		u[k].started_at = r->started_at;
+		u[k].uuid = r->uuid;
+		u[k].env = r->env_flags;
+	}
+	return u;
+}
+
+size_t pool_outliers(const struct pool *p, enum run_metric m, char *bad, double *median)
+{
+	struct estimate_unit *u = pool_units(p, m);
+	double *lg = tps_xmalloc((p->n ? p->n : 1) * sizeof(*lg)), med;
+	size_t k, marked;
+
+	for (k = 0; k < p->n; k++) {
+		lg[k] = estimate_unit_log(&u[k]);
+		bad[k] = 0;
+	}
+	marked = estimate_outliers(lg, p->n, bad, &med);
+	*median = exp(med);
+	free(lg);
+	free(u);
+	return marked;
+}
+
+/* How many designs a pool's runs come from: their distinct batches, a run
+ * without one (an import) counted by its tag. Stops counting at two. */
+static size_t designs(const struct pool *p)
+{
+	const struct run *first = NULL;
+
+	for (size_t k = 0; p && k < p->n; k++) {
+		const struct run *r = p->runs[k];
+		int imported = !(r->batch && *r->batch);
+
+		if (!first) {
+			first = r;
+			continue;
+		}
+		if (imported != !(first->batch && *first->batch) ||
+		    !run_str_eq(imported ? r->tag : r->batch, imported ? first->tag : first->batch))
+			return 2;
+	}
+	return first ? 1 : 0;
+}
+
+int64_t pools_looks(const struct pool *a, const struct pool *b)
+{
+	int64_t looks = 0;
+	size_t k;
+
+	/* A side that pools two designs was looked at before the second came:
+	 * the strictest level there is (bench_sim_pool). */
+	if (designs(a) > 1 || designs(b) > 1)
+		return ESTIMATE_MAX_LOOK;
+	for (k = 0; a && k < a->n; k++)
+		looks = a->runs[k]->looks_to > looks ? a->runs[k]->looks_to : looks;
+	for (k = 0; b && k < b->n; k++)
+		looks = b->runs[k]->looks_to > looks ? b->runs[k]->looks_to : looks;
+	return looks > ESTIMATE_MAX_LOOK ? ESTIMATE_MAX_LOOK : looks;
+}
+
+unsigned pool_env(const struct pool *p)
+{
+	unsigned env = 0;
+
+	for (size_t k = 0; k < p->n; k++)
+		env |= p->runs[k]->env_flags;
+	return env;
+}
+
+int pool_estimate(const struct pool *a, const struct pool *b, enum run_metric m,
+		  const struct estimate_params *p, struct estimate *e,
+		  struct estimate_unit **units_a, struct estimate_unit **units_b)
+{
+	struct estimate_unit *ua = pool_units(a, m), *ub = pool_units(b, m);
+	struct estimate_params ep = *p;
+	const struct run *face = pool_face(a);
+	int ret;
+
+	ep.looks_to = pools_looks(a, b);
+	ep.noise_pct = 0;
+	if (face && m != RUN_ACCEPT && face->floor_pct[m] > 0)
+		ep.noise_pct = face->floor_pct[m];
+	ret = estimate_cell(ua, a->n, ub, b->n, &ep, e);
+	if (units_a)
+		*units_a = ua;
+	else
+		free(ua);
+	if (units_b)
+		*units_b = ub;
+	else
+		free(ub);
+	return ret;
+}

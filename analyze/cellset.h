@@ -1,0 +1,207 @@
+/* cellset.h: the one door through which runs reach a decision. The store's one
+ * loader (schema/cellset.h) fills a cell set from one run filter: every run that
+ * matches, each a server instance with who it is, its round, batch, tag, start,
+ * design, environment and, for the runs a decision pools, its samples' usable
+ * values. Here, over that plain set, is the one pooling rule (which runs of a
+ * cell a side takes), the one pairing of two sides' cells, and the instances the
+ * one estimate (analyze/estimate.h) takes. compare, gate, sweep, report, check,
+ * plan, trend, calibrate and collect --until-decided all read runs this way, so
+ * they cannot pool a cell two ways. Pure: no stdio, no store. */
+#ifndef ANALYZE_CELLSET_H
+#define ANALYZE_CELLSET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analyze/estimate.h"
+
+/* A field the store left empty: the store's TPS_NULL. */
+#define RUN_NULL INT64_MIN
+
+/* The metrics of a run, in the order every per-metric array holds them. */
+enum run_metric {
+	RUN_PP,     /* prompt tok/s */
+	RUN_TG,     /* decode tok/s */
+	RUN_ACCEPT, /* draft_n_accepted / draft_n per sample: speculative runs only */
+	RUN_N_METRICS,
+};
+
+/* The sample flags a run counts (flag 1 << i for i < RUN_N_FLAGS: the store's
+ * SAMPLE_TRUNCATED .. SAMPLE_DEGENERATE). */
+#define RUN_N_FLAGS 7
+
+/* What the samples loader reads for a run (struct run.want); the run's identity
+ * is always there. */
+enum run_load {
+	RUN_LOAD_VALUES = 1 << 0,  /* pp and tg values, flag counts, outputs, sums */
+	RUN_LOAD_ACCEPT = 1 << 1,  /* acceptance values */
+	RUN_LOAD_WALL = 1 << 2,    /* every request's wall_ms (plan) */
+	RUN_LOAD_PROMPTS = 1 << 3, /* per-prompt decode and draft sums (the report) */
+};
+
+/* One usable sample value of a metric, keyed by prompt and repetition: struct
+ * run_value, analyze/estimate.h's. */
+
+/* The usable values of one metric in a run, ordered by (prompt_id, rep), and the
+ * samples a flag (or a missing value) kept out of them. */
+struct run_values {
+	struct run_value *v;
+	size_t n, excluded;
+};
+
+/* One sample's output identity: the sha256 of its generated text. */
+struct run_output {
+	int64_t prompt_id, rep;
+	char *hash;
+};
+
+/* Sums over a run's samples usable for decode (speculative analysis). */
+struct run_agg {
+	int64_t n;                  /* samples summed */
+	int64_t predicted_n, draft_n, draft_n_accepted;
+	double predicted_ms;
+	int has_draft;              /* any summed sample reported draft_n */
+};
+
+/* One prompt of a run: its mean decode tok/s and summed draft counts. */
+struct run_prompt {
+	char *name;
+	double tg;
+	int64_t draft_n, draft_n_accepted;
+};
+
+/* One run: a server instance. Strings are owned by the run (NULL or "" where the
+ * store has none: tag, batch and config are "" then; engine_version "" unknown);
+ * integers are RUN_NULL when absent. What the samples loader fills stays empty
+ * until it has run for this run (want). */
+struct run {
+	int64_t id;
+	char uuid[40];
+	char *engine, *role, *engine_version, *model, *model_sha256, *model_quant, *host;
+	char *tag, *batch, *started_at, *ended_at, *status;
+	char *spec_type, *endpoint, *prompt_set, *config; /* the cell's config */
+	int64_t n_max, ctx, n_predict, warmup;
+	int64_t round;             /* the collector's round (1-based), RUN_NULL unknown */
+	int64_t looks_to;          /* its batch looked after every round up to this one
+				      (--until-decided's --max-rounds); 0 a fixed design */
+	int64_t build;             /* the build number engine_version names, -1 none */
+	unsigned env_flags;        /* RUN_ENV_* findings of the collector */
+	double temperature;        /* NAN unknown */
+	double floor_pct[2];       /* the cell's newest stored A/A floor, pp and tg;
+				      NAN none */
+	double duration_ms;        /* start to end of a complete run; NAN otherwise */
+	int frozen;                /* in the baseline the filter named */
+	/* --- the samples, for runs with want set --- */
+	unsigned want;             /* enum run_load bits to read */
+	unsigned loaded;           /* enum run_load bits read */
+	int64_t n_samples, n_degenerate;
+	int64_t n_prompts_asked;   /* distinct prompts among its samples */
+	struct run_values values[RUN_N_METRICS];
+	int64_t flag_counts[RUN_N_FLAGS];
+	struct run_agg agg;
+	struct run_output *outputs; /* ordered by (prompt_id, rep) */
+	size_t n_outputs;
+	double *wall_ms;            /* every request's, in (prompt, rep) order */
+	size_t n_wall;
+	struct run_prompt *prompts; /* in prompt name order */
+	size_t n_prompts;
+};
+
+/* Every run one filter matched, in the store's cell order: model, spec type,
+ * n_max (base first), config, endpoint, engine, then start time (oldest first). */
+struct cellset {
+	struct run *runs;
+	size_t n;
+};
+
+/* Frees what set holds (its runs and their strings) and zeroes it; accepts NULL. */
+void cellset_release(struct cellset *set);
+/* Frees what one run holds and zeroes it; accepts NULL. */
+void run_release(struct run *r);
+/* Frees what the samples loader filled in r and clears loaded (want stays). */
+void run_release_samples(struct run *r);
+
+/* Equal strings, NULL read as "". */
+int run_str_eq(const char *a, const char *b);
+/* Two runs measured the same cell: model, spec type, n_max, endpoint, config. */
+int run_same_cell(const struct run *a, const struct run *b);
+/* ... and the same engine: one series. */
+int run_same_series(const struct run *a, const struct run *b);
+
+/* Rewrites every run's config in canonical form (config_canon(): one spelling
+ * per value, the keys of the comma list ignore left out; NULL ignores none),
+ * collecting what was left out into *ignored (config_collect(); a heap string
+ * the caller frees, NULL none) when ignored is not NULL. */
+void cellset_canon(struct cellset *set, const char *ignore, char **ignored);
+
+/* How a pool takes the runs of its series. */
+enum pool_rule {
+	/* Nothing chose the runs: the batch of the series' newest run (every run
+	 * of that collect invocation); when the newest has no batch (an import),
+	 * the runs without a batch carrying its tag, that run alone when untagged. */
+	POOL_NEWEST_BATCH,
+	/* The filter chose them (tags, batches, a baseline): every run. */
+	POOL_ALL,
+};
+
+/* The runs one side takes of one series: oldest first, the newest (the pool's
+ * face: its identity and config) last. Runs of the series the rule took whose
+ * model sha256, ctx, n_predict, endpoint, prompt set or config differ from the
+ * newest's (parity_mismatch()) are left out and counted. Borrowed from the set. */
+struct pool {
+	const struct run **runs;
+	size_t n;
+	size_t n_mismatch;
+};
+
+/* The newest run of a pool (its face). */
+const struct run *pool_face(const struct pool *p);
+
+/* The pools of set under rule: one per series, in the set's order (of each
+ * series' runs). *out is a heap array of *n pools the caller frees with
+ * pools_free(). Cannot fail. */
+void cellset_pools(const struct cellset *set, enum pool_rule rule, struct pool **out,
+		   size_t *n);
+void pools_free(struct pool *p, size_t n);
+
+/* Sets want |= what on every run of the pools, so that the samples loader reads
+ * exactly what the decision will pool. */
+void pools_want(struct pool *p, size_t n, unsigned what);
+/* Sets want |= what on every run of the set. */
+void cellset_want(struct cellset *set, unsigned what);
+
+/* The estimate's instances of metric m of a pool: each run's usable values with
+ * their keys, round, batch, start and uuid, and its environment. *out is a heap
+ * array of p->n the caller frees (it borrows from the runs). */
+struct estimate_unit *pool_units(const struct pool *p, enum run_metric m);
+
+/* The outlier instances of metric m in pool p, by the rule the estimate applies
+ * to each side (estimate_outliers() on the instances' log values): bad[k] = 1 for
+ * p->runs[k] (bad holds p->n), *median the exp of the pool's median log value
+ * (NaN under three instances). Returns how many it marked. */
+size_t pool_outliers(const struct pool *p, enum run_metric m, char *bad, double *median);
+
+/* The design a look at pools a and b pays for. A side whose runs come from two
+ * designs or more (collect batches; a run without a batch, an import, counts by
+ * its tag) was looked at before the later ones were added, and no level short of
+ * the strictest keeps that chain of looks within its error: ESTIMATE_MAX_LOOK
+ * (docs/PERFORMANCE.md, "Pooled batches"). Otherwise the largest looks_to of
+ * their runs: an --until-decided batch's own sequential design, 0 for fixed ones
+ * (a gate's baseline frozen from an earlier batch is one design, the
+ * candidate's another). */
+int64_t pools_looks(const struct pool *a, const struct pool *b);
+
+/* The one estimate of metric m of a cell: ours pool a against vs pool b, with
+ * p's band (p->looks_to and p->noise_pct are set here: the pools' design, and
+ * the floor of a's face for pp and tg, none for acceptance). Fills *e (release
+ * with estimate_release()); *units_a and *units_b (when not NULL) receive the
+ * instances the estimate's indexes point into (caller frees). 0, or -1 for bad
+ * parameters. */
+int pool_estimate(const struct pool *a, const struct pool *b, enum run_metric m,
+		  const struct estimate_params *p, struct estimate *e,
+		  struct estimate_unit **units_a, struct estimate_unit **units_b);
+
+/* The OR of the RUN_ENV_* findings of every run of the pool. */
+unsigned pool_env(const struct pool *p);
+
+#endif

@@ -1,0 +1,67 @@
+/* side.h: one side of a decision, the way every command reads runs: the runs one
+ * run filter selects (cmd/filter_opts.h) loaded into a cell set by the store's one
+ * loader (schema/cellset.h), pooled by the one rule (analyze/cellset.h), and the
+ * pooled runs' samples read. filter -> load -> pool -> samples, then the command
+ * decides and renders. */
+#ifndef CMD_SIDE_H
+#define CMD_SIDE_H
+
+#include <stddef.h>
+
+#include "analyze/cellset.h"
+#include "analyze/study.h"
+
+struct store;
+struct run_filter;
+
+struct side {
+	struct cellset set;
+	struct pool *pools;   /* one per series of set, in its order */
+	size_t n_pools;
+	char *ignored;        /* with ignore: the "key=value"s those keys held, NULL none */
+};
+
+/* Fills *out with the runs f selects: their configs in canonical form without
+ * the llama-bench keys of the comma list ignore (NULL: none), pooled whole when f
+ * chooses runs by name (a tag, a batch, a baseline), else each series by the
+ * batch of its newest run, and the samples of every pooled run read as want
+ * asks (enum run_load; 0 reads none). Release with side_release(), also after
+ * -1. 0 ok, -1 after an error line. */
+int side_load(struct store *s, const struct run_filter *f, const char *ignore, unsigned want,
+	      struct side *out);
+/* The same for a history: every run f selects pooled per series (POOL_ALL),
+ * each pool in build order and cut to f->limit runs (trend_order()), every run's
+ * samples read as want asks. */
+int side_load_history(struct store *s, const struct run_filter *f, const char *ignore,
+		      unsigned want, struct side *out);
+void side_release(struct side *sd);
+
+/* What 'tpsdb report' and 'tpsdb plot' study, loaded the same way: the pools
+ * of every engine the filter selects (STUDY_LOAD_POOLS, their values and
+ * per-prompt figures), the runs' quality rows and the store's alarms
+ * (STUDY_LOAD_QUALITY), the histories of every series for the trend figures
+ * (STUDY_LOAD_HISTORY, the filter's limit per series) and, with a baseline, the
+ * baseline's histories. in views it all. */
+enum {
+	STUDY_LOAD_POOLS = 1 << 0,
+	STUDY_LOAD_QUALITY = 1 << 1,
+	STUDY_LOAD_HISTORY = 1 << 2,
+};
+
+struct study_load {
+	struct side pools, hist, base;
+	struct catalog_quality *quality;
+	size_t n_quality;
+	struct catalog_alarm *alarms;
+	size_t n_alarms;
+	struct study_quality *v_quality;
+	struct study_input in;
+};
+
+/* Loads what `what` asks for into *out (baseline NULL: none). Release with
+ * study_load_release(), also after -1. 0 ok, -1 after an error line. */
+int study_load(struct store *s, const struct run_filter *f, const char *baseline, unsigned what,
+	       struct study_load *out);
+void study_load_release(struct study_load *l);
+
+#endif
