@@ -31,11 +31,50 @@ int gate_metric_index(const char *name)
 	return -1;
 }
 
+static const char *const fail_on_names[] = { "regression", "inconclusive", "environment",
+					     "output" };
+
+const char *gate_fail_on_name(unsigned bit)
+{
+	for (size_t i = 0; i < 4; i++)
+		if (bit == 1u << i)
+			return fail_on_names[i];
+	return "?";
+}
+
+int gate_fail_on_parse(const char *list, unsigned *out, char *bad, size_t bad_len)
+{
+	const char *p = list;
+
+	*out = 0;
+	do {
+		const char *comma = strchr(p, ',');
+		size_t n = comma ? (size_t)(comma - p) : strlen(p), i;
+
+		for (i = 0; i < 4; i++)
+			if (n == strlen(fail_on_names[i]) && !strncmp(p, fail_on_names[i], n))
+				break;
+		if (i == 4) {
+			snprintf(bad, bad_len, "%.*s", (int)n, p);
+			return -1;
+		}
+		*out |= 1u << i;
+		p = comma ? comma + 1 : NULL;
+	} while (p);
+	return 0;
+}
+
+const char *gate_status_name(enum gate_status s)
+{
+	return s == GATE_STATUS_FAIL ? "FAIL" : s == GATE_STATUS_OPEN ? "INCONCLUSIVE" : "PASS";
+}
+
 void gate_params_init(struct gate_params *p)
 {
 	int m;
 
 	memset(p, 0, sizeof(*p));
+	p->fail_on = GATE_FAIL_REGRESSION;
 	for (m = 0; m < GATE_N_METRICS; m++) {
 		p->threshold[m] = VERDICT_MAX_REGRESS_PCT;
 		p->gated[m] = 1;
@@ -114,6 +153,7 @@ static void add_findings(const struct gate_cell *c, struct gate_result *r)
 		f->flag = 1u << i;
 		f->count = count[i];
 		f->n_samples = n_samples;
+		f->fails = GATE_FAIL_ENVIRONMENT;
 	}
 }
 
@@ -133,12 +173,14 @@ static void add_env_findings(const struct gate_cell *c, struct gate_result *r)
 		f = add_finding(r, c);
 		f->env_flags = env;
 		f->count = f->n_samples = 1;
+		f->fails = GATE_FAIL_ENVIRONMENT;
 	}
 	if (degenerate > 0) {
 		f = add_finding(r, c);
 		f->flag = GATE_FLAG_DEGENERATE;
 		f->count = degenerate;
 		f->n_samples = n_samples;
+		f->fails = GATE_FAIL_OUTPUT;
 	}
 }
 
@@ -228,10 +270,11 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	row->g = g;
 	row->noise_pct = noise;
 	parity_outputs(c->side, b->side, &row->outputs_compared, &row->outputs_identical);
-	if (g.outcome == VERDICT_GATE_FAIL ||
-	    ((g.outcome == VERDICT_GATE_INCONCLUSIVE || g.outcome == VERDICT_GATE_SPOILED) &&
-	     p->strict))
-		r->n_fail++;
+	row->fails = g.outcome == VERDICT_GATE_FAIL ? GATE_FAIL_REGRESSION :
+		     g.outcome == VERDICT_GATE_INCONCLUSIVE ? GATE_FAIL_INCONCLUSIVE :
+		     g.outcome == VERDICT_GATE_SPOILED ? GATE_FAIL_ENVIRONMENT : 0;
+	row->fails &= p->fail_on;
+	r->n_fail += row->fails != 0;
 	if (g.outcome == VERDICT_GATE_INCONCLUSIVE)
 		r->n_inconclusive++;
 	if (g.outcome == VERDICT_GATE_SPOILED)
@@ -384,7 +427,7 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 			continue;
 		}
 		out->n_shared++;
-		if (p->require_identical) {
+		if (p->fail_on & GATE_FAIL_OUTPUT) {
 			struct gate_output *g;
 			out->outputs = tps_xrealloc(out->outputs,
 						    (out->n_outputs + 1) * sizeof(*out->outputs));
@@ -405,10 +448,14 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 		}
 	}
 	add_base_only(base, n_base, used, out);
-	if (p->strict)
-		out->n_fail += out->n_find;
+	for (i = 0; i < out->n_find; i++) {
+		out->find[i].fails &= p->fail_on;
+		out->n_fail += out->find[i].fails != 0;
+	}
 	if (p->sweep && in->sweep)
 		add_violations(in->sweep, out);
+	out->status = out->n_fail ? GATE_STATUS_FAIL :
+		      out->n_inconclusive || out->n_spoiled ? GATE_STATUS_OPEN : GATE_STATUS_PASS;
 	gate_answer(out, &out->answers);
 	if (!out->n_shared) {
 		out->stop = GATE_STOP_NOTHING_SHARED;

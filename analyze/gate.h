@@ -26,7 +26,7 @@ enum gate_metric {
 	GATE_N_METRICS,
 };
 
-/* The sample flags counted for --strict: the flag 1 << i for i < GATE_N_FLAGS
+/* The sample flags a finding counts: the flag 1 << i for i < GATE_N_FLAGS
  * (SAMPLE_TRUNCATED .. SAMPLE_COLD of the store). */
 #define GATE_N_FLAGS 5
 /* The store's SAMPLE_DEGENERATE bit, which a gate finding may also carry. */
@@ -61,20 +61,35 @@ struct gate_input {
 	const struct series_set *sweep;
 };
 
+/* What fails the gate (--fail-on). A check that is not chosen is still shown,
+ * never silent: an open or spoiled row is a warning, a finding a note. */
+enum gate_fail_on {
+	GATE_FAIL_REGRESSION = 1 << 0,   /* a row answers "regression yes" (the default) */
+	GATE_FAIL_INCONCLUSIVE = 1 << 1, /* a row whose answer is still open */
+	GATE_FAIL_ENVIRONMENT = 1 << 2,  /* a spoiled row, an environment finding of either
+					    side's runs, flagged samples of the candidate's */
+	GATE_FAIL_OUTPUT = 1 << 3,       /* degenerate-output samples, and a cell whose
+					    outputs differ from the baseline's or cannot be
+					    compared (then compared for every cell) */
+	GATE_FAIL_ALL = 0xf,             /* --strict */
+};
+
+/* "regression", "inconclusive", "environment", "output"; "?" otherwise. */
+const char *gate_fail_on_name(unsigned bit);
+/* The bits of a comma list of those names into *out: 0, or -1 with the first
+ * unknown name copied into bad (cut to bad_len). */
+int gate_fail_on_parse(const char *list, unsigned *out, char *bad, size_t bad_len);
+
 struct gate_params {
 	double threshold[GATE_N_METRICS]; /* allowed regression, percent, >= 0 */
 	int gated[GATE_N_METRICS];        /* 1: the metric is gated */
 	int sweep;                        /* fail on the sweep's violations */
-	int strict;                       /* fail on flagged samples and on
-					     inconclusive rows */
 	int trend;                        /* fail on a regressing newest change point */
-	int require_identical;            /* fail a shared cell whose two runs' outputs
-					     differ, or cannot be compared (another
-					     temperature than 0, no output hashes) */
+	unsigned fail_on;                 /* enum gate_fail_on bits */
 };
 
 /* Sets the defaults: every metric gated at VERDICT_MAX_REGRESS_PCT, no optional
- * check. */
+ * check, only a regression fails. */
 void gate_params_init(struct gate_params *p);
 
 /* The gate's reading of one metric of one cell: the cell's estimate
@@ -103,11 +118,13 @@ struct gate_row {
 	const struct gate_cell *cand, *base; /* the runs compared */
 	int metric;                          /* enum gate_metric */
 	struct verdict_gate_result g;        /* means, delta, threshold, bound, outcome */
+	unsigned fails;                      /* the gate_fail_on bit it fails under, 0
+						when it does not fail the gate */
 	double noise_pct;                    /* the stored floor; NaN when none */
 	int64_t outputs_compared, outputs_identical; /* parity_outputs() of the two runs */
 };
 
-/* Output identity of one shared cell (every cell with p->require_identical). */
+/* Output identity of one shared cell (every cell with GATE_FAIL_OUTPUT). */
 struct gate_output {
 	const struct gate_cell *cand, *base;
 	int64_t compared, identical; /* parity_outputs(); -1 not at temperature 0 */
@@ -142,6 +159,8 @@ struct gate_finding {
 	int64_t count, n_samples;
 	unsigned env_flags; /* RUN_ENV_* bits of the store's record.h */
 	int base;           /* 1: a baseline run's */
+	unsigned fails;     /* the gate_fail_on bit it fails under (environment, or
+			       output for degenerate samples); 0: a note */
 };
 
 /* A sweep violation of the candidate: decode falls from one rung to the next. */
@@ -161,6 +180,16 @@ struct gate_trend {
 	double threshold;                /* the magnitude a change needed, percent */
 	int fail;                        /* the change is a fall */
 };
+
+/* The gate's answer as a whole. */
+enum gate_status {
+	GATE_STATUS_PASS,
+	GATE_STATUS_FAIL,
+	GATE_STATUS_OPEN, /* nothing failed, but a row is inconclusive or spoiled */
+};
+
+/* "PASS", "FAIL", "INCONCLUSIVE"; static strings. */
+const char *gate_status_name(enum gate_status s);
 
 /* Why gate_decide() stopped. */
 enum gate_stop {
@@ -183,15 +212,16 @@ struct gate_result {
 	size_t n_viol;
 	struct gate_trend *trend;      /* with p->trend, cells that have a change point */
 	size_t n_trend;
-	struct gate_output *outputs;   /* with p->require_identical, one per shared cell */
+	struct gate_output *outputs;   /* with GATE_FAIL_OUTPUT, one per shared cell */
 	size_t n_outputs;
 	size_t n_shared;               /* candidate cells gated */
 	size_t n_inconclusive;         /* rows whose regression answer is open */
 	size_t n_spoiled;              /* rows an environment finding spoiled */
-	size_t n_fail;                 /* failing rows + trends + violations (+ findings
-					  and inconclusive rows with p->strict, + cells
-					  whose outputs differ with p->require_identical);
-					  the gate passes at 0 */
+	size_t n_fail;                 /* rows, findings and outputs that fail under
+					  p->fail_on, + regressing trends and decided
+					  violations; the gate passes at 0 */
+	enum gate_status status;       /* FAIL with a failure; else OPEN while a row is
+					  inconclusive or spoiled; else PASS */
 	enum gate_stop stop;
 	const struct gate_cell *stop_cell;
 	struct answer_set answers;     /* gate_answer() of the rows */

@@ -25,7 +25,8 @@ static const char usage[] =
 	"tpsdb gate --baseline <name> --engine <candidate> [--tag <t>[,<t>...]] [--batch <id>]\n"
 	"           [--model <m>]\n"
 	"           [--max-regress <pct> | --max-regress <metric>=<pct> ...] [--thresholds <file>]\n"
-	"           [--metric tg|pp|accept ...] [--sweep] [--strict] [--trend]\n"
+	"           [--metric tg|pp|accept ...] [--sweep] [--trend]\n"
+	"           [--fail-on regression|inconclusive|environment|output[,...]] [--strict]\n"
 	"           [--require-identical-output] [--ignore-config <key>[,<key>...]]\n"
 	"           [--junit <file>] [--format text|json|md|csv] [--json]";
 
@@ -41,7 +42,10 @@ static const char help[] =
 	"level and interval), answers the regression question at the threshold:\n"
 	"'fail' when the whole interval lies below -threshold (regression yes), 'pass'\n"
 	"when it lies wholly above (no), 'spoiled' when an instance it used carries an\n"
-	"environment finding, else 'inconclusive' (exit 0, exit 1 with --strict). One\n"
+	"environment finding, else 'inconclusive'. An inconclusive or spoiled cell is\n"
+	"never silent: a line in the text, the markdown and the step summary, a\n"
+	"::warning under GitHub Actions, a <skipped> test in the JUnit, and the gate's\n"
+	"status INCONCLUSIVE (exit 0 unless --fail-on names it). One\n"
 	"instance a side decides only with the cell's stored A/A floor (tpsdb\n"
 	"calibrate); outlier instances are left out and named (see 'tpsdb compare\n"
 	"--help').\n"
@@ -59,16 +63,20 @@ static const char help[] =
 	"  --metric <m>            gate only these metrics (repeatable; default all)\n"
 	"  --sweep                 also fail on a decided monotonicity violation of a\n"
 	"                          candidate series (its rungs pooled as 'tpsdb sweep' does)\n"
-	"  --strict                also fail on flagged samples in the candidate's runs,\n"
-	"                          on inconclusive cells, and on the environment findings\n"
-	"                          (host-busy, gpu-contended, gpu-throttled, clocks-changed,\n"
-	"                          partial-offload, kv-on-host) and degenerate-output\n"
-	"                          samples of either side's runs (warned without it)\n"
-	"  --require-identical-output  also fail a cell whose candidate run generated\n"
-	"                          other text than the baseline run (output hashes per\n"
-	"                          prompt and rep, at temperature 0), or whose outputs\n"
-	"                          cannot be compared: for a change claimed latency-only\n"
-	"  --trend                 also fail when the newest segment of the candidate's\n"
+	"  --fail-on <what>        what fails the gate (exit 1), a comma list (default\n"
+	"                          regression): regression (a cell answering 'regression\n"
+	"                          yes'), inconclusive (a cell still open), environment\n"
+	"                          (a spoiled cell, an environment finding of either\n"
+	"                          side's runs: host-busy, gpu-contended, gpu-throttled,\n"
+	"                          clocks-changed, partial-offload, kv-on-host; flagged\n"
+	"                          samples of the candidate's runs), output (degenerate-\n"
+	"                          output samples, and a cell whose candidate generated\n"
+	"                          other text than the baseline, output hashes per prompt\n"
+	"                          and rep at temperature 0, or whose outputs cannot be\n"
+	"                          compared)\n"
+	"  --strict                --fail-on regression,inconclusive,environment,output\n"
+	"  --require-identical-output  adds output to --fail-on: for a change claimed\n"
+	"                          latency-only\n"	"  --trend                 also fail when the newest segment of the candidate's\n"
 	"                          history (every run of the cell, per-run median) is a\n"
 	"                          regression found by change-point detection\n"
 	"  --ignore-config <keys>  match llama-bench cells whose configs differ only in\n"
@@ -93,7 +101,7 @@ static const char help[] =
 
 enum {
 	OPT_BASELINE = 256, OPT_ENGINE, OPT_MAX, OPT_THRESH, OPT_METRIC, OPT_SWEEP, OPT_STRICT,
-	OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_IGNORE_CONFIG,
+	OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_IGNORE_CONFIG, OPT_FAIL_ON,
 };
 
 static const struct option opts[] = {
@@ -108,6 +116,7 @@ static const struct option opts[] = {
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "sweep", no_argument, NULL, OPT_SWEEP },
 	{ "strict", no_argument, NULL, OPT_STRICT },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "require-identical-output", no_argument, NULL, OPT_IDENTICAL },
 	{ "trend", no_argument, NULL, OPT_TREND },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
@@ -163,6 +172,7 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 	struct gate_threshold_err e;
 	double flag_th[GATE_N_METRICS];
 	int flag_set[GATE_N_METRICS] = { 0 }, metric_given = 0, c, m, ret;
+	unsigned fail_on = 0, fail_on_given = 0;
 
 	gate_params_init(&o->p);
 	for (m = 0; m < GATE_N_METRICS; m++) {
@@ -181,8 +191,19 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 			break;
 		case OPT_THRESH: o->thresh_file = optarg; break;
 		case OPT_SWEEP: o->p.sweep = 1; break;
-		case OPT_STRICT: o->p.strict = o->rep.strict = 1; break;
-		case OPT_IDENTICAL: o->p.require_identical = 1; break;
+		case OPT_STRICT: fail_on |= GATE_FAIL_ALL; break;
+		case OPT_IDENTICAL: fail_on |= GATE_FAIL_OUTPUT; break;
+		case OPT_FAIL_ON: {
+			char bad[64];
+			unsigned bits;
+
+			if (gate_fail_on_parse(optarg, &bits, bad, sizeof(bad)) < 0)
+				return tps_usage_error(usage, "--fail-on: unknown check '%s' "
+						       "(regression, inconclusive, environment, "
+						       "output)", bad);
+			fail_on_given |= bits;
+			break;
+		}
 		case OPT_TREND: o->p.trend = 1; break;
 		case OPT_JSON: o->fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
@@ -206,6 +227,8 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 		return co.ret;
 	if (!o->rep.baseline || !o->rep.engine)
 		return tps_usage_error(usage, "--baseline and --engine are both required");
+	/* --fail-on chooses; --strict and --require-identical-output add to it. */
+	o->p.fail_on = (fail_on_given ? fail_on_given : GATE_FAIL_REGRESSION) | fail_on;
 	if (!metric_given)
 		for (m = 0; m < GATE_N_METRICS; m++)
 			o->p.gated[m] = 1;

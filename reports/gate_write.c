@@ -82,13 +82,6 @@ int gate_write_stop(const struct gate_report *h, const struct gate_result *r)
 			 h->tag ? "'" : "", h->baseline, h->stop_hint ? h->stop_hint : "");
 }
 
-/* Whether a row counts as a failure: FAIL, or INCONCLUSIVE under --strict. */
-static int row_fails(const struct gate_report *h, const struct gate_row *w)
-{
-	return w->g.outcome == VERDICT_GATE_FAIL ||
-	       (h->strict && w->g.outcome == VERDICT_GATE_INCONCLUSIVE);
-}
-
 static const char *row_status(const struct gate_row *w)
 {
 	switch (w->g.outcome) {
@@ -96,9 +89,17 @@ static const char *row_status(const struct gate_row *w)
 		return "FAIL";
 	case VERDICT_GATE_INCONCLUSIVE:
 		return "INCONCLUSIVE";
+	case VERDICT_GATE_SPOILED:
+		return "SPOILED";
 	default:
 		return "pass";
 	}
+}
+
+/* A row the gate did not answer: open, or spoiled by the environment. */
+static int row_open(const struct gate_row *w)
+{
+	return w->g.outcome == VERDICT_GATE_INCONCLUSIVE || w->g.outcome == VERDICT_GATE_SPOILED;
 }
 
 static void row_message(const struct gate_report *h, const struct gate_row *w, char *buf,
@@ -176,11 +177,14 @@ static void trend_message(const struct gate_trend *t, char *buf, size_t len)
 		 t->cp.pvalue);
 }
 
-static const char *status_name(const struct gate_report *h, const struct gate_row *w)
+/* A row's status, and the --fail-on that made an open row fail. */
+static void status_name(const struct gate_row *w, char *buf, size_t len)
 {
-	if (w->g.outcome == VERDICT_GATE_INCONCLUSIVE && h->strict)
-		return "INCONCLUSIVE (fails: --strict)";
-	return row_status(w);
+	if (w->fails && w->g.outcome != VERDICT_GATE_FAIL)
+		snprintf(buf, len, "%s (fails: --fail-on %s)", row_status(w),
+			 gate_fail_on_name(w->fails));
+	else
+		snprintf(buf, len, "%s", row_status(w));
 }
 
 enum { G_CELL, G_METRIC, G_BASE, G_CAND, G_DELTA, G_CI, G_THRESH, G_ROUNDS, G_MDE, G_REG,
@@ -214,7 +218,7 @@ static unsigned rows_vary(const struct gate_result *r, char **same)
 	return vary;
 }
 
-void gate_table(struct table *t, const struct gate_report *h, const struct gate_result *r)
+void gate_table(struct table *t, const struct gate_result *r)
 {
 	char cell[CELL_LEN], *same = NULL;
 	unsigned vary = rows_vary(r, &same);
@@ -242,7 +246,8 @@ void gate_table(struct table *t, const struct gate_report *h, const struct gate_
 		table_setf(t, row, G_ROUNDS, "%zu", w->g.rounds);
 		table_num(t, row, G_MDE, w->g.mde_pct);
 		table_set(t, row, G_REG, reg ? reg : "unknown");
-		table_set(t, row, G_STATUS, status_name(h, w));
+		status_name(w, ci, sizeof(ci));
+		table_set(t, row, G_STATUS, ci);
 		if (w->g.outcome != VERDICT_GATE_PASS)
 			table_mark(t, row, G_STATUS);
 	}
@@ -278,8 +283,36 @@ static const struct table_colspec trend_cols[] = {
 	{ TABLE_VERDICT, "status", 0 },
 };
 
+/* The markdown lines of the rows the gate did not answer: never silent, also
+ * in a step summary. */
+static void open_md(FILE *f, const struct gate_result *r)
+{
+	char cell[CELL_LEN], ans[400];
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < r->n_rows; i++) {
+		const struct gate_row *w = &r->rows[i];
+		char *line, *m;
+
+		if (!row_open(w))
+			continue;
+		if (first)
+			fprintf(f, "\nNot answered:\n\n");
+		first = 0;
+		cell_name(w->cand, cell, sizeof(cell));
+		verdict_answer_text(&w->g.v, w->g.reason, ans, sizeof(ans));
+		line = tps_xasprintf("%s %s: %s, regression %s%s", cell, gate_metric_name(w->metric),
+				     row_status(w), ans, w->fails ? " (fails the gate)" : "");
+		m = md_escape(line);
+		fprintf(f, "- %s\n", m);
+		free(m);
+		free(line);
+	}
+}
+
 /* The markdown of the other checks: one table each. */
-static void checks_md(FILE *f, const struct gate_report *h, const struct gate_result *r)
+static void checks_md(FILE *f, const struct gate_result *r)
 {
 	struct table t;
 	char cell[CELL_LEN], a[32], b[32];
@@ -322,8 +355,8 @@ static void checks_md(FILE *f, const struct gate_report *h, const struct gate_re
 			}
 			table_setf(&t, row, 3, "%lld of %lld", (long long)g->count,
 				   (long long)g->n_samples);
-			table_set(&t, row, 4, h->strict ? "FAIL" : "noted");
-			if (h->strict)
+			table_set(&t, row, 4, g->fails ? "FAIL" : "noted");
+			if (g->fails)
 				table_mark(&t, row, 4);
 		}
 		table_write(f, &t, TABLE_FMT_MD);
@@ -355,7 +388,7 @@ static void checks_md(FILE *f, const struct gate_report *h, const struct gate_re
 }
 
 /* The text lines after the table: what is open, left out, and the other checks. */
-static void checks_text(FILE *f, const struct gate_report *h, const struct gate_result *r)
+static void checks_text(FILE *f, const struct gate_result *r)
 {
 	char msg[MSG_LEN], cell[CELL_LEN], *e;
 	size_t i;
@@ -367,11 +400,15 @@ static void checks_text(FILE *f, const struct gate_report *h, const struct gate_
 
 		cell_name(w->cand, cell, sizeof(cell));
 		e = escape_text(cell);
-		if (w->g.outcome == VERDICT_GATE_INCONCLUSIVE) {
+		if (row_open(w)) {
+			int spoiled = w->g.outcome == VERDICT_GATE_SPOILED;
+
 			verdict_answer_text(&w->g.v, w->g.reason, ans, sizeof(ans));
-			fprintf(f, "  inconclusive%s: %s %s: regression %s%s\n",
-				h->strict ? " FAIL" : "", e, gate_metric_name(w->metric), ans,
-				h->strict ? "" : " (--strict fails it)");
+			fprintf(f, "  %s%s: %s %s: regression %s%s\n",
+				spoiled ? "spoiled" : "inconclusive", w->fails ? " FAIL" : "", e,
+				gate_metric_name(w->metric), ans,
+				w->fails ? "" : spoiled ? " (--fail-on environment fails it)" :
+				" (--fail-on inconclusive fails it)");
 		}
 		for (k = 0; k < w->g.n_out_cand && k < 4; k++)
 			fprintf(f, "  left out: %s %s: candidate instance %.8s, an outlier\n", e,
@@ -391,7 +428,7 @@ static void checks_text(FILE *f, const struct gate_report *h, const struct gate_
 	for (i = 0; i < r->n_find; i++) {
 		find_message(&r->find[i], msg, sizeof(msg));
 		e = escape_text(msg);
-		fprintf(f, "  finding%s: %s\n", h->strict ? " FAIL" : "", e);
+		fprintf(f, "  finding%s: %s\n", r->find[i].fails ? " FAIL" : "", e);
 		free(e);
 	}
 	for (i = 0; i < r->n_trend; i++) {
@@ -415,7 +452,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 	struct table tab;
 	size_t i;
 
-	gate_table(&tab, h, r);
+	gate_table(&tab, r);
 	if (fmt == TABLE_FMT_CSV) {
 		table_write(f, &tab, fmt);
 		goto out;
@@ -428,8 +465,9 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 		b = md_escape(h->baseline);
 		t = md_escape(h->tag);
 		fprintf(f, "### tpsdb gate: %s: '%s'%s%s%s against baseline '%s' (%zu failure%s)\n\n",
-			r->n_fail ? "**FAIL**" : "PASS", e, h->tag ? " tag '" : "", h->tag ? t : "",
-			h->tag ? "'" : "", b, r->n_fail, r->n_fail == 1 ? "" : "s");
+			r->status == GATE_STATUS_FAIL ? "**FAIL**" : gate_status_name(r->status), e,
+			h->tag ? " tag '" : "", h->tag ? t : "", h->tag ? "'" : "", b, r->n_fail,
+			r->n_fail == 1 ? "" : "s");
 		if (line) {
 			table_line(f, fmt, 0, line);
 			fputc('\n', f);
@@ -441,7 +479,8 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 			free(s);
 		}
 		table_write(f, &tab, fmt);
-		checks_md(f, h, r);
+		open_md(f, r);
+		checks_md(f, r);
 		if (r->n_notes) {
 			fprintf(f, "\nWarnings:\n\n");
 			for (i = 0; i < r->n_notes; i++) {
@@ -462,7 +501,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 	t = escape_text(h->tag);
 	b = escape_text(h->baseline);
 	fprintf(f, "gate: '%s'%s%s%s against baseline '%s': %s (%zu failure(s))\n", e,
-		h->tag ? " tag '" : "", t, h->tag ? "'" : "", b, r->n_fail ? "FAIL" : "PASS",
+		h->tag ? " tag '" : "", t, h->tag ? "'" : "", b, gate_status_name(r->status),
 		r->n_fail);
 	if (line) {
 		char *m = escape_text(line);
@@ -476,7 +515,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 	}
 	tab.indent = "  ";
 	table_write(f, &tab, fmt);
-	checks_text(f, h, r);
+	checks_text(f, r);
 	fprintf(f, "tok/s: geometric means of the instances' requests (accept: accepted/"
 		"drafted); regression: the whole 90%% interval below -threshold (fail) or above "
 		"it (pass), else inconclusive\n");
@@ -552,7 +591,7 @@ static void json_rows(cJSON *arr, const struct gate_result *r)
 	}
 }
 
-static void json_checks(cJSON *root, const struct gate_report *h, const struct gate_result *r)
+static void json_checks(cJSON *root, const struct gate_result *r)
 {
 	cJSON *arr;
 	char cell[CELL_LEN];
@@ -590,7 +629,7 @@ static void json_checks(cJSON *root, const struct gate_report *h, const struct g
 		}
 		cJSON_AddNumberToObject(v, "count", (double)g->count);
 		cJSON_AddNumberToObject(v, "samples", (double)g->n_samples);
-		cJSON_AddBoolToObject(v, "fails", h->strict);
+		cJSON_AddBoolToObject(v, "fails", g->fails != 0);
 		cJSON_AddStringToObject(v, "side", g->base ? "baseline" : "candidate");
 	}
 	arr = cJSON_AddArrayToObject(root, "outputs");
@@ -638,14 +677,17 @@ int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_resu
 	cJSON_AddStringToObject(root, "engine", h->engine);
 	json_put_str(root, "tag", h->tag);
 	cJSON_AddNumberToObject(root, "failures", (double)r->n_fail);
+	cJSON_AddStringToObject(root, "status", r->status == GATE_STATUS_FAIL ? "fail" :
+				r->status == GATE_STATUS_OPEN ? "inconclusive" : "pass");
 	cJSON_AddNumberToObject(root, "inconclusive", (double)r->n_inconclusive);
+	cJSON_AddNumberToObject(root, "spoiled", (double)r->n_spoiled);
 	json_rows(cJSON_AddArrayToObject(root, "cells"), r);
 	arr = cJSON_AddArrayToObject(root, "warnings");
 	for (i = 0; i < r->n_notes; i++) {
 		gate_write_note(h, &r->notes[i], msg, sizeof(msg));
 		cJSON_AddItemToArray(arr, cJSON_CreateString(msg));
 	}
-	json_checks(root, h, r);
+	json_checks(root, r);
 	return json_write(f, root);
 }
 
@@ -670,18 +712,21 @@ void gate_write_github(FILE *f, const struct gate_report *h, const struct gate_r
 	size_t i;
 
 	for (i = 0; i < r->n_rows; i++) {
-		if (!row_fails(h, &r->rows[i]))
+		const struct gate_row *w = &r->rows[i];
+
+		if (!w->fails && !row_open(w))
 			continue;
-		row_message(h, &r->rows[i], msg, sizeof(msg));
-		gh_print(f, "error", msg);
+		row_message(h, w, msg, sizeof(msg));
+		/* An open row is a warning the run shows, never silence. */
+		gh_print(f, w->fails ? "error" : "warning", msg);
 	}
 	for (i = 0; i < r->n_viol; i++) {
 		viol_message(&r->viol[i], msg, sizeof(msg));
 		gh_print(f, r->viol[i].step && r->viol[i].step->decided ? "error" : "warning", msg);
 	}
-	for (i = 0; h->strict && i < r->n_find; i++) {
+	for (i = 0; i < r->n_find; i++) {
 		find_message(&r->find[i], msg, sizeof(msg));
-		gh_print(f, "error", msg);
+		gh_print(f, r->find[i].fails ? "error" : "warning", msg);
 	}
 	for (i = 0; i < r->n_trend; i++) {
 		if (!r->trend[i].fail)
@@ -706,14 +751,23 @@ static void xml_put(FILE *f, const char *s)
 	free(e);
 }
 
-static void junit_case(FILE *f, const char *classname, const char *name, const char *failure)
+/* One testcase: passed (failure and skipped NULL), failed, or skipped: a row the
+ * gate did not answer is JUnit's skipped test, with the reason, never a pass. */
+static void junit_case(FILE *f, const char *classname, const char *name, const char *failure,
+		       const char *skipped)
 {
 	fputs("    <testcase classname=\"", f);
 	xml_put(f, classname);
 	fputs("\" name=\"", f);
 	xml_put(f, name);
-	if (!failure) {
+	if (!failure && !skipped) {
 		fputs("\" time=\"0\"/>\n", f);
+		return;
+	}
+	if (skipped) {
+		fputs("\" time=\"0\">\n      <skipped message=\"", f);
+		xml_put(f, skipped);
+		fputs("\"/>\n    </testcase>\n", f);
 		return;
 	}
 	fputs("\" time=\"0\">\n      <failure message=\"", f);
@@ -730,21 +784,24 @@ static void junit_cases(FILE *f, const struct gate_report *h, const struct gate_
 
 	for (i = 0; i < r->n_rows; i++) {
 		const struct gate_row *w = &r->rows[i];
-		int fail = row_fails(h, w);
 		cell_name(w->cand, cell, sizeof(cell));
 		snprintf(cls, sizeof(cls), "tpsdb.gate.%s", w->cand->side->model);
 		snprintf(name, sizeof(name), "%s %s", cell, gate_metric_name(w->metric));
 		row_message(h, w, msg, sizeof(msg));
-		junit_case(f, cls, name, fail ? msg : NULL);
+		junit_case(f, cls, name, w->fails ? msg : NULL,
+			   !w->fails && row_open(w) ? msg : NULL);
 	}
 	for (i = 0; i < r->n_viol; i++) {
 		snprintf(cls, sizeof(cls), "tpsdb.sweep.%s", r->viol[i].series->model);
 		viol_message(&r->viol[i], msg, sizeof(msg));
-		junit_case(f, cls, msg, r->viol[i].step && r->viol[i].step->decided ? msg : NULL);
+		junit_case(f, cls, msg, r->viol[i].step && r->viol[i].step->decided ? msg : NULL,
+			   NULL);
 	}
-	for (i = 0; h->strict && i < r->n_find; i++) {
+	for (i = 0; i < r->n_find; i++) {
+		if (!r->find[i].fails)
+			continue;
 		find_message(&r->find[i], msg, sizeof(msg));
-		junit_case(f, "tpsdb.quality", msg, msg);
+		junit_case(f, "tpsdb.quality", msg, msg, NULL);
 	}
 	for (i = 0; i < r->n_trend; i++) {
 		const struct gate_trend *t = &r->trend[i];
@@ -752,7 +809,7 @@ static void junit_cases(FILE *f, const struct gate_report *h, const struct gate_
 		snprintf(cls, sizeof(cls), "tpsdb.trend.%s", t->cell->side->model);
 		snprintf(name, sizeof(name), "%s %s trend", cell, gate_metric_name(t->metric));
 		trend_message(t, msg, sizeof(msg));
-		junit_case(f, cls, name, t->fail ? msg : NULL);
+		junit_case(f, cls, name, t->fail ? msg : NULL, NULL);
 	}
 }
 
@@ -760,12 +817,16 @@ int gate_write_junit(const char *path, const struct gate_report *h,
 		     const struct gate_result *r)
 {
 	struct outfile *of = outfile_open(path);
-	size_t tests = r->n_rows + r->n_viol + r->n_trend + (h->strict ? r->n_find : 0);
+	size_t tests = r->n_rows + r->n_viol + r->n_trend, skipped = 0, i;
 	char name[400];
 	FILE *f;
 
 	if (!of)
 		return -1;
+	for (i = 0; i < r->n_find; i++)
+		tests += r->find[i].fails != 0;
+	for (i = 0; i < r->n_rows; i++)
+		skipped += !r->rows[i].fails && row_open(&r->rows[i]);
 	f = outfile_stream(of);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites name=\"tpsdb gate\" tests=\"%zu\" failures=\"%zu\">\n", tests,
@@ -773,8 +834,8 @@ int gate_write_junit(const char *path, const struct gate_report *h,
 	fputs("  <testsuite name=\"", f);
 	snprintf(name, sizeof(name), "tpsdb gate: %s against %s", h->engine, h->baseline);
 	xml_put(f, name);
-	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"0\">\n", tests,
-		r->n_fail);
+	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", tests,
+		r->n_fail, skipped);
 	junit_cases(f, h, r);
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	/* the commit names the first write error, and keeps the old file on one */

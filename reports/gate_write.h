@@ -14,7 +14,6 @@
 struct gate_report {
 	const char *baseline, *engine; /* required */
 	const char *tag;               /* the candidate's tag; NULL: its latest runs */
-	int strict;                    /* findings fail the gate */
 	const char *stop_hint;         /* NULL, or the tail of the "nothing to gate"
 					  error (compare_write_near()) */
 };
@@ -33,7 +32,7 @@ int gate_write_stop(const struct gate_report *h, const struct gate_result *r);
  * candidate, delta, 90% interval, threshold, rounds, mde, regression, status; a
  * status that is not pass marked): the one table every format of gate shows.
  * Release t with table_release(). */
-void gate_table(struct table *t, const struct gate_report *h, const struct gate_result *r);
+void gate_table(struct table *t, const struct gate_result *r);
 
 /* Writes the gate in fmt: text (a status line, the answer, the table indented,
  * then the sweep, finding, trend and output lines and a legend), markdown (a
@@ -42,17 +41,19 @@ void gate_table(struct table *t, const struct gate_report *h, const struct gate_
 void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *r,
 		enum table_format fmt);
 
-/* {"pass","baseline","engine","tag","failures","cells","warnings",
- * "sweep_violations","findings","trend"} and a newline. 0 ok, -1 after an error
+/* {"pass","baseline","engine","tag","failures","status","inconclusive","spoiled",
+ * "cells","warnings","sweep_violations","findings","trend"} and a newline. 0 ok, -1 after an error
  * line (out of memory). */
 int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_result *r);
 
-/* ::error lines for every failure and ::warning lines for the notes, as GitHub's
- * workflow commands (message '%', CR and LF escaped). */
+/* ::error lines for every failure, ::warning lines for every row the gate did not
+ * answer (inconclusive or spoiled) and finding that does not fail, and for the
+ * notes, as GitHub's workflow commands (message '%', CR and LF escaped). */
 void gate_write_github(FILE *f, const struct gate_report *h, const struct gate_result *r);
 
-/* Writes JUnit XML to path: one testcase per row, violation, trend and (with
- * h->strict) finding, through outfile_open() (a file is replaced whole, a symlink
+/* Writes JUnit XML to path: one testcase per row (a row the gate did not answer
+ * and does not fail on is <skipped> with its reason), violation, trend and
+ * failing finding, through outfile_open() (a file is replaced whole, a symlink
  * followed, a device or FIFO written directly). 0 ok, -1 after an error line
  * naming path, with an old file at path left as it was. */
 int gate_write_junit(const char *path, const struct gate_report *h,

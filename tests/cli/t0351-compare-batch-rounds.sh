@@ -41,14 +41,20 @@ expect_eq "$(echo "$v2" | cut -d' ' -f1-4)" "3 3 3 slower" "batch 2"
 expect_eq "$(echo "$v1" | cut -d' ' -f5)" \
 	"$(q "SELECT uuid FROM run r JOIN engine e ON e.id=r.engine_id WHERE e.label='A'
 	AND batch='$b1' AND round=3")" "batch 1's newest run of A"
-# Without --batch, the newest run alone (untagged): one round.
+# Without --batch, each side pools the batch of its newest run (the follow-up
+# to a collect is that collect's answer): the rows of --batch b2, number for
+# number.
 "$TPSDB_BIN" --db "$DB" compare --ours A --vs B --metric tg --json >"$T/c.json"
-python3 -c 'import json,sys; (r,) = json.load(open(sys.argv[1]))["rows"]; assert r["rounds"] == 1, r' \
+"$TPSDB_BIN" --db "$DB" compare --ours A --vs B --metric tg --batch "$b2" --json >"$T/c-b2.json"
+cmp -s "$T/c.json" "$T/c-b2.json" || fail "default selection is not the newest batch: $(diff "$T/c.json" "$T/c-b2.json")"
+python3 -c 'import json,sys; (r,) = json.load(open(sys.argv[1]))["rows"]; assert r["rounds"] == 3, r' \
 	"$T/c.json" || fail "default selection: $(cat "$T/c.json")"
-# An unknown batch is an error.
+# An unknown batch is an error that names the known ones.
 run_tpsdb compare --ours A --vs B --batch no-such-batch
 expect_eq "$rc" 3 "unknown batch"
-grep -q '^tpsdb: error: no cell measured by both' "$T/stderr" || fail "unknown batch: $(cat "$T/stderr")"
+grep -q "^tpsdb: error: --batch 'no-such-batch': no batch of that name in the store (known, closest first: " \
+	"$T/stderr" || fail "unknown batch: $(cat "$T/stderr")"
+expect_eq "$(wc -l <"$T/stderr")" 1 "unknown batch: one line"
 run_tpsdb compare --ours A --vs B --batch ''
 expect_eq "$rc" 2 "empty --batch"
 

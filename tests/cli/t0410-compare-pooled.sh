@@ -46,10 +46,11 @@ expect_rc 0 "table"
 grep -q '^mde 1\.[0-9][0-9]% > band 1\.00%: pool-7b tg could not have seen a difference under' "$TMP/out" || fail "mde leads"
 grep -q '^pool-7b  *tg  .*  no  *undecided ' "$TMP/out" || fail "no regression, undecided"
 
-# --batch: no run carries a batch yet, so nothing is selected.
+# --batch: no run carries a batch yet, so no batch of that name is known.
 tps compare --ours ours --vs llama.cpp --batch b1
 expect_rc 3 "--batch selects no run"
-grep -q "^tpsdb: error: no cell measured by both" "$TMP/err" || fail "--batch error"
+grep -q "^tpsdb: error: --batch 'b1': no batch of that name in the store (it holds none)$" "$TMP/err" ||
+	fail "--batch error: $(cat "$TMP/err")"
 tps compare --ours ours --vs llama.cpp --batch ''
 expect_rc 2 "--batch ''"
 exit 0

@@ -3,7 +3,8 @@
 # rounds of a candidate reading -6, -2 and -4% against its baseline are past the
 # 3% threshold by the estimate (-4%) but their interval holds -3%: the regression
 # question is undecided, so the cell is inconclusive, exit 0, and the text says how
-# far each end of the interval is from answering it; --strict fails it (exit 1).
+# far each end of the interval is from answering it; --fail-on inconclusive (and
+# --strict) fails it (exit 1).
 # Three rounds at -5.0, -4.8 and -5.2% are a regression: fail.
 . "$TPSDB_TEST_DATA/lib-pooled.sh"
 
@@ -18,7 +19,7 @@ expect_rc 0 "baseline set"
 
 tps gate --baseline rel --engine ours --tag cand --model gate-7b --metric tg --json
 expect_rc 0 "inconclusive passes without --strict"
-check '.pass == true and .inconclusive == 1 and .failures == 0' "one inconclusive, no failure"
+check '.pass == true and .status == "inconclusive" and .inconclusive == 1 and .failures == 0' "one inconclusive, no failure"
 check '.cells | length == 1' "one cell"
 check '.cells[0] | .status == "inconclusive" and .decided == false and .rounds == 3 and .instances_ours == 3 and .instances_vs == 3' "inconclusive over 3 rounds"
 check '.cells[0] | .delta_pct < -3.5 and .delta_pct > -4.5 and .ci_hi_pct > -3 and .ci_lo_pct < -5' "past -3% by its estimate only"
@@ -26,12 +27,18 @@ check '.cells[0] | .mde_pct > 1 and .regression == "undecided" and .method == "r
 
 tps gate --baseline rel --engine ours --tag cand --model gate-7b --metric tg
 expect_rc 0 "text"
+grep -q "^gate: 'ours' tag 'cand' against baseline 'rel': INCONCLUSIVE (0 failure(s))$" "$TMP/out" ||
+	fail "the status line: $(head -1 "$TMP/out")"
 grep -q 'gate-7b .* tg .* INCONCLUSIVE$' "$TMP/out" || fail "the row"
-grep -q "^  inconclusive: gate-7b tg: regression undecided: interval \[-[0-9.]*%, -[0-9.]*%\] holds -3.00%; its lower end is [0-9.]* points short of 'no', its upper end [0-9.]* of 'yes' (--strict fails it)$" "$TMP/out" || fail "how far from deciding"
+grep -q "^  inconclusive: gate-7b tg: regression undecided: interval \[-[0-9.]*%, -[0-9.]*%\] holds -3.00%; its lower end is [0-9.]* points short of 'no', its upper end [0-9.]* of 'yes' (--fail-on inconclusive fails it)$" "$TMP/out" || fail "how far from deciding"
+
+tps gate --baseline rel --engine ours --tag cand --model gate-7b --metric tg --fail-on regression,inconclusive
+expect_rc 1 "--fail-on inconclusive fails an inconclusive cell"
+grep -q 'gate-7b .* tg .* INCONCLUSIVE (fails: --fail-on inconclusive)$' "$TMP/out" || fail "the failing row"
 
 tps gate --baseline rel --engine ours --tag cand --model gate-7b --metric tg --strict --json
 expect_rc 1 "--strict fails an inconclusive cell"
-check '.pass == false and .failures == 1 and .cells[0].status == "inconclusive"' "strict"
+check '.pass == false and .status == "fail" and .failures == 1 and .cells[0].status == "inconclusive"' "strict"
 
 tps gate --baseline rel --engine ours --tag cand --model fail-7b --metric tg --json
 expect_rc 1 "a significant regression fails"

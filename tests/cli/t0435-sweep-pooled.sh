@@ -85,10 +85,11 @@ tps sweep --tag old --json
 expect_rc 0 "--tag old"
 check '.series[0].points == [.series[0].points[0]] and .series[0].points[0].instances == 1 and .series[0].points[0].tg_ci_lo == null and .series[0].points[0].mde_pct == null' "one run: instances 1, interval null"
 
-# --batch: imported runs carry none, so nothing is selected.
+# --batch: imported runs carry none, so no batch of that name is known.
 tps sweep --batch b1
 expect_rc 3 "--batch selects no run"
-grep -q '^tpsdb: error: no speculative series' "$TMP/err" || fail "--batch error"
+grep -q "^tpsdb: error: --batch 'b1': no batch of that name in the store (it holds none)$" \
+	"$TMP/err" || fail "--batch error: $(cat "$TMP/err")"
 tps sweep --batch ''
 expect_rc 2 "--batch ''"
 exit 0

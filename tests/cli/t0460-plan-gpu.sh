@@ -243,5 +243,6 @@ assert len(rows) > 1 and all(len(r) == len(head) for r in rows), rows
 PY
 rc=0
 "$TPSDB_BIN" --db "$db" plan --engine ours --model nope >"$tmp/o" 2>"$tmp/e" || rc=$?
-[ "$rc" = 3 ] && [ "$(wc -l <"$tmp/e")" = 1 ] && grep -q '^tpsdb: error: no run of' "$tmp/e" ||
+[ "$rc" = 3 ] && [ "$(wc -l <"$tmp/e")" = 1 ] &&
+	grep -q "^tpsdb: error: --model 'nope': no model of that name in the store" "$tmp/e" ||
 	fail "no cell: exit $rc, $(cat "$tmp/e")"

@@ -49,7 +49,9 @@ tps trend --metric tg --json --engine-version b207-abc
 tps trend --metric tg --json --limit 4
 jq -e '[.series[].n_runs] | length == 3 and all(. == 4)' "$TMP/out" >/dev/null || fail "--limit 4"
 tps trend --metric tg --json --host nowhere
-[ "$(jq -r '.series | length' "$TMP/out")" = 0 ] || fail "--host"
+expect_rc 3 "--host the store does not hold"
+grep -q "^tpsdb: error: --host 'nowhere': no host of that name in the store (known, closest first: " \
+	"$TMP/err" || fail "--host: $(cat "$TMP/err")"
 tps trend --until 2025-06-31
 expect_rc 2 "bad --until"
 exit 0
