@@ -134,7 +134,8 @@ static const char help_text[] =
 "                             a CI log, one plain line per run as it ends: run,\n"
 "                             round, cell, status, ok/failed, pp and tg tok/s\n"
 "  --dry-run                  print the runs in the order they would start, round\n"
-"                             by round, with each server command; start nothing\n"
+"                             by round, with each server command; start nothing,\n"
+"                             but check the binaries and models as a run does\n"
 "\n"
 "Environment (read only when neither --engine nor --url is given; the seed\n"
 "harness's drop-in):\n"
@@ -154,6 +155,12 @@ static const char help_text[] =
 "log says of offload and KV cache (partial-offload, kv-on-host; servers started\n"
 "get LLAMA_ARG_LOG_VERBOSITY=4 unless it is set). 'tpsdb check' lists them.\n"
 "\n"
+"Before anything starts (and before the store is opened), every engine binary\n"
+"must be an executable regular file (a name without '/' is looked up in PATH) and\n"
+"every model a readable one: --model, the manifests' gguf paths and the draft\n"
+"models (-md) their lines name. The first that is not is one error line naming\n"
+"the option, variable or manifest file:line, the path and the cause, exit 2.\n"
+"\n"
 "Faults are recorded, not fatal: a server that does not get ready makes a 'failed'\n"
 "run with its log tail (LOADFAIL in the summary) and the next cell runs; a failed\n"
 "request is a sample with its error; if the server dies (or %d requests in a row\n"
@@ -162,8 +169,9 @@ static const char help_text[] =
 "'interrupted', keeps every sample and exits 3.\n"
 "\n"
 "Exit status: 0 every cell complete; 1 some cell partial or failed; 2 usage (also\n"
-"a bad manifest or prompt file line); 3 runtime error (store, unreadable file,\n"
-"unreachable --url, interrupted).\n";
+"a bad manifest or prompt file line, a binary or model that cannot be run or\n"
+"read); 3 runtime error (store, unreadable manifest or prompts file, unreachable\n"
+"--url, interrupted).\n";
 
 enum {
 	OPT_ENGINE = 256, OPT_OURS, OPT_ROLE, OPT_ENGINE_ARGS, OPT_HOME, OPT_MODELS,

@@ -29,8 +29,11 @@ char *filehash_resolve(const char *name)
 	env = getenv("PATH");
 	path = tps_xstrdup(env ? env : "/usr/local/bin:/usr/bin:/bin");
 	for (dir = strtok_r(path, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		struct stat st;
+
 		cand = tps_xasprintf("%s/%s", *dir ? dir : ".", name);
-		if (access(cand, X_OK) == 0)
+		/* execvp() passes over a folder of that name, and so does the search. */
+		if (stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
 			found = cand;
 		else
 			free(cand);

@@ -9,7 +9,8 @@
 struct store;
 
 /* The absolute path of name: resolved with realpath(), after a search of PATH when
- * name has no '/'. Caller frees. NULL (nothing printed) when it cannot be found. */
+ * name has no '/' (the first executable regular file, as execvp() takes it). Caller
+ * frees. NULL (nothing printed) when it cannot be found. */
 char *filehash_resolve(const char *name);
 
 /* Hashes the file at path into hex (and its size into *bytes when not NULL). 0 ok;

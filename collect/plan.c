@@ -117,9 +117,27 @@ const char *plan_base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
+const char *plan_draft_model(char *const *argv)
+{
+	const char *draft = NULL;
+	size_t i;
+
+	for (i = 0; argv[i]; i++) {
+		const char *a = argv[i], *next = argv[i + 1];
+		if ((!strcmp(a, "-md") || !strcmp(a, "--model-draft") ||
+		     !strcmp(a, "--spec-draft-model")) && next)
+			draft = next;
+		else if (!strncmp(a, "--model-draft=", 14))
+			draft = a + 14;
+		else if (!strncmp(a, "--spec-draft-model=", 19))
+			draft = a + 19;
+	}
+	return draft;
+}
+
 void plan_spec_info(char *const *argv, char **spec_type, char **drafter)
 {
-	const char *type = NULL, *draft = NULL;
+	const char *type = NULL, *draft = plan_draft_model(argv);
 	size_t i;
 
 	for (i = 0; argv[i]; i++) {
@@ -128,19 +146,9 @@ void plan_spec_info(char *const *argv, char **spec_type, char **drafter)
 			type = next;
 		else if (!strncmp(a, "--spec-type=", 12))
 			type = a + 12;
-		else if ((!strcmp(a, "-md") || !strcmp(a, "--model-draft") ||
-			  !strcmp(a, "--spec-draft-model")) && next)
-			draft = next;
-		else if (!strncmp(a, "--model-draft=", 14))
-			draft = a + 14;
-		else if (!strncmp(a, "--spec-draft-model=", 19))
-			draft = a + 19;
 	}
 	*spec_type = tps_xstrdup(type ? type : draft ? "draft" : "custom");
-	if (draft)
-		*drafter = tps_xstrdup(plan_base_name(draft));
-	else
-		*drafter = tps_xstrdup("");
+	*drafter = tps_xstrdup(draft ? plan_base_name(draft) : "");
 }
 
 static void push_words(struct cell *c, char **words)

@@ -117,5 +117,8 @@ int plan_role_valid(const char *role);
  * name of -md/--model-draft/--spec-draft-model ("" when none). Both heap strings,
  * caller frees. */
 void plan_spec_info(char *const *argv, char **spec_type, char **drafter);
+/* The draft model named in argv: the value of the last -md, --model-draft or
+ * --spec-draft-model (also as --opt=value); NULL when none. Borrowed from argv. */
+const char *plan_draft_model(char *const *argv);
 
 #endif

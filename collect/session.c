@@ -18,13 +18,15 @@
 #include "schema/record.h"
 #include "tpsdb.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* File name, quant, size and sha256 of each model; sha256 of each binary. */
-static int identify(struct store *s, struct plan *p, const struct collect_setup *o)
+/* File name, quant, size and sha256 of each model; sha256 of each binary.
+ * setup_plan() refused a binary or model it could not find or read, so a file
+ * missing here went missing since (its server fails to load, a LOADFAIL run) or is
+ * an attached server's model path, on the server's machine: its sha256 is unknown. */
+static int identify(struct store *s, struct plan *p)
 {
 	char hex[65];
 	int64_t bytes;
@@ -35,10 +37,8 @@ static int identify(struct store *s, struct plan *p, const struct collect_setup 
 		char *real;
 		if (!e->binary)
 			continue;
-		if (!(real = filehash_resolve(e->binary))) {
-			tps_warning("engine '%s': cannot find '%s'", e->label, e->binary);
+		if (!(real = filehash_resolve(e->binary)))
 			continue;
-		}
 		if (filehash_get(s, real, hex, NULL) == 0)
 			e->sha256 = tps_xstrdup(hex);
 		free(real);
@@ -49,12 +49,8 @@ static int identify(struct store *s, struct plan *p, const struct collect_setup 
 		struct model_spec *m = &p->models[i];
 		m->file = tps_xstrdup(plan_base_name(m->path));
 		m->quant = tps_xstrdup(quant_guess(m->path));
-		if (access(m->path, R_OK) != 0) {
-			if (!o->url)
-				tps_warning("model '%s': cannot read '%s': %s", m->label, m->path,
-					    strerror(errno));
+		if (access(m->path, R_OK) != 0)
 			continue;
-		}
 		if (filehash_get(s, m->path, hex, &bytes) == 0) {
 			m->sha256 = tps_xstrdup(hex);
 			m->bytes = bytes;
@@ -189,7 +185,7 @@ int session_run(struct store *s, struct plan *p, const struct prompt_set *ps,
 	if (workdir_make_homes(p) < 0)
 		goto out;
 	set_host(&hostrun.host, setup);
-	if (identify(s, p, setup) < 0)
+	if (identify(s, p) < 0)
 		goto out;
 	pr = progress_new(setup->quiet ? PROGRESS_OFF : isatty(2) ? PROGRESS_LIVE : PROGRESS_PLAIN,
 			  !setup_getenv("NO_COLOR"),

@@ -1,9 +1,11 @@
 /* setup.c: from what 'tpsdb collect' was told to the plan it walks. Options come
  * first; the seed harness's variables (OURS_BIN, MODELS_MANIFEST, PORT ...) fill in
  * only what no option gave; then the manifests, the prompts and, in attach mode,
- * the running server's /props name the models, and plan_build() makes the cells. */
+ * the running server's /props name the models, and plan_build() makes the cells;
+ * last, every binary and model file is checked, before anything starts. */
 #include "collect/setup.h"
 
+#include "collect/filehash.h"
 #include "collect/http.h"
 #include "collect/interrupt.h"
 #include "collect/manifest.h"
@@ -13,8 +15,24 @@
 #include "collect/server.h"
 #include "tpsdb.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A file that must be there before anything starts: an engine's binary (run) or a
+ * model's gguf (read), and where it was named, for the error line. */
+struct file_check {
+	char *where;   /* "--engine 'ours'", "OURS_BIN", "<manifest>:<line>" ... */
+	char *path;
+	int run;       /* 1: executed; 0: read */
+};
+
+struct file_checks {
+	struct file_check *v;
+	size_t n;
+};
 
 void setup_init(struct collect_setup *s, const char *usage)
 {
@@ -99,8 +117,81 @@ const char *setup_getenv(const char *name)
 	return v && *v ? v : NULL;
 }
 
+/* Adds path to the files to check; where is a heap string fc takes. */
+static void checks_add(struct file_checks *fc, int run, const char *path, char *where)
+{
+	fc->v = tps_xrealloc(fc->v, (fc->n + 1) * sizeof(*fc->v));
+	fc->v[fc->n].where = where;
+	fc->v[fc->n].path = tps_xstrdup(path);
+	fc->v[fc->n].run = run;
+	fc->n++;
+}
+
+/* Adds the draft model that the server args args name (-md ...), if any, to read;
+ * where is a heap string fc takes. Args that do not split add nothing: the plan
+ * says what is wrong with them. */
+static void checks_add_draft(struct file_checks *fc, const char *args, char *where)
+{
+	char **words = NULL;
+	const char *draft = NULL;
+	size_t n = 0;
+	char err[256];
+
+	if (*args && manifest_split_args(args, &words, &n, err, sizeof(err)) == 0)
+		draft = plan_draft_model(words);
+	if (draft)
+		checks_add(fc, 0, draft, where);
+	else
+		free(where);
+	manifest_free_args(words);
+}
+
+static void checks_release(struct file_checks *fc)
+{
+	for (size_t i = 0; i < fc->n; i++) {
+		free(fc->v[i].where);
+		free(fc->v[i].path);
+	}
+	free(fc->v);
+	fc->v = NULL;
+	fc->n = 0;
+}
+
+/* Each binary must be a regular file we may execute and each model one we may
+ * read, checked in the order they were named. A server started anyway would only
+ * fail to load, after the store was opened and the engines before it had run.
+ * 0, or TPS_EXIT_USAGE after one error line for the first that fails. */
+static int check_files(const struct file_checks *fc)
+{
+	for (size_t i = 0; i < fc->n; i++) {
+		const struct file_check *f = &fc->v[i];
+		const char *why = NULL;
+		struct stat st;
+		char *found;
+
+		if (f->run && !strchr(f->path, '/')) {
+			/* Servers start through execvp(): a bare name is what PATH finds. */
+			if (!(found = filehash_resolve(f->path)))
+				why = "not found in PATH";
+			free(found);
+		} else if (stat(f->path, &st) < 0) {
+			why = strerror(errno);
+		} else if (!S_ISREG(st.st_mode)) {
+			why = "not a regular file";
+		} else if (access(f->path, f->run ? X_OK : R_OK) < 0) {
+			why = f->run ? "not executable" : strerror(errno);
+		}
+		if (why) {
+			tps_error("%s: cannot %s '%s': %s", f->where, f->run ? "run" : "read",
+				  f->path, why);
+			return TPS_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
 /* The seed harness's variables, for a command line with no engine at all. */
-static int apply_env(struct collect_setup *o, struct plan *p)
+static int apply_env(struct collect_setup *o, struct plan *p, struct file_checks *fc)
 {
 	static const struct {
 		const char *var, *label, *role, *args_var, *default_args;
@@ -122,6 +213,7 @@ static int apply_env(struct collect_setup *o, struct plan *p)
 		e = plan_add_engine(p, engines[i].label, v, err, sizeof(err));
 		if (!e)
 			return tps_usage_error(o->usage, "%s", err);
+		checks_add(fc, 1, v, tps_xstrdup(engines[i].var));
 		free(e->role);
 		e->role = tps_xstrdup(engines[i].role);
 		args = getenv(engines[i].args_var);
@@ -176,7 +268,7 @@ static int load_manifest(struct manifest *m, enum manifest_kind kind, const char
 }
 
 /* Engines from --engine and the roles, args and homes that go with them. */
-static int build_engines(struct collect_setup *o, struct plan *p)
+static int build_engines(struct collect_setup *o, struct plan *p, struct file_checks *fc)
 {
 	char err[256];
 	size_t i;
@@ -194,6 +286,8 @@ static int build_engines(struct collect_setup *o, struct plan *p)
 					       kv->key);
 		if (!plan_add_engine(p, kv->key, kv->value, err, sizeof(err)))
 			return tps_usage_error(o->usage, "%s", err);
+		if (kv->value)
+			checks_add(fc, 1, kv->value, tps_xasprintf("--engine '%s'", kv->key));
 	}
 	if (o->url && p->n_engines != 1)
 		return tps_usage_error(o->usage, "attach mode measures one engine: give "
@@ -244,8 +338,9 @@ static int build_engines(struct collect_setup *o, struct plan *p)
 	return 0;
 }
 
-/* Models from --models, --model and --spec-manifest, in that order. */
-static int build_models(struct collect_setup *o, struct plan *p)
+/* Models from --models, --model and --spec-manifest, in that order; their files
+ * (and the draft models their lines name) go into fc. */
+static int build_models(struct collect_setup *o, struct plan *p, struct file_checks *fc)
 {
 	struct manifest mm = { 0 }, sm = { 0 };
 	char err[1024];
@@ -266,6 +361,10 @@ static int build_models(struct collect_setup *o, struct plan *p)
 			tps_error("%s:%d: %s", o->models_file, mm.v[i].line, err);
 			goto out;
 		}
+		checks_add(fc, 0, mm.v[i].path, tps_xasprintf("%s:%d", o->models_file,
+							     mm.v[i].line));
+		checks_add_draft(fc, mm.v[i].args, tps_xasprintf("%s:%d", o->models_file,
+								 mm.v[i].line));
 	}
 	for (i = 0; i < o->models.n; i++) {
 		const struct setup_pair *kv = &o->models.v[i];
@@ -278,12 +377,17 @@ static int build_models(struct collect_setup *o, struct plan *p)
 			tps_usage_error(o->usage, "--model: %s", err);
 			goto out;
 		}
+		checks_add(fc, 0, kv->value, tps_xasprintf("--model '%s'", kv->key));
 	}
 	for (i = 0; i < sm.n; i++) {
 		if (plan_add_spec(p, &sm.v[i], err, sizeof(err)) < 0) {
 			tps_error("%s:%d: %s", o->spec_file, sm.v[i].line, err);
 			goto out;
 		}
+		checks_add(fc, 0, sm.v[i].path, tps_xasprintf("%s:%d", o->spec_file,
+							     sm.v[i].line));
+		checks_add_draft(fc, sm.v[i].args, tps_xasprintf("%s:%d", o->spec_file,
+								 sm.v[i].line));
 	}
 	ret = 0;
 out:
@@ -385,11 +489,9 @@ const char *setup_ours(const struct plan *p)
 	return i == SIZE_MAX ? NULL : p->engines[i].label;
 }
 
-int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
+/* The options against each other: 0, or TPS_EXIT_USAGE after a usage error. */
+static int check_options(struct collect_setup *o)
 {
-	char err[1024];
-	int r;
-
 	if (o->endpoint && strcmp(o->endpoint, "completion") && strcmp(o->endpoint, "chat"))
 		return tps_usage_error(o->usage, "--endpoint is completion or chat, not '%s'",
 				       o->endpoint);
@@ -416,16 +518,27 @@ int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
 	if (o->url && (o->models_file || o->spec_file || o->engine_args.n || o->homes.n))
 		return tps_usage_error(o->usage, "attach mode takes no manifests, --engine-args "
 				       "or --home: the server is already running");
+	return 0;
+}
+
+/* Everything setup_plan() does after the options: the plan and the prompts, with
+ * every binary and model file named put into fc. */
+static int build_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps,
+		      struct file_checks *fc)
+{
+	char err[1024];
+	int r;
+
 	/* The environment's engines take --ours, --role, --engine-args and --home too. */
-	if (!o->engines.n && !o->url && (r = apply_env(o, p)))
+	if (!o->engines.n && !o->url && (r = apply_env(o, p, fc)))
 		return r;
-	if ((r = build_engines(o, p)))
+	if ((r = build_engines(o, p, fc)))
 		return r;
 	if (!o->c.base_port)
 		o->c.base_port = 18080;
 	if (!o->c.n_predict)
 		o->c.n_predict = 512;
-	if (!o->url && (r = build_models(o, p)))
+	if (!o->url && (r = build_models(o, p, fc)))
 		return r;
 	if ((r = load_prompts(o, ps)))
 		return r;
@@ -450,4 +563,19 @@ int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
 		return tps_usage_error(o->usage, "--spec-type needs --n-max");
 	}
 	return 0;
+}
+
+int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
+{
+	struct file_checks fc = { 0 };
+	int r;
+
+	if ((r = check_options(o)))
+		return r;
+	/* The files last, so that a bad line or option is named first; attach mode
+	 * names none. */
+	if (!(r = build_plan(o, p, ps, &fc)))
+		r = check_files(&fc);
+	checks_release(&fc);
+	return r;
 }

@@ -1,8 +1,9 @@
 /* setup.h: what 'tpsdb collect' was told, turned into a plan. The command parses
  * its options into a struct collect_setup; the seed harness's drop-in environment
  * fills in what no option gave; setup_plan() then checks the combination, reads
- * the manifests and prompts (or asks an attached server for its model) and builds
- * the matrix. Usage errors go through tps_usage_error() with the command's line. */
+ * the manifests and prompts (or asks an attached server for its model), builds
+ * the matrix and checks that its binaries and models are there. Usage errors go
+ * through tps_usage_error() with the command's line. */
 #ifndef COLLECT_SETUP_H
 #define COLLECT_SETUP_H
 
@@ -72,8 +73,15 @@ const char *setup_getenv(const char *name);
  * environment when neither --engine nor --url is given, adds the engines and
  * models, loads the prompts into ps and builds p's cells. In attach mode it waits
  * for the server (installing the signal handlers) and names the model from /props.
+ * Last, it checks every file the plan would start a server with: each engine
+ * binary (a bare name looked up in PATH) must be an executable regular file, and
+ * each model (--model, the manifests' paths and the draft models their lines
+ * name with -md) a readable regular file. Nothing is started, opened or written,
+ * so --dry-run refuses what a real run would.
  * Returns 0, or an exit code after an error line: TPS_EXIT_USAGE for a bad
- * combination or manifest line, TPS_EXIT_ERROR for an unreadable file, an
+ * combination or manifest line, or a binary or model that cannot be run or read
+ * (one line naming the option, variable or manifest file:line, the path and the
+ * cause); TPS_EXIT_ERROR for an unreadable manifest or prompts file, an
  * unreachable server or a signal. p and ps are filled as far as it got; the
  * caller releases them either way. */
 int setup_plan(struct collect_setup *s, struct plan *p, struct prompt_set *ps);

@@ -241,25 +241,36 @@ static void test_collect_plan_roles(void **state)
 
 static void test_collect_plan_spec_info(void **state)
 {
+	/* path: what plan_draft_model() returns, the file setup_plan() checks. */
 	static const struct {
-		const char *args, *type, *drafter;
+		const char *args, *type, *drafter, *path;
 	} cases[] = {
-		{ "--spec-type draft-mtp", "draft-mtp", "" },
-		{ "--spec-type=ngram-simple", "ngram-simple", "" },
-		{ "-md /a/b/d.gguf", "draft", "d.gguf" },
-		{ "--spec-draft-model /d.gguf --spec-type draft-simple", "draft-simple", "d.gguf" },
-		{ "--spec-draft-model=rel/d2.gguf", "draft", "d2.gguf" },
-		{ "--draft-p-min 0.5", "custom", "" },
-		{ "--spec-type", "custom", "" },
+		{ "--spec-type draft-mtp", "draft-mtp", "", NULL },
+		{ "--spec-type=ngram-simple", "ngram-simple", "", NULL },
+		{ "-md /a/b/d.gguf", "draft", "d.gguf", "/a/b/d.gguf" },
+		{ "--spec-draft-model /d.gguf --spec-type draft-simple", "draft-simple", "d.gguf",
+		  "/d.gguf" },
+		{ "--spec-draft-model=rel/d2.gguf", "draft", "d2.gguf", "rel/d2.gguf" },
+		{ "--model-draft /x.gguf -md /y.gguf", "draft", "y.gguf", "/y.gguf" },
+		{ "--model-draft=/z.gguf", "draft", "z.gguf", "/z.gguf" },
+		{ "--draft-p-min 0.5", "custom", "", NULL },
+		{ "--spec-type", "custom", "", NULL },
+		{ "-md", "custom", "", NULL },
 	};
 	(void)state;
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		char **argv = NULL, err[64], *type, *drafter;
+		const char *path;
 		size_t argc = 0;
 		assert_int_equal(manifest_split_args(cases[c].args, &argv, &argc, err, sizeof(err)), 0);
 		plan_spec_info(argv, &type, &drafter);
 		assert_string_equal(type, cases[c].type);
 		assert_string_equal(drafter, cases[c].drafter);
+		path = plan_draft_model(argv);
+		if (cases[c].path)
+			assert_string_equal(path, cases[c].path);
+		else
+			assert_null(path);
 		free(type);
 		free(drafter);
 		manifest_free_args(argv);

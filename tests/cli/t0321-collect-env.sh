@@ -49,6 +49,6 @@ grep -q "HOME=$T/lfhome " "$(q "SELECT log_path FROM run WHERE id=3")" ||
 
 # Options win over the environment; an engine flag turns the drop-in off.
 OURS_BIN=$FS MODELS_MANIFEST=$T/models NPRED=16 run_tpsdb collect --engine x=/bin/true \
-	--model m=x --n-predict 8 --dry-run
+	--model m="$MODEL" --n-predict 8 --dry-run
 expect_eq "$(cut -d' ' -f2-4 "$T/stdout")" "m x (other)" "drop-in off with --engine"
 echo ok
