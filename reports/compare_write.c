@@ -296,15 +296,21 @@ void compare_table(struct table *t, const struct parity_result *r, const char *o
 		   const char *vs)
 {
 	unsigned vary = parity_rows_varying(r);
+	const struct verdict **lv = tps_xcalloc(r->n_rows + 1, sizeof(*lv));
+	char title[40];
 	size_t i;
 
+	for (i = 0; i < r->n_rows; i++)
+		lv[i] = &r->rows[i].v;
+	verdict_level_title(lv, r->n_rows, title, sizeof(title));
+	free(lv);
 	table_init(t, C_N);
 	table_col(t, C_CELL, TABLE_LABEL, "cell", 4);
 	table_col(t, C_METRIC, TABLE_LABEL, "metric", 6);
 	table_col(t, C_OURS, TABLE_RATE, ours, 10);
 	table_col(t, C_VS, TABLE_RATE, vs, 10);
 	table_col(t, C_DELTA, TABLE_DELTA, "delta", 8);
-	table_col(t, C_CI, TABLE_INTERVAL, "90% interval", 19);
+	table_col(t, C_CI, TABLE_INTERVAL, title, 19);
 	table_col(t, C_REG, TABLE_VERDICT, "regression", 10);
 	table_col(t, C_VERDICT, TABLE_VERDICT, "verdict", 9);
 	table_col(t, C_ROUNDS, TABLE_COUNT, "rounds", 6);
@@ -376,7 +382,9 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 		write_bench_rounds(f, r, fmt);
 		write_open_md(f, r, vary);
 		fprintf(f, "\nregression: is %s slower than %s by more than %.1f%%? yes/no when the "
-			   "whole 90%% interval lies below/above -%.1f%% (only a decided yes is bold). "
+			   "whole interval (the header's level: 90%% for one fixed batch, wider for "
+			   "a batch that looked every round or a pool of batches) lies below/above "
+			   "-%.1f%% (only a decided yes is bold). "
 			   "tok/s: geometric means of the instances' requests, delta %s / %s - 1; "
 			   "verdict: the same interval against +-%.1f%%; mde: its half-width; excl: "
 			   "flagged samples left out (%s/%s).\n",
@@ -386,7 +394,10 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 	write_open(f, r, vary);
 	write_bench_rounds(f, r, fmt);
 	fprintf(f, "regression: is %s slower than %s by more than the band (%.1f%%)? yes/no when "
-		"the whole 90%% interval (5%% each side) lies below/above -band; verdict: the "
+		"the whole interval (the header's level: 90%%, 5%% each side, for one fixed "
+		"batch; wider for a batch that looked every round or a pool of batches) lies "
+		"below/above -band; spoiled when an instance it used carries an environment "
+		"finding; verdict: the "
 		"same interval against +-band; tok/s: geometric means of the instances' "
 		"requests, delta their ratio; interval: t on the per-round log ratios (each run "
 		"one instance); mde: its half-width; excl: flagged samples left out (%s/%s)\n",

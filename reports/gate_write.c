@@ -220,12 +220,18 @@ static unsigned rows_vary(const struct gate_result *r, char **same)
 
 void gate_table(struct table *t, const struct gate_result *r)
 {
-	char cell[CELL_LEN], *same = NULL;
+	char cell[CELL_LEN], *same = NULL, title[40];
 	unsigned vary = rows_vary(r, &same);
+	const struct verdict **lv = tps_xcalloc(r->n_rows + 1, sizeof(*lv));
 	size_t i;
 
 	free(same);
+	for (i = 0; i < r->n_rows; i++)
+		lv[i] = &r->rows[i].g.v;
+	verdict_level_title(lv, r->n_rows, title, sizeof(title));
+	free(lv);
 	table_init_cols(t, gate_cols, G_N);
+	table_col_headf(t, G_CI, "%s", title);
 	for (i = 0; i < r->n_rows; i++) {
 		const struct gate_row *w = &r->rows[i];
 		/* Acceptance is a ratio: three decimals; tok/s: one. */
@@ -492,9 +498,10 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 			}
 		}
 		fprintf(f, "\ntok/s: geometric means of the instances' requests (accept: "
-			   "accepted/drafted). regression: yes (fail) when the whole 90%% interval "
-			   "lies below -threshold, no (pass) when it lies above, else undecided "
-			   "(inconclusive). mde: the interval's half-width.\n");
+			   "accepted/drafted). regression: yes (fail) when the whole interval (the "
+			   "header's level, compare's) lies below -threshold, no (pass) when it lies "
+			   "above, spoiled when an instance it used carries an environment finding, "
+			   "else undecided (inconclusive). mde: the interval's half-width.\n");
 		goto out;
 	}
 	e = escape_text(h->engine);
@@ -517,8 +524,9 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 	table_write(f, &tab, fmt);
 	checks_text(f, r);
 	fprintf(f, "tok/s: geometric means of the instances' requests (accept: accepted/"
-		"drafted); regression: the whole 90%% interval below -threshold (fail) or above "
-		"it (pass), else inconclusive\n");
+		"drafted); regression: the whole interval (the header's level, compare's) below "
+		"-threshold (fail) or above it (pass), spoiled by an environment finding, else "
+		"inconclusive\n");
 out:
 	table_release(&tab);
 	free(same);

@@ -52,6 +52,12 @@ char *parity_note_text(const struct parity_note *n);
 void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, char *buf,
 			 size_t len);
 
+/* The title of an interval column over the verdicts v[0..n): "90% interval" when
+ * every one is at that level, "95.6% interval" for another shared level (a
+ * sequential batch's per-look level, a pool of batches), "interval" when they
+ * differ (JSON's ci_level gives each). */
+void verdict_level_title(const struct verdict *const *v, size_t n, char *buf, size_t len);
+
 /* The interval as "[-1.20%, +0.80%]" or "-" when it has none. */
 void verdict_interval_text(const struct verdict *v, char *buf, size_t len);
 
