@@ -20,9 +20,11 @@
 
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
+#include "analyze/stats.h"
 #include "schema/noise.h"
 #include "schema/record.h"
 #include "schema/store.h"
+#include "tests/run_fixture.h"
 #include "tpsdb.h"
 
 int cmd_gate(int argc, char **argv, struct tps_ctx *ctx);
@@ -93,57 +95,66 @@ static int run(struct fixture *f, int (*cmd)(int, char **, struct tps_ctx *), ..
 
 #define NV 8
 
-/* A candidate or baseline cell of engine e, model m on the completion endpoint: pp
- * and tg constant at the given means (NaN: no values), no acceptance, no floor. */
+/* A candidate or baseline cell of engine e, model m on the completion endpoint:
+ * one run (tests/run_fixture.h) and its pool, pp and tg constant at the given
+ * means (NaN: no values) over the keys (prompt 1..NV, rep 1), no acceptance
+ * unless given. The pool points at the run: a tcell is not copied. */
 struct tcell {
-	struct gate_cell c;
-	double v[GATE_N_METRICS][NV];
+	struct run r;
+	struct pool p;
 };
 
 static void tcell_init(struct tcell *t, const char *uuid, const char *e, const char *m,
 		       int64_t n_max, double pp, double tg, double accept)
 {
 	double mean[GATE_N_METRICS] = { pp, tg, accept };
+	double v[NV];
 	int k, i;
 
 	memset(t, 0, sizeof(*t));
-	t->c.side.uuid = uuid;
-	t->c.side.engine = e;
-	t->c.side.model = m;
-	t->c.side.spec_type = n_max == TPS_NULL ? "" : "draft";
-	t->c.side.endpoint = "completion";
-	t->c.side.n_max = n_max;
-	t->c.side.ctx = 8192;
-	t->c.side.n_predict = 256;
+	fx_run(&t->r, uuid, e, m);
+	fx_set(&t->r.spec_type, n_max == TPS_NULL ? "" : "draft");
+	t->r.n_max = n_max;
+	t->r.ctx = 8192;
+	t->r.n_predict = 256;
+	/* A floor far below any threshold, so that one instance a side decides as
+	 * sharply as its constant values: the threshold rules are what these tests
+	 * are about (test_decide_noise_floor drops it). Acceptance has none. */
+	t->r.floor_pct[RUN_PP] = t->r.floor_pct[RUN_TG] = 1e-10;
 	for (k = 0; k < GATE_N_METRICS; k++) {
-		/* A floor far below any threshold, so that one instance a side decides
-		 * as sharply as its constant values: the threshold rules are what these
-		 * tests are about (test_decide_noise_floor drops it). */
-		t->c.noise_pct[k] = k == GATE_ACCEPT ? NAN : 1e-10;
 		if (isnan(mean[k]))
 			continue;
 		for (i = 0; i < NV; i++)
-			t->v[k][i] = mean[k];
-		t->c.values[k].v = t->v[k];
-		t->c.values[k].n = NV;
+			v[i] = mean[k];
+		fx_values(&t->r, (enum run_metric)k, v, NV, NULL);
+	}
+	fx_pool(&t->p, &t->r, 1);
+}
+
+static void tcell_release(struct tcell *t, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		run_release(&t[i].r);
+		free(t[i].p.runs);
 	}
 }
 
-/* Judges cand[0..nc) against base[0..nb) (struct tcell arrays copied into cells). */
+/* Judges the pools of cand[0..nc) against those of base[0..nb). The pools are
+ * copied into static arrays the result may point into until the next call. */
 static int decide(const struct tcell *cand, size_t nc, const struct tcell *base, size_t nb,
 		  const struct gate_params *p, struct gate_result *r)
 {
-	static struct gate_cell cc[8], bc[8];
+	static struct pool cp[8], bp[8];
 	struct gate_input in = { 0 };
 	size_t i;
 
 	for (i = 0; i < nc; i++)
-		cc[i] = cand[i].c;
+		cp[i] = cand[i].p;
 	for (i = 0; i < nb; i++)
-		bc[i] = base[i].c;
-	in.cand = cc;
+		bp[i] = base[i].p;
+	in.cand = cp;
 	in.n_cand = nc;
-	in.base = bc;
+	in.base = bp;
 	in.n_base = nb;
 	return gate_decide(&in, p, r);
 }
@@ -170,8 +181,8 @@ static void test_decide_one_cell_fails(void **state)
 		if (w->g.outcome != VERDICT_GATE_FAIL)
 			continue;
 		fails++;
-		assert_string_equal(w->cand->side.model, "moe");
-		assert_string_equal(w->base->side.uuid, "b1");
+		assert_string_equal(w->cand->side->model, "moe");
+		assert_string_equal(w->base->side->uuid, "b1");
 		assert_int_equal(w->metric, GATE_TG);
 		assert_true(fabs(w->g.delta_pct + 6) < 1e-9);
 		assert_true(w->g.threshold_pct == 3);
@@ -186,6 +197,8 @@ static void test_decide_one_cell_fails(void **state)
 	assert_int_equal(decide(cand, 2, base, 2, &p, &r), 0);
 	assert_int_equal(r.n_fail, 0);
 	gate_result_release(&r);
+	tcell_release(cand, 2);
+	tcell_release(base, 2);
 }
 
 /* A regression of exactly the threshold passes; a hair more fails. */
@@ -210,6 +223,9 @@ static void test_decide_threshold_edge(void **state)
 	assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_FAIL);
 	assert_int_equal(r.n_fail, 1);
 	gate_result_release(&r);
+	tcell_release(&base, 1);
+	tcell_release(&at, 1);
+	tcell_release(&beyond, 1);
 }
 
 /* One instance a side: the requests alone cannot show the scatter between
@@ -226,7 +242,7 @@ static void test_decide_noise_floor(void **state)
 	(void)state;
 	tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 100, NAN);
 	tcell_init(&cand, "c", "ours", "m", TPS_NULL, 1000, 96, NAN);
-	cand.c.noise_pct[GATE_TG] = NAN;
+	cand.r.floor_pct[RUN_TG] = NAN;
 	gate_params_init(&p);
 	p.gated[GATE_PP] = 0;
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
@@ -239,20 +255,22 @@ static void test_decide_noise_floor(void **state)
 	assert_int_equal(r.n_fail, 1);
 	gate_result_release(&r);
 	p.strict = 0;
-	cand.c.noise_pct[GATE_TG] = 0.3;
-	base.c.noise_pct[GATE_TG] = 50;
+	cand.r.floor_pct[RUN_TG] = 0.3;
+	base.r.floor_pct[RUN_TG] = 50;
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
 	assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_FAIL);
 	assert_int_equal(r.rows[0].g.bound, VERDICT_BOUND_NOISE);
 	assert_true(r.rows[0].g.ci_hi_pct < -3);
 	assert_true(fabs(r.rows[0].noise_pct - 0.3) < 1e-9);
 	gate_result_release(&r);
-	cand.c.noise_pct[GATE_TG] = 2.5;
+	cand.r.floor_pct[RUN_TG] = 2.5;
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
 	assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_INCONCLUSIVE);
 	assert_true(r.rows[0].g.ci_lo_pct < -3 && r.rows[0].g.ci_hi_pct > -3);
 	assert_true(fabs(r.rows[0].g.threshold_pct - 3) < 1e-9);
 	gate_result_release(&r);
+	tcell_release(&base, 1);
+	tcell_release(&cand, 1);
 }
 
 /* Cells of one side only are notes, in order: the candidate's as met, the
@@ -273,13 +291,15 @@ static void test_decide_missing_cells(void **state)
 	assert_int_equal(r.n_rows, 2);
 	assert_int_equal(r.n_notes, 2);
 	assert_int_equal(r.notes[0].kind, GATE_NOTE_CAND_ONLY);
-	assert_string_equal(r.notes[0].cell->side.model, "new");
+	assert_string_equal(r.notes[0].cell->side->model, "new");
 	assert_int_equal(r.notes[1].kind, GATE_NOTE_BASE_ONLY);
-	assert_string_equal(r.notes[1].cell->side.model, "dropped");
+	assert_string_equal(r.notes[1].cell->side->model, "dropped");
 	gate_result_release(&r);
 	assert_int_equal(decide(&cand[1], 1, base, 2, &p, &r), -1);
 	assert_int_equal(r.stop, GATE_STOP_NOTHING_SHARED);
 	gate_result_release(&r);
+	tcell_release(base, 2);
+	tcell_release(cand, 2);
 }
 
 /* The baseline holds the cell for two other engines: the first is taken with a
@@ -297,19 +317,21 @@ static void test_decide_engines_and_refusal(void **state)
 	tcell_init(&base[2], "b2", "ours", "n", TPS_NULL, 1000, 100, NAN);
 	tcell_init(&cand[0], "c0", "ours", "m", TPS_NULL, 1000, 100, NAN);
 	tcell_init(&cand[1], "c1", "ours", "n", TPS_NULL, 1000, 100, NAN);
-	cand[1].c.side.ctx = 4096;
+	cand[1].r.ctx = 4096;
 	gate_params_init(&p);
 	assert_int_equal(decide(cand, 2, base, 3, &p, &r), 0);
 	assert_int_equal(r.n_shared, 1);
 	assert_int_equal(r.n_rows, 2);
-	assert_string_equal(r.rows[0].base->side.uuid, "b0");
+	assert_string_equal(r.rows[0].base->side->uuid, "b0");
 	assert_int_equal(r.n_notes, 2);
 	assert_int_equal(r.notes[0].kind, GATE_NOTE_ENGINES);
 	assert_int_equal(r.notes[0].n_engines, 2);
-	assert_string_equal(r.notes[0].base->side.engine, "llama.cpp");
+	assert_string_equal(r.notes[0].base->side->engine, "llama.cpp");
 	assert_int_equal(r.notes[1].kind, GATE_NOTE_NOT_COMPARABLE);
 	assert_int_equal(r.notes[1].diff.kind, PARITY_DIFF_CTX);
 	gate_result_release(&r);
+	tcell_release(base, 3);
+	tcell_release(cand, 2);
 }
 
 /* A side without values is a NO_DATA note, not a row; acceptance is gated off the
@@ -338,12 +360,14 @@ static void test_decide_no_data_and_accept(void **state)
 	assert_true(r.rows[3].g.delta_pct < -12);
 	assert_int_equal(r.n_fail, 0);
 	gate_result_release(&r);
-	cand[1].c.values[GATE_ACCEPT].n = 0;
-	base[1].c.values[GATE_ACCEPT].n = 0;
+	cand[1].r.values[RUN_ACCEPT].n = 0;
+	base[1].r.values[RUN_ACCEPT].n = 0;
 	assert_int_equal(decide(cand, 2, base, 2, &p, &r), 0);
 	assert_int_equal(r.n_rows, 3);
 	assert_int_equal(r.n_notes, 1);
 	gate_result_release(&r);
+	tcell_release(base, 2);
+	tcell_release(cand, 2);
 }
 
 /* Flagged samples are listed always and fail only with --strict. */
@@ -356,10 +380,10 @@ static void test_decide_strict(void **state)
 	(void)state;
 	tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 100, NAN);
 	tcell_init(&cand, "c", "ours", "m", TPS_NULL, 1000, 100, NAN);
-	cand.c.flag_counts[0] = 1;
-	cand.c.flag_counts[2] = 2;
-	cand.c.n_samples = 24;
-	base.c.flag_counts[1] = 5; /* the baseline's flags are not the candidate's */
+	cand.r.flag_counts[0] = 1;
+	cand.r.flag_counts[2] = 2;
+	cand.r.n_samples = 24;
+	base.r.flag_counts[1] = 5; /* the baseline's flags are not the candidate's */
 	gate_params_init(&p);
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
 	assert_int_equal(r.n_find, 2);
@@ -373,6 +397,8 @@ static void test_decide_strict(void **state)
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
 	assert_int_equal(r.n_fail, 2);
 	gate_result_release(&r);
+	tcell_release(&base, 1);
+	tcell_release(&cand, 1);
 }
 
 /* --sweep: every violation of the candidate's series fails. */
@@ -382,7 +408,6 @@ static void test_decide_sweep(void **state)
 	struct sweep_step steps[1] = { { 1, 2, 2, 3, -32.5, NAN, 1, NAN, NAN, NAN, 0 } };
 	struct series se = { 0 };
 	struct series_set set = { &se, 1 };
-	struct gate_cell cc, bc;
 	struct gate_input in = { 0 };
 	struct gate_params p;
 	struct gate_result r;
@@ -390,14 +415,12 @@ static void test_decide_sweep(void **state)
 	(void)state;
 	tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 100, NAN);
 	tcell_init(&cand, "c", "ours", "m", TPS_NULL, 1000, 100, NAN);
-	cc = cand.c;
-	bc = base.c;
 	se.engine = "ours";
 	se.report.violations = steps;
 	se.report.n_violations = 1;
-	in.cand = &cc;
+	in.cand = &cand.p;
 	in.n_cand = 1;
-	in.base = &bc;
+	in.base = &base.p;
 	in.n_base = 1;
 	in.sweep = &set;
 	gate_params_init(&p);
@@ -413,17 +436,21 @@ static void test_decide_sweep(void **state)
 	assert_true(fabs(r.viol[0].drop_pct - 32.5) < 1e-12);
 	assert_int_equal(r.n_fail, 1);
 	gate_result_release(&r);
+	tcell_release(&base, 1);
+	tcell_release(&cand, 1);
 }
 
 /* --trend: eight runs, decode falling 7% from the fifth; the candidate matches its
- * baseline, yet the history's newest change point fails. Prefill holds. */
+ * baseline, yet the history's newest change point fails. Prefill holds. The
+ * history is a pool of every run of the candidate's series (gate_input.hist). */
 static void test_decide_trend(void **state)
 {
 	static const double wig[3] = { -0.2, 0, 0.2 };
-	struct tcell base, cand;
-	struct gate_hist_run runs[2][8];
-	double v[2][8][3];
 	static const char *const tags[8] = { "h1", "h2", "h3", "h4", "h5", "h6", "h7", "h8" };
+	struct tcell base, cand;
+	struct run runs[8];
+	struct pool hist;
+	struct gate_input in = { 0 };
 	struct gate_params p;
 	struct gate_result r;
 	int m, i, k;
@@ -431,26 +458,32 @@ static void test_decide_trend(void **state)
 	(void)state;
 	tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 133, NAN);
 	tcell_init(&cand, "c", "ours", "m", TPS_NULL, 1000, 133, NAN);
-	for (m = 0; m < 2; m++) {
-		for (i = 0; i < 8; i++) {
-			double mean = m == GATE_TG ? (i < 4 ? 143 : 133) : 1000;
+	for (i = 0; i < 8; i++) {
+		fx_run(&runs[i], tags[i], "ours", "m");
+		fx_set(&runs[i].tag, tags[i]);
+		runs[i].ctx = 8192;
+		runs[i].n_predict = 256;
+		for (m = 0; m < 2; m++) {
+			double mean = m == GATE_TG ? (i < 4 ? 143 : 133) : 1000, v[3];
 			for (k = 0; k < 3; k++)
-				v[m][i][k] = mean + wig[(i + k) % 3];
-			runs[m][i].uuid = tags[i];
-			runs[m][i].tag = tags[i];
-			runs[m][i].values = v[m][i];
-			runs[m][i].n = 3;
+				v[k] = mean + wig[(i + k) % 3];
+			fx_values(&runs[i], (enum run_metric)m, v, 3, NULL);
 		}
-		cand.c.hist[m] = runs[m];
-		cand.c.n_hist[m] = 8;
 	}
+	fx_pool(&hist, runs, 8);
+	in.cand = &cand.p;
+	in.n_cand = 1;
+	in.base = &base.p;
+	in.n_base = 1;
+	in.hist = &hist;
+	in.n_hist = 1;
 	gate_params_init(&p);
-	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(gate_decide(&in, &p, &r), 0);
 	assert_int_equal(r.n_trend, 0);
 	assert_int_equal(r.n_fail, 0);
 	gate_result_release(&r);
 	p.trend = 1;
-	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(gate_decide(&in, &p, &r), 0);
 	assert_int_equal(r.n_trend, 1);
 	assert_int_equal(r.trend[0].metric, GATE_TG);
 	assert_string_equal(r.trend[0].run->tag, "h5");
@@ -460,9 +493,251 @@ static void test_decide_trend(void **state)
 	gate_result_release(&r);
 	/* A shift the threshold allows is no change point of the gate. */
 	p.threshold[GATE_TG] = 8;
-	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(gate_decide(&in, &p, &r), 0);
 	assert_int_equal(r.n_trend, 0);
 	gate_result_release(&r);
+	free(hist.runs);
+	for (i = 0; i < 8; i++)
+		run_release(&runs[i]);
+	tcell_release(&base, 1);
+	tcell_release(&cand, 1);
+}
+
+/* A run of the gate-versus-compare case: one collect round's instance, its pp and
+ * tg values keyed (prompt k + 1, rep 1) for k < n. */
+static void round_run(struct run *r, const char *uuid, const char *batch, int64_t round,
+		      int64_t looks_to, const double *pp, const double *tg, size_t n)
+{
+	fx_run(r, uuid, "ours", "m");
+	fx_set(&r->batch, batch);
+	r->round = round;
+	r->looks_to = looks_to;
+	r->ctx = 8192;
+	r->n_predict = 256;
+	fx_values(r, RUN_PP, pp, n, NULL);
+	fx_values(r, RUN_TG, tg, n, NULL);
+}
+
+/* The mean log of x[0..n). */
+static double mean_log(const double *x, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += log(x[i]);
+	return s / (double)n;
+}
+
+/* The gate is compare's estimate: gate_decide() and parity_decide() on the same
+ * pools, the threshold equal to the band, give each metric the same delta,
+ * interval, level and regression answer. The candidate is an --until-decided
+ * batch of three rounds (--max-rounds 6, looks_to 6); the baseline a fixed batch
+ * frozen earlier. Rounds pair by number across the two batches (neither side
+ * holds the other's), and within a round the requests pair by key: the
+ * candidate's round 2 lost prompt 3, so its baseline partner is reduced over
+ * prompts 1 and 2 too. The level is the candidate batch's sequential one, not a
+ * fixed 90%. Every expected number is worked out here from the values (the
+ * round log ratios, their mean and t interval), not read off the estimate. */
+static void test_decide_is_compares(void **state)
+{
+	/* pp: about -6% a round; tg: about +0.5%. Prompt 3 of each round is 20%
+	 * slower than the others on both sides, so leaving it out of one side alone
+	 * would move that round's ratio by about log(0.8) / 3. (Not much more: the
+	 * outlier rule reads an instance over all its values, and a run that lost
+	 * a prompt half as fast would be screened out as 25% fast.) */
+	static const double c_pp[3][3] = { { 940, 941, 752 }, { 939, 942, 0 }, { 941, 940, 753 } };
+	static const double b_pp[3][3] = { { 1000, 1001, 800 }, { 999, 1001, 800 },
+					   { 1001, 1000, 801 } };
+	static const double c_tg[3][3] = { { 100.5, 100.6, 80.4 }, { 100.4, 100.5, 0 },
+					   { 100.6, 100.4, 80.5 } };
+	static const double b_tg[3][3] = { { 100, 100.1, 80 }, { 99.9, 100, 80 },
+					   { 100.1, 100, 80.1 } };
+	const size_t n_c[3] = { 3, 2, 3 };
+	const double thr = 3;
+	struct run cr[3], br[3];
+	struct pool cp, bp;
+	struct gate_input gin = { 0 };
+	struct parity_input pin;
+	struct gate_params gp;
+	struct parity_opts po;
+	struct gate_result g;
+	struct parity_result pr;
+	double alpha = estimate_look_alpha(6, VERDICT_ALPHA * ESTIMATE_SEQ_ALPHA_SHARE);
+	size_t i, m;
+	char uuid[8];
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		snprintf(uuid, sizeof(uuid), "c%zu", i);
+		round_run(&cr[i], uuid, "cand-batch", (int64_t)i + 1, 6, c_pp[i], c_tg[i], n_c[i]);
+		snprintf(uuid, sizeof(uuid), "b%zu", i);
+		round_run(&br[i], uuid, "base-batch", (int64_t)i + 1, 0, b_pp[i], b_tg[i], 3);
+	}
+	fx_pool(&cp, cr, 3);
+	fx_pool(&bp, br, 3);
+	/* One design a side: the candidate batch's sequential level. */
+	assert_int_equal(pools_looks(&cp, &bp), 6);
+	assert_true(alpha < VERDICT_ALPHA);
+
+	gin.cand = &cp;
+	gin.n_cand = 1;
+	gin.base = &bp;
+	gin.n_base = 1;
+	gate_params_init(&gp);
+	gp.gated[GATE_ACCEPT] = 0;
+	gp.threshold[GATE_PP] = gp.threshold[GATE_TG] = thr;
+	assert_int_equal(gate_decide(&gin, &gp, &g), 0);
+	pin = (struct parity_input){ &cp, &bp, 1, 1 };
+	parity_opts_init(&po);
+	po.ours = "ours";
+	po.vs = "base";
+	po.band_pct = thr;
+	assert_int_equal(parity_decide(&pin, &po, &pr), 0);
+	assert_int_equal(g.n_rows, 2);
+	assert_int_equal(pr.n_rows, 2);
+
+	for (m = 0; m < 2; m++) {
+		const double (*cv)[3] = m == RUN_PP ? c_pp : c_tg;
+		const double (*bv)[3] = m == RUN_PP ? b_pp : b_tg;
+		const struct verdict_gate_result *gr = &g.rows[m].g;
+		const struct verdict *pv = &pr.rows[m].v;
+		double d[3], mean = 0, ss = 0, se, q, lo, hi, nokey = 0;
+
+		assert_int_equal(g.rows[m].metric, (int)m);
+		assert_string_equal(pr.rows[m].metric, m == RUN_PP ? "pp" : "tg");
+		/* Round r: the mean log over the keys both runs hold, ours less the
+		 * baseline's. */
+		for (i = 0; i < 3; i++) {
+			d[i] = mean_log(cv[i], n_c[i]) - mean_log(bv[i], n_c[i]);
+			mean += d[i] / 3;
+			nokey += (mean_log(cv[i], n_c[i]) - mean_log(bv[i], 3)) / 3;
+		}
+		for (i = 0; i < 3; i++)
+			ss += (d[i] - mean) * (d[i] - mean);
+		se = sqrt(ss / 2) / sqrt(3);
+		q = stats_t_quantile(1 - alpha, 2);
+		lo = (exp(mean - q * se) - 1) * 100;
+		hi = (exp(mean + q * se) - 1) * 100;
+		/* Without the keys the round that lost a prompt would read otherwise. */
+		assert_true(fabs(nokey - mean) > 0.02);
+
+		assert_int_equal(gr->method, VERDICT_METHOD_ROUNDS);
+		assert_int_equal(gr->rounds, 3);
+		assert_true(fabs(gr->delta_pct - (exp(mean) - 1) * 100) < 1e-9);
+		assert_true(fabs(gr->ci_lo_pct - lo) < 1e-9);
+		assert_true(fabs(gr->ci_hi_pct - hi) < 1e-9);
+		assert_true(fabs(gr->v.ci_level - (1 - 2 * alpha)) < 1e-12);
+		assert_true(gr->v.ci_level > 0.90);
+		assert_int_equal(gr->v.regression,
+				 hi < -thr ? VERDICT_REG_YES : lo > -thr ? VERDICT_REG_NO :
+				 VERDICT_REG_UNDECIDED);
+		/* ... and compare's row of the same pools says the same. */
+		assert_true(pv->delta_pct == gr->delta_pct);
+		assert_true(pv->ci_lo_pct == gr->ci_lo_pct);
+		assert_true(pv->ci_hi_pct == gr->ci_hi_pct);
+		assert_true(pv->ci_level == gr->v.ci_level);
+		assert_int_equal(pv->regression, gr->v.regression);
+	}
+	/* pp about -6%: a regression at 3%; tg about +0.5%: none. */
+	assert_int_equal(g.rows[RUN_PP].g.outcome, VERDICT_GATE_FAIL);
+	assert_int_equal(g.rows[RUN_TG].g.outcome, VERDICT_GATE_PASS);
+	assert_int_equal(g.n_fail, 1);
+	gate_result_release(&g);
+	parity_result_release(&pr);
+	free(cp.runs);
+	free(bp.runs);
+	for (i = 0; i < 3; i++) {
+		run_release(&cr[i]);
+		run_release(&br[i]);
+	}
+}
+
+/* An environment finding on a run the estimate uses spoils the row: outcome
+ * spoiled, counted in n_spoiled, a failure only with --strict (where the finding
+ * itself is one more, as every finding is). The same finding on an instance the
+ * estimate leaves out as an outlier spoils nothing; the finding is listed all
+ * the same. */
+static void test_decide_spoiled(void **state)
+{
+	struct tcell base, cand;
+	struct run runs[7];
+	struct pool cp, bp;
+	struct gate_input in = { 0 };
+	struct gate_params p;
+	struct gate_result r;
+	size_t i, k;
+
+	(void)state;
+	tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&cand, "c", "ours", "m", TPS_NULL, 1000, 90, NAN); /* -10% */
+	cand.r.env_flags = RUN_ENV_GPU_THROTTLED;
+	gate_params_init(&p);
+	p.gated[GATE_PP] = 0;
+	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.n_rows, 1);
+	/* Without the finding this row fails, as test_decide_one_cell_fails' does. */
+	assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_SPOILED);
+	assert_int_equal(r.rows[0].g.v.regression, VERDICT_REG_SPOILED);
+	assert_int_equal(r.rows[0].g.v.kind, VERDICT_SPOILED);
+	assert_int_equal(r.rows[0].g.v.spoiled, RUN_ENV_GPU_THROTTLED);
+	assert_false(r.rows[0].g.decided);
+	assert_true(fabs(r.rows[0].g.delta_pct + 10) < 1e-9); /* still shown */
+	assert_int_equal(r.n_spoiled, 1);
+	assert_int_equal(r.n_inconclusive, 0);
+	assert_int_equal(r.n_find, 1);
+	assert_int_equal(r.find[0].env_flags, RUN_ENV_GPU_THROTTLED);
+	assert_int_equal(r.n_fail, 0);
+	gate_result_release(&r);
+	p.strict = 1;
+	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+	assert_int_equal(r.n_spoiled, 1);
+	assert_int_equal(r.n_fail, 2); /* the spoiled row, and the finding */
+	gate_result_release(&r);
+	p.strict = 0;
+
+	/* Four candidate instances against three baseline ones, without rounds:
+	 * they pair by start order. The throttled fourth is 30% slow, an outlier
+	 * the estimate leaves out (|log 0.7| > log 1.25), and the three it uses
+	 * decide the -10%. */
+	for (i = 0; i < 7; i++) {
+		double pp[NV], tg[NV];
+		char uuid[8];
+
+		for (k = 0; k < NV; k++) {
+			pp[k] = 1000;
+			tg[k] = i == 3 ? 63 : (i < 3 ? 90 : 100) + 0.1 * (double)((i + k) % 3);
+		}
+		snprintf(uuid, sizeof(uuid), "%c%zu", i < 4 ? 'c' : 'b', i < 4 ? i : i - 4);
+		fx_run(&runs[i], uuid, "ours", "m");
+		runs[i].ctx = 8192;
+		runs[i].n_predict = 256;
+		fx_values(&runs[i], RUN_PP, pp, NV, NULL);
+		fx_values(&runs[i], RUN_TG, tg, NV, NULL);
+	}
+	runs[3].env_flags = RUN_ENV_GPU_THROTTLED;
+	fx_pool(&cp, runs, 4);
+	fx_pool(&bp, runs + 4, 3);
+	in.cand = &cp;
+	in.n_cand = 1;
+	in.base = &bp;
+	in.n_base = 1;
+	assert_int_equal(gate_decide(&in, &p, &r), 0);
+	assert_int_equal(r.n_rows, 1);
+	assert_int_equal(r.rows[0].g.n_out_cand, 1);
+	assert_string_equal(r.rows[0].g.out_cand[0], "c3");
+	assert_int_equal(r.rows[0].g.rounds, 3);
+	assert_int_equal(r.rows[0].g.v.spoiled, 0);
+	assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_FAIL);
+	assert_int_equal(r.n_spoiled, 0);
+	assert_int_equal(r.n_find, 1);
+	assert_int_equal(r.n_fail, 1);
+	gate_result_release(&r);
+	free(cp.runs);
+	free(bp.runs);
+	for (i = 0; i < 7; i++)
+		run_release(&runs[i]);
+	tcell_release(&base, 1);
+	tcell_release(&cand, 1);
 }
 
 static void test_threshold_parse(void **state)
@@ -758,15 +1033,19 @@ static void test_decide_config_cells(void **state)
 	tcell_init(&base[1], "b1", "ours", "m", TPS_NULL, 2000, 50, NAN);
 	tcell_init(&cand[0], "c0", "ours", "m", TPS_NULL, 1000, 100, NAN);
 	tcell_init(&cand[1], "c1", "ours", "m", TPS_NULL, 2000, 50, NAN);
-	base[0].c.side.config = cand[0].c.side.config = "pp512";
-	base[1].c.side.config = cand[1].c.side.config = "pp4096";
+	fx_set(&base[0].r.config, "pp512");
+	fx_set(&cand[0].r.config, "pp512");
+	fx_set(&base[1].r.config, "pp4096");
+	fx_set(&cand[1].r.config, "pp4096");
 	gate_params_init(&p);
 	assert_int_equal(decide(cand, 2, base, 2, &p, &r), 0);
 	assert_int_equal(r.n_shared, 2);
 	assert_int_equal(r.n_fail, 0);
 	for (i = 0; i < r.n_rows; i++)
-		assert_string_equal(r.rows[i].cand->side.config, r.rows[i].base->side.config);
+		assert_string_equal(r.rows[i].cand->side->config, r.rows[i].base->side->config);
 	gate_result_release(&r);
+	tcell_release(base, 2);
+	tcell_release(cand, 2);
 }
 
 int main(void)
@@ -782,6 +1061,8 @@ int main(void)
 		cmocka_unit_test(test_decide_strict),
 		cmocka_unit_test(test_decide_sweep),
 		cmocka_unit_test(test_decide_trend),
+		cmocka_unit_test(test_decide_is_compares),
+		cmocka_unit_test(test_decide_spoiled),
 		cmocka_unit_test(test_threshold_parse),
 		cmocka_unit_test_setup_teardown(test_gate_one_cell_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_threshold_edge, setup, teardown),

@@ -1,5 +1,6 @@
 /* test_plan.c: the variance parts, the costs and the designs of analyze/plan.c,
- * over plain structs, against values worked out by hand in the comments. */
+ * over plain structs, against values worked out by hand in the comments; and the
+ * cells plan_cells() makes of two sides' pools. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 
 #include "analyze/plan.h"
 #include "analyze/stats.h"
+#include "tests/run_fixture.h"
 
 /* Three instances, two slots (prompts 1 and 2, rep 1), log values:
  *   inst0: 0.00 0.10   inst1: 0.02 0.10   inst2: 0.04 0.16
@@ -20,36 +22,60 @@
  * ss 0.0014 over df 2 = 0.0007; s_b^2 = 0.0007 - 0.0002 / 2 = 0.0006. */
 static const double logs[3][2] = { { 0.00, 0.10 }, { 0.02, 0.10 }, { 0.04, 0.16 } };
 
+/* Up to six instances (runs, tests/run_fixture.h), each on side side[i]; the
+ * cell's pools hold the first n_inst of them by side, oldest first. Values and
+ * wall times live in the fixture: the runs point at them and own nothing. */
 struct fixture {
-	struct plan_value v[6][2][2]; /* instance, metric, slot */
+	struct run_value v[6][2][2]; /* instance, metric, slot */
 	double wall[6][2];
-	struct plan_instance inst[6];
+	struct run inst[6];
+	int side[6];
+	size_t n_inst;
+	const struct run *ptr[2][6];
+	struct pool pool[2];
 	struct plan_cell cell;
 };
+
+/* Points the cell's pools at the first n instances, each on its side. */
+static void sides(struct fixture *f, size_t n)
+{
+	size_t i;
+	int s;
+
+	f->n_inst = n;
+	for (s = 0; s < 2; s++) {
+		memset(&f->pool[s], 0, sizeof(f->pool[s]));
+		f->pool[s].runs = f->ptr[s];
+		for (i = 0; i < n; i++)
+			if (f->side[i] == s)
+				f->ptr[s][f->pool[s].n++] = &f->inst[i];
+		f->cell.pool[s] = f->pool[s].n ? &f->pool[s] : NULL;
+	}
+}
 
 /* Fills instance i (side side) with the logs of row r shifted by shift, both
  * metrics alike, two requests of wall 1000 ms in a run of duration ms. */
 static void set_inst(struct fixture *f, size_t i, int side, size_t r, double shift,
 		     double duration)
 {
-	struct plan_instance *in = &f->inst[i];
+	struct run *in = &f->inst[i];
 	int m, s;
 
 	memset(in, 0, sizeof(*in));
-	in->side = side;
+	f->side[i] = side;
 	for (m = 0; m < PLAN_N_METRICS; m++) {
 		for (s = 0; s < 2; s++) {
 			f->v[i][m][s].prompt_id = s + 1;
 			f->v[i][m][s].rep = 1;
 			f->v[i][m][s].value = 100 * exp(logs[r][s] + shift);
 		}
-		in->v[m] = f->v[i][m];
-		in->n[m] = 2;
+		in->values[m].v = f->v[i][m];
+		in->values[m].n = 2;
 	}
 	f->wall[i][0] = f->wall[i][1] = 1000;
 	in->wall_ms = f->wall[i];
-	in->n_wall = in->n_samples = 2;
-	in->wall_sum_ms = 2000;
+	in->n_wall = 2;
+	in->n_samples = 2;
 	in->duration_ms = duration;
 }
 
@@ -63,8 +89,7 @@ static void one_side(struct fixture *f, double duration)
 	f->cell.model = "m";
 	f->cell.spec_type = "";
 	f->cell.endpoint = "completion";
-	f->cell.inst = f->inst;
-	f->cell.n_inst = 3;
+	sides(f, 3);
 	f->cell.n_prompts = 2;
 }
 
@@ -99,7 +124,7 @@ static void test_plan_components_two_sides(void **state)
 	plan_components(&f.cell, PLAN_PP, 1, &one);
 	for (i = 0; i < 3; i++)
 		set_inst(&f, 3 + i, 1, i, log(1.5), 6000);
-	f.cell.n_inst = 6;
+	sides(&f, 6);
 	plan_components(&f.cell, PLAN_PP, 3, &two);
 	assert_int_equal(two.inst[0], 3);
 	assert_int_equal(two.inst[1], 3);
@@ -238,10 +263,9 @@ static void test_plan_decide_prompts_first(void **state)
 
 	(void)state;
 	one_side(&f, 4200);
-	for (i = 0; i < 3; i++) {
+	/* (A run's request time is now the sum of its wall_ms, 200 here.) */
+	for (i = 0; i < 3; i++)
 		f.wall[i][0] = f.wall[i][1] = 100;
-		f.inst[i].wall_sum_ms = 200;
-	}
 	plan_opts_init(&o);
 	assert_int_equal(plan_decide(&in, &o, &r), 0);
 	assert_float_equal(r.rows[PLAN_PP].m_star, sqrt(40.0 / 3), 1e-9);
@@ -322,7 +346,8 @@ static void test_plan_decide_both(void **state)
 	assert_float_equal(b->cost_ratio, b->deflt.server_s / b->best.server_s, 1e-12);
 	plan_result_release(&r);
 	/* A metric without a design leaves the cell without one. */
-	f.inst[2].side = 1;
+	f.side[2] = 1;
+	sides(&f, 3);
 	in.side[1] = "b";
 	assert_int_equal(plan_decide(&in, &o, &r), 0);
 	assert_false(r.cells[0].ok);
@@ -379,7 +404,8 @@ static void test_plan_decide_unknowns(void **state)
 	plan_opts_init(&o);
 	/* Two sides, the second with one instance. */
 	one_side(&f, 6000);
-	f.inst[2].side = 1;
+	f.side[2] = 1;
+	sides(&f, 3);
 	assert_int_equal(plan_decide(&in, &o, &r), 0);
 	assert_int_equal(r.rows[0].status, PLAN_FEW_INSTANCES);
 	assert_int_equal(r.rows[0].short_side, 1);
@@ -392,7 +418,7 @@ static void test_plan_decide_unknowns(void **state)
 	in.side[1] = NULL;
 	one_side(&f, 6000);
 	for (i = 0; i < 3; i++)
-		f.inst[i].n[PLAN_PP] = f.inst[i].n[PLAN_TG] = 1;
+		f.inst[i].values[PLAN_PP].n = f.inst[i].values[PLAN_TG].n = 1;
 	assert_int_equal(plan_decide(&in, &o, &r), 0);
 	assert_int_equal(r.rows[1].status, PLAN_FEW_REQUESTS);
 	assert_true(isnan(r.rows[1].sw_pct));
@@ -423,6 +449,77 @@ static void test_plan_decide_unknowns(void **state)
 	plan_result_release(&r);
 }
 
+/* plan_cells(): a cell per pool of the first side that the second measured too
+ * (the same model, spec type, n_max, endpoint and config, at the same ctx and
+ * n_predict), its strings the first pool's face's, and the most prompts any run
+ * of either pool asked; with one side, every pool. */
+static void test_plan_cells(void **state)
+{
+	struct run a[4], b[3];
+	struct pool pa[3], pb[2];
+	const size_t a0[2] = { 0, 1 }, b0[2] = { 0, 1 };
+	struct plan_input in;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		fx_run(&a[i], "a", "ours", i < 3 ? "m" : "n");
+		a[i].ctx = 8192;
+		a[i].n_predict = 256;
+		a[i].n_prompts_asked = (int64_t)i + 1;
+	}
+	for (i = 0; i < 3; i++) {
+		fx_run(&b[i], "b", "llama.cpp", "m");
+		b[i].ctx = 8192;
+		b[i].n_predict = 256;
+		b[i].n_prompts_asked = 9;
+	}
+	fx_set(&a[2].spec_type, "draft");
+	a[2].n_max = 2;
+	b[2].ctx = 4096; /* the same cell at another ctx: not the plan's cell */
+	fx_set(&b[2].spec_type, "draft");
+	b[2].n_max = 2;
+	fx_pool_of(&pa[0], a, a0, 2); /* m, base: two runs */
+	fx_pool(&pa[1], &a[2], 1);    /* m, draft n_max 2 */
+	fx_pool(&pa[2], &a[3], 1);    /* n: the other side has none */
+	fx_pool_of(&pb[0], b, b0, 2);
+	fx_pool(&pb[1], &b[2], 1);
+
+	plan_cells("ours", pa, 3, "llama.cpp", pb, 2, &in);
+	assert_string_equal(in.side[0], "ours");
+	assert_string_equal(in.side[1], "llama.cpp");
+	assert_int_equal(in.n_cells, 1);
+	assert_ptr_equal(in.cells[0].pool[0], &pa[0]);
+	assert_ptr_equal(in.cells[0].pool[1], &pb[0]);
+	assert_string_equal(in.cells[0].model, "m");
+	assert_string_equal(in.cells[0].spec_type, "");
+	assert_int_equal(in.cells[0].ctx, 8192);
+	assert_int_equal(in.cells[0].n_prompts, 9);
+	plan_input_release(&in);
+	assert_null(in.cells);
+
+	plan_cells("ours", pa, 3, NULL, NULL, 0, &in);
+	assert_null(in.side[1]);
+	assert_int_equal(in.n_cells, 3);
+	assert_null(in.cells[0].pool[1]);
+	assert_int_equal(in.cells[0].n_prompts, 2); /* runs 0 and 1 asked 1 and 2 */
+	assert_int_equal(in.cells[1].n_max, 2);
+	assert_string_equal(in.cells[1].spec_type, "draft");
+	assert_string_equal(in.cells[2].model, "n");
+	assert_int_equal(in.cells[2].n_prompts, 4);
+	plan_input_release(&in);
+	plan_input_release(NULL);
+
+	for (i = 0; i < 3; i++)
+		free(pa[i].runs);
+	for (i = 0; i < 2; i++)
+		free(pb[i].runs);
+	for (i = 0; i < 4; i++)
+		run_release(&a[i]);
+	for (i = 0; i < 3; i++)
+		run_release(&b[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -437,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_plan_decide_both),
 		cmocka_unit_test(test_plan_decide_capped),
 		cmocka_unit_test(test_plan_decide_unknowns),
+		cmocka_unit_test(test_plan_cells),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,8 +2,9 @@
  * number is arithmetic on the rung sums written here (cycles = predicted_n -
  * accepted, tokens/cycle = predicted_n / cycles, ms/cycle = predicted_ms / cycles),
  * done by hand and checked with a Python one-liner; the comments show the sums.
- * Also analyze/series.c's assembly of series from plain runs and the gap wording
- * of reports/sweep_text.c, all without a store. */
+ * Also analyze/series.c's assembly of series from pools of runs built by hand
+ * (tests/run_fixture.h, pooled by cellset_pools() as a command pools them) and
+ * the gap wording of reports/sweep_text.c, all without a store. */
 /* The rungs below list their sums positionally and leave the instance fields of
  * struct sweep_rung zero on purpose (one run per rung, the pre-pooling view). */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -16,9 +17,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analyze/cellset.h"
 #include "analyze/series.h"
 #include "analyze/sweep.h"
 #include "reports/sweep_text.h"
+#include "tests/run_fixture.h"
 
 #define NA NAN
 #define ABSENT INT64_MIN /* TPS_NULL */
@@ -385,32 +388,42 @@ static void test_sweep_rung_is_base(void **state)
 	assert_int_equal(sweep_sign(NA), 0);
 }
 
-/* A run of the assembly: engine, spec_type, n_max, tg (three equal samples) and
- * tokens per cycle (0: no draft counts). */
-static struct series_run run_of(const char *engine, const char *role, const char *spec_type,
-				int64_t n_max, const double *tg, double tpc)
+/* A run of the assembly: engine, spec_type, n_max, its decode values tg[0..n)
+ * (keyed prompt k + 1, rep 1) and tokens per cycle (0: no draft counts), its
+ * sums over three samples. Release with run_release(). */
+static void run_of(struct run *r, const char *engine, const char *role, const char *spec_type,
+		   int64_t n_max, const double *tg, size_t n, double tpc)
 {
-	struct series_run r = { 0 };
-
-	r.engine = engine;
-	r.role = role;
-	r.model = "m";
-	r.spec_type = spec_type;
-	r.endpoint = "completion";
-	r.n_max = n_max;
-	r.run_id = n_max == INT64_MIN ? 100 : n_max;
-	r.run_uuid = "u";
-	r.values = tg;
-	r.n_values = 3;
-	r.n_summed = 3;
-	r.predicted_n = 1000;
-	r.predicted_ms = 1000 / tg[0] * 1000;
+	fx_run(r, "u", engine, "m");
+	fx_set(&r->role, role);
+	fx_set(&r->spec_type, spec_type);
+	r->n_max = n_max;
+	r->id = n_max == INT64_MIN ? 100 : n_max;
+	fx_values(r, RUN_TG, tg, n, NULL);
+	r->agg.n = 3;
+	r->agg.predicted_n = 1000;
+	r->agg.predicted_ms = 1000 / tg[0] * 1000;
 	if (tpc > 0) {
-		r.has_draft = 1;
-		r.draft_n = (int64_t)(1000 - 1000 / tpc) * 2;
-		r.draft_n_accepted = (int64_t)(1000 - 1000 / tpc);
+		r->agg.has_draft = 1;
+		r->agg.draft_n = (int64_t)(1000 - 1000 / tpc) * 2;
+		r->agg.draft_n_accepted = (int64_t)(1000 - 1000 / tpc);
 	}
-	return r;
+}
+
+/* The pools of runs[0..n) as a command takes a filter's runs: every run of a
+ * series (engine and cell) in one pool, oldest first (cellset_pools(),
+ * POOL_ALL). The pools borrow the runs; free them with pools_free(). */
+static void pool_runs(struct run *runs, size_t n, struct pool **p, size_t *np)
+{
+	struct cellset set = { runs, n };
+
+	cellset_pools(&set, POOL_ALL, p, np);
+}
+
+static void runs_release(struct run *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		run_release(&runs[i]);
 }
 
 /* Rungs sort by depth with the base first; every run of a rung is pooled; the base
@@ -422,22 +435,25 @@ static void test_series_assemble(void **state)
 	static const double t150[3] = { 150, 150, 150 };
 	static const double t140[3] = { 140, 140, 140 }, t125[3] = { 125, 125, 125 };
 	static const double t259[3] = { 259.2, 259.2, 259.2 };
-	struct series_run runs[9];
+	struct run runs[9];
+	struct pool *pools;
 	struct series_set set;
 	const struct series *se;
-	size_t n = 0;
+	size_t n = 0, np;
 
 	(void)state;
-	runs[n++] = run_of("ours", "ours", "draft", 2, t125, 2);
-	runs[n++] = run_of("ours", "ours", "draft", 1, t150, 1.5);
-	runs[n++] = run_of("ours", "ours", "draft", 2, t259, 2); /* a second instance: pooled */
-	runs[n++] = run_of("ours", "ours", "", INT64_MIN, t100, 0);
-	runs[n++] = run_of("ours", "ours", "draft", INT64_MIN, t120, 0);
-	runs[n++] = run_of("up", "upstream", "draft", 1, t140, 1.4);
-	runs[n++] = run_of("lone", "other", "", INT64_MIN, t100, 0);
-	runs[n++] = run_of("ours", "ours", "ngram", 3, t140, 1.2);
-	runs[n++] = run_of("ours", "ours", "ngram", 2, t150, 1.3);
-	assert_int_equal(series_assemble(runs, n, SWEEP_TOLERANCE_PCT, &set), 0);
+	run_of(&runs[n++], "ours", "ours", "draft", 2, t125, 3, 2);
+	run_of(&runs[n++], "ours", "ours", "draft", 1, t150, 3, 1.5);
+	run_of(&runs[n++], "ours", "ours", "draft", 2, t259, 3, 2); /* a second instance: pooled */
+	run_of(&runs[n++], "ours", "ours", "", INT64_MIN, t100, 3, 0);
+	run_of(&runs[n++], "ours", "ours", "draft", INT64_MIN, t120, 3, 0);
+	run_of(&runs[n++], "up", "upstream", "draft", 1, t140, 3, 1.4);
+	run_of(&runs[n++], "lone", "other", "", INT64_MIN, t100, 3, 0);
+	run_of(&runs[n++], "ours", "ours", "ngram", 3, t140, 3, 1.2);
+	run_of(&runs[n++], "ours", "ours", "ngram", 2, t150, 3, 1.3);
+	pool_runs(runs, n, &pools, &np);
+	assert_int_equal(np, 8); /* the two runs of ours/draft n_max 2 are one pool */
+	assert_int_equal(series_assemble(pools, np, SWEEP_TOLERANCE_PCT, &set), 0);
 	assert_int_equal(set.n, 3);
 	assert_string_equal(set.v[0].engine, "ours");
 	assert_string_equal(set.v[0].spec_type, "draft");
@@ -478,11 +494,13 @@ static void test_series_assemble(void **state)
 	series_set_release(&set);
 	series_set_release(&set);
 
-	assert_int_equal(series_assemble(runs, n, NA, &set), -1);
+	assert_int_equal(series_assemble(pools, np, NA, &set), -1);
 	series_set_release(&set);
 	assert_int_equal(series_assemble(NULL, 0, SWEEP_TOLERANCE_PCT, &set), 0);
 	assert_int_equal(set.n, 0);
 	series_set_release(&set);
+	pools_free(pools, np);
+	runs_release(runs, n);
 }
 
 /* Which series are shown, held against which, and which pairs get gap lines. */
@@ -562,10 +580,11 @@ static void test_sweep_pooled_interval(void **state)
 	static const double b1[1] = { 60 }, b2[1] = { 66 }, b3[1] = { 63 };
 	struct sweep_rung r;
 	struct sweep_point pt;
-	struct series_run runs[6];
+	struct run runs[6];
+	struct pool *pools;
 	struct series_set set;
 	double l[3], m, sd, h;
-	size_t i;
+	size_t i, np;
 
 	(void)state;
 	pooled_rung(&r, 2, tg, acc, NULL, 3);
@@ -594,15 +613,15 @@ static void test_sweep_pooled_interval(void **state)
 
 	/* Three plain base runs pool into one base rung of 63 (the geometric mean
 	 * of 60, 66, 63 is 62.93), beside two rungs of one run. */
-	runs[0] = run_of("ours", "ours", "", INT64_MIN, b1, 0);
-	runs[1] = run_of("ours", "ours", "", INT64_MIN, b2, 0);
-	runs[2] = run_of("ours", "ours", "", INT64_MIN, b3, 0);
-	runs[3] = run_of("ours", "ours", "draft", 1, tg, 1.5);
-	runs[4] = run_of("ours", "ours", "draft", 1, tg + 1, 1.5);
-	runs[5] = run_of("ours", "ours", "draft", 1, tg + 2, 1.5);
-	for (i = 0; i < 6; i++)
-		runs[i].n_values = 1;
-	assert_int_equal(series_assemble(runs, 6, SWEEP_TOLERANCE_PCT, &set), 0);
+	run_of(&runs[0], "ours", "ours", "", INT64_MIN, b1, 1, 0);
+	run_of(&runs[1], "ours", "ours", "", INT64_MIN, b2, 1, 0);
+	run_of(&runs[2], "ours", "ours", "", INT64_MIN, b3, 1, 0);
+	run_of(&runs[3], "ours", "ours", "draft", 1, tg, 1, 1.5);
+	run_of(&runs[4], "ours", "ours", "draft", 1, tg + 1, 1, 1.5);
+	run_of(&runs[5], "ours", "ours", "draft", 1, tg + 2, 1, 1.5);
+	pool_runs(runs, 6, &pools, &np);
+	assert_int_equal(np, 2);
+	assert_int_equal(series_assemble(pools, np, SWEEP_TOLERANCE_PCT, &set), 0);
 	assert_int_equal(set.n, 1);
 	assert_int_equal(set.v[0].n_rungs, 2);
 	assert_int_equal(set.v[0].rungs[0].n_runs, 3);
@@ -613,6 +632,8 @@ static void test_sweep_pooled_interval(void **state)
 	assert_true(set.v[0].rungs[1].point.tg_ci_lo < set.v[0].rungs[1].rung.tg);
 	assert_int_equal(set.v[0].rungs[1].rung.predicted_n, 3000);
 	series_set_release(&set);
+	pools_free(pools, np);
+	runs_release(runs, 6);
 }
 
 /* A 6% fall is a violation when the runs are tight, undecided when the same mean
@@ -763,25 +784,26 @@ static void test_series_screens_outlier(void **state)
 	static const double o_tg[3][1] = { { 201 }, { 199 }, { 198.8 } };
 	static const double r_tg[3][1] = { { 170 }, { 263.8 }, { 168 } };
 	static const char *const uuids[3] = { "r1aaaaaa", "r2bbbbbb", "r3cccccc" };
-	struct series_run runs[6];
+	struct run runs[6];
+	struct pool *pools;
 	struct series_set set;
 	struct series_verdict vd;
 	struct series_view view = { NULL, NULL };
 	const struct series_rung *rr, *orr;
 	const struct series *ours, *ref;
 	char msg[512];
-	size_t i;
+	size_t i, np;
 
 	(void)state;
 	for (i = 0; i < 3; i++) {
 		/* equal acceptance, so only the cycle cost parts them */
-		runs[i] = run_of("ours", "ours", "draft", 2, o_tg[i], 1.5);
-		runs[3 + i] = run_of("llama.cpp", "upstream", "draft", 2, r_tg[i], 1.5);
-		runs[i].n_values = runs[3 + i].n_values = 1;
+		run_of(&runs[i], "ours", "ours", "draft", 2, o_tg[i], 1, 1.5);
+		run_of(&runs[3 + i], "llama.cpp", "upstream", "draft", 2, r_tg[i], 1, 1.5);
 		runs[i].round = runs[3 + i].round = (int64_t)i + 1;
-		runs[3 + i].run_uuid = uuids[i];
+		snprintf(runs[3 + i].uuid, sizeof(runs[3 + i].uuid), "%s", uuids[i]);
 	}
-	assert_int_equal(series_assemble(runs, 6, SWEEP_TOLERANCE_PCT, &set), 0);
+	pool_runs(runs, 6, &pools, &np);
+	assert_int_equal(series_assemble(pools, np, SWEEP_TOLERANCE_PCT, &set), 0);
 	assert_int_equal(set.n, 2);
 	ref = !strcmp(set.v[0].engine, "llama.cpp") ? &set.v[0] : &set.v[1];
 	ours = ref == &set.v[0] ? &set.v[1] : &set.v[0];
@@ -824,6 +846,8 @@ static void test_series_screens_outlier(void **state)
 	}
 	series_verdict_release(&vd);
 	series_set_release(&set);
+	pools_free(pools, np);
+	runs_release(runs, 6);
 }
 
 /* A gap is compare's estimate of the cell, exactly: three rounds of one
@@ -842,36 +866,48 @@ static void test_series_gap_is_compares(void **state)
 					     "2026-12-01T10:04:00Z" };
 	static const char *const r_at[3] = { "2026-12-01T10:01:00Z", "2026-12-01T10:02:00Z",
 					     "2026-12-01T10:05:00Z" };
-	struct series_run runs[6];
+	struct run runs[6];
+	struct pool *pools;
 	struct series_set set;
 	struct series_verdict vd;
 	struct series_view view = { NULL, NULL };
+	struct run_value ov[3][3], rv[3][3];
 	struct estimate_unit uo[3], ur[3];
 	struct estimate_params p;
 	struct estimate e;
 	struct verdict plain;
 	const struct sweep_gap *g;
 	const struct series *ours, *ref;
-	size_t i;
+	size_t i, k, np;
 
 	(void)state;
 	memset(uo, 0, sizeof(uo));
 	memset(ur, 0, sizeof(ur));
 	for (i = 0; i < 3; i++) {
-		runs[i] = run_of("ours", "ours", "draft", 2, o_v[i], 1.5);
-		runs[3 + i] = run_of("llama.cpp", "upstream", "draft", 2, r_v[i], 1.5);
-		runs[i].keys = runs[3 + i].keys = keys;
+		run_of(&runs[i], "ours", "ours", "draft", 2, o_v[i], 3, 1.5);
+		run_of(&runs[3 + i], "llama.cpp", "upstream", "draft", 2, r_v[i], 3, 1.5);
+		fx_values(&runs[i], RUN_TG, o_v[i], 3, keys);
+		fx_values(&runs[3 + i], RUN_TG, r_v[i], 3, keys);
 		runs[i].round = runs[3 + i].round = (int64_t)i + 1;
-		runs[i].batch = runs[3 + i].batch = "b1";
+		fx_set(&runs[i].batch, "b1");
+		fx_set(&runs[3 + i].batch, "b1");
 		runs[i].looks_to = runs[3 + i].looks_to = 6;
-		runs[i].started_at = o_at[i];
-		runs[3 + i].started_at = r_at[i];
-		uo[i] = (struct estimate_unit){ o_v[i], 3, keys, NAN, (int64_t)i + 1, "b1",
-						o_at[i], "u" };
-		ur[i] = (struct estimate_unit){ r_v[i], 3, keys, NAN, (int64_t)i + 1, "b1",
-						r_at[i], "u" };
+		fx_set(&runs[i].started_at, o_at[i]);
+		fx_set(&runs[3 + i].started_at, r_at[i]);
+		/* The oracle's instances, built apart from the runs. */
+		for (k = 0; k < 3; k++) {
+			ov[i][k] = (struct run_value){ keys[2 * k], keys[2 * k + 1], o_v[i][k] };
+			rv[i][k] = (struct run_value){ keys[2 * k], keys[2 * k + 1], r_v[i][k] };
+		}
+		uo[i] = (struct estimate_unit){ .vals = ov[i], .n = 3, .value = NAN,
+						.round = (int64_t)i + 1, .batch = "b1",
+						.started_at = o_at[i], .uuid = "u" };
+		ur[i] = (struct estimate_unit){ .vals = rv[i], .n = 3, .value = NAN,
+						.round = (int64_t)i + 1, .batch = "b1",
+						.started_at = r_at[i], .uuid = "u" };
 	}
-	assert_int_equal(series_assemble(runs, 6, SWEEP_TOLERANCE_PCT, &set), 0);
+	pool_runs(runs, 6, &pools, &np);
+	assert_int_equal(series_assemble(pools, np, SWEEP_TOLERANCE_PCT, &set), 0);
 	assert_int_equal(series_decide(&view, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
 	assert_int_equal(vd.n_gaps, 1);
 	g = &vd.gaps[0].gap;
@@ -900,6 +936,7 @@ static void test_series_gap_is_compares(void **state)
 		struct sweep_rung a = ref->rungs[0].rung, b = ours->rungs[0].rung;
 
 		a.units = b.units = NULL;
+		a.pool = b.pool = NULL;
 		assert_int_equal(sweep_step_interval(&a, &b, 0, SWEEP_EQUAL_PCT, &plain), 0);
 	}
 	assert_true(fabs(plain.delta_pct - g->tg_pct) > 0.1);
@@ -908,10 +945,10 @@ static void test_series_gap_is_compares(void **state)
 
 	/* All three rounds started by ours: reported, decided nothing, and said why. */
 	for (i = 0; i < 3; i++)
-		runs[3 + i].started_at = "2026-12-01T11:00:00Z";
+		fx_set(&runs[3 + i].started_at, "2026-12-01T11:00:00Z");
 	series_verdict_release(&vd);
 	series_set_release(&set);
-	assert_int_equal(series_assemble(runs, 6, SWEEP_TOLERANCE_PCT, &set), 0);
+	assert_int_equal(series_assemble(pools, np, SWEEP_TOLERANCE_PCT, &set), 0);
 	assert_int_equal(series_decide(&view, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
 	assert_int_equal(vd.n_gaps, 1);
 	g = &vd.gaps[0].gap;
@@ -928,6 +965,86 @@ static void test_series_gap_is_compares(void **state)
 	}
 	series_verdict_release(&vd);
 	series_set_release(&set);
+	pools_free(pools, np);
+	runs_release(runs, 6);
+}
+
+/* A gap of two pooled rungs is pool_estimate() of their pools, the cell's
+ * stored floor included (the old gap estimated the rungs' instances without it,
+ * so one instance a side never decided a gap). One run a side at n_max 2 of one
+ * --until-decided batch (looks_to 6), its requests keyed, and the stored decode
+ * floor on ours' face: the gap's figure, interval and mde are the estimate's,
+ * whose level is the batch's sequential one and whose interval holds the floor;
+ * the regression answer is the same interval's at the regression band. Without
+ * the floor the same gap is a point that decides nothing. */
+static void test_series_gap_floor(void **state)
+{
+	static const double o_v[4] = { 200, 204, 198, 201 }, r_v[4] = { 180, 183, 179, 182 };
+	struct run runs[2];
+	struct pool *pools;
+	struct series_set set;
+	struct sweep_gap g;
+	struct estimate_params p;
+	struct estimate e, reg;
+	const struct series *ours, *ref;
+	double alpha = estimate_look_alpha(6, VERDICT_ALPHA * ESTIMATE_SEQ_ALPHA_SHARE);
+	size_t np, i;
+
+	(void)state;
+	run_of(&runs[0], "ours", "ours", "draft", 2, o_v, 4, 1.5);
+	run_of(&runs[1], "llama.cpp", "upstream", "draft", 2, r_v, 4, 1.5);
+	for (i = 0; i < 2; i++) {
+		runs[i].round = 1;
+		runs[i].looks_to = 6;
+		fx_set(&runs[i].batch, "b1");
+	}
+	runs[0].floor_pct[RUN_TG] = 1.5;
+	pool_runs(runs, 2, &pools, &np);
+	assert_int_equal(np, 2);
+	assert_int_equal(series_assemble(pools, np, SWEEP_TOLERANCE_PCT, &set), 0);
+	assert_int_equal(set.n, 2);
+	ref = !strcmp(set.v[0].engine, "llama.cpp") ? &set.v[0] : &set.v[1];
+	ours = ref == &set.v[0] ? &set.v[1] : &set.v[0];
+	assert_ptr_equal(ours->rungs[0].rung.pool, ours->rungs[0].pool);
+	assert_int_equal(series_gap(ours, ref, 2, &g), 0);
+
+	estimate_params_init(&p);
+	p.band_pct = SWEEP_EQUAL_PCT;
+	assert_int_equal(pool_estimate(ours->rungs[0].pool, ref->rungs[0].pool, RUN_TG, &p, &e,
+				       NULL, NULL), 0);
+	/* The oracle itself: the floor bounds its one pair, at the batch's level. */
+	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
+	assert_int_equal(e.v.method, VERDICT_METHOD_REQUESTS);
+	assert_int_equal(e.v.bound, VERDICT_BOUND_NOISE);
+	check_near(e.v.ci_level, 1 - 2 * alpha, 1e-12, "the sequential level");
+	assert_true(e.v.ci_level > 0.90);
+	/* The gap is the estimate. */
+	check_near(g.tg_pct, e.v.delta_pct, 1e-12, "the figure");
+	check_near(g.ci_lo_pct, e.v.ci_lo_pct, 1e-12, "the interval's lower end");
+	check_near(g.ci_hi_pct, e.v.ci_hi_pct, 1e-12, "its upper end");
+	check_near(g.mde_pct, e.v.mde_pct, 1e-12, "its mde");
+	assert_int_equal(g.decided, e.v.decided);
+	assert_int_equal(g.reason, ESTIMATE_REASON_NONE);
+	p.band_pct = VERDICT_BAND_PCT;
+	assert_int_equal(pool_estimate(ours->rungs[0].pool, ref->rungs[0].pool, RUN_TG, &p, &reg,
+				       NULL, NULL), 0);
+	assert_int_equal(g.regression, reg.v.regression);
+	/* About +11% and a 1.5% floor: a decided gap, and no regression. */
+	assert_true(g.decided);
+	assert_true(g.ci_lo_pct > SWEEP_EQUAL_PCT);
+	assert_int_equal(g.regression, VERDICT_REG_NO);
+	estimate_release(&reg);
+	estimate_release(&e);
+
+	/* No floor: one instance a side shows a point and decides nothing. */
+	runs[0].floor_pct[RUN_TG] = NAN;
+	assert_int_equal(series_gap(ours, ref, 2, &g), 0);
+	assert_int_equal(g.reason, ESTIMATE_REASON_ONE_INSTANCE);
+	assert_false(g.decided);
+	check_near(g.ci_lo_pct, NA, 0, "no interval without a floor");
+	series_set_release(&set);
+	pools_free(pools, np);
+	runs_release(runs, 2);
 }
 
 /* Rounds restart at 1 in every collect batch: two batches of rounds 1..3 on each
@@ -978,6 +1095,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_gap_outlier_not_explained),
 		cmocka_unit_test(test_series_screens_outlier),
 		cmocka_unit_test(test_series_gap_is_compares),
+		cmocka_unit_test(test_series_gap_floor),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

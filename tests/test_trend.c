@@ -1,9 +1,12 @@
-/* test_trend.c: analyze/trend.c's decision on plain arrays (no store), then
- * schema/history.c (every run of a series in time order with its usable values)
- * and the change points 'tpsdb trend' finds in it, over a migrated
- * ":memory:" store restored from the export-format fixtures in tests/data/report:
- * history.jsonl (a steady series, one with an outlier, one with two steps) and
- * study.jsonl (flagged samples, speculative cells, a run without samples). */
+/* test_trend.c: analyze/trend.c's decision on pools of runs built by hand (no
+ * store): the medians and change points of a history, the build number an engine
+ * version names, a history's order and limit, and the runs of a metric. Then a
+ * history as 'tpsdb trend' reads it (cmd/side.h: the store's one loader, every
+ * run of a series pooled and put in order) and the change points found in it,
+ * over a migrated ":memory:" store restored from the export-format fixtures in
+ * tests/data/report: history.jsonl (a steady series, one with an outlier, one
+ * with two steps) and study.jsonl (flagged samples, speculative cells, a run
+ * without samples). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,14 +20,15 @@
 
 #include "analyze/changepoint.h"
 #include "analyze/stats.h"
+#include "analyze/study.h"
 #include "analyze/trend.h"
+#include "cmd/side.h"
 #include "collect/import.h"
 #include "reports/tables.h"
 #include "reports/trend_write.h"
-#include "schema/history.h"
 #include "schema/record.h"
-#include "schema/report_load.h"
 #include "schema/store.h"
+#include "tests/run_fixture.h"
 #include "tpsdb.h"
 
 /* The fixture is tpsdb's own export format: import restores it as it is. */
@@ -61,82 +65,106 @@ static int teardown(void **state)
 	return 0;
 }
 
-static const struct history_series *find(const struct history_series *h, size_t n,
-					 const char *engine, const char *model,
-					 const char *spec_type, int64_t n_max)
+/* The histories of one model as 'tpsdb trend' loads them: every run of each
+ * series pooled (POOL_ALL), in build or start order, with its values. */
+static void load_history(struct store *s, const char *model, const char *baseline,
+			 struct side *sd)
+{
+	const char *models[1] = { model };
+	struct run_filter f = { 0 };
+
+	f.model.v = models;
+	f.model.n = model ? 1 : 0;
+	f.baseline = baseline;
+	assert_int_equal(side_load_history(s, &f, NULL, RUN_LOAD_VALUES, sd), 0);
+}
+
+/* The history of metric m of the series engine/model/spec_type/n_max in sd: its
+ * runs holding a value of m (trend_history()); out->runs is the caller's. */
+static void find(const struct side *sd, const char *engine, const char *model,
+		 const char *spec_type, int64_t n_max, enum run_metric m, struct pool *out)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (!strcmp(h[i].engine, engine) && !strcmp(h[i].model, model) &&
-		    !strcmp(h[i].spec_type, spec_type) && h[i].n_max == n_max)
-			return &h[i];
+	for (i = 0; i < sd->n_pools; i++) {
+		const struct run *f = pool_face(&sd->pools[i]);
+
+		if (f && !strcmp(f->engine, engine) && !strcmp(f->model, model) &&
+		    !strcmp(f->spec_type, spec_type) && f->n_max == n_max) {
+			trend_history(&sd->pools[i], m, out);
+			return;
+		}
 	}
 	fail_msg("no series %s/%s", engine, model);
-	return NULL;
 }
 
 static void test_trend_history_order(void **state)
 {
-	struct cell_filter f = { 0 };
-	struct history_series *h = NULL;
-	size_t n = 0, i, k;
+	struct side sd;
+	struct pool h[3];
+	size_t n, i, k;
 
-	f.model = "m1";
-	assert_int_equal(store_history(*state, &f, CELL_TG, &h, &n), 0);
+	load_history(*state, "m1", NULL, &sd);
+	n = sd.n_pools;
 	assert_int_equal(n, 3);
-	assert_string_equal(h[0].engine, "outlier");
-	assert_string_equal(h[1].engine, "steady");
-	assert_string_equal(h[2].engine, "steps");
+	for (i = 0; i < n; i++)
+		trend_history(&sd.pools[i], RUN_TG, &h[i]);
+	assert_string_equal(pool_face(&h[0])->engine, "outlier");
+	assert_string_equal(pool_face(&h[1])->engine, "steady");
+	assert_string_equal(pool_face(&h[2])->engine, "steps");
 	assert_int_equal(h[0].n, 12);
 	assert_int_equal(h[2].n, 15);
-	assert_int_equal(h[2].n_max, TPS_NULL);
-	assert_string_equal(h[2].endpoint, "completion");
-	assert_string_equal(h[2].runs[0].uuid, "11111111-0000-4000-8000-000000000025");
-	assert_string_equal(h[2].runs[0].tag, "b100");
+	assert_int_equal(pool_face(&h[2])->n_max, TPS_NULL);
+	assert_string_equal(pool_face(&h[2])->endpoint, "completion");
+	assert_string_equal(h[2].runs[0]->uuid, "11111111-0000-4000-8000-000000000025");
+	assert_string_equal(h[2].runs[0]->tag, "b100");
 	for (i = 0; i < n; i++) {
 		for (k = 0; k < h[i].n; k++) {
-			assert_int_equal(h[i].runs[k].n, 3);
+			assert_int_equal(h[i].runs[k]->values[RUN_TG].n, 3);
 			if (k)
-				assert_true(strcmp(h[i].runs[k - 1].started_at,
-						   h[i].runs[k].started_at) < 0);
+				assert_true(strcmp(h[i].runs[k - 1]->started_at,
+						   h[i].runs[k]->started_at) < 0);
 		}
+		free(h[i].runs);
 	}
-	history_free(h, n);
-	history_free(NULL, 0);
+	side_release(&sd);
+	side_release(&sd);
+	side_release(NULL);
 }
 
 static void test_trend_history_flags(void **state)
 {
-	struct cell_filter f = { 0 };
-	struct history_series *h = NULL;
-	const struct history_series *se;
-	size_t n = 0;
+	struct side sd;
+	struct pool se;
+	double *y;
 
-	f.model = "q35";
 	/* The truncated sample is out of tg, the cold one out of pp: 11 each. */
-	assert_int_equal(store_history(*state, &f, CELL_TG, &h, &n), 0);
-	se = find(h, n, "ours", "q35", "", TPS_NULL);
-	assert_int_equal(se->n, 1);
-	assert_int_equal(se->runs[0].n, 11);
-	assert_true(fabs(stats_median(se->runs[0].values, se->runs[0].n) - 142.6) < 1e-9);
-	se = find(h, n, "ours", "q35", "draft", 2);
-	assert_int_equal(se->runs[0].n, 12);
-	history_free(h, n);
-	assert_int_equal(store_history(*state, &f, CELL_PP, &h, &n), 0);
-	se = find(h, n, "ours", "q35", "", TPS_NULL);
-	assert_int_equal(se->runs[0].n, 11);
-	history_free(h, n);
+	load_history(*state, "q35", NULL, &sd);
+	find(&sd, "ours", "q35", "", TPS_NULL, RUN_TG, &se);
+	assert_int_equal(se.n, 1);
+	assert_int_equal(se.runs[0]->values[RUN_TG].n, 11);
+	y = trend_medians(&se, RUN_TG);
+	assert_true(fabs(y[0] - 142.6) < 1e-9);
+	assert_true(fabs(run_median(se.runs[0], RUN_TG) - 142.6) < 1e-9);
+	free(y);
+	free(se.runs);
+	find(&sd, "ours", "q35", "draft", 2, RUN_TG, &se);
+	assert_int_equal(se.runs[0]->values[RUN_TG].n, 12);
+	free(se.runs);
+	find(&sd, "ours", "q35", "", TPS_NULL, RUN_PP, &se);
+	assert_int_equal(se.runs[0]->values[RUN_PP].n, 11);
+	free(se.runs);
+	side_release(&sd);
 	/* A baseline that does not exist selects nothing; a model without samples
-	 * (the LOADFAIL) lists no series. */
-	f.baseline = "nope";
-	assert_int_equal(store_history(*state, &f, CELL_TG, &h, &n), 0);
-	assert_int_equal(n, 0);
-	assert_null(h);
-	f.baseline = NULL;
-	f.model = "mx";
-	assert_int_equal(store_history(*state, &f, CELL_TG, &h, &n), 0);
-	assert_int_equal(n, 0);
+	 * (the LOADFAIL) lists no series. (The loader now always hands back a pool
+	 * array, so "no series" is n 0 and no run loaded, not a NULL array.) */
+	load_history(*state, "q35", "nope", &sd);
+	assert_int_equal(sd.n_pools, 0);
+	assert_int_equal(sd.set.n, 0);
+	side_release(&sd);
+	load_history(*state, "mx", NULL, &sd);
+	assert_int_equal(sd.n_pools, 0);
+	side_release(&sd);
 }
 
 /* The change points of each synthetic series, as 'tpsdb trend' computes them. */
@@ -151,33 +179,54 @@ static void test_trend_changepoints(void **state)
 		{ "outlier", 0, { 0, 0 } }, /* one run 40% off */
 		{ "steps", 2, { 5, 10 } },  /* 100 -> 90 -> 110 */
 	};
-	struct cell_filter f = { 0 };
-	struct history_series *h = NULL;
-	size_t n = 0, c, k;
+	struct side sd;
+	size_t c, k;
 
-	f.model = "m1";
-	assert_int_equal(store_history(*state, &f, CELL_TG, &h, &n), 0);
+	load_history(*state, "m1", NULL, &sd);
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		const struct history_series *se = find(h, n, cases[c].engine, "m1", "", TPS_NULL);
-		double *y = tps_xcalloc(se->n, sizeof(*y));
+		struct pool se;
+		double *y, *med;
 		struct changepoint *cps = NULL;
 		size_t ncp = 0;
-		for (k = 0; k < se->n; k++)
-			y[k] = stats_median(se->runs[k].values, se->runs[k].n);
-		assert_int_equal(changepoint_detect(y, se->n, NULL, &cps, &ncp), 0);
+		struct trend t;
+
+		find(&sd, cases[c].engine, "m1", "", TPS_NULL, RUN_TG, &se);
+		y = tps_xcalloc(se.n, sizeof(*y));
+		for (k = 0; k < se.n; k++) {
+			const struct run_values *vs = &se.runs[k]->values[RUN_TG];
+			double *v = tps_xcalloc(vs->n, sizeof(*v));
+
+			for (size_t j = 0; j < vs->n; j++)
+				v[j] = vs->v[j].value;
+			y[k] = stats_median(v, vs->n);
+			free(v);
+		}
+		/* The trend's own medians are the runs' medians. */
+		med = trend_medians(&se, RUN_TG);
+		for (k = 0; k < se.n; k++)
+			assert_true(med[k] == y[k]);
+		free(med);
+		assert_int_equal(changepoint_detect(y, se.n, NULL, &cps, &ncp), 0);
 		assert_int_equal(ncp, cases[c].n_cp);
 		for (k = 0; k < ncp; k++)
 			assert_int_equal(cps[k].index, cases[c].at[k]);
 		if (ncp == 2) {
 			assert_true(fabs(cps[0].change_pct + 10) < 0.5);
 			assert_true(cps[1].change_pct > 20);
-			assert_string_equal(se->runs[cps[0].index].uuid,
+			assert_string_equal(se.runs[cps[0].index]->uuid,
 					    "11111111-0000-4000-8000-000000000030");
 		}
+		/* trend_detect() finds the same on the history. */
+		assert_int_equal(trend_detect(&se, RUN_TG, NULL, &t), 0);
+		assert_int_equal(t.n_cps, ncp);
+		for (k = 0; k < ncp; k++)
+			assert_int_equal(t.cps[k].index, cps[k].index);
+		trend_release(&t);
 		changepoint_free(cps);
 		free(y);
+		free(se.runs);
 	}
-	history_free(h, n);
+	side_release(&sd);
 }
 
 /* The trend figure's data: series in engine order, the change points and the
@@ -185,21 +234,24 @@ static void test_trend_changepoints(void **state)
 static void test_trend_figure(void **state)
 {
 	static const char *const engines[] = { "steps", "steady" };
+	const char *const m1[1] = { "m1" }, *const nope[1] = { "nope" };
 	const char *engines_outlier[1];
 	struct study_trend_opts o = { 0 };
 	struct study_arena *a = study_arena_new();
 	struct study_error err;
-	struct report_input in = { 0 };
+	struct study_load l;
+	struct run_filter f = { 0 };
 	struct plot_trend tr;
 
 	o.engines = engines;
 	o.n_engines = 2;
 	o.model = "m1";
 	o.n_max = TPS_NULL;
-	o.metric = CELL_TG;
-	assert_int_equal(report_load_trend(*state, o.model, NULL, NULL, CELL_TG, &in.trend), 0);
-	report_input_view(&in);
-	assert_int_equal(study_trend(&o, &in.study, a, &tr, NULL, &err), 0);
+	o.metric = STUDY_TG;
+	f.model.v = m1;
+	f.model.n = 1;
+	assert_int_equal(study_load(*state, &f, NULL, STUDY_LOAD_HISTORY, &l), 0);
+	assert_int_equal(study_trend(&o, &l.in, a, &tr, NULL, &err), 0);
 	assert_int_equal(tr.n_series, 2);
 	assert_string_equal(tr.series[0].label, "steps");
 	assert_int_equal(tr.series[0].n_cp, 2);
@@ -216,36 +268,51 @@ static void test_trend_figure(void **state)
 	o.n_engines = 1;
 	engines_outlier[0] = "outlier";
 	o.engines = engines_outlier;
-	assert_int_equal(study_trend(&o, &in.study, a, &tr, NULL, &err), 0);
+	assert_int_equal(study_trend(&o, &l.in, a, &tr, NULL, &err), 0);
 	assert_int_equal(tr.n_series, 1);
 	assert_int_equal(tr.series[0].n_cp, 0);
 	assert_int_equal(tr.n_bands, 1);
 	assert_true(fabs(tr.bands[0].lo - 98) < 0.5 && fabs(tr.bands[0].hi - 102) < 0.5);
 	o.engines = engines;
 	o.n_engines = 2;
-	report_input_release(&in);
+	study_load_release(&l);
 	o.model = "nope";
-	assert_int_equal(report_load_trend(*state, o.model, NULL, NULL, CELL_TG, &in.trend), 0);
-	report_input_view(&in);
-	assert_int_equal(study_trend(&o, &in.study, a, &tr, NULL, &err), 0);
+	f.model.v = nope;
+	assert_int_equal(study_load(*state, &f, NULL, STUDY_LOAD_HISTORY, &l), 0);
+	assert_int_equal(study_trend(&o, &l.in, a, &tr, NULL, &err), 0);
 	assert_int_equal(tr.n_series, 0);
-	report_input_release(&in);
+	study_load_release(&l);
 	study_arena_free(a);
 	study_arena_free(NULL);
 }
 
-/* A series of runs as plain arrays: run i holds vals[i][0..nv[i]). */
-struct runs {
-	double vals[16][3];
-	size_t nv[16];
+/* A history of n runs built by hand: run i of engine "ours" on model "m". */
+struct hist {
+	struct run r[16];
+	struct pool p;
+	size_t n;
 };
 
-static const double *runs_values(const void *series, size_t i, size_t *n)
+static void hist_init(struct hist *h, size_t n)
 {
-	const struct runs *r = series;
+	char uuid[16];
 
-	*n = r->nv[i];
-	return r->vals[i];
+	memset(h, 0, sizeof(*h));
+	for (size_t i = 0; i < n; i++) {
+		snprintf(uuid, sizeof(uuid), "r%zu", i);
+		fx_run(&h->r[i], uuid, "ours", "m");
+		h->r[i].id = (int64_t)i + 1;
+	}
+	h->n = n;
+	fx_pool(&h->p, h->r, n);
+}
+
+static void hist_release(struct hist *h)
+{
+	for (size_t i = 0; i < h->n; i++)
+		run_release(&h->r[i]);
+	free(h->p.runs);
+	memset(h, 0, sizeof(*h));
 }
 
 /* Each run's median, a run without values skipped, and the newest change point's
@@ -266,20 +333,19 @@ static void test_trend_decide(void **state)
 
 	(void)state;
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		struct runs r;
+		struct hist h;
 		struct trend t;
 
-		memset(&r, 0, sizeof(r));
+		hist_init(&h, 13);
 		for (i = 0; i < 12; i++) {
 			double v = cases[c].level[i >= 6] + (double)(i % 3) * 0.3;
 			/* A slow outlier sample in each run: the median ignores it. */
-			r.vals[i][0] = v;
-			r.vals[i][1] = v * 0.5;
-			r.vals[i][2] = v + 0.1;
-			r.nv[i] = 3;
+			double vals[3] = { v, v * 0.5, v + 0.1 };
+
+			fx_values(&h.r[i], RUN_TG, vals, 3, NULL);
 		}
-		r.nv[12] = 0; /* a run with no usable value: NaN, skipped */
-		assert_int_equal(trend_detect(&r, 13, runs_values, NULL, &t), 0);
+		/* run 12 has no usable value: NaN, skipped */
+		assert_int_equal(trend_detect(&h.p, RUN_TG, NULL, &t), 0);
 		print_message("case %s\n", cases[c].what);
 		assert_int_equal(t.n_runs, 13);
 		assert_true(fabs(t.medians[0] - cases[c].level[0]) < 1e-9);
@@ -294,26 +360,161 @@ static void test_trend_decide(void **state)
 		}
 		trend_release(&t);
 		assert_null(t.cps);
+		hist_release(&h);
 	}
 	/* A parameter out of range fails and leaves nothing to free. */
 	{
-		struct runs r;
+		static const double two[2] = { 5, 7 };
+		struct hist h;
 		struct changepoint_params p;
 		struct trend t;
 		double *m;
 
-		memset(&r, 0, sizeof(r));
-		r.vals[0][0] = 5;
-		r.vals[0][1] = 7;
-		r.nv[0] = 2;
+		hist_init(&h, 1);
+		fx_values(&h.r[0], RUN_TG, two, 2, NULL);
 		changepoint_params_init(&p);
 		p.min_segment = 1;
-		assert_int_equal(trend_detect(&r, 1, runs_values, &p, &t), -1);
+		assert_int_equal(trend_detect(&h.p, RUN_TG, &p, &t), -1);
 		assert_null(t.medians);
-		m = trend_medians(&r, 1, runs_values);
+		m = trend_medians(&h.p, RUN_TG);
 		assert_true(m[0] == 6);
 		free(m);
+		assert_true(run_median(&h.r[0], RUN_TG) == 6);
+		assert_true(isnan(run_median(&h.r[0], RUN_PP)));
+		hist_release(&h);
 	}
+}
+
+/* The build number of an engine version: "b" and digits, alone or before '-' or
+ * '+'; anything else is none (-1). */
+static void test_trend_build_number(void **state)
+{
+	static const struct {
+		const char *version;
+		int64_t want;
+	} cases[] = {
+		{ "b7123", 7123 },
+		{ "b7123-4e1b2c3", 7123 },
+		{ "b7123+cuda", 7123 },
+		{ "b0", 0 },
+		{ "b123456789012", 123456789012 },
+		{ "b200-abc", 200 },
+		{ "", -1 },
+		{ "b", -1 },
+		{ "7123", -1 },
+		{ "B7123", -1 },
+		{ "bx7123", -1 },
+		{ "b-7123", -1 },
+		{ "b7123x", -1 },
+		{ "b7123.1", -1 },
+		{ " b7123", -1 },
+		{ "dev", -1 },
+		{ "v1.2.3", -1 },
+		{ "b99999999999999999999", -1 }, /* past int64 */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int64_t got = trend_build_number(cases[i].version);
+
+		if (got != cases[i].want)
+			fail_msg("'%s': got %lld, want %lld", cases[i].version, (long long)got,
+				 (long long)cases[i].want);
+	}
+	assert_int_equal(trend_build_number(NULL), -1);
+}
+
+/* Build order when every run names a build (ties by start time, then id), else
+ * the start order the history came in; then the last limit runs. */
+static void test_trend_order(void **state)
+{
+	/* In start order: builds 214, 200, 207, 200 (a rebuild of 200 started
+	 * later), 210. */
+	static const char *const versions[5] = { "b214-abc", "b200", "b207+x", "b200-def",
+						 "b210" };
+	static const char *const at[5] = { "2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z",
+					   "2026-01-03T00:00:00Z", "2026-01-04T00:00:00Z",
+					   "2026-01-05T00:00:00Z" };
+	static const size_t by_build[5] = { 1, 3, 2, 4, 0 };
+	struct hist h;
+	size_t i;
+
+	(void)state;
+	hist_init(&h, 5);
+	for (i = 0; i < 5; i++) {
+		fx_set(&h.r[i].engine_version, versions[i]);
+		fx_set(&h.r[i].started_at, at[i]);
+	}
+	trend_order(&h.p, 0);
+	assert_int_equal(h.p.n, 5);
+	for (i = 0; i < 5; i++)
+		assert_ptr_equal(h.p.runs[i], &h.r[by_build[i]]);
+	/* The limit keeps the last runs of that order: builds 207, 210, 214. */
+	free(h.p.runs);
+	fx_pool(&h.p, h.r, 5);
+	trend_order(&h.p, 3);
+	assert_int_equal(h.p.n, 3);
+	assert_ptr_equal(h.p.runs[0], &h.r[2]);
+	assert_ptr_equal(h.p.runs[1], &h.r[4]);
+	assert_ptr_equal(h.p.runs[2], &h.r[0]);
+	/* Equal builds and equal start times: the id decides. */
+	free(h.p.runs);
+	fx_pool(&h.p, h.r, 5);
+	fx_set(&h.r[3].started_at, at[1]);
+	h.r[1].id = 9;
+	trend_order(&h.p, 0);
+	assert_ptr_equal(h.p.runs[0], &h.r[3]);
+	assert_ptr_equal(h.p.runs[1], &h.r[1]);
+	h.r[1].id = 2;
+	fx_set(&h.r[3].started_at, at[3]);
+	/* One run without a build number: the whole history keeps its start order,
+	 * and the limit the newest runs of it. */
+	free(h.p.runs);
+	fx_pool(&h.p, h.r, 5);
+	fx_set(&h.r[2].engine_version, "dev");
+	trend_order(&h.p, 0);
+	for (i = 0; i < 5; i++)
+		assert_ptr_equal(h.p.runs[i], &h.r[i]);
+	trend_order(&h.p, 2);
+	assert_int_equal(h.p.n, 2);
+	assert_ptr_equal(h.p.runs[0], &h.r[3]);
+	assert_ptr_equal(h.p.runs[1], &h.r[4]);
+	/* A limit of the history's length or more, and 0, keep every run. */
+	free(h.p.runs);
+	fx_pool(&h.p, h.r, 5);
+	trend_order(&h.p, 5);
+	assert_int_equal(h.p.n, 5);
+	trend_order(&h.p, 99);
+	assert_int_equal(h.p.n, 5);
+	hist_release(&h);
+	/* An empty history stays empty. */
+	hist_init(&h, 0);
+	trend_order(&h.p, 3);
+	assert_int_equal(h.p.n, 0);
+	hist_release(&h);
+}
+
+/* The history of a metric: the runs that hold a value of it, in order. */
+static void test_trend_history_runs(void **state)
+{
+	static const double v[2] = { 10, 12 };
+	struct hist h;
+	struct pool out;
+
+	(void)state;
+	hist_init(&h, 4);
+	fx_values(&h.r[0], RUN_TG, v, 2, NULL);
+	fx_values(&h.r[2], RUN_TG, v, 1, NULL);
+	fx_values(&h.r[3], RUN_PP, v, 2, NULL);
+	trend_history(&h.p, RUN_TG, &out);
+	assert_int_equal(out.n, 2);
+	assert_ptr_equal(out.runs[0], &h.r[0]);
+	assert_ptr_equal(out.runs[1], &h.r[2]);
+	free(out.runs);
+	trend_history(&h.p, RUN_ACCEPT, &out);
+	assert_int_equal(out.n, 0);
+	free(out.runs);
+	hist_release(&h);
 }
 
 /* The config column of trend's tables is cell_label()'s: the default endpoint and
@@ -332,20 +533,20 @@ static void test_trend_config_label(void **state)
 		{ "eagle", "chat", TPS_NULL, "eagle base (chat)" },
 	};
 	enum { N = sizeof(cases) / sizeof(cases[0]) };
-	struct history_series se[N];
+	struct run runs[N];
+	struct pool se[N];
 	struct trend_write_item items[N];
 	struct trend t = { 0 };
 	struct table st, ct;
 	size_t i;
 
 	(void)state;
-	memset(se, 0, sizeof(se));
 	for (i = 0; i < N; i++) {
-		se[i].engine = "ours";
-		se[i].model = "m";
-		se[i].spec_type = (char *)cases[i].spec_type;
-		se[i].endpoint = (char *)cases[i].endpoint;
-		se[i].n_max = cases[i].n_max;
+		fx_run(&runs[i], "u", "ours", "m");
+		fx_set(&runs[i].spec_type, cases[i].spec_type);
+		fx_set(&runs[i].endpoint, cases[i].endpoint);
+		runs[i].n_max = cases[i].n_max;
+		fx_pool(&se[i], &runs[i], 1);
 		items[i] = (struct trend_write_item){ .se = &se[i], .metric = "tg", .t = &t };
 	}
 	trend_tables(&st, &ct, items, N);
@@ -355,12 +556,19 @@ static void test_trend_config_label(void **state)
 		assert_string_equal(st.t.cells[(i + 1) * st.t.ncols + 2].text, cases[i].want);
 	table_release(&st);
 	table_release(&ct);
+	for (i = 0; i < N; i++) {
+		run_release(&runs[i]);
+		free(se[i].runs);
+	}
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trend_decide),
+		cmocka_unit_test(test_trend_build_number),
+		cmocka_unit_test(test_trend_order),
+		cmocka_unit_test(test_trend_history_runs),
 		cmocka_unit_test(test_trend_config_label),
 		cmocka_unit_test_setup_teardown(test_trend_history_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trend_history_flags, setup, teardown),

@@ -88,7 +88,8 @@ static void test_verdict_interval_level(void **state)
 	assert_int_equal(b.regression, VERDICT_REG_UNDECIDED);
 }
 
-/* The gate's outcome is the regression answer: fail iff yes, pass iff no. */
+/* The gate's outcome is the regression answer: fail iff yes, pass iff no,
+ * spoiled iff an environment finding spoiled it (then it is not asked). */
 static void test_verdict_gate_outcome(void **state)
 {
 	struct verdict v;
@@ -101,12 +102,23 @@ static void test_verdict_gate_outcome(void **state)
 	assert_int_equal(verdict_gate_outcome_of(&v), VERDICT_GATE_PASS);
 	v.regression = VERDICT_REG_UNDECIDED;
 	assert_int_equal(verdict_gate_outcome_of(&v), VERDICT_GATE_INCONCLUSIVE);
+	v.regression = VERDICT_REG_SPOILED;
+	assert_int_equal(verdict_gate_outcome_of(&v), VERDICT_GATE_SPOILED);
 	v.regression = VERDICT_REG_UNKNOWN;
 	assert_int_equal(verdict_gate_outcome_of(&v), VERDICT_GATE_NODATA);
 	assert_string_equal(verdict_regression_name(VERDICT_REG_YES), "yes");
 	assert_string_equal(verdict_regression_name(VERDICT_REG_NO), "no");
 	assert_string_equal(verdict_regression_name(VERDICT_REG_UNDECIDED), "undecided");
+	assert_string_equal(verdict_regression_name(VERDICT_REG_SPOILED), "spoiled");
 	assert_null(verdict_regression_name(VERDICT_REG_UNKNOWN));
+	assert_string_equal(verdict_kind_name(VERDICT_SPOILED), "spoiled");
+	assert_string_equal(verdict_kind_name(VERDICT_UNDECIDED), "undecided");
+	assert_string_equal(verdict_kind_name(VERDICT_UNKNOWN), "unknown");
+	assert_string_equal(verdict_gate_outcome_name(VERDICT_GATE_SPOILED), "spoiled");
+	assert_string_equal(verdict_gate_outcome_name(VERDICT_GATE_INCONCLUSIVE), "inconclusive");
+	assert_string_equal(verdict_gate_outcome_name(VERDICT_GATE_FAIL), "fail");
+	assert_string_equal(verdict_gate_outcome_name(VERDICT_GATE_PASS), "pass");
+	assert_string_equal(verdict_gate_outcome_name(VERDICT_GATE_NODATA), "no-data");
 }
 
 int main(void)
