@@ -29,6 +29,10 @@ void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 		case VERDICT_REG_NO:
 			out->no++;
 			break;
+		case VERDICT_REG_SPOILED:
+			out->spoiled++;
+			out->spoiled_env |= x->spoiled;
+			break;
 		default:
 			out->undecided++;
 			break;
@@ -41,8 +45,9 @@ void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 		sm += x->log_m;
 		/* One instance a side without a stored floor has a requests' interval
 		 * that decides nothing: it cannot lend the mean one either. */
+		/* A spoiled cell's interval is not an answer: nor is a mean of it. */
 		if (isfinite(x->log_se) && isfinite(x->df) && x->df > 0 &&
-		    x->regression != VERDICT_REG_UNKNOWN &&
+		    x->regression != VERDICT_REG_UNKNOWN && x->regression != VERDICT_REG_SPOILED &&
 		    !(x->method == VERDICT_METHOD_REQUESTS && x->bound == VERDICT_BOUND_BAND)) {
 			sv += x->log_se * x->log_se;
 			if (x->df < df)

@@ -42,6 +42,7 @@ struct study_input {
 	 * a figure takes the runs with a value of its metric (trend_history()). */
 	const struct pool *hist;
 	size_t n_hist;
+	int64_t hist_limit;       /* > 0: a history shows its last hist_limit runs */
 	const struct pool *base;  /* a baseline's histories; NULL without */
 	size_t n_base;
 };

@@ -116,12 +116,12 @@ static const char *metric_name(int metric)
 
 /* The histories of metric m of h[0..n) (trend_history()): a heap array of n the
  * caller frees with histories_free(). */
-static struct pool *histories(const struct pool *h, size_t n, int m)
+static struct pool *histories(const struct pool *h, size_t n, int m, int64_t limit)
 {
 	struct pool *v = tps_xcalloc(n + 1, sizeof(*v));
 
 	for (size_t i = 0; i < n; i++)
-		trend_history(&h[i], (enum run_metric)m, &v[i]);
+		trend_history(&h[i], (enum run_metric)m, limit, &v[i]);
 	return v;
 }
 
@@ -158,7 +158,7 @@ static void baseline_band(const struct study_trend_opts *o, const struct study_i
 			  const char **no_band)
 {
 	size_t n = in->n_base, i, k, m = 0;
-	struct pool *h = histories(in->base, n, o->metric);
+	struct pool *h = histories(in->base, n, o->metric, 0);
 	double lo = INFINITY, hi = -INFINITY, sum = 0, noise = NAN;
 	int first = 1;
 
@@ -288,7 +288,7 @@ const char *study_trend_longest(const struct study_input *in, const char *const 
 				 size_t n_engines, const char *const *models, size_t n_models,
 				 const char *spec_type, int64_t n_max, int metric)
 {
-	struct pool *h = histories(in->hist, in->n_hist, metric);
+	struct pool *h = histories(in->hist, in->n_hist, metric, in->hist_limit);
 	const char *best = NULL;
 	size_t i, n = 0;
 
@@ -314,7 +314,7 @@ int study_trend(const struct study_trend_opts *o, const struct study_input *in,
 		struct study_error *err)
 {
 	size_t n = in->n_hist, i, k, ns = 0, *ord = NULL;
-	struct pool *h = histories(in->hist, n, o->metric);
+	struct pool *h = histories(in->hist, n, o->metric, in->hist_limit);
 	struct plot_trend_series *ps;
 	const char *model = o->model;
 	char *cfg;

@@ -56,13 +56,15 @@ void trend_order(struct pool *h, int64_t limit)
 	h->n = (size_t)limit;
 }
 
-void trend_history(const struct pool *h, enum run_metric m, struct pool *out)
+void trend_history(const struct pool *h, enum run_metric m, int64_t limit, struct pool *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->runs = tps_xcalloc(h->n ? h->n : 1, sizeof(*out->runs));
 	for (size_t i = 0; i < h->n; i++)
 		if (h->runs[i]->values[m].n)
 			out->runs[out->n++] = h->runs[i];
+	/* The limit counts the runs of this metric, as the history shows them. */
+	trend_order(out, limit > 0 ? limit : 0);
 }
 
 double run_median(const struct run *r, enum run_metric m)

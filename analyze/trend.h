@@ -42,8 +42,9 @@ int64_t trend_build_number(const char *version);
 void trend_order(struct pool *h, int64_t limit);
 
 /* The history of metric m in h: its runs that hold a usable value of m, in h's
- * order, into *out (out->runs a heap array the caller frees; out->n 0: none). */
-void trend_history(const struct pool *h, enum run_metric m, struct pool *out);
+ * order, the last limit of them (limit > 0; 0 all), into *out (out->runs a heap
+ * array the caller frees; out->n 0: none). */
+void trend_history(const struct pool *h, enum run_metric m, int64_t limit, struct pool *out);
 
 /* The median of a run's usable values of metric m; NaN with none. */
 double run_median(const struct run *r, enum run_metric m);

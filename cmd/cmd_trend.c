@@ -130,7 +130,7 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 	hist = tps_xcalloc(2 * sd.n_pools + 1, sizeof(*hist));
 	for (m = 0; m < 2; m++) {
 		for (i = 0; want[m] && i < sd.n_pools; i++) {
-			trend_history(&sd.pools[i], (enum run_metric)m, &hist[n]);
+			trend_history(&sd.pools[i], (enum run_metric)m, fo.f.limit, &hist[n]);
 			if (!hist[n].n) {
 				free(hist[n].runs);
 				continue;

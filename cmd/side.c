@@ -35,8 +35,9 @@ int side_load_history(struct store *s, const struct run_filter *f, const char *i
 		return -1;
 	cellset_canon(&out->set, ignore, NULL);
 	cellset_pools(&out->set, POOL_ALL, &out->pools, &out->n_pools);
+	/* f->limit is the history of one metric's: trend_history() applies it. */
 	for (size_t i = 0; i < out->n_pools; i++)
-		trend_order(&out->pools[i], f ? f->limit : 0);
+		trend_order(&out->pools[i], 0);
 	pools_want(out->pools, out->n_pools, want);
 	return store_cellset_samples(s, &out->set);
 }
@@ -85,6 +86,7 @@ int study_load(struct store *s, const struct run_filter *f, const char *baseline
 			return -1;
 		in->hist = out->hist.pools;
 		in->n_hist = out->hist.n_pools;
+		in->hist_limit = f ? f->limit : 0;
 		if (baseline) {
 			/* A frozen set: the filters do not thin it. */
 			struct run_filter bf = { 0 };

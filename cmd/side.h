@@ -30,8 +30,8 @@ struct side {
 int side_load(struct store *s, const struct run_filter *f, const char *ignore, unsigned want,
 	      struct side *out);
 /* The same for a history: every run f selects pooled per series (POOL_ALL),
- * each pool in build order and cut to f->limit runs (trend_order()), every run's
- * samples read as want asks. */
+ * each pool in build order (trend_order(); f->limit is left to the history of
+ * a metric, trend_history()), every run's samples read as want asks. */
 int side_load_history(struct store *s, const struct run_filter *f, const char *ignore,
 		      unsigned want, struct side *out);
 void side_release(struct side *sd);

@@ -50,8 +50,16 @@ void answer_text_metric(char *buf, size_t len, const char *metric, const struct 
 		cat(buf, len, "%s)", a->yes > a->n_named ? ", ..." : "");
 		sep = ",";
 	}
-	if (a->undecided)
+	if (a->undecided) {
 		cat(buf, len, "%s %zu undecided", sep, a->undecided);
+		sep = ",";
+	}
+	if (a->spoiled) {
+		char env[160];
+
+		parity_env_names(a->spoiled_env, env, sizeof(env));
+		cat(buf, len, "%s %zu spoiled (%s)", sep, a->spoiled, env);
+	}
 	if (a->faster || a->slower || a->parity)
 		cat(buf, len, " (decided: %zu faster, %zu slower, %zu parity)", a->faster, a->slower,
 		    a->parity);

@@ -250,11 +250,11 @@ static void test_decide_noise_floor(void **state)
 	assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_INCONCLUSIVE);
 	assert_int_equal(r.rows[0].g.reason, ESTIMATE_REASON_ONE_INSTANCE);
 	gate_result_release(&r);
-	p.strict = 1;
+	p.fail_on = GATE_FAIL_ALL & ~GATE_FAIL_OUTPUT; /* --fail-on regression,inconclusive,environment */
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
 	assert_int_equal(r.n_fail, 1);
 	gate_result_release(&r);
-	p.strict = 0;
+	p.fail_on = GATE_FAIL_REGRESSION;
 	cand.r.floor_pct[RUN_TG] = 0.3;
 	base.r.floor_pct[RUN_TG] = 50;
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
@@ -393,7 +393,7 @@ static void test_decide_strict(void **state)
 	assert_int_equal(r.find[1].n_samples, 24);
 	assert_int_equal(r.n_fail, 0);
 	gate_result_release(&r);
-	p.strict = 1;
+	p.fail_on = GATE_FAIL_ALL & ~GATE_FAIL_OUTPUT; /* --fail-on regression,inconclusive,environment */
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
 	assert_int_equal(r.n_fail, 2);
 	gate_result_release(&r);
@@ -688,12 +688,12 @@ static void test_decide_spoiled(void **state)
 	assert_int_equal(r.find[0].env_flags, RUN_ENV_GPU_THROTTLED);
 	assert_int_equal(r.n_fail, 0);
 	gate_result_release(&r);
-	p.strict = 1;
+	p.fail_on = GATE_FAIL_ALL & ~GATE_FAIL_OUTPUT; /* --fail-on regression,inconclusive,environment */
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
 	assert_int_equal(r.n_spoiled, 1);
 	assert_int_equal(r.n_fail, 2); /* the spoiled row, and the finding */
 	gate_result_release(&r);
-	p.strict = 0;
+	p.fail_on = GATE_FAIL_REGRESSION;
 
 	/* Four candidate instances against three baseline ones, without rounds:
 	 * they pair by start order. The throttled fourth is 30% slow, an outlier
@@ -738,6 +738,75 @@ static void test_decide_spoiled(void **state)
 		run_release(&runs[i]);
 	tcell_release(&base, 1);
 	tcell_release(&cand, 1);
+}
+
+/* --fail-on: each check fails under its own bit only, the gate's status says
+ * PASS only when every row answered "no", and an open row never passes silently
+ * (status INCONCLUSIVE). The names parse as a comma list. */
+static void test_decide_fail_on(void **state)
+{
+	static const struct {
+		unsigned fail_on;
+		size_t open_fails, spoiled_fails, finding_fails, degenerate_fails;
+		size_t outputs_fail; /* output: hand-made runs carry no output hash, so
+					their outputs cannot be compared: a failure */
+	} cases[] = {
+		{ GATE_FAIL_REGRESSION, 0, 0, 0, 0, 0 },
+		{ GATE_FAIL_INCONCLUSIVE, 1, 0, 0, 0, 0 },
+		{ GATE_FAIL_ENVIRONMENT, 0, 1, 1, 0, 0 },
+		{ GATE_FAIL_OUTPUT, 0, 0, 0, 1, 1 },
+	};
+	struct tcell base, cand;
+	struct gate_params p;
+	struct gate_result r;
+	unsigned bits;
+	char bad[16];
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		/* An open row: one instance a side, no floor. */
+		tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 100, NAN);
+		tcell_init(&cand, "c", "ours", "m", TPS_NULL, 1000, 99, NAN);
+		cand.r.floor_pct[RUN_TG] = NAN;
+		gate_params_init(&p);
+		p.gated[GATE_PP] = 0;
+		p.fail_on = cases[c].fail_on;
+		assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+		assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_INCONCLUSIVE);
+		assert_int_equal(r.n_fail, cases[c].open_fails + cases[c].outputs_fail);
+		assert_int_equal(r.n_outputs, cases[c].outputs_fail);
+		assert_int_equal(r.status, r.n_fail ? GATE_STATUS_FAIL : GATE_STATUS_OPEN);
+		gate_result_release(&r);
+		/* A spoiled row (decided -1% otherwise: a pass) and its finding. */
+		cand.r.floor_pct[RUN_TG] = 1e-10;
+		cand.r.env_flags = RUN_ENV_HOST_BUSY;
+		assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+		assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_SPOILED);
+		assert_int_equal(r.n_find, 1);
+		assert_int_equal(r.n_fail, cases[c].spoiled_fails + cases[c].finding_fails +
+				 cases[c].outputs_fail);
+		assert_int_equal(r.rows[0].fails ? 1 : 0, cases[c].spoiled_fails);
+		assert_int_equal(r.find[0].fails ? 1 : 0, cases[c].finding_fails);
+		assert_int_equal(r.status, r.n_fail ? GATE_STATUS_FAIL : GATE_STATUS_OPEN);
+		gate_result_release(&r);
+		/* Degenerate-output samples: an output finding, and a passing row. */
+		cand.r.env_flags = 0;
+		cand.r.n_degenerate = 3;
+		assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
+		assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_PASS);
+		assert_int_equal(r.n_fail, cases[c].degenerate_fails + cases[c].outputs_fail);
+		assert_int_equal(r.status, r.n_fail ? GATE_STATUS_FAIL : GATE_STATUS_PASS);
+		gate_result_release(&r);
+		tcell_release(&base, 1);
+		tcell_release(&cand, 1);
+	}
+	assert_int_equal(gate_fail_on_parse("inconclusive,environment", &bits, bad, sizeof(bad)), 0);
+	assert_int_equal(bits, GATE_FAIL_INCONCLUSIVE | GATE_FAIL_ENVIRONMENT);
+	assert_int_equal(gate_fail_on_parse("regression,outputs", &bits, bad, sizeof(bad)), -1);
+	assert_string_equal(bad, "outputs");
+	assert_int_equal(gate_fail_on_parse("", &bits, bad, sizeof(bad)), -1);
+	assert_string_equal(gate_fail_on_name(GATE_FAIL_OUTPUT), "output");
+	assert_string_equal(gate_status_name(GATE_STATUS_OPEN), "INCONCLUSIVE");
 }
 
 static void test_threshold_parse(void **state)
@@ -1063,6 +1132,7 @@ int main(void)
 		cmocka_unit_test(test_decide_trend),
 		cmocka_unit_test(test_decide_is_compares),
 		cmocka_unit_test(test_decide_spoiled),
+		cmocka_unit_test(test_decide_fail_on),
 		cmocka_unit_test(test_threshold_parse),
 		cmocka_unit_test_setup_teardown(test_gate_one_cell_fails, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gate_threshold_edge, setup, teardown),

@@ -91,7 +91,7 @@ static void find(const struct side *sd, const char *engine, const char *model,
 
 		if (f && !strcmp(f->engine, engine) && !strcmp(f->model, model) &&
 		    !strcmp(f->spec_type, spec_type) && f->n_max == n_max) {
-			trend_history(&sd->pools[i], m, out);
+			trend_history(&sd->pools[i], m, 0, out);
 			return;
 		}
 	}
@@ -108,7 +108,7 @@ static void test_trend_history_order(void **state)
 	n = sd.n_pools;
 	assert_int_equal(n, 3);
 	for (i = 0; i < n; i++)
-		trend_history(&sd.pools[i], RUN_TG, &h[i]);
+		trend_history(&sd.pools[i], RUN_TG, 0, &h[i]);
 	assert_string_equal(pool_face(&h[0])->engine, "outlier");
 	assert_string_equal(pool_face(&h[1])->engine, "steady");
 	assert_string_equal(pool_face(&h[2])->engine, "steps");
@@ -506,12 +506,18 @@ static void test_trend_history_runs(void **state)
 	fx_values(&h.r[0], RUN_TG, v, 2, NULL);
 	fx_values(&h.r[2], RUN_TG, v, 1, NULL);
 	fx_values(&h.r[3], RUN_PP, v, 2, NULL);
-	trend_history(&h.p, RUN_TG, &out);
+	trend_history(&h.p, RUN_TG, 0, &out);
 	assert_int_equal(out.n, 2);
 	assert_ptr_equal(out.runs[0], &h.r[0]);
 	assert_ptr_equal(out.runs[1], &h.r[2]);
 	free(out.runs);
-	trend_history(&h.p, RUN_ACCEPT, &out);
+	/* The limit counts the runs of the metric: the last one holding a tg
+	 * value, not the last run (which holds pp only). */
+	trend_history(&h.p, RUN_TG, 1, &out);
+	assert_int_equal(out.n, 1);
+	assert_ptr_equal(out.runs[0], &h.r[2]);
+	free(out.runs);
+	trend_history(&h.p, RUN_ACCEPT, 0, &out);
 	assert_int_equal(out.n, 0);
 	free(out.runs);
 	hist_release(&h);
