@@ -8,7 +8,7 @@
  * 0.56^2) = 0.9% for the instance means, sqrt(2 (0.45^2 + 0.55^2)) = 1.0% for the
  * A/A delta. Prompts differ in speed (3%, shared by both engines); 6 requests per
  * instance. Each comparison is judged by the real analyze/parity.c path
- * (parity_decide() over pooled instances, k rounds), and the figures are:
+ * (parity_decide() over two pools of k runs, pool_estimate()), and the figures are:
  *   - the false-alarm rate of an A/A pair: decided faster or slower in a 2% band,
  *     and, as a check of the test's level, in a 0% band;
  *   - the coverage of the true difference by the 95% interval;
@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/cellset.h"
 #include "analyze/parity.h"
 
 #define N_REQ 6
@@ -58,9 +59,9 @@ static int cmp_double(const void *a, const void *b)
 }
 
 struct sim {
-	struct parity_value v[2][MAX_ROUNDS][N_REQ];
-	struct parity_side side[2][MAX_ROUNDS];
-	struct parity_instance inst[2][MAX_ROUNDS];
+	struct run_value v[2][MAX_ROUNDS][N_REQ];
+	struct run run[2][MAX_ROUNDS];
+	const struct run *pooled[2][MAX_ROUNDS];
 };
 
 /* Draws MAX_ROUNDS rounds of both engines; ours is true_log slower or faster. */
@@ -84,35 +85,37 @@ static void draw(struct sim *s, double true_log)
 	}
 }
 
-/* Judges the first k rounds of s in a band; fills *v. */
+/* Judges the first k rounds of s in a band; fills *v. The runs borrow their
+ * strings and values from static storage and s: nothing is run_release()d. */
 static void judge(struct sim *s, int k, double band, struct verdict *v)
 {
-	struct parity_cell cell;
+	static char model[] = "m", endpoint[] = "completion", empty[] = "", ea[] = "a", eb[] = "b";
+	struct pool pool[2];
 	struct parity_input in;
 	struct parity_opts o;
 	struct parity_result res;
 	int e, r;
 
-	for (e = 0; e < 2; e++)
+	for (e = 0; e < 2; e++) {
 		for (r = 0; r < k; r++) {
-			memset(&s->side[e][r], 0, sizeof(s->side[e][r]));
-			s->side[e][r].model = "m";
-			s->side[e][r].endpoint = "completion";
-			s->side[e][r].n_max = s->side[e][r].ctx = s->side[e][r].n_predict = INT64_MIN;
-			s->side[e][r].round = INT64_MIN;
-			memset(&s->inst[e][r], 0, sizeof(s->inst[e][r]));
-			s->inst[e][r].side = &s->side[e][r];
-			s->inst[e][r].values[PARITY_METRIC_TG] =
-				(struct parity_series){ s->v[e][r], N_REQ, 0 };
+			struct run *x = &s->run[e][r];
+
+			memset(x, 0, sizeof(*x));
+			x->engine = e ? eb : ea;
+			x->model = model;
+			x->endpoint = endpoint;
+			x->batch = x->tag = x->started_at = x->config = empty;
+			x->n_max = x->ctx = x->n_predict = RUN_NULL;
+			x->round = RUN_NULL; /* no round numbers: paired by start order */
+			x->temperature = NAN;
+			x->floor_pct[0] = x->floor_pct[1] = NAN;
+			x->values[RUN_TG].v = s->v[e][r];
+			x->values[RUN_TG].n = N_REQ;
+			s->pooled[e][r] = x;
 		}
-	memset(&cell, 0, sizeof(cell));
-	cell.ours_values[PARITY_METRIC_TG] = s->inst[0][k - 1].values[PARITY_METRIC_TG];
-	cell.vs_values[PARITY_METRIC_TG] = s->inst[1][k - 1].values[PARITY_METRIC_TG];
-	cell.noise_pct[0] = cell.noise_pct[1] = NAN;
-	cell.ours_inst = s->inst[0];
-	cell.vs_inst = s->inst[1];
-	cell.n_ours_inst = cell.n_vs_inst = (size_t)k;
-	in = (struct parity_input){ &s->side[0][k - 1], &s->side[1][k - 1], 1, 1, &cell, 1 };
+		pool[e] = (struct pool){ s->pooled[e], (size_t)k, 0 };
+	}
+	in = (struct parity_input){ &pool[0], &pool[1], 1, 1 };
 	parity_opts_init(&o);
 	o.ours = "a";
 	o.vs = "b";

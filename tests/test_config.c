@@ -2,6 +2,7 @@
  * one spelling per value, ignored keys, the nearest cells two sides hold, what a
  * test measures, and the keys a table's labels must show. */
 #include "analyze/config.h"
+#include "tests/run_fixture.h"
 #include "tpsdb.h"
 
 #include <setjmp.h>
@@ -67,18 +68,16 @@ static void test_config_measures(void **state)
 	assert_true(config_measures("pp512+tg128 fa=1", PARITY_METRIC_TG));
 }
 
-static void side(struct parity_side *s, const char *config)
+/* A run of model "tiny" with this config (a heap copy: release with run_release()). */
+static void side(struct run *s, const char *config)
 {
-	memset(s, 0, sizeof(*s));
-	s->model = "tiny";
-	s->endpoint = "completion";
-	s->config = config;
-	s->n_max = INT64_MIN;
+	fx_run(s, "u", "e", "tiny");
+	fx_set(&s->config, config);
 }
 
 static void test_config_nearest(void **state)
 {
-	struct parity_side a[3], b[3];
+	struct run a[3], b[3];
 	struct config_near n;
 	char *c[6];
 	int i;
@@ -104,12 +103,19 @@ static void test_config_nearest(void **state)
 	assert_int_equal(n.n_cells, 2);
 
 	/* Another model, or no llama-bench config at all: nothing near. */
-	b[0].model = b[1].model = b[2].model = "other";
+	for (i = 0; i < 3; i++)
+		fx_set(&b[i].model, "other");
 	assert_int_equal(config_nearest(a, 3, b, 3, &n), 0);
 	assert_int_equal(n.n_keys, 0);
+	run_release(&a[0]);
+	run_release(&b[0]);
 	side(&a[0], "");
 	side(&b[0], "");
 	assert_int_equal(config_nearest(a, 1, b, 1, &n), 0);
+	for (i = 0; i < 3; i++) {
+		run_release(&a[i]);
+		run_release(&b[i]);
+	}
 	for (i = 0; i < 6; i++)
 		free(c[i]);
 }

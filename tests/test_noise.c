@@ -1,5 +1,6 @@
 /* test_noise.c: the A/A noise floor, against values worked out by hand, and the
- * choice of which A/A pairs give one (noise_calibrate), over plain structs. */
+ * choice of which A/A pairs give one (noise_calibrate: the two latest runs of each
+ * history), over plain runs and pools. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +12,7 @@
 #include <stdlib.h>
 
 #include "analyze/noise.h"
+#include "tests/run_fixture.h"
 
 static void test_noise_rms_of_paired_deltas(void **state)
 {
@@ -58,33 +60,49 @@ static void test_noise_edges(void **state)
 	assert_float_equal(noise_floor_pct(one_a, one_b, 1, NULL), 3.0, 1e-9);
 }
 
-/* Pair 0 is an A/A pair with a usable pp and no usable tg; pair 1 ran another
- * n_predict and gives nothing. */
+/* Gives run r the keyed values v[0..n) of metric m with excluded samples
+ * left out. */
+static void values(struct run *r, enum run_metric m, const struct run_value *v, size_t n,
+		   size_t excluded)
+{
+	double x[8];
+	int64_t k[16];
+
+	for (size_t i = 0; i < n; i++) {
+		x[i] = v[i].value;
+		k[2 * i] = v[i].prompt_id;
+		k[2 * i + 1] = v[i].rep;
+	}
+	fx_values(r, m, x, n, k);
+	r->values[m].excluded = excluded;
+}
+
+/* Series 0 is an A/A pair with a usable pp and no usable tg; series 1 ran another
+ * n_predict and gives nothing. noise_calibrate() now reads histories (one pool
+ * per series, oldest first) instead of stored pairs of cells: each series' two
+ * runs are its pair, the older as a, as cells[i].ours and .vs were. */
 static void test_noise_calibrate_pairs(void **state)
 {
-	static const struct parity_value a[] = { { 1, 1, 100 }, { 2, 1, 200 }, { 3, 1, 50 } };
-	static const struct parity_value b[] = { { 1, 1, 102 }, { 2, 1, 196 }, { 3, 1, 52 } };
-	static const struct parity_value zero[] = { { 1, 1, 0 } };
-	struct parity_side runs[4] = {
-		{ .uuid = "a", .model = "m", .endpoint = "completion", .n_predict = 256 },
-		{ .uuid = "b", .model = "m", .endpoint = "completion", .n_predict = 256 },
-		{ .uuid = "c", .model = "m", .endpoint = "completion", .n_predict = 256 },
-		{ .uuid = "d", .model = "m", .endpoint = "completion", .n_predict = 128 },
-	};
-	struct parity_cell cells[2] = { { .ours = 0, .vs = 1 }, { .ours = 2, .vs = 3 } };
-	struct parity_input in = { .ours = runs, .vs = runs, .n_ours = 4, .n_vs = 4,
-				   .cells = cells, .n_cells = 2 };
+	static const struct run_value a[] = { { 1, 1, 100 }, { 2, 1, 200 }, { 3, 1, 50 } };
+	static const struct run_value b[] = { { 1, 1, 102 }, { 2, 1, 196 }, { 3, 1, 52 } };
+	static const struct run_value zero[] = { { 1, 1, 0 } };
+	static const char *const uuid[4] = { "a", "b", "c", "d" };
+	struct run runs[4];
+	struct pool h[2];
 	struct noise_pair *p = NULL;
 	size_t n = 0, floors = 9, i;
 
 	(void)state;
-	for (i = 0; i < 2; i++) {
-		cells[i].ours_values[PARITY_METRIC_PP] = (struct parity_series){ a, 3, 0 };
-		cells[i].vs_values[PARITY_METRIC_PP] = (struct parity_series){ b, 3, 0 };
-		cells[i].ours_values[PARITY_METRIC_TG] = (struct parity_series){ zero, 1, 2 };
-		cells[i].vs_values[PARITY_METRIC_TG] = (struct parity_series){ zero, 1, 0 };
+	for (i = 0; i < 4; i++) {
+		fx_run(&runs[i], uuid[i], "e", "m");
+		runs[i].n_predict = i == 3 ? 128 : 256;
+		/* Each history's older run holds a's values, its newer b's. */
+		values(&runs[i], RUN_PP, i % 2 ? b : a, 3, 0);
+		values(&runs[i], RUN_TG, zero, 1, i % 2 ? 0 : 2);
 	}
-	noise_calibrate(&in, &p, &n, &floors);
+	fx_pool(&h[0], &runs[0], 2);
+	fx_pool(&h[1], &runs[2], 2);
+	noise_calibrate(h, 2, &p, &n, &floors);
 	assert_int_equal(n, 2);
 	assert_int_equal(floors, 1);
 	assert_ptr_equal(p[0].a, &runs[0]);
@@ -97,43 +115,71 @@ static void test_noise_calibrate_pairs(void **state)
 	assert_ptr_equal(p[1].b, &runs[3]);
 	assert_true(isnan(p[1].pct[PARITY_METRIC_PP]) && isnan(p[1].pct[PARITY_METRIC_TG]));
 	free(p);
+
+	/* New with histories: a series measured once gives no pair (rather than a
+	 * pair of a run with itself, which would read as a 0.00% floor), and of
+	 * three runs the two latest pair (were it the two oldest, runs 0 and 1,
+	 * the floor would be sqrt(8) instead of 0: runs 1 and 2 hold b's values
+	 * in pp, and runs 1's and 2's tg differ so the pair is no copy). */
+	free(h[0].runs);
+	free(h[1].runs);
+	fx_pool(&h[0], &runs[0], 1);
+	noise_calibrate(h, 1, &p, &n, &floors);
+	assert_int_equal(n, 0);
+	assert_int_equal(floors, 0);
+	free(p);
+	free(h[0].runs);
+	values(&runs[2], RUN_PP, b, 3, 0);
+	values(&runs[2], RUN_TG, a, 3, 0);
+	fx_pool(&h[0], &runs[0], 3);
+	noise_calibrate(h, 1, &p, &n, &floors);
+	assert_int_equal(n, 1);
+	assert_ptr_equal(p[0].a, &runs[1]);
+	assert_ptr_equal(p[0].b, &runs[2]);
+	assert_false(p[0].identical);
+	assert_float_equal(p[0].pct[PARITY_METRIC_PP], 0.0, 0);
+	free(p);
+	free(h[0].runs);
+	for (i = 0; i < 4; i++)
+		run_release(&runs[i]);
 }
 
 /* Two runs with identical samples (one result file imported twice) are refused: no
  * 0.00% floor (issue 12, defect 6). One value apart, they are a pair again. */
 static void test_noise_calibrate_identical_refused(void **state)
 {
-	static const struct parity_value a[] = { { 1, 1, 100 }, { 2, 1, 200 } };
-	static const struct parity_value c[] = { { 1, 1, 100 }, { 2, 1, 201 } };
-	struct parity_side runs[2] = {
-		{ .uuid = "a", .model = "m", .endpoint = "completion", .n_predict = 256 },
-		{ .uuid = "b", .model = "m", .endpoint = "completion", .n_predict = 256 },
-	};
-	struct parity_cell cell = { .ours = 0, .vs = 1 };
-	struct parity_input in = { .ours = runs, .vs = runs, .n_ours = 2, .n_vs = 2,
-				   .cells = &cell, .n_cells = 1 };
+	static const struct run_value a[] = { { 1, 1, 100 }, { 2, 1, 200 } };
+	static const struct run_value c[] = { { 1, 1, 100 }, { 2, 1, 201 } };
+	struct run runs[2];
+	struct pool h;
 	struct noise_pair *p = NULL;
-	size_t n = 0, floors = 9;
+	size_t n = 0, floors = 9, i;
 
 	(void)state;
-	cell.ours_values[PARITY_METRIC_PP] = (struct parity_series){ a, 2, 0 };
-	cell.vs_values[PARITY_METRIC_PP] = (struct parity_series){ a, 2, 0 };
-	cell.ours_values[PARITY_METRIC_TG] = (struct parity_series){ a, 2, 0 };
-	cell.vs_values[PARITY_METRIC_TG] = (struct parity_series){ a, 2, 0 };
-	noise_calibrate(&in, &p, &n, &floors);
+	for (i = 0; i < 2; i++) {
+		fx_run(&runs[i], i ? "b" : "a", "e", "m");
+		runs[i].n_predict = 256;
+		values(&runs[i], RUN_PP, a, 2, 0);
+		values(&runs[i], RUN_TG, a, 2, 0);
+	}
+	fx_pool(&h, runs, 2);
+	noise_calibrate(&h, 1, &p, &n, &floors);
 	assert_int_equal(n, 1);
 	assert_int_equal(floors, 0);
 	assert_true(p[0].identical);
 	assert_true(isnan(p[0].pct[PARITY_METRIC_PP]) && isnan(p[0].pct[PARITY_METRIC_TG]));
 	free(p);
 	/* One tg value differs: a real pair, pp's floor is a true 0. */
-	cell.vs_values[PARITY_METRIC_TG] = (struct parity_series){ c, 2, 0 };
-	noise_calibrate(&in, &p, &n, &floors);
+	values(&runs[1], RUN_TG, c, 2, 0);
+	noise_calibrate(&h, 1, &p, &n, &floors);
 	assert_false(p[0].identical);
 	assert_int_equal(floors, 2);
 	assert_float_equal(p[0].pct[PARITY_METRIC_PP], 0.0, 0);
 	assert_true(p[0].pct[PARITY_METRIC_TG] > 0);
 	free(p);
+	free(h.runs);
+	for (i = 0; i < 2; i++)
+		run_release(&runs[i]);
 }
 
 int main(void)

@@ -1,9 +1,10 @@
-/* test_parity.c: analyze/parity.c's decision alone over plain structs (pairing,
- * refusals, forcing, notes, verdicts), the same over a store through
- * schema/pair_load.c (the stored noise floor, flagged samples, tags), the words of
- * reports/parity.c, and the series (analyze/series.c: assembly, shape, gaps) over a
- * migrated ":memory:" store filled through store_run_insert/store_sample_insert,
- * plus the acceptance and flag-count queries added to schema/cells.c. */
+/* test_parity.c: analyze/parity.c's decision alone over plain runs and pools
+ * (pairing, refusals, forcing, notes, verdicts), the same over a store through the
+ * cell set's one loader and pooling rule as compare reads a side (cmd/side.c: the
+ * stored noise floor, flagged samples, tags), the words of reports/parity.c, and
+ * the series (analyze/series.c: assembly, shape, gaps) over a migrated ":memory:"
+ * store filled through store_run_insert/store_sample_insert, plus the acceptance
+ * values and flag counts schema/cellset.c reads. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,17 +16,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/cellset.h"
 #include "analyze/parity.h"
 #include "analyze/series.h"
+#include "cmd/side.h"
 #include "reports/parity.h"
 #include "reports/sweep_text.h"
-#include "schema/cells.h"
+#include "schema/cellset.h"
 #include "schema/noise.h"
-#include "schema/pair_load.h"
 #include "schema/record.h"
-#include "schema/report_load.h"
-#include "schema/series_load.h"
 #include "schema/store.h"
+#include "tests/run_fixture.h"
 #include "tpsdb.h"
 
 #define N_PROMPTS 6
@@ -53,24 +54,50 @@ static int setup(void **state)
 	return 0;
 }
 
-/* The set the last compare() loaded: the result's notes borrow from it. */
-static struct pair_set loaded;
+/* The sides the last compare() loaded: the result's rows and notes borrow from
+ * them. */
+static struct side loaded[2];
 
 static int teardown(void **state)
 {
-	pair_set_release(&loaded);
+	side_release(&loaded[0]);
+	side_release(&loaded[1]);
 	store_close(*state);
 	return 0;
 }
 
-/* Load (schema) then decide (analyze), as 'tpsdb compare' does. */
-static int compare(struct store *s, const struct parity_opts *po, struct parity_result *res)
+/* Load (schema), pool (analyze/cellset.c) then decide (analyze), as 'tpsdb
+ * compare' does (cmd/cmd_compare.c): each side the runs of its engine, and of
+ * its tag when one is given (NULL: none, each series pooled by its newest run's
+ * batch). The tags were parity_opts' ours_tag and vs_tag before the cell set:
+ * selection now happens before the decision. */
+static int compare(struct store *s, const struct parity_opts *po, const char *ours_tag,
+		   const char *vs_tag, struct parity_result *res)
 {
-	pair_set_release(&loaded);
+	const char *engine[2] = { po->ours, po->vs }, *tag[2] = { ours_tag, vs_tag };
+	struct parity_input in;
+	int k;
+
+	side_release(&loaded[0]);
+	side_release(&loaded[1]);
 	memset(res, 0, sizeof(*res));
-	if (store_pair_load(s, po, &loaded) < 0)
-		return -1;
-	return parity_decide(&loaded.in, po, res);
+	for (k = 0; k < 2; k++) {
+		struct run_filter f = { 0 };
+
+		f.engine.v = &engine[k];
+		f.engine.n = 1;
+		if (tag[k]) {
+			f.tag.v = &tag[k];
+			f.tag.n = 1;
+		}
+		if (side_load(s, &f, NULL, RUN_LOAD_VALUES, &loaded[k]) < 0)
+			return -1;
+	}
+	in.ours = loaded[0].pools;
+	in.n_ours = loaded[0].n_pools;
+	in.vs = loaded[1].pools;
+	in.n_vs = loaded[1].n_pools;
+	return parity_decide(&in, po, res);
 }
 
 /* The text of note i, in a static buffer. */
@@ -175,8 +202,8 @@ static const struct parity_row *row_of(const struct parity_result *res, const ch
 static void test_parity_pair_merge_join(void **state)
 {
 	/* Keys (prompt, rep): a lacks (2,1), b lacks (1,2) and (3,1). */
-	static const struct parity_value a[] = { { 1, 1, 10 }, { 1, 2, 11 }, { 2, 2, 12 }, { 3, 1, 13 } };
-	static const struct parity_value b[] = { { 1, 1, 20 }, { 2, 1, 21 }, { 2, 2, 22 } };
+	static const struct run_value a[] = { { 1, 1, 10 }, { 1, 2, 11 }, { 2, 2, 12 }, { 3, 1, 13 } };
+	static const struct run_value b[] = { { 1, 1, 20 }, { 2, 1, 21 }, { 2, 2, 22 } };
 	static const struct {
 		size_t na, nb, n, unpaired;
 	} cases[] = {
@@ -227,85 +254,123 @@ static void test_parity_mismatch_table(void **state)
 
 	(void)state;
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		struct parity_side a = { 0 }, b = { 0 };
+		struct run a, b;
 		struct parity_diff d;
 		char why[160];
 
-		a.model_sha256 = cases[c].sha_a;
-		b.model_sha256 = cases[c].sha_b;
-		a.prompt_set = cases[c].set_a;
-		b.prompt_set = cases[c].set_b;
+		fx_run(&a, "a", "e", "m");
+		fx_run(&b, "b", "e", "m");
+		fx_set(&a.model_sha256, cases[c].sha_a);
+		fx_set(&b.model_sha256, cases[c].sha_b);
+		fx_set(&a.prompt_set, cases[c].set_a);
+		fx_set(&b.prompt_set, cases[c].set_b);
 		a.ctx = 8192;
 		b.ctx = cases[c].ctx_b;
 		a.n_predict = 256;
 		b.n_predict = cases[c].np_b;
-		a.endpoint = "completion";
-		b.endpoint = cases[c].ep_b;
+		fx_set(&a.endpoint, "completion");
+		fx_set(&b.endpoint, cases[c].ep_b);
 		assert_int_equal(parity_mismatch(&a, &b, &d), cases[c].want != NULL);
 		parity_diff_text(&d, why, sizeof(why));
 		assert_string_equal(why, cases[c].want ? cases[c].want : "");
+		run_release(&a);
+		run_release(&b);
 	}
 }
 
-/* Plain-struct input for parity_decide(): no store. Ours measured cells 0 (m
+/* Plain-run input for parity_decide(): no store. Ours measured cells 0 (m
  * base), 1 (m n_max=2) and 2 (m n_max=3); vs measured cell 0 and 1 and a cell of m
- * on chat that ours lacks. */
-static const struct parity_value pure_ours[] = { { 1, 1, 97 }, { 1, 2, 97.2 }, { 2, 1, 96.8 },
-						  { 2, 2, 97.1 }, { 3, 1, 96.9 }, { 3, 2, 97 } };
-static const struct parity_value pure_vs[] = { { 1, 1, 100 }, { 1, 2, 100.2 }, { 2, 1, 99.8 },
-						{ 2, 2, 100.1 }, { 3, 1, 99.9 }, { 3, 2, 100 } };
+ * on chat that ours lacks. Each run is a pool of its own; the decision now finds
+ * the shared cells itself (the loader listed them before). */
+static const struct run_value pure_ours[] = { { 1, 1, 97 }, { 1, 2, 97.2 }, { 2, 1, 96.8 },
+					       { 2, 2, 97.1 }, { 3, 1, 96.9 }, { 3, 2, 97 } };
+static const struct run_value pure_vs[] = { { 1, 1, 100 }, { 1, 2, 100.2 }, { 2, 1, 99.8 },
+					     { 2, 2, 100.1 }, { 3, 1, 99.9 }, { 3, 2, 100 } };
 
-static void pure_input(struct parity_side *ours, struct parity_side *vs, struct parity_cell *cells,
-		       struct parity_input *in, const char *vs_sha)
+/* Gives run r the keyed values v[0..n) in metric m, excluded samples left out. */
+static void keyed(struct run *r, enum run_metric m, const struct run_value *v, size_t n,
+		  size_t excluded)
 {
-	static const struct parity_side base = { .uuid = "u", .model = "m", .spec_type = "",
-						 .endpoint = "completion", .n_max = TPS_NULL,
-						 .ctx = 8192, .n_predict = 256 };
+	double x[16];
+	int64_t k[32];
+
+	assert_true(n <= 16);
+	for (size_t i = 0; i < n; i++) {
+		x[i] = v[i].value;
+		k[2 * i] = v[i].prompt_id;
+		k[2 * i + 1] = v[i].rep;
+	}
+	fx_values(r, m, x, n, k);
+	r->values[m].excluded = excluded;
+}
+
+struct pure {
+	struct run ours[3], vs[3];
+	struct pool po[3], pv[3];
+	struct parity_input in;
+};
+
+static void pure_input(struct pure *x, const char *vs_sha)
+{
 	size_t i;
 	int m;
 
 	for (i = 0; i < 3; i++) {
-		ours[i] = base;
-		ours[i].uuid = "ours-run";
-		ours[i].model_sha256 = "aaaa";
+		struct run *r = &x->ours[i];
+
+		fx_run(r, "ours-run", "ours", "m");
+		fx_set(&r->model_sha256, "aaaa");
+		r->ctx = 8192;
+		r->n_predict = 256;
 		if (i) {
-			ours[i].spec_type = "draft";
-			ours[i].n_max = (int64_t)i + 1;
+			fx_set(&r->spec_type, "draft");
+			r->n_max = (int64_t)i + 1;
 		}
 	}
-	vs[0] = ours[0];
-	vs[1] = ours[1];
-	vs[0].uuid = vs[1].uuid = "vs-run";
-	vs[1].model_sha256 = vs_sha;
-	vs[2] = base;
-	vs[2].endpoint = "chat";
-	memset(cells, 0, 2 * sizeof(*cells));
 	for (i = 0; i < 2; i++) {
-		cells[i].ours = i;
-		cells[i].vs = i;
-		for (m = 0; m < PARITY_N_METRICS; m++) {
-			cells[i].ours_values[m].v = pure_ours;
-			cells[i].ours_values[m].n = 6;
-			cells[i].ours_values[m].excluded = 1;
-			cells[i].vs_values[m].v = pure_vs;
-			cells[i].vs_values[m].n = 5; /* (3,2) has no partner */
-			cells[i].noise_pct[m] = NAN;
+		struct run *r = &x->vs[i];
+
+		fx_run(r, "vs-run", "ref", "m");
+		fx_set(&r->model_sha256, i ? vs_sha : "aaaa");
+		fx_set(&r->spec_type, x->ours[i].spec_type);
+		r->n_max = x->ours[i].n_max;
+		r->ctx = 8192;
+		r->n_predict = 256;
+		for (m = 0; m < 2; m++) {
+			keyed(&x->ours[i], (enum run_metric)m, pure_ours, 6, 1);
+			keyed(r, (enum run_metric)m, pure_vs, 5, 0); /* (3,2) has no partner */
 		}
 	}
-	cells[0].noise_pct[PARITY_METRIC_TG] = 2.0; /* 2 x 2% covers the 3% gap */
-	in->ours = ours;
-	in->n_ours = 3;
-	in->vs = vs;
-	in->n_vs = 3;
-	in->cells = cells;
-	in->n_cells = 2;
+	fx_run(&x->vs[2], "u", "ref", "m");
+	fx_set(&x->vs[2].endpoint, "chat");
+	x->vs[2].ctx = 8192;
+	x->vs[2].n_predict = 256;
+	/* 2 x 2% covers the 3% gap. The store loads a cell's floor onto every run of
+	 * it: the estimate takes ours' face's. */
+	x->ours[0].floor_pct[RUN_TG] = x->vs[0].floor_pct[RUN_TG] = 2.0;
+	for (i = 0; i < 3; i++) {
+		fx_pool(&x->po[i], &x->ours[i], 1);
+		fx_pool(&x->pv[i], &x->vs[i], 1);
+	}
+	x->in.ours = x->po;
+	x->in.n_ours = 3;
+	x->in.vs = x->pv;
+	x->in.n_vs = 3;
+}
+
+static void pure_release(struct pure *x)
+{
+	for (size_t i = 0; i < 3; i++) {
+		free(x->po[i].runs);
+		free(x->pv[i].runs);
+		run_release(&x->ours[i]);
+		run_release(&x->vs[i]);
+	}
 }
 
 static void test_parity_decide_pure(void **state)
 {
-	struct parity_side ours[3], vs[3];
-	struct parity_cell cells[2];
-	struct parity_input in;
+	struct pure x;
 	struct parity_opts po;
 	struct parity_result res;
 	char why[160];
@@ -316,8 +381,8 @@ static void test_parity_decide_pure(void **state)
 	po.vs = "ref";
 
 	/* Comparable: 4 rows, pp before tg, cell order; the floor widens cell 0's tg. */
-	pure_input(ours, vs, cells, &in, "aaaa");
-	assert_int_equal(parity_decide(&in, &po, &res), 0);
+	pure_input(&x, "aaaa");
+	assert_int_equal(parity_decide(&x.in, &po, &res), 0);
 	assert_int_equal(res.stop, PARITY_STOP_NONE);
 	assert_int_equal(res.n_rows, 4);
 	assert_string_equal(res.rows[0].metric, "pp");
@@ -347,20 +412,21 @@ static void test_parity_decide_pure(void **state)
 	/* Ours' n_max=3 and vs' chat cell are lone: both sides measured model m. */
 	assert_int_equal(res.n_notes, 2);
 	assert_int_equal(res.notes[0].kind, PARITY_NOTE_LONE);
-	assert_ptr_equal(res.notes[0].cell, &ours[2]);
+	assert_ptr_equal(res.notes[0].cell, &x.ours[2]);
 	assert_string_equal(res.notes[0].missing, "ref");
 	assert_string_equal(note_text(&res, 0), "cell 'm [draft n_max=3]': no run of 'ref' to "
 						"compare with");
-	assert_ptr_equal(res.notes[1].cell, &vs[2]);
+	assert_ptr_equal(res.notes[1].cell, &x.vs[2]);
 	assert_string_equal(res.notes[1].missing, "ours");
 	assert_string_equal(note_text(&res, 1), "cell 'm (chat)': no run of 'ours' to compare with");
 	parity_result_release(&res);
+	pure_release(&x);
 
 	/* Another GGUF in cell 1: refused, with the cell and the reason in the result. */
-	pure_input(ours, vs, cells, &in, "bbbb");
-	assert_int_equal(parity_decide(&in, &po, &res), -1);
+	pure_input(&x, "bbbb");
+	assert_int_equal(parity_decide(&x.in, &po, &res), -1);
 	assert_int_equal(res.stop, PARITY_STOP_REFUSED);
-	assert_ptr_equal(res.stop_cell, &ours[1]);
+	assert_ptr_equal(res.stop_cell, &x.ours[1]);
 	assert_int_equal(res.stop_diff.kind, PARITY_DIFF_SHA256);
 	parity_diff_text(&res.stop_diff, why, sizeof(why));
 	assert_string_equal(why, "model sha256 differs (aaaa vs bbbb)");
@@ -369,7 +435,7 @@ static void test_parity_decide_pure(void **state)
 	/* Forced: judged anyway, its rows marked, a FORCED note in order. */
 	po.force = 1;
 	po.metrics = PARITY_TG;
-	assert_int_equal(parity_decide(&in, &po, &res), 0);
+	assert_int_equal(parity_decide(&x.in, &po, &res), 0);
 	assert_int_equal(res.n_rows, 2);
 	assert_int_equal(res.rows[0].forced, 0);
 	assert_int_equal(res.rows[1].forced, 1);
@@ -381,9 +447,10 @@ static void test_parity_decide_pure(void **state)
 
 	/* A band that is not a number >= 0 stops it too. */
 	po.band_pct = -1;
-	assert_int_equal(parity_decide(&in, &po, &res), -1);
+	assert_int_equal(parity_decide(&x.in, &po, &res), -1);
 	assert_int_equal(res.stop, PARITY_STOP_BAD_PARAMS);
 	parity_result_release(&res);
+	pure_release(&x);
 }
 
 static void test_parity_dense_at_parity(void **state)
@@ -403,7 +470,7 @@ static void test_parity_dense_at_parity(void **state)
 	parity_opts_init(&po);
 	po.ours = "ours";
 	po.vs = "llama.cpp";
-	assert_int_equal(compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, NULL, NULL, &res), 0);
 	assert_int_equal(res.n_rows, 2);
 	assert_int_equal(res.n_notes, 0);
 	pp = row_of(&res, "pp");
@@ -447,7 +514,7 @@ static void test_parity_noise_floor_widens_band(void **state)
 	po.ours = "ours";
 	po.vs = "llama.cpp";
 	po.metrics = PARITY_TG;
-	assert_int_equal(compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, NULL, NULL, &res), 0);
 	assert_int_equal(res.n_rows, 1);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
 	assert_int_equal(res.rows[0].v.regression, VERDICT_REG_YES);
@@ -466,7 +533,7 @@ static void test_parity_noise_floor_widens_band(void **state)
 	assert_int_equal(store_begin(s), 0);
 	assert_int_equal(store_noise_put(s, &nr), 0);
 	assert_int_equal(store_commit(s), 0);
-	assert_int_equal(compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, NULL, NULL, &res), 0);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_UNDECIDED);
 	assert_int_equal(res.rows[0].v.regression, VERDICT_REG_UNDECIDED);
 	assert_int_equal(res.rows[0].v.bound, VERDICT_BOUND_NOISE);
@@ -495,10 +562,10 @@ static void test_parity_refuse_and_force(void **state)
 	parity_opts_init(&po);
 	po.ours = "ours";
 	po.vs = "ref";
-	assert_int_equal(compare(s, &po, &res), -1);
+	assert_int_equal(compare(s, &po, NULL, NULL, &res), -1);
 	parity_result_release(&res);
 	po.force = 1;
-	assert_int_equal(compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, NULL, NULL, &res), 0);
 	assert_int_equal(res.n_rows, 2);
 	assert_int_equal(res.rows[0].forced, 1);
 	assert_int_equal(res.n_notes, 1);
@@ -507,7 +574,7 @@ static void test_parity_refuse_and_force(void **state)
 	parity_result_release(&res);
 	po.force = 0;
 	po.vs = "ref2";
-	assert_int_equal(compare(s, &po, &res), -1);
+	assert_int_equal(compare(s, &po, NULL, NULL, &res), -1);
 	parity_result_release(&res);
 }
 
@@ -530,7 +597,7 @@ static void test_parity_flagged_excluded(void **state)
 	parity_opts_init(&po);
 	po.ours = "ours";
 	po.vs = "ref";
-	assert_int_equal(compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, NULL, NULL, &res), 0);
 	pp = row_of(&res, "pp");
 	tg = row_of(&res, "tg");
 	assert_int_equal(pp->excluded_ours, 3); /* 2 cached + 1 failed */
@@ -567,19 +634,17 @@ static void test_parity_tags_pick_runs(void **state)
 	po.ours = "ours";
 	po.vs = "ref";
 	po.metrics = PARITY_TG;
-	assert_int_equal(compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, NULL, NULL, &res), 0);
 	assert_int_equal(res.n_rows, 1);
 	assert_string_equal(res.rows[0].ours_run, u2);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_PARITY);
 	assert_int_equal(res.n_notes, 0); /* 'other' was never measured by ours */
 	parity_result_release(&res);
-	po.ours_tag = "old";
-	assert_int_equal(compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, "old", NULL, &res), 0);
 	assert_string_equal(res.rows[0].ours_run, u1);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
 	parity_result_release(&res);
-	po.vs_tag = "nope";
-	assert_int_equal(compare(s, &po, &res), 0);
+	assert_int_equal(compare(s, &po, "old", "nope", &res), 0);
 	assert_int_equal(res.n_rows, 0);
 	parity_result_release(&res);
 }
@@ -600,8 +665,9 @@ static void test_parity_cell_name(void **state)
 }
 
 /* (c), (h): ours 150, 190, 230.7, 156.7 against upstream 150, 185, 205, 212 at the same
- * tokens per cycle. */
-static void add_sweep(struct store *s, const char *engine, const double *tg, const char *base_spec)
+ * tokens per cycle; no_floor: no A/A floor stored for the cells. */
+static void add_sweep(struct store *s, const char *engine, const double *tg, const char *base_spec,
+		      int no_floor)
 {
 	static const double tpc[4] = { 0, 1.8, 2.4, 2.8 };
 	int n;
@@ -610,28 +676,36 @@ static void add_sweep(struct store *s, const char *engine, const double *tg, con
 		struct spec sp = { .engine = engine, .role = !strcmp(engine, "ours") ? "ours" : "upstream",
 				   .model = "q8", .spec_type = n ? "draft" : base_spec, .n_max = n,
 				   .pp = 12000, .tg = tg[n], .tpc = tpc[n],
-				   .started = "2026-01-01T00:00:00Z" };
+				   .started = "2026-01-01T00:00:00Z", .no_floor = no_floor };
 		add_run(s, &sp, NULL);
 	}
 }
 
-/* Loads and assembles the series as the commands do. */
-static int series_load(struct store *s, const struct cell_filter *f, double tolerance_pct,
+/* The side the last series_load() pooled: the series' rungs borrow its pools. */
+static struct side series_side;
+
+/* Loads, pools and assembles the series as 'tpsdb sweep' does (cmd/cmd_sweep.c):
+ * the runs of engine (NULL: every engine), one pool per rung. */
+static int series_load(struct store *s, const char *engine, double tolerance_pct,
 		       struct series_set *set)
 {
-	struct store_decode *runs = NULL;
-	struct series_run *view = NULL;
-	size_t n = 0;
-	int ret = -1;
+	struct run_filter f = { 0 };
 
 	memset(set, 0, sizeof(*set));
-	if (store_load_decode(s, f, &runs, &n) == 0) {
-		view = report_series_runs(runs, n);
-		ret = series_assemble(view, n, tolerance_pct, set);
+	side_release(&series_side);
+	if (engine) {
+		f.engine.v = &engine;
+		f.engine.n = 1;
 	}
-	free(view);
-	store_decode_free(runs, n);
-	return ret;
+	if (side_load(s, &f, NULL, RUN_LOAD_VALUES, &series_side) < 0)
+		return -1;
+	return series_assemble(series_side.pools, series_side.n_pools, tolerance_pct, set);
+}
+
+static int series_teardown(void **state)
+{
+	side_release(&series_side);
+	return teardown(state);
 }
 
 /* The gap at n_max and its sentence; "" when there is none. */
@@ -649,7 +723,6 @@ static void test_series_load_shape_gap(void **state)
 	static const double ours[4] = { 150, 190, 230.7, 156.7 };
 	static const double up[4] = { 150, 185, 205, 212 };
 	struct store *s = *state;
-	struct cell_filter f = { 0 };
 	double tol = SWEEP_TOLERANCE_PCT;
 	struct series_set set;
 	const struct series *so, *su;
@@ -658,9 +731,9 @@ static void test_series_load_shape_gap(void **state)
 	size_t n = 0;
 	char msg[512];
 
-	add_sweep(s, "ours", ours, "");
-	add_sweep(s, "upstream", up, "");
-	assert_int_equal(series_load(s, &f, tol, &set), 0);
+	add_sweep(s, "ours", ours, "", 0);
+	add_sweep(s, "upstream", up, "", 0);
+	assert_int_equal(series_load(s, NULL, tol, &set), 0);
 	assert_int_equal(set.n, 2);
 	so = &set.v[0];
 	su = &set.v[1];
@@ -693,28 +766,64 @@ static void test_series_load_shape_gap(void **state)
 	assert_int_equal(gap_text(so, su, 3, &gap, msg, sizeof(msg)), 0);
 	assert_true(fabs(gap.tpc_pct) < SWEEP_EQUAL_PCT);
 	assert_true(gap.cost_pct > 30);
-	/* One run a rung: the decomposition is computed, but no sentence names a
-	 * side or a cause. */
-	assert_non_null(strstr(msg, "decides nothing"));
-	assert_null(strstr(msg, "ours decodes"));
-	assert_null(strstr(msg, "host overhead"));
+	/* One run a rung, but the cells hold add_run()'s 0.01% A/A floor: a gap of
+	 * two pooled rungs is now pool_estimate(), compare's estimate of the cell,
+	 * which widens the one pair's interval by the floor and decides (before,
+	 * the gap's estimate took no floor and decided nothing: that case is
+	 * test_series_gap_no_floor). By hand: the samples share one wiggle, so
+	 * every request's ratio is 156.7 / 212 and the requests' error is 0; the
+	 * interval is -26.09% +- t(11) x 0.01%, wholly slower, and a regression
+	 * at 2%. Equal tokens per cycle (both 91 cycles) and 212 / 156.7 - 1 =
+	 * +35.3% ms per cycle: the cause is the host's per-cycle cost. */
+	assert_int_equal(gap.decided, 1);
+	assert_int_equal(gap.reason, ESTIMATE_REASON_NONE);
+	assert_int_equal(gap.regression, VERDICT_REG_YES);
+	assert_true(fabs(gap.tg_pct - (156.7 / 212 - 1) * 100) < 1e-6);
+	assert_true(gap.ci_hi_pct < -26 && gap.ci_lo_pct > -26.2);
+	assert_null(strstr(msg, "decides nothing"));
+	assert_non_null(strstr(msg, "ours decodes 26.1% slower than upstream at n_max=3"));
+	assert_non_null(strstr(msg, "per-cycle host overhead, not the drafter"));
 	assert_int_equal(gap_text(so, su, 9, &gap, msg, sizeof(msg)), -1);
 	assert_string_equal(msg, "");
 	series_set_release(&set);
 	series_set_release(&set);
 
 	/* --engine narrows; a filter that matches nothing gives no series. */
-	f.engine = "upstream";
-	assert_int_equal(series_load(s, &f, tol, &set), 0);
+	assert_int_equal(series_load(s, "upstream", tol, &set), 0);
 	assert_int_equal(set.n, 1);
 	series_set_release(&set);
-	f.engine = "nobody";
-	assert_int_equal(series_load(s, &f, tol, &set), 0);
+	assert_int_equal(series_load(s, "nobody", tol, &set), 0);
 	assert_int_equal(set.n, 0);
 	series_set_release(&set);
-	f.engine = NULL;
 	tol = -1;
-	assert_int_equal(series_load(s, &f, tol, &set), -1);
+	assert_int_equal(series_load(s, NULL, tol, &set), -1);
+	series_set_release(&set);
+}
+
+/* The same sweep without a stored floor: one run a rung, the decomposition is
+ * computed, but no sentence names a side or a cause (what the test above asserted
+ * when the gap's estimate took no floor). */
+static void test_series_gap_no_floor(void **state)
+{
+	static const double ours[4] = { 150, 190, 230.7, 156.7 };
+	static const double up[4] = { 150, 185, 205, 212 };
+	struct store *s = *state;
+	struct series_set set;
+	struct sweep_gap gap;
+	char msg[512];
+
+	add_sweep(s, "ours", ours, "", 1);
+	add_sweep(s, "upstream", up, "", 1);
+	assert_int_equal(series_load(s, NULL, SWEEP_TOLERANCE_PCT, &set), 0);
+	assert_int_equal(set.n, 2);
+	assert_int_equal(gap_text(&set.v[0], &set.v[1], 3, &gap, msg, sizeof(msg)), 0);
+	assert_true(fabs(gap.tpc_pct) < SWEEP_EQUAL_PCT);
+	assert_true(gap.cost_pct > 30);
+	assert_int_equal(gap.decided, 0);
+	assert_int_equal(gap.reason, ESTIMATE_REASON_ONE_INSTANCE);
+	assert_non_null(strstr(msg, "decides nothing"));
+	assert_null(strstr(msg, "ours decodes"));
+	assert_null(strstr(msg, "host overhead"));
 	series_set_release(&set);
 }
 
@@ -730,14 +839,13 @@ static void test_series_base_prefers_spec_type(void **state)
 			   .tg = 150, .pp = 1000, .tpc = 1.5, .started = "2026-01-01T00:00:00Z" };
 	struct spec r2 = { .engine = "e", .model = "m", .spec_type = "draft", .n_max = 1,
 			   .tg = 150, .pp = 1000, .tpc = 1.5, .started = "2026-01-01T00:00:00Z" };
-	struct cell_filter f = { 0 };
 	struct series_set set;
 
 	add_run(s, &plain, NULL);
 	add_run(s, &own, NULL);
 	add_run(s, &r1, NULL);
 	add_run(s, &r2, NULL);
-	assert_int_equal(series_load(s, &f, SWEEP_TOLERANCE_PCT, &set), 0);
+	assert_int_equal(series_load(s, NULL, SWEEP_TOLERANCE_PCT, &set), 0);
 	assert_int_equal(set.n, 2);
 	assert_string_equal(set.v[0].spec_type, "draft");
 	assert_true(fabs(set.v[0].rungs[0].rung.tg - 100) < 0.5);
@@ -753,35 +861,42 @@ static void test_cells_accept_and_flags(void **state)
 	struct spec sp = { .engine = "e", .model = "m", .spec_type = "draft", .n_max = 2,
 			   .tg = 100, .pp = 1000, .tpc = 2.4, .started = "2026-01-01T00:00:00Z",
 			   .flags = { [0] = SAMPLE_TRUNCATED, [3] = SAMPLE_CACHED | SAMPLE_COLD } };
-	struct cell_value *v = NULL;
-	size_t n = 0, bad = 0;
-	int64_t counts[5], total = 0;
+	struct cellset set = { 0 };
+	const struct run_values *v;
+	const int64_t *counts;
 	int64_t id = add_run(s, &sp, NULL);
 
-	assert_int_equal(store_cell_accept_values(s, id, &v, &n, &bad), 0);
-	assert_int_equal(n, N_SAMPLES - 1); /* the truncated one spoils decode */
-	assert_int_equal(bad, 1);
-	assert_true(fabs(v[0].value - (256.0 - 107) / (107 * 2)) < 1e-9);
-	free(v);
-	assert_int_equal(store_cell_flag_counts(s, id, counts, 5, &total), 0);
-	assert_int_equal(total, N_SAMPLES);
+	/* The cell set's loader reads what schema/cells.c's two queries did: the
+	 * acceptance values (one pass with pp and tg) and the flag counts. */
+	assert_int_equal(store_cellset_load(s, NULL, &set), 0);
+	assert_int_equal(set.n, 1);
+	assert_int_equal(set.runs[0].id, id);
+	cellset_want(&set, RUN_LOAD_ACCEPT);
+	assert_int_equal(store_cellset_samples(s, &set), 0);
+	v = &set.runs[0].values[RUN_ACCEPT];
+	assert_int_equal(v->n, N_SAMPLES - 1); /* the truncated one spoils decode */
+	assert_int_equal(v->excluded, 1);
+	assert_true(fabs(v->v[0].value - (256.0 - 107) / (107 * 2)) < 1e-9);
+	counts = set.runs[0].flag_counts;
+	assert_int_equal(set.runs[0].n_samples, N_SAMPLES);
 	assert_int_equal(counts[0], 1);
 	assert_int_equal(counts[1], 1);
 	assert_int_equal(counts[2], 0);
 	assert_int_equal(counts[4], 1);
+	cellset_release(&set);
 }
 
 
 /* Builds a series of 3 prompts (one rep) at scale x of a shape. */
-static void scaled(struct parity_value *v, double x)
+static void scaled(struct run *r, double x, size_t excluded)
 {
 	static const double shape[3] = { 100.0, 101.0, 99.0 };
+	double v[3];
 
-	for (int i = 0; i < 3; i++) {
-		v[i].prompt_id = i + 1;
-		v[i].rep = 1;
-		v[i].value = shape[i] * x;
-	}
+	for (int i = 0; i < 3; i++)
+		v[i] = shape[i] * x;
+	fx_values(r, RUN_TG, v, 3, NULL);
+	r->values[RUN_TG].excluded = excluded;
 }
 
 /* Three rounds per side whose drift (1.0, 1.2, 0.8) both sides of a round share.
@@ -793,40 +908,33 @@ static void test_parity_pooled_rounds(void **state)
 {
 	static const double drift[3] = { 1.0, 1.2, 0.8 }, ratio[3] = { 1.003, 0.998, 1.001 };
 	static const int64_t ours_round[3] = { 3, 1, 2 };
-	struct parity_value ov[3][3], vv[3][3];
-	struct parity_side os[3], vsd[3];
-	struct parity_instance oi[3], vi[3];
-	struct parity_cell cell;
+	struct run os[3], vsd[3];
+	struct estimate_unit *ou, *vu;
+	struct pool pa, pb;
 	struct parity_input in;
 	struct parity_opts po;
 	struct parity_result res;
-	size_t pairs[6];
+	size_t pairs[6], idx[3] = { 0, 1, 2 };
 	int k;
 
 	(void)state;
-	memset(os, 0, sizeof(os));
-	memset(vsd, 0, sizeof(vsd));
 	for (k = 0; k < 3; k++) {
 		int r = (int)ours_round[k] - 1;
 
-		os[k].uuid = "o";
-		os[k].model = "m";
-		os[k].endpoint = "completion";
-		os[k].n_max = os[k].ctx = os[k].n_predict = TPS_NULL;
-		vsd[k] = os[k];
-		vsd[k].uuid = "v";
+		fx_run(&os[k], "o", "ours", "m");
+		fx_run(&vsd[k], "v", "ref", "m");
 		os[k].round = ours_round[k];
 		vsd[k].round = k + 1;
-		scaled(ov[k], drift[r] * ratio[r]);
-		scaled(vv[k], drift[k]);
-		memset(&oi[k], 0, sizeof(oi[k]));
-		memset(&vi[k], 0, sizeof(vi[k]));
-		oi[k].side = &os[k];
-		vi[k].side = &vsd[k];
-		oi[k].values[PARITY_METRIC_TG] = (struct parity_series){ ov[k], 3, 1 };
-		vi[k].values[PARITY_METRIC_TG] = (struct parity_series){ vv[k], 3, 0 };
+		scaled(&os[k], drift[r] * ratio[r], 1);
+		scaled(&vsd[k], drift[k], 0);
 	}
-	assert_int_equal(parity_rounds(oi, 3, vi, 3, 1, pairs), 3);
+	fx_pool(&pa, os, 3);
+	fx_pool(&pb, vsd, 3);
+	/* parity_rounds() is gone: the one pairing rule is estimate_rounds() over
+	 * the pools' instances. No batch on either side: by number alone. */
+	ou = pool_units(&pa, RUN_TG);
+	vu = pool_units(&pb, RUN_TG);
+	assert_int_equal(estimate_rounds(ou, idx, 3, vu, idx, 3, pairs), 3);
 	/* In ours' start order: its first run (round 3) with vs' third, ... */
 	assert_int_equal(pairs[0], 0);
 	assert_int_equal(pairs[1], 2);
@@ -834,16 +942,10 @@ static void test_parity_pooled_rounds(void **state)
 	assert_int_equal(pairs[3], 0);
 	assert_int_equal(pairs[4], 2);
 	assert_int_equal(pairs[5], 1);
+	free(ou);
+	free(vu);
 
-	memset(&cell, 0, sizeof(cell));
-	cell.ours = cell.vs = 0;
-	cell.ours_values[PARITY_METRIC_TG] = oi[2].values[PARITY_METRIC_TG];
-	cell.vs_values[PARITY_METRIC_TG] = vi[2].values[PARITY_METRIC_TG];
-	cell.noise_pct[0] = cell.noise_pct[1] = NAN;
-	cell.ours_inst = oi;
-	cell.vs_inst = vi;
-	cell.n_ours_inst = cell.n_vs_inst = 3;
-	in = (struct parity_input){ &os[2], &vsd[2], 1, 1, &cell, 1 };
+	in = (struct parity_input){ &pa, &pb, 1, 1 };
 	parity_opts_init(&po);
 	po.ours = "ours";
 	po.vs = "ref";
@@ -875,6 +977,12 @@ static void test_parity_pooled_rounds(void **state)
 	assert_int_equal(res.rows[0].v.decided, 0);
 	assert_true(res.rows[0].v.mde_pct > 10);
 	parity_result_release(&res);
+	free(pa.runs);
+	free(pb.runs);
+	for (k = 0; k < 3; k++) {
+		run_release(&os[k]);
+		run_release(&vsd[k]);
+	}
 }
 
 /* One pair of runs: vs has two samples ours lacks, far off. The centres are over
@@ -882,24 +990,23 @@ static void test_parity_pooled_rounds(void **state)
  * the two are counted unpaired. */
 static void test_parity_medians_over_pairs(void **state)
 {
-	static const struct parity_value o[] = { { 1, 1, 90 }, { 2, 1, 100 }, { 3, 1, 110 } };
-	static const struct parity_value v[] = { { 1, 1, 90 }, { 2, 1, 100 }, { 3, 1, 110 },
-						 { 4, 1, 1000 }, { 5, 1, 1000 } };
-	struct parity_side a = { .uuid = "a", .model = "m", .endpoint = "completion",
-				 .n_max = TPS_NULL, .ctx = TPS_NULL, .n_predict = TPS_NULL,
-				 .round = TPS_NULL };
-	struct parity_side b = a;
-	struct parity_cell cell;
+	static const struct run_value o[] = { { 1, 1, 90 }, { 2, 1, 100 }, { 3, 1, 110 } };
+	static const struct run_value v[] = { { 1, 1, 90 }, { 2, 1, 100 }, { 3, 1, 110 },
+					       { 4, 1, 1000 }, { 5, 1, 1000 } };
+	struct run a, b;
+	struct pool pa, pb;
 	struct parity_input in;
 	struct parity_opts po;
 	struct parity_result res;
 
 	(void)state;
-	memset(&cell, 0, sizeof(cell));
-	cell.ours_values[PARITY_METRIC_TG] = (struct parity_series){ o, 3, 0 };
-	cell.vs_values[PARITY_METRIC_TG] = (struct parity_series){ v, 5, 0 };
-	cell.noise_pct[0] = cell.noise_pct[1] = NAN;
-	in = (struct parity_input){ &a, &b, 1, 1, &cell, 1 };
+	fx_run(&a, "a", "ours", "m");
+	fx_run(&b, "a", "ref", "m");
+	keyed(&a, RUN_TG, o, 3, 0);
+	keyed(&b, RUN_TG, v, 5, 0);
+	fx_pool(&pa, &a, 1);
+	fx_pool(&pb, &b, 1);
+	in = (struct parity_input){ &pa, &pb, 1, 1 };
 	parity_opts_init(&po);
 	po.ours = "ours";
 	po.vs = "ref";
@@ -912,32 +1019,34 @@ static void test_parity_medians_over_pairs(void **state)
 	assert_int_equal(res.rows[0].v.rounds, 1);
 	assert_int_equal(res.rows[0].v.method, VERDICT_METHOD_REQUESTS);
 	parity_result_release(&res);
+	free(pa.runs);
+	free(pb.runs);
+	run_release(&a);
+	run_release(&b);
 }
 
 /* Rounds restart at 1 in every collect batch: with two batches of rounds 1..3 on
- * each side, round r of batch 2 pairs with round r of batch 2, each run once. */
+ * each side, round r of batch 2 pairs with round r of batch 2, each run once.
+ * parity_rounds(..., by_batch = 1) became estimate_rounds(), whose first pass is
+ * this within-batch pairing. */
 static void test_parity_rounds_per_batch(void **state)
 {
 	static const char *const batch[6] = { "b1", "b1", "b1", "b2", "b2", "b2" };
-	struct parity_side os[6], vsd[6];
-	struct parity_instance oi[6], vi[6];
-	size_t pairs[12], k;
+	struct estimate_unit ou[6], vu[6];
+	size_t pairs[12], idx[6] = { 0, 1, 2, 3, 4, 5 }, k;
 
 	(void)state;
-	memset(os, 0, sizeof(os));
-	memset(vsd, 0, sizeof(vsd));
-	memset(oi, 0, sizeof(oi));
-	memset(vi, 0, sizeof(vi));
+	memset(ou, 0, sizeof(ou));
+	memset(vu, 0, sizeof(vu));
 	for (k = 0; k < 6; k++) {
-		os[k].round = (int64_t)(k % 3) + 1;
-		os[k].batch = batch[k];
+		ou[k].value = vu[k].value = NAN;
+		ou[k].round = (int64_t)(k % 3) + 1;
+		ou[k].batch = batch[k];
 		/* vs lists batch 2 first: pairing must follow the batch, not order. */
-		vsd[k].round = (int64_t)(k % 3) + 1;
-		vsd[k].batch = batch[(k + 3) % 6];
-		oi[k].side = &os[k];
-		vi[k].side = &vsd[k];
+		vu[k].round = (int64_t)(k % 3) + 1;
+		vu[k].batch = batch[(k + 3) % 6];
 	}
-	assert_int_equal(parity_rounds(oi, 6, vi, 6, 1, pairs), 6);
+	assert_int_equal(estimate_rounds(ou, idx, 6, vu, idx, 6, pairs), 6);
 	for (k = 0; k < 6; k++) {
 		assert_int_equal(pairs[2 * k], k);
 		assert_int_equal(pairs[2 * k + 1], (k + 3) % 6);
@@ -945,8 +1054,8 @@ static void test_parity_rounds_per_batch(void **state)
 	/* Without batches, each run still pairs once: rounds 1..3 twice on each side
 	 * give six pairs, none reused. */
 	for (k = 0; k < 6; k++)
-		os[k].batch = vsd[k].batch = NULL;
-	assert_int_equal(parity_rounds(oi, 6, vi, 6, 1, pairs), 6);
+		ou[k].batch = vu[k].batch = NULL;
+	assert_int_equal(estimate_rounds(ou, idx, 6, vu, idx, 6, pairs), 6);
 	for (k = 0; k < 6; k++)
 		assert_int_equal(pairs[2 * k + 1], k);
 }
@@ -966,8 +1075,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_parity_refuse_and_force, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parity_flagged_excluded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parity_tags_pick_runs, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_series_load_shape_gap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_series_base_prefers_spec_type, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_series_load_shape_gap, setup, series_teardown),
+		cmocka_unit_test_setup_teardown(test_series_gap_no_floor, setup, series_teardown),
+		cmocka_unit_test_setup_teardown(test_series_base_prefers_spec_type, setup,
+						series_teardown),
 		cmocka_unit_test_setup_teardown(test_cells_accept_and_flags, setup, teardown),
 	};
 

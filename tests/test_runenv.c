@@ -335,9 +335,11 @@ static void test_runenv_repeat_share(void **state)
 
 static void test_runenv_outputs_identical(void **state)
 {
-	struct parity_output a[] = { { 1, 1, "aa" }, { 1, 2, "bb" }, { 2, 1, "cc" } };
-	struct parity_output b[] = { { 1, 1, "aa" }, { 1, 2, "XX" }, { 3, 1, "cc" } };
-	struct parity_side x = { 0 }, y = { 0 };
+	/* The runs borrow these: nothing here is run_release()d. */
+	char h_aa[] = "aa", h_bb[] = "bb", h_cc[] = "cc", h_xx[] = "XX";
+	struct run_output a[] = { { 1, 1, h_aa }, { 1, 2, h_bb }, { 2, 1, h_cc } };
+	struct run_output b[] = { { 1, 1, h_aa }, { 1, 2, h_xx }, { 3, 1, h_cc } };
+	struct run x = { 0 }, y = { 0 };
 	int64_t cmp, same;
 
 	(void)state;
