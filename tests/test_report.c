@@ -15,11 +15,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/side.h"
 #include "collect/import.h"
 #include "reports/md.h"
 #include "reports/tables.h"
 #include "schema/record.h"
-#include "schema/report_load.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
@@ -184,41 +184,43 @@ static void expect_cell(const struct tables *t, const char *model, size_t e, con
 /* The study behind the tables of the test that runs. */
 static struct study study;
 
-/* study_build() and tables_init() over what report_load() loads for o; released
- * by release() after the tables. */
-static int build(struct store *s, const struct study_opts *o, struct report_input *in,
+/* study_build() and tables_init() over what 'tpsdb report' loads (study_load():
+ * the pools of every engine, the quality rows and the alarms) for the runs with
+ * o->tag (NULL: any); released by release() after the tables. The engines and
+ * models of o select nothing here: the study picks its columns and rows from the
+ * pools, as cmd_report.c hands them over. */
+static int build(struct store *s, const struct study_opts *o, struct study_load *in,
 		 struct tables *t)
 {
-	struct report_load_opts lo = { 0 };
+	struct run_filter f = { 0 };
+	const char *tags[1];
 
-	lo.tag = o->tag;
-	lo.engines = o->engines;
-	lo.n_engines = o->n_engines;
-	lo.models = o->models;
-	lo.n_models = o->n_models;
-	lo.ref = o->ref;
-	lo.full = 1;
+	if (o->tag) {
+		tags[0] = o->tag;
+		f.tag.v = tags;
+		f.tag.n = 1;
+	}
 	memset(t, 0, sizeof(*t));
 	study_release(&study);
-	if (report_load(s, &lo, in) < 0)
+	if (study_load(s, &f, NULL, STUDY_LOAD_POOLS | STUDY_LOAD_QUALITY, in) < 0)
 		return -1;
-	if (study_build(o, &in->study, &study) < 0)
+	if (study_build(o, &in->in, &study) < 0)
 		return tables_error(&study.err);
 	tables_init(t, &study, in->quality, in->alarms, in->n_alarms);
 	return 0;
 }
 
-static void release(struct tables *t, struct report_input *in)
+static void release(struct tables *t, struct study_load *in)
 {
 	tables_release(t);
 	study_release(&study);
-	report_input_release(in);
+	study_load_release(in);
 }
 
 static void test_report_tables_study(void **state)
 {
 	struct study_opts o = { 0 };
-	struct report_input in = { 0 };
+	struct study_load in = { 0 };
 	struct tables t;
 	size_t k, best = 0;
 
@@ -268,7 +270,7 @@ static void test_report_tables_filters(void **state)
 	static const char *const engines[] = { "ours", "nope" };
 	static const char *const models[] = { "g4" };
 	struct study_opts o = { 0 };
-	struct report_input in = { 0 };
+	struct study_load in = { 0 };
 	struct tables t;
 
 	o.engines = engines;
@@ -347,7 +349,7 @@ static void test_report_json_csv(void **state)
 {
 	struct study_opts o = { 0 };
 	struct tables_figures fig = { "trend.png", NULL, "parity.png", NULL, NULL };
-	struct report_input in = { 0 };
+	struct study_load in = { 0 };
 	struct tables t;
 	char *buf = NULL;
 	size_t n;

@@ -1,13 +1,16 @@
 /* test_store.c: the store layer: opening (migrations, refusals that leave the file
  * untouched, WAL and foreign keys), identity-row dedupe, samples, finishing and
- * restoring runs, two writers on one file, and the read-only in-memory copy that
- * merge reads other stores through. Starts from a migrated ":memory:" store. */
+ * restoring runs, two writers on one file, the read-only in-memory copy that
+ * merge reads other stores through, and the cell set's one loader
+ * (schema/cellset.c) over runs written by the store's own writers. Starts from a
+ * migrated ":memory:" store. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +19,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "schema/baseline.h"
+#include "schema/cellset.h"
 #include "schema/collector.h"
 #include "schema/migrate_int.h"
+#include "schema/noise.h"
 #include "schema/snapshot.h"
 #include "schema/store_int.h"
 #include "tpsdb.h"
@@ -634,6 +640,531 @@ static void test_store_integrity_ok(void **state)
 	assert_int_equal(store_integrity(f->mem, NULL, NULL), 0);
 }
 
+/* --- the cell set's loader (schema/cellset.c) --- */
+
+#define CS(n) "00000000-0000-4000-8000-0000000001" #n
+
+struct cs_sample {
+	const char *prompt;
+	int64_t rep;
+	unsigned flags;
+	double pp, tg;
+	int64_t draft_n, accepted, predicted_n;
+	double predicted_ms;
+	const char *hash;
+	double wall;
+};
+
+struct cs_run {
+	const char *uuid, *engine, *role, *version, *model, *sha, *host, *tag, *batch;
+	const char *spec_type;
+	int64_t n_max, ctx, n_predict;
+	const char *endpoint, *started_at, *ended_at; /* ended_at set: finished complete */
+	int64_t round, looks_to;
+	unsigned env_flags;
+	double temperature;
+	const struct cs_sample *smp;
+	size_t n_smp;
+};
+
+#define NUL TPS_NULL
+
+/* A base run of q35: every flag the loader reads a metric around. The prompts are
+ * first seen here, so their ids are zeta 1, alpha 2, mid 3 (name order differs). */
+static const struct cs_sample smp_base[] = {
+	{ "zeta", 1, 0, 1000, 100, NUL, NUL, 256, 2560, "h11", 3000 },
+	{ "zeta", 2, SAMPLE_COLD, 500, 101, NUL, NUL, 256, 2540, "h12", 3100 },
+	{ "alpha", 1, SAMPLE_TRUNCATED, 1100, 20, NUL, NUL, 40, 2000, "h21", 900 },
+	{ "alpha", 2, SAMPLE_DEGENERATE, 1050, 99, NUL, NUL, 256, 2590, "h22", 3050 },
+	{ "mid", 1, SAMPLE_FAILED, NAN, NAN, NUL, NUL, NUL, NAN, "hx", 10 },
+	{ "mid", 2, 0, NAN, 98, NUL, NUL, 256, 2610, NULL, 3000 },
+	{ "mid", 3, SAMPLE_CACHED | SAMPLE_SHORT_PROMPT, 5000, 97, NUL, NUL, 256, 2640, "h33",
+	  2950 },
+	{ "mid", 4, SAMPLE_AGGREGATE, 800, 80, NUL, NUL, 256, 3200, "h34", NAN },
+};
+/* A drafting run: acceptance only where it drafted and decode is usable. */
+static const struct cs_sample smp_spec[] = {
+	{ "zeta", 1, 0, 900, 150, 60, 45, 256, 1700, "s11", 1800 },
+	{ "alpha", 1, 0, 900, 160, 0, 0, 256, 1600, "s21", 1700 },
+	{ "mid", 1, SAMPLE_TRUNCATED, 900, 30, 20, 10, 40, 1300, "s31", 1400 },
+	{ "mid", 2, 0, 900, 155, 40, 20, 256, 1650, "s32", 1750 },
+};
+static const struct cs_sample smp_one[] = {
+	{ "zeta", 1, 0, 900, 90, NUL, NUL, 256, 2840, "o1", 2900 },
+};
+static const struct cs_sample smp_failed[] = {
+	{ "zeta", 1, SAMPLE_FAILED, NAN, NAN, NUL, NUL, NUL, NAN, NULL, 5 },
+	{ "alpha", 1, SAMPLE_FAILED, NAN, NAN, NUL, NUL, NUL, NAN, NULL, 5 },
+};
+
+#define T(hms) "2026-01-01T" hms ".000Z"
+
+/* 05 answered nothing and 06 holds no sample: neither is listed. 01, 03, 04 and
+ * 08 share the cell of the stored floors (08 another GGUF of the same label, 04
+ * another engine, 03 another host); 09 to 12 differ from it in one field each. */
+static const struct cs_run cs_runs[] = {
+	{ CS(01), "ours", "ours", "b7123", "q35", "aa", "h1", "t1", "B1", "", NUL, 8192, 256,
+	  "completion", T("00:00:00"), "2026-01-01T00:00:01.500Z", 1, 5, 0x5, 0,
+	  smp_base, 8 },
+	{ CS(02), "ours", "ours", "b7123", "q35", "aa", "h1", "t1", "B1", "ngram", 4, 8192, 256,
+	  "completion", T("00:01:00"), T("00:01:02"), 2, 5, 0, 0, smp_spec, 4 },
+	{ CS(03), "ours", "ours", "b7124", "q35", "aa", "h2", "t2", "B2", "", NUL, 8192, 256,
+	  "completion", T("00:02:00"), NULL, NUL, NUL, 0, NAN, smp_one, 1 },
+	{ CS(04), "up", "upstream", "b7000", "q35", "aa", "h1", "t1", "B1", "", NUL, 8192, 256,
+	  "completion", T("00:03:00"), T("00:03:02"), 3, 5, 0, 0, smp_one, 1 },
+	{ CS(05), "ours", "ours", "b7123", "q35", "aa", "h1", "t1", "B1", "", NUL, 8192, 256,
+	  "completion", T("00:04:00"), T("00:04:01"), 4, 5, 0, 0, smp_failed, 2 },
+	{ CS(06), "ours", "ours", "b7123", "q35", "aa", "h1", "t1", "B1", "", NUL, 8192, 256,
+	  "completion", T("00:05:00"), NULL, 5, 5, 0, 0, NULL, 0 },
+	{ CS(07), "ours", "ours", "b7123", "g4", "cc", "h1", "t3", NULL, "", NUL, 4096, 256,
+	  "completion", T("00:06:00"), T("00:06:01"), NUL, NUL, 0, 0, smp_one, 1 },
+	{ CS(08), "ours", "ours", "b7123", "q35", "bb", "h1", "t4", NULL, "", NUL, 8192, 256,
+	  "completion", T("00:07:00"), T("00:07:01"), NUL, NUL, 0, 0, smp_one, 1 },
+	{ CS(09), "ours", "ours", "b7123", "q35", "aa", "h1", "t4", NULL, "", NUL, 8192, 256,
+	  "chat", T("00:08:00"), T("00:08:01"), NUL, NUL, 0, 0, smp_one, 1 },
+	{ CS(10), "ours", "ours", "b7123", "q35", "aa", "h1", "t4", NULL, "", NUL, 8192, 512,
+	  "completion", T("00:09:00"), T("00:09:01"), NUL, NUL, 0, 0, smp_one, 1 },
+	{ CS(11), "ours", "ours", "b7123", "q35", "aa", "h1", "t4", NULL, "", NUL, 4096, 256,
+	  "completion", T("00:10:00"), T("00:10:01"), NUL, NUL, 0, 0, smp_one, 1 },
+	{ CS(12), "ours", "ours", "b7123", "q35", "aa", "h1", "t4", NULL, "ngram", 8, 8192, 256,
+	  "completion", T("00:11:00"), T("00:11:01"), NUL, NUL, 0, 0, smp_one, 1 },
+};
+#define N_CS_RUNS (sizeof(cs_runs) / sizeof(cs_runs[0]))
+
+static void cs_write(struct store *s)
+{
+	static const struct noise_rec floors[] = {
+		/* Measured by another engine; the newer of two tg floors wins. */
+		{ CS(04), CS(01), "tg", 5.0, 12 },
+		{ CS(04), CS(01), "tg", 2.5, 12 },
+		{ CS(04), CS(01), "pp", 1.25, 12 },
+		/* The ngram n_max 4 cell's own. */
+		{ CS(02), CS(12), "tg", 7.0, 4 },
+	};
+	int64_t ids[N_CS_RUNS];
+	size_t i, k;
+
+	assert_int_equal(store_begin(s), 0);
+	for (i = 0; i < N_CS_RUNS; i++) {
+		const struct cs_run *c = &cs_runs[i];
+		struct run_rec r;
+
+		make_run(&r, c->uuid, c->host, c->sha);
+		free(r.engine.label);
+		free(r.engine.role);
+		free(r.model.label);
+		free(r.started_at);
+		r.engine.label = tps_xstrdup(c->engine);
+		r.engine.role = tps_xstrdup(c->role);
+		r.engine.version = tps_xstrdup(c->version);
+		r.model.label = tps_xstrdup(c->model);
+		r.started_at = tps_xstrdup(c->started_at);
+		r.tag = tps_xstrdup(c->tag);
+		r.batch = c->batch ? tps_xstrdup(c->batch) : NULL;
+		r.spec_type = tps_xstrdup(c->spec_type);
+		r.endpoint = tps_xstrdup(c->endpoint);
+		r.n_max = c->n_max;
+		r.ctx = c->ctx;
+		r.n_predict = c->n_predict;
+		r.round = c->round;
+		r.looks_to = c->looks_to;
+		r.env_flags = c->env_flags;
+		r.temperature = c->temperature;
+		ids[i] = store_run_insert(s, &r);
+		assert_true(ids[i] > 0);
+		for (k = 0; k < c->n_smp; k++) {
+			const struct cs_sample *x = &c->smp[k];
+			struct sample_rec sr;
+
+			sample_rec_init(&sr);
+			sr.prompt_name = tps_xstrdup(x->prompt);
+			sha256_hex(x->prompt, strlen(x->prompt), sr.prompt_hash);
+			sr.rep = x->rep;
+			sr.flags = x->flags;
+			sr.prompt_per_second = x->pp;
+			sr.predicted_per_second = x->tg;
+			sr.draft_n = x->draft_n;
+			sr.draft_n_accepted = x->accepted;
+			sr.predicted_n = x->predicted_n;
+			sr.predicted_ms = x->predicted_ms;
+			sr.output_hash = x->hash ? tps_xstrdup(x->hash) : NULL;
+			sr.wall_ms = x->wall;
+			assert_int_equal(store_sample_insert(s, ids[i], &sr), 0);
+			sample_rec_release(&sr);
+		}
+		if (c->ended_at)
+			assert_int_equal(store_run_finish(s, ids[i], "complete", c->ended_at, NULL),
+					 0);
+		run_rec_release(&r);
+	}
+	for (i = 0; i < sizeof(floors) / sizeof(floors[0]); i++)
+		assert_int_equal(store_noise_put(s, &floors[i]), 0);
+	/* The baseline b1 freezes 01, 04 and 05 (which answered nothing). */
+	{
+		const int64_t frozen[] = { ids[0], ids[3], ids[4] };
+		assert_int_equal(store_baseline_create(s, "b1", 0, frozen, 3), 0);
+	}
+	assert_int_equal(store_commit(s), 0);
+}
+
+static int setup_cellset(void **state)
+{
+	struct fixture *f;
+
+	if (setup(state) < 0)
+		return -1;
+	f = *state;
+	cs_write(f->mem);
+	return 0;
+}
+
+static struct run *cs_find(struct cellset *set, const char *uuid)
+{
+	for (size_t i = 0; i < set->n; i++)
+		if (!strcmp(set->runs[i].uuid, uuid))
+			return &set->runs[i];
+	fail_msg("run %s is not in the set", uuid);
+	return NULL;
+}
+
+/* The set's uuids, in its order, as "01 02 ..." (the last two digits). */
+static void cs_order(const struct cellset *set, char *buf, size_t len)
+{
+	size_t at = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < set->n && at + 4 < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", i ? " " : "",
+				       set->runs[i].uuid + 34);
+}
+
+#define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
+
+/* The runs that answered, in the store's cell order, each with its identity,
+ * design, environment and its cell's newest stored floors; none twice. */
+static void test_store_cellset_runs(void **state)
+{
+	static const struct {
+		const char *uuid;
+		double pp, tg; /* the floors it carries: NaN none */
+	} floors[] = {
+		{ CS(01), 1.25, 2.5 },  /* the cell's newest tg floor, not the older 5 */
+		{ CS(03), 1.25, 2.5 },  /* another host */
+		{ CS(04), 1.25, 2.5 },  /* the engine that measured them */
+		{ CS(08), 1.25, 2.5 },  /* another GGUF of the same model label */
+		{ CS(09), NAN, NAN },   /* another endpoint */
+		{ CS(10), NAN, NAN },   /* another n_predict */
+		{ CS(11), NAN, NAN },   /* another ctx */
+		{ CS(07), NAN, NAN },   /* another model */
+		{ CS(02), NAN, 7.0 },   /* its own spec type and n_max */
+		{ CS(12), NAN, NAN },   /* ngram at another n_max */
+	};
+	struct fixture *f = *state;
+	struct cellset set = { 0 };
+	struct run_filter t1 = { 0 };
+	const char *tag_t1[] = { "t1" };
+	struct run *r;
+	char order[64];
+	size_t i;
+
+	/* Appended to a set that holds some of them: nothing twice. */
+	t1.tag.v = tag_t1;
+	t1.tag.n = 1;
+	assert_int_equal(store_cellset_load(f->mem, &t1, &set), 0);
+	assert_int_equal(set.n, 3);
+	assert_int_equal(store_cellset_load(f->mem, NULL, &set), 0);
+	assert_int_equal(set.n, 10);
+	cellset_release(&set);
+	assert_int_equal(store_cellset_load(f->mem, NULL, &set), 0);
+	/* Model, spec type, n_max (base first), config, engine, then start; 05 and
+	 * 06 have no answered request. */
+	cs_order(&set, order, sizeof(order));
+	assert_string_equal(order, "07 01 03 08 09 10 11 04 02 12");
+
+	r = cs_find(&set, CS(01));
+	assert_true(r->id > 0);
+	assert_string_equal(r->engine, "ours");
+	assert_string_equal(r->role, "ours");
+	assert_string_equal(r->engine_version, "b7123");
+	assert_string_equal(r->model, "q35");
+	assert_string_equal(r->model_sha256, "aa");
+	assert_string_equal(r->model_quant, "Q4_K_M");
+	assert_string_equal(r->host, "h1");
+	assert_string_equal(r->tag, "t1");
+	assert_string_equal(r->batch, "B1");
+	assert_string_equal(r->started_at, T("00:00:00"));
+	assert_string_equal(r->ended_at, "2026-01-01T00:00:01.500Z");
+	assert_string_equal(r->status, "complete");
+	assert_string_equal(r->spec_type, "");
+	assert_string_equal(r->endpoint, "completion");
+	assert_int_equal(strlen(r->prompt_set), 64);
+	assert_string_equal(r->config, "");
+	assert_true(r->n_max == RUN_NULL);
+	assert_int_equal(r->ctx, 8192);
+	assert_int_equal(r->n_predict, 256);
+	assert_int_equal(r->round, 1);
+	assert_int_equal(r->looks_to, 5);
+	assert_int_equal(r->env_flags, 0x5);
+	assert_true(r->temperature == 0);
+	NEAR(r->duration_ms, 1500);
+	/* Nothing of the samples until asked. */
+	assert_int_equal(r->want, 0);
+	assert_int_equal(r->loaded, 0);
+	assert_int_equal(r->n_samples, 0);
+	assert_null(r->values[RUN_TG].v);
+
+	/* A run still running: no batch round or design, no temperature, no
+	 * duration; one without a batch reads "". */
+	r = cs_find(&set, CS(03));
+	assert_string_equal(r->status, "running");
+	assert_null(r->ended_at);
+	assert_string_equal(r->batch, "B2");
+	assert_string_equal(r->host, "h2");
+	assert_string_equal(r->engine_version, "b7124");
+	assert_true(r->round == RUN_NULL);
+	assert_int_equal(r->looks_to, 0);
+	assert_int_equal(r->env_flags, 0);
+	assert_true(isnan(r->temperature));
+	assert_true(isnan(r->duration_ms));
+	r = cs_find(&set, CS(07));
+	assert_string_equal(r->batch, "");
+	assert_int_equal(r->ctx, 4096);
+	r = cs_find(&set, CS(04));
+	assert_string_equal(r->role, "upstream");
+	NEAR(r->duration_ms, 2000);
+	r = cs_find(&set, CS(02));
+	assert_string_equal(r->spec_type, "ngram");
+	assert_int_equal(r->n_max, 4);
+
+	for (i = 0; i < sizeof(floors) / sizeof(floors[0]); i++) {
+		r = cs_find(&set, floors[i].uuid);
+		if (isnan(floors[i].pp))
+			assert_true(isnan(r->floor_pct[RUN_PP]));
+		else
+			NEAR(r->floor_pct[RUN_PP], floors[i].pp);
+		if (isnan(floors[i].tg))
+			assert_true(isnan(r->floor_pct[RUN_TG]));
+		else
+			NEAR(r->floor_pct[RUN_TG], floors[i].tg);
+	}
+	cellset_release(&set);
+	assert_int_equal(set.n, 0);
+	cellset_release(&set);
+	cellset_release(NULL);
+}
+
+/* A label list selects a run holding any one of its labels; lists AND together;
+ * a baseline selects its frozen runs that answered. */
+static void test_store_cellset_filter(void **state)
+{
+	static const char *const up[] = { "up", "nope" };
+	static const char *const ours[] = { "ours" };
+	static const char *const g4[] = { "g4", "nope" };
+	static const char *const t23[] = { "t2", "t3" };
+	static const char *const t1[] = { "t1" };
+	static const char *const h2[] = { "h2" };
+	static const char *const b[] = { "B2", "B1" };
+	static const struct {
+		struct run_filter f;
+		const char *want;
+	} cases[] = {
+		{ { .engine = { up, 1 } }, "04" },
+		{ { .engine = { up, 2 } }, "04" },
+		{ { .model = { g4, 2 } }, "07" },
+		{ { .tag = { t23, 2 } }, "07 03" },
+		{ { .host = { h2, 1 } }, "03" },
+		{ { .batch = { b, 2 } }, "01 03 04 02" },
+		{ { .engine = { ours, 1 }, .tag = { t1, 1 } }, "01 02" },
+		{ { .engine = { up, 1 }, .tag = { t23, 2 } }, "" },
+		{ { .baseline = "b1" }, "01 04" },
+		{ { .baseline = "nope" }, "" },
+		{ { .uuid = CS(08) }, "08" },
+	};
+	struct fixture *f = *state;
+	char order[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cellset set = { 0 };
+
+		assert_int_equal(store_cellset_load(f->mem, &cases[i].f, &set), 0);
+		cs_order(&set, order, sizeof(order));
+		if (strcmp(order, cases[i].want))
+			fail_msg("case %zu: got '%s', want '%s'", i, order, cases[i].want);
+		cellset_release(&set);
+	}
+	assert_true(run_filter_chooses(&cases[3].f));
+	assert_true(run_filter_chooses(&cases[5].f));
+	assert_true(run_filter_chooses(&cases[8].f));
+	assert_false(run_filter_chooses(&cases[0].f));
+	assert_false(run_filter_chooses(NULL));
+}
+
+static void expect_values(const struct run_values *vs, const int64_t *keys, const double *v,
+			  size_t n, size_t excluded)
+{
+	assert_int_equal(vs->n, n);
+	assert_int_equal(vs->excluded, excluded);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(vs->v[i].prompt_id, keys[2 * i]);
+		assert_int_equal(vs->v[i].rep, keys[2 * i + 1]);
+		NEAR(vs->v[i].value, v[i]);
+	}
+}
+
+/* The samples of the runs with want set, and only theirs: each metric's values
+ * by (prompt, rep) without the samples a flag spoils it for (or that lack the
+ * value), counted in excluded; acceptance where a usable decode drafted; the
+ * decode sums; the flag counts; the output hashes of the samples that did not
+ * fail. Prompt ids: zeta 1, alpha 2, mid 3. */
+static void test_store_cellset_samples(void **state)
+{
+	static const int64_t pp_keys[] = { 1, 1, 2, 1, 2, 2 };
+	static const double pp[] = { 1000, 1100, 1050 };
+	static const int64_t tg_keys[] = { 1, 1, 1, 2, 2, 2, 3, 2, 3, 3 };
+	static const double tg[] = { 100, 101, 99, 98, 97 };
+	static const int64_t acc_keys[] = { 1, 1, 3, 2 };
+	static const double acc[] = { 0.75, 0.5 };
+	static const struct {
+		int64_t prompt, rep;
+		const char *hash;
+	} outs[] = { { 1, 1, "h11" }, { 1, 2, "h12" }, { 2, 1, "h21" },
+		     { 2, 2, "h22" }, { 3, 3, "h33" }, { 3, 4, "h34" } };
+	struct fixture *f = *state;
+	struct cellset set = { 0 };
+	struct run *base, *spec;
+	size_t i;
+
+	assert_int_equal(store_cellset_load(f->mem, NULL, &set), 0);
+	base = cs_find(&set, CS(01));
+	spec = cs_find(&set, CS(02));
+	base->want = RUN_LOAD_VALUES;
+	/* Acceptance alone reads the one pass too. */
+	spec->want = RUN_LOAD_ACCEPT;
+	assert_int_equal(store_cellset_samples(f->mem, &set), 0);
+	for (i = 0; i < set.n; i++) {
+		const struct run *r = &set.runs[i];
+		if (r == base || r == spec)
+			continue;
+		assert_int_equal(r->loaded, 0);
+		assert_int_equal(r->n_samples, 0);
+		assert_int_equal(r->values[RUN_TG].n, 0);
+		assert_int_equal(r->n_outputs, 0);
+	}
+	assert_int_equal(base->loaded, RUN_LOAD_VALUES | RUN_LOAD_ACCEPT);
+	assert_int_equal(spec->loaded, RUN_LOAD_VALUES | RUN_LOAD_ACCEPT);
+
+	/* pp: cold, failed, missing, cache-inflated and short, aggregate out. */
+	expect_values(&base->values[RUN_PP], pp_keys, pp, 3, 5);
+	/* tg: truncated, failed and aggregate out; degenerate and cold kept. */
+	expect_values(&base->values[RUN_TG], tg_keys, tg, 5, 3);
+	expect_values(&base->values[RUN_ACCEPT], NULL, NULL, 0, 8);
+	assert_int_equal(base->n_samples, 8);
+	assert_int_equal(base->n_prompts_asked, 3);
+	assert_int_equal(base->n_degenerate, 1);
+	for (i = 0; i < RUN_N_FLAGS; i++)
+		assert_int_equal(base->flag_counts[i], 1); /* one sample of each flag */
+	assert_int_equal(base->agg.n, 5);
+	assert_int_equal(base->agg.predicted_n, 5 * 256);
+	NEAR(base->agg.predicted_ms, 2560 + 2540 + 2590 + 2610 + 2640);
+	assert_int_equal(base->agg.draft_n, 0);
+	assert_int_equal(base->agg.draft_n_accepted, 0);
+	assert_false(base->agg.has_draft);
+	/* Not the failed sample's, and none where no hash was recorded. */
+	assert_int_equal(base->n_outputs, 6);
+	for (i = 0; i < 6; i++) {
+		assert_int_equal(base->outputs[i].prompt_id, outs[i].prompt);
+		assert_int_equal(base->outputs[i].rep, outs[i].rep);
+		assert_string_equal(base->outputs[i].hash, outs[i].hash);
+	}
+	/* Neither the wall times nor the prompts were asked for. */
+	assert_int_equal(base->n_wall, 0);
+	assert_int_equal(base->n_prompts, 0);
+
+	/* Acceptance: zeta 45 / 60 and mid rep 2 20 / 40; alpha drafted nothing,
+	 * mid rep 1 was truncated. The sums cover the three usable decodes. */
+	expect_values(&spec->values[RUN_ACCEPT], acc_keys, acc, 2, 2);
+	assert_int_equal(spec->values[RUN_TG].n, 3);
+	assert_int_equal(spec->agg.n, 3);
+	assert_int_equal(spec->agg.predicted_n, 3 * 256);
+	assert_int_equal(spec->agg.draft_n, 100);
+	assert_int_equal(spec->agg.draft_n_accepted, 65);
+	NEAR(spec->agg.predicted_ms, 1700 + 1600 + 1650);
+	assert_true(spec->agg.has_draft);
+	assert_int_equal(spec->flag_counts[0], 1);
+
+	/* Asked again, nothing is read twice. */
+	base->want |= RUN_LOAD_ACCEPT;
+	assert_int_equal(store_cellset_samples(f->mem, &set), 0);
+	assert_int_equal(base->n_samples, 8);
+	assert_int_equal(base->values[RUN_TG].n, 5);
+	run_release_samples(base);
+	assert_int_equal(base->loaded, 0);
+	assert_int_equal(base->values[RUN_TG].n, 0);
+	assert_int_equal(store_cellset_samples(f->mem, &set), 0);
+	assert_int_equal(base->values[RUN_TG].n, 5);
+	assert_int_equal(base->n_outputs, 6);
+	assert_int_equal(base->n_samples, 8);
+	assert_int_equal(base->agg.n, 5);
+	assert_int_equal(base->flag_counts[3], 1);
+	cellset_release(&set);
+}
+
+/* Every request's wall time on request (the failed one's too; a request without
+ * one has none), alone or beside the values; and the per-prompt figures in
+ * prompt name order: the mean usable decode speed and the summed drafts. */
+static void test_store_cellset_wall_prompts(void **state)
+{
+	static const double wall[] = { 3000, 3100, 900, 3050, 10, 3000, 2950 };
+	static const struct {
+		const char *name;
+		double tg;
+		int64_t draft_n, accepted;
+	} base_pr[] = { { "alpha", 99, 0, 0 }, { "mid", 97.5, 0, 0 }, { "zeta", 100.5, 0, 0 } },
+	  spec_pr[] = { { "alpha", 160, 0, 0 }, { "mid", 155, 40, 20 }, { "zeta", 150, 60, 45 } };
+	struct fixture *f = *state;
+	struct cellset set = { 0 };
+	struct run *base, *spec;
+	size_t i;
+
+	assert_int_equal(store_cellset_load(f->mem, NULL, &set), 0);
+	base = cs_find(&set, CS(01));
+	spec = cs_find(&set, CS(02));
+	base->want = RUN_LOAD_WALL;
+	assert_int_equal(store_cellset_samples(f->mem, &set), 0);
+	assert_int_equal(base->loaded, RUN_LOAD_WALL);
+	assert_int_equal(base->n_wall, 7);
+	for (i = 0; i < 7; i++)
+		NEAR(base->wall_ms[i], wall[i]);
+	assert_int_equal(base->n_samples, 0);
+	assert_int_equal(base->values[RUN_PP].n, 0);
+	/* The values later: the wall times are not read again. */
+	base->want |= RUN_LOAD_VALUES;
+	assert_int_equal(store_cellset_samples(f->mem, &set), 0);
+	assert_int_equal(base->n_wall, 7);
+	assert_int_equal(base->values[RUN_TG].n, 5);
+	assert_int_equal(base->n_prompts, 0);
+
+	base->want |= RUN_LOAD_PROMPTS;
+	spec->want = RUN_LOAD_PROMPTS;
+	assert_int_equal(store_cellset_samples(f->mem, &set), 0);
+	assert_true(base->loaded & RUN_LOAD_PROMPTS);
+	assert_int_equal(spec->loaded, RUN_LOAD_PROMPTS);
+	assert_int_equal(spec->values[RUN_TG].n, 0); /* the prompts alone */
+	assert_int_equal(base->n_prompts, 3);
+	assert_int_equal(spec->n_prompts, 3);
+	for (i = 0; i < 3; i++) {
+		assert_string_equal(base->prompts[i].name, base_pr[i].name);
+		NEAR(base->prompts[i].tg, base_pr[i].tg);
+		assert_int_equal(base->prompts[i].draft_n, base_pr[i].draft_n);
+		assert_string_equal(spec->prompts[i].name, spec_pr[i].name);
+		NEAR(spec->prompts[i].tg, spec_pr[i].tg);
+		assert_int_equal(spec->prompts[i].draft_n, spec_pr[i].draft_n);
+		assert_int_equal(spec->prompts[i].draft_n_accepted, spec_pr[i].accepted);
+	}
+	cellset_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -651,6 +1182,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_store_integrity_ok, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_collector_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_writers_alternate, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_cellset_runs, setup_cellset, teardown),
+		cmocka_unit_test_setup_teardown(test_store_cellset_filter, setup_cellset, teardown),
+		cmocka_unit_test_setup_teardown(test_store_cellset_samples, setup_cellset,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_store_cellset_wall_prompts, setup_cellset,
+						teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

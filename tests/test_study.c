@@ -1,8 +1,9 @@
-/* test_study.c: analyze/study*.c over plain structs, without a store: the engine
- * columns and the reference, the base cells' medians, the errors a study step
- * returns, the speculative and per-prompt tables, which quality rows are worded,
- * and the figures' data (segment bands, the longest history, the trend's series,
- * its baseline band, the report's figures). */
+/* test_study.c: analyze/study*.c over pools of runs built by hand
+ * (tests/run_fixture.h), without a store: the engine columns and the reference,
+ * the base cells' verdicts and medians, the errors a study step returns, the
+ * speculative and per-prompt tables, which quality rows are worded, and the
+ * figures' data (segment bands, the longest history, the trend's series, its
+ * baseline band and floor, the report's figures). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,56 +15,82 @@
 
 #include "analyze/parity.h"
 #include "analyze/study.h"
+#include "run_fixture.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 
 /* --- a small study: model m by ours, zz (other) and up (upstream) --- */
 
-static double pp_ours[] = { 300, 100, 200 }, tg_ours[] = { 10, 30, 20 };
-static double pp_up[] = { 400, 500 }, tg_up[] = { 40, 60 };
-static double pp_zz[] = { 250 }, tg_zz[] = { 25 };
+static const double pp_ours[] = { 300, 100, 200 }, tg_ours[] = { 10, 30, 20 };
+static const double pp_up[] = { 400, 500 }, tg_up[] = { 40, 60 };
+static const double pp_zz[] = { 250 }, tg_zz[] = { 25 };
 /* A rung of one run decodes at the geometric mean of its values: 200 and 160. */
-static double tg_n4[] = { 100, 400 }, tg_n8[] = { 80, 320 };
-
-static const struct study_values v_ours = { pp_ours, tg_ours, 3, 3 };
-static const struct study_values v_up = { pp_up, tg_up, 2, 2 };
-static const struct study_values v_zz = { pp_zz, tg_zz, 1, 1 };
-static const struct study_values v_none = { NULL, NULL, 0, 0 };
+static const double tg_n4[] = { 100, 400 }, tg_n8[] = { 80, 320 };
 
 #define UUID(n) "00000000-0000-4000-8000-00000000000" #n
 
-static const struct study_cell_run runs[] = {
-	/* id, uuid, engine, role, model, spec_type, endpoint, tag, started_at, host */
-	{ 1, UUID(1), "up", "upstream", "m", "", "completion", "t", "2025-01-01T00:00:00Z",
-	  "h", STUDY_NULL, &v_up },
-	{ 2, UUID(2), "zz", "other", "m", "", "completion", "", "2025-01-01T00:00:00Z", "h",
-	  STUDY_NULL, &v_zz },
-	{ 3, UUID(3), "ours", "ours", "m", "", "completion", NULL, "2025-01-01T00:00:00Z",
-	  "h", STUDY_NULL, &v_ours },
-	/* a speculative run: no base cell */
-	{ 4, UUID(4), "ours", "ours", "m", "ngram", "completion", NULL,
-	  "2025-01-01T00:00:00Z", "h", 4, &v_none },
-};
+/* The runs of the study's pools, one pool each (what cellset_pools() gives a
+ * store holding one run per cell): 0 up, 1 zz, 2 ours, the base runs of m; 3 and
+ * 4 ours' ngram rungs n_max 4 and 8 (spec_input() only). */
+static struct run runs[5];
+static struct pool pools[5];
+static size_t n_runs;
 
-/* An empty pair set: parity_decide() judges no cell, so no verdict. */
-static struct parity_input no_cells;
-static struct parity_opts po;
-static struct study_pair pairs[2];
+/* A base run (values keyed prompt i + 1, rep 1), its samples and prompts read as
+ * the report's loader reads them (RUN_LOAD_VALUES | RUN_LOAD_PROMPTS). */
+static void base_run(struct run *r, int64_t id, const char *uuid, const char *engine,
+		     const char *role, const char *model, const char *tag, const double *pp,
+		     size_t n_pp, const double *tg, size_t n_tg)
+{
+	fx_run(r, uuid, engine, model);
+	r->id = id;
+	fx_set(&r->role, role);
+	fx_set(&r->tag, tag);
+	fx_set(&r->started_at, "2025-01-01T00:00:00Z");
+	fx_values(r, RUN_PP, pp, n_pp, NULL);
+	fx_values(r, RUN_TG, tg, n_tg, NULL);
+	r->loaded |= RUN_LOAD_PROMPTS;
+}
+
+static void runs_release(void)
+{
+	for (size_t i = 0; i < n_runs; i++) {
+		run_release(&runs[i]);
+		free(pools[i].runs);
+	}
+	n_runs = 0;
+}
 
 static void input_init(struct study_input *in)
 {
+	runs_release();
 	memset(in, 0, sizeof(*in));
-	parity_opts_init(&po);
-	pairs[0] = (struct study_pair){ "ours", "up", NULL, &no_cells, &po };
-	pairs[1] = (struct study_pair){ "zz", "up", NULL, &no_cells, &po };
-	in->runs = runs;
-	in->n_runs = 4;
-	in->pairs = pairs;
-	in->n_pairs = 2;
+	base_run(&runs[0], 1, UUID(1), "up", "upstream", "m", "t", pp_up, 2, tg_up, 2);
+	base_run(&runs[1], 2, UUID(2), "zz", "other", "m", "", pp_zz, 1, tg_zz, 1);
+	base_run(&runs[2], 3, UUID(3), "ours", "ours", "m", NULL, pp_ours, 3, tg_ours, 3);
+	n_runs = 3;
+	for (size_t i = 0; i < n_runs; i++)
+		fx_pool(&pools[i], &runs[i], 1);
+	in->pools = pools;
+	in->n_pools = n_runs;
 }
 
 /* The columns by role (ours, other, upstream), the reference the upstream one,
- * and each base cell the median of its run's values; no pairs judged, no verdict. */
+ * and each base cell with a verdict against it. The study judges the pools it is
+ * handed (parity_decide() of each engine's pools against the reference's): the
+ * old input carried separately loaded pair sets, which this test left empty so
+ * that no cell had a verdict and every cell showed its run's median. There is no
+ * such input now, so every cell the reference shares is judged, and a cell with
+ * a verdict shows the estimate's centre, as compare prints it (the medians of a
+ * cell without a verdict: test_study_base_medians).
+ *
+ * Derived by hand from estimate_cell(): one run a side and no stored floor is
+ * its one-instance case, the ratio of the geometric means over the keys both
+ * runs hold, undecided (nothing decides a single A/B instance without a floor).
+ * ours holds prompts 1..3, up 1..2: ours pp sqrt(300 * 100), tg sqrt(10 * 30),
+ * up pp sqrt(400 * 500), tg sqrt(40 * 60), which the reference's cell takes from
+ * the first comparison (ours'); zz holds prompt 1 only: 250 and 25 against up's
+ * 400 and 40, its values as they were. */
 static void test_study_base_cells(void **state)
 {
 	struct study_opts o = { 0 };
@@ -81,19 +108,36 @@ static void test_study_base_cells(void **state)
 	assert_int_equal(s.n_base, 1);
 	assert_string_equal(s.base[0].model, "m");
 	assert_true(s.base[0].cells[0].present);
-	NEAR(s.base[0].cells[0].pp, 200);
-	NEAR(s.base[0].cells[0].tg, 20);
+	NEAR(s.base[0].cells[0].pp, sqrt(300.0 * 100));   /* was the median 200 */
+	NEAR(s.base[0].cells[0].tg, sqrt(10.0 * 30));     /* was 20 */
 	NEAR(s.base[0].cells[1].pp, 250);
-	NEAR(s.base[0].cells[2].pp, 450);
-	NEAR(s.base[0].cells[2].tg, 50);
+	NEAR(s.base[0].cells[1].tg, 25);
+	NEAR(s.base[0].cells[2].pp, sqrt(400.0 * 500));   /* was 450 */
+	NEAR(s.base[0].cells[2].tg, sqrt(40.0 * 60));     /* was 50 */
 	assert_string_equal(s.base[0].cells[0].run, UUID(3));
 	assert_string_equal(s.base[0].cells[2].tag, "t");
-	assert_false(s.base[0].cells[0].vpp.has || s.base[0].cells[0].vtg.has);
-	assert_false(s.base[0].cells[0].est_pp || s.base[0].cells[0].forced);
+	/* Was: no verdict, no estimate. */
+	assert_true(s.base[0].cells[0].vpp.has && s.base[0].cells[0].vtg.has);
+	assert_int_equal(s.base[0].cells[0].vpp.v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(s.base[0].cells[0].vtg.v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(s.base[0].cells[1].vtg.v.kind, VERDICT_UNDECIDED);
+	NEAR(s.base[0].cells[0].vtg.v.delta_pct, (sqrt(300.0 / 2400) - 1) * 100);
+	NEAR(s.base[0].cells[1].vpp.v.delta_pct, (250.0 / 400 - 1) * 100);
+	assert_true(s.base[0].cells[0].est_pp && s.base[0].cells[0].est_tg);
+	assert_true(s.base[0].cells[2].est_pp && s.base[0].cells[2].est_tg);
+	assert_false(s.base[0].cells[0].forced);
+	/* The reference has no verdict of its own. */
+	assert_false(s.base[0].cells[2].vpp.has || s.base[0].cells[2].vtg.has);
 	assert_int_equal(s.n_notes, 0);
-	/* No verdict, no answer line. */
-	assert_int_equal(s.answers[0].n + s.answers[1].n + s.answers[2].n, 0);
-	/* The runs behind the numbers: the three base runs, not the unshown rung. */
+	/* An answer line per engine and metric with a verdict (was none): ours and
+	 * zz, one cell each; none for the reference. */
+	assert_int_equal(s.answers[0].n, 1);
+	assert_int_equal(s.answers[1].n, 1);
+	assert_int_equal(s.answers[2].n, 1);
+	assert_int_equal(s.answers[3].n, 1);
+	assert_int_equal(s.answers[4].n + s.answers[5].n, 0);
+	/* The runs behind the numbers: the three base runs (a speculative pool is a
+	 * rung of the spec table now: test_study_spec_prompts). */
 	assert_int_equal(s.n_runs, 3);
 	assert_string_equal(s.runs[0].uuid, UUID(1));
 	assert_string_equal(s.runs[2].engine, "ours");
@@ -113,9 +157,64 @@ static void test_study_base_cells(void **state)
 		assert_int_equal(s.n_engines, 2);
 		assert_string_equal(s.engines[0].label, "up");
 		assert_string_equal(s.engines[1].label, "ours");
-		NEAR(s.base[0].cells[1].tg, 20);
+		NEAR(s.base[0].cells[1].tg, sqrt(10.0 * 30)); /* was the median 20 */
 		study_release(&s);
 	}
+	runs_release();
+}
+
+/* A cell without a verdict shows the median of its pool's newest run (not of
+ * the runs pooled): ours' m2, which the reference never ran, pools an older run
+ * at 1000 and the newest at 300, 100, 200 / 10, 30, 20; zz's m2 run has every
+ * sample flagged for pp (no value: NaN). No verdict, no estimate, no answer; and
+ * the reference's own cell of m, compared with nothing, its run's median. */
+static void test_study_base_medians(void **state)
+{
+	static const double old_v[] = { 1000, 1000, 1000 };
+	struct study_opts o = { 0 };
+	struct study_input in;
+	struct run r[4];
+	struct pool p[3];
+	struct study s;
+	size_t i;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	base_run(&r[0], 1, UUID(1), "up", "upstream", "m", "", pp_up, 2, tg_up, 2);
+	base_run(&r[1], 5, UUID(5), "ours", "ours", "m2", "", old_v, 3, old_v, 3);
+	base_run(&r[2], 6, UUID(6), "ours", "ours", "m2", "", pp_ours, 3, tg_ours, 3);
+	base_run(&r[3], 7, UUID(7), "zz", "other", "m2", "", NULL, 0, tg_zz, 1);
+	r[3].values[RUN_PP].excluded = 1;
+	fx_pool(&p[0], &r[0], 1);
+	fx_pool(&p[1], &r[1], 2);
+	fx_pool(&p[2], &r[3], 1);
+	in.pools = p;
+	in.n_pools = 3;
+	assert_int_equal(study_build(&o, &in, &s), 0);
+	assert_string_equal(s.ref, "up");
+	assert_int_equal(s.n_engines, 3);
+	assert_int_equal(s.n_base, 2);
+	assert_string_equal(s.base[1].model, "m2");
+	assert_false(s.base[1].cells[2].present);
+	assert_string_equal(s.base[1].cells[0].run, UUID(6));
+	NEAR(s.base[1].cells[0].pp, 200);
+	NEAR(s.base[1].cells[0].tg, 20);
+	assert_true(isnan(s.base[1].cells[1].pp));
+	NEAR(s.base[1].cells[1].tg, 25);
+	for (i = 0; i < 2; i++) {
+		assert_false(s.base[1].cells[i].vpp.has || s.base[1].cells[i].vtg.has);
+		assert_false(s.base[1].cells[i].est_pp || s.base[1].cells[i].est_tg);
+	}
+	/* The reference's own m: its median, no comparison took its centre. */
+	NEAR(s.base[0].cells[2].pp, 450);
+	NEAR(s.base[0].cells[2].tg, 50);
+	/* No verdict, no answer line. */
+	assert_int_equal(s.answers[0].n + s.answers[1].n + s.answers[2].n + s.answers[3].n, 0);
+	study_release(&s);
+	for (i = 0; i < 4; i++)
+		run_release(&r[i]);
+	for (i = 0; i < 3; i++)
+		free(p[i].runs);
 }
 
 /* A step that cannot go on says why, with the names, and prints nothing. */
@@ -146,52 +245,69 @@ static void test_study_errors(void **state)
 	assert_string_equal(s.err.a, "nope");
 	study_release(&s);
 
-	/* The pairs of zz and up were not loaded. */
+	/* Was: the pairs of zz and up were not loaded (STUDY_NO_PAIRS, naming them).
+	 * The study pairs the pools it is handed itself, so there is no pair set
+	 * to lack: with the pools of zz and up alone it judges zz against up. */
 	o.ref = NULL;
-	in.n_pairs = 1;
-	assert_int_equal(study_build(&o, &in, &s), -1);
-	assert_int_equal(s.err.kind, STUDY_NO_PAIRS);
-	assert_string_equal(s.err.a, "zz");
-	assert_string_equal(s.err.b, "up");
+	in.n_pools = 2;
+	assert_int_equal(study_build(&o, &in, &s), 0);
+	assert_int_equal(s.n_engines, 2);
+	assert_string_equal(s.engines[0].label, "zz");
+	assert_true(s.base[0].cells[0].vpp.has && s.base[0].cells[0].vtg.has);
 	study_release(&s);
 
 	/* A parity figure of a model no upstream engine ran has no reference. */
-	in.n_pairs = 2;
+	in.n_pools = 3;
 	o.models = only_m2;
 	o.n_models = 1;
 	assert_int_equal(study_parity(&o, &in, STUDY_TG, a, &pa, &err), -1);
 	assert_int_equal(err.kind, STUDY_NO_REFERENCE);
 	study_arena_free(a);
+	runs_release();
 }
 
 /* --- the speculative table and the per-prompt acceptance --- */
 
-static struct study_prompt pr4[] = { { "b", 0, 10, 5 }, { "a", 0, 20, 18 } };
-static struct study_prompt pr8[] = { { "a", 0, 40, 20 }, { "c", 0, 0, 0 } };
-static const struct study_prompts prompts[] = { { 14, pr4, 2 }, { 18, pr8, 2 } };
+/* The per-prompt figures of the two rungs' runs (struct run_prompt: name, mean
+ * decode tok/s, draft counts); n4's out of name order, which the table sorts. */
+static const struct run_prompt pr4[] = { { "b", 0, 10, 5 }, { "a", 0, 20, 18 } };
+static const struct run_prompt pr8[] = { { "a", 0, 40, 20 }, { "c", 0, 0, 0 } };
 
-static void spec_input(struct study_input *in, struct series_run *dec)
+/* A rung of ours' ngram series on m: one run, its decode values and draft sums
+ * over both samples, and its prompts read (RUN_LOAD_PROMPTS). */
+static void rung_run(struct run *r, int64_t id, const char *uuid, int64_t n_max,
+		     const double *tg, int64_t draft_n, int64_t accepted,
+		     const struct run_prompt *pr)
+{
+	base_run(r, id, uuid, "ours", "ours", "m", "", NULL, 0, tg, 2);
+	fx_set(&r->spec_type, "ngram");
+	r->n_max = n_max;
+	r->agg.n = 2;
+	r->agg.predicted_n = 300;
+	r->agg.predicted_ms = 1500;
+	r->agg.draft_n = draft_n;
+	r->agg.draft_n_accepted = accepted;
+	r->agg.has_draft = 1;
+	r->prompts = tps_xcalloc(2, sizeof(*r->prompts));
+	for (size_t i = 0; i < 2; i++) {
+		r->prompts[i] = pr[i];
+		r->prompts[i].name = tps_xstrdup(pr[i].name);
+	}
+	r->n_prompts = 2;
+}
+
+/* The base study and the rungs n_max 4 and 8 of ours' ngram series of m, each a
+ * pool (was: the speculative runs in in->decode and their prompts in
+ * in->prompts, beside the base runs). */
+static void spec_input(struct study_input *in)
 {
 	input_init(in);
-	memset(dec, 0, 2 * sizeof(*dec));
-	dec[0] = (struct series_run){ .engine = "ours", .role = "ours", .model = "m",
-				      .spec_type = "ngram", .endpoint = "completion",
-				      .n_max = 4, .run_id = 14, .run_uuid = UUID(4),
-				      .values = tg_n4, .n_values = 2, .n_summed = 2,
-				      .predicted_n = 300, .draft_n = 30,
-				      .draft_n_accepted = 23, .has_draft = 1,
-				      .predicted_ms = 1500, .round = STUDY_NULL };
-	dec[1] = dec[0];
-	dec[1].n_max = 8;
-	dec[1].run_id = 18;
-	dec[1].run_uuid = UUID(8);
-	dec[1].values = tg_n8;
-	dec[1].draft_n = 40;
-	dec[1].draft_n_accepted = 20;
-	in->decode = dec;
-	in->n_decode = 2;
-	in->prompts = prompts;
-	in->n_prompts = 2;
+	rung_run(&runs[3], 14, UUID(4), 4, tg_n4, 30, 23, pr4);
+	rung_run(&runs[4], 18, UUID(8), 8, tg_n8, 40, 20, pr8);
+	fx_pool(&pools[3], &runs[3], 1);
+	fx_pool(&pools[4], &runs[4], 1);
+	n_runs = 5;
+	in->n_pools = 5;
 }
 
 /* One column per (n_max, engine), each cell the rung's decode speed and its
@@ -201,12 +317,13 @@ static void test_study_spec_prompts(void **state)
 {
 	struct study_opts o = { 0 };
 	struct study_input in;
-	struct series_run dec[2];
 	struct study s;
 
 	(void)state;
-	spec_input(&in, dec);
+	spec_input(&in);
 	assert_int_equal(study_build(&o, &in, &s), 0);
+	/* A speculative pool makes no base cell. */
+	assert_int_equal(s.n_base, 1);
 	assert_int_equal(s.n_spec_cols, 2);
 	assert_int_equal(s.spec_cols[0].n_max, 4);
 	assert_int_equal(s.spec_cols[1].n_max, 8);
@@ -221,8 +338,13 @@ static void test_study_spec_prompts(void **state)
 	assert_true(isnan(s.spec[0].cells[0].tg_lo));
 	assert_false(s.spec[0].cells[0].best || s.spec[0].cells[1].best);
 	assert_string_equal(s.spec[0].cells[1].run, UUID(8));
-	/* The rungs' runs are behind numbers now: four runs. */
-	assert_int_equal(s.n_runs, 4);
+	/* The rungs' runs are behind numbers now: five runs (was four: the old
+	 * input listed the runs behind numbers apart from the rungs, and this
+	 * fixture's list lacked n8's run; the list is now the pools' newest runs,
+	 * so both rungs' runs are in it). */
+	assert_int_equal(s.n_runs, 5);
+	assert_string_equal(s.runs[3].uuid, UUID(4));
+	assert_string_equal(s.runs[4].uuid, UUID(8));
 
 	assert_int_equal(s.n_prompts, 1);
 	assert_int_equal(s.prompts[0].n_cols, 2);
@@ -239,12 +361,15 @@ static void test_study_spec_prompts(void **state)
 	NEAR(s.prompts[0].decode[1], 160);
 	study_release(&s);
 
-	/* A rung whose prompts were not loaded stops the study, naming the run. */
-	in.n_prompts = 1;
+	/* A rung whose prompts were not loaded stops the study, naming the run
+	 * (was: n8's run missing from in->prompts; now its loaded flag lacks
+	 * RUN_LOAD_PROMPTS). */
+	runs[4].loaded &= ~(unsigned)RUN_LOAD_PROMPTS;
 	assert_int_equal(study_build(&o, &in, &s), -1);
 	assert_int_equal(s.err.kind, STUDY_NO_PROMPTS);
 	assert_string_equal(s.err.a, UUID(8));
 	study_release(&s);
+	runs_release();
 }
 
 /* The report words the quality rows of the runs it shows and the failed loads
@@ -274,6 +399,7 @@ static void test_study_quality(void **state)
 	assert_int_equal(s.quality[0], 0);
 	assert_int_equal(s.quality[1], 1);
 	study_release(&s);
+	runs_release();
 }
 
 /* --- the figures --- */
@@ -307,57 +433,112 @@ static void test_study_segment_bands(void **state)
 }
 
 static const double h100[] = { 100, 101, 99 }, h90[] = { 90, 89, 91 };
-static const struct study_history_run r_ours[] = {
-	{ "2025-01-01T00:00:00Z", h100, 3 }, { "2025-01-01T01:00:00Z", h100, 3 },
-	{ "2025-01-01T02:00:00Z", h100, 3 }, { "2025-01-01T03:00:00Z", h100, 3 },
-	{ "2025-01-01T04:00:00Z", h90, 3 },  { "2025-01-01T05:00:00Z", h90, 3 },
-};
 static const double b100[] = { 100 }, b104[] = { 104 };
-static const struct study_history_run r_base[] = {
-	{ "2024-12-01T00:00:00Z", b100, 1 }, { "2024-12-02T00:00:00Z", b104, 1 },
+static const char *const t_hour[] = {
+	"2025-01-01T00:00:00Z", "2025-01-01T01:00:00Z", "2025-01-01T02:00:00Z",
+	"2025-01-01T03:00:00Z", "2025-01-01T04:00:00Z", "2025-01-01T05:00:00Z",
+	"2025-01-01T06:00:00Z", "2025-01-01T07:00:00Z",
 };
 
-static void trend_input(struct study_input *in, struct study_history *h)
+/* The histories, each a pool of every run of one series, oldest first (was:
+ * struct study_history, each run's decode values): hist[0] up's m, three runs at
+ * 100; hist[1] ours' m, four at 100 then two at 90; hist[2] ours' m2, four at 100
+ * and one at 90, then two newer runs with prefill values only; hist[3] the
+ * baseline b1, ours' m at 100 and 104. No run has a stored floor. */
+static struct run hruns[18];
+static struct pool hist[4];
+static size_t n_hruns;
+
+static void hist_release(void)
 {
+	for (size_t i = 0; i < n_hruns; i++)
+		run_release(&hruns[i]);
+	for (size_t i = 0; i < 4; i++)
+		free(hist[i].runs);
+	memset(hist, 0, sizeof(hist));
+	n_hruns = 0;
+}
+
+/* Appends a base run of engine on model started at t with decode values tg and
+ * prefill values pp (NULL: none); returns its index. */
+static size_t hist_run(const char *engine, const char *role, const char *model, const char *t,
+		       const double *tg, size_t n_tg, const double *pp, size_t n_pp)
+{
+	struct run *r = &hruns[n_hruns];
+
+	fx_run(r, NULL, engine, model);
+	r->id = 100 + (int64_t)n_hruns;
+	snprintf(r->uuid, sizeof(r->uuid), "h%zu", n_hruns);
+	fx_set(&r->role, role);
+	fx_set(&r->started_at, t);
+	if (tg)
+		fx_values(r, RUN_TG, tg, n_tg, NULL);
+	if (pp)
+		fx_values(r, RUN_PP, pp, n_pp, NULL);
+	return n_hruns++;
+}
+
+static void trend_input(struct study_input *in)
+{
+	size_t k, at;
+
 	input_init(in);
-	h[0] = (struct study_history){ "up", "upstream", "m", "", "completion", STUDY_NULL,
-				       r_ours, 3, NAN };
-	h[1] = (struct study_history){ "ours", "ours", "m", "", "completion", STUDY_NULL,
-				       r_ours, 6, NAN };
-	h[2] = (struct study_history){ "ours", "ours", "m2", "", "completion", STUDY_NULL,
-				       r_ours, 5, NAN };
-	h[3] = (struct study_history){ "ours", "ours", "m", "", "completion", STUDY_NULL,
-				       r_base, 2, NAN };
-	in->hist = h;
+	hist_release();
+	for (k = 0; k < 3; k++)
+		hist_run("up", "upstream", "m", t_hour[k], h100, 3, NULL, 0);
+	fx_pool(&hist[0], &hruns[0], 3);
+	at = n_hruns;
+	for (k = 0; k < 6; k++)
+		hist_run("ours", "ours", "m", t_hour[k], k < 4 ? h100 : h90, 3, NULL, 0);
+	fx_pool(&hist[1], &hruns[at], 6);
+	at = n_hruns;
+	for (k = 0; k < 5; k++)
+		hist_run("ours", "ours", "m2", t_hour[k], k < 4 ? h100 : h90, 3, NULL, 0);
+	for (k = 6; k < 8; k++)
+		hist_run("ours", "ours", "m2", t_hour[k], NULL, 0, h100, 3);
+	fx_pool(&hist[2], &hruns[at], 7);
+	at = n_hruns;
+	hist_run("ours", "ours", "m", "2024-12-01T00:00:00Z", b100, 1, NULL, 0);
+	hist_run("ours", "ours", "m", "2024-12-02T00:00:00Z", b104, 1, NULL, 0);
+	fx_pool(&hist[3], &hruns[at], 2);
+	in->hist = hist;
 	in->n_hist = 3;
 }
 
 /* The longest history: m's ours series (6 runs), unless the models or engines
- * asked for leave it out. */
+ * asked for leave it out. Only the runs with a value of the metric count: m2's
+ * series holds seven runs, but five decode values; of prefill, only m2 has any. */
 static void test_study_trend_longest(void **state)
 {
 	static const char *const up[] = { "up" };
 	static const char *const m2[] = { "m2" };
 	struct study_input in;
-	struct study_history h[4];
 
 	(void)state;
-	trend_input(&in, h);
-	assert_string_equal(study_trend_longest(&in, NULL, 0, NULL, 0, NULL, STUDY_NULL), "m");
-	assert_string_equal(study_trend_longest(&in, NULL, 0, m2, 1, NULL, STUDY_NULL), "m2");
-	assert_string_equal(study_trend_longest(&in, up, 1, NULL, 0, NULL, STUDY_NULL), "m");
-	assert_null(study_trend_longest(&in, up, 1, m2, 1, NULL, STUDY_NULL));
-	assert_null(study_trend_longest(&in, NULL, 0, NULL, 0, "ngram", STUDY_NULL));
+	trend_input(&in);
+	assert_string_equal(study_trend_longest(&in, NULL, 0, NULL, 0, NULL, STUDY_NULL, STUDY_TG),
+			    "m");
+	assert_string_equal(study_trend_longest(&in, NULL, 0, m2, 1, NULL, STUDY_NULL, STUDY_TG),
+			    "m2");
+	assert_string_equal(study_trend_longest(&in, up, 1, NULL, 0, NULL, STUDY_NULL, STUDY_TG),
+			    "m");
+	assert_null(study_trend_longest(&in, up, 1, m2, 1, NULL, STUDY_NULL, STUDY_TG));
+	assert_null(study_trend_longest(&in, NULL, 0, NULL, 0, "ngram", STUDY_NULL, STUDY_TG));
+	assert_string_equal(study_trend_longest(&in, NULL, 0, NULL, 0, NULL, STUDY_NULL, STUDY_PP),
+			    "m2");
+	assert_null(study_trend_longest(&in, up, 1, NULL, 0, NULL, STUDY_NULL, STUDY_PP));
+	hist_release();
+	runs_release();
 }
 
 /* The trend of m: ours before up (the columns' order), x the runs' start in
  * seconds, y their medians; without a baseline a band per segment of the first
- * series; with one, its runs' min..max widened to the parity band. */
+ * series; with one, its runs' min..max widened to the parity band. A series'
+ * floor is its newest run's stored floor of the metric. */
 static void test_study_trend(void **state)
 {
 	struct study_trend_opts o = { 0 };
 	struct study_input in;
-	struct study_history h[4];
 	struct study_arena *a = study_arena_new();
 	struct study_error err;
 	struct plot_trend tr;
@@ -365,7 +546,7 @@ static void test_study_trend(void **state)
 	size_t k;
 
 	(void)state;
-	trend_input(&in, h);
+	trend_input(&in);
 	o.n_max = STUDY_NULL;
 	o.metric = STUDY_TG;
 	o.model = "m";
@@ -386,8 +567,21 @@ static void test_study_trend(void **state)
 	NEAR(tr.bands[0].hi, 102);
 	assert_string_equal(tr.band_label, "ours level per segment");
 
+	/* A decode floor of 3% on ours' newest run widens each segment band to
+	 * 2 x 3% (study_segment_bands()); an older run's, or the prefill floor,
+	 * plays no part. */
+	hruns[3 + 5].floor_pct[RUN_TG] = 3;
+	hruns[3 + 5].floor_pct[RUN_PP] = 10;
+	hruns[3 + 0].floor_pct[RUN_TG] = 5;
+	assert_int_equal(study_trend(&o, &in, a, &tr, &no_band, &err), 0);
+	assert_int_equal(tr.n_bands, tr.series[0].n_cp + 1);
+	NEAR(tr.bands[0].lo, 94);
+	NEAR(tr.bands[0].hi, 106);
+	hruns[3 + 5].floor_pct[RUN_TG] = hruns[3 + 5].floor_pct[RUN_PP] = NAN;
+	hruns[3 + 0].floor_pct[RUN_TG] = NAN;
+
 	/* A baseline of 100 and 104: min..max, at least mean 102 +/- 2%. */
-	in.base = &h[3];
+	in.base = &hist[3];
 	in.n_base = 1;
 	o.baseline = "b1";
 	assert_int_equal(study_trend(&o, &in, a, &tr, &no_band, &err), 0);
@@ -395,12 +589,22 @@ static void test_study_trend(void **state)
 	NEAR(tr.band_hi, 104.04);
 	assert_string_equal(tr.band_label, "baseline b1 (2 runs)");
 	assert_int_equal(tr.n_bands, 0);
+	/* With a 3% floor on the baseline's newest run: mean 102 +/- 6%. */
+	hruns[17].floor_pct[RUN_TG] = 3;
+	assert_int_equal(study_trend(&o, &in, a, &tr, &no_band, &err), 0);
+	NEAR(tr.band_lo, 102 - 6.12);
+	NEAR(tr.band_hi, 102 + 6.12);
+	hruns[17].floor_pct[RUN_TG] = NAN;
 	/* ... which holds no run of m2: no band, and the model to warn about. */
 	o.model = "m2";
 	assert_int_equal(study_trend(&o, &in, a, &tr, &no_band, &err), 0);
 	assert_string_equal(no_band, "m2");
 	assert_true(isnan(tr.band_lo));
 	assert_int_equal(tr.n_series, 1);
+	/* m2's decode trend: its five runs with a decode value, not the two newer
+	 * runs without one. */
+	assert_int_equal(tr.series[0].n, 5);
+	NEAR(tr.series[0].y[4], 90);
 
 	/* No model named: the first with a series; none at all: no series. */
 	o.baseline = NULL;
@@ -412,19 +616,23 @@ static void test_study_trend(void **state)
 	assert_int_equal(study_trend(&o, &in, a, &tr, NULL, &err), 0);
 	assert_int_equal(tr.n_series, 0);
 	study_arena_free(a);
+	hist_release();
+	runs_release();
 }
 
 /* With figures: the trend of the longest history among the tables' models, one
- * per model, and no parity bars without verdicts. */
+ * per model, and the parity bars of the verdicts. Was: no parity bars, the old
+ * input having no verdicts; the study judges its pools now
+ * (test_study_base_cells), so m has one group with a bar for ours and for zz,
+ * their decode deltas against up. */
 static void test_study_figures(void **state)
 {
 	struct study_opts o = { 0 };
 	struct study_input in;
-	struct study_history h[4];
 	struct study s;
 
 	(void)state;
-	trend_input(&in, h);
+	trend_input(&in);
 	o.figures = 1;
 	assert_int_equal(study_build(&o, &in, &s), 0);
 	assert_non_null(s.arena);
@@ -435,8 +643,14 @@ static void test_study_figures(void **state)
 	assert_string_equal(s.fig.models[0], "m");
 	assert_int_equal(s.fig.model_trends[0].n_series, 2);
 	assert_false(s.fig.has_sweep);
-	assert_false(s.fig.has_parity);
+	assert_true(s.fig.has_parity);
+	assert_int_equal(s.fig.parity.n_groups, 1);
+	assert_int_equal(s.fig.parity.n_engines, 2);
+	NEAR(s.fig.parity.delta[0], (sqrt(300.0 / 2400) - 1) * 100);
+	NEAR(s.fig.parity.delta[1], (25.0 / 40 - 1) * 100);
 	study_release(&s);
+	hist_release();
+	runs_release();
 }
 
 /* The sweep of a spec row: each engine's base from the base table, then its
@@ -444,15 +658,14 @@ static void test_study_figures(void **state)
 static void test_study_sweep(void **state)
 {
 	struct study_opts o = { 0 };
-	struct study_input in;
-	struct series_run dec[2];
+	struct study_input in, rungs;
 	struct study s;
 	struct study_arena *a = study_arena_new();
 	struct study_error err;
 	struct plot_sweep sw;
 
 	(void)state;
-	spec_input(&in, dec);
+	spec_input(&in);
 	o.figures = 1;
 	assert_int_equal(study_build(&o, &in, &s), 0);
 	assert_true(s.fig.has_sweep);
@@ -460,7 +673,9 @@ static void test_study_sweep(void **state)
 	assert_string_equal(s.fig.sweep.series[0].label, "ours");
 	assert_int_equal(s.fig.sweep.series[0].n, 3);
 	assert_int_equal(s.fig.sweep.series[0].n_max[0], 0);
-	NEAR(s.fig.sweep.series[0].tg[0], 20);
+	/* The base table's cell, now the estimate's centre against up (was its
+	 * median 20: test_study_base_cells). */
+	NEAR(s.fig.sweep.series[0].tg[0], sqrt(10.0 * 30));
 	assert_int_equal(s.fig.sweep.series[0].n_max[2], 8);
 	NEAR(s.fig.sweep.series[0].tg[2], 160);
 	NEAR(s.fig.sweep.series[0].accept[1], 23.0 / 30);
@@ -468,23 +683,38 @@ static void test_study_sweep(void **state)
 				 "acceptance by n_max");
 	study_release(&s);
 
-	assert_int_equal(study_sweep(&in, NULL, 0, NULL, NULL, a, &sw, &err), 0);
+	/* The speculative pools alone (was in->decode without a base run). */
+	memset(&rungs, 0, sizeof(rungs));
+	rungs.pools = &pools[3];
+	rungs.n_pools = 2;
+	assert_int_equal(study_sweep(&rungs, NULL, 0, NULL, NULL, a, &sw, &err), 0);
 	assert_int_equal(sw.n_series, 1);
 	assert_int_equal(sw.series[0].n, 2);
 	assert_int_equal(sw.series[0].n_max[0], 4);
 	NEAR(sw.series[0].tg[0], 200);
 	assert_string_equal(sw.series[0].label, "ours");
-	/* The legend names an endpoint as cell_label_endpoint() does: an empty one is
-	 * left unsaid, another follows in parentheses. */
-	dec[0].endpoint = dec[1].endpoint = "";
+	/* With the base pools beside them, the series starts at ours' base rung:
+	 * its one run's geometric mean, (10 * 30 * 20)^(1/3). */
 	assert_int_equal(study_sweep(&in, NULL, 0, NULL, NULL, a, &sw, &err), 0);
 	assert_int_equal(sw.n_series, 1);
+	assert_int_equal(sw.series[0].n, 3);
+	assert_int_equal(sw.series[0].n_max[0], 0);
+	NEAR(sw.series[0].tg[0], cbrt(6000.0));
+	NEAR(sw.series[0].tg[1], 200);
+	/* The legend names an endpoint as cell_label_endpoint() does: an empty one is
+	 * left unsaid, another follows in parentheses. */
+	fx_set(&runs[3].endpoint, "");
+	fx_set(&runs[4].endpoint, "");
+	assert_int_equal(study_sweep(&rungs, NULL, 0, NULL, NULL, a, &sw, &err), 0);
+	assert_int_equal(sw.n_series, 1);
 	assert_string_equal(sw.series[0].label, "ours");
-	dec[0].endpoint = dec[1].endpoint = "chat";
-	assert_int_equal(study_sweep(&in, NULL, 0, NULL, NULL, a, &sw, &err), 0);
+	fx_set(&runs[3].endpoint, "chat");
+	fx_set(&runs[4].endpoint, "chat");
+	assert_int_equal(study_sweep(&rungs, NULL, 0, NULL, NULL, a, &sw, &err), 0);
 	assert_int_equal(sw.n_series, 1);
 	assert_string_equal(sw.series[0].label, "ours (chat)");
 	study_arena_free(a);
+	runs_release();
 }
 
 static void test_study_labels(void **state)
@@ -517,6 +747,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_study_base_cells),
+		cmocka_unit_test(test_study_base_medians),
 		cmocka_unit_test(test_study_errors),
 		cmocka_unit_test(test_study_spec_prompts),
 		cmocka_unit_test(test_study_quality),
