@@ -35,7 +35,7 @@ void run_release_samples(struct run *r)
 	r->n_prompts = 0;
 	memset(r->flag_counts, 0, sizeof(r->flag_counts));
 	memset(&r->agg, 0, sizeof(r->agg));
-	r->n_samples = r->n_degenerate = 0;
+	r->n_samples = r->n_degenerate = r->n_prompts_asked = 0;
 	r->loaded = 0;
 }
 

@@ -84,13 +84,11 @@ struct run {
 	int64_t round;             /* the collector's round (1-based), RUN_NULL unknown */
 	int64_t looks_to;          /* its batch looked after every round up to this one
 				      (--until-decided's --max-rounds); 0 a fixed design */
-	int64_t build;             /* the build number engine_version names, -1 none */
 	unsigned env_flags;        /* RUN_ENV_* findings of the collector */
 	double temperature;        /* NAN unknown */
 	double floor_pct[2];       /* the cell's newest stored A/A floor, pp and tg;
 				      NAN none */
 	double duration_ms;        /* start to end of a complete run; NAN otherwise */
-	int frozen;                /* in the baseline the filter named */
 	/* --- the samples, for runs with want set --- */
 	unsigned want;             /* enum run_load bits to read */
 	unsigned loaded;           /* enum run_load bits read */

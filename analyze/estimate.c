@@ -310,37 +310,6 @@ out:
 	return marked;
 }
 
-size_t estimate_outlier_pools(const struct estimate_member *m, size_t n, char *bad,
-			      double *median)
-{
-	char *done = tps_xcalloc(n ? n : 1, 1), *b = tps_xcalloc(n ? n : 1, 1);
-	size_t *idx = tps_xmalloc((n ? n : 1) * sizeof(*idx)), i, j, k, marked = 0;
-	double *lg = tps_xmalloc((n ? n : 1) * sizeof(*lg)), med;
-
-	for (i = 0; i < n; i++) {
-		if (done[i])
-			continue;
-		for (k = 0, j = i; j < n; j++)
-			if (!done[j] && !strcmp(m[j].pool, m[i].pool)) {
-				done[j] = 1;
-				idx[k] = j;
-				lg[k] = m[j].lg;
-				b[k] = 0;
-				k++;
-			}
-		marked += estimate_outliers(lg, k, b, &med);
-		for (j = 0; j < k; j++) {
-			bad[idx[j]] = b[j];
-			median[idx[j]] = exp(med);
-		}
-	}
-	free(lg);
-	free(idx);
-	free(b);
-	free(done);
-	return marked;
-}
-
 /* Marks the outliers of one side in bad[] (1) and lists them in *idx. */
 static void mark_outliers(const double *lg, size_t n, char *bad, size_t **idx, size_t *n_idx)
 {

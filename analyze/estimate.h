@@ -101,7 +101,7 @@ struct estimate {
  * with p->robust, an instance of a side with three or
  * more whose log value lies further from the side's median than both
  * ESTIMATE_OUTLIER_MIN_LOG and ESTIMATE_OUTLIER_Z robust sd (1.4826 MAD) is left
- * out. The rest pair into rounds (parity_rounds()' rule). With two rounds or
+ * out. The rest pair into rounds (estimate_rounds()). With two rounds or
  * more, the round log ratios give the point (stratified by which side started the
  * round when every start time is known: the mean of the two order groups' means,
  * so a position effect cancels) and a t interval; when all rounds started with
@@ -133,19 +133,6 @@ size_t estimate_rounds(const struct estimate_unit *a, const size_t *ia, size_t n
  * needs three finite values, else marks none. Returns how many it marked, and
  * the median in *median when median is non-NULL (NaN with fewer than three). */
 size_t estimate_outliers(const double *lg, size_t n, char *bad, double *median);
-
-/* One instance of a pool for estimate_outlier_pools(): the pool it belongs to
- * (runs with equal keys pool: one cell, one tag, one batch) and its log value. */
-struct estimate_member {
-	const char *pool; /* borrowed */
-	double lg;        /* NaN: no value, never an outlier */
-};
-
-/* estimate_outliers() within each pool of m[0..n): bad[i] = 1 for the outliers,
- * median[i] = exp of their pool's median log value (NaN when the pool is too
- * small). Returns how many were marked. */
-size_t estimate_outlier_pools(const struct estimate_member *m, size_t n, char *bad,
-			      double *median);
 
 /* The log value of an instance as estimate_cell() reduces it (the mean log of
  * its positive finite values, or log(u->value) when given); NaN without one. */

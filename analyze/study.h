@@ -147,7 +147,6 @@ enum study_fail {
 	STUDY_OK,
 	STUDY_NO_ENGINE,      /* a: the engine asked for has no matching run */
 	STUDY_NO_REF_RUNS,    /* a: the reference asked for has no matching run */
-	STUDY_NO_PAIRS,       /* a, b: the pairs of a and b were not loaded */
 	STUDY_PARITY,         /* parity_decide() stopped: stop */
 	STUDY_NO_PROMPTS,     /* a: the prompts of run a were not loaded */
 	STUDY_TOLERANCE,      /* series_assemble() refused its tolerance */

@@ -64,8 +64,6 @@ int tables_error(const struct study_error *e)
 		return tps_error("no runs of engine '%s' match", e->a);
 	case STUDY_NO_REF_RUNS:
 		return tps_error("no runs of the reference engine '%s' match", e->a);
-	case STUDY_NO_PAIRS:
-		return tps_error("the pairs of '%s' and '%s' were not loaded", e->a, e->b);
 	case STUDY_PARITY:
 		return parity_stop_error(&e->stop);
 	case STUDY_NO_PROMPTS:

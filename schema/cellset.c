@@ -35,7 +35,7 @@ static const char runs_sql[] =
 	" JOIN host h ON h.id=r.host_id"
 	" WHERE EXISTS (SELECT 1 FROM sample x WHERE x.run_id=r.id AND x.flags & :failed = 0)"
 	" AND " RUN_FILTER_SQL
-	" ORDER BY m.label, r.spec_type, r.n_max IS NOT NULL, r.n_max, r.config, e.label,"
+	" ORDER BY m.label, r.spec_type, r.n_max IS NOT NULL, r.n_max, r.config, r.endpoint, e.label,"
 	" r.started_at, r.id";
 
 static char *text_or_empty(sqlite3_stmt *st, int i)
