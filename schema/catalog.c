@@ -153,31 +153,34 @@ out:
 	return ret;
 }
 
+void catalog_run_release(struct catalog_run *r)
+{
+	free(r->uuid);
+	free(r->started_at);
+	free(r->ended_at);
+	free(r->status);
+	free(r->source);
+	free(r->host);
+	free(r->engine);
+	free(r->engine_version);
+	free(r->role);
+	free(r->model);
+	free(r->tag);
+	free(r->spec_type);
+	free(r->endpoint);
+	free(r->load_error);
+	free(r->batch);
+	free(r->config);
+	free(r->cpu);
+	free(r->pp);
+	free(r->tg);
+	memset(r, 0, sizeof(*r));
+}
+
 void catalog_runs_free(struct catalog_run *r, size_t n)
 {
-	size_t i;
-
-	for (i = 0; r && i < n; i++) {
-		free(r[i].uuid);
-		free(r[i].started_at);
-		free(r[i].ended_at);
-		free(r[i].status);
-		free(r[i].source);
-		free(r[i].host);
-		free(r[i].engine);
-		free(r[i].engine_version);
-		free(r[i].role);
-		free(r[i].model);
-		free(r[i].tag);
-		free(r[i].spec_type);
-		free(r[i].endpoint);
-		free(r[i].load_error);
-		free(r[i].batch);
-		free(r[i].config);
-		free(r[i].cpu);
-		free(r[i].pp);
-		free(r[i].tg);
-	}
+	for (size_t i = 0; r && i < n; i++)
+		catalog_run_release(&r[i]);
 	free(r);
 }
 

@@ -34,6 +34,8 @@ struct catalog_run {
 int catalog_runs(struct store *s, const struct run_filter *f, struct catalog_run **out,
 		 size_t *n);
 void catalog_runs_free(struct catalog_run *r, size_t n);
+/* Frees what one run of a listing holds and zeroes it. */
+void catalog_run_release(struct catalog_run *r);
 
 /* A list of host names, sorted, each once. */
 struct catalog_hosts {

@@ -32,6 +32,33 @@ grep -q "^gate: 'ours' tag 'cand' against baseline 'rel': INCONCLUSIVE (0 failur
 grep -q 'gate-7b .* tg .* INCONCLUSIVE$' "$TMP/out" || fail "the row"
 grep -q "^  inconclusive: gate-7b tg: regression undecided: interval \[-[0-9.]*%, -[0-9.]*%\] holds -3.00%; its lower end is [0-9.]* points short of 'no', its upper end [0-9.]* of 'yes' (--fail-on inconclusive fails it)$" "$TMP/out" || fail "how far from deciding"
 
+# Never silent: under GitHub Actions the open cell is a ::warning, a line of the
+# step summary and a skipped JUnit test, while the gate passes.
+: >"$TMP/summary.md"
+GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$TMP/summary.md tps gate --baseline rel --engine ours \
+	--tag cand --model gate-7b --metric tg --junit "$TMP/junit.xml"
+expect_rc 0 "an open cell passes"
+grep -q "^::warning::gate-7b tg: candidate .* regression undecided at -3.00%25 against baseline 'rel'$" \
+	"$TMP/out" || fail "no ::warning for the open cell: $(cat "$TMP/out")"
+! grep -q '^::error' "$TMP/out" || fail "an ::error for a cell that does not fail"
+grep -q "^### tpsdb gate: INCONCLUSIVE: 'ours' tag 'cand' against baseline 'rel' (0 failures)$" \
+	"$TMP/summary.md" || fail "summary heading: $(cat "$TMP/summary.md")"
+grep -q "^- gate-7b tg: INCONCLUSIVE, regression undecided: interval " "$TMP/summary.md" ||
+	fail "summary line: $(cat "$TMP/summary.md")"
+grep -q 'tests="1" failures="0" errors="0" skipped="1"' "$TMP/junit.xml" &&
+	grep -q '<skipped message="gate-7b tg: candidate .* regression undecided at -3.00%' \
+	"$TMP/junit.xml" || fail "JUnit: $(cat "$TMP/junit.xml")"
+
+GITHUB_ACTIONS=true tps gate --baseline rel --engine ours --tag cand --model gate-7b --metric tg \
+	--fail-on regression,inconclusive --junit "$TMP/junit2.xml"
+expect_rc 1 "--fail-on inconclusive fails it"
+grep -q "^::error title=tpsdb gate::gate-7b tg: " "$TMP/out" || fail "::error: $(cat "$TMP/out")"
+grep -q 'failures="1" errors="0" skipped="0"' "$TMP/junit2.xml" || fail "JUnit failure"
+tps gate --baseline rel --engine ours --tag cand --model gate-7b --metric tg --fail-on regression,nonsense
+expect_rc 2 "an unknown --fail-on"
+grep -q "^tpsdb: error: --fail-on: unknown check 'nonsense' (regression, inconclusive, environment, output)$" \
+	"$TMP/err" || fail "--fail-on error: $(cat "$TMP/err")"
+
 tps gate --baseline rel --engine ours --tag cand --model gate-7b --metric tg --fail-on regression,inconclusive
 expect_rc 1 "--fail-on inconclusive fails an inconclusive cell"
 grep -q 'gate-7b .* tg .* INCONCLUSIVE (fails: --fail-on inconclusive)$' "$TMP/out" || fail "the failing row"

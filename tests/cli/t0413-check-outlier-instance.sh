@@ -2,7 +2,11 @@
 # t0413: an instance far from its siblings (a busy host: one of ours' three reads a
 # tenth of the others) is found by check as outlier-instance, named by compare and
 # gate, and left out of their estimate by the documented robust rule, never
-# averaged in: the cell's estimate is that of the other two rounds.
+# averaged in: the cell's estimate is that of the other two rounds. check judges
+# the pools compare and gate take: with ours' three runs in three collect batches
+# of one tag, compare --tag pools the three and so does check --tag (one pool per
+# batch would hold one instance each and find nothing), while without a selector
+# both take the newest batch alone.
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 
 # dense-ours-r2 with every rate a tenth: the same samples from a starved host.
@@ -48,4 +52,36 @@ check "all(.cells[]; .outlier_instances == [{\"side\":\"candidate\",\"run\":\"$s
 check 'all(.cells[]; .rounds == 2)' "left out of the gate too"
 tps gate --baseline up --engine ours --tag r
 grep -q "^  left out: dense-8b tg: candidate instance ${slow:0:8}, an outlier$" "$TMP/out" || fail "gate text"
+
+# The same runs, each of a side's three in a batch of its own (rounds 1..3 of
+# three collect invocations), re-imported into a fresh store.
+"$TPSDB_BIN" export >"$TMP/all.jsonl" || fail "export"
+python3 - "$TMP/all.jsonl" "$TMP/batched.jsonl" <<'PY'
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+runs = lambda o: o.get("run", o)
+seen = {}
+with open(sys.argv[2], "w") as f:
+    for o in sorted(lines, key=lambda o: runs(o)["started_at"]):
+        r = runs(o)
+        k = seen.setdefault(r["engine"]["label"], [])
+        k.append(1)
+        r["batch"] = "batch-%d" % len(k)
+        r["round"] = 1
+        f.write(json.dumps(o) + "\n")
+PY
+export TPSDB_DB=$TMP/batched.sqlite
+"$TPSDB_BIN" import "$TMP/batched.jsonl" >/dev/null || fail "import of the batched runs"
+tps compare --ours ours --vs llama.cpp --tag r --json
+check "all(.rows[]; .outlier_instances == [{\"side\":\"ours\",\"run\":\"$slow\"}] and .rounds == 2)" \
+	"compare --tag pools three batches and leaves the slow one out"
+tps check --json --tag r
+check "[.findings[] | select(.kind == \"outlier-instance\") | .run] == [\"$slow\", \"$slow\"]" \
+	"check --tag judges the same pool: the same instance"
+# Without a selector, compare and check both take the newest batch: one instance
+# a side, nothing to leave out.
+tps compare --ours ours --vs llama.cpp --json
+check 'all(.rows[]; .outlier_instances == [] and .instances_ours == 1)' "compare: the newest batch"
+tps check --json
+check '[.findings[] | select(.kind == "outlier-instance")] | length == 0' "check: the newest batch"
 exit 0

@@ -111,6 +111,11 @@ for t in t1 t2; do
 done
 b1=$(q "SELECT DISTINCT batch FROM run WHERE tag='t1'")
 b2=$(q "SELECT DISTINCT batch FROM run WHERE tag='t2'")
+# runs --pooled lists what the commands pool: the newest batch, or both.
+expect_eq "$("$TPSDB_BIN" --db "$DB" runs --pooled --json | jq -r '[.[].batch] | unique | join(",")')" \
+	"$b2" "runs --pooled: the newest batch"
+expect_eq "$("$TPSDB_BIN" --db "$DB" runs --pooled --tag t1,t2 --json | jq length)" 12 \
+	"runs --pooled --tag t1,t2: both batches"
 cmpj() { "$TPSDB_BIN" --db "$DB" compare --ours ours --vs up --json "$@"; }
 cmpj >"$T/none.json" && cmpj --batch "$b2" >"$T/b2.json" || fail "compare"
 cmp -s "$T/none.json" "$T/b2.json" || fail "no selector: not the newest batch"

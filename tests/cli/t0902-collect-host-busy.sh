@@ -2,10 +2,11 @@
 # t0902-collect-host-busy.sh: a run measured while other processes keep every CPU
 # busy (spin loops started here, each ended by timeout within 30 s) is host-busy:
 # the others' share of all CPUs' time is stored with the load and the server's own
-# CPU time, check names it; TPSDB_HOST_BUSY_PCT raises the share it takes. A gate
-# whose candidate looks slower on a busy host names the environment next to the
-# cell, never a bare regression (one instance a side is inconclusive; --strict
-# fails it).
+# CPU time, check names it; TPSDB_HOST_BUSY_PCT raises the share it takes. A cell
+# whose candidate was measured on a busy host is never decided: compare and gate
+# answer 'spoiled' with the finding named (text, markdown, JSON, the step summary,
+# a ::warning under GitHub Actions, a <skipped> JUnit test), the gate's status is
+# INCONCLUSIVE, and --fail-on environment (or --strict) fails it.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 need jq timeout nproc
 
@@ -57,18 +58,44 @@ expect_match "$(jq -r '.findings[] | select(.kind == "host-busy") | .detail' "$T
 	"^host busy: other processes used [0-9]+% of $(nproc) CPUs while it measured \(load [0-9.]+ at the end; the server used [0-9.]+ CPUs\)$" \
 	"host-busy detail"
 
-# The candidate is 20% slower, one instance a side: inconclusive (the requests
-# cannot show the scatter between instances), and the gate says the host was busy
-# beside it; --strict fails both.
-run_tpsdb gate --baseline base --engine cand --metric tg
+# The candidate is 20% slower, measured on a busy host: spoiled, not decided, the
+# finding beside it; --fail-on environment and --strict fail it.
+summary=$T/summary.md
+: >"$summary"
+GITHUB_ACTIONS=true GITHUB_STEP_SUMMARY=$summary run_tpsdb gate --baseline base --engine cand \
+	--metric tg --junit "$T/junit.xml"
 expect_eq "$rc" 0 "gate exit"
-expect_match "$(cat "$T/stdout")" "INCONCLUSIVE" "an inconclusive row"
+expect_match "$(head -1 "$T/stdout")" "^gate: 'cand' against baseline 'base': INCONCLUSIVE \(0 failure\(s\)\)$" \
+	"the gate's status"
+expect_match "$(cat "$T/stdout")" " tiny +tg .* spoiled +SPOILED" "a spoiled row"
+expect_match "$(cat "$T/stdout")" "  spoiled: tiny tg: regression spoiled: host-busy[a-z, -]* while an instance it used measured, so its interval \[" \
+	"the finding named in the row's line"
 expect_match "$(cat "$T/stdout")" "finding: tiny: the candidate run [0-9a-f-]+ carries host-busy: its numbers may be the environment's" \
 	"the environment next to the regression"
+expect_match "$(cat "$T/stdout")" "::warning::tiny tg: candidate .* regression spoiled at -3.00%25" \
+	"a ::warning, not silence"
+grep -q '^- tiny tg: SPOILED, regression spoiled: host-busy' "$summary" ||
+	fail "step summary: $(cat "$summary")"
+grep -q '<skipped message="tiny tg: candidate .*regression spoiled' "$T/junit.xml" &&
+	grep -q 'skipped="1"' "$T/junit.xml" || fail "JUnit: $(cat "$T/junit.xml")"
+run_tpsdb gate --baseline base --engine cand --metric tg --fail-on environment
+expect_eq "$rc" 1 "gate --fail-on environment exit"
+expect_match "$(cat "$T/stdout")" "SPOILED \(fails: --fail-on environment\)" "the failing row"
 run_tpsdb gate --baseline base --engine cand --metric tg --strict
 expect_eq "$rc" 1 "gate --strict exit"
 run_tpsdb gate --baseline base --engine cand --metric tg --json
 # (the baseline may be flagged too: this host is rarely idle while the suite runs)
 expect_eq "$(jq -r '[.findings[] | select(.flag == "host-busy" and .side == "candidate")] | length' \
 	"$T/stdout")" 1 "gate JSON finding"
+expect_eq "$(jq -r '.status + " " + (.spoiled | tostring) + " " + .cells[0].status + " " +
+	.cells[0].regression' "$T/stdout")" "inconclusive 1 spoiled spoiled" "gate JSON"
+# compare answers the same: spoiled, in every format.
+run_tpsdb compare --ours cand --vs base --metric tg --json
+expect_eq "$(jq -r '.rows[0] | .regression + " " + .verdict + " " + (.environment | join(","))' \
+	"$T/stdout")" "spoiled spoiled host-busy" "compare JSON"
+run_tpsdb compare --ours cand --vs base --metric tg
+expect_match "$(cat "$T/stdout")" "^tiny +tg .* spoiled +spoiled " "compare text"
+expect_match "$(cat "$T/stdout")" "tg 1 spoiled \(host-busy\)" "compare's answer line"
+run_tpsdb compare --ours cand --vs base --metric tg --format md
+expect_match "$(cat "$T/stdout")" "\| spoiled +\| spoiled +\|" "compare markdown"
 echo ok
