@@ -253,3 +253,42 @@ char *escape_csv(const char *s)
 	free(fixed);
 	return b.p;
 }
+
+char *escape_gnuplot(const char *s, size_t max, int field)
+{
+	size_t n = strlen(s ? s : ""), i = 0, cp = 0, len;
+	char *q = tps_xmalloc(3 * n + 8);
+	const char *p;
+	unsigned c;
+
+	for (p = s ? s : ""; *p; p += len ? len : 1) {
+		len = escape_utf8_seq(p, &c);
+		if (cp++ == max) {
+			memcpy(q + i, "...", 3);
+			i += 3;
+			break;
+		}
+		if (!len) {
+			memcpy(q + i, "\xef\xbf\xbd", 3);
+			i += 3;
+		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f)) {
+			q[i++] = ' ';
+		} else if (c == '\'' && !field) {
+			q[i++] = '\'';
+			q[i++] = '\'';
+		} else if (c == '"' && field) {
+			q[i++] = '\'';
+			q[i++] = '\'';
+		} else if (!strncmp(p, "]]>", 3)) {
+			memcpy(q + i, "]] >", 4);
+			i += 4;
+			len = 3;
+			cp += 2;
+		} else {
+			memcpy(q + i, p, len);
+			i += len;
+		}
+	}
+	q[i] = '\0';
+	return q;
+}

@@ -55,6 +55,14 @@ char *escape_cdata(const char *s);
  * frees; NULL gives "". */
 char *escape_md(const char *s);
 
+/* s for gnuplot: a copy with control characters (C0, DEL, C1) as spaces and, for a
+ * script string (field 0), each single quote doubled, or, for a field of a data
+ * file (field 1), each '"' as two single quotes; at most max UTF-8 code points, a
+ * cut one ending in "...". A byte that is not UTF-8 becomes U+FFFD and "]]>"
+ * becomes "]] >": gnuplot's SVG terminal writes text into CDATA sections of an
+ * XML file, which either would break. Caller frees; NULL gives "". */
+char *escape_gnuplot(const char *s, size_t max, int field);
+
 /* s as one RFC 4180 CSV field: as it is, or, when it holds a comma, a double quote,
  * CR or LF, in double quotes with each quote doubled; invalid UTF-8 U+FFFD, so every
  * CSV is valid UTF-8. Caller frees; NULL gives NULL (an empty field). */

@@ -108,6 +108,8 @@ static void child(const struct proc_spec *sp, char **env, int nullfd, int outfd,
 		dup2(outfd, 1);
 		dup2(outfd, 2);
 	}
+	if (nullfd >= 0 && (sp->flags & PROC_STDERR_NULL))
+		dup2(nullfd, 2);
 	/* The pipe moves to 3, above the three streams, and everything else closes. */
 	if (errfd != 3 && dup3(errfd, 3, O_CLOEXEC) == 3)
 		errfd = 3;
@@ -154,7 +156,7 @@ struct proc *proc_start(const struct proc_spec *sp, enum proc_fail *failed)
 			goto out;
 		}
 	}
-	nullfd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	nullfd = open("/dev/null", O_RDWR | O_CLOEXEC);
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		e = errno;
 		goto out;
@@ -319,4 +321,56 @@ void proc_free(struct proc *p)
 		return;
 	proc_stop(p, 10);
 	free(p);
+}
+
+char *proc_capture(char *const *argv, double timeout_s, size_t max, size_t *len)
+{
+	const char *dir = getenv("TMPDIR");
+	char *path = tps_xasprintf("%s/tpsdb-capture.XXXXXX", dir && *dir ? dir : "/tmp");
+	struct proc_spec sp = { 0 };
+	struct proc *p = NULL;
+	char *buf = NULL;
+	ssize_t n;
+	size_t got = 0;
+	int fd, code, ok = 0;
+
+	if ((fd = mkstemp(path)) < 0)
+		goto out;
+	sp.argv = argv;
+	sp.out_path = path;
+	sp.out_mode = 0600;
+	sp.flags = PROC_SEARCH_PATH | PROC_GROUP | PROC_PARENT_DEATH | PROC_STDERR_NULL;
+	if (!(p = proc_start(&sp, NULL)))
+		goto out;
+	if (!proc_wait(p, timeout_s * 1000)) {
+		proc_stop(p, 0.5);
+		goto out;
+	}
+	if (proc_end(p, &code) != PROC_EXITED || code != 0 || proc_exec_errno(p))
+		goto out;
+	buf = tps_xmalloc(max + 1);
+	while (got < max && (n = read(fd, buf + got, max - got)) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto out;
+		}
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	if (len)
+		*len = got;
+	ok = 1;
+out:
+	proc_free(p);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	free(path);
+	if (!ok) {
+		free(buf);
+		buf = NULL;
+	}
+	return buf;
 }

@@ -21,6 +21,8 @@ enum proc_flags {
 	/* SIGXFSZ at its default (main.c ignores it): a file-size limit kills the
 	 * child rather than leaving it to write a cut file that looks whole. */
 	PROC_FSIZE_KILLS = 1 << 3,
+	/* stderr to /dev/null: out_path holds stdout alone. */
+	PROC_STDERR_NULL = 1 << 4,
 };
 
 struct proc_spec {
@@ -83,5 +85,13 @@ void proc_kill(struct proc *p, int sig);
 void proc_stop(struct proc *p, double grace_s);
 /* Stops (with a 10 s grace) and frees; accepts NULL. */
 void proc_free(struct proc *p);
+
+/* Runs argv[0] (searched in $PATH) with no input, its stdout into a temporary
+ * file and its stderr dropped, in a process group of its own, and waits up to
+ * timeout_s for it: its output (NUL-ended, the first max bytes; *len its length
+ * when len is not NULL; caller frees) when it exited 0, else NULL: it could not
+ * start, failed, or ran past the deadline, when it and its group are stopped (a
+ * wedged driver makes nvidia-smi hang for ever). Prints nothing. */
+char *proc_capture(char *const *argv, double timeout_s, size_t max, size_t *len);
 
 #endif

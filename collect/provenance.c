@@ -1,6 +1,8 @@
-/* provenance.c: host and GPU identity for the host row. nvidia-smi is run through
- * popen() with fixed command strings; its absence just leaves the fields empty. */
+/* provenance.c: host and GPU identity for the host row. nvidia-smi runs through
+ * proc.c with a deadline; its absence, failure or silence just leaves the fields
+ * empty. */
 #include "collect/provenance.h"
+#include "proc.h"
 #include "tpsdb.h"
 
 #include <ctype.h>
@@ -9,33 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The whole stdout of a fixed shell command, or NULL when it failed. Caller frees. */
-static char *run_capture(const char *cmd)
+/* nvidia-smi's whole stdout with args, or NULL when it is missing, failed or did
+ * not answer within SMI_TIMEOUT_S (a wedged driver hangs it). Caller frees. */
+static char *smi_capture(const char *a1, const char *a2)
 {
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	char chunk[4096];
-	FILE *f;
+	char *argv[] = { (char *)"nvidia-smi", (char *)a1, (char *)a2, NULL };
 
-	fflush(NULL);
-	f = popen(cmd, "r");
-	if (!f)
-		return NULL;
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-		if (len + n + 1 > cap) {
-			cap = (len + n + 1) * 2;
-			buf = tps_xrealloc(buf, cap);
-		}
-		memcpy(buf + len, chunk, n);
-		len += n;
-	}
-	if (pclose(f) != 0) {
-		free(buf);
-		return NULL;
-	}
-	if (buf)
-		buf[len] = '\0';
-	return buf;
+	return proc_capture(argv, PROVENANCE_SMI_TIMEOUT_S, PROVENANCE_SMI_MAX, NULL);
 }
 
 static char *trim_dup(const char *s, size_t n)
@@ -100,14 +82,13 @@ void provenance_detect(struct host_rec *h, int gpu_index)
 	if (gethostname(name, sizeof(name) - 1) < 0 || !*name)
 		snprintf(name, sizeof(name), "unknown");
 	h->name = tps_xstrdup(name);
-	out = run_capture("nvidia-smi --query-gpu=name,driver_version --format=csv,noheader "
-			  "2>/dev/null");
+	out = smi_capture("--query-gpu=name,driver_version", "--format=csv,noheader");
 	if (!out || provenance_parse_query(out, gpu_index, &h->gpu, &h->driver) < 0) {
 		h->gpu = tps_xstrdup("");
 		h->driver = tps_xstrdup("");
 	}
 	free(out);
-	out = run_capture("nvidia-smi 2>/dev/null");
+	out = smi_capture(NULL, NULL);
 	h->cuda = provenance_parse_cuda(out);
 	if (!h->cuda)
 		h->cuda = tps_xstrdup("");

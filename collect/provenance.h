@@ -4,6 +4,11 @@
 #ifndef COLLECT_PROVENANCE_H
 #define COLLECT_PROVENANCE_H
 
+/* How long nvidia-smi may take before it counts as wedged, and the most of its
+ * output read (its answers are a few kilobytes). */
+#define PROVENANCE_SMI_TIMEOUT_S 10.0
+#define PROVENANCE_SMI_MAX (1u << 20)
+
 #include "schema/record.h"
 
 /* Fills h (whose strings it owns afterwards; release with the run) from

@@ -4,7 +4,9 @@
  * sampler (nvidia-smi -lms) running in its own process group while the run
  * measures. */
 #include "collect/runenv.h"
+#include "collect/provenance.h"
 #include "collect/server.h"
+#include "proc.h"
 #include "schema/record.h"
 #include "tpsdb.h"
 
@@ -458,32 +460,21 @@ static char *find_smi(void)
 	return ret;
 }
 
-/* Runs nvidia-smi with args; its stdout, or NULL when it failed. Caller frees. */
+/* Runs nvidia-smi with args (words split at spaces: fixed option strings) through
+ * proc.c with a deadline; its stdout, or NULL when it failed or did not answer in
+ * time. Caller frees. */
 static char *smi(const struct runenv *e, const char *args)
 {
-	char *cmd = tps_xasprintf("'%s' %s 2>/dev/null", e->smi, args), *buf = NULL;
-	size_t n = 0, cap = 0, got;
-	FILE *p = popen(cmd, "r");
-	int st;
+	char *copy = tps_xstrdup(args), *argv[16], *save = NULL, *w, *out;
+	size_t n = 0;
 
-	free(cmd);
-	if (!p)
-		return NULL;
-	do {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? 2 * cap : 8192;
-			buf = tps_xrealloc(buf, cap);
-		}
-		got = fread(buf + n, 1, 4096, p);
-		n += got;
-	} while (got > 0 && n < (1u << 20));
-	buf[n] = '\0';
-	st = pclose(p);
-	if (st != 0) {
-		free(buf);
-		return NULL;
-	}
-	return buf;
+	argv[n++] = e->smi;
+	for (w = strtok_r(copy, " ", &save); w && n < 15; w = strtok_r(NULL, " ", &save))
+		argv[n++] = w;
+	argv[n] = NULL;
+	out = proc_capture(argv, PROVENANCE_SMI_TIMEOUT_S, PROVENANCE_SMI_MAX, NULL);
+	free(copy);
+	return out;
 }
 
 static char *gpu_query(const struct runenv *e, const char *field, const char *extra)

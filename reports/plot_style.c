@@ -65,54 +65,9 @@ void plot_colours(const char *const *keys, size_t n, size_t *out)
 	free(ord);
 }
 
-/* A copy of s with control characters (C0, DEL, C1) as spaces and, for a script
- * string, each quote doubled, or, for a data field (field 1), each '"' as two
- * single quotes; at most max UTF-8 code points, a cut one ending in "...". A byte
- * that is not UTF-8 becomes U+FFFD and "]]>" becomes "]] >": gnuplot's SVG
- * terminal writes text into CDATA sections of an XML file, which either would
- * break. */
-static char *clean(const char *s, size_t max, int field)
-{
-	size_t n = strlen(s ? s : ""), i = 0, cp = 0, len;
-	char *q = tps_xmalloc(3 * n + 8);
-	const char *p;
-	unsigned c;
-
-	for (p = s ? s : ""; *p; p += len ? len : 1) {
-		len = escape_utf8_seq(p, &c);
-		if (cp++ == max) {
-			memcpy(q + i, "...", 3);
-			i += 3;
-			break;
-		}
-		if (!len) {
-			memcpy(q + i, "\xef\xbf\xbd", 3);
-			i += 3;
-		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f)) {
-			q[i++] = ' ';
-		} else if (c == '\'' && !field) {
-			q[i++] = '\'';
-			q[i++] = '\'';
-		} else if (c == '"' && field) {
-			q[i++] = '\'';
-			q[i++] = '\'';
-		} else if (!strncmp(p, "]]>", 3)) {
-			memcpy(q + i, "]] >", 4);
-			i += 4;
-			len = 3;
-			cp += 2;
-		} else {
-			memcpy(q + i, p, len);
-			i += len;
-		}
-	}
-	q[i] = '\0';
-	return q;
-}
-
 char *plot_quote(const char *s)
 {
-	char *in = clean(s, PLOT_TEXT_MAX, 0), *q = tps_xasprintf("'%s'", in);
+	char *in = escape_gnuplot(s, PLOT_TEXT_MAX, 0), *q = tps_xasprintf("'%s'", in);
 
 	free(in);
 	return q;
@@ -121,7 +76,7 @@ char *plot_quote(const char *s)
 /* A path (ours, or --out with no control character) is never cut. */
 char *plot_quote_path(const char *path)
 {
-	char *in = clean(path, SIZE_MAX, 0), *q = tps_xasprintf("'%s'", in);
+	char *in = escape_gnuplot(path, SIZE_MAX, 0), *q = tps_xasprintf("'%s'", in);
 
 	free(in);
 	return q;
@@ -131,5 +86,5 @@ char *plot_field(const char *s)
 {
 	if (!s || !*s)
 		return tps_xstrdup("-");
-	return clean(s, PLOT_LABEL_MAX, 1);
+	return escape_gnuplot(s, PLOT_LABEL_MAX, 1);
 }

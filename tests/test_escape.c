@@ -132,6 +132,40 @@ static void test_md_csv(void **state)
 	assert_null(got);
 }
 
+/* gnuplot: quotes doubled in a script string, '"' as two quotes in a data field,
+ * control characters as spaces, a cut after max code points, CDATA kept whole. */
+static void test_gnuplot(void **state)
+{
+	static const struct {
+		const char *in;
+		size_t max;
+		int field;
+		const char *out;
+	} cases[] = {
+		{ "it's", 100, 0, "it''s" },
+		{ "it's", 100, 1, "it's" },
+		{ "a\"b", 100, 1, "a''b" },
+		{ "a\"b", 100, 0, "a\"b" },
+		{ "x\ny\tz\x7f", 100, 0, "x y z " },
+		{ "a]]>b", 100, 0, "a]] >b" },
+		{ "h\xe9llo", 100, 0, "h\xef\xbf\xbdllo" },
+		{ "abcdef", 3, 0, "abc..." },
+		{ "", 3, 0, "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *e = escape_gnuplot(cases[i].in, cases[i].max, cases[i].field);
+		assert_string_equal(e, cases[i].out);
+		free(e);
+	}
+	{
+		char *e = escape_gnuplot(NULL, 5, 0);
+		assert_string_equal(e, "");
+		free(e);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -142,6 +176,7 @@ int main(void)
 		cmocka_unit_test(test_xml_cdata),
 		cmocka_unit_test(test_json_print),
 		cmocka_unit_test(test_md_csv),
+		cmocka_unit_test(test_gnuplot),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,7 +6,8 @@
 # throttle reason while it measured gpu-throttled (gpu-idle does not), an SM clock
 # that moved while it computed clocks-changed; a quiet GPU gets none but its
 # samples; the renamed throttle field of newer drivers still works; a failing or
-# missing nvidia-smi is no error and records no GPU.
+# missing nvidia-smi is no error and records no GPU, and neither is one that never
+# answers (a wedged driver): it is stopped at its deadline and the run goes on.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 need jq pgrep
 export TPSDB_HOST_BUSY_PCT=100
@@ -71,4 +72,20 @@ expect_eq "$rc" 0 "collect without nvidia-smi"
 expect_eq "$(env_of none)" "0 none" "no nvidia-smi"
 expect_no_orphans
 pgrep -f "$T/bin/nvidia-smi" >/dev/null && fail "a GPU sampler outlived tpsdb"
+
+# 4. An nvidia-smi that never answers: stopped at its deadline (10 s a call; after
+# the first silence none is asked again), the run measured without GPU facts.
+mkdir -p "$T/hang"
+printf '#!/bin/sh
+exec sleep 1000
+' >"$T/hang/nvidia-smi"
+chmod +x "$T/hang/nvidia-smi"
+t0=$(date +%s)
+PATH=$T/hang:$PATH run_tpsdb collect --engine hung="$FS" --model tiny="$MODEL" \
+	--prompts "$PROMPTS" --reps 1 --warmup 1 --n-predict 32 --port 21540 --out-dir "$OUT"
+took=$(( $(date +%s) - t0 ))
+expect_eq "$rc" 0 "collect beside a hung nvidia-smi"
+expect_eq "$(env_of hung)" "0 none" "no GPU facts from a hung nvidia-smi"
+[ "$took" -lt 120 ] || fail "collect waited ${took}s on a hung nvidia-smi"
+pgrep -f "$T/hang/nvidia-smi" >/dev/null && fail "a hung nvidia-smi outlived its deadline"
 echo ok
