@@ -83,6 +83,9 @@ void *tps_xrealloc(void *p, size_t n);
 char *tps_xstrdup(const char *s);      /* NULL stays NULL */
 char *tps_xstrndup(const char *s, size_t n);
 char *tps_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Copies at most n bytes of src (less when it ends first; NULL is "") into dst of
+ * len bytes, cut to fit and always NUL-ended (len > 0). */
+void tps_copy(char *dst, size_t len, const char *src, size_t n);
 
 /* getopt_long() for commands that take long options only (plus -h). The caller
  * keeps a zeroed struct tps_getopt for one argument vector: its first call resets

@@ -298,3 +298,16 @@ void tps_closest(const char *name, const char *const *v, size_t n, size_t *order
 	}
 	free(dist);
 }
+
+void tps_copy(char *dst, size_t len, const char *src, size_t n)
+{
+	size_t k = 0;
+
+	if (!len)
+		return;
+	while (src && k < n && k + 1 < len && src[k]) {
+		dst[k] = src[k];
+		k++;
+	}
+	dst[k] = '\0';
+}

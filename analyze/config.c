@@ -4,7 +4,7 @@
  * separated, keys in a fixed order (collect/import.c writes it). */
 #include "analyze/config.h"
 
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -161,7 +161,7 @@ static void value_of(const char *config, const char *k, char *buf, size_t len)
 		while (*p == ' ')
 			p++;
 	}
-	snprintf(buf, len, "-");
+	tps_copy(buf, len, "-", SIZE_MAX);
 }
 
 static int same_str(const char *a, const char *b)
@@ -240,7 +240,7 @@ int config_nearest(const struct run *a, size_t na, const struct run *b,
 	for (k = 0; k < N_KEYS && out->n_keys < CONFIG_MAX_DIFF; k++) {
 		if (!(best & (1u << k)))
 			continue;
-		snprintf(out->key[out->n_keys], sizeof(out->key[0]), "%s", keys[k]);
+		tps_copy(out->key[out->n_keys], sizeof(out->key[0]), keys[k], SIZE_MAX);
 		value_of(a[bi].config, keys[k], out->ours[out->n_keys], sizeof(out->ours[0]));
 		value_of(b[bj].config, keys[k], out->vs[out->n_keys], sizeof(out->vs[0]));
 		out->n_keys++;

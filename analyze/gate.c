@@ -5,6 +5,7 @@
 #include "analyze/gate.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,7 +56,7 @@ int gate_fail_on_parse(const char *list, unsigned *out, char *bad, size_t bad_le
 			if (n == strlen(fail_on_names[i]) && !strncmp(p, fail_on_names[i], n))
 				break;
 		if (i == 4) {
-			snprintf(bad, bad_len, "%.*s", (int)n, p);
+			tps_copy(bad, bad_len, p, n);
 			return -1;
 		}
 		*out |= 1u << i;

@@ -11,6 +11,7 @@
 #include "analyze/estimate.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,7 +114,7 @@ static void rung_make(struct series_rung *r, const struct pool *p)
 	r->n_max = face->n_max;
 	r->rung.n_max = rung_key(face->n_max);
 	r->run_id = face->id;
-	snprintf(r->run_uuid, sizeof(r->run_uuid), "%s", face->uuid);
+	tps_copy(r->run_uuid, sizeof(r->run_uuid), face->uuid, SIZE_MAX);
 	r->tag = str(face->tag);
 	for (i = 0; i < m; i++) {
 		tg[i] = run_tg(p->runs[i]);
@@ -137,8 +138,8 @@ static void rung_make(struct series_rung *r, const struct pool *p)
 			rung_keep(r, p->runs[i], tg[i]);
 			continue;
 		}
-		snprintf(r->screened_out[k].run_uuid, sizeof(r->screened_out[k].run_uuid), "%s",
-			 p->runs[i]->uuid);
+		tps_copy(r->screened_out[k].run_uuid, sizeof(r->screened_out[k].run_uuid),
+			 p->runs[i]->uuid, SIZE_MAX);
 		r->screened_out[k++].tg = tg[i];
 	}
 	/* One run keeps its own value exactly; more, the mean of their logs. */

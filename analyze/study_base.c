@@ -8,6 +8,7 @@
 #include "tpsdb.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,7 +63,7 @@ int study_build_cells(const struct study_opts *o, struct study *t,
 		if (c->present)
 			continue; /* one pool per cell and engine: the first config */
 		c->present = 1;
-		snprintf(c->run, sizeof(c->run), "%s", r->uuid);
+		tps_copy(c->run, sizeof(c->run), r->uuid, SIZE_MAX);
 		c->tag = tps_xstrdup(r->tag ? r->tag : "");
 		c->pp = run_median(r, RUN_PP);
 		c->tg = run_median(r, RUN_TG);

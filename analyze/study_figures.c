@@ -10,7 +10,6 @@
 #include "tpsdb.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>

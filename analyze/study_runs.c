@@ -4,7 +4,7 @@
 #include "analyze/study_int.h"
 #include "tpsdb.h"
 
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +39,7 @@ void study_build_runs(struct study *t, const struct pool *p, size_t n)
 			continue;
 		t->runs = tps_xrealloc(t->runs, (t->n_runs + 1) * sizeof(*t->runs));
 		x = &t->runs[t->n_runs++];
-		snprintf(x->uuid, sizeof(x->uuid), "%s", r->uuid);
+		tps_copy(x->uuid, sizeof(x->uuid), r->uuid, SIZE_MAX);
 		x->engine = tps_xstrdup(r->engine ? r->engine : "");
 		x->role = tps_xstrdup(r->role ? r->role : "");
 		x->model = tps_xstrdup(r->model ? r->model : "");

@@ -4,8 +4,9 @@
  * and by its renderers, so a column or a filter reads the same everywhere. */
 #include "analyze/study_int.h"
 #include "analyze/series.h"
+#include "tpsdb.h"
 
-#include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,8 +68,8 @@ int study_fail(struct study_error *err, enum study_fail kind, const char *a, con
 	memset(err, 0, sizeof(*err));
 	err->kind = kind;
 	if (a)
-		snprintf(err->a, sizeof(err->a), "%s", a);
+		tps_copy(err->a, sizeof(err->a), a, SIZE_MAX);
 	if (b)
-		snprintf(err->b, sizeof(err->b), "%s", b);
+		tps_copy(err->b, sizeof(err->b), b, SIZE_MAX);
 	return -1;
 }

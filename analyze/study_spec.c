@@ -8,6 +8,7 @@
 #include "tpsdb.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,7 +107,7 @@ static void spec_rows(const struct study_opts *o, struct study *t, const struct 
 			c->tg_lo = rg->point.tg_ci_lo;
 			c->tg_hi = rg->point.tg_ci_hi;
 			c->accept = rg->point.acceptance;
-			snprintf(c->run, sizeof(c->run), "%s", rg->run_uuid);
+			tps_copy(c->run, sizeof(c->run), rg->run_uuid, SIZE_MAX);
 			c->tag = tps_xstrdup(rg->tag ? rg->tag : "");
 		}
 	}

@@ -3,6 +3,7 @@
 #include "collect/import.h"
 #include "schema/record.h"
 #include "cmd/opts.h"
+#include "schema/store.h"
 #include "tpsdb.h"
 
 #include <string.h>
@@ -170,7 +171,12 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 	if (!(b = import_read(&o, argv + optind, argc - optind)))
 		return TPS_EXIT_ERROR;
 	s = tps_ctx_store(ctx);
-	rc = s ? import_write(s, b, &res) : -1;
+	/* One transaction: every file lands, or none does. */
+	rc = s && store_begin(s) == 0 ? import_write(s, b, &res) : -1;
+	if (s && rc == 0 && store_commit(s) < 0)
+		rc = -1;
+	if (s && rc < 0)
+		store_rollback(s);
 	import_batch_free(b);
 	if (rc < 0)
 		return TPS_EXIT_ERROR;

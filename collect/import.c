@@ -562,8 +562,6 @@ int import_write(struct store *s, struct import_batch *b, struct import_result *
 	int i, rc, ret = -1;
 
 	importer_init(&im, s, b->o, res, 0);
-	if (store_begin(s) < 0)
-		goto out;
 	for (i = 0; i < b->n; i++) {
 		struct imported_rec rec;
 		long before = res->samples;
@@ -592,29 +590,11 @@ int import_write(struct store *s, struct import_batch *b, struct import_result *
 		if (store_run_finish(s, im.bench[i]->run_id, "complete", NULL, NULL) < 0)
 			goto out;
 	}
-	if (store_commit(s) < 0)
-		goto out;
 	res->kind = b->kind;
 	ret = 0;
 out:
-	if (ret < 0) {
-		store_rollback(s);
+	if (ret < 0)
 		memset(res, 0, sizeof(*res));
-	}
 	importer_release(&im);
-	return ret;
-}
-
-int import_files(struct store *s, const struct import_opts *o, char *const *files, int n,
-		 struct import_result *res)
-{
-	struct import_batch *b = import_read(o, files, n);
-	int ret;
-
-	memset(res, 0, sizeof(*res));
-	if (!b)
-		return -1;
-	ret = import_write(s, b, res);
-	import_batch_free(b);
 	return ret;
 }

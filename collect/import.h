@@ -49,18 +49,14 @@ void import_opts_init(struct import_opts *o);
  * imported", and returns NULL. o and files must outlive the batch. */
 struct import_batch *import_read(const struct import_opts *o, char *const *files, int n);
 
-/* Writes a batch into s inside one BEGIN IMMEDIATE transaction, with the sha256 of
- * each file's bytes in imported_file. A file whose bytes the store (or an earlier
- * file of the batch) already holds is skipped with a warning line unless
- * o->allow_duplicate. On a store error it prints one line, rolls back (the store
- * is as before) and returns -1. 0 ok, with res filled. */
+/* Writes a batch into s inside the caller's transaction (store_begin(); the
+ * command owns it, and rolls it back after -1), with the sha256 of each file's
+ * bytes in imported_file. A file whose bytes the store (or an earlier file of the
+ * batch) already holds is skipped with a warning line unless o->allow_duplicate.
+ * On a store error it prints one line and returns -1. 0 ok, with res filled. */
 int import_write(struct store *s, struct import_batch *b, struct import_result *res);
 
 /* Frees a batch; accepts NULL. */
 void import_batch_free(struct import_batch *b);
-
-/* import_read, then import_write, then import_batch_free. */
-int import_files(struct store *s, const struct import_opts *o, char *const *files, int n,
-		 struct import_result *res);
 
 #endif

@@ -259,9 +259,9 @@ static void write_open_md(FILE *f, const struct parity_result *r, unsigned vary)
 			if (w->v.regression == VERDICT_REG_NO || w->v.regression == VERDICT_REG_YES)
 				continue;
 			parity_row_label(w, vary, name, sizeof(name));
-			e = md_escape(name);
+			e = escape_md(name);
 			verdict_answer_text(&w->v, w->reason, ans, sizeof(ans));
-			a = md_escape(ans);
+			a = escape_md(ans);
 			fprintf(f, "- %s %s: regression %s\n", e, w->metric, a);
 			free(a);
 			free(e);
@@ -274,14 +274,14 @@ static void write_open_md(FILE *f, const struct parity_result *r, unsigned vary)
 		if (!*outl)
 			continue;
 		parity_row_name(&r->rows[i], name, sizeof(name));
-		e = md_escape(name);
+		e = escape_md(name);
 		fprintf(f, "- %s %s: %s\n", e, r->rows[i].metric, outl);
 		free(e);
 	}
 	if (r->n_notes) {
 		fprintf(f, "\nWarnings:\n\n");
 		for (i = 0; i < r->n_notes; i++) {
-			char *text = parity_note_text(&r->notes[i]), *e = md_escape(text);
+			char *text = parity_note_text(&r->notes[i]), *e = escape_md(text);
 			fprintf(f, "- %s\n", e);
 			free(text);
 			free(e);
@@ -357,8 +357,8 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 	/* The answer first: what a person acts on, then the rows behind it. */
 	line = answer_text_compare(r, ours_raw, vs_raw);
 	if (fmt == TABLE_FMT_MD) {
-		o = md_escape(ours_raw);
-		v = md_escape(vs_raw);
+		o = escape_md(ours_raw);
+		v = escape_md(vs_raw);
 		fprintf(f, "### tpsdb compare: %s vs %s\n\n", o, v);
 		table_line(f, fmt, 1, line);
 		fputc('\n', f);

@@ -310,7 +310,7 @@ static void open_md(FILE *f, const struct gate_result *r)
 		verdict_answer_text(&w->g.v, w->g.reason, ans, sizeof(ans));
 		line = tps_xasprintf("%s %s: %s, regression %s%s", cell, gate_metric_name(w->metric),
 				     row_status(w), ans, w->fails ? " (fails the gate)" : "");
-		m = md_escape(line);
+		m = escape_md(line);
 		fprintf(f, "- %s\n", m);
 		free(m);
 		free(line);
@@ -467,9 +467,9 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 	if (r->n_rows)
 		line = answer_text_gate(r);
 	if (fmt == TABLE_FMT_MD) {
-		e = md_escape(h->engine);
-		b = md_escape(h->baseline);
-		t = md_escape(h->tag);
+		e = escape_md(h->engine);
+		b = escape_md(h->baseline);
+		t = escape_md(h->tag);
 		fprintf(f, "### tpsdb gate: %s: '%s'%s%s%s against baseline '%s' (%zu failure%s)\n\n",
 			r->status == GATE_STATUS_FAIL ? "**FAIL**" : gate_status_name(r->status), e,
 			h->tag ? " tag '" : "", h->tag ? t : "", h->tag ? "'" : "", b, r->n_fail,
@@ -492,7 +492,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 			for (i = 0; i < r->n_notes; i++) {
 				char *m;
 				gate_write_note(h, &r->notes[i], msg, sizeof(msg));
-				m = md_escape(msg);
+				m = escape_md(msg);
 				fprintf(f, "- %s\n", m);
 				free(m);
 			}

@@ -73,11 +73,6 @@ const char *md_table_get(const struct md_table *t, size_t row, size_t col)
 }
 
 
-char *md_escape(const char *s)
-{
-	return escape_md(s);
-}
-
 char *md_plain(const char *s)
 {
 	return escape_text(s);
@@ -102,7 +97,7 @@ void md_table_write_md(FILE *f, const struct md_table *t)
 		fputc('|', f);
 		for (c = 0; c < t->ncols; c++) {
 			const struct md_cell *cell = &t->cells[r * t->ncols + c];
-			char *e = md_escape(cell->text);
+			char *e = escape_md(cell->text);
 			if (cell->mark && *e)
 				fprintf(f, " **%s** |", e);
 			else
@@ -128,7 +123,7 @@ void md_table_write_gfm(FILE *f, const struct md_table *t)
 	for (r = 0; r < t->nrows; r++) {
 		for (c = 0; c < t->ncols; c++) {
 			const struct md_cell *cell = &t->cells[r * t->ncols + c];
-			char *e = md_escape(cell->text), *m;
+			char *e = escape_md(cell->text), *m;
 			size_t w;
 			if (cell->mark && *e) {
 				m = tps_xasprintf("**%s**", e);

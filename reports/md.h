@@ -41,7 +41,7 @@ void md_table_mark(struct md_table *t, size_t row, size_t col);
 const char *md_table_get(const struct md_table *t, size_t row, size_t col);
 
 /* Writes t as a GitHub markdown table: "| a | b |", then "|---|---|", then the
- * rows, each cell through md_escape(). Marked cells are "**text**". */
+ * rows, each cell through escape_md(). Marked cells are "**text**". */
 void md_table_write_md(FILE *f, const struct md_table *t);
 /* As md_table_write_md(), with every column padded to its widest cell (in UTF-8
  * code points, after escaping) and right-aligned columns padded on the left, so
@@ -70,13 +70,6 @@ struct md_text_style {
  * a line padded only up to its last non-empty cell. st is borrowed. */
 void md_table_write_styled(FILE *f, const struct md_table *t, const struct md_text_style *st);
 
-/* s escaped for a markdown table cell or a line of markdown: escape_md() (escape.h):
- * the characters that could end a cell or start markup ('\\', '|', '`', '*', '<', '>', '[', ']') get
- * a backslash, a newline becomes "<br>", a carriage return is dropped, a tab a
- * space, any other control character (C0, DEL, C1) "?" and a byte that is not
- * UTF-8 U+FFFD. '_' is left alone: GitHub never
- * reads one inside a word (n_max) as emphasis. Caller frees; NULL gives "". */
-char *md_escape(const char *s);
 /* s for plain text: escape_text() (escape.h): a newline becomes the two characters
  * "\n", a tab "\t", a carriage return "\r", any other control character "\xHH",
  * a C1 character "\u00HH", an invalid byte "\xHH" and a leading "::" "\x3a:", so a

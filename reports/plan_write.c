@@ -176,7 +176,7 @@ static void fill_both(struct table *tt, const struct plan_result *r, const struc
 /* One line of prose, escaped for its sink. */
 static void line(FILE *f, int md, const char *text)
 {
-	char *e = md ? md_escape(text) : escape_text(text);
+	char *e = md ? escape_md(text) : escape_text(text);
 
 	fprintf(f, "%s%s\n", md ? "- " : "", e);
 	free(e);
@@ -210,7 +210,7 @@ void plan_write_table(FILE *f, const struct plan_result *r, const char *const si
 				  side[0], r->mde_pct, r->n_rows / PLAN_N_METRICS,
 				  r->n_rows / PLAN_N_METRICS == 1 ? "" : "s");
 	if (md) {
-		char *e = md_escape(s);
+		char *e = escape_md(s);
 		fprintf(f, "### tpsdb plan\n\n%s\n\n", e);
 		free(e);
 	} else {

@@ -3,6 +3,7 @@
  * and every table is one struct table (table.h) written by table_write(), so the
  * two files cannot drift apart; a label is escaped for markdown and made printable
  * for text. */
+#include "escape.h"
 #include "reports/tables_int.h"
 #include "reports/md.h"
 #include "reports/table.h"
@@ -146,7 +147,7 @@ static void heading(struct out *o, int level, const char *text)
  * for text. */
 static void line(struct out *o, const char *prefix, const char *text)
 {
-	char *e = o->md ? md_escape(text) : md_plain(text);
+	char *e = o->md ? escape_md(text) : md_plain(text);
 	fprintf(o->f, "%s%s\n", prefix, e);
 	free(e);
 }
@@ -166,7 +167,7 @@ static void figure(struct out *o, const char *what, const char *file)
 	if (!file)
 		return;
 	if (o->md) {
-		e = md_escape(what);
+		e = escape_md(what);
 		/* The file name is ours (trend.png and so on), but a link still must not
 		 * carry a ')' or a blank. */
 		fprintf(o->f, "![%s](%s)\n\n", e, file);
@@ -184,7 +185,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 
 	heading(o, 1, "tpsdb report");
 	if (t->ref) {
-		ref = o->md ? md_escape(t->ref) : md_plain(t->ref);
+		ref = o->md ? escape_md(t->ref) : md_plain(t->ref);
 		fprintf(o->f, "In tok/s, prefill (pp) as a whole number, decode (tg) to one "
 			"decimal: each cell's estimate against the reference engine %s, the one "
 			"'tpsdb compare' prints (the geometric mean of the requests of the instances "
@@ -206,7 +207,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 
 		if (!line)
 			continue;
-		e = o->md ? md_escape(line) : md_plain(line);
+		e = o->md ? escape_md(line) : md_plain(line);
 		fprintf(o->f, o->md ? "**%s**\n\n" : "%s\n\n", e);
 		free(e);
 		free(line);
@@ -237,7 +238,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 		const struct tables_prompt_table *pt = &t->prompts[i];
 		char *m = cell_label_endpoint(pt->model, pt->endpoint), *h;
 		title = tps_xasprintf("%s / %s", m, study_spec_name(pt->spec_type));
-		h = o->md ? md_escape(title) : md_plain(title);
+		h = o->md ? escape_md(title) : md_plain(title);
 		heading(o, 3, h);
 		free(h);
 		free(title);

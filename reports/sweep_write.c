@@ -372,8 +372,8 @@ static void series_heading(FILE *out, const struct series *se, enum table_format
 			   int first)
 {
 	if (fmt == TABLE_FMT_MD) {
-		char *e = md_escape(se->engine), *m = md_escape(se->model);
-		char *s = md_escape(*se->spec_type ? se->spec_type : "spec");
+		char *e = escape_md(se->engine), *m = escape_md(se->model);
+		char *s = escape_md(*se->spec_type ? se->spec_type : "spec");
 		fprintf(out, "%s### tpsdb sweep: %s, %s, %s\n\n", first ? "" : "\n", e, m, s);
 		free(e);
 		free(m);

@@ -1,6 +1,7 @@
 /* table.c: the one writer of the commands' tables (table.h). The kind of a column,
  * not the command, decides how its numbers look and which side they align to, so
  * text, markdown and CSV cannot drift apart. */
+#include "escape.h"
 #include "reports/table.h"
 #include "reports/csv.h"
 #include "tpsdb.h"
@@ -187,7 +188,7 @@ void table_line(FILE *f, enum table_format fmt, int strong, const char *s)
 	if (fmt == TABLE_FMT_CSV)
 		return;
 	if (fmt == TABLE_FMT_MD) {
-		e = md_escape(s);
+		e = escape_md(s);
 		fprintf(f, strong ? "**%s**\n" : "%s\n", e);
 	} else {
 		e = md_plain(s);

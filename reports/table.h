@@ -83,12 +83,12 @@ const char *table_get(const struct table *t, size_t row, size_t col);
 
 /* Writes t to f as fmt: text (columns two spaces apart, each as wide as its widest
  * cell or min_width, every cell through md_plain()), markdown (md_table_write_gfm,
- * or md_table_write_md with md_unpadded: every cell through md_escape()) or CSV (a header line, then one line a row, each
+ * or md_table_write_md with md_unpadded: every cell through escape_md()) or CSV (a header line, then one line a row, each
  * field through csv_put()). Text and markdown leave out the key columns. */
 void table_write(FILE *f, const struct table *t, enum table_format fmt);
 
 /* Writes one line of prose around a table in fmt: text through md_plain() as it
- * is, markdown through md_escape() (bold when strong), CSV nothing (a CSV is the
+ * is, markdown through escape_md() (bold when strong), CSV nothing (a CSV is the
  * table alone). */
 void table_line(FILE *f, enum table_format fmt, int strong, const char *s);
 

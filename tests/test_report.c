@@ -15,8 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "cmd/side.h"
 #include "collect/import.h"
+#include "tests/import_fixture.h"
 #include "reports/md.h"
 #include "reports/tables.h"
 #include "schema/record.h"
@@ -78,12 +80,12 @@ static void test_report_md_escape(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *got = md_escape(cases[i].in);
+		char *got = escape_md(cases[i].in);
 		assert_string_equal(got, cases[i].want);
 		free(got);
 	}
 	{
-		char *got = md_escape(NULL);
+		char *got = escape_md(NULL);
 		assert_string_equal(got, "");
 		free(got);
 	}

@@ -24,6 +24,7 @@
 #include "analyze/trend.h"
 #include "cmd/side.h"
 #include "collect/import.h"
+#include "tests/import_fixture.h"
 #include "reports/tables.h"
 #include "reports/trend_write.h"
 #include "schema/record.h"

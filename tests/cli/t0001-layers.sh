@@ -29,9 +29,32 @@ up=$(grep -nE '\bstore_[a-z_]+\(|schema/store_int\.h' schema/migrate.c | grep -v
 priv=$(grep -lE '#include "schema/(store_int|sqlite|migrate_int)\.h"' ./*.c cmd/* collect/* analyze/* reports/* 2>/dev/null || true)
 [ -z "$priv" ] || bad "schema/'s private headers included outside it: $priv"
 
-# 3. analyze/ decides and never prints, opens, exits or reads the store.
-io=$(grep -nE '\bf?printf\(|\bputs\(|\bfputs\(|\bfopen\(|\bfwrite\(|\bexit\(|\bFILE\b|struct store\b' analyze/*.c analyze/*.h || true)
+# 3. analyze/ decides and never prints, opens, exits or reads the store: not even
+# <stdio.h> (a label it composes goes through the root's tps_xasprintf()).
+io=$(grep -nE '\bs?n?f?printf\(|\bputs\(|\bfputs\(|\bfopen\(|\bfwrite\(|\bexit\(|\bFILE\b|struct store\b|#include <stdio\.h>' analyze/*.c analyze/*.h || true)
 [ -z "$io" ] || bad "I/O or the store in analyze/: $io"
+# ... and schema/ loads, never decides: it may name analyze/'s plain types (its
+# loader fills them) but calls no function analyze/ declares.
+afuncs=$(sed -n 's/^[a-z][a-z_ ]*[ *]\([a-z][a-z0-9_]*\)(.*/\1/p' analyze/*.h | sort -u | paste -sd'|')
+[ -n "$afuncs" ] || bad "no function found in analyze/'s headers"
+hit=$(grep -nE "\b($afuncs)\(" schema/*.c schema/*.h | grep -v '^[^:]*:[0-9]*: *\*' || true)
+[ -z "$hit" ] || bad "schema/ calls analyze/: $hit"
+
+# 3b. The command owns the transaction; collect/ commits what it measures as it
+# arrives (a run row, each sample, a file's hash), so a killed collect keeps it.
+tx=$(grep -lE '\bstore_(begin|commit)\(' collect/*.c reports/*.c analyze/*.c schema/*.c 2>/dev/null |
+	grep -vxE 'collect/cell\.c|collect/filehash\.c|schema/store\.c' || true)
+[ -z "$tx" ] || bad "a transaction opened outside cmd/ and collect's writers: $tx"
+
+# 3c. proc.c is the one way a child process runs (a deadline, a group, a reap).
+kids=$(grep -nE '\b(fork|vfork|popen|system|posix_spawnp?|execv[pe]*|execl[pe]*)\(' ./*.c cmd/*.c collect/*.c schema/*.c analyze/*.c reports/*.c |
+	grep -v '^\./proc\.c:' | grep -v '^[^:]*:[0-9]*: *\*' | grep -vE '/\*|//' || true)
+[ -z "$kids" ] || bad "a child process outside proc.c: $kids"
+
+# 3d. escape.c holds every sink's escape: no escaper is defined anywhere else.
+esc=$(grep -nE '^[a-z].*\b[a-z_]*escape[a-z_]*\(' ./*.c cmd/*.c collect/*.c analyze/*.c reports/*.c |
+	grep -v '^\./escape\.c:' || true)
+[ -z "$esc" ] || bad "an escaper outside escape.c: $esc"
 
 # 4. reports/ renders what it is handed: no store, no command.
 st=$(grep -nE 'struct store\b|\bstore_[a-z_]+\(|tps_ctx' reports/*.c reports/*.h || true)

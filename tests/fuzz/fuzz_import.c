@@ -4,6 +4,7 @@
  * rollback. Every other input is read in small pieces (JSONL lines cut anywhere),
  * the others whole. Built with -DTPSDB_FUZZ=ON under clang. */
 #include "collect/import.h"
+#include "tests/import_fixture.h"
 #include "collect/import_int.h"
 #include "schema/store.h"
 #include "tpsdb.h"

@@ -3,6 +3,7 @@
  * into an in-memory store, which covers -o json/jsonl and the per-config runs too.
  * Built with -DTPSDB_FUZZ=ON under clang. */
 #include "collect/import.h"
+#include "tests/import_fixture.h"
 #include "collect/llama_bench.h"
 #include "schema/store.h"
 #include "tpsdb.h"
