@@ -101,6 +101,12 @@ int tps_getopt(struct tps_getopt *go, int argc, char **argv, const struct option
  * (nothing printed: the caller names the option). */
 int tps_parse_i64(const char *s, int64_t *out);
 int tps_parse_double(const char *s, double *out);
+/* Checks s as an ISO 8601 date YYYY-MM-DD, optionally followed by 'T' or ' ',
+ * HH:MM[:SS[.f...]] and an optional 'Z' or +HH:MM / -HH:MM, and writes the form
+ * SQLite's julianday() reads into buf ('T' as the separator); *date_only says
+ * whether the time was absent. 0 ok, -1 when it is not such a date, a field is out
+ * of range or it does not fit len. */
+int tps_parse_date(const char *s, char *buf, size_t len, int *date_only);
 
 /* Reads a whole file (or stdin for "-") into a NUL-terminated heap buffer with
  * read(), at most TPS_READ_MAX bytes (a longer file or an endless device is refused

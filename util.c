@@ -6,6 +6,7 @@
 #include "tpsdb.h"
 #include "escape.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -310,4 +311,70 @@ void tps_copy(char *dst, size_t len, const char *src, size_t n)
 		k++;
 	}
 	dst[k] = '\0';
+}
+
+/* n digits at *p as a number into *out; advances *p. 0 ok, -1 otherwise. */
+static int digits(const char **p, int n, int *out)
+{
+	int v = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (!isdigit((unsigned char)(*p)[i]))
+			return -1;
+		v = v * 10 + ((*p)[i] - '0');
+	}
+	*p += n;
+	*out = v;
+	return 0;
+}
+
+static int days_in(int y, int m)
+{
+	static const int d[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int leap = (y % 4 == 0 && y % 100) || y % 400 == 0;
+
+	return m == 2 && leap ? 29 : d[m - 1];
+}
+
+int tps_parse_date(const char *s, char *buf, size_t len, int *date_only)
+{
+	const char *p = s;
+	int y, mo, d, h = 0, mi = 0, sec = 0, oh, om;
+
+	if (strlen(s) >= len || digits(&p, 4, &y) || *p++ != '-' || digits(&p, 2, &mo) ||
+	    *p++ != '-' || digits(&p, 2, &d))
+		return -1;
+	if (mo < 1 || mo > 12 || d < 1 || d > days_in(y, mo))
+		return -1;
+	*date_only = *p == '\0';
+	if (*date_only) {
+		snprintf(buf, len, "%s", s);
+		return 0;
+	}
+	if ((*p != 'T' && *p != ' ') || (p++, digits(&p, 2, &h)) || *p++ != ':' ||
+	    digits(&p, 2, &mi) || h > 23 || mi > 59)
+		return -1;
+	if (*p == ':') {
+		p++;
+		if (digits(&p, 2, &sec) || sec > 59)
+			return -1;
+		if (*p == '.') {
+			if (!isdigit((unsigned char)*++p))
+				return -1;
+			while (isdigit((unsigned char)*p))
+				p++;
+		}
+	}
+	if (*p == 'Z' || *p == 'z') {
+		p++;
+	} else if (*p == '+' || *p == '-') {
+		p++;
+		if (digits(&p, 2, &oh) || *p++ != ':' || digits(&p, 2, &om) || oh > 23 || om > 59)
+			return -1;
+	}
+	if (*p)
+		return -1;
+	snprintf(buf, len, "%s", s);
+	buf[10] = 'T';
+	return 0;
 }

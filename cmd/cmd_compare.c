@@ -9,6 +9,7 @@
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/compare_write.h"
+#include "reports/md.h"
 #include "reports/parity.h"
 #include "schema/labels.h"
 #include "tpsdb.h"

@@ -13,6 +13,7 @@
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/compare_write.h"
+#include "reports/md.h"
 #include "reports/gate_write.h"
 #include "schema/baseline.h"
 #include "schema/labels.h"

@@ -143,11 +143,4 @@ int format_opt_parse(const char *arg, enum out_format *fmt, const char *usage);
  * is each command's own document, not a table. */
 enum table_format format_table(enum out_format fmt);
 
-/* $GITHUB_STEP_SUMMARY opened for appending (never truncated), or NULL when it is
- * unset or empty, or after a warning line when it cannot be opened: the summary is
- * a courtesy, never a reason to fail. Close with step_summary_close(). */
-FILE *step_summary_open(void);
-/* Closes f (NULL is fine), warning when the writes did not all reach the file. */
-void step_summary_close(FILE *f);
-
 #endif

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,4 +254,29 @@ void md_num(char *buf, size_t len, const char *fmt, double v)
 		snprintf(buf, len, fmt, v);
 	else
 		snprintf(buf, len, "-");
+}
+
+FILE *step_summary_open(void)
+{
+	const char *path = getenv("GITHUB_STEP_SUMMARY");
+	FILE *f;
+
+	if (!path || !*path)
+		return NULL;
+	if (!(f = fopen(path, "a")))
+		tps_warning("cannot append to $GITHUB_STEP_SUMMARY '%s': %s", path,
+			    strerror(errno));
+	return f;
+}
+
+void step_summary_close(FILE *f)
+{
+	int bad;
+
+	if (!f)
+		return;
+	bad = ferror(f);
+	if (fclose(f) != 0 || bad)
+		tps_warning("cannot write $GITHUB_STEP_SUMMARY: %s",
+			    errno ? strerror(errno) : "write error");
 }

@@ -83,4 +83,11 @@ size_t md_width(const char *s);
  * shows a missing number. */
 void md_num(char *buf, size_t len, const char *fmt, double v);
 
+/* $GITHUB_STEP_SUMMARY opened for appending (never truncated), or NULL when it is
+ * unset or empty, or after a warning line when it cannot be opened: the summary is
+ * a courtesy, never a reason to fail. Close with step_summary_close(). */
+FILE *step_summary_open(void);
+/* Closes f (NULL is fine), warning when the writes did not all reach the file. */
+void step_summary_close(FILE *f);
+
 #endif
