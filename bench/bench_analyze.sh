@@ -2,8 +2,11 @@
 # bench_analyze.sh: times 'tpsdb compare' and 'tpsdb gate' over a store of one million
 # samples, next to the plain sqlite3 CLI running the equivalent GROUP BY over the same
 # file (the floor no tpsdb query can beat), and prints wall time, max RSS and ratio.
-# Goal: each command <= 0.3 s and <= 64 MB. Usage: bench/bench_analyze.sh [store]
-# (TPSDB_BIN names the binary; otherwise a Release build is made under build-bench/).
+# Goal: each command <= 2x its floor and <= 64 MB. Usage: bench/bench_analyze.sh
+# [store] (TPSDB_BIN names the binary; otherwise a Release build is made under
+# build-bench/). OLD_BIN=path measures an older binary beside it in the same run;
+# BENCH_ROUNDS=k (default 1) measures k rounds, the order reversed every other
+# round (the machine's speed moves between rounds: read each round's ratios).
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,6 +16,10 @@ if [ -z "$bin" ]; then
 	cmake --build "$src/build-bench" --target tpsdb -j"$(nproc)" >/dev/null
 	bin=$src/build-bench/tpsdb
 fi
+old=${OLD_BIN:-}
+[ -z "$old" ] || [ -x "$old" ] || { echo "bench_analyze: no tpsdb at '$old' (OLD_BIN)" >&2; exit 1; }
+rounds=${BENCH_ROUNDS:-1}
+case $rounds in ''|*[!0-9]*|0) echo "bench_analyze: BENCH_ROUNDS must be a count >= 1" >&2; exit 1;; esac
 for tool in sqlite3 /usr/bin/time; do
 	command -v "$tool" >/dev/null || { echo "bench_analyze: needs $tool" >&2; exit 3; }
 done
@@ -115,17 +122,31 @@ SELECT x.model_id, x.spec_type, x.n_max, x.side, avg(s.prompt_per_second), avg(s
   total(s.draft_n_accepted) / total(s.draft_n) FROM both_ x JOIN sample s ON s.run_id = x.id
 WHERE s.flags = 0 GROUP BY x.model_id, x.spec_type, x.n_max, x.side;"
 
-echo
-printf '%-34s %9s %11s\n' "what" "wall" "max RSS"
-measure "tpsdb compare (200 verdicts)" "$bin" --db "$db" compare --ours ours --vs llama.cpp --json
-tc=$last_t
-[ "$(jq '.rows | length' "$work/out" 2>/dev/null || echo '?')" != 0 ] || echo "  (compare printed no rows)"
-measure "sqlite3 floor (compare GROUP BY)" sqlite3 "$db" "$floor_compare"
-fc=$last_t
-measure "tpsdb gate (140 checks)" "$bin" --db "$db" gate --baseline bench-base --engine ours --json
-tg=$last_t
-measure "sqlite3 floor (gate GROUP BY)" sqlite3 "$db" "$floor_gate"
-fg=$last_t
-echo
-awk -v a="$tc" -v b="$fc" 'BEGIN { printf "compare / floor: %.2fx\n", (b > 0 ? a / b : 0) }'
-awk -v a="$tg" -v b="$fg" 'BEGIN { printf "gate / floor:    %.2fx\n", (b > 0 ? a / b : 0) }'
+# one_round <binary> <name>: compare and gate of that binary beside their floors.
+one_round() {
+	local b=$1 name=$2 tc fc tg fg
+	measure "$name compare (200 verdicts)" "$b" --db "$db" compare --ours ours --vs llama.cpp --json
+	tc=$last_t
+	[ "$(jq '.rows | length' "$work/out" 2>/dev/null || echo '?')" != 0 ] || echo "  (compare printed no rows)"
+	measure "sqlite3 floor (compare GROUP BY)" sqlite3 "$db" "$floor_compare"
+	fc=$last_t
+	measure "$name gate (140 checks)" "$b" --db "$db" gate --baseline bench-base --engine ours --json
+	tg=$last_t
+	measure "sqlite3 floor (gate GROUP BY)" sqlite3 "$db" "$floor_gate"
+	fg=$last_t
+	awk -v a="$tc" -v b="$fc" -v n="$name" 'BEGIN { printf "%s compare / floor: %.2fx\n", n, (b > 0 ? a / b : 0) }'
+	awk -v a="$tg" -v b="$fg" -v n="$name" 'BEGIN { printf "%s gate / floor:    %.2fx\n", n, (b > 0 ? a / b : 0) }'
+}
+
+for r in $(seq 1 "$rounds"); do
+	echo
+	echo "round $r"
+	printf '%-34s %9s %11s\n' "what" "wall" "max RSS"
+	if [ -n "$old" ] && [ $((r % 2)) = 0 ]; then
+		one_round "$old" old
+		one_round "$bin" tpsdb
+	else
+		one_round "$bin" tpsdb
+		[ -z "$old" ] || one_round "$old" old
+	fi
+done
