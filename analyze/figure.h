@@ -64,9 +64,14 @@ struct plot_parity {
 	const char *const *groups;  /* x labels */
 	const char *const *engines; /* one bar colour each, keyed by the label; an
 				       engine without a bar is left out of the legend */
+	const char *const *labels;  /* each engine's legend ("ours vs llama.cpp");
+				       NULL: the engines' labels */
 	/* n_engines * n_groups, engine-major: [e * n_groups + g]; NaN: no bar. */
 	const double *delta, *lo, *hi;
 	double band_pct;            /* the parity band shaded around 0 */
+	size_t n_spoiled;           /* cells with no bar because their verdict is
+				       spoiled (an environment finding) */
+	unsigned spoiled_env;       /* their findings, RUN_ENV_* bits */
 };
 
 #endif

@@ -1,4 +1,4 @@
-/* study.c: the study in order: the engine columns and the reference, the base
+/* study.c: the study in order: the engine columns and who is judged, the base
  * cells and their verdicts, the speculative and per-prompt tables, the runs behind
  * them, the quality rows to word and the figures (one study_*.c each), and the
  * release of what they built. */
@@ -30,7 +30,11 @@ static void add_engine(struct study *t, const char *label, const char *role)
 }
 
 /* The columns: the engines asked for in that order, else every engine with a run
- * by role; and the reference: asked for, else the first upstream engine. */
+ * by role; and who is judged: with a reference (--ref), every other engine against
+ * it; without, ours (the column of role ours, else the first) against every other
+ * column, the question 'compare --ours' answers. An upstream engine is a column
+ * like any other: it was the reference once, which left a report without one
+ * answering nothing. */
 static int pick_engines(struct study *t, const struct study_opts *o, const struct pool *p,
 			size_t n_pools)
 {
@@ -79,16 +83,12 @@ static int pick_engines(struct study *t, const struct study_opts *o, const struc
 		ret = 0;
 		goto out;
 	}
-	for (i = 0; i < t->n_engines && !t->ref; i++) {
-		if (study_same(t->engines[i].role, "upstream"))
-			t->ref = tps_xstrdup(t->engines[i].label);
+	for (i = 0; i < t->n_engines && !t->ours; i++) {
+		if (study_same(t->engines[i].role, "ours"))
+			t->ours = tps_xstrdup(t->engines[i].label);
 	}
-	/* An upstream engine left out of the columns is still the reference. */
-	for (i = 0; i < n && !t->ref; i++) {
-		if (study_same(r[i]->role, "upstream") &&
-		    (!o->n_models || study_in_list(o->models, o->n_models, r[i]->model)))
-			t->ref = tps_xstrdup(r[i]->engine);
-	}
+	if (!t->ours && t->n_engines)
+		t->ours = tps_xstrdup(t->engines[0].label);
 	ret = 0;
 out:
 	free(r);
@@ -184,6 +184,7 @@ void study_release(struct study *t)
 	}
 	free(t->runs);
 	free(t->ref);
+	free(t->ours);
 	free(t->fig.cols);
 	free(t->fig.models);
 	free(t->fig.model_trends);

@@ -57,7 +57,11 @@ struct study_opts {
 	size_t n_models;
 	const char *tag;            /* the tag the input was loaded with (NULL: any);
 				       the study itself filters nothing by it */
-	const char *ref;            /* the reference engine; NULL: the first upstream */
+	const char *ref;            /* the reference engine (--ref): every other engine
+				       is judged against it; NULL: ours (role ours,
+				       else the first column) is judged against every
+				       other engine, as 'compare --ours <ours> --vs
+				       <engine>' judges it */
 	int figures;                /* also the report's figures (study.fig) */
 };
 
@@ -65,9 +69,12 @@ struct tables_engine {
 	char *label, *role;
 };
 
-/* One metric's verdict against the reference. */
+/* One metric's verdict of a cell: with a reference, of the cell's engine against
+ * the reference; without, of ours against the cell's engine (ours' own cell has
+ * none). */
 struct tables_verdict {
-	int has;              /* 0: no pairs were judged (or this is the reference) */
+	int has;              /* 0: no pairs were judged (or this is the reference,
+				 or ours without one) */
 	struct verdict v;
 };
 
@@ -76,8 +83,11 @@ struct tables_base_cell {
 	int present;          /* the engine has a base run of this model */
 	double pp, tg;        /* the estimate's centre of the comparison the cell's
 				 verdict comes from (so the value and the verdict
-				 are one estimate); without one, the median of the
-				 latest base run; NaN when every sample was flagged */
+				 are one estimate): its engine's side of it; for the
+				 reference, or for ours without one, the first
+				 comparison that has one; without any, the median
+				 of the latest base run; NaN when every sample was
+				 flagged */
 	int est_pp, est_tg;   /* pp / tg already came from an estimate */
 	char run[40];
 	char *tag;
@@ -133,8 +143,10 @@ struct tables_run {
 	int64_t n_max;
 };
 
-/* The one-line answer of an engine against the reference over one metric: the
- * base cells with a verdict (not forced), and analyze/answer.h's answer of them. */
+/* The one-line answer of one comparison over one metric: an engine against the
+ * reference, or without one ours against an engine; the base cells with a
+ * verdict (not forced; a spoiled one is counted apart), and analyze/answer.h's
+ * answer of them. */
 struct study_answer {
 	size_t n;                 /* cells; 0: no answer (the reference, no verdicts) */
 	struct answer a;
@@ -151,7 +163,7 @@ enum study_fail {
 	STUDY_NO_PROMPTS,     /* a: the prompts of run a were not loaded */
 	STUDY_TOLERANCE,      /* series_assemble() refused its tolerance */
 	STUDY_CHANGEPOINTS,   /* the change-point search failed */
-	STUDY_NO_REFERENCE,   /* a parity figure without a reference engine */
+	STUDY_NO_PAIR,        /* a parity figure with no two engines to compare */
 };
 
 struct study_error {
@@ -166,24 +178,38 @@ struct study_arena;
 struct study_arena *study_arena_new(void);
 void study_arena_free(struct study_arena *a); /* accepts NULL */
 
-/* The report's figures (study_opts.figures): the trend of the model with the
- * longest history, one trend per model of the tables (for the HTML pages), the
- * sweep of the first speculative row and the tg parity bars. Every pointer lives
- * in the study's arena or its tables. */
+/* The report's figures (study_opts.figures): the trends of decode and of prefill,
+ * each of the model with the longest history of that metric, one decode trend per
+ * model of the tables (for the HTML pages), the sweep of the first speculative
+ * row and the parity bars of tg and of pp. Every pointer lives in the study's
+ * arena or its tables. */
 struct study_figures {
 	const char **cols;            /* the table's engines: one colour each */
-	struct plot_trend trend;      /* no series: nothing to draw */
+	struct plot_trend trend;      /* tg; no series: nothing to draw */
 	const char *trend_model;      /* NULL: no history */
+	struct plot_trend trend_pp;   /* the same of pp */
+	const char *trend_pp_model;
 	const char **models;          /* every model of the tables, in order */
 	size_t n_models;
 	struct plot_trend *model_trends; /* n_models */
-	int has_sweep, has_parity;
+	int has_sweep, has_parity, has_parity_pp; /* a figure with a bar to draw */
 	struct plot_sweep sweep;
-	struct plot_parity parity;
+	struct plot_parity parity;    /* tg */
+	struct plot_parity parity_pp;
+};
+
+/* A forced comparison: which one (labels borrowed from the study) and its note. */
+struct study_note {
+	const char *ours, *vs;
+	struct parity_note note;            /* borrows the input */
 };
 
 struct study {
 	char *ref;                          /* NULL when there is none */
+	char *ours;                         /* without a reference, the engine judged
+					       against every other one: role ours,
+					       else the first column; NULL with one
+					       (or without engines) */
 	struct tables_engine *engines;
 	size_t n_engines;
 	struct tables_base_row *base;
@@ -196,8 +222,10 @@ struct study {
 	size_t n_prompts;
 	size_t *quality;                    /* indexes into in.quality the report shows */
 	size_t n_quality;
-	struct study_answer *answers;       /* 2 per engine, [2 * e + m]: m 0 pp, 1 tg */
-	struct parity_note *notes;          /* forced comparisons, borrowing the input */
+	struct study_answer *answers;       /* 2 per engine, [2 * e + m]: m 0 pp, 1 tg;
+					       without a reference, engine e's are
+					       those of ours against e */
+	struct study_note *notes;           /* forced comparisons */
 	size_t n_notes;
 	struct tables_run *runs;            /* ordered by model, config, engine */
 	size_t n_runs;
@@ -208,7 +236,8 @@ struct study {
 
 /* The study of in under o: every pool that matches o (the newest run's medians
  * of unflagged samples where no comparison was made; verdicts from
- * parity_decide() of the pools against the reference, compare's estimate;
+ * parity_decide() of each engine's pools against the reference's, or without a
+ * reference of ours' pools against each other engine's, compare's estimate;
  * speculative rungs from series_assemble();
  * with o->figures, the figures too). An engine in o->engines or o->ref without
  * runs is an error. Fills *s, which borrows from in (in must outlive s) and which
@@ -289,9 +318,11 @@ int study_sweep(const struct study_input *in, const char *const *engines, size_t
 		struct plot_sweep *out, struct study_error *err);
 
 /* A parity figure: the delta % of metric with its interval for every base cell,
- * one bar per engine other than the reference, the widest effective band of the
- * verdicts shaded; a forced comparison has no bar. No reference engine is an
- * error. 0 ok, -1 with *err set. */
+ * one bar per engine other than the reference (without one: per engine other
+ * than ours, the delta of ours against it), the widest effective band of the
+ * verdicts shaded; a forced or spoiled comparison has no bar (out->n_spoiled
+ * counts the spoiled ones). No engine to compare ours with is an error. 0 ok, -1
+ * with *err set. */
 int study_parity(const struct study_opts *o, const struct study_input *in, int metric,
 		 struct study_arena *a, struct plot_parity *out, struct study_error *err);
 

@@ -1,7 +1,8 @@
-/* study_answer.c: the one-line answer of each engine against the reference, per
- * metric over the base cells that have a verdict (analyze/answer.c), decided here
- * once so that the report's markdown, text and HTML only word it. A forced
- * comparison, which the table calls not comparable, is left out. */
+/* study_answer.c: the one-line answer of each comparison (an engine against the
+ * reference, or without one ours against an engine), per metric over the base
+ * cells that have a verdict (analyze/answer.c), decided here once so that the
+ * report's markdown, text and HTML only word it. A forced comparison, which the
+ * table calls not comparable, is left out; a spoiled one is counted apart. */
 #include "analyze/study_int.h"
 #include "analyze/answer.h"
 #include "tpsdb.h"
@@ -15,10 +16,12 @@ void study_build_answers(struct study *t)
 	int m;
 
 	t->answers = tps_xcalloc(2 * t->n_engines + 1, sizeof(*t->answers));
-	if (!t->ref)
+	if (!t->ref && !t->ours)
 		return;
 	for (e = 0; e < t->n_engines; e++) {
-		if (study_same(t->engines[e].label, t->ref))
+		/* The engine judged against the others has no answer of its own: the
+		 * others' cells hold its verdicts. */
+		if (study_same(t->engines[e].label, t->ref ? t->ref : t->ours))
 			continue;
 		for (m = 0; m < 2; m++) {
 			struct study_answer *sa = &t->answers[2 * e + (size_t)m];

@@ -1,7 +1,8 @@
 /* study_base.c: the base table, one row per model and endpoint and one cell per
- * engine: the estimate's centres and the verdicts of each metric against the
- * reference engine, the very numbers 'tpsdb compare' prints (the latest base
- * run's medians only where no comparison was made). */
+ * engine: the estimate's centres and the verdicts of each metric, of every engine
+ * against the reference engine, or without one of ours against every other
+ * engine, the very numbers 'tpsdb compare' prints (the latest base run's medians
+ * only where no comparison was made). */
 #include "analyze/study_int.h"
 #include "analyze/stats.h"
 #include "analyze/trend.h"
@@ -73,9 +74,14 @@ int study_build_cells(const struct study_opts *o, struct study *t,
 	return 0;
 }
 
-static void take_verdicts(struct study *t, size_t e, const struct parity_result *pr)
+/* The rows of pr into the base cells of column e, the engine judged against (or
+ * for) in this comparison: e is pr's ours side with a reference, its vs side
+ * without one (ours against e). other is the column of the comparison's other
+ * engine (-1: not a column), whose cell takes its centre from the first
+ * comparison that has one. */
+static void take_verdicts(struct study *t, size_t e, long other, int e_is_ours,
+			  const struct parity_result *pr)
 {
-	long ref = t->ref ? study_engine_index(t, t->ref) : -1;
 	size_t i, k;
 
 	for (i = 0; i < pr->n_rows; i++) {
@@ -92,17 +98,18 @@ static void take_verdicts(struct study *t, size_t e, const struct parity_result 
 			v->v = pw->v;
 			c->forced |= pw->forced;
 			/* The value beside a verdict is the estimate's own centre, as
-			 * compare prints it; the reference takes its centre from the
-			 * first comparison that has one. */
+			 * compare prints it; the other engine's cell (the reference, or
+			 * ours) takes its centre from the first comparison that has one. */
 			if (v->has) {
 				int pp = !strcmp(pw->metric, "pp");
-				struct tables_base_cell *rc = ref >= 0 ?
-					&t->base[k].cells[ref] : NULL;
+				struct tables_base_cell *rc = other >= 0 ?
+					&t->base[k].cells[other] : NULL;
 
-				*(pp ? &c->pp : &c->tg) = pw->ours_median;
+				*(pp ? &c->pp : &c->tg) = e_is_ours ? pw->ours_median : pw->vs_median;
 				*(pp ? &c->est_pp : &c->est_tg) = 1;
 				if (rc && rc->present && !(pp ? rc->est_pp : rc->est_tg)) {
-					*(pp ? &rc->pp : &rc->tg) = pw->vs_median;
+					*(pp ? &rc->pp : &rc->tg) = e_is_ours ? pw->vs_median :
+									      pw->ours_median;
 					*(pp ? &rc->est_pp : &rc->est_tg) = 1;
 				}
 			}
@@ -110,6 +117,7 @@ static void take_verdicts(struct study *t, size_t e, const struct parity_result 
 	}
 	for (i = 0; i < pr->n_notes; i++) {
 		const struct run *cs = pr->notes[i].cell;
+		struct study_note *sn;
 		if (pr->notes[i].kind != PARITY_NOTE_FORCED)
 			continue;
 		for (k = 0; k < t->n_base; k++) {
@@ -120,9 +128,12 @@ static void take_verdicts(struct study *t, size_t e, const struct parity_result 
 				c->diff = pr->notes[i].diff;
 		}
 		/* The note borrows the input's sides, not the result's rows: it
-		 * outlives pr. */
+		 * outlives pr. Its labels are the study's own. */
 		t->notes = tps_xrealloc(t->notes, (t->n_notes + 1) * sizeof(*t->notes));
-		t->notes[t->n_notes++] = pr->notes[i];
+		sn = &t->notes[t->n_notes++];
+		sn->note = pr->notes[i];
+		sn->ours = e_is_ours ? t->engines[e].label : t->ours;
+		sn->vs = e_is_ours ? t->ref : t->engines[e].label;
 	}
 }
 
@@ -143,47 +154,63 @@ static struct pool *pools_of(const struct pool *p, size_t n, const char *engine,
 	return v;
 }
 
-int study_build_verdicts(const struct study_opts *o, struct study *t,
-			  const struct study_input *in)
+/* One comparison, ours_label's pools against vs_label's, per model asked for, into
+ * the cells of column e (take_verdicts()). 0 ok, -1 with t->err set. */
+static int judge(const struct study_opts *o, struct study *t, const struct study_input *in,
+		 const char *ours_label, const char *vs_label, size_t e, long other, int e_is_ours)
 {
 	struct parity_result pr = { 0 };
 	struct parity_opts po;
 	struct parity_input pi;
-	size_t e, m, nm = o->n_models ? o->n_models : 1;
+	size_t m, nm = o->n_models ? o->n_models : 1;
 	int ret = 0;
 
-	if (!t->ref)
-		return 0;
-	for (e = 0; e < t->n_engines && !ret; e++) {
-		if (study_same(t->engines[e].label, t->ref))
-			continue;
-		for (m = 0; m < nm && !ret; m++) {
-			const char *model = o->n_models ? o->models[m] : NULL;
-			struct pool *a = pools_of(in->pools, in->n_pools, t->engines[e].label,
-						  model, &pi.n_ours);
-			struct pool *b = pools_of(in->pools, in->n_pools, t->ref, model, &pi.n_vs);
+	for (m = 0; m < nm && !ret; m++) {
+		const char *model = o->n_models ? o->models[m] : NULL;
+		struct pool *a = pools_of(in->pools, in->n_pools, ours_label, model, &pi.n_ours);
+		struct pool *b = pools_of(in->pools, in->n_pools, vs_label, model, &pi.n_vs);
 
-			pi.ours = a;
-			pi.vs = b;
-			parity_opts_init(&po);
-			po.ours = t->engines[e].label;
-			po.vs = t->ref;
-			/* A report must not stop at one odd cell: it says "not
-			 * comparable" in its cell and lists the reason. */
-			po.force = 1;
-			if (parity_decide(&pi, &po, &pr) < 0) {
-				study_fail(&t->err, STUDY_PARITY, NULL, NULL);
-				t->err.stop.stop = pr.stop;
-				t->err.stop.stop_cell = pr.stop_cell;
-				t->err.stop.stop_diff = pr.stop_diff;
-				ret = -1;
-			} else {
-				take_verdicts(t, e, &pr);
-			}
-			parity_result_release(&pr);
-			free(a);
-			free(b);
+		pi.ours = a;
+		pi.vs = b;
+		parity_opts_init(&po);
+		po.ours = ours_label;
+		po.vs = vs_label;
+		/* A report must not stop at one odd cell: it says "not comparable" in
+		 * its cell and lists the reason. */
+		po.force = 1;
+		if (parity_decide(&pi, &po, &pr) < 0) {
+			study_fail(&t->err, STUDY_PARITY, NULL, NULL);
+			t->err.stop.stop = pr.stop;
+			t->err.stop.stop_cell = pr.stop_cell;
+			t->err.stop.stop_diff = pr.stop_diff;
+			ret = -1;
+		} else {
+			take_verdicts(t, e, other, e_is_ours, &pr);
 		}
+		parity_result_release(&pr);
+		free(a);
+		free(b);
 	}
 	return ret;
+}
+
+int study_build_verdicts(const struct study_opts *o, struct study *t,
+			 const struct study_input *in)
+{
+	const char *judged = t->ref ? t->ref : t->ours;
+	long other = judged ? study_engine_index(t, judged) : -1;
+	size_t e;
+
+	if (!judged)
+		return 0;
+	for (e = 0; e < t->n_engines; e++) {
+		const char *x = t->engines[e].label;
+
+		if (study_same(x, judged))
+			continue;
+		if (t->ref ? judge(o, t, in, x, t->ref, e, other, 1) < 0 :
+		    judge(o, t, in, t->ours, x, e, other, 0) < 0)
+			return -1;
+	}
+	return 0;
 }

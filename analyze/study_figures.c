@@ -502,13 +502,18 @@ void study_parity_of(const struct study *t, int metric, struct study_arena *a,
 {
 	const char **groups = arena_calloc(a, t->n_base, sizeof(*groups));
 	const char **eng = arena_calloc(a, t->n_engines, sizeof(*eng));
+	const char **lab = arena_calloc(a, t->n_engines, sizeof(*lab));
+	const char *judged = t->ref ? t->ref : t->ours;
+	const char *mn = metric == STUDY_PP ? "pp" : "tg";
 	size_t *gi = arena_calloc(a, t->n_base, sizeof(*gi));
-	size_t ng = 0, ne = 0, e, i;
+	size_t ng = 0, ne = 0, e, i, n_spoiled = 0;
 	double *delta, *lo, *hi, band = VERDICT_BAND_PCT;
+	unsigned env = 0;
 
 	memset(out, 0, sizeof(*out));
 	/* A group per base row that has a verdict; forced comparisons are left out,
-	 * as the table calls them not comparable. */
+	 * as the table calls them not comparable. A spoiled one keeps its group
+	 * (the model is on the axis) without a bar. */
 	for (i = 0; i < t->n_base; i++) {
 		for (e = 0; e < t->n_engines; e++) {
 			const struct tables_base_cell *c = &t->base[i].cells[e];
@@ -521,9 +526,16 @@ void study_parity_of(const struct study *t, int metric, struct study_arena *a,
 		gi[ng] = i;
 		groups[ng++] = keep(a, cell_label_endpoint(t->base[i].model, t->base[i].endpoint));
 	}
+	/* A bar per engine but the one the others are judged against: with a
+	 * reference its delta against it; without, ours' delta against it, named
+	 * so in the legend. */
 	for (e = 0; e < t->n_engines; e++) {
-		if (!t->ref || !study_same(t->engines[e].label, t->ref))
-			eng[ne++] = t->engines[e].label;
+		if (judged && study_same(t->engines[e].label, judged))
+			continue;
+		lab[ne] = t->ref ? t->engines[e].label :
+			keep(a, tps_xasprintf("%s vs %s", judged ? judged : "",
+					      t->engines[e].label));
+		eng[ne++] = t->engines[e].label;
 	}
 	delta = arena_calloc(a, ne * ng, sizeof(*delta));
 	lo = arena_calloc(a, ne * ng, sizeof(*lo));
@@ -538,6 +550,13 @@ void study_parity_of(const struct study *t, int metric, struct study_arena *a,
 			delta[x] = lo[x] = hi[x] = NAN;
 			if (!c->present || !v->has || c->forced)
 				continue;
+			/* Its interval is the environment's as much as the engine's:
+			 * a bar would be read as an answer. */
+			if (v->v.kind == VERDICT_SPOILED) {
+				n_spoiled++;
+				env |= v->v.spoiled;
+				continue;
+			}
 			delta[x] = v->v.delta_pct;
 			lo[x] = v->v.ci_lo_pct;
 			hi[x] = v->v.ci_hi_pct;
@@ -547,16 +566,35 @@ void study_parity_of(const struct study *t, int metric, struct study_arena *a,
 	out->groups = groups;
 	out->n_groups = ng;
 	out->engines = eng;
+	out->labels = lab;
 	out->n_engines = ne;
 	out->delta = delta;
 	out->lo = lo;
 	out->hi = hi;
 	out->band_pct = band;
-	out->title = keep(a, tps_xasprintf("parity: %s delta %% against %s per model (90%% interval), "
-					   "shaded: parity band", metric == STUDY_PP ? "pp" : "tg",
-					   t->ref ? t->ref : "-"));
-	out->ylabel = keep(a, tps_xasprintf("%s delta %% vs %s", metric == STUDY_PP ? "pp" : "tg",
-					    t->ref ? t->ref : "-"));
+	if (t->ref) {
+		out->title = keep(a, tps_xasprintf("parity: %s delta %% against %s per model (90%% "
+						   "interval), shaded: parity band", mn, t->ref));
+		out->ylabel = keep(a, tps_xasprintf("%s delta %% vs %s", mn, t->ref));
+	} else {
+		/* The labels travel in the legend (a data file); the title names the
+		 * roles only. */
+		out->title = keep(a, tps_xasprintf("parity: %s delta %% of ours against each other "
+						   "engine per model (90%% interval), shaded: "
+						   "parity band", mn));
+		out->ylabel = keep(a, tps_xasprintf("%s delta %% of ours vs the engine", mn));
+	}
+	out->n_spoiled = n_spoiled;
+	out->spoiled_env = env;
+}
+
+/* Does p hold a bar to draw? */
+static int has_bar(const struct plot_parity *p)
+{
+	for (size_t i = 0; i < p->n_engines * p->n_groups; i++)
+		if (isfinite(p->delta[i]))
+			return 1;
+	return 0;
 }
 
 int study_parity(const struct study_opts *o, const struct study_input *in, int metric,
@@ -570,17 +608,22 @@ int study_parity(const struct study_opts *o, const struct study_input *in, int m
 		*err = t.err;
 		goto out;
 	}
-	if (!t.ref) {
-		study_fail(err, STUDY_NO_REFERENCE, NULL, NULL);
+	if (!t.ref && t.n_engines < 2) {
+		study_fail(err, STUDY_NO_PAIR, t.ours, NULL);
 		goto out;
 	}
 	/* The labels must outlive t: the figure keeps copies in the arena. */
 	study_parity_of(&t, metric, a, out);
 	{
 		const char **eng = (const char **)out->engines;
+		const char **lab = (const char **)out->labels;
 		size_t e;
-		for (e = 0; e < out->n_engines; e++)
-			eng[e] = arena_strdup(a, eng[e]);
+		for (e = 0; e < out->n_engines; e++) {
+			if (lab[e] == eng[e])
+				lab[e] = eng[e] = arena_strdup(a, eng[e]);
+			else
+				eng[e] = arena_strdup(a, eng[e]);
+		}
 	}
 	ret = 0;
 out:
@@ -588,9 +631,10 @@ out:
 	return ret;
 }
 
-/* The report's figures: the trend of the model with the longest history among
- * the tables' (a model with three single points says nothing), one trend per
- * model for its page, the sweep of the first speculative row and the tg parity. */
+/* The report's figures: the trends of decode and prefill, each of the model with
+ * the longest history of that metric among the tables' (a model with three single
+ * points says nothing), one decode trend per model for its page, the sweep of the
+ * first speculative row and the parity bars of tg and pp. */
 int study_build_figures(struct study *t, const struct study_input *in)
 {
 	struct study_figures *d = &t->fig;
@@ -621,6 +665,18 @@ int study_build_figures(struct study *t, const struct study_input *in)
 		if (study_trend(&to, in, t->arena, &d->trend, NULL, &t->err) < 0)
 			return -1;
 	}
+	/* Prefill has a history of its own: a model may hold more runs with a
+	 * prefill value than with a decode one. */
+	d->trend_pp_model = study_trend_longest(in, d->cols, t->n_engines, d->models,
+						d->n_models, NULL, STUDY_NULL, STUDY_PP);
+	memset(&d->trend_pp, 0, sizeof(d->trend_pp));
+	if (d->trend_pp_model) {
+		to.model = d->trend_pp_model;
+		to.metric = STUDY_PP;
+		if (study_trend(&to, in, t->arena, &d->trend_pp, NULL, &t->err) < 0)
+			return -1;
+		to.metric = STUDY_TG;
+	}
 	d->model_trends = tps_xcalloc(d->n_models + 1, sizeof(*d->model_trends));
 	for (i = 0; i < d->n_models; i++) {
 		to.model = d->models[i];
@@ -632,9 +688,11 @@ int study_build_figures(struct study *t, const struct study_input *in)
 		study_sweep_of(t, 0, t->arena, &d->sweep);
 		d->has_sweep = d->sweep.n_series > 0;
 	}
-	if (t->ref && t->n_base) {
+	if ((t->ref || t->ours) && t->n_base) {
 		study_parity_of(t, STUDY_TG, t->arena, &d->parity);
-		d->has_parity = d->parity.n_groups && d->parity.n_engines;
+		d->has_parity = has_bar(&d->parity);
+		study_parity_of(t, STUDY_PP, t->arena, &d->parity_pp);
+		d->has_parity_pp = has_bar(&d->parity_pp);
 	}
 	return 0;
 }

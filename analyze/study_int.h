@@ -23,10 +23,12 @@ int study_series_shown(const struct study_opts *o, const struct study *t,
 /* The base table's rows and cells, medians of the unflagged samples (study_base.c). */
 int study_build_cells(const struct study_opts *o, struct study *t,
 		      const struct study_input *in);
-/* Each base cell's verdicts against t->ref, and the forced comparisons. */
+/* Each base cell's verdicts: against t->ref, or without one of t->ours against
+ * the cell's engine; and the forced comparisons. */
 int study_build_verdicts(const struct study_opts *o, struct study *t,
 			 const struct study_input *in);
-/* Each engine's answer against t->ref per metric (study_answer.c). */
+/* Each comparison's answer per metric: an engine's against t->ref, or ours'
+ * against the engine (study_answer.c). */
 void study_build_answers(struct study *t);
 /* The speculative columns, rows and best rungs, then the per-prompt tables of the
  * same series (study_spec.c). */

@@ -26,7 +26,7 @@ int study_in_list(const char *const *v, size_t n, const char *s)
 	return 0;
 }
 
-/* ours first, then other engines, the upstream reference last (the study's order). */
+/* ours first, then other engines, upstream engines last (the study's order). */
 int study_role_rank(const char *role)
 {
 	if (study_same(role, "ours"))

@@ -39,9 +39,13 @@ static const char help[] =
 	"           Each engine keeps one colour in every figure (its name picks it).\n"
 	"  sweep    decode tok/s (left axis, solid) and acceptance (right axis, dashed)\n"
 	"           against n_max, one colour per engine, for one model and spec type.\n"
-	"  parity   the delta % of --metric of each engine against the reference per\n"
-	"           model (base config), with its 90% interval and the parity band shaded; a\n"
-	"           pair of runs 'compare' would refuse (another GGUF) has no bar.\n"
+	"  parity   the delta % of --metric per model (base config), one bar per\n"
+	"           comparison: without --ref, ours (role ours, else the first engine)\n"
+	"           against each other engine ('ours vs <engine>' in the legend); with\n"
+	"           --ref, each engine against it. Each bar has its 90% interval, the\n"
+	"           parity band is shaded; a pair of runs 'compare' would refuse (another\n"
+	"           GGUF) has no bar, nor has a spoiled cell (an environment finding on\n"
+	"           an instance it used), which a line under the title counts.\n"
 	"\n"
 	"Options:\n"
 	"  --out <file>        the figure, ending in .png or .svg\n"
@@ -51,13 +55,14 @@ static const char help[] =
 	"  --metric pp|tg      trend and parity (default tg)\n"
 	"  --baseline <name>   trend: the band from this frozen baseline\n"
 	"  --tag <t>[,<t>...]  only runs with these tags (pooled whole: sweep, parity)\n"
-	"  --ref <engine>      parity: the reference (default: the first upstream engine)\n"
+	"  --ref <engine>      parity: judge every engine against this one (default:\n"
+	"                      ours against every other engine)\n"
 	"  --spec-type <s>     trend, sweep: the speculative config\n"
 	"  --n-max <n>         trend: the draft depth (default: the base run)\n"
 	"\n"
 	"Labels never reach gnuplot as commands: they travel in the data files.\n"
-	"Exit codes: 0 ok, 2 usage, 3 gnuplot missing or failed, nothing to plot, or a\n"
-	"store error.\n";
+	"Exit codes: 0 ok, 2 usage, 3 gnuplot missing or failed, nothing to plot (a\n"
+	"parity figure of one engine without --ref), or a store error.\n";
 
 enum {
 	OPT_OUT = 256, OPT_ENGINE, OPT_MODEL, OPT_METRIC, OPT_BASELINE, OPT_REF, OPT_SPEC,

@@ -1,8 +1,10 @@
 /* plot_parity.c: the parity figure: for each model one bar per engine, its delta
  * with its interval, the parity band shaded around 0, and an axis chosen so the
- * band stays visible, clipping (and counting) what lies beyond it. */
+ * band stays visible, clipping (and counting) what lies beyond it; a line says
+ * which cells have no bar because an environment finding spoiled them. */
 #include "reports/plot.h"
 #include "reports/plot_int.h"
+#include "reports/parity.h"
 #include "tpsdb.h"
 
 #include <math.h>
@@ -47,7 +49,9 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 	for (e = 0; e < p->n_engines * p->n_groups; e++)
 		nbars += isfinite(p->delta[e]);
 	if (!nbars || !p->n_groups)
-		return tps_error("nothing to plot: no cell has a parity delta");
+		return p->n_spoiled ? tps_error("nothing to plot: no cell has a parity delta (%zu "
+						"spoiled by an environment finding)", p->n_spoiled)
+				    : tps_error("nothing to plot: no cell has a parity delta");
 	if (plot_figure_begin(j, out, fmt, p->title) < 0)
 		return -1;
 	col = tps_xcalloc(p->n_engines + 1, sizeof(*col));
@@ -78,6 +82,21 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 	fprintf(j->gp, "set label 1 'axis +/-%.1f%%: intervals and bars beyond it are clipped "
 		"at the edge (%zu clipped); full values in the table' at graph 0.01, graph 0.97 "
 		"left front font ',8'\n", lim, n_clipped);
+	/* A spoiled cell has no bar, and the figure says why, so that a missing bar
+	 * is not read as parity. Our words and the findings' names only: no label. */
+	if (p->n_spoiled) {
+		char env[160], *note;
+
+		parity_env_names(p->spoiled_env, env, sizeof(env));
+		note = tps_xasprintf("no bar: %zu spoiled cell%s (%s while an instance it used "
+				     "measured): not an answer", p->n_spoiled,
+				     p->n_spoiled == 1 ? "" : "s", env);
+		q = plot_quote(note);
+		free(note);
+		fprintf(j->gp, "set label 2 %s at graph 0.01, graph 0.93 left front font ',8'\n", q);
+		free(q);
+		q = NULL;
+	}
 	if (!(f = plot_data_open(j, "groups", &path)))
 		goto out;
 	for (g = 0; g < p->n_groups; g++) {
@@ -104,7 +123,7 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 		snprintf(name, sizeof(name), "s%zu", e + 1);
 		if (!(f = plot_data_open(j, name, &path)))
 			goto out;
-		plot_put_field(f, "x\t", p->engines[e]);
+		plot_put_field(f, "x\t", p->labels ? p->labels[e] : p->engines[e]);
 		fprintf(f, "\tlo\thi\n");
 		for (g = 0; g < p->n_groups; g++) {
 			size_t i = e * p->n_groups + g;

@@ -4,6 +4,7 @@
 #include "reports/tables_int.h"
 #include "reports/csv.h"
 #include "reports/findings.h"
+#include "reports/parity.h"
 #include "reports/strv.h"
 #include "tpsdb.h"
 
@@ -76,9 +77,35 @@ static void csv_end(FILE *f, const struct csv_row *r)
 		csv_field(f, r->v[c], c == CSV_NCOLS - 1);
 }
 
+/* A base row's verdict columns. Without a reference the verdict is ours' against
+ * the row's engine, and the detail says so ("ours vs llama.cpp"); a spoiled one
+ * is "spoiled" with its findings in the detail ("spoiled (host-busy)"). detail
+ * holds the text. */
+static void csv_verdict(struct csv_row *r, const struct tables *t, size_t e,
+			const struct tables_verdict *v, char *detail, size_t len)
+{
+	char env[160] = "";
+	size_t at = 0;
+
+	r->v[CSV_VERDICT] = verdict_kind_name(v->v.kind);
+	r->v[CSV_REGRESSION] = verdict_regression_name(v->v.regression);
+	csv_num(r, CSV_DELTA, "%.2f", v->v.delta_pct);
+	r->v[CSV_SIGNIFICANT] = v->v.significant ? "1" : "0";
+	detail[0] = '\0';
+	if (!t->ref && t->ours)
+		at = (size_t)snprintf(detail, len, "%s vs %s", t->ours, t->engines[e].label);
+	if (v->v.kind == VERDICT_SPOILED && at < len) {
+		parity_env_names(v->v.spoiled, env, sizeof(env));
+		snprintf(detail + at, len - at, "%sspoiled (%s)", at ? ": " : "", env);
+	}
+	if (detail[0])
+		r->v[CSV_DETAIL] = detail;
+}
+
 static void csv_base(FILE *f, const struct tables *t)
 {
 	struct csv_row r;
+	char detail[512];
 	size_t i, e;
 	int m;
 
@@ -95,13 +122,18 @@ static void csv_base(FILE *f, const struct tables *t)
 				csv_num(&r, CSV_VALUE, "%.2f", m ? c->tg : c->pp);
 				if (t->ref && study_same(t->engines[e].label, t->ref)) {
 					r.v[CSV_VERDICT] = "ref";
+				} else if (!t->ref && t->ours &&
+					   study_same(t->engines[e].label, t->ours)) {
+					r.v[CSV_VERDICT] = "ours";
 				} else if (c->forced) {
 					r.v[CSV_VERDICT] = "not comparable";
+					if (!t->ref && t->ours) {
+						snprintf(detail, sizeof(detail), "%s vs %s", t->ours,
+							 t->engines[e].label);
+						r.v[CSV_DETAIL] = detail;
+					}
 				} else if (v->has) {
-					r.v[CSV_VERDICT] = verdict_kind_name(v->v.kind);
-					r.v[CSV_REGRESSION] = verdict_regression_name(v->v.regression);
-					csv_num(&r, CSV_DELTA, "%.2f", v->v.delta_pct);
-					r.v[CSV_SIGNIFICANT] = v->v.significant ? "1" : "0";
+					csv_verdict(&r, t, e, v, detail, sizeof(detail));
 				}
 				r.v[CSV_RUN] = c->run;
 				r.v[CSV_TAG] = c->tag;

@@ -1,6 +1,7 @@
 /* report_folder.c: where the report goes: stdout, or a folder of the report's
  * files (report.md and summary.txt, report.json, report.csv, or index.html and a
- * page per model) with the figures of the study drawn beside them by gnuplot. The
+ * page per model) with the figures of the study drawn beside them by gnuplot
+ * (trend, sweep and parity of decode; trend-pp and parity-pp of prefill). The
  * folder is built aside and swapped in whole (outfile.h), so a failure or a kill
  * leaves the previous report as it was. */
 #include "reports/report_folder.h"
@@ -18,8 +19,9 @@
  * (model-<i>.html, trend-<i>.svg): report_names() lists those too. */
 static const char *const report_files[] = {
 	"report.md", "report.json", "report.csv", "summary.txt",
-	"trend.png", "sweep.png", "parity.png",
-	"index.html", "trend.svg", "sweep.svg", "parity.svg", NULL,
+	"trend.png", "sweep.png", "parity.png", "trend-pp.png", "parity-pp.png",
+	"index.html", "trend.svg", "sweep.svg", "parity.svg", "trend-pp.svg", "parity-pp.svg",
+	NULL,
 };
 
 /* Model pages a folder may hold and still be swapped whole: a report of more
@@ -141,21 +143,29 @@ static void pages_release(struct pages *d)
 	memset(d, 0, sizeof(*d));
 }
 
-/* Draws what it can of the figures into dir: the trend, sweep and parity, as PNG
- * (md, json, csv) or SVG (html), and for HTML each model's trend. Missing gnuplot
- * or a figure without data skips; a gnuplot failure is a warning too, since the
- * text of the report stands on its own. The note and names go to fig and d. */
+/* The report's figures in drawing order: decode's trend (trend.png keeps its
+ * name from before prefill had one), prefill's, the sweep, and the parity bars of
+ * decode and of prefill. */
+enum { FIG_TREND, FIG_TREND_PP, FIG_SWEEP, FIG_PARITY, FIG_PARITY_PP, FIG_N };
+
+/* Draws what it can of the figures into dir: the trends, sweep and parity bars,
+ * as PNG (md, json, csv) or SVG (html), and for HTML each model's trend. Missing
+ * gnuplot or a figure without data skips; a gnuplot failure is a warning too,
+ * since the text of the report stands on its own. The note and names go to fig
+ * and d. */
 static int draw(struct outdir *dir, const struct study *s, struct pages *d, int html,
 		struct tables_figures *fig, char **note)
 {
-	static const char *const png[3] = { "trend.png", "sweep.png", "parity.png" };
-	static const char *const svg[3] = { "trend.svg", "sweep.svg", "parity.svg" };
+	static const char *const png[FIG_N] = { "trend.png", "trend-pp.png", "sweep.png",
+						 "parity.png", "parity-pp.png" };
+	static const char *const svg[FIG_N] = { "trend.svg", "trend-pp.svg", "sweep.svg",
+						 "parity.svg", "parity-pp.svg" };
 	const char *const *names = html ? svg : png;
 	enum plot_format pf = html ? PLOT_SVG : PLOT_PNG;
 	const struct study_figures *sf = &s->fig;
 	struct plot_job *j = NULL;
 	char *gnuplot = plot_find_gnuplot(), *p = NULL;
-	int drawn[3] = { 0, 0, 0 }, any, rc = 0, ret = -1;
+	int drawn[FIG_N] = { 0 }, any = 0, rc = 0, ret = -1, k;
 	size_t i;
 
 	if (!gnuplot) {
@@ -170,31 +180,26 @@ static int draw(struct outdir *dir, const struct study *s, struct pages *d, int 
 		goto out;
 	/* One colour per engine across the report's figures. */
 	plot_job_keys(j, sf->cols, s->n_engines);
-	if (sf->trend.n_series) {
-		p = outdir_file(dir, names[0]);
-		if (plot_job_trend(j, &sf->trend, p, pf) < 0)
-			goto out;
+	for (k = 0; k < FIG_N; k++) {
+		int c;
+
+		if (!(k == FIG_TREND ? sf->trend.n_series > 0 :
+		      k == FIG_TREND_PP ? sf->trend_pp.n_series > 0 :
+		      k == FIG_SWEEP ? sf->has_sweep :
+		      k == FIG_PARITY ? sf->has_parity : sf->has_parity_pp))
+			continue;
+		p = outdir_file(dir, names[k]);
+		c = k == FIG_TREND ? plot_job_trend(j, &sf->trend, p, pf) :
+		    k == FIG_TREND_PP ? plot_job_trend(j, &sf->trend_pp, p, pf) :
+		    k == FIG_SWEEP ? plot_job_sweep(j, &sf->sweep, p, pf) :
+		    k == FIG_PARITY ? plot_job_parity(j, &sf->parity, p, pf) :
+		    plot_job_parity(j, &sf->parity_pp, p, pf);
 		free(p);
 		p = NULL;
-		drawn[0] = 1;
-	}
-	if (sf->has_sweep) {
-		p = outdir_file(dir, names[1]);
-		if (plot_job_sweep(j, &sf->sweep, p, pf) < 0)
+		if (c < 0)
 			goto out;
-		free(p);
-		p = NULL;
-		drawn[1] = 1;
+		drawn[k] = any = 1;
 	}
-	if (sf->has_parity) {
-		p = outdir_file(dir, names[2]);
-		if (plot_job_parity(j, &sf->parity, p, pf) < 0)
-			goto out;
-		free(p);
-		p = NULL;
-		drawn[2] = 1;
-	}
-	any = drawn[0] || drawn[1] || drawn[2];
 	for (i = 0; html && i < sf->n_models; i++) {
 		if (!sf->model_trends[i].n_series)
 			continue;
@@ -213,11 +218,15 @@ static int draw(struct outdir *dir, const struct study *s, struct pages *d, int 
 		ret = 0;
 		goto out;
 	}
-	fig->trend = drawn[0] ? names[0] : NULL;
-	fig->sweep = drawn[1] ? names[1] : NULL;
-	fig->parity = drawn[2] ? names[2] : NULL;
-	if (drawn[0])
+	fig->trend = drawn[FIG_TREND] ? names[FIG_TREND] : NULL;
+	fig->trend_pp = drawn[FIG_TREND_PP] ? names[FIG_TREND_PP] : NULL;
+	fig->sweep = drawn[FIG_SWEEP] ? names[FIG_SWEEP] : NULL;
+	fig->parity = drawn[FIG_PARITY] ? names[FIG_PARITY] : NULL;
+	fig->parity_pp = drawn[FIG_PARITY_PP] ? names[FIG_PARITY_PP] : NULL;
+	if (drawn[FIG_TREND])
 		fig->trend_what = sf->trend.title;
+	if (drawn[FIG_TREND_PP])
+		fig->trend_pp_what = sf->trend_pp.title;
 	for (i = 0; html && i < sf->n_models; i++)
 		d->pages[i].trend_svg = sf->model_trends[i].n_series ? d->names[2 * i + 1] : NULL;
 	if (!any)
@@ -282,10 +291,14 @@ int report_folder_write(const char *out, enum report_format fmt, int no_plots,
 	printf("wrote %s%s%s", main_path, txt ? ", " : "", txt ? txt : "");
 	if (fig.trend)
 		printf(", %s/%s", out, fig.trend);
+	if (fig.trend_pp)
+		printf(", %s/%s", out, fig.trend_pp);
 	if (fig.sweep)
 		printf(", %s/%s", out, fig.sweep);
 	if (fig.parity)
 		printf(", %s/%s", out, fig.parity);
+	if (fig.parity_pp)
+		printf(", %s/%s", out, fig.parity_pp);
 	if (html && pg.n)
 		printf(", %zu model page%s", pg.n, pg.n == 1 ? "" : "s");
 	printf("\n");

@@ -139,12 +139,34 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 		      "pp / tg from the same 90% interval: \"parity\" inside the band, the delta "
 		      "and \"faster\" or \"slower\" beyond it, else the delta and "
 		      "\"undecided\"; \"n/a\" one without values.</p>\n", f);
+	} else if (t->ours && t->n_engines > 1) {
+		fputs(" No --ref: <b>", f);
+		put(f, t->ours);
+		fputs("</b> (the engine of role ours, else the first column) is compared with "
+		      "every other engine, each comparison the one 'tpsdb compare --ours ", f);
+		put(f, t->ours);
+		fputs(" --vs &lt;engine&gt;' prints. An engine's cell holds its estimate in that "
+		      "comparison and in parentheses, after \"", f);
+		put(f, t->ours);
+		fputs(":\", the verdicts of pp / tg of ", f);
+		put(f, t->ours);
+		fputs(" against that engine from the same 90% interval (\"-3.1% slower\": ", f);
+		put(f, t->ours);
+		fputs(" is 3.1% slower than it): \"parity\" inside the band, the delta and "
+		      "\"faster\" or \"slower\" beyond it, else the delta and \"undecided\"; "
+		      "\"n/a\" one without values. The cell marked (ours) holds its estimate in "
+		      "its comparison with the first other engine.</p>\n", f);
 	} else {
-		fputs(" No reference engine (no engine has role upstream; see --ref): no "
-		      "verdicts.</p>\n", f);
+		fputs(" One engine and no --ref: nothing to compare, no verdicts.</p>\n", f);
 	}
+	if (tables_any_spoiled(t))
+		fputs("<p>\"spoiled (&lt;findings&gt;)\": an instance the estimate used was "
+		      "measured on a busy, throttled or misplaced machine (the findings under Data "
+		      "quality): its interval is no answer, so the cell has no verdict and its "
+		      "answer counts it apart.</p>\n", f);
 	for (size_t i = 0; i < t->n_engines; i++) {
-		/* The comparison's answer first, per engine against the reference. */
+		/* The answer first, per comparison: each engine against the reference,
+		 * or ours against each engine. */
 		char *line = tables_answer_text(t, i);
 
 		if (!line)
@@ -216,8 +238,11 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 	}
 	if (fig) {
 		figure(f, fig->trend_what ? fig->trend_what : "trend of decode tok/s", fig->trend);
+		figure(f, fig->trend_pp_what ? fig->trend_pp_what : "trend of prefill tok/s",
+		       fig->trend_pp);
 		figure(f, "speculative sweep", fig->sweep);
-		figure(f, "parity deltas", fig->parity);
+		figure(f, "parity deltas of decode (tg)", fig->parity);
+		figure(f, "parity deltas of prefill (pp)", fig->parity_pp);
 	}
 	fputs("<h2 id=\"models\">Models</h2>\n", f);
 	if (!n_models)

@@ -6,6 +6,7 @@
 #include "reports/findings.h"
 #include "reports/alarms.h"
 #include "reports/json.h"
+#include "schema/record.h"
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
@@ -34,15 +35,31 @@ static void put_config(cJSON *o, const char *model, const char *spec_type, const
 	cJSON_AddStringToObject(o, "endpoint", endpoint);
 }
 
-static cJSON *verdict_json(const struct tables_verdict *v)
+/* A verdict; without a reference it names its comparison first: "ours" (the
+ * engine judged) and "vs" (the cell's engine). A spoiled one lists its findings
+ * under "spoiled". */
+static cJSON *verdict_json(const struct tables *t, const struct tables_verdict *v, size_t e)
 {
 	cJSON *o;
+	unsigned b;
 
 	if (!v->has)
 		return cJSON_CreateNull();
 	o = cJSON_CreateObject();
+	if (!t->ref && t->ours) {
+		cJSON_AddStringToObject(o, "ours", t->ours);
+		cJSON_AddStringToObject(o, "vs", t->engines[e].label);
+	}
 	cJSON_AddStringToObject(o, "verdict", verdict_kind_name(v->v.kind));
 	json_put_regression(o, v->v.regression);
+	if (v->v.kind == VERDICT_SPOILED) {
+		cJSON *env = cJSON_AddArrayToObject(o, "spoiled");
+
+		for (b = 1; b < RUN_ENV_FLAGS_END; b <<= 1) {
+			if (v->v.spoiled & b)
+				cJSON_AddItemToArray(env, cJSON_CreateString(record_env_flag_name(b)));
+		}
+	}
 	put_rounded(o, "delta_pct", v->v.delta_pct, 0.01);
 	put_rounded(o, "ci_lo_pct", v->v.ci_lo_pct, 0.01);
 	put_rounded(o, "ci_hi_pct", v->v.ci_hi_pct, 0.01);
@@ -104,8 +121,8 @@ static cJSON *base_cell_json(const struct tables *t, const struct tables_base_ce
 		tables_reason(c, reason, sizeof(reason));
 		cJSON_AddStringToObject(x, "reason", reason);
 	} else {
-		cJSON_AddItemToObject(x, "verdict_pp", verdict_json(&c->vpp));
-		cJSON_AddItemToObject(x, "verdict_tg", verdict_json(&c->vtg));
+		cJSON_AddItemToObject(x, "verdict_pp", verdict_json(t, &c->vpp, e));
+		cJSON_AddItemToObject(x, "verdict_tg", verdict_json(t, &c->vtg, e));
 	}
 	return x;
 }
@@ -228,6 +245,8 @@ static cJSON *figures_json(const struct tables_figures *fig)
 	json_put_str(o, "trend", fig->trend);
 	json_put_str(o, "sweep", fig->sweep);
 	json_put_str(o, "parity", fig->parity);
+	json_put_str(o, "trend_pp", fig->trend_pp);
+	json_put_str(o, "parity_pp", fig->parity_pp);
 	if (fig->note)
 		cJSON_AddStringToObject(o, "note", fig->note);
 	return o;
@@ -241,6 +260,10 @@ int tables_write_json(FILE *f, const struct tables *t, const struct tables_figur
 	int ret = -1;
 
 	json_put_str(root, "reference", t->ref);
+	/* Without a reference: the engine whose verdicts against each other engine
+	 * the cells hold. */
+	if (!t->ref)
+		json_put_str(root, "ours", t->ours);
 	cJSON_AddItemToObject(root, "engines", engines_json(t));
 	cJSON_AddItemToObject(root, "base", base_json(t));
 	cJSON_AddItemToObject(root, "speculative", spec_json(t));

@@ -196,13 +196,35 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 			"instance a side decides nothing without a stored A/A floor); \"n/a\" one "
 			"without values.\n\n", ref);
 		free(ref);
+	} else if (t->ours && t->n_engines > 1) {
+		ref = o->md ? md_escape(t->ours) : md_plain(t->ours);
+		fprintf(o->f, "In tok/s, prefill (pp) as a whole number, decode (tg) to one "
+			"decimal. No --ref: %s (the engine of role ours, else the first column) is "
+			"compared with every other engine, each comparison the one 'tpsdb compare "
+			"--ours %s --vs <engine>' prints. An engine's cell holds its estimate in that "
+			"comparison (the geometric mean of the requests of the instances behind it) "
+			"and in parentheses, after \"%s:\", the verdicts of pp / tg of %s against "
+			"that engine from the same 90%% interval (\"%s: -3.1%% slower\": %s is 3.1%% "
+			"slower than it): \"parity\" when it lies inside the band, the delta and "
+			"\"faster\" or \"slower\" when it lies beyond, else the delta and "
+			"\"undecided\" (one instance a side decides nothing without a stored A/A "
+			"floor); \"n/a\" one without values. The cell of %s, marked (ours), holds its "
+			"estimate in its comparison with the first other engine; a cell without a "
+			"comparison, its latest run's median.\n\n", ref, ref, ref, ref, ref, ref, ref);
+		free(ref);
 	} else {
 		fprintf(o->f, "Medians of the unflagged samples of the latest run, in tok/s: "
-			"prefill (pp) as a whole number, decode (tg) to one decimal. No reference engine (no engine has "
-			"role upstream; see --ref): no verdicts.\n\n");
+			"prefill (pp) as a whole number, decode (tg) to one decimal. One engine and "
+			"no --ref: nothing to compare, no verdicts.\n\n");
 	}
+	if (tables_any_spoiled(t))
+		fprintf(o->f, "\"spoiled (<findings>)\": an instance the estimate used was "
+			"measured on a busy, throttled or misplaced machine (the findings under Data "
+			"quality): its interval is no answer, so the cell has no verdict and its "
+			"answer counts it apart.\n\n");
 	for (i = 0; i < t->n_engines; i++) {
-		/* The answer first, per engine against the reference. */
+		/* The answer first, per comparison: each engine against the reference,
+		 * or ours against each engine. */
 		char *line = tables_answer_text(t, i), *e;
 
 		if (!line)
@@ -266,9 +288,12 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 		if (fig->note)
 			fprintf(o->f, "%s\n\n", fig->note);
 		figure(o, "trend of decode tok/s", fig->trend);
+		figure(o, "trend of prefill tok/s", fig->trend_pp);
 		figure(o, "speculative sweep", fig->sweep);
-		figure(o, "parity deltas", fig->parity);
-		if (!o->md && (fig->trend || fig->sweep || fig->parity))
+		figure(o, "parity deltas of decode (tg)", fig->parity);
+		figure(o, "parity deltas of prefill (pp)", fig->parity_pp);
+		if (!o->md && (fig->trend || fig->trend_pp || fig->sweep || fig->parity ||
+			       fig->parity_pp))
 			fputc('\n', o->f);
 	}
 	return ferror(o->f) ? -1 : 0;

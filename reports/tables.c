@@ -17,6 +17,7 @@ void tables_init(struct tables *t, const struct study *s, const struct catalog_q
 
 	memset(t, 0, sizeof(*t));
 	t->ref = s->ref;
+	t->ours = s->ours;
 	t->engines = s->engines;
 	t->n_engines = s->n_engines;
 	t->base = s->base;
@@ -35,7 +36,15 @@ void tables_init(struct tables *t, const struct study *s, const struct catalog_q
 	t->alarms = a;
 	t->n_alarms = na;
 	for (i = 0; i < s->n_notes; i++) {
-		char *text = parity_note_text(&s->notes[i]);
+		char *text = parity_note_text(&s->notes[i].note);
+		/* Without a reference each engine has its own comparison with ours:
+		 * the warning names which. */
+		if (!s->ref) {
+			char *x = tps_xasprintf("%s vs %s: %s", s->notes[i].ours, s->notes[i].vs,
+						text);
+			free(text);
+			text = x;
+		}
 		strv_add(&t->warnings, &t->n_warnings, text);
 		free(text);
 	}
@@ -72,9 +81,12 @@ int tables_error(const struct study_error *e)
 		return tps_error("cannot analyse the sweep: the tolerance must be a number >= 0");
 	case STUDY_CHANGEPOINTS:
 		return tps_error("cannot search the history for change points");
-	case STUDY_NO_REFERENCE:
-		return tps_error("no reference engine: no engine has role upstream (name one "
-				 "with --ref)");
+	case STUDY_NO_PAIR:
+		if (!*e->a)
+			return tps_error("nothing to compare: no run matches");
+		return tps_error("nothing to compare: the runs that match hold one engine, '%s' "
+				 "(name a reference with --ref, or select another engine's runs)",
+				 e->a);
 	}
 	return -1;
 }

@@ -19,6 +19,8 @@
 /* The study's numbers (borrowed from it) and their words (owned). */
 struct tables {
 	const char *ref;                    /* NULL when there is none */
+	const char *ours;                   /* without ref: the engine judged against
+					       every other (study.ours) */
 	const struct tables_engine *engines;
 	size_t n_engines;
 	const struct tables_base_row *base;
@@ -47,10 +49,16 @@ void tables_init(struct tables *t, const struct study *s, const struct catalog_q
 		 const struct catalog_alarm *a, size_t na);
 void tables_release(struct tables *t);
 
-/* The one-line answer of engine e against the reference, as the study decided
- * it: "ours vs llama.cpp: pp ...; tg ..." (answer_text_metric()); NULL when e is
- * the reference or has no verdict. Caller frees (table_answer.c). */
+/* The one-line answer of column e's comparison, as the study decided it: "ours vs
+ * llama.cpp: pp ...; tg ..." (answer_text_metric()), e against the reference, or
+ * without one ours against e ("ours vs e: no comparable cell" when no cell had a
+ * verdict); NULL for the engine the others are judged against, and with a
+ * reference for an engine without a verdict. Caller frees (table_answer.c). */
 char *tables_answer_text(const struct tables *t, size_t e);
+
+/* Does a base cell hold a spoiled verdict (the report then says what spoiled
+ * means)? */
+int tables_any_spoiled(const struct tables *t);
 
 /* The error line of a failed study step (study.err), the words the commands
  * printed before the study moved to analyze/. Returns -1. */
@@ -64,9 +72,11 @@ void tables_reason(const struct tables_base_cell *c, char *buf, size_t len);
  * report) per figure, NULL when that figure was not drawn, and a note to print
  * instead of the figures when none were (e.g. "skipped: gnuplot not found"). */
 struct tables_figures {
-	const char *trend, *sweep, *parity;
+	const char *trend, *sweep, *parity;  /* trend and parity: of decode (tg) */
+	const char *trend_pp, *parity_pp;    /* the same of prefill (pp) */
 	const char *note;
 	const char *trend_what;   /* the trend's caption (HTML); NULL: a generic one */
+	const char *trend_pp_what;
 };
 
 /* A model's page of the HTML report: its name, the page's file name, its trend
@@ -99,7 +109,10 @@ int tables_write_html_model(FILE *f, const struct tables_html_model *m);
 /* The cell formats of the base and speculative tables, exposed for the tests
  * (table_text.c):
  * "13150 / 142.6", "13150 / 142.6 (parity / -3.1% slower)", "13100 / 143.0 (ref)",
- * "-" for no run; "230.7 · 0.71". Caller frees. */
+ * without a reference "13100 / 143.0 (ours: +0.4% undecided / parity)" (ours
+ * against the cell's engine) and "13150 / 142.6 (ours)" for ours' own cell, a
+ * spoiled verdict "spoiled (host-busy)", "-" for no run; "230.7 · 0.71". Caller
+ * frees. */
 char *tables_base_text(const struct tables *t, const struct tables_base_row *row, size_t e);
 char *tables_spec_text(const struct tables_spec_cell *c);
 

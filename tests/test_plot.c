@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "reports/plot.h"
+#include "schema/record.h"
 #include "tpsdb.h"
 
 /* A scratch folder per test. */
@@ -665,6 +666,77 @@ static void test_plot_intervals(void **state)
 	free(body);
 }
 
+/* Without a reference the parity bars are ours' against each engine: the legend
+ * says so from the data file ("ours vs llama.cpp", a label never in the script)
+ * while the colour stays the engine's; a spoiled cell has no bar and a line under
+ * the title counts it with its findings; every cell spoiled is nothing to plot. */
+static void test_plot_parity_labels(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const groups[2] = { "m1", "m2" };
+	static const char *const eng[2] = { "llama.cpp", "stock" };
+	static const char *const lab[2] = { "ours vs llama.cpp", "ours vs stock" };
+	static const double delta[4] = { 1, NAN, NAN, NAN };
+	static const double none[4] = { NAN, NAN, NAN, NAN };
+	char *body = tps_xasprintf("cp \"$1\" '%s'/kept.gp && cp \"$(dirname \"$1\")\"/*.dat '%s'/ "
+				   "&& echo x >\"$(dirname \"$1\")/figure1.svg\"", f->dir, f->dir);
+	char *fake = fake_gnuplot(f->dir, body), *out = tps_xasprintf("%s/o.svg", f->dir);
+	char *kept = tps_xasprintf("%s/kept.gp", f->dir), *dat = tps_xasprintf("%s/f1_s1.dat", f->dir);
+	char *script, *data;
+	struct plot_parity pa;
+	struct plot_job *j;
+
+	memset(&pa, 0, sizeof(pa));
+	pa.title = "p";
+	pa.ylabel = "%";
+	pa.n_groups = 2;
+	pa.n_engines = 2;
+	pa.groups = groups;
+	pa.engines = eng;
+	pa.labels = lab;
+	pa.delta = delta;
+	pa.band_pct = 2;
+	pa.n_spoiled = 2;
+	pa.spoiled_env = RUN_ENV_HOST_BUSY | RUN_ENV_GPU_CONTENDED;
+	j = plot_job_new();
+	assert_int_equal(plot_job_parity(j, &pa, out, PLOT_SVG), 0);
+	assert_int_equal(plot_job_run(j, fake, 10), 0);
+	plot_job_free(j);
+	script = tps_read_file(kept, NULL);
+	data = tps_read_file(dat, NULL);
+	assert_non_null(script);
+	assert_non_null(data);
+	assert_non_null(strstr(data, "x\tours vs llama.cpp\tlo\thi\n"));
+	assert_null(strstr(script, "ours vs"));
+	assert_non_null(strstr(script, "set label 2 'no bar: 2 spoiled cells (host-busy, "
+				       "gpu-contended while an instance it used measured): not an "
+				       "answer'"));
+	/* stock has no bar: no data file, no legend entry. */
+	assert_null(strstr(script, "f1_s2.dat"));
+	free(script);
+	free(data);
+	/* Without spoiled cells, no such line. */
+	pa.n_spoiled = 0;
+	j = plot_job_new();
+	assert_int_equal(plot_job_parity(j, &pa, out, PLOT_SVG), 0);
+	assert_int_equal(plot_job_run(j, fake, 10), 0);
+	plot_job_free(j);
+	script = tps_read_file(kept, NULL);
+	assert_null(strstr(script, "set label 2"));
+	free(script);
+	/* Every cell spoiled: nothing to plot (the error line counts them). */
+	pa.delta = none;
+	pa.n_spoiled = 4;
+	j = plot_job_new();
+	assert_int_equal(plot_job_parity(j, &pa, out, PLOT_SVG), -1);
+	plot_job_free(j);
+	free(kept);
+	free(dat);
+	free(out);
+	free(fake);
+	free(body);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -680,6 +752,7 @@ int main(void)
 		cmocka_unit_test(test_plot_colours),
 		cmocka_unit_test_setup_teardown(test_plot_script_colours, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plot_intervals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plot_parity_labels, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -219,6 +219,8 @@ static void release(struct tables *t, struct study_load *in)
 	study_load_release(in);
 }
 
+/* With --ref llama.cpp: every engine against it (was the default, llama.cpp being
+ * the upstream engine; test_report_tables_ours has the default now). */
 static void test_report_tables_study(void **state)
 {
 	struct study_opts o = { 0 };
@@ -226,6 +228,7 @@ static void test_report_tables_study(void **state)
 	struct tables t;
 	size_t k, best = 0;
 
+	o.ref = "llama.cpp";
 	assert_int_equal(build(*state, &o, &in, &t), 0);
 	assert_string_equal(t.ref, "llama.cpp");
 	assert_int_equal(t.n_engines, 3);
@@ -267,6 +270,58 @@ static void test_report_tables_study(void **state)
 	release(&t, &in);
 }
 
+/* Without --ref: ours against stock-llamafile and against llama.cpp, each
+ * cell of another engine holding ours' verdicts against it. Derived from the
+ * fixture (gen_fixtures.py): ours and stock-llamafile walk the same wobbles
+ * (step 7), so every paired ratio of q35 is 13150 / 11800 in pp and 142.6 / 120.4
+ * in tg: +11.4% and +18.4%, one run a side and no floor, undecided. The keys both
+ * hold leave out ours' two flagged samples, whose wobble is -0.6% in both
+ * metrics: stock's centre is 11800 and 120.4 times the geometric mean of
+ * (1 + w) over the other eleven wobbles, e^(0.006 / 11): 11806 and 120.5. Ours
+ * against llama.cpp is test_report_tables_study's ours cell (+0.4% / -0.2%), with
+ * llama.cpp's centre its reference cell's (13107 / 143.0). g4: ours' GGUF differs
+ * from both others': not comparable, twice, and each warning names its pair. */
+static void test_report_tables_ours(void **state)
+{
+	struct study_opts o = { 0 };
+	struct study_load in = { 0 };
+	struct tables t;
+	char *line;
+
+	assert_int_equal(build(*state, &o, &in, &t), 0);
+	assert_null(t.ref);
+	assert_string_equal(t.ours, "ours");
+	expect_cell(&t, "q35", 0, "13157 / 142.7 (ours)");
+	expect_cell(&t, "q35", 1, "11806 / 120.5 (ours: +11.4% undecided / +18.4% undecided)");
+	expect_cell(&t, "q35", 2, "13107 / 143.0 (ours: +0.4% undecided / -0.2% undecided)");
+	expect_cell(&t, "g4", 0, "5400 / 88.1 (ours)");
+	expect_cell(&t, "g4", 1, "5390 / 88.0 (not comparable)");
+	expect_cell(&t, "g4", 2, "5600 / 92.5 (not comparable)");
+	assert_true(fabs(row_of(&t, "q35")->cells[1].vpp.v.delta_pct -
+			 (13150.0 / 11800 - 1) * 100) < 0.01);
+	assert_true(fabs(row_of(&t, "q35")->cells[1].vtg.v.delta_pct -
+			 (142.6 / 120.4 - 1) * 100) < 0.01);
+	/* One answer line per other engine, none of ours. */
+	assert_null(tables_answer_text(&t, 0));
+	line = tables_answer_text(&t, 1);
+	assert_string_equal(line, "ours vs stock-llamafile: pp 1 undecided, geomean +11.4% (no "
+			    "interval: a cell has none); tg 1 undecided, geomean +18.4% (no "
+			    "interval: a cell has none)");
+	free(line);
+	line = tables_answer_text(&t, 2);
+	assert_string_equal(line, "ours vs llama.cpp: pp 1 undecided, geomean +0.4% (no "
+			    "interval: a cell has none); tg 1 undecided, geomean -0.2% (no "
+			    "interval: a cell has none)");
+	free(line);
+	assert_int_equal(t.n_warnings, 2);
+	assert_string_equal(t.warnings[0], "ours vs stock-llamafile: FORCED comparison of cell "
+			    "'g4' although model sha256 differs (cccccccccccc vs bbbbbbbbbbbb)");
+	assert_string_equal(t.warnings[1], "ours vs llama.cpp: FORCED comparison of cell "
+			    "'g4' although model sha256 differs (cccccccccccc vs bbbbbbbbbbbb)");
+	assert_false(tables_any_spoiled(&t));
+	release(&t, &in);
+}
+
 static void test_report_tables_filters(void **state)
 {
 	static const char *const engines[] = { "ours", "nope" };
@@ -282,12 +337,23 @@ static void test_report_tables_filters(void **state)
 	o.n_engines = 1;
 	o.models = models;
 	o.n_models = 1;
+	o.ref = "llama.cpp"; /* was the default (the upstream engine) */
 	assert_int_equal(build(*state, &o, &in, &t), 0);
 	assert_int_equal(t.n_engines, 1);
 	assert_string_equal(t.ref, "llama.cpp"); /* not a column, still the reference */
 	assert_int_equal(t.n_base, 1);
 	assert_int_equal(t.n_spec, 0);
 	expect_cell(&t, "g4", 0, "5400 / 88.1 (not comparable)");
+	release(&t, &in);
+	/* Without --ref ours is the one column: nothing to compare it with, so its
+	 * cell is its run's median (the fixture's target exactly) and no answer. */
+	o.ref = NULL;
+	assert_int_equal(build(*state, &o, &in, &t), 0);
+	assert_null(t.ref);
+	assert_string_equal(t.ours, "ours");
+	expect_cell(&t, "g4", 0, "5400 / 88.1 (ours)");
+	assert_false(row_of(&t, "g4")->cells[0].est_pp);
+	assert_null(tables_answer_text(&t, 0));
 	release(&t, &in);
 	o.ref = "nope";
 	assert_int_equal(build(*state, &o, &in, &t), -1);
@@ -334,6 +400,39 @@ static void test_report_cell_formats(void **state)
 	s = tables_base_text(&t, &row, 1);
 	assert_string_equal(s, "1000 / 50.0 (ref)");
 	free(s);
+	/* Without a reference, ours' verdicts against the engine of the cell, after
+	 * ours' name; ours' own cell is marked. */
+	t.ref = NULL;
+	t.ours = (char *)"ref";
+	s = tables_base_text(&t, &row, 0);
+	assert_string_equal(s, "1234 / 100.0 (ref: n/a / +4.2% faster)");
+	free(s);
+	t.ours = (char *)"ours";
+	s = tables_base_text(&t, &row, 0);
+	assert_string_equal(s, "1234 / 100.0 (ours)");
+	free(s);
+	/* A spoiled verdict names its findings, never a delta, a side or the mde
+	 * that leads a wide one; the same with a reference. */
+	cells[1].vpp.has = cells[1].vtg.has = 1;
+	cells[1].vpp.v.kind = cells[1].vtg.v.kind = VERDICT_SPOILED;
+	cells[1].vpp.v.regression = cells[1].vtg.v.regression = VERDICT_REG_SPOILED;
+	cells[1].vpp.v.spoiled = RUN_ENV_HOST_BUSY;
+	cells[1].vtg.v.spoiled = RUN_ENV_HOST_BUSY | RUN_ENV_GPU_THROTTLED;
+	cells[1].vtg.v.delta_pct = -7.5;
+	cells[1].vtg.v.mde_pct = 6;
+	s = tables_base_text(&t, &row, 1);
+	assert_string_equal(s, "1000 / 50.0 (ours: spoiled (host-busy) / spoiled (host-busy, "
+			    "gpu-throttled))");
+	free(s);
+	assert_int_equal(tables_any_spoiled(&t), 0); /* no rows in t: only the cells */
+	t.ref = (char *)"ours";
+	s = tables_base_text(&t, &row, 1);
+	assert_string_equal(s, "1000 / 50.0 (spoiled (host-busy) / spoiled (host-busy, "
+			    "gpu-throttled))");
+	free(s);
+	t.base = &row;
+	t.n_base = 1;
+	assert_int_equal(tables_any_spoiled(&t), 1);
 
 	memset(&sc, 0, sizeof(sc));
 	s = tables_spec_text(&sc);
@@ -350,14 +449,15 @@ static void test_report_cell_formats(void **state)
 static void test_report_json_csv(void **state)
 {
 	struct study_opts o = { 0 };
-	struct tables_figures fig = { "trend.png", NULL, "parity.png", NULL, NULL };
+	struct tables_figures fig = { .trend = "trend.png", .parity = "parity.png" };
 	struct study_load in = { 0 };
 	struct tables t;
 	char *buf = NULL;
 	size_t n;
 	FILE *f;
-	cJSON *root;
+	cJSON *root, *cell, *v;
 
+	o.ref = "llama.cpp"; /* was the default (the upstream engine) */
 	assert_int_equal(build(*state, &o, &in, &t), 0);
 	f = open_memstream(&buf, &n);
 	assert_int_equal(tables_write_json(f, &t, &fig), 0);
@@ -382,6 +482,47 @@ static void test_report_json_csv(void **state)
 				   "(predicted_n 40 < n_predict 256)\n"));
 	assert_non_null(strstr(buf, "\nbase,q35,completion,,ours,,,tg,142.68,undecided,undecided,"
 				   "-0.22,0,,"));
+	/* With a reference a verdict's detail stays empty: its column says whose. */
+	assert_non_null(strstr(buf, "\nbase,q35,completion,,ours,,,tg,142.68,undecided,undecided,"
+				   "-0.22,0,,00000000-0000-4000-8000-000000000002,v1,\n"));
+	free(buf);
+	buf = NULL;
+	release(&t, &in);
+
+	/* Without --ref: ours' verdicts against llama.cpp sit in llama.cpp's cell
+	 * (the same numbers), each naming its comparison; ours' rows say "ours". */
+	o.ref = NULL;
+	assert_int_equal(build(*state, &o, &in, &t), 0);
+	f = open_memstream(&buf, &n);
+	assert_int_equal(tables_write_json(f, &t, &fig), 0);
+	fclose(f);
+	root = cJSON_Parse(buf);
+	assert_non_null(root);
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(root, "reference")));
+	assert_string_equal(cJSON_GetObjectItem(root, "ours")->valuestring, "ours");
+	cell = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
+		cJSON_GetObjectItem(root, "base"), 1), "cells"), 2);
+	assert_string_equal(cJSON_GetObjectItem(cell, "engine")->valuestring, "llama.cpp");
+	v = cJSON_GetObjectItem(cell, "verdict_tg");
+	assert_string_equal(cJSON_GetObjectItem(v, "ours")->valuestring, "ours");
+	assert_string_equal(cJSON_GetObjectItem(v, "vs")->valuestring, "llama.cpp");
+	assert_true(fabs(cJSON_GetObjectItem(v, "delta_pct")->valuedouble + 0.22) < 1e-9);
+	assert_null(cJSON_GetObjectItem(v, "spoiled"));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(
+		cJSON_GetArrayItem(cJSON_GetObjectItem(root, "base"), 1), "cells"), 0), "verdict_tg")));
+	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "plots"),
+						      "parity_pp")));
+	cJSON_Delete(root);
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &n);
+	assert_int_equal(tables_write_csv(f, &t), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nbase,q35,completion,,llama.cpp,,,tg,143.00,undecided,"
+				   "undecided,-0.22,0,,00000000-0000-4000-8000-000000000001,b9859,"
+				   "ours vs llama.cpp\n"));
+	assert_non_null(strstr(buf, "\nbase,q35,completion,,ours,,,tg,142.68,ours,,,,,"
+				   "00000000-0000-4000-8000-000000000002,v1,\n"));
 	free(buf);
 	release(&t, &in);
 }
@@ -430,6 +571,7 @@ int main(void)
 		cmocka_unit_test(test_report_cell_formats),
 		cmocka_unit_test(test_report_verdict_mde_lead),
 		cmocka_unit_test_setup_teardown(test_report_tables_study, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_report_tables_ours, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_tables_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_report_json_csv, setup, teardown),
 	};

@@ -75,8 +75,11 @@ static void input_init(struct study_input *in)
 	in->n_pools = n_runs;
 }
 
-/* The columns by role (ours, other, upstream), the reference the upstream one,
- * and each base cell with a verdict against it. The study judges the pools it is
+/* The columns by role (ours, other, upstream), the reference named (--ref up),
+ * and each base cell with a verdict against it. Was: the upstream engine was the
+ * reference without --ref; now only --ref names one (the default is ours against
+ * every other engine: test_study_ours_cells), so this test names it, and every
+ * assertion below is the --ref behaviour it always described. The study judges the pools it is
  * handed (parity_decide() of each engine's pools against the reference's): the
  * old input carried separately loaded pair sets, which this test left empty so
  * that no cell had a verdict and every cell showed its run's median. There is no
@@ -99,12 +102,14 @@ static void test_study_base_cells(void **state)
 
 	(void)state;
 	input_init(&in);
+	o.ref = "up";
 	assert_int_equal(study_build(&o, &in, &s), 0);
 	assert_int_equal(s.n_engines, 3);
 	assert_string_equal(s.engines[0].label, "ours");
 	assert_string_equal(s.engines[1].label, "zz");
 	assert_string_equal(s.engines[2].label, "up");
 	assert_string_equal(s.ref, "up");
+	assert_null(s.ours); /* a reference judges every engine: ours is one of them */
 	assert_int_equal(s.n_base, 1);
 	assert_string_equal(s.base[0].model, "m");
 	assert_true(s.base[0].cells[0].present);
@@ -163,6 +168,130 @@ static void test_study_base_cells(void **state)
 	runs_release();
 }
 
+/* Without --ref: ours (role ours) against every other engine, the upstream one
+ * included, each the comparison 'compare --ours ours --vs <engine>' makes, its
+ * verdicts in the other engine's cell and its centre that engine's side of it.
+ *
+ * Derived by hand as test_study_base_cells derives its numbers (one run a side,
+ * no floor: the ratio of the geometric means over the keys both runs hold,
+ * undecided). ours vs zz: prompt 1 only, ours 300 / 10 against zz 250 / 25:
+ * pp +20%, tg -60%. ours vs up: prompts 1 and 2, ours sqrt(300 * 100) /
+ * sqrt(10 * 30) against up sqrt(400 * 500) / sqrt(40 * 60). ours' own cell takes
+ * its centre from its first comparison with a verdict, zz's column: 300 and 10. */
+static void test_study_ours_cells(void **state)
+{
+	static const char *const eng[] = { "up", "ours" };
+	struct study_opts o = { 0 };
+	struct study_input in;
+	struct study s;
+	const struct tables_base_cell *c;
+
+	(void)state;
+	input_init(&in);
+	assert_int_equal(study_build(&o, &in, &s), 0);
+	assert_null(s.ref);
+	assert_string_equal(s.ours, "ours");
+	assert_int_equal(s.n_engines, 3);
+	assert_string_equal(s.engines[1].label, "zz");
+	assert_string_equal(s.engines[2].label, "up");
+	c = s.base[0].cells;
+	/* ours: no verdict of its own, its centre from ours vs zz. */
+	assert_false(c[0].vpp.has || c[0].vtg.has);
+	NEAR(c[0].pp, 300);
+	NEAR(c[0].tg, 10);
+	assert_true(c[0].est_pp && c[0].est_tg);
+	/* zz: ours' verdicts against it, and its own side of that estimate. */
+	assert_true(c[1].vpp.has && c[1].vtg.has);
+	NEAR(c[1].vpp.v.delta_pct, (300.0 / 250 - 1) * 100);
+	NEAR(c[1].vtg.v.delta_pct, (10.0 / 25 - 1) * 100);
+	assert_int_equal(c[1].vpp.v.kind, VERDICT_UNDECIDED);
+	NEAR(c[1].pp, 250);
+	NEAR(c[1].tg, 25);
+	/* up, an engine like any other: ours' verdicts against it. */
+	assert_true(c[2].vpp.has && c[2].vtg.has);
+	NEAR(c[2].vpp.v.delta_pct, (sqrt(300.0 * 100 / (400.0 * 500)) - 1) * 100);
+	NEAR(c[2].vtg.v.delta_pct, (sqrt(300.0 / 2400) - 1) * 100);
+	assert_int_equal(c[2].vtg.v.kind, VERDICT_UNDECIDED);
+	NEAR(c[2].pp, sqrt(400.0 * 500));
+	NEAR(c[2].tg, sqrt(40.0 * 60));
+	assert_false(c[1].forced || c[2].forced);
+	/* One answer per other engine and metric, none of ours' own. */
+	assert_int_equal(s.answers[0].n + s.answers[1].n, 0);
+	assert_int_equal(s.answers[2].n, 1);
+	assert_int_equal(s.answers[3].n, 1);
+	assert_int_equal(s.answers[4].n, 1);
+	assert_int_equal(s.answers[5].n, 1);
+	assert_int_equal(s.answers[2].a.undecided, 1);
+	study_release(&s);
+
+	/* The engines asked for, up first: ours is still the engine of role ours. */
+	o.engines = eng;
+	o.n_engines = 2;
+	assert_int_equal(study_build(&o, &in, &s), 0);
+	assert_string_equal(s.ours, "ours");
+	assert_string_equal(s.engines[0].label, "up");
+	NEAR(s.base[0].cells[0].vtg.v.delta_pct, (sqrt(300.0 / 2400) - 1) * 100);
+	assert_false(s.base[0].cells[1].vtg.has);
+	NEAR(s.base[0].cells[1].tg, sqrt(10.0 * 30)); /* its comparison with up now */
+	study_release(&s);
+
+	/* No engine of role ours: the first column is judged, zz against up, the
+	 * numbers test_study_base_cells gives zz against the reference up. */
+	memset(&o, 0, sizeof(o));
+	in.n_pools = 2;
+	assert_int_equal(study_build(&o, &in, &s), 0);
+	assert_string_equal(s.ours, "zz");
+	NEAR(s.base[0].cells[1].vpp.v.delta_pct, (250.0 / 400 - 1) * 100);
+	NEAR(s.base[0].cells[1].vtg.v.delta_pct, (25.0 / 40 - 1) * 100);
+	study_release(&s);
+	runs_release();
+}
+
+/* An environment finding on an instance a comparison uses spoils its verdicts:
+ * "spoiled" with the finding, never faster, slower or parity; the answer counts
+ * them apart, and the parity figure draws no bar for them and counts them. zz's
+ * run measured on a busy host (RUN_ENV_HOST_BUSY, bit 0: schema/record.h): ours
+ * vs zz is spoiled, ours vs up is not. */
+static void test_study_spoiled(void **state)
+{
+	struct study_opts o = { 0 };
+	struct study_input in;
+	struct study s;
+	const struct tables_base_cell *c;
+
+	(void)state;
+	input_init(&in);
+	runs[1].env_flags = 1;
+	o.figures = 1;
+	assert_int_equal(study_build(&o, &in, &s), 0);
+	c = s.base[0].cells;
+	assert_int_equal(c[1].vpp.v.kind, VERDICT_SPOILED);
+	assert_int_equal(c[1].vtg.v.kind, VERDICT_SPOILED);
+	assert_int_equal(c[1].vtg.v.regression, VERDICT_REG_SPOILED);
+	assert_int_equal(c[1].vtg.v.spoiled, 1);
+	assert_int_equal(c[2].vtg.v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(s.answers[3].n, 1);
+	assert_int_equal(s.answers[3].a.spoiled, 1);
+	assert_int_equal(s.answers[3].a.spoiled_env, 1);
+	assert_int_equal(s.answers[3].a.undecided, 0);
+	/* The figures: up's bar only, zz's counted as spoiled. */
+	assert_true(s.fig.has_parity);
+	assert_int_equal(s.fig.parity.n_engines, 2);
+	assert_true(isnan(s.fig.parity.delta[0]));
+	NEAR(s.fig.parity.delta[1], (sqrt(300.0 / 2400) - 1) * 100);
+	assert_int_equal(s.fig.parity.n_spoiled, 1);
+	assert_int_equal(s.fig.parity.spoiled_env, 1);
+	assert_int_equal(s.fig.parity_pp.n_spoiled, 1);
+	study_release(&s);
+	/* Every bar spoiled: nothing to draw, so no figure (the table says why). */
+	runs[0].env_flags = 1;
+	assert_int_equal(study_build(&o, &in, &s), 0);
+	assert_int_equal(s.fig.parity.n_spoiled, 2);
+	assert_false(s.fig.has_parity || s.fig.has_parity_pp);
+	study_release(&s);
+	runs_release();
+}
+
 /* A cell without a verdict shows the median of its pool's newest run (not of
  * the runs pooled): ours' m2, which the reference never ran, pools an older run
  * at 1000 and the newest at 300, 100, 200 / 10, 30, 20; zz's m2 run has every
@@ -190,6 +319,7 @@ static void test_study_base_medians(void **state)
 	fx_pool(&p[2], &r[3], 1);
 	in.pools = p;
 	in.n_pools = 3;
+	o.ref = "up"; /* was the default (test_study_base_cells) */
 	assert_int_equal(study_build(&o, &in, &s), 0);
 	assert_string_equal(s.ref, "up");
 	assert_int_equal(s.n_engines, 3);
@@ -210,6 +340,17 @@ static void test_study_base_medians(void **state)
 	NEAR(s.base[0].cells[2].tg, 50);
 	/* No verdict, no answer line. */
 	assert_int_equal(s.answers[0].n + s.answers[1].n + s.answers[2].n + s.answers[3].n, 0);
+	study_release(&s);
+	/* Without --ref: up's m meets no cell of ours (ours ran m2 only): no
+	 * comparison, its run's median; zz's m2 has no prefill value to judge. */
+	o.ref = NULL;
+	assert_int_equal(study_build(&o, &in, &s), 0);
+	assert_string_equal(s.ours, "ours");
+	NEAR(s.base[0].cells[2].pp, 450);
+	NEAR(s.base[0].cells[2].tg, 50);
+	assert_false(s.base[0].cells[2].vpp.has || s.base[0].cells[2].vtg.has);
+	assert_true(isnan(s.base[1].cells[1].pp));
+	assert_false(s.base[1].cells[1].vpp.has);
 	study_release(&s);
 	for (i = 0; i < 4; i++)
 		run_release(&r[i]);
@@ -247,21 +388,56 @@ static void test_study_errors(void **state)
 
 	/* Was: the pairs of zz and up were not loaded (STUDY_NO_PAIRS, naming them).
 	 * The study pairs the pools it is handed itself, so there is no pair set
-	 * to lack: with the pools of zz and up alone it judges zz against up. */
+	 * to lack: with the pools of zz and up alone it judges zz against up. Was:
+	 * up as the reference, zz's cell holding the verdicts; now zz, the first
+	 * column (no engine has role ours), is judged against up, whose cell holds
+	 * them (the numbers: test_study_ours_cells). */
 	o.ref = NULL;
 	in.n_pools = 2;
 	assert_int_equal(study_build(&o, &in, &s), 0);
 	assert_int_equal(s.n_engines, 2);
 	assert_string_equal(s.engines[0].label, "zz");
-	assert_true(s.base[0].cells[0].vpp.has && s.base[0].cells[0].vtg.has);
+	assert_true(s.base[0].cells[1].vpp.has && s.base[0].cells[1].vtg.has);
 	study_release(&s);
 
-	/* A parity figure of a model no upstream engine ran has no reference. */
+	/* A parity figure of a model no engine ran has nothing to compare (was:
+	 * no upstream engine ran it, STUDY_NO_REFERENCE); nor has one of a single
+	 * engine without --ref, which names it. */
 	in.n_pools = 3;
 	o.models = only_m2;
 	o.n_models = 1;
 	assert_int_equal(study_parity(&o, &in, STUDY_TG, a, &pa, &err), -1);
-	assert_int_equal(err.kind, STUDY_NO_REFERENCE);
+	assert_int_equal(err.kind, STUDY_NO_PAIR);
+	assert_string_equal(err.a, "");
+	{
+		static const char *const only_ours[] = { "ours" };
+		memset(&o, 0, sizeof(o));
+		o.engines = only_ours;
+		o.n_engines = 1;
+		assert_int_equal(study_parity(&o, &in, STUDY_TG, a, &pa, &err), -1);
+		assert_int_equal(err.kind, STUDY_NO_PAIR);
+		assert_string_equal(err.a, "ours");
+		/* Ours and one other: its bar, named as the comparison it is. */
+		static const char *const two[] = { "ours", "zz" };
+		o.engines = two;
+		o.n_engines = 2;
+		assert_int_equal(study_parity(&o, &in, STUDY_PP, a, &pa, &err), 0);
+		assert_int_equal(pa.n_engines, 1);
+		assert_string_equal(pa.engines[0], "zz");
+		assert_string_equal(pa.labels[0], "ours vs zz");
+		NEAR(pa.delta[0], (300.0 / 250 - 1) * 100);
+		assert_string_equal(pa.title, "parity: pp delta % of ours against each other engine "
+				    "per model (90% interval), shaded: parity band");
+		/* With --ref the bars are each engine's against it, as before. */
+		o.n_engines = 0;
+		o.ref = "up";
+		assert_int_equal(study_parity(&o, &in, STUDY_TG, a, &pa, &err), 0);
+		assert_int_equal(pa.n_engines, 2);
+		assert_string_equal(pa.labels[1], "zz");
+		NEAR(pa.delta[1], (25.0 / 40 - 1) * 100);
+		assert_string_equal(pa.title, "parity: tg delta % against up per model (90% "
+				    "interval), shaded: parity band");
+	}
 	study_arena_free(a);
 	runs_release();
 }
@@ -624,7 +800,8 @@ static void test_study_trend(void **state)
  * per model, and the parity bars of the verdicts. Was: no parity bars, the old
  * input having no verdicts; the study judges its pools now
  * (test_study_base_cells), so m has one group with a bar for ours and for zz,
- * their decode deltas against up. */
+ * their decode deltas against up (--ref up, the reference the default was:
+ * without it, below, the bars are ours' against zz and up). */
 static void test_study_figures(void **state)
 {
 	struct study_opts o = { 0 };
@@ -634,6 +811,7 @@ static void test_study_figures(void **state)
 	(void)state;
 	trend_input(&in);
 	o.figures = 1;
+	o.ref = "up";
 	assert_int_equal(study_build(&o, &in, &s), 0);
 	assert_non_null(s.arena);
 	assert_string_equal(s.fig.cols[0], "ours");
@@ -648,6 +826,37 @@ static void test_study_figures(void **state)
 	assert_int_equal(s.fig.parity.n_engines, 2);
 	NEAR(s.fig.parity.delta[0], (sqrt(300.0 / 2400) - 1) * 100);
 	NEAR(s.fig.parity.delta[1], (25.0 / 40 - 1) * 100);
+	assert_int_equal(s.fig.parity.n_spoiled, 0);
+	/* No history of prefill for the tables' model m: no prefill trend. */
+	assert_null(s.fig.trend_pp_model);
+	assert_int_equal(s.fig.trend_pp.n_series, 0);
+	study_release(&s);
+
+	/* Without --ref: ours against zz and against up, tg (test_study_ours_cells)
+	 * and pp, each bar named by its comparison. up's three runs of m given
+	 * prefill values: a prefill trend of m, up's series alone. */
+	for (size_t k = 0; k < 3; k++)
+		fx_values(&hruns[k], RUN_PP, h100, 3, NULL);
+	o.ref = NULL;
+	assert_int_equal(study_build(&o, &in, &s), 0);
+	assert_true(s.fig.has_parity && s.fig.has_parity_pp);
+	assert_int_equal(s.fig.parity.n_engines, 2);
+	assert_string_equal(s.fig.parity.engines[0], "zz");
+	assert_string_equal(s.fig.parity.labels[0], "ours vs zz");
+	assert_string_equal(s.fig.parity.labels[1], "ours vs up");
+	NEAR(s.fig.parity.delta[0], (10.0 / 25 - 1) * 100);
+	NEAR(s.fig.parity.delta[1], (sqrt(300.0 / 2400) - 1) * 100);
+	NEAR(s.fig.parity_pp.delta[0], (300.0 / 250 - 1) * 100);
+	NEAR(s.fig.parity_pp.delta[1], (sqrt(300.0 * 100 / (400.0 * 500)) - 1) * 100);
+	assert_string_equal(s.fig.parity_pp.ylabel, "pp delta % of ours vs the engine");
+	assert_string_equal(s.fig.trend_pp_model, "m");
+	assert_int_equal(s.fig.trend_pp.n_series, 1);
+	assert_string_equal(s.fig.trend_pp.series[0].label, "up");
+	assert_string_equal(s.fig.trend_pp.title, "prefill tok/s (pp) of m, base: median per run");
+	NEAR(s.fig.trend_pp.series[0].y[0], 100);
+	/* The decode trend is as it was. */
+	assert_string_equal(s.fig.trend_model, "m");
+	assert_int_equal(s.fig.trend.n_series, 2);
 	study_release(&s);
 	hist_release();
 	runs_release();
@@ -667,6 +876,7 @@ static void test_study_sweep(void **state)
 	(void)state;
 	spec_input(&in);
 	o.figures = 1;
+	o.ref = "up"; /* the reference the default was */
 	assert_int_equal(study_build(&o, &in, &s), 0);
 	assert_true(s.fig.has_sweep);
 	assert_int_equal(s.fig.sweep.n_series, 1);
@@ -681,6 +891,13 @@ static void test_study_sweep(void **state)
 	NEAR(s.fig.sweep.series[0].accept[1], 23.0 / 30);
 	assert_string_equal(s.fig.sweep.title, "speculative sweep of m, ngram: decode tok/s and "
 				 "acceptance by n_max");
+	study_release(&s);
+	/* Without --ref ours' base cell is its centre against zz, the first other
+	 * column: prompt 1 alone, 10 (test_study_ours_cells). */
+	o.ref = NULL;
+	assert_int_equal(study_build(&o, &in, &s), 0);
+	NEAR(s.fig.sweep.series[0].tg[0], 10);
+	NEAR(s.fig.sweep.series[0].tg[2], 160);
 	study_release(&s);
 
 	/* The speculative pools alone (was in->decode without a base run). */
@@ -747,6 +964,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_study_base_cells),
+		cmocka_unit_test(test_study_ours_cells),
+		cmocka_unit_test(test_study_spoiled),
 		cmocka_unit_test(test_study_base_medians),
 		cmocka_unit_test(test_study_errors),
 		cmocka_unit_test(test_study_spec_prompts),

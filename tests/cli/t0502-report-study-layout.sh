@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # t0502: the markdown holds the study's tables line for line: the three-way base
 # table with one 'pp / tg' column per engine (ours, then other, then upstream),
+# each other engine's cell holding ours' verdicts against it (with --ref, each
+# engine's against the reference),
 # the speculative table with 'decode · accept' cells and the best rung in bold,
 # and the per-prompt acceptance table with its aggregate and decode rows.
 . "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
@@ -23,10 +25,13 @@ expect() {
 	done | grep -q ok || { cat "$md" >&2; fail "lines not found: $first ..."; }
 }
 
+# Without --ref (was: llama.cpp, the upstream engine, the reference; below with
+# --ref llama.cpp): ours against stock-llamafile and against llama.cpp. g4 of
+# ours is on another GGUF than both: not comparable, twice.
 expect '| model | ours pp / tg | stock-llamafile pp / tg | llama.cpp pp / tg |' \
 	'|---|---|---|---|' \
-	'| g4 | 5400 / 88.1 (not comparable) | 5390 / 88.0 (-3.7% undecided / -4.9% undecided) | 5600 / 92.5 (ref) |' \
-	'| q35 | 13157 / 142.7 (+0.4% undecided / -0.2% undecided) | 11800 / 120.4 (-9.9% undecided / -15.8% undecided) | 13107 / 143.0 (ref) |'
+	'| g4 | 5400 / 88.1 (ours) | 5390 / 88.0 (not comparable) | 5600 / 92.5 (not comparable) |' \
+	'| q35 | 13157 / 142.7 (ours) | 11806 / 120.5 (ours: +11.4% undecided / +18.4% undecided) | 13107 / 143.0 (ours: +0.4% undecided / -0.2% undecided) |'
 
 expect '| model / config | ours n1 | llama.cpp n1 | ours n2 | llama.cpp n2 | ours n3 | llama.cpp n3 |' \
 	'|---|---|---|---|---|---|---|' \
@@ -48,14 +53,34 @@ expect '- run 00000000-0000-4000-8000-000000000002 ours/q35: 1 of 12 samples tru
 	'- run 00000000-0000-4000-8000-000000000002 ours/q35: 1 of 12 samples cold-start prefill (first request after the server started)' \
 	"- run 00000000-0000-4000-8000-000000000013 ours/mx: LOADFAIL: error: unknown model architecture: 'mx9'"
 grep -q '^- ALARM: file .g4.gguf. holds different bytes' "$md" || fail "alarm"
-grep -q "^- FORCED comparison of cell 'g4' although model sha256 differs" "$md" || fail "forced"
+grep -q "^- ours vs stock-llamafile: FORCED comparison of cell 'g4' although model sha256 differs" "$md" ||
+	fail "forced against stock-llamafile"
+grep -q "^- ours vs llama.cpp: FORCED comparison of cell 'g4' although model sha256 differs" "$md" ||
+	fail "forced against llama.cpp"
 
 # Every number's run: twelve runs, with their tags.
 [ "$(grep -c '^| 00000000-0000-4000-8000-0000000000[01][0-9] | ' "$md")" = 12 ] || fail "12 runs listed"
 grep -qFx '| 00000000-0000-4000-8000-000000000011 | ours | q35 | draft n_max=2 | v1 | 2025-06-01T00:50:00.000Z |' "$md" \
 	|| fail "run row"
 
-# --engine picks and orders the columns; --ref moves the reference.
+# --ref llama.cpp: the table as it was when the upstream engine was the default
+# reference.
+tps report --no-plots --ref llama.cpp
+expect_rc 0 "report --ref llama.cpp"
+expect '| model | ours pp / tg | stock-llamafile pp / tg | llama.cpp pp / tg |' \
+	'|---|---|---|---|' \
+	'| g4 | 5400 / 88.1 (not comparable) | 5390 / 88.0 (-3.7% undecided / -4.9% undecided) | 5600 / 92.5 (ref) |' \
+	'| q35 | 13157 / 142.7 (+0.4% undecided / -0.2% undecided) | 11800 / 120.4 (-9.9% undecided / -15.8% undecided) | 13107 / 143.0 (ref) |'
+grep -q "^- FORCED comparison of cell 'g4' although model sha256 differs" "$md" || fail "forced"
+
+# --engine picks and orders the columns; ours is still the engine of role ours.
+tps report --no-plots --engine llama.cpp --engine ours --model q35
+expect_rc 0 "report --engine"
+grep -qFx '| model | llama.cpp pp / tg | ours pp / tg |' "$TMP/out" || fail "--engine order"
+grep -qFx '| q35 | 13107 / 143.0 (ours: +0.4% undecided / -0.2% undecided) | 13157 / 142.7 (ours) |' "$TMP/out" ||
+	fail "ours against llama.cpp"
+
+# --ref moves the reference.
 tps report --no-plots --engine llama.cpp --engine ours --ref ours --model q35
 expect_rc 0 "report --engine --ref"
 grep -qFx '| model | llama.cpp pp / tg | ours pp / tg |' "$TMP/out" || fail "--engine order"
