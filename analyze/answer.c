@@ -30,9 +30,10 @@ void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 			out->no++;
 			break;
 		case VERDICT_REG_SPOILED:
+			/* Not an answer: counted, and no part of the mean. */
 			out->spoiled++;
 			out->spoiled_env |= x->spoiled;
-			break;
+			continue;
 		default:
 			out->undecided++;
 			break;
@@ -45,9 +46,8 @@ void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 		sm += x->log_m;
 		/* One instance a side without a stored floor has a requests' interval
 		 * that decides nothing: it cannot lend the mean one either. */
-		/* A spoiled cell's interval is not an answer: nor is a mean of it. */
 		if (isfinite(x->log_se) && isfinite(x->df) && x->df > 0 &&
-		    x->regression != VERDICT_REG_UNKNOWN && x->regression != VERDICT_REG_SPOILED &&
+		    x->regression != VERDICT_REG_UNKNOWN &&
 		    !(x->method == VERDICT_METHOD_REQUESTS && x->bound == VERDICT_BOUND_BAND)) {
 			sv += x->log_se * x->log_se;
 			if (x->df < df)
@@ -60,11 +60,13 @@ void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 	}
 	out->geomean.band_pct = band_pct;
 	out->geomean.ci_level = level;
-	if (!n) {
+	/* The mean is over the cells that are evidence: a spoiled one is not. */
+	if (n == out->spoiled) {
 		out->geomean.kind = VERDICT_UNKNOWN;
 		out->geomean.delta_pct = out->geomean.ci_lo_pct = out->geomean.ci_hi_pct = NAN;
 		return;
 	}
+	n -= out->spoiled;
 	verdict_decide_interval(sm / (double)n, interval ? sqrt(sv) / (double)n : NAN,
 				interval ? df : NAN, (1 - level) / 2, band_pct, &out->geomean);
 }

@@ -17,7 +17,7 @@ struct answer {
 	size_t n;                          /* cells of the metric */
 	size_t yes, no, undecided;         /* by the regression answer */
 	size_t spoiled;                    /* spoiled by an environment finding: not
-					      asked (and no interval to the mean) */
+					      an answer, and no part of the mean */
 	unsigned spoiled_env;              /* their findings, RUN_ENV_* bits */
 	size_t faster, slower, parity;     /* by the two-sided verdict (decided only) */
 	struct verdict geomean;            /* the geometric mean of the deltas: delta,
@@ -31,8 +31,9 @@ struct answer {
  * band_pct). The geometric mean's interval is a t interval at the verdicts'
  * smallest level, on the mean log ratio with standard error sqrt(sum se^2) / n
  * and the fewest degrees of freedom among them; NaN when any cell lacks one (or
- * has only the requests' interval of one instance a side, which decides nothing,
- * or is spoiled).
+ * has only the requests' interval of one instance a side, which decides nothing).
+ * A spoiled cell is counted apart and is no part of the mean, neither its point
+ * nor its interval: the mean of spoiled cells alone is unknown.
  * Fills *out. */
 void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 		  struct answer *out);

@@ -197,7 +197,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 			"without values.\n\n", ref);
 		free(ref);
 	} else if (t->ours && t->n_engines > 1) {
-		ref = o->md ? md_escape(t->ours) : md_plain(t->ours);
+		ref = o->md ? escape_md(t->ours) : md_plain(t->ours);
 		fprintf(o->f, "In tok/s, prefill (pp) as a whole number, decode (tg) to one "
 			"decimal. No --ref: %s (the engine of role ours, else the first column) is "
 			"compared with every other engine, each comparison the one 'tpsdb compare "

@@ -65,6 +65,40 @@ static void test_answer_counts_and_geomean(void **state)
 	assert_true(isnan(a.geomean.delta_pct));
 }
 
+/* A spoiled cell is counted apart and is no part of the mean: the answer over a
+ * decided cell and a spoiled one is the decided cell's, point and interval; over
+ * spoiled cells alone there is no mean. */
+static void test_answer_spoiled(void **state)
+{
+	struct verdict v[2];
+	const struct verdict *p[2] = { &v[0], &v[1] };
+	struct answer a, one;
+
+	(void)state;
+	cell(&v[0], log(0.90), 0.005, 9); /* a regression */
+	cell(&v[1], log(1.10), 0.005, 9); /* would be faster, but spoiled: */
+	v[1].spoiled = 1u << 0;
+	v[1].regression = VERDICT_REG_SPOILED;
+	v[1].kind = VERDICT_SPOILED;
+	v[1].decided = 0;
+	answer_build(p, 2, 3, &a);
+	answer_build(p, 1, 3, &one);
+	assert_int_equal(a.n, 2);
+	assert_int_equal(a.yes, 1);
+	assert_int_equal(a.spoiled, 1);
+	assert_int_equal(a.spoiled_env, 1u);
+	assert_int_equal(a.undecided + a.no, 0);
+	assert_int_equal(a.faster, 0);
+	assert_true(fabs(a.geomean.delta_pct - one.geomean.delta_pct) < 1e-12);
+	assert_true(fabs(a.geomean.ci_lo_pct - one.geomean.ci_lo_pct) < 1e-12);
+	assert_true(fabs(a.geomean.ci_hi_pct - one.geomean.ci_hi_pct) < 1e-12);
+	assert_int_equal(a.geomean.regression, VERDICT_REG_YES);
+	answer_build(p + 1, 1, 3, &a);
+	assert_int_equal(a.spoiled, 1);
+	assert_true(isnan(a.geomean.delta_pct));
+	assert_int_equal(a.geomean.kind, VERDICT_UNKNOWN);
+}
+
 /* A comparison's rows, pp and tg interleaved: each metric counts its own rows in
  * order, names its regressions by the result's row index, and holds the band. */
 static void test_answer_compare(void **state)
@@ -164,6 +198,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_answer_counts_and_geomean),
+		cmocka_unit_test(test_answer_spoiled),
 		cmocka_unit_test(test_answer_compare),
 		cmocka_unit_test(test_answer_gate),
 	};
