@@ -23,24 +23,6 @@ static const char usage[] =
 	"   or: tpsdb baseline show <name> [--format text|json|md|csv] [--json]\n"
 	"   or: tpsdb baseline rm <name>";
 
-static const char help[] =
-	"A baseline is a named, frozen set of runs that 'tpsdb gate' compares with.\n"
-	"\n"
-	"  set <name>     freezes the runs compare would pool for the filters: of each\n"
-	"                 cell (engine, model, spec_type, n_max, endpoint), the runs of\n"
-	"                 the batch of its newest run, or, with --tag or --batch, every\n"
-	"                 run carrying one of the tags or of one of the batches. A name\n"
-	"                 already taken is an error unless --replace; matching nothing\n"
-	"                 is an error.\n"
-	"  list           the baselines, with their run and sample counts\n"
-	"  show <name>    the runs of one baseline\n"
-	"  rm <name>      removes the baseline (not its runs)\n"
-	"\n"
-	"  --format <f>   list and show: text (default), json, md or csv (the table\n"
-	"                 alone); --json is --format json\n"
-	"\n"
-	"Exit codes: 0 ok, 2 usage, 3 no such baseline, nothing matched, or a store error.\n";
-
 enum { OPT_REPLACE = 256, OPT_JSON };
 
 static const struct option opts[] = {
@@ -254,7 +236,7 @@ const struct cmd_entry cmd_baseline_entry = {
 	.name = "baseline",
 	.summary = "freeze, list and remove named sets of runs",
 	.usage = usage,
-	.help = help,
+	.help = help_baseline,
 	.flags = CMD_EXISTING | CMD_OPERANDS,
 	.exec = cmd_baseline,
 };

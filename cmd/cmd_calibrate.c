@@ -21,29 +21,6 @@ static const char usage[] =
 	"tpsdb calibrate [--engine <label>] [--model <label>] [--tag <t>] [--host <name>]\n"
 	"                [--format text|json|md|csv] [--json]";
 
-static const char help[] =
-	"Measures the A/A noise floor of each cell (model, spec type, n_max, endpoint)\n"
-	"that one engine measured at least twice with identical config: the two latest\n"
-	"runs are paired by prompt and repetition, and the floor of each metric (pp, tg)\n"
-	"is the root mean square of the paired % deltas: the run's shift and the\n"
-	"requests' scatter together.\n"
-	"Two runs whose samples are identical, value for value, are refused with a\n"
-	"warning: they are one measurement stored twice, and would give a 0.00% floor.\n"
-	"Floors are stored; 'compare' and 'gate' then never use a parity band or a\n"
-	"regression threshold below k times the floor (--noise-k, default 2), and say so.\n"
-	"Make the A/A runs with 'tpsdb collect --aa' (each model's pass over the engines\n"
-	"twice, so a cell's pair is as far apart in time as the cells compare pairs), or\n"
-	"by collecting the same engine twice.\n"
-	"\n"
-	"  --engine <label>   only this engine's runs     --model <label>  only this model\n"
-	"  --tag <t>          only runs with this tag     --host <name>    only this host\n"
-	"  --format <f>       text (default), json, md or csv (the table of floors)\n"
-	"  --json             the same as --format json: {\"floors\":[{\"engine\",\"model\",\"spec_type\",\"n_max\",\n"
-	"                     \"endpoint\",\"metric\",\"noise_pct\",\"n_pairs\",\"run_a\",\"run_b\"}],\n"
-	"                     \"skipped\":[\"...\"]}\n"
-	"\n"
-	"Exit codes: 0 floors stored, 2 usage, 3 no A/A pair found or a store error.\n";
-
 enum { OPT_JSON = 256 };
 
 static const struct option opts[] = {
@@ -139,7 +116,7 @@ const struct cmd_entry cmd_calibrate_entry = {
 	.name = "calibrate",
 	.summary = "measure a host's A/A noise floor (same engine, restarted)",
 	.usage = usage,
-	.help = help,
+	.help = help_calibrate,
 	.flags = CMD_EXISTING,
 	.exec = cmd_calibrate,
 };

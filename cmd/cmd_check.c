@@ -20,58 +20,6 @@ static const char usage[] =
 	"tpsdb check [--json]\n"
 	"            " FILTER_SYNOPSIS;
 
-static const char help[] =
-	"Reports the data-quality findings of the runs, one line per run and kind, e.g.\n"
-	"  run <uuid> ours/q35: 3 of 18 samples truncated decode (predicted_n 20 < n_predict 512)\n"
-	"Sample kinds (set at ingest; each keeps the sample out of the metric it spoils):\n"
-	"  truncated        decode stopped before n_predict, or on EOS (spoils tg)\n"
-	"  cache-inflated   prefill served partly from the prompt cache, cache_n > 0 (pp)\n"
-	"  short-prompt     prefill of fewer than 512 prompt tokens measures overhead (pp)\n"
-	"  failed           HTTP error, no timings or a transport error (pp and tg)\n"
-	"  cold-start       the first request after the server started (pp)\n"
-	"  aggregate-only   a llama-bench -o csv/sql average, not one repetition (pp and tg)\n"
-	"  degenerate-output  the text is mostly one short repeated piece: half of it or\n"
-	"                   more repeats at a period of at most 16 bytes (no metric)\n"
-	"Run kinds:\n"
-	"  load-failed      the engine never served the model: LOADFAIL and the log tail\n"
-	"  partial          the run stopped before all of its requests were answered\n"
-	"  interrupted      the run was stopped by a signal\n"
-	"  orphaned         still marked running, but the process collecting it is gone\n"
-	"                   (SIGKILL, out of memory, a reboot); compare, gate, report and\n"
-	"                   runs show it as interrupted\n"
-	"  outlier-instance an instance (run) whose pp or tg lies far from the other\n"
-	"                   instances of its pool, three or more: beyond 25% and 5 robust\n"
-	"                   sd (1.4826 MAD) of their median, on the log scale. The pools\n"
-	"                   are compare's and gate's for the same filters (per cell, the\n"
-	"                   batch of its newest run; every run of --tag or --batch), so\n"
-	"                   check names the instances they leave out\n"
-	"Environment kinds (recorded by collect; docs/ENVIRONMENT.md):\n"
-	"  host-busy        other processes used more than 50% of all CPUs' time while\n"
-	"                   the run measured (TPSDB_HOST_BUSY_PCT sets the share)\n"
-	"  gpu-contended    another compute process on the run's GPU, or it was 10% or\n"
-	"                   more busy before the server started\n"
-	"  gpu-throttled    a power, thermal or slowdown throttle reason while it measured\n"
-	"  clocks-changed   SM or memory clock moved by more than 10% while it computed\n"
-	"  partial-offload  the log says fewer layers went to the GPU than the model has\n"
-	"  kv-on-host       the log puts (some of) the KV cache in host memory\n"
-	"Then the model-identity alarms of 'tpsdb models' and PRAGMA integrity_check; these\n"
-	"two always cover the whole store, whatever the filters.\n"
-	"\n"
-	"Options:\n"
-	"  --json              {\"findings\": [{\"run\", \"engine\", \"model\", \"kind\", \"count\",\n"
-	"                      \"total\", \"detail\"}], \"alarms\": [...as 'tpsdb models --json'],\n"
-	"                      \"integrity\": \"ok\" or [\"<problem>\", ...], and\n"
-	"                      \"complete\": false only when the store could not be read\n"
-	"                      whole}; a sample finding counts samples (count of\n"
-	"                      total), a run finding has count 1\n"
-	"                      and total 1\n"
-	FILTER_HELP
-	"\n"
-	"Exit codes: 0 clean (no finding, no alarm, integrity ok), 1 anything found,\n"
-	"2 usage, 3 no store or a store error. A store too damaged to read whole\n"
-	"still gets its report (findings and alarms as far as read, every integrity\n"
-	"problem, \"complete\": false) with an error line, and exits 3.\n";
-
 enum { OPT_JSON = 256 };
 
 static const struct option opts[] = {
@@ -210,7 +158,7 @@ const struct cmd_entry cmd_check_entry = {
 	.name = "check",
 	.summary = "data-quality findings and the integrity check",
 	.usage = usage,
-	.help = help,
+	.help = help_check,
 	.flags = CMD_READONLY,
 	.exec = cmd_check,
 };

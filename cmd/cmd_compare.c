@@ -23,82 +23,6 @@ static const char usage[] =
 	"              [--ignore-config <key>[,<key>...]]\n"
 	"              [--format text|json|md|csv] [--json]";
 
-static const char help[] =
-	"Parity deltas between two engines for every model and config cell (model,\n"
-	"spec_type, n_max, endpoint) both measured. Without --tag or --batch each side\n"
-	"pools, per cell, every run of the batch (collect invocation) of its newest run,\n"
-	"so the follow-up to a collect is that collect's answer (a run without a batch,\n"
-	"an import: the runs of its tag, or that run alone when untagged); with them,\n"
-	"every run carrying one of the tags (--tag, --ours-tag, --vs-tag) or of one of\n"
-	"the batches: '--tag a,b' and '--tag a --tag b' pool both. Runs at another ctx,\n"
-	"n_predict, GGUF or prompt set than the cell's newest are left out. Each run is\n"
-	"one server instance; rounds pair within a batch both sides ran (else by round\n"
-	"number). Within a round, samples are paired by prompt and repetition; samples\n"
-	"flagged for a metric are left out and counted.\n"
-	"\n"
-	"  --ours <engine>      the engine judged (required)\n"
-	"  --vs <engine>        the engine it is judged against (required)\n"
-	"  --model <label>      only this model (a comma list: any of them)\n"
-	"  --metric <m>         pp (prefill), tg (decode) or both (default)\n"
-	"  --band <pct>         the band in percent (default 2): the regression margin\n"
-	"                       and the parity band\n"
-	"  --tag <t>[,<t>...]   pool the runs carrying these tags on both sides\n"
-	"  --ours-tag <t>, --vs-tag <t>   pool by tag on one side (comma lists too)\n"
-	"  --batch <id>[,<id>...]  pool the runs of these collect batches (ids:\n"
-	"                       'tpsdb runs', collect's last line); with --tag, the runs\n"
-	"                       of those batches carrying one of the tags\n"
-	"  --host <name>        only runs measured on this host\n"
-	"  --force              compare cells whose runs differ in model sha256 or config\n"
-	"                       (ctx, n_predict, endpoint, prompt set); loudly warned\n"
-	"  --ignore-config <keys>  pair llama-bench cells whose configs differ only in\n"
-	"                       these keys (comma list of fa, ngl, b, ub, ctk, ctv, t,\n"
-	"                       sm, nkvo, backend), e.g. ngl when one llama-bench wrote\n"
-	"                       99 and the other -1; a warning names what was ignored\n"
-	"  --strict             exit 1 when a compared cell's runs carry an environment\n"
-	"                       finding (host-busy, gpu-contended, gpu-throttled,\n"
-	"                       clocks-changed, partial-offload, kv-on-host) or\n"
-	"                       degenerate-output samples; without it they are warned\n"
-	"                       (a cell whose estimate used such an instance is\n"
-	"                       answered 'spoiled', never yes, no, faster or slower)\n"
-	"  --format <f>         text (default), json, md (a GitHub markdown table:\n"
-	"                       answers, 90% interval, mde, rounds in view) or csv\n"
-	"                       (the table alone, the same columns as text and md)\n"
-	"  --json               the same as --format json: {\"rows\":[...],\"warnings\":[...]}\n"
-	"\n"
-	"When $GITHUB_STEP_SUMMARY names a file, the markdown is also appended to it (a\n"
-	"write error there is a warning).\n"
-	"\n"
-	"Each row answers one question first: regression, is ours slower than vs by\n"
-	"more than the band? 'yes' when the whole interval lies below -band, 'no' when it\n"
-	"lies wholly above, else 'undecided' (a one-sided test at 5%). The verdict\n"
-	"describes the same interval: faster or slower when it lies wholly beyond\n"
-	"+-band, parity when it lies inside (two one-sided tests), else undecided.\n"
-	"The interval is a t interval at 90% (5% each side) on the per-round log\n"
-	"ratios, each instance reduced to the geometric mean of its requests over the\n"
-	"prompts both instances of the round answered, with each order of a round's\n"
-	"two starts weighing half; Welch on the instances when runs have no partner;\n"
-	"one instance a side, the requests' interval widened by the cell's stored A/A\n"
-	"floor (tpsdb calibrate), without which it decides nothing. A look pays for\n"
-	"the looks before it: an --until-decided batch looked after every round, a\n"
-	"pool of several batches looked once per batch, and the level is the per-look\n"
-	"level of a Pocock boundary over all of them (a single fixed batch: 90%). An\n"
-	"instance far from its side's others (more than 25% and 5\n"
-	"robust sd from their median) is left out and named. The tok/s shown are the\n"
-	"geometric means behind the estimate, so delta is exactly their ratio; mde is\n"
-	"the interval's half-width.\n"
-	"\n"
-	"Each row also says whether the two runs generated the same text: at\n"
-	"temperature 0, outputs_compared counts the (prompt, rep) pairs of the cell's\n"
-	"newest runs that both kept an output hash for, outputs_identical those whose\n"
-	"hashes match (null at another temperature).\n"
-	"\n"
-	"Exit codes: 0 compared (whatever the verdicts), 1 --strict and a flagged cell,\n"
-	"2 usage (also --vs the same engine as --ours without tags that tell the runs\n"
-	"apart), 3 a cell was refused, nothing was comparable (the error names the\n"
-	"config keys that keep the nearest cells apart), an engine, model or tag the\n"
-	"store does not hold (the error lists the known ones, closest first), or a\n"
-	"store error.\n";
-
 enum {
 	OPT_OURS = 256, OPT_VS, OPT_METRIC, OPT_BAND, OPT_OURS_TAG, OPT_VS_TAG, OPT_FORCE,
 	OPT_JSON, OPT_IGNORE_CONFIG, OPT_STRICT,
@@ -298,7 +222,7 @@ const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.summary = "parity deltas between two engines",
 	.usage = usage,
-	.help = help,
+	.help = help_compare,
 	.flags = CMD_READONLY,
 	.exec = cmd_compare,
 };

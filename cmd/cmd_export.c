@@ -17,30 +17,6 @@ static const char usage[] =
 	"tpsdb export [--format jsonl|csv] [--out <file>]\n"
 	"            " FILTER_SYNOPSIS;
 
-static const char help[] =
-	"Writes the runs that match the filters, oldest first, to stdout or --out.\n"
-	"\n"
-	"Formats:\n"
-	"  jsonl   (default) one line per run: {\"tpsdb_run\": 1, \"run\": {...}, \"samples\":\n"
-	"          [...]} with every column of the run and its samples, absent values as\n"
-	"          null and the raw timings object embedded. 'tpsdb import' of it restores\n"
-	"          the same runs (uuids, flags and all) and skips the ones already stored,\n"
-	"          so export, import elsewhere and export again gives the same bytes.\n"
-	"  csv     RFC 4180: a header row, then one row per sample with its run's context\n"
-	"          (run_uuid ... prompt_set) before the sample's columns (prompt ...\n"
-	"          timings); rows end in CRLF, a field holding a comma, a quote, CR or LF\n"
-	"          is quoted with its quotes doubled, and absent values are empty. Runs\n"
-	"          without samples have no rows.\n"
-	"\n"
-	"Options:\n"
-	"  --format <f>        jsonl or csv\n"
-	"  --out <file>        write there instead of stdout: a file is replaced whole,\n"
-	"                      only on success; a symlink's target is written; a device\n"
-	"                      or FIFO is written directly\n"
-	FILTER_HELP
-	"\n"
-	"Exit codes: 0 ok, 2 usage, 3 no store, a store error or a write error.\n";
-
 enum { OPT_FORMAT = 256, OPT_OUT };
 
 static const struct option opts[] = {
@@ -140,7 +116,7 @@ const struct cmd_entry cmd_export_entry = {
 	.name = "export",
 	.summary = "write runs and samples as JSONL or CSV",
 	.usage = usage,
-	.help = help,
+	.help = help_export,
 	.flags = CMD_READONLY,
 	.exec = cmd_export,
 };

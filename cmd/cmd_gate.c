@@ -31,75 +31,6 @@ static const char usage[] =
 	"           [--require-identical-output] [--ignore-config <key>[,<key>...]]\n"
 	"           [--junit <file>] [--format text|json|md|csv] [--json]";
 
-static const char help[] =
-	"Compares every cell (model, spec_type, n_max, endpoint and config) that the\n"
-	"candidate engine's runs share with the baseline, and fails a cell when the\n"
-	"candidate is worse than the baseline by more than the threshold on a gated\n"
-	"metric: tg, pp, and acceptance for spec cells. The candidate's side pools as\n"
-	"compare pools it (every run carrying --tag or of --batch; without them, per\n"
-	"cell, the batch of its newest run); the baseline's, every frozen run. Each run\n"
-	"is one instance; the cell's one estimate, the very one 'tpsdb compare' prints\n"
-	"for the same runs at --band equal to the threshold (the same pool, pairing,\n"
-	"level and interval), answers the regression question at the threshold:\n"
-	"'fail' when the whole interval lies below -threshold (regression yes), 'pass'\n"
-	"when it lies wholly above (no), 'spoiled' when an instance it used carries an\n"
-	"environment finding, else 'inconclusive'. An inconclusive or spoiled cell is\n"
-	"never silent: a line in the text, the markdown and the step summary, a\n"
-	"::warning under GitHub Actions, a <skipped> test in the JUnit, and the gate's\n"
-	"status INCONCLUSIVE (exit 0 unless --fail-on names it). One\n"
-	"instance a side decides only with the cell's stored A/A floor (tpsdb\n"
-	"calibrate); outlier instances are left out and named (see 'tpsdb compare\n"
-	"--help').\n"
-	"\n"
-	"  --baseline <name>       the frozen set to compare with (tpsdb baseline set)\n"
-	"  --engine <candidate>    the engine under test\n"
-	"  --tag <t>[,<t>...]      the candidate's runs carrying these tags, all pooled\n"
-	"  --batch <id>[,<id>...]  the candidate's runs of these collect batches, all\n"
-	"                          pooled (ids: 'tpsdb runs', collect's last line)\n"
-	"  --model <m>             only this model (a comma list: any of them)\n"
-	"  --max-regress <pct>     allowed regression, every metric (default 3)\n"
-	"  --max-regress <m>=<pct> for one metric (tg, pp or accept); repeatable\n"
-	"  --thresholds <file>     'metric = pct' lines ('*' for every metric), # comments;\n"
-	"                          --max-regress flags override it\n"
-	"  --metric <m>            gate only these metrics (repeatable; default all)\n"
-	"  --sweep                 also fail on a decided monotonicity violation of a\n"
-	"                          candidate series (its rungs pooled as 'tpsdb sweep' does)\n"
-	"  --fail-on <what>        what fails the gate (exit 1), a comma list (default\n"
-	"                          regression): regression (a cell answering 'regression\n"
-	"                          yes'), inconclusive (a cell still open), environment\n"
-	"                          (a spoiled cell, an environment finding of either\n"
-	"                          side's runs: host-busy, gpu-contended, gpu-throttled,\n"
-	"                          clocks-changed, partial-offload, kv-on-host; flagged\n"
-	"                          samples of the candidate's runs), output (degenerate-\n"
-	"                          output samples, and a cell whose candidate generated\n"
-	"                          other text than the baseline, output hashes per prompt\n"
-	"                          and rep at temperature 0, or whose outputs cannot be\n"
-	"                          compared)\n"
-	"  --strict                --fail-on regression,inconclusive,environment,output\n"
-	"  --require-identical-output  adds output to --fail-on: for a change claimed\n"
-	"                          latency-only\n"	"  --trend                 also fail when the newest segment of the candidate's\n"
-	"                          history (every run of the cell, per-run median) is a\n"
-	"                          regression found by change-point detection\n"
-	"  --ignore-config <keys>  match llama-bench cells whose configs differ only in\n"
-	"                          these keys (comma list of fa, ngl, b, ub, ctk, ctv, t,\n"
-	"                          sm, nkvo, backend); a warning names what was ignored\n"
-	"  --junit <file>          also write JUnit XML, one testcase per cell and metric\n"
-	"  --format <f>            text (default), json, md (GitHub markdown: the status\n"
-	"                          of each cell in bold when it fails, 90% interval, mde, rounds)\n"
-	"                          or csv (the table alone, the same columns as text and md)\n"
-	"  --json                  the same as --format json:\n"
-	"                          {\"pass\":..,\"cells\":[..],\"warnings\":[..],\n"
-	"                           \"sweep_violations\":[..],\"findings\":[..],\"trend\":[..]}\n"
-	"\n"
-	"Cells only one side holds are warnings. With GITHUB_ACTIONS=true, failures are\n"
-	"also printed as ::error annotations and warnings as ::warning (on stderr with\n"
-	"--format json, md or csv). When $GITHUB_STEP_SUMMARY names a file, the markdown is\n"
-	"also appended to it; a write error there is a warning, not a failed gate.\n"
-	"\n"
-	"Exit codes: 0 every check passed, 1 a check failed, 2 usage, 3 no such baseline,\n"
-	"engine, model or tag (the error lists the known ones, closest first), nothing\n"
-	"to gate, or a store or file error.\n";
-
 enum {
 	OPT_BASELINE = 256, OPT_ENGINE, OPT_MAX, OPT_THRESH, OPT_METRIC, OPT_SWEEP, OPT_STRICT,
 	OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_IGNORE_CONFIG, OPT_FAIL_ON,
@@ -382,7 +313,7 @@ const struct cmd_entry cmd_gate_entry = {
 	.name = "gate",
 	.summary = "pass/fail a candidate against a baseline",
 	.usage = usage,
-	.help = help,
+	.help = help_gate,
 	.flags = CMD_READONLY,
 	.exec = cmd_gate,
 };

@@ -14,52 +14,6 @@ static const char usage[] =
 	"             [--n-max <n>] [--ctx <n>] [--prompt <name>] [--warmup <n>]\n"
 	"             [--allow-duplicate] [--max-bytes <n>] [<more>] <file>...";
 
-static const char help[] =
-	"Imports results into the store, as one transaction: a malformed file or line, a\n"
-	"missing 'timings' block, or a negative, non-finite or absurd value is one error\n"
-	"'<file>:<line>: <why>', nothing is written, and the exit code is 3. Every input\n"
-	"is read whole and checked before the store is opened, so a slow pipe holds no\n"
-	"lock. JSON must be strict RFC 8259 (no leading zeros, no NUL bytes, valid UTF-8).\n"
-	"Limits: 1 GiB a file (--max-bytes lowers it), 64 MiB a JSON value (one line, or\n"
-	"a whole-file value); above them the error says 'too large'.\n"
-	"The sha256 of each file's bytes is recorded: importing the same bytes again is\n"
-	"skipped with a warning (exit 0) unless --allow-duplicate is given.\n"
-	"\n"
-	"Inputs, recognised by content (one JSON object per file, or one per line):\n"
-	"  llama-server responses   from POST /completion or POST /v1/chat/completions;\n"
-	"                           all of them form ONE new run. A sample's prompt is the\n"
-	"                           sha256 of the response's 'prompt' text; the k-th\n"
-	"                           response with the same prompt is repetition k.\n"
-	"  llama-bench output       -o json or -o jsonl: samples_ts become pp/tg samples,\n"
-	"                           one per repetition; -o csv or -o sql: avg_ts only, one\n"
-	"                           sample flagged aggregate-only (nothing to pair); -o md\n"
-	"                           is refused. One new run per configuration and build.\n"
-	"  tpsdb export             'tpsdb export' lines: each restores its own run, and a\n"
-	"                           run whose uuid is already stored is skipped.\n"
-	"\n"
-	"Options (describe the run created from responses or llama-bench output):\n"
-	"  --engine <label>         engine label (default 'unknown')\n"
-	"  --role <role>            ours, upstream or other (default other)\n"
-	"  --engine-version <v>     build info (llama-bench: taken from build_commit)\n"
-	"  --model <label>          model label (default: from the response's 'model')\n"
-	"  --model-file <name>      GGUF file name        --model-sha256 <hex>  its sha256\n"
-	"  --quant <q>              quant (default: guessed from the file name)\n"
-	"  --host <name>            host (default 'unknown')\n"
-	"  --gpu <name> --driver <v> --cuda <v>   host provenance\n"
-	"  --tag <t>                free tag, e.g. a build such as b9859\n"
-	"  --n-predict <n>          requested n_predict (default: generation_settings)\n"
-	"  --ctx <n>                context size\n"
-	"  --spec-type <s>          speculative type    --n-max <n>  draft depth\n"
-	"  --prompt <name>          names the prompt when responses do not echo it\n"
-	"  --warmup <n>             unrecorded requests the server answered before these\n"
-	"                           (default 0: the first sample is flagged cold-start)\n"
-	"  --notes <text>           free notes\n"
-	"  --allow-duplicate        import files whose bytes were imported before\n"
-	"  --max-bytes <n>          refuse a file or stdin above n bytes (default and\n"
-	"                           most 1073741824)\n"
-	"\n"
-	"Prints what was imported. Exit codes: 0 ok, 2 usage, 3 bad input or store error.\n";
-
 enum {
 	OPT_ENGINE = 256, OPT_ROLE, OPT_ENGINE_VERSION, OPT_MODEL, OPT_MODEL_FILE,
 	OPT_MODEL_SHA, OPT_QUANT, OPT_HOST, OPT_GPU, OPT_DRIVER, OPT_CUDA, OPT_TAG,
@@ -200,7 +154,7 @@ const struct cmd_entry cmd_import_entry = {
 	.name = "import",
 	.summary = "import llama-server responses, llama-bench output or an export",
 	.usage = usage,
-	.help = help,
+	.help = help_import,
 	.flags = CMD_OPERANDS,
 	.exec = cmd_import,
 };

@@ -13,19 +13,6 @@
 
 static const char usage[] = "tpsdb merge <other.db>";
 
-static const char help[] =
-	"Copies into this store (--db) every run of <other.db> whose uuid it does not\n"
-	"hold yet, with its host, engine, model, prompts and samples, and prints\n"
-	"'merged N runs, M already present'. Running it again changes nothing.\n"
-	"\n"
-	"<other.db> is opened read-only and left exactly as it was: a store written by an\n"
-	"older tpsdb is migrated in a private in-memory copy, one written by a newer\n"
-	"tpsdb is refused. Baselines are not merged. All new runs land in one\n"
-	"transaction, or none do. Merging a store into itself is refused.\n"
-	"\n"
-	"Exit codes: 0 ok, 2 usage, 3 the other file cannot be read or is not a tpsdb\n"
-	"store of this or an older version, or a store error.\n";
-
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -103,7 +90,7 @@ const struct cmd_entry cmd_merge_entry = {
 	.name = "merge",
 	.summary = "bring in the runs of another store",
 	.usage = usage,
-	.help = help,
+	.help = help_merge,
 	.flags = CMD_OPERANDS,
 	.exec = cmd_merge,
 };

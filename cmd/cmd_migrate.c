@@ -9,18 +9,6 @@
 
 static const char usage[] = "tpsdb migrate";
 
-static const char help[] =
-	"Migrates the store (--db) to the schema version of this tpsdb, one transaction\n"
-	"per version under the write lock, and prints\n"
-	"  migrated '<db>' from schema version <old> to <new>\n"
-	"or '<db>' is at schema version <n>, nothing to do. A store written by a newer\n"
-	"tpsdb, a file that is not a tpsdb store and a corrupt store (PRAGMA quick_check)\n"
-	"are refused and left as they were; a missing file is an error, not created.\n"
-	"Read commands (runs, check, compare, ...) refuse an older store and name this\n"
-	"command; every write command (import, collect, merge, ...) migrates too.\n"
-	"\n"
-	"Exit codes: 0 ok, 2 usage, 3 no store or a store error.\n";
-
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -53,7 +41,7 @@ const struct cmd_entry cmd_migrate_entry = {
 	.name = "migrate",
 	.summary = "bring an older store up to this tpsdb's schema",
 	.usage = usage,
-	.help = help,
+	.help = help_migrate,
 	.flags = CMD_EXISTING,
 	.exec = cmd_migrate,
 };

@@ -10,29 +10,6 @@
 
 static const char usage[] = "tpsdb models [--format text|json|md|csv] [--json]";
 
-static const char help[] =
-	"Lists every model the store has measured: label, GGUF file name, size in bytes,\n"
-	"sha256, quant, the hosts its runs were measured on and the number of runs.\n"
-	"\n"
-	"Then it checks model identity and prints one 'ALARM: ...' line for each\n"
-	"  file-sha256-mismatch   one file name with two or more different sha256 values\n"
-	"                         (across hosts or runs), naming each sha256 and its hosts\n"
-	"  label-quant-mismatch   one model label measured at two or more quants\n"
-	"Unknown (empty) sha256 and quant values never raise an alarm.\n"
-	"The store is quick-checked first (PRAGMA quick_check, within $TPSDB_QUICK_CHECK_MB).\n"
-	"\n"
-	"Options:\n"
-	"  --format <f>  text (default), json, md (a GitHub markdown table) or csv\n"
-	"            (the table alone; the alarms on stderr)\n"
-	"  --json    the same as --format json: {\"models\": [{\"label\", \"file\",\n"
-	"            \"bytes\", \"sha256\", \"quant\", \"hosts\": [...], \"runs\"}],\n"
-	"            \"alarms\": [{\"kind\", \"file\" or \"label\",\n"
-	"            \"message\", \"variants\": [{\"sha256\" or \"quant\", \"hosts\": [...]}]}]};\n"
-	"            unknown strings are \"\", an unknown size is null\n"
-	"\n"
-	"Exit codes: 0 no alarm, 1 at least one alarm, 2 usage, 3 no store or a store\n"
-	"error (a corrupt store is one: see 'tpsdb check').\n";
-
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, 256 },
@@ -83,7 +60,7 @@ const struct cmd_entry cmd_models_entry = {
 	.name = "models",
 	.summary = "the model registry, with identity alarms",
 	.usage = usage,
-	.help = help,
+	.help = help_models,
 	.flags = CMD_READONLY,
 	.exec = cmd_models,
 };

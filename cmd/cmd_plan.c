@@ -20,38 +20,6 @@ static const char usage[] =
 	"           [--host <name>]\n"
 	"           [--format text|json|md|csv] [--json]";
 
-static const char help[] =
-	"How to measure a cell next time for the least server time: from every stored\n"
-	"run of the cell (model, spec type, n_max, endpoint, config, ctx, n_predict;\n"
-	"every one the filters select: the scatter between instances needs many), per\n"
-	"metric, the variance between server instances and between the requests of one\n"
-	"instance (log scale, each (prompt, rep) slot's own level taken out, as pairing\n"
-	"by slot cancels it), what an instance costs outside its requests (run time less\n"
-	"its requests' wall_ms: start, load, warm-up) and what a request costs (median\n"
-	"wall_ms). Kalibera and Jones' rule (ISMM 2013) gives the requests per instance\n"
-	"m* = sqrt(INST_S x SD_W^2 / (REQ_S x SD_B^2)), split prompts first, and a t\n"
-	"interval the paired rounds (one instance of each engine) for --mde, with the\n"
-	"predicted server time; the same for the collector's default design.\n"
-	"\n"
-	"  --ours <engine>, --vs <engine>   plan a comparison of these two: the cells both\n"
-	"                       measured, the variance pooled over both\n"
-	"  --engine <engine>    plan from one engine's runs alone\n"
-	"  --mde <pct>          the target: the 95% interval's half-width (default 2, the\n"
-	"                       parity band)\n"
-	"  --model <label>      only this model\n"
-	"  --tag <t>[,<t>...]   only runs with these tags\n"
-	"  --batch <id>[,<id>...]  only runs of these collect batches\n"
-	"  --host <name>        only runs measured on this host\n"
-	"  --format <f>         text (default), json, md or csv (the table of cells and\n"
-	"                       metrics alone)\n"
-	"  --json               the same as --format json\n"
-	"\n"
-	"A cell with fewer than 2 instances a side, no repeated request slots or no\n"
-	"complete run with an end time gets no design, and the output says which.\n"
-	"\n"
-	"Exit codes: 0 planned (whatever the data allowed), 2 usage, 3 no matching cell\n"
-	"or a store error.\n";
-
 enum { OPT_OURS = 256, OPT_VS, OPT_ENGINE, OPT_MDE, OPT_JSON };
 
 static const struct option opts[] = {
@@ -192,7 +160,7 @@ const struct cmd_entry cmd_plan_entry = {
 	.name = "plan",
 	.summary = "the cheapest prompts x reps and rounds, from stored variance",
 	.usage = usage,
-	.help = help,
+	.help = help_plan,
 	.flags = CMD_READONLY,
 	.exec = cmd_plan,
 };

@@ -21,49 +21,6 @@ static const char usage[] =
 	"           [--model <m>]... [--metric pp|tg] [--baseline <name>] [--tag <t>]\n"
 	"           [--ref <engine>] [--spec-type <s>] [--n-max <n>]";
 
-static const char help[] =
-	"Draws one figure with gnuplot (package " PLOT_PACKAGE "), the format from the\n"
-	"extension of --out: PNG (pngcairo when available, else png) or SVG.\n"
-	"\n"
-	"Figures:\n"
-	"  trend    the metric per run (median of unflagged samples) over run start time,\n"
-	"           one line per engine, for one model (the first --model, else the first\n"
-	"           with runs) and config (--spec-type/--n-max, default the base config).\n"
-	"           Change points (as 'tpsdb trend' finds them) are dashed vertical lines\n"
-	"           labelled with their change. The shaded band: the min..max of the\n"
-	"           medians of --baseline's runs, at least mean +/- max(2%, 2 x the stored\n"
-	"           A/A floor); without --baseline, a band per segment of the first\n"
-	"           engine (between its change points), over that segment's runs only:\n"
-	"           its median +/- the wider of max(2%, 2 x the floor) and 2 x 1.4826 x\n"
-	"           its median absolute deviation, so one spike does not move it.\n"
-	"           Each engine keeps one colour in every figure (its name picks it).\n"
-	"  sweep    decode tok/s (left axis, solid) and acceptance (right axis, dashed)\n"
-	"           against n_max, one colour per engine, for one model and spec type.\n"
-	"  parity   the delta % of --metric per model (base config), one bar per\n"
-	"           comparison: without --ref, ours (role ours, else the first engine)\n"
-	"           against each other engine ('ours vs <engine>' in the legend); with\n"
-	"           --ref, each engine against it. Each bar has its 90% interval, the\n"
-	"           parity band is shaded; a pair of runs 'compare' would refuse (another\n"
-	"           GGUF) has no bar, nor has a spoiled cell (an environment finding on\n"
-	"           an instance it used), which a line under the title counts.\n"
-	"\n"
-	"Options:\n"
-	"  --out <file>        the figure, ending in .png or .svg\n"
-	"  --engine <e>        only these engines (repeatable)\n"
-	"  --model <m>         the model (trend, sweep: the first one given), or the\n"
-	"                      models of a parity figure (repeatable)\n"
-	"  --metric pp|tg      trend and parity (default tg)\n"
-	"  --baseline <name>   trend: the band from this frozen baseline\n"
-	"  --tag <t>[,<t>...]  only runs with these tags (pooled whole: sweep, parity)\n"
-	"  --ref <engine>      parity: judge every engine against this one (default:\n"
-	"                      ours against every other engine)\n"
-	"  --spec-type <s>     trend, sweep: the speculative config\n"
-	"  --n-max <n>         trend: the draft depth (default: the base run)\n"
-	"\n"
-	"Labels never reach gnuplot as commands: they travel in the data files.\n"
-	"Exit codes: 0 ok, 2 usage, 3 gnuplot missing or failed, nothing to plot (a\n"
-	"parity figure of one engine without --ref), or a store error.\n";
-
 enum {
 	OPT_OUT = 256, OPT_ENGINE, OPT_MODEL, OPT_METRIC, OPT_BASELINE, OPT_REF, OPT_SPEC,
 	OPT_NMAX,
@@ -229,7 +186,7 @@ const struct cmd_entry cmd_plot_entry = {
 	.name = "plot",
 	.summary = "render trend, sweep or parity plots with gnuplot",
 	.usage = usage,
-	.help = help,
+	.help = help_plot,
 	.flags = CMD_READONLY | CMD_OPERANDS,
 	.exec = cmd_plot,
 };

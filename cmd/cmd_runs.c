@@ -15,35 +15,6 @@ static const char usage[] =
 	"tpsdb runs [--pooled] [--format text|json|md|csv] [--json] [--limit <n>]\n"
 	"            " FILTER_SYNOPSIS;
 
-static const char help[] =
-	"Lists the runs in the store, oldest first: start time, uuid, status, host, engine,\n"
-	"model, tag, speculative type and depth, round (of its collect invocation),\n"
-	"samples, failed samples, and the median prefill (pp) and decode (tg) tok/s over\n"
-	"the samples whose data-quality flags do not spoil that metric (see 'tpsdb check').\n"
-	"\n"
-	"Options:\n"
-	"  --pooled                only the runs compare, gate, sweep, report and check\n"
-	"                          pool for the same filters: per cell, the batch of its\n"
-	"                          newest run (an import: the runs of its tag), or every\n"
-	"                          run of --tag or --batch; a run at another ctx,\n"
-	"                          n_predict, GGUF or prompt set than the newest is left\n"
-	"                          out, as they leave it out\n"
-	"  --format <f>            text (default), json, md (a GitHub markdown table) or\n"
-	"                          csv (the same columns, RFC 4180)\n"
-	"  --json                  the same as --format json: a JSON array, one object\n"
-	"                          per run, with the keys uuid, started_at, ended_at,\n"
-	"                          status, source, host, engine, role, model, tag,\n"
-	"                          endpoint, spec_type, n_max (null for a base run), ctx,\n"
-	"                          n_predict, warmup (null when unknown), round and batch\n"
-	"                          (the run's round and the uuid of its collect\n"
-	"                          invocation; null when unknown), load_error, n_samples,\n"
-	"                          n_failed, n_flagged, pp_median and tg_median (tok/s,\n"
-	"                          null when no sample qualifies)\n"
-	FILTER_HELP_LIMIT
-	FILTER_HELP
-	"\n"
-	"Exit codes: 0 ok, 2 usage, 3 no store or a store error.\n";
-
 enum { OPT_JSON = 256, OPT_POOLED };
 
 static const struct option opts[] = {
@@ -133,7 +104,7 @@ const struct cmd_entry cmd_runs_entry = {
 	.name = "runs",
 	.summary = "list runs",
 	.usage = usage,
-	.help = help,
+	.help = help_runs,
 	.flags = CMD_READONLY,
 	.exec = cmd_runs,
 };

@@ -21,39 +21,6 @@ static const char usage[] =
 	"            [--format text|json|md|csv]\n"
 	"            [--json]";
 
-static const char help[] =
-	"The speculative series (engine, model, spec_type): the base rung (n_max unset),\n"
-	"then n_max 1, 2, 3 ..., each pooling the runs of its cell as compare pools\n"
-	"them: the batch of the cell's newest run, or every run carrying --tag or of\n"
-	"--batch (comma lists, or the option again). Each run is one instance, and the\n"
-	"gap between two engines at a rung is compare's estimate of that cell.\n"
-	"Per rung: decode tok/s (the median of unflagged samples for one run, else the\n"
-	"geometric mean of the runs' medians, with a 90% interval across runs), speedup\n"
-	"over the base, acceptance (accepted / drafted) and the decomposition tg =\n"
-	"tokens per verify cycle / time per cycle.\n"
-	"\n"
-	"  --engine <e>         only the series of this engine\n"
-	"  --model <m>          only this model\n"
-	"  --tolerance <pct>    a fall of more than this from one rung to the next is a\n"
-	"                       violation (default 5); so is a rise of acceptance\n"
-	"                       beyond it an anomaly. With two runs or more per rung\n"
-	"                       the fall is decided on its 90% interval: a violation\n"
-	"                       when it lies wholly below -tolerance, undecided when\n"
-	"                       it straddles (reported, not a failure)\n"
-	"  --ref <engine>       compare the shape and the per-rung gap with this engine\n"
-	"                       (default: every other engine with the same series)\n"
-	"  --tag <t>[,<t>...]   pool the runs carrying these tags\n"
-	"  --host <name>        only runs measured on this host\n"
-	"  --batch <id>[,<id>...]  pool the runs of these collect batches\n"
-	"  --format <f>         text (default), json, md (a GitHub markdown table per\n"
-	"                       series, falls in bold) or csv (one table of every series,\n"
-	"                       the columns of text and md after engine, model,\n"
-	"                       spec_type and endpoint)\n"
-	"  --json               the same as --format json: {\"series\":[...],\"gaps\":[...]}\n"
-	"\n"
-	"Exit codes: 0 no decided violation, 1 a decided violation, 2 usage, 3 no series\n"
-	"or a store error.\n";
-
 enum { OPT_ENGINE = 256, OPT_TOL, OPT_REF, OPT_JSON };
 
 static const struct option opts[] = {
@@ -153,7 +120,7 @@ const struct cmd_entry cmd_sweep_entry = {
 	.name = "sweep",
 	.summary = "monotonicity and speedup of speculative series",
 	.usage = usage,
-	.help = help,
+	.help = help_sweep,
 	.flags = CMD_READONLY,
 	.exec = cmd_sweep,
 };

@@ -19,38 +19,6 @@ static const char usage[] =
 	"            [--limit <n>]\n"
 	"            " FILTER_SYNOPSIS;
 
-static const char help[] =
-	"Finds the change points in each history series: one engine label on one model\n"
-	"and config (spec type, n_max, endpoint), its runs in build order when every run\n"
-	"names a llama.cpp build number in its engine version (b7123, b7123-4e1b2c3),\n"
-	"else in start order, each run the\n"
-	"median of its samples not flagged for the metric. E-divisive means proposes the\n"
-	"splits and a pooled two-sample t test keeps those with p below --pvalue and a\n"
-	"change of at least --min-magnitude percent (Apache Otava's method).\n"
-	"\n"
-	"For each change point: the run (uuid and tag) where the new level starts, the\n"
-	"means before and after, the change in percent and the p-value. A series whose\n"
-	"latest change point is a fall in tok/s is flagged as a latest regression.\n"
-	"\n"
-	"Options:\n"
-	"  --metric pp|tg          one metric (default: both, pp first)\n"
-	"  --pvalue <p>            significance, in (0, 1] (default 0.001)\n"
-	"  --min-magnitude <pct>   smallest change kept, percent (default 2)\n"
-	"  --min-segment <n>       fewest runs on each side of a change (default 3, >= 2)\n"
-	"  --limit <n>             only the latest n runs of each series\n"
-	FILTER_HELP
-	"  --format <f>            text (default: a table of series, one of change\n"
-	"                          points), json, md (the same tables as GitHub\n"
-	"                          markdown) or csv (the table of series)\n"
-	"  --json                  the same as --format json:\n"
-	"                          {\"series\": [{\"engine\", \"model\", \"spec_type\", \"n_max\",\n"
-	"                          \"endpoint\", \"metric\", \"n_runs\", \"change_points\": [{\"run\",\n"
-	"                          \"tag\", \"index\", \"before\", \"after\", \"change_pct\",\n"
-	"                          \"p_value\"}], \"latest_regression\"}]}\n"
-	"\n"
-	"Exit codes: 0 ok (change points are information, not failure), 2 usage, 3 no\n"
-	"store or a store error.\n";
-
 enum { OPT_METRIC = 256, OPT_PVALUE, OPT_MAGNITUDE, OPT_SEGMENT, OPT_JSON };
 
 static const struct option opts[] = {
@@ -169,7 +137,7 @@ const struct cmd_entry cmd_trend_entry = {
 	.name = "trend",
 	.summary = "change points in each history series",
 	.usage = usage,
-	.help = help,
+	.help = help_trend,
 	.flags = CMD_READONLY,
 	.exec = cmd_trend,
 };

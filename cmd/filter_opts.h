@@ -48,28 +48,8 @@ enum {
 #define FILTER_SYNOPSIS_MORE                                                          \
 	"[--engine-version <v>] [--host <name>] [--batch <id>]\n"                       \
 	"             [--since <date>] [--until <date>] [--limit <n>]"
-#define FILTER_HELP                                                                  \
-	"  --engine <label>        only runs of this engine\n"                             \
-	"  --model <label>         only runs of this model\n"                              \
-	"  --tag <t>               only runs with this tag\n"                              \
-	"                          (an engine, model, tag, host or batch the store does\n" \
-	"                          not hold is an error, exit 3, listing the known ones\n" \
-	"                          closest first)\n"                                       \
-	FILTER_HELP_MORE
-#define FILTER_HELP_MORE                                                             \
-	"  --engine-version <v>    only runs of this engine version (e.g. b7123-4e1b2c3)\n" \
-	"  --host <name>           only runs measured on this host\n"                      \
-	"  --batch <id>            only runs of this collect invocation\n"                 \
-	"  --since <date>          only runs started at or after this ISO 8601 date or\n"  \
-	"                          date-time (2025-06-01, 2025-06-01T12:00:00Z; UTC unless\n" \
-	"                          it carries an offset)\n"                                \
-	"  --until <date>          only runs started at or before it (a date alone counts\n" \
-	"                          to the end of that day)\n"                              \
-	"  --engine, --model, --tag, --host and --batch take a comma list, and may be\n"   \
-	"  given again: a run matches any of them ('--tag a,b' is '--tag a --tag b'; a\n"  \
-	"  name the store holds as it is, comma and all, stays whole)\n"
-#define FILTER_HELP_LIMIT                                                            \
-	"  --limit <n>             only the latest n runs\n"
+/* The help lines of the shared filters are docs/help/_filters.txt,
+ * _filters-more.txt and _limit.txt, which the commands' texts include. */
 
 /* The most times one list option may be given. */
 #define FILTER_LIST_MAX 64
