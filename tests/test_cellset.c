@@ -489,7 +489,7 @@ static void rounds(struct run *a, struct run *b, size_t n, const double *ours, c
 {
 	static const char *const t[16] = { "t01", "t02", "t03", "t04", "t05", "t06", "t07", "t08",
 					   "t09", "t10", "t11", "t12", "t13", "t14", "t15", "t16" };
-	char uuid[16];
+	char uuid[32];
 
 	for (size_t k = 0; k < n; k++) {
 		snprintf(uuid, sizeof(uuid), "a%zu", k);

@@ -296,7 +296,7 @@ struct hist {
 
 static void hist_init(struct hist *h, size_t n)
 {
-	char uuid[16];
+	char uuid[32];
 
 	memset(h, 0, sizeof(*h));
 	for (size_t i = 0; i < n; i++) {
