@@ -4,7 +4,6 @@
 #include "analyze/decided.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -80,29 +79,4 @@ size_t decided_find(const struct decided_cell *cells, size_t n, const char *spec
 		}
 	}
 	return SIZE_MAX;
-}
-
-static void pct(double v, int sign, char *buf, size_t len)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "?");
-	else
-		snprintf(buf, len, sign ? "%+.2f%%" : "%.2f%%", v);
-}
-
-void decided_describe_verdict(const struct verdict *v, char *buf, size_t len)
-{
-	const char *reg = verdict_regression_name(v->regression);
-	char d[32], lo[32], hi[32];
-
-	pct(v->delta_pct, 1, d, sizeof(d));
-	pct(v->ci_lo_pct, 1, lo, sizeof(lo));
-	pct(v->ci_hi_pct, 1, hi, sizeof(hi));
-	snprintf(buf, len, "regression %s, %s (%s [%s, %s])", reg ? reg : "unknown",
-		 verdict_kind_name(v->kind), d, lo, hi);
-}
-
-void decided_describe(const struct parity_row *row, char *buf, size_t len)
-{
-	decided_describe_verdict(&row->v, buf, len);
 }

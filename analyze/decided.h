@@ -40,11 +40,4 @@ size_t decided_cells(const struct parity_result *r, enum decided_question q,
 size_t decided_find(const struct decided_cell *cells, size_t n, const char *spec_type,
 		    int64_t n_max);
 
-/* A row's state in words, into buf: "regression no, parity (+0.31% [-0.50%,
- * +1.12%])", "regression yes, slower (-4.52% [-5.60%, -3.41%])", "regression
- * undecided, undecided (+1.20% [-2.80%, +5.30%])"; a non-finite figure is "?". */
-void decided_describe(const struct parity_row *row, char *buf, size_t len);
-/* The same for a verdict alone (what a row's state is made of). */
-void decided_describe_verdict(const struct verdict *v, char *buf, size_t len);
-
 #endif

@@ -151,6 +151,19 @@ int until_skip(const struct until *u, size_t k)
 	return any;
 }
 
+size_t until_next(const struct until *u, size_t mi, int64_t round, unsigned char *run)
+{
+	size_t k, n = 0;
+
+	if (round >= ESTIMATE_FIRST_LOOK && !until_model_open(u, mi))
+		return 0;
+	for (k = 0; k < u->n_cells; k++) {
+		run[k] = !until_skip(u, k);
+		n += run[k] && u->cells[k].model == mi;
+	}
+	return n;
+}
+
 void until_count(const struct until *u, size_t *open, size_t *all)
 {
 	size_t k;

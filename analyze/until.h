@@ -2,8 +2,8 @@
  * session. Each cell of another engine that ours also measures (same model, spec
  * type, n_max) is watched; after a comparison (analyze/decided.h over a parity
  * result) it keeps the last verdict of each metric and the round it was decided
- * in. The session asks it whether to run another round and whether a cell still
- * needs to start. Pure: no stdio, no store; reports/until_write.h words it. */
+ * in. After each round the command asks it which cells of the model to start
+ * next (until_next()), none when the model's rounds end. Pure: no stdio, no store; reports/until_write.h words it. */
 #ifndef ANALYZE_UNTIL_H
 #define ANALYZE_UNTIL_H
 
@@ -82,6 +82,12 @@ int until_model_open(const struct until *u, size_t mi);
 /* 1 when cell k need not start again: a watched cell once decided, and an ours
  * cell once every watched cell compared with it is decided. */
 int until_skip(const struct until *u, size_t k);
+/* The plan out of a look: after round round of model mi (and the comparison of
+ * that round, when it was one to look at), run[k] (room for n_cells) is 1 for each
+ * cell to start in the next round, 0 for one until_skip() leaves out. Returns how
+ * many of mi's cells are to run: 0 when the model's rounds end (from the first look
+ * on, no watched cell of it is open). */
+size_t until_next(const struct until *u, size_t mi, int64_t round, unsigned char *run);
 /* The watched cells, and how many of them are open. */
 void until_count(const struct until *u, size_t *open, size_t *all);
 /* The server time of watched cell k up to round: the wall time of its runs and

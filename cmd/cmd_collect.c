@@ -1,9 +1,10 @@
 /* cmd_collect.c: 'tpsdb collect', the measuring front end: options (or the seed
  * harness's environment) become a plan (collect/setup.c), the session measures its
- * cells round by round (collect/session.c), and a summary table (reports/summary.c)
- * goes to stdout and into the out dir. With --until-decided, a hook between rounds
- * compares this batch's runs (schema/pair_load.c, analyze/parity.c) and ends a
- * model's rounds once analyze/decided.c calls every cell decided. */
+ * cells in the rounds run_rounds() asks it for (collect/session.c), and a summary
+ * table (reports/summary.c) goes to stdout and into the out dir. With
+ * --until-decided, after each round this batch's runs are compared as compare
+ * compares them (cmd/side.h) and the rule (analyze/until.h) says which cells the
+ * next round starts, none once every cell of the model is decided. */
 #include "analyze/estimate.h"
 #include "analyze/parity.h"
 #include "analyze/until.h"
@@ -28,150 +29,16 @@
 #include <string.h>
 
 static const char usage_line[] =
-	"tpsdb collect (--engine <label>=<binary>... | --url <url> --engine <label>) "
-	"[<options>]";
+	"tpsdb collect --engine <label>=<binary>... [--ours <label>] [--role <label>=<role>]...\n"
+	"                     [--engine-args <label>=<args>]... [--home <label>=<dir>]...\n"
+	"                     (--models <file> | --model <label>=<gguf>...) [--spec-manifest <file>]\n"
+	"                     [<knobs>] [<provenance>] [--out-dir <dir>] [--quiet] [--dry-run]\n"
+	"   or: tpsdb collect --url <url> --engine <label> [--model <label>]\n"
+	"                     [--spec-type <type> --n-max <n>] [<knobs>] [<provenance>]\n"
+	"   or: tpsdb collect [<knobs>]    (engines and models from the environment, below)";
 
-static const char help_text[] =
-"usage: tpsdb collect --engine <label>=<binary>... [--ours <label>] [--role <label>=<role>]...\n"
-"                     [--engine-args <label>=<args>]... [--home <label>=<dir>]...\n"
-"                     (--models <file> | --model <label>=<gguf>...) [--spec-manifest <file>]\n"
-"                     [<knobs>] [<provenance>] [--out-dir <dir>] [--quiet] [--dry-run]\n"
-"   or: tpsdb collect --url <url> --engine <label> [--model <label>]\n"
-"                     [--spec-type <type> --n-max <n>] [<knobs>] [<provenance>]\n"
-"   or: tpsdb collect [<knobs>]    (engines and models from the environment, below)\n"
-"\n"
-"Starts each engine on each model (or measures a running server), sends every\n"
-"prompt --reps times and records every timing in the store, one run per cell of\n"
-"the matrix and round: model by model, round by round, engine by engine, a base\n"
-"run and then one run per n_max of the model's spec manifest line. Each run is a\n"
-"server instance of its own, and each sample is committed as it arrives. Every run\n"
-"records its round (1..k) and the batch id of this invocation ('tpsdb runs').\n"
-"\n"
-"Engines and models:\n"
-"  --engine <label>=<binary>  an engine to start (any number); in attach mode\n"
-"                             just --engine <label>\n"
-"  --ours <label>             this engine has role 'ours'; the others are\n"
-"                             'upstream' when the label contains \"llama.cpp\" or\n"
-"                             \"stock\", else 'other'\n"
-"  --role <label>=<role>      set a role: ours, upstream or other\n"
-"  --engine-args <label>=<args>  extra server args for every run of an engine\n"
-"  --home <label>=<dir>       HOME for an engine's servers\n"
-"  --models <file>            lines 'label | gguf path | extra server args'\n"
-"  --model <label>=<gguf>     a model (any number); in attach mode --model <label>\n"
-"                             names the model (default: /props model_path's base name)\n"
-"  --spec-manifest <file>     lines 'label | gguf path | spec server args | n_max\n"
-"                             list', e.g. 'q35 | /m/q35.gguf | --spec-type draft-simple\n"
-"                             -md /m/d.gguf | 1,2,3'; each n_max adds a run with the\n"
-"                             spec args and --spec-draft-n-max <n>; a list given\n"
-"                             to --spec-synth-rates is cut to its first <n> values\n"
-"                             Manifests: '#' comments and blank lines are allowed.\n"
-"  --url <url>                attach to a running server instead of starting one\n"
-"  --spec-type <type>, --n-max <n>  attach mode: what the running server does\n"
-"\n"
-"Knobs:\n"
-"  --reps <n>                 repetitions of each prompt (default 1: the server\n"
-"                             instance, not the request, is the unit, so requests\n"
-"                             beyond a few buy little; 'tpsdb plan' gives the\n"
-"                             cheapest prompts x reps from earlier runs)\n"
-"  --prompts <file>           your own prompts: a line '## <name>' starts each one\n"
-"                             and the lines up to the next '## ' are its text; a\n"
-"                             block '## @reference' replaces the reference text that\n"
-"                             precedes every prompt; '#' comments may open the file\n"
-"  --no-reference             send the prompts without the reference text\n"
-"  --ctx <n>                  server context, -c (default 4096)\n"
-"  --n-predict <n>            tokens to generate, EOS ignored (default 512)\n"
-"  --endpoint completion|chat POST /completion (default) or /v1/chat/completions\n"
-"  --ban-byte-tokens          logit_bias bans token ids 3..258 (random-weight models\n"
-"                             can emit invalid UTF-8, which the server answers with\n"
-"                             HTTP 500)\n"
-"  --seed <n>                 sampling seed (default 1234); temperature is 0\n"
-"  --warmup <n>               unrecorded requests after each start (default 1)\n"
-"  --rounds <k>               run each model's whole pass over the engines k times\n"
-"                             (default 1), every cell on a freshly started server;\n"
-"                             even rounds take the engines in reverse order (A B C,\n"
-"                             C B A, A B C ...), so slow drift falls on all alike\n"
-"  --aa                       an alias of --rounds 2: A/A pairs as far apart as the\n"
-"                             cells compare pairs, for 'tpsdb calibrate'\n"
-"  --until-decided            run rounds until every cell of the --ours engine\n"
-"                             against each other engine answers the --question for\n"
-"                             pp and tg: after each round from the third, this\n"
-"                             batch's runs of the model are compared as 'compare\n"
-"                             --batch' would (band 2%%). Each look costs: the\n"
-"                             intervals use the per-look level of a Pocock boundary\n"
-"                             over rounds 3..--max-rounds (stored on every run, so\n"
-"                             compare, gate and report print the same intervals),\n"
-"                             so the chance of any wrong answer stays 5%%. A decided\n"
-"                             cell stays decided and is not started again; the\n"
-"                             model's rounds end when all its cells are. Prints\n"
-"                             'decided: ...' per cell and metric with the rounds and\n"
-"                             the server time (wall time of the runs of both\n"
-"                             engines' cells up to that round) it took, and 'open:\n"
-"                             ...' for the cells left. Needs --ours and two engines;\n"
-"                             not with --rounds/--aa\n"
-"  --question regression|parity  what --until-decided runs until: regression (the\n"
-"                             default) decides a cell when 'is ours slower by more\n"
-"                             than the band?' is answered yes or no; parity when the\n"
-"                             two-sided verdict (faster, slower, parity) is\n"
-"  --max-rounds <n>           the most rounds --until-decided runs (3..100,\n"
-"                             default 10)\n"
-"  --gpu <ids>                CUDA_VISIBLE_DEVICES for the servers\n"
-"  --port <n>                 base port; the first free one from here (default 18080)\n"
-"  --load-timeout <s>         give up on a server not ready after <s> (default 600)\n"
-"  --request-timeout <s>      give up on one request after <s> (default 600)\n"
-"                             (a response body over 64 MiB is cut off and the\n"
-"                             request is a failed sample; TPSDB_MAX_RESPONSE_MB\n"
-"                             sets the cap in MiB, 1 to 4096)\n"
-"  --tag <tag>, --notes <text>  recorded on every run\n"
-"\n"
-"Provenance (detected with gethostname and nvidia-smi unless given):\n"
-"  --host <name>, --gpu-name <name>, --driver <version>, --cuda <version>\n"
-"\n"
-"Output:\n"
-"  --out-dir <dir>            server logs and summary.txt (default\n"
-"                             ./tpsdb-collect-<UTC time>)\n"
-"  --quiet                    no progress on stderr: on a terminal a live status\n"
-"                             line (NO_COLOR turns its colours off); else, as in\n"
-"                             a CI log, one plain line per run as it ends: run,\n"
-"                             round, cell, status, ok/failed, pp and tg tok/s\n"
-"  --dry-run                  print the runs in the order they would start, round\n"
-"                             by round, with each server command; start nothing,\n"
-"                             but check the binaries and models as a run does\n"
-"\n"
-"Environment (read only when neither --engine nor --url is given; the seed\n"
-"harness's drop-in):\n"
-"  OURS_BIN          engine 'ours', role ours (extra args: OURS_ARGS)\n"
-"  STOCK_LLAMAFILE   engine 'stock-llamafile', role upstream (extra args:\n"
-"                    STOCK_LLAMAFILE_ARGS, default '--server --nobrowser'); its HOME\n"
-"                    is STOCKLF_HOME, else a fresh temporary one removed afterwards\n"
-"  STOCK_LLAMACPP    engine 'llama.cpp', role upstream (STOCK_LLAMACPP_ARGS)\n"
-"  MODELS_MANIFEST   --models      MTP_MANIFEST  --spec-manifest\n"
-"  GPU  --gpu        PORT  --port  NPRED  --n-predict   OUT_DIR  --out-dir\n"
-"  An engine whose variable is unset or empty is skipped. Options win.\n"
-"\n"
-"Each run also records its environment (docs/ENVIRONMENT.md): the CPU time other\n"
-"processes used while it measured (/proc; host-busy above TPSDB_HOST_BUSY_PCT,\n"
-"default 50), the GPU through nvidia-smi when it is on PATH (gpu-contended,\n"
-"gpu-throttled, clocks-changed; samples in <log>.gpu.csv), and what the server's\n"
-"log says of offload and KV cache (partial-offload, kv-on-host; servers started\n"
-"get LLAMA_ARG_LOG_VERBOSITY=4 unless it is set). 'tpsdb check' lists them.\n"
-"\n"
-"Before anything starts (and before the store is opened), every engine binary\n"
-"must be an executable regular file (a name without '/' is looked up in PATH) and\n"
-"every model a readable one: --model, the manifests' gguf paths and the draft\n"
-"models (-md) their lines name. The first that is not is one error line naming\n"
-"the option, variable or manifest file:line, the path and the cause, exit 2.\n"
-"\n"
-"Faults are recorded, not fatal: a server that does not get ready makes a 'failed'\n"
-"run with its log tail (LOADFAIL in the summary) and the next cell runs; a failed\n"
-"request is a sample with its error; if the server dies (or %d requests in a row\n"
-"time out) the prompts left are recorded as not attempted and the next cell\n"
-"starts a fresh server. SIGINT or SIGTERM stops the servers, marks the current run\n"
-"'interrupted', keeps every sample and exits 3.\n"
-"\n"
-"Exit status: 0 every cell complete; 1 some cell partial or failed; 2 usage (also\n"
-"a bad manifest or prompt file line, a binary or model that cannot be run or\n"
-"read); 3 runtime error (store, unreadable manifest or prompts file, unreachable\n"
-"--url, interrupted).\n";
+/* docs/help/collect.txt gives the count in words. */
+_Static_assert(CELL_MAX_TIMEOUTS_IN_ROW == 3, "docs/help/collect.txt says 3 timeouts in a row");
 
 enum {
 	OPT_ENGINE = 256, OPT_OURS, OPT_ROLE, OPT_ENGINE_ARGS, OPT_HOME, OPT_MODELS,
@@ -241,10 +108,6 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 				name = longopts[i].name;
 		}
 		switch (c) {
-		case 'h':
-			printf(help_text, CELL_MAX_TIMEOUTS_IN_ROW);
-			*done = 1;
-			return TPS_EXIT_OK;
 		case OPT_ENGINE:
 			if (setup_add_pair(o, &o->engines, name, optarg, 0))
 				return TPS_EXIT_USAGE;
@@ -344,7 +207,8 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 			break;
 		}
 	}
-	return c == CMD_OPTS_STOP ? co.ret : 0;
+	*done = c == CMD_OPTS_STOP;
+	return *done ? co.ret : 0;
 }
 
 static int write_summary(const char *dir, const struct summary_row *rows, size_t n,
@@ -395,22 +259,23 @@ static const char *rounds_line(const struct session_result *res)
 	return buf;
 }
 
-/* --until-decided's hook between rounds: the rule's state (analyze/until.h) over
- * the plan's cells, the session's rows it has been told of, and the progress
- * note. Each look loads this batch's runs (schema/pair_load.h), decides them
- * (analyze/parity.h, analyze/until.h) and prints the cells it decided
- * (reports/until_write.h). */
-struct until_hook {
+/* --until-decided's state: the rule (analyze/until.h) over the plan's cells, the
+ * session's rows it has been told of, the cells the next round starts and the
+ * progress note. After each round the command loads this batch's runs (cmd/side.h),
+ * decides them (analyze/parity.h), hands the verdicts to the rule, prints the
+ * cells it decided (reports/until_write.h) and asks it which cells run next. */
+struct until_state {
 	struct until u;
 	const struct plan *p;
 	const struct session_result *res; /* the session's rows, filled as runs end */
 	struct until_cell *cells;  /* the plan's cells as the rule sees them; owned */
+	unsigned char *run;        /* per cell: start it in the next round; owned */
 	size_t n_fed;              /* rows of res handed to the rule */
 	char note[64];
 };
 
 /* Hands the runs that ended since the last call to the rule. */
-static void until_feed(struct until_hook *h)
+static void until_feed(struct until_state *h)
 {
 	for (; h->n_fed < h->res->n_rows; h->n_fed++) {
 		const struct session_row *r = &h->res->rows[h->n_fed];
@@ -419,7 +284,7 @@ static void until_feed(struct until_hook *h)
 	}
 }
 
-static void until_print(const struct until_hook *h, size_t k, const char *what)
+static void until_print(const struct until_state *h, size_t k, const char *what)
 {
 	const struct cell *c = &h->p->cells[k];
 
@@ -427,93 +292,65 @@ static void until_print(const struct until_hook *h, size_t k, const char *what)
 			 h->p->engines[h->u.ours].label, h->p->engines[c->engine].label);
 }
 
-/* Compares this batch's runs of model mi, ours against engine e, after round
- * round, and prints the cells it decides. -1 on a store error. */
-static int until_compare(struct until_hook *h, struct store *s, size_t mi, size_t e,
-			 int64_t round, const char *batch)
+/* Compares this batch's runs of model mi, ours against every other engine, after
+ * round round, and prints the cells it decides. -1 on a store error. */
+static int until_compare(struct until_state *h, struct store *s, size_t mi, int64_t round)
 {
 	const struct plan *p = h->p;
-	struct parity_result pr = { 0 };
+	const char *model = p->models[mi].label, *batch = h->res->batch;
+	struct run_filter f[2];
 	struct side sd[2];
-	struct parity_input in;
-	struct parity_opts o;
-	struct run_filter f = { 0 };
-	const char *name[2], *model = p->models[mi].label;
-	size_t *newly = tps_xcalloc(p->n_cells + 1, sizeof(*newly)), n, i;
-	int k, ret = -1;
+	size_t *newly = tps_xcalloc(p->n_cells + 1, sizeof(*newly)), n, i, e;
+	int ret = 0;
 
-	memset(sd, 0, sizeof(sd));
-	parity_opts_init(&o);
-	o.ours = name[0] = p->engines[h->u.ours].label;
-	o.vs = name[1] = p->engines[e].label;
-	f.model.v = &model;
-	f.model.n = 1;
-	f.batch.v = &batch;
-	f.batch.n = 1;
-	for (k = 0; k < 2; k++) {
-		f.engine.v = &name[k];
-		f.engine.n = 1;
-		if (side_load(s, &f, NULL, RUN_LOAD_VALUES, &sd[k]) < 0)
-			goto out;
+	memset(f, 0, sizeof(f));
+	f[0].model.v = &model;
+	f[0].model.n = 1;
+	f[0].batch.v = &batch;
+	f[0].batch.n = 1;
+	f[1] = f[0];
+	for (e = 0; e < p->n_engines && !ret; e++) {
+		struct parity_opts o;
+		struct parity_result pr = { 0 };
+
+		if (e == h->u.ours)
+			continue;
+		parity_opts_init(&o);
+		o.ours = p->engines[h->u.ours].label;
+		o.vs = p->engines[e].label;
+		ret = side_parity(s, f, NULL, &o, sd, &pr);
+		if (ret > 0) {
+			/* A refused cell stays open; say why once per comparison. */
+			parity_stop_error(&pr);
+			ret = 0;
+		} else if (ret == 0) {
+			n = until_take(&h->u, &pr, mi, e, round, newly);
+			for (i = 0; i < n; i++)
+				until_print(h, newly[i], "decided");
+		}
+		side_release(&sd[0]);
+		side_release(&sd[1]);
+		parity_result_release(&pr);
 	}
-	in.ours = sd[0].pools;
-	in.n_ours = sd[0].n_pools;
-	in.vs = sd[1].pools;
-	in.n_vs = sd[1].n_pools;
-	if (parity_decide(&in, &o, &pr) < 0) {
-		/* A refused cell stays open; say why once per comparison. */
-		parity_stop_error(&pr);
-		ret = 0;
-		goto out;
-	}
-	n = until_take(&h->u, &pr, mi, e, round, newly);
-	for (i = 0; i < n; i++)
-		until_print(h, newly[i], "decided");
-	ret = 0;
-out:
 	free(newly);
-	parity_result_release(&pr);
-	side_release(&sd[0]);
-	side_release(&sd[1]);
 	return ret;
 }
 
-/* Compares every other engine with ours on model mi after round round. */
-static int until_compare_all(struct until_hook *h, struct store *s, size_t mi,
-			     int64_t round, const char *batch)
+/* After round round of model mi: from the first look on, compare; then the cells
+ * of the next round into h->run. 1 to run another round, 0 not, -1 on a store
+ * error. */
+static int until_after_round(struct until_state *h, struct store *s, size_t mi,
+			     int64_t round)
 {
-	size_t e;
-
-	for (e = 0; e < h->p->n_engines; e++)
-		if (e != h->u.ours && until_compare(h, s, mi, e, round, batch) < 0)
-			return -1;
-	return 0;
-}
-
-/* The session's more hook: from the first look on, compare; another round while
- * a cell of mi is open. */
-static int until_more(void *arg, struct store *s, const struct plan *p, size_t mi,
-		      int64_t round, const char *batch)
-{
-	struct until_hook *h = arg;
-
-	(void)p;
 	until_feed(h);
-	if (!until_look(&h->u, mi, round))
-		return 1;
-	if (until_compare_all(h, s, mi, round, batch) < 0)
+	if (until_look(&h->u, mi, round) && until_compare(h, s, mi, round) < 0)
 		return -1;
 	until_write_note(h->note, sizeof(h->note), &h->u);
-	return until_model_open(&h->u, mi);
+	return until_next(&h->u, mi, round, h->run) > 0;
 }
 
-static int until_skip_cell(void *arg, size_t k)
-{
-	return until_skip(&((struct until_hook *)arg)->u, k);
-}
-
-static void until_hook_init(struct until_hook *h, const struct plan *p,
-			    const struct session_result *res, int parity)
+static void until_state_init(struct until_state *h, const struct plan *p,
+			     const struct session_result *res, int parity)
 {
 	size_t k;
 
@@ -521,34 +358,34 @@ static void until_hook_init(struct until_hook *h, const struct plan *p,
 	h->p = p;
 	h->res = res;
 	h->cells = tps_xcalloc(p->n_cells + 1, sizeof(*h->cells));
+	h->run = tps_xcalloc(p->n_cells + 1, 1);
 	for (k = 0; k < p->n_cells; k++) {
 		h->cells[k].engine = p->cells[k].engine;
 		h->cells[k].model = p->cells[k].model;
 		h->cells[k].spec_type = p->cells[k].spec_type;
 		h->cells[k].n_max = p->cells[k].n_max;
+		h->run[k] = 1;
 	}
 	until_init(&h->u, h->cells, p->n_cells, p->n_models, setup_ours_index(p),
 		   parity ? DECIDED_PARITY : DECIDED_REGRESSION);
 	until_write_note(h->note, sizeof(h->note), &h->u);
 }
 
-/* After the session: compares each model once more when its last round was not
- * (the hook is not asked after the last round), then prints the cells still open
- * and the count. -1 on a store error. */
-static int until_finish(struct until_hook *h, struct store *s)
+/* After the session: compares each model once more when its last round was not,
+ * then prints the cells still open and the count. -1 on a store error. */
+static int until_finish(struct until_state *h, struct store *s)
 {
 	size_t mi;
 	int64_t last;
 
 	until_feed(h);
 	for (mi = 0; mi < h->p->n_models && !h->res->signal; mi++)
-		if ((last = until_final_look(&h->u, mi)) &&
-		    until_compare_all(h, s, mi, last, h->res->batch) < 0)
+		if ((last = until_final_look(&h->u, mi)) && until_compare(h, s, mi, last) < 0)
 			return -1;
 	return 0;
 }
 
-static void until_print_open(struct until_hook *h)
+static void until_print_open(struct until_state *h)
 {
 	size_t k;
 
@@ -558,11 +395,41 @@ static void until_print_open(struct until_hook *h)
 	until_write_total(stdout, &h->u);
 }
 
-static void until_hook_release(struct until_hook *h)
+static void until_state_release(struct until_state *h)
 {
 	until_release(&h->u);
 	free(h->cells);
+	free(h->run);
 	memset(h, 0, sizeof(*h));
+}
+
+/* The rounds of every model: each model runs round 1, 2, ... (every cell on a
+ * fresh server, collect/session.h) until its last round, a signal, or, with
+ * --until-decided, until the rule has no open cell of it left; the rule also
+ * says which cells the next round starts. -1 on a store or system error. */
+static int run_rounds(struct session *ss, struct store *s, const struct plan *p,
+		      struct until_state *u, int until)
+{
+	int64_t rounds = plan_rounds(p), round;
+	size_t mi;
+	int more;
+
+	for (mi = 0; mi < p->n_models && !interrupt_pending(); mi++) {
+		if (until)
+			memset(u->run, 1, p->n_cells);
+		for (round = 1; round <= rounds; round++) {
+			if (session_round(ss, mi, round, until ? u->run : NULL) < 0)
+				return -1;
+			if (round == rounds || interrupt_pending())
+				break;
+			if (until && (more = until_after_round(u, s, mi, round)) <= 0) {
+				if (more < 0)
+					return -1;
+				break;
+			}
+		}
+	}
+	return 0;
 }
 
 int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
@@ -571,10 +438,8 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	struct plan p = { 0 };
 	struct prompt_set ps = { 0 };
 	struct session_result res = { 0 };
-	/* Between rounds the session asks hooks.more whether to run another: with
-	 * --until-decided until_more() answers, else every model runs its --rounds. */
-	struct session_hooks hooks = { 0 };
-	struct until_hook u = { 0 };
+	struct session *ss = NULL;
+	struct until_state u = { 0 };
 	struct summary_row *rows = NULL;
 	struct store *s;
 	char now[32], *out_dir = NULL, *footer = NULL;
@@ -603,14 +468,13 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	o.c.url = o.url;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
-	if (o.until_decided) {
-		until_hook_init(&u, &p, &res, o.question_parity);
-		hooks.more = until_more;
-		hooks.skip = until_skip_cell;
-		hooks.arg = &u;
-		hooks.note = u.note;
-	}
-	if (session_run(s, &p, &ps, &o, &hooks, &res) < 0)
+	if (o.until_decided)
+		until_state_init(&u, &p, &res, o.question_parity);
+	if (!(ss = session_open(s, &p, &ps, &o, o.until_decided ? u.note : NULL, &res)))
+		goto out;
+	r = run_rounds(ss, s, &p, &u, o.until_decided);
+	session_close(ss);
+	if (r < 0)
 		goto out;
 	if (o.until_decided && until_finish(&u, s) < 0)
 		goto out;
@@ -652,7 +516,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	}
 out:
 	interrupt_restore();
-	until_hook_release(&u);
+	until_state_release(&u);
 	free(rows);
 	free(footer);
 	free(out_dir);
@@ -667,7 +531,7 @@ const struct cmd_entry cmd_collect_entry = {
 	.name = "collect",
 	.summary = "start engines, send prompts, record every timing",
 	.usage = usage_line,
-	.help = NULL, /* help_text is a format: its 'h' case prints it */
+	.help = help_collect,
 	.flags = 0,
 	.exec = cmd_collect,
 };

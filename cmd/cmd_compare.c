@@ -73,7 +73,6 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	struct filter_list ours_tag = { 0 }, vs_tag = { 0 };
 	struct parity_result res = { 0 };
 	struct side side[2];
-	struct parity_input in;
 	struct parity_opts o;
 	struct run_filter f[2];
 	struct store *s;
@@ -167,18 +166,11 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	for (k = 0; k < 2; k++) {
 		f[k] = fo.f;
-		f[k].engine.v = k ? &o.vs : &o.ours;
-		f[k].engine.n = 1;
 		f[k].tag = filter_list_labels(k ? &vs_tag : &ours_tag);
-		if (side_load(s, &f[k], ignore, RUN_LOAD_VALUES, &side[k]) < 0)
-			goto out;
 	}
-	in.ours = side[0].pools;
-	in.n_ours = side[0].n_pools;
-	in.vs = side[1].pools;
-	in.n_vs = side[1].n_pools;
-	if (parity_decide(&in, &o, &res) < 0) {
-		parity_stop_error(&res);
+	if ((k = side_parity(s, f, ignore, &o, side, &res))) {
+		if (k > 0)
+			parity_stop_error(&res);
 		goto out;
 	}
 	if (ignore)

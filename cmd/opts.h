@@ -17,7 +17,7 @@ extern const struct cmd_entry cmd_baseline_entry, cmd_calibrate_entry, cmd_check
 
 /* The commands' --help texts, from docs/help/<command>.txt (compiled in by
  * docs/help/embed.cmake). */
-extern const char help_baseline[], help_calibrate[], help_check[], help_compare[], help_export[], help_gate[], help_import[], help_merge[], help_migrate[], help_models[], help_plan[], help_plot[], help_report[], help_runs[], help_sweep[], help_trend[];
+extern const char help_baseline[], help_calibrate[], help_check[], help_collect[], help_compare[], help_export[], help_gate[], help_import[], help_merge[], help_migrate[], help_models[], help_plan[], help_plot[], help_report[], help_runs[], help_sweep[], help_trend[];
 
 /* What cmd_opts_next() returns besides an option: the end of the options (go on),
  * or stop parsing and return cmd_opts.ret (0 after --help, TPS_EXIT_USAGE after the

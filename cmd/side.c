@@ -52,6 +52,28 @@ void side_release(struct side *sd)
 	memset(sd, 0, sizeof(*sd));
 }
 
+int side_parity(struct store *s, const struct run_filter *f, const char *ignore,
+		const struct parity_opts *o, struct side sd[2], struct parity_result *res)
+{
+	struct parity_input in;
+	int k;
+
+	memset(sd, 0, 2 * sizeof(*sd));
+	for (k = 0; k < 2; k++) {
+		struct run_filter fk = f[k];
+
+		fk.engine.v = k ? &o->vs : &o->ours;
+		fk.engine.n = 1;
+		if (side_load(s, &fk, ignore, RUN_LOAD_VALUES, &sd[k]) < 0)
+			return -1;
+	}
+	in.ours = sd[0].pools;
+	in.n_ours = sd[0].n_pools;
+	in.vs = sd[1].pools;
+	in.n_vs = sd[1].n_pools;
+	return parity_decide(&in, o, res) < 0 ? 1 : 0;
+}
+
 int study_load(struct store *s, const struct run_filter *f, const char *baseline, unsigned what,
 	       struct study_load *out)
 {

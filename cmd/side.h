@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "analyze/cellset.h"
+#include "analyze/parity.h"
 #include "analyze/study.h"
 
 struct store;
@@ -35,6 +36,15 @@ int side_load(struct store *s, const struct run_filter *f, const char *ignore, u
 int side_load_history(struct store *s, const struct run_filter *f, const char *ignore,
 		      unsigned want, struct side *out);
 void side_release(struct side *sd);
+
+/* The comparison compare and collect --until-decided make: side 0 holds the runs
+ * f[0] selects of engine o->ours, side 1 those f[1] selects of o->vs (each
+ * filter's engine list is replaced), loaded with side_load(), and res the
+ * parity decision over their pools. Release sd[] and res also after an error.
+ * 0 ok; 1 when parity_decide() refused (res says why: parity_stop_error());
+ * -1 after an error line. */
+int side_parity(struct store *s, const struct run_filter *f, const char *ignore,
+		const struct parity_opts *o, struct side sd[2], struct parity_result *res);
 
 /* What 'tpsdb report' and 'tpsdb plot' study, loaded the same way: the pools
  * of every engine the filter selects (STUDY_LOAD_POOLS, their values and

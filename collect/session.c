@@ -1,8 +1,8 @@
 /* session.c: the collector's run loop. Everything a cell needs that does not change
  * from cell to cell (the host, the files' sha256, the HOMEs, the batch id) is
- * settled once here first; then each model runs its rounds (run_rounds()), each
- * cell of a round is measured and recorded as one run, and a signal stops the loop
- * between cells (cell_measure() stops it within one). */
+ * settled once here first (session_open()); then each round the caller asks for
+ * (session_round()) measures and records its cells, one run each, and a signal
+ * stops it between cells (cell_measure() stops it within one). */
 #include "collect/session.h"
 
 #include "collect/cell.h"
@@ -127,89 +127,74 @@ static int run_one(const struct cell_env *env, size_t k, int64_t round,
 	return 0;
 }
 
-/* The round loop of model mi: round 1, 2, ... each a whole pass over the engines in
- * plan_round_order() (less the cells hooks->skip says are decided), until plan_rounds(p) rounds have run, the hook answers "no
- * more", or a signal comes. -1 when a cell or the hook failed. */
-static int run_rounds(const struct cell_env *env, size_t mi,
-		      const struct session_hooks *hooks, struct session_result *res)
-{
-	const struct plan *p = env->plan;
-	int64_t rounds = plan_rounds(p), round;
-	size_t *order = tps_xcalloc(p->n_cells + 1, sizeof(*order));
-	size_t n, i;
-	int ret = -1, more;
+struct session {
+	struct cell_env env;
+	struct run_rec hostrun;
+	struct session_result *res;
+	size_t *order;             /* room for a round's cells */
+};
 
-	for (round = 1; round <= rounds; round++) {
-		n = plan_round_order(p, mi, round, order);
-		for (i = 0; i < n && !interrupt_pending(); i++) {
-			/* A decided cell costs no more GPU time. */
-			if (hooks && hooks->skip && hooks->skip(hooks->arg, order[i]))
-				continue;
-			if (run_one(env, order[i], round, res) < 0)
-				goto out;
-		}
-		if (round == rounds || interrupt_pending())
-			break;
-		progress_clear(env->progress);
-		more = hooks && hooks->more ?
-			hooks->more(hooks->arg, env->store, p, mi, round, env->batch) : 1;
-		if (more < 0)
-			goto out;
-		if (!more)
-			break;
+int session_round(struct session *ss, size_t mi, int64_t round, const unsigned char *run)
+{
+	size_t n = plan_round_order(ss->env.plan, mi, round, ss->order), i;
+
+	for (i = 0; i < n && !interrupt_pending(); i++) {
+		/* A decided cell costs no more GPU time. */
+		if (run && !run[ss->order[i]])
+			continue;
+		if (run_one(&ss->env, ss->order[i], round, ss->res) < 0)
+			return -1;
 	}
-	ret = 0;
-out:
-	free(order);
-	return ret;
+	progress_clear(ss->env.progress);
+	return 0;
 }
 
-int session_run(struct store *s, struct plan *p, const struct prompt_set *ps,
-		const struct collect_setup *setup, const struct session_hooks *hooks,
-		struct session_result *res)
+struct session *session_open(struct store *s, struct plan *p, const struct prompt_set *ps,
+			     const struct collect_setup *setup, const char *note,
+			     struct session_result *res)
 {
-	struct run_rec hostrun;
-	struct progress *pr = NULL;
-	struct cell_env env;
-	size_t mi;
-	int ret = -1;
+	struct session *ss = tps_xcalloc(1, sizeof(*ss));
 
 	memset(res, 0, sizeof(*res));
-	run_rec_init(&hostrun);
+	run_rec_init(&ss->hostrun);
+	ss->res = res;
+	ss->env.plan = p;
 	http_global_init();
 	interrupt_install();
 	res->rounds = plan_rounds(p);
 	res->n_planned = p->n_cells * (size_t)res->rounds;
-	if (tps_uuid4(res->batch, sizeof(res->batch)) < 0)
-		goto out;
-	if (workdir_make_homes(p) < 0)
-		goto out;
-	set_host(&hostrun.host, setup);
-	if (identify(s, p) < 0)
-		goto out;
-	pr = progress_new(setup->quiet ? PROGRESS_OFF : isatty(2) ? PROGRESS_LIVE : PROGRESS_PLAIN,
-			  !setup_getenv("NO_COLOR"),
-			  res->n_planned, res->rounds);
-	progress_note(pr, hooks ? hooks->note : NULL);
-	env.store = s;
-	env.o = &setup->c;
-	env.plan = p;
-	env.host = &hostrun.host;
-	env.prompts = ps;
-	env.progress = pr;
-	env.batch = res->batch;
 	res->rows = tps_xcalloc(res->n_planned + 1, sizeof(*res->rows));
-	for (mi = 0; mi < p->n_models && !interrupt_pending(); mi++) {
-		if (run_rounds(&env, mi, hooks, res) < 0)
-			goto out;
-	}
-	res->signal = interrupt_pending();
-	ret = 0;
-out:
-	progress_free(pr);
-	workdir_remove_homes(p);
-	run_rec_release(&hostrun);
-	return ret;
+	ss->order = tps_xcalloc(p->n_cells + 1, sizeof(*ss->order));
+	if (tps_uuid4(res->batch, sizeof(res->batch)) < 0 || workdir_make_homes(p) < 0)
+		goto fail;
+	set_host(&ss->hostrun.host, setup);
+	if (identify(s, p) < 0)
+		goto fail;
+	ss->env.progress = progress_new(setup->quiet ? PROGRESS_OFF : isatty(2) ?
+					PROGRESS_LIVE : PROGRESS_PLAIN,
+					!setup_getenv("NO_COLOR"), res->n_planned, res->rounds);
+	progress_note(ss->env.progress, note);
+	ss->env.store = s;
+	ss->env.o = &setup->c;
+	ss->env.host = &ss->hostrun.host;
+	ss->env.prompts = ps;
+	ss->env.batch = res->batch;
+	return ss;
+fail:
+	session_close(ss);
+	return NULL;
+}
+
+void session_close(struct session *ss)
+{
+	if (!ss)
+		return;
+	ss->res->signal = interrupt_pending();
+	progress_free(ss->env.progress);
+	workdir_remove_homes(ss->env.plan);
+	run_rec_release(&ss->hostrun);
+	free(ss->order);
+	free(ss);
 }
 
 void session_result_release(struct session_result *res)

@@ -2,7 +2,29 @@
  * watched cell in words, as each is decided and for each still open at the end. */
 #include "reports/until_write.h"
 
+#include <math.h>
+
 #include "schema/record.h"
+
+static void pct(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%+.2f%%", v);
+}
+
+void until_write_state(const struct verdict *v, char *buf, size_t len)
+{
+	const char *reg = verdict_regression_name(v->regression);
+	char d[32], lo[32], hi[32];
+
+	pct(v->delta_pct, d, sizeof(d));
+	pct(v->ci_lo_pct, lo, sizeof(lo));
+	pct(v->ci_hi_pct, hi, sizeof(hi));
+	snprintf(buf, len, "regression %s, %s (%s [%s, %s])", reg ? reg : "unknown",
+		 verdict_kind_name(v->kind), d, lo, hi);
+}
 
 void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
 		      const char *model, const char *ours, const char *vs)
@@ -26,7 +48,7 @@ void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k
 			continue;
 		}
 		if (w->have[m])
-			decided_describe_verdict(&w->last[m], state, sizeof(state));
+			until_write_state(&w->last[m], state, sizeof(state));
 		else
 			snprintf(state, sizeof(state), "no data");
 		fprintf(f, "%s: %s %s %s vs %s: %s after %lld rounds, %.1f s of server time\n",

@@ -9,6 +9,11 @@
 
 #include "analyze/until.h"
 
+/* A verdict's state in words, into buf: "regression no, parity (+0.31% [-0.50%,
+ * +1.12%])", "regression yes, slower (-4.52% [-5.60%, -3.41%])"; a non-finite
+ * figure is "?". */
+void until_write_state(const struct verdict *v, char *buf, size_t len);
+
 /* Writes watched cell k's lines to f, one per metric, and flushes f:
  * "<what>: tiny tg ours vs llama.cpp: regression no, parity (+0.31% [-0.50%,
  * +1.12%]) after 4 rounds, 212.4 s of server time", or "... not compared (fewer

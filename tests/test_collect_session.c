@@ -1,8 +1,7 @@
 /* test_collect_session.c: the collector's round loop against fault servers
  * (tests/fault_server.py): each model runs its rounds with the engines reversed on
- * even rounds, every run records its round and the session's batch, and the
- * "another round?" hook is asked after each round but the last and can end a
- * model's rounds early. Skipped without python3. */
+ * even rounds, every run records its round and the session's batch, and a cell
+ * the caller leaves out of a round is not started. Skipped without python3. */
 #include "collect/plan.h"
 #include "collect/prompts.h"
 #include "collect/session.h"
@@ -30,25 +29,6 @@ struct fixture {
 	struct collect_setup o;
 	int ready;                 /* 0: no python3, the tests skip */
 };
-
-/* What the hook saw, and when it says stop. */
-struct hook_log {
-	int calls;
-	size_t model[8];
-	int64_t round[8];
-	char batch[40];
-	int64_t stop_after;        /* answer 0 after this round */
-	size_t skip_cell;          /* skip() says 1 for this cell from skip_from on */
-	int64_t skip_from;         /* the round after which the cell is decided */
-	int64_t last_round;        /* the last round more() was asked about */
-};
-
-static int skip_hook(void *arg, size_t cell)
-{
-	struct hook_log *h = arg;
-
-	return h->skip_from && cell == h->skip_cell && h->last_round >= h->skip_from;
-}
 
 static int setup(void **state)
 {
@@ -116,23 +96,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static int more(void *arg, struct store *s, const struct plan *p, size_t model,
-		int64_t round, const char *batch)
-{
-	struct hook_log *h = arg;
-
-	(void)s;
-	(void)p;
-	if (h->calls < 8) {
-		h->model[h->calls] = model;
-		h->round[h->calls] = round;
-	}
-	h->calls++;
-	h->last_round = round;
-	snprintf(h->batch, sizeof(h->batch), "%s", batch);
-	return round < h->stop_after;
-}
-
 /* "label:round model" of every run in start order, and the distinct batches. */
 static void runs_of(struct store *s, char *out, size_t len, char *batch, size_t blen)
 {
@@ -150,75 +113,55 @@ static void runs_of(struct store *s, char *out, size_t len, char *batch, size_t 
 	sqlite3_finalize(st);
 }
 
-static void test_collect_session_hook_stops(void **state)
+/* Runs rounds first..last of model mi with run (NULL: every cell). */
+static void rounds(struct session *ss, size_t mi, int64_t first, int64_t last,
+		   const unsigned char *run)
+{
+	for (int64_t r = first; r <= last; r++)
+		assert_int_equal(session_round(ss, mi, r, run), 0);
+}
+
+/* The caller asks for rounds 1 and 2 of each model out of 4 planned: every run
+ * records its round and the session's one batch, and even rounds take the engines
+ * in reverse order. */
+static void test_collect_session_rounds(void **state)
 {
 	struct fixture *f = *state;
-	struct hook_log h = { .stop_after = 2 };
-	struct session_hooks hooks = { more, NULL, &h, NULL };
 	struct session_result res;
+	struct session *ss;
 	char err[256], got[512], batch[64];
 
 	if (!f->ready)
 		skip();
 	f->p.rounds = 4;
 	assert_int_equal(plan_build(&f->p, err, sizeof(err)), 0);
-	assert_int_equal(session_run(f->s, &f->p, &f->ps, &f->o, &hooks, &res), 0);
-	/* Each model ran rounds 1 and 2 (B A in the second), then the hook said stop. */
+	ss = session_open(f->s, &f->p, &f->ps, &f->o, NULL, &res);
+	assert_non_null(ss);
+	rounds(ss, 0, 1, 2, NULL);
+	rounds(ss, 1, 1, 2, NULL);
+	session_close(ss);
+	assert_int_equal(res.signal, 0);
 	assert_int_equal(res.n_rows, 8);
 	assert_int_equal(res.n_bad, 0);
 	assert_int_equal(res.n_planned, 16);
 	assert_int_equal(res.rounds, 4);
 	runs_of(f->s, got, sizeof(got), batch, sizeof(batch));
 	assert_string_equal(got, "A1m1 B1m1 B2m1 A2m1 A1m2 B1m2 B2m2 A2m2 ");
-	assert_int_equal(h.calls, 4);
-	assert_int_equal(h.model[0], 0);
-	assert_int_equal(h.round[0], 1);
-	assert_int_equal(h.model[1], 0);
-	assert_int_equal(h.round[1], 2);
-	assert_int_equal(h.model[2], 1);
-	assert_int_equal(h.round[3], 2);
-	assert_string_equal(h.batch, res.batch);
 	assert_string_equal(batch, res.batch);
 	assert_int_equal(res.rows[2].round, 2);
+	assert_int_equal(res.rows[2].cell, 1);
+	assert_true(res.rows[2].wall_s > 0);
 	session_result_release(&res);
 }
 
-/* A hook that never says stop lets a model run all its rounds, and is never asked
- * after the last one. */
-static void test_collect_session_all_rounds(void **state)
+/* A cell the caller leaves out of a round is not started: cell 1 (B on m1) is
+ * out from round 3, so rounds 3 and 4 run A alone. */
+static void test_collect_session_run_mask(void **state)
 {
 	struct fixture *f = *state;
-	struct hook_log h = { .stop_after = 100 };
-	struct session_hooks hooks = { more, NULL, &h, NULL };
 	struct session_result res;
-	char err[256], got[512], batch[64];
-
-	if (!f->ready)
-		skip();
-	plan_release(&f->p);
-	assert_non_null(plan_add_engine(&f->p, "A", f->fs, err, sizeof(err)));
-	assert_non_null(plan_add_engine(&f->p, "B", f->fs, err, sizeof(err)));
-	assert_non_null(plan_add_model(&f->p, "m1", f->model, "", err, sizeof(err)));
-	f->p.rounds = 3;
-	assert_int_equal(plan_build(&f->p, err, sizeof(err)), 0);
-	assert_int_equal(session_run(f->s, &f->p, &f->ps, &f->o, &hooks, &res), 0);
-	assert_int_equal(res.n_rows, 6);
-	assert_int_equal(h.calls, 2);
-	assert_int_equal(h.round[1], 2);
-	runs_of(f->s, got, sizeof(got), batch, sizeof(batch));
-	assert_string_equal(got, "A1m1 B1m1 B2m1 A2m1 A3m1 B3m1 ");
-	session_result_release(&res);
-}
-
-/* A cell the hook calls decided is not started again: GPU time only where it
- * decides. Cell 1 (B on m1) is decided after round 2, so rounds 3 and 4 run A
- * alone. */
-static void test_collect_session_skips_decided(void **state)
-{
-	struct fixture *f = *state;
-	struct hook_log h = { .stop_after = 100, .skip_cell = 1, .skip_from = 2 };
-	struct session_hooks hooks = { more, skip_hook, &h, NULL };
-	struct session_result res;
+	struct session *ss;
+	unsigned char run[2] = { 1, 0 };
 	char err[256], got[512], batch[64];
 
 	if (!f->ready)
@@ -229,7 +172,11 @@ static void test_collect_session_skips_decided(void **state)
 	assert_non_null(plan_add_model(&f->p, "m1", f->model, "", err, sizeof(err)));
 	f->p.rounds = 4;
 	assert_int_equal(plan_build(&f->p, err, sizeof(err)), 0);
-	assert_int_equal(session_run(f->s, &f->p, &f->ps, &f->o, &hooks, &res), 0);
+	ss = session_open(f->s, &f->p, &f->ps, &f->o, "1 of 1 cells open", &res);
+	assert_non_null(ss);
+	rounds(ss, 0, 1, 2, NULL);
+	rounds(ss, 0, 3, 4, run);
+	session_close(ss);
 	assert_int_equal(res.n_rows, 6);
 	runs_of(f->s, got, sizeof(got), batch, sizeof(batch));
 	assert_string_equal(got, "A1m1 B1m1 B2m1 A2m1 A3m1 A4m1 ");
@@ -239,9 +186,8 @@ static void test_collect_session_skips_decided(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_collect_session_hook_stops, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_collect_session_all_rounds, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_collect_session_skips_decided, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_session_rounds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_session_run_mask, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,29 +78,6 @@ static void test_decided_cells(void **state)
 	assert_null(c);
 }
 
-static void test_decided_describe(void **state)
-{
-	struct parity_row r;
-	char buf[160];
-
-	(void)state;
-	row(&r, "", TPS_NULL, "tg", VERDICT_PARITY, 1, 0.31, 0.84);
-	r.v.ci_lo_pct = -0.5;
-	r.v.ci_hi_pct = 1.12;
-	decided_describe(&r, buf, sizeof(buf));
-	assert_string_equal(buf, "regression no, parity (+0.31% [-0.50%, +1.12%])");
-	row(&r, "", TPS_NULL, "tg", VERDICT_SLOWER, 1, -4.523, 1.1);
-	r.v.ci_lo_pct = -5.6;
-	r.v.ci_hi_pct = -3.41;
-	decided_describe(&r, buf, sizeof(buf));
-	assert_string_equal(buf, "regression yes, slower (-4.52% [-5.60%, -3.41%])");
-	row(&r, "", TPS_NULL, "tg", VERDICT_UNKNOWN, 0, NAN, INFINITY);
-	r.v.regression = VERDICT_REG_UNKNOWN;
-	r.v.ci_lo_pct = r.v.ci_hi_pct = NAN;
-	decided_describe(&r, buf, sizeof(buf));
-	assert_string_equal(buf, "regression unknown, unknown (? [?, ?])");
-}
-
 static void test_progress_label(void **state)
 {
 	char buf[256];
@@ -118,7 +95,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_decided_cells),
-		cmocka_unit_test(test_decided_describe),
 		cmocka_unit_test(test_progress_label),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

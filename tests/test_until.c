@@ -8,6 +8,7 @@
 #include "schema/record.h"
 #include "tpsdb.h"
 
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -101,9 +102,12 @@ static void test_until_take(void **state)
 	struct parity_result res;
 	struct until u;
 	size_t newly[N_CELLS], open, all;
+	unsigned char run[N_CELLS];
 
 	(void)state;
 	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY);
+	/* Before the first look every cell runs again, whatever is open. */
+	assert_int_equal(until_next(&u, 0, 1, run), N_CELLS);
 	/* Rounds 1 and 2 are too early for the first look. */
 	assert_int_equal(until_look(&u, 0, 1), 0);
 	assert_int_equal(until_look(&u, 0, 2), 0);
@@ -129,6 +133,10 @@ static void test_until_take(void **state)
 	assert_int_equal(until_skip(&u, 3), 0);
 	assert_int_equal(until_skip(&u, 4), 0);
 	assert_int_equal(until_model_open(&u, 0), 1);
+	/* The plan out of the look: round 4 starts cells 1, 3 and 4, not 0 and 2. */
+	memset(run, 9, sizeof(run));
+	assert_int_equal(until_next(&u, 0, 3, run), 3);
+	assert_memory_equal(run, ((unsigned char[]){ 0, 1, 0, 1, 1 }), N_CELLS);
 	/* Its own runs and ours's: 3 rounds x 2 cells x 20.5 s; round 2 is half that. */
 	assert_true(until_server_time(&u, 2, 3) == 123.0);
 	assert_true(until_server_time(&u, 3, 2) == 82.0);
@@ -144,6 +152,8 @@ static void test_until_take(void **state)
 	assert_int_equal(u.w[2].last[PARITY_METRIC_TG].kind, VERDICT_PARITY);
 	assert_int_equal(until_model_open(&u, 0), 0);
 	assert_int_equal(until_skip(&u, 1), 1);
+	/* Nothing open: the model's rounds end. */
+	assert_int_equal(until_next(&u, 0, 4, run), 0);
 	until_release(&u);
 }
 
@@ -223,6 +233,37 @@ static void test_until_write(void **state)
 	until_release(&u);
 }
 
+/* A verdict's state in words, as the decided and open lines print it; a figure
+ * that is not finite reads "?". */
+static void test_until_write_state(void **state)
+{
+	struct verdict v;
+	char buf[160];
+
+	(void)state;
+	memset(&v, 0, sizeof(v));
+	v.kind = VERDICT_PARITY;
+	v.regression = VERDICT_REG_NO;
+	v.delta_pct = 0.31;
+	v.ci_lo_pct = -0.5;
+	v.ci_hi_pct = 1.12;
+	until_write_state(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "regression no, parity (+0.31% [-0.50%, +1.12%])");
+	v.kind = VERDICT_SLOWER;
+	v.regression = VERDICT_REG_YES;
+	v.delta_pct = -4.523;
+	v.ci_lo_pct = -5.6;
+	v.ci_hi_pct = -3.41;
+	until_write_state(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "regression yes, slower (-4.52% [-5.60%, -3.41%])");
+	v.kind = VERDICT_UNKNOWN;
+	v.regression = VERDICT_REG_UNKNOWN;
+	v.delta_pct = NAN;
+	v.ci_lo_pct = v.ci_hi_pct = NAN;
+	until_write_state(&v, buf, sizeof(buf));
+	assert_string_equal(buf, "regression unknown, unknown (? [?, ?])");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +272,7 @@ int main(void)
 		cmocka_unit_test(test_until_question),
 		cmocka_unit_test(test_until_final_look),
 		cmocka_unit_test(test_until_write),
+		cmocka_unit_test(test_until_write_state),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

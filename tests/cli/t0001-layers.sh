@@ -56,6 +56,14 @@ esc=$(grep -nE '^[a-z].*\b[a-z_]*escape[a-z_]*\(' ./*.c cmd/*.c collect/*.c anal
 	grep -v '^\./escape\.c:' || true)
 [ -z "$esc" ] || bad "an escaper outside escape.c: $esc"
 
+# 3e. collect/ never calls up into cmd/: no header of collect/ that cmd/ includes
+# takes a function (a callback) or declares a function-pointer type; the command
+# owns the round loop and hands collect/ data (which cells to run).
+for h in $(sed -n 's/^#include "\(collect\/[a-z_]*\.h\)"/\1/p' cmd/*.c cmd/*.h | sort -u); do
+	fp=$(grep -nE '\(\*[a-z_]*\)\(' "$h" || true)
+	[ -z "$fp" ] || bad "$h lets cmd/ hand collect/ a function: $fp"
+done
+
 # 4. reports/ renders what it is handed: no store, no command.
 st=$(grep -nE 'struct store\b|\bstore_[a-z_]+\(|tps_ctx' reports/*.c reports/*.h || true)
 [ -z "$st" ] || bad "reports/ reaches into the store: $st"
