@@ -507,7 +507,11 @@ void study_parity_of(const struct study *t, int metric, struct study_arena *a,
 	const char *mn = metric == STUDY_PP ? "pp" : "tg";
 	size_t *gi = arena_calloc(a, t->n_base, sizeof(*gi));
 	size_t ng = 0, ne = 0, e, i, n_spoiled = 0;
-	double *delta, *lo, *hi, band = VERDICT_BAND_PCT;
+	double *delta, *lo, *hi, band = VERDICT_BAND_PCT, level;
+	const struct verdict **drawn = arena_calloc(a, t->n_engines * t->n_base + 1,
+						    sizeof(*drawn));
+	size_t n_drawn = 0;
+	const char *ci;
 	unsigned env = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -557,6 +561,7 @@ void study_parity_of(const struct study *t, int metric, struct study_arena *a,
 				env |= v->v.spoiled;
 				continue;
 			}
+			drawn[n_drawn++] = &v->v;
 			delta[x] = v->v.delta_pct;
 			lo[x] = v->v.ci_lo_pct;
 			hi[x] = v->v.ci_hi_pct;
@@ -572,16 +577,19 @@ void study_parity_of(const struct study *t, int metric, struct study_arena *a,
 	out->lo = lo;
 	out->hi = hi;
 	out->band_pct = band;
+	/* The bars' level, as compare's column title names it. */
+	level = verdict_common_level(drawn, n_drawn);
+	ci = isnan(level) ? "interval" : keep(a, tps_xasprintf("%.3g%% interval", 100 * level));
 	if (t->ref) {
-		out->title = keep(a, tps_xasprintf("parity: %s delta %% against %s per model (90%% "
-						   "interval), shaded: parity band", mn, t->ref));
+		out->title = keep(a, tps_xasprintf("parity: %s delta %% against %s per model (%s), "
+						   "shaded: parity band", mn, t->ref, ci));
 		out->ylabel = keep(a, tps_xasprintf("%s delta %% vs %s", mn, t->ref));
 	} else {
 		/* The labels travel in the legend (a data file); the title names the
 		 * roles only. */
 		out->title = keep(a, tps_xasprintf("parity: %s delta %% of ours against each other "
-						   "engine per model (90%% interval), shaded: "
-						   "parity band", mn));
+						   "engine per model (%s), shaded: parity band",
+						   mn, ci));
 		out->ylabel = keep(a, tps_xasprintf("%s delta %% of ours vs the engine", mn));
 	}
 	out->n_spoiled = n_spoiled;

@@ -27,6 +27,16 @@ const char *verdict_regression_name(enum verdict_regression r)
 	return NULL;
 }
 
+double verdict_common_level(const struct verdict *const *v, size_t n)
+{
+	double level = n ? v[0]->ci_level : 0.9;
+
+	for (size_t i = 1; i < n; i++)
+		if (v[i]->ci_level != level)
+			return NAN;
+	return level;
+}
+
 const char *verdict_kind_name(enum verdict_kind kind)
 {
 	switch (kind) {

@@ -114,4 +114,8 @@ const char *verdict_gate_outcome_name(enum verdict_gate_outcome outcome);
  * inconclusive (no-data when unknown). No outcome contradicts its own interval. */
 enum verdict_gate_outcome verdict_gate_outcome_of(const struct verdict *v);
 
+/* The level the intervals of v[0..n) share (0.9 when n is 0), or NAN when they
+ * differ: what an interval column's or a figure's title may claim. */
+double verdict_common_level(const struct verdict *const *v, size_t n);
+
 #endif

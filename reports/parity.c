@@ -198,14 +198,12 @@ void verdict_interval_text(const struct verdict *v, char *buf, size_t len)
 
 void verdict_level_title(const struct verdict *const *v, size_t n, char *buf, size_t len)
 {
-	double level = n ? v[0]->ci_level : 0.9;
+	double level = verdict_common_level(v, n);
 
-	for (size_t i = 1; i < n; i++)
-		if (v[i]->ci_level != level) {
-			snprintf(buf, len, "interval");
-			return;
-		}
-	snprintf(buf, len, "%.3g%% interval", 100 * level);
+	if (isnan(level))
+		snprintf(buf, len, "interval");
+	else
+		snprintf(buf, len, "%.3g%% interval", 100 * level);
 }
 
 void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, char *buf,

@@ -136,7 +136,7 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 		fputs(" Each cell's estimate against the reference engine <b>", f);
 		put(f, t->ref);
 		fputs("</b>, the one 'tpsdb compare' prints, and in parentheses the verdicts of "
-		      "pp / tg from the same 90% interval: \"parity\" inside the band, the delta "
+		      "pp / tg from compare's interval (90% for a batch of fixed rounds, wider for an until-decided batch or a pool of batches): \"parity\" inside the band, the delta "
 		      "and \"faster\" or \"slower\" beyond it, else the delta and "
 		      "\"undecided\"; \"n/a\" one without values.</p>\n", f);
 	} else if (t->ours && t->n_engines > 1) {
@@ -150,7 +150,7 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 		put(f, t->ours);
 		fputs(":\", the verdicts of pp / tg of ", f);
 		put(f, t->ours);
-		fputs(" against that engine from the same 90% interval (\"-3.1% slower\": ", f);
+		fputs(" against that engine from compare's interval (90% for a batch of fixed rounds, wider for an until-decided batch or a pool of batches) (\"-3.1% slower\": ", f);
 		put(f, t->ours);
 		fputs(" is 3.1% slower than it): \"parity\" inside the band, the delta and "
 		      "\"faster\" or \"slower\" beyond it, else the delta and \"undecided\"; "

@@ -90,6 +90,22 @@ static void test_verdict_interval_level(void **state)
 
 /* The gate's outcome is the regression answer: fail iff yes, pass iff no,
  * spoiled iff an environment finding spoiled it (then it is not asked). */
+/* The level a title may claim: the one every interval shares, none when they
+ * differ (a per-look level beside a fixed batch's 90%). */
+static void test_verdict_common_level(void **state)
+{
+	struct verdict a = { 0 }, b = { 0 };
+	const struct verdict *v[2] = { &a, &b };
+
+	(void)state;
+	a.ci_level = b.ci_level = 0.975;
+	assert_true(verdict_common_level(v, 2) == 0.975);
+	assert_true(verdict_common_level(v, 0) == 0.9);
+	b.ci_level = 0.9;
+	assert_true(isnan(verdict_common_level(v, 2)));
+	assert_true(verdict_common_level(v, 1) == 0.975);
+}
+
 static void test_verdict_gate_outcome(void **state)
 {
 	struct verdict v;
@@ -126,6 +142,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_verdict_interval_table),
 		cmocka_unit_test(test_verdict_interval_level),
+		cmocka_unit_test(test_verdict_common_level),
 		cmocka_unit_test(test_verdict_gate_outcome),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
