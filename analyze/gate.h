@@ -1,10 +1,10 @@
 /* gate.h: the gate decision. A candidate build's cells are matched with a frozen
  * baseline's and each shared cell is passed or failed per metric on the means
- * (verdict_gate()), the threshold widened to k times the stored noise floor; the
- * optional checks add the candidate's flagged samples (--strict), its sweep
- * violations (--sweep) and its history's newest change point (--trend). Pure: the
- * store's loader (schema/gate_load.h) fills the input, reports/gate_write.h words
- * the result. */
+ * (verdict_gate()) by the one estimate compare makes (analyze/estimate.h: the
+ * pools' instances, the stored noise floor for one instance a side); the optional
+ * checks add the candidate's flagged samples, its sweep violations (--sweep) and
+ * its history's newest change point (--trend). Pure: cmd/side.h loads and pools
+ * the input, reports/gate_write.h words the result. */
 #ifndef ANALYZE_GATE_H
 #define ANALYZE_GATE_H
 

@@ -1,8 +1,9 @@
 /* cmd_calibrate.c: `tpsdb calibrate`, the A/A noise floor. For every cell that one
  * engine measured at least twice (the same binary, model and config, with a server
  * restart between, as `tpsdb collect --aa` does), it pairs the two latest runs prompt
- * by prompt, stores how far they drift apart per metric, and compare and gate then
- * widen their bounds to k times that floor. Load: cmd/side.h (every run of each
+ * by prompt, stores how far they drift apart per metric, and a cell of one
+ * instance a side is then decided with its interval widened by that floor
+ * (analyze/estimate.h). Load: cmd/side.h (every run of each
  * series); floors: analyze/noise.c; writing them: schema/noise.c; output:
  * reports/calibrate_write.c. */
 #include "cmd/filter_opts.h"
