@@ -1,7 +1,8 @@
 /* cell_label.c: a cell's configuration and endpoint as every table, figure and
  * figure title of the study writes it, so that two formats of one report cannot
  * name a cell two ways. In analyze/ because the study's figures (analyze/) and the
- * report's writers (reports/) both name cells. */
+ * report's writers (reports/) both name cells: a label is an identifier, not prose,
+ * so it stays here while the titles around it are worded in reports/plot_text.c. */
 #include "analyze/cell_label.h"
 #include "tpsdb.h"
 

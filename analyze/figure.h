@@ -1,7 +1,8 @@
 /* figure.h: the data of the trend, sweep and parity figures, as plain structs: what
  * analyze/study_figures.c computes and reports/plot.c draws. They sit down here so
  * that the study can return them without including a renderer; the names keep the
- * plot_ prefix of the drawing API that takes them. */
+ * plot_ prefix of the drawing API that takes them. They hold no words: a title, an
+ * axis label or a legend is phrased by reports/plot_text.c from the fields below. */
 #ifndef ANALYZE_FIGURE_H
 #define ANALYZE_FIGURE_H
 
@@ -26,16 +27,21 @@ struct plot_trend_series {
 };
 
 struct plot_trend {
-	const char *title;  /* any bytes */
-	const char *ylabel; /* any bytes */
+	int metric;            /* STUDY_PP or STUDY_TG (analyze/study.h) */
+	const char *model;     /* any bytes; NULL only without a series */
+	const char *spec_type; /* the config, with n_max: "" and STUDY_NULL the base */
+	int64_t n_max;
 	const struct plot_trend_series *series;
 	size_t n_series;
 	double band_lo, band_hi; /* the shaded baseline band; NaN: none */
-	const char *band_label;  /* any bytes */
+	const char *baseline;    /* that band's baseline (any bytes) ... */
+	size_t baseline_runs;    /* ... and how many of its runs it spans */
 	/* Bands drawn only over their own x range (a segment's level), used when
-	 * band_lo is NaN; labelled band_label once in the legend. */
+	 * band_lo is NaN; one legend entry for all, naming band_engine, the engine
+	 * whose series they follow. */
 	const struct plot_band *bands;
 	size_t n_bands;
+	const char *band_engine;
 };
 
 /* One engine's speculative series: decode tok/s and acceptance by n_max. */
@@ -51,21 +57,24 @@ struct plot_sweep_series {
 };
 
 struct plot_sweep {
-	const char *title;
+	const char *model;      /* NULL only without a series */
+	const char *spec_type;  /* "": no spec type (study_spec_name()) */
 	const struct plot_sweep_series *series;
 	size_t n_series;
 };
 
 /* Parity: for each of n_groups x labels (models), one bar per engine. */
 struct plot_parity {
-	const char *title;
-	const char *ylabel;
+	int metric;                 /* STUDY_PP or STUDY_TG (analyze/study.h) */
+	const char *ref;            /* the engine every bar is judged against; NULL:
+				       none, each bar is ours' against its engine */
+	const char *ours;           /* without ref: the engine judged (NULL: "") */
+	double level;               /* the level all bars' intervals share (0.9);
+				       NaN: they differ (verdict_common_level()) */
 	size_t n_groups, n_engines;
 	const char *const *groups;  /* x labels */
 	const char *const *engines; /* one bar colour each, keyed by the label; an
 				       engine without a bar is left out of the legend */
-	const char *const *labels;  /* each engine's legend ("ours vs llama.cpp");
-				       NULL: the engines' labels */
 	/* n_engines * n_groups, engine-major: [e * n_groups + g]; NaN: no bar. */
 	const double *delta, *lo, *hi;
 	double band_pct;            /* the parity band shaded around 0 */

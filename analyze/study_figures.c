@@ -1,7 +1,8 @@
 /* study_figures.c: the data behind the trend, sweep and parity figures (figure.h),
  * shared by 'tpsdb plot' and 'tpsdb report'. The series follow the tables' column
  * order so that colours match, and every array a figure points to lives in one
- * arena, freed at once when the figure is drawn. */
+ * arena, freed at once when the figure is drawn. The figures carry what their
+ * titles are made of; reports/plot_text.c words them. */
 #include "analyze/study_int.h"
 #include "analyze/stats.h"
 #include "analyze/trend.h"
@@ -53,16 +54,11 @@ static char *arena_strdup(struct study_arena *a, const char *s)
 	return keep(a, tps_xstrdup(s ? s : ""));
 }
 
-/* A series' legend: the engine on its endpoint, as cell_label_endpoint() spells it. */
+/* A series' legend: the engine on its endpoint, as cell_label_endpoint() spells it
+ * (an identifier, as a table's cell is named, not a phrase to word in reports/). */
 static const char *series_label(struct study_arena *a, const char *engine, const char *endpoint)
 {
 	return keep(a, cell_label_endpoint(engine, endpoint));
-}
-
-static const char *sweep_title(struct study_arena *a, const char *model, const char *spec_type)
-{
-	return keep(a, tps_xasprintf("speculative sweep of %s, %s: decode tok/s and acceptance "
-				     "by n_max", model, study_spec_name(spec_type)));
 }
 
 /* "2025-01-02T03:04:05.678Z" as seconds since the epoch; NaN when unparsable. */
@@ -107,11 +103,6 @@ static int series_before(const char *const *engines, size_t n, const char *la, c
 
 /* How many robust sd (or floors) a trend band spans beside the parity band. */
 #define TREND_BAND_K 2.0
-
-static const char *metric_name(int metric)
-{
-	return metric == STUDY_PP ? "prefill tok/s (pp)" : "decode tok/s (tg)";
-}
 
 /* The histories of metric m of h[0..n) (trend_history()): a heap array of n the
  * caller frees with histories_free(). */
@@ -190,7 +181,8 @@ static void baseline_band(const struct study_trend_opts *o, const struct study_i
 		hi = mean + w > hi ? mean + w : hi;
 		out->band_lo = lo;
 		out->band_hi = hi;
-		out->band_label = keep(a, tps_xasprintf("baseline %s (%zu runs)", o->baseline, m));
+		out->baseline = arena_strdup(a, o->baseline);
+		out->baseline_runs = m;
 	} else if (no_band) {
 		*no_band = model;
 	}
@@ -280,7 +272,7 @@ static void segment_band(const char *engine, double floor, const struct plot_tre
 
 	out->n_bands = study_segment_bands(p->x, p->y, p->n, p->cp, p->n_cp, floor, b);
 	out->bands = b;
-	out->band_label = keep(a, tps_xasprintf("%s level per segment", engine));
+	out->band_engine = arena_strdup(a, engine);
 }
 
 const char *study_trend_longest(const struct study_input *in, const char *const *engines,
@@ -316,11 +308,13 @@ int study_trend(const struct study_trend_opts *o, const struct study_input *in,
 	struct pool *h = histories(in->hist, n, o->metric, in->hist_limit);
 	struct plot_trend_series *ps;
 	const char *model = o->model;
-	char *cfg;
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->band_lo = out->band_hi = NAN;
+	out->metric = o->metric;
+	out->spec_type = arena_strdup(a, o->spec_type);
+	out->n_max = o->n_max;
 	for (i = 0; i < n && !model; i++) {
 		if (h[i].n && trend_series_wanted(o, pool_face(&h[i])->model, &h[i]))
 			model = arena_strdup(a, pool_face(&h[i])->model);
@@ -377,11 +371,7 @@ int study_trend(const struct study_trend_opts *o, const struct study_input *in,
 	else if (ns)
 		segment_band(pool_face(&h[ord[0]])->engine,
 			     pool_face(&h[ord[0]])->floor_pct[o->metric], &ps[0], out, a);
-	cfg = cell_label(o->spec_type ? o->spec_type : "", o->n_max, "");
-	out->title = keep(a, tps_xasprintf("%s of %s, %s: median per run", metric_name(o->metric),
-					   model, cfg));
-	free(cfg);
-	out->ylabel = metric_name(o->metric);
+	out->model = arena_strdup(a, model);
 	ret = 0;
 out:
 	free(ord);
@@ -444,7 +434,8 @@ int study_sweep(const struct study_input *in, const char *const *engines, size_t
 	}
 	out->series = ps;
 	out->n_series = ns;
-	out->title = model ? sweep_title(a, model, spec_type) : "";
+	out->model = model ? arena_strdup(a, model) : NULL;
+	out->spec_type = spec_type ? arena_strdup(a, spec_type) : NULL;
 	free(ord);
 	series_set_release(&set);
 	return 0;
@@ -494,7 +485,8 @@ void study_sweep_of(const struct study *t, size_t row, struct study_arena *a,
 	}
 	out->series = ps;
 	out->n_series = ns;
-	out->title = sweep_title(a, sr->model, sr->spec_type);
+	out->model = sr->model;
+	out->spec_type = sr->spec_type;
 }
 
 void study_parity_of(const struct study *t, int metric, struct study_arena *a,
@@ -502,16 +494,13 @@ void study_parity_of(const struct study *t, int metric, struct study_arena *a,
 {
 	const char **groups = arena_calloc(a, t->n_base, sizeof(*groups));
 	const char **eng = arena_calloc(a, t->n_engines, sizeof(*eng));
-	const char **lab = arena_calloc(a, t->n_engines, sizeof(*lab));
 	const char *judged = t->ref ? t->ref : t->ours;
-	const char *mn = metric == STUDY_PP ? "pp" : "tg";
 	size_t *gi = arena_calloc(a, t->n_base, sizeof(*gi));
 	size_t ng = 0, ne = 0, e, i, n_spoiled = 0;
-	double *delta, *lo, *hi, band = VERDICT_BAND_PCT, level;
+	double *delta, *lo, *hi, band = VERDICT_BAND_PCT;
 	const struct verdict **drawn = arena_calloc(a, t->n_engines * t->n_base + 1,
 						    sizeof(*drawn));
 	size_t n_drawn = 0;
-	const char *ci;
 	unsigned env = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -532,13 +521,10 @@ void study_parity_of(const struct study *t, int metric, struct study_arena *a,
 	}
 	/* A bar per engine but the one the others are judged against: with a
 	 * reference its delta against it; without, ours' delta against it, named
-	 * so in the legend. */
+	 * so in the legend (out->ours). */
 	for (e = 0; e < t->n_engines; e++) {
 		if (judged && study_same(t->engines[e].label, judged))
 			continue;
-		lab[ne] = t->ref ? t->engines[e].label :
-			keep(a, tps_xasprintf("%s vs %s", judged ? judged : "",
-					      t->engines[e].label));
 		eng[ne++] = t->engines[e].label;
 	}
 	delta = arena_calloc(a, ne * ng, sizeof(*delta));
@@ -571,27 +557,16 @@ void study_parity_of(const struct study *t, int metric, struct study_arena *a,
 	out->groups = groups;
 	out->n_groups = ng;
 	out->engines = eng;
-	out->labels = lab;
 	out->n_engines = ne;
 	out->delta = delta;
 	out->lo = lo;
 	out->hi = hi;
 	out->band_pct = band;
 	/* The bars' level, as compare's column title names it. */
-	level = verdict_common_level(drawn, n_drawn);
-	ci = isnan(level) ? "interval" : keep(a, tps_xasprintf("%.3g%% interval", 100 * level));
-	if (t->ref) {
-		out->title = keep(a, tps_xasprintf("parity: %s delta %% against %s per model (%s), "
-						   "shaded: parity band", mn, t->ref, ci));
-		out->ylabel = keep(a, tps_xasprintf("%s delta %% vs %s", mn, t->ref));
-	} else {
-		/* The labels travel in the legend (a data file); the title names the
-		 * roles only. */
-		out->title = keep(a, tps_xasprintf("parity: %s delta %% of ours against each other "
-						   "engine per model (%s), shaded: parity band",
-						   mn, ci));
-		out->ylabel = keep(a, tps_xasprintf("%s delta %% of ours vs the engine", mn));
-	}
+	out->level = verdict_common_level(drawn, n_drawn);
+	out->metric = metric;
+	out->ref = t->ref;
+	out->ours = t->ref ? NULL : t->ours;
 	out->n_spoiled = n_spoiled;
 	out->spoiled_env = env;
 }
@@ -624,14 +599,11 @@ int study_parity(const struct study_opts *o, const struct study_input *in, int m
 	study_parity_of(&t, metric, a, out);
 	{
 		const char **eng = (const char **)out->engines;
-		const char **lab = (const char **)out->labels;
 		size_t e;
-		for (e = 0; e < out->n_engines; e++) {
-			if (lab[e] == eng[e])
-				lab[e] = eng[e] = arena_strdup(a, eng[e]);
-			else
-				eng[e] = arena_strdup(a, eng[e]);
-		}
+		for (e = 0; e < out->n_engines; e++)
+			eng[e] = arena_strdup(a, eng[e]);
+		out->ref = out->ref ? arena_strdup(a, out->ref) : NULL;
+		out->ours = out->ours ? arena_strdup(a, out->ours) : NULL;
 	}
 	ret = 0;
 out:

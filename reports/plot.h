@@ -34,6 +34,32 @@ char *plot_find_gnuplot(void);
  * bars and intervals beyond it are clipped to it and the figure says how many. */
 double plot_parity_limit(const struct plot_parity *p);
 
+/* The words of a figure, phrased here from the data analyze/ put in it (figure.h):
+ * its title, its y axis and the legend entries that are our words rather than a
+ * label alone. Every string is heap; plot_text_release() frees them. */
+struct plot_text {
+	char *title;
+	char *ylabel;   /* NULL: the figure's fixed axis label (the sweep's) */
+	char *band;     /* trend: the band's legend entry; NULL: no band drawn */
+	char **legend;  /* parity: each engine's bars, n_legend = n_engines */
+	size_t n_legend;
+};
+
+/* A trend: "<metric> of <model>, <config>: median per run", the metric as its
+ * y label, and the band "baseline <name> (<n> runs)" (band_lo finite) or
+ * "<engine> level per segment" (bands). */
+void plot_trend_text(const struct plot_trend *t, struct plot_text *out);
+/* A sweep: "speculative sweep of <model>, <spec>: decode tok/s and acceptance
+ * by n_max" ("" without a model); its axes are fixed, in plot_sweep.c. */
+void plot_sweep_text(const struct plot_sweep *sw, struct plot_text *out);
+/* Parity: the title and y label name pp or tg, the reference (or ours against
+ * each engine) and the intervals' level ("90% interval", or "interval" when the
+ * bars' levels differ); a bar's legend is its engine against a reference, else
+ * "<ours> vs <engine>". */
+void plot_parity_text(const struct plot_parity *p, struct plot_text *out);
+/* Frees what a plot_*_text() filled in; accepts one zeroed or released. */
+void plot_text_release(struct plot_text *x);
+
 /* Colours. Each engine keeps one colour in every figure, in every run: the
  * palette entry its key hashes to (FNV-1a), so the same engine is drawn alike in
  * the trend, sweep and parity figures and across 'tpsdb plot' calls. Within one

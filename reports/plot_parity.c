@@ -42,6 +42,7 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 {
 	char *path = NULL, *q = NULL;
 	size_t e, g, nbars = 0, n_clipped = 0, *col = NULL;
+	struct plot_text words = { 0 };
 	double w, lim = 0;
 	FILE *f = NULL;
 	int ret = -1;
@@ -52,12 +53,15 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 		return p->n_spoiled ? tps_error("nothing to plot: no cell has a parity delta (%zu "
 						"spoiled by an environment finding)", p->n_spoiled)
 				    : tps_error("nothing to plot: no cell has a parity delta");
-	if (plot_figure_begin(j, out, fmt, p->title) < 0)
+	plot_parity_text(p, &words);
+	if (plot_figure_begin(j, out, fmt, words.title) < 0) {
+		plot_text_release(&words);
 		return -1;
+	}
 	col = tps_xcalloc(p->n_engines + 1, sizeof(*col));
 	plot_figure_colours(j, p->engines, p->n_engines, col);
 	w = 0.8 / (double)p->n_engines;
-	q = plot_quote(p->ylabel);
+	q = plot_quote(words.ylabel);
 	fprintf(j->gp, "set ylabel %s\n", q);
 	free(q);
 	q = NULL;
@@ -123,7 +127,7 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 		snprintf(name, sizeof(name), "s%zu", e + 1);
 		if (!(f = plot_data_open(j, name, &path)))
 			goto out;
-		plot_put_field(f, "x\t", p->labels ? p->labels[e] : p->engines[e]);
+		plot_put_field(f, "x\t", words.legend[e]);
 		fprintf(f, "\tlo\thi\n");
 		for (g = 0; g < p->n_groups; g++) {
 			size_t i = e * p->n_groups + g;
@@ -147,5 +151,6 @@ int plot_job_parity(struct plot_job *j, const struct plot_parity *p, const char 
 	}
 	ret = 0;
 out:
+	plot_text_release(&words);
 	return plot_figure_finish(j, ret, f, path, q, NULL, col);
 }

@@ -17,8 +17,9 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 	int64_t xmax = 1;
 	size_t i, k, npts = 0, n_ci = 0, *col = NULL;
 	const char **keys = NULL;
+	struct plot_text w;
 	FILE *f = NULL;
-	int ret = -1;
+	int ret = -1, rc;
 
 	for (i = 0; i < sw->n_series; i++) {
 		npts += sw->series[i].n;
@@ -27,7 +28,10 @@ int plot_job_sweep(struct plot_job *j, const struct plot_sweep *sw, const char *
 	}
 	if (!npts)
 		return tps_error("nothing to plot: no speculative rungs");
-	if (plot_figure_begin(j, out, fmt, sw->title) < 0)
+	plot_sweep_text(sw, &w);
+	rc = plot_figure_begin(j, out, fmt, w.title);
+	plot_text_release(&w);
+	if (rc < 0)
 		return -1;
 	keys = tps_xcalloc(sw->n_series + 1, sizeof(*keys));
 	col = tps_xcalloc(sw->n_series + 1, sizeof(*col));

@@ -32,6 +32,7 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 	double xmin = INFINITY, xmax = -INFINITY, step;
 	size_t i, k, npts = 0, *col = NULL;
 	const char **keys = NULL;
+	struct plot_text w = { 0 };
 	FILE *f = NULL;
 	int rc, ret = -1, first = 1;
 
@@ -49,8 +50,11 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 		xmin -= 3600;
 		xmax += 3600;
 	}
-	if (plot_figure_begin(j, out, fmt, t->title) < 0)
+	plot_trend_text(t, &w);
+	if (plot_figure_begin(j, out, fmt, w.title) < 0) {
+		plot_text_release(&w);
 		return -1;
+	}
 	paths = tps_xcalloc(t->n_series, sizeof(*paths));
 	cps = tps_xcalloc(t->n_series, sizeof(*cps));
 	keys = tps_xcalloc(t->n_series + 1, sizeof(*keys));
@@ -106,7 +110,7 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 	if (isfinite(t->band_lo) && isfinite(t->band_hi)) {
 		if (!(f = plot_data_open(j, "band", &band)))
 			goto out;
-		plot_put_field(f, "x\t", t->band_label);
+		plot_put_field(f, "x\t", w.band);
 		fprintf(f, "\thi\n");
 		fprintf(f, "%.0f\t%.6f\t%.6f\n%.0f\t%.6f\t%.6f\n", xmin, t->band_lo, t->band_hi,
 			xmax, t->band_lo, t->band_hi);
@@ -119,7 +123,7 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 		 * its own x range only, never across a change point. */
 		if (!(f = plot_data_open(j, "band", &band)))
 			goto out;
-		plot_put_field(f, "x\t", t->band_label);
+		plot_put_field(f, "x\t", w.band);
 		fprintf(f, "\thi\n");
 		for (k = 0; k < t->n_bands; k++) {
 			const struct plot_band *b = &t->bands[k];
@@ -137,7 +141,7 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 		if (rc < 0)
 			goto out;
 	}
-	q = plot_quote(t->ylabel);
+	q = plot_quote(w.ylabel);
 	fprintf(j->gp, "set ylabel %s\n", q);
 	free(q);
 	q = NULL;
@@ -188,5 +192,6 @@ out:
 	}
 	free(paths);
 	free(cps);
+	plot_text_release(&w);
 	return plot_figure_finish(j, ret, f, band, q, keys, col);
 }

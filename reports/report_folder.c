@@ -143,6 +143,19 @@ static void pages_release(struct pages *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* A trend's title, as plot_trend_text() words it; caller frees. */
+static char *trend_title(const struct plot_trend *tr)
+{
+	struct plot_text w;
+	char *title;
+
+	plot_trend_text(tr, &w);
+	title = w.title;
+	w.title = NULL;
+	plot_text_release(&w);
+	return title;
+}
+
 /* The report's figures in drawing order: decode's trend (trend.png keeps its
  * name from before prefill had one), prefill's, the sweep, and the parity bars of
  * decode and of prefill. */
@@ -224,9 +237,9 @@ static int draw(struct outdir *dir, const struct study *s, struct pages *d, int 
 	fig->parity = drawn[FIG_PARITY] ? names[FIG_PARITY] : NULL;
 	fig->parity_pp = drawn[FIG_PARITY_PP] ? names[FIG_PARITY_PP] : NULL;
 	if (drawn[FIG_TREND])
-		fig->trend_what = sf->trend.title;
+		fig->trend_what = trend_title(&sf->trend);
 	if (drawn[FIG_TREND_PP])
-		fig->trend_pp_what = sf->trend_pp.title;
+		fig->trend_pp_what = trend_title(&sf->trend_pp);
 	for (i = 0; html && i < sf->n_models; i++)
 		d->pages[i].trend_svg = sf->model_trends[i].n_series ? d->names[2 * i + 1] : NULL;
 	if (!any)
@@ -307,6 +320,8 @@ out:
 	outdir_abort(dir);
 	pages_release(&pg);
 	strv_free(names, n_names);
+	free(fig.trend_what);
+	free(fig.trend_pp_what);
 	free(note);
 	free(tmp_main);
 	free(tmp_txt);

@@ -75,8 +75,9 @@ struct tables_figures {
 	const char *trend, *sweep, *parity;  /* trend and parity: of decode (tg) */
 	const char *trend_pp, *parity_pp;    /* the same of prefill (pp) */
 	const char *note;
-	const char *trend_what;   /* the trend's caption (HTML); NULL: a generic one */
-	const char *trend_pp_what;
+	char *trend_what;         /* the trend's caption (HTML), its title (heap, freed by
+				     report_folder_write()); NULL: a generic one */
+	char *trend_pp_what;
 };
 
 /* A model's page of the HTML report: its name, the page's file name, its trend

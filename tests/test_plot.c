@@ -1,7 +1,8 @@
-/* test_plot.c: reports/plot*.c: quoting of script strings and data-file labels, the
- * extension check, the PATH search, and plot_job_run() against stand-in gnuplots
- * (one that keeps the script and data for inspection, one that hangs, one that
- * fails), then the real gnuplot, when installed, on labels built to run commands. */
+/* test_plot.c: reports/plot*.c: the figures' words (plot_text.c), quoting of script
+ * strings and data-file labels, the extension check, the PATH search, and
+ * plot_job_run() against stand-in gnuplots (one that keeps the script and data for
+ * inspection, one that hangs, one that fails), then the real gnuplot, when
+ * installed, on labels built to run commands. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyze/study.h"
 #include "reports/plot.h"
 #include "schema/record.h"
 #include "tpsdb.h"
@@ -48,6 +50,133 @@ static int teardown(void **state)
 	free(cmd);
 	free(f);
 	return 0;
+}
+
+/* A trend's words, from its metric, model, config and band. */
+static void test_plot_text_trend(void **state)
+{
+	static const struct plot_band seg = { 0, 1, 98, 102 };
+	static const struct {
+		int metric;
+		const char *spec_type;
+		int64_t n_max;
+		int band;  /* 0 none, 1 a baseline's, 2 per segment */
+		const char *title, *ylabel, *legend;
+	} cases[] = {
+		{ STUDY_TG, "", STUDY_NULL, 2, "decode tok/s (tg) of m, base: median per run",
+		  "decode tok/s (tg)", "ours level per segment" },
+		{ STUDY_PP, NULL, STUDY_NULL, 1, "prefill tok/s (pp) of m, base: median per run",
+		  "prefill tok/s (pp)", "baseline b1 (2 runs)" },
+		{ STUDY_TG, "draft", 2, 0, "decode tok/s (tg) of m, draft n_max=2: median per run",
+		  "decode tok/s (tg)", NULL },
+		{ STUDY_PP, "ngram", STUDY_NULL, 2, "prefill tok/s (pp) of m, ngram base: median "
+		  "per run", "prefill tok/s (pp)", "ours level per segment" },
+	};
+	struct plot_text w;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct plot_trend t;
+		memset(&t, 0, sizeof(t));
+		t.metric = cases[i].metric;
+		t.model = "m";
+		t.spec_type = cases[i].spec_type;
+		t.n_max = cases[i].n_max;
+		t.band_lo = t.band_hi = NAN;
+		t.baseline = "b1";   /* named, but no band unless band_lo is set */
+		t.baseline_runs = 2;
+		t.band_engine = "ours";
+		if (cases[i].band == 1) {
+			t.band_lo = 98;
+			t.band_hi = 102;
+		} else if (cases[i].band == 2) {
+			t.bands = &seg;
+			t.n_bands = 1;
+		}
+		plot_trend_text(&t, &w);
+		assert_string_equal(w.title, cases[i].title);
+		assert_string_equal(w.ylabel, cases[i].ylabel);
+		if (cases[i].legend)
+			assert_string_equal(w.band, cases[i].legend);
+		else
+			assert_null(w.band);
+		assert_int_equal(w.n_legend, 0);
+		plot_text_release(&w);
+		plot_text_release(&w); /* released twice: harmless */
+	}
+}
+
+/* A sweep's title, from its model and spec type; none without a model. */
+static void test_plot_text_sweep(void **state)
+{
+	struct plot_sweep sw;
+	struct plot_text w;
+
+	(void)state;
+	memset(&sw, 0, sizeof(sw));
+	sw.model = "m";
+	sw.spec_type = "ngram";
+	plot_sweep_text(&sw, &w);
+	assert_string_equal(w.title, "speculative sweep of m, ngram: decode tok/s and acceptance "
+			    "by n_max");
+	assert_null(w.ylabel);
+	plot_text_release(&w);
+	sw.spec_type = "";
+	plot_sweep_text(&sw, &w);
+	assert_string_equal(w.title, "speculative sweep of m, spec: decode tok/s and acceptance "
+			    "by n_max");
+	plot_text_release(&w);
+	sw.model = NULL;
+	plot_sweep_text(&sw, &w);
+	assert_string_equal(w.title, "");
+	plot_text_release(&w);
+}
+
+/* Parity's words: against a reference or ours against each engine, the bars'
+ * common level or none when they differ, and each bar's legend. */
+static void test_plot_text_parity(void **state)
+{
+	static const char *const eng[2] = { "zz", "up" };
+	static const struct {
+		int metric;
+		const char *ref;
+		double level;
+		const char *title, *ylabel, *legend[2];
+	} cases[] = {
+		{ STUDY_TG, "up", 0.9, "parity: tg delta % against up per model (90% interval), "
+		  "shaded: parity band", "tg delta % vs up", { "zz", "up" } },
+		{ STUDY_PP, NULL, 0.95, "parity: pp delta % of ours against each other engine per "
+		  "model (95% interval), shaded: parity band", "pp delta % of ours vs the engine",
+		  { "ours vs zz", "ours vs up" } },
+		{ STUDY_TG, NULL, NAN, "parity: tg delta % of ours against each other engine per "
+		  "model (interval), shaded: parity band", "tg delta % of ours vs the engine",
+		  { "ours vs zz", "ours vs up" } },
+		{ STUDY_PP, "llama.cpp", NAN, "parity: pp delta % against llama.cpp per model "
+		  "(interval), shaded: parity band", "pp delta % vs llama.cpp", { "zz", "up" } },
+	};
+	struct plot_parity p;
+	struct plot_text w;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memset(&p, 0, sizeof(p));
+		p.metric = cases[i].metric;
+		p.ref = cases[i].ref;
+		p.ours = "ours";
+		p.level = cases[i].level;
+		p.n_engines = 2;
+		p.engines = eng;
+		plot_parity_text(&p, &w);
+		assert_string_equal(w.title, cases[i].title);
+		assert_string_equal(w.ylabel, cases[i].ylabel);
+		assert_int_equal(w.n_legend, 2);
+		assert_string_equal(w.legend[0], cases[i].legend[0]);
+		assert_string_equal(w.legend[1], cases[i].legend[1]);
+		assert_null(w.band);
+		plot_text_release(&w);
+	}
 }
 
 static void test_plot_quote(void **state)
@@ -215,13 +344,16 @@ static void add_figures(struct plot_job *j, const char *dir, const char *out, co
 	ts[1].label = labels[1];
 	ts[1].n_cp = 0;
 	memset(&tr, 0, sizeof(tr));
-	tr.title = labels[2];
-	tr.ylabel = labels[1];
+	tr.metric = STUDY_TG;
+	tr.model = labels[2];
+	tr.spec_type = labels[1];
+	tr.n_max = 2;
 	tr.series = ts;
 	tr.n_series = 2;
 	tr.band_lo = 98;
 	tr.band_hi = 102;
-	tr.band_label = labels[0];
+	tr.baseline = labels[0];
+	tr.baseline_runs = 2;
 	assert_int_equal(plot_job_trend(j, &tr, out, PLOT_PNG), 0);
 	memset(&ss, 0, sizeof(ss));
 	ss.label = labels[2];
@@ -230,7 +362,8 @@ static void add_figures(struct plot_job *j, const char *dir, const char *out, co
 	ss.tg = tg;
 	ss.accept = acc;
 	memset(&sw, 0, sizeof(sw));
-	sw.title = labels[0];
+	sw.model = labels[0];
+	sw.spec_type = labels[1];
 	sw.series = &ss;
 	sw.n_series = 1;
 	assert_int_equal(plot_job_sweep(j, &sw, out2, PLOT_SVG), 0);
@@ -308,8 +441,9 @@ static void test_plot_script(void **state)
 	free(data);
 	script = tps_read_file(kept, NULL);
 	assert_non_null(script);
-	/* The labels reached the script only as quoted titles and axis labels. */
-	assert_int_equal(lines_ok(script, "/mark"), 3);
+	/* The labels reached the script only as quoted titles (the trend's and the
+	 * sweep's, each naming a model and a spec type). */
+	assert_int_equal(lines_ok(script, "/mark"), 2);
 	assert_non_null(strstr(script, "set datafile separator \"\\t\""));
 	assert_non_null(strstr(script, "pngcairo"));
 	assert_non_null(strstr(script, "set terminal svg"));
@@ -510,21 +644,19 @@ static void test_plot_script_colours(void **state)
 	ts.x = x;
 	ts.y = y;
 	memset(&tr, 0, sizeof(tr));
-	tr.title = "t";
-	tr.ylabel = "tok/s";
+	tr.model = "t";
 	tr.series = &ts;
 	tr.n_series = 1;
 	tr.band_lo = tr.band_hi = NAN;
 	tr.bands = &band;
 	tr.n_bands = 1;
-	tr.band_label = "level";
+	tr.band_engine = "stock-llamafile";
 	j = plot_job_new();
 	assert_int_equal(plot_job_trend(j, &tr, out, PLOT_SVG), 0);
 	assert_int_equal(plot_job_run(j, fake, 10), 0);
 	plot_job_free(j);
 	memset(&pa, 0, sizeof(pa));
-	pa.title = "p";
-	pa.ylabel = "%";
+	pa.ref = "up";
 	pa.n_groups = 1;
 	pa.n_engines = 2;
 	pa.groups = groups;
@@ -591,8 +723,7 @@ static void test_plot_intervals(void **state)
 	struct plot_job *j;
 
 	memset(&pa, 0, sizeof(pa));
-	pa.title = "p";
-	pa.ylabel = "%";
+	pa.ref = "up";
 	pa.n_groups = 2;
 	pa.n_engines = 1;
 	pa.groups = groups;
@@ -635,7 +766,7 @@ static void test_plot_intervals(void **state)
 	ss.tg_lo = tlo;
 	ss.tg_hi = thi;
 	memset(&sw, 0, sizeof(sw));
-	sw.title = "s";
+	sw.model = "s";
 	sw.series = &ss;
 	sw.n_series = 1;
 	j = plot_job_new();
@@ -667,15 +798,14 @@ static void test_plot_intervals(void **state)
 }
 
 /* Without a reference the parity bars are ours' against each engine: the legend
- * says so from the data file ("ours vs llama.cpp", a label never in the script)
- * while the colour stays the engine's; a spoiled cell has no bar and a line under
+ * says so from the data file ("ours vs llama.cpp", worded by plot_parity_text(), a
+ * label never in the script) while the colour stays the engine's; a spoiled cell has no bar and a line under
  * the title counts it with its findings; every cell spoiled is nothing to plot. */
 static void test_plot_parity_labels(void **state)
 {
 	struct fixture *f = *state;
 	static const char *const groups[2] = { "m1", "m2" };
 	static const char *const eng[2] = { "llama.cpp", "stock" };
-	static const char *const lab[2] = { "ours vs llama.cpp", "ours vs stock" };
 	static const double delta[4] = { 1, NAN, NAN, NAN };
 	static const double none[4] = { NAN, NAN, NAN, NAN };
 	char *body = tps_xasprintf("cp \"$1\" '%s'/kept.gp && cp \"$(dirname \"$1\")\"/*.dat '%s'/ "
@@ -687,13 +817,13 @@ static void test_plot_parity_labels(void **state)
 	struct plot_job *j;
 
 	memset(&pa, 0, sizeof(pa));
-	pa.title = "p";
-	pa.ylabel = "%";
+	pa.metric = STUDY_TG;
+	pa.ours = "ours";
+	pa.level = 0.9;
 	pa.n_groups = 2;
 	pa.n_engines = 2;
 	pa.groups = groups;
 	pa.engines = eng;
-	pa.labels = lab;
 	pa.delta = delta;
 	pa.band_pct = 2;
 	pa.n_spoiled = 2;
@@ -707,7 +837,12 @@ static void test_plot_parity_labels(void **state)
 	assert_non_null(script);
 	assert_non_null(data);
 	assert_non_null(strstr(data, "x\tours vs llama.cpp\tlo\thi\n"));
-	assert_null(strstr(script, "ours vs"));
+	assert_null(strstr(script, "vs llama.cpp"));
+	/* The title names the roles and the bars' level, the axis ours' delta. */
+	assert_non_null(strstr(script, "set title 'parity: tg delta % of ours against each "
+				       "other engine per model (90% interval), shaded: parity "
+				       "band'\n"));
+	assert_non_null(strstr(script, "set ylabel 'tg delta % of ours vs the engine'\n"));
 	assert_non_null(strstr(script, "set label 2 'no bar: 2 spoiled cells (host-busy, "
 				       "gpu-contended while an instance it used measured): not an "
 				       "answer'"));
@@ -740,6 +875,9 @@ static void test_plot_parity_labels(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_plot_text_trend),
+		cmocka_unit_test(test_plot_text_sweep),
+		cmocka_unit_test(test_plot_text_parity),
 		cmocka_unit_test(test_plot_quote),
 		cmocka_unit_test(test_plot_field),
 		cmocka_unit_test(test_plot_format),

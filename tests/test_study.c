@@ -424,19 +424,22 @@ static void test_study_errors(void **state)
 		assert_int_equal(study_parity(&o, &in, STUDY_PP, a, &pa, &err), 0);
 		assert_int_equal(pa.n_engines, 1);
 		assert_string_equal(pa.engines[0], "zz");
-		assert_string_equal(pa.labels[0], "ours vs zz");
+		assert_null(pa.ref);
+		assert_string_equal(pa.ours, "ours"); /* the legend: "ours vs zz" */
 		NEAR(pa.delta[0], (300.0 / 250 - 1) * 100);
-		assert_string_equal(pa.title, "parity: pp delta % of ours against each other engine "
-				    "per model (90% interval), shaded: parity band");
+		assert_int_equal(pa.metric, STUDY_PP);
+		NEAR(pa.level, 0.9); /* every bar's interval is a 90% one */
 		/* With --ref the bars are each engine's against it, as before. */
 		o.n_engines = 0;
 		o.ref = "up";
 		assert_int_equal(study_parity(&o, &in, STUDY_TG, a, &pa, &err), 0);
 		assert_int_equal(pa.n_engines, 2);
-		assert_string_equal(pa.labels[1], "zz");
+		assert_string_equal(pa.engines[1], "zz");
+		assert_string_equal(pa.ref, "up");
+		assert_null(pa.ours);
 		NEAR(pa.delta[1], (25.0 / 40 - 1) * 100);
-		assert_string_equal(pa.title, "parity: tg delta % against up per model (90% "
-				    "interval), shaded: parity band");
+		assert_int_equal(pa.metric, STUDY_TG);
+		NEAR(pa.level, 0.9);
 	}
 	study_arena_free(a);
 	runs_release();
@@ -736,12 +739,16 @@ static void test_study_trend(void **state)
 	NEAR(tr.series[0].x[0], 1735689600); /* 2025-01-01T00:00:00Z */
 	for (k = 0; k < 6; k++)
 		NEAR(tr.series[0].y[k], k < 4 ? 100 : 90);
-	assert_string_equal(tr.title, "decode tok/s (tg) of m, base: median per run");
+	assert_int_equal(tr.metric, STUDY_TG);
+	assert_string_equal(tr.model, "m");
+	assert_string_equal(tr.spec_type, "");
+	assert_true(tr.n_max == STUDY_NULL);
 	assert_true(isnan(tr.band_lo));
 	assert_int_equal(tr.n_bands, tr.series[0].n_cp + 1);
 	NEAR(tr.bands[0].lo, 98);
 	NEAR(tr.bands[0].hi, 102);
-	assert_string_equal(tr.band_label, "ours level per segment");
+	assert_string_equal(tr.band_engine, "ours");
+	assert_null(tr.baseline);
 
 	/* A decode floor of 3% on ours' newest run widens each segment band to
 	 * 2 x 3% (study_segment_bands()); an older run's, or the prefill floor,
@@ -763,7 +770,9 @@ static void test_study_trend(void **state)
 	assert_int_equal(study_trend(&o, &in, a, &tr, &no_band, &err), 0);
 	NEAR(tr.band_lo, 102 - 2.04);
 	NEAR(tr.band_hi, 104.04);
-	assert_string_equal(tr.band_label, "baseline b1 (2 runs)");
+	assert_string_equal(tr.baseline, "b1");
+	assert_int_equal(tr.baseline_runs, 2);
+	assert_null(tr.band_engine);
 	assert_int_equal(tr.n_bands, 0);
 	/* With a 3% floor on the baseline's newest run: mean 102 +/- 6%. */
 	hruns[17].floor_pct[RUN_TG] = 3;
@@ -842,17 +851,23 @@ static void test_study_figures(void **state)
 	assert_true(s.fig.has_parity && s.fig.has_parity_pp);
 	assert_int_equal(s.fig.parity.n_engines, 2);
 	assert_string_equal(s.fig.parity.engines[0], "zz");
-	assert_string_equal(s.fig.parity.labels[0], "ours vs zz");
-	assert_string_equal(s.fig.parity.labels[1], "ours vs up");
+	assert_string_equal(s.fig.parity.engines[1], "up");
+	assert_null(s.fig.parity.ref);
+	assert_string_equal(s.fig.parity.ours, "ours");
 	NEAR(s.fig.parity.delta[0], (10.0 / 25 - 1) * 100);
 	NEAR(s.fig.parity.delta[1], (sqrt(300.0 / 2400) - 1) * 100);
 	NEAR(s.fig.parity_pp.delta[0], (300.0 / 250 - 1) * 100);
 	NEAR(s.fig.parity_pp.delta[1], (sqrt(300.0 * 100 / (400.0 * 500)) - 1) * 100);
-	assert_string_equal(s.fig.parity_pp.ylabel, "pp delta % of ours vs the engine");
+	assert_int_equal(s.fig.parity_pp.metric, STUDY_PP);
+	assert_null(s.fig.parity_pp.ref);
+	assert_string_equal(s.fig.parity_pp.ours, "ours");
 	assert_string_equal(s.fig.trend_pp_model, "m");
 	assert_int_equal(s.fig.trend_pp.n_series, 1);
 	assert_string_equal(s.fig.trend_pp.series[0].label, "up");
-	assert_string_equal(s.fig.trend_pp.title, "prefill tok/s (pp) of m, base: median per run");
+	assert_int_equal(s.fig.trend_pp.metric, STUDY_PP);
+	assert_string_equal(s.fig.trend_pp.model, "m");
+	assert_string_equal(s.fig.trend_pp.spec_type, "");
+	assert_true(s.fig.trend_pp.n_max == STUDY_NULL);
 	NEAR(s.fig.trend_pp.series[0].y[0], 100);
 	/* The decode trend is as it was. */
 	assert_string_equal(s.fig.trend_model, "m");
@@ -889,8 +904,8 @@ static void test_study_sweep(void **state)
 	assert_int_equal(s.fig.sweep.series[0].n_max[2], 8);
 	NEAR(s.fig.sweep.series[0].tg[2], 160);
 	NEAR(s.fig.sweep.series[0].accept[1], 23.0 / 30);
-	assert_string_equal(s.fig.sweep.title, "speculative sweep of m, ngram: decode tok/s and "
-				 "acceptance by n_max");
+	assert_string_equal(s.fig.sweep.model, "m");
+	assert_string_equal(s.fig.sweep.spec_type, "ngram");
 	study_release(&s);
 	/* Without --ref ours' base cell is its centre against zz, the first other
 	 * column: prompt 1 alone, 10 (test_study_ours_cells). */
