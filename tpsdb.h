@@ -47,9 +47,10 @@ enum cmd_flag {
 struct cmd_entry {
 	const char *name;
 	const char *summary;  /* one line for `tpsdb --help` */
-	const char *usage;    /* the synopsis, "tpsdb <name> ..." */
-	const char *help;     /* printed after "usage: <usage>\n\n" for --help; NULL when
-				 the command prints its own (collect: its text is a format) */
+	const char *usage;    /* the synopsis, "tpsdb <name> ...", that usage errors
+				 quote: usage_<name>, the head of help */
+	const char *help;     /* the whole --help text, "usage: <usage>\n\n..."
+				 (help_<name>, from docs/help/<name>.txt) */
 	int flags;            /* enum cmd_flag */
 	int (*exec)(int argc, char **argv, struct tps_ctx *ctx);
 };

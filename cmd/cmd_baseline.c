@@ -16,13 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"tpsdb baseline set <name> [--engine <e>] [--tag <t>[,<t>...]] [--batch <id>] [--model <m>]\n"
-	"                          [--host <h>] [--replace]\n"
-	"   or: tpsdb baseline list [--format text|json|md|csv] [--json]\n"
-	"   or: tpsdb baseline show <name> [--format text|json|md|csv] [--json]\n"
-	"   or: tpsdb baseline rm <name>";
-
 enum { OPT_REPLACE = 256, OPT_JSON };
 
 static const struct option opts[] = {
@@ -59,7 +52,7 @@ static int parse(int argc, char **argv, struct args *a, int *seen)
 		case OPT_REPLACE: a->replace = 1; *seen |= 2; break;
 		case OPT_JSON: a->fmt = OUT_JSON; *seen |= 4; break;
 		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &a->fmt, usage))
+			if (format_opt_parse(optarg, &a->fmt, usage_baseline))
 				return -1;
 			*seen |= 4;
 			break;
@@ -73,7 +66,7 @@ static int parse(int argc, char **argv, struct args *a, int *seen)
 	if (optind < argc)
 		a->name = argv[optind++];
 	if (optind < argc) {
-		tps_usage_error(usage, "unexpected argument '%s'", argv[optind]);
+		tps_usage_error(usage_baseline, "unexpected argument '%s'", argv[optind]);
 		return -1;
 	}
 	return 0;
@@ -189,12 +182,13 @@ int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 	int seen, r;
 
 	if (argc < 2)
-		return tps_usage_error(usage, "which baseline subcommand: set, list, show or rm?");
+		return tps_usage_error(usage_baseline,
+				       "which baseline subcommand: set, list, show or rm?");
 	sub = argv[1];
 	if (!strcmp(sub, "-h") || !strcmp(sub, "--help"))
 		return cmd_opts_help(&cmd_baseline_entry);
 	if (strcmp(sub, "set") && strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "rm"))
-		return tps_usage_error(usage, "unknown baseline subcommand '%s'", sub);
+		return tps_usage_error(usage_baseline, "unknown baseline subcommand '%s'", sub);
 	if ((r = parse(argc - 1, argv + 1, &a, &seen)) != 0)
 		return r > 0 ? TPS_EXIT_OK : TPS_EXIT_USAGE;
 	r = baseline_run(ctx, sub, &a, seen);
@@ -209,11 +203,13 @@ static int baseline_run(struct tps_ctx *ctx, const char *sub, struct args *a, in
 
 	if (!strcmp(sub, "list")) {
 		if (a->name || (seen & ~4))
-			return tps_usage_error(usage, "'baseline list' takes only --format or --json");
+			return tps_usage_error(usage_baseline,
+					       "'baseline list' takes only --format or --json");
 	} else if (!a->name || !*a->name) {
-		return tps_usage_error(usage, "'baseline %s' needs a name", sub);
+		return tps_usage_error(usage_baseline, "'baseline %s' needs a name", sub);
 	} else if (!strcmp(sub, "set") ? (seen & 4) != 0 : !strcmp(sub, "show") ? (seen & ~4) != 0 : seen != 0) {
-		return tps_usage_error(usage, "an option that 'baseline %s' does not take", sub);
+		return tps_usage_error(usage_baseline,
+				       "an option that 'baseline %s' does not take", sub);
 	}
 	ctx->readonly = !strcmp(sub, "list") || !strcmp(sub, "show");
 	if (!(s = tps_ctx_store(ctx)))
@@ -235,7 +231,7 @@ static int baseline_run(struct tps_ctx *ctx, const char *sub, struct args *a, in
 const struct cmd_entry cmd_baseline_entry = {
 	.name = "baseline",
 	.summary = "freeze, list and remove named sets of runs",
-	.usage = usage,
+	.usage = usage_baseline,
 	.help = help_baseline,
 	.flags = CMD_EXISTING | CMD_OPERANDS,
 	.exec = cmd_baseline,

@@ -18,10 +18,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-static const char usage[] =
-	"tpsdb calibrate [--engine <label>] [--model <label>] [--tag <t>] [--host <name>]\n"
-	"                [--format text|json|md|csv] [--json]";
-
 enum { OPT_JSON = 256 };
 
 static const struct option opts[] = {
@@ -50,7 +46,7 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 		switch (c) {
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage)) {
+			if (format_opt_parse(optarg, &fmt, usage_calibrate)) {
 				ret = TPS_EXIT_USAGE;
 				goto out;
 			}
@@ -116,7 +112,7 @@ out:
 const struct cmd_entry cmd_calibrate_entry = {
 	.name = "calibrate",
 	.summary = "measure a host's A/A noise floor (same engine, restarted)",
-	.usage = usage,
+	.usage = usage_calibrate,
 	.help = help_calibrate,
 	.flags = CMD_EXISTING,
 	.exec = cmd_calibrate,

@@ -16,10 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"tpsdb check [--json]\n"
-	"            " FILTER_SYNOPSIS;
-
 enum { OPT_JSON = 256 };
 
 static const struct option opts[] = {
@@ -157,7 +153,7 @@ out:
 const struct cmd_entry cmd_check_entry = {
 	.name = "check",
 	.summary = "data-quality findings and the integrity check",
-	.usage = usage,
+	.usage = usage_check,
 	.help = help_check,
 	.flags = CMD_READONLY,
 	.exec = cmd_check,

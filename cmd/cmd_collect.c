@@ -28,15 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage_line[] =
-	"tpsdb collect --engine <label>=<binary>... [--ours <label>] [--role <label>=<role>]...\n"
-	"                     [--engine-args <label>=<args>]... [--home <label>=<dir>]...\n"
-	"                     (--models <file> | --model <label>=<gguf>...) [--spec-manifest <file>]\n"
-	"                     [<knobs>] [<provenance>] [--out-dir <dir>] [--quiet] [--dry-run]\n"
-	"   or: tpsdb collect --url <url> --engine <label> [--model <label>]\n"
-	"                     [--spec-type <type> --n-max <n>] [<knobs>] [<provenance>]\n"
-	"   or: tpsdb collect [<knobs>]    (engines and models from the environment, below)";
-
 /* docs/help/collect.txt gives the count in words. */
 _Static_assert(CELL_MAX_TIMEOUTS_IN_ROW == 3, "docs/help/collect.txt says 3 timeouts in a row");
 
@@ -202,7 +193,7 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 			else if (!strcmp(optarg, "parity"))
 				o->question_parity = 1;
 			else
-				return tps_usage_error(usage_line, "--question is regression or "
+				return tps_usage_error(usage_collect, "--question is regression or "
 						       "parity, not '%s'", optarg);
 			break;
 		}
@@ -446,7 +437,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	size_t k;
 	int ret = TPS_EXIT_ERROR, r, done;
 
-	setup_init(&o, usage_line);
+	setup_init(&o, usage_collect);
 	if ((r = parse_options(argc, argv, &o, &done)) || done) {
 		ret = r;
 		goto out;
@@ -530,7 +521,7 @@ out:
 const struct cmd_entry cmd_collect_entry = {
 	.name = "collect",
 	.summary = "start engines, send prompts, record every timing",
-	.usage = usage_line,
+	.usage = usage_collect,
 	.help = help_collect,
 	.flags = 0,
 	.exec = cmd_collect,

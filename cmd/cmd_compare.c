@@ -16,13 +16,6 @@
 
 #include <string.h>
 
-static const char usage[] =
-	"tpsdb compare --ours <engine> --vs <engine> [--model <label>] [--metric pp|tg|both]\n"
-	"              [--band <pct>] [--tag <t>[,<t>...]] [--ours-tag <t>] [--vs-tag <t>]\n"
-	"              [--batch <id>[,<id>...]] [--host <name>] [--force] [--strict]\n"
-	"              [--ignore-config <key>[,<key>...]]\n"
-	"              [--format text|json|md|csv] [--json]";
-
 enum {
 	OPT_OURS = 256, OPT_VS, OPT_METRIC, OPT_BAND, OPT_OURS_TAG, OPT_VS_TAG, OPT_FORCE,
 	OPT_JSON, OPT_IGNORE_CONFIG, OPT_STRICT,
@@ -51,7 +44,7 @@ static const struct option opts[] = {
 static int pct_opt(const char *name, const char *v, double *out)
 {
 	if (tps_parse_double(v, out) < 0 || *out < 0)
-		return tps_usage_error(usage, "--%s needs a number >= 0, not '%s'", name, v);
+		return tps_usage_error(usage_compare, "--%s needs a number >= 0, not '%s'", name, v);
 	return 0;
 }
 
@@ -90,7 +83,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_OURS_TAG:
 		case OPT_VS_TAG:
 			if (filter_list_add(c == OPT_OURS_TAG ? &ours_tag : &vs_tag, optarg) < 0) {
-				ret = tps_usage_error(usage, "--%s-tag given more than %d times",
+				ret = tps_usage_error(usage_compare, "--%s-tag given more than %d times",
 						      c == OPT_OURS_TAG ? "ours" : "vs",
 						      FILTER_LIST_MAX);
 				goto out;
@@ -98,7 +91,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			break;
 		case OPT_FORCE: o.force = 1; break;
 		case OPT_IGNORE_CONFIG:
-			if (ignore_config_opt(optarg, usage)) {
+			if (ignore_config_opt(optarg, usage_compare)) {
 				ret = TPS_EXIT_USAGE;
 				goto out;
 			}
@@ -107,7 +100,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_STRICT: strict = 1; break;
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage)) {
+			if (format_opt_parse(optarg, &fmt, usage_compare)) {
 				ret = TPS_EXIT_USAGE;
 				goto out;
 			}
@@ -120,7 +113,8 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			} else if (!strcmp(optarg, "both")) {
 				o.metrics = PARITY_BOTH;
 			} else {
-				ret = tps_usage_error(usage, "--metric is pp, tg or both, not '%s'",
+				ret = tps_usage_error(usage_compare,
+						      "--metric is pp, tg or both, not '%s'",
 						      optarg);
 				goto out;
 			}
@@ -138,7 +132,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	}
 	if (!o.ours || !o.vs) {
-		ret = tps_usage_error(usage, "--ours and --vs are both required");
+		ret = tps_usage_error(usage_compare, "--ours and --vs are both required");
 		goto out;
 	}
 	/* A side's own tags replace the shared ones. */
@@ -147,7 +141,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	if (!vs_tag.n_arg)
 		vs_tag = fo.tag;
 	if (!strcmp(o.ours, o.vs) && same_list(&ours_tag, &vs_tag)) {
-		ret = tps_usage_error(usage, "--ours and --vs are both '%s': the same runs "
+		ret = tps_usage_error(usage_compare, "--ours and --vs are both '%s': the same runs "
 				      "compared with themselves (for an A/A pair give --ours-tag "
 				      "and --vs-tag, or use 'tpsdb calibrate')", o.ours);
 		goto out;
@@ -213,7 +207,7 @@ out:
 const struct cmd_entry cmd_compare_entry = {
 	.name = "compare",
 	.summary = "parity deltas between two engines",
-	.usage = usage,
+	.usage = usage_compare,
 	.help = help_compare,
 	.flags = CMD_READONLY,
 	.exec = cmd_compare,

@@ -13,10 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"tpsdb export [--format jsonl|csv] [--out <file>]\n"
-	"            " FILTER_SYNOPSIS;
-
 enum { OPT_FORMAT = 256, OPT_OUT };
 
 static const struct option opts[] = {
@@ -68,7 +64,8 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 			else if (!strcmp(optarg, "jsonl"))
 				csv = 0;
 			else
-				return tps_usage_error(usage, "--format is jsonl or csv, not '%s'",
+				return tps_usage_error(usage_export,
+						       "--format is jsonl or csv, not '%s'",
 						       optarg);
 			break;
 		case OPT_OUT: out_path = optarg; break;
@@ -77,7 +74,7 @@ int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 	if (c == CMD_OPTS_STOP)
 		return co.ret;
 	if (out_path && !*out_path)
-		return tps_usage_error(usage, "--out needs a file name");
+		return tps_usage_error(usage_export, "--out needs a file name");
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (filter_opts_check(s, &fo) < 0)
@@ -115,7 +112,7 @@ out:
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
 	.summary = "write runs and samples as JSONL or CSV",
-	.usage = usage,
+	.usage = usage_export,
 	.help = help_export,
 	.flags = CMD_READONLY,
 	.exec = cmd_export,

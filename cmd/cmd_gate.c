@@ -22,15 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"tpsdb gate --baseline <name> --engine <candidate> [--tag <t>[,<t>...]] [--batch <id>]\n"
-	"           [--model <m>]\n"
-	"           [--max-regress <pct> | --max-regress <metric>=<pct> ...] [--thresholds <file>]\n"
-	"           [--metric tg|pp|accept ...] [--sweep] [--trend]\n"
-	"           [--fail-on regression|inconclusive|environment|output[,...]] [--strict]\n"
-	"           [--require-identical-output] [--ignore-config <key>[,<key>...]]\n"
-	"           [--junit <file>] [--format text|json|md|csv] [--json]";
-
 enum {
 	OPT_BASELINE = 256, OPT_ENGINE, OPT_MAX, OPT_THRESH, OPT_METRIC, OPT_SWEEP, OPT_STRICT,
 	OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_IGNORE_CONFIG, OPT_FAIL_ON,
@@ -62,9 +53,9 @@ static const struct option opts[] = {
 static int threshold_error(const struct gate_threshold_err *e, const char *where)
 {
 	if (e->kind == GATE_THRESHOLD_METRIC)
-		return tps_usage_error(usage, "%s: unknown metric '%s' (tg, pp or accept)", where,
+		return tps_usage_error(usage_gate, "%s: unknown metric '%s' (tg, pp or accept)", where,
 				       e->name);
-	return tps_usage_error(usage, "%s: a threshold is a percent >= 0, not '%s'", where,
+	return tps_usage_error(usage_gate, "%s: a threshold is a percent >= 0, not '%s'", where,
 			       e->value);
 }
 
@@ -78,7 +69,7 @@ static int read_thresholds(const char *path, double *th)
 		return TPS_EXIT_ERROR;
 	if (gate_threshold_parse_text(text, th, &e) < 0) {
 		if (e.kind == GATE_THRESHOLD_SYNTAX) {
-			ret = tps_usage_error(usage, "'%s' line %ld: expected 'metric = pct'", path,
+			ret = tps_usage_error(usage_gate, "'%s' line %ld: expected 'metric = pct'", path,
 					      e.line);
 		} else {
 			snprintf(where, sizeof(where), "'%s' line %ld", path, e.line);
@@ -117,7 +108,7 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 		case OPT_ENGINE: o->rep.engine = optarg; break;
 		case OPT_JUNIT: o->junit = optarg; break;
 		case OPT_IGNORE_CONFIG:
-			if (ignore_config_opt(optarg, usage))
+			if (ignore_config_opt(optarg, usage_gate))
 				return TPS_EXIT_USAGE;
 			o->ignore_config = optarg;
 			break;
@@ -130,7 +121,7 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 			unsigned bits;
 
 			if (gate_fail_on_parse(optarg, &bits, bad, sizeof(bad)) < 0)
-				return tps_usage_error(usage, "--fail-on: unknown check '%s' "
+				return tps_usage_error(usage_gate, "--fail-on: unknown check '%s' "
 						       "(regression, inconclusive, environment, "
 						       "output)", bad);
 			fail_on_given |= bits;
@@ -139,7 +130,7 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 		case OPT_TREND: o->p.trend = 1; break;
 		case OPT_JSON: o->fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &o->fmt, usage))
+			if (format_opt_parse(optarg, &o->fmt, usage_gate))
 				return TPS_EXIT_USAGE;
 			break;
 		case OPT_MAX:
@@ -148,7 +139,8 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 			break;
 		case OPT_METRIC:
 			if ((m = gate_metric_index(optarg)) < 0)
-				return tps_usage_error(usage, "--metric is tg, pp or accept, not '%s'",
+				return tps_usage_error(usage_gate,
+						       "--metric is tg, pp or accept, not '%s'",
 						       optarg);
 			o->p.gated[m] = 1;
 			metric_given = 1;
@@ -158,7 +150,7 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 	if (c == CMD_OPTS_STOP)
 		return co.ret;
 	if (!o->rep.baseline || !o->rep.engine)
-		return tps_usage_error(usage, "--baseline and --engine are both required");
+		return tps_usage_error(usage_gate, "--baseline and --engine are both required");
 	/* --fail-on chooses; --strict and --require-identical-output add to it. */
 	o->p.fail_on = (fail_on_given ? fail_on_given : GATE_FAIL_REGRESSION) | fail_on;
 	if (!metric_given)
@@ -312,7 +304,7 @@ out:
 const struct cmd_entry cmd_gate_entry = {
 	.name = "gate",
 	.summary = "pass/fail a candidate against a baseline",
-	.usage = usage,
+	.usage = usage_gate,
 	.help = help_gate,
 	.flags = CMD_READONLY,
 	.exec = cmd_gate,

@@ -8,12 +8,6 @@
 
 #include <string.h>
 
-static const char usage[] =
-	"tpsdb import [--engine <label>] [--role ours|upstream|other] [--model <label>]\n"
-	"             [--host <name>] [--tag <t>] [--n-predict <n>] [--spec-type <s>]\n"
-	"             [--n-max <n>] [--ctx <n>] [--prompt <name>] [--warmup <n>]\n"
-	"             [--allow-duplicate] [--max-bytes <n>] [<more>] <file>...";
-
 enum {
 	OPT_ENGINE = 256, OPT_ROLE, OPT_ENGINE_VERSION, OPT_MODEL, OPT_MODEL_FILE,
 	OPT_MODEL_SHA, OPT_QUANT, OPT_HOST, OPT_GPU, OPT_DRIVER, OPT_CUDA, OPT_TAG,
@@ -50,7 +44,7 @@ static const struct option opts[] = {
 static int count_opt(const char *name, const char *v, int64_t min, int64_t *out)
 {
 	if (tps_parse_i64(v, out) < 0 || *out < min)
-		return tps_usage_error(usage, "--%s needs a whole number >= %lld, not '%s'", name,
+		return tps_usage_error(usage_import, "--%s needs a whole number >= %lld, not '%s'", name,
 				       (long long)min, v);
 	return 0;
 }
@@ -71,7 +65,8 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_ENGINE: o.engine = optarg; break;
 		case OPT_ROLE:
 			if (strcmp(optarg, "ours") && strcmp(optarg, "upstream") && strcmp(optarg, "other"))
-				return tps_usage_error(usage, "--role is ours, upstream or other, not '%s'", optarg);
+				return tps_usage_error(usage_import,
+						       "--role is ours, upstream or other, not '%s'", optarg);
 			o.role = optarg;
 			break;
 		case OPT_ENGINE_VERSION: o.engine_version = optarg; break;
@@ -79,7 +74,8 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_MODEL_FILE: o.model_file = optarg; break;
 		case OPT_MODEL_SHA:
 			if (strlen(optarg) != 64 || strspn(optarg, "0123456789abcdef") != 64)
-				return tps_usage_error(usage, "--model-sha256 needs 64 lower-case hex digits");
+				return tps_usage_error(usage_import,
+						       "--model-sha256 needs 64 lower-case hex digits");
 			o.model_sha256 = optarg;
 			break;
 		case OPT_QUANT: o.quant = optarg; break;
@@ -96,7 +92,7 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 			if (count_opt("max-bytes", optarg, 1, &o.max_file))
 				return TPS_EXIT_USAGE;
 			if (o.max_file > IMPORT_MAX_FILE)
-				return tps_usage_error(usage, "--max-bytes is at most %lld",
+				return tps_usage_error(usage_import, "--max-bytes is at most %lld",
 						       (long long)IMPORT_MAX_FILE);
 			break;
 		case OPT_NPREDICT:
@@ -120,7 +116,7 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 	if (c == CMD_OPTS_STOP)
 		return co.ret;
 	if (optind >= argc)
-		return tps_usage_error(usage, "no files to import");
+		return tps_usage_error(usage_import, "no files to import");
 	/* Read and check everything before the store is opened and locked. */
 	if (!(b = import_read(&o, argv + optind, argc - optind)))
 		return TPS_EXIT_ERROR;
@@ -153,7 +149,7 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 const struct cmd_entry cmd_import_entry = {
 	.name = "import",
 	.summary = "import llama-server responses, llama-bench output or an export",
-	.usage = usage,
+	.usage = usage_import,
 	.help = help_import,
 	.flags = CMD_OPERANDS,
 	.exec = cmd_import,

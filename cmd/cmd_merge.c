@@ -11,8 +11,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char usage[] = "tpsdb merge <other.db>";
-
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -61,12 +59,13 @@ int cmd_merge(int argc, char **argv, struct tps_ctx *ctx)
 	if (c == CMD_OPTS_STOP)
 		return co.ret;
 	if (optind >= argc)
-		return tps_usage_error(usage, "no store to merge");
+		return tps_usage_error(usage_merge, "no store to merge");
 	if (optind + 1 < argc)
-		return tps_usage_error(usage, "one store at a time, not '%s' too", argv[optind + 1]);
+		return tps_usage_error(usage_merge,
+				       "one store at a time, not '%s' too", argv[optind + 1]);
 	other = argv[optind];
 	if (same_file(other, ctx->db_path))
-		return tps_usage_error(usage, "cannot merge '%s' into itself", other);
+		return tps_usage_error(usage_merge, "cannot merge '%s' into itself", other);
 	/* The other store first: a refused merge must not create an empty target. */
 	if (!(from = store_open_copy(other)))
 		goto out;
@@ -89,7 +88,7 @@ out:
 const struct cmd_entry cmd_merge_entry = {
 	.name = "merge",
 	.summary = "bring in the runs of another store",
-	.usage = usage,
+	.usage = usage_merge,
 	.help = help_merge,
 	.flags = CMD_OPERANDS,
 	.exec = cmd_merge,

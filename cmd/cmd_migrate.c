@@ -7,8 +7,6 @@
 
 #include <stdio.h>
 
-static const char usage[] = "tpsdb migrate";
-
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -40,7 +38,7 @@ int cmd_migrate(int argc, char **argv, struct tps_ctx *ctx)
 const struct cmd_entry cmd_migrate_entry = {
 	.name = "migrate",
 	.summary = "bring an older store up to this tpsdb's schema",
-	.usage = usage,
+	.usage = usage_migrate,
 	.help = help_migrate,
 	.flags = CMD_EXISTING,
 	.exec = cmd_migrate,

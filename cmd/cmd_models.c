@@ -8,8 +8,6 @@
 #include "cmd/opts.h"
 #include "tpsdb.h"
 
-static const char usage[] = "tpsdb models [--format text|json|md|csv] [--json]";
-
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "json", no_argument, NULL, 256 },
@@ -31,7 +29,7 @@ int cmd_models(int argc, char **argv, struct tps_ctx *ctx)
 		switch (c) {
 		case 256: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage))
+			if (format_opt_parse(optarg, &fmt, usage_models))
 				return TPS_EXIT_USAGE;
 			break;
 		}
@@ -59,7 +57,7 @@ out:
 const struct cmd_entry cmd_models_entry = {
 	.name = "models",
 	.summary = "the model registry, with identity alarms",
-	.usage = usage,
+	.usage = usage_models,
 	.help = help_models,
 	.flags = CMD_READONLY,
 	.exec = cmd_models,

@@ -14,12 +14,6 @@
 
 #include <string.h>
 
-static const char usage[] =
-	"tpsdb plan (--ours <engine> --vs <engine> | --engine <engine>) [--mde <pct>]\n"
-	"           [--model <label>] [--tag <t>[,<t>...]] [--batch <id>[,<id>...]]\n"
-	"           [--host <name>]\n"
-	"           [--format text|json|md|csv] [--json]";
-
 enum { OPT_OURS = 256, OPT_VS, OPT_ENGINE, OPT_MDE, OPT_JSON };
 
 static const struct option opts[] = {
@@ -44,7 +38,7 @@ static void default_design(struct plan_opts *o)
 	struct collect_setup cs;
 	struct prompt_set ps = { 0 };
 
-	setup_init(&cs, usage);
+	setup_init(&cs, usage_plan);
 	prompts_builtin(&ps, 0, 0);
 	o->default_prompts = ps.n;
 	o->default_reps = cs.c.reps > 0 ? (size_t)cs.c.reps : 1;
@@ -55,7 +49,7 @@ static void default_design(struct plan_opts *o)
 static int label(const char *opt, const char *v, const char **out)
 {
 	if (!*v)
-		return tps_usage_error(usage, "--%s needs a label", opt);
+		return tps_usage_error(usage_plan, "--%s needs a label", opt);
 	*out = v;
 	return 0;
 }
@@ -94,12 +88,13 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_MDE:
 			if (tps_parse_double(optarg, &o.mde_pct) < 0 || !(o.mde_pct > 0) ||
 			    o.mde_pct > 100)
-				return tps_usage_error(usage, "--mde needs a percentage above 0 and "
+				return tps_usage_error(usage_plan,
+						       "--mde needs a percentage above 0 and "
 						       "at most 100, not '%s'", optarg);
 			break;
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage))
+			if (format_opt_parse(optarg, &fmt, usage_plan))
 				return TPS_EXIT_USAGE;
 			break;
 		}
@@ -107,10 +102,10 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 	if (c == CMD_OPTS_STOP)
 		return co.ret;
 	if (engine && (ours || vs))
-		return tps_usage_error(usage, "--engine plans one engine; --ours and --vs a pair: "
+		return tps_usage_error(usage_plan, "--engine plans one engine; --ours and --vs a pair: "
 				       "give one or the other");
 	if (!engine && (!ours || !vs))
-		return tps_usage_error(usage, "--ours and --vs (or --engine) are required");
+		return tps_usage_error(usage_plan, "--ours and --vs (or --engine) are required");
 	side[0] = engine ? engine : ours;
 	side[1] = engine ? NULL : vs;
 	if (!(s = tps_ctx_store(ctx)) || filter_opts_check(s, &fo) < 0)
@@ -159,7 +154,7 @@ out:
 const struct cmd_entry cmd_plan_entry = {
 	.name = "plan",
 	.summary = "the cheapest prompts x reps and rounds, from stored variance",
-	.usage = usage,
+	.usage = usage_plan,
 	.help = help_plan,
 	.flags = CMD_READONLY,
 	.exec = cmd_plan,

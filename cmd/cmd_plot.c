@@ -16,11 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"tpsdb plot <trend|sweep|parity> --out <file.png|file.svg> [--engine <e>]...\n"
-	"           [--model <m>]... [--metric pp|tg] [--baseline <name>] [--tag <t>]\n"
-	"           [--ref <engine>] [--spec-type <s>] [--n-max <n>]";
-
 enum {
 	OPT_OUT = 256, OPT_ENGINE, OPT_MODEL, OPT_METRIC, OPT_BASELINE, OPT_REF, OPT_SPEC,
 	OPT_NMAX,
@@ -73,7 +68,8 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 			else if (!strcmp(optarg, "tg"))
 				metric = STUDY_TG;
 			else {
-				ret = tps_usage_error(usage, "--metric is pp or tg, not '%s'", optarg);
+				ret = tps_usage_error(usage_plot,
+						      "--metric is pp or tg, not '%s'", optarg);
 				goto out;
 			}
 			break;
@@ -82,7 +78,8 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_SPEC: spec = optarg; break;
 		case OPT_NMAX:
 			if (tps_parse_i64(optarg, &n_max) < 0 || n_max < 1) {
-				ret = tps_usage_error(usage, "--n-max needs a whole number >= 1, not '%s'",
+				ret = tps_usage_error(usage_plot,
+						      "--n-max needs a whole number >= 1, not '%s'",
 						      optarg);
 				goto out;
 			}
@@ -94,24 +91,25 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	}
 	if (optind >= argc) {
-		ret = tps_usage_error(usage, "which figure: trend, sweep or parity");
+		ret = tps_usage_error(usage_plot, "which figure: trend, sweep or parity");
 		goto out;
 	}
 	kind = argv[optind];
 	if (strcmp(kind, "trend") && strcmp(kind, "sweep") && strcmp(kind, "parity")) {
-		ret = tps_usage_error(usage, "the figure is trend, sweep or parity, not '%s'", kind);
+		ret = tps_usage_error(usage_plot,
+				      "the figure is trend, sweep or parity, not '%s'", kind);
 		goto out;
 	}
 	if (optind + 1 < argc) {
-		ret = tps_usage_error(usage, "unexpected argument '%s'", argv[optind + 1]);
+		ret = tps_usage_error(usage_plot, "unexpected argument '%s'", argv[optind + 1]);
 		goto out;
 	}
 	if (!out) {
-		ret = tps_usage_error(usage, "--out <file.png|file.svg> is required");
+		ret = tps_usage_error(usage_plot, "--out <file.png|file.svg> is required");
 		goto out;
 	}
 	if (plot_format_of(out, &fmt) < 0) {
-		ret = tps_usage_error(usage, "--out must end in .png or .svg, not '%s'", out);
+		ret = tps_usage_error(usage_plot, "--out must end in .png or .svg, not '%s'", out);
 		goto out;
 	}
 	if (!(gnuplot = plot_find_gnuplot())) {
@@ -185,7 +183,7 @@ out:
 const struct cmd_entry cmd_plot_entry = {
 	.name = "plot",
 	.summary = "render trend, sweep or parity plots with gnuplot",
-	.usage = usage,
+	.usage = usage_plot,
 	.help = help_plot,
 	.flags = CMD_READONLY | CMD_OPERANDS,
 	.exec = cmd_plot,

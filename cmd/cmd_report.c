@@ -18,11 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"tpsdb report [--format md|json|csv|html] [--out <dir>] [--engine <e>]... [--model <m>]...\n"
-	"             [--tag <t>] [--ref <engine>] [--no-plots]\n"
-	"             " FILTER_SYNOPSIS_MORE;
-
 enum { OPT_FORMAT = 256, OPT_OUT, OPT_ENGINE, OPT_MODEL, OPT_REF, OPT_NO_PLOTS };
 
 static const struct option opts[] = {
@@ -71,7 +66,8 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 			else if (!strcmp(optarg, "html"))
 				fmt = FMT_HTML;
 			else {
-				ret = tps_usage_error(usage, "--format is md, json, csv or html, not '%s'",
+				ret = tps_usage_error(usage_report,
+						      "--format is md, json, csv or html, not '%s'",
 						      optarg);
 				goto out;
 			}
@@ -88,11 +84,11 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	}
 	if (out && !*out) {
-		ret = tps_usage_error(usage, "--out needs a folder name");
+		ret = tps_usage_error(usage_report, "--out needs a folder name");
 		goto out;
 	}
 	if (fmt == FMT_HTML && !out) {
-		ret = tps_usage_error(usage, "--format html writes a folder: name it with --out");
+		ret = tps_usage_error(usage_report, "--format html writes a folder: name it with --out");
 		goto out;
 	}
 	o.engines = engines;
@@ -135,7 +131,7 @@ out:
 const struct cmd_entry cmd_report_entry = {
 	.name = "report",
 	.summary = "the study's tables, findings and plots",
-	.usage = usage,
+	.usage = usage_report,
 	.help = help_report,
 	.flags = CMD_READONLY,
 	.exec = cmd_report,

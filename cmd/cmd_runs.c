@@ -11,10 +11,6 @@
 
 #include <string.h>
 
-static const char usage[] =
-	"tpsdb runs [--pooled] [--format text|json|md|csv] [--json] [--limit <n>]\n"
-	"            " FILTER_SYNOPSIS;
-
 enum { OPT_JSON = 256, OPT_POOLED };
 
 static const struct option opts[] = {
@@ -53,7 +49,7 @@ int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case OPT_POOLED: pooled = 1; break;
 		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage))
+			if (format_opt_parse(optarg, &fmt, usage_runs))
 				return TPS_EXIT_USAGE;
 			break;
 		}
@@ -103,7 +99,7 @@ out:
 const struct cmd_entry cmd_runs_entry = {
 	.name = "runs",
 	.summary = "list runs",
-	.usage = usage,
+	.usage = usage_runs,
 	.help = help_runs,
 	.flags = CMD_READONLY,
 	.exec = cmd_runs,

@@ -15,12 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"tpsdb sweep [--engine <e>] [--model <m>] [--tolerance <pct>] [--ref <engine>]\n"
-	"            [--tag <t>[,<t>...]] [--batch <id>[,<id>...]] [--host <name>]\n"
-	"            [--format text|json|md|csv]\n"
-	"            [--json]";
-
 enum { OPT_ENGINE = 256, OPT_TOL, OPT_REF, OPT_JSON };
 
 static const struct option opts[] = {
@@ -57,14 +51,14 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 		case OPT_REF: v.ref = optarg; break;
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage)) {
+			if (format_opt_parse(optarg, &fmt, usage_sweep)) {
 				ret = TPS_EXIT_USAGE;
 				goto out;
 			}
 			break;
 		case OPT_TOL:
 			if (tps_parse_double(optarg, &tolerance) < 0 || tolerance < 0) {
-				ret = tps_usage_error(usage, "--tolerance needs a number >= 0, "
+				ret = tps_usage_error(usage_sweep, "--tolerance needs a number >= 0, "
 						      "not '%s'", optarg);
 				goto out;
 			}
@@ -119,7 +113,7 @@ out:
 const struct cmd_entry cmd_sweep_entry = {
 	.name = "sweep",
 	.summary = "monotonicity and speedup of speculative series",
-	.usage = usage,
+	.usage = usage_sweep,
 	.help = help_sweep,
 	.flags = CMD_READONLY,
 	.exec = cmd_sweep,

@@ -13,12 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char usage[] =
-	"tpsdb trend [--metric pp|tg] [--pvalue <p>] [--min-magnitude <pct>]\n"
-	"            [--min-segment <n>] [--format text|json|md|csv] [--json]\n"
-	"            [--limit <n>]\n"
-	"            " FILTER_SYNOPSIS;
-
 enum { OPT_METRIC = 256, OPT_PVALUE, OPT_MAGNITUDE, OPT_SEGMENT, OPT_JSON };
 
 static const struct option opts[] = {
@@ -55,7 +49,7 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 		switch (c) {
 		case OPT_JSON: fmt = OUT_JSON; break;
 		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage))
+			if (format_opt_parse(optarg, &fmt, usage_trend))
 				return TPS_EXIT_USAGE;
 			break;
 		case OPT_METRIC:
@@ -64,22 +58,26 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 			else if (!strcmp(optarg, "tg"))
 				want[0] = 0;
 			else
-				return tps_usage_error(usage, "--metric is pp or tg, not '%s'", optarg);
+				return tps_usage_error(usage_trend,
+						       "--metric is pp or tg, not '%s'", optarg);
 			break;
 		case OPT_PVALUE:
 			if (tps_parse_double(optarg, &p.pvalue) < 0 || p.pvalue <= 0 || p.pvalue > 1)
-				return tps_usage_error(usage, "--pvalue needs a number in (0, 1], not '%s'",
+				return tps_usage_error(usage_trend,
+						       "--pvalue needs a number in (0, 1], not '%s'",
 						       optarg);
 			break;
 		case OPT_MAGNITUDE:
 			if (tps_parse_double(optarg, &p.min_magnitude_pct) < 0 ||
 			    p.min_magnitude_pct < 0)
-				return tps_usage_error(usage, "--min-magnitude needs a number >= 0, not "
+				return tps_usage_error(usage_trend,
+						       "--min-magnitude needs a number >= 0, not "
 						       "'%s'", optarg);
 			break;
 		case OPT_SEGMENT:
 			if (tps_parse_i64(optarg, &seg) < 0 || seg < 2 || seg > 1000000)
-				return tps_usage_error(usage, "--min-segment needs a whole number >= 2, "
+				return tps_usage_error(usage_trend,
+						       "--min-segment needs a whole number >= 2, "
 						       "not '%s'", optarg);
 			p.min_segment = (size_t)seg;
 			break;
@@ -136,7 +134,7 @@ out:
 const struct cmd_entry cmd_trend_entry = {
 	.name = "trend",
 	.summary = "change points in each history series",
-	.usage = usage,
+	.usage = usage_trend,
 	.help = help_trend,
 	.flags = CMD_READONLY,
 	.exec = cmd_trend,

@@ -41,15 +41,9 @@ enum {
 #define FILTER_OPTION_LIMIT { "limit", required_argument, NULL, FILTER_OPT_LIMIT }
 #define FORMAT_OPTIONS { "format", required_argument, NULL, FILTER_OPT_FORMAT }
 
-/* The synopsis and the help lines of the shared filters, for usage strings. */
-#define FILTER_SYNOPSIS                                                               \
-	"[--engine <label>] [--model <label>] [--tag <t>] [--engine-version <v>]\n"      \
-	"            [--host <name>] [--batch <id>] [--since <date>] [--until <date>]"
-#define FILTER_SYNOPSIS_MORE                                                          \
-	"[--engine-version <v>] [--host <name>] [--batch <id>]\n"                       \
-	"             [--since <date>] [--until <date>] [--limit <n>]"
-/* The help lines of the shared filters are docs/help/_filters.txt,
- * _filters-more.txt and _limit.txt, which the commands' texts include. */
+/* The synopsis and the help lines of the shared filters are docs/help/_synopsis.txt,
+ * _synopsis-more.txt, _filters.txt, _filters-more.txt and _limit.txt, which the
+ * commands' texts include. */
 
 /* The most times one list option may be given. */
 #define FILTER_LIST_MAX 64

@@ -5,7 +5,7 @@
 
 int cmd_opts_help(const struct cmd_entry *cmd)
 {
-	printf("usage: %s\n\n%s", cmd->usage, cmd->help);
+	fputs(cmd->help, stdout);
 	return TPS_EXIT_OK;
 }
 
@@ -18,7 +18,7 @@ int cmd_opts_next(struct cmd_opts *o, int argc, char **argv, const struct option
 		c = tps_getopt(&o->go, argc, argv, longopts);
 		if (c == -1)
 			break;
-		if (c == 'h' && o->cmd->help) {
+		if (c == 'h') {
 			o->ret = cmd_opts_help(o->cmd);
 			return CMD_OPTS_STOP;
 		}

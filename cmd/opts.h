@@ -15,9 +15,13 @@ extern const struct cmd_entry cmd_baseline_entry, cmd_calibrate_entry, cmd_check
 	cmd_plan_entry, cmd_plot_entry, cmd_report_entry, cmd_runs_entry, cmd_sweep_entry,
 	cmd_trend_entry;
 
-/* The commands' --help texts, from docs/help/<command>.txt (compiled in by
- * docs/help/embed.cmake). */
+/* The commands' texts, from docs/help/<command>.txt (compiled in by
+ * docs/help/embed.cmake): help_<command> is the whole --help text, which opens with
+ * the synopsis ("usage: tpsdb <command> ..." and its further lines) and a blank
+ * line; usage_<command> is that synopsis without "usage: " and its last newline,
+ * as the usage errors quote it. */
 extern const char help_baseline[], help_calibrate[], help_check[], help_collect[], help_compare[], help_export[], help_gate[], help_import[], help_merge[], help_migrate[], help_models[], help_plan[], help_plot[], help_report[], help_runs[], help_sweep[], help_trend[];
+extern const char usage_baseline[], usage_calibrate[], usage_check[], usage_collect[], usage_compare[], usage_export[], usage_gate[], usage_import[], usage_merge[], usage_migrate[], usage_models[], usage_plan[], usage_plot[], usage_report[], usage_runs[], usage_sweep[], usage_trend[];
 
 /* What cmd_opts_next() returns besides an option: the end of the options (go on),
  * or stop parsing and return cmd_opts.ret (0 after --help, TPS_EXIT_USAGE after the
@@ -36,15 +40,14 @@ struct cmd_opts {
 };
 
 /* The next option for the command's switch, as tps_getopt() returns it (optarg
- * set). It handles itself: -h/--help (prints "usage: %s\n\n%s" from the entry on
- * stdout; an entry without help gets 'h' back), an unknown option or a missing
- * argument (the hint line after tps_getopt's error line), the shared filters when
- * o->fo is set (filter_opts_take()), and at the end an operand left over when the
- * entry lacks CMD_OPERANDS ("unexpected argument"). Returns an option value (>= 0),
- * CMD_OPTS_END, or CMD_OPTS_STOP with o->ret set. */
+ * set). It handles itself: -h/--help (cmd_opts_help()), an unknown option or a
+ * missing argument (the hint line after tps_getopt's error line), the shared filters
+ * when o->fo is set (filter_opts_take()), and at the end an operand left over when
+ * the entry lacks CMD_OPERANDS ("unexpected argument"). Returns an option value
+ * (>= 0), CMD_OPTS_END, or CMD_OPTS_STOP with o->ret set. */
 int cmd_opts_next(struct cmd_opts *o, int argc, char **argv, const struct option *longopts);
 
-/* Prints the entry's --help text ("usage: %s\n\n%s") on stdout; returns TPS_EXIT_OK. */
+/* Prints the entry's --help text, synopsis first, on stdout; returns TPS_EXIT_OK. */
 int cmd_opts_help(const struct cmd_entry *cmd);
 
 #endif
