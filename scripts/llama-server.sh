@@ -3,21 +3,30 @@
 # node-llama-cpp npm package ships (llama/gitRelease.bundle), and cache them
 # outside the repo, keyed by the bundle's sha256. The npm registry is the only
 # source we can reach, which is why the source comes from there.
-# Usage: scripts/llama-server.sh [--cuda]   (last stdout line: the cache dir)
+# Usage: scripts/llama-server.sh [--cuda] [--nlc VERSION]   (last stdout line: the cache dir)
+# --nlc picks the node-llama-cpp release whose llama.cpp is built: 3.21.1 (the
+# default, llama.cpp v0.4.0) or 3.18.1 (llama.cpp b8390), where two real versions
+# are needed.
 set -euo pipefail
 
 NLC_VERSION=3.21.1
 cuda=0
-for arg in "$@"; do
-	case "$arg" in
+usage="usage: scripts/llama-server.sh [--cuda] [--nlc VERSION]"
+while [ $# -gt 0 ]; do
+	case "$1" in
 	--cuda) cuda=1 ;;
+	--nlc)
+		[ $# -ge 2 ] && [[ $2 =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "$usage" >&2; exit 2; }
+		NLC_VERSION=$2
+		shift ;;
 	-h|--help)
-		echo "usage: scripts/llama-server.sh [--cuda]"
+		echo "$usage"
 		exit 0 ;;
 	*)
-		echo "usage: scripts/llama-server.sh [--cuda]" >&2
+		echo "$usage" >&2
 		exit 2 ;;
 	esac
+	shift
 done
 
 # Everything but the final path goes to stderr, so callers can take $(... | tail -1).
