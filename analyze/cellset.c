@@ -89,6 +89,7 @@ void cellset_canon(struct cellset *set, const char *ignore, char **ignored)
 		c = config_canon(r->config, ignore);
 		free(r->config);
 		r->config = c;
+		r->env_flags = env_findings(&r->env, r->env_flags);
 	}
 }
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/envrule.h"
 #include "analyze/estimate.h"
 
 /* A field the store left empty: the store's TPS_NULL. */
@@ -84,7 +85,9 @@ struct run {
 	int64_t round;             /* the collector's round (1-based), RUN_NULL unknown */
 	int64_t looks_to;          /* its batch looked after every round up to this one
 				      (--until-decided's --max-rounds); 0 a fixed design */
-	unsigned env_flags;        /* RUN_ENV_* findings of the collector */
+	struct env_facts env;      /* its environment facts as stored (run.env) */
+	unsigned env_flags;        /* RUN_ENV_* findings: as stored until cellset_canon()
+				      derives them from env (env_findings()) */
 	double temperature;        /* NAN unknown */
 	double floor_pct[2];       /* the cell's newest stored A/A floor, pp and tg;
 				      NAN none */
@@ -129,7 +132,8 @@ int run_same_series(const struct run *a, const struct run *b);
 /* Rewrites every run's config in canonical form (config_canon(): one spelling
  * per value, the keys of the comma list ignore left out; NULL ignores none),
  * collecting what was left out into *ignored (config_collect(); a heap string
- * the caller frees, NULL none) when ignored is not NULL. */
+ * the caller frees, NULL none) when ignored is not NULL, and derives every run's
+ * environment findings from its facts (env_findings()). */
 void cellset_canon(struct cellset *set, const char *ignore, char **ignored);
 
 /* How a pool takes the runs of its series. */

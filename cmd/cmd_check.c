@@ -117,7 +117,7 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	/* A damaged store may fail the loaders part-way; the integrity check still runs
 	 * and is still reported, and the exit is then 3. */
-	if (catalog_quality(s, &fo.f, &q, &nq) < 0)
+	if (side_quality(s, &fo.f, &q, &nq) < 0)
 		res.incomplete = 1;
 	if (catalog_alarms(s, &a, &na) < 0)
 		res.incomplete = 1;

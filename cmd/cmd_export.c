@@ -3,6 +3,7 @@
  * spreadsheets and pandas). Runs stream one at a time through store_runs_foreach. */
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
+#include "analyze/envrule.h"
 #include "reports/export_csv.h"
 #include "schema/record_json.h"
 #include "schema/store.h"
@@ -23,12 +24,25 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* r as exported: its environment findings as every command derives them from its
+ * facts (analyze/envrule.h), not as some older rule stored them. */
+static struct run_rec judged(const struct run_rec *r)
+{
+	struct run_rec c = *r;
+	struct env_facts e;
+
+	record_env_facts(r->env, &e);
+	c.env_flags = env_findings(&e, r->env_flags);
+	return c;
+}
+
 static int on_run_csv(const struct run_rec *r, const struct sample_rec *smp, size_t n,
 		      void *arg)
 {
 	FILE *f = arg;
+	struct run_rec c = judged(r);
 
-	export_csv_run(f, r, smp, n);
+	export_csv_run(f, &c, smp, n);
 	return ferror(f) ? 1 : 0;
 }
 
@@ -36,7 +50,8 @@ static int on_run_jsonl(const struct run_rec *r, const struct sample_rec *smp, s
 			void *arg)
 {
 	FILE *f = arg;
-	char *line = record_json_write(r, smp, n);
+	struct run_rec c = judged(r);
+	char *line = record_json_write(&c, smp, n);
 
 	if (!line)
 		return -1;

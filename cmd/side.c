@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/envrule.h"
 #include "analyze/trend.h"
 #include "schema/catalog.h"
 #include "schema/cellset.h"
@@ -74,6 +75,16 @@ int side_parity(struct store *s, const struct run_filter *f, const char *ignore,
 	return parity_decide(&in, o, res) < 0 ? 1 : 0;
 }
 
+int side_quality(struct store *s, const struct run_filter *f, struct catalog_quality **q,
+		 size_t *n)
+{
+	if (catalog_quality(s, f, q, n) < 0)
+		return -1;
+	for (size_t i = 0; i < *n; i++)
+		(*q)[i].env_flags = env_findings(&(*q)[i].facts, (*q)[i].env_flags);
+	return 0;
+}
+
 int study_load(struct store *s, const struct run_filter *f, const char *baseline, unsigned what,
 	       struct study_load *out)
 {
@@ -90,7 +101,7 @@ int study_load(struct store *s, const struct run_filter *f, const char *baseline
 	}
 	if (what & STUDY_LOAD_QUALITY) {
 		rf.limit = 0;
-		if (catalog_quality(s, &rf, &out->quality, &out->n_quality) < 0 ||
+		if (side_quality(s, &rf, &out->quality, &out->n_quality) < 0 ||
 		    catalog_alarms(s, &out->alarms, &out->n_alarms) < 0)
 			return -1;
 		out->v_quality = tps_xcalloc(out->n_quality + 1, sizeof(*out->v_quality));

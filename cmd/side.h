@@ -74,4 +74,10 @@ int study_load(struct store *s, const struct run_filter *f, const char *baseline
 	       struct study_load *out);
 void study_load_release(struct study_load *l);
 
+/* Every quality row (catalog_quality()) of the runs f matches, their environment
+ * findings derived from their facts as the cell set's are: what check and the
+ * report's data-quality section list. 0, or -1 after an error line. */
+int side_quality(struct store *s, const struct run_filter *f, struct catalog_quality **q,
+		 size_t *n);
+
 #endif

@@ -396,7 +396,6 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 	char started[32], why[512], uuid[40];
 	struct runenv *renv = NULL;
 	double t_start = NAN, t_ready = NAN;
-	unsigned env_flags;
 	const char *status;
 	int64_t run_id = -1;
 	int ret = -1, port;
@@ -494,8 +493,7 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 	http_free(h);
 	h = NULL;
 	server_stop(srv, CELL_STOP_GRACE_S);
-	env_flags = runenv_finish(renv, res->log_path, isnan(t_start) ? NAN : t_ready - t_start,
-				  &env_json);
+	env_json = runenv_finish(renv, res->log_path, isnan(t_start) ? NAN : t_ready - t_start);
 	if (srv && t.dead && server_exited(srv)) {
 		tail = server_log_tail(res->log_path, CELL_LOG_TAIL_BYTES, CELL_LOG_TAIL_LINES);
 		load_error = tps_xasprintf("%s during the run%s%s", t.dead_why, *tail ? "\n" : "",
@@ -504,7 +502,7 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 	if (store_begin(env->store) < 0)
 		goto out;
 	if (store_run_finish(env->store, run_id, status, NULL, load_error) < 0 ||
-	    store_run_env(env->store, run_id, env_json, env_flags) < 0 ||
+	    store_run_env(env->store, run_id, env_json) < 0 ||
 	    store_commit(env->store) < 0) {
 		store_rollback(env->store);
 		goto out;

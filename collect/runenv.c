@@ -12,6 +12,7 @@
 
 #include <cjson/cJSON.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,54 +197,7 @@ void runenv_apps_parse(const char *text, struct runenv_app **out, size_t *n)
 	free(copy);
 }
 
-/* ---- the decision ------------------------------------------------------------ */
-
-static int spread(const struct runenv_facts *f, int mem)
-{
-	double lo = INFINITY, hi = -INFINITY;
-	size_t i;
-
-	for (i = 0; i < f->n_samples; i++) {
-		const struct runenv_gpu_sample *g = &f->samples[i];
-		double v = mem ? g->mem_mhz : g->sm_mhz;
-		if (!(g->util >= RUNENV_BUSY_UTIL) || isnan(v))
-			continue;
-		lo = v < lo ? v : lo;
-		hi = v > hi ? v : hi;
-	}
-	return hi > 0 && (hi - lo) / hi > RUNENV_CLOCK_SPREAD;
-}
-
-unsigned runenv_decide(const struct runenv_facts *f)
-{
-	unsigned flags = 0;
-	size_t i;
-
-	if (f->wall_s >= RUNENV_HOST_MIN_WALL_S && f->ncpu > 0 &&
-	    f->others_cpu_s / (f->ncpu * f->wall_s) > f->busy_share)
-		flags |= RUN_ENV_HOST_BUSY;
-	if (f->has_gpu) {
-		if (f->other_procs > 0 || f->util_before >= RUNENV_GPU_BUSY_UTIL)
-			flags |= RUN_ENV_GPU_CONTENDED;
-		for (i = 0; i < f->n_samples; i++) {
-			if (f->samples[i].throttle & RUNENV_THROTTLE_MASK)
-				flags |= RUN_ENV_GPU_THROTTLED;
-		}
-		if (spread(f, 0) || spread(f, 1))
-			flags |= RUN_ENV_CLOCKS_CHANGED;
-	}
-	/* "offloaded 0/33" from a server on a host without a GPU is a CPU run, not a
-	 * partial offload. */
-	if (f->log.layers_total > 0 && f->log.layers_offloaded >= 0 &&
-	    f->log.layers_offloaded < f->log.layers_total &&
-	    (f->log.layers_offloaded > 0 || f->has_gpu))
-		flags |= RUN_ENV_PARTIAL_OFFLOAD;
-	/* A CPU-only server keeps its KV cache on the host by design: only a server
-	 * that put layers on a GPU can have moved the cache off it. */
-	if (f->log.layers_offloaded > 0 && f->log.kv_host_mib > 0)
-		flags |= RUN_ENV_KV_ON_HOST;
-	return flags;
-}
+/* ---- the facts as JSON ------------------------------------------------------- */
 
 static void put_num(cJSON *o, const char *k, double v)
 {
@@ -285,6 +239,8 @@ char *runenv_json(const struct runenv_facts *f)
 		if (f->gpu_index >= 0)
 			cJSON_AddNumberToObject(g, "index", f->gpu_index);
 		put_num(g, "util_before", f->util_before);
+		put_num(g, "util_idle", f->util_idle);
+		put_num(g, "idle_wait_ms", f->idle_wait_ms);
 		cJSON_AddNumberToObject(g, "other_procs", (double)f->other_procs);
 		pids = cJSON_AddArrayToObject(g, "other_pids");
 		for (i = 0; i < f->other_procs && i < 8; i++)
@@ -311,7 +267,7 @@ char *runenv_json(const struct runenv_facts *f)
 		put_num(g, "temp_max", tmax);
 		put_num(g, "power_max", pmax);
 		for (i = 0; i < sizeof(throttle_names) / sizeof(*throttle_names); i++) {
-			if (thr & RUNENV_THROTTLE_MASK & (1ull << i)) {
+			if (thr & ENV_THROTTLE_MASK & (1ull << i)) {
 				if (*names)
 					strcat(names, ", ");
 				strcat(names, throttle_names[i]);
@@ -358,6 +314,7 @@ struct runenv {
 	double load0, load1;
 	struct runenv_gpu_sample *before;
 	size_t n_before;
+	double util_idle, idle_wait_ms; /* the idle check's (NAN: not run) */
 	struct runenv_app *apps;
 	size_t n_apps;
 	struct server *sampler;
@@ -499,6 +456,7 @@ struct runenv *runenv_new(const char *gpu)
 	e->smi = find_smi();
 	e->gpu = gpu ? tps_xstrdup(gpu) : NULL;
 	e->server = -1;
+	e->util_idle = e->idle_wait_ms = NAN;
 	return e;
 }
 
@@ -543,12 +501,69 @@ static void list_apps(struct runenv *e)
 	free(a);
 }
 
+static int index_of(const struct runenv *e, const char *uuid);
+
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/* The run's GPU: where the server computes, else the one it was given, else the
+ * only one; -1 when it cannot be told (every GPU is then read). */
+static int run_gpu(const struct runenv *e)
+{
+	size_t i;
+	int idx;
+
+	for (i = 0; i < e->n_apps; i++) {
+		if (e->apps[i].pid == (long)e->server && (idx = index_of(e, e->apps[i].uuid)) >= 0)
+			return idx;
+	}
+	if (e->gpu && isdigit((unsigned char)*e->gpu))
+		return atoi(e->gpu);
+	return e->n_before == 1 ? e->before[0].index : -1;
+}
+
+/* The idle check (RUNENV_IDLE_*): the server is loaded and has no request, so
+ * what the GPU does now is someone else's, once the previous instance's tail and
+ * the server's own warm-up have left nvidia-smi's averaging period. */
+static void idle_check(struct runenv *e)
+{
+	double t0 = mono_s(), low = NAN, waited;
+	int gpu = run_gpu(e);
+
+	for (;;) {
+		struct runenv_gpu_sample *g = NULL;
+		size_t n = 0, i;
+		char *out = gpu_query(e, e->throttle_field, "");
+
+		runenv_gpu_parse(out, &g, &n);
+		free(out);
+		for (i = 0; i < n; i++) {
+			if ((gpu < 0 || g[i].index == gpu) && !isnan(g[i].util))
+				low = isnan(low) ? g[i].util : fmin(low, g[i].util);
+		}
+		free(g);
+		waited = (mono_s() - t0) * 1000;
+		if (!n || low < ENV_GPU_BUSY_UTIL || waited >= RUNENV_IDLE_WAIT_MS)
+			break;
+		sleep_ms(RUNENV_IDLE_STEP_MS);
+	}
+	e->util_idle = low;
+	e->idle_wait_ms = waited;
+}
+
 void runenv_begin(struct runenv *e, pid_t server, const char *gpu_csv_path)
 {
 	e->server = server;
 	e->measured = 1;
-	e->load0 = load1();
 	list_apps(e);
+	if (e->smi && e->throttle_field)
+		idle_check(e);
+	e->load0 = load1();
 	if (e->smi && e->throttle_field && gpu_csv_path) {
 		char fields[256], ms[16];
 		char *argv[6];
@@ -613,18 +628,17 @@ static int index_of(const struct runenv *e, const char *uuid)
 	return -1;
 }
 
-unsigned runenv_finish(struct runenv *e, const char *log_path, double ready_ms, char **env)
+char *runenv_finish(struct runenv *e, const char *log_path, double ready_ms)
 {
 	struct runenv_facts f;
 	struct runenv_gpu_sample *all = NULL, *mine = NULL;
 	size_t n_all = 0, i, j;
-	char *text;
-	unsigned flags;
+	char *text, *json;
 
 	memset(&f, 0, sizeof(f));
 	f.busy_share = e->busy_share;
 	f.ready_ms = ready_ms;
-	f.util_before = NAN;
+	f.util_before = f.util_idle = f.idle_wait_ms = NAN;
 	f.gpu_index = -1;
 	f.load1_start = f.load1_end = NAN;
 	if (e->measured && e->t1 > e->t0 && !isnan(e->busy0) && !isnan(e->busy1)) {
@@ -642,16 +656,9 @@ unsigned runenv_finish(struct runenv *e, const char *log_path, double ready_ms, 
 	}
 	if (e->smi && e->throttle_field && e->n_before) {
 		f.has_gpu = 1;
-		/* The run's GPU: where the server computes, else the one it was given,
-		 * else the only one. */
-		for (i = 0; i < e->n_apps && f.gpu_index < 0; i++) {
-			if (e->apps[i].pid == (long)e->server)
-				f.gpu_index = index_of(e, e->apps[i].uuid);
-		}
-		if (f.gpu_index < 0 && e->gpu && isdigit((unsigned char)*e->gpu))
-			f.gpu_index = atoi(e->gpu);
-		if (f.gpu_index < 0 && e->n_before == 1)
-			f.gpu_index = e->before[0].index;
+		f.gpu_index = run_gpu(e);
+		f.util_idle = e->util_idle;
+		f.idle_wait_ms = e->idle_wait_ms;
 		for (i = 0; i < e->n_before; i++) {
 			if (f.gpu_index < 0 || e->before[i].index == f.gpu_index)
 				f.util_before = isnan(f.util_before) ? e->before[i].util :
@@ -684,11 +691,10 @@ unsigned runenv_finish(struct runenv *e, const char *log_path, double ready_ms, 
 	text = log_path && *log_path ? slurp(log_path, RUNENV_LOG_MAX) : NULL;
 	runenv_log_parse(text, text ? strlen(text) : 0, &f.log);
 	free(text);
-	flags = runenv_decide(&f);
-	*env = runenv_json(&f);
+	json = runenv_json(&f);
 	free(all);
 	free(mine);
-	return flags;
+	return json;
 }
 
 void runenv_free(struct runenv *e)

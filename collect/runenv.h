@@ -3,31 +3,32 @@
  * compute processes, utilisation before the server starts, clocks, temperature,
  * power and throttle reasons while it measures), reads the server's log (layers
  * offloaded, where the KV cache lives, load time, graph reuse), and turns the
- * facts into one JSON object (run.env) and RUN_ENV_* findings (run.env_flags).
- * The parsers and the decision are pure and unit-tested; docs/ENVIRONMENT.md
- * lists the keys and thresholds. */
+ * facts into one JSON object (run.env). The findings are derived from those facts
+ * by analyze/envrule.c whenever a run is read. The parsers are pure and
+ * unit-tested; docs/ENVIRONMENT.md lists the keys and thresholds. */
 #ifndef COLLECT_RUNENV_H
 #define COLLECT_RUNENV_H
+
+#include "schema/record.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-/* host-busy: other processes used more than this share of all CPUs' time while
- * the run measured; TPSDB_HOST_BUSY_PCT (a percentage) overrides it. */
-#define RUNENV_HOST_BUSY_SHARE 0.5
-/* ... judged only over a window at least this long: /proc counts CPU time in
- * ticks of 10 ms, too coarse for a shorter one. */
-#define RUNENV_HOST_MIN_WALL_S 0.5
-/* gpu-contended: utilisation of the run's GPU at or above this before the start. */
-#define RUNENV_GPU_BUSY_UTIL 10.0
-/* clocks-changed: (max - min) / max of the SM or memory clock above this, over the
- * samples taken while the GPU computed (utilisation at least RUNENV_BUSY_UTIL). */
-#define RUNENV_CLOCK_SPREAD 0.10
+/* The share of the CPUs others may use before host-busy (analyze/envrule.h's
+ * default; TPSDB_HOST_BUSY_PCT, a percentage, overrides it and the run keeps the
+ * share it was told as host.busy_share). */
+#define RUNENV_HOST_BUSY_SHARE ENV_HOST_BUSY_SHARE
+/* The clock facts (sm_clock_min ...) summarise the samples taken while the GPU
+ * computed: utilisation at least this. */
 #define RUNENV_BUSY_UTIL 50.0
-/* gpu-throttled: any of these nvidia-smi clocks_throttle_reasons bits: SW power
- * cap 0x4, HW slowdown 0x8, SW thermal 0x20, HW thermal 0x40, HW power brake 0x80. */
-#define RUNENV_THROTTLE_MASK 0xECull
+/* The idle check: once the server is loaded and before the first request, the
+ * run's GPU is read every RUNENV_IDLE_STEP_MS until it reads below
+ * ENV_GPU_BUSY_UTIL or RUNENV_IDLE_WAIT_MS have passed (the previous instance's
+ * tail and the server's own warm-up settle in well under a second; another job's
+ * load does not), and the lowest reading is kept as gpu.util_idle. */
+#define RUNENV_IDLE_STEP_MS 250
+#define RUNENV_IDLE_WAIT_MS 3000
 
 /* What the server's log said (-1 / NAN where it did not say). */
 struct runenv_log {
@@ -73,7 +74,10 @@ struct runenv_facts {
 	/* GPU: has_gpu 0 when nvidia-smi was absent or said nothing */
 	int has_gpu;
 	int gpu_index;                      /* the run's GPU, -1 unknown */
-	double util_before;                 /* NAN unknown */
+	double util_before;                 /* before the server started (the previous
+					       instance's tail shows here), NAN unknown */
+	double util_idle;                   /* the idle check's lowest reading, NAN unknown */
+	double idle_wait_ms;                /* how long the idle check read */
 	size_t other_procs;
 	long other_pids[8];
 	const struct runenv_gpu_sample *samples; /* the run's GPU's, while it measured */
@@ -82,25 +86,24 @@ struct runenv_facts {
 	double ready_ms;                    /* server start to ready, NAN unknown */
 };
 
-/* The RUN_ENV_* findings of f (schema/record.h), by the thresholds above. Pure. */
-unsigned runenv_decide(const struct runenv_facts *f);
-
 /* f as the JSON object stored in run.env (keys in docs/ENVIRONMENT.md). Caller frees. */
 char *runenv_json(const struct runenv_facts *f);
 
 /* The live recorder of one run. runenv_new() reads TPSDB_HOST_BUSY_PCT and looks
  * for nvidia-smi on PATH (gpu: CUDA_VISIBLE_DEVICES for the server, or NULL);
- * runenv_before() queries the GPUs before the server starts; runenv_begin() takes
- * the /proc snapshot, lists the compute processes and starts a sampler writing
- * gpu_csv_path; runenv_end() takes the second snapshot and list and stops the
- * sampler; runenv_finish() reads the sampler's file and the server log and
- * returns the findings, with the JSON in *env (caller frees). Never fails: a fact
- * that cannot be read is left out. runenv_free() accepts NULL. */
+ * runenv_before() queries the GPUs before the server starts; runenv_begin(), with
+ * the server loaded and idle, lists the compute processes, runs the idle check,
+ * takes the /proc snapshot and starts a sampler writing gpu_csv_path;
+ * runenv_end() takes the second snapshot and list and stops the sampler;
+ * runenv_finish() reads the sampler's file and the server log and returns the
+ * facts as JSON (caller frees). Never fails: a fact that cannot be read is left
+ * out. The findings are analyze/envrule.c's, derived when a run is read.
+ * runenv_free() accepts NULL. */
 struct runenv *runenv_new(const char *gpu);
 void runenv_before(struct runenv *e);
 void runenv_begin(struct runenv *e, pid_t server, const char *gpu_csv_path);
 void runenv_end(struct runenv *e);
-unsigned runenv_finish(struct runenv *e, const char *log_path, double ready_ms, char **env);
+char *runenv_finish(struct runenv *e, const char *log_path, double ready_ms);
 void runenv_free(struct runenv *e);
 
 #endif

@@ -143,10 +143,13 @@ static char *env_detail(const cJSON *env, unsigned flag)
 		return tps_xstrdup("host busy: other processes used the CPUs while it measured");
 	case RUN_ENV_GPU_CONTENDED:
 		a = num(g, "other_procs");
-		b = num(g, "util_before");
+		b = num(g, "util_idle");
+		if (isnan(b))
+			return tps_xasprintf("GPU shared: %g other compute process(es) on the "
+					     "run's GPU", isnan(a) ? 0 : a);
 		return tps_xasprintf("GPU shared: %g other compute process(es) on the run's GPU, "
-				     "utilisation %g%% before the server started",
-				     isnan(a) ? 0 : a, isnan(b) ? 0 : b);
+				     "utilisation %g%% while the loaded server sat idle",
+				     isnan(a) ? 0 : a, b);
 	case RUN_ENV_GPU_THROTTLED:
 		return tps_xasprintf("GPU throttled while it measured (%s)",
 				     str(g, "throttle") ? str(g, "throttle") : "throttle reasons");

@@ -290,7 +290,7 @@ void parity_env_names(unsigned flags, char *buf, size_t len)
 
 char *parity_env_text(const struct parity_row *w)
 {
-	char name[256], a[160], b[160], what[512] = "";
+	char name[256], a[160], b[160], what[512] = "", out[160] = "";
 	size_t n = 0;
 
 	if (!w->env_flags && w->degenerate <= 0)
@@ -301,11 +301,16 @@ char *parity_env_text(const struct parity_row *w)
 	if (*a)
 		n += (size_t)snprintf(what + n, sizeof(what) - n, "%s (%s)", a, w->ours);
 	if (*b && n < sizeof(what))
-		n += (size_t)snprintf(what + n, sizeof(what) - n, "%s%s (%s)", n ? ", " : "", b,
-				      w->vs);
-	if (w->degenerate > 0 && n < sizeof(what))
-		snprintf(what + n, sizeof(what) - n, "%s%lld degenerate-output sample(s)",
-			 n ? ", " : "", (long long)w->degenerate);
+		snprintf(what + n, sizeof(what) - n, "%s%s (%s)", n ? ", " : "", b, w->vs);
+	/* Degenerate output is the output's finding: a loop decodes at the same
+	 * rate, so it says nothing of the environment and spoils no rate. */
+	if (w->degenerate > 0)
+		snprintf(out, sizeof(out), "%lld degenerate-output sample(s), an output "
+			 "finding that leaves the rates standing", (long long)w->degenerate);
+	if (!*what)
+		return tps_xasprintf("cell '%s': the runs carry %s; 'tpsdb check' says more",
+				     name, out);
 	return tps_xasprintf("cell '%s': the runs carry %s: the delta may be the environment's, "
-			     "not the engine's; 'tpsdb check' says more", name, what);
+			     "not the engine's%s%s; 'tpsdb check' says more", name, what,
+			     *out ? "; and " : "", out);
 }

@@ -3,6 +3,7 @@
  * identity alarms, and per-run data-quality counts. Flag bits are bound from
  * schema/record.h rather than spelled in the SQL, so the two cannot disagree. */
 #include "schema/catalog.h"
+#include "schema/record_json.h"
 #include "schema/store_int.h"
 #include "tpsdb.h"
 
@@ -397,6 +398,7 @@ int catalog_quality(struct store *s, const struct run_filter *f,
 		q->degen_max_share = store_col_double(st, c++);
 		q->env_flags = (unsigned)sqlite3_column_int64(st, c++);
 		q->env = store_col_text(st, c++);
+		record_env_facts(q->env, &q->facts);
 	}
 	if (rc != SQLITE_DONE) {
 		store_fail(s, "cannot read data-quality findings");

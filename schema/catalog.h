@@ -96,8 +96,10 @@ struct catalog_quality {
 	int64_t short_min_prompt_n;      /* smallest prompt_n of short-prompt samples */
 	char *failed_example;            /* an error text, or "HTTP <status>", or NULL */
 	double degen_max_share;          /* largest repeat_share of degenerate samples, NAN */
-	unsigned env_flags;              /* the run's RUN_ENV_* findings (migration 0007) */
+	unsigned env_flags;              /* the run's RUN_ENV_* findings as stored (migration
+					    0007); analyze/envrule.h derives them from facts */
 	char *env;                       /* the run's environment facts (JSON), or NULL */
+	struct env_facts facts;          /* ... as a rule reads them */
 };
 
 /* The summary of every run that matches f, in start order, heap array freed with

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "schema/record.h"
+#include "schema/record_json.h"
 #include "schema/store_int.h"
 #include "tpsdb.h"
 
@@ -24,7 +25,7 @@ static const char runs_sql[] =
 	"SELECT r.id, r.uuid, e.label, e.role, e.version, m.label, m.sha256, m.quant, h.name,"
 	" r.tag, r.batch, r.started_at, r.ended_at, " RUN_STATUS_SQL ", r.spec_type,"
 	" r.endpoint, r.prompt_set, r.config, r.n_max, r.ctx, r.n_predict, r.warmup, r.round,"
-	" r.looks_to, r.env_flags, r.temperature, " FLOOR_SQL("pp") ", " FLOOR_SQL("tg") ","
+	" r.looks_to, r.env_flags, r.env, r.temperature, " FLOOR_SQL("pp") ", " FLOOR_SQL("tg") ","
 	/* SQLite keeps a time as whole milliseconds; rounding each julianday back to
 	 * them makes the difference exact, where subtracting two julian days of
 	 * about 2.46e6 would lose some 0.04 ms. */
@@ -77,6 +78,7 @@ static void read_run(sqlite3_stmt *st, struct run *r)
 	if (r->looks_to == TPS_NULL || r->looks_to < 0)
 		r->looks_to = 0;
 	r->env_flags = (unsigned)sqlite3_column_int64(st, c++);
+	record_env_facts(store_col_str(st, c++), &r->env);
 	r->temperature = store_col_double(st, c++);
 	r->floor_pct[0] = store_col_double(st, c++);
 	r->floor_pct[1] = store_col_double(st, c++);

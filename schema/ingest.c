@@ -354,15 +354,14 @@ int store_run_finish(struct store *s, int64_t run_id, const char *status,
 	return 0;
 }
 
-int store_run_env(struct store *s, int64_t run_id, const char *env, unsigned env_flags)
+int store_run_env(struct store *s, int64_t run_id, const char *env)
 {
-	static const char sql[] = "UPDATE run SET env=:env, env_flags=:flags WHERE id=:run";
+	static const char sql[] = "UPDATE run SET env=:env, env_flags=0 WHERE id=:run";
 	sqlite3_stmt *st = store_stmt(s, sql);
 
 	if (!st)
 		return -1;
 	store_bind_text(st, ":env", env);
-	store_bind_i64(st, ":flags", (int64_t)env_flags);
 	store_bind_i64(st, ":run", run_id);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return store_fail(s, "cannot record the run's environment");

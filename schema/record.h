@@ -4,6 +4,8 @@
 #ifndef SCHEMA_RECORD_H
 #define SCHEMA_RECORD_H
 
+#include "analyze/envrule.h"
+
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,21 +45,9 @@ const char *record_flag_name(unsigned flag);
 /* SAMPLE_DEGENERATE's threshold on sample_rec.repeat_share (collect/repeat.h). */
 #define SAMPLE_DEGENERATE_SHARE 0.5
 
-/* Environment findings of a whole run (migration 0007, run.env_flags), set by the
- * collector from /proc, nvidia-smi and the server's log (collect/runenv.h says
- * when each is set). None spoils a metric: compare, gate and report warn, and
- * --strict fails. */
-enum run_env_flag {
-	RUN_ENV_HOST_BUSY = 1 << 0,       /* other processes used the CPUs while it measured */
-	RUN_ENV_GPU_CONTENDED = 1 << 1,   /* another compute process, or a busy GPU before */
-	RUN_ENV_GPU_THROTTLED = 1 << 2,   /* a power, thermal or slowdown throttle reason */
-	RUN_ENV_CLOCKS_CHANGED = 1 << 3,  /* SM or memory clock moved while it computed */
-	RUN_ENV_PARTIAL_OFFLOAD = 1 << 4, /* fewer layers on the GPU than the model has */
-	RUN_ENV_KV_ON_HOST = 1 << 5,      /* the KV cache (some of it) in host memory */
-};
-/* One past the highest environment bit: a stored or imported env_flags below it is known. */
-#define RUN_ENV_FLAGS_END (1u << 6)
-
+/* Environment findings of a whole run (migration 0007, run.env_flags): the
+ * RUN_ENV_* bits of analyze/envrule.h, derived from the run's facts (run.env)
+ * when it is read; env_flags keeps the findings of a run stored without facts. */
 /* The short names of the RUN_ENV_* bits ("host-busy", ...), "unknown" otherwise. */
 const char *record_env_flag_name(unsigned flag);
 

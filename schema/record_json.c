@@ -7,6 +7,7 @@
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -342,4 +343,49 @@ int record_json_read(const cJSON *root, struct run_rec *run, struct sample_rec *
 	if (record_check_run(run, err, errlen) < 0 || record_check_samples(*smp, *n, err, errlen) < 0)
 		return -1;
 	return 0;
+}
+
+static double env_num(const cJSON *o, const char *k)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+void record_env_facts(const char *json, struct env_facts *f)
+{
+	cJSON *root = json ? cJSON_Parse(json) : NULL;
+	const cJSON *h, *g, *l, *t;
+	double v;
+
+	*f = ENV_FACTS_NONE;
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		return;
+	}
+	f->known = 1;
+	if (cJSON_IsObject(h = cJSON_GetObjectItemCaseSensitive(root, "host"))) {
+		f->wall_s = env_num(h, "wall_s");
+		f->others_share = env_num(h, "others_share");
+		f->busy_share = env_num(h, "busy_share");
+	}
+	if (cJSON_IsObject(g = cJSON_GetObjectItemCaseSensitive(root, "gpu"))) {
+		f->has_gpu = 1;
+		f->other_procs = env_num(g, "other_procs");
+		f->util_idle = env_num(g, "util_idle");
+		f->sm_min = env_num(g, "sm_clock_min");
+		f->sm_max = env_num(g, "sm_clock_max");
+		f->mem_min = env_num(g, "mem_clock_min");
+		f->mem_max = env_num(g, "mem_clock_max");
+		t = cJSON_GetObjectItemCaseSensitive(g, "throttle_reasons");
+		if (cJSON_IsString(t))
+			f->throttle = strtoull(t->valuestring, NULL, 16);
+	}
+	if (cJSON_IsObject(l = cJSON_GetObjectItemCaseSensitive(root, "log"))) {
+		if (!isnan(v = env_num(l, "layers_offloaded")))
+			f->layers_offloaded = (int)v;
+		if (!isnan(v = env_num(l, "layers_total")))
+			f->layers_total = (int)v;
+		f->kv_host_mib = env_num(l, "kv_host_mib");
+	}
+	cJSON_Delete(root);
 }

@@ -77,9 +77,10 @@ int store_sample_insert(struct store *s, int64_t run_id, const struct sample_rec
 int store_run_finish(struct store *s, int64_t run_id, const char *status,
 		     const char *ended_at, const char *load_error);
 /* Records what the collector learnt about a run's environment (migration 0007):
- * env, a JSON object's text or NULL, and its RUN_ENV_* findings. Inside the
- * caller's transaction. 0 ok, -1 after an error line. */
-int store_run_env(struct store *s, int64_t run_id, const char *env, unsigned env_flags);
+ * env, a JSON object's text or NULL. The findings are derived from it when the
+ * run is read (analyze/envrule.h); env_flags stays 0. Inside the caller's
+ * transaction. 0 ok, -1 after an error line. */
+int store_run_env(struct store *s, int64_t run_id, const char *env);
 
 /* Inserts a run kept whole elsewhere (an export line, another store) with its own
  * uuid, status and flags. Returns 0 when inserted, 1 when a run with that uuid is

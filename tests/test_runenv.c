@@ -16,11 +16,13 @@
 
 #include <cjson/cJSON.h>
 
+#include "analyze/envrule.h"
 #include "analyze/parity.h"
 #include "collect/quality.h"
 #include "collect/repeat.h"
 #include "collect/runenv.h"
 #include "schema/record.h"
+#include "schema/record_json.h"
 #include "tpsdb.h"
 
 static char *fixture(const char *name)
@@ -154,12 +156,25 @@ static void facts_init(struct runenv_facts *f)
 {
 	memset(f, 0, sizeof(*f));
 	f->busy_share = RUNENV_HOST_BUSY_SHARE;
-	f->util_before = NAN;
+	f->util_before = f->util_idle = f->idle_wait_ms = NAN;
 	f->gpu_index = -1;
 	f->log.layers_offloaded = f->log.layers_total = -1;
 	f->log.kv_gpu_mib = f->log.kv_host_mib = f->log.load_ms = NAN;
 	f->log.graphs_reused = -1;
 	f->ready_ms = NAN;
+}
+
+/* The findings as every reader derives them: the facts stored as run.env, read
+ * back (record_env_facts()) and judged (env_findings()). */
+static unsigned decide(const struct runenv_facts *f)
+{
+	struct env_facts e;
+	char *json = runenv_json(f);
+
+	record_env_facts(json, &e);
+	free(json);
+	assert_true(e.known);
+	return env_findings(&e, RUN_ENV_KV_ON_HOST); /* facts win over what was stored */
 }
 
 /* Each threshold, on both sides of it. */
@@ -172,29 +187,34 @@ static void test_runenv_decide(void **state)
 
 	(void)state;
 	facts_init(&f);
-	assert_int_equal(runenv_decide(&f), 0);
+	assert_int_equal(decide(&f), 0);
 	f.wall_s = 10;
 	f.ncpu = 2;
 	f.others_cpu_s = 10; /* exactly half: not above the share */
-	assert_int_equal(runenv_decide(&f), 0);
+	assert_int_equal(decide(&f), 0);
 	f.others_cpu_s = 10.5;
-	assert_int_equal(runenv_decide(&f), RUN_ENV_HOST_BUSY);
+	assert_int_equal(decide(&f), RUN_ENV_HOST_BUSY);
 	f.busy_share = 0.9;
-	assert_int_equal(runenv_decide(&f), 0);
+	assert_int_equal(decide(&f), 0);
 	f.busy_share = RUNENV_HOST_BUSY_SHARE;
 	f.wall_s = 0.01; /* a window of one tick says nothing */
 	f.others_cpu_s = 0.02;
-	assert_int_equal(runenv_decide(&f), 0);
+	assert_int_equal(decide(&f), 0);
 
 	facts_init(&f);
 	f.has_gpu = 1;
-	f.util_before = 9;
-	assert_int_equal(runenv_decide(&f), 0);
-	f.util_before = 10;
-	assert_int_equal(runenv_decide(&f), RUN_ENV_GPU_CONTENDED);
+	f.util_idle = 9;
+	assert_int_equal(decide(&f), 0);
+	f.util_idle = 10;
+	assert_int_equal(decide(&f), RUN_ENV_GPU_CONTENDED);
+	/* Utilisation before the server started is the previous instance's tail:
+	 * kept, never judged. */
+	f.util_idle = 0;
+	f.util_before = 98;
+	assert_int_equal(decide(&f), 0);
 	f.util_before = 0;
 	f.other_procs = 1;
-	assert_int_equal(runenv_decide(&f), RUN_ENV_GPU_CONTENDED);
+	assert_int_equal(decide(&f), RUN_ENV_GPU_CONTENDED);
 	f.other_procs = 0;
 	memset(s, 0, sizeof(s));
 	s[0].util = s[1].util = 95;
@@ -206,30 +226,30 @@ static void test_runenv_decide(void **state)
 	s[2].throttle = 0x1; /* gpu-idle is no throttle */
 	f.samples = s;
 	f.n_samples = 3;
-	assert_int_equal(runenv_decide(&f), 0);
+	assert_int_equal(decide(&f), 0);
 	s[1].sm_mhz = 1410;
-	assert_int_equal(runenv_decide(&f), RUN_ENV_CLOCKS_CHANGED);
+	assert_int_equal(decide(&f), RUN_ENV_CLOCKS_CHANGED);
 	s[1].sm_mhz = 1980;
 	s[1].throttle = 0x4; /* sw power cap */
-	assert_int_equal(runenv_decide(&f), RUN_ENV_GPU_THROTTLED);
+	assert_int_equal(decide(&f), RUN_ENV_GPU_THROTTLED);
 	f.has_gpu = 0; /* no nvidia-smi: no GPU finding whatever the samples say */
-	assert_int_equal(runenv_decide(&f), 0);
+	assert_int_equal(decide(&f), 0);
 
 	facts_init(&f);
 	f.log.layers_total = 33;
 	f.log.layers_offloaded = 0; /* a CPU host: not a partial offload */
 	f.log.kv_host_mib = 2;      /* and its KV cache is on the host by design */
-	assert_int_equal(runenv_decide(&f), 0);
+	assert_int_equal(decide(&f), 0);
 	f.has_gpu = 1;              /* -ngl 0 on a GPU host is */
-	assert_int_equal(runenv_decide(&f), RUN_ENV_PARTIAL_OFFLOAD);
+	assert_int_equal(decide(&f), RUN_ENV_PARTIAL_OFFLOAD);
 	f.has_gpu = 0;
 	f.log.layers_offloaded = 8;
-	assert_int_equal(runenv_decide(&f), RUN_ENV_PARTIAL_OFFLOAD | RUN_ENV_KV_ON_HOST);
+	assert_int_equal(decide(&f), RUN_ENV_PARTIAL_OFFLOAD | RUN_ENV_KV_ON_HOST);
 	f.log.layers_offloaded = 33;
-	assert_int_equal(runenv_decide(&f), RUN_ENV_KV_ON_HOST);
+	assert_int_equal(decide(&f), RUN_ENV_KV_ON_HOST);
 	f.log.kv_host_mib = NAN;
 	f.log.kv_gpu_mib = 512;
-	assert_int_equal(runenv_decide(&f), 0);
+	assert_int_equal(decide(&f), 0);
 
 	/* The JSON holds the facts the finding details quote. */
 	f.wall_s = 4;
@@ -246,6 +266,25 @@ static void test_runenv_decide(void **state)
 	assert_null(cJSON_GetObjectItem(o, "gpu"));
 	cJSON_Delete(o);
 	free(json);
+}
+
+/* A run with no facts keeps the findings it was stored with; facts replace them. */
+static void test_env_findings_recorded(void **state)
+{
+	struct env_facts e;
+
+	(void)state;
+	record_env_facts(NULL, &e);
+	assert_false(e.known);
+	assert_int_equal(env_findings(&e, RUN_ENV_GPU_CONTENDED), RUN_ENV_GPU_CONTENDED);
+	record_env_facts("[1]", &e);
+	assert_false(e.known);
+	record_env_facts("{\"gpu\":{\"util_before\":37,\"util_idle\":2,\"other_procs\":0}}", &e);
+	assert_true(e.known && e.has_gpu);
+	assert_int_equal(env_findings(&e, RUN_ENV_GPU_CONTENDED), 0);
+	record_env_facts("{\"gpu\":{\"util_before\":37,\"other_procs\":0,"
+			 "\"throttle_reasons\":\"0x24\"}}", &e);
+	assert_int_equal(env_findings(&e, 0), RUN_ENV_GPU_THROTTLED);
 }
 
 /* repeat.h's definition, one period at a time. */
@@ -368,6 +407,7 @@ int main(void)
 		cmocka_unit_test(test_runenv_log_h200),
 		cmocka_unit_test(test_runenv_gpu_parse),
 		cmocka_unit_test(test_runenv_decide),
+		cmocka_unit_test(test_env_findings_recorded),
 		cmocka_unit_test(test_runenv_repeat_share),
 		cmocka_unit_test(test_runenv_repeat_share_exact),
 		cmocka_unit_test(test_runenv_outputs_identical),

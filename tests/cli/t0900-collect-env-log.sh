@@ -22,8 +22,11 @@ run_tpsdb collect --engine ours="$FS" --engine upstream="$FS" --ours ours \
 	--port 21400 --out-dir "$OUT" --tag t0900
 expect_eq "$rc" 0 "collect exit"
 expect_no_orphans
+# The store keeps facts, not findings: every reader derives them (export too).
 expect_eq "$(q "SELECT group_concat(env_flags, ',') FROM (SELECT env_flags FROM run ORDER BY id)")" \
-	"48,0" "env flags: partial-offload|kv-on-host, then none"
+	"0,0" "no finding stored"
+expect_eq "$("$TPSDB_BIN" --db "$DB" export | jq -r '.run.env_flags' | paste -sd,)" \
+	"48,0" "env flags derived: partial-offload|kv-on-host, then none"
 expect_eq "$(q "SELECT json_extract(env, '$.log.layers_offloaded') || '/' ||
 	json_extract(env, '$.log.layers_total') || ' ' || json_extract(env, '$.log.kv_host_mib') ||
 	' ' || json_extract(env, '$.log.kv_gpu_mib') || ' ' || json_extract(env, '$.log.kv_buffers')
@@ -55,7 +58,11 @@ cmp "$T/a.jsonl" "$T/b.jsonl" || fail "export -> import -> export changed the by
 "$TPSDB_BIN" --db "$T/c.sqlite" merge "$DB" >/dev/null
 "$TPSDB_BIN" --db "$T/c.sqlite" export >"$T/c.jsonl"
 cmp "$T/a.jsonl" "$T/c.jsonl" || fail "merge changed the bytes"
-expect_eq "$(sqlite3 "$T/c.sqlite" "SELECT env_flags FROM run ORDER BY id LIMIT 1")" 48 "merged flags"
+# A run whose stored findings are out of date with its facts (an older rule's)
+# is judged by its facts: stored gpu-contended beside facts without it reads clean.
+sqlite3 "$T/c.sqlite" "UPDATE run SET env_flags=2 WHERE id=2"
+expect_eq "$("$TPSDB_BIN" --db "$T/c.sqlite" export | jq -r '.run.env_flags' | paste -sd,)" "48,0" \
+	"findings from the facts, not the stored column"
 # An export line with an unknown environment bit is refused, nothing imported.
 sed 's/"env_flags":48/"env_flags":4096/' "$T/a.jsonl" >"$T/bad.jsonl"
 rc=0

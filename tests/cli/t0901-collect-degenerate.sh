@@ -36,7 +36,10 @@ expect_eq "$(jq -r '.warnings | length' "$T/stdout")" 0 "no warning for clean ru
 run_tpsdb compare --ours loop --vs text1 --json
 expect_eq "$(jq -r '[.rows[] | "\(.outputs_identical)/\(.outputs_compared):\(.degenerate_samples)"] | join(",")' \
 	"$T/stdout")" "0/6:6,0/6:6" "changed outputs"
-expect_match "$(jq -r '.warnings[0]' "$T/stdout")" "6 degenerate-output sample\(s\)" "degenerate warning"
+expect_match "$(jq -r '.warnings[0]' "$T/stdout")" "6 degenerate-output sample\(s\), an output finding" "degenerate warning"
+# An output finding, not the environment's: the rates stand and the cell is judged.
+case $(jq -r '.warnings[0]' "$T/stdout") in *environment*) fail "degenerate output called the environment's" ;; esac
+case $(jq -r '[.rows[].verdict] | join(",")' "$T/stdout") in *spoiled*) fail "degenerate output spoiled a cell" ;; esac
 run_tpsdb compare --ours loop --vs text1 --strict
 expect_eq "$rc" 1 "compare --strict over degenerate output"
 

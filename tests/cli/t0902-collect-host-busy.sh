@@ -39,13 +39,14 @@ expect_eq "$rc" 0 "relaxed collect"
 for p in "${spinners[@]}"; do kill "$p" 2>/dev/null || true; done
 expect_no_orphans
 
-expect_eq "$(q "SELECT (env_flags & 1) || ' ' || (json_extract(env, '$.host.others_share') > 0.5)
+judged() { "$TPSDB_BIN" --db "$DB" export --tag "$1" | jq -r '.run.env_flags % 2'; }
+expect_eq "$(judged busy) $(q "SELECT (json_extract(env, '$.host.others_share') > 0.5)
 	|| ' ' || (json_extract(env, '$.host.wall_s') >= 1) || ' ' ||
 	(json_extract(env, '$.host.ncpu') = $(nproc)) || ' ' ||
 	(json_extract(env, '$.host.load1_end') IS NOT NULL) || ' ' ||
 	(json_extract(env, '$.host.server_cpu_s') >= 0) || ' ' || json_extract(env, '$.host.busy_share')
 	FROM run WHERE tag='busy'")" "1 1 1 1 1 1 0.5" "busy run's facts"
-expect_eq "$(q "SELECT (env_flags & 1) || ' ' || json_extract(env, '$.host.busy_share') || ' ' ||
+expect_eq "$(judged relaxed) $(q "SELECT json_extract(env, '$.host.busy_share') || ' ' ||
 	(json_extract(env, '$.host.others_share') > 0.5) FROM run WHERE tag='relaxed'")" "0 1 1" \
 	"TPSDB_HOST_BUSY_PCT=100: measured busy, not flagged"
 
