@@ -23,6 +23,7 @@ struct sink {
 	size_t len, cap;
 	size_t max;   /* the most body bytes kept; more aborts the transfer */
 	int over;     /* the body passed max */
+	int stream;             /* a streamed answer: its connection is not reused */
 	http_piece_fn on_piece; /* NULL, or told of each piece as it arrives */
 	void *arg;
 	double last_ms;         /* when the last piece arrived */
@@ -141,7 +142,7 @@ static enum http_fail classify(CURLcode rc)
 }
 
 static int perform(struct http *h, const char *path, const char *body, long timeout_ms,
-		   http_piece_fn on_piece, void *arg, struct http_reply *r)
+		   int stream, http_piece_fn on_piece, void *arg, struct http_reply *r)
 {
 	struct sink s = { 0 };
 	char *url = tps_xasprintf("%s%s", h->base, path);
@@ -152,6 +153,7 @@ static int perform(struct http *h, const char *path, const char *body, long time
 
 	memset(r, 0, sizeof(*r));
 	s.max = max_body_bytes();
+	s.stream = stream;
 	s.on_piece = on_piece;
 	s.arg = arg;
 	s.last_ms = NAN;
@@ -159,6 +161,9 @@ static int perform(struct http *h, const char *path, const char *body, long time
 	curl_easy_setopt(h->curl, CURLOPT_URL, url);
 	curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, &s);
 	curl_easy_setopt(h->curl, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 0L);
+	/* llama-server closes the connection after a streamed answer; reusing it races
+	 * that close ("Connection died"), so a stream gets a connection of its own. */
+	curl_easy_setopt(h->curl, CURLOPT_FORBID_REUSE, s.stream ? 1L : 0L);
 	curl_easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT_MS,
 			 timeout_ms > 0 && timeout_ms < 10000 ? timeout_ms : 10000L);
 	if (body) {
@@ -201,19 +206,19 @@ static int perform(struct http *h, const char *path, const char *body, long time
 
 int http_get(struct http *h, const char *path, long timeout_ms, struct http_reply *r)
 {
-	return perform(h, path, NULL, timeout_ms, NULL, NULL, r);
+	return perform(h, path, NULL, timeout_ms, 0, NULL, NULL, r);
 }
 
 int http_post_json(struct http *h, const char *path, const char *body, long timeout_ms,
 		   struct http_reply *r)
 {
-	return perform(h, path, body, timeout_ms, NULL, NULL, r);
+	return perform(h, path, body, timeout_ms, 0, NULL, NULL, r);
 }
 
 int http_post_stream(struct http *h, const char *path, const char *body, long timeout_ms,
 		     http_piece_fn on_piece, void *arg, struct http_reply *r)
 {
-	return perform(h, path, body, timeout_ms, on_piece, arg, r);
+	return perform(h, path, body, timeout_ms, 1, on_piece, arg, r);
 }
 
 void http_reply_release(struct http_reply *r)

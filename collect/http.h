@@ -61,7 +61,9 @@ int http_post_json(struct http *h, const char *path, const char *body, long time
 /* http_post_json() that also hands each piece of the body to on_piece as it
  * arrives, with the tps_mono_ms() of its arrival; the body is kept in r as well
  * (under the same cap), and the same timeout_ms bounds the whole stream, so a
- * server that stops sending mid-stream fails as HTTP_FAIL_TIMEOUT. */
+ * server that stops sending mid-stream fails as HTTP_FAIL_TIMEOUT. The connection
+ * is closed after it (llama-server closes it after a stream anyway): the next
+ * request connects afresh, which wall_ms counts and sent_ms leaves out. */
 typedef void (*http_piece_fn)(void *arg, const char *p, size_t n, double t_ms);
 int http_post_stream(struct http *h, const char *path, const char *body, long timeout_ms,
 		     http_piece_fn on_piece, void *arg, struct http_reply *r);

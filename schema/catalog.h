@@ -98,6 +98,11 @@ struct catalog_quality {
 	double degen_max_share;          /* largest repeat_share of degenerate samples, NAN */
 	unsigned env_flags;              /* the run's RUN_ENV_* findings (migration 0007) */
 	char *env;                       /* the run's environment facts (JSON), or NULL */
+	/* Migration 0010: the decode rates of its samples that have both the server's
+	 * and the client clock's and spoil no decode (SAMPLE_SPOILS_TG), pairwise;
+	 * analyze/clock.h judges them. Heap arrays of n_clock, NULL when none. */
+	double *tg_server, *tg_client;
+	size_t n_clock;
 };
 
 /* The summary of every run that matches f, in start order, heap array freed with
