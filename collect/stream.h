@@ -2,7 +2,7 @@
  * events, one `data: {...}` per token, then a final message with the timings) as
  * it arrives, each piece stamped with the collector's monotonic clock. The client
  * clock sees every engine the same way, so its rates are the witness when engines
- * define their own timings differently. Never prints; the fuzzable parser. */
+ * define their own timings differently. Never prints. */
 #ifndef COLLECT_STREAM_H
 #define COLLECT_STREAM_H
 
