@@ -5,6 +5,7 @@
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
+#include "analyze/clock.h"
 #include "reports/check_write.h"
 #include "reports/findings.h"
 #include "reports/strv.h"
@@ -89,6 +90,20 @@ out:
 	return ret;
 }
 
+/* The runs whose server-reported decode rate parts from the client's clock
+ * (analyze/clock.h decides, the findings word it). */
+static void add_clock(const struct catalog_quality *q, size_t n, struct findings *fs)
+{
+	struct clock_check cc;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		clock_check(q[i].tg_server, q[i].tg_client, q[i].n_clock, &cc);
+		if (cc.disagree)
+			findings_add_clock(fs, q[i].uuid, q[i].engine, q[i].model, &cc);
+	}
+}
+
 int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
@@ -124,6 +139,7 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	if (store_integrity(s, on_problem, &ps) < 0)
 		goto out;
 	findings_build(&fs, q, nq);
+	add_clock(q, nq, &fs);
 	if (!res.incomplete && add_outliers(s, &fo.f, &fs) < 0)
 		res.incomplete = 1;
 	res.fs = &fs;

@@ -14,6 +14,7 @@
 #include "collect/response.h"
 #include "collect/runenv.h"
 #include "collect/server.h"
+#include "collect/stream.h"
 #include "collect/manifest.h"
 #include "schema/store.h"
 #include "schema/collector.h"
@@ -174,20 +175,29 @@ static int server_gone(struct server *srv, const struct http_reply *r, double wa
 	return r->fail == HTTP_FAIL_REFUSED;
 }
 
-/* Turns a reply into smp (which has prompt, rep and seq set already). */
+/* Turns a reply and the stream read from it into smp (which has prompt, rep and
+ * seq set already). A streamed answer is parsed by stream_finish(); a plain JSON
+ * one (a server that ignores "stream") as before, with no client clock. Either
+ * fails whole: an error and no measurement, never a part of one. */
 static void sample_from_reply(struct sample_rec *smp, const struct http_reply *r,
-			      double timeout_s)
+			      struct stream *st, double timeout_s)
 {
 	struct response resp;
 	char err[256];
+	int rc;
 
 	smp->wall_ms = r->wall_ms;
 	switch (r->fail) {
 	case HTTP_FAIL_NONE:
 		break;
 	case HTTP_FAIL_TIMEOUT:
-		smp->error = tps_xasprintf("timeout: no answer within %g s (%s)", timeout_s,
-					   r->error);
+		if (st->tokens)
+			smp->error = tps_xasprintf("timeout: the stream stalled, no end within "
+						   "%g s after %lld tokens (%s)", timeout_s,
+						   (long long)st->tokens, r->error);
+		else
+			smp->error = tps_xasprintf("timeout: no answer within %g s (%s)",
+						   timeout_s, r->error);
 		return;
 	case HTTP_FAIL_REFUSED:
 		smp->error = tps_xasprintf("connection refused: %s", r->error);
@@ -204,7 +214,11 @@ static void sample_from_reply(struct sample_rec *smp, const struct http_reply *r
 		return;
 	}
 	response_init(&resp);
-	if (response_parse(r->body, r->len, &resp, err, sizeof(err)) < 0) {
+	if (r->event_stream)
+		rc = stream_finish(st, r->sent_ms, r->last_ms, &resp, err, sizeof(err));
+	else
+		rc = response_parse(r->body, r->len, &resp, err, sizeof(err));
+	if (rc < 0) {
 		smp->error = tps_xasprintf("bad response: %s", err);
 		response_release(&resp);
 		return;
@@ -220,6 +234,9 @@ static void sample_from_reply(struct sample_rec *smp, const struct http_reply *r
 	smp->predicted_ms = resp.sample.predicted_ms;
 	smp->predicted_per_second = resp.sample.predicted_per_second;
 	smp->repeat_share = resp.sample.repeat_share;
+	smp->client_ttft_ms = resp.sample.client_ttft_ms;
+	smp->client_decode_per_second = resp.sample.client_decode_per_second;
+	smp->client_e2e_ms = resp.sample.client_e2e_ms;
 	smp->stop_type = resp.sample.stop_type;
 	smp->output_hash = resp.sample.output_hash;
 	smp->timings = resp.sample.timings;
@@ -262,13 +279,20 @@ static double median(double *v, size_t n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* Sends one request and, for a transport failure, decides whether the server is
- * gone. Updates seq, the timeout streak and the dead/interrupted state. */
+static void on_piece(void *arg, const char *p, size_t n, double t_ms)
+{
+	stream_feed(arg, p, n, t_ms);
+}
+
+/* Sends one request, its answer read into st as it streams (NULL: not read), and,
+ * for a transport failure, decides whether the server is gone. Updates seq, the
+ * timeout streak and the dead/interrupted state. */
 static void exchange(struct tally *t, struct http *h, struct server *srv,
 		     const char *path, const char *body, long timeout_ms,
-		     struct http_reply *r)
+		     struct stream *st, struct http_reply *r)
 {
-	int got = http_post_json(h, path, body, timeout_ms, r) == 0;
+	int got = http_post_stream(h, path, body, timeout_ms, st ? on_piece : NULL, st,
+				   r) == 0;
 
 	if (r->fail == HTTP_FAIL_ABORTED) {
 		t->interrupted = 1;
@@ -326,7 +350,7 @@ static int send_prompts(const struct cell_env *env, int64_t run_id,
 		bodies[i] = request_body(&ro, ps->v[i].text);
 	progress_requests(env->progress, 0, total);
 	for (w = 0; w < o->warmup && !t->dead && !t->interrupted; w++) {
-		exchange(t, h, srv, path, bodies[(size_t)w % ps->n], timeout_ms, &r);
+		exchange(t, h, srv, path, bodies[(size_t)w % ps->n], timeout_ms, NULL, &r);
 		http_reply_release(&r);
 	}
 	for (rep = 1; rep <= o->reps; rep++) {
@@ -344,15 +368,20 @@ static int send_prompts(const struct cell_env *env, int64_t run_id,
 			if (t->dead) {
 				smp.error = tps_xasprintf("not attempted: %s", t->dead_why);
 			} else {
+				struct stream st;
+
 				smp.seq = t->seq;
-				exchange(t, h, srv, path, bodies[i], timeout_ms, &r);
+				stream_init(&st);
+				exchange(t, h, srv, path, bodies[i], timeout_ms, &st, &r);
 				if (t->interrupted) {
 					/* A cut-short request is no measurement. */
 					http_reply_release(&r);
+					stream_release(&st);
 					sample_rec_release(&smp);
 					goto done;
 				}
-				sample_from_reply(&smp, &r, o->request_timeout_s);
+				sample_from_reply(&smp, &r, &st, o->request_timeout_s);
+				stream_release(&st);
 				if (t->dead && smp.error) {
 					char *e = tps_xasprintf("%s (%s)", smp.error, t->dead_why);
 					free(smp.error);

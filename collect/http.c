@@ -6,8 +6,10 @@
 #include "tpsdb.h"
 
 #include <curl/curl.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct http {
 	CURL *curl;
@@ -21,6 +23,10 @@ struct sink {
 	size_t len, cap;
 	size_t max;   /* the most body bytes kept; more aborts the transfer */
 	int over;     /* the body passed max */
+	int stream;             /* a streamed answer: its connection is not reused */
+	http_piece_fn on_piece; /* NULL, or told of each piece as it arrives */
+	void *arg;
+	double last_ms;         /* when the last piece arrived */
 };
 
 /* The cap on one response body, in MiB: $TPSDB_MAX_RESPONSE_MB (1 to 4096), else
@@ -63,6 +69,9 @@ static size_t on_data(char *p, size_t size, size_t n, void *arg)
 	memcpy(s->buf + s->len, p, add);
 	s->len += add;
 	s->buf[s->len] = '\0';
+	s->last_ms = tps_mono_ms();
+	if (s->on_piece)
+		s->on_piece(s->arg, p, add, s->last_ms);
 	return add;
 }
 
@@ -133,19 +142,28 @@ static enum http_fail classify(CURLcode rc)
 }
 
 static int perform(struct http *h, const char *path, const char *body, long timeout_ms,
-		   struct http_reply *r)
+		   int stream, http_piece_fn on_piece, void *arg, struct http_reply *r)
 {
 	struct sink s = { 0 };
 	char *url = tps_xasprintf("%s%s", h->base, path);
+	curl_off_t pre_us = 0;
+	const char *type = NULL;
 	CURLcode rc;
 	double t0;
 
 	memset(r, 0, sizeof(*r));
 	s.max = max_body_bytes();
+	s.stream = stream;
+	s.on_piece = on_piece;
+	s.arg = arg;
+	s.last_ms = NAN;
 	h->errbuf[0] = '\0';
 	curl_easy_setopt(h->curl, CURLOPT_URL, url);
 	curl_easy_setopt(h->curl, CURLOPT_WRITEDATA, &s);
 	curl_easy_setopt(h->curl, CURLOPT_TIMEOUT_MS, timeout_ms > 0 ? timeout_ms : 0L);
+	/* llama-server closes the connection after a streamed answer; reusing it races
+	 * that close ("Connection died"), so a stream gets a connection of its own. */
+	curl_easy_setopt(h->curl, CURLOPT_FORBID_REUSE, s.stream ? 1L : 0L);
 	curl_easy_setopt(h->curl, CURLOPT_CONNECTTIMEOUT_MS,
 			 timeout_ms > 0 && timeout_ms < 10000 ? timeout_ms : 10000L);
 	if (body) {
@@ -159,6 +177,11 @@ static int perform(struct http *h, const char *path, const char *body, long time
 	t0 = tps_mono_ms();
 	rc = curl_easy_perform(h->curl);
 	r->wall_ms = tps_mono_ms() - t0;
+	/* libcurl's own clock, relative to the same start: connected, request next. */
+	if (curl_easy_getinfo(h->curl, CURLINFO_PRETRANSFER_TIME_T, &pre_us) != CURLE_OK)
+		pre_us = 0;
+	r->sent_ms = t0 + (double)pre_us / 1000;
+	r->last_ms = s.last_ms;
 	free(url);
 	r->body = s.buf ? s.buf : tps_xstrdup("");
 	r->len = s.len;
@@ -176,18 +199,26 @@ static int perform(struct http *h, const char *path, const char *body, long time
 		return -1;
 	}
 	curl_easy_getinfo(h->curl, CURLINFO_RESPONSE_CODE, &r->status);
+	if (curl_easy_getinfo(h->curl, CURLINFO_CONTENT_TYPE, &type) == CURLE_OK && type)
+		r->event_stream = !strncasecmp(type, "text/event-stream", 17);
 	return 0;
 }
 
 int http_get(struct http *h, const char *path, long timeout_ms, struct http_reply *r)
 {
-	return perform(h, path, NULL, timeout_ms, r);
+	return perform(h, path, NULL, timeout_ms, 0, NULL, NULL, r);
 }
 
 int http_post_json(struct http *h, const char *path, const char *body, long timeout_ms,
 		   struct http_reply *r)
 {
-	return perform(h, path, body, timeout_ms, r);
+	return perform(h, path, body, timeout_ms, 0, NULL, NULL, r);
+}
+
+int http_post_stream(struct http *h, const char *path, const char *body, long timeout_ms,
+		     http_piece_fn on_piece, void *arg, struct http_reply *r)
+{
+	return perform(h, path, body, timeout_ms, 1, on_piece, arg, r);
 }
 
 void http_reply_release(struct http_reply *r)

@@ -25,7 +25,13 @@ struct http_reply {
 	long status;          /* HTTP status, 0 when none came back */
 	char *body;           /* NUL-terminated, owned; "" when empty */
 	size_t len;
-	double wall_ms;       /* client wall time of the whole exchange */
+	double wall_ms;       /* client wall time of the whole exchange: from the call
+				 to its return, connection set-up included */
+	double sent_ms;       /* tps_mono_ms() when the request went out: the call's
+				 start plus libcurl's pre-transfer time (connected) */
+	double last_ms;       /* tps_mono_ms() when the last body byte arrived; NAN
+				 when none did */
+	int event_stream;     /* Content-Type text/event-stream: a streamed answer */
 	enum http_fail fail;
 	char error[256];      /* libcurl's message when fail != NONE, else "" */
 };
@@ -51,6 +57,16 @@ const char *http_base(const struct http *h);
 int http_get(struct http *h, const char *path, long timeout_ms, struct http_reply *r);
 int http_post_json(struct http *h, const char *path, const char *body, long timeout_ms,
 		   struct http_reply *r);
+
+/* http_post_json() that also hands each piece of the body to on_piece as it
+ * arrives, with the tps_mono_ms() of its arrival; the body is kept in r as well
+ * (under the same cap), and the same timeout_ms bounds the whole stream, so a
+ * server that stops sending mid-stream fails as HTTP_FAIL_TIMEOUT. The connection
+ * is closed after it (llama-server closes it after a stream anyway): the next
+ * request connects afresh, which wall_ms counts and sent_ms leaves out. */
+typedef void (*http_piece_fn)(void *arg, const char *p, size_t n, double t_ms);
+int http_post_stream(struct http *h, const char *path, const char *body, long timeout_ms,
+		     http_piece_fn on_piece, void *arg, struct http_reply *r);
 
 void http_reply_release(struct http_reply *r);
 

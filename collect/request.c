@@ -33,7 +33,9 @@ char *request_body(const struct request_opts *o, const char *text)
 	cJSON_AddNumberToObject(root, "temperature", 0);
 	cJSON_AddNumberToObject(root, "seed", (double)o->seed);
 	cJSON_AddFalseToObject(root, "cache_prompt");
-	cJSON_AddFalseToObject(root, "stream");
+	/* Streamed, so that the collector's own clock sees each token arrive
+	 * (collect/stream.h); the final message carries the same timings. */
+	cJSON_AddTrueToObject(root, "stream");
 	if (o->ban_byte_tokens) {
 		/* [id, false] is llama-server's "never sample this token". */
 		bias = cJSON_AddArrayToObject(root, "logit_bias");

@@ -20,8 +20,9 @@ struct request_opts {
 /* "/completion" or "/v1/chat/completions", static. */
 const char *request_path(const struct request_opts *o);
 /* The JSON body for text: prompt (or one user message), n_predict (and max_tokens
- * on the chat route), ignore_eos true, temperature 0, the seed, cache_prompt false
- * and, when asked, the logit_bias ban. Caller frees. Pure. */
+ * on the chat route), ignore_eos true, temperature 0, the seed, cache_prompt false,
+ * stream true (server-sent events, collect/stream.h) and, when asked, the
+ * logit_bias ban. Caller frees. Pure. */
 char *request_body(const struct request_opts *o, const char *text);
 /* What an error answer says: error.message (or a string "error") of a JSON body,
  * else the body itself cut to 200 bytes with control characters blanked, else

@@ -18,7 +18,8 @@ static const char *const csv_header[] = {
 	"prompt", "prompt_hash", "rep", "seq", "cache_n", "prompt_n", "prompt_ms",
 	"prompt_per_second", "predicted_n", "predicted_ms", "predicted_per_second",
 	"draft_n", "draft_n_accepted", "wall_ms", "http_status", "error", "stop_type",
-	"output_hash", "flags", "flag_names", "timings",
+	"output_hash", "flags", "flag_names", "timings", "client_ttft_ms",
+	"client_decode_per_second", "client_e2e_ms",
 };
 #define CSV_NCOLS (sizeof(csv_header) / sizeof(csv_header[0]))
 
@@ -126,6 +127,9 @@ static void csv_row(FILE *f, const struct run_rec *r, const struct sample_rec *s
 	}
 	csv_str(f, names);
 	csv_str(f, s->timings);
+	csv_dbl(f, s->client_ttft_ms);
+	csv_dbl(f, s->client_decode_per_second);
+	csv_dbl(f, s->client_e2e_ms);
 	fputs("\r\n", f);
 }
 

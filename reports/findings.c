@@ -3,6 +3,7 @@
  * smallest predicted_n of a truncated decode, the largest cache_n and so on), so
  * one line says both what went wrong and by how much. */
 #include "reports/findings.h"
+#include "analyze/clock.h"
 #include "reports/tail.h"
 #include "schema/record.h"
 #include "tpsdb.h"
@@ -40,7 +41,8 @@ static void add(struct findings *fs, const struct catalog_quality *q, const char
 	f->detail = detail;
 	f->run_level = !strcmp(kind, "load-failed") || !strcmp(kind, "partial") ||
 		       !strcmp(kind, "interrupted") || !strcmp(kind, "orphaned") ||
-		       !strcmp(kind, "outlier-instance") || env_kind(kind);
+		       !strcmp(kind, "outlier-instance") || !strcmp(kind, "timings-disagree") ||
+		       env_kind(kind);
 }
 
 void findings_add_outlier(struct findings *fs, const char *run, const char *engine,
@@ -55,6 +57,22 @@ void findings_add_outlier(struct findings *fs, const char *run, const char *engi
 	add(fs, &q, "outlier-instance", 1, 1, tps_xasprintf(
 		    "outlier instance: %s %.1f tok/s against %.1f, the median of its pool's "
 		    "instances; compare and gate leave it out", metric, value, median));
+}
+
+void findings_add_clock(struct findings *fs, const char *run, const char *engine,
+			const char *model, const struct clock_check *c)
+{
+	struct catalog_quality q;
+
+	memset(&q, 0, sizeof(q));
+	q.uuid = (char *)run;
+	q.engine = (char *)engine;
+	q.model = (char *)model;
+	add(fs, &q, "timings-disagree", 1, 1, tps_xasprintf(
+		    "timings disagree: the server reports a decode of %.1f tok/s, the client's "
+		    "clock saw %.1f tok/s (%+.0f%%, more than the %.0f%% allowed; medians of %zu "
+		    "samples); the engine's timings are not the tokens' pace", c->server,
+		    c->client, 100 * c->share, 100 * CLOCK_DISAGREE_SHARE, c->n));
 }
 
 /* The last line of a server log, at most 200 bytes of it. */

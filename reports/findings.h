@@ -16,7 +16,8 @@ struct finding {
 	char *run, *engine, *model; /* copies of the row's uuid and labels */
 	const char *kind;           /* static: a flag name of record_flag_name(), or
 				       "load-failed", "partial", "interrupted",
-				       "outlier-instance", or an environment finding of
+				       "outlier-instance", "timings-disagree", or an
+				       environment finding of
 				       record_env_flag_name() */
 	int64_t count, total;       /* samples; 1 of 1 for a finding about the run */
 	char *detail;               /* e.g. "truncated decode (predicted_n 40 < n_predict 256)" */
@@ -40,6 +41,12 @@ void findings_add(struct findings *fs, const struct catalog_quality *q);
  * against the pool's median. Copies what it keeps. */
 void findings_add_outlier(struct findings *fs, const char *run, const char *engine,
 			  const char *model, const char *metric, double value, double median);
+
+/* Appends a "timings-disagree" finding about run: the medians of its server's
+ * decode rate and of the client clock's, as analyze/clock.h judged them. */
+struct clock_check;
+void findings_add_clock(struct findings *fs, const char *run, const char *engine,
+			const char *model, const struct clock_check *c);
 
 /* findings_add() for each of the n rows of q, in their order. */
 void findings_build(struct findings *fs, const struct catalog_quality *q, size_t n);

@@ -347,14 +347,47 @@ static const char quality_sql[] =
 	"max(CASE WHEN x.flags & :cached THEN x.cache_n END), "
 	"min(CASE WHEN x.flags & :short THEN x.prompt_n END), "
 	"min(CASE WHEN x.flags & :failed THEN coalesce(x.error, 'HTTP ' || x.http_status) END), "
-	"max(CASE WHEN x.flags & :degen THEN x.repeat_share END), r.env_flags, r.env "
+	"max(CASE WHEN x.flags & :degen THEN x.repeat_share END), r.env_flags, r.env, r.id "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id LEFT JOIN sample x ON x.run_id=r.id "
 	"WHERE " RUN_FILTER_SQL "GROUP BY r.id ORDER BY r.started_at, r.id";
 
+static const char clock_sql[] =
+	"SELECT predicted_per_second, client_decode_per_second FROM sample "
+	"WHERE run_id=:run AND predicted_per_second IS NOT NULL "
+	"AND client_decode_per_second IS NOT NULL AND flags & :spoils = 0 ORDER BY id";
+
+/* The pairs of decode rates of run_id into q. */
+static int quality_clock(struct store *s, int64_t run_id, struct catalog_quality *q)
+{
+	sqlite3_stmt *st = store_stmt(s, clock_sql);
+	size_t cap = 0;
+	int rc;
+
+	if (!st)
+		return -1;
+	store_bind_i64(st, ":run", run_id);
+	store_bind_i64(st, ":spoils", SAMPLE_SPOILS_TG);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (q->n_clock == cap) {
+			cap = cap ? 2 * cap : 16;
+			q->tg_server = tps_xrealloc(q->tg_server, cap * sizeof(double));
+			q->tg_client = tps_xrealloc(q->tg_client, cap * sizeof(double));
+		}
+		q->tg_server[q->n_clock] = sqlite3_column_double(st, 0);
+		q->tg_client[q->n_clock++] = sqlite3_column_double(st, 1);
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot read the decode rates of the client's clock");
+	return 0;
+}
+
 int catalog_quality(struct store *s, const struct run_filter *f,
 		    struct catalog_quality **out, size_t *n)
 {
+	int64_t *ids = NULL;
+	size_t k;
 	static const char *const fnames[CATALOG_NFLAGS] = { ":f0", ":f1", ":f2", ":f3", ":f4",
 								     ":f5", ":f6" };
 	struct catalog_quality *qs = NULL;
@@ -399,10 +432,18 @@ int catalog_quality(struct store *s, const struct run_filter *f,
 		q->env_flags = (unsigned)sqlite3_column_int64(st, c++);
 		q->env = store_col_text(st, c++);
 		record_env_facts(q->env, &q->facts);
+		ids = tps_xrealloc(ids, nq * sizeof(*ids));
+		ids[nq - 1] = sqlite3_column_int64(st, c++);
 	}
 	if (rc != SQLITE_DONE) {
 		store_fail(s, "cannot read data-quality findings");
 		goto out;
+	}
+	sqlite3_reset(st);
+	st = NULL;
+	for (k = 0; k < nq; k++) {
+		if (quality_clock(s, ids[k], &qs[k]) < 0)
+			goto out;
 	}
 	*out = qs;
 	*n = nq;
@@ -411,6 +452,7 @@ int catalog_quality(struct store *s, const struct run_filter *f,
 out:
 	if (st)
 		sqlite3_reset(st);
+	free(ids);
 	catalog_quality_free(qs, nq);
 	return ret;
 }
@@ -427,6 +469,8 @@ void catalog_quality_free(struct catalog_quality *q, size_t n)
 		free(q[i].load_error);
 		free(q[i].failed_example);
 		free(q[i].env);
+		free(q[i].tg_server);
+		free(q[i].tg_client);
 	}
 	free(q);
 }

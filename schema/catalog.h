@@ -100,6 +100,11 @@ struct catalog_quality {
 					    0007); analyze/envrule.h derives them from facts */
 	char *env;                       /* the run's environment facts (JSON), or NULL */
 	struct env_facts facts;          /* ... as a rule reads them */
+	/* Migration 0010: the decode rates of its samples that have both the server's
+	 * and the client clock's and spoil no decode (SAMPLE_SPOILS_TG), pairwise;
+	 * analyze/clock.h judges them. Heap arrays of n_clock, NULL when none. */
+	double *tg_server, *tg_client;
+	size_t n_clock;
 };
 
 /* The summary of every run that matches f, in start order, heap array freed with

@@ -23,7 +23,8 @@ static const char samples_sql[] =
 	"SELECT p.name, p.text_hash, x.rep, x.seq, x.cache_n, x.prompt_n, x.prompt_ms, "
 	"x.prompt_per_second, x.predicted_n, x.predicted_ms, x.predicted_per_second, "
 	"x.draft_n, x.draft_n_accepted, x.wall_ms, x.http_status, x.error, x.stop_type, "
-	"x.output_hash, x.timings, x.flags, x.repeat_share FROM sample x JOIN prompt p ON p.id=x.prompt_id "
+	"x.output_hash, x.timings, x.flags, x.repeat_share, x.client_ttft_ms, x.client_decode_per_second, "
+	"x.client_e2e_ms FROM sample x JOIN prompt p ON p.id=x.prompt_id "
 	"WHERE x.run_id=:run ORDER BY x.id";
 
 static void row_to_run(sqlite3_stmt *st, struct run_rec *r)
@@ -106,6 +107,9 @@ static void row_to_sample(sqlite3_stmt *st, struct sample_rec *s)
 	s->timings = store_col_text(st, c++);
 	s->flags = (unsigned)sqlite3_column_int64(st, c++);
 	s->repeat_share = store_col_double(st, c++);
+	s->client_ttft_ms = store_col_double(st, c++);
+	s->client_decode_per_second = store_col_double(st, c++);
+	s->client_e2e_ms = store_col_double(st, c++);
 }
 
 int store_runs_foreach(struct store *s, const struct run_filter *f,

@@ -50,6 +50,7 @@ void sample_rec_init(struct sample_rec *s)
 	s->cache_n = s->prompt_n = s->predicted_n = s->draft_n = s->draft_n_accepted = TPS_NULL;
 	s->prompt_ms = s->prompt_per_second = s->predicted_ms = s->predicted_per_second = NAN;
 	s->wall_ms = NAN;
+	s->client_ttft_ms = s->client_decode_per_second = s->client_e2e_ms = NAN;
 	s->repeat_share = NAN;
 	s->http_status = TPS_NULL;
 }

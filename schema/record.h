@@ -106,7 +106,12 @@ struct sample_rec {
 	int64_t rep, seq;
 	int64_t cache_n, prompt_n, predicted_n, draft_n, draft_n_accepted;
 	double prompt_ms, prompt_per_second, predicted_ms, predicted_per_second;
-	double wall_ms;
+	double wall_ms;       /* client: the whole exchange, connection set-up included */
+	/* Migration 0010: the collector's monotonic clock over a streamed answer
+	 * (collect/stream.h); NAN when not measured (old runs, plain responses). */
+	double client_ttft_ms;           /* request sent -> first streamed token */
+	double client_decode_per_second; /* tokens after the first / (last - first token) */
+	double client_e2e_ms;            /* request sent -> last byte; <= wall_ms */
 	int64_t http_status;
 	char *error, *stop_type, *output_hash;
 	char *timings; /* raw JSON of the timings object */

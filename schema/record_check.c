@@ -210,6 +210,9 @@ int record_check_sample(const struct sample_rec *s, char *err, size_t errlen)
 		{ "predicted_ms", s->predicted_ms, RECORD_MAX_MS },
 		{ "predicted_per_second", s->predicted_per_second, RECORD_MAX_RATE },
 		{ "wall_ms", s->wall_ms, RECORD_MAX_MS },
+		{ "client_ttft_ms", s->client_ttft_ms, RECORD_MAX_MS },
+		{ "client_decode_per_second", s->client_decode_per_second, RECORD_MAX_RATE },
+		{ "client_e2e_ms", s->client_e2e_ms, RECORD_MAX_MS },
 	};
 	size_t i;
 

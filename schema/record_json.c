@@ -120,6 +120,9 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 		put_i64(o, "draft_n", s->draft_n);
 		put_i64(o, "draft_n_accepted", s->draft_n_accepted);
 		put_dbl(o, "wall_ms", s->wall_ms);
+		put_dbl(o, "client_ttft_ms", s->client_ttft_ms);
+		put_dbl(o, "client_decode_per_second", s->client_decode_per_second);
+		put_dbl(o, "client_e2e_ms", s->client_e2e_ms);
 		put_i64(o, "http_status", s->http_status);
 		put_str(o, "error", s->error);
 		put_str(o, "stop_type", s->stop_type);
@@ -298,6 +301,10 @@ static int read_sample(const cJSON *o, struct sample_rec *s, char *err, size_t e
 	    get_i64(o, "draft_n", &s->draft_n, err, errlen) < 0 ||
 	    get_i64(o, "draft_n_accepted", &s->draft_n_accepted, err, errlen) < 0 ||
 	    get_dbl(o, "wall_ms", &s->wall_ms, err, errlen) < 0 ||
+	    get_dbl(o, "client_ttft_ms", &s->client_ttft_ms, err, errlen) < 0 ||
+	    get_dbl(o, "client_decode_per_second", &s->client_decode_per_second, err,
+		    errlen) < 0 ||
+	    get_dbl(o, "client_e2e_ms", &s->client_e2e_ms, err, errlen) < 0 ||
 	    get_i64(o, "http_status", &s->http_status, err, errlen) < 0 ||
 	    get_str(o, "error", &s->error, err, errlen) < 0 ||
 	    get_str(o, "stop_type", &s->stop_type, err, errlen) < 0 ||

@@ -16,7 +16,8 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MODES = ["ok", "hang", "reset", "garbage", "no-timings", "http500", "die",
-         "slow-load", "never-ready", "load-fail", "endless", "props-bad-utf8"]
+         "slow-load", "never-ready", "load-fail", "endless", "props-bad-utf8",
+         "stall-stream", "truncated-stream"]
 
 
 def parse_args(argv):
@@ -41,6 +42,9 @@ def parse_args(argv):
                    help="slow-load: answer 503 Loading model for this long")
     p.add_argument("--delay-ms", type=float, default=0,
                    help="sleep this long before each good answer")
+    p.add_argument("--token-ms", type=float, default=0,
+                   help="a streamed answer: sleep this long between token events "
+                        "(0: every event in one write, as a burst)")
     p.add_argument("--lifetime", type=float, default=300)
     p.add_argument("--answer", choices=("text", "loop"), default="text",
                    help="loop: the generated text is one short piece repeated, as a "
@@ -106,6 +110,37 @@ def good_body(state, req, chat):
             "timings": timings}
 
 
+def stream_events(state, req, chat):
+    """The events of a streamed answer, as llama-server sends them: one per token
+    (its piece of the text, one token id), then the final message with the timings
+    and an empty content (the text was streamed); the chat route's OpenAI chunks
+    and "[DONE]" there."""
+    body = good_body(state, req, chat)
+    n = body["timings"]["predicted_n"]
+    if chat:
+        text = body["choices"][0]["message"]["content"]
+    else:
+        text = body["content"]
+    cut = [len(text) * i // max(n, 1) for i in range(n + 1)]
+    pieces = [text[cut[i]:cut[i + 1]] for i in range(n)]
+    events = []
+    for i, piece in enumerate(pieces):
+        if chat:
+            events.append({"choices": [{"finish_reason": None, "index": 0,
+                                        "delta": {"content": piece}}],
+                           "object": "chat.completion.chunk"})
+        else:
+            events.append({"index": 0, "content": piece, "tokens": [100 + i],
+                           "stop": False, "tokens_predicted": i + 1})
+    if chat:
+        final = {"choices": [{"finish_reason": "length", "index": 0, "delta": {}}],
+                 "model": body["model"], "object": "chat.completion.chunk",
+                 "timings": body["timings"]}
+    else:
+        final = dict(body, content="", tokens=[], stop=True)
+    return events, final
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     state = None
@@ -126,6 +161,44 @@ class Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
+
+    def send_chunk(self, data):
+        self.wfile.write(b"%x\r\n" % len(data) + data + b"\r\n")
+        self.wfile.flush()
+
+    def send_stream(self, req, chat, mode):
+        """A streamed answer in chunked encoding. stall-stream stops sending after
+        half of the tokens and holds the connection; truncated-stream ends the body
+        cleanly there, without the final message."""
+        st = self.state
+        events, final = stream_events(st, req, chat)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        if mode in ("stall-stream", "truncated-stream"):
+            events = events[:len(events) // 2]
+            log("%s after %d tokens" % (mode, len(events)))
+        else:
+            events.append(final)
+        frames = [b"data: " + json.dumps(e).encode() + b"\n\n" for e in events]
+        if chat and mode == "ok":
+            frames.append(b"data: [DONE]\n\n")
+        try:
+            if st.args.token_ms > 0:
+                for f in frames:
+                    self.send_chunk(f)
+                    time.sleep(st.args.token_ms / 1000.0)
+            else:
+                self.send_chunk(b"".join(frames))
+            if mode == "stall-stream":
+                time.sleep(st.args.lifetime)
+                return
+            self.wfile.write(b"0\r\n\r\n")
+        except OSError:
+            self.close_connection = True
+        if mode == "truncated-stream":
+            self.close_connection = True
 
     def do_GET(self):
         st = self.state
@@ -206,6 +279,9 @@ class Handler(BaseHTTPRequestHandler):
             return
         if st.args.delay_ms > 0:
             time.sleep(st.args.delay_ms / 1000.0)
+        if req.get("stream") is True:
+            self.send_stream(req, self.path != "/completion", mode)
+            return
         self.send_json(200, good_body(st, req, self.path != "/completion"))
 
 

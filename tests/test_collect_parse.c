@@ -101,6 +101,8 @@ static void test_collect_parse_request(void **state)
 	assert_int_equal(cJSON_GetObjectItem(root, "temperature")->valueint, 0);
 	assert_int_equal(cJSON_GetObjectItem(root, "seed")->valueint, 42);
 	assert_true(cJSON_IsFalse(cJSON_GetObjectItem(root, "cache_prompt")));
+	/* Streamed: the client's clock sees each token (collect/stream.h). */
+	assert_true(cJSON_IsTrue(cJSON_GetObjectItem(root, "stream")));
 	assert_null(cJSON_GetObjectItem(root, "logit_bias"));
 	assert_null(cJSON_GetObjectItem(root, "messages"));
 	cJSON_Delete(root);

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# t0960-collect-stream-real.sh: a streamed collect against the real CPU llama-server
+# (scripts/llama-server.sh, cached) and the tiny model, on a free port: every sample
+# keeps the server's timings from the stream's final message and the client's clock
+# beside them (ttft, decode rate, e2e), ordered as the clock must order them
+# (prompt_ms <= ttft <= e2e <= wall_ms); the two decode rates agree, so check finds
+# no timings-disagree; export carries the client fields.
+. "$TPSDB_SRC/tests/cli/collect-lib.sh"
+need jq
+
+cache=${TPSDB_CACHE:-$HOME/.cache/tpsdb}
+mkdir -p "$cache"
+if ! dir=$("$TPSDB_SRC/scripts/llama-server.sh" 2>"$T/build.log" | tail -n 1) ||
+	[ ! -x "$dir/bin/llama-server" ]; then
+	tail -n 20 "$T/build.log" >&2
+	skip "no llama-server could be built here"
+fi
+L=$T/llama-server
+ln -s "$dir/bin/llama-server" "$L"
+tiny=$cache/tpsdb-collect-tiny-F16.gguf
+"$TPSDB_SRC/scripts/tiny-model.sh" "$tiny" >/dev/null 2>"$T/tiny.log" ||
+	{ cat "$T/tiny.log" >&2; fail "scripts/tiny-model.sh failed"; }
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+
+printf '## one\nWrite a C function that parses an ISO 8601 date.\n\n## two\nSay something.\n' >"$T/p.txt"
+run_tpsdb collect --engine ours="$L" --model tiny="$tiny" --prompts "$T/p.txt" --reps 3 \
+	--n-predict 64 --port "$port" --out-dir "$OUT" --tag t0960
+[ "$rc" = 0 ] || { tail -n 20 "$T/stderr" >&2; fail "exit status $rc"; }
+pgrep -f "^$L --host " >/dev/null && fail "a llama-server outlived tpsdb"
+
+expect_eq "$(q "SELECT count(*) FROM sample")" 6 "samples"
+# The final message's timings, as a plain answer gave them.
+expect_eq "$(q "SELECT count(*) FROM sample WHERE error IS NULL AND http_status=200
+	AND predicted_n=64 AND stop_type='limit' AND timings LIKE '{%' AND prompt_n > 0
+	AND predicted_per_second > 0 AND length(output_hash)=64")" 6 "server timings kept"
+expect_eq "$(q "SELECT count(*) FROM sample WHERE client_ttft_ms > 0
+	AND client_ttft_ms >= prompt_ms AND client_e2e_ms >= client_ttft_ms
+	AND client_e2e_ms <= wall_ms AND client_decode_per_second > 0")" 6 "client clock"
+# Greedy decoding: a prompt's text, streamed, is the same every repetition.
+expect_eq "$(q "SELECT count(DISTINCT output_hash) FROM sample")" 2 "one text per prompt"
+
+run_tpsdb check --json
+expect_eq "$(jq -r '[.findings[] | select(.kind == "timings-disagree")] | length' "$T/stdout")" \
+	0 "a clean run's rates agree: $(q "SELECT predicted_per_second || '/' ||
+	client_decode_per_second FROM sample" | tr '\n' ' ')"
+run_tpsdb export --format jsonl
+expect_eq "$(jq -c '[.samples[] | (.client_ttft_ms > 0 and .client_decode_per_second > 0
+	and .client_e2e_ms > 0)] | all' "$T/stdout")" true "export carries the client clock"
+echo ok
