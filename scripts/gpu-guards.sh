@@ -23,40 +23,6 @@ set -euo pipefail
 . "$(dirname "$0")/gpu-lib.sh"
 gpu_init /tmp/gpu-guards-out /tmp/gpu-rounds
 step=${1:-}
-busy="$work/gpu-busy"
-
-# A second compute process: kernels over every SM, each ~0.1 s, for $1 seconds at
-# most (the script kills it sooner).
-busy_build() {
-	cat >"$work/gpu-busy.cu" <<'EOC'
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-__global__ void spin(float *x, int n)
-{
-	int i = blockIdx.x * blockDim.x + threadIdx.x;
-	float v = x[i];
-	for (int k = 0; k < n; k++)
-		v = v * 1.0000001f + 0.5f;
-	x[i] = v;
-}
-int main(int argc, char **argv)
-{
-	time_t end = time(NULL) + (argc > 1 ? atoi(argv[1]) : 300);
-	float *x;
-	if (cudaMalloc(&x, 4096 * 256 * sizeof(float)) != cudaSuccess)
-		return 1;
-	cudaMemset(x, 0, 4096 * 256 * sizeof(float));
-	while (time(NULL) < end) {
-		spin<<<4096, 256>>>(x, 20000);
-		cudaDeviceSynchronize();
-	}
-	return 0;
-}
-EOC
-	nvcc -O2 -arch=sm_90 -o "$busy" "$work/gpu-busy.cu"
-}
-
 build() {
 	GPU_DIR=$g OUT=$out WORK=$work scripts/gpu-rounds.sh build
 	log "building the busy program"

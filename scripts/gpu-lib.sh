@@ -16,40 +16,81 @@ gpu_init() {
 	export PATH=/usr/local/cuda/bin:$PATH
 	tpsdb="$PWD/$g/tpsdb"
 	server="$work/build/bin/llama-server"
+	busy="$work/gpu-busy"
 }
 
 # log <words>: one line, after the seconds since the script started, on stderr and
 # in $out/steps.log.
 log() { printf '[%4ds] %s\n' "$SECONDS" "$*" | tee -a "$out/steps.log" >&2; }
 
-# gpu_build_start: records the GPU, unpacks the llama.cpp source into $work/src and
-# starts the build of llama-server with CUDA (sm_90) in the background, its output
-# in $work/build.log. gpu_build_wait waits for it: on a failure the log's tail goes
-# to $out/build-tail.log and the script exits 1.
+# gpu_build_start [<source tgz> <name> <jobs>]: records the GPU, unpacks the llama.cpp
+# source (default $g/src.tgz) into $work/src[-<name>] and starts the build of
+# llama-server with CUDA (sm_90) in the background into $work/build[-<name>], its
+# output in $work/build[-<name>].log. gpu_build_wait waits for every build started:
+# on a failure the log's tail goes to $out/build-tail.log and the script exits 1.
+gpu_build_pids=()
 gpu_build_start() {
+	local tgz=${1:-$g/src.tgz} sfx=${2:+-$2} jobs=${3:-$(nproc)}
 	nvidia-smi >"$out/nvidia-smi.txt" 2>&1 || true
 	log "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
-	mkdir -p "$work/src"
-	tar xzf "$g/src.tgz" -C "$work/src"
-	log "building llama-server (CUDA, sm_90) in the background"
+	mkdir -p "$work/src$sfx"
+	tar xzf "$tgz" -C "$work/src$sfx"
+	log "building llama-server$sfx (CUDA, sm_90) in the background"
 	(
-		cmake -S "$work/src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+		cmake -S "$work/src$sfx" -B "$work/build$sfx" -G Ninja -DCMAKE_BUILD_TYPE=Release \
 			-DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
 			-DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_APP=OFF \
 			-DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF \
 			-DLLAMA_LLGUIDANCE=OFF -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 &&
-		cmake --build "$work/build" --target llama-server -j"$(nproc)"
-	) >"$work/build.log" 2>&1 &
-	gpu_build_pid=$!
+		cmake --build "$work/build$sfx" --target llama-server -j"$jobs"
+	) >"$work/build$sfx.log" 2>&1 &
+	gpu_build_pids+=("$!:$sfx")
 }
 
 gpu_build_wait() {
-	if ! wait "$gpu_build_pid"; then
-		tail -30 "$work/build.log" >"$out/build-tail.log"
-		log "llama-server build failed"
-		exit 1
-	fi
-	log "llama-server built: $("$server" --version 2>&1 | tail -1)"
+	local p sfx
+	for p in "${gpu_build_pids[@]}"; do
+		sfx=${p#*:}
+		if ! wait "${p%%:*}"; then
+			tail -30 "$work/build$sfx.log" >"$out/build-tail$sfx.log"
+			log "llama-server$sfx build failed"
+			exit 1
+		fi
+		log "llama-server$sfx built: $("$work/build$sfx/bin/llama-server" --version 2>&1 | tail -1)"
+	done
+	gpu_build_pids=()
+}
+
+# busy_build: $busy (gpu_init sets it), a second compute process: kernels over
+# every SM, each ~0.1 s, for $1 seconds at most (its caller kills it sooner).
+busy_build() {
+	cat >"$work/gpu-busy.cu" <<'EOC'
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+__global__ void spin(float *x, int n)
+{
+	int i = blockIdx.x * blockDim.x + threadIdx.x;
+	float v = x[i];
+	for (int k = 0; k < n; k++)
+		v = v * 1.0000001f + 0.5f;
+	x[i] = v;
+}
+int main(int argc, char **argv)
+{
+	time_t end = time(NULL) + (argc > 1 ? atoi(argv[1]) : 300);
+	float *x;
+	if (cudaMalloc(&x, 4096 * 256 * sizeof(float)) != cudaSuccess)
+		return 1;
+	cudaMemset(x, 0, 4096 * 256 * sizeof(float));
+	while (time(NULL) < end) {
+		spin<<<4096, 256>>>(x, 20000);
+		cudaDeviceSynchronize();
+	}
+	return 0;
+}
+EOC
+	nvcc -O2 -arch=sm_90 -o "$busy" "$work/gpu-busy.cu"
 }
 
 # gpu_prompts <file> <comment>: three of the prompt kinds (code, explanation, math)
