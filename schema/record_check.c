@@ -210,6 +210,10 @@ int record_check_sample(const struct sample_rec *s, char *err, size_t errlen)
 		{ "predicted_ms", s->predicted_ms, RECORD_MAX_MS },
 		{ "predicted_per_second", s->predicted_per_second, RECORD_MAX_RATE },
 		{ "wall_ms", s->wall_ms, RECORD_MAX_MS },
+		/* The rates tpsdb compares (record_rate()), bounded as the raw ones are:
+		 * a count over a near-zero time is a damaged sample, not a fast one. */
+		{ "prompt_n / prompt_ms", record_pp_rate(s), RECORD_MAX_RATE },
+		{ "predicted_n / predicted_ms", record_tg_rate(s), RECORD_MAX_RATE },
 	};
 	size_t i;
 
