@@ -246,18 +246,23 @@ static void sample_from_reply(struct sample_rec *smp, const struct http_reply *r
 
 static void tally_sample(struct tally *t, const struct sample_rec *smp)
 {
+	double pp, tg;
+
 	if (smp->flags & SAMPLE_FAILED) {
 		t->n_failed++;
 		return;
 	}
 	t->n_ok++;
-	if (!(smp->flags & SAMPLE_SPOILS_PP) && !isnan(smp->prompt_per_second)) {
+	/* The rates the store keeps (schema/record.h), not the engine's own words. */
+	pp = record_pp_rate(smp);
+	tg = record_tg_rate(smp);
+	if (!(smp->flags & SAMPLE_SPOILS_PP) && !isnan(pp)) {
 		t->pp = tps_xrealloc(t->pp, (t->n_pp + 1) * sizeof(*t->pp));
-		t->pp[t->n_pp++] = smp->prompt_per_second;
+		t->pp[t->n_pp++] = pp;
 	}
-	if (!(smp->flags & SAMPLE_SPOILS_TG) && !isnan(smp->predicted_per_second)) {
+	if (!(smp->flags & SAMPLE_SPOILS_TG) && !isnan(tg)) {
 		t->tg = tps_xrealloc(t->tg, (t->n_tg + 1) * sizeof(*t->tg));
-		t->tg[t->n_tg++] = smp->predicted_per_second;
+		t->tg[t->n_tg++] = tg;
 	}
 	if (smp->draft_n != TPS_NULL && smp->draft_n_accepted != TPS_NULL) {
 		t->drafted += smp->draft_n;

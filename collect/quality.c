@@ -8,16 +8,18 @@ unsigned quality_assess(const struct run_rec *run, const struct sample_rec *smp)
 {
 	unsigned f = 0;
 	int is_bench = run->endpoint && !strcmp(run->endpoint, "llama-bench");
+	/* Whether each metric was measured at all, by the one definition of a rate. */
+	int has_pp = !isnan(record_pp_rate(smp)), has_tg = !isnan(record_tg_rate(smp));
 
 	if (smp->error || (smp->http_status != TPS_NULL &&
 			   (smp->http_status < 200 || smp->http_status > 299)) ||
-	    (isnan(smp->prompt_per_second) && isnan(smp->predicted_per_second))) {
+	    (!has_pp && !has_tg)) {
 		f |= SAMPLE_FAILED;
 		return f;
 	}
 	/* llama-bench rows are pure pp or pure tg tests: a prompt-less tg test has no
 	 * prefill to spoil, so only the traps of its own metric apply. */
-	if (!isnan(smp->predicted_per_second)) {
+	if (has_tg) {
 		int early_stop = smp->stop_type && (!strcmp(smp->stop_type, "eos") ||
 						      !strcmp(smp->stop_type, "word"));
 		if (run->n_predict != TPS_NULL && run->n_predict > 0) {
@@ -29,7 +31,7 @@ unsigned quality_assess(const struct run_rec *run, const struct sample_rec *smp)
 	}
 	if (!isnan(smp->repeat_share) && smp->repeat_share >= SAMPLE_DEGENERATE_SHARE)
 		f |= SAMPLE_DEGENERATE;
-	if (!isnan(smp->prompt_per_second)) {
+	if (has_pp) {
 		if (smp->cache_n != TPS_NULL && smp->cache_n > 0)
 			f |= SAMPLE_CACHED;
 		/* The guard is for server responses, whose prompt length nobody chose; a

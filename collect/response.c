@@ -104,9 +104,13 @@ static int parse_timings(struct json_span t, struct sample_rec *s, char *err, si
 	    get_count(m[T_DRAFT_ACCEPTED], keys[T_DRAFT_ACCEPTED], &s->draft_n_accepted, err,
 		      errlen) < 0)
 		return -1;
-	if (isnan(s->prompt_per_second) && isnan(s->predicted_per_second))
+	/* A rate from the counts (schema/record.h) or the engine's own: one is needed. */
+	if (isnan(record_pp_rate(s)) && isnan(record_tg_rate(s)))
 		return tps_fail(err, errlen, "'timings' has neither prompt_per_second nor "
 				"predicted_per_second");
+	if (record_pp_rate(s) > RESPONSE_MAX_RATE || record_tg_rate(s) > RESPONSE_MAX_RATE)
+		return tps_fail(err, errlen, "'timings' gives a rate above %g (tokens over "
+				"milliseconds)", RESPONSE_MAX_RATE);
 	if (s->draft_n != TPS_NULL && s->draft_n_accepted != TPS_NULL &&
 	    s->draft_n_accepted > s->draft_n)
 		return tps_fail(err, errlen, "'draft_n_accepted' (%lld) exceeds 'draft_n' (%lld)",

@@ -1,6 +1,7 @@
 /* export_csv.c: the sample rows of `tpsdb export --format csv`. Every column of run
  * and sample travels, in the store's column names, so a spreadsheet sees what
- * `tpsdb import` would restore from the JSONL form. */
+ * `tpsdb import` would restore from the JSONL form, and the rates tpsdb compares
+ * (pp_rate, tg_rate), which the JSONL form leaves out: import computes them. */
 #include "reports/export_csv.h"
 #include "reports/csv.h"
 #include "tpsdb.h"
@@ -17,8 +18,8 @@ static const char *const csv_header[] = {
 	"tag", "notes", "load_error", "log_path", "warmup", "prompt_set",
 	"prompt", "prompt_hash", "rep", "seq", "cache_n", "prompt_n", "prompt_ms",
 	"prompt_per_second", "predicted_n", "predicted_ms", "predicted_per_second",
-	"draft_n", "draft_n_accepted", "wall_ms", "http_status", "error", "stop_type",
-	"output_hash", "flags", "flag_names", "timings", "client_ttft_ms",
+	"pp_rate", "tg_rate", "draft_n", "draft_n_accepted", "wall_ms", "http_status", "error",
+	"stop_type", "output_hash", "flags", "flag_names", "timings", "client_ttft_ms",
 	"client_decode_per_second", "client_e2e_ms",
 };
 #define CSV_NCOLS (sizeof(csv_header) / sizeof(csv_header[0]))
@@ -110,6 +111,9 @@ static void csv_row(FILE *f, const struct run_rec *r, const struct sample_rec *s
 	csv_i64(f, s->predicted_n);
 	csv_dbl(f, s->predicted_ms);
 	csv_dbl(f, s->predicted_per_second);
+	/* The rates tpsdb compares (schema/record.h), beside the engine's own. */
+	csv_dbl(f, record_pp_rate(s));
+	csv_dbl(f, record_tg_rate(s));
 	csv_i64(f, s->draft_n);
 	csv_i64(f, s->draft_n_accepted);
 	csv_dbl(f, s->wall_ms);

@@ -59,7 +59,7 @@ static const char runs_sql[] =
 	") WHERE :f_limit < 0 OR rn <= :f_limit ORDER BY rn DESC";
 
 static const char rates_sql[] =
-	"SELECT prompt_per_second, predicted_per_second, flags FROM sample "
+	"SELECT pp_rate, tg_rate, flags FROM sample "
 	"WHERE run_id=:run ORDER BY id";
 
 static int run_rates(struct store *s, int64_t run_id, struct catalog_run *r)

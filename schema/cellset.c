@@ -131,7 +131,7 @@ static void push_value(struct run_values *vs, size_t *cap, int64_t prompt, int64
 static int read_samples(struct store *s, struct run *r, int values, int wall)
 {
 	static const char sql[] =
-		"SELECT prompt_id, rep, flags, prompt_per_second, predicted_per_second, draft_n,"
+		"SELECT prompt_id, rep, flags, pp_rate, tg_rate, draft_n,"
 		" draft_n_accepted, predicted_n, predicted_ms, output_hash, wall_ms"
 		" FROM sample WHERE run_id=:run ORDER BY prompt_id, rep";
 	sqlite3_stmt *st = store_stmt(s, sql);
@@ -210,10 +210,10 @@ static int read_samples(struct store *s, struct run *r, int values, int wall)
 static int read_prompts(struct store *s, struct run *r)
 {
 	static const char sql[] =
-		"SELECT p.name, avg(x.predicted_per_second), total(x.draft_n),"
+		"SELECT p.name, avg(x.tg_rate), total(x.draft_n),"
 		" total(x.draft_n_accepted) FROM sample x JOIN prompt p ON p.id=x.prompt_id"
 		" WHERE x.run_id=:run AND x.flags & :spoils = 0"
-		" AND x.predicted_per_second IS NOT NULL GROUP BY p.id ORDER BY p.name";
+		" AND x.tg_rate IS NOT NULL GROUP BY p.id ORDER BY p.name";
 	sqlite3_stmt *st = store_stmt(s, sql);
 	int rc;
 

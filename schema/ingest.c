@@ -263,14 +263,14 @@ static void bind_text_at(sqlite3_stmt *st, int i, const char *v)
 int store_sample_insert(struct store *s, int64_t run_id, const struct sample_rec *smp)
 {
 	/* Parameters are numbered in this order: ?1 is the run ... ?20 the flags, ?21
-	 * the repeat share, ?22 to ?24 the client's clock. */
+	 * the repeat share, ?22 and ?23 the rates, ?24 to ?26 the client's clock. */
 	static const char sql[] =
 		"INSERT INTO sample(run_id, prompt_id, rep, seq, cache_n, prompt_n, prompt_ms, "
 		"prompt_per_second, predicted_n, predicted_ms, predicted_per_second, draft_n, "
 		"draft_n_accepted, wall_ms, http_status, error, stop_type, output_hash, timings, "
-		"flags, repeat_share, client_ttft_ms, client_decode_per_second, client_e2e_ms) "
-		"VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,?18,?19,?20,"
-		"?21,?22,?23,?24)";
+		"flags, repeat_share, pp_rate, tg_rate, client_ttft_ms, client_decode_per_second, "
+		"client_e2e_ms) VALUES(?1,?2,?3,?4,?5,?6,?7,?8,?9,?10,?11,?12,?13,?14,?15,?16,?17,"
+		"?18,?19,?20,?21,?22,?23,?24,?25,?26)";
 	sqlite3_stmt *st;
 	int64_t pid;
 	int rc;
@@ -300,9 +300,13 @@ int store_sample_insert(struct store *s, int64_t run_id, const struct sample_rec
 	bind_text_at(st, 19, smp->timings);
 	bind_i64_at(st, 20, (int64_t)smp->flags);
 	bind_dbl_at(st, 21, smp->repeat_share);
-	bind_dbl_at(st, 22, smp->client_ttft_ms);
-	bind_dbl_at(st, 23, smp->client_decode_per_second);
-	bind_dbl_at(st, 24, smp->client_e2e_ms);
+	/* Computed here from the raw facts, whoever filled the record: an import
+	 * never brings its own idea of the rate. */
+	bind_dbl_at(st, 22, record_pp_rate(smp));
+	bind_dbl_at(st, 23, record_tg_rate(smp));
+	bind_dbl_at(st, 24, smp->client_ttft_ms);
+	bind_dbl_at(st, 25, smp->client_decode_per_second);
+	bind_dbl_at(st, 26, smp->client_e2e_ms);
 	rc = sqlite3_step(st);
 	/* Nothing may keep pointing at the caller's strings once this returns. */
 	sqlite3_reset(st);

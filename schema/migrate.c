@@ -6,6 +6,7 @@
  * A store written by a newer tpsdb, or a file that is not ours, is refused and
  * never altered. */
 #include "schema/migrate_int.h"
+#include "schema/record.h"
 #include "schema/sqlite.h"
 #include "schema/store.h" /* STORE_APPLICATION_ID; nothing of store.c is called */
 #include "tpsdb.h"
@@ -13,6 +14,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* tps_rate(n, ms, reported, flags): record_rate() for SQL, NULL for NAN. SQL's
+ * NULL is record.h's absent: TPS_NULL for the count, NAN for the times. */
+static void sql_rate(sqlite3_context *cx, int argc, sqlite3_value **v)
+{
+	int64_t n = sqlite3_value_type(v[0]) == SQLITE_NULL ? TPS_NULL : sqlite3_value_int64(v[0]);
+	double ms = sqlite3_value_type(v[1]) == SQLITE_NULL ? NAN : sqlite3_value_double(v[1]);
+	double rep = sqlite3_value_type(v[2]) == SQLITE_NULL ? NAN : sqlite3_value_double(v[2]);
+	double r = record_rate(n, ms, rep, (unsigned)sqlite3_value_int64(v[3]));
+
+	(void)argc;
+	if (isnan(r))
+		sqlite3_result_null(cx);
+	else
+		sqlite3_result_double(cx, r);
+}
+
+void migrate_functions(sqlite3 *db)
+{
+	sqlite3_create_function(db, "tps_rate", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				sql_rate, NULL, NULL);
+}
 
 int migrate_latest(void)
 {
@@ -92,6 +115,7 @@ int migrate_check_schema(sqlite3 *db, const char *path, int version)
 		tps_error("cannot check '%s': out of memory", path);
 		goto out;
 	}
+	migrate_functions(ref);
 	for (i = 0; i < migrations_count && migrations[i].version <= version; i++) {
 		if (sqlite3_exec(ref, migrations[i].sql, NULL, NULL, NULL) != SQLITE_OK) {
 			tps_error("cannot check '%s': migration %d: %s", path,

@@ -16,6 +16,11 @@ struct migration {
 extern const struct migration migrations[];
 extern const int migrations_count;
 
+/* Registers on db the application functions the migrations call: tps_rate(n, ms,
+ * reported, flags), schema/record.h's record_rate(). Every connection that may
+ * migrate gets them before it does. */
+void migrate_functions(sqlite3 *db);
+
 /* The schema version this program writes. */
 int migrate_latest(void);
 

@@ -1,5 +1,6 @@
 /* record.c: initialisation and release of the records every path in and out of the
- * store passes around, and the names of the data-quality flags. */
+ * store passes around, the names of the data-quality flags, and the one definition
+ * of a sample's rates. */
 #include "schema/record.h"
 
 #include <stdlib.h>
@@ -85,4 +86,23 @@ void sample_rec_release(struct sample_rec *s)
 	free(s->output_hash);
 	free(s->timings);
 	sample_rec_init(s);
+}
+
+double record_rate(int64_t n, double ms, double reported, unsigned flags)
+{
+	/* An integer count and a double time: a count of 2^53 or more would round,
+	 * but RECORD_MAX_COUNT keeps every stored count far below that. */
+	if (!(flags & SAMPLE_AGGREGATE) && n != TPS_NULL && n > 0 && isfinite(ms) && ms > 0)
+		return (double)n / ms * 1000.0;
+	return reported;
+}
+
+double record_pp_rate(const struct sample_rec *s)
+{
+	return record_rate(s->prompt_n, s->prompt_ms, s->prompt_per_second, s->flags);
+}
+
+double record_tg_rate(const struct sample_rec *s)
+{
+	return record_rate(s->predicted_n, s->predicted_ms, s->predicted_per_second, s->flags);
 }

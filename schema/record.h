@@ -126,4 +126,24 @@ void sample_rec_init(struct sample_rec *s);
 void run_rec_release(struct run_rec *r);
 void sample_rec_release(struct sample_rec *s);
 
+/* The one definition of the rates tpsdb compares, in tokens per second: tokens
+ * over the time the engine took for them, n / ms * 1000, prefill from prompt_n and
+ * prompt_ms, decode from predicted_n and predicted_ms. This is llama-bench's
+ * definition (its pp and tg: n_prompt or n_gen over the test's time) and that of
+ * llama.cpp b8390's server; the server of llama.cpp v0.4.0 reports decode as
+ * (n - 1) / ms. Engines' self-reported rates so differ in definition, and a
+ * comparison of them would measure the definitions (n / (n - 1): 0.79% at 128
+ * tokens); the same n / t on both sides of every comparison leaves only the times.
+ * The self-reported rates stay stored as they came (prompt_per_second,
+ * predicted_per_second); the rate is the reported one only where the counts cannot
+ * give it: n or ms missing or not above zero, or an aggregate (SAMPLE_AGGREGATE in
+ * flags), whose reported rate is a mean over repetitions that no count and mean
+ * time give back. NAN when neither is known. Ingest stores its result in
+ * sample.pp_rate and sample.tg_rate, which the loaders read; migration 0009 fills
+ * them for stored samples through SQL as tps_rate(n, ms, reported, flags). */
+double record_rate(int64_t n, double ms, double reported, unsigned flags);
+/* record_rate() of a sample's prefill and of its decode. */
+double record_pp_rate(const struct sample_rec *s);
+double record_tg_rate(const struct sample_rec *s);
+
 #endif

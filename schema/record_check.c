@@ -213,6 +213,10 @@ int record_check_sample(const struct sample_rec *s, char *err, size_t errlen)
 		{ "client_ttft_ms", s->client_ttft_ms, RECORD_MAX_MS },
 		{ "client_decode_per_second", s->client_decode_per_second, RECORD_MAX_RATE },
 		{ "client_e2e_ms", s->client_e2e_ms, RECORD_MAX_MS },
+		/* The rates tpsdb compares (record_rate()), bounded as the raw ones are:
+		 * a count over a near-zero time is a damaged sample, not a fast one. */
+		{ "prompt_n / prompt_ms", record_pp_rate(s), RECORD_MAX_RATE },
+		{ "predicted_n / predicted_ms", record_tg_rate(s), RECORD_MAX_RATE },
 	};
 	size_t i;
 

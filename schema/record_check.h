@@ -10,7 +10,7 @@
 #include "schema/record.h"
 
 /* Absurd values are refused rather than stored. */
-#define RECORD_MAX_RATE 1e7    /* tok/s: prompt_per_second, predicted_per_second */
+#define RECORD_MAX_RATE 1e7    /* tok/s: prompt_per_second, predicted_per_second, record_rate() */
 #define RECORD_MAX_COUNT 1e8   /* tokens: cache_n, prompt_n, predicted_n, draft_n, ... */
 #define RECORD_MAX_MS 8.64e7   /* ms, a day: prompt_ms, predicted_ms, wall_ms */
 

@@ -57,6 +57,7 @@ static void register_functions(sqlite3 *db)
 				NULL, NULL);
 	sqlite3_create_function(db, "tps_collector_gone", 4, SQLITE_UTF8, NULL,
 				sql_collector_gone, NULL, NULL);
+	migrate_functions(db);
 }
 
 struct cached_stmt {

@@ -29,10 +29,12 @@ def parse_args(argv):
     p.add_argument("--spec-draft-n-max", type=int, default=0)
     p.add_argument("--fault", choices=MODES, default="ok")
     p.add_argument("--jitter", type=float, default=0,
-                   help="scale the rates by a random factor within +-this fraction, drawn "
-                        "once per server start (two runs never answer identically)")
+                   help="scale the rates (and the times inversely) by a random factor within "
+                        "+-this fraction, drawn once per server start (two runs never "
+                        "answer identically)")
     p.add_argument("--slow", type=float, default=1.0,
-                   help="divide the rates by this factor (1.1: a server about 9%% slower)")
+                   help="divide the rates by this factor and multiply the times by it (1.1: a "
+                        "server about 9%% slower)")
     p.add_argument("--seed-file", default=None,
                    help="draw the jitter from a generator seeded with a counter kept in "
                         "this file, one more per start: a sequence of starts reproduces")
@@ -81,13 +83,15 @@ def good_body(state, req, chat):
         text = " ".join(m.get("content", "") for m in req.get("messages", []))
     prompt_n = max(1, len(text) // 4)
     f = state.args.jitter_factor
+    # The times carry the jitter and the slowness, as a real server's do: tpsdb's
+    # rates are the counts over the times, the reported rates agree with them.
     timings = {
         "cache_n": 0,
         "prompt_n": prompt_n,
-        "prompt_ms": prompt_n / 2.0,
+        "prompt_ms": prompt_n / (2.0 * f),
         "prompt_per_second": 2000.0 * f,
         "predicted_n": n_predict,
-        "predicted_ms": n_predict * 2.0,
+        "predicted_ms": n_predict * 2.0 / f,
         "predicted_per_second": 500.0 * f,
     }
     n_max = state.args.spec_draft_n_max

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,127 @@ static void test_migrate_v5_gets_collector(void **state)
 	store_close(s);
 }
 
+/* Binds v, or NULL for NAN. */
+static void bind_num(sqlite3_stmt *st, int i, double v)
+{
+	if (isnan(v))
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_double(st, i, v);
+}
+
+/* 0009 adds sample.pp_rate and tg_rate and fills them for the samples already
+ * stored with tps_rate(), schema/record.c's record_rate(): n / ms * 1000 from the
+ * counts (a v0.4.0 decode that reported (n - 1) / ms included), the reported rate
+ * where a count or time is missing and for an aggregate, NULL where nothing is
+ * known. A migrated row holds what ingest writes for the same sample. */
+static void test_migrate_v8_gets_rates(void **state)
+{
+	static const struct {
+		int64_t prompt_n, predicted_n;
+		double prompt_ms, pps, predicted_ms, tps;
+		unsigned flags;
+		double pp, tg; /* after 0009; NAN: NULL */
+	} x[] = {
+		{ 1771, 128, 145.762, 12149.943057861447, 166.805, 761.3680645064596, 0,
+		  1771 / 145.762 * 1000.0, 128 / 166.805 * 1000.0 },
+		{ TPS_NULL, TPS_NULL, NAN, 9000, NAN, 100.5, 0, 9000, 100.5 },
+		{ 512, 128, 0, 6000, 0, 90, 0, 6000, 90 },
+		{ 512, 128, 80, 6400, 1400, 91.5, SAMPLE_AGGREGATE, 6400, 91.5 },
+		{ TPS_NULL, TPS_NULL, NAN, NAN, NAN, NAN, SAMPLE_FAILED, NAN, NAN },
+	};
+	static const char ins[] =
+		"INSERT INTO sample(run_id, prompt_id, rep, prompt_n, prompt_ms, prompt_per_second,"
+		" predicted_n, predicted_ms, predicted_per_second, flags)"
+		" VALUES(1, 1, ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+	struct fixture *f = *state;
+	struct store *s;
+	struct run_rec run;
+	sqlite3_stmt *st = NULL;
+	int64_t run2;
+	size_t i, n = sizeof(x) / sizeof(x[0]);
+	char q[160];
+
+	s = store_open_version(f->path, 0, 8);
+	assert_non_null(s);
+	assert_int_equal(sqlite3_exec(store_db(s),
+		"INSERT INTO host(id, name) VALUES(1, 'h');"
+		"INSERT INTO engine(id, label) VALUES(1, 'e');"
+		"INSERT INTO model(id, label) VALUES(1, 'm');"
+		"INSERT INTO prompt(id, name, text_hash) VALUES(1, 'p',"
+		" '0000000000000000000000000000000000000000000000000000000000000001');"
+		"INSERT INTO run(id, uuid, started_at, host_id, engine_id, model_id) VALUES(1,"
+		" '00000000-0000-4000-8000-000000000001', '2026-01-01T00:00:00.000Z', 1, 1, 1);",
+		NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(store_db(s), ins, -1, &st, NULL), SQLITE_OK);
+	for (i = 0; i < n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, (int64_t)i + 1);
+		bind_num(st, 2, x[i].prompt_n == TPS_NULL ? NAN : (double)x[i].prompt_n);
+		bind_num(st, 3, x[i].prompt_ms);
+		bind_num(st, 4, x[i].pps);
+		bind_num(st, 5, x[i].predicted_n == TPS_NULL ? NAN : (double)x[i].predicted_n);
+		bind_num(st, 6, x[i].predicted_ms);
+		bind_num(st, 7, x[i].tps);
+		sqlite3_bind_int64(st, 8, x[i].flags);
+		assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	}
+	sqlite3_finalize(st);
+	store_close(s);
+
+	s = store_open(f->path, 0);
+	assert_non_null(s);
+	assert_int_equal(store_version(s), migrate_latest());
+	assert_true(migrate_latest() >= 9);
+	for (i = 0; i < n; i++) {
+		double pp = NAN, tg = NAN;
+
+		snprintf(q, sizeof(q), "SELECT pp_rate, tg_rate, predicted_per_second FROM sample "
+			 "WHERE rep=%zu", i + 1);
+		assert_int_equal(sqlite3_prepare_v2(store_db(s), q, -1, &st, NULL), SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		if (sqlite3_column_type(st, 0) != SQLITE_NULL)
+			pp = sqlite3_column_double(st, 0);
+		if (sqlite3_column_type(st, 1) != SQLITE_NULL)
+			tg = sqlite3_column_double(st, 1);
+		if (isnan(x[i].pp) ? !isnan(pp) : pp != x[i].pp)
+			fail_msg("sample %zu: pp_rate %.17g, want %.17g", i + 1, pp, x[i].pp);
+		if (isnan(x[i].tg) ? !isnan(tg) : tg != x[i].tg)
+			fail_msg("sample %zu: tg_rate %.17g, want %.17g", i + 1, tg, x[i].tg);
+		/* The reported rate is a raw fact: left as it was. */
+		if (!isnan(x[i].tps))
+			assert_true(sqlite3_column_double(st, 2) == x[i].tps);
+		sqlite3_finalize(st);
+	}
+
+	/* The same samples through ingest, into a second run: the same rates. */
+	run_rec_init(&run);
+	snprintf(run.uuid, sizeof(run.uuid), "00000000-0000-4000-8000-000000000002");
+	assert_int_equal(store_begin(s), 0);
+	assert_true((run2 = store_run_insert(s, &run)) > 0);
+	for (i = 0; i < n; i++) {
+		struct sample_rec smp;
+
+		sample_rec_init(&smp);
+		snprintf(smp.prompt_hash, sizeof(smp.prompt_hash), "%064d", 1);
+		smp.rep = (int64_t)i + 1;
+		smp.prompt_n = x[i].prompt_n;
+		smp.prompt_ms = x[i].prompt_ms;
+		smp.prompt_per_second = x[i].pps;
+		smp.predicted_n = x[i].predicted_n;
+		smp.predicted_ms = x[i].predicted_ms;
+		smp.predicted_per_second = x[i].tps;
+		smp.flags = x[i].flags;
+		assert_int_equal(store_sample_insert(s, run2, &smp), 0);
+	}
+	assert_int_equal(store_commit(s), 0);
+	snprintf(q, sizeof(q), "SELECT count(*) FROM sample a JOIN sample b ON b.rep=a.rep "
+		 "AND b.run_id=%lld WHERE a.run_id=1 AND a.pp_rate IS b.pp_rate AND "
+		 "a.tg_rate IS b.tg_rate", (long long)run2);
+	assert_int_equal(scalar(s, q), (int64_t)n);
+	store_close(s);
+}
+
 static void test_migrate_stepwise_versions(void **state)
 {
 	struct fixture *f = *state;
@@ -314,6 +436,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_looks_to, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v5_gets_env, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v5_gets_collector, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v8_gets_rates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_stepwise_versions, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_refuses_newer, setup, teardown),
 	};

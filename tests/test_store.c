@@ -1000,6 +1000,9 @@ static void test_store_cellset_filter(void **state)
 	assert_false(run_filter_chooses(NULL));
 }
 
+/* The decode rate of 256 tokens in ms milliseconds, as the store defines it. */
+#define TG256(ms) (256e3 / (ms))
+
 static void expect_values(const struct run_values *vs, const int64_t *keys, const double *v,
 			  size_t n, size_t excluded)
 {
@@ -1022,7 +1025,10 @@ static void test_store_cellset_samples(void **state)
 	static const int64_t pp_keys[] = { 1, 1, 2, 1, 2, 2 };
 	static const double pp[] = { 1000, 1100, 1050 };
 	static const int64_t tg_keys[] = { 1, 1, 1, 2, 2, 2, 3, 2, 3, 3 };
-	static const double tg[] = { 100, 101, 99, 98, 97 };
+	/* Decode is predicted_n / predicted_ms (record_rate()), not the reported
+	 * rate the fixture also gives (101 for 256 tokens in 2540 ms). */
+	static const double tg[] = { TG256(2560), TG256(2540), TG256(2590), TG256(2610),
+				     TG256(2640) };
 	static const int64_t acc_keys[] = { 1, 1, 3, 2 };
 	static const double acc[] = { 0.75, 0.5 };
 	static const struct {
@@ -1120,8 +1126,11 @@ static void test_store_cellset_wall_prompts(void **state)
 		const char *name;
 		double tg;
 		int64_t draft_n, accepted;
-	} base_pr[] = { { "alpha", 99, 0, 0 }, { "mid", 97.5, 0, 0 }, { "zeta", 100.5, 0, 0 } },
-	  spec_pr[] = { { "alpha", 160, 0, 0 }, { "mid", 155, 40, 20 }, { "zeta", 150, 60, 45 } };
+	} base_pr[] = { { "alpha", TG256(2590), 0, 0 },
+			{ "mid", (TG256(2610) + TG256(2640)) / 2, 0, 0 },
+			{ "zeta", (TG256(2560) + TG256(2540)) / 2, 0, 0 } },
+	  spec_pr[] = { { "alpha", TG256(1600), 0, 0 }, { "mid", TG256(1650), 40, 20 },
+			{ "zeta", TG256(1700), 60, 45 } };
 	struct fixture *f = *state;
 	struct cellset set = { 0 };
 	struct run *base, *spec;

@@ -28,7 +28,8 @@ head, body = rows[0], rows[1:]
 assert len(body) == 5, len(body)
 assert all(len(r) == len(head) for r in body)
 for col in ("run_uuid", "host", "engine", "model", "tag", "spec_type", "n_max", "prompt",
-            "rep", "prompt_per_second", "predicted_per_second", "flags", "flag_names", "timings"):
+            "rep", "prompt_per_second", "predicted_per_second", "pp_rate", "tg_rate", "flags",
+            "flag_names", "timings"):
     assert col in head, col
 c = {k: i for i, k in enumerate(head)}
 ours = [r for r in body if r[c["engine"]] == "ours"]
@@ -37,6 +38,12 @@ assert [r[c["rep"]] for r in ours] == ["1", "2", "3", "4"]
 assert ours[0][c["flag_names"]] == "cold-start" and ours[1][c["flag_names"]] == ""
 assert ours[0][c["n_max"]] == ""                        # absent is empty
 assert float(ours[0][c["prompt_per_second"]]) > 0
+# The rates tpsdb compares are the counts over the times (schema/record.h), the
+# engine's own rates beside them.
+for r in body:
+    for n, ms, rate in (("prompt_n", "prompt_ms", "pp_rate"), ("predicted_n", "predicted_ms", "tg_rate")):
+        want = int(r[c[n]]) / float(r[c[ms]]) * 1000
+        assert abs(float(r[c[rate]]) - want) <= 1e-9 * want, (rate, r[c[rate]], want)
 import json
 assert json.loads(ours[0][c["timings"]])["prompt_n"] == 1802
 (chat,) = [r for r in body if r[c["engine"]] == "up"]

@@ -23,8 +23,9 @@ grep -q "^tpsdb: warning: runs $a and $b hold identical samples" "$tmp/err" ||
 	fail "warning: $(cat "$tmp/err")"
 test "$(sqlite3 "$TPSDB_DB" "SELECT count(*) FROM noise_floor")" = 0 || fail "a floor was stored"
 
-# One value different: a real pair, a floor above zero.
-sed 's/"predicted_per_second":[0-9.]*/"predicted_per_second":1400.5/' \
+# One time different (decode is predicted_n over predicted_ms): a real pair, a
+# floor above zero.
+sed 's/"predicted_ms":[0-9.]*/"predicted_ms":365.5/' \
 	"$D/completion-reps.jsonl" >"$tmp/other.jsonl"
 imp "$D/completion.json" "$tmp/other.jsonl"
 "$TPSDB_BIN" calibrate >/dev/null 2>"$tmp/err" || fail "calibrate: $(cat "$tmp/err")"
