@@ -176,13 +176,16 @@ char *server_log_tail(const char *path, size_t max_bytes, int max_lines)
 int server_port_free(int port)
 {
 	struct sockaddr_in a;
-	int fd, one = 1, ok;
+	int fd, ok;
 
 	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return 0;
-	/* The same option the servers set, so a port in TIME_WAIT counts as free. */
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* No SO_REUSEADDR: a port whose last instance's connections sit in
+	 * TIME_WAIT counts as taken. A server closes each streamed answer's
+	 * connection itself, so the port it served keeps them for a minute, and not
+	 * every engine sets SO_REUSEADDR before it binds (llama.cpp b8390 then fails
+	 * with "couldn't bind HTTP server socket"). */
 	memset(&a, 0, sizeof(a));
 	a.sin_family = AF_INET;
 	a.sin_port = htons((uint16_t)port);

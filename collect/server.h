@@ -49,7 +49,8 @@ void server_free(struct server *s);
  * with trailing blank space cut. Caller frees. "" when the file is empty or unreadable. */
 char *server_log_tail(const char *path, size_t max_bytes, int max_lines);
 
-/* 1 when nothing is bound to 127.0.0.1:port, 0 otherwise. */
+/* 1 when a server can bind 127.0.0.1:port without SO_REUSEADDR (nothing bound,
+ * no connection of an earlier instance in TIME_WAIT), 0 otherwise. */
 int server_port_free(int port);
 
 #endif

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# scripts/gpu-versions.sh: two real llama.cpp versions on a CUDA machine (issue 26's
+# proof). Run from the repository root with .gpu/ filled by scripts/gpu-bundle.sh
+# (src.tgz: v0.4.0 from node-llama-cpp 3.21.1; src-b8390.tgz: b8390 from 3.18.1),
+# in steps that fit one device call each:
+#   scripts/gpu-versions.sh build  builds both llama-servers with CUDA (sm_90) side
+#                                  by side while it writes the Llama-2-7B-shaped
+#                                  random-weight model, and the busy program
+#   scripts/gpu-versions.sh base   one 'collect --until-decided --max-rounds 8' of
+#                                  the base cell: new = v0.4.0, old = b8390 and
+#                                  aa = v0.4.0 again (the A/A pair), 3 prompts x 1
+#                                  rep, n_predict 128; then one run of new while the
+#                                  busy program computes on the same GPU (a
+#                                  contended run, its own batch)
+#   scripts/gpu-versions.sh spec   a speculative sweep n_max 1, 2, 3 of both versions
+#                                  from one spec manifest line in tpsdb's terms
+#                                  ('drafter=<the target itself>': acceptance 1.0
+#                                  on both, so a difference at one n_max is the
+#                                  per-cycle cost alone), 2 rounds
+# Each step exports the whole store to $OUT/gpu-versions.jsonl when it ends (and
+# after each collect), with check, compare, sweep and runs beside it, and the
+# client clock against the server's timings per engine ($OUT/clock.txt).
+# $WORK (default /tmp/gpu-versions) survives between the calls on a warm machine.
+set -euo pipefail
+. "$(dirname "$0")/gpu-lib.sh"
+gpu_init /tmp/gpu-versions-out /tmp/gpu-versions
+step=${1:-}
+old="$work/build-b8390/bin/llama-server"
+db="$out/gpu-versions.sqlite"
+
+build() {
+	rm -rf "$work/src" "$work/src-b8390"
+	gpu_build_start "$g/src.tgz" "" $(( $(nproc) / 2 ))
+	gpu_build_start "$g/src-b8390.tgz" b8390 $(( $(nproc) / 2 ))
+	log "writing the model"
+	PYTHONPATH="$g/gguf-py" python3 scripts/tiny-model.py "$work/m7b.gguf" --shape llama2-7b \
+		--vocab "$g/ggml-vocab-llama-spm.gguf" >"$work/model.log" 2>&1
+	log "model: $(du -h "$work/m7b.gguf" | cut -f1)"
+	busy_build
+	log "busy program built"
+	gpu_build_wait
+	"$server" --help >"$out/help-v0.4.0.txt" 2>&1 || true
+	"$old" --help >"$out/help-b8390.txt" 2>&1 || true
+}
+
+export_all() {
+	"$tpsdb" --db "$db" export --format jsonl >"$out/gpu-versions.jsonl"
+	log "exported $(wc -l <"$out/gpu-versions.jsonl") runs"
+}
+
+# The client clock beside the server's timings, per engine and cell: medians of
+# the per-sample ratio client_decode_per_second / (predicted_n / predicted_ms),
+# and of the engine's own predicted_per_second over the same.
+clock() {
+	python3 - "$out/gpu-versions.jsonl" >"$out/clock.txt" <<'PY' || true
+import json, statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    d = json.loads(line)
+    r = d["run"]
+    key = (r["engine"]["label"], r["engine"]["version"], r.get("n_max"))
+    for s in d["samples"]:
+        n, ms, c = s.get("predicted_n"), s.get("predicted_ms"), s.get("client_decode_per_second")
+        if not n or not ms or c is None or s.get("error"):
+            continue
+        rate = n / ms * 1000
+        rows.setdefault(key, []).append((c / rate, s["predicted_per_second"] / rate, c))
+print("engine version n_max samples client/(n/t) self/(n/t) client_tok_s")
+for k in sorted(rows, key=lambda k: (k[0], k[2] or 0)):
+    v = rows[k]
+    print(k[0], k[1], k[2], len(v), "%.4f" % statistics.median(x[0] for x in v),
+          "%.4f" % statistics.median(x[1] for x in v), "%.1f" % statistics.median(x[2] for x in v))
+PY
+	cat "$out/clock.txt" >&2
+}
+
+report() {
+	"$tpsdb" --db "$db" check --json >"$out/check.json" 2>&1 || true
+	"$tpsdb" --db "$db" runs --json >"$out/runs.json" 2>&1 || true
+	clock
+}
+
+base() {
+	[ -x "$server" ] && [ -x "$old" ] && [ -s "$work/m7b.gguf" ] && [ -x "$busy" ] ||
+		{ log "no build in $work: run 'scripts/gpu-versions.sh build' first"; exit 1; }
+	gpu_prompts "$work/prompts.txt" "# Three of the prompt kinds."
+	rm -f "$db" "$db-wal" "$db-shm"
+	cat "$work/m7b.gguf" >/dev/null
+	log "collect --until-decided --max-rounds 8: new (v0.4.0), old (b8390), aa (v0.4.0)"
+	local rc=0
+	"$tpsdb" --db "$db" collect --engine new="$server" --engine old="$old" --engine aa="$server" \
+		--ours new --model m7b="$work/m7b.gguf" --prompts "$work/prompts.txt" --reps 1 \
+		--n-predict 128 --ban-byte-tokens --until-decided --max-rounds "${MAX_ROUNDS:-8}" --tag versions \
+		--quiet --load-timeout 900 --out-dir "$work/logs-base" \
+		>"$out/collect-base.txt" 2>"$out/collect-base.err" || rc=$?
+	log "collect exit $rc"
+	grep -E '^(decided|open|until-decided|rounds):' "$out/collect-base.txt" >&2 || true
+	export_all
+	for vs in old aa; do
+		"$tpsdb" --db "$db" compare --ours new --vs "$vs" --tag versions \
+			>"$out/compare-$vs.txt" 2>&1 || true
+		"$tpsdb" --db "$db" compare --ours new --vs "$vs" --tag versions --json \
+			>"$out/compare-$vs.json" 2>/dev/null || true
+	done
+	log "contended: one run of new beside the busy program"
+	"$busy" 120 &
+	local bpid=$!
+	sleep 2
+	rc=0
+	"$tpsdb" --db "$db" collect --engine new="$server" --ours new --model m7b="$work/m7b.gguf" \
+		--prompts "$work/prompts.txt" --reps 1 --n-predict 128 --ban-byte-tokens \
+		--tag contended --quiet --load-timeout 900 --out-dir "$work/logs-contended" \
+		>"$out/collect-contended.txt" 2>&1 || rc=$?
+	kill "$bpid" 2>/dev/null || true
+	wait "$bpid" 2>/dev/null || true
+	log "contended collect exit $rc"
+	export_all
+	report
+}
+
+spec() {
+	[ -x "$server" ] && [ -x "$old" ] && [ -s "$work/m7b.gguf" ] ||
+		{ log "no build in $work: run 'scripts/gpu-versions.sh build' first"; exit 1; }
+	[ -f "$work/prompts.txt" ] || gpu_prompts "$work/prompts.txt" "# Three of the prompt kinds."
+	printf 'm7b | %s | drafter=%s | 1,2,3\n' "$work/m7b.gguf" "$work/m7b.gguf" >"$work/spec.txt"
+	log "collect --dry-run: how each engine spells the line"
+	"$tpsdb" --db "$db" collect --engine new="$server" --engine old="$old" --ours new \
+		--model m7b="$work/m7b.gguf" --spec-manifest "$work/spec.txt" \
+		--prompts "$work/prompts.txt" --dry-run >"$out/spec-dry-run.txt" 2>&1 || true
+	log "collect: base + n_max 1,2,3 of new and old, 2 rounds"
+	local rc=0
+	"$tpsdb" --db "$db" collect --engine new="$server" --engine old="$old" --ours new \
+		--model m7b="$work/m7b.gguf" --spec-manifest "$work/spec.txt" \
+		--prompts "$work/prompts.txt" --reps 1 --n-predict 128 --ban-byte-tokens --rounds 2 \
+		--tag spec --quiet --load-timeout 900 --out-dir "$work/logs-spec" \
+		>"$out/collect-spec.txt" 2>"$out/collect-spec.err" || rc=$?
+	log "collect exit $rc"
+	export_all
+	"$tpsdb" --db "$db" sweep --ref old --tag spec >"$out/sweep.txt" 2>&1 || true
+	"$tpsdb" --db "$db" compare --ours new --vs old --tag spec >"$out/compare-spec.txt" 2>&1 || true
+	report
+}
+
+case $step in
+build) build ;;
+base) base ;;
+spec) spec ;;
+*) echo "usage: scripts/gpu-versions.sh build|base|spec" >&2; exit 2 ;;
+esac
