@@ -141,6 +141,34 @@ static void test_collect_server_port_free(void **state)
 	assert_int_equal(server_port_free(ntohs(a.sin_port)), 1);
 }
 
+/* A port whose last server closed a connection itself (as llama-server does after
+ * each streamed answer) keeps it in TIME_WAIT: taken, for an engine that binds
+ * without SO_REUSEADDR would fail there. */
+static void test_collect_server_port_time_wait(void **state)
+{
+	struct sockaddr_in a;
+	socklen_t len = sizeof(a);
+	int one = 1, lfd = socket(AF_INET, SOCK_STREAM, 0), cfd = socket(AF_INET, SOCK_STREAM, 0);
+	int sfd;
+	char c;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	assert_int_equal(setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)), 0);
+	assert_int_equal(bind(lfd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(listen(lfd, 1), 0);
+	assert_int_equal(getsockname(lfd, (struct sockaddr *)&a, &len), 0);
+	assert_int_equal(connect(cfd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_true((sfd = accept(lfd, NULL, NULL)) >= 0);
+	close(sfd);                 /* the server closes first ... */
+	assert_int_equal(read(cfd, &c, 1), 0);
+	close(cfd);                 /* ... the client answers the FIN */
+	close(lfd);
+	assert_int_equal(server_port_free(ntohs(a.sin_port)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +181,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_collect_server_log_tail, setup,
 						child_fixture_teardown),
 		cmocka_unit_test(test_collect_server_port_free),
+		cmocka_unit_test(test_collect_server_port_time_wait),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
