@@ -6,6 +6,7 @@
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "analyze/clock.h"
+#include "collect/loaderr.h"
 #include "reports/check_write.h"
 #include "reports/findings.h"
 #include "reports/strv.h"
@@ -134,6 +135,8 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	 * and is still reported, and the exit is then 3. */
 	if (side_quality(s, &fo.f, &q, &nq) < 0)
 		res.incomplete = 1;
+	for (size_t i = 0; i < nq; i++)
+		q[i].load_line = loaderr_line(q[i].load_error);
 	if (catalog_alarms(s, &a, &na) < 0)
 		res.incomplete = 1;
 	if (store_integrity(s, on_problem, &ps) < 0)

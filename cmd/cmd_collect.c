@@ -484,6 +484,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 		rows[k].pp = sr->pp;
 		rows[k].tg = sr->tg;
 		rows[k].accept = sr->accept;
+		rows[k].why = sr->load_line;
 	}
 	tps_now_iso(now, sizeof(now));
 	footer = tps_xasprintf("\n%zu of %zu cells run, %zu not complete%s; store '%s'; logs "

@@ -4,6 +4,7 @@
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
+#include "collect/loaderr.h"
 #include "reports/runs_write.h"
 #include "schema/catalog.h"
 #include "schema/store.h"
@@ -62,6 +63,8 @@ int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	if (catalog_runs(s, &fo.f, &runs, &n) < 0)
 		goto out;
+	for (i = 0; i < n; i++)
+		runs[i].load_line = loaderr_line(runs[i].load_error);
 	/* The selection every decision takes: the same loader and rule. */
 	if (pooled) {
 		struct run_filter f = fo.f;

@@ -8,6 +8,7 @@
 
 #include "analyze/envrule.h"
 #include "analyze/trend.h"
+#include "collect/loaderr.h"
 #include "schema/catalog.h"
 #include "schema/cellset.h"
 #include "schema/store.h"
@@ -106,6 +107,8 @@ int study_load(struct store *s, const struct run_filter *f, const char *baseline
 			return -1;
 		out->v_quality = tps_xcalloc(out->n_quality + 1, sizeof(*out->v_quality));
 		for (size_t i = 0; i < out->n_quality; i++) {
+			/* check and report say the same words of a failed load. */
+			out->quality[i].load_line = loaderr_line(out->quality[i].load_error);
 			out->v_quality[i].uuid = out->quality[i].uuid;
 			out->v_quality[i].engine = out->quality[i].engine;
 			out->v_quality[i].model = out->quality[i].model;

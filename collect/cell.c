@@ -5,6 +5,7 @@
 #include "collect/cell.h"
 #include "collect/http.h"
 #include "collect/interrupt.h"
+#include "collect/loaderr.h"
 #include "collect/plan.h"
 #include "collect/progress.h"
 #include "collect/prompts.h"
@@ -480,6 +481,7 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 			tail = srv ? server_log_tail(res->log_path, CELL_LOG_TAIL_BYTES,
 						     CELL_LOG_TAIL_LINES) : tps_xstrdup("");
 			load_error = tps_xasprintf("%s%s%s", why, *tail ? "\n" : "", tail);
+			res->load_line = loaderr_line(load_error);
 		}
 		http_free(h);
 		h = NULL;

@@ -49,6 +49,8 @@ struct cell_result {
 	double pp, tg;             /* medians over the samples each metric trusts */
 	double accept;             /* sum draft_n_accepted / sum draft_n, NAN none */
 	char log_path[4096];       /* "" in attach mode */
+	char *load_line;           /* a failed load's error line (collect/loaderr.h),
+				      heap; NULL none. The caller frees it. */
 };
 
 /* Runs cell k of env->plan as run number seq (0-based, in session order) of round

@@ -114,6 +114,61 @@ out:
 	return ret;
 }
 
+/* The raw spellings a line in tpsdb's terms must leave to them: the speculative
+ * type, the draft model and n_max, in every release's words. */
+static const char *const spelled_by_terms[] = {
+	"--spec-type", "-md", "--model-draft", "--spec-draft-model", "--spec-draft-n-max",
+	"--draft-max", "--draft-n", "--draft", NULL,
+};
+
+static int spelled_by(const char *word)
+{
+	for (size_t i = 0; spelled_by_terms[i]; i++) {
+		size_t n = strlen(spelled_by_terms[i]);
+		if (!strncmp(word, spelled_by_terms[i], n) && (!word[n] || word[n] == '='))
+			return 1;
+	}
+	return 0;
+}
+
+int manifest_spec_terms(char *const *words, struct spec_terms *t, char *err, size_t errlen)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; words[i] && words[i][0] != '-' && strchr(words[i], '='); i++) {
+		const char *w = words[i], *v = strchr(w, '=') + 1;
+		const char **slot;
+
+		if (!strncmp(w, "spec=", 5))
+			slot = &t->type;
+		else if (!strncmp(w, "drafter=", 8))
+			slot = &t->drafter;
+		else
+			return tps_fail(err, errlen, "unknown term '%.*s' (the terms are spec= and "
+					"drafter=)", (int)(v - w), w);
+		if (*slot)
+			return tps_fail(err, errlen, "'%.*s' is given twice", (int)(v - w), w);
+		if (!*v)
+			return tps_fail(err, errlen, "'%s' has no value", w);
+		*slot = v;
+	}
+	t->n = i;
+	t->given = i > 0;
+	if (!t->given)
+		return 0;
+	for (; words[i]; i++) {
+		if (spelled_by(words[i]))
+			return tps_fail(err, errlen, "'%s' among the raw args: the terms spell the "
+					"type, the draft model and n_max for each engine", words[i]);
+	}
+	if (!t->type)
+		t->type = "draft-simple";
+	if (!strcmp(t->type, "draft-simple") && !t->drafter)
+		return tps_fail(err, errlen, "spec=draft-simple needs drafter=<gguf>");
+	return 0;
+}
+
 static char *trim(char *s)
 {
 	char *e;
@@ -215,8 +270,15 @@ static int parse_line(char *line, enum manifest_kind kind, const struct manifest
 	if (nf > 2 && manifest_split_args(fields[2], &words, &nw, err, errlen) < 0)
 		goto out;
 	if (kind == MANIFEST_SPEC) {
+		struct spec_terms t;
+		char why[256];
+
 		if (!nw) {
 			tps_fail(err, errlen, "the spec server args of '%s' are empty", fields[0]);
+			goto out;
+		}
+		if (manifest_spec_terms(words, &t, why, sizeof(why)) < 0) {
+			tps_fail(err, errlen, "the spec args of '%s': %s", fields[0], why);
 			goto out;
 		}
 		if (parse_n_max(fields[3], e, err, errlen) < 0)

@@ -1,8 +1,14 @@
 /* manifest.h: the two manifest files 'tpsdb collect' reads. A models manifest has
  * lines "label | gguf path | extra server args" (the args are optional); a spec
- * manifest has "label | gguf path | spec server args | n_max list", e.g.
- * "q35 | /m/q35.gguf | --spec-type draft-mtp | 1,2,3". '#' starts a comment line;
- * blank lines are skipped. Server args split like a shell's words ('' and ""). */
+ * manifest has "label | gguf path | spec args | n_max list", e.g.
+ * "q35 | /m/q35.gguf | --spec-type draft-mtp | 1,2,3". The spec args are either
+ * raw server args, passed as written, or open with tpsdb's own terms, which
+ * collect/dialect.h spells for each engine: "spec=<type>" (llama.cpp's current
+ * names: draft-simple, draft-mtp, ngram-mod ...) and "drafter=<gguf>" (alone, it
+ * means spec=draft-simple), then any raw args, e.g.
+ * "q35 | /m/q35.gguf | drafter=/m/q35-0.6b.gguf -fa on | 1,2,3". '#' starts a
+ * comment line; blank lines are skipped. Server args split like a shell's words
+ * ('' and ""). */
 #ifndef COLLECT_MANIFEST_H
 #define COLLECT_MANIFEST_H
 
@@ -20,6 +26,16 @@ struct manifest_entry {
 	int64_t *n_max;    /* MANIFEST_SPEC: the sweep values, in the order given */
 	size_t n_n_max;
 	int line;
+};
+
+/* The tpsdb terms that open a spec args field. A raw field (what every spec
+ * manifest held before the terms) has none: given 0, n 0. */
+struct spec_terms {
+	int given;            /* 1: the field opens with terms */
+	const char *type;     /* spec=, or "draft-simple" for drafter= alone; NULL
+				 when not given; borrowed from the words */
+	const char *drafter;  /* drafter=; NULL none; borrowed */
+	size_t n;             /* words taken: the raw args start at words[n] */
 };
 
 struct manifest {
@@ -45,5 +61,11 @@ void manifest_release(struct manifest *m);
  * with manifest_free_args()). -1 with a message in err on an unbalanced quote. */
 int manifest_split_args(const char *s, char ***argv, size_t *argc, char *err, size_t errlen);
 void manifest_free_args(char **argv);
+
+/* Reads the terms that open words (a spec args field, split): each leading word
+ * "key=value" that does not start with '-' is a term; keys spec and drafter, once
+ * each, values not empty. A raw arg after terms may not spell what they say
+ * (--spec-type, -md and the n_max flags). -1 with the problem in err; 0 ok. Pure. */
+int manifest_spec_terms(char *const *words, struct spec_terms *t, char *err, size_t errlen);
 
 #endif

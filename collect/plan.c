@@ -3,6 +3,7 @@
  * alternates the engines' order, and a sweep's base run sits right before its spec
  * runs on the same engine. */
 #include "collect/plan.h"
+#include "collect/dialect.h"
 #include "collect/manifest.h"
 #include "schema/record.h"
 #include "tpsdb.h"
@@ -90,7 +91,8 @@ struct model_spec *plan_add_model(struct plan *p, const char *label, const char 
 	return m;
 }
 
-int plan_add_spec(struct plan *p, const struct manifest_entry *e, char *err, size_t errlen)
+int plan_add_spec(struct plan *p, const struct manifest_entry *e, const char *where,
+		  char *err, size_t errlen)
 {
 	struct model_spec *m = find_model(p, e->label);
 
@@ -105,6 +107,7 @@ int plan_add_spec(struct plan *p, const struct manifest_entry *e, char *err, siz
 		return tps_fail(err, errlen, "model '%s' has two speculative sweeps", e->label);
 	}
 	m->spec_args = tps_xstrdup(e->args);
+	m->spec_where = where ? tps_xstrdup(where) : NULL;
 	m->n_max = tps_xcalloc(e->n_n_max, sizeof(*m->n_max));
 	memcpy(m->n_max, e->n_max, e->n_n_max * sizeof(*m->n_max));
 	m->n_n_max = e->n_n_max;
@@ -149,16 +152,6 @@ void plan_spec_info(char *const *argv, char **spec_type, char **drafter)
 	}
 	*spec_type = tps_xstrdup(type ? type : draft ? "draft" : "custom");
 	*drafter = tps_xstrdup(draft ? plan_base_name(draft) : "");
-}
-
-static void push_words(struct cell *c, char **words)
-{
-	for (size_t i = 0; words && words[i]; i++) {
-		c->extra_argv = tps_xrealloc(c->extra_argv, (c->extra_argc + 2) *
-					     sizeof(*c->extra_argv));
-		c->extra_argv[c->extra_argc++] = tps_xstrdup(words[i]);
-		c->extra_argv[c->extra_argc] = NULL;
-	}
 }
 
 static char *join(char *const *argv)
@@ -214,44 +207,102 @@ static void synth_rates_prefix(struct cell *c, int64_t n_max)
 	}
 }
 
+/* Appends the words of src (server args named by what, of label) to *argv. */
+static int split_into(const char *src, const char *what, const char *label, char ***argv,
+		      size_t *argc, char *err, size_t errlen)
+{
+	char why[256];
+
+	if (!src || !*src)
+		return 0;
+	if (manifest_split_args(src, argv, argc, why, sizeof(why)) < 0)
+		return tps_fail(err, errlen, "%s of '%s': %s", what, label, why);
+	return 0;
+}
+
+/* The spec args of m, split, and the terms that open them. */
+static int spec_terms_of(const struct model_spec *m, char ***words, struct spec_terms *t,
+			 char *err, size_t errlen)
+{
+	size_t n = 0;
+	char why[256];
+
+	*words = NULL;
+	if (split_into(m->spec_args, "the spec server args", m->label, words, &n, err,
+		       errlen) < 0)
+		return -1;
+	if (!*words)
+		*words = tps_xcalloc(1, sizeof(**words));
+	if (manifest_spec_terms(*words, t, why, sizeof(why)) < 0)
+		return tps_fail(err, errlen, "the spec args of '%s': %s", m->label, why);
+	return 0;
+}
+
+int plan_spec_words(const struct plan *p, size_t ei, size_t mi, int64_t n_max, char ***argv,
+		    size_t *argc, char *err, size_t errlen)
+{
+	const struct engine_spec *e = &p->engines[ei];
+	const struct model_spec *m = &p->models[mi];
+	struct spec_terms t;
+	char **words = NULL;
+	int ret = -1;
+
+	*argv = tps_xcalloc(1, sizeof(**argv));
+	*argc = 0;
+	if (split_into(e->args, "the server args", e->label, argv, argc, err, errlen) < 0 ||
+	    split_into(m->args, "the server args", m->label, argv, argc, err, errlen) < 0)
+		goto out;
+	if (n_max != TPS_NULL && (spec_terms_of(m, &words, &t, err, errlen) < 0 ||
+				  dialect_spell(e->dialect, e->label, words, &t, n_max, argv,
+						argc, err, errlen) < 0))
+		goto out;
+	ret = 0;
+out:
+	manifest_free_args(words);
+	return ret;
+}
+
+/* The speculative type and drafter cell c records: in tpsdb's terms what the line
+ * says, whatever each engine's spelling; in raw args what the words name. */
+static int spec_info(const struct plan *p, struct cell *c, char *err, size_t errlen)
+{
+	const struct model_spec *m = &p->models[c->model];
+	struct spec_terms t;
+	char **words = NULL;
+
+	if (spec_terms_of(m, &words, &t, err, errlen) < 0) {
+		manifest_free_args(words);
+		return -1;
+	}
+	if (t.given) {
+		c->spec_type = tps_xstrdup(t.type);
+		c->drafter = tps_xstrdup(t.drafter ? plan_base_name(t.drafter) : "");
+	} else {
+		plan_spec_info(c->extra_argv, &c->spec_type, &c->drafter);
+	}
+	manifest_free_args(words);
+	return 0;
+}
+
 /* Appends the cell for engine ei, model mi and n_max (TPS_NULL: base). */
 static int add_cell(struct plan *p, size_t ei, size_t mi, int64_t n_max, char *err,
 		    size_t errlen)
 {
-	const struct engine_spec *e = &p->engines[ei];
-	const struct model_spec *m = &p->models[mi];
-	const char *srcs[3] = { e->args, m->args, n_max == TPS_NULL ? NULL : m->spec_args };
-	static const char *const what[3] = { "the server args", "the server args",
-					     "the spec server args" };
 	struct cell c = { 0 };
-	char why[256];
-	int i;
 
 	c.engine = ei;
 	c.model = mi;
 	c.n_max = n_max;
-	c.extra_argv = tps_xcalloc(1, sizeof(*c.extra_argv));
-	for (i = 0; i < 3; i++) {
-		char **words = NULL;
-		size_t nw = 0;
-		if (!srcs[i] || !*srcs[i])
-			continue;
-		if (manifest_split_args(srcs[i], &words, &nw, why, sizeof(why)) < 0) {
-			manifest_free_args(words);
-			cell_release(&c);
-			return tps_fail(err, errlen, "%s of '%s': %s", what[i],
-					i == 0 ? e->label : m->label, why);
-		}
-		push_words(&c, words);
-		manifest_free_args(words);
+	if (plan_spec_words(p, ei, mi, n_max, &c.extra_argv, &c.extra_argc, err, errlen) < 0) {
+		cell_release(&c);
+		return -1;
 	}
 	if (n_max != TPS_NULL) {
-		char num[32];
-		char *words[] = { "--spec-draft-n-max", num, NULL };
-		snprintf(num, sizeof(num), "%lld", (long long)n_max);
-		push_words(&c, words);
 		synth_rates_prefix(&c, n_max);
-		plan_spec_info(c.extra_argv, &c.spec_type, &c.drafter);
+		if (spec_info(p, &c, err, errlen) < 0) {
+			cell_release(&c);
+			return -1;
+		}
 	} else {
 		c.spec_type = tps_xstrdup("");
 		c.drafter = tps_xstrdup("");
@@ -259,6 +310,14 @@ static int add_cell(struct plan *p, size_t ei, size_t mi, int64_t n_max, char *e
 	c.extra_args = join(c.extra_argv);
 	p->cells = tps_xrealloc(p->cells, (p->n_cells + 1) * sizeof(*p->cells));
 	p->cells[p->n_cells++] = c;
+	return 0;
+}
+
+int plan_has_spec(const struct plan *p)
+{
+	for (size_t i = 0; i < p->n_models; i++)
+		if (p->models[i].n_n_max)
+			return 1;
 	return 0;
 }
 
@@ -362,12 +421,14 @@ void plan_release(struct plan *p)
 		free(p->engines[i].home);
 		free(p->engines[i].sha256);
 		free(p->engines[i].version);
+		dialect_free(p->engines[i].dialect);
 	}
 	for (i = 0; i < p->n_models; i++) {
 		free(p->models[i].label);
 		free(p->models[i].path);
 		free(p->models[i].args);
 		free(p->models[i].spec_args);
+		free(p->models[i].spec_where);
 		free(p->models[i].n_max);
 		free(p->models[i].file);
 		free(p->models[i].sha256);

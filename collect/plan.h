@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 struct manifest_entry;
+struct dialect;
 
 struct engine_spec {
 	char *label, *binary; /* binary NULL in attach mode */
@@ -22,6 +23,8 @@ struct engine_spec {
 	char *home;           /* HOME for its servers; NULL inherits ours */
 	int fresh_home;       /* 1: a temporary HOME made for this session */
 	char *sha256;         /* of the binary; filled in by the session, NULL unknown */
+	struct dialect *dialect; /* its spellings (collect/dialect.h), read by setup for
+				    a plan with speculative cells; NULL unknown */
 	char *version;        /* /props build_info, kept from the engine's last start */
 };
 
@@ -29,6 +32,7 @@ struct model_spec {
 	char *label, *path;
 	char *args;           /* extra server args for all its cells, "" none */
 	char *spec_args;      /* NULL: no speculative sweep */
+	char *spec_where;     /* "<spec manifest>:<line>", for error lines; NULL none */
 	int64_t *n_max;
 	size_t n_n_max;
 	char *file, *sha256, *quant; /* filled in by the session; NULL unknown */
@@ -71,12 +75,24 @@ struct engine_spec *plan_find_engine(struct plan *p, const char *label);
 struct model_spec *plan_add_model(struct plan *p, const char *label, const char *path,
 				  const char *args, char *err, size_t errlen);
 /* Gives a spec manifest line's sweep to the model of the same label, or appends it
- * as a new model. -1 with a message in err when that model has another path or
- * already has a sweep; 0 ok. */
-int plan_add_spec(struct plan *p, const struct manifest_entry *e, char *err, size_t errlen);
+ * as a new model; where ("<file>:<line>", NULL none) names the line in later error
+ * lines. -1 with a message in err when that model has another path or already has
+ * a sweep; 0 ok. */
+int plan_add_spec(struct plan *p, const struct manifest_entry *e, const char *where,
+		  char *err, size_t errlen);
+/* 1 when some model of p has a speculative sweep. */
+int plan_has_spec(const struct plan *p);
+/* The words that follow the fixed arguments of engine ei's n_max cell of model mi:
+ * the engine's and the model's args, then the spec args spelled for the engine's
+ * dialect (dialect_spell()). *argv is a fresh NULL-terminated heap array (caller
+ * frees with manifest_free_args()). -1 with one line in err (an engine lacking a
+ * knob, args that do not split); 0 ok. */
+int plan_spec_words(const struct plan *p, size_t ei, size_t mi, int64_t n_max, char ***argv,
+		    size_t *argc, char *err, size_t errlen);
 
-/* Builds p->cells from the engines and models. -1 with a message in err when there
- * is no engine or no model, or some args do not split; 0 ok. */
+/* Builds p->cells from the engines and models, each speculative cell spelled for
+ * its engine (plan_spec_words()). -1 with a message in err when there is no engine
+ * or no model, some args do not split or an engine lacks a knob; 0 ok. */
 int plan_build(struct plan *p, char *err, size_t errlen);
 /* p->rounds, at least 1. */
 int64_t plan_rounds(const struct plan *p);

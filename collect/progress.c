@@ -141,7 +141,7 @@ static void rate(char *buf, size_t len, const char *metric, double v)
 }
 
 void progress_cell_done(struct progress *p, const char *status, size_t n_ok,
-			size_t n_failed, double pp, double tg)
+			size_t n_failed, double pp, double tg, const char *why)
 {
 	const char *on = "", *off = "";
 
@@ -150,9 +150,9 @@ void progress_cell_done(struct progress *p, const char *status, size_t n_ok,
 
 		rate(a, sizeof(a), "pp", pp);
 		rate(b, sizeof(b), "tg", tg);
-		fprintf(stderr, "[%zu/%zu] %s: %s, %zu ok, %zu failed%s%s (%.0f s)\n", p->k + 1,
-			p->n_cells, p->what, status, n_ok, n_failed, a, b,
-			(tps_mono_ms() - p->cell_t0) / 1000);
+		fprintf(stderr, "[%zu/%zu] %s: %s, %zu ok, %zu failed%s%s (%.0f s)%s%s\n",
+			p->k + 1, p->n_cells, p->what, status, n_ok, n_failed, a, b,
+			(tps_mono_ms() - p->cell_t0) / 1000, why ? ": " : "", why ? why : "");
 		fflush(stderr);
 		p->k++;
 		return;
@@ -165,9 +165,9 @@ void progress_cell_done(struct progress *p, const char *status, size_t n_ok,
 		     !strcmp(status, "partial") ? "\033[33m" : "\033[31m";
 	}
 	progress_clear(p);
-	fprintf(stderr, "[%zu/%zu] %s: %s%s%s, %zu ok, %zu failed (%.0f s)\n", p->k + 1,
+	fprintf(stderr, "[%zu/%zu] %s: %s%s%s, %zu ok, %zu failed (%.0f s)%s%s\n", p->k + 1,
 		p->n_cells, p->what, on, status, off, n_ok, n_failed,
-		(tps_mono_ms() - p->cell_t0) / 1000);
+		(tps_mono_ms() - p->cell_t0) / 1000, why ? ": " : "", why ? why : "");
 	fflush(stderr);
 	p->k++;
 	p->done = p->total = 0;

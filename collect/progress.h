@@ -38,9 +38,10 @@ void progress_requests(struct progress *p, size_t done, size_t total);
 /* The current cell ended: prints one line that stays, with the status coloured
  * (live), or plain: "[2/8] round 1/2 tiny / ours / base: complete, 5 ok, 0 failed,
  * pp 1234.5 tok/s, tg 56.7 tok/s (12 s)"; pp and tg are the run's medians, NaN
- * when it has none. */
+ * when it has none. why, when not NULL, ends the line after ": " (a failed load's
+ * error line, collect/loaderr.h). */
 void progress_cell_done(struct progress *p, const char *status, size_t n_ok,
-			size_t n_failed, double pp, double tg);
+			size_t n_failed, double pp, double tg, const char *why);
 /* Shows note (borrowed, read at every redraw; NULL or "" shows nothing) after the
  * run on the line, e.g. "2 of 4 cells open". */
 void progress_note(struct progress *p, const char *note);

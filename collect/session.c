@@ -108,11 +108,14 @@ static int run_one(const struct cell_env *env, size_t k, int64_t round,
 	struct cell_result cr;
 	double t0 = tps_mono_ms();
 
-	if (cell_measure(env, k, res->n_rows, round, &cr) < 0)
+	if (cell_measure(env, k, res->n_rows, round, &cr) < 0) {
+		free(cr.load_line);
 		return -1;
+	}
 	row->wall_s = (tps_mono_ms() - t0) / 1000;
 	progress_cell_done(env->progress, cr.load_failed ? "LOADFAIL" : cr.status, cr.n_ok,
-			   cr.n_failed, cr.pp, cr.tg);
+			   cr.n_failed, cr.pp, cr.tg, cr.load_line);
+	row->load_line = cr.load_line;
 	row->cell = k;
 	row->round = round;
 	row->status = row_status(&cr);
@@ -199,6 +202,8 @@ void session_close(struct session *ss)
 
 void session_result_release(struct session_result *res)
 {
+	for (size_t k = 0; k < res->n_rows; k++)
+		free(res->rows[k].load_line);
 	free(res->rows);
 	res->rows = NULL;
 	res->n_rows = res->n_bad = 0;

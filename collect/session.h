@@ -25,6 +25,8 @@ struct session_row {
 	size_t n_ok, n_failed;
 	double pp, tg, accept;     /* as in struct cell_result */
 	double wall_s;             /* the run's wall time, server start to stop */
+	char *load_line;           /* a failed load's error line (collect/loaderr.h);
+				      NULL none; owned */
 };
 
 struct session_result {

@@ -5,6 +5,7 @@
  * last, every binary and model file is checked, before anything starts. */
 #include "collect/setup.h"
 
+#include "collect/dialect.h"
 #include "collect/filehash.h"
 #include "collect/http.h"
 #include "collect/interrupt.h"
@@ -127,18 +128,20 @@ static void checks_add(struct file_checks *fc, int run, const char *path, char *
 	fc->n++;
 }
 
-/* Adds the draft model that the server args args name (-md ...), if any, to read;
- * where is a heap string fc takes. Args that do not split add nothing: the plan
- * says what is wrong with them. */
+/* Adds the draft model that the server args args name (drafter=, -md ...), if
+ * any, to read; where is a heap string fc takes. Args that do not split add
+ * nothing: the plan says what is wrong with them. */
 static void checks_add_draft(struct file_checks *fc, const char *args, char *where)
 {
 	char **words = NULL;
 	const char *draft = NULL;
+	struct spec_terms t;
 	size_t n = 0;
 	char err[256];
 
 	if (*args && manifest_split_args(args, &words, &n, err, sizeof(err)) == 0)
-		draft = plan_draft_model(words);
+		draft = manifest_spec_terms(words, &t, err, sizeof(err)) == 0 && t.drafter ?
+			t.drafter : plan_draft_model(words);
 	if (draft)
 		checks_add(fc, 0, draft, where);
 	else
@@ -380,7 +383,11 @@ static int build_models(struct collect_setup *o, struct plan *p, struct file_che
 		checks_add(fc, 0, kv->value, tps_xasprintf("--model '%s'", kv->key));
 	}
 	for (i = 0; i < sm.n; i++) {
-		if (plan_add_spec(p, &sm.v[i], err, sizeof(err)) < 0) {
+		char *where = tps_xasprintf("%s:%d", o->spec_file, sm.v[i].line);
+
+		r = plan_add_spec(p, &sm.v[i], where, err, sizeof(err));
+		free(where);
+		if (r < 0) {
 			tps_error("%s:%d: %s", o->spec_file, sm.v[i].line, err);
 			goto out;
 		}
@@ -521,12 +528,11 @@ static int check_options(struct collect_setup *o)
 	return 0;
 }
 
-/* Everything setup_plan() does after the options: the plan and the prompts, with
- * every binary and model file named put into fc. */
+/* What setup_plan() does after the options and before the cells: the engines,
+ * models and prompts, with every binary and model file named put into fc. */
 static int build_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps,
 		      struct file_checks *fc)
 {
-	char err[1024];
 	int r;
 
 	/* The environment's engines take --ours, --role, --engine-args and --home too. */
@@ -550,6 +556,56 @@ static int build_plan(struct collect_setup *o, struct plan *p, struct prompt_set
 	}
 	if (o->until_decided && (r = check_until_decided(o, p)))
 		return r;
+	return 0;
+}
+
+/* Reads each engine's dialect when the plan has speculative cells, and spells
+ * every engine's sweep of every model once: an engine that lacks a knob is
+ * refused here, before anything starts. 0, or TPS_EXIT_USAGE after one error
+ * line naming the spec manifest line, the engine and the knob. */
+static int check_dialects(struct plan *p)
+{
+	char err[512];
+	size_t ei, mi, n;
+
+	if (!plan_has_spec(p))
+		return 0;
+	for (ei = 0; ei < p->n_engines; ei++) {
+		/* Unknown stays NULL: a raw line is spelled as before dialects, and a line
+		 * in tpsdb's terms is refused below, naming the engine. */
+		if (p->engines[ei].binary)
+			p->engines[ei].dialect = dialect_detect(p->engines[ei].binary, err,
+								sizeof(err));
+		if (interrupt_pending())
+			return TPS_EXIT_ERROR;
+	}
+	for (mi = 0; mi < p->n_models; mi++) {
+		const struct model_spec *m = &p->models[mi];
+
+		for (ei = 0; ei < p->n_engines && m->n_n_max; ei++) {
+			char **words = NULL;
+			int r = plan_spec_words(p, ei, mi, m->n_max[0], &words, &n, err,
+						sizeof(err));
+
+			manifest_free_args(words);
+			if (r < 0) {
+				tps_error("%s: %s", m->spec_where ? m->spec_where : m->label, err);
+				return TPS_EXIT_USAGE;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The cells, once the files are known to be there: the engines' dialects, then
+ * the rounds and plan_build(). */
+static int finish_plan(struct collect_setup *o, struct plan *p)
+{
+	char err[1024];
+	int r;
+
+	if ((r = check_dialects(p)))
+		return r;
 	p->rounds = o->until_decided ? (o->max_rounds ? o->max_rounds : SETUP_MAX_ROUNDS) :
 		    o->rounds ? o->rounds : o->aa ? 2 : 1;
 	o->c.looks_to = o->until_decided ? p->rounds : INT64_MIN; /* TPS_NULL */
@@ -572,10 +628,11 @@ int setup_plan(struct collect_setup *o, struct plan *p, struct prompt_set *ps)
 
 	if ((r = check_options(o)))
 		return r;
-	/* The files last, so that a bad line or option is named first; attach mode
-	 * names none. */
-	if (!(r = build_plan(o, p, ps, &fc)))
-		r = check_files(&fc);
+	/* The files after the lines and options, so that a bad one is named first
+	 * (attach mode names none); the engines' --help once their binaries are
+	 * known to be there. */
+	if (!(r = build_plan(o, p, ps, &fc)) && !(r = check_files(&fc)))
+		r = finish_plan(o, p);
 	checks_release(&fc);
 	return r;
 }

@@ -198,7 +198,9 @@ void findings_add(struct findings *fs, const struct catalog_quality *q)
 	int b;
 
 	if (!strcmp(st, "failed")) {
-		char *t = log_tail(q->load_error);
+		/* The error line when the log has one: llama.cpp ends a refused argument
+		 * with its usage, so the last line says nothing. */
+		char *t = q->load_line ? tps_xstrdup(q->load_line) : log_tail(q->load_error);
 		add(fs, q, "load-failed", 1, 1, tps_xasprintf("LOADFAIL: %s", t));
 		free(t);
 	} else if (!strcmp(st, "partial")) {

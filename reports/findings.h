@@ -30,8 +30,8 @@ struct findings {
 	size_t n;
 };
 
-/* Appends the findings of one run: its status (a load failure with the last line
- * of the server log, a partial or an interrupted run) first, then one per
+/* Appends the findings of one run: its status (a load failure with its error line,
+ * q->load_line, else the last line of the server log, a partial or an interrupted run) first, then one per
  * environment flag (host-busy, gpu-contended, ..., worded from run.env), then one
  * per sample flag it carries. Copies what it keeps from q. Never fails. */
 void findings_add(struct findings *fs, const struct catalog_quality *q);

@@ -41,6 +41,7 @@ int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n)
 		json_put_i64(o, "round", r->round);
 		json_put_str(o, "batch", r->batch);
 		json_put_str(o, "load_error", r->load_error);
+		json_put_str(o, "load_error_line", r->load_line);
 		json_put_str(o, "config", r->config ? r->config : "");
 		json_put_str(o, "cpu", r->cpu ? r->cpu : "");
 		json_put_i64(o, "n_samples", r->n_samples);

@@ -10,7 +10,7 @@
 #include "schema/catalog.h"
 
 /* Writes the n runs as a JSON array, one object per run (uuid ... load_error,
- * n_samples, n_failed, n_flagged, pp_median, tg_median; absent values null), and a
+ * load_error_line (its error line, collect/loaderr.h), n_samples, n_failed, n_flagged, pp_median, tg_median; absent values null), and a
  * newline. 0 ok, -1 after an error line when cJSON runs out of memory. */
 int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n);
 

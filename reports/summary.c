@@ -9,7 +9,7 @@
 #include <math.h>
 
 enum { S_MODEL, S_ENGINE, S_NMAX, S_ROUND, S_STATUS, S_OK, S_FAILED, S_PP, S_TG, S_ACCEPT,
-       S_N };
+       S_WHY, S_N };
 
 void summary_render(FILE *f, const struct summary_row *rows, size_t n)
 {
@@ -19,19 +19,23 @@ void summary_render(FILE *f, const struct summary_row *rows, size_t n)
 		{ TABLE_LABEL, "status", 0 }, { TABLE_COUNT, "ok", 0 },
 		{ TABLE_COUNT, "failed", 0 }, { TABLE_RATE, "pp tok/s", 0 },
 		{ TABLE_RATE, "tg tok/s", 0 }, { TABLE_NUMBER, "accept", 0 },
+		{ TABLE_LABEL, "why", 0 },
 	};
 	struct table t;
 	size_t i, col;
-	int rounds = 0;
+	int rounds = 0, why = 0;
 
 	for (i = 0; i < n; i++) {
 		if (rows[i].rounds > 1)
 			rounds = 1;
+		if (rows[i].why)
+			why = 1;
 	}
-	/* The round column only when some row has more than one round. */
-	table_init(&t, rounds ? S_N : S_N - 1);
+	/* The round column only when some row has more than one round, the why
+	 * column (last, as it is long) only when a load failed with an error line. */
+	table_init(&t, S_N - !rounds - !why);
 	for (i = col = 0; i < S_N; i++) {
-		if (i != S_ROUND || rounds)
+		if ((i != S_ROUND || rounds) && (i != S_WHY || why))
 			table_col(&t, col++, cols[i].kind, cols[i].header, cols[i].min_width);
 	}
 	for (i = 0; i < n; i++) {
@@ -55,9 +59,11 @@ void summary_render(FILE *f, const struct summary_row *rows, size_t n)
 		table_num(&t, row, col++, r->pp);
 		table_num(&t, row, col++, r->tg);
 		if (isnan(r->accept))
-			table_set(&t, row, col, "-");
+			table_set(&t, row, col++, "-");
 		else
-			table_setf(&t, row, col, "%.1f%%", 100 * r->accept);
+			table_setf(&t, row, col++, "%.1f%%", 100 * r->accept);
+		if (why)
+			table_set(&t, row, col, r->why ? r->why : "-");
 	}
 	table_write(f, &t, TABLE_FMT_TEXT);
 	table_release(&t);

@@ -17,6 +17,8 @@ struct summary_row {
 	double accept;       /* drafted tokens accepted, 0..1; NAN when nothing drafted */
 	int64_t round;       /* 1-based */
 	int64_t rounds;      /* the rounds planned; 1 (or 0) in every row: no round column */
+	const char *why;     /* a failed load's error line; NULL none (no row with one:
+				no why column) */
 };
 
 /* Writes the table (a header, then rows aligned in columns) to f. Pure apart from

@@ -170,6 +170,7 @@ void catalog_run_release(struct catalog_run *r)
 	free(r->spec_type);
 	free(r->endpoint);
 	free(r->load_error);
+	free(r->load_line);
 	free(r->batch);
 	free(r->config);
 	free(r->cpu);
@@ -467,6 +468,7 @@ void catalog_quality_free(struct catalog_quality *q, size_t n)
 		free(q[i].model);
 		free(q[i].status);
 		free(q[i].load_error);
+		free(q[i].load_line);
 		free(q[i].failed_example);
 		free(q[i].env);
 		free(q[i].tg_server);

@@ -16,6 +16,9 @@ struct run_filter;
 struct catalog_run {
 	char *uuid, *started_at, *ended_at, *status, *source;
 	char *host, *engine, *role, *model, *tag, *spec_type, *endpoint, *load_error;
+	char *load_line;                       /* load_error's error line: left NULL
+						  here, set by the command
+						  (collect/loaderr.h); freed here */
 	int64_t ctx, n_predict, n_max, warmup; /* TPS_NULL when absent */
 	int64_t round;                         /* in its collect invocation; TPS_NULL */
 	char *batch;                           /* that invocation's id; NULL unknown */
@@ -85,6 +88,9 @@ void catalog_alarms_free(struct catalog_alarm *a, size_t n);
 #define CATALOG_NFLAGS 7 /* the SAMPLE_* bits, 1 << 0 .. 1 << 6 */
 struct catalog_quality {
 	char *uuid, *engine, *model, *status, *load_error;
+	char *load_line;                 /* load_error's error line: left NULL here,
+					    set by the command (collect/loaderr.h);
+					    freed here */
 	int orphaned;                    /* stored 'running', its collector gone: status
 					    says 'interrupted' */
 	int64_t n_predict;               /* the run's requested n_predict, TPS_NULL */

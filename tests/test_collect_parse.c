@@ -173,9 +173,9 @@ static void summary_is(const struct summary_row *rows, size_t n, const char *wan
 static void test_collect_parse_summary(void **state)
 {
 	struct summary_row rows[] = {
-		{ "tiny", "ours", TPS_NULL, "complete", 18, 0, 10085.04, 449.94, NAN, 1, 1 },
-		{ "tiny", "llama.cpp", 3, "LOADFAIL", 0, 0, NAN, NAN, NAN, 1, 1 },
-		{ "tiny", "ours", 2, "partial", 5, 13, 6749.6, 249.7, 0.7125, 1, 1 },
+		{ "tiny", "ours", TPS_NULL, "complete", 18, 0, 10085.04, 449.94, NAN, 1, 1, NULL },
+		{ "tiny", "llama.cpp", 3, "LOADFAIL", 0, 0, NAN, NAN, NAN, 1, 1, NULL },
+		{ "tiny", "ours", 2, "partial", 5, 13, 6749.6, 249.7, 0.7125, 1, 1, NULL },
 	};
 	static const char want[] =
 		"model  engine     n_max  status    ok  failed  pp tok/s  tg tok/s  accept\n"
@@ -191,9 +191,9 @@ static void test_collect_parse_summary(void **state)
 static void test_collect_parse_summary_rounds(void **state)
 {
 	struct summary_row rows[] = {
-		{ "tiny", "a", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 1, 3 },
-		{ "tiny", "b", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 1, 3 },
-		{ "tiny", "b", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 2, 3 },
+		{ "tiny", "a", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 1, 3, NULL },
+		{ "tiny", "b", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 1, 3, NULL },
+		{ "tiny", "b", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 2, 3, NULL },
 	};
 	static const char want[] =
 		"model  engine  n_max  round  status    ok  failed  pp tok/s  tg tok/s  accept\n"
@@ -205,14 +205,32 @@ static void test_collect_parse_summary_rounds(void **state)
 	summary_is(rows, 3, want);
 }
 
+/* A failed load's error line is the last column, there only when a row has one. */
+static void test_collect_parse_summary_why(void **state)
+{
+	struct summary_row rows[] = {
+		{ "tiny", "ours", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 1, 1, NULL },
+		{ "tiny", "old", 2, "LOADFAIL", 0, 0, NAN, NAN, NAN, 1, 1,
+		  "error: invalid argument: --spec-draft-n-max" },
+	};
+	static const char want[] =
+		"model  engine  n_max  status    ok  failed  pp tok/s  tg tok/s  accept  why\n"
+		"tiny   ours        -  complete   2       0     100.0      50.0       -  -\n"
+		"tiny   old         2  LOADFAIL   0       0         -         -       -  "
+		"error: invalid argument: --spec-draft-n-max\n";
+
+	(void)state;
+	summary_is(rows, 2, want);
+}
+
 /* The summary is the one table model's text: a name in UTF-8 is as wide as its
  * code points, so the columns after it stay aligned; a label with a control
  * character reaches the terminal escaped. */
 static void test_collect_parse_summary_utf8(void **state)
 {
 	struct summary_row rows[] = {
-		{ "mod\xc3\xa8le", "ours", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 1, 1 },
-		{ "tiny", "a\033[2Jb", 1, "complete", 2, 0, 100, 50, 0.5, 1, 1 },
+		{ "mod\xc3\xa8le", "ours", TPS_NULL, "complete", 2, 0, 100, 50, NAN, 1, 1, NULL },
+		{ "tiny", "a\033[2Jb", 1, "complete", 2, 0, 100, 50, 0.5, 1, 1, NULL },
 	};
 	static const char want[] =
 		"model   engine     n_max  status    ok  failed  pp tok/s  tg tok/s  accept\n"
@@ -232,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_collect_parse_error_text),
 		cmocka_unit_test(test_collect_parse_summary),
 		cmocka_unit_test(test_collect_parse_summary_rounds),
+		cmocka_unit_test(test_collect_parse_summary_why),
 		cmocka_unit_test(test_collect_parse_summary_utf8),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -35,7 +35,7 @@ static void add_spec(struct plan *p, const char *text)
 
 	assert_int_equal(manifest_parse(&m, MANIFEST_SPEC, text, "spec", err, sizeof(err)), 0);
 	for (size_t i = 0; i < m.n; i++)
-		assert_int_equal(plan_add_spec(p, &m.v[i], err, sizeof(err)), 0);
+		assert_int_equal(plan_add_spec(p, &m.v[i], NULL, err, sizeof(err)), 0);
 	manifest_release(&m);
 }
 
@@ -214,7 +214,7 @@ static void test_collect_plan_errors(void **state)
 	manifest_release(&m);
 	assert_int_equal(manifest_parse(&m, MANIFEST_SPEC, "m | /m/other.gguf | -md x | 1\n",
 					"s", err, sizeof(err)), 0);
-	assert_int_equal(plan_add_spec(p, &m.v[0], err, sizeof(err)), -1);
+	assert_int_equal(plan_add_spec(p, &m.v[0], NULL, err, sizeof(err)), -1);
 	assert_string_equal(err, "model 'm' is '/m/other.gguf' in the spec manifest but "
 			    "'/m/m.gguf' elsewhere");
 	manifest_release(&m);

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# t0971-collect-dialect-real.sh: a spec manifest line in tpsdb's terms run by the
+# real llama-server (v0.4.0, scripts/llama-server.sh, cached) with the tiny model as
+# its own drafter: spelled --spec-type draft-simple -md ... --spec-draft-n-max, the
+# run completes and drafts. With TPSDB_LLAMA_SERVER_OLD naming a b8390
+# llama-server (scripts/llama-server.sh --nlc 3.18.1), the same line runs there too,
+# spelled -md ... --draft-max; CI builds only the first.
+. "$TPSDB_SRC/tests/cli/collect-lib.sh"
+
+cache=${TPSDB_CACHE:-$HOME/.cache/tpsdb}
+mkdir -p "$cache"
+if ! dir=$("$TPSDB_SRC/scripts/llama-server.sh" 2>"$T/build.log" | tail -n 1) ||
+	[ ! -x "$dir/bin/llama-server" ]; then
+	tail -n 20 "$T/build.log" >&2
+	skip "no llama-server could be built here"
+fi
+tiny=$cache/tpsdb-collect-tiny-F16.gguf
+"$TPSDB_SRC/scripts/tiny-model.sh" "$tiny" >/dev/null 2>"$T/tiny.log" ||
+	{ cat "$T/tiny.log" >&2; fail "scripts/tiny-model.sh failed"; }
+export TPSDB_CACHE=$T/cache
+# Started through links in $T, so this test's servers are told apart.
+ln -s "$dir/bin/llama-server" "$T/new"
+engines=(--engine new="$T/new")
+want_old=
+if [ -n "${TPSDB_LLAMA_SERVER_OLD:-}" ]; then
+	[ -x "$TPSDB_LLAMA_SERVER_OLD" ] || fail "TPSDB_LLAMA_SERVER_OLD is not executable"
+	ln -s "$TPSDB_LLAMA_SERVER_OLD" "$T/old"
+	engines+=(--engine old="$T/old")
+	want_old=1
+fi
+
+printf '## one\nWrite a C function that parses an ISO 8601 date.\n' >"$T/one.txt"
+printf 'tiny | %s | drafter=%s | 2\n' "$tiny" "$tiny" >"$T/spec"
+run_tpsdb collect "${engines[@]}" --spec-manifest "$T/spec" --prompts "$T/one.txt" \
+	--reps 1 --n-predict 32 --port 21970 --out-dir "$OUT" --ban-byte-tokens --tag t0971
+[ "$rc" = 0 ] || { cat "$T/stdout"; tail -n 20 "$T/stderr" >&2; fail "exit status $rc"; }
+pgrep -f "^$T/(new|old) --host " >/dev/null && fail "a llama-server outlived tpsdb"
+
+# spec_type says what the line said, whatever each engine's spelling.
+spec_row() {
+	q "SELECT r.status || '|' || r.spec_type || '|' || r.drafter || '|' || r.extra_args
+		FROM run r JOIN engine e ON e.id=r.engine_id WHERE e.label='$1' AND r.n_max=2"
+}
+expect_eq "$(spec_row new)" "complete|draft-simple|$(basename "$tiny")|--spec-type draft-simple -md $tiny --spec-draft-n-max 2" \
+	"v0.4.0's spec run"
+expect_eq "$(q "SELECT count(*) FROM sample s JOIN run r ON r.id=s.run_id JOIN engine e
+	ON e.id=r.engine_id WHERE e.label='new' AND r.n_max=2 AND s.draft_n > 0")" 1 \
+	"v0.4.0 drafted"
+if [ -n "$want_old" ]; then
+	expect_eq "$(spec_row old)" "complete|draft-simple|$(basename "$tiny")|-md $tiny --draft-max 2" \
+		"b8390's spec run"
+	expect_eq "$(q "SELECT count(*) FROM sample s JOIN run r ON r.id=s.run_id JOIN engine e
+		ON e.id=r.engine_id WHERE e.label='old' AND r.n_max=2 AND s.draft_n > 0")" 1 \
+		"b8390 drafted"
+else
+	echo "TPSDB_LLAMA_SERVER_OLD is not set: b8390 not run"
+fi
+echo ok

@@ -1,0 +1,298 @@
+/* test_collect_dialect.c: the spellings read from the real --help of two
+ * llama-server releases (tests/data/dialect/: b8390, node-llama-cpp 3.18.1's, and
+ * v0.4.0), one spec manifest line spelled for each, a knob an engine lacks
+ * refused, the terms of a spec args field, and the error line picked out of real
+ * server logs (tests/data/loaderr/). */
+#include "collect/dialect.h"
+#include "collect/loaderr.h"
+#include "collect/manifest.h"
+#include "tpsdb.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+static char *data_text(const char *rel)
+{
+	const char *dir = getenv("TPSDB_TEST_DATA");
+	char *path = tps_xasprintf("%s/%s", dir ? dir : "tests/data", rel);
+	char *text = tps_read_file(path, NULL);
+
+	assert_non_null(text);
+	free(path);
+	return text;
+}
+
+static void parse_fixture(const char *rel, struct dialect *d)
+{
+	char *help = data_text(rel);
+
+	assert_int_equal(dialect_parse(help, d), 0);
+	free(help);
+}
+
+static char *joined(char **argv)
+{
+	size_t n = 1, i;
+	char *s;
+
+	for (i = 0; argv && argv[i]; i++)
+		n += strlen(argv[i]) + 1;
+	s = tps_xcalloc(1, n);
+	for (i = 0; argv && argv[i]; i++) {
+		if (i)
+			strcat(s, " ");
+		strcat(s, argv[i]);
+	}
+	return s;
+}
+
+/* Spells args for n_max with d: the words, or "ERR: <message>". Caller frees. */
+static char *spell(const struct dialect *d, const char *args, int64_t n_max)
+{
+	char **words = NULL, **argv = NULL, err[512], *ret;
+	size_t nw = 0, argc = 0;
+	struct spec_terms t;
+
+	assert_int_equal(manifest_split_args(args, &words, &nw, err, sizeof(err)), 0);
+	assert_int_equal(manifest_spec_terms(words, &t, err, sizeof(err)), 0);
+	if (dialect_spell(d, "eng", words, &t, n_max, &argv, &argc, err, sizeof(err)) < 0) {
+		assert_int_equal(argc, 0);
+		ret = tps_xasprintf("ERR: %s", err);
+	} else {
+		ret = joined(argv);
+	}
+	manifest_free_args(words);
+	manifest_free_args(argv);
+	return ret;
+}
+
+static void test_collect_dialect_v040(void **state)
+{
+	struct dialect d;
+
+	(void)state;
+	parse_fixture("dialect/llama-server-v0.4.0.help", &d);
+	assert_string_equal(d.draft_model, "-md");
+	assert_string_equal(d.n_max, "--spec-draft-n-max");
+	assert_true(dialect_accepts(&d, "--spec-draft-model"));
+	assert_true(dialect_accepts(&d, "--model-draft"));
+	/* Listed, but "the argument has been removed". */
+	assert_false(dialect_accepts(&d, "--draft-max"));
+	assert_false(dialect_accepts(&d, "--draft"));
+	assert_non_null(d.types);
+	assert_string_equal(d.types[0], "none");
+	assert_string_equal(d.types[1], "draft-simple");
+	assert_string_equal(d.types[3], "draft-mtp");
+	dialect_release(&d);
+}
+
+static void test_collect_dialect_b8390(void **state)
+{
+	static const char *const want[] = { "none", "ngram-cache", "ngram-simple", "ngram-map-k",
+					    "ngram-map-k4v", "ngram-mod", NULL };
+	struct dialect d;
+	size_t i;
+
+	(void)state;
+	parse_fixture("dialect/llama-server-b8390.help", &d);
+	assert_string_equal(d.draft_model, "-md");
+	assert_string_equal(d.n_max, "--draft-max");
+	assert_false(dialect_accepts(&d, "--spec-draft-n-max"));
+	assert_true(dialect_accepts(&d, "--draft-n"));
+	for (i = 0; want[i]; i++) {
+		assert_non_null(d.types[i]);
+		assert_string_equal(d.types[i], want[i]);
+	}
+	assert_null(d.types[i]);
+	dialect_release(&d);
+}
+
+/* One line in tpsdb's terms, spelled for each release. */
+static void test_collect_dialect_spell_both(void **state)
+{
+	static const struct {
+		const char *args;
+		int64_t n_max;
+		const char *v040, *b8390;
+	} cases[] = {
+		{ "drafter=/m/d.gguf -fa on", 3,
+		  "--spec-type draft-simple -md /m/d.gguf -fa on --spec-draft-n-max 3",
+		  "-md /m/d.gguf -fa on --draft-max 3" },
+		{ "spec=draft-simple drafter='/m/a b.gguf'", 1,
+		  "--spec-type draft-simple -md /m/a b.gguf --spec-draft-n-max 1",
+		  "-md /m/a b.gguf --draft-max 1" },
+		{ "spec=ngram-mod", 8, "--spec-type ngram-mod --spec-draft-n-max 8",
+		  "--spec-type ngram-mod --draft-max 8" },
+		/* Knobs b8390 does not have: refused, naming the engine and the knob. */
+		{ "spec=draft-mtp", 2, "--spec-type draft-mtp --spec-draft-n-max 2",
+		  "ERR: engine 'eng' has no spec=draft-mtp: its --spec-type takes none, "
+		  "ngram-cache, ngram-simple, ngram-map-k, ngram-map-k4v, ngram-mod" },
+		{ "spec=draft-eagle3 drafter=/m/e.gguf", 2,
+		  "--spec-type draft-eagle3 -md /m/e.gguf --spec-draft-n-max 2",
+		  "ERR: engine 'eng' has no spec=draft-eagle3: its --spec-type takes none, "
+		  "ngram-cache, ngram-simple, ngram-map-k, ngram-map-k4v, ngram-mod" },
+		/* Raw args pass as written; n_max takes the engine's spelling. */
+		{ "--spec-type draft-mtp", 2, "--spec-type draft-mtp --spec-draft-n-max 2",
+		  "--spec-type draft-mtp --draft-max 2" },
+	};
+	struct dialect v040, b8390;
+	char *got;
+
+	(void)state;
+	parse_fixture("dialect/llama-server-v0.4.0.help", &v040);
+	parse_fixture("dialect/llama-server-b8390.help", &b8390);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		got = spell(&v040, cases[i].args, cases[i].n_max);
+		assert_string_equal(got, cases[i].v040);
+		free(got);
+		got = spell(&b8390, cases[i].args, cases[i].n_max);
+		assert_string_equal(got, cases[i].b8390);
+		free(got);
+	}
+	dialect_release(&v040);
+	dialect_release(&b8390);
+}
+
+/* An engine whose --help is not llama.cpp's: its dialect is unknown. A raw line is
+ * spelled as before dialects; a line in tpsdb's terms cannot be. */
+static void test_collect_dialect_unknown(void **state)
+{
+	struct dialect d;
+	char *got;
+
+	(void)state;
+	assert_int_equal(dialect_parse("usage: fault_server.py [-h] [--port PORT]\n\noptions:\n"
+				       "  -h, --help   show this help message and exit\n", &d), -1);
+	assert_int_equal(dialect_parse("", &d), -1);
+	got = spell(NULL, "-md /m/d.gguf", 4);
+	assert_string_equal(got, "-md /m/d.gguf --spec-draft-n-max 4");
+	free(got);
+	got = spell(NULL, "drafter=/m/d.gguf", 4);
+	assert_string_equal(got, "ERR: engine 'eng': cannot spell spec=draft-simple, its --help "
+			    "lists no option");
+	free(got);
+	/* A help that names no n_max flag refuses n_max in tpsdb's terms. */
+	assert_int_equal(dialect_parse("-md,   --model-draft FNAME     draft model\n"
+				       "--spec-type [none|ngram-mod]   type\n", &d), 0);
+	got = spell(&d, "spec=ngram-mod", 4);
+	assert_string_equal(got, "ERR: engine 'eng' has no n_max: its --help lists none of "
+			    "--spec-draft-n-max, --draft-max");
+	free(got);
+	dialect_release(&d);
+}
+
+static void test_collect_dialect_terms(void **state)
+{
+	static const struct {
+		const char *args, *err; /* err NULL: accepted */
+		int given;
+		const char *type, *drafter;
+		size_t n;
+	} cases[] = {
+		{ "--spec-type draft-mtp", NULL, 0, NULL, NULL, 0 },
+		{ "-md /m/d.gguf --override-kv a=int:1", NULL, 0, NULL, NULL, 0 },
+		{ "drafter=/m/d.gguf -fa on", NULL, 1, "draft-simple", "/m/d.gguf", 1 },
+		{ "spec=ngram-mod --spec-ngram-mod-n-min 8", NULL, 1, "ngram-mod", NULL, 1 },
+		{ "spec=draft-eagle3 drafter=/m/e.gguf", NULL, 1, "draft-eagle3", "/m/e.gguf", 2 },
+		{ "drafer=/m/d.gguf", "unknown term 'drafer=' (the terms are spec= and drafter=)",
+		  0, NULL, NULL, 0 },
+		{ "spec=a spec=b", "'spec=' is given twice", 0, NULL, NULL, 0 },
+		{ "spec=", "'spec=' has no value", 0, NULL, NULL, 0 },
+		{ "spec=draft-simple", "spec=draft-simple needs drafter=<gguf>", 0, NULL, NULL, 0 },
+		{ "drafter=/m/d.gguf --draft-max 3", "'--draft-max' among the raw args: the terms "
+		  "spell the type, the draft model and n_max for each engine", 0, NULL, NULL, 0 },
+		{ "spec=ngram-mod --spec-type=ngram-simple", "'--spec-type=ngram-simple' among the "
+		  "raw args: the terms spell the type, the draft model and n_max for each engine",
+		  0, NULL, NULL, 0 },
+	};
+	char **words, err[256];
+	struct spec_terms t;
+	size_t nw;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		words = NULL;
+		nw = 0;
+		assert_int_equal(manifest_split_args(cases[i].args, &words, &nw, err, sizeof(err)),
+				 0);
+		if (cases[i].err) {
+			assert_int_equal(manifest_spec_terms(words, &t, err, sizeof(err)), -1);
+			assert_string_equal(err, cases[i].err);
+		} else {
+			assert_int_equal(manifest_spec_terms(words, &t, err, sizeof(err)), 0);
+			assert_int_equal(t.given, cases[i].given);
+			assert_int_equal(t.n, cases[i].n);
+			if (cases[i].type)
+				assert_string_equal(t.type, cases[i].type);
+			else
+				assert_null(t.type);
+			if (cases[i].drafter)
+				assert_string_equal(t.drafter, cases[i].drafter);
+			else
+				assert_null(t.drafter);
+		}
+		manifest_free_args(words);
+	}
+}
+
+/* The error line of real server logs: each release refusing an argument, and a
+ * model that does not load. */
+static void test_collect_dialect_loaderr(void **state)
+{
+	static const struct {
+		const char *log, *want;
+	} cases[] = {
+		{ "loaderr/v0.4.0-draft-max.log", "error while handling argument \"--draft-max\": "
+		  "the argument has been removed. use --spec-draft-n-max or --spec-ngram-mod-n-max" },
+		{ "loaderr/v0.4.0-spec-type.log", "error while handling argument \"--spec-type\": "
+		  "unknown speculative type: bogus" },
+		{ "loaderr/v0.4.0-bad-model.log", "gguf_init_from_reader: invalid magic characters: "
+		  "'not ', expected 'GGUF'" },
+		{ "loaderr/b8390-spec-draft-n-max.log",
+		  "error: invalid argument: --spec-draft-n-max" },
+		{ "loaderr/b8390-spec-type.log", "error while handling argument \"--spec-type\": "
+		  "unknown speculative decoding type without draft model" },
+	};
+	char *text, *le, *got;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		text = data_text(cases[i].log);
+		/* As cell.c stores it: the reason, then the log's tail. */
+		le = tps_xasprintf("the server exited with status 1 before it was ready\n%s", text);
+		got = loaderr_line(le);
+		assert_non_null(got);
+		assert_string_equal(got, cases[i].want);
+		free(got);
+		free(le);
+		free(text);
+	}
+	/* Nothing that says error: no line; runs of blanks squeezed, ends trimmed. */
+	assert_null(loaderr_line("not ready after 1.5 s (last /health answer: HTTP 503)\n"));
+	assert_null(loaderr_line(NULL));
+	got = loaderr_line("ok\n0.00.1 E srv    load_model:   failed to load  \nlater\n");
+	assert_string_equal(got, "srv load_model: failed to load");
+	free(got);
+	got = loaderr_line("x\ntpsdb: cannot execute '/t/b': No such file or directory\n");
+	assert_string_equal(got, "tpsdb: cannot execute '/t/b': No such file or directory");
+	free(got);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_collect_dialect_v040),
+		cmocka_unit_test(test_collect_dialect_b8390),
+		cmocka_unit_test(test_collect_dialect_spell_both),
+		cmocka_unit_test(test_collect_dialect_unknown),
+		cmocka_unit_test(test_collect_dialect_terms),
+		cmocka_unit_test(test_collect_dialect_loaderr),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
