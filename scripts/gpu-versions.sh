@@ -5,7 +5,9 @@
 # in steps that fit one device call each:
 #   scripts/gpu-versions.sh build  builds both llama-servers with CUDA (sm_90) side
 #                                  by side while it writes the Llama-2-7B-shaped
-#                                  random-weight model, and the busy program
+#                                  random-weight model and the busy program; a
+#                                  build not done when the call ends is waited
+#                                  for by the next step
 #   scripts/gpu-versions.sh base   one 'collect --until-decided --max-rounds 8' of
 #                                  the base cell: new = v0.4.0, old = b8390 and
 #                                  aa = v0.4.0 again (the A/A pair), 3 prompts x 1
@@ -28,17 +30,56 @@ step=${1:-}
 old="$work/build-b8390/bin/llama-server"
 db="$out/gpu-versions.sqlite"
 
+# The two builds run in their own sessions and leave <build dir>.rc when they end,
+# so that a build still running when one device call ends is waited for by the
+# next (wait_built, at the start of base and spec).
+build_one() { # <source tgz> <build dir>
+	[ -x "$2/bin/llama-server" ] && return 0
+	rm -rf "$2.src" "$2.rc"
+	mkdir -p "$2.src"
+	tar xzf "$1" -C "$2.src"
+	log "building $(basename "$2") (CUDA, sm_90) in the background"
+	setsid bash -c 'cmake -S "$1.src" -B "$1" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+		-DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
+		-DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_APP=OFF \
+		-DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF \
+		-DLLAMA_LLGUIDANCE=OFF -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 &&
+		cmake --build "$1" --target llama-server -j"$2"; echo $? >"$1.rc"' _ "$2" \
+		$(( $(nproc) / 2 )) >"$2.log" 2>&1 </dev/null &
+}
+
+# wait_built [<seconds>]: until both builds left their .rc (at most <seconds>,
+# default 560 since the script started); exits 1 on a failed build.
+wait_built() {
+	local b
+	while [ ! -e "$work/build.rc" ] || [ ! -e "$work/build-b8390.rc" ]; do
+		[ -x "$server" ] && [ -x "$old" ] && return 0
+		[ "$SECONDS" -lt "${1:-560}" ] || { log "builds still running"; return 1; }
+		sleep 5
+	done
+	for b in build build-b8390; do
+		[ -x "$work/$b/bin/llama-server" ] && continue
+		tail -30 "$work/$b.log" >"$out/$b-tail.log"
+		log "$b failed"
+		exit 1
+	done
+	log "built: $("$server" --version 2>&1 | tail -1) / $("$old" --version 2>&1 | tail -1)"
+}
+
 build() {
-	rm -rf "$work/src" "$work/src-b8390"
-	gpu_build_start "$g/src.tgz" "" $(( $(nproc) / 2 ))
-	gpu_build_start "$g/src-b8390.tgz" b8390 $(( $(nproc) / 2 ))
-	log "writing the model"
-	PYTHONPATH="$g/gguf-py" python3 scripts/tiny-model.py "$work/m7b.gguf" --shape llama2-7b \
-		--vocab "$g/ggml-vocab-llama-spm.gguf" >"$work/model.log" 2>&1
-	log "model: $(du -h "$work/m7b.gguf" | cut -f1)"
-	busy_build
-	log "busy program built"
-	gpu_build_wait
+	nvidia-smi >"$out/nvidia-smi.txt" 2>&1 || true
+	log "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+	build_one "$g/src.tgz" "$work/build"
+	build_one "$g/src-b8390.tgz" "$work/build-b8390"
+	if [ ! -s "$work/m7b.gguf" ]; then
+		log "writing the model"
+		PYTHONPATH="$g/gguf-py" python3 scripts/tiny-model.py "$work/m7b.gguf.tmp" \
+			--shape llama2-7b --vocab "$g/ggml-vocab-llama-spm.gguf" >"$work/model.log" 2>&1
+		mv "$work/m7b.gguf.tmp" "$work/m7b.gguf"
+		log "model: $(du -h "$work/m7b.gguf" | cut -f1)"
+	fi
+	[ -x "$busy" ] || { busy_build; log "busy program built"; }
+	wait_built || exit 0
 	"$server" --help >"$out/help-v0.4.0.txt" 2>&1 || true
 	"$old" --help >"$out/help-b8390.txt" 2>&1 || true
 }
@@ -81,6 +122,7 @@ report() {
 }
 
 base() {
+	wait_built 400 || exit 1
 	[ -x "$server" ] && [ -x "$old" ] && [ -s "$work/m7b.gguf" ] && [ -x "$busy" ] ||
 		{ log "no build in $work: run 'scripts/gpu-versions.sh build' first"; exit 1; }
 	gpu_prompts "$work/prompts.txt" "# Three of the prompt kinds."
@@ -88,7 +130,7 @@ base() {
 	cat "$work/m7b.gguf" >/dev/null
 	log "collect --until-decided --max-rounds 8: new (v0.4.0), old (b8390), aa (v0.4.0)"
 	local rc=0
-	"$tpsdb" --db "$db" collect --engine new="$server" --engine old="$old" --engine aa="$server" \
+	"$tpsdb" --db "$db" collect --engine new="$server" --engine old="$old" --engine aa="$server" --role old=upstream \
 		--ours new --model m7b="$work/m7b.gguf" --prompts "$work/prompts.txt" --reps 1 \
 		--n-predict 128 --ban-byte-tokens --until-decided --max-rounds "${MAX_ROUNDS:-8}" --tag versions \
 		--quiet --load-timeout 900 --out-dir "$work/logs-base" \
@@ -119,10 +161,11 @@ base() {
 }
 
 spec() {
+	wait_built 300 || exit 1
 	[ -x "$server" ] && [ -x "$old" ] && [ -s "$work/m7b.gguf" ] ||
 		{ log "no build in $work: run 'scripts/gpu-versions.sh build' first"; exit 1; }
 	[ -f "$work/prompts.txt" ] || gpu_prompts "$work/prompts.txt" "# Three of the prompt kinds."
-	printf 'm7b | %s | drafter=%s | 1,2,3\n' "$work/m7b.gguf" "$work/m7b.gguf" >"$work/spec.txt"
+	printf 'm7b | %s | drafter=%s -ngld 99 | 1,2,3\n' "$work/m7b.gguf" "$work/m7b.gguf" >"$work/spec.txt"
 	log "collect --dry-run: how each engine spells the line"
 	"$tpsdb" --db "$db" collect --engine new="$server" --engine old="$old" --ours new \
 		--model m7b="$work/m7b.gguf" --spec-manifest "$work/spec.txt" \
