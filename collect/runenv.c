@@ -267,7 +267,7 @@ char *runenv_json(const struct runenv_facts *f)
 		put_num(g, "temp_max", tmax);
 		put_num(g, "power_max", pmax);
 		for (i = 0; i < sizeof(throttle_names) / sizeof(*throttle_names); i++) {
-			if (thr & ENV_THROTTLE_MASK & (1ull << i)) {
+			if (thr & ~1ull & (1ull << i)) { /* every reason but gpu-idle */
 				if (*names)
 					strcat(names, ", ");
 				strcat(names, throttle_names[i]);

@@ -230,7 +230,12 @@ static void test_runenv_decide(void **state)
 	s[1].sm_mhz = 1410;
 	assert_int_equal(decide(&f), RUN_ENV_CLOCKS_CHANGED);
 	s[1].sm_mhz = 1980;
-	s[1].throttle = 0x4; /* sw power cap */
+	s[1].throttle = 0x4; /* sw power cap: the governor at the power limit, no finding */
+	assert_int_equal(decide(&f), 0);
+	s[1].sm_mhz = 1700; /* ... unless it moves the clocks */
+	assert_int_equal(decide(&f), RUN_ENV_CLOCKS_CHANGED);
+	s[1].sm_mhz = 1980;
+	s[1].throttle = 0x8; /* hw slowdown */
 	assert_int_equal(decide(&f), RUN_ENV_GPU_THROTTLED);
 	f.has_gpu = 0; /* no nvidia-smi: no GPU finding whatever the samples say */
 	assert_int_equal(decide(&f), 0);
