@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_REPLACE = 256, OPT_JSON };
+enum { OPT_REPLACE = 256 };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -26,7 +26,6 @@ static const struct option opts[] = {
 	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
 	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "replace", no_argument, NULL, OPT_REPLACE },
-	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -50,7 +49,7 @@ static int parse(int argc, char **argv, struct args *a, int *seen)
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
 		case OPT_REPLACE: a->replace = 1; *seen |= 2; break;
-		case OPT_JSON: a->fmt = OUT_JSON; *seen |= 4; break;
+		case FILTER_OPT_JSON: a->fmt = OUT_JSON; *seen |= 4; break;
 		case FILTER_OPT_FORMAT:
 			if (format_opt_parse(optarg, &a->fmt, usage_baseline))
 				return -1;

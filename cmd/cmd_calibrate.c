@@ -18,15 +18,12 @@
 #include <math.h>
 #include <stdlib.h>
 
-enum { OPT_JSON = 256 };
-
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
 	{ "engine", required_argument, NULL, FILTER_OPT_ENGINE },
 	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
 	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
 	{ "host", required_argument, NULL, FILTER_OPT_HOST },
-	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -34,25 +31,16 @@ static const struct option opts[] = {
 int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_calibrate_entry, .fo = &fo };
+	enum out_format fmt = OUT_TEXT;
+	struct cmd_opts co = { .cmd = &cmd_calibrate_entry, .fo = &fo, .fmt = &fmt };
 	struct side sd = { 0 };
 	struct noise_pair *pairs = NULL;
 	size_t n = 0, n_floors = 0, i;
-	enum out_format fmt = OUT_TEXT;
 	int c, m, ret = TPS_EXIT_ERROR, in_tx = 0;
 	struct store *s;
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_JSON: fmt = OUT_JSON; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage_calibrate)) {
-				ret = TPS_EXIT_USAGE;
-				goto out;
-			}
-			break;
-		}
-	}
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
+		; /* every option is a shared one, taken there */
 	if (c == CMD_OPTS_STOP) {
 		ret = co.ret;
 		goto out;

@@ -18,7 +18,7 @@
 
 enum {
 	OPT_OURS = 256, OPT_VS, OPT_METRIC, OPT_BAND, OPT_OURS_TAG, OPT_VS_TAG, OPT_FORCE,
-	OPT_JSON, OPT_IGNORE_CONFIG, OPT_STRICT,
+	OPT_IGNORE_CONFIG, OPT_STRICT,
 };
 
 static const struct option opts[] = {
@@ -35,7 +35,6 @@ static const struct option opts[] = {
 	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "json", no_argument, NULL, OPT_JSON },
 	{ "ignore-config", required_argument, NULL, OPT_IGNORE_CONFIG },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -62,7 +61,8 @@ static int same_list(const struct filter_list *a, const struct filter_list *b)
 int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_compare_entry, .fo = &fo };
+	enum out_format fmt = OUT_TEXT;
+	struct cmd_opts co = { .cmd = &cmd_compare_entry, .fo = &fo, .fmt = &fmt };
 	struct filter_list ours_tag = { 0 }, vs_tag = { 0 };
 	struct parity_result res = { 0 };
 	struct side side[2];
@@ -70,7 +70,6 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	struct run_filter f[2];
 	struct store *s;
 	const char *ignore = NULL;
-	enum out_format fmt = OUT_TEXT;
 	FILE *summary;
 	int c, k, strict = 0, ret = TPS_EXIT_ERROR;
 
@@ -98,13 +97,6 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			ignore = optarg;
 			break;
 		case OPT_STRICT: strict = 1; break;
-		case OPT_JSON: fmt = OUT_JSON; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage_compare)) {
-				ret = TPS_EXIT_USAGE;
-				goto out;
-			}
-			break;
 		case OPT_METRIC:
 			if (!strcmp(optarg, "pp")) {
 				o.metrics = PARITY_PP;

@@ -24,7 +24,7 @@
 
 enum {
 	OPT_BASELINE = 256, OPT_ENGINE, OPT_MAX, OPT_THRESH, OPT_METRIC, OPT_SWEEP, OPT_STRICT,
-	OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_IGNORE_CONFIG, OPT_FAIL_ON,
+	OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_IGNORE_CONFIG, OPT_FAIL_ON,
 };
 
 static const struct option opts[] = {
@@ -43,7 +43,6 @@ static const struct option opts[] = {
 	{ "require-identical-output", no_argument, NULL, OPT_IDENTICAL },
 	{ "trend", no_argument, NULL, OPT_TREND },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "json", no_argument, NULL, OPT_JSON },
 	{ "ignore-config", required_argument, NULL, OPT_IGNORE_CONFIG },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -91,7 +90,7 @@ struct gate_cli {
 /* Parses argv into *o; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct gate_cli *o)
 {
-	struct cmd_opts co = { .cmd = &cmd_gate_entry, .fo = &o->fo };
+	struct cmd_opts co = { .cmd = &cmd_gate_entry, .fo = &o->fo, .fmt = &o->fmt };
 	struct gate_threshold_err e;
 	double flag_th[GATE_N_METRICS];
 	int flag_set[GATE_N_METRICS] = { 0 }, metric_given = 0, c, m, ret;
@@ -128,11 +127,6 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 			break;
 		}
 		case OPT_TREND: o->p.trend = 1; break;
-		case OPT_JSON: o->fmt = OUT_JSON; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &o->fmt, usage_gate))
-				return TPS_EXIT_USAGE;
-			break;
 		case OPT_MAX:
 			if (gate_threshold_parse(optarg, flag_th, flag_set, &e) < 0)
 				return threshold_error(&e, "--max-regress");

@@ -11,11 +11,10 @@
 
 #include <string.h>
 
-enum { OPT_JSON = 256, OPT_POOLED };
+enum { OPT_POOLED = 256 };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, OPT_JSON },
 	{ "pooled", no_argument, NULL, OPT_POOLED },
 	FORMAT_OPTIONS,
 	FILTER_OPTION_LIMIT,
@@ -36,24 +35,17 @@ static int pooled_run(const struct side *sd, const struct run *r)
 int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_runs_entry, .fo = &fo };
 	enum out_format fmt = OUT_TEXT;
+	struct cmd_opts co = { .cmd = &cmd_runs_entry, .fo = &fo, .fmt = &fmt };
 	struct catalog_run *runs = NULL;
 	struct store *s;
 	struct side sd = { 0 };
 	size_t n = 0, i, k, kept;
 	int c, pooled = 0, ret = TPS_EXIT_ERROR;
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_JSON: fmt = OUT_JSON; break;
-		case OPT_POOLED: pooled = 1; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage_runs))
-				return TPS_EXIT_USAGE;
-			break;
-		}
-	}
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
+		if (c == OPT_POOLED)
+			pooled = 1;
 	if (c == CMD_OPTS_STOP)
 		return co.ret;
 	if (!(s = tps_ctx_store(ctx)))

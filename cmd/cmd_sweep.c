@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_ENGINE = 256, OPT_TOL, OPT_REF, OPT_JSON };
+enum { OPT_ENGINE = 256, OPT_TOL, OPT_REF };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -26,7 +26,6 @@ static const struct option opts[] = {
 	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
 	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
-	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -34,7 +33,8 @@ static const struct option opts[] = {
 int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_sweep_entry, .fo = &fo };
+	enum out_format fmt = OUT_TEXT;
+	struct cmd_opts co = { .cmd = &cmd_sweep_entry, .fo = &fo, .fmt = &fmt };
 	struct series_set set = { 0 };
 	struct series_verdict vd = { 0 };
 	struct side sd = { 0 };
@@ -42,20 +42,12 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	double tolerance = SWEEP_TOLERANCE_PCT;
 	struct store *s;
 	size_t i;
-	enum out_format fmt = OUT_TEXT;
 	int c, ret = TPS_EXIT_ERROR;
 
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
 		case OPT_ENGINE: v.engine = optarg; break;
 		case OPT_REF: v.ref = optarg; break;
-		case OPT_JSON: fmt = OUT_JSON; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage_sweep)) {
-				ret = TPS_EXIT_USAGE;
-				goto out;
-			}
-			break;
 		case OPT_TOL:
 			if (tps_parse_double(optarg, &tolerance) < 0 || tolerance < 0) {
 				ret = tps_usage_error(usage_sweep, "--tolerance needs a number >= 0, "

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_METRIC = 256, OPT_PVALUE, OPT_MAGNITUDE, OPT_SEGMENT, OPT_JSON };
+enum { OPT_METRIC = 256, OPT_PVALUE, OPT_MAGNITUDE, OPT_SEGMENT };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -21,7 +21,6 @@ static const struct option opts[] = {
 	{ "pvalue", required_argument, NULL, OPT_PVALUE },
 	{ "min-magnitude", required_argument, NULL, OPT_MAGNITUDE },
 	{ "min-segment", required_argument, NULL, OPT_SEGMENT },
-	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
 	FILTER_OPTION_LIMIT,
 	FILTER_OPTIONS,
@@ -32,8 +31,8 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct changepoint_params p;
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_trend_entry, .fo = &fo };
 	enum out_format fmt = OUT_TEXT;
+	struct cmd_opts co = { .cmd = &cmd_trend_entry, .fo = &fo, .fmt = &fmt };
 	struct trend_write_item *items = NULL;
 	struct trend *trends = NULL;
 	struct pool *hist = NULL;
@@ -47,11 +46,6 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case OPT_JSON: fmt = OUT_JSON; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage_trend))
-				return TPS_EXIT_USAGE;
-			break;
 		case OPT_METRIC:
 			if (!strcmp(optarg, "pp"))
 				want[1] = 0;
