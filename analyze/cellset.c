@@ -214,6 +214,40 @@ size_t pool_outliers(const struct pool *p, enum run_metric m, char *bad, double 
 	return marked;
 }
 
+struct pool_outlier *pools_outliers(const struct pool *pools, size_t n_pools, size_t *n)
+{
+	struct pool_outlier *v = NULL;
+	char *bad = NULL;
+	double med;
+	size_t i, k;
+	int m;
+
+	*n = 0;
+	for (i = 0; i < n_pools; i++) {
+		const struct pool *p = &pools[i];
+
+		bad = tps_xrealloc(bad, p->n + 1);
+		for (m = RUN_PP; m <= RUN_TG; m++) {
+			struct estimate_unit *u;
+
+			if (!pool_outliers(p, (enum run_metric)m, bad, &med))
+				continue;
+			u = pool_units(p, (enum run_metric)m);
+			for (k = 0; k < p->n; k++) {
+				if (!bad[k])
+					continue;
+				v = tps_xrealloc(v, (*n + 1) * sizeof(*v));
+				v[(*n)++] = (struct pool_outlier){ p->runs[k], (enum run_metric)m,
+								   exp(estimate_unit_log(&u[k])),
+								   med };
+			}
+			free(u);
+		}
+	}
+	free(bad);
+	return v;
+}
+
 /* How many designs a pool's runs come from: their distinct batches, a run
  * without one (an import) counted by its tag. Stops counting at two. */
 static size_t designs(const struct pool *p)

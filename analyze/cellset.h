@@ -179,6 +179,20 @@ struct estimate_unit *pool_units(const struct pool *p, enum run_metric m);
  * (NaN under three instances). Returns how many it marked. */
 size_t pool_outliers(const struct pool *p, enum run_metric m, char *bad, double *median);
 
+/* An outlier instance that pools_outliers() found. */
+struct pool_outlier {
+	const struct run *run;  /* borrowed from its pool */
+	enum run_metric metric; /* RUN_PP or RUN_TG */
+	double value;           /* the instance's value (exp of estimate_unit_log()) */
+	double median;          /* its pool's median, as pool_outliers() gives it */
+};
+
+/* The outlier instances of pp and tg of every pool (pool_outliers()), pool by
+ * pool, pp before tg, each pool's runs in order: the pools compare and gate take,
+ * judged by the rule their estimate applies. A heap array the caller frees, *n
+ * its length. */
+struct pool_outlier *pools_outliers(const struct pool *pools, size_t n_pools, size_t *n);
+
 /* The design a look at pools a and b pays for. A side whose runs come from two
  * designs or more (collect batches; a run without a batch, an import, counts by
  * its tag) was looked at before the later ones were added, and no level short of

@@ -316,6 +316,20 @@ static void test_cellset_outliers_far_run(void **state)
 	assert_true(fabs(exp(estimate_unit_log(&u[0])) - value) < 1e-9);
 	free(u);
 
+	/* Over both pools and both metrics: that one run's decode, with its value and
+	 * the pool's median (check words it as a finding). */
+	{
+		struct pool both[2] = { p, lone };
+		struct pool_outlier *o = pools_outliers(both, 2, &k);
+
+		assert_int_equal(k, 1);
+		assert_ptr_equal(o[0].run, &r[2]);
+		assert_int_equal(o[0].metric, RUN_TG);
+		assert_true(fabs(o[0].value - value) < 1e-9);
+		assert_true(o[0].median > 99.5 && o[0].median < 101.0);
+		free(o);
+	}
+
 	free(p.runs);
 	free(lone.runs);
 	for (k = 0; k < 5; k++)
