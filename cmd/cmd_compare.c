@@ -9,7 +9,6 @@
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/compare_write.h"
-#include "reports/md.h"
 #include "reports/parity.h"
 #include "schema/labels.h"
 #include "tpsdb.h"
@@ -70,7 +69,6 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	struct run_filter f[2];
 	struct store *s;
 	const char *ignore = NULL;
-	FILE *summary;
 	int c, k, strict = 0, ret = TPS_EXIT_ERROR;
 
 	parity_opts_init(&o);
@@ -164,27 +162,14 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	compare_write_notes(&res);
 	if (!res.n_rows) {
 		struct config_near near;
-		char why[1024] = "";
 
-		if (config_nearest(side[0].set.runs, side[0].set.n, side[1].set.runs,
-				   side[1].set.n, &near))
-			compare_write_near(why, sizeof(why), &near, o.ours, o.vs);
-		tps_error("no cell measured by both '%s' and '%s'%s%s%s%s", o.ours, o.vs,
-			  fo.model.n == 1 ? " for model '" : "", fo.model.n == 1 ? fo.model.v[0] : "",
-			  fo.model.n == 1 ? "'" : "", why);
+		compare_write_none(o.ours, o.vs, fo.model.n == 1 ? fo.model.v[0] : NULL,
+				   config_nearest(side[0].set.runs, side[0].set.n, side[1].set.runs,
+						  side[1].set.n, &near) ? &near : NULL);
 		goto out;
 	}
-	if (fmt == OUT_JSON) {
-		if (compare_write_json(&res) < 0)
-			goto out;
-	} else {
-		compare_write(stdout, &res, o.ours, o.vs, o.band_pct, format_table(fmt));
-	}
-	if ((summary = step_summary_open())) {
-		compare_write(summary, &res, o.ours, o.vs, o.band_pct, TABLE_FMT_MD);
-		fputc('\n', summary);
-		step_summary_close(summary);
-	}
+	if (compare_write_out(&res, o.ours, o.vs, o.band_pct, fmt) < 0)
+		goto out;
 	ret = strict && parity_env_rows(&res) ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:
 	parity_result_release(&res);

@@ -7,13 +7,9 @@
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
 #include "analyze/series.h"
-#include "analyze/sweep.h"
-#include "analyze/trend.h"
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
-#include "reports/compare_write.h"
-#include "reports/md.h"
 #include "reports/gate_write.h"
 #include "schema/baseline.h"
 #include "schema/labels.h"
@@ -221,37 +217,6 @@ static int load(struct tps_ctx *ctx, struct gate_cli *o, struct gate_sides *g,
 	return 0;
 }
 
-static int render(const struct gate_cli *o, const struct gate_result *res)
-{
-	const char *gh = getenv("GITHUB_ACTIONS");
-	char msg[512];
-	FILE *summary;
-	size_t i;
-
-	for (i = 0; i < res->n_notes; i++) {
-		gate_write_note(&o->rep, &res->notes[i], msg, sizeof(msg));
-		tps_warning("%s", msg);
-	}
-	if (o->junit && gate_write_junit(o->junit, &o->rep, res) < 0)
-		return -1;
-	if (o->fmt == OUT_JSON) {
-		if (gate_write_json(stdout, &o->rep, res) < 0)
-			return -1;
-	} else {
-		gate_write(stdout, &o->rep, res, format_table(o->fmt));
-	}
-	/* The runner reads annotations from stdout and stderr alike; with JSON or
-	 * markdown they go to stderr so that stdout stays one document. */
-	if (gh && !strcmp(gh, "true"))
-		gate_write_github(o->fmt != OUT_TEXT ? stderr : stdout, &o->rep, res);
-	if ((summary = step_summary_open())) {
-		gate_write(summary, &o->rep, res, TABLE_FMT_MD);
-		fputc('\n', summary);
-		step_summary_close(summary);
-	}
-	return 0;
-}
-
 int cmd_gate(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct gate_cli o;
@@ -270,19 +235,16 @@ int cmd_gate(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	if (gate_decide(&in, &o.p, &res) < 0) {
 		struct config_near near;
-		char why[1024];
 
 		/* No shared cell: say which config keys keep the nearest ones apart. */
 		if (res.stop == GATE_STOP_NOTHING_SHARED &&
 		    config_nearest(g.cand.set.runs, g.cand.set.n, g.base.set.runs, g.base.set.n,
-				   &near)) {
-			compare_write_near(why, sizeof(why), &near, o.rep.engine, o.rep.baseline);
-			o.rep.stop_hint = why;
-		}
+				   &near))
+			o.rep.near = &near;
 		gate_write_stop(&o.rep, &res);
 		goto out;
 	}
-	if (render(&o, &res) < 0)
+	if (gate_write_out(&o.rep, &res, o.fmt, o.junit) < 0)
 		goto out;
 	ret = res.n_fail ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:

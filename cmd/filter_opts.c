@@ -160,11 +160,6 @@ int format_opt_parse(const char *arg, enum out_format *fmt, const char *usage)
 	return 0;
 }
 
-enum table_format format_table(enum out_format fmt)
-{
-	return fmt == OUT_MD ? TABLE_FMT_MD : fmt == OUT_CSV ? TABLE_FMT_CSV : TABLE_FMT_TEXT;
-}
-
 int ignore_config_opt(const char *arg, const char *usage)
 {
 	char bad[64];

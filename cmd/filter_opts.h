@@ -107,16 +107,9 @@ int filter_opts_check(struct store *s, struct filter_opts *fo);
 /* Frees what fo's lists own. */
 void filter_opts_release(struct filter_opts *fo);
 
-/* What a command prints. */
-enum out_format { OUT_TEXT, OUT_JSON, OUT_MD, OUT_CSV };
-
 /* The one format chooser of the commands that print a table: parses --format's
  * value ("text", "json", "md" or "csv") into *fmt: 0, or TPS_EXIT_USAGE after the
  * usage error line. --json is the alias of "json" (cmd/opts.h takes both). */
 int format_opt_parse(const char *arg, enum out_format *fmt, const char *usage);
-
-/* The table writer's format (reports/table.h) of fmt, which is not OUT_JSON: JSON
- * is each command's own document, not a table. */
-enum table_format format_table(enum out_format fmt);
 
 #endif

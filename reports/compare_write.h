@@ -41,4 +41,15 @@ size_t compare_one_instance_cells(const struct parity_result *r);
  * (out of memory). */
 int compare_write_json(const struct parity_result *r);
 
+/* Everything 'tpsdb compare' writes of a result with rows: the comparison on
+ * stdout in fmt (compare_write() or compare_write_json()) and its markdown in
+ * $GITHUB_STEP_SUMMARY when set. 0 ok, -1 after an error line. */
+int compare_write_out(const struct parity_result *r, const char *ours, const char *vs,
+		      double band_pct, enum out_format fmt);
+
+/* The error line of a comparison without a cell both sides measured: of model
+ * when not NULL, with near's keys (compare_write_near()) when not NULL. */
+void compare_write_none(const char *ours, const char *vs, const char *model,
+			const struct config_near *near);
+
 #endif
