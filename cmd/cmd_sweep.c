@@ -41,7 +41,6 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	struct series_view v = { 0 };
 	double tolerance = SWEEP_TOLERANCE_PCT;
 	struct store *s;
-	size_t i;
 	int c, ret = TPS_EXIT_ERROR;
 
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
@@ -74,19 +73,8 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	}
 	if (series_decide(&v, &set, tolerance, &vd) < 0)
 		goto out;
-	if (!vd.n_shown) {
-		tps_error("no speculative series (runs with an n_max)%s%s%s%s%s%s",
-			  v.engine ? " of '" : "", v.engine ? v.engine : "", v.engine ? "'" : "",
-			  fo.model.n == 1 ? " for model '" : "", fo.model.n == 1 ? fo.model.v[0] : "",
-			  fo.model.n == 1 ? "'" : "");
+	if (sweep_write_notes(&v, &vd, fo.model.n == 1 ? fo.model.v[0] : NULL) < 0)
 		goto out;
-	}
-	if (v.ref) {
-		for (i = 0; i < set.n && strcmp(set.v[i].engine, v.ref); i++)
-			;
-		if (i == set.n)
-			tps_warning("no series of the reference '%s'", v.ref);
-	}
 	if (fmt == OUT_JSON) {
 		if (sweep_write_json(stdout, &set, &vd) < 0)
 			goto out;
