@@ -214,6 +214,15 @@ size_t pool_outliers(const struct pool *p, enum run_metric m, char *bad, double 
 	return marked;
 }
 
+int pools_hold(const struct pool *p, size_t n, const char *uuid)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < p[i].n; k++)
+			if (!strcmp(p[i].runs[k]->uuid, uuid))
+				return 1;
+	return 0;
+}
+
 struct pool_outlier *pools_outliers(const struct pool *pools, size_t n_pools, size_t *n)
 {
 	struct pool_outlier *v = NULL;

@@ -162,6 +162,10 @@ void cellset_pools(const struct cellset *set, enum pool_rule rule, struct pool *
 		   size_t *n);
 void pools_free(struct pool *p, size_t n);
 
+/* 1 when a run of one of the n pools of p has uuid (a run the decisions take:
+ * 'tpsdb runs --pooled'), else 0. */
+int pools_hold(const struct pool *p, size_t n, const char *uuid);
+
 /* Sets want |= what on every run of the pools, so that the samples loader reads
  * exactly what the decision will pool. */
 void pools_want(struct pool *p, size_t n, unsigned what);

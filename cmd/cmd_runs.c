@@ -9,7 +9,6 @@
 #include "schema/store.h"
 #include "tpsdb.h"
 
-#include <string.h>
 
 enum { OPT_POOLED = 256 };
 
@@ -22,16 +21,6 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Whether r is in one of the side's pools. */
-static int pooled_run(const struct side *sd, const struct run *r)
-{
-	for (size_t i = 0; i < sd->n_pools; i++)
-		for (size_t k = 0; k < sd->pools[i].n; k++)
-			if (sd->pools[i].runs[k] == r)
-				return 1;
-	return 0;
-}
-
 int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
@@ -40,7 +29,7 @@ int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 	struct catalog_run *runs = NULL;
 	struct store *s;
 	struct side sd = { 0 };
-	size_t n = 0, i, k, kept;
+	size_t n = 0, i, kept;
 	int c, pooled = 0, ret = TPS_EXIT_ERROR;
 
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
@@ -61,17 +50,11 @@ int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 		f.limit = 0;
 		if (side_load(s, &f, NULL, 0, &sd) < 0)
 			goto out;
-		for (i = kept = 0; i < n; i++) {
-			int in = 0;
-
-			for (k = 0; k < sd.set.n && !in; k++)
-				in = !strcmp(sd.set.runs[k].uuid, runs[i].uuid) &&
-				     pooled_run(&sd, &sd.set.runs[k]);
-			if (in)
+		for (i = kept = 0; i < n; i++)
+			if (pools_hold(sd.pools, sd.n_pools, runs[i].uuid))
 				runs[kept++] = runs[i];
 			else
 				catalog_run_release(&runs[i]);
-		}
 		n = kept;
 	}
 	if (fmt == OUT_JSON) {

@@ -120,6 +120,13 @@ static void test_cellset_pools_newest_batch(void **state)
 	assert_int_equal(p[3].n_mismatch, 4);
 	for (i = 0; i < 3; i++)
 		assert_int_equal(p[i].n_mismatch, 0);
+	/* What 'runs --pooled' keeps: a pooled run, not one the rule left out. */
+	assert_true(pools_hold(p, n, "a0"));
+	assert_true(pools_hold(p, n, "d6"));
+	assert_false(pools_hold(p, n, "a1"));
+	assert_false(pools_hold(p, n, "d1"));
+	assert_false(pools_hold(p, n, "nosuch"));
+	assert_false(pools_hold(p, 0, "a0"));
 	pools_free(p, n);
 
 	/* POOL_ALL: every run of each series, whatever its batch or tag (rules out
