@@ -223,6 +223,20 @@ int pools_hold(const struct pool *p, size_t n, const char *uuid)
 	return 0;
 }
 
+int64_t *pools_run_ids(const struct pool *p, size_t n, size_t *n_ids)
+{
+	int64_t *ids;
+	size_t i, k, m = 0;
+
+	for (i = 0; i < n; i++)
+		m += p[i].n;
+	ids = tps_xmalloc((m ? m : 1) * sizeof(*ids));
+	for (i = 0, *n_ids = 0; i < n; i++)
+		for (k = 0; k < p[i].n; k++)
+			ids[(*n_ids)++] = p[i].runs[k]->id;
+	return ids;
+}
+
 struct pool_outlier *pools_outliers(const struct pool *pools, size_t n_pools, size_t *n)
 {
 	struct pool_outlier *v = NULL;

@@ -166,6 +166,10 @@ void pools_free(struct pool *p, size_t n);
  * 'tpsdb runs --pooled'), else 0. */
 int pools_hold(const struct pool *p, size_t n, const char *uuid);
 
+/* The store ids of every run of the n pools of p, pool by pool (the runs a
+ * baseline freezes): a heap array of *n_ids the caller frees. */
+int64_t *pools_run_ids(const struct pool *p, size_t n, size_t *n_ids);
+
 /* Sets want |= what on every run of the pools, so that the samples loader reads
  * exactly what the decision will pool. */
 void pools_want(struct pool *p, size_t n, unsigned what);

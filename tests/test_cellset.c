@@ -127,6 +127,26 @@ static void test_cellset_pools_newest_batch(void **state)
 	assert_false(pools_hold(p, n, "d1"));
 	assert_false(pools_hold(p, n, "nosuch"));
 	assert_false(pools_hold(p, 0, "a0"));
+	/* What 'baseline set' freezes: every pooled run's id, pool by pool. */
+	{
+		int64_t *ids;
+		size_t n_ids;
+
+		for (i = 0; i < s.n; i++)
+			s.runs[i].id = 100 + (int64_t)i;
+		ids = pools_run_ids(p, n, &n_ids);
+		assert_int_equal(n_ids, 7);
+		/* a0 a2, i0 i3, u1, d5 d6: the set's runs 0 2, 3 6, 8, 14 15 */
+		assert_int_equal(ids[0], 100);
+		assert_int_equal(ids[1], 102);
+		assert_int_equal(ids[3], 106);
+		assert_int_equal(ids[4], 108);
+		assert_int_equal(ids[6], 115);
+		free(ids);
+		ids = pools_run_ids(p, 0, &n_ids);
+		assert_int_equal(n_ids, 0);
+		free(ids);
+	}
 	pools_free(p, n);
 
 	/* POOL_ALL: every run of each series, whatever its batch or tag (rules out
