@@ -96,13 +96,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			break;
 		case OPT_STRICT: strict = 1; break;
 		case OPT_METRIC:
-			if (!strcmp(optarg, "pp")) {
-				o.metrics = PARITY_PP;
-			} else if (!strcmp(optarg, "tg")) {
-				o.metrics = PARITY_TG;
-			} else if (!strcmp(optarg, "both")) {
-				o.metrics = PARITY_BOTH;
-			} else {
+			if ((o.metrics = parity_metrics_of(optarg)) < 0) {
 				ret = tps_usage_error(usage_compare,
 						      "--metric is pp, tg or both, not '%s'",
 						      optarg);
@@ -158,7 +152,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	}
 	if (ignore)
-		ignore_config_warn(ignore, o.ours, side[0].ignored, o.vs, side[1].ignored);
+		compare_write_ignored(ignore, o.ours, side[0].ignored, o.vs, side[1].ignored);
 	compare_write_notes(&res);
 	if (!res.n_rows) {
 		struct config_near near;

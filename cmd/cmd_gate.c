@@ -10,6 +10,7 @@
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
+#include "reports/compare_write.h"
 #include "reports/gate_write.h"
 #include "schema/baseline.h"
 #include "schema/labels.h"
@@ -193,8 +194,8 @@ static int load(struct tps_ctx *ctx, struct gate_cli *o, struct gate_sides *g,
 	    side_load(s, &fb, o->ignore_config, want, &g->base) < 0)
 		return -1;
 	if (o->ignore_config)
-		ignore_config_warn(o->ignore_config, o->rep.engine, g->cand.ignored,
-				   o->rep.baseline, g->base.ignored);
+		compare_write_ignored(o->ignore_config, o->rep.engine, g->cand.ignored,
+				      o->rep.baseline, g->base.ignored);
 	in->cand = g->cand.pools;
 	in->n_cand = g->cand.n_pools;
 	in->base = g->base.pools;

@@ -170,13 +170,6 @@ int ignore_config_opt(const char *arg, const char *usage)
 	return 0;
 }
 
-void ignore_config_warn(const char *keys, const char *a_label, const char *a,
-			const char *b_label, const char *b)
-{
-	tps_warning("--ignore-config %s: cells paired regardless of %s ('%s' ran %s; '%s' ran %s)",
-		    keys, keys, a_label, a ? a : "none", b_label, b ? b : "none");
-}
-
 void filter_opts_sync(struct filter_opts *fo)
 {
 	fo->f.engine = filter_list_labels(&fo->engine);

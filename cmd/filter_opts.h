@@ -94,11 +94,6 @@ int filter_opts_take(struct filter_opts *fo, int c, const char *arg, const char 
  * line naming the unknown key and the known ones. */
 int ignore_config_opt(const char *arg, const char *usage);
 
-/* The warning line of --ignore-config: which keys were ignored and what each
- * side's runs held in them (a and b: "key=value" lists, NULL when none). */
-void ignore_config_warn(const char *keys, const char *a_label, const char *a,
-			const char *b_label, const char *b);
-
 /* Points fo->f's lists at fo's (after a list changed). */
 void filter_opts_sync(struct filter_opts *fo);
 /* Checks every list of fo against the store (filter_list_check()) and points

@@ -212,6 +212,13 @@ void compare_write_none(const char *ours, const char *vs, const char *model,
 		  model ? " for model '" : "", model ? model : "", model ? "'" : "", why);
 }
 
+void compare_write_ignored(const char *keys, const char *a_label, const char *a,
+			   const char *b_label, const char *b)
+{
+	tps_warning("--ignore-config %s: cells paired regardless of %s ('%s' ran %s; '%s' ran %s)",
+		    keys, keys, a_label, a ? a : "none", b_label, b ? b : "none");
+}
+
 size_t compare_one_instance_cells(const struct parity_result *r)
 {
 	size_t i, n = 0;

@@ -33,6 +33,12 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours, con
 void compare_write_near(char *buf, size_t len, const struct config_near *n, const char *ours,
 			const char *vs);
 
+/* The warning line of --ignore-config (compare's and gate's): which keys were
+ * ignored and what each side's runs held in them (a and b: "key=value" lists,
+ * NULL when none). */
+void compare_write_ignored(const char *keys, const char *a_label, const char *a,
+			   const char *b_label, const char *b);
+
 /* How many rows are llama-bench cells of one process a side, which decide
  * nothing (their reason is ESTIMATE_REASON_ONE_INSTANCE). */
 size_t compare_one_instance_cells(const struct parity_result *r);
