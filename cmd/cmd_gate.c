@@ -45,33 +45,27 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The error line of a threshold that did not parse; where names its source. */
-static int threshold_error(const struct gate_threshold_err *e, const char *where)
+/* The usage error of a threshold that did not parse, of the file path (NULL:
+ * --max-regress). */
+static int threshold_error(const struct gate_threshold_err *e, const char *path)
 {
-	if (e->kind == GATE_THRESHOLD_METRIC)
-		return tps_usage_error(usage_gate, "%s: unknown metric '%s' (tg, pp or accept)", where,
-				       e->name);
-	return tps_usage_error(usage_gate, "%s: a threshold is a percent >= 0, not '%s'", where,
-			       e->value);
+	char *msg = gate_write_threshold_err(e, path);
+	int ret = tps_usage_error(usage_gate, "%s", msg);
+
+	free(msg);
+	return ret;
 }
 
 static int read_thresholds(const char *path, double *th)
 {
 	struct gate_threshold_err e;
-	char *text, where[600];
+	char *text;
 	int ret = 0;
 
 	if (!(text = tps_read_text(path)))
 		return TPS_EXIT_ERROR;
-	if (gate_threshold_parse_text(text, th, &e) < 0) {
-		if (e.kind == GATE_THRESHOLD_SYNTAX) {
-			ret = tps_usage_error(usage_gate, "'%s' line %ld: expected 'metric = pct'", path,
-					      e.line);
-		} else {
-			snprintf(where, sizeof(where), "'%s' line %ld", path, e.line);
-			ret = threshold_error(&e, where);
-		}
-	}
+	if (gate_threshold_parse_text(text, th, &e) < 0)
+		ret = threshold_error(&e, path);
 	free(text);
 	return ret;
 }
@@ -126,7 +120,7 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 		case OPT_TREND: o->p.trend = 1; break;
 		case OPT_MAX:
 			if (gate_threshold_parse(optarg, flag_th, flag_set, &e) < 0)
-				return threshold_error(&e, "--max-regress");
+				return threshold_error(&e, NULL);
 			break;
 		case OPT_METRIC:
 			if ((m = gate_metric_index(optarg)) < 0)

@@ -118,11 +118,7 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 	plan_cells(side[0], sd[0].pools, sd[0].n_pools, side[1], sd[1].pools, sd[1].n_pools,
 		   &in);
 	if (!in.n_cells) {
-		if (side[1])
-			tps_error("no cell measured by both '%s' and '%s' among the runs selected",
-				  side[0], side[1]);
-		else
-			tps_error("no run of '%s' among the runs selected", side[0]);
+		plan_write_none(side);
 		goto out;
 	}
 	if (plan_decide(&in, &o, &res) < 0) {

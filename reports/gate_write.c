@@ -62,6 +62,19 @@ void gate_write_note(const struct gate_report *h, const struct gate_note *n, cha
 	}
 }
 
+char *gate_write_threshold_err(const struct gate_threshold_err *e, const char *path)
+{
+	char where[600] = "--max-regress";
+
+	if (path && e->kind == GATE_THRESHOLD_SYNTAX)
+		return tps_xasprintf("'%s' line %ld: expected 'metric = pct'", path, e->line);
+	if (path)
+		snprintf(where, sizeof(where), "'%s' line %ld", path, e->line);
+	if (e->kind == GATE_THRESHOLD_METRIC)
+		return tps_xasprintf("%s: unknown metric '%s' (tg, pp or accept)", where, e->name);
+	return tps_xasprintf("%s: a threshold is a percent >= 0, not '%s'", where, e->value);
+}
+
 int gate_write_stop(const struct gate_report *h, const struct gate_result *r)
 {
 	char cell[CELL_LEN] = "", why[1024] = "";

@@ -9,6 +9,7 @@
 
 #include "analyze/config.h"
 #include "analyze/gate.h"
+#include "analyze/gate_threshold.h"
 #include "reports/table.h"
 
 /* What the outputs name besides the result. Borrowed. */
@@ -25,6 +26,11 @@ struct gate_report {
  * callers use 512). */
 void gate_write_note(const struct gate_report *h, const struct gate_note *n, char *buf,
 		     size_t len);
+
+/* The message of a threshold that did not parse (analyze/gate_threshold.h): of
+ * line e->line of the file path, or of --max-regress when path is NULL. The
+ * caller prints it as its usage error and frees it. */
+char *gate_write_threshold_err(const struct gate_threshold_err *e, const char *path);
 
 /* Prints the error line for a result whose gate_decide() returned -1 (nothing to
  * gate, with h->near's keys when set, or the cell whose parameters were refused)
