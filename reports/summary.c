@@ -1,6 +1,6 @@
 /* summary.c: renders the end-of-collect table on the one table model (table.h):
  * column widths follow the widest cell, numbers are right-aligned, and an absent
- * figure is "-". */
+ * figure is "-"; then the lines under it, and both into summary.txt. */
 #include "reports/summary.h"
 #include "reports/table.h"
 #include "schema/record.h"

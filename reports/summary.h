@@ -1,6 +1,7 @@
 /* summary.h: the one-screen table 'tpsdb collect' prints when it ends, one row per
  * run (a cell of the matrix in one round), so that a failed load or a slow engine is
- * seen at once. With more than one round a column says which ("2/5"). */
+ * seen at once. With more than one round a column says which ("2/5"). The lines
+ * under it and the out dir's summary.txt are written here too. */
 #ifndef REPORTS_SUMMARY_H
 #define REPORTS_SUMMARY_H
 
