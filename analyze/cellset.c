@@ -215,6 +215,63 @@ size_t pool_outliers(const struct pool *p, enum run_metric m, char *bad, double 
 	return marked;
 }
 
+int pools_hold(const struct pool *p, size_t n, const char *uuid)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < p[i].n; k++)
+			if (!strcmp(p[i].runs[k]->uuid, uuid))
+				return 1;
+	return 0;
+}
+
+int64_t *pools_run_ids(const struct pool *p, size_t n, size_t *n_ids)
+{
+	int64_t *ids;
+	size_t i, k, m = 0;
+
+	for (i = 0; i < n; i++)
+		m += p[i].n;
+	ids = tps_xmalloc((m ? m : 1) * sizeof(*ids));
+	for (i = 0, *n_ids = 0; i < n; i++)
+		for (k = 0; k < p[i].n; k++)
+			ids[(*n_ids)++] = p[i].runs[k]->id;
+	return ids;
+}
+
+struct pool_outlier *pools_outliers(const struct pool *pools, size_t n_pools, size_t *n)
+{
+	struct pool_outlier *v = NULL;
+	char *bad = NULL;
+	double med;
+	size_t i, k;
+	int m;
+
+	*n = 0;
+	for (i = 0; i < n_pools; i++) {
+		const struct pool *p = &pools[i];
+
+		bad = tps_xrealloc(bad, p->n + 1);
+		for (m = RUN_PP; m <= RUN_TG; m++) {
+			struct estimate_unit *u;
+
+			if (!pool_outliers(p, (enum run_metric)m, bad, &med))
+				continue;
+			u = pool_units(p, (enum run_metric)m);
+			for (k = 0; k < p->n; k++) {
+				if (!bad[k])
+					continue;
+				v = tps_xrealloc(v, (*n + 1) * sizeof(*v));
+				v[(*n)++] = (struct pool_outlier){ p->runs[k], (enum run_metric)m,
+								   exp(estimate_unit_log(&u[k])),
+								   med };
+			}
+			free(u);
+		}
+	}
+	free(bad);
+	return v;
+}
+
 /* How many designs a pool's runs come from: their distinct batches, a run
  * without one (an import) counted by its tag. Stops counting at two. */
 static size_t designs(const struct pool *p)

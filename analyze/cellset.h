@@ -166,6 +166,14 @@ void cellset_pools(const struct cellset *set, enum pool_rule rule, struct pool *
 		   size_t *n);
 void pools_free(struct pool *p, size_t n);
 
+/* 1 when a run of one of the n pools of p has uuid (a run the decisions take:
+ * 'tpsdb runs --pooled'), else 0. */
+int pools_hold(const struct pool *p, size_t n, const char *uuid);
+
+/* The store ids of every run of the n pools of p, pool by pool (the runs a
+ * baseline freezes): a heap array of *n_ids the caller frees. */
+int64_t *pools_run_ids(const struct pool *p, size_t n, size_t *n_ids);
+
 /* Sets want |= what on every run of the pools, so that the samples loader reads
  * exactly what the decision will pool. */
 void pools_want(struct pool *p, size_t n, unsigned what);
@@ -182,6 +190,20 @@ struct estimate_unit *pool_units(const struct pool *p, enum run_metric m);
  * p->runs[k] (bad holds p->n), *median the exp of the pool's median log value
  * (NaN under three instances). Returns how many it marked. */
 size_t pool_outliers(const struct pool *p, enum run_metric m, char *bad, double *median);
+
+/* An outlier instance that pools_outliers() found. */
+struct pool_outlier {
+	const struct run *run;  /* borrowed from its pool */
+	enum run_metric metric; /* RUN_PP or RUN_TG */
+	double value;           /* the instance's value (exp of estimate_unit_log()) */
+	double median;          /* its pool's median, as pool_outliers() gives it */
+};
+
+/* The outlier instances of pp and tg of every pool (pool_outliers()), pool by
+ * pool, pp before tg, each pool's runs in order: the pools compare and gate take,
+ * judged by the rule their estimate applies. A heap array the caller frees, *n
+ * its length. */
+struct pool_outlier *pools_outliers(const struct pool *pools, size_t n_pools, size_t *n);
 
 /* The design a look at pools a and b pays for. A side whose runs come from two
  * designs or more (collect batches; a run without a batch, an import, counts by

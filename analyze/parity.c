@@ -12,6 +12,12 @@
 #include "analyze/stats.h"
 #include "tpsdb.h"
 
+int parity_metrics_of(const char *name)
+{
+	return !strcmp(name, "pp") ? PARITY_PP : !strcmp(name, "tg") ? PARITY_TG :
+	       !strcmp(name, "both") ? PARITY_BOTH : -1;
+}
+
 void parity_opts_init(struct parity_opts *o)
 {
 	memset(o, 0, sizeof(*o));

@@ -39,6 +39,10 @@ struct parity_opts {
 /* Sets the defaults: both metrics, band 2%, no force. */
 void parity_opts_init(struct parity_opts *o);
 
+/* The metrics bits a name gives ('tpsdb compare --metric'): "pp", "tg" or
+ * "both"; -1 for any other. */
+int parity_metrics_of(const char *name);
+
 /* Output identity of two runs: over the keys (prompt, rep) both carry a hash for,
  * *compared gets their count and *identical those whose hashes match. Only at
  * temperature 0 on both sides; else both are -1 (not comparable). Pure. */

@@ -405,6 +405,10 @@ int series_decide(const struct series_view *v, const struct series_set *set,
 	out->shown = tps_xcalloc(set->n ? set->n : 1, 1);
 	out->shape = tps_xcalloc(set->n ? set->n : 1, sizeof(*out->shape));
 	out->n_shape = tps_xcalloc(set->n ? set->n : 1, sizeof(*out->n_shape));
+	out->ref_missing = v->ref != NULL;
+	for (a = 0; a < set->n; a++)
+		if (v->ref && !strcmp(set->v[a].engine, v->ref))
+			out->ref_missing = 0;
 	for (a = 0; a < set->n; a++) {
 		const struct series *se = &set->v[a];
 

@@ -144,12 +144,13 @@ struct series_verdict {
 	size_t n_shown;                    /* series shown */
 	size_t n_violations;               /* decided violations of the shown series */
 	size_t n_undecided;                /* undecided dips of the shown series */
+	int ref_missing;                   /* v->ref is set and names no series */
 };
 
 /* Decides *out for set under v with tolerance_pct (the set's): series_shown(),
  * series_shape() against every series_is_ref() reference, series_gap() for every
  * series_gap_pair() at every rung of the first, kept when sweep_gap_why() finds a
- * cause. Release with series_verdict_release() (also after -1). 0 ok, -1 when
+ * cause, and whether v->ref names a series of the set. Release with series_verdict_release() (also after -1). 0 ok, -1 when
  * a shape analysis refused its input. */
 int series_decide(const struct series_view *v, const struct series_set *set,
 		  double tolerance_pct, struct series_verdict *out);

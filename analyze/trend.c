@@ -128,3 +128,39 @@ void trend_release(struct trend *t)
 	changepoint_free(t->cps);
 	memset(t, 0, sizeof(*t));
 }
+
+int trend_items(const struct pool *hist, size_t n_hist, const int want[2], int64_t limit,
+		const struct changepoint_params *p, struct trend_item **out, size_t *n)
+{
+	struct trend_item *v = tps_xcalloc(2 * n_hist + 1, sizeof(*v));
+	size_t i;
+	int m;
+
+	*out = v;
+	*n = 0;
+	for (m = RUN_PP; m <= RUN_TG; m++) {
+		for (i = 0; want[m] && i < n_hist; i++) {
+			struct trend_item *it = &v[*n];
+
+			trend_history(&hist[i], (enum run_metric)m, limit, &it->hist);
+			it->metric = (enum run_metric)m;
+			if (!it->hist.n) {
+				free(it->hist.runs);
+				continue;
+			}
+			(*n)++;
+			if (trend_detect(&it->hist, it->metric, p, &it->t) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+void trend_items_free(struct trend_item *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		trend_release(&v[i].t);
+		free(v[i].hist.runs);
+	}
+	free(v);
+}

@@ -59,4 +59,22 @@ int trend_latest_regression(const struct trend *t);
 /* Frees what trend_detect() filled and empties *t; accepts an empty *t. */
 void trend_release(struct trend *t);
 
+/* One history of one metric and the change points found in it (trend_items()). */
+struct trend_item {
+	struct pool hist;       /* the runs holding a value of metric (trend_history());
+				   hist.runs owned, the runs borrowed */
+	enum run_metric metric; /* RUN_PP or RUN_TG */
+	struct trend t;
+};
+
+/* What 'tpsdb trend' decides over the histories of n_hist series (pools of every
+ * run, in order, side_load_history()): for pp when want[RUN_PP], then for tg when
+ * want[RUN_TG], each series' history of that metric (trend_history(), the last
+ * limit runs) searched with p (trend_detect()); a history without runs is left
+ * out. *out is a heap array of *n items; release it with trend_items_free(), also
+ * after -1. 0 ok, -1 when a parameter is out of range. */
+int trend_items(const struct pool *hist, size_t n_hist, const int want[2], int64_t limit,
+		const struct changepoint_params *p, struct trend_item **out, size_t *n);
+void trend_items_free(struct trend_item *v, size_t n);
+
 #endif

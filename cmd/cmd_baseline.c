@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_REPLACE = 256, OPT_JSON };
+enum { OPT_REPLACE = 256 };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -26,7 +26,6 @@ static const struct option opts[] = {
 	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
 	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "replace", no_argument, NULL, OPT_REPLACE },
-	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -50,7 +49,7 @@ static int parse(int argc, char **argv, struct args *a, int *seen)
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
 		case OPT_REPLACE: a->replace = 1; *seen |= 2; break;
-		case OPT_JSON: a->fmt = OUT_JSON; *seen |= 4; break;
+		case FILTER_OPT_JSON: a->fmt = OUT_JSON; *seen |= 4; break;
 		case FILTER_OPT_FORMAT:
 			if (format_opt_parse(optarg, &a->fmt, usage_baseline))
 				return -1;
@@ -76,7 +75,7 @@ static int do_set(struct store *s, struct args *a)
 {
 	struct side sd;
 	int64_t *ids = NULL;
-	size_t n = 0, i, k;
+	size_t n = 0;
 	int ret = TPS_EXIT_ERROR;
 
 	if (store_begin(s) < 0)
@@ -84,16 +83,11 @@ static int do_set(struct store *s, struct args *a)
 	/* The runs compare and gate would pool for these filters. */
 	if (side_load(s, &a->fo.f, NULL, 0, &sd) < 0)
 		goto out;
-	for (i = 0; i < sd.n_pools; i++)
-		n += sd.pools[i].n;
+	ids = pools_run_ids(sd.pools, sd.n_pools, &n);
 	if (!n) {
 		tps_error("no run matches the filters for baseline '%s'", a->name);
 		goto out;
 	}
-	ids = tps_xmalloc(n * sizeof(*ids));
-	for (i = 0, n = 0; i < sd.n_pools; i++)
-		for (k = 0; k < sd.pools[i].n; k++)
-			ids[n++] = sd.pools[i].runs[k]->id;
 	if (store_baseline_create(s, a->name, a->replace, ids, n) < 0 || store_commit(s) < 0)
 		goto out;
 	printf("baseline '%s': %zu run(s) frozen\n", a->name, n);

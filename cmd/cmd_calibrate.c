@@ -15,10 +15,7 @@
 #include "schema/store.h"
 #include "tpsdb.h"
 
-#include <math.h>
 #include <stdlib.h>
-
-enum { OPT_JSON = 256 };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -26,7 +23,6 @@ static const struct option opts[] = {
 	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
 	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
 	{ "host", required_argument, NULL, FILTER_OPT_HOST },
-	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -34,25 +30,16 @@ static const struct option opts[] = {
 int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_calibrate_entry, .fo = &fo };
+	enum out_format fmt = OUT_TEXT;
+	struct cmd_opts co = { .cmd = &cmd_calibrate_entry, .fo = &fo, .fmt = &fmt };
 	struct side sd = { 0 };
 	struct noise_pair *pairs = NULL;
-	size_t n = 0, n_floors = 0, i;
-	enum out_format fmt = OUT_TEXT;
-	int c, m, ret = TPS_EXIT_ERROR, in_tx = 0;
+	size_t n = 0, n_floors = 0;
+	int c, ret = TPS_EXIT_ERROR, in_tx = 0;
 	struct store *s;
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_JSON: fmt = OUT_JSON; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage_calibrate)) {
-				ret = TPS_EXIT_USAGE;
-				goto out;
-			}
-			break;
-		}
-	}
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
+		; /* every option is a shared one, taken there */
 	if (c == CMD_OPTS_STOP) {
 		ret = co.ret;
 		goto out;
@@ -62,30 +49,12 @@ int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 	    side_load_history(s, &fo.f, NULL, RUN_LOAD_VALUES, &sd) < 0)
 		goto out;
 	noise_calibrate(sd.pools, sd.n_pools, &pairs, &n, &n_floors);
-	for (i = 0; i < n; i++) {
-		if (pairs[i].identical)
-			tps_warning("runs %s and %s hold identical samples (the same results "
-				    "imported twice?): not an A/A pair, no noise floor taken",
-				    pairs[i].a->uuid, pairs[i].b->uuid);
-	}
+	calibrate_write_identical(pairs, n);
 	if (store_begin(s) < 0)
 		goto out;
 	in_tx = 1;
-	for (i = 0; i < n; i++) {
-		for (m = 0; m < PARITY_N_METRICS; m++) {
-			struct noise_rec rec;
-
-			if (pairs[i].diff.kind != PARITY_DIFF_NONE || isnan(pairs[i].pct[m]))
-				continue;
-			rec.run_a = pairs[i].a->uuid;
-			rec.run_b = pairs[i].b->uuid;
-			rec.metric = m == PARITY_METRIC_PP ? "pp" : "tg";
-			rec.noise_pct = pairs[i].pct[m];
-			rec.n_pairs = (int64_t)pairs[i].n_pairs[m];
-			if (store_noise_put(s, &rec) < 0)
-				goto out;
-		}
-	}
+	if (store_noise_put_pairs(s, pairs, n) < 0)
+		goto out;
 	if (fmt != OUT_JSON)
 		calibrate_write(stdout, pairs, n, format_table(fmt));
 	if (!n_floors) {

@@ -14,7 +14,6 @@
 #include "schema/store.h"
 #include "tpsdb.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,61 +31,29 @@ struct problems {
 	size_t n;
 };
 
-/* SQLite puts "*** in database main ***" and a newline before its first problem:
- * each problem becomes one line of its own, and the header goes. */
+/* Each line of the integrity check's problems (store_integrity()). */
 static void on_problem(const char *problem, void *arg)
 {
 	struct problems *ps = arg;
-	const char *p = problem, *nl;
 
-	while (*p) {
-		nl = strchr(p, '\n');
-		if (!nl)
-			nl = p + strlen(p);
-		if (nl > p && strncmp(p, "*** in database ", 16)) {
-			char *line = tps_xstrndup(p, (size_t)(nl - p));
-			strv_add(&ps->p, &ps->n, line);
-			free(line);
-		}
-		p = *nl ? nl + 1 : nl;
-	}
+	strv_add(&ps->p, &ps->n, problem);
 }
 
-/* The outlier instances of every pool of the filter's cell set, per metric:
- * the pools compare and gate would take, the rule their estimate applies
- * (pool_outliers()), the findings word it. -1 after an error line. */
+/* The outlier instances of the pools of the filter's cell set, those compare
+ * and gate would take (pools_outliers()), as findings. -1 after an error line. */
 static int add_outliers(struct store *s, const struct run_filter *rf, struct findings *fs)
 {
-	static const char *const names[2] = { "pp", "tg" };
+	struct pool_outlier *o = NULL;
 	struct side sd;
-	char *bad = NULL;
-	double med;
-	size_t i, k;
-	int m, ret = -1;
+	size_t n = 0;
+	int ret = -1;
 
-	if (side_load(s, rf, NULL, RUN_LOAD_VALUES, &sd) < 0)
-		goto out;
-	for (i = 0; i < sd.n_pools; i++) {
-		const struct pool *p = &sd.pools[i];
-
-		bad = tps_xrealloc(bad, p->n + 1);
-		for (m = 0; m < 2; m++) {
-			struct estimate_unit *u;
-
-			if (!pool_outliers(p, (enum run_metric)m, bad, &med))
-				continue;
-			u = pool_units(p, (enum run_metric)m);
-			for (k = 0; k < p->n; k++)
-				if (bad[k])
-					findings_add_outlier(fs, p->runs[k]->uuid, p->runs[k]->engine,
-							     p->runs[k]->model, names[m],
-							     exp(estimate_unit_log(&u[k])), med);
-			free(u);
-		}
+	if (side_load(s, rf, NULL, RUN_LOAD_VALUES, &sd) == 0) {
+		o = pools_outliers(sd.pools, sd.n_pools, &n);
+		findings_add_outliers(fs, o, n);
+		ret = 0;
 	}
-	ret = 0;
-out:
-	free(bad);
+	free(o);
 	side_release(&sd);
 	return ret;
 }

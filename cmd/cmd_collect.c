@@ -21,10 +21,8 @@
 #include "cmd/side.h"
 #include "schema/store.h"
 #include "cmd/opts.h"
-#include "outfile.h"
 #include "tpsdb.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -200,54 +198,6 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 	}
 	*done = c == CMD_OPTS_STOP;
 	return *done ? co.ret : 0;
-}
-
-static int write_summary(const char *dir, const struct summary_row *rows, size_t n,
-			 const char *footer)
-{
-	char *path = tps_xasprintf("%s/summary.txt", dir);
-	struct outfile *of = outfile_open(path);
-	int ret = -1;
-
-	if (of) {
-		summary_render(outfile_stream(of), rows, n);
-		fputs(footer, outfile_stream(of));
-		ret = outfile_commit(of);
-	}
-	free(path);
-	return ret;
-}
-
-/* The summary says how the first request was handled: it is never a throughput
- * figure, because the first request after a start reads a quarter to half of warm. */
-static const char *warmup_line(int attach, int64_t warmup)
-{
-	static char buf[160];
-
-	if (warmup > 0)
-		snprintf(buf, sizeof(buf), "warm-up: %lld unrecorded request(s) after %s",
-			 (long long)warmup, attach ? "attaching" : "each server start");
-	else if (attach)
-		snprintf(buf, sizeof(buf), "warm-up: none (--warmup 0)");
-	else
-		snprintf(buf, sizeof(buf), "warm-up: none (--warmup 0): each run's first sample "
-			 "is flagged cold-start and left out of prefill");
-	return buf;
-}
-
-/* How many rounds ran: "rounds: 3 of 3" (the most any model ran, of the plan's). */
-static const char *rounds_line(const struct session_result *res)
-{
-	static char buf[96];
-	int64_t most = 0;
-
-	for (size_t k = 0; k < res->n_rows; k++) {
-		if (res->rows[k].round > most)
-			most = res->rows[k].round;
-	}
-	snprintf(buf, sizeof(buf), "rounds: %lld of %lld", (long long)most,
-		 (long long)res->rounds);
-	return buf;
 }
 
 /* --until-decided's state: the rule (analyze/until.h) over the plan's cells, the
@@ -433,7 +383,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	struct until_state u = { 0 };
 	struct summary_row *rows = NULL;
 	struct store *s;
-	char now[32], *out_dir = NULL, *footer = NULL;
+	char *out_dir = NULL, *footer = NULL;
 	size_t k;
 	int ret = TPS_EXIT_ERROR, r, done;
 
@@ -486,18 +436,17 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 		rows[k].accept = sr->accept;
 		rows[k].why = sr->load_line;
 	}
-	tps_now_iso(now, sizeof(now));
-	footer = tps_xasprintf("\n%zu of %zu cells run, %zu not complete%s; store '%s'; logs "
-			       "in '%s'\n%s\n%s: batch %s\n", res.n_rows, res.n_planned,
-			       res.n_bad, res.signal ? " (interrupted)" : "", store_path(s),
-			       out_dir, warmup_line(o.url != NULL, o.c.warmup),
-			       rounds_line(&res), res.batch);
+	footer = summary_footer(&(struct summary_end){
+		.n_run = res.n_rows, .n_planned = res.n_planned, .n_bad = res.n_bad,
+		.signal = res.signal, .store = store_path(s), .out_dir = out_dir,
+		.attach = o.url != NULL, .warmup = o.c.warmup, .rounds = res.rounds,
+		.batch = res.batch }, rows, res.n_rows);
 	summary_render(stdout, rows, res.n_rows);
 	fputs(footer, stdout);
 	fflush(stdout);
 	if (o.until_decided)
 		until_print_open(&u);
-	if (write_summary(out_dir, rows, res.n_rows, footer) < 0)
+	if (summary_write_file(out_dir, rows, res.n_rows, footer) < 0)
 		goto out;
 	if (res.signal) {
 		tps_error("interrupted by signal %d: the servers are stopped and the samples "

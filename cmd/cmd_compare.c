@@ -9,7 +9,6 @@
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/compare_write.h"
-#include "reports/md.h"
 #include "reports/parity.h"
 #include "schema/labels.h"
 #include "tpsdb.h"
@@ -18,7 +17,7 @@
 
 enum {
 	OPT_OURS = 256, OPT_VS, OPT_METRIC, OPT_BAND, OPT_OURS_TAG, OPT_VS_TAG, OPT_FORCE,
-	OPT_JSON, OPT_IGNORE_CONFIG, OPT_STRICT,
+	OPT_IGNORE_CONFIG, OPT_STRICT,
 };
 
 static const struct option opts[] = {
@@ -35,7 +34,6 @@ static const struct option opts[] = {
 	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "force", no_argument, NULL, OPT_FORCE },
 	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "json", no_argument, NULL, OPT_JSON },
 	{ "ignore-config", required_argument, NULL, OPT_IGNORE_CONFIG },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
@@ -62,7 +60,8 @@ static int same_list(const struct filter_list *a, const struct filter_list *b)
 int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_compare_entry, .fo = &fo };
+	enum out_format fmt = OUT_TEXT;
+	struct cmd_opts co = { .cmd = &cmd_compare_entry, .fo = &fo, .fmt = &fmt };
 	struct filter_list ours_tag = { 0 }, vs_tag = { 0 };
 	struct parity_result res = { 0 };
 	struct side side[2];
@@ -70,8 +69,6 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	struct run_filter f[2];
 	struct store *s;
 	const char *ignore = NULL;
-	enum out_format fmt = OUT_TEXT;
-	FILE *summary;
 	int c, k, strict = 0, ret = TPS_EXIT_ERROR;
 
 	parity_opts_init(&o);
@@ -98,21 +95,8 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			ignore = optarg;
 			break;
 		case OPT_STRICT: strict = 1; break;
-		case OPT_JSON: fmt = OUT_JSON; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage_compare)) {
-				ret = TPS_EXIT_USAGE;
-				goto out;
-			}
-			break;
 		case OPT_METRIC:
-			if (!strcmp(optarg, "pp")) {
-				o.metrics = PARITY_PP;
-			} else if (!strcmp(optarg, "tg")) {
-				o.metrics = PARITY_TG;
-			} else if (!strcmp(optarg, "both")) {
-				o.metrics = PARITY_BOTH;
-			} else {
+			if ((o.metrics = parity_metrics_of(optarg)) < 0) {
 				ret = tps_usage_error(usage_compare,
 						      "--metric is pp, tg or both, not '%s'",
 						      optarg);
@@ -168,31 +152,18 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	}
 	if (ignore)
-		ignore_config_warn(ignore, o.ours, side[0].ignored, o.vs, side[1].ignored);
+		compare_write_ignored(ignore, o.ours, side[0].ignored, o.vs, side[1].ignored);
 	compare_write_notes(&res);
 	if (!res.n_rows) {
 		struct config_near near;
-		char why[1024] = "";
 
-		if (config_nearest(side[0].set.runs, side[0].set.n, side[1].set.runs,
-				   side[1].set.n, &near))
-			compare_write_near(why, sizeof(why), &near, o.ours, o.vs);
-		tps_error("no cell measured by both '%s' and '%s'%s%s%s%s", o.ours, o.vs,
-			  fo.model.n == 1 ? " for model '" : "", fo.model.n == 1 ? fo.model.v[0] : "",
-			  fo.model.n == 1 ? "'" : "", why);
+		compare_write_none(o.ours, o.vs, fo.model.n == 1 ? fo.model.v[0] : NULL,
+				   config_nearest(side[0].set.runs, side[0].set.n, side[1].set.runs,
+						  side[1].set.n, &near) ? &near : NULL);
 		goto out;
 	}
-	if (fmt == OUT_JSON) {
-		if (compare_write_json(&res) < 0)
-			goto out;
-	} else {
-		compare_write(stdout, &res, o.ours, o.vs, o.band_pct, format_table(fmt));
-	}
-	if ((summary = step_summary_open())) {
-		compare_write(summary, &res, o.ours, o.vs, o.band_pct, TABLE_FMT_MD);
-		fputc('\n', summary);
-		step_summary_close(summary);
-	}
+	if (compare_write_out(&res, o.ours, o.vs, o.band_pct, fmt) < 0)
+		goto out;
 	ret = strict && parity_env_rows(&res) ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:
 	parity_result_release(&res);

@@ -7,13 +7,10 @@
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
 #include "analyze/series.h"
-#include "analyze/sweep.h"
-#include "analyze/trend.h"
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/compare_write.h"
-#include "reports/md.h"
 #include "reports/gate_write.h"
 #include "schema/baseline.h"
 #include "schema/labels.h"
@@ -24,7 +21,7 @@
 
 enum {
 	OPT_BASELINE = 256, OPT_ENGINE, OPT_MAX, OPT_THRESH, OPT_METRIC, OPT_SWEEP, OPT_STRICT,
-	OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_JSON, OPT_IGNORE_CONFIG, OPT_FAIL_ON,
+	OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_IGNORE_CONFIG, OPT_FAIL_ON,
 };
 
 static const struct option opts[] = {
@@ -43,39 +40,32 @@ static const struct option opts[] = {
 	{ "require-identical-output", no_argument, NULL, OPT_IDENTICAL },
 	{ "trend", no_argument, NULL, OPT_TREND },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "json", no_argument, NULL, OPT_JSON },
 	{ "ignore-config", required_argument, NULL, OPT_IGNORE_CONFIG },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The error line of a threshold that did not parse; where names its source. */
-static int threshold_error(const struct gate_threshold_err *e, const char *where)
+/* The usage error of a threshold that did not parse, of the file path (NULL:
+ * --max-regress). */
+static int threshold_error(const struct gate_threshold_err *e, const char *path)
 {
-	if (e->kind == GATE_THRESHOLD_METRIC)
-		return tps_usage_error(usage_gate, "%s: unknown metric '%s' (tg, pp or accept)", where,
-				       e->name);
-	return tps_usage_error(usage_gate, "%s: a threshold is a percent >= 0, not '%s'", where,
-			       e->value);
+	char *msg = gate_write_threshold_err(e, path);
+	int ret = tps_usage_error(usage_gate, "%s", msg);
+
+	free(msg);
+	return ret;
 }
 
 static int read_thresholds(const char *path, double *th)
 {
 	struct gate_threshold_err e;
-	char *text, where[600];
+	char *text;
 	int ret = 0;
 
 	if (!(text = tps_read_text(path)))
 		return TPS_EXIT_ERROR;
-	if (gate_threshold_parse_text(text, th, &e) < 0) {
-		if (e.kind == GATE_THRESHOLD_SYNTAX) {
-			ret = tps_usage_error(usage_gate, "'%s' line %ld: expected 'metric = pct'", path,
-					      e.line);
-		} else {
-			snprintf(where, sizeof(where), "'%s' line %ld", path, e.line);
-			ret = threshold_error(&e, where);
-		}
-	}
+	if (gate_threshold_parse_text(text, th, &e) < 0)
+		ret = threshold_error(&e, path);
 	free(text);
 	return ret;
 }
@@ -91,7 +81,7 @@ struct gate_cli {
 /* Parses argv into *o; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct gate_cli *o)
 {
-	struct cmd_opts co = { .cmd = &cmd_gate_entry, .fo = &o->fo };
+	struct cmd_opts co = { .cmd = &cmd_gate_entry, .fo = &o->fo, .fmt = &o->fmt };
 	struct gate_threshold_err e;
 	double flag_th[GATE_N_METRICS];
 	int flag_set[GATE_N_METRICS] = { 0 }, metric_given = 0, c, m, ret;
@@ -128,14 +118,9 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 			break;
 		}
 		case OPT_TREND: o->p.trend = 1; break;
-		case OPT_JSON: o->fmt = OUT_JSON; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &o->fmt, usage_gate))
-				return TPS_EXIT_USAGE;
-			break;
 		case OPT_MAX:
 			if (gate_threshold_parse(optarg, flag_th, flag_set, &e) < 0)
-				return threshold_error(&e, "--max-regress");
+				return threshold_error(&e, NULL);
 			break;
 		case OPT_METRIC:
 			if ((m = gate_metric_index(optarg)) < 0)
@@ -203,8 +188,8 @@ static int load(struct tps_ctx *ctx, struct gate_cli *o, struct gate_sides *g,
 	    side_load(s, &fb, o->ignore_config, want, &g->base) < 0)
 		return -1;
 	if (o->ignore_config)
-		ignore_config_warn(o->ignore_config, o->rep.engine, g->cand.ignored,
-				   o->rep.baseline, g->base.ignored);
+		compare_write_ignored(o->ignore_config, o->rep.engine, g->cand.ignored,
+				      o->rep.baseline, g->base.ignored);
 	in->cand = g->cand.pools;
 	in->n_cand = g->cand.n_pools;
 	in->base = g->base.pools;
@@ -227,37 +212,6 @@ static int load(struct tps_ctx *ctx, struct gate_cli *o, struct gate_sides *g,
 	return 0;
 }
 
-static int render(const struct gate_cli *o, const struct gate_result *res)
-{
-	const char *gh = getenv("GITHUB_ACTIONS");
-	char msg[512];
-	FILE *summary;
-	size_t i;
-
-	for (i = 0; i < res->n_notes; i++) {
-		gate_write_note(&o->rep, &res->notes[i], msg, sizeof(msg));
-		tps_warning("%s", msg);
-	}
-	if (o->junit && gate_write_junit(o->junit, &o->rep, res) < 0)
-		return -1;
-	if (o->fmt == OUT_JSON) {
-		if (gate_write_json(stdout, &o->rep, res) < 0)
-			return -1;
-	} else {
-		gate_write(stdout, &o->rep, res, format_table(o->fmt));
-	}
-	/* The runner reads annotations from stdout and stderr alike; with JSON or
-	 * markdown they go to stderr so that stdout stays one document. */
-	if (gh && !strcmp(gh, "true"))
-		gate_write_github(o->fmt != OUT_TEXT ? stderr : stdout, &o->rep, res);
-	if ((summary = step_summary_open())) {
-		gate_write(summary, &o->rep, res, TABLE_FMT_MD);
-		fputc('\n', summary);
-		step_summary_close(summary);
-	}
-	return 0;
-}
-
 int cmd_gate(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct gate_cli o;
@@ -276,19 +230,16 @@ int cmd_gate(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	if (gate_decide(&in, &o.p, &res) < 0) {
 		struct config_near near;
-		char why[1024];
 
 		/* No shared cell: say which config keys keep the nearest ones apart. */
 		if (res.stop == GATE_STOP_NOTHING_SHARED &&
 		    config_nearest(g.cand.set.runs, g.cand.set.n, g.base.set.runs, g.base.set.n,
-				   &near)) {
-			compare_write_near(why, sizeof(why), &near, o.rep.engine, o.rep.baseline);
-			o.rep.stop_hint = why;
-		}
+				   &near))
+			o.rep.near = &near;
 		gate_write_stop(&o.rep, &res);
 		goto out;
 	}
-	if (render(&o, &res) < 0)
+	if (gate_write_out(&o.rep, &res, o.fmt, o.junit) < 0)
 		goto out;
 	ret = res.n_fail ? TPS_EXIT_FAIL : TPS_EXIT_OK;
 out:

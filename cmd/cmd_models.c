@@ -10,30 +10,22 @@
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, 256 },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
 
 int cmd_models(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct cmd_opts co = { .cmd = &cmd_models_entry };
+	enum out_format fmt = OUT_TEXT;
+	struct cmd_opts co = { .cmd = &cmd_models_entry, .fmt = &fmt };
 	struct catalog_model *m = NULL;
 	struct catalog_alarm *a = NULL;
 	struct store *s;
 	size_t nm = 0, na = 0;
-	enum out_format fmt = OUT_TEXT;
 	int c, ret = TPS_EXIT_ERROR;
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case 256: fmt = OUT_JSON; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage_models))
-				return TPS_EXIT_USAGE;
-			break;
-		}
-	}
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
+		; /* every option is a shared one, taken there */
 	if (c == CMD_OPTS_STOP)
 		return co.ret;
 	/* The registry reads a few pages; the quick check vouches for the rest. */

@@ -14,7 +14,7 @@
 
 #include <string.h>
 
-enum { OPT_OURS = 256, OPT_VS, OPT_ENGINE, OPT_MDE, OPT_JSON };
+enum { OPT_OURS = 256, OPT_VS, OPT_ENGINE, OPT_MDE };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -26,7 +26,6 @@ static const struct option opts[] = {
 	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
 	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "mde", required_argument, NULL, OPT_MDE },
-	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -57,14 +56,14 @@ static int label(const char *opt, const char *v, const char **out)
 int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_plan_entry, .fo = &fo, .synopsis = 1 };
+	enum out_format fmt = OUT_TEXT;
+	struct cmd_opts co = { .cmd = &cmd_plan_entry, .fo = &fo, .fmt = &fmt, .synopsis = 1 };
 	struct side sd[2];
 	struct plan_input in = { 0 };
 	struct plan_result res = { 0 };
 	struct plan_opts o;
 	struct run_filter f;
 	const char *ours = NULL, *vs = NULL, *engine = NULL, *side[2];
-	enum out_format fmt = OUT_TEXT;
 	struct store *s;
 	int c, k, ret = TPS_EXIT_ERROR;
 
@@ -91,11 +90,6 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 				return tps_usage_error(usage_plan,
 						       "--mde needs a percentage above 0 and "
 						       "at most 100, not '%s'", optarg);
-			break;
-		case OPT_JSON: fmt = OUT_JSON; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage_plan))
-				return TPS_EXIT_USAGE;
 			break;
 		}
 	}
@@ -124,11 +118,7 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 	plan_cells(side[0], sd[0].pools, sd[0].n_pools, side[1], sd[1].pools, sd[1].n_pools,
 		   &in);
 	if (!in.n_cells) {
-		if (side[1])
-			tps_error("no cell measured by both '%s' and '%s' among the runs selected",
-				  side[0], side[1]);
-		else
-			tps_error("no run of '%s' among the runs selected", side[0]);
+		plan_write_none(side);
 		goto out;
 	}
 	if (plan_decide(&in, &o, &res) < 0) {

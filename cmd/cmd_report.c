@@ -34,10 +34,6 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* The getopt loop's names for the report's formats. */
-enum format { FMT_MD = REPORT_MD, FMT_JSON = REPORT_JSON, FMT_CSV = REPORT_CSV,
-	      FMT_HTML = REPORT_HTML };
-
 int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct study_opts o = { 0 };
@@ -49,7 +45,7 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	const char **models = tps_xcalloc((size_t)argc + 1, sizeof(*models));
 	const char *out = NULL;
 	size_t i;
-	enum format fmt = FMT_MD;
+	int fmt = REPORT_MD;
 	struct filter_opts fo = { 0 };
 	struct cmd_opts co = { .cmd = &cmd_report_entry, .fo = &fo };
 	int c, no_plots = 0, ret = TPS_EXIT_ERROR;
@@ -57,15 +53,7 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
 		case OPT_FORMAT:
-			if (!strcmp(optarg, "md"))
-				fmt = FMT_MD;
-			else if (!strcmp(optarg, "json"))
-				fmt = FMT_JSON;
-			else if (!strcmp(optarg, "csv"))
-				fmt = FMT_CSV;
-			else if (!strcmp(optarg, "html"))
-				fmt = FMT_HTML;
-			else {
+			if ((fmt = report_format_of(optarg)) < 0) {
 				ret = tps_usage_error(usage_report,
 						      "--format is md, json, csv or html, not '%s'",
 						      optarg);
@@ -87,7 +75,7 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 		ret = tps_usage_error(usage_report, "--out needs a folder name");
 		goto out;
 	}
-	if (fmt == FMT_HTML && !out) {
+	if (fmt == REPORT_HTML && !out) {
 		ret = tps_usage_error(usage_report, "--format html writes a folder: name it with --out");
 		goto out;
 	}

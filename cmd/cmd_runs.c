@@ -10,13 +10,11 @@
 #include "schema/store.h"
 #include "tpsdb.h"
 
-#include <string.h>
 
-enum { OPT_JSON = 256, OPT_POOLED };
+enum { OPT_POOLED = 256 };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, OPT_JSON },
 	{ "pooled", no_argument, NULL, OPT_POOLED },
 	FORMAT_OPTIONS,
 	FILTER_OPTION_LIMIT,
@@ -24,37 +22,20 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* Whether r is in one of the side's pools. */
-static int pooled_run(const struct side *sd, const struct run *r)
-{
-	for (size_t i = 0; i < sd->n_pools; i++)
-		for (size_t k = 0; k < sd->pools[i].n; k++)
-			if (sd->pools[i].runs[k] == r)
-				return 1;
-	return 0;
-}
-
 int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_runs_entry, .fo = &fo };
 	enum out_format fmt = OUT_TEXT;
+	struct cmd_opts co = { .cmd = &cmd_runs_entry, .fo = &fo, .fmt = &fmt };
 	struct catalog_run *runs = NULL;
 	struct store *s;
 	struct side sd = { 0 };
-	size_t n = 0, i, k, kept;
+	size_t n = 0, i, kept;
 	int c, pooled = 0, ret = TPS_EXIT_ERROR;
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_JSON: fmt = OUT_JSON; break;
-		case OPT_POOLED: pooled = 1; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage_runs))
-				return TPS_EXIT_USAGE;
-			break;
-		}
-	}
+	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
+		if (c == OPT_POOLED)
+			pooled = 1;
 	if (c == CMD_OPTS_STOP)
 		return co.ret;
 	if (!(s = tps_ctx_store(ctx)))
@@ -72,17 +53,11 @@ int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 		f.limit = 0;
 		if (side_load(s, &f, NULL, 0, &sd) < 0)
 			goto out;
-		for (i = kept = 0; i < n; i++) {
-			int in = 0;
-
-			for (k = 0; k < sd.set.n && !in; k++)
-				in = !strcmp(sd.set.runs[k].uuid, runs[i].uuid) &&
-				     pooled_run(&sd, &sd.set.runs[k]);
-			if (in)
+		for (i = kept = 0; i < n; i++)
+			if (pools_hold(sd.pools, sd.n_pools, runs[i].uuid))
 				runs[kept++] = runs[i];
 			else
 				catalog_run_release(&runs[i]);
-		}
 		n = kept;
 	}
 	if (fmt == OUT_JSON) {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_ENGINE = 256, OPT_TOL, OPT_REF, OPT_JSON };
+enum { OPT_ENGINE = 256, OPT_TOL, OPT_REF };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -26,7 +26,6 @@ static const struct option opts[] = {
 	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
 	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
-	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -34,28 +33,20 @@ static const struct option opts[] = {
 int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_sweep_entry, .fo = &fo };
+	enum out_format fmt = OUT_TEXT;
+	struct cmd_opts co = { .cmd = &cmd_sweep_entry, .fo = &fo, .fmt = &fmt };
 	struct series_set set = { 0 };
 	struct series_verdict vd = { 0 };
 	struct side sd = { 0 };
 	struct series_view v = { 0 };
 	double tolerance = SWEEP_TOLERANCE_PCT;
 	struct store *s;
-	size_t i;
-	enum out_format fmt = OUT_TEXT;
 	int c, ret = TPS_EXIT_ERROR;
 
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
 		case OPT_ENGINE: v.engine = optarg; break;
 		case OPT_REF: v.ref = optarg; break;
-		case OPT_JSON: fmt = OUT_JSON; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage_sweep)) {
-				ret = TPS_EXIT_USAGE;
-				goto out;
-			}
-			break;
 		case OPT_TOL:
 			if (tps_parse_double(optarg, &tolerance) < 0 || tolerance < 0) {
 				ret = tps_usage_error(usage_sweep, "--tolerance needs a number >= 0, "
@@ -82,19 +73,8 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	}
 	if (series_decide(&v, &set, tolerance, &vd) < 0)
 		goto out;
-	if (!vd.n_shown) {
-		tps_error("no speculative series (runs with an n_max)%s%s%s%s%s%s",
-			  v.engine ? " of '" : "", v.engine ? v.engine : "", v.engine ? "'" : "",
-			  fo.model.n == 1 ? " for model '" : "", fo.model.n == 1 ? fo.model.v[0] : "",
-			  fo.model.n == 1 ? "'" : "");
+	if (sweep_write_notes(&v, &vd, fo.model.n == 1 ? fo.model.v[0] : NULL) < 0)
 		goto out;
-	}
-	if (v.ref) {
-		for (i = 0; i < set.n && strcmp(set.v[i].engine, v.ref); i++)
-			;
-		if (i == set.n)
-			tps_warning("no series of the reference '%s'", v.ref);
-	}
 	if (fmt == OUT_JSON) {
 		if (sweep_write_json(stdout, &set, &vd) < 0)
 			goto out;

@@ -10,10 +10,9 @@
 #include "reports/trend_write.h"
 #include "tpsdb.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-enum { OPT_METRIC = 256, OPT_PVALUE, OPT_MAGNITUDE, OPT_SEGMENT, OPT_JSON };
+enum { OPT_METRIC = 256, OPT_PVALUE, OPT_MAGNITUDE, OPT_SEGMENT };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -21,7 +20,6 @@ static const struct option opts[] = {
 	{ "pvalue", required_argument, NULL, OPT_PVALUE },
 	{ "min-magnitude", required_argument, NULL, OPT_MAGNITUDE },
 	{ "min-segment", required_argument, NULL, OPT_SEGMENT },
-	{ "json", no_argument, NULL, OPT_JSON },
 	FORMAT_OPTIONS,
 	FILTER_OPTION_LIMIT,
 	FILTER_OPTIONS,
@@ -32,26 +30,19 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct changepoint_params p;
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_trend_entry, .fo = &fo };
 	enum out_format fmt = OUT_TEXT;
-	struct trend_write_item *items = NULL;
-	struct trend *trends = NULL;
-	struct pool *hist = NULL;
+	struct cmd_opts co = { .cmd = &cmd_trend_entry, .fo = &fo, .fmt = &fmt };
+	struct trend_item *items = NULL;
 	struct side sd = { 0 };
-	size_t i, n = 0;
+	size_t n = 0;
 	struct store *s;
-	int c, want[2] = { 1, 1 }, m, ret = TPS_EXIT_ERROR;
+	int c, want[2] = { 1, 1 }, ret = TPS_EXIT_ERROR;
 	int64_t seg;
 
 	changepoint_params_init(&p);
 
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
-		case OPT_JSON: fmt = OUT_JSON; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &fmt, usage_trend))
-				return TPS_EXIT_USAGE;
-			break;
 		case OPT_METRIC:
 			if (!strcmp(optarg, "pp"))
 				want[1] = 0;
@@ -91,27 +82,9 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 	if (side_load_history(s, &fo.f, NULL, RUN_LOAD_VALUES, &sd) < 0)
 		goto out;
 	/* Series order is the store's (model, config, engine); pp before tg. */
-	items = tps_xcalloc(2 * sd.n_pools + 1, sizeof(*items));
-	trends = tps_xcalloc(2 * sd.n_pools + 1, sizeof(*trends));
-	hist = tps_xcalloc(2 * sd.n_pools + 1, sizeof(*hist));
-	for (m = 0; m < 2; m++) {
-		for (i = 0; want[m] && i < sd.n_pools; i++) {
-			trend_history(&sd.pools[i], (enum run_metric)m, fo.f.limit, &hist[n]);
-			if (!hist[n].n) {
-				free(hist[n].runs);
-				continue;
-			}
-			if (trend_detect(&hist[n], (enum run_metric)m, &p, &trends[n]) < 0) {
-				tps_error("cannot search for change points: a parameter is out of "
-					  "range");
-				n++;
-				goto out;
-			}
-			items[n].se = &hist[n];
-			items[n].metric = m ? "tg" : "pp";
-			items[n].t = &trends[n];
-			n++;
-		}
+	if (trend_items(sd.pools, sd.n_pools, want, fo.f.limit, &p, &items, &n) < 0) {
+		tps_error("cannot search for change points: a parameter is out of range");
+		goto out;
 	}
 	if (fmt != OUT_JSON)
 		trend_write(stdout, items, n, format_table(fmt));
@@ -119,13 +92,7 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	ret = TPS_EXIT_OK;
 out:
-	for (i = 0; i < n; i++) {
-		trend_release(&trends[i]);
-		free(hist[i].runs);
-	}
-	free(hist);
-	free(trends);
-	free(items);
+	trend_items_free(items, n);
 	side_release(&sd);
 	filter_opts_release(&fo);
 	return ret;

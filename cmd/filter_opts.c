@@ -160,11 +160,6 @@ int format_opt_parse(const char *arg, enum out_format *fmt, const char *usage)
 	return 0;
 }
 
-enum table_format format_table(enum out_format fmt)
-{
-	return fmt == OUT_MD ? TABLE_FMT_MD : fmt == OUT_CSV ? TABLE_FMT_CSV : TABLE_FMT_TEXT;
-}
-
 int ignore_config_opt(const char *arg, const char *usage)
 {
 	char bad[64];
@@ -173,13 +168,6 @@ int ignore_config_opt(const char *arg, const char *usage)
 		return tps_usage_error(usage, "--ignore-config: unknown config key '%s' (keys: %s)",
 				       bad, config_keys());
 	return 0;
-}
-
-void ignore_config_warn(const char *keys, const char *a_label, const char *a,
-			const char *b_label, const char *b)
-{
-	tps_warning("--ignore-config %s: cells paired regardless of %s ('%s' ran %s; '%s' ran %s)",
-		    keys, keys, a_label, a ? a : "none", b_label, b ? b : "none");
 }
 
 void filter_opts_sync(struct filter_opts *fo)

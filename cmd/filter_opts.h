@@ -19,12 +19,12 @@
 enum {
 	FILTER_OPT_ENGINE = 0x1000, FILTER_OPT_MODEL, FILTER_OPT_ENGINE_VERSION, FILTER_OPT_TAG,
 	FILTER_OPT_HOST, FILTER_OPT_BATCH, FILTER_OPT_SINCE, FILTER_OPT_UNTIL, FILTER_OPT_LIMIT,
-	FILTER_OPT_FORMAT,
+	FILTER_OPT_FORMAT, FILTER_OPT_JSON,
 };
 
 /* The entries of a command's struct option array, spliced in where it lists its
  * own: FILTER_OPTIONS for the shared filters, FILTER_OPTION_LIMIT for --limit,
- * FORMAT_OPTIONS for --format (--json is each command's own alias of it). */
+ * FORMAT_OPTIONS for --format and its alias --json (cmd_opts.fmt takes both). */
 #define FILTER_OPTIONS                                                            \
 	{ "engine", required_argument, NULL, FILTER_OPT_ENGINE },                     \
 	{ "model", required_argument, NULL, FILTER_OPT_MODEL },                       \
@@ -39,7 +39,9 @@ enum {
 	{ "since", required_argument, NULL, FILTER_OPT_SINCE },                       \
 	{ "until", required_argument, NULL, FILTER_OPT_UNTIL }
 #define FILTER_OPTION_LIMIT { "limit", required_argument, NULL, FILTER_OPT_LIMIT }
-#define FORMAT_OPTIONS { "format", required_argument, NULL, FILTER_OPT_FORMAT }
+#define FORMAT_OPTIONS                                                            \
+	{ "format", required_argument, NULL, FILTER_OPT_FORMAT },                     \
+	{ "json", no_argument, NULL, FILTER_OPT_JSON }
 
 /* The synopsis and the help lines of the shared filters are docs/help/_synopsis.txt,
  * _synopsis-more.txt, _filters.txt, _filters-more.txt and _limit.txt, which the
@@ -92,11 +94,6 @@ int filter_opts_take(struct filter_opts *fo, int c, const char *arg, const char 
  * line naming the unknown key and the known ones. */
 int ignore_config_opt(const char *arg, const char *usage);
 
-/* The warning line of --ignore-config: which keys were ignored and what each
- * side's runs held in them (a and b: "key=value" lists, NULL when none). */
-void ignore_config_warn(const char *keys, const char *a_label, const char *a,
-			const char *b_label, const char *b);
-
 /* Points fo->f's lists at fo's (after a list changed). */
 void filter_opts_sync(struct filter_opts *fo);
 /* Checks every list of fo against the store (filter_list_check()) and points
@@ -105,16 +102,9 @@ int filter_opts_check(struct store *s, struct filter_opts *fo);
 /* Frees what fo's lists own. */
 void filter_opts_release(struct filter_opts *fo);
 
-/* What a command prints. */
-enum out_format { OUT_TEXT, OUT_JSON, OUT_MD, OUT_CSV };
-
 /* The one format chooser of the commands that print a table: parses --format's
  * value ("text", "json", "md" or "csv") into *fmt: 0, or TPS_EXIT_USAGE after the
- * usage error line. --json is each command's alias of "json". */
+ * usage error line. --json is the alias of "json" (cmd/opts.h takes both). */
 int format_opt_parse(const char *arg, enum out_format *fmt, const char *usage);
-
-/* The table writer's format (reports/table.h) of fmt, which is not OUT_JSON: JSON
- * is each command's own document, not a table. */
-enum table_format format_table(enum out_format fmt);
 
 #endif

@@ -1,6 +1,6 @@
 /* opts.c: the edges of every command's option loop, written once: --help printed
  * from the command's entry, the error tail of an unknown option, the shared run
- * filters, and the check that no operand is left over. */
+ * filters, --format and --json, and the check that no operand is left over. */
 #include "cmd/opts.h"
 
 int cmd_opts_help(const struct cmd_entry *cmd)
@@ -30,7 +30,13 @@ int cmd_opts_next(struct cmd_opts *o, int argc, char **argv, const struct option
 			o->ret = TPS_EXIT_USAGE;
 			return CMD_OPTS_STOP;
 		}
-		if (!o->fo || (r = filter_opts_take(o->fo, c, optarg, usage)) == 0)
+		if (o->fmt && c == FILTER_OPT_JSON) {
+			*o->fmt = OUT_JSON;
+			continue;
+		}
+		if (o->fmt && c == FILTER_OPT_FORMAT)
+			r = format_opt_parse(optarg, o->fmt, usage) ? TPS_EXIT_USAGE : 1;
+		else if (!o->fo || (r = filter_opts_take(o->fo, c, optarg, usage)) == 0)
 			return c;
 		if (r != 1) {
 			o->ret = r;

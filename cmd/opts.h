@@ -1,7 +1,7 @@
 /* opts.h: the option loop every command shares. The command's switch handles its
  * own options; what every command did the same way at the edges of that loop
  * lives here once: --help from the command's entry, an unknown option, the shared
- * run filters, and an operand the command does not take. */
+ * run filters, --format and --json, and an operand the command does not take. */
 #ifndef CMD_OPTS_H
 #define CMD_OPTS_H
 
@@ -29,10 +29,13 @@ extern const char usage_baseline[], usage_calibrate[], usage_check[], usage_coll
 enum { CMD_OPTS_END = -1, CMD_OPTS_STOP = -2 };
 
 /* One parse of one argument vector. Start it as { .cmd = &cmd_<name>_entry } (and
- * .fo for a command that takes the shared filters); the rest zeroed. */
+ * .fo for a command that takes the shared filters, .fmt for one that prints a
+ * table or JSON); the rest zeroed. */
 struct cmd_opts {
 	const struct cmd_entry *cmd;
 	struct filter_opts *fo;  /* NULL: the command takes no shared run filters */
+	enum out_format *fmt;    /* set by FORMAT_OPTIONS (--format, --json); NULL: the
+				    command's switch takes them */
 	int synopsis;            /* an unknown option is followed by "usage: <usage>"
 				    rather than the hint line (plan's way) */
 	int ret;                 /* the exit code after CMD_OPTS_STOP */
@@ -42,7 +45,8 @@ struct cmd_opts {
 /* The next option for the command's switch, as tps_getopt() returns it (optarg
  * set). It handles itself: -h/--help (cmd_opts_help()), an unknown option or a
  * missing argument (the hint line after tps_getopt's error line), the shared filters
- * when o->fo is set (filter_opts_take()), and at the end an operand left over when
+ * when o->fo is set (filter_opts_take()), --format and --json when o->fmt is set
+ * (format_opt_parse()), and at the end an operand left over when
  * the entry lacks CMD_OPERANDS ("unexpected argument"). Returns an option value
  * (>= 0), CMD_OPTS_END, or CMD_OPTS_STOP with o->ret set. */
 int cmd_opts_next(struct cmd_opts *o, int argc, char **argv, const struct option *longopts);

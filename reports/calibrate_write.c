@@ -67,6 +67,15 @@ void calibrate_table(struct table *t, const struct noise_pair *p, size_t n)
 	}
 }
 
+void calibrate_write_identical(const struct noise_pair *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i].identical)
+			tps_warning("runs %s and %s hold identical samples (the same results "
+				    "imported twice?): not an A/A pair, no noise floor taken",
+				    p[i].a->uuid, p[i].b->uuid);
+}
+
 void calibrate_write(FILE *f, const struct noise_pair *p, size_t n, enum table_format fmt)
 {
 	struct table t;

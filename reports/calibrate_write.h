@@ -21,6 +21,10 @@ void calibrate_table(struct table *t, const struct noise_pair *p, size_t n);
  * fmt. */
 void calibrate_write(FILE *f, const struct noise_pair *p, size_t n, enum table_format fmt);
 
+/* Prints a "tpsdb: warning: ..." line on stderr per pair whose two runs hold
+ * identical samples (the same results imported twice), which gives no floor. */
+void calibrate_write_identical(const struct noise_pair *p, size_t n);
+
 /* Prints {"floors":[...],"skipped":[...]} on stdout. 0 ok, -1 after an error line
  * (out of memory). */
 int calibrate_write_json(const struct noise_pair *p, size_t n);

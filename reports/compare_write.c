@@ -182,6 +182,43 @@ void compare_write_near(char *buf, size_t len, const struct config_near *n, cons
 			 n->n_cells, n->n_cells == 1 ? "" : "s");
 }
 
+int compare_write_out(const struct parity_result *r, const char *ours, const char *vs,
+		      double band_pct, enum out_format fmt)
+{
+	FILE *summary;
+
+	if (fmt == OUT_JSON) {
+		if (compare_write_json(r) < 0)
+			return -1;
+	} else {
+		compare_write(stdout, r, ours, vs, band_pct, format_table(fmt));
+	}
+	if ((summary = step_summary_open())) {
+		compare_write(summary, r, ours, vs, band_pct, TABLE_FMT_MD);
+		fputc('\n', summary);
+		step_summary_close(summary);
+	}
+	return 0;
+}
+
+void compare_write_none(const char *ours, const char *vs, const char *model,
+			const struct config_near *near)
+{
+	char why[1024] = "";
+
+	if (near)
+		compare_write_near(why, sizeof(why), near, ours, vs);
+	tps_error("no cell measured by both '%s' and '%s'%s%s%s%s", ours, vs,
+		  model ? " for model '" : "", model ? model : "", model ? "'" : "", why);
+}
+
+void compare_write_ignored(const char *keys, const char *a_label, const char *a,
+			   const char *b_label, const char *b)
+{
+	tps_warning("--ignore-config %s: cells paired regardless of %s ('%s' ran %s; '%s' ran %s)",
+		    keys, keys, a_label, a ? a : "none", b_label, b ? b : "none");
+}
+
 size_t compare_one_instance_cells(const struct parity_result *r)
 {
 	size_t i, n = 0;

@@ -33,6 +33,12 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours, con
 void compare_write_near(char *buf, size_t len, const struct config_near *n, const char *ours,
 			const char *vs);
 
+/* The warning line of --ignore-config (compare's and gate's): which keys were
+ * ignored and what each side's runs held in them (a and b: "key=value" lists,
+ * NULL when none). */
+void compare_write_ignored(const char *keys, const char *a_label, const char *a,
+			   const char *b_label, const char *b);
+
 /* How many rows are llama-bench cells of one process a side, which decide
  * nothing (their reason is ESTIMATE_REASON_ONE_INSTANCE). */
 size_t compare_one_instance_cells(const struct parity_result *r);
@@ -40,5 +46,16 @@ size_t compare_one_instance_cells(const struct parity_result *r);
 /* Prints {"rows":[...],"warnings":[...]} on stdout. 0 ok, -1 after an error line
  * (out of memory). */
 int compare_write_json(const struct parity_result *r);
+
+/* Everything 'tpsdb compare' writes of a result with rows: the comparison on
+ * stdout in fmt (compare_write() or compare_write_json()) and its markdown in
+ * $GITHUB_STEP_SUMMARY when set. 0 ok, -1 after an error line. */
+int compare_write_out(const struct parity_result *r, const char *ours, const char *vs,
+		      double band_pct, enum out_format fmt);
+
+/* The error line of a comparison without a cell both sides measured: of model
+ * when not NULL, with near's keys (compare_write_near()) when not NULL. */
+void compare_write_none(const char *ours, const char *vs, const char *model,
+			const struct config_near *near);
 
 #endif

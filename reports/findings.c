@@ -45,18 +45,20 @@ static void add(struct findings *fs, const struct catalog_quality *q, const char
 		       env_kind(kind);
 }
 
-void findings_add_outlier(struct findings *fs, const char *run, const char *engine,
-			  const char *model, const char *metric, double value, double median)
+void findings_add_outliers(struct findings *fs, const struct pool_outlier *o, size_t n)
 {
 	struct catalog_quality q;
 
-	memset(&q, 0, sizeof(q));
-	q.uuid = (char *)run;
-	q.engine = (char *)engine;
-	q.model = (char *)model;
-	add(fs, &q, "outlier-instance", 1, 1, tps_xasprintf(
-		    "outlier instance: %s %.1f tok/s against %.1f, the median of its pool's "
-		    "instances; compare and gate leave it out", metric, value, median));
+	for (size_t i = 0; i < n; i++) {
+		memset(&q, 0, sizeof(q));
+		q.uuid = (char *)o[i].run->uuid;
+		q.engine = (char *)o[i].run->engine;
+		q.model = (char *)o[i].run->model;
+		add(fs, &q, "outlier-instance", 1, 1, tps_xasprintf(
+			    "outlier instance: %s %.1f tok/s against %.1f, the median of its "
+			    "pool's instances; compare and gate leave it out",
+			    o[i].metric == RUN_PP ? "pp" : "tg", o[i].value, o[i].median));
+	}
 }
 
 void findings_add_clock(struct findings *fs, const char *run, const char *engine,

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/cellset.h"
 #include "schema/catalog.h"
 
 struct cJSON;
@@ -36,11 +37,10 @@ struct findings {
  * per sample flag it carries. Copies what it keeps from q. Never fails. */
 void findings_add(struct findings *fs, const struct catalog_quality *q);
 
-/* Appends an "outlier-instance" finding about run (an instance far from its
- * pool's others, analyze/estimate.h's rule): its value of metric ("pp" or "tg")
- * against the pool's median. Copies what it keeps. */
-void findings_add_outlier(struct findings *fs, const char *run, const char *engine,
-			  const char *model, const char *metric, double value, double median);
+/* Appends an "outlier-instance" finding for each of the n outliers of o (an
+ * instance far from its pool's others, analyze/cellset.h pools_outliers()): its
+ * value of the metric against the pool's median. Copies what it keeps. */
+void findings_add_outliers(struct findings *fs, const struct pool_outlier *o, size_t n);
 
 /* Appends a "timings-disagree" finding about run: the medians of its server's
  * decode rate and of the client clock's, as analyze/clock.h judged them. */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "reports/compare_write.h"
 #include "reports/json.h"
 #include "reports/md.h"
 #include "reports/table.h"
@@ -61,9 +62,22 @@ void gate_write_note(const struct gate_report *h, const struct gate_note *n, cha
 	}
 }
 
+char *gate_write_threshold_err(const struct gate_threshold_err *e, const char *path)
+{
+	char where[600] = "--max-regress";
+
+	if (path && e->kind == GATE_THRESHOLD_SYNTAX)
+		return tps_xasprintf("'%s' line %ld: expected 'metric = pct'", path, e->line);
+	if (path)
+		snprintf(where, sizeof(where), "'%s' line %ld", path, e->line);
+	if (e->kind == GATE_THRESHOLD_METRIC)
+		return tps_xasprintf("%s: unknown metric '%s' (tg, pp or accept)", where, e->name);
+	return tps_xasprintf("%s: a threshold is a percent >= 0, not '%s'", where, e->value);
+}
+
 int gate_write_stop(const struct gate_report *h, const struct gate_result *r)
 {
-	char cell[CELL_LEN] = "";
+	char cell[CELL_LEN] = "", why[1024] = "";
 
 	if (r->stop_cell)
 		cell_name(r->stop_cell, cell, sizeof(cell));
@@ -77,9 +91,43 @@ int gate_write_stop(const struct gate_report *h, const struct gate_result *r)
 	case GATE_STOP_NONE:
 		break;
 	}
+	if (r->stop == GATE_STOP_NOTHING_SHARED && h->near)
+		compare_write_near(why, sizeof(why), h->near, h->engine, h->baseline);
 	return tps_error("nothing to gate: no cell of '%s'%s%s%s is in the baseline '%s'%s",
 			 h->engine, h->tag ? " tagged '" : "", h->tag ? h->tag : "",
-			 h->tag ? "'" : "", h->baseline, h->stop_hint ? h->stop_hint : "");
+			 h->tag ? "'" : "", h->baseline, why);
+}
+
+int gate_write_out(const struct gate_report *h, const struct gate_result *r,
+		   enum out_format fmt, const char *junit)
+{
+	const char *gh = getenv("GITHUB_ACTIONS");
+	char msg[512];
+	FILE *summary;
+	size_t i;
+
+	for (i = 0; i < r->n_notes; i++) {
+		gate_write_note(h, &r->notes[i], msg, sizeof(msg));
+		tps_warning("%s", msg);
+	}
+	if (junit && gate_write_junit(junit, h, r) < 0)
+		return -1;
+	if (fmt == OUT_JSON) {
+		if (gate_write_json(stdout, h, r) < 0)
+			return -1;
+	} else {
+		gate_write(stdout, h, r, format_table(fmt));
+	}
+	/* The runner reads annotations from stdout and stderr alike; with JSON or
+	 * markdown they go to stderr so that stdout stays one document. */
+	if (gh && !strcmp(gh, "true"))
+		gate_write_github(fmt != OUT_TEXT ? stderr : stdout, h, r);
+	if ((summary = step_summary_open())) {
+		gate_write(summary, h, r, TABLE_FMT_MD);
+		fputc('\n', summary);
+		step_summary_close(summary);
+	}
+	return 0;
 }
 
 static const char *row_status(const struct gate_row *w)

@@ -7,15 +7,18 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "analyze/config.h"
 #include "analyze/gate.h"
+#include "analyze/gate_threshold.h"
 #include "reports/table.h"
 
 /* What the outputs name besides the result. Borrowed. */
 struct gate_report {
 	const char *baseline, *engine; /* required */
 	const char *tag;               /* the candidate's tag; NULL: its latest runs */
-	const char *stop_hint;         /* NULL, or the tail of the "nothing to gate"
-					  error (compare_write_near()) */
+	const struct config_near *near; /* NULL, or the nearest cells of the two sides,
+					   said by the "nothing to gate" error
+					   (compare_write_near()) */
 };
 
 /* A note as one warning line without a prefix, e.g. "cell 'gemma-4b': the
@@ -24,8 +27,14 @@ struct gate_report {
 void gate_write_note(const struct gate_report *h, const struct gate_note *n, char *buf,
 		     size_t len);
 
+/* The message of a threshold that did not parse (analyze/gate_threshold.h): of
+ * line e->line of the file path, or of --max-regress when path is NULL. The
+ * caller prints it as its usage error and frees it. */
+char *gate_write_threshold_err(const struct gate_threshold_err *e, const char *path);
+
 /* Prints the error line for a result whose gate_decide() returned -1 (nothing to
- * gate, or the cell whose parameters were refused) and returns -1. */
+ * gate, with h->near's keys when set, or the cell whose parameters were refused)
+ * and returns -1. */
 int gate_write_stop(const struct gate_report *h, const struct gate_result *r);
 
 /* The gate's table, one row per cell and metric (cell, metric, baseline,
@@ -50,6 +59,15 @@ int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_resu
  * answer (inconclusive or spoiled) and finding that does not fail, and for the
  * notes, as GitHub's workflow commands (message '%', CR and LF escaped). */
 void gate_write_github(FILE *f, const struct gate_report *h, const struct gate_result *r);
+
+/* Everything 'tpsdb gate' writes of a decided result: each note as a warning
+ * line, the JUnit XML file when junit is not NULL, the gate on stdout in fmt
+ * (gate_write() or gate_write_json()), the GitHub annotations when
+ * $GITHUB_ACTIONS is "true" (on stderr when stdout is JSON or markdown, so that
+ * it stays one document) and the markdown in $GITHUB_STEP_SUMMARY when set. 0
+ * ok, -1 after an error line. */
+int gate_write_out(const struct gate_report *h, const struct gate_result *r,
+		   enum out_format fmt, const char *junit);
 
 /* Writes JUnit XML to path: one testcase per row (a row the gate did not answer
  * and does not fail on is <skipped> with its reason), violation, trend and

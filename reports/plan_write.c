@@ -380,3 +380,12 @@ int plan_write_json(FILE *f, const struct plan_result *r, const char *const side
 	}
 	return json_write(f, root);
 }
+
+void plan_write_none(const char *const side[2])
+{
+	if (side[1])
+		tps_error("no cell measured by both '%s' and '%s' among the runs selected",
+			  side[0], side[1]);
+	else
+		tps_error("no run of '%s' among the runs selected", side[0]);
+}

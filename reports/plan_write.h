@@ -23,4 +23,8 @@ void plan_write_table(FILE *f, const struct plan_result *r, const char *const si
 int plan_write_json(FILE *f, const struct plan_result *r, const char *const side[2],
 		    const struct plan_opts *o);
 
+/* The error line of a plan without cells: side[1] NULL plans the one engine
+ * side[0], else the pair. */
+void plan_write_none(const char *const side[2]);
+
 #endif

@@ -252,6 +252,20 @@ out:
 	return ret;
 }
 
+int report_format_of(const char *name)
+{
+	static const struct {
+		const char *name;
+		enum report_format fmt;
+	} v[] = { { "md", REPORT_MD }, { "json", REPORT_JSON }, { "csv", REPORT_CSV },
+		  { "html", REPORT_HTML } };
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (!strcmp(name, v[i].name))
+			return (int)v[i].fmt;
+	return -1;
+}
+
 int report_stdout(enum report_format fmt, const struct tables *t)
 {
 	return write_one(NULL, fmt, 0, t, NULL);

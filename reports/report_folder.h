@@ -10,6 +10,10 @@
 
 enum report_format { REPORT_MD, REPORT_JSON, REPORT_CSV, REPORT_HTML };
 
+/* The format 'tpsdb report --format' names: "md", "json", "csv" or "html"; -1
+ * for any other name. */
+int report_format_of(const char *name);
+
 /* The report of t in fmt (not HTML) on stdout, without figures. 0 ok, -1 after
  * an error line. */
 int report_stdout(enum report_format fmt, const struct tables *t);

@@ -1,12 +1,14 @@
 /* summary.c: renders the end-of-collect table on the one table model (table.h):
  * column widths follow the widest cell, numbers are right-aligned, and an absent
- * figure is "-". */
+ * figure is "-"; then the lines under it, and both into summary.txt. */
 #include "reports/summary.h"
 #include "reports/table.h"
 #include "schema/record.h"
+#include "outfile.h"
 #include "tpsdb.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 enum { S_MODEL, S_ENGINE, S_NMAX, S_ROUND, S_STATUS, S_OK, S_FAILED, S_PP, S_TG, S_ACCEPT,
        S_WHY, S_N };
@@ -67,4 +69,48 @@ void summary_render(FILE *f, const struct summary_row *rows, size_t n)
 	}
 	table_write(f, &t, TABLE_FMT_TEXT);
 	table_release(&t);
+}
+
+/* How the first request of a run was handled. */
+static char *warmup_line(int attach, int64_t warmup)
+{
+	if (warmup > 0)
+		return tps_xasprintf("warm-up: %lld unrecorded request(s) after %s",
+				     (long long)warmup, attach ? "attaching" : "each server start");
+	if (attach)
+		return tps_xasprintf("warm-up: none (--warmup 0)");
+	return tps_xasprintf("warm-up: none (--warmup 0): each run's first sample is flagged "
+			     "cold-start and left out of prefill");
+}
+
+char *summary_footer(const struct summary_end *e, const struct summary_row *rows, size_t n)
+{
+	char *warm = warmup_line(e->attach, e->warmup), *s;
+	int64_t most = 0;
+
+	for (size_t k = 0; k < n; k++)
+		if (rows[k].round > most)
+			most = rows[k].round;
+	s = tps_xasprintf("\n%zu of %zu cells run, %zu not complete%s; store '%s'; logs in "
+			  "'%s'\n%s\nrounds: %lld of %lld: batch %s\n", e->n_run, e->n_planned,
+			  e->n_bad, e->signal ? " (interrupted)" : "", e->store, e->out_dir, warm,
+			  (long long)most, (long long)e->rounds, e->batch);
+	free(warm);
+	return s;
+}
+
+int summary_write_file(const char *dir, const struct summary_row *rows, size_t n,
+		       const char *footer)
+{
+	char *path = tps_xasprintf("%s/summary.txt", dir);
+	struct outfile *of = outfile_open(path);
+	int ret = -1;
+
+	if (of) {
+		summary_render(outfile_stream(of), rows, n);
+		fputs(footer, outfile_stream(of));
+		ret = outfile_commit(of);
+	}
+	free(path);
+	return ret;
 }

@@ -1,6 +1,7 @@
 /* summary.h: the one-screen table 'tpsdb collect' prints when it ends, one row per
  * run (a cell of the matrix in one round), so that a failed load or a slow engine is
- * seen at once. With more than one round a column says which ("2/5"). */
+ * seen at once. With more than one round a column says which ("2/5"). The lines
+ * under it and the out dir's summary.txt are written here too. */
 #ifndef REPORTS_SUMMARY_H
 #define REPORTS_SUMMARY_H
 
@@ -24,5 +25,27 @@ struct summary_row {
 /* Writes the table (a header, then rows aligned in columns) to f. Pure apart from
  * the writes; the strings are borrowed. */
 void summary_render(FILE *f, const struct summary_row *rows, size_t n);
+
+/* What the lines under the table tell of the session. Borrowed. */
+struct summary_end {
+	size_t n_run, n_planned, n_bad; /* runs made, runs planned, runs not complete */
+	int signal;                     /* the signal that stopped it; 0 none */
+	const char *store, *out_dir;    /* where the samples and the logs went */
+	int attach;                     /* attached to a running server (--url) */
+	int64_t warmup;                 /* unrecorded requests after each start */
+	int64_t rounds;                 /* the most rounds a model may run */
+	const char *batch;              /* the batch id of every run */
+};
+
+/* The lines under the table: the counts, the store and the logs, how the first
+ * request was handled (never a throughput figure: the first request after a
+ * start reads a quarter to half of warm), "rounds: R of N" (R the most any of the
+ * n rows ran) and the batch. Heap; the caller frees it. */
+char *summary_footer(const struct summary_end *e, const struct summary_row *rows, size_t n);
+
+/* Writes the table of the n rows and footer into dir/summary.txt through
+ * outfile_open() (replaced whole). 0 ok, -1 after an error line. */
+int summary_write_file(const char *dir, const struct summary_row *rows, size_t n,
+		       const char *footer);
 
 #endif

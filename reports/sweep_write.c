@@ -455,3 +455,16 @@ void sweep_write(FILE *out, const struct series_set *set, const struct series_ve
 			     "tolerance, not a violation until more runs decide it.\n",
 			vd->n_undecided, vd->n_undecided == 1 ? "" : "s");
 }
+
+int sweep_write_notes(const struct series_view *v, const struct series_verdict *vd,
+		      const char *model)
+{
+	if (!vd->n_shown)
+		return tps_error("no speculative series (runs with an n_max)%s%s%s%s%s%s",
+				 v->engine ? " of '" : "", v->engine ? v->engine : "",
+				 v->engine ? "'" : "", model ? " for model '" : "",
+				 model ? model : "", model ? "'" : "");
+	if (vd->ref_missing)
+		tps_warning("no series of the reference '%s'", v->ref);
+	return 0;
+}

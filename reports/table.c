@@ -152,6 +152,11 @@ static void without_keys(const struct table *t, struct md_table *out)
 	memcpy(out->right, t->t.right + k, n);
 }
 
+enum table_format format_table(enum out_format fmt)
+{
+	return fmt == OUT_MD ? TABLE_FMT_MD : fmt == OUT_CSV ? TABLE_FMT_CSV : TABLE_FMT_TEXT;
+}
+
 void table_write(FILE *f, const struct table *t, enum table_format fmt)
 {
 	struct md_text_style st = { 0 };

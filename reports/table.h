@@ -27,6 +27,14 @@ enum table_kind {
 /* How a table is written. */
 enum table_format { TABLE_FMT_TEXT, TABLE_FMT_MD, TABLE_FMT_CSV };
 
+/* What a command prints (its --format, cmd/filter_opts.h): a table in one of the
+ * table formats, or its own JSON document. */
+enum out_format { OUT_TEXT, OUT_JSON, OUT_MD, OUT_CSV };
+
+/* The table format of fmt, which is not OUT_JSON: JSON is each command's own
+ * document, not a table. */
+enum table_format format_table(enum out_format fmt);
+
 struct table {
 	struct md_table t;      /* the cells; t.right follows the kinds */
 	enum table_kind *kind;  /* per column */

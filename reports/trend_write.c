@@ -28,11 +28,17 @@ static double round_sig(double v)
 	return strtod(buf, NULL);
 }
 
-static cJSON *series_json(const struct trend_write_item *it)
+/* A series' metric as the outputs name it. */
+static const char *metric_name(const struct trend_item *it)
 {
-	const struct pool *se = it->se;
+	return it->metric == RUN_PP ? "pp" : "tg";
+}
+
+static cJSON *series_json(const struct trend_item *it)
+{
+	const struct pool *se = &it->hist;
 	const struct run *f = pool_face(se);
-	const struct trend *t = it->t;
+	const struct trend *t = &it->t;
 	cJSON *o = cJSON_CreateObject(), *a;
 	size_t k;
 
@@ -41,7 +47,7 @@ static cJSON *series_json(const struct trend_write_item *it)
 	cJSON_AddStringToObject(o, "spec_type", f->spec_type);
 	json_put_i64(o, "n_max", f->n_max);
 	cJSON_AddStringToObject(o, "endpoint", f->endpoint);
-	cJSON_AddStringToObject(o, "metric", it->metric);
+	cJSON_AddStringToObject(o, "metric", metric_name(it));
 	cJSON_AddNumberToObject(o, "n_runs", (double)se->n);
 	a = cJSON_AddArrayToObject(o, "change_points");
 	for (k = 0; k < t->n_cps; k++) {
@@ -73,7 +79,7 @@ enum { S_ENGINE, S_MODEL, S_CONFIG, S_METRIC, S_RUNS, S_FIRST, S_LAST, S_CPS, S_
 enum { C_ENGINE, C_MODEL, C_CONFIG, C_METRIC, C_RUN, C_TAG, C_VERSION, C_AT, C_BEFORE,
        C_AFTER, C_CHANGE, C_P, C_N };
 
-void trend_tables(struct table *st, struct table *ct, const struct trend_write_item *items,
+void trend_tables(struct table *st, struct table *ct, const struct trend_item *items,
 		  size_t n)
 {
 	char num[48];
@@ -103,9 +109,9 @@ void trend_tables(struct table *st, struct table *ct, const struct trend_write_i
 	table_col(ct, C_CHANGE, TABLE_DELTA, "change", 0);
 	table_col(ct, C_P, TABLE_NUMBER, "p", 0);
 	for (i = 0; i < n; i++) {
-		const struct pool *se = items[i].se;
+		const struct pool *se = &items[i].hist;
 		const struct run *f = pool_face(se);
-		const struct trend *t = items[i].t;
+		const struct trend *t = &items[i].t;
 		size_t row = table_add_row(st);
 		int reg = trend_latest_regression(t);
 		char *cfg = cell_label(f->spec_type, f->n_max, f->endpoint);
@@ -113,7 +119,7 @@ void trend_tables(struct table *st, struct table *ct, const struct trend_write_i
 		table_set(st, row, S_ENGINE, f->engine);
 		table_set(st, row, S_MODEL, f->model);
 		table_set(st, row, S_CONFIG, cfg);
-		table_set(st, row, S_METRIC, items[i].metric);
+		table_set(st, row, S_METRIC, metric_name(&items[i]));
 		table_setf(st, row, S_RUNS, "%zu", se->n);
 		table_set(st, row, S_FIRST, se->n ? run_point(se->runs[0]) : "-");
 		table_set(st, row, S_LAST, se->n ? run_point(se->runs[se->n - 1]) : "-");
@@ -129,7 +135,7 @@ void trend_tables(struct table *st, struct table *ct, const struct trend_write_i
 			table_set(ct, cr, C_ENGINE, f->engine);
 			table_set(ct, cr, C_MODEL, f->model);
 			table_set(ct, cr, C_CONFIG, cfg);
-			table_set(ct, cr, C_METRIC, items[i].metric);
+			table_set(ct, cr, C_METRIC, metric_name(&items[i]));
 			table_set(ct, cr, C_RUN, r->uuid);
 			table_set(ct, cr, C_TAG, *r->tag ? r->tag : "-");
 			table_set(ct, cr, C_VERSION, *r->engine_version ? r->engine_version : "-");
@@ -147,7 +153,7 @@ void trend_tables(struct table *st, struct table *ct, const struct trend_write_i
 	}
 }
 
-void trend_write(FILE *f, const struct trend_write_item *items, size_t n,
+void trend_write(FILE *f, const struct trend_item *items, size_t n,
 		 enum table_format fmt)
 {
 	struct table st, ct;
@@ -173,7 +179,7 @@ out:
 	table_release(&ct);
 }
 
-int trend_write_json(FILE *f, const struct trend_write_item *items, size_t n)
+int trend_write_json(FILE *f, const struct trend_item *items, size_t n)
 {
 	cJSON *root, *arr;
 	size_t i;

@@ -5,6 +5,8 @@
 #include "schema/store_int.h"
 #include "tpsdb.h"
 
+#include <math.h>
+
 int store_noise_put(struct store *s, const struct noise_rec *n)
 {
 	static const char sql[] =
@@ -30,6 +32,28 @@ int store_noise_put(struct store *s, const struct noise_rec *n)
 	if (sqlite3_changes(store_db(s)) != 1)
 		return tps_error("cannot store the noise floor: run '%s' or '%s' is not in '%s'",
 				 n->run_a, n->run_b, store_path(s));
+	return 0;
+}
+
+int store_noise_put_pairs(struct store *s, const struct noise_pair *p, size_t n)
+{
+	struct noise_rec rec;
+	size_t i;
+	int m;
+
+	for (i = 0; i < n; i++) {
+		for (m = 0; m < PARITY_N_METRICS; m++) {
+			if (p[i].diff.kind != PARITY_DIFF_NONE || isnan(p[i].pct[m]))
+				continue;
+			rec.run_a = p[i].a->uuid;
+			rec.run_b = p[i].b->uuid;
+			rec.metric = m == PARITY_METRIC_PP ? "pp" : "tg";
+			rec.noise_pct = p[i].pct[m];
+			rec.n_pairs = (int64_t)p[i].n_pairs[m];
+			if (store_noise_put(s, &rec) < 0)
+				return -1;
+		}
+	}
 	return 0;
 }
 

@@ -4,7 +4,10 @@
 #ifndef SCHEMA_NOISE_H
 #define SCHEMA_NOISE_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "analyze/noise.h"
 
 struct store;
 
@@ -18,6 +21,11 @@ struct noise_rec {
 /* Stores a floor for the cell of run_a (its host, engine, model and config). Inside
  * the caller's transaction. 0 ok, -1 after an error line. */
 int store_noise_put(struct store *s, const struct noise_rec *n);
+
+/* Stores, with store_noise_put(), every floor the n pairs of p hold: of each
+ * metric of each A/A pair (diff.kind PARITY_DIFF_NONE) whose pct is a number.
+ * Inside the caller's transaction. 0 ok, -1 after an error line. */
+int store_noise_put_pairs(struct store *s, const struct noise_pair *p, size_t n);
 
 /* The newest floor for this model label and config cell, any engine or host, for
  * metric ("pp"/"tg"); spec_type "" and n_max TPS_NULL for a base cell. Returns 1 and

@@ -426,6 +426,25 @@ static int is_damage(sqlite3 *db)
 	return rc == SQLITE_CORRUPT || rc == SQLITE_NOTADB;
 }
 
+/* SQLite puts "*** in database main ***" and a newline before its first problem:
+ * cb gets each line on its own, and the header goes. */
+static void problem_lines(const char *problem, void (*cb)(const char *, void *), void *arg)
+{
+	const char *p = problem, *nl;
+
+	while (cb && *p) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		if (nl > p && strncmp(p, "*** in database ", 16)) {
+			char *line = tps_xstrndup(p, (size_t)(nl - p));
+			cb(line, arg);
+			free(line);
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
 int store_integrity(struct store *s, void (*cb)(const char *problem, void *arg), void *arg)
 {
 	sqlite3_stmt *st = NULL;
@@ -441,8 +460,7 @@ int store_integrity(struct store *s, void (*cb)(const char *problem, void *arg),
 		const char *msg = (const char *)sqlite3_column_text(st, 0);
 		if (msg && strcmp(msg, "ok")) {
 			bad = 1;
-			if (cb)
-				cb(msg, arg);
+			problem_lines(msg, cb, arg);
 		}
 	}
 	if (rc != SQLITE_DONE) {
@@ -454,8 +472,7 @@ int store_integrity(struct store *s, void (*cb)(const char *problem, void *arg),
 	ret = bad;
 	goto out;
 damaged:
-	if (cb)
-		cb(sqlite3_errmsg(s->db), arg);
+	problem_lines(sqlite3_errmsg(s->db), cb, arg);
 	ret = 1;
 out:
 	sqlite3_finalize(st);

@@ -57,8 +57,9 @@ int store_busy_timeout_s(void);
 int store_quick_check(struct store *s);
 
 /* Runs PRAGMA integrity_check; returns 0 when "ok", 1 when problems were found (each
- * passed to cb; a file so damaged that the check cannot run passes SQLite's message
- * as the one problem), -1 on another error (a lock, I/O) after an error line. */
+ * line of each passed to cb, without SQLite's "*** in database main ***" header; a
+ * file so damaged that the check cannot run passes SQLite's message as the one
+ * problem), -1 on another error (a lock, I/O) after an error line. */
 int store_integrity(struct store *s, void (*cb)(const char *problem, void *arg), void *arg);
 
 /* --- writing runs (schema/ingest.c) --- */

@@ -120,6 +120,33 @@ static void test_cellset_pools_newest_batch(void **state)
 	assert_int_equal(p[3].n_mismatch, 4);
 	for (i = 0; i < 3; i++)
 		assert_int_equal(p[i].n_mismatch, 0);
+	/* What 'runs --pooled' keeps: a pooled run, not one the rule left out. */
+	assert_true(pools_hold(p, n, "a0"));
+	assert_true(pools_hold(p, n, "d6"));
+	assert_false(pools_hold(p, n, "a1"));
+	assert_false(pools_hold(p, n, "d1"));
+	assert_false(pools_hold(p, n, "nosuch"));
+	assert_false(pools_hold(p, 0, "a0"));
+	/* What 'baseline set' freezes: every pooled run's id, pool by pool. */
+	{
+		int64_t *ids;
+		size_t n_ids;
+
+		for (i = 0; i < s.n; i++)
+			s.runs[i].id = 100 + (int64_t)i;
+		ids = pools_run_ids(p, n, &n_ids);
+		assert_int_equal(n_ids, 7);
+		/* a0 a2, i0 i3, u1, d5 d6: the set's runs 0 2, 3 6, 8, 14 15 */
+		assert_int_equal(ids[0], 100);
+		assert_int_equal(ids[1], 102);
+		assert_int_equal(ids[3], 106);
+		assert_int_equal(ids[4], 108);
+		assert_int_equal(ids[6], 115);
+		free(ids);
+		ids = pools_run_ids(p, 0, &n_ids);
+		assert_int_equal(n_ids, 0);
+		free(ids);
+	}
 	pools_free(p, n);
 
 	/* POOL_ALL: every run of each series, whatever its batch or tag (rules out
@@ -315,6 +342,20 @@ static void test_cellset_outliers_far_run(void **state)
 	u = pool_units(&lone, RUN_TG);
 	assert_true(fabs(exp(estimate_unit_log(&u[0])) - value) < 1e-9);
 	free(u);
+
+	/* Over both pools and both metrics: that one run's decode, with its value and
+	 * the pool's median (check words it as a finding). */
+	{
+		struct pool both[2] = { p, lone };
+		struct pool_outlier *o = pools_outliers(both, 2, &k);
+
+		assert_int_equal(k, 1);
+		assert_ptr_equal(o[0].run, &r[2]);
+		assert_int_equal(o[0].metric, RUN_TG);
+		assert_true(fabs(o[0].value - value) < 1e-9);
+		assert_true(o[0].median > 99.5 && o[0].median < 101.0);
+		free(o);
+	}
 
 	free(p.runs);
 	free(lone.runs);

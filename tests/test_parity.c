@@ -368,6 +368,17 @@ static void pure_release(struct pure *x)
 	}
 }
 
+/* compare --metric's names, and nothing else. */
+static void test_parity_metrics_of(void **state)
+{
+	(void)state;
+	assert_int_equal(parity_metrics_of("pp"), PARITY_PP);
+	assert_int_equal(parity_metrics_of("tg"), PARITY_TG);
+	assert_int_equal(parity_metrics_of("both"), PARITY_BOTH);
+	assert_int_equal(parity_metrics_of("accept"), -1);
+	assert_int_equal(parity_metrics_of(""), -1);
+}
+
 static void test_parity_decide_pure(void **state)
 {
 	struct pure x;
@@ -1066,6 +1077,7 @@ int main(void)
 		cmocka_unit_test(test_parity_pair_merge_join),
 		cmocka_unit_test(test_parity_mismatch_table),
 		cmocka_unit_test(test_parity_cell_name),
+		cmocka_unit_test(test_parity_metrics_of),
 		cmocka_unit_test(test_parity_decide_pure),
 		cmocka_unit_test(test_parity_pooled_rounds),
 		cmocka_unit_test(test_parity_rounds_per_batch),

@@ -20,6 +20,7 @@
 #include "collect/import.h"
 #include "tests/import_fixture.h"
 #include "reports/md.h"
+#include "reports/report_folder.h"
 #include "reports/tables.h"
 #include "schema/record.h"
 #include "schema/store.h"
@@ -562,9 +563,22 @@ static void test_report_verdict_mde_lead(void **state)
 	free(text);
 }
 
+/* report --format's names, each its own format, and nothing else. */
+static void test_report_format_of(void **state)
+{
+	(void)state;
+	assert_int_equal(report_format_of("md"), REPORT_MD);
+	assert_int_equal(report_format_of("json"), REPORT_JSON);
+	assert_int_equal(report_format_of("csv"), REPORT_CSV);
+	assert_int_equal(report_format_of("html"), REPORT_HTML);
+	assert_int_equal(report_format_of("text"), -1);
+	assert_int_equal(report_format_of("HTML"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_format_of),
 		cmocka_unit_test(test_report_md_escape),
 		cmocka_unit_test(test_report_md_plain),
 		cmocka_unit_test(test_report_md_table),

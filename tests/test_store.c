@@ -840,6 +840,40 @@ static void cs_order(const struct cellset *set, char *buf, size_t len)
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-9)
 
+/* The floors calibrate's pairs hold, stored: a metric with a floor of an A/A
+ * pair, never a NaN one nor a pair of runs that are not an A/A pair. */
+static void test_store_noise_put_pairs(void **state)
+{
+	struct fixture *f = *state;
+	struct run a = { 0 }, b = { 0 };
+	struct noise_pair p[2];
+	double pct;
+	int64_t n;
+
+	snprintf(a.uuid, sizeof(a.uuid), "%s", CS(02));
+	snprintf(b.uuid, sizeof(b.uuid), "%s", CS(12));
+	memset(p, 0, sizeof(p));
+	p[0].a = &a;
+	p[0].b = &b;
+	p[0].pct[PARITY_METRIC_PP] = 3.0;
+	p[0].n_pairs[PARITY_METRIC_PP] = 6;
+	p[0].pct[PARITY_METRIC_TG] = NAN;
+	p[1] = p[0];
+	p[1].diff.kind = PARITY_DIFF_SHA256;
+	p[1].pct[PARITY_METRIC_PP] = p[1].pct[PARITY_METRIC_TG] = 9.0;
+	assert_int_equal(store_begin(f->mem), 0);
+	assert_int_equal(store_noise_put_pairs(f->mem, p, 2), 0);
+	assert_int_equal(store_commit(f->mem), 0);
+	assert_int_equal(store_noise_get(f->mem, "q35", "ngram", 4, 8192, 256, "completion", "pp",
+					 &pct, &n), 1);
+	NEAR(pct, 3.0);
+	assert_int_equal(n, 6);
+	/* tg keeps the fixture's floor: the NaN and the other pair's 9 were not stored. */
+	assert_int_equal(store_noise_get(f->mem, "q35", "ngram", 4, 8192, 256, "completion", "tg",
+					 &pct, &n), 1);
+	NEAR(pct, 7.0);
+}
+
 /* The runs that answered, in the store's cell order, each with its identity,
  * design, environment and its cell's newest stored floors; none twice. */
 static void test_store_cellset_runs(void **state)
@@ -1192,6 +1226,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_store_collector_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_writers_alternate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_cellset_runs, setup_cellset, teardown),
+		cmocka_unit_test_setup_teardown(test_store_noise_put_pairs, setup_cellset, teardown),
 		cmocka_unit_test_setup_teardown(test_store_cellset_filter, setup_cellset, teardown),
 		cmocka_unit_test_setup_teardown(test_store_cellset_samples, setup_cellset,
 						teardown),

@@ -824,6 +824,7 @@ static void test_series_screens_outlier(void **state)
 
 	assert_int_equal(series_decide(&view, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
 	assert_int_equal(vd.n_gaps, 1);
+	assert_false(vd.ref_missing); /* no --ref */
 	{
 		const struct sweep_gap *g = &vd.gaps[0].gap;
 		double rungs_pct = (orr->rung.tg / rr->rung.tg - 1) * 100;
@@ -844,6 +845,15 @@ static void test_series_screens_outlier(void **state)
 		assert_non_null(strstr(msg, "cheaper cycles"));
 		assert_null(strstr(msg, "do not explain"));
 	}
+	series_verdict_release(&vd);
+	/* A reference that has a series, and one that has none. */
+	view.ref = "llama.cpp";
+	assert_int_equal(series_decide(&view, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
+	assert_false(vd.ref_missing);
+	series_verdict_release(&vd);
+	view.ref = "nosuch";
+	assert_int_equal(series_decide(&view, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
+	assert_true(vd.ref_missing);
 	series_verdict_release(&vd);
 	series_set_release(&set);
 	pools_free(pools, np);

@@ -170,6 +170,44 @@ static void test_trend_history_flags(void **state)
 	side_release(&sd);
 }
 
+/* trend_items() over m1's three histories: pp of every series before tg, the
+ * steps' two change points in its tg item, only tg when pp is not wanted, the
+ * last runs with a limit, and -1 for a parameter out of range. */
+static void test_trend_items(void **state)
+{
+	const int both[2] = { 1, 1 }, tg[2] = { 0, 1 };
+	struct changepoint_params bad;
+	struct trend_item *it;
+	struct side sd;
+	size_t n, i;
+
+	load_history(*state, "m1", NULL, &sd);
+	assert_int_equal(trend_items(sd.pools, sd.n_pools, both, 0, NULL, &it, &n), 0);
+	assert_int_equal(n, 6);
+	for (i = 0; i < n; i++)
+		assert_int_equal(it[i].metric, i < 3 ? RUN_PP : RUN_TG);
+	assert_string_equal(pool_face(&it[5].hist)->engine, "steps");
+	assert_int_equal(it[5].hist.n, 15);
+	assert_int_equal(it[5].t.n_cps, 2);
+	assert_int_equal(it[5].t.cps[0].index, 5);
+	trend_items_free(it, n);
+
+	assert_int_equal(trend_items(sd.pools, sd.n_pools, tg, 4, NULL, &it, &n), 0);
+	assert_int_equal(n, 3);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(it[i].metric, RUN_TG);
+		assert_int_equal(it[i].hist.n, 4);
+		assert_ptr_equal(it[i].hist.runs[3], sd.pools[i].runs[sd.pools[i].n - 1]);
+	}
+	trend_items_free(it, n);
+
+	changepoint_params_init(&bad);
+	bad.min_segment = 1;
+	assert_int_equal(trend_items(sd.pools, sd.n_pools, both, 0, &bad, &it, &n), -1);
+	trend_items_free(it, n);
+	side_release(&sd);
+}
+
 /* The change points of each synthetic series, as 'tpsdb trend' computes them. */
 static void test_trend_changepoints(void **state)
 {
@@ -544,8 +582,7 @@ static void test_trend_config_label(void **state)
 	enum { N = sizeof(cases) / sizeof(cases[0]) };
 	struct run runs[N];
 	struct pool se[N];
-	struct trend_write_item items[N];
-	struct trend t = { 0 };
+	struct trend_item items[N];
 	struct table st, ct;
 	size_t i;
 
@@ -556,7 +593,7 @@ static void test_trend_config_label(void **state)
 		fx_set(&runs[i].endpoint, cases[i].endpoint);
 		runs[i].n_max = cases[i].n_max;
 		fx_pool(&se[i], &runs[i], 1);
-		items[i] = (struct trend_write_item){ .se = &se[i], .metric = "tg", .t = &t };
+		items[i] = (struct trend_item){ .hist = se[i], .metric = RUN_TG };
 	}
 	trend_tables(&st, &ct, items, N);
 	assert_int_equal(st.t.nrows, N + 1);
@@ -579,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_trend_order),
 		cmocka_unit_test(test_trend_history_runs),
 		cmocka_unit_test(test_trend_config_label),
+		cmocka_unit_test_setup_teardown(test_trend_items, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trend_history_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trend_history_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_trend_changepoints, setup, teardown),
