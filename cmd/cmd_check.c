@@ -6,7 +6,6 @@
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "analyze/clock.h"
-#include "collect/loaderr.h"
 #include "reports/check_write.h"
 #include "reports/findings.h"
 #include "reports/strv.h"
@@ -58,8 +57,7 @@ static int add_outliers(struct store *s, const struct run_filter *rf, struct fin
 	return ret;
 }
 
-/* The runs whose server-reported decode rate parts from the client's clock
- * (analyze/clock.h decides, the findings word it). */
+/* Runs whose server decode rate parts from the client's clock (analyze/clock.h). */
 static void add_clock(const struct catalog_quality *q, size_t n, struct findings *fs)
 {
 	struct clock_check cc;
@@ -102,8 +100,6 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	 * and is still reported, and the exit is then 3. */
 	if (side_quality(s, &fo.f, &q, &nq) < 0)
 		res.incomplete = 1;
-	for (size_t i = 0; i < nq; i++)
-		q[i].load_line = loaderr_line(q[i].load_error);
 	if (catalog_alarms(s, &a, &na) < 0)
 		res.incomplete = 1;
 	if (store_integrity(s, on_problem, &ps) < 0)

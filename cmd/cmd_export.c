@@ -24,8 +24,7 @@ static const struct option opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-/* r as exported: its environment findings as every command derives them from its
- * facts (analyze/envrule.h), not as some older rule stored them. */
+/* r with its environment findings derived from its facts, as every command's. */
 static struct run_rec judged(const struct run_rec *r)
 {
 	struct run_rec c = *r;
@@ -40,9 +39,8 @@ static int on_run_csv(const struct run_rec *r, const struct sample_rec *smp, siz
 		      void *arg)
 {
 	FILE *f = arg;
-	struct run_rec c = judged(r);
 
-	export_csv_run(f, &c, smp, n);
+	export_csv_run(f, r, smp, n); /* no env_flags column */
 	return ferror(f) ? 1 : 0;
 }
 

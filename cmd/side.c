@@ -81,8 +81,10 @@ int side_quality(struct store *s, const struct run_filter *f, struct catalog_qua
 {
 	if (catalog_quality(s, f, q, n) < 0)
 		return -1;
-	for (size_t i = 0; i < *n; i++)
+	for (size_t i = 0; i < *n; i++) {
 		(*q)[i].env_flags = env_findings(&(*q)[i].facts, (*q)[i].env_flags);
+		(*q)[i].load_line = loaderr_line((*q)[i].load_error);
+	}
 	return 0;
 }
 
@@ -107,8 +109,6 @@ int study_load(struct store *s, const struct run_filter *f, const char *baseline
 			return -1;
 		out->v_quality = tps_xcalloc(out->n_quality + 1, sizeof(*out->v_quality));
 		for (size_t i = 0; i < out->n_quality; i++) {
-			/* check and report say the same words of a failed load. */
-			out->quality[i].load_line = loaderr_line(out->quality[i].load_error);
 			out->v_quality[i].uuid = out->quality[i].uuid;
 			out->v_quality[i].engine = out->quality[i].engine;
 			out->v_quality[i].model = out->quality[i].model;

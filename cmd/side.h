@@ -75,8 +75,9 @@ int study_load(struct store *s, const struct run_filter *f, const char *baseline
 void study_load_release(struct study_load *l);
 
 /* Every quality row (catalog_quality()) of the runs f matches, their environment
- * findings derived from their facts as the cell set's are: what check and the
- * report's data-quality section list. 0, or -1 after an error line. */
+ * findings derived from their facts as the cell set's are and a failed load's
+ * error line picked (loaderr_line()): what check and the report's data-quality
+ * section list, in the same words. 0, or -1 after an error line. */
 int side_quality(struct store *s, const struct run_filter *f, struct catalog_quality **q,
 		 size_t *n);
 
