@@ -301,8 +301,13 @@ static void cache_put(const char *dir, const char *path, const char *text, size_
 		unlink(tmp);
 		goto out;
 	}
-	if (fwrite(text, 1, len, f) != len || fclose(f) != 0 || rename(tmp, path) < 0)
-		unlink(tmp);
+	{
+		int bad = fwrite(text, 1, len, f) != len;
+
+		bad |= fclose(f) != 0; /* always closed, whatever the write did */
+		if (bad || rename(tmp, path) < 0)
+			unlink(tmp);
+	}
 	f = NULL;
 out:
 	free(tmp);
@@ -315,6 +320,7 @@ struct dialect *dialect_detect(const char *binary, char *err, size_t errlen)
 	char *dir = NULL, *path = NULL, *help = NULL;
 	char hex[65];
 	size_t len = 0;
+	int fresh = 0;
 
 	if (!real) {
 		tps_fail(err, errlen, "'%s' is not found", binary);
@@ -339,16 +345,17 @@ struct dialect *dialect_detect(const char *binary, char *err, size_t errlen)
 				 binary, DIALECT_HELP_TIMEOUT_S);
 			goto out;
 		}
-		if (path) {
-			(void)mkdir(cache, 0755);
-			cache_put(dir, path, help, len);
-		}
+		fresh = 1;
 	}
 	d = tps_xcalloc(1, sizeof(*d));
 	if (dialect_parse(help, d) < 0) {
 		tps_fail(err, errlen, "'%s --help' lists no option in llama.cpp's form", binary);
 		free(d);
 		d = NULL;
+	} else if (fresh && path) {
+		/* Only a help that parsed is kept: a one-off failure is asked again. */
+		(void)mkdir(cache, 0755);
+		cache_put(dir, path, help, len);
 	}
 out:
 	free(real);

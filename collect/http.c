@@ -209,12 +209,6 @@ int http_get(struct http *h, const char *path, long timeout_ms, struct http_repl
 	return perform(h, path, NULL, timeout_ms, 0, NULL, NULL, r);
 }
 
-int http_post_json(struct http *h, const char *path, const char *body, long timeout_ms,
-		   struct http_reply *r)
-{
-	return perform(h, path, body, timeout_ms, 0, NULL, NULL, r);
-}
-
 int http_post_stream(struct http *h, const char *path, const char *body, long timeout_ms,
 		     http_piece_fn on_piece, void *arg, struct http_reply *r)
 {

@@ -49,17 +49,14 @@ void http_free(struct http *h);
 /* The base URL without a trailing slash, borrowed. */
 const char *http_base(const struct http *h);
 
-/* GET base+path, or POST body as application/json, waiting at most timeout_ms for
- * the whole exchange and keeping at most HTTP_MAX_BODY_MB (or $TPSDB_MAX_RESPONSE_MB)
+/* GET base+path, waiting at most timeout_ms for the whole exchange and keeping at most HTTP_MAX_BODY_MB (or $TPSDB_MAX_RESPONSE_MB)
  * MiB of its body. r is initialised here; the caller releases it with
  * http_reply_release() whatever happens. Returns 0 when a response came back (any
  * status), -1 when not (r->fail and r->error say why). */
 int http_get(struct http *h, const char *path, long timeout_ms, struct http_reply *r);
-int http_post_json(struct http *h, const char *path, const char *body, long timeout_ms,
-		   struct http_reply *r);
 
-/* http_post_json() that also hands each piece of the body to on_piece as it
- * arrives, with the tps_mono_ms() of its arrival; the body is kept in r as well
+/* POST body as application/json, as http_get(), handing each piece of the body to
+ * on_piece as it arrives, with the tps_mono_ms() of its arrival; the body is kept in r as well
  * (under the same cap), and the same timeout_ms bounds the whole stream, so a
  * server that stops sending mid-stream fails as HTTP_FAIL_TIMEOUT. The connection
  * is closed after it (llama-server closes it after a stream anyway): the next

@@ -539,13 +539,18 @@ static void idle_check(struct runenv *e)
 		struct runenv_gpu_sample *g = NULL;
 		size_t n = 0, i;
 		char *out = gpu_query(e, e->throttle_field, "");
+		double busiest = NAN;
 
 		runenv_gpu_parse(out, &g, &n);
 		free(out);
+		/* The run's GPU, or when it cannot be told the busiest of a read: an
+		 * idle GPU beside a busy one ends nothing. */
 		for (i = 0; i < n; i++) {
 			if ((gpu < 0 || g[i].index == gpu) && !isnan(g[i].util))
-				low = isnan(low) ? g[i].util : fmin(low, g[i].util);
+				busiest = isnan(busiest) ? g[i].util : fmax(busiest, g[i].util);
 		}
+		if (!isnan(busiest))
+			low = isnan(low) ? busiest : fmin(low, busiest);
 		free(g);
 		waited = (mono_s() - t0) * 1000;
 		if (!n || low < ENV_GPU_BUSY_UTIL || waited >= RUNENV_IDLE_WAIT_MS)

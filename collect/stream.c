@@ -33,8 +33,9 @@ void stream_release(struct stream *s)
 	stream_init(s);
 }
 
-/* k tokens arrived at t. Those that share the first one's arrival cannot be timed
- * against it: a speculative burst lands as one piece. */
+/* k tokens arrived at t. Those that share the first one's arrival (within
+ * STREAM_BURST_MS) cannot be timed against it: a speculative burst lands as one
+ * read. */
 static void add_tokens(struct stream *s, int64_t k, double t)
 {
 	if (k <= 0)
@@ -42,7 +43,7 @@ static void add_tokens(struct stream *s, int64_t k, double t)
 	if (!s->tokens) {
 		s->t_first = t;
 		s->tokens_first = k;
-	} else if (t == s->t_first) {
+	} else if (t - s->t_first < STREAM_BURST_MS) {
 		s->tokens_first += k;
 	}
 	s->t_last = t;
@@ -202,7 +203,7 @@ int stream_finish(struct stream *s, double t_sent, double t_end, struct response
 	}
 	if (s->tokens)
 		r.sample.client_ttft_ms = s->t_first - t_sent;
-	if (after > 0 && s->t_last > s->t_first)
+	if (after > 0 && s->t_last - s->t_first >= STREAM_MIN_SPAN_MS)
 		r.sample.client_decode_per_second = (double)after / (s->t_last - s->t_first) * 1000;
 	r.sample.client_e2e_ms = t_end - t_sent;
 	response_release(out);

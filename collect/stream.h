@@ -12,6 +12,15 @@
 #include "collect/response.h"
 #include "strbuf.h"
 
+/* Tokens that arrive within this of the first share its arrival: libcurl hands
+ * each HTTP chunk of one socket read to its own callback, microseconds apart, so a
+ * burst (speculative decoding, a client that read late) is stamped as several
+ * arrivals that no decode could have made. */
+#define STREAM_BURST_MS 0.5
+/* No decode rate from a span shorter than this: a few late pieces timed against
+ * each other would read a rate no engine decodes at. */
+#define STREAM_MIN_SPAN_MS 10.0
+
 struct stream {
 	struct strbuf line;      /* the line being read, carried across pieces */
 	struct strbuf data;      /* the data: lines of the event being read */

@@ -7,6 +7,7 @@
 #include "tpsdb.h"
 
 #include <cjson/cJSON.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,9 +389,11 @@ void record_env_facts(const char *json, struct env_facts *f)
 			f->throttle = strtoull(t->valuestring, NULL, 16);
 	}
 	if (cJSON_IsObject(l = cJSON_GetObjectItemCaseSensitive(root, "log"))) {
-		if (!isnan(v = env_num(l, "layers_offloaded")))
+		/* A layer count outside an int's range is no count (an imported file
+		 * may say anything). */
+		if ((v = env_num(l, "layers_offloaded")) >= 0 && v <= INT_MAX)
 			f->layers_offloaded = (int)v;
-		if (!isnan(v = env_num(l, "layers_total")))
+		if ((v = env_num(l, "layers_total")) >= 0 && v <= INT_MAX)
 			f->layers_total = (int)v;
 		f->kv_host_mib = env_num(l, "kv_host_mib");
 	}

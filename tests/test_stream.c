@@ -153,6 +153,32 @@ static void test_stream_burst(void **state)
 	free(text);
 }
 
+/* Pieces of one read stamped microseconds apart are one burst; late pieces timed
+ * against each other over a few ms give no rate, not an absurd one. */
+static void test_stream_late_read(void **state)
+{
+	char *text = fixture("completion.sse", NULL), err[256];
+	double t[64];
+	struct response r;
+	size_t k;
+
+	(void)state;
+	for (k = 0; k < 64; k++)
+		t[k] = 10 + 0.001 * (double)k; /* the whole answer in one read */
+	response_init(&r);
+	assert_int_equal(run(text, t, 64, &r, err, sizeof(err)), 0);
+	assert_true(isnan(r.sample.client_decode_per_second));
+	assert_float_equal(r.sample.client_ttft_ms, 10, 1e-9);
+	response_release(&r);
+	for (k = 0; k < 64; k++)
+		t[k] = k < 8 ? 10 + 0.001 * (double)k : 15 + 0.001 * (double)k; /* two reads 5 ms apart */
+	response_init(&r);
+	assert_int_equal(run(text, t, 64, &r, err, sizeof(err)), 0);
+	assert_true(isnan(r.sample.client_decode_per_second));
+	response_release(&r);
+	free(text);
+}
+
 static void test_stream_chat(void **state)
 {
 	char *text = fixture("chat.sse", NULL), err[256];
@@ -222,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_stream_completion_clock),
 		cmocka_unit_test(test_stream_cut_anywhere),
 		cmocka_unit_test(test_stream_burst),
+		cmocka_unit_test(test_stream_late_read),
 		cmocka_unit_test(test_stream_chat),
 		cmocka_unit_test(test_stream_broken),
 	};

@@ -6,7 +6,7 @@
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 need jq
 
-run_tpsdb collect --engine e="$FS" --engine-args e="--token-ms 1" --model m="$MODEL" \
+run_tpsdb collect --engine e="$FS" --engine-args e="--token-ms 3" --model m="$MODEL" \
 	--prompts "$PROMPTS" --reps 2 --n-predict 8 --port 21962 --out-dir "$OUT"
 expect_eq "$rc" 0 "collect"
 cols="client_ttft_ms, client_decode_per_second, client_e2e_ms"
