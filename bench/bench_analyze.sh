@@ -70,11 +70,13 @@ v AS MATERIALIZED (
              * (1 + (abs(random()) % 1000) / 1e5) AS tg,
          CASE WHEN abs(random()) % 200 = 0 THEN 2 ELSE 0 END AS flags
   FROM run, prompt, r ORDER BY run.id, prompt.id, r.i)
+-- pp_rate and tg_rate are what ingest stores (record_rate(): the counts over the
+-- times), here the same numbers as the reported rates by construction.
 INSERT INTO sample(run_id, prompt_id, rep, seq, cache_n, prompt_n, prompt_ms, prompt_per_second,
-                   predicted_n, predicted_ms, predicted_per_second, draft_n, draft_n_accepted,
-                   http_status, stop_type, flags)
+                   predicted_n, predicted_ms, predicted_per_second, pp_rate, tg_rate, draft_n,
+                   draft_n_accepted, http_status, stop_type, flags)
 SELECT rid, pid, rep, (pid - 1) * $REPS + rep, flags / 2 * 64, nt, nt / pp * 1000, pp,
-       256, 256 / tg * 1000, tg,
+       256, 256 / tg * 1000, tg, pp, tg,
        CASE WHEN nm IS NULL THEN NULL ELSE 100 * nm END,
        CASE WHEN nm IS NULL THEN NULL ELSE 100 * nm - 20 * nm * nm END,
        200, 'limit', flags
@@ -109,8 +111,8 @@ echo "store: $db, $n samples in $(sqlite3 "$db" 'SELECT count(*) FROM run') runs
 floor_compare="WITH latest AS (SELECT id, engine_id, model_id, spec_type, n_max FROM (
   SELECT r.*, row_number() OVER (PARTITION BY engine_id, model_id, spec_type, n_max, endpoint
   ORDER BY started_at DESC, id DESC) AS rn FROM run r) WHERE rn = 1)
-SELECT l.model_id, l.spec_type, l.n_max, l.engine_id, count(*), avg(s.prompt_per_second),
-  avg(s.predicted_per_second) FROM latest l JOIN sample s ON s.run_id = l.id
+SELECT l.model_id, l.spec_type, l.n_max, l.engine_id, count(*), avg(s.pp_rate),
+  avg(s.tg_rate) FROM latest l JOIN sample s ON s.run_id = l.id
 WHERE s.flags = 0 GROUP BY l.model_id, l.spec_type, l.n_max, l.engine_id;"
 floor_gate="WITH latest AS (SELECT id, model_id, spec_type, n_max FROM (
   SELECT r.*, row_number() OVER (PARTITION BY engine_id, model_id, spec_type, n_max, endpoint
@@ -118,7 +120,7 @@ floor_gate="WITH latest AS (SELECT id, model_id, spec_type, n_max FROM (
  base AS (SELECT br.run_id AS id, r.model_id, r.spec_type, r.n_max FROM baseline_run br
   JOIN baseline b ON b.id = br.baseline_id JOIN run r ON r.id = br.run_id WHERE b.name = 'bench-base'),
  both_ AS (SELECT *, 'c' AS side FROM latest UNION ALL SELECT *, 'b' FROM base)
-SELECT x.model_id, x.spec_type, x.n_max, x.side, avg(s.prompt_per_second), avg(s.predicted_per_second),
+SELECT x.model_id, x.spec_type, x.n_max, x.side, avg(s.pp_rate), avg(s.tg_rate),
   total(s.draft_n_accepted) / total(s.draft_n) FROM both_ x JOIN sample s ON s.run_id = x.id
 WHERE s.flags = 0 GROUP BY x.model_id, x.spec_type, x.n_max, x.side;"
 
