@@ -47,3 +47,19 @@ expect_no_orphans() {
 		fail "a fault server outlived tpsdb"
 	fi
 }
+
+# real_llama: a real llama-server, built or cached by scripts/llama-server.sh ($dir,
+# its folder; $cache, the cache), and the tests' tiny model ($tiny); skips the test
+# when no server can be built here.
+real_llama() {
+	cache=${TPSDB_CACHE:-$HOME/.cache/tpsdb}
+	mkdir -p "$cache"
+	if ! dir=$("$TPSDB_SRC/scripts/llama-server.sh" 2>"$T/build.log" | tail -n 1) ||
+		[ ! -x "$dir/bin/llama-server" ]; then
+		tail -n 20 "$T/build.log" >&2
+		skip "no llama-server could be built here"
+	fi
+	tiny=$cache/tpsdb-collect-tiny-F16.gguf
+	"$TPSDB_SRC/scripts/tiny-model.sh" "$tiny" >/dev/null 2>"$T/tiny.log" ||
+		{ cat "$T/tiny.log" >&2; fail "scripts/tiny-model.sh failed"; }
+}

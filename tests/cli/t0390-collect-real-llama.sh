@@ -5,20 +5,11 @@
 # n_max 1,2,3 draft-simple sweep, two reps; then what landed in the store.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 
-cache=${TPSDB_CACHE:-$HOME/.cache/tpsdb}
-mkdir -p "$cache"
-if ! dir=$("$TPSDB_SRC/scripts/llama-server.sh" 2>"$T/build.log" | tail -n 1) ||
-	[ ! -x "$dir/bin/llama-server" ]; then
-	tail -n 20 "$T/build.log" >&2
-	skip "no llama-server could be built here"
-fi
+real_llama
 # Started through a link in $T, so this test's servers are told apart from those
 # of another run of it; the engine's sha256 is still the real binary's.
 L=$T/llama-server
 ln -s "$dir/bin/llama-server" "$L"
-tiny=$cache/tpsdb-collect-tiny-F16.gguf
-"$TPSDB_SRC/scripts/tiny-model.sh" "$tiny" >/dev/null 2>"$T/tiny.log" ||
-	{ cat "$T/tiny.log" >&2; fail "scripts/tiny-model.sh failed"; }
 "$L" --help 2>&1 | grep -q -- '--spec-draft-n-max' || fail "llama-server lacks --spec-draft-n-max"
 "$L" --help 2>&1 | grep -q -- 'draft-simple' || fail "llama-server lacks --spec-type draft-simple"
 

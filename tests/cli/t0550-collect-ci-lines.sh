@@ -5,18 +5,9 @@
 # silences them. Against the real llama-server and the tiny model.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 
-cache=${TPSDB_CACHE:-$HOME/.cache/tpsdb}
-mkdir -p "$cache"
-if ! dir=$("$TPSDB_SRC/scripts/llama-server.sh" 2>"$T/build.log" | tail -n 1) ||
-	[ ! -x "$dir/bin/llama-server" ]; then
-	tail -n 20 "$T/build.log" >&2
-	skip "no llama-server could be built here"
-fi
+real_llama
 L=$T/llama-server
 ln -s "$dir/bin/llama-server" "$L"
-tiny=$cache/tpsdb-collect-tiny-F16.gguf
-"$TPSDB_SRC/scripts/tiny-model.sh" "$tiny" >/dev/null 2>"$T/tiny.log" ||
-	{ cat "$T/tiny.log" >&2; fail "scripts/tiny-model.sh failed"; }
 
 run_tpsdb collect --engine ours="$L" --model tiny="$tiny" --rounds 2 --reps 1 \
 	--n-predict 16 --port 21550 --out-dir "$OUT" --ban-byte-tokens --tag t0550

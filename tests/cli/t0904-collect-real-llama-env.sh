@@ -8,18 +8,9 @@
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 need jq
 
-cache=${TPSDB_CACHE:-$HOME/.cache/tpsdb}
-mkdir -p "$cache"
-if ! dir=$("$TPSDB_SRC/scripts/llama-server.sh" 2>"$T/build.log" | tail -n 1) ||
-	[ ! -x "$dir/bin/llama-server" ]; then
-	tail -n 20 "$T/build.log" >&2
-	skip "no llama-server could be built here"
-fi
+real_llama
 L=$T/llama-server
 ln -s "$dir/bin/llama-server" "$L"
-tiny=$cache/tpsdb-collect-tiny-F16.gguf
-"$TPSDB_SRC/scripts/tiny-model.sh" "$tiny" >/dev/null 2>"$T/tiny.log" ||
-	{ cat "$T/tiny.log" >&2; fail "scripts/tiny-model.sh failed"; }
 command -v nvidia-smi >/dev/null && skip "this host has nvidia-smi: the CPU expectations do not hold"
 
 printf '## one\nWrite a C function that parses an ISO 8601 date.\n' >"$T/one.txt"

@@ -7,16 +7,7 @@
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 need jq
 
-cache=${TPSDB_CACHE:-$HOME/.cache/tpsdb}
-mkdir -p "$cache"
-if ! dir=$("$TPSDB_SRC/scripts/llama-server.sh" 2>"$T/build.log" | tail -n 1) ||
-	[ ! -x "$dir/bin/llama-server" ]; then
-	tail -n 20 "$T/build.log" >&2
-	skip "no llama-server could be built here"
-fi
-tiny=$cache/tpsdb-collect-tiny-F16.gguf
-"$TPSDB_SRC/scripts/tiny-model.sh" "$tiny" >/dev/null 2>"$T/tiny.log" ||
-	{ cat "$T/tiny.log" >&2; fail "scripts/tiny-model.sh failed"; }
+real_llama
 export TPSDB_CACHE=$T/cache
 ln -s "$dir/bin/llama-server" "$T/new"
 
