@@ -112,6 +112,55 @@ static int taken(enum pool_rule rule, const struct run *last, const struct run *
 	       run_str_eq(r->tag, last->tag);
 }
 
+/* Whether run r of the series whose newest is last is an earlier batch's of the
+ * same measurement on the same host: history for the pool p (history_batches()). */
+static int history_run(const struct pool *p, const struct run *last, const struct run *r)
+{
+	struct parity_diff d;
+
+	if (!(r->batch && *r->batch) || run_str_eq(r->batch, last->batch) ||
+	    !run_same_series(r, last) || !run_str_eq(r->host, last->host) ||
+	    parity_mismatch(last, r, &d))
+		return 0;
+	for (size_t k = 0; k < p->n; k++)
+		if (p->runs[k] == r || !r->started_at || !p->runs[k]->started_at ||
+		    strcmp(r->started_at, p->runs[k]->started_at) >= 0)
+			return 0;
+	return 1;
+}
+
+/* The history of pool p: the runs of the newest ESTIMATE_HIST_BATCHES earlier
+ * batches of its series r[0..n) (start order) on its host, oldest first. */
+static void pool_history_runs(struct pool *p, const struct run *r, size_t n,
+			      const struct run *last)
+{
+	const char *seen[ESTIMATE_HIST_BATCHES];
+	size_t nb = 0, i, j, k = 0;
+
+	if (!p->n || !(last->batch && *last->batch))
+		return;
+	p->hist = tps_xcalloc(n, sizeof(*p->hist));
+	for (i = n; i-- > 0;) {
+		if (!history_run(p, last, &r[i]))
+			continue;
+		for (j = 0; j < nb && !run_str_eq(seen[j], r[i].batch); j++)
+			;
+		if (j == nb) {
+			if (nb == ESTIMATE_HIST_BATCHES)
+				continue;
+			seen[nb++] = r[i].batch;
+		}
+		p->hist[k++] = &r[i];
+	}
+	/* Collected newest first. */
+	for (i = 0; i < k / 2; i++) {
+		const struct run *t = p->hist[i];
+		p->hist[i] = p->hist[k - 1 - i];
+		p->hist[k - 1 - i] = t;
+	}
+	p->n_hist = k;
+}
+
 void cellset_pools(const struct cellset *set, enum pool_rule rule, struct pool **out,
 		   size_t *n)
 {
@@ -150,6 +199,8 @@ void cellset_pools(const struct cellset *set, enum pool_rule rule, struct pool *
 			p->runs[k++] = &r[j];
 		}
 		p->n = k;
+		if (rule == POOL_NEWEST_BATCH)
+			pool_history_runs(p, r + i, nr - i, last);
 	}
 	free(seen);
 	*out = v;
@@ -158,16 +209,21 @@ void cellset_pools(const struct cellset *set, enum pool_rule rule, struct pool *
 
 void pools_free(struct pool *p, size_t n)
 {
-	for (size_t i = 0; p && i < n; i++)
+	for (size_t i = 0; p && i < n; i++) {
 		free(p[i].runs);
+		free(p[i].hist);
+	}
 	free(p);
 }
 
 void pools_want(struct pool *p, size_t n, unsigned what)
 {
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		for (size_t k = 0; k < p[i].n; k++)
 			((struct run *)p[i].runs[k])->want |= what;
+		for (size_t k = 0; k < p[i].n_hist; k++)
+			((struct run *)p[i].hist[k])->want |= what;
+	}
 }
 
 void cellset_want(struct cellset *set, unsigned what)
@@ -208,7 +264,7 @@ size_t pool_outliers(const struct pool *p, enum run_metric m, char *bad, double 
 		lg[k] = estimate_unit_log(&u[k]);
 		bad[k] = 0;
 	}
-	marked = estimate_outliers(lg, p->n, bad, &med);
+	marked = estimate_outliers(lg, p->n, bad, &med, NULL);
 	*median = exp(med);
 	free(lg);
 	free(u);
@@ -318,6 +374,57 @@ unsigned pool_env(const struct pool *p)
 	return env;
 }
 
+/* The runs of batch of the history of pool p, as a pool (runs heap, caller frees). */
+static struct pool history_batch(const struct pool *p, const char *batch)
+{
+	struct pool h = { tps_xcalloc(p->n_hist + 1, sizeof(*h.runs)), 0, 0, NULL, 0 };
+
+	for (size_t k = 0; k < p->n_hist; k++)
+		if (run_str_eq(p->hist[k]->batch, batch))
+			h.runs[h.n++] = p->hist[k];
+	return h;
+}
+
+/* Adds the round scatter of one earlier batch of a cell (pools a and b of it,
+ * estimated alone as a fixed design) to *h: estimate_history_add(). */
+static void history_add(const struct pool *a, const struct pool *b, enum run_metric m,
+			struct estimate_history *h)
+{
+	struct estimate_unit *ua = pool_units(a, m), *ub = pool_units(b, m);
+	struct estimate_params ep;
+	struct estimate e;
+
+	estimate_params_init(&ep);
+	if (estimate_cell(ua, a->n, ub, b->n, &ep, &e) == 0)
+		estimate_history_add(&e, h);
+	estimate_release(&e);
+	free(ua);
+	free(ub);
+}
+
+void pool_history(const struct pool *a, const struct pool *b, enum run_metric m,
+		  struct estimate_history *h)
+{
+	memset(h, 0, sizeof(*h));
+	/* Each batch of a's history that b's holds too, newest first. */
+	for (size_t k = a->n_hist; k-- > 0;) {
+		const char *batch = a->hist[k]->batch;
+		struct pool ha, hb;
+		size_t j;
+
+		for (j = k + 1; j < a->n_hist && !run_str_eq(a->hist[j]->batch, batch); j++)
+			;
+		if (j < a->n_hist)
+			continue; /* seen */
+		ha = history_batch(a, batch);
+		hb = history_batch(b, batch);
+		if (hb.n)
+			history_add(&ha, &hb, m, h);
+		free(ha.runs);
+		free(hb.runs);
+	}
+}
+
 int pool_estimate(const struct pool *a, const struct pool *b, enum run_metric m,
 		  const struct estimate_params *p, struct estimate *e,
 		  struct estimate_unit **units_a, struct estimate_unit **units_b)
@@ -327,10 +434,19 @@ int pool_estimate(const struct pool *a, const struct pool *b, enum run_metric m,
 	const struct run *face = pool_face(a);
 	int ret;
 
+	struct estimate_history h = { 0, 0, 0 };
+
 	ep.looks_to = pools_looks(a, b);
 	ep.noise_pct = 0;
-	if (face && m != RUN_ACCEPT && face->floor_pct[m] > 0)
-		ep.noise_pct = face->floor_pct[m];
+	ep.scatter_pct = 0;
+	ep.hist = NULL;
+	if (m != RUN_ACCEPT) {
+		if (face && face->floor_pct[m] > 0)
+			ep.noise_pct = face->floor_pct[m];
+		ep.scatter_pct = m == RUN_PP ? ESTIMATE_SCATTER_PP_PCT : ESTIMATE_SCATTER_TG_PCT;
+		pool_history(a, b, m, &h);
+		ep.hist = &h;
+	}
 	ret = estimate_cell(ua, a->n, ub, b->n, &ep, e);
 	if (units_a)
 		*units_a = ua;

@@ -154,6 +154,13 @@ struct pool {
 	const struct run **runs;
 	size_t n;
 	size_t n_mismatch;
+	/* POOL_NEWEST_BATCH only: the runs of the series' newest
+	 * ESTIMATE_HIST_BATCHES earlier batches on the face's host that measured
+	 * what the face did (parity_mismatch() finds nothing) and started before
+	 * every run of the pool, oldest first: the history pool_history() reads.
+	 * Borrowed from the set; NULL none. */
+	const struct run **hist;
+	size_t n_hist;
 };
 
 /* The newest run of a pool (its face). */
@@ -215,9 +222,19 @@ struct pool_outlier *pools_outliers(const struct pool *pools, size_t n_pools, si
  * candidate's another). */
 int64_t pools_looks(const struct pool *a, const struct pool *b);
 
+/* The round scatter of metric m that the earlier batches of a cell showed: of
+ * each batch of a's history that b's history holds too (newest first), the sum
+ * of squares of its round log ratios about their mean, with rounds less one
+ * degrees of freedom, from the estimate of that batch alone as a fixed design.
+ * A batch that is spoiled, decides nothing for a reason (estimate_reason) or
+ * has under two rounds adds nothing. *h is zero without history. */
+void pool_history(const struct pool *a, const struct pool *b, enum run_metric m,
+		  struct estimate_history *h);
+
 /* The one estimate of metric m of a cell: ours pool a against vs pool b, with
- * p's band (p->looks_to and p->noise_pct are set here: the pools' design, and
- * the floor of a's face for pp and tg, none for acceptance). Fills *e (release
+ * p's band (p->looks_to, p->noise_pct, p->scatter_pct and p->hist are set here:
+ * the pools' design; for pp and tg the floor of a's face, the metric's default
+ * scatter (ESTIMATE_SCATTER_*) and pool_history(); none for acceptance). Fills *e (release
  * with estimate_release()); *units_a and *units_b (when not NULL) receive the
  * instances the estimate's indexes point into (caller frees). 0, or -1 for bad
  * parameters. */

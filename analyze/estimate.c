@@ -28,6 +28,8 @@ const char *estimate_reason_name(enum estimate_reason r)
 		return "unbalanced-order";
 	case ESTIMATE_REASON_NO_DATA:
 		return "no-data";
+	case ESTIMATE_REASON_DISAGREE:
+		return "instances-disagree";
 	case ESTIMATE_REASON_NONE:
 		break;
 	}
@@ -44,6 +46,24 @@ void estimate_release(struct estimate *e)
 	free(e->out_ours);
 	free(e->out_vs);
 	memset(e, 0, sizeof(*e));
+}
+
+void estimate_history_add(const struct estimate *e, struct estimate_history *h)
+{
+	double mean = 0, ss = 0, d;
+	size_t i;
+
+	if (e->v.spoiled || e->reason != ESTIMATE_REASON_NONE || e->n_rounds < 2)
+		return;
+	for (i = 0; i < e->n_rounds; i++)
+		mean += log1p(e->round_pct[i] / 100) / (double)e->n_rounds;
+	for (i = 0; i < e->n_rounds; i++) {
+		d = log1p(e->round_pct[i] / 100) - mean;
+		ss += d * d;
+	}
+	h->ss += ss;
+	h->df += (double)(e->n_rounds - 1);
+	h->batches++;
 }
 
 static double normal_cdf(double x)
@@ -279,13 +299,16 @@ static void round_logs(const struct estimate_unit *a, const struct estimate_unit
 	*xb = pb;
 }
 
-size_t estimate_outliers(const double *lg, size_t n, char *bad, double *median)
+size_t estimate_outliers(const double *lg, size_t n, char *bad, double *median, int *disagree)
 {
 	double *x = tps_xmalloc((n ? n : 1) * sizeof(*x)), *dev = NULL, med, mad, lim;
+	char *mark = tps_xcalloc(n ? n : 1, 1);
 	size_t k = 0, i, marked = 0;
 
 	if (median)
 		*median = NAN;
+	if (disagree)
+		*disagree = 0;
 	for (i = 0; i < n; i++)
 		if (isfinite(lg[i]))
 			x[k++] = lg[i];
@@ -299,27 +322,42 @@ size_t estimate_outliers(const double *lg, size_t n, char *bad, double *median)
 	lim = fmax(ESTIMATE_OUTLIER_MIN_LOG, ESTIMATE_OUTLIER_Z * 1.4826 * mad);
 	for (i = 0; i < n; i++)
 		if (isfinite(lg[i]) && fabs(lg[i] - med) > lim && !bad[i]) {
-			bad[i] = 1;
+			mark[i] = 1;
 			marked++;
 		}
 	if (median)
 		*median = med;
+	/* Leaving out is for a clear majority only: with two of three apart, which
+	 * group is the outlier is a guess, and a guess must not decide. */
+	if (marked && k - marked < 2 * marked + 1) {
+		if (disagree)
+			*disagree = 1;
+		marked = 0;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		bad[i] |= mark[i];
 out:
+	free(mark);
 	free(dev);
 	free(x);
 	return marked;
 }
 
-/* Marks the outliers of one side in bad[] (1) and lists them in *idx. */
-static void mark_outliers(const double *lg, size_t n, char *bad, size_t **idx, size_t *n_idx)
+/* Marks the outliers of one side in bad[] (1) and lists them in *idx; 1 when
+ * its instances disagree with no clear majority (then none is marked). */
+static int mark_outliers(const double *lg, size_t n, char *bad, size_t **idx, size_t *n_idx)
 {
-	if (!estimate_outliers(lg, n, bad, NULL))
-		return;
+	int disagree;
+
+	if (!estimate_outliers(lg, n, bad, NULL, &disagree))
+		return disagree;
 	for (size_t i = 0; i < n; i++)
 		if (bad[i]) {
 			*idx = tps_xrealloc(*idx, (*n_idx + 1) * sizeof(**idx));
 			(*idx)[(*n_idx)++] = i;
 		}
+	return 0;
 }
 
 /* The error of the one round's log ratio from the requests' log values
@@ -347,6 +385,33 @@ static void one_round_se(const double *xa, size_t na, const double *xb, size_t n
 	}
 }
 
+/* Joins the earlier batches' round scatter h to this batch's (*sd with *df
+ * degrees of freedom) unless the F test finds this batch's larger than the
+ * history's at ESTIMATE_HIST_ALPHA (one-sided: a history quieter than today
+ * would narrow the interval wrongly; a louder one only widens it). The history
+ * weighs at most what the batch does (its degrees of freedom capped at the
+ * batch's): a history from a quieter day that the test cannot yet tell apart
+ * must not outweigh today. Says which in v. */
+static void with_history(const struct estimate_history *h, double *sd, double *df,
+			 struct verdict *v)
+{
+	double s2 = *sd * *sd, hdf, up;
+
+	if (!h || !(h->df > 0) || !(h->ss > 0) || !(*df > 0))
+		return;
+	up = stats_f_upper(s2 / (h->ss / h->df), *df, h->df);
+	v->hist_batches = h->batches;
+	v->hist_df = h->df;
+	if (!(up >= ESTIMATE_HIST_ALPHA)) {
+		v->history = VERDICT_HIST_REJECTED;
+		return;
+	}
+	v->history = VERDICT_HIST_POOLED;
+	hdf = fmin(h->df, *df);
+	*sd = sqrt((*df * s2 + h->ss * hdf / h->df) / (*df + hdf));
+	*df += hdf;
+}
+
 int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimate_unit *b,
 		  size_t nb, const struct estimate_params *p, struct estimate *out)
 {
@@ -362,8 +427,9 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 	out->v.lean = VERDICT_UNKNOWN;
 	out->v.regression = VERDICT_REG_UNKNOWN;
 	out->v.delta_pct = out->v.ci_lo_pct = out->v.ci_hi_pct = out->v.mde_pct = NAN;
+	out->v.scatter_pct = NAN;
 	out->ours_center = out->vs_center = NAN;
-	if (!(p->band_pct >= 0) || p->noise_pct < 0 || p->looks_to < 0 ||
+	if (!(p->band_pct >= 0) || p->noise_pct < 0 || p->scatter_pct < 0 || p->looks_to < 0 ||
 	    p->looks_to > ESTIMATE_MAX_LOOK)
 		return -1;
 	out->v.band_pct = p->band_pct;
@@ -385,10 +451,9 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 		la[i] = estimate_unit_log(&a[i]);
 	for (i = 0; i < nb; i++)
 		lb[i] = estimate_unit_log(&b[i]);
-	if (p->robust) {
-		mark_outliers(la, na, bad_a, &out->out_ours, &out->n_out_ours);
-		mark_outliers(lb, nb, bad_b, &out->out_vs, &out->n_out_vs);
-	}
+	if (p->robust && (mark_outliers(la, na, bad_a, &out->out_ours, &out->n_out_ours) |
+			  mark_outliers(lb, nb, bad_b, &out->out_vs, &out->n_out_vs)))
+		out->reason = ESTIMATE_REASON_DISAGREE;
 	out->v.outliers_ours = out->n_out_ours;
 	out->v.outliers_vs = out->n_out_vs;
 
@@ -460,6 +525,7 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 		out->v.method = VERDICT_METHOD_ROUNDS;
 		out->v.rounds = k;
 		df = (double)(k - 1);
+		with_history(p->hist, &sd, &df, &out->v);
 		if (order_known && c1 && c2) {
 			/* Position enters the estimate: each order group weighs half, so a
 			 * first-starter's edge cancels; the spread around the overall mean
@@ -529,8 +595,18 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 			 * round's draw of it adds in quadrature. */
 			se = isfinite(se) ? sqrt(se * se + f * f) : f;
 			out->v.bound = VERDICT_BOUND_NOISE;
+			out->v.scatter_pct = f * 100;
 			if (!isfinite(df))
 				df = 1;
+		} else if (p->scatter_pct > 0) {
+			/* No floor: the metric's default scatter, larger than any
+			 * measured, taken as known (the normal quantile), so that only
+			 * a difference far beyond any host's scatter decides. */
+			f = p->scatter_pct / 100;
+			se = isfinite(se) ? sqrt(se * se + f * f) : f;
+			out->v.bound = VERDICT_BOUND_DEFAULT;
+			out->v.scatter_pct = p->scatter_pct;
+			df = ESTIMATE_KNOWN_DF;
 		} else {
 			out->reason = ESTIMATE_REASON_ONE_INSTANCE;
 		}
@@ -548,9 +624,11 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 			env |= b[i].env;
 	}
 	verdict_decide_interval(m, se, df, alpha, p->band_pct, &out->v);
-	if (out->reason == ESTIMATE_REASON_ONE_INSTANCE || out->reason == ESTIMATE_REASON_ORDER) {
+	if (out->reason == ESTIMATE_REASON_ONE_INSTANCE || out->reason == ESTIMATE_REASON_ORDER ||
+	    out->reason == ESTIMATE_REASON_DISAGREE) {
 		/* Numbers to show, nothing decided: the interval leaves out what it
-		 * cannot see (instance scatter, or the position of the first start). */
+		 * cannot see (instance scatter, the position of the first start, or
+		 * which of a side's disagreeing instances measured it). */
 		if (out->v.kind != VERDICT_UNKNOWN)
 			out->v.kind = VERDICT_UNDECIDED;
 		if (out->v.regression != VERDICT_REG_UNKNOWN)

@@ -26,6 +26,24 @@
  * of freedom of early looks adds about 0.7 points of error (bench_sim_seq), so
  * the boundary is Pocock's for 4% and the batch's error stays within 5%. */
 #define ESTIMATE_SEQ_ALPHA_SHARE 0.8
+/* The scatter one instance a side is judged against when the host has no
+ * calibrated A/A floor: the sd of an instance pair's log difference, percent,
+ * per metric. Larger than any measured: prefill's worst A/A floor was 9.4% (an
+ * H200 pair with a cold request), decode's 2.9%, a loaded two-core CPU host's
+ * pairs parted by at most 10% (docs/PERFORMANCE.md, "One instance a side").
+ * Only a large difference (about 25% prefill, 15% decode) decides against it. */
+#define ESTIMATE_SCATTER_PP_PCT 15.0
+#define ESTIMATE_SCATTER_TG_PCT 8.0
+/* History: the round scatter of at most this many earlier batches of the cell
+ * joins a batch's own (weighing at most what the batch's rounds do), unless the
+ * one-sided F test finds the batch's scatter larger than the history's at this
+ * level: at 0.5, whenever the batch scatters more than a typical draw of the
+ * history would (docs/PERFORMANCE.md, "History as evidence"). */
+#define ESTIMATE_HIST_BATCHES 4
+/* The degrees of freedom of a scatter taken as known (the default one): the t
+ * quantile is the normal one there. */
+#define ESTIMATE_KNOWN_DF 1e7
+#define ESTIMATE_HIST_ALPHA 0.5
 
 /* One request's value of a metric, keyed for pairing by prompt and repetition. */
 struct run_value {
@@ -54,18 +72,31 @@ struct estimate_unit {
 				    the estimate uses spoils the answer */
 };
 
+/* The round scatter earlier batches of the cell showed: the sum of squares of
+ * their round log ratios about each batch's mean, with its degrees of freedom
+ * (rounds less one per batch), over batches batches. */
+struct estimate_history {
+	double ss, df;
+	size_t batches;
+};
+
 struct estimate_params {
 	double band_pct;   /* the margin: "ours slower by more than band_pct?" and the
 			      parity band; >= 0 */
 	double noise_pct;  /* the cell's stored A/A floor (sd of an instance pair's
 			      difference, percent); 0 or NaN: none */
+	double scatter_pct; /* the metric's default instance scatter for one instance
+			      a side without a floor (ESTIMATE_SCATTER_*); 0 none:
+			      one instance a side decides nothing */
 	int64_t looks_to;  /* 0: a fixed design; else the batch looked after every
 			      round from ESTIMATE_FIRST_LOOK to looks_to (its
 			      --max-rounds), and the interval pays for those looks */
 	int robust;        /* leave outlier instances out (the default: 1) */
+	const struct estimate_history *hist; /* NULL or df 0: none */
 };
 
-/* Sets the defaults: band 2%, no floor, a fixed design, robust. */
+/* Sets the defaults: band 2%, no floor, no default scatter, no history, a fixed
+ * design, robust. */
 void estimate_params_init(struct estimate_params *p);
 
 /* Why an estimate decides nothing although it has numbers. */
@@ -74,9 +105,12 @@ enum estimate_reason {
 	ESTIMATE_REASON_ONE_INSTANCE, /* one instance a side and no stored floor */
 	ESTIMATE_REASON_ORDER,        /* every round started with the same side */
 	ESTIMATE_REASON_NO_DATA,      /* no usable instance on a side */
+	ESTIMATE_REASON_DISAGREE,     /* a side's instances disagree and no clear
+					 majority says which are the outliers */
 };
 
-/* "", "one-instance", "unbalanced-order", "no-data"; static strings. */
+/* "", "one-instance", "unbalanced-order", "no-data", "instances-disagree";
+ * static strings. */
 const char *estimate_reason_name(enum estimate_reason r);
 
 struct estimate {
@@ -98,18 +132,20 @@ struct estimate {
 /* The estimate of one metric of one cell from the instances a[0..na) of ours and
  * b[0..nb) of vs (oldest first). Each instance is reduced to its value (the
  * geometric mean of its values, over the keys its round's partner holds too);
- * with p->robust, an instance of a side with three or
- * more whose log value lies further from the side's median than both
- * ESTIMATE_OUTLIER_MIN_LOG and ESTIMATE_OUTLIER_Z robust sd (1.4826 MAD) is left
- * out. The rest pair into rounds (estimate_rounds()). With two rounds or
- * more, the round log ratios give the point (stratified by which side started the
- * round when every start time is known: the mean of the two order groups' means,
- * so a position effect cancels) and a t interval; when all rounds started with
- * the same side the estimate is reported but decides nothing. With fewer rounds
- * and two instances a side, Welch's t on the log values. With one instance a
- * side, the ratio of their geometric means with the requests' standard error
- * (paired by key when the values have keys, else unpaired), widened in
- * quadrature by the stored floor; without a floor it decides nothing. The
+ * with p->robust, the outliers of a side (estimate_outliers(): a clear majority
+ * only) are left out, and a side whose instances disagree with no clear majority
+ * leaves none out and decides nothing (ESTIMATE_REASON_DISAGREE). The rest pair
+ * into rounds (estimate_rounds()). With two rounds or more, the round log ratios
+ * give the point (stratified by which side started the round when every start
+ * time is known: the mean of the two order groups' means, so a position effect
+ * cancels) and a t interval, whose scatter joins p->hist's when the F test does
+ * not tell them apart (with_history() in estimate.c); when all rounds started
+ * with the same side the estimate is reported but decides nothing. With fewer
+ * rounds and two instances a side, Welch's t on the log values. With one
+ * instance a side, the ratio of their geometric means with the requests'
+ * standard error (paired by key when the values have keys, else unpaired),
+ * widened in quadrature by the stored floor, else by p->scatter_pct (bound
+ * DEFAULT); with neither it decides nothing. The
  * interval is two-sided at 1 - 2 alpha, alpha 5% one-sided, or the per-look
  * level of a sequential design (estimate_look_alpha()). Fills *out (release with
  * estimate_release()). Returns 0, or -1 for bad parameters (out zeroed). */
@@ -130,13 +166,25 @@ size_t estimate_rounds(const struct estimate_unit *a, const size_t *ia, size_t n
 /* The robust rule on its own: marks bad[i] = 1 for each of lg[0..n) (log instance
  * values of one side of one cell; NaN skipped) that lies further from their
  * median than both ESTIMATE_OUTLIER_MIN_LOG and ESTIMATE_OUTLIER_Z robust sd;
- * needs three finite values, else marks none. Returns how many it marked, and
- * the median in *median when median is non-NULL (NaN with fewer than three). */
-size_t estimate_outliers(const double *lg, size_t n, char *bad, double *median);
+ * needs three finite values, else marks none. Only a clear majority may leave
+ * instances out: at least twice as many kept as marked, plus one (one of four,
+ * two of seven). Short of that nothing is marked and *disagree (when not NULL)
+ * is set to 1: which group is the outlier is not known, and the estimate decides
+ * nothing (ESTIMATE_REASON_DISAGREE); it is 0 otherwise. Returns how many it
+ * marked, and the median in *median when median is non-NULL (NaN with fewer
+ * than three). */
+size_t estimate_outliers(const double *lg, size_t n, char *bad, double *median, int *disagree);
 
 /* The log value of an instance as estimate_cell() reduces it (the mean log of
  * its positive finite values, or log(u->value) when given); NaN without one. */
 double estimate_unit_log(const struct estimate_unit *u);
+
+/* Adds what an earlier batch's estimate e (of that batch alone, a fixed design)
+ * shows of the round scatter to *h: the sum of squares of its round log ratios
+ * about their mean, rounds less one degrees of freedom, one batch. Adds nothing
+ * when e is no evidence of it: spoiled, deciding nothing for a reason, or under
+ * two rounds. */
+void estimate_history_add(const struct estimate *e, struct estimate_history *h);
 
 /* Frees what e owns and zeroes it; accepts NULL. */
 void estimate_release(struct estimate *e);

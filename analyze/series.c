@@ -120,7 +120,7 @@ static void rung_make(struct series_rung *r, const struct pool *p)
 		tg[i] = run_tg(p->runs[i]);
 		lg[i] = tg[i] > 0 && isfinite(tg[i]) ? log(tg[i]) : NAN;
 	}
-	r->n_screened = estimate_outliers(lg, m, bad, &r->screen_median);
+	r->n_screened = estimate_outliers(lg, m, bad, &r->screen_median, NULL);
 	r->tg_runs = tps_xcalloc(m ? m : 1, sizeof(*r->tg_runs));
 	r->rate_runs = tps_xcalloc(m ? m : 1, sizeof(*r->rate_runs));
 	r->accept_runs = tps_xcalloc(m ? m : 1, sizeof(*r->accept_runs));

@@ -242,6 +242,18 @@ double stats_t_quantile(double p, double df)
 	return p < 0.5 ? -q : q;
 }
 
+double stats_f_upper(double f, double d1, double d2)
+{
+	double den;
+
+	if (isnan(f) || !(d1 > 0) || !(d2 > 0) || f < 0)
+		return NAN;
+	if (isinf(f))
+		return 0;
+	den = d2 + d1 * f;
+	return incbeta(d2 / 2, d1 / 2, d2 / den, d1 * f / den);
+}
+
 double stats_mean_ci(const double *x, size_t n, double level, double *lo, double *hi)
 {
 	double mu, v = NAN, half = NAN;

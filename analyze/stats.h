@@ -64,4 +64,9 @@ void stats_student(const double *x, size_t nx, const double *y, size_t ny, struc
 double stats_welch(const double *x, size_t nx, const double *y, size_t ny, double *se,
 		   double *df);
 
+/* P(F > f) for Snedecor's F with d1 and d2 degrees of freedom (f >= 0): the
+ * upper tail of the ratio of two independent variance estimates of one
+ * variance. NaN for a bad argument. */
+double stats_f_upper(double f, double d1, double d2);
+
 #endif

@@ -122,6 +122,7 @@ int sweep_step_interval(const struct sweep_rung *a, const struct sweep_rung *b, 
 	ub = rung_units(b, use_rate, &nb);
 	estimate_params_init(&p);
 	p.band_pct = band_pct;
+	p.scatter_pct = ESTIMATE_SCATTER_TG_PCT; /* as compare judges one instance */
 	/* Screened rungs hold no outlier left: the rule once, not again on the rest. */
 	p.robust = !(a->screened && b->screened);
 	/* b over a: the change from rung a to rung b. */
@@ -174,7 +175,10 @@ static void step_decide(struct sweep_report *out, const struct sweep_rung *rungs
 	st->ci_hi_pct = v.ci_hi_pct;
 	st->mde_pct = v.mde_pct;
 	st->rounds = v.rounds;
-	st->decided = v.ci_hi_pct < -tol;
+	/* The estimate's own decision at the tolerance: an interval that cannot
+	 * see the instance scatter (one instance a rung, no default) decides no
+	 * violation, however far its requests' interval lies. */
+	st->decided = v.kind == VERDICT_SLOWER;
 	if (st->decided)
 		out->n_decided++;
 }
@@ -215,7 +219,22 @@ int sweep_analyze(const struct sweep_rung *rungs, size_t n, double tolerance_pct
 		if (a > tolerance_pct)
 			step_set(&out->anomalies[out->n_anomalies++], rungs, i, a);
 	}
+	out->shape = out->n_decided ? SWEEP_NOT_MONOTONE :
+		     out->n_violations ? SWEEP_SHAPE_UNDECIDED : SWEEP_MONOTONE;
 	return 0;
+}
+
+const char *sweep_shape_name(enum sweep_shape s)
+{
+	switch (s) {
+	case SWEEP_NOT_MONOTONE:
+		return "not-monotone";
+	case SWEEP_SHAPE_UNDECIDED:
+		return "undecided";
+	case SWEEP_MONOTONE:
+		break;
+	}
+	return "monotone";
 }
 
 void sweep_report_release(struct sweep_report *r)
@@ -293,6 +312,7 @@ static int gap_estimate(const struct sweep_rung *ours, const struct sweep_rung *
 	p.band_pct = band_pct;
 	if (ours->pool && ref->pool)
 		return pool_estimate(ours->pool, ref->pool, RUN_TG, &p, e, NULL, NULL);
+	p.scatter_pct = ESTIMATE_SCATTER_TG_PCT;
 	p.looks_to = ours->looks_to > ref->looks_to ? ours->looks_to : ref->looks_to;
 	if (p.looks_to < 0)
 		p.looks_to = 0;

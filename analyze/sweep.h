@@ -84,14 +84,26 @@ struct sweep_step {
 	int64_t from_n_max, to_n_max;
 	double change_pct;     /* tg change from -> to (acceptance change for anomalies) */
 	double ref_change_pct; /* the reference's tg change (sweep_shape), else NaN */
-	/* Violations only: the 95% interval of the change (NaN with one run on a
-	 * side, where today's point rule decides), decided 1 when the whole interval
-	 * lies below -tolerance (or by the point rule without an interval), 0 for an
-	 * undecided dip: the interval straddles -tolerance. */
+	/* Violations only: the interval of the change (NaN without one), decided 1
+	 * when the step's estimate decides it slower than -tolerance (with one run
+	 * a side, against the default decode scatter ESTIMATE_SCATTER_TG_PCT: only
+	 * a large fall), 0 for an undecided dip. */
 	int decided;
 	double ci_lo_pct, ci_hi_pct, mde_pct;
 	size_t rounds;         /* rounds paired; 0: Welch on the run means, or none */
 };
+
+/* What a sweep's steps say of its shape: no fall past the tolerance at all, a
+ * decided violation, or only dips no interval settles (an undecided shape, never
+ * called monotone). */
+enum sweep_shape {
+	SWEEP_MONOTONE,
+	SWEEP_NOT_MONOTONE,
+	SWEEP_SHAPE_UNDECIDED,
+};
+
+/* "monotone", "not-monotone", "undecided"; static strings. */
+const char *sweep_shape_name(enum sweep_shape s);
 
 struct sweep_report {
 	size_t base;                   /* index of the base rung; SIZE_MAX without one */
@@ -101,6 +113,7 @@ struct sweep_report {
 	struct sweep_step *violations; /* tg fell by more than the tolerance (decided),
 					  or may have (undecided: decided 0) */
 	size_t n_decided;              /* violations with decided 1: the failed check */
+	enum sweep_shape shape;        /* from n_decided and the undecided dips */
 	size_t n_anomalies;
 	struct sweep_step *anomalies;  /* acceptance rose by more than the tolerance */
 };
@@ -112,7 +125,9 @@ struct sweep_report {
  * when the whole 95% interval of the change lies below -tolerance_pct, an
  * undecided dip (listed, decided 0) when the point estimate or the interval's
  * lower end lies below it but the upper end does not; with one run on a side the
- * point rule decides alone. An anomaly is a step between two
+ * default decode scatter stands for the instances' (only a large fall decides).
+ * The shape is monotone without any such step, not monotone with a decided
+ * violation, else undecided. An anomaly is a step between two
  * drafting rungs where acceptance rises by more than tolerance_pct percent
  * (relative), since a deeper draft should be accepted less often. Steps with a
  * NaN or non-positive value are skipped. Fills *out, whose arrays the caller frees

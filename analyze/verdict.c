@@ -71,7 +71,28 @@ const char *verdict_method_name(enum verdict_method method)
 
 const char *verdict_bound_name(enum verdict_bound bound)
 {
-	return bound == VERDICT_BOUND_NOISE ? "noise" : "band";
+	switch (bound) {
+	case VERDICT_BOUND_NOISE:
+		return "noise";
+	case VERDICT_BOUND_DEFAULT:
+		return "default";
+	case VERDICT_BOUND_BAND:
+		break;
+	}
+	return "band";
+}
+
+const char *verdict_history_name(enum verdict_history h)
+{
+	switch (h) {
+	case VERDICT_HIST_POOLED:
+		return "pooled";
+	case VERDICT_HIST_REJECTED:
+		return "rejected";
+	case VERDICT_HIST_NONE:
+		break;
+	}
+	return "none";
 }
 
 const char *verdict_gate_outcome_name(enum verdict_gate_outcome outcome)

@@ -31,11 +31,25 @@ enum verdict_method {
 
 /* What the interval of a single instance pair holds: the requests alone
  * (BAND: then it decides nothing), or the requests and the cell's stored A/A
- * floor in quadrature (NOISE). Pooled rounds are always BAND. */
+ * floor in quadrature (NOISE), or, without a floor, the metric's conservative
+ * default scatter (DEFAULT: only a large difference decides). Pooled rounds are
+ * always BAND. */
 enum verdict_bound {
 	VERDICT_BOUND_BAND,
 	VERDICT_BOUND_NOISE,
+	VERDICT_BOUND_DEFAULT,
 };
+
+/* Whether earlier batches' round scatter joined the interval's. */
+enum verdict_history {
+	VERDICT_HIST_NONE,     /* no earlier batch of the cell on this host */
+	VERDICT_HIST_POOLED,   /* pooled with this batch's rounds */
+	VERDICT_HIST_REJECTED, /* the F test told the two scatters apart: this
+				  batch alone */
+};
+
+/* "none", "pooled", "rejected"; static strings. */
+const char *verdict_history_name(enum verdict_history h);
 
 /* The answer to the user's question, "is ours slower than vs by more than the
  * band?": the one-sided non-inferiority test at the interval's level. */
@@ -56,7 +70,7 @@ const char *verdict_regression_name(enum verdict_regression r);
 const char *verdict_kind_name(enum verdict_kind kind);
 /* "requests", "rounds" or "welch"; static strings. */
 const char *verdict_method_name(enum verdict_method method);
-/* "band" or "noise"; static strings. */
+/* "band", "noise" or "default"; static strings. */
 const char *verdict_bound_name(enum verdict_bound bound);
 
 struct verdict {
@@ -81,6 +95,11 @@ struct verdict {
 	size_t outliers_ours, outliers_vs; /* instances left out (estimate.h) */
 	double log_m, log_se, df; /* the interval's log ratio, standard error and
 				     degrees of freedom (NaN when unknown) */
+	double scatter_pct;       /* bound NOISE or DEFAULT: the instance scatter the
+				     one pair was judged against; NaN otherwise */
+	enum verdict_history history; /* earlier batches' scatter, rounds only */
+	size_t hist_batches;      /* the earlier batches it came from */
+	double hist_df;           /* and its degrees of freedom (0 none) */
 	unsigned spoiled;         /* the RUN_ENV_* findings of the instances the
 				     interval used; non-zero: kind VERDICT_SPOILED,
 				     regression VERDICT_REG_SPOILED, nothing decided */

@@ -1,22 +1,30 @@
 /* bench_sim_seq.c: how often an --until-decided batch answers the regression
  * question wrongly, by simulation through the one estimate (analyze/estimate.c),
- * with and without paying for the looks. Each simulated batch runs rounds of two
- * engines, looks after every round from the third to --max-rounds H, and stops
- * at the first look that answers "regression yes" or "no" (as collect does). The
- * data follow the variance parts measured on an H200 (7B-shaped F16 model):
- * requests scatter 1.3% inside an instance, an instance's own offset 1.5%, a
- * drift both engines of a round share 0.6%, 3 requests per instance; the start
- * order alternates by round. The rows:
- *   - margin: the true difference is exactly -band (-2%): both answers are wrong
- *     there in the sense that each claims a side of a boundary the truth sits
- *     on; "no" is the costly one (a regression let through), so its rate must
- *     stay <= 5%;
- *   - a/a: no difference: a "yes" is a false alarm;
- *   - +3% and -3%: how many rounds the answer takes and how often it is right.
- * Levels: "naive" is the fixed 5% at every look, "pocock" the per-look level of
- * estimate_look_alpha(H). Not a timed test:
- *   build/release/bench_sim_seq [n_sims] [seed] [position_pct]
- * position_pct adds an edge for whichever engine starts a round (default 0). */
+ * under the conditions a real host brings. Each simulated batch runs rounds of
+ * two engines, looks after every round from the third to --max-rounds H at the
+ * per-look level of estimate_look_alpha(H), and stops at the first look that
+ * answers "regression yes" or "no" (as collect does). Before it, one earlier
+ * batch of 10 rounds of the same cell was measured: its round scatter is the
+ * history (estimate_history_add(), as pool_history() reads a store), pooled or
+ * refused by the estimate's F test. The base data follow the variance parts
+ * measured on an H200 (7B-shaped F16 model): requests scatter 1.3% inside an
+ * instance, an instance's own offset 1.5%, a drift both engines of a round share
+ * 0.6%, 3 requests per instance; the start order alternates by round. The
+ * conditions:
+ *   normal      the base data;
+ *   t3          every normal draw replaced by Student's t with 3 df of the same
+ *               sd (heavy tails);
+ *   drift       the host slows 0.4% a round, and the later-started instance of
+ *               a round by half a round's worth more;
+ *   unequal     ours' instances scatter twice as much (3%) as vs's;
+ *   outliers    one instance in ten, on either side, runs 3x slower;
+ *   mismatched  the history was measured with half the scatter (every sd x0.5):
+ *               a host that was quieter then;
+ * and "normal, no history" for what the history buys. The truths: the margin
+ * (ours exactly -band, -2%: a "no" lets a regression through, at most 5%) and
+ * A/A (no difference: a "yes" is a false alarm, at most 1%). Each rate comes
+ * with its Wilson 95% interval. Not a timed test:
+ *   build/release/bench_sim_seq [n_sims] [seed] */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,6 +39,14 @@
 #define DRIFT_SD 0.006
 #define BAND 2.0
 #define MAX_H 30
+#define HIST_ROUNDS 10
+
+enum cond { NORMAL, T3, DRIFT, UNEQUAL, OUTLIERS, MISMATCHED, NO_HISTORY, N_COND };
+
+static const char *const cond_name[N_COND] = {
+	"normal", "t3", "drift", "unequal variance", "outliers (1 in 10, 3x slower)",
+	"mismatched history (sd x0.5)", "normal, no history",
+};
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
@@ -51,26 +67,46 @@ static double gauss(void)
 	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
 }
 
+/* A unit-sd draw: normal, or Student's t with 3 df scaled to sd 1. */
+static double draw(enum cond c)
+{
+	double z = gauss(), chi = 0;
+
+	if (c != T3)
+		return z;
+	for (int i = 0; i < 3; i++) {
+		double g = gauss();
+		chi += g * g;
+	}
+	return z / sqrt(chi / 3) / sqrt(3.0);
+}
+
 struct batch {
 	double v[2][MAX_H][N_REQ];
 	char t[2][MAX_H][16];
 	struct estimate_unit u[2][MAX_H];
 };
 
-/* Round r (0-based) of both engines: ours at log(1 + delta) over vs. */
-static void draw_round(struct batch *b, int r, double delta, double position)
+/* Round r (0-based) of both engines under condition c, every sd times scale:
+ * ours at log(1 + delta) over vs. */
+static void draw_round(struct batch *b, int r, double delta, enum cond c, double scale)
 {
-	double drift = DRIFT_SD * gauss();
+	double drift = DRIFT_SD * scale * draw(c);
 	int ours_first = r % 2 == 0;
 
+	if (c == DRIFT)
+		drift -= 0.004 * r;
 	for (int s = 0; s < 2; s++) {
-		double mu = (s == 0 ? log1p(delta) : 0) + drift + INST_SD * gauss();
+		double inst = INST_SD * (c == UNEQUAL && s == 0 ? 2 : 1);
+		double mu = (s == 0 ? log1p(delta) : 0) + drift + inst * scale * draw(c);
 		int first = s == 0 ? ours_first : !ours_first;
 
-		if (first)
-			mu += log1p(position);
+		if (c == DRIFT && !first)
+			mu -= 0.002;
+		if (c == OUTLIERS && uniform() < 0.1)
+			mu -= log(3.0);
 		for (int k = 0; k < N_REQ; k++)
-			b->v[s][r][k] = 100 * exp(mu + REQ_SD * gauss());
+			b->v[s][r][k] = 100 * exp(mu + REQ_SD * scale * draw(c));
 		snprintf(b->t[s][r], sizeof(b->t[s][r]), "r%03d-%d", r, first ? 0 : 1);
 		memset(&b->u[s][r], 0, sizeof(b->u[s][r]));
 		b->u[s][r].v = b->v[s][r];
@@ -83,30 +119,55 @@ static void draw_round(struct batch *b, int r, double delta, double position)
 }
 
 struct outcome {
-	long yes, no, open;
+	long yes, no, open, pooled;
 	double rounds; /* summed rounds at the stop */
 };
 
-/* One batch: the answer at the first look that gives one, or open at H. */
-static void run_batch(double delta, int h, int64_t looks_to, double position, struct outcome *o)
+/* The history: one earlier batch of HIST_ROUNDS rounds, estimated alone. */
+static void history(double delta, enum cond c, struct estimate_history *h)
 {
 	static struct batch b;
 	struct estimate_params p;
+	struct estimate e;
+
+	memset(h, 0, sizeof(*h));
+	if (c == NO_HISTORY)
+		return;
+	for (int r = 0; r < HIST_ROUNDS; r++)
+		draw_round(&b, r, delta, c == MISMATCHED ? NORMAL : c, c == MISMATCHED ? 0.5 : 1);
+	estimate_params_init(&p);
+	if (estimate_cell(b.u[0], HIST_ROUNDS, b.u[1], HIST_ROUNDS, &p, &e) < 0)
+		abort();
+	estimate_history_add(&e, h);
+	estimate_release(&e);
+}
+
+/* One batch: the answer at the first look that gives one, or open at H. */
+static void run_batch(double delta, int h, enum cond c, struct outcome *o)
+{
+	static struct batch b;
+	struct estimate_history hist;
+	struct estimate_params p;
+	enum cond now = c == MISMATCHED || c == NO_HISTORY ? NORMAL : c;
 	int r;
 
+	history(delta, c, &hist);
 	estimate_params_init(&p);
 	p.band_pct = BAND;
-	p.looks_to = looks_to;
+	p.looks_to = h;
+	p.hist = &hist;
 	for (r = 0; r < h; r++) {
 		struct estimate e;
 		enum verdict_regression a;
+		int pooled;
 
-		draw_round(&b, r, delta, position);
+		draw_round(&b, r, delta, now, 1);
 		if (r + 1 < ESTIMATE_FIRST_LOOK)
 			continue;
 		if (estimate_cell(b.u[0], (size_t)r + 1, b.u[1], (size_t)r + 1, &p, &e) < 0)
 			abort();
 		a = e.v.regression;
+		pooled = e.v.history == VERDICT_HIST_POOLED;
 		estimate_release(&e);
 		if (a == VERDICT_REG_YES || a == VERDICT_REG_NO) {
 			if (a == VERDICT_REG_YES)
@@ -114,6 +175,7 @@ static void run_batch(double delta, int h, int64_t looks_to, double position, st
 			else
 				o->no++;
 			o->rounds += r + 1;
+			o->pooled += pooled;
 			return;
 		}
 	}
@@ -121,37 +183,45 @@ static void run_batch(double delta, int h, int64_t looks_to, double position, st
 	o->rounds += h;
 }
 
+/* "p% [lo, hi]": the rate of k in n with its Wilson 95% interval. */
+static void rate(char *buf, size_t len, long k, long n)
+{
+	double z = 1.96, p = (double)k / (double)n, d = 1 + z * z / (double)n;
+	double c = (p + z * z / (2.0 * (double)n)) / d;
+	double w = z * sqrt(p * (1 - p) / (double)n + z * z / (4.0 * (double)n * (double)n)) / d;
+
+	snprintf(buf, len, "%.2f%% [%.2f, %.2f]", 100 * p, 100 * fmax(0, c - w),
+		 100 * fmin(1, c + w));
+}
+
 int main(int argc, char **argv)
 {
-	static const int hs[] = { 5, 10, 20, 30 };
-	static const struct { const char *name; double delta; } rows[] = {
-		{ "margin -2%", -0.02 }, { "a/a 0%", 0 }, { "+3%", 0.03 }, { "-3%", -0.03 },
-	};
+	static const int hs[] = { 5, 10, 30 };
 	long n = argc > 1 ? atol(argv[1]) : 2000;
-	double position = argc > 3 ? atof(argv[3]) / 100 : 0;
 
 	if (argc > 2)
 		rng_state = strtoull(argv[2], NULL, 10) | 1;
-	printf("%ld batches a row; requests %.1f%%, instances %.1f%%, drift %.1f%%, %d requests "
-	       "an instance, band %.1f%%, start-order edge %.1f%%\n", n, REQ_SD * 100,
-	       INST_SD * 100, DRIFT_SD * 100, N_REQ, BAND, position * 100);
-	printf("| truth | max rounds | level | per-look alpha | yes | no | open | mean rounds |\n");
-	printf("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |\n");
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	printf("%ld batches a cell; requests %.1f%%, instances %.1f%%, drift %.1f%%, %d requests "
+	       "an instance, band %.1f%%, history %d rounds, F test at %.2f\n", n, REQ_SD * 100,
+	       INST_SD * 100, DRIFT_SD * 100, N_REQ, BAND, HIST_ROUNDS, ESTIMATE_HIST_ALPHA);
+	printf("| condition | max rounds | false \"no\" at the margin (-2%%) | A/A false \"yes\" | "
+	       "A/A mean rounds | A/A answered | A/A answers on history |\n");
+	printf("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+	for (int c = 0; c < N_COND; c++) {
 		for (size_t j = 0; j < sizeof(hs) / sizeof(hs[0]); j++) {
-			for (int seq = 0; seq < 2; seq++) {
-				struct outcome o = { 0 };
-				int64_t lt = seq ? hs[j] : 0;
+			struct outcome m = { 0 }, a = { 0 };
+			char fm[64], fa[64];
 
-				for (long k = 0; k < n; k++)
-					run_batch(rows[i].delta, hs[j], lt, position, &o);
-				printf("| %s | %d | %s | %.4f | %.1f%% | %.1f%% | %.1f%% | %.1f |\n",
-				       rows[i].name, hs[j], seq ? "pocock" : "naive",
-				       seq ? estimate_look_alpha(lt, 0.05 * ESTIMATE_SEQ_ALPHA_SHARE) :
-				       0.05,
-				       100.0 * o.yes / n, 100.0 * o.no / n, 100.0 * o.open / n,
-				       o.rounds / n);
+			for (long k = 0; k < n; k++) {
+				run_batch(-BAND / 100, hs[j], (enum cond)c, &m);
+				run_batch(0, hs[j], (enum cond)c, &a);
 			}
+			rate(fm, sizeof(fm), m.no, n);
+			rate(fa, sizeof(fa), a.yes, n);
+			printf("| %s | %d | %s | %s | %.1f | %.1f%% | %.1f%% |\n", cond_name[c], hs[j],
+			       fm, fa, a.rounds / (double)n, 100.0 * (double)(a.yes + a.no) / (double)n,
+			       a.yes + a.no ? 100.0 * (double)a.pooled / (double)(a.yes + a.no) : 0);
+			fflush(stdout);
 		}
 	}
 	return 0;

@@ -77,6 +77,7 @@ int compare_write_json(const struct parity_result *r)
 		json_put_num(o, "band_pct", w->v.band_pct);
 		cJSON_AddStringToObject(o, "bound", verdict_bound_name(w->v.bound));
 		json_put_num(o, "noise_pct", w->noise_pct);
+		json_put_evidence(o, &w->v);
 		cJSON_AddNumberToObject(o, "excluded_ours", (double)w->excluded_ours);
 		cJSON_AddNumberToObject(o, "excluded_vs", (double)w->excluded_vs);
 		cJSON_AddNumberToObject(o, "unpaired", (double)w->unpaired);

@@ -605,6 +605,7 @@ static void json_rows(cJSON *arr, const struct gate_result *r)
 		json_put_num(c, "threshold_pct", w->g.threshold_pct);
 		cJSON_AddStringToObject(c, "bound", verdict_bound_name(w->g.bound));
 		json_put_num(c, "noise_pct", w->noise_pct);
+		json_put_evidence(c, &w->g.v);
 		cJSON_AddNumberToObject(c, "n_baseline", (double)w->g.n_baseline);
 		cJSON_AddNumberToObject(c, "n_candidate", (double)w->g.n_candidate);
 		cJSON_AddStringToObject(c, "baseline_run", w->base->side->uuid);

@@ -27,6 +27,14 @@ void json_put_regression(cJSON *o, int regression)
 	json_put_str(o, "regression", verdict_regression_name((enum verdict_regression)regression));
 }
 
+void json_put_evidence(cJSON *o, const struct verdict *v)
+{
+	json_put_num(o, "scatter_pct", v->scatter_pct);
+	cJSON_AddStringToObject(o, "history", verdict_history_name(v->history));
+	cJSON_AddNumberToObject(o, "hist_batches", (double)v->hist_batches);
+	cJSON_AddNumberToObject(o, "hist_df", v->hist_df);
+}
+
 void json_put_i64(cJSON *o, const char *k, int64_t v)
 {
 	if (v == TPS_NULL)

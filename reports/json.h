@@ -22,6 +22,13 @@ void json_put_str(struct cJSON *o, const char *k, const char *s);
 /* "regression": "yes", "no", "undecided", or null when unknown. */
 void json_put_regression(struct cJSON *o, int regression);
 
+struct verdict;
+/* What an answer's scatter rests on besides its own rounds: "scatter_pct" (one
+ * instance a side: the floor or default scatter it was judged against, else
+ * null), "history" ("none", "pooled" or "rejected"), "hist_batches" and
+ * "hist_df" (the earlier batches' degrees of freedom, 0 none). */
+void json_put_evidence(struct cJSON *o, const struct verdict *v);
+
 /* The one way reports/ turns a tree into text: every string value and key in root
  * that is not valid UTF-8 (a label of a store written before ingest checked it) is
  * first rewritten in place with U+FFFD for each bad byte (escape_utf8()), because

@@ -206,6 +206,27 @@ void verdict_level_title(const struct verdict *const *v, size_t n, char *buf, si
 		snprintf(buf, len, "%.3g%% interval", 100 * level);
 }
 
+/* Appends to buf what the interval's scatter rests on besides its own rounds. */
+static void evidence_text(const struct verdict *v, char *buf, size_t len)
+{
+	size_t at = strlen(buf);
+
+	if (at >= len)
+		return;
+	if (v->bound == VERDICT_BOUND_DEFAULT)
+		snprintf(buf + at, len - at, "; one instance a side, judged against a default "
+			 "instance scatter of %.0f%% (no stored A/A floor: tpsdb calibrate)",
+			 v->scatter_pct);
+	else if (v->history == VERDICT_HIST_POOLED)
+		snprintf(buf + at, len - at, "; its scatter pooled with %zu earlier batch%s on "
+			 "this host (%.0f df)", v->hist_batches, v->hist_batches == 1 ? "" : "es",
+			 v->hist_df);
+	else if (v->history == VERDICT_HIST_REJECTED)
+		snprintf(buf + at, len - at, "; this batch alone: its scatter differs from the "
+			 "%zu earlier batch%s' (F test)", v->hist_batches,
+			 v->hist_batches == 1 ? "" : "es");
+}
+
 void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, char *buf,
 			 size_t len)
 {
@@ -225,6 +246,13 @@ void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, c
 		snprintf(buf, len, "undecided: one instance a side, whose requests cannot show "
 			 "the scatter between instances; --rounds 2 or more (or a stored A/A "
 			 "floor, tpsdb calibrate) would decide it (requests' interval %s)", ci);
+		return;
+	}
+	if (reason == ESTIMATE_REASON_DISAGREE) {
+		snprintf(buf, len, "undecided: a side's instances disagree with no clear majority, "
+			 "so which of them measured the engine is not known; more rounds (or "
+			 "finding what slowed the odd instances) would decide it (interval %s)",
+			 ci);
 		return;
 	}
 	if (reason == ESTIMATE_REASON_ORDER) {
@@ -251,8 +279,9 @@ void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, c
 	case VERDICT_REG_SPOILED:
 	case VERDICT_REG_UNKNOWN:
 		snprintf(buf, len, "unknown: no usable value");
-		break;
+		return;
 	}
+	evidence_text(v, buf, len);
 }
 
 void parity_row_outliers_text(const struct parity_row *w, char *buf, size_t len)

@@ -79,7 +79,11 @@ static cJSON *series_json(const struct series_set *set, const struct series_verd
 			}
 		}
 	}
-	cJSON_AddBoolToObject(js, "monotone", se->report.n_decided == 0);
+	if (se->report.shape == SWEEP_SHAPE_UNDECIDED)
+		cJSON_AddNullToObject(js, "monotone");
+	else
+		cJSON_AddBoolToObject(js, "monotone", se->report.shape == SWEEP_MONOTONE);
+	cJSON_AddStringToObject(js, "shape", sweep_shape_name(se->report.shape));
 	arr = cJSON_AddArrayToObject(js, "violations");
 	for (i = 0; i < se->report.n_violations; i++) {
 		const struct sweep_step *st = &se->report.violations[i];
@@ -384,7 +388,8 @@ static void series_heading(FILE *out, const struct series *se, enum table_format
 		char *ep = escape_text(strcmp(se->endpoint, "completion") ? se->endpoint : "");
 		fprintf(out, "%s%s  %s  %s%s%s  %s\n", first ? "" : "\n", e, m, sp,
 			strcmp(se->endpoint, "completion") ? "  " : "", ep,
-			se->report.n_decided ? "NOT MONOTONE" : "monotone");
+			se->report.shape == SWEEP_NOT_MONOTONE ? "NOT MONOTONE" :
+			se->report.shape == SWEEP_SHAPE_UNDECIDED ? "shape undecided" : "monotone");
 		free(e);
 		free(m);
 		free(sp);
