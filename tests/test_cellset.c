@@ -486,10 +486,13 @@ static void test_cellset_estimate_floor(void **state)
 	free(ub);
 
 	/* pp: the face has no pp floor, so none (rules out taking tg's floor for
-	 * pp, or the older run's pp floor). A caller's noise_pct is overwritten. */
+	 * pp, or the older run's pp floor) but prefill's default scatter, against
+	 * which -10% is open. A caller's noise_pct is overwritten. */
 	ep.noise_pct = 1;
 	assert_int_equal(pool_estimate(&a, &b, RUN_PP, &ep, &e, NULL, NULL), 0);
-	assert_int_equal(e.reason, ESTIMATE_REASON_ONE_INSTANCE);
+	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
+	assert_int_equal(e.v.bound, VERDICT_BOUND_DEFAULT);
+	assert_true(fabs(e.v.scatter_pct - ESTIMATE_SCATTER_PP_PCT) < 1e-12);
 	assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
 	estimate_release(&e);
 

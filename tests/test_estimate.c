@@ -110,12 +110,13 @@ static void test_estimate_order_unbalanced(void **state)
 	estimate_release(&e);
 }
 
-/* A busy host's instance (66 tok/s beside 634 and 691) is left out and named;
- * the others' ordinary spread (592, 756, 939) is not. */
+/* A busy host's instance (66 tok/s beside 634, 691 and 700) is left out and
+ * named: three of four agree, a clear majority; the others' ordinary spread
+ * (592, 756, 939) is not. */
 static void test_estimate_outlier(void **state)
 {
-	struct inst a[3], b[3];
-	struct estimate_unit ua[3], ub[3];
+	struct inst a[4], b[4];
+	struct estimate_unit ua[4], ub[4];
 	struct estimate_params p;
 	struct estimate e;
 
@@ -126,19 +127,22 @@ static void test_estimate_outlier(void **state)
 	inst(&a[1], 634.4, 2, "t4");
 	inst(&a[2], 691.1, 3, "t5");
 	inst(&b[2], 660, 3, "t6");
-	units(a, 3, ua);
-	units(b, 3, ub);
+	inst(&b[3], 655, 4, "t7");
+	inst(&a[3], 700, 4, "t8");
+	units(a, 4, ua);
+	units(b, 4, ub);
 	estimate_params_init(&p);
-	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(estimate_cell(ua, 4, ub, 4, &p, &e), 0);
+	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
 	assert_int_equal(e.n_out_ours, 1);
 	assert_int_equal(e.out_ours[0], 0);
 	assert_int_equal(e.n_out_vs, 0);
-	assert_int_equal(e.n_rounds, 2);
+	assert_int_equal(e.n_rounds, 3);
 	assert_true(e.ours_center > 600);
 	estimate_release(&e);
 	/* Without the robust rule the 66 pulls the centre down by far. */
 	p.robust = 0;
-	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(estimate_cell(ua, 4, ub, 4, &p, &e), 0);
 	assert_int_equal(e.n_out_ours, 0);
 	assert_true(e.ours_center < 400);
 	estimate_release(&e);
@@ -146,14 +150,65 @@ static void test_estimate_outlier(void **state)
 	inst(&a[0], 592, 1, "t1");
 	inst(&a[1], 756, 2, "t4");
 	inst(&a[2], 939, 3, "t5");
-	units(a, 3, ua);
-	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	inst(&a[3], 800, 4, "t8");
+	units(a, 4, ua);
+	assert_int_equal(estimate_cell(ua, 4, ub, 4, &p, &e), 0);
 	assert_int_equal(e.n_out_ours, 0);
+	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
 	estimate_release(&e);
 }
 
-/* One instance a side: the requests' interval, which cannot see the scatter
- * between instances, decides only widened by a stored floor. */
+/* Two of three instances 3x slower: which group measured the engine is not
+ * known, so nothing is left out and nothing decided, however large the point
+ * (the screen once left the good one out and answered "yes, -66.9%"). One odd
+ * instance of three is no clear majority either. */
+static void test_estimate_outlier_no_flip(void **state)
+{
+	struct inst a[3], b[3];
+	struct estimate_unit ua[3], ub[3];
+	struct estimate_params p;
+	struct estimate e;
+	char bad[3] = { 0 };
+	double lg[3], med;
+	int disagree = 0;
+
+	(void)state;
+	inst(&a[0], 650, 1, "t1");
+	inst(&b[0], 650, 1, "t2");
+	inst(&b[1], 640, 2, "t3");
+	inst(&a[1], 215, 2, "t4");
+	inst(&a[2], 212, 3, "t5");
+	inst(&b[2], 660, 3, "t6");
+	units(a, 3, ua);
+	units(b, 3, ub);
+	estimate_params_init(&p);
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(e.reason, ESTIMATE_REASON_DISAGREE);
+	assert_string_equal(estimate_reason_name(e.reason), "instances-disagree");
+	assert_int_equal(e.n_out_ours, 0);
+	assert_int_equal(e.n_rounds, 3);
+	assert_int_equal(e.v.decided, 0);
+	assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
+	assert_int_equal(e.v.kind, VERDICT_UNDECIDED);
+	estimate_release(&e);
+	for (int i = 0; i < 3; i++)
+		lg[i] = estimate_unit_log(&ua[i]);
+	assert_int_equal(estimate_outliers(lg, 3, bad, &med, &disagree), 0);
+	assert_int_equal(disagree, 1);
+	assert_int_equal(bad[0] | bad[1] | bad[2], 0);
+	/* One slow of three: still no clear majority. */
+	inst(&a[1], 640, 2, "t4");
+	units(a, 3, ua);
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(e.reason, ESTIMATE_REASON_DISAGREE);
+	assert_int_equal(e.v.decided, 0);
+	estimate_release(&e);
+}
+
+/* One instance a side: the requests' interval cannot see the scatter between
+ * instances. Widened by a stored floor, or else by the metric's default scatter
+ * (15% prefill), it decides only what lies beyond it: -65% yes, -1.5% and -10%
+ * undecided. Without either, nothing. */
 static void test_estimate_one_instance(void **state)
 {
 	struct inst a, b;
@@ -170,16 +225,141 @@ static void test_estimate_one_instance(void **state)
 	assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
 	assert_true(e.v.ci_hi_pct < -2); /* shown, but not trusted */
 	assert_true(fabs(e.v.delta_pct + 10) < 1e-9);
+	assert_true(isnan(e.v.scatter_pct));
 	estimate_release(&e);
 	p.noise_pct = 1.0;
 	assert_int_equal(estimate_cell(&a.u, 1, &b.u, 1, &p, &e), 0);
 	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
 	assert_int_equal(e.v.bound, VERDICT_BOUND_NOISE);
 	assert_int_equal(e.v.regression, VERDICT_REG_YES);
+	assert_true(fabs(e.v.scatter_pct - 1.0) < 1e-12);
 	estimate_release(&e);
 	p.noise_pct = 10.0;
 	assert_int_equal(estimate_cell(&a.u, 1, &b.u, 1, &p, &e), 0);
 	assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
+	estimate_release(&e);
+
+	/* No floor, the default prefill scatter: -10% stays open. */
+	p.noise_pct = 0;
+	p.scatter_pct = ESTIMATE_SCATTER_PP_PCT;
+	assert_int_equal(estimate_cell(&a.u, 1, &b.u, 1, &p, &e), 0);
+	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
+	assert_int_equal(e.v.bound, VERDICT_BOUND_DEFAULT);
+	assert_string_equal(verdict_bound_name(e.v.bound), "default");
+	assert_true(fabs(e.v.scatter_pct - ESTIMATE_SCATTER_PP_PCT) < 1e-12);
+	assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
+	estimate_release(&e);
+	/* -65% (-ub 64 on an H200) is far beyond it: decided. */
+	inst(&a, 35, INT64_MIN, NULL);
+	assert_int_equal(estimate_cell(&a.u, 1, &b.u, 1, &p, &e), 0);
+	assert_int_equal(e.v.regression, VERDICT_REG_YES);
+	assert_int_equal(e.v.kind, VERDICT_SLOWER);
+	assert_int_equal(e.v.decided, 1);
+	estimate_release(&e);
+	/* +55% decode against the default decode scatter: no regression. */
+	inst(&a, 155, INT64_MIN, NULL);
+	p.scatter_pct = ESTIMATE_SCATTER_TG_PCT;
+	assert_int_equal(estimate_cell(&a.u, 1, &b.u, 1, &p, &e), 0);
+	assert_int_equal(e.v.regression, VERDICT_REG_NO);
+	assert_int_equal(e.v.kind, VERDICT_FASTER);
+	estimate_release(&e);
+	/* -1.5%, and a +-2% parity claim, stay open. */
+	inst(&a, 98.5, INT64_MIN, NULL);
+	assert_int_equal(estimate_cell(&a.u, 1, &b.u, 1, &p, &e), 0);
+	assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
+	assert_int_equal(e.v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(e.v.decided, 0);
+	estimate_release(&e);
+}
+
+/* History: ten rounds whose log ratios scatter about 1% join a batch's own
+ * rounds when they scatter alike (more degrees of freedom, a narrower interval),
+ * weighing at most what the batch does; when today scatters far more than the
+ * history (the F test rejects), the batch is judged alone. */
+static void test_estimate_history(void **state)
+{
+	static const double d[4] = { 0.011, -0.009, 0.004, -0.006 };
+	struct inst a[4], b[4];
+	struct estimate_unit ua[4], ub[4];
+	struct estimate_history h = { 9 * 0.0001, 9, 1 };
+	struct estimate_params p;
+	struct estimate alone, with;
+	static const char *const t[8] = { "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8" };
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		inst(&a[i], 100 * exp(d[i]), i + 1, t[2 * i + (i % 2)]);
+		inst(&b[i], 100, i + 1, t[2 * i + 1 - (i % 2)]);
+	}
+	units(a, 4, ua);
+	units(b, 4, ub);
+	estimate_params_init(&p);
+	assert_int_equal(estimate_cell(ua, 4, ub, 4, &p, &alone), 0);
+	assert_int_equal(alone.v.history, VERDICT_HIST_NONE);
+	assert_true(fabs(alone.v.df - 3) < 1e-12);
+	p.hist = &h;
+	assert_int_equal(estimate_cell(ua, 4, ub, 4, &p, &with), 0);
+	assert_int_equal(with.v.history, VERDICT_HIST_POOLED);
+	assert_string_equal(verdict_history_name(with.v.history), "pooled");
+	assert_int_equal(with.v.hist_batches, 1);
+	assert_true(fabs(with.v.hist_df - 9) < 1e-12);
+	/* Capped at the batch's 3 degrees of freedom. */
+	assert_true(fabs(with.v.df - 6) < 1e-12);
+	assert_true(with.v.mde_pct < alone.v.mde_pct);
+	assert_true(fabs(with.v.delta_pct - alone.v.delta_pct) < 1e-12);
+	estimate_release(&with);
+	/* A history ten times quieter (sd 0.1%): today is louder, judged alone. */
+	h.ss = 9 * 0.000001;
+	assert_int_equal(estimate_cell(ua, 4, ub, 4, &p, &with), 0);
+	assert_int_equal(with.v.history, VERDICT_HIST_REJECTED);
+	assert_true(fabs(with.v.df - 3) < 1e-12);
+	assert_true(fabs(with.v.mde_pct - alone.v.mde_pct) < 1e-12);
+	estimate_release(&with);
+	/* A louder history only widens: pooled. */
+	h.ss = 9 * 0.0009;
+	assert_int_equal(estimate_cell(ua, 4, ub, 4, &p, &with), 0);
+	assert_int_equal(with.v.history, VERDICT_HIST_POOLED);
+	assert_true(with.v.mde_pct > alone.v.mde_pct);
+	estimate_release(&with);
+	estimate_release(&alone);
+}
+
+/* estimate_history_add() takes a batch's rounds about their own mean, and
+ * nothing from a batch that decides nothing for a reason. */
+static void test_estimate_history_add(void **state)
+{
+	struct inst a[3], b[3];
+	struct estimate_unit ua[3], ub[3];
+	struct estimate_history h = { 0, 0, 0 };
+	struct estimate_params p;
+	struct estimate e;
+	static const double r[3] = { 1.02, 0.99, 1.00 };
+	static const char *const t[6] = { "t1", "t2", "t3", "t4", "t5", "t6" };
+	double mean = 0, ss = 0;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		inst(&a[i], 100 * r[i], i + 1, t[2 * i + (i % 2)]);
+		inst(&b[i], 100, i + 1, t[2 * i + 1 - (i % 2)]);
+		mean += log(r[i]) / 3;
+	}
+	for (int i = 0; i < 3; i++)
+		ss += (log(r[i]) - mean) * (log(r[i]) - mean);
+	units(a, 3, ua);
+	units(b, 3, ub);
+	estimate_params_init(&p);
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	estimate_history_add(&e, &h);
+	assert_true(fabs(h.ss - ss) < 1e-12);
+	assert_true(fabs(h.df - 2) < 1e-12);
+	assert_int_equal(h.batches, 1);
+	e.reason = ESTIMATE_REASON_DISAGREE;
+	estimate_history_add(&e, &h);
+	assert_int_equal(h.batches, 1);
+	e.reason = ESTIMATE_REASON_NONE;
+	e.v.spoiled = 1;
+	estimate_history_add(&e, &h);
+	assert_int_equal(h.batches, 1);
 	estimate_release(&e);
 }
 
@@ -252,7 +432,10 @@ int main(void)
 		cmocka_unit_test(test_estimate_order_enters),
 		cmocka_unit_test(test_estimate_order_unbalanced),
 		cmocka_unit_test(test_estimate_outlier),
+		cmocka_unit_test(test_estimate_outlier_no_flip),
 		cmocka_unit_test(test_estimate_one_instance),
+		cmocka_unit_test(test_estimate_history),
+		cmocka_unit_test(test_estimate_history_add),
 		cmocka_unit_test(test_estimate_welch),
 		cmocka_unit_test(test_estimate_look_alpha),
 	};
