@@ -514,6 +514,18 @@ static size_t most_reps(const struct plan_cell *c)
 	return p >= PLAN_MAX_REQUESTS ? 1 : PLAN_MAX_REQUESTS / p;
 }
 
+/* Whether design d beats best: of those in reach the least server time; while
+ * none is, the higher chance (the nearest miss, what more rounds would build on).
+ * Ties keep best, the fewer reps. */
+static int better(const struct plan_design *d, const struct plan_design *best)
+{
+	if (d->rounds && best->rounds)
+		return d->server_s < best->server_s;
+	if (d->rounds || best->rounds)
+		return d->rounds != 0;
+	return d->chance > best->chance;
+}
+
 static void no_design(struct plan_design *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -569,7 +581,7 @@ static void plan_row_fill(const struct plan_cell *c, enum plan_metric m, int two
 		d.prompts = c->n_prompts ? c->n_prompts : 1;
 		d.reps = r;
 		predict(row, o, &d);
-		if (r == 1 || (d.rounds && (!row->best.rounds || d.server_s < row->best.server_s)))
+		if (r == 1 || better(&d, &row->best))
 			row->best = d;
 	}
 	row->deflt.prompts = o->default_prompts;
@@ -589,6 +601,8 @@ static void predict_both(const struct plan_row *w, const struct plan_opts *o,
 	predict(&w[PLAN_TG], o, &b);
 	d->round_sd_pct = d->chance = d->mean_rounds = NAN;
 	d->rounds = a.rounds && b.rounds ? (a.rounds > b.rounds ? a.rounds : b.rounds) : 0;
+	if (!d->rounds) /* for better() alone: the worse metric's chance */
+		d->chance = fmin(a.chance, b.chance);
 	d->server_s = d->rounds ? (double)d->rounds * round_cost(&w[PLAN_PP], d) : NAN;
 }
 
@@ -610,7 +624,7 @@ static void plan_both_fill(const struct plan_row *w, const struct plan_opts *o,
 		d.prompts = out->cell->n_prompts ? out->cell->n_prompts : 1;
 		d.reps = r;
 		predict_both(w, o, &d);
-		if (r == 1 || (d.rounds && (!out->best.rounds || d.server_s < out->best.server_s)))
+		if (r == 1 || better(&d, &out->best))
 			out->best = d;
 	}
 	out->deflt.prompts = o->default_prompts;

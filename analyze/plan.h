@@ -134,8 +134,9 @@ struct plan_row {
 struct plan_both {
 	const struct plan_cell *cell; /* borrowed from the input */
 	int ok;                   /* 0: a metric's row has no design (see the rows) */
-	struct plan_design best, deflt; /* round_sd_pct, chance and mean_rounds NaN:
-					   they differ by metric */
+	struct plan_design best, deflt; /* round_sd_pct and mean_rounds NaN: they
+					   differ by metric; chance the worse
+					   metric's when out of reach, else NaN */
 	double cost_ratio;        /* deflt.server_s / best.server_s; NaN when unknown */
 };
 
@@ -199,7 +200,8 @@ size_t plan_rounds_needed(double round_sd, double band_pct, double power, size_t
  * with two sides; one engine's instances otherwise, a round's variance then 2
  * (s_b^2 + s_w^2 / m)), costs, and of every reps r (all the cell's prompts,
  * prompts x r within PLAN_MAX_REQUESTS, at least 1 rep) the design whose rounds
- * for o's band and power cost the least server time (a tie to fewer reps); the
+ * for o's band and power cost the least server time (a tie to fewer reps; while
+ * none is in reach, the highest chance); the
  * same for o's default design, and their ratio. And per cell the plan_both of its
  * two rows. *out is released with plan_result_release(). 0 ok, -1 when an option
  * is out of range (band not > 0, power not in (0, 1), max_rounds under 2 or
