@@ -197,7 +197,8 @@ size_t plan_pair_components(const struct plan_cell *c, enum plan_metric m,
 	r = estimate_rounds(ua, ia, na, ub, ib, nb, pairs);
 	d = tps_xcalloc(r + 1, sizeof(*d));
 	for (i = 0; i < r; i++) {
-		const struct estimate_unit *x = &ua[ia[pairs[2 * i]]], *y = &ub[ib[pairs[2 * i + 1]]];
+		const struct estimate_unit *x = &ua[ia[pairs[2 * i]]];
+		const struct estimate_unit *y = &ub[ib[pairs[2 * i + 1]]];
 		const struct estimate_unit *xy[2] = { x, y };
 
 		d[i] = estimate_unit_log(x) - estimate_unit_log(y);
@@ -330,7 +331,8 @@ static void sims_build(size_t n_sims, size_t rounds)
 			struct estimate e;
 
 			if (estimate_cell(a, n, b, n, &p, &e) == 0 &&
-			    e.reason == ESTIMATE_REASON_NONE && e.v.method == VERDICT_METHOD_ROUNDS) {
+			    e.reason == ESTIMATE_REASON_NONE &&
+			    e.v.method == VERDICT_METHOD_ROUNDS) {
 				sims.m[k * w + n] = e.v.log_m / PLAN_SIM_SD;
 				sims.se[k * w + n] = e.v.log_se / PLAN_SIM_SD;
 			}

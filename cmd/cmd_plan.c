@@ -111,7 +111,8 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 			    rounds > ESTIMATE_MAX_LOOK)
 				return tps_usage_error(usage_plan,
 						       "--max-rounds needs a whole number from 2 "
-						       "to %d, not '%s'", ESTIMATE_MAX_LOOK, optarg);
+						       "to %d, not '%s'", ESTIMATE_MAX_LOOK,
+						       optarg);
 			o.max_rounds = (size_t)rounds;
 			break;
 		}
@@ -119,8 +120,8 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 	if (c == CMD_OPTS_STOP)
 		return co.ret;
 	if (engine && (ours || vs))
-		return tps_usage_error(usage_plan, "--engine plans one engine; --ours and --vs a pair: "
-				       "give one or the other");
+		return tps_usage_error(usage_plan, "--engine plans one engine; --ours and --vs a "
+				       "pair: give one or the other");
 	if (!engine && (!ours || !vs))
 		return tps_usage_error(usage_plan, "--ours and --vs (or --engine) are required");
 	side[0] = engine ? engine : ours;

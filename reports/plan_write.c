@@ -59,7 +59,8 @@ static char *reason(const struct plan_row *w, const char *const side[2])
 				     who, got, got == 1 ? "" : "s", metric_name(w->metric));
 	case PLAN_FEW_REQUESTS:
 		return tps_xasprintf("too little data: no degree of freedom is left for the "
-				     "within-instance part once each (prompt, rep) slot's own level "
+				     "within-instance part once each (prompt, rep) slot's own "
+				     "level "
 				     "is taken out (df %.0f)",
 				     w->df_w);
 	case PLAN_NO_COST:
@@ -214,14 +215,17 @@ void plan_write_table(FILE *f, const struct plan_result *r, const char *const si
 				  "ours slower by more than %.2f%%?\" when the two are alike, "
 				  "within %zu rounds, from %zu cell%s of stored runs",
 				  side[0], side[1], 100 * r->power, r->band_pct, r->max_rounds,
-				  r->n_rows / PLAN_N_METRICS, r->n_rows / PLAN_N_METRICS == 1 ? "" : "s");
+				  r->n_rows / PLAN_N_METRICS,
+				  r->n_rows / PLAN_N_METRICS == 1 ? "" : "s");
 	else
 		s = tps_xasprintf("plan for %s (both engines of a comparison assumed alike and "
-				  "their instances independent): the rounds for a %.0f%% chance that "
+				  "their instances independent): the rounds for a %.0f%% chance "
+				  "that "
 				  "collect --until-decided answers at a %.2f%% band, within %zu "
 				  "rounds, from %zu cell%s of stored runs",
 				  side[0], 100 * r->power, r->band_pct, r->max_rounds,
-				  r->n_rows / PLAN_N_METRICS, r->n_rows / PLAN_N_METRICS == 1 ? "" : "s");
+				  r->n_rows / PLAN_N_METRICS,
+				  r->n_rows / PLAN_N_METRICS == 1 ? "" : "s");
 	if (md) {
 		char *e = escape_md(s);
 		fprintf(f, "### tpsdb plan\n\n%s\n\n", e);

@@ -231,8 +231,10 @@ static void pair_fixture(struct pair_fixture *f, double round_sd, double inst_sd
 					f->v[s][r][m][j].prompt_id = (int64_t)j + 1;
 					f->v[s][r][m][j].rep = 1;
 					/* Each prompt its own level, alike on both sides. */
-					f->v[s][r][m][j].value = 100 * exp(0.1 * (double)j + u + e +
-									   req_sd * pr_normal(&seed));
+					double z = req_sd * pr_normal(&seed);
+
+					f->v[s][r][m][j].value = 100 * exp(0.1 * (double)j + u +
+									   e + z);
 				}
 				in->values[m].v = f->v[s][r][m];
 				in->values[m].n = PR_REQ;

@@ -55,7 +55,8 @@ def reference(path, sides, pick):
                     slot.setdefault((s["prompt_hash"], s["rep"]), []).append(math.log(rate(s, met)))
             sm = {q: sum(v) / len(v) for q, v in slot.items()}
             for r in inst:
-                y = [math.log(rate(s, met)) - sm[(s["prompt_hash"], s["rep"])] for s in r["samples"]]
+                y = [math.log(rate(s, met)) - sm[(s["prompt_hash"], s["rep"])]
+                     for s in r["samples"]]
                 m = sum(y) / len(y)
                 ssw += sum((v - m) ** 2 for v in y)
                 dfw += len(y) - 1
