@@ -179,11 +179,16 @@ size_t plan_pair_components(const struct plan_cell *c, enum plan_metric m,
  * regression question at band_pct when the engines are alike (a true difference
  * of 0, parity: the hardest "no") and one round's log ratio has sd round_sd (log
  * scale). Each of n_sims simulated batches (normal round log ratios from a fixed
- * seed, so the answer is deterministic and the same draws serve every rounds) is
- * looked at after every round from ESTIMATE_FIRST_LOOK to rounds by
- * estimate_cell() itself, with looks_to = rounds, and stops at its first "yes" or
- * "no". *mean_rounds (when not NULL) receives the rounds run on average. 0 for
- * rounds under ESTIMATE_FIRST_LOOK (the rule never looks), NaN for a bad input. */
+ * seed per batch, so the answer is deterministic and a batch's first rounds are
+ * the same whatever rounds is) is looked at after every round from
+ * ESTIMATE_FIRST_LOOK to rounds, as collect does: the log ratio and error of each
+ * look are estimate_cell()'s (rounds alternating who starts; drawn once at a 1%
+ * round sd and scaled, the estimate being linear in the rounds' log ratios), the
+ * answer verdict_decide_interval()'s at the level of a batch that looks to
+ * rounds, and a batch stops at its first "yes" or "no". The batches are kept for
+ * the process (grown on demand), as estimate_look_alpha() keeps its levels.
+ * *mean_rounds (when not NULL) receives the rounds run on average. 0 for rounds
+ * under ESTIMATE_FIRST_LOOK (the rule never looks), NaN for a bad input. */
 double plan_seq_chance(double round_sd, double band_pct, size_t rounds, size_t n_sims,
 		       double *mean_rounds);
 
