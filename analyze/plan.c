@@ -1,19 +1,24 @@
-/* plan.c: the variance parts, the costs and the cheapest design of a cell
- * (Kalibera and Jones, "Rigorous Benchmarking in Reasonable Time", ISMM 2013, the
- * two-level case: instances, and requests within an instance). Pure. */
+/* plan.c: the variance parts, the costs and the cheapest design of a cell: the
+ * round variance of a pair from its matched rounds, the rounds the sequential rule
+ * needs for a chance of deciding (simulated through estimate_cell()), and the reps
+ * of every prompt that cost the least (Kalibera and Jones, ISMM 2013, for m*). */
 #include "analyze/plan.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/estimate.h"
 #include "analyze/stats.h"
+#include "analyze/verdict.h"
 #include "tpsdb.h"
 
 void plan_opts_init(struct plan_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->mde_pct = 2.0;
+	o->band_pct = VERDICT_BAND_PCT;
+	o->power = 0.8;
+	o->max_rounds = PLAN_MAX_ROUNDS;
 	o->default_prompts = 9;
 	o->default_reps = 3;
 }
@@ -21,6 +26,11 @@ void plan_opts_init(struct plan_opts *o)
 static int usable(double v)
 {
 	return isfinite(v) && v > 0;
+}
+
+int plan_status_designs(enum plan_status s)
+{
+	return s == PLAN_OK || s == PLAN_FEW_ROUNDS;
 }
 
 /* The mean log value of each (prompt, rep) slot over the instances of one side. */
@@ -160,18 +170,264 @@ void plan_components(const struct plan_cell *c, enum plan_metric m, int side_mas
 	row->sb_pct = 100 * sqrt(fmax(0.0, sm2 - sw2 * inv / (double)row->n_inst));
 }
 
-size_t plan_rounds_needed(double var, double mde_pct)
+size_t plan_pair_components(const struct plan_cell *c, enum plan_metric m,
+			    struct plan_row *row)
 {
-	double h, sd;
-	size_t n;
+	struct estimate_unit *ua = NULL, *ub = NULL;
+	size_t *ia = NULL, *ib = NULL, *pairs = NULL, na = 0, nb = 0, r = 0, i;
+	double *d = NULL, inv = 0, sw, var;
+	size_t n_inv = 0;
 
-	if (!(var >= 0) || !isfinite(var) || !(mde_pct > 0) || !isfinite(mde_pct))
+	plan_components(c, m, 3, row);
+	row->n_rounds = 0;
+	row->sd_d_pct = row->sbd_pct = row->fit_sd_pct = row->inv_m = NAN;
+	if (!c->pool[0] || !c->pool[1])
 		return 0;
-	h = asinh(mde_pct / 100);
-	sd = sqrt(var);
-	for (n = 2; n <= PLAN_MAX_ROUNDS; n++)
-		if (stats_t_quantile(0.975, (double)(n - 1)) * sd / sqrt((double)n) <= h)
+	ua = pool_units(c->pool[0], (enum run_metric)m);
+	ub = pool_units(c->pool[1], (enum run_metric)m);
+	ia = tps_xcalloc(c->pool[0]->n + 1, sizeof(*ia));
+	ib = tps_xcalloc(c->pool[1]->n + 1, sizeof(*ib));
+	for (i = 0; i < c->pool[0]->n; i++)
+		if (isfinite(estimate_unit_log(&ua[i])))
+			ia[na++] = i;
+	for (i = 0; i < c->pool[1]->n; i++)
+		if (isfinite(estimate_unit_log(&ub[i])))
+			ib[nb++] = i;
+	pairs = tps_xcalloc(2 * (na < nb ? na : nb) + 2, sizeof(*pairs));
+	r = estimate_rounds(ua, ia, na, ub, ib, nb, pairs);
+	d = tps_xcalloc(r + 1, sizeof(*d));
+	for (i = 0; i < r; i++) {
+		const struct estimate_unit *x = &ua[ia[pairs[2 * i]]];
+		const struct estimate_unit *y = &ub[ib[pairs[2 * i + 1]]];
+		const struct estimate_unit *xy[2] = { x, y };
+
+		d[i] = estimate_unit_log(x) - estimate_unit_log(y);
+		for (int k = 0; k < 2; k++) {
+			size_t n = 0;
+
+			for (size_t j = 0; j < xy[k]->n; j++)
+				n += usable(xy[k]->vals[j].value);
+			if (n) {
+				inv += 1.0 / (double)n;
+				n_inv++;
+			}
+		}
+	}
+	row->n_rounds = r;
+	if (r >= 2 && n_inv) {
+		var = stats_stddev(d, r);
+		var *= var;
+		row->sd_d_pct = 100 * sqrt(var);
+		row->inv_m = inv / (double)n_inv;
+		if (!isnan(row->sw_pct)) {
+			sw = row->sw_pct / 100;
+			row->sbd_pct = 100 * sqrt(fmax(0.0, var - 2 * sw * sw * row->inv_m));
+			row->fit_sd_pct = 100 * sqrt(row->sbd_pct * row->sbd_pct / 1e4 +
+						     2 * sw * sw * row->inv_m);
+		}
+	}
+	free(d);
+	free(pairs);
+	free(ia);
+	free(ib);
+	free(ua);
+	free(ub);
+	return r;
+}
+
+/* xorshift64*: a small generator, so that a plan is the same on every host. */
+static uint64_t rng_next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 2685821657736338717ULL;
+}
+
+/* A uniform in (0, 1). */
+static double rng_unit(uint64_t *s)
+{
+	return ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
+}
+
+/* A standard normal (Box-Muller, one of the pair). */
+static double rng_normal(uint64_t *s)
+{
+	double u = rng_unit(s), v = rng_unit(s);
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+#define PLAN_SEED 0x9e3779b97f4a7c15ULL
+/* The round sd the simulated batches are drawn at: the estimate is linear in the
+ * round log ratios, so a batch drawn once serves every round sd by scaling, and
+ * at 1% the outlier rule's floor (ESTIMATE_OUTLIER_MIN_LOG) keeps it as quiet as
+ * it is on real rounds. */
+#define PLAN_SIM_SD 0.01
+
+/* Start times that alternate who goes first, as collect does round by round, so
+ * the estimate stratifies by order as it does for a real batch. */
+static const char *const starts[2] = { "2000-01-01T00:00:00Z", "2000-01-01T00:00:01Z" };
+
+/* The simulated batches: for batch k and look n, the estimate's log ratio and
+ * standard error over its first n rounds at PLAN_SIM_SD (NaN when that look
+ * decides nothing whatever its numbers). Built once per process and grown on
+ * demand; batch k's draws depend on k alone, so a batch's first rounds are the
+ * same whatever the rounds asked. */
+static struct {
+	size_t n_sims, looks;
+	double *m, *se;       /* [k * (looks + 1) + n] */
+} sims;
+
+static uint64_t splitmix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+static void sims_build(size_t n_sims, size_t rounds)
+{
+	struct estimate_unit *a, *b;
+	struct estimate_params p;
+	size_t k, n, w = rounds + 1;
+
+	if (sims.n_sims == n_sims && sims.looks >= rounds)
+		return;
+	/* Grown a look at a time, the batches would be drawn again for each. */
+	if (sims.n_sims == n_sims && rounds < 2 * sims.looks)
+		rounds = 2 * sims.looks < ESTIMATE_MAX_LOOK ? 2 * sims.looks : ESTIMATE_MAX_LOOK;
+	w = rounds + 1;
+	free(sims.m);
+	free(sims.se);
+	sims.n_sims = n_sims;
+	sims.looks = rounds;
+	sims.m = tps_xcalloc(n_sims * w, sizeof(*sims.m));
+	sims.se = tps_xcalloc(n_sims * w, sizeof(*sims.se));
+	estimate_params_init(&p);
+	/* The band and the level do not move the log ratio or its error. */
+	a = tps_xcalloc(rounds, sizeof(*a));
+	b = tps_xcalloc(rounds, sizeof(*b));
+	for (n = 0; n < rounds; n++) {
+		a[n].round = b[n].round = (int64_t)n + 1;
+		a[n].batch = b[n].batch = "plan";
+		a[n].started_at = starts[n % 2];
+		b[n].started_at = starts[1 - n % 2];
+	}
+	for (k = 0; k < n_sims; k++) {
+		uint64_t seed = splitmix(PLAN_SEED + k) | 1;
+
+		for (n = 0; n < rounds; n++) {
+			/* Half the round's log ratio on each side: only d counts. */
+			double h = PLAN_SIM_SD * rng_normal(&seed) / 2;
+
+			a[n].value = exp(h);
+			b[n].value = exp(-h);
+		}
+		for (n = 0; n < w; n++)
+			sims.m[k * w + n] = sims.se[k * w + n] = NAN;
+		for (n = ESTIMATE_FIRST_LOOK; n <= rounds; n++) {
+			struct estimate e;
+
+			if (estimate_cell(a, n, b, n, &p, &e) == 0 &&
+			    e.reason == ESTIMATE_REASON_NONE &&
+			    e.v.method == VERDICT_METHOD_ROUNDS) {
+				sims.m[k * w + n] = e.v.log_m / PLAN_SIM_SD;
+				sims.se[k * w + n] = e.v.log_se / PLAN_SIM_SD;
+			}
+			estimate_release(&e);
+		}
+	}
+	free(a);
+	free(b);
+}
+
+/* Whether the interval m -/+ q se (q the t quantile at 1 - alpha, df) answers the
+ * regression question at band_pct: verdict_decide_interval() decides, except where
+ * both ends lie clearly off the band's edge, where its answer is plain and the
+ * quantile it would compute again is q (the simulation asks this millions of
+ * times). */
+static int answers(double m, double se, double q, double df, double alpha, double band_pct)
+{
+	double lo = (exp(m - q * se) - 1) * 100, hi = (exp(m + q * se) - 1) * 100;
+	double edge = -band_pct, tol = 1e-6;
+	struct verdict v;
+
+	if (hi < edge - tol || lo > edge + tol)
+		return 1;
+	if (lo < edge - tol && hi > edge + tol)
+		return 0;
+	memset(&v, 0, sizeof(v));
+	verdict_decide_interval(m, se, df, alpha, band_pct, &v);
+	return v.regression == VERDICT_REG_YES || v.regression == VERDICT_REG_NO;
+}
+
+double plan_seq_chance(double round_sd, double band_pct, size_t rounds, size_t n_sims,
+		       double *mean_rounds)
+{
+	size_t k, n, w, decided = 0;
+	double ran = 0, alpha, *q = NULL;
+
+	if (mean_rounds)
+		*mean_rounds = NAN;
+	if (!(round_sd >= 0) || !isfinite(round_sd) || !(band_pct > 0) || !isfinite(band_pct) ||
+	    !n_sims || rounds > ESTIMATE_MAX_LOOK)
+		return NAN;
+	if (rounds < ESTIMATE_FIRST_LOOK) {
+		if (mean_rounds)
+			*mean_rounds = (double)rounds;
+		return 0;
+	}
+	sims_build(n_sims, rounds);
+	w = sims.looks + 1;
+	/* The level estimate_cell() gives a batch that looks to rounds. */
+	alpha = estimate_look_alpha((int64_t)rounds, VERDICT_ALPHA * ESTIMATE_SEQ_ALPHA_SHARE);
+	q = tps_xcalloc(rounds + 1, sizeof(*q));
+	for (n = ESTIMATE_FIRST_LOOK; n <= rounds; n++)
+		q[n] = stats_t_quantile(1 - alpha, (double)(n - 1));
+	for (k = 0; k < n_sims; k++) {
+		for (n = ESTIMATE_FIRST_LOOK; n <= rounds; n++) {
+			double m = round_sd * sims.m[k * w + n], se = round_sd * sims.se[k * w + n];
+
+			if (isnan(se))
+				continue;
+			if (answers(m, se, q[n], (double)(n - 1), alpha, band_pct))
+				break;
+		}
+		if (n <= rounds) {
+			decided++;
+			ran += (double)n;
+		} else {
+			ran += (double)rounds;
+		}
+	}
+	free(q);
+	if (mean_rounds)
+		*mean_rounds = ran / (double)n_sims;
+	return (double)decided / (double)n_sims;
+}
+
+size_t plan_rounds_needed(double round_sd, double band_pct, double power, size_t max_rounds,
+			  double *chance, double *mean_rounds)
+{
+	size_t n;
+	double ch = NAN, mr = NAN;
+
+	*chance = *mean_rounds = NAN;
+	if (!(power > 0 && power < 1) || max_rounds > ESTIMATE_MAX_LOOK)
+		return 0;
+	if (max_rounds >= ESTIMATE_FIRST_LOOK)
+		sims_build(PLAN_SIMS, max_rounds);
+	for (n = ESTIMATE_FIRST_LOOK; n <= max_rounds; n++) {
+		ch = plan_seq_chance(round_sd, band_pct, n, PLAN_SIMS, &mr);
+		if (isnan(ch))
+			return 0;
+		*chance = ch;
+		*mean_rounds = mr;
+		if (ch >= power)
 			return n;
+	}
 	return 0;
 }
 
@@ -220,70 +476,91 @@ static void costs(const struct plan_cell *c, int side_mask, struct plan_row *row
 	free(req);
 }
 
-/* The design of m requests split prompts first, held to PLAN_MAX_REQUESTS. A
- * speculative cell keeps every prompt it asked: its acceptance, and so what is
- * measured, depends on the prompt, so fewer prompts would measure another thing. */
-static void split(size_t m, const struct plan_cell *c, struct plan_design *d)
+/* The predicted variance of one round's log ratio with m requests an instance. */
+static double round_var(const struct plan_row *row, double m)
 {
-	size_t p = c->n_prompts ? c->n_prompts : 1, r;
+	double sw = row->sw_pct / 100;
 
-	if (c->spec_type && *c->spec_type && m < p)
-		m = p;
-	if (p > m)
-		p = m;
-	r = (m + p - 1) / p;
-	if (p * r > PLAN_MAX_REQUESTS)
-		r = PLAN_MAX_REQUESTS / p;
-	d->prompts = p;
-	d->reps = r ? r : 1;
+	if (row->status == PLAN_OK && row->paired) {
+		double sbd = row->sbd_pct / 100;
+
+		return sbd * sbd + 2 * sw * sw / m;
+	}
+	return 2 * (row->sb_pct / 100 * row->sb_pct / 100 + sw * sw / m);
+}
+
+/* The server time of one round of design d: an instance of each side. */
+static double round_cost(const struct plan_row *row, const struct plan_design *d)
+{
+	return 2 * (row->c_inst_ms + (double)(d->prompts * d->reps) * row->c_req_ms) / 1000;
 }
 
 /* Fills d's predictions for the variance parts and costs of row. */
-static void predict(const struct plan_row *row, double mde_pct, struct plan_design *d)
+static void predict(const struct plan_row *row, const struct plan_opts *o,
+		    struct plan_design *d)
 {
-	double sw = row->sw_pct / 100, sb = row->sb_pct / 100;
-	double m = (double)(d->prompts * d->reps);
-	double var = 2 * (sb * sb + sw * sw / m);
+	double var = round_var(row, (double)(d->prompts * d->reps));
 
 	d->round_sd_pct = 100 * sqrt(var);
-	d->rounds = plan_rounds_needed(var, mde_pct);
-	d->server_s = d->rounds ? (double)d->rounds * 2 * (row->c_inst_ms + m * row->c_req_ms) / 1000
-				: NAN;
+	d->rounds = plan_rounds_needed(sqrt(var), o->band_pct, o->power, o->max_rounds,
+				       &d->chance, &d->mean_rounds);
+	d->server_s = d->rounds ? (double)d->rounds * round_cost(row, d) : NAN;
 }
 
-/* Cost times variance per round: the smaller, the less server time any precision
- * takes (rounds scale with the variance, time with the cost). */
-static double effort(const struct plan_row *row, const struct plan_design *d)
+/* The most reps of every one of the cell's prompts within PLAN_MAX_REQUESTS (at
+ * least 1). */
+static size_t most_reps(const struct plan_cell *c)
 {
-	double sw = row->sw_pct / 100, sb = row->sb_pct / 100;
-	double m = (double)(d->prompts * d->reps);
+	size_t p = c->n_prompts ? c->n_prompts : 1;
 
-	return (row->c_inst_ms + m * row->c_req_ms) * (sb * sb + sw * sw / m);
+	return p >= PLAN_MAX_REQUESTS ? 1 : PLAN_MAX_REQUESTS / p;
+}
+
+/* Whether design d beats best: of those in reach the least server time; while
+ * none is, the higher chance (the nearest miss, what more rounds would build on).
+ * Ties keep best, the fewer reps. */
+static int better(const struct plan_design *d, const struct plan_design *best)
+{
+	if (d->rounds && best->rounds)
+		return d->server_s < best->server_s;
+	if (d->rounds || best->rounds)
+		return d->rounds != 0;
+	return d->chance > best->chance;
+}
+
+static void no_design(struct plan_design *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->round_sd_pct = d->server_s = d->chance = d->mean_rounds = NAN;
 }
 
 static void plan_row_fill(const struct plan_cell *c, enum plan_metric m, int two,
 			  const struct plan_opts *o, struct plan_row *row)
 {
-	int mask = two ? 3 : 1;
-	struct plan_design lo, hi;
-	double ms, cin, sw, sb;
-	size_t fl;
+	struct plan_design d;
+	size_t r;
 
 	memset(row, 0, sizeof(*row));
 	row->cell = c;
 	row->metric = m;
 	row->m_star = row->cost_ratio = NAN;
-	row->best.round_sd_pct = row->best.server_s = NAN;
-	row->deflt.round_sd_pct = row->deflt.server_s = NAN;
-	plan_components(c, m, mask, row);
-	costs(c, mask, row);
+	no_design(&row->best);
+	no_design(&row->deflt);
+	if (two) {
+		plan_pair_components(c, m, row);
+	} else {
+		plan_components(c, m, 1, row);
+		row->sd_d_pct = row->sbd_pct = row->fit_sd_pct = row->inv_m = NAN;
+	}
+	costs(c, two ? 3 : 1, row);
 	row->status = PLAN_OK;
-	if (row->inst[0] < 2 || (two && row->inst[1] < 2)) {
+	row->paired = two && row->n_rounds >= 2 && !isnan(row->sbd_pct);
+	if (!row->paired && (row->inst[0] < 2 || (two && row->inst[1] < 2))) {
 		row->status = PLAN_FEW_INSTANCES;
 		row->short_side = row->inst[0] < 2 ? 0 : 1;
 		return;
 	}
-	if (isnan(row->sw_pct) || isnan(row->sb_pct)) {
+	if (isnan(row->sw_pct) || (!row->paired && isnan(row->sb_pct))) {
 		row->status = PLAN_FEW_REQUESTS;
 		return;
 	}
@@ -291,82 +568,70 @@ static void plan_row_fill(const struct plan_cell *c, enum plan_metric m, int two
 		row->status = PLAN_NO_COST;
 		return;
 	}
-	sw = row->sw_pct / 100;
-	sb = row->sb_pct / 100;
-	cin = row->c_inst_ms;
-	ms = sb > 0 ? sqrt(cin * sw * sw / (row->c_req_ms * sb * sb)) : INFINITY;
-	row->m_star = ms;
-	if (!(ms < PLAN_MAX_REQUESTS)) {
-		/* m* beyond the cap (SD_B 0: unbounded): more requests only help until the
-		 * rounds, whole numbers of at least 2, stop falling; take the design of
-		 * at most PLAN_MAX_REQUESTS with the least predicted server time. */
-		row->capped = 1;
-		split(1, c, &row->best);
-		predict(row, o->mde_pct, &row->best);
-		for (fl = 2; fl <= PLAN_MAX_REQUESTS; fl++) {
-			split(fl, c, &hi);
-			predict(row, o->mde_pct, &hi);
-			if (hi.rounds && (!row->best.rounds || hi.server_s < row->best.server_s))
-				row->best = hi;
-		}
-	} else {
-		fl = ms < 1 ? 1 : (size_t)floor(ms);
-		split(fl, c, &lo);
-		split(fl + 1, c, &hi);
-		row->best = effort(row, &hi) < effort(row, &lo) ? hi : lo;
-		predict(row, o->mde_pct, &row->best);
+	if (two && !row->paired)
+		row->status = PLAN_FEW_ROUNDS;
+	{
+		/* Kalibera and Jones over a round: cost 2 (c_inst + m c_req), variance
+		 * B + W / m, least product at m* = sqrt(c_inst W / (c_req B)). */
+		double sw = row->sw_pct / 100, sb = row->sb_pct / 100, sbd = row->sbd_pct / 100;
+		double bb = row->paired ? sbd * sbd : 2 * sb * sb;
+
+		if (bb > 0)
+			row->m_star = sqrt(row->c_inst_ms * 2 * sw * sw / (row->c_req_ms * bb));
+	}
+	for (r = 1; r <= most_reps(c); r++) {
+		d.prompts = c->n_prompts ? c->n_prompts : 1;
+		d.reps = r;
+		predict(row, o, &d);
+		if (r == 1 || better(&d, &row->best))
+			row->best = d;
 	}
 	row->deflt.prompts = o->default_prompts;
 	row->deflt.reps = o->default_reps;
-	predict(row, o->mde_pct, &row->deflt);
+	predict(row, o, &row->deflt);
 	row->cost_ratio = row->deflt.server_s / row->best.server_s;
 }
 
 /* The rounds and server time of design d for both metrics of a cell: the larger
  * rounds; 0 rounds when either is beyond reach. */
-static void predict_both(const struct plan_row *w, double mde_pct, struct plan_design *d)
+static void predict_both(const struct plan_row *w, const struct plan_opts *o,
+			 struct plan_design *d)
 {
 	struct plan_design a = *d, b = *d;
 
-	predict(&w[PLAN_PP], mde_pct, &a);
-	predict(&w[PLAN_TG], mde_pct, &b);
-	d->round_sd_pct = NAN;
+	predict(&w[PLAN_PP], o, &a);
+	predict(&w[PLAN_TG], o, &b);
+	d->round_sd_pct = d->chance = d->mean_rounds = NAN;
 	d->rounds = a.rounds && b.rounds ? (a.rounds > b.rounds ? a.rounds : b.rounds) : 0;
-	d->server_s = d->rounds ? (a.rounds > b.rounds ? a.server_s : b.server_s) : NAN;
+	if (!d->rounds) /* for better() alone: the worse metric's chance */
+		d->chance = fmin(a.chance, b.chance);
+	d->server_s = d->rounds ? (double)d->rounds * round_cost(&w[PLAN_PP], d) : NAN;
 }
 
 static void plan_both_fill(const struct plan_row *w, const struct plan_opts *o,
 			   struct plan_both *out)
 {
 	struct plan_design d;
-	size_t p, r, all;
-	int spec;
+	size_t r;
 
 	memset(out, 0, sizeof(*out));
 	out->cell = w[0].cell;
-	out->cost_ratio = out->best.round_sd_pct = out->best.server_s = NAN;
-	out->deflt.round_sd_pct = out->deflt.server_s = NAN;
-	if (w[PLAN_PP].status != PLAN_OK || w[PLAN_TG].status != PLAN_OK)
+	out->cost_ratio = NAN;
+	no_design(&out->best);
+	no_design(&out->deflt);
+	if (!plan_status_designs(w[PLAN_PP].status) || !plan_status_designs(w[PLAN_TG].status))
 		return;
 	out->ok = 1;
-	/* Every prompts x reps the cell allows, most prompts first, so that a tie goes
-	 * to the design that covers more prompts. */
-	all = out->cell->n_prompts ? out->cell->n_prompts : 1;
-	if (all > PLAN_MAX_REQUESTS)
-		all = PLAN_MAX_REQUESTS;
-	spec = out->cell->spec_type && *out->cell->spec_type;
-	for (p = all; p >= 1 && (!spec || p == all); p--) {
-		for (r = 1; p * r <= PLAN_MAX_REQUESTS; r++) {
-			d.prompts = p;
-			d.reps = r;
-			predict_both(w, o->mde_pct, &d);
-			if (d.rounds && (!out->best.rounds || d.server_s < out->best.server_s))
-				out->best = d;
-		}
+	for (r = 1; r <= most_reps(out->cell); r++) {
+		d.prompts = out->cell->n_prompts ? out->cell->n_prompts : 1;
+		d.reps = r;
+		predict_both(w, o, &d);
+		if (r == 1 || better(&d, &out->best))
+			out->best = d;
 	}
 	out->deflt.prompts = o->default_prompts;
 	out->deflt.reps = o->default_reps;
-	predict_both(w, o->mde_pct, &out->deflt);
+	predict_both(w, o, &out->deflt);
 	out->cost_ratio = out->deflt.server_s / out->best.server_s;
 }
 
@@ -376,9 +641,13 @@ int plan_decide(const struct plan_input *in, const struct plan_opts *o, struct p
 	int m;
 
 	memset(out, 0, sizeof(*out));
-	if (!(o->mde_pct > 0) || !isfinite(o->mde_pct) || !o->default_prompts || !o->default_reps)
+	if (!(o->band_pct > 0) || !isfinite(o->band_pct) || !(o->power > 0 && o->power < 1) ||
+	    o->max_rounds < 2 || o->max_rounds > ESTIMATE_MAX_LOOK || !o->default_prompts ||
+	    !o->default_reps)
 		return -1;
-	out->mde_pct = o->mde_pct;
+	out->band_pct = o->band_pct;
+	out->power = o->power;
+	out->max_rounds = o->max_rounds;
 	out->rows = tps_xcalloc(in->n_cells * PLAN_N_METRICS + 1, sizeof(*out->rows));
 	out->cells = tps_xcalloc(in->n_cells + 1, sizeof(*out->cells));
 	for (i = 0; i < in->n_cells; i++) {
@@ -390,6 +659,28 @@ int plan_decide(const struct plan_input *in, const struct plan_opts *o, struct p
 		plan_both_fill(w, o, &out->cells[out->n_cells++]);
 	}
 	return 0;
+}
+
+size_t plan_default_reps(const struct plan_result *r, size_t i, int m, size_t *rounds)
+{
+	const struct plan_design *d;
+
+	if (rounds)
+		*rounds = 0;
+	if (!r || i >= r->n_cells || m < 0 || m > PLAN_N_METRICS)
+		return 0;
+	if (m == PLAN_N_METRICS) {
+		if (!r->cells[i].ok)
+			return 0;
+		d = &r->cells[i].best;
+	} else {
+		if (!plan_status_designs(r->rows[i * PLAN_N_METRICS + (size_t)m].status))
+			return 0;
+		d = &r->rows[i * PLAN_N_METRICS + (size_t)m].best;
+	}
+	if (rounds)
+		*rounds = d->rounds;
+	return d->reps;
 }
 
 /* One cell of a plan: runs alike in all that sets a request's cost and rate. */

@@ -1,8 +1,8 @@
-/* plan.h: the cheapest measurement design for a cell, from its stored runs. The
- * variance of a run's log rates splits into a part between server instances and a
- * part between the requests of one instance; with what an instance and a request
- * cost, Kalibera and Jones' multi-level rule gives the requests per instance, and a
- * t interval the paired rounds a target precision needs. Pure: plan_cells()
+/* plan.h: the cheapest measurement design for a cell, from its stored runs. A
+ * round's log ratio varies by a part between the rounds' differences and a part
+ * between the requests of one instance; with what an instance and a request cost,
+ * the reps of every prompt and the rounds for a stated chance that the sequential
+ * rule of collect --until-decided decides follow. Pure: plan_cells()
  * matches the cells of the sides' pools (analyze/cellset.h), reports/plan_write.c
  * prints the result. */
 #ifndef ANALYZE_PLAN_H
@@ -24,8 +24,8 @@ enum plan_metric {
  * instance part is nil (or too small to see) every extra request looks free, but
  * that rests on few instances, and a longer instance meets more of the host's drift. */
 #define PLAN_MAX_REQUESTS 32
-/* Rounds beyond this are "more than": the target is out of reach of the design. */
-#define PLAN_MAX_ROUNDS 1000
+/* The default --max-rounds a plan may ask. */
+#define PLAN_MAX_ROUNDS 10
 
 /* One cell: the pool of each side that measured it (each run a server instance,
  * its usable values per metric, wall times and duration), and the number of
@@ -53,29 +53,46 @@ void plan_cells(const char *ours, const struct pool *a, size_t na, const char *v
 void plan_input_release(struct plan_input *in);
 
 struct plan_opts {
-	double mde_pct;           /* the target: the 95% interval's half-width, percent */
+	double band_pct;          /* the margin the sequential rule asks about */
+	double power;             /* the chance of deciding the plan is for, 0 < p < 1 */
+	size_t max_rounds;        /* the most rounds a plan may ask (collect --max-rounds) */
 	size_t default_prompts;   /* the collector's default design */
 	size_t default_reps;
 };
 
-/* Sets mde 2% (the parity band) and a default design of 9 prompts x 3 reps; the
- * command overwrites the design with what collect/ says its default is. */
+/* Sets band 2% (the parity band), power 0.8, at most 10 rounds and a default
+ * design of 9 prompts x 3 reps; the command overwrites the design with what
+ * collect/ says its default is. */
 void plan_opts_init(struct plan_opts *o);
 
-/* Why a row has no design. */
+/* Why a row has no design, or where its round variance came from. */
 enum plan_status {
 	PLAN_OK,
 	PLAN_FEW_INSTANCES, /* a side has fewer than 2 instances: no between part */
 	PLAN_FEW_REQUESTS,  /* no instance repeated a request slot set: no within part */
 	PLAN_NO_COST,       /* no complete run with start, end and every wall_ms */
+	PLAN_FEW_ROUNDS,    /* a pair with fewer than 2 matched rounds: the round
+			       variance is the between-instance estimate (a design,
+			       but one that ignores how a round's instances move
+			       together) */
 };
 
-/* A design and what it predicts. */
+/* 1 when a row of this status has a design (PLAN_OK, PLAN_FEW_ROUNDS). */
+int plan_status_designs(enum plan_status s);
+
+/* A design and what it predicts. Every design asks every prompt of the cell:
+ * only the repetitions vary. */
 struct plan_design {
 	size_t prompts, reps;     /* requests per instance = prompts * reps */
-	double round_sd_pct;      /* sd of one round's log ratio, x100 */
-	size_t rounds;            /* rounds for the target; 0 when > PLAN_MAX_ROUNDS */
-	double server_s;          /* rounds * 2 instances * their cost; NaN with rounds 0 */
+	double round_sd_pct;      /* predicted sd of one round's log ratio, x100 */
+	size_t rounds;            /* the least --max-rounds whose chance of deciding
+				     reaches the power; 0 when beyond max_rounds */
+	double chance;            /* the chance of deciding by rounds (by max_rounds
+				     when out of reach); NaN when unknown */
+	double mean_rounds;       /* the rounds the rule runs on average (it stops
+				     once decided); NaN when unknown */
+	double server_s;          /* rounds * 2 instances * their cost: the most the
+				     design spends; NaN with rounds 0 */
 };
 
 /* One metric of one cell. sds are on the log scale (x100: about percent). */
@@ -91,24 +108,35 @@ struct plan_row {
 	double sm_pct;            /* sd of the instance means (before the within part is
 				     taken off); NaN when unknown */
 	double df_w, df_b;        /* their degrees of freedom */
+	int paired;               /* 1: two sides, the round variance from matched rounds */
+	size_t n_rounds;          /* matched rounds (instances of ours and vs in one
+				     round) */
+	double sd_d_pct;          /* observed sd of a matched round's log ratio d_r;
+				     NaN under 2 rounds */
+	double inv_m;             /* mean of 1/requests over the matched instances */
+	double sbd_pct;           /* between-round-difference sd: sqrt(max(0, var(d) -
+				     2 s_w^2 inv_m)); NaN when unknown */
+	double fit_sd_pct;        /* the round sd the parts predict for the design the
+				     rounds had (m = 1 / inv_m); NaN when unknown */
 	double c_inst_ms;         /* median time of an instance outside its requests */
 	double c_req_ms;          /* median wall_ms of a request */
 	size_t n_cost;            /* instances the instance cost came from */
-	double m_star;            /* Kalibera-Jones requests per instance, unrounded;
-				     +inf when sb is 0; NaN when unknown */
-	int capped;               /* 1: the design was held to PLAN_MAX_REQUESTS */
+	double m_star;            /* Kalibera-Jones requests per instance over the
+				     round variance, unrounded; NaN when unknown or
+				     unbounded (no between part) */
 	struct plan_design best, deflt;
 	double cost_ratio;        /* deflt.server_s / best.server_s; NaN when unknown */
 };
 
-/* One cell, both metrics at once (one collect measures both): of every prompts x
- * reps with at most n_prompts prompts (exactly n_prompts for a speculative cell)
- * and PLAN_MAX_REQUESTS requests, the one whose rounds (the more either metric
- * needs) take the least predicted server time; a tie goes to more prompts. */
+/* One cell, both metrics at once (one collect measures both): of the reps of
+ * every prompt, the one whose rounds (the more either metric needs) take the least
+ * predicted server time. */
 struct plan_both {
 	const struct plan_cell *cell; /* borrowed from the input */
 	int ok;                   /* 0: a metric's row has no design (see the rows) */
-	struct plan_design best, deflt; /* round_sd_pct NaN: it differs by metric */
+	struct plan_design best, deflt; /* round_sd_pct and mean_rounds NaN: they
+					   differ by metric; chance the worse
+					   metric's when out of reach, else NaN */
 	double cost_ratio;        /* deflt.server_s / best.server_s; NaN when unknown */
 };
 
@@ -117,7 +145,8 @@ struct plan_result {
 	size_t n_rows;
 	struct plan_both *cells;  /* per cell in input order; heap */
 	size_t n_cells;
-	double mde_pct;
+	double band_pct, power;
+	size_t max_rounds;
 };
 
 /* The variance parts of one metric over instances of the given sides (bits 1 and
@@ -133,27 +162,62 @@ struct plan_result {
 void plan_components(const struct plan_cell *c, enum plan_metric m, int side_mask,
 		     struct plan_row *row);
 
-/* The rounds a paired comparison needs so that the 95% t interval of the mean
- * log ratio (df rounds - 1) has a half-width h with 100 sinh(h) <= mde_pct (the
- * mde compare prints at no difference), when one round's log ratio has variance
- * var: the least n >= 2 with t(0.975, n - 1) sqrt(var / n) <= asinh(mde / 100);
- * 0 when more than PLAN_MAX_ROUNDS would be needed or an input is not usable. */
-size_t plan_rounds_needed(double var, double mde_pct);
+/* The round variance of a pair as the rounds show it: plan_components() over
+ * both sides, then the instances of ours and vs paired into rounds as the
+ * estimate pairs them (estimate_rounds()), each reduced to its mean log value,
+ * and d_r = log(ours_r) - log(vs_r). var(d) over the rounds is what a round's log
+ * ratio really varies by: it keeps out what moves both instances of a round
+ * together (the host, the hour), which the between-instance part counts twice.
+ * Fills n_rounds, sd_d_pct, inv_m, sbd_pct (s_bd^2 = max(0, var(d) - 2 s_w^2
+ * mean(1/m))) and fit_sd_pct; a design of m requests then has round variance
+ * s_bd^2 + 2 s_w^2 / m. Returns the matched rounds; under 2 the round fields are
+ * NaN (the caller falls back to 2 (s_b^2 + s_w^2 / m)). Never fails. */
+size_t plan_pair_components(const struct plan_cell *c, enum plan_metric m,
+			    struct plan_row *row);
 
-/* Plans every cell of in for both metrics: components (both sides pooled when
- * there are two), costs, the cheapest design (m* = sqrt(c_inst s_w^2 / (c_req
- * s_b^2)); of its floor (at least 1) and ceiling, each split prompts first
- * (min(m, n_prompts) prompts, and the reps to reach m; a speculative cell, one
- * with a spec_type, never fewer than n_prompts requests), the one with the smaller
- * cost x variance per round), its rounds for o->mde_pct (one round's variance
- * 2 (s_b^2 + s_w^2 / m)) and server time, the same for o's default design, and
- * their ratio. When m* is PLAN_MAX_REQUESTS or more (s_b 0 makes it infinite)
- * the row is capped and the design is the one of at most PLAN_MAX_REQUESTS
- * requests with the least predicted server time. And per cell the plan_both of
- * its two rows. *out
- * is released with plan_result_release(). 0 ok, -1 when an option is out of
- * range (mde not > 0, a default design of 0). */
+/* The chance that collect --until-decided with --max-rounds rounds answers the
+ * regression question at band_pct when the engines are alike (a true difference
+ * of 0, parity: the hardest "no") and one round's log ratio has sd round_sd (log
+ * scale). Each of n_sims simulated batches (normal round log ratios from a fixed
+ * seed per batch, so the answer is deterministic and a batch's first rounds are
+ * the same whatever rounds is) is looked at after every round from
+ * ESTIMATE_FIRST_LOOK to rounds, as collect does: the log ratio and error of each
+ * look are estimate_cell()'s (rounds alternating who starts; drawn once at a 1%
+ * round sd and scaled, the estimate being linear in the rounds' log ratios), the
+ * answer verdict_decide_interval()'s at the level of a batch that looks to
+ * rounds, and a batch stops at its first "yes" or "no". The batches are kept for
+ * the process (grown on demand), as estimate_look_alpha() keeps its levels.
+ * *mean_rounds (when not NULL) receives the rounds run on average. 0 for rounds
+ * under ESTIMATE_FIRST_LOOK (the rule never looks), NaN for a bad input. */
+double plan_seq_chance(double round_sd, double band_pct, size_t rounds, size_t n_sims,
+		       double *mean_rounds);
+
+/* Simulated batches per chance. */
+#define PLAN_SIMS 2000
+
+/* The least rounds in ESTIMATE_FIRST_LOOK..max_rounds whose plan_seq_chance()
+ * reaches power, with its chance and mean rounds in *chance and *mean_rounds
+ * (those of max_rounds when none does); 0 when none does or an input is bad. */
+size_t plan_rounds_needed(double round_sd, double band_pct, double power, size_t max_rounds,
+			  double *chance, double *mean_rounds);
+
+/* Plans every cell of in for both metrics: components (plan_pair_components()
+ * with two sides; one engine's instances otherwise, a round's variance then 2
+ * (s_b^2 + s_w^2 / m)), costs, and of every reps r (all the cell's prompts,
+ * prompts x r within PLAN_MAX_REQUESTS, at least 1 rep) the design whose rounds
+ * for o's band and power cost the least server time (a tie to fewer reps; while
+ * none is in reach, the highest chance); the
+ * same for o's default design, and their ratio. And per cell the plan_both of its
+ * two rows. *out is released with plan_result_release(). 0 ok, -1 when an option
+ * is out of range (band not > 0, power not in (0, 1), max_rounds under 2 or
+ * beyond ESTIMATE_MAX_LOOK, a default design of 0). */
 int plan_decide(const struct plan_input *in, const struct plan_opts *o, struct plan_result *out);
+
+/* The design collect could default to for cell i of r: metric m (PLAN_PP or
+ * PLAN_TG; PLAN_N_METRICS for both at once, the more either needs): the reps of
+ * every prompt, with the rounds it plans in *rounds when not NULL (0 when out of
+ * reach). 0 when the cell has no design (or i is out of range). */
+size_t plan_default_reps(const struct plan_result *r, size_t i, int m, size_t *rounds);
 
 /* Frees the rows and zeroes *r; accepts NULL and a zeroed result. */
 void plan_result_release(struct plan_result *r);

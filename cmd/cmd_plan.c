@@ -1,7 +1,8 @@
-/* cmd_plan.c: `tpsdb plan`, the cheapest prompts x reps per instance and the rounds
- * a target precision needs, learned from the stored runs of the same cells
+/* cmd_plan.c: `tpsdb plan`, the cheapest reps of every prompt and the rounds the
+ * sequential rule needs to decide, learned from the stored runs of the same cells
  * (cmd/side.h -> analyze/plan.c -> reports/plan_write.c). The collector's default
  * design, which the plan is set against, is read from collect/. */
+#include "analyze/estimate.h"
 #include "analyze/plan.h"
 #include "cmd/filter_opts.h"
 #include "cmd/opts.h"
@@ -14,7 +15,7 @@
 
 #include <string.h>
 
-enum { OPT_OURS = 256, OPT_VS, OPT_ENGINE, OPT_MDE };
+enum { OPT_OURS = 256, OPT_VS, OPT_ENGINE, OPT_BAND, OPT_MDE, OPT_POWER, OPT_MAX_ROUNDS };
 
 static const struct option opts[] = {
 	{ "help", no_argument, NULL, 'h' },
@@ -25,7 +26,11 @@ static const struct option opts[] = {
 	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
 	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
 	{ "host", required_argument, NULL, FILTER_OPT_HOST },
+	{ "band", required_argument, NULL, OPT_BAND },
+	/* The old name of --band: its default was the band already. */
 	{ "mde", required_argument, NULL, OPT_MDE },
+	{ "power", required_argument, NULL, OPT_POWER },
+	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
 	FORMAT_OPTIONS,
 	{ NULL, 0, NULL, 0 },
 };
@@ -65,6 +70,7 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 	struct run_filter f;
 	const char *ours = NULL, *vs = NULL, *engine = NULL, *side[2];
 	struct store *s;
+	int64_t rounds;
 	int c, k, ret = TPS_EXIT_ERROR;
 
 	memset(sd, 0, sizeof(sd));
@@ -84,20 +90,38 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 			if (label("engine", optarg, &engine))
 				return TPS_EXIT_USAGE;
 			break;
+		case OPT_BAND:
 		case OPT_MDE:
-			if (tps_parse_double(optarg, &o.mde_pct) < 0 || !(o.mde_pct > 0) ||
-			    o.mde_pct > 100)
+			if (tps_parse_double(optarg, &o.band_pct) < 0 || !(o.band_pct > 0) ||
+			    o.band_pct > 100)
 				return tps_usage_error(usage_plan,
-						       "--mde needs a percentage above 0 and "
-						       "at most 100, not '%s'", optarg);
+						       "--%s needs a percentage above 0 and "
+						       "at most 100, not '%s'",
+						       c == OPT_MDE ? "mde" : "band", optarg);
+			break;
+		case OPT_POWER:
+			if (tps_parse_double(optarg, &o.power) < 0 || !(o.power > 0) ||
+			    !(o.power < 1))
+				return tps_usage_error(usage_plan,
+						       "--power needs a chance above 0 and "
+						       "below 1, not '%s'", optarg);
+			break;
+		case OPT_MAX_ROUNDS:
+			if (tps_parse_i64(optarg, &rounds) < 0 || rounds < 2 ||
+			    rounds > ESTIMATE_MAX_LOOK)
+				return tps_usage_error(usage_plan,
+						       "--max-rounds needs a whole number from 2 "
+						       "to %d, not '%s'", ESTIMATE_MAX_LOOK,
+						       optarg);
+			o.max_rounds = (size_t)rounds;
 			break;
 		}
 	}
 	if (c == CMD_OPTS_STOP)
 		return co.ret;
 	if (engine && (ours || vs))
-		return tps_usage_error(usage_plan, "--engine plans one engine; --ours and --vs a pair: "
-				       "give one or the other");
+		return tps_usage_error(usage_plan, "--engine plans one engine; --ours and --vs a "
+				       "pair: give one or the other");
 	if (!engine && (!ours || !vs))
 		return tps_usage_error(usage_plan, "--ours and --vs (or --engine) are required");
 	side[0] = engine ? engine : ours;
@@ -122,7 +146,7 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 		goto out;
 	}
 	if (plan_decide(&in, &o, &res) < 0) {
-		tps_error("cannot plan: the default design or --mde is out of range");
+		tps_error("cannot plan: the default design is out of range");
 		goto out;
 	}
 	if (fmt == OUT_JSON) {
@@ -143,7 +167,7 @@ out:
 
 const struct cmd_entry cmd_plan_entry = {
 	.name = "plan",
-	.summary = "the cheapest prompts x reps and rounds, from stored variance",
+	.summary = "the cheapest reps and rounds to decide, from stored variance",
 	.usage = usage_plan,
 	.help = help_plan,
 	.flags = CMD_READONLY,

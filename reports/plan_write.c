@@ -28,6 +28,7 @@ static const char *status_name(enum plan_status s)
 	case PLAN_FEW_INSTANCES: return "too-few-instances";
 	case PLAN_FEW_REQUESTS: return "too-few-requests";
 	case PLAN_NO_COST: return "no-cost";
+	case PLAN_FEW_ROUNDS: return "too-few-rounds";
 	}
 	return "ok";
 }
@@ -58,50 +59,57 @@ static char *reason(const struct plan_row *w, const char *const side[2])
 				     who, got, got == 1 ? "" : "s", metric_name(w->metric));
 	case PLAN_FEW_REQUESTS:
 		return tps_xasprintf("too little data: no degree of freedom is left for the "
-				     "within-instance part once each (prompt, rep) slot's own level "
+				     "within-instance part once each (prompt, rep) slot's own "
+				     "level "
 				     "is taken out (df %.0f)",
 				     w->df_w);
 	case PLAN_NO_COST:
 		return tps_xasprintf("cost unknown: no complete run here has an end time and a "
 				     "wall_ms on every request");
+	case PLAN_FEW_ROUNDS:
+		return tps_xasprintf("%zu matched round%s (instances of both engines in one "
+				     "round), so the round variance is 2 (SD_B^2 + SD_W^2 / m), "
+				     "which counts what moves both instances of a round together "
+				     "twice: the plan is likely too many rounds",
+				     w->n_rounds, w->n_rounds == 1 ? "" : "s");
 	}
 	return NULL;
 }
 
-/* The design, its rounds and its server time into columns col (when with_design)
- * and after; "-" for a row without a design. */
-static void design_cells(struct md_table *t, size_t row, size_t col, const struct plan_row *w,
-			 const struct plan_design *d, int with_design)
+/* A number, or the absent mark: "-" in text and markdown, nothing in CSV. */
+static void num(struct md_table *t, size_t row, size_t col, const char *fmt, double v, int csv)
 {
-	char b[32];
+	char b[64];
 
-	if (with_design) {
-		if (w->status == PLAN_OK)
-			md_table_setf(t, row, col, "%zux%zu", d->prompts, d->reps);
-		else
-			md_table_set(t, row, col, "-");
-		col++;
-	}
-	if (w->status != PLAN_OK) {
-		md_table_set(t, row, col, "-");
-		md_table_set(t, row, col + 1, "-");
-		return;
-	}
-	if (d->rounds)
-		md_table_setf(t, row, col, "%zu", d->rounds);
+	if (isfinite(v))
+		snprintf(b, sizeof(b), fmt, v);
 	else
-		md_table_setf(t, row, col, ">%d", PLAN_MAX_ROUNDS);
-	md_num(b, sizeof(b), "%.1f", d->server_s);
-	md_table_set(t, row, col + 1, b);
+		snprintf(b, sizeof(b), "%s", csv ? "" : "-");
+	md_table_set(t, row, col, b);
 }
 
-enum { C_CELL, C_METRIC, C_INST, C_REQ, C_SW, C_SB, C_CINST, C_CREQ, C_MSTAR, C_PLAN,
-       C_ROUNDS, C_TIME, C_DROUNDS, C_DTIME, C_RATIO, NCOLS };
-
-static void fill(struct table *tt, const struct plan_result *r, const struct plan_opts *o)
+/* The rounds of a design: a number, ">max" beyond the max rounds, absent
+ * without a design. */
+static void rounds_cell(struct md_table *t, size_t row, size_t col, int ok,
+			const struct plan_design *d, size_t max_rounds, int csv)
 {
-	static const char *const head[NCOLS] = { "CELL", "METRIC", "INST", "REQ", "SD_W%",
-		"SD_B%", "INST_S", "REQ_S", "M*", "PLAN", "ROUNDS", "SERVER_S" };
+	if (!ok)
+		md_table_set(t, row, col, csv ? "" : "-");
+	else if (d->rounds)
+		md_table_setf(t, row, col, "%zu", d->rounds);
+	else
+		md_table_setf(t, row, col, ">%zu", max_rounds);
+}
+
+enum { C_CELL, C_METRIC, C_INST, C_RND, C_SW, C_SB, C_SBD, C_SD, C_CINST, C_CREQ, C_MSTAR,
+       C_PLAN, C_SDP, C_ROUNDS, C_CHANCE, C_TIME, C_DROUNDS, C_DTIME, C_RATIO, NCOLS };
+
+static void fill(struct table *tt, const struct plan_result *r, const struct plan_opts *o,
+		 int csv)
+{
+	static const char *const head[NCOLS] = { "CELL", "METRIC", "INST", "RND", "SD_W%",
+		"SD_B%", "SD_BD%", "SD_RND%", "INST_S", "REQ_S", "M*", "PLAN", "SD_PLAN%",
+		"ROUNDS", "CHANCE", "SERVER_S" };
 	struct md_table *t = &tt->t;
 	size_t i, j;
 
@@ -115,30 +123,32 @@ static void fill(struct table *tt, const struct plan_result *r, const struct pla
 	for (i = 0; i < r->n_rows; i++) {
 		const struct plan_row *w = &r->rows[i];
 		size_t row = md_table_add_row(t);
+		int ok = plan_status_designs(w->status);
 		char b[256];
 
 		cell_name(w->cell, b, sizeof(b));
 		md_table_set(t, row, C_CELL, b);
 		md_table_set(t, row, C_METRIC, metric_name(w->metric));
 		md_table_setf(t, row, C_INST, "%zu", w->n_inst);
-		md_table_setf(t, row, C_REQ, "%zu", w->n_req);
-		md_num(b, sizeof(b), "%.2f", w->sw_pct);
-		md_table_set(t, row, C_SW, b);
-		md_num(b, sizeof(b), "%.2f", w->sb_pct);
-		md_table_set(t, row, C_SB, b);
-		md_num(b, sizeof(b), "%.2f", w->c_inst_ms / 1000);
-		md_table_set(t, row, C_CINST, b);
-		md_num(b, sizeof(b), "%.3f", w->c_req_ms / 1000);
-		md_table_set(t, row, C_CREQ, b);
-		if (isinf(w->m_star))
-			snprintf(b, sizeof(b), "inf");
+		md_table_setf(t, row, C_RND, "%zu", w->n_rounds);
+		num(t, row, C_SW, "%.2f", w->sw_pct, csv);
+		num(t, row, C_SB, "%.2f", w->sb_pct, csv);
+		num(t, row, C_SBD, "%.2f", w->sbd_pct, csv);
+		num(t, row, C_SD, "%.2f", w->sd_d_pct, csv);
+		num(t, row, C_CINST, "%.2f", w->c_inst_ms / 1000, csv);
+		num(t, row, C_CREQ, "%.3f", w->c_req_ms / 1000, csv);
+		num(t, row, C_MSTAR, "%.1f", ok ? w->m_star : NAN, csv);
+		if (ok)
+			md_table_setf(t, row, C_PLAN, "%zux%zu", w->best.prompts, w->best.reps);
 		else
-			md_num(b, sizeof(b), "%.1f", w->m_star);
-		md_table_set(t, row, C_MSTAR, b);
-		design_cells(t, row, C_PLAN, w, &w->best, 1);
-		design_cells(t, row, C_DROUNDS, w, &w->deflt, 0);
-		md_num(b, sizeof(b), "%.2f", w->cost_ratio);
-		md_table_set(t, row, C_RATIO, b);
+			md_table_set(t, row, C_PLAN, csv ? "" : "-");
+		num(t, row, C_SDP, "%.2f", ok ? w->best.round_sd_pct : NAN, csv);
+		rounds_cell(t, row, C_ROUNDS, ok, &w->best, r->max_rounds, csv);
+		num(t, row, C_CHANCE, "%.2f", ok ? w->best.chance : NAN, csv);
+		num(t, row, C_TIME, "%.1f", ok ? w->best.server_s : NAN, csv);
+		rounds_cell(t, row, C_DROUNDS, ok, &w->deflt, r->max_rounds, csv);
+		num(t, row, C_DTIME, "%.1f", ok ? w->deflt.server_s : NAN, csv);
+		num(t, row, C_RATIO, "%.2f", ok ? w->cost_ratio : NAN, csv);
 	}
 }
 
@@ -147,8 +157,7 @@ static void fill_both(struct table *tt, const struct plan_result *r, const struc
 {
 	static const char *const head[] = { "CELL", "PLAN", "ROUNDS", "SERVER_S" };
 	struct md_table *t = &tt->t;
-	size_t j;
-	size_t i;
+	size_t i, j;
 
 	table_init(tt, 7);
 	for (j = 0; j < 7; j++)
@@ -158,18 +167,20 @@ static void fill_both(struct table *tt, const struct plan_result *r, const struc
 	md_table_setf(t, 0, 6, "%zux%zu/PLAN", o->default_prompts, o->default_reps);
 	for (i = 0; i < r->n_cells; i++) {
 		const struct plan_both *c = &r->cells[i];
-		struct plan_row w = { 0 };
 		size_t row = md_table_add_row(t);
 		char b[256];
 
-		/* design_cells() reads only the status of the row it is given. */
-		w.status = c->ok ? PLAN_OK : PLAN_NO_COST;
 		cell_name(c->cell, b, sizeof(b));
 		md_table_set(t, row, 0, b);
-		design_cells(t, row, 1, &w, &c->best, 1);
-		design_cells(t, row, 4, &w, &c->deflt, 0);
-		md_num(b, sizeof(b), "%.2f", c->cost_ratio);
-		md_table_set(t, row, 6, b);
+		if (c->ok)
+			md_table_setf(t, row, 1, "%zux%zu", c->best.prompts, c->best.reps);
+		else
+			md_table_set(t, row, 1, "-");
+		rounds_cell(t, row, 2, c->ok, &c->best, r->max_rounds, 0);
+		num(t, row, 3, "%.1f", c->ok ? c->best.server_s : NAN, 0);
+		rounds_cell(t, row, 4, c->ok, &c->deflt, r->max_rounds, 0);
+		num(t, row, 5, "%.1f", c->ok ? c->deflt.server_s : NAN, 0);
+		num(t, row, 6, "%.2f", c->ok ? c->cost_ratio : NAN, 0);
 	}
 }
 
@@ -187,12 +198,12 @@ void plan_write_table(FILE *f, const struct plan_result *r, const char *const si
 {
 	int md = fmt == TABLE_FMT_MD;
 	struct table t;
-	size_t i, most = 0;
+	size_t i;
 	char *s;
 
 	if (fmt == TABLE_FMT_CSV) {
 		/* The table of cells and metrics alone: a CSV is one table. */
-		fill(&t, r, o);
+		fill(&t, r, o, 1);
 		table_write(f, &t, fmt);
 		table_release(&t);
 		return;
@@ -200,14 +211,20 @@ void plan_write_table(FILE *f, const struct plan_result *r, const char *const si
 
 	if (side[1])
 		s = tps_xasprintf("plan for %s vs %s: the rounds (one instance of each engine) "
-				  "for a 95%% interval of +-%.2f%%, from %zu cell%s of stored runs",
-				  side[0], side[1], r->mde_pct, r->n_rows / PLAN_N_METRICS,
+				  "for a %.0f%% chance that collect --until-decided answers \"is "
+				  "ours slower by more than %.2f%%?\" when the two are alike, "
+				  "within %zu rounds, from %zu cell%s of stored runs",
+				  side[0], side[1], 100 * r->power, r->band_pct, r->max_rounds,
+				  r->n_rows / PLAN_N_METRICS,
 				  r->n_rows / PLAN_N_METRICS == 1 ? "" : "s");
 	else
-		s = tps_xasprintf("plan for %s (both engines of a comparison assumed alike): the "
-				  "rounds for a 95%% interval of +-%.2f%%, from %zu cell%s of stored "
-				  "runs",
-				  side[0], r->mde_pct, r->n_rows / PLAN_N_METRICS,
+		s = tps_xasprintf("plan for %s (both engines of a comparison assumed alike and "
+				  "their instances independent): the rounds for a %.0f%% chance "
+				  "that "
+				  "collect --until-decided answers at a %.2f%% band, within %zu "
+				  "rounds, from %zu cell%s of stored runs",
+				  side[0], 100 * r->power, r->band_pct, r->max_rounds,
+				  r->n_rows / PLAN_N_METRICS,
 				  r->n_rows / PLAN_N_METRICS == 1 ? "" : "s");
 	if (md) {
 		char *e = escape_md(s);
@@ -218,15 +235,17 @@ void plan_write_table(FILE *f, const struct plan_result *r, const char *const si
 		fputc('\n', f);
 	}
 	free(s);
-	fill(&t, r, o);
+	fill(&t, r, o, 0);
 	t.rule = 1;
 	table_write(f, &t, fmt);
 	table_release(&t);
 	fputc('\n', f);
-	line(f, 0, "both metrics from one design, as one collect measures both: every "
-		   "prompts x reps of at most 32 requests and the prompts asked (all of them "
-		   "for a speculative cell) searched for the least server time, at the rounds "
-		   "the worse metric needs");
+	s = tps_xasprintf("both metrics from one design, as one collect measures both: the "
+			  "reps of every prompt (at most %d requests an instance) with the least "
+			  "server time at the rounds the worse metric needs",
+			  PLAN_MAX_REQUESTS);
+	line(f, 0, s);
+	free(s);
 	fputc('\n', f);
 	fill_both(&t, r, o);
 	t.rule = 1;
@@ -237,8 +256,6 @@ void plan_write_table(FILE *f, const struct plan_result *r, const char *const si
 		const struct plan_row *w = &r->rows[i];
 		char name[256], *why = reason(w, side);
 
-		if (w->cell->n_prompts > most)
-			most = w->cell->n_prompts;
 		if (!why)
 			continue;
 		cell_name(w->cell, name, sizeof(name));
@@ -247,48 +264,34 @@ void plan_write_table(FILE *f, const struct plan_result *r, const char *const si
 		free(s);
 		free(why);
 	}
-	for (i = 0; i < r->n_rows; i++) {
-		const struct plan_row *w = &r->rows[i];
-		char name[256];
-
-		if (!w->capped)
-			continue;
-		cell_name(w->cell, name, sizeof(name));
-		s = tps_xasprintf("%s %s: M* is beyond %d requests per instance (%s), so PLAN "
-				  "is the design of at most %d with the least server time; %zu "
-				  "instances are little to rule a between-instance part out",
-				  name, metric_name(w->metric), PLAN_MAX_REQUESTS,
-				  w->sb_pct > 0 ? "SD_B is small" : "no between-instance variance "
-				  "shows: SD_B 0", PLAN_MAX_REQUESTS, w->n_inst);
-		line(f, md, s);
-		free(s);
-	}
-	s = tps_xasprintf("SD_W: request to request within an instance, SD_B: instance to "
-			  "instance, on the log scale (x100, about %%), after each (prompt, rep) "
-			  "slot's own level; INST_S: an instance's time outside its requests (start, "
-			  "load, warm-up), REQ_S: the median request");
+	line(f, md, "RND: matched rounds; SD_RND: the sd of their log ratio d = log(ours) - "
+		    "log(vs), as observed; SD_W: request to request within an instance (after "
+		    "each (prompt, rep) slot's own level), SD_B: instance to instance, SD_BD: "
+		    "what the rounds' differences vary by beyond the requests (SD_RND^2 - 2 "
+		    "SD_W^2 / m), all on the log scale (x100, about %); INST_S: an instance's "
+		    "time outside its requests (start, load, warm-up), REQ_S: the median "
+		    "request");
+	s = tps_xasprintf("SD_PLAN: the plan's predicted round sd, SD_BD^2 + 2 SD_W^2 / m for m "
+			  "requests an instance (without matched rounds 2 (SD_B^2 + SD_W^2 / m)); "
+			  "ROUNDS: the least --max-rounds at which the rule, looking after every "
+			  "round from the third, decides with CHANCE >= %.2f (%d simulated "
+			  "batches through the estimate itself, engines alike: the hardest "
+			  "\"no\"); >%zu: out of reach within --max-rounds; SERVER_S = ROUNDS x 2 "
+			  "x (INST_S + m x REQ_S), the most it spends",
+			  r->power, PLAN_SIMS, r->max_rounds);
 	line(f, md, s);
 	free(s);
-	line(f, md, "M* = sqrt(INST_S x SD_W^2 / (REQ_S x SD_B^2)), Kalibera and Jones (ISMM "
-		    "2013); one round's log ratio has variance 2 (SD_B^2 + SD_W^2 / m) for m "
-		    "requests an instance; SERVER_S = rounds x 2 x (INST_S + m x REQ_S)");
-	s = tps_xasprintf("PLAN is prompts x reps, prompts first (up to the %zu prompt%s these "
-			  "runs asked): speculative acceptance depends on the prompt, so another "
-			  "prompt tells more than another repetition of one, and a speculative "
-			  "cell keeps every prompt it asked; M* is Kalibera and Jones' cost x "
-			  "variance optimum, the per-cell table the least server time once rounds "
-			  "are whole and few (the t quantile of few rounds is large)",
-			  most, most == 1 ? "" : "s");
-	line(f, md, s);
-	free(s);
+	line(f, md, "PLAN is prompts x reps: every prompt the runs asked, only the reps vary "
+		    "(fewer prompts would measure another thing); M* = sqrt(INST_S x 2 SD_W^2 "
+		    "/ (REQ_S x SD_BD^2)) is Kalibera and Jones' (ISMM 2013) cost x variance "
+		    "optimum, for reference");
 }
 
-static void put_design(cJSON *o, const char *k, const struct plan_row *w,
-		       const struct plan_design *d)
+static void put_design(cJSON *o, const char *k, int ok, const struct plan_design *d)
 {
 	cJSON *x;
 
-	if (w->status != PLAN_OK) {
+	if (!ok) {
 		cJSON_AddNullToObject(o, k);
 		return;
 	}
@@ -301,6 +304,8 @@ static void put_design(cJSON *o, const char *k, const struct plan_row *w,
 		cJSON_AddNumberToObject(x, "rounds", (double)d->rounds);
 	else
 		cJSON_AddNullToObject(x, "rounds");
+	json_put_num(x, "chance", d->chance);
+	json_put_num(x, "mean_rounds", d->mean_rounds);
 	json_put_num(x, "server_s", d->server_s);
 }
 
@@ -310,7 +315,10 @@ int plan_write_json(FILE *f, const struct plan_result *r, const char *const side
 	cJSON *root = cJSON_CreateObject(), *sides, *def, *rows;
 	size_t i;
 
-	json_put_num(root, "mde_pct", r->mde_pct);
+	json_put_num(root, "band_pct", r->band_pct);
+	json_put_num(root, "power", r->power);
+	cJSON_AddNumberToObject(root, "max_rounds", (double)r->max_rounds);
+	cJSON_AddNumberToObject(root, "sims", PLAN_SIMS);
 	sides = cJSON_AddArrayToObject(root, "sides");
 	cJSON_AddItemToArray(sides, cJSON_CreateString(side[0]));
 	if (side[1])
@@ -349,23 +357,26 @@ int plan_write_json(FILE *f, const struct plan_result *r, const char *const side
 		json_put_num(x, "sd_instance_means_pct", w->sm_pct);
 		json_put_num(x, "df_within", w->df_w);
 		json_put_num(x, "df_between", w->df_b);
+		cJSON_AddBoolToObject(x, "paired", w->paired);
+		cJSON_AddNumberToObject(x, "rounds_matched", (double)w->n_rounds);
+		json_put_num(x, "round_sd_pct", w->sd_d_pct);
+		json_put_num(x, "sd_round_diff_pct", w->sbd_pct);
+		json_put_num(x, "round_sd_fit_pct", w->fit_sd_pct);
+		json_put_num(x, "mean_inv_requests", w->inv_m);
 		json_put_num(x, "instance_cost_ms", w->c_inst_ms);
 		json_put_num(x, "request_cost_ms", w->c_req_ms);
 		cJSON_AddNumberToObject(x, "cost_instances", (double)w->n_cost);
-		json_put_num(x, "m_star", w->m_star); /* +inf (SD_B 0) is null, capped true */
-		cJSON_AddBoolToObject(x, "capped", w->capped);
-		put_design(x, "plan", w, &w->best);
-		put_design(x, "default", w, &w->deflt);
+		json_put_num(x, "m_star", w->m_star); /* null: unknown or unbounded */
+		put_design(x, "plan", plan_status_designs(w->status), &w->best);
+		put_design(x, "default", plan_status_designs(w->status), &w->deflt);
 		json_put_num(x, "default_cost_ratio", w->cost_ratio);
 		cJSON_AddItemToArray(rows, x);
 	}
 	rows = cJSON_AddArrayToObject(root, "cells");
 	for (i = 0; i < r->n_cells; i++) {
 		const struct plan_both *b = &r->cells[i];
-		struct plan_row w = { 0 };
 		cJSON *x = cJSON_CreateObject();
 
-		w.status = b->ok ? PLAN_OK : PLAN_NO_COST;
 		json_put_str(x, "model", b->cell->model);
 		json_put_str(x, "spec_type", b->cell->spec_type);
 		json_put_rung(x, "n_max", b->cell->n_max);
@@ -373,8 +384,8 @@ int plan_write_json(FILE *f, const struct plan_result *r, const char *const side
 		json_put_str(x, "config", b->cell->config);
 		json_put_i64(x, "ctx", b->cell->ctx);
 		json_put_i64(x, "n_predict", b->cell->n_predict);
-		put_design(x, "plan", &w, &b->best);
-		put_design(x, "default", &w, &b->deflt);
+		put_design(x, "plan", b->ok, &b->best);
+		put_design(x, "default", b->ok, &b->deflt);
 		json_put_num(x, "default_cost_ratio", b->cost_ratio);
 		cJSON_AddItemToArray(rows, x);
 	}

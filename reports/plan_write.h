@@ -17,7 +17,7 @@
 void plan_write_table(FILE *f, const struct plan_result *r, const char *const side[2],
 		      const struct plan_opts *o, enum table_format fmt);
 
-/* Writes r as one JSON object {"mde_pct", "sides", "default_design", "rows": [...]}
+/* Writes r as one JSON object {"band_pct", "power", "max_rounds", "sides", "rows", ...}
  * and a newline (keys in README "plan --json"). 0 ok, -1 after an error line when
  * out of memory. */
 int plan_write_json(FILE *f, const struct plan_result *r, const char *const side[2],

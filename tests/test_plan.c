@@ -8,8 +8,10 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analyze/estimate.h"
 #include "analyze/plan.h"
 #include "analyze/stats.h"
 #include "tests/run_fixture.h"
@@ -181,214 +183,258 @@ static void test_plan_components_skips_bad_values(void **state)
 	assert_false(isnan(b.sw_pct));
 }
 
-/* The least n >= 2 with t(0.975, n - 1) sd / sqrt(n) <= asinh(mde / 100). */
-static void test_plan_rounds_needed(void **state)
+/* A pair whose two instances of a round share a round effect (the host, the
+ * hour): u_r moves both, so it drops out of d_r = log(ours_r) - log(vs_r), while
+ * the between-instance part counts it on each side. 40 rounds of 8 requests an
+ * instance; requests sd 2%, a per-instance part 1% on each side, round effect 3%.
+ * Draws from a fixed generator, so the test is the same everywhere. */
+#define PR_ROUNDS 40
+#define PR_REQ 8
+struct pair_fixture {
+	struct run_value v[2][PR_ROUNDS][PLAN_N_METRICS][PR_REQ];
+	double wall[2][PR_ROUNDS][PR_REQ];
+	struct run inst[2][PR_ROUNDS];
+	const struct run *ptr[2][PR_ROUNDS];
+	struct pool pool[2];
+	struct plan_cell cell;
+};
+
+static double pr_normal(uint64_t *s)
 {
-	const double vars[] = { 1e-4, 4e-4, 1.6e-3, 2.5e-5 };
-	size_t i, n;
+	double u, v;
 
-	(void)state;
-	/* sd 1%, mde 2%: n 3 gives 4.303 x 0.01 / 1.732 = 0.0248 > 0.02, n 4 gives
-	 * 3.182 x 0.01 / 2 = 0.0159. */
-	assert_int_equal(plan_rounds_needed(1e-4, 2), 4);
-	assert_int_equal(plan_rounds_needed(0, 2), 2);
-	assert_int_equal(plan_rounds_needed(1, 2), 0);   /* beyond PLAN_MAX_ROUNDS */
-	assert_int_equal(plan_rounds_needed(1e-4, 0), 0);
-	assert_int_equal(plan_rounds_needed(NAN, 2), 0);
-	assert_int_equal(plan_rounds_needed(-1, 2), 0);
-	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		double h = asinh(0.02), sd = sqrt(vars[i]);
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	u = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	*s = *s * 6364136223846793005ULL + 1442695040888963407ULL;
+	v = ((double)(*s >> 11) + 0.5) / 9007199254740992.0;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
 
-		n = plan_rounds_needed(vars[i], 2);
-		assert_true(n >= 2);
-		assert_true(stats_t_quantile(0.975, (double)(n - 1)) * sd / sqrt((double)n) <= h);
-		if (n > 2)
-			assert_true(stats_t_quantile(0.975, (double)(n - 2)) * sd /
-					    sqrt((double)(n - 1)) > h);
+static void pair_fixture(struct pair_fixture *f, double round_sd, double inst_sd,
+			 double req_sd)
+{
+	uint64_t seed = 12345;
+	size_t r, j;
+	int s, m;
+
+	memset(f, 0, sizeof(*f));
+	for (r = 0; r < PR_ROUNDS; r++) {
+		double u = round_sd * pr_normal(&seed);
+
+		for (s = 0; s < 2; s++) {
+			struct run *in = &f->inst[s][r];
+			double e = inst_sd * pr_normal(&seed);
+
+			in->round = (int64_t)r + 1;
+			for (m = 0; m < PLAN_N_METRICS; m++) {
+				for (j = 0; j < PR_REQ; j++) {
+					f->v[s][r][m][j].prompt_id = (int64_t)j + 1;
+					f->v[s][r][m][j].rep = 1;
+					/* Each prompt its own level, alike on both sides. */
+					double z = req_sd * pr_normal(&seed);
+
+					f->v[s][r][m][j].value = 100 * exp(0.1 * (double)j + u +
+									   e + z);
+				}
+				in->values[m].v = f->v[s][r][m];
+				in->values[m].n = PR_REQ;
+			}
+			for (j = 0; j < PR_REQ; j++)
+				f->wall[s][r][j] = 1000;
+			in->wall_ms = f->wall[s][r];
+			in->n_wall = PR_REQ;
+			in->n_samples = PR_REQ;
+			in->duration_ms = PR_REQ * 1000 + 5000;
+			f->ptr[s][r] = in;
+		}
 	}
+	for (s = 0; s < 2; s++) {
+		f->pool[s].runs = f->ptr[s];
+		f->pool[s].n = PR_ROUNDS;
+		f->cell.pool[s] = &f->pool[s];
+	}
+	f->cell.model = "m";
+	f->cell.spec_type = "";
+	f->cell.endpoint = "completion";
+	f->cell.n_prompts = PR_REQ;
 }
 
-/* s_w^2 0.0002, s_b^2 0.0006; an instance costs 6000 ms, 2000 of it its two
- * requests: c_inst 4000, c_req 1000. m* = sqrt(4000 x 0.0002 / (1000 x 0.0006)) =
- * sqrt(4/3) = 1.155; m 1 has cost x variance 5000 x 0.0008 = 4.0, m 2 6000 x 0.0007
- * = 4.2: 1 prompt x 1 rep. A round's variance 2 x 0.0008 (sd 4%): 18 rounds (t17
- * 2.110 x 0.04 / 4.243 = 0.0199 <= asinh(0.02)), 18 x 2 x 5 s = 180 s. */
-static void test_plan_decide_by_hand(void **state)
+static double sd_of(const double *x, size_t n)
 {
-	struct fixture f;
-	struct plan_input in = { { "a", NULL }, &f.cell, 1 };
-	struct plan_opts o;
-	struct plan_result r;
-	const struct plan_row *w;
-	double var27 = 2 * (0.0006 + 0.0002 / 27);
-
-	(void)state;
-	one_side(&f, 6000);
-	plan_opts_init(&o);
-	assert_int_equal(plan_decide(&in, &o, &r), 0);
-	assert_int_equal(r.n_rows, 2);
-	w = &r.rows[PLAN_TG];
-	assert_int_equal(w->metric, PLAN_TG);
-	assert_int_equal(w->status, PLAN_OK);
-	assert_float_equal(w->c_inst_ms, 4000, 1e-9);
-	assert_float_equal(w->c_req_ms, 1000, 1e-9);
-	assert_int_equal(w->n_cost, 3);
-	assert_float_equal(w->m_star, sqrt(4.0 / 3), 1e-9);
-	assert_false(w->capped);
-	assert_int_equal(w->best.prompts, 1);
-	assert_int_equal(w->best.reps, 1);
-	assert_float_equal(w->best.round_sd_pct, 4, 1e-9);
-	assert_int_equal(w->best.rounds, 18);
-	assert_float_equal(w->best.server_s, 180, 1e-9);
-	/* The default, 9 x 3: its own rounds at its own variance and 4 + 27 s a round. */
-	assert_int_equal(w->deflt.prompts, 9);
-	assert_int_equal(w->deflt.reps, 3);
-	assert_int_equal(w->deflt.rounds, plan_rounds_needed(var27, 2));
-	assert_float_equal(w->deflt.server_s, w->deflt.rounds * 2 * 31.0, 1e-9);
-	assert_float_equal(w->cost_ratio, w->deflt.server_s / 180, 1e-12);
-	plan_result_release(&r);
-	assert_null(r.rows);
-}
-
-/* Cheap requests (100 ms: duration 4200 ms) raise m*: sqrt(4000 x 0.0002 / (100 x
- * 0.0006)) = 3.65; floor 3 and ceiling 4 both split prompts first over the 2
- * prompts asked: 2 prompts x 2 reps. */
-static void test_plan_decide_prompts_first(void **state)
-{
-	struct fixture f;
-	struct plan_input in = { { "a", NULL }, &f.cell, 1 };
-	struct plan_opts o;
-	struct plan_result r;
+	double mean = 0, ss = 0;
 	size_t i;
 
-	(void)state;
-	one_side(&f, 4200);
-	/* (A run's request time is now the sum of its wall_ms, 200 here.) */
-	for (i = 0; i < 3; i++)
-		f.wall[i][0] = f.wall[i][1] = 100;
-	plan_opts_init(&o);
-	assert_int_equal(plan_decide(&in, &o, &r), 0);
-	assert_float_equal(r.rows[PLAN_PP].m_star, sqrt(40.0 / 3), 1e-9);
-	assert_int_equal(r.rows[PLAN_PP].best.prompts, 2);
-	assert_int_equal(r.rows[PLAN_PP].best.reps, 2);
-	plan_result_release(&r);
-	/* With 5 prompts asked, 3 prompts x 1 rep (3 has cost x variance 4300 x
-	 * 0.000667 = 2.867, 4 4400 x 0.00065 = 2.86: 4 prompts). */
-	f.cell.n_prompts = 5;
-	assert_int_equal(plan_decide(&in, &o, &r), 0);
-	assert_int_equal(r.rows[PLAN_PP].best.prompts, 4);
-	assert_int_equal(r.rows[PLAN_PP].best.reps, 1);
-	plan_result_release(&r);
+	for (i = 0; i < n; i++)
+		mean += x[i];
+	mean /= (double)n;
+	for (i = 0; i < n; i++)
+		ss += (x[i] - mean) * (x[i] - mean);
+	return sqrt(ss / (double)(n - 1));
 }
 
-/* A speculative cell keeps every prompt: where m* = 1.155 picks 1 x 1 for a
- * base cell, the 2 prompts asked stay. */
-static void test_plan_decide_spec_keeps_prompts(void **state)
+/* The round sd plan predicts is the one d_r shows (in sample, exactly, when the
+ * difference part is not floored), and the between-instance formula of the old
+ * plan, 2 (s_b^2 + s_w^2 / m), is far above it: it counts the shared round effect
+ * twice. The difference part is near its true sqrt(2) x 1%. */
+static void test_plan_pair_components(void **state)
 {
-	struct fixture f;
-	struct plan_input in = { { "a", NULL }, &f.cell, 1 };
-	struct plan_opts o;
-	struct plan_result r;
+	struct pair_fixture *f = calloc(1, sizeof(*f));
+	struct plan_row row;
+	double d[PR_ROUNDS], old, sw, sb;
+	size_t r, j;
 
 	(void)state;
-	one_side(&f, 6000);
-	f.cell.spec_type = "draft";
-	plan_opts_init(&o);
-	assert_int_equal(plan_decide(&in, &o, &r), 0);
-	assert_float_equal(r.rows[PLAN_TG].m_star, sqrt(4.0 / 3), 1e-9);
-	assert_int_equal(r.rows[PLAN_TG].best.prompts, 2);
-	assert_int_equal(r.rows[PLAN_TG].best.reps, 1);
-	assert_int_equal(r.cells[0].best.prompts * r.cells[0].best.reps >= 2, 1);
-	plan_result_release(&r);
-}
+	pair_fixture(f, 0.03, 0.01, 0.02);
+	assert_int_equal(plan_pair_components(&f->cell, PLAN_TG, &row), PR_ROUNDS);
+	for (r = 0; r < PR_ROUNDS; r++) {
+		double la = 0, lb = 0;
 
-/* One design for both metrics: the least server time over every design of at
- * most PLAN_MAX_REQUESTS, each needing the rounds of its worse metric. tg's
- * between part is made larger than pp's, so the two metrics disagree. */
-static void test_plan_decide_both(void **state)
-{
-	struct fixture f;
-	struct plan_input in = { { "a", NULL }, &f.cell, 1 };
-	struct plan_opts o;
-	struct plan_result r;
-	const struct plan_both *b;
-	double best = INFINITY;
-	size_t i, m;
-	int s;
-
-	(void)state;
-	one_side(&f, 6000);
-	f.cell.n_prompts = 40;
-	for (i = 0; i < 3; i++)
-		for (s = 0; s < 2; s++)
-			f.v[i][PLAN_TG][s].value = 100 * exp(3 * logs[i][s]);
-	plan_opts_init(&o);
-	assert_int_equal(plan_decide(&in, &o, &r), 0);
-	assert_int_equal(r.n_cells, 1);
-	b = &r.cells[0];
-	assert_true(b->ok);
-	assert_ptr_equal(b->cell, &f.cell);
-	for (m = 1; m <= PLAN_MAX_REQUESTS; m++) {
-		size_t n = 0, k;
-		int mm;
-
-		for (mm = 0; mm < PLAN_N_METRICS; mm++) {
-			double sw = r.rows[mm].sw_pct / 100, sb = r.rows[mm].sb_pct / 100;
-
-			k = plan_rounds_needed(2 * (sb * sb + sw * sw / (double)m), 2);
-			n = k > n ? k : n;
+		for (j = 0; j < PR_REQ; j++) {
+			la += log(f->v[0][r][PLAN_TG][j].value);
+			lb += log(f->v[1][r][PLAN_TG][j].value);
 		}
-		if (n && n * 2 * (4000 + m * 1000.0) / 1000 < best)
-			best = n * 2 * (4000 + m * 1000.0) / 1000;
+		d[r] = (la - lb) / PR_REQ;
 	}
-	assert_float_equal(b->best.server_s, best, 1e-9);
-	assert_true(b->best.server_s <= r.rows[PLAN_TG].best.server_s + 1e-9);
-	assert_float_equal(b->cost_ratio, b->deflt.server_s / b->best.server_s, 1e-12);
-	plan_result_release(&r);
-	/* A metric without a design leaves the cell without one. */
-	f.side[2] = 1;
-	sides(&f, 3);
-	in.side[1] = "b";
-	assert_int_equal(plan_decide(&in, &o, &r), 0);
-	assert_false(r.cells[0].ok);
-	assert_true(isnan(r.cells[0].cost_ratio));
-	plan_result_release(&r);
+	assert_int_equal(row.n_rounds, PR_ROUNDS);
+	assert_float_equal(row.sd_d_pct, 100 * sd_of(d, PR_ROUNDS), 1e-9);
+	assert_float_equal(row.inv_m, 1.0 / PR_REQ, 1e-12);
+	assert_float_equal(row.fit_sd_pct, row.sd_d_pct, 1e-9);
+	assert_true(fabs(row.sw_pct - 2) < 0.3);
+	assert_true(fabs(row.sbd_pct - 100 * sqrt(2) * 0.01) < 0.6);
+	sw = row.sw_pct / 100;
+	sb = row.sb_pct / 100;
+	old = 100 * sqrt(2 * (sb * sb + sw * sw / PR_REQ));
+	assert_true(old > 2 * row.sd_d_pct);
+	/* Under two matched rounds there is no round part. */
+	f->pool[1].n = 1;
+	assert_int_equal(plan_pair_components(&f->cell, PLAN_TG, &row), 1);
+	assert_true(isnan(row.sd_d_pct) && isnan(row.sbd_pct) && isnan(row.fit_sd_pct));
+	free(f);
 }
 
-/* s_b 0: m* is infinite, the row is capped, and the design is the one of at most
- * PLAN_MAX_REQUESTS with the least server time (checked against every m). */
-static void test_plan_decide_capped(void **state)
+/* plan_decide() on the pair: the paired round variance, designs of every prompt
+ * with only the reps varying, the per-metric default plan_default_reps() gives;
+ * and a pair with one matched round falls back to the between-instance part and
+ * says so (PLAN_FEW_ROUNDS). */
+static void test_plan_decide_pair(void **state)
 {
-	static const double l[3][2] = { { 0, 0.1 }, { 0.02, 0.08 }, { 0.01, 0.09 } };
-	struct fixture f;
-	struct plan_input in = { { "a", NULL }, &f.cell, 1 };
+	struct pair_fixture *f = calloc(1, sizeof(*f));
+	struct plan_input in = { { "a", "b" }, NULL, 1 };
 	struct plan_opts o;
-	struct plan_result r;
-	const struct plan_row *w;
-	size_t i, m;
-	int s;
+	struct plan_result res;
+	size_t rounds, reps, i;
 
 	(void)state;
-	one_side(&f, 6000);
-	for (i = 0; i < 3; i++)
-		for (s = 0; s < 2; s++)
-			f.v[i][PLAN_TG][s].value = 100 * exp(l[i][s]);
-	f.cell.n_prompts = 40;
+	pair_fixture(f, 0.03, 0.01, 0.02);
+	in.cells = &f->cell;
 	plan_opts_init(&o);
-	assert_int_equal(plan_decide(&in, &o, &r), 0);
-	w = &r.rows[PLAN_TG];
-	assert_true(isinf(w->m_star));
-	assert_true(w->capped);
-	assert_true(w->best.rounds >= 2);
-	for (m = 1; m <= PLAN_MAX_REQUESTS; m++) {
-		double sw = w->sw_pct / 100;
-		size_t n = plan_rounds_needed(2 * sw * sw / (double)m, 2);
+	assert_int_equal(plan_decide(&in, &o, &res), 0);
+	for (i = 0; i < 2; i++) {
+		const struct plan_row *w = &res.rows[i];
+		double sbd = w->sbd_pct / 100, sw = w->sw_pct / 100;
+		double m = (double)(w->best.prompts * w->best.reps);
 
-		if (n)
-			assert_true(w->best.server_s <= n * 2 * (4000 + m * 1000.0) / 1000 + 1e-9);
+		assert_int_equal(w->status, PLAN_OK);
+		assert_true(w->paired);
+		assert_int_equal(w->best.prompts, PR_REQ);
+		assert_float_equal(w->best.round_sd_pct, 100 * sqrt(sbd * sbd + 2 * sw * sw / m),
+				   1e-9);
+		assert_true(w->best.rounds >= ESTIMATE_FIRST_LOOK && w->best.rounds <= 10);
+		assert_true(w->best.chance >= 0.8);
+		assert_true(isfinite(w->m_star));
+		reps = plan_default_reps(&res, 0, (int)i, &rounds);
+		assert_int_equal(reps, w->best.reps);
+		assert_int_equal(rounds, w->best.rounds);
 	}
-	assert_false(r.rows[PLAN_PP].capped);
-	plan_result_release(&r);
+	reps = plan_default_reps(&res, 0, PLAN_N_METRICS, &rounds);
+	assert_int_equal(reps, res.cells[0].best.reps);
+	assert_true(rounds >= res.rows[0].best.rounds && rounds >= res.rows[1].best.rounds);
+	assert_int_equal(plan_default_reps(&res, 1, PLAN_PP, &rounds), 0);
+	plan_result_release(&res);
+	/* One matched round: the round effect cannot be seen. */
+	for (i = 1; i < PR_ROUNDS; i++)
+		f->inst[1][i].round = 1000 + (int64_t)i;
+	assert_int_equal(plan_decide(&in, &o, &res), 0);
+	assert_int_equal(res.rows[0].status, PLAN_FEW_ROUNDS);
+	assert_int_equal(res.rows[0].n_rounds, 1);
+	assert_true(res.cells[0].ok);
+	assert_true(res.rows[0].best.round_sd_pct > 0);
+	plan_result_release(&res);
+	free(f);
+}
+
+/* The chance of deciding grows with the rounds the rule may run (the draws are
+ * the same for every rounds), is nil before the first look, and agrees with a
+ * reference that asks estimate_cell() itself at every look. */
+static void test_plan_seq_chance(void **state)
+{
+	double prev = 0, ch, mr, ref;
+	size_t n, k, decided = 0;
+	struct estimate_params p;
+
+	(void)state;
+	assert_float_equal(plan_seq_chance(0.015, 2, 2, 500, &mr), 0, 0);
+	assert_true(isnan(plan_seq_chance(-1, 2, 5, 500, NULL)));
+	assert_true(isnan(plan_seq_chance(0.015, 0, 5, 500, NULL)));
+	for (n = ESTIMATE_FIRST_LOOK; n <= 12; n++) {
+		ch = plan_seq_chance(0.015, 2, n, PLAN_SIMS, &mr);
+		assert_true(ch >= prev - 0.01);
+		assert_true(mr >= ESTIMATE_FIRST_LOOK && mr <= (double)n);
+		prev = ch;
+	}
+	assert_true(prev > 0.5);
+	/* A smaller round sd decides sooner. */
+	assert_true(plan_seq_chance(0.005, 2, 3, PLAN_SIMS, NULL) >
+		    plan_seq_chance(0.02, 2, 3, PLAN_SIMS, NULL));
+	/* The reference: 300 batches of 6 rounds, each looked at by estimate_cell()
+	 * at the round sd itself; plan's batches are its own draws, so the two agree
+	 * within sampling error. */
+	estimate_params_init(&p);
+	p.looks_to = 6;
+	{
+		struct estimate_unit a[6], b[6];
+		uint64_t seed = 99;
+		static const char *const t[2] = { "2000-01-01T00:00:00Z", "2000-01-01T00:00:01Z" };
+
+		memset(a, 0, sizeof(a));
+		memset(b, 0, sizeof(b));
+		for (n = 0; n < 6; n++) {
+			a[n].round = b[n].round = (int64_t)n + 1;
+			a[n].batch = b[n].batch = "x";
+			a[n].started_at = t[n % 2];
+			b[n].started_at = t[1 - n % 2];
+		}
+		for (k = 0; k < 600; k++) {
+			for (n = 0; n < 6; n++) {
+				double h = 0.015 * pr_normal(&seed) / 2;
+
+				a[n].value = exp(h);
+				b[n].value = exp(-h);
+			}
+			for (n = ESTIMATE_FIRST_LOOK; n <= 6; n++) {
+				struct estimate e;
+				int done;
+
+				assert_int_equal(estimate_cell(a, n, b, n, &p, &e), 0);
+				done = e.v.regression == VERDICT_REG_YES ||
+				       e.v.regression == VERDICT_REG_NO;
+				estimate_release(&e);
+				if (done)
+					break;
+			}
+			decided += n <= 6;
+		}
+	}
+	ref = (double)decided / 600;
+	ch = plan_seq_chance(0.015, 2, 6, PLAN_SIMS, NULL);
+	/* Binomial sd of the reference at 600 about 0.02; 4 sd. */
+	assert_true(fabs(ch - ref) < 0.08);
+	/* Rounds needed: the least reaching the power; none beyond max_rounds. */
+	n = plan_rounds_needed(0.015, 2, 0.8, 10, &ch, &mr);
+	assert_true(n >= ESTIMATE_FIRST_LOOK && n <= 10 && ch >= 0.8);
+	assert_int_equal(plan_rounds_needed(0.2, 2, 0.8, 10, &ch, &mr), 0);
+	assert_true(ch < 0.8);
+	assert_int_equal(plan_rounds_needed(0.015, 2, 1.0, 10, &ch, &mr), 0);
 }
 
 /* What cannot be planned is said, never guessed. */
@@ -441,7 +487,19 @@ static void test_plan_decide_unknowns(void **state)
 	assert_float_equal(r.rows[0].c_inst_ms, (7000 + 4000) / 2.0, 1e-9);
 	plan_result_release(&r);
 	/* Options out of range. */
-	o.mde_pct = 0;
+	o.band_pct = 0;
+	assert_int_equal(plan_decide(&in, &o, &r), -1);
+	plan_opts_init(&o);
+	o.power = 1;
+	assert_int_equal(plan_decide(&in, &o, &r), -1);
+	plan_opts_init(&o);
+	o.power = 0;
+	assert_int_equal(plan_decide(&in, &o, &r), -1);
+	plan_opts_init(&o);
+	o.max_rounds = 1;
+	assert_int_equal(plan_decide(&in, &o, &r), -1);
+	plan_opts_init(&o);
+	o.max_rounds = ESTIMATE_MAX_LOOK + 1;
 	assert_int_equal(plan_decide(&in, &o, &r), -1);
 	plan_opts_init(&o);
 	o.default_reps = 0;
@@ -527,12 +585,9 @@ int main(void)
 		cmocka_unit_test(test_plan_components_two_sides),
 		cmocka_unit_test(test_plan_components_floor),
 		cmocka_unit_test(test_plan_components_skips_bad_values),
-		cmocka_unit_test(test_plan_rounds_needed),
-		cmocka_unit_test(test_plan_decide_by_hand),
-		cmocka_unit_test(test_plan_decide_prompts_first),
-		cmocka_unit_test(test_plan_decide_spec_keeps_prompts),
-		cmocka_unit_test(test_plan_decide_both),
-		cmocka_unit_test(test_plan_decide_capped),
+		cmocka_unit_test(test_plan_pair_components),
+		cmocka_unit_test(test_plan_decide_pair),
+		cmocka_unit_test(test_plan_seq_chance),
 		cmocka_unit_test(test_plan_decide_unknowns),
 		cmocka_unit_test(test_plan_cells),
 	};

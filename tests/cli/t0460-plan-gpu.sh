@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
-# t0460-plan-gpu.sh: `tpsdb plan` over a real store imported from the H200 fixtures
-# (tests/data/gpu/gpu-rounds.jsonl, gpu-aa10.jsonl) agrees with an independent
-# computation over the store's own export (Python, mpmath for the t quantile): the
-# variance parts after each (prompt, rep) slot's level, the instance and request
-# costs from start/end and wall_ms, Kalibera and Jones' m*, the prompts-first design,
-# the rounds for the target and the server time, for the plan and the default, in
-# three selections (--ours/--vs over two batches, --batch, --engine with --tag and
-# --mde 1). Text and markdown print the same figures as JSON.
+# t0460-plan-gpu.sh: `tpsdb plan` over real stores imported from the GPU fixtures
+# agrees with an independent computation over the store's own export (Python): the
+# matched rounds (ours and vs of one batch's round), their log ratio d's sd, the
+# within-instance part after each (prompt, rep) slot's level, the difference part
+# SD_BD^2 = max(0, var(d) - 2 SD_W^2 mean(1/m)), the costs, and designs that keep
+# every prompt with a round sd of SD_BD^2 + 2 SD_W^2 / m. On the H100 versions
+# fixture (tests/data/gpu/gpu-versions.jsonl) the round sd plan predicts for the
+# design the rounds had is within 15% of the sd d shows, per metric: in sample
+# (the same rounds fit and test it), so this checks the decomposition and the
+# pairing, not a forecast. Usage errors, too little data, and no "inf".
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-python3 -c 'import mpmath' 2>/dev/null || skip "python3-mpmath is not installed"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 G=$TPSDB_TEST_DATA/gpu
@@ -20,178 +21,150 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$TPSDB_BIN" --db "$db" import "$G/gpu-rounds.jsonl" "$G/gpu-aa10.jsonl" >/dev/null
 "$TPSDB_BIN" --db "$db" export --out "$tmp/all.jsonl"
-batch=$(python3 -c '
-import json, sys
-for l in open(sys.argv[1]):
-    r = json.loads(l)["run"]
-    if r["tag"] == "gpu-rounds":
-        print(r["batch"]); break' "$tmp/all.jsonl")
-
 "$TPSDB_BIN" --db "$db" plan --ours ours --vs llama.cpp --json >"$tmp/a.json"
-"$TPSDB_BIN" --db "$db" plan --ours ours --vs nograph --batch "$batch" --json >"$tmp/b.json"
-"$TPSDB_BIN" --db "$db" plan --engine ours --tag aa10 --mde 1 --format json >"$tmp/c.json"
-"$TPSDB_BIN" --db "$db" plan --ours ours --vs llama.cpp >"$tmp/a.txt"
-"$TPSDB_BIN" --db "$db" plan --ours ours --vs llama.cpp --format md >"$tmp/a.md"
+"$TPSDB_BIN" --db "$tmp/v.db" import "$G/gpu-versions.jsonl" >/dev/null
+"$TPSDB_BIN" --db "$tmp/v.db" export --out "$tmp/v.jsonl"
+"$TPSDB_BIN" --db "$tmp/v.db" plan --ours new --vs old --tag versions --json >"$tmp/vo.json"
+"$TPSDB_BIN" --db "$tmp/v.db" plan --ours new --vs aa --tag versions --band 1 --power 0.9 \
+	--max-rounds 20 --json >"$tmp/va.json"
 
-python3 - "$tmp" "$batch" <<'PY'
-import datetime, functools, json, math, sys
-import mpmath
+python3 - "$tmp" <<'PY' || fail "plan disagrees with the reference"
+import json, math, sys
 
-d, batch = sys.argv[1], sys.argv[2]
-runs = [json.loads(l) for l in open(f"{d}/all.jsonl")]
+d = sys.argv[1]
+key = {"pp": ("prompt_n", "prompt_ms", "prompt_per_second"),
+       "tg": ("predicted_n", "predicted_ms", "predicted_per_second")}
 
-@functools.lru_cache(maxsize=None)
-def t975(df):
-    # P(T <= t) = 1 - I_{df/(df+t^2)}(df/2, 1/2) / 2 for t > 0; bisection.
-    lo, hi = 0.0, 100.0
-    for _ in range(64):
-        mid = (lo + hi) / 2
-        cdf = 1 - mpmath.betainc(df / 2, 0.5, 0, df / (df + mid * mid), regularized=True) / 2
-        lo, hi = (mid, hi) if cdf < 0.975 else (lo, mid)
-    return lo
+def rate(s, met):
+    n, ms, ps = key[met]
+    if s.get(n) and s.get(ms) and s[n] > 0 and s[ms] > 0:
+        return s[n] / s[ms] * 1000
+    return s[ps]
 
-def ts(s):
-    return datetime.datetime.fromisoformat(s.replace("Z", "+00:00"))
-
-def reference(sides, pick, mde, P0, R0):
-    rs = [r for r in runs if r["run"]["engine"]["label"] in sides and pick(r["run"])]
+def reference(path, sides, pick):
+    runs = [json.loads(l)["run"] | {"samples": json.loads(l)["samples"]} for l in open(path)]
+    rs = [r for r in runs if r["engine"]["label"] in sides and pick(r)]
     out = {}
-    key = {"pp": "prompt_per_second", "tg": "predicted_per_second"}
     for met in ("pp", "tg"):
-        ssw = dfw = ssb = dfb = inv = 0.0
-        k = 0
+        ssw = dfw = 0.0
         for side in sides:
-            inst = [r for r in rs if r["run"]["engine"]["label"] == side]
+            inst = [r for r in rs if r["engine"]["label"] == side]
             slot = {}
             for r in inst:
                 for s in r["samples"]:
-                    assert s["flags"] == 0
-                    slot.setdefault((s["prompt_hash"], s["rep"]), []).append(math.log(s[key[met]]))
+                    slot.setdefault((s["prompt_hash"], s["rep"]), []).append(math.log(rate(s, met)))
             sm = {q: sum(v) / len(v) for q, v in slot.items()}
-            means = []
             for r in inst:
-                y = [math.log(s[key[met]]) - sm[(s["prompt_hash"], s["rep"])] for s in r["samples"]]
+                y = [math.log(rate(s, met)) - sm[(s["prompt_hash"], s["rep"])]
+                     for s in r["samples"]]
                 m = sum(y) / len(y)
                 ssw += sum((v - m) ** 2 for v in y)
                 dfw += len(y) - 1
-                inv += 1 / len(y)
-                means.append(m)
             dfw -= len(slot) - 1
-            g = sum(means) / len(means)
-            ssb += sum((m - g) ** 2 for m in means)
-            dfb += len(means) - 1
-            k += len(means)
-        sw2, sm2 = ssw / dfw, ssb / dfb
-        sb2 = max(0.0, sm2 - sw2 * inv / k)
-        over = sorted((ts(r["run"]["ended_at"]) - ts(r["run"]["started_at"])).total_seconds() * 1000
-                      - sum(s["wall_ms"] for s in r["samples"]) for r in rs)
-        walls = sorted(s["wall_ms"] for r in rs for s in r["samples"])
-        med = lambda v: (v[(len(v) - 1) // 2] + v[len(v) // 2]) / 2
-        ci, cr = med(over), med(walls)
-        mstar = math.sqrt(ci * sw2 / (cr * sb2)) if sb2 > 0 else math.inf
+        sw2 = ssw / dfw
+        lg = lambda r: sum(math.log(rate(s, met)) for s in r["samples"]) / len(r["samples"])
+        by = {(r["batch"], r["round"]): r for r in rs if r["engine"]["label"] == sides[1]}
+        dd, inv = [], []
+        for r in rs:
+            if r["engine"]["label"] != sides[0] or (r["batch"], r["round"]) not in by:
+                continue
+            v = by[(r["batch"], r["round"])]
+            dd.append(lg(r) - lg(v))
+            inv += [1 / len(r["samples"]), 1 / len(v["samples"])]
+        mean = sum(dd) / len(dd)
+        var = sum((x - mean) ** 2 for x in dd) / (len(dd) - 1)
+        im = sum(inv) / len(inv)
+        sbd2 = max(0.0, var - 2 * sw2 * im)
         P = max(len({s["prompt_hash"] for s in r["samples"]}) for r in rs)
-        def split(m):
-            p = min(m, P)
-            return p, -(-m // p)
-        def rounds(m, sb2=sb2, sw2=sw2):
-            var = 2 * (sb2 + sw2 / m)
-            h = math.asinh(mde / 100)
-            n = 2
-            while t975(n - 1) * math.sqrt(var / n) > h:
-                n += 1
-            return n, n * 2 * (ci + m * cr) / 1000
-        assert mstar < 32, mstar
-        fl = max(1, math.floor(mstar))
-        cands = [split(fl), split(fl + 1)]
-        eff = lambda pr: (ci + pr[0] * pr[1] * cr) * (sb2 + sw2 / (pr[0] * pr[1]))
-        best = cands[1] if eff(cands[1]) < eff(cands[0]) else cands[0]
-        n, t = rounds(best[0] * best[1])
-        dn, dt = rounds(P0 * R0)
-        out[met] = dict(sw=100 * math.sqrt(sw2), sb=100 * math.sqrt(sb2), k=k, ci=ci, cr=cr,
-                        mstar=mstar, design=best, rounds=n, time=t, drounds=dn, dtime=dt,
-                        rounds_of=rounds)
-    # One design for both metrics: the least time over every prompts x reps of
-    # <= P prompts and <= 32 requests, each at the rounds of its worse metric; a
-    # tie to more prompts.
-    both = None
-    for p in range(P, 0, -1):
-        for r in range(1, 32 // p + 1):
-            n = max(out[x]["rounds_of"](p * r)[0] for x in out)
-            t = n * 2 * (ci + p * r * cr) / 1000
-            if both is None or t < both[3]:
-                both = (p, r, n, t)
-    out["both"] = both
-    out["both_default"] = max(out[x]["drounds"] for x in ("pp", "tg"))
+        out[met] = dict(n=len(dd), sd=100 * math.sqrt(var), sw=100 * math.sqrt(sw2),
+                        sbd=100 * math.sqrt(sbd2), fit=100 * math.sqrt(sbd2 + 2 * sw2 * im),
+                        im=im, P=P, sbd2=sbd2, sw2=sw2)
     return out
 
-def close(a, b, what, rel=1e-9):
-    assert abs(a - b) <= rel * max(1.0, abs(b)), (what, a, b)
+def close(a, b, what, rel=1e-6):
+    assert abs(a - b) <= rel * max(1e-3, abs(b)), (what, a, b)
 
-def check(name, sides, pick, mde):
+def check(name, path, sides, pick):
     got = json.load(open(f"{d}/{name}.json"))
-    assert got["mde_pct"] == mde and got["sides"] == sides, got
-    P0, R0 = got["default_design"]["prompts"], got["default_design"]["reps"]
-    ref = reference(sides, pick, mde, P0, R0)
+    ref = reference(path, sides, pick)
     rows = {r["metric"]: r for r in got["rows"]}
-    assert len(got["rows"]) == 2 and set(rows) == {"pp", "tg"}, got["rows"]
-    assert len(got["cells"]) == 1, got["cells"]
-    cell, (p, r, n, t) = got["cells"][0], ref.pop("both")
-    assert (cell["plan"]["prompts"], cell["plan"]["reps"], cell["plan"]["rounds"]) == (p, r, n), \
-        (name, cell, (p, r, n, t))
-    close(cell["plan"]["server_s"], t, name + " both", 1e-6)
-    assert cell["default"]["rounds"] == ref.pop("both_default"), (name, cell)
+    assert set(rows) == {"pp", "tg"} and len(got["cells"]) == 1, got
     for met, e in ref.items():
-        r = rows[met]
-        what = f"{name} {met}"
-        assert r["status"] == "ok" and r["reason"] is None, r
-        assert r["model"] == "m7b" and r["n_predict"] == 128, r
-        assert r["instances"] == e["k"], (what, r["instances"], e["k"])
-        close(r["sd_within_pct"], e["sw"], what + " sd_within")
-        close(r["sd_between_pct"], e["sb"], what + " sd_between")
-        close(r["instance_cost_ms"], e["ci"], what + " instance cost", 1e-6)
-        close(r["request_cost_ms"], e["cr"], what + " request cost")
-        close(r["m_star"], e["mstar"], what + " m*", 1e-6)
-        assert (r["plan"]["prompts"], r["plan"]["reps"]) == e["design"], (what, r["plan"], e)
-        assert r["plan"]["rounds"] == e["rounds"], (what, r["plan"], e)
-        close(r["plan"]["server_s"], e["time"], what + " server time", 1e-6)
-        assert r["default"]["rounds"] == e["drounds"], (what, r["default"], e)
-        close(r["default"]["server_s"], e["dtime"], what + " default time", 1e-6)
-        close(r["default_cost_ratio"], e["dtime"] / e["time"], what + " ratio", 1e-6)
-    return rows
+        r, what = rows[met], f"{name} {met}"
+        assert r["status"] == "ok" and r["paired"] and r["rounds_matched"] == e["n"], (what, r)
+        close(r["round_sd_pct"], e["sd"], what + " observed round sd")
+        close(r["sd_within_pct"], e["sw"], what + " within")
+        close(r["sd_round_diff_pct"], e["sbd"], what + " difference part")
+        close(r["round_sd_fit_pct"], e["fit"], what + " fitted round sd")
+        close(r["mean_inv_requests"], e["im"], what + " mean 1/m")
+        ci, cr = r["instance_cost_ms"], r["request_cost_ms"]
+        for k in ("plan", "default"):
+            p = r[k]
+            m = p["prompts"] * p["reps"]
+            close(p["round_sd_pct"], 100 * math.sqrt(e["sbd2"] + 2 * e["sw2"] / m), what + k)
+            if p["rounds"] is None:
+                assert p["server_s"] is None and p["chance"] < got["power"], (what, p)
+            else:
+                assert 3 <= p["rounds"] <= got["max_rounds"], (what, p)
+                assert p["chance"] >= got["power"], (what, p)
+                assert 3 <= p["mean_rounds"] <= p["rounds"], (what, p)
+                close(p["server_s"], p["rounds"] * 2 * (ci + m * cr) / 1000, what + k + " time")
+        # Every prompt, only the reps vary.
+        assert r["plan"]["prompts"] == e["P"] and r["prompts_asked"] == e["P"], (what, r)
+    c = got["cells"][0]["plan"]
+    assert c["prompts"] == ref["pp"]["P"], c
+    if c["rounds"] is not None:
+        assert c["rounds"] >= max(rows[m]["plan"]["rounds"] or 0 for m in rows
+                                  if rows[m]["plan"]["reps"] == c["reps"]), (c, rows)
+    return got, ref
 
-a = check("a", ["ours", "llama.cpp"], lambda r: True, 2)
-check("b", ["ours", "nograph"], lambda r: r["batch"] == batch, 2)
-c = check("c", ["ours"], lambda r: r["tag"] == "aa10", 1)
-assert a["tg"]["instances_ours"] == 13 and a["tg"]["instances_vs"] == 13, a["tg"]
-assert c["tg"]["instances_engine"] == 10 and "instances_vs" not in c["tg"], c["tg"]
-# A tighter target needs more rounds of the same kind of design.
-assert c["tg"]["plan"]["rounds"] > 4, c["tg"]
+check("a", f"{d}/all.jsonl", ["ours", "llama.cpp"], lambda r: True)
+for name, vs in (("vo", "old"), ("va", "aa")):
+    got, ref = check(name, f"{d}/v.jsonl", ["new", vs], lambda r: r["tag"] == "versions")
+    # In sample: the prediction for the design the rounds had against their d.
+    for r in got["rows"]:
+        obs = ref[r["metric"]]["sd"]
+        assert abs(r["round_sd_fit_pct"] - obs) <= 0.15 * obs, (name, r["metric"], r, obs)
+va = json.load(open(f"{d}/va.json"))
+assert va["band_pct"] == 1 and va["power"] == 0.9 and va["max_rounds"] == 20, va
+PY
 
-# The text and markdown tables carry the JSON's figures.
-txt, md = open(f"{d}/a.txt").read(), open(f"{d}/a.md").read()
-for met, r in a.items():
-    line = next(l for l in txt.splitlines() if l.split()[:2] == ["m7b", met])
-    f = line.split()
-    assert f[4] == "%.2f" % r["sd_within_pct"] and f[5] == "%.2f" % r["sd_between_pct"], line
-    assert f[9] == "%dx%d" % (r["plan"]["prompts"], r["plan"]["reps"]), line
-    assert f[10] == str(r["plan"]["rounds"]) and f[11] == "%.1f" % r["plan"]["server_s"], line
-    assert f[12] == str(r["default"]["rounds"]), line
-    row = next(l for l in md.splitlines() if l.startswith("| m7b") and f"| {met} " in l)
-    cells = [x.strip() for x in row.strip("|").split("|")]
-    assert cells[2:] == f[2:], (cells, f)
-assert "Kalibera and Jones" in txt and "prompts first" in txt, txt
+# The text, markdown and CSV carry one table; an absent number is "-" in text and
+# empty in CSV; "inf" is never printed. --max-rounds 3 leaves designs out of reach.
+"$TPSDB_BIN" --db "$tmp/v.db" plan --ours new --vs old --tag versions --max-rounds 3 \
+	>"$tmp/t.txt" || fail "plan text"
+"$TPSDB_BIN" --db "$tmp/v.db" plan --ours new --vs old --tag versions --max-rounds 3 \
+	--format md >"$tmp/t.md" || fail "plan md"
+"$TPSDB_BIN" --db "$tmp/v.db" plan --ours new --vs old --tag versions --max-rounds 3 \
+	--format csv >"$tmp/t.csv" || fail "plan csv"
+! grep -qi 'inf\b\|nan' "$tmp/t.txt" "$tmp/t.md" "$tmp/t.csv" || fail "inf or nan printed"
+grep -q '>3' "$tmp/t.txt" || fail "out of reach is not >3: $(cat "$tmp/t.txt")"
+python3 - "$tmp/t.txt" "$tmp/t.csv" <<'PY' || fail "plan: the csv is not the text's table"
+import csv, re, sys
+head = next(re.split(r"\s{2,}", l.strip()) for l in open(sys.argv[1]) if l.startswith("CELL "))
+rows = list(csv.reader(open(sys.argv[2], newline="")))
+assert rows[0] == head, (rows[0], head)
+assert len(rows) == 3 and all(len(r) == len(head) for r in rows), rows
+assert "-" not in [c for r in rows[1:] for c in r], rows
+assert any(c == "" for r in rows[1:] for c in r), rows
 PY
 
 # Too little data is said, not guessed: one round of the A/A pair is one instance a
-# side; runs without a complete status have no instance cost.
+# side; runs without a complete status have no instance cost; rounds that do not
+# match fall back to the between-instance part and say so.
 python3 - "$G/gpu-aa10.jsonl" "$tmp" <<'PY'
 import json, sys
 src, d = sys.argv[1], sys.argv[2]
-with open(f"{d}/one.jsonl", "w") as one, open(f"{d}/nocost.jsonl", "w") as nc:
+with open(f"{d}/one.jsonl", "w") as one, open(f"{d}/nocost.jsonl", "w") as nc, \
+     open(f"{d}/apart.jsonl", "w") as ap:
     for line in open(src):
         x = json.loads(line)
         if x["run"]["round"] == 1:
             one.write(line)
+        y = json.loads(line)
+        if y["run"]["engine"]["label"] == "llama.cpp":
+            y["run"]["round"] += 100
+        ap.write(json.dumps(y) + "\n")
         if x["run"]["round"] <= 3:
             x["run"]["status"] = "interrupted"
             nc.write(json.dumps(x) + "\n")
@@ -203,6 +176,11 @@ grep -q "m7b tg: too little data: 'ours' has 1 instance with usable tg values" "
 "$TPSDB_BIN" --db "$tmp/one.db" plan --ours ours --vs llama.cpp --json >"$tmp/one.json"
 "$TPSDB_BIN" --db "$tmp/nc.db" import "$tmp/nocost.jsonl" >/dev/null
 "$TPSDB_BIN" --db "$tmp/nc.db" plan --engine llama.cpp --json >"$tmp/nc.json"
+"$TPSDB_BIN" --db "$tmp/ap.db" import "$tmp/apart.jsonl" >/dev/null
+"$TPSDB_BIN" --db "$tmp/ap.db" plan --ours ours --vs llama.cpp --json >"$tmp/ap.json"
+"$TPSDB_BIN" --db "$tmp/ap.db" plan --ours ours --vs llama.cpp >"$tmp/ap.txt"
+grep -q "matched round.*between-instance\|matched rounds\? (instances of both" "$tmp/ap.txt" ||
+	fail "unmatched rounds are not said: $(cat "$tmp/ap.txt")"
 python3 - "$tmp" <<'PY'
 import json, sys
 d = sys.argv[1]
@@ -215,32 +193,26 @@ for r in json.load(open(f"{d}/nc.json"))["rows"]:
     assert r["instance_cost_ms"] is None and r["cost_instances"] == 0, r
     assert r["sd_within_pct"] > 0 and r["instances"] == 3, r
     assert r["reason"].startswith("cost unknown"), r
+for r in json.load(open(f"{d}/ap.json"))["rows"]:
+    assert r["status"] == "too-few-rounds" and r["rounds_matched"] == 0, r
+    assert not r["paired"] and r["plan"] is not None and r["round_sd_pct"] is None, r
 PY
 
 # Conventions: --help on stdout, usage errors exit 2 before the store is opened, a
 # selection with no cell one error line and exit 3.
 "$TPSDB_BIN" --db "$db" plan --help >"$tmp/h" 2>"$tmp/e"
 head -n 1 "$tmp/h" | grep -q '^usage: tpsdb plan' && grep -q '^Exit codes:' "$tmp/h" &&
-	test ! -s "$tmp/e" || fail "plan --help"
-for args in "--ours ours" "--engine ours --vs x" "--engine ours --mde 0" "--engine ours --mde x" \
-	"--engine ours extra" "--engine ours --format html"; do
+	grep -q -- '--power' "$tmp/h" && test ! -s "$tmp/e" || fail "plan --help"
+for args in "--ours ours" "--engine ours --vs x" "--engine ours --band 0" "--engine ours --band x" \
+	"--engine ours --mde 0" "--engine ours --power 0" "--engine ours --power 1" \
+	"--engine ours --power x" "--engine ours --max-rounds 1" "--engine ours --max-rounds 101" \
+	"--engine ours --max-rounds 2.5" "--engine ours extra" "--engine ours --format html"; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$TPSDB_BIN" --db "$tmp/none.db" plan $args >"$tmp/o" 2>"$tmp/e" || rc=$?
 	[ "$rc" = 2 ] && grep -q '^tpsdb: error: ' "$tmp/e" || fail "plan $args: exit $rc"
 done
 test ! -e "$tmp/none.db" || fail "a usage error created the store"
-
-# --format csv: the table of cells and metrics alone, the text's columns.
-"$TPSDB_BIN" --db "$db" plan --engine ours >"$tmp/text" 2>"$tmp/e" || fail "plan text"
-"$TPSDB_BIN" --db "$db" plan --engine ours --format csv >"$tmp/csv" 2>"$tmp/e" || fail "plan csv"
-python3 - "$tmp/text" "$tmp/csv" <<'PY' || fail "plan: the csv is not the text's table"
-import csv, re, sys
-head = next(re.split(r"\s{2,}", l.strip()) for l in open(sys.argv[1]) if l.startswith("CELL "))
-rows = list(csv.reader(open(sys.argv[2], newline="")))
-assert rows[0] == head, (rows[0], head)
-assert len(rows) > 1 and all(len(r) == len(head) for r in rows), rows
-PY
 rc=0
 "$TPSDB_BIN" --db "$db" plan --engine ours --model nope >"$tmp/o" 2>"$tmp/e" || rc=$?
 [ "$rc" = 3 ] && [ "$(wc -l <"$tmp/e")" = 1 ] &&
