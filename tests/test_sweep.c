@@ -74,14 +74,33 @@ static void test_sweep_analyze(void **state)
 	check_near(r.points[3].acceptance, 0.5, 0, "acceptance 3");
 	check_near(r.points[4].tokens_per_cycle, 1000.0 / 300, 1e-15, "tpc 4");
 	check_near(r.points[4].ms_per_cycle, 10600.0 / 300, 1e-12, "ms 4");
-	/* 100 -> 85 is -15%; 85 -> 84 is -1.2%, inside 5%. */
-	assert_int_equal(r.n_violations, 1);
+	/* One run a rung: each step is judged against the default decode scatter
+	 * (ESTIMATE_SCATTER_TG_PCT, taken as known: the normal 90% interval of the
+	 * log ratio is +-1.645 * 0.08). 100 -> 85 is -15%, whose interval
+	 * [-25.5%, -3.0%] reaches inside -5%: an undecided dip, not a decided
+	 * violation. 85 -> 84 is -1.2%, inside 5%, but its interval reaches -13.4%:
+	 * an undecided dip too. The shape is undecided, never monotone. */
+	assert_int_equal(r.n_violations, 2);
+	assert_int_equal(r.n_decided, 0);
+	assert_int_equal(r.shape, SWEEP_SHAPE_UNDECIDED);
+	assert_string_equal(sweep_shape_name(r.shape), "undecided");
 	assert_int_equal(r.violations[0].from, 2);
 	assert_int_equal(r.violations[0].to, 3);
 	assert_int_equal(r.violations[0].from_n_max, 2);
 	assert_int_equal(r.violations[0].to_n_max, 3);
-	check_near(r.violations[0].change_pct, -15, 1e-12, "drop");
+	check_near(r.violations[0].change_pct, -15, 1e-9, "drop");
 	check_near(r.violations[0].ref_change_pct, NA, 0, "no ref");
+	assert_false(r.violations[0].decided);
+	check_near(r.violations[0].ci_lo_pct, (exp(log(0.85) - 1.6448536269514722 * 0.08) - 1) * 100,
+		   1e-4, "drop: the default scatter's lower end");
+	check_near(r.violations[0].ci_hi_pct, (exp(log(0.85) + 1.6448536269514722 * 0.08) - 1) * 100,
+		   1e-4, "drop: its upper end");
+	assert_true(r.violations[0].ci_hi_pct > -5);
+	assert_int_equal(r.violations[1].from_n_max, 3);
+	assert_int_equal(r.violations[1].to_n_max, 4);
+	check_near(r.violations[1].change_pct, (84.0 / 85 - 1) * 100, 1e-9, "dip");
+	assert_false(r.violations[1].decided);
+	assert_true(r.violations[1].ci_lo_pct < -5);
 	/* 0.5 -> 0.58333 is +16.7%; the 2/3 -> 0.6111 -> 0.5 steps fall as they should. */
 	assert_int_equal(r.n_anomalies, 1);
 	assert_int_equal(r.anomalies[0].from_n_max, 3);
@@ -92,11 +111,40 @@ static void test_sweep_analyze(void **state)
 	sweep_report_release(&r);
 	sweep_report_release(NULL);
 
-	/* A 20% tolerance forgives the 15% drop and the 16.7% rise. */
+	/* A 20% tolerance forgives the 16.7% rise and the 1.2% dip; the 15% drop's
+	 * interval still reaches past -20% (-25.5%): undecided. 30% forgives all:
+	 * monotone. */
 	assert_int_equal(sweep_analyze(ours, 5, 20, &r), 0);
-	assert_int_equal(r.n_violations, 0);
+	assert_int_equal(r.n_violations, 1);
+	assert_int_equal(r.violations[0].to_n_max, 3);
+	assert_int_equal(r.n_decided, 0);
+	assert_int_equal(r.shape, SWEEP_SHAPE_UNDECIDED);
 	assert_int_equal(r.n_anomalies, 0);
 	sweep_report_release(&r);
+	assert_int_equal(sweep_analyze(ours, 5, 30, &r), 0);
+	assert_int_equal(r.n_violations, 0);
+	assert_int_equal(r.n_anomalies, 0);
+	assert_int_equal(r.shape, SWEEP_MONOTONE);
+	assert_string_equal(sweep_shape_name(r.shape), "monotone");
+	sweep_report_release(&r);
+
+	/* A fall far beyond the default scatter decides with one run a rung:
+	 * 100 -> 70 is -30%, its interval [-38%, -20.2%] lies below -5%. */
+	{
+		struct sweep_rung deep[5];
+
+		memcpy(deep, ours, sizeof(deep));
+		deep[3].tg = 70;
+		assert_int_equal(sweep_analyze(deep, 5, SWEEP_TOLERANCE_PCT, &r), 0);
+		assert_int_equal(r.n_violations, 1); /* 70 -> 84 rises */
+		assert_int_equal(r.n_decided, 1);
+		assert_true(r.violations[0].decided);
+		assert_int_equal(r.violations[0].to_n_max, 3);
+		assert_true(r.violations[0].ci_hi_pct < -5);
+		assert_int_equal(r.shape, SWEEP_NOT_MONOTONE);
+		assert_string_equal(sweep_shape_name(r.shape), "not-monotone");
+		sweep_report_release(&r);
+	}
 }
 
 static void test_sweep_small_and_degenerate(void **state)
@@ -692,8 +740,10 @@ static void test_sweep_dip_decided(void **state)
 		sweep_report_release(&rep);
 	}
 
-	/* One run a side: no interval, so a fall past the tolerance is listed as
-	 * an undecided dip, never a decided violation. */
+	/* One run a side: the interval is the default decode scatter's
+	 * (ESTIMATE_SCATTER_TG_PCT, the normal quantile), so a 10% fall past the
+	 * tolerance is an undecided dip ([-21.1%, +2.7%]), never a decided
+	 * violation; only a fall far beyond that scatter (-25%) decides. */
 	pooled_rung(&r[0], 2, wide_a, NULL, NULL, 3);
 	pooled_rung(&r[1], 3, wide_b, NULL, NULL, 1);
 	r[0].n_runs = r[1].n_runs = 0;
@@ -702,8 +752,22 @@ static void test_sweep_dip_decided(void **state)
 	assert_int_equal(sweep_analyze(r, 2, 5, &rep), 0);
 	assert_int_equal(rep.n_violations, 1);
 	assert_int_equal(rep.n_decided, 0);
+	assert_int_equal(rep.shape, SWEEP_SHAPE_UNDECIDED);
 	assert_false(rep.violations[0].decided);
-	check_near(rep.violations[0].ci_lo_pct, NA, 0, "no interval");
+	check_near(rep.violations[0].ci_lo_pct, (exp(log(0.9) - 1.6448536269514722 * 0.08) - 1) * 100,
+		   1e-4, "one run: the default scatter's interval");
+	check_near(rep.violations[0].ci_hi_pct, (exp(log(0.9) + 1.6448536269514722 * 0.08) - 1) * 100,
+		   1e-4, "its upper end");
+	check_near(rep.violations[0].mde_pct, 0.9 * sinh(1.6448536269514722 * 0.08) * 100, 1e-4,
+		   "one run: the default scatter's mde");
+	sweep_report_release(&rep);
+	r[1].tg = 75;
+	assert_int_equal(sweep_analyze(r, 2, 5, &rep), 0);
+	assert_int_equal(rep.n_violations, 1);
+	assert_int_equal(rep.n_decided, 1);
+	assert_true(rep.violations[0].decided);
+	assert_true(rep.violations[0].ci_hi_pct < -5);
+	assert_int_equal(rep.shape, SWEEP_NOT_MONOTONE);
 	sweep_report_release(&rep);
 }
 
@@ -744,26 +808,30 @@ static void test_sweep_gap_undecided(void **state)
 	assert_non_null(strstr(msg, "ours decodes 8.0% faster than llama.cpp at n_max=2"));
 }
 
-/* The main job's case: ours 3 runs near 200 tok/s, the reference 3 runs of which one
- * (260) is an outlier the estimate leaves out. The sums over every instance put the
- * two at par (-0.7%, and 1.8% cheaper cycles), the estimate puts ours ahead: the
+/* The main job's case: ours 4 runs near 200 tok/s, the reference 4 runs of which one
+ * (320) is an outlier the estimate leaves out (a clear majority: 1 of 4). The sums
+ * over every instance put the two at par (+0.8%), the estimate puts ours ahead: the
  * sentence gives the estimate's figure, says the outlier was left out, and names
- * no cause from sums that do not explain it. */
+ * no cause from sums that do not explain it. With three runs a side (one of three
+ * far off) no majority is clear: nothing is left out and the gap decides nothing
+ * (instances-disagree). */
 static void test_sweep_gap_outlier_not_explained(void **state)
 {
-	static const double o_tg[3] = { 201, 199, 198.8 }, r_tg[3] = { 170, 263.8, 168 };
-	static const double acc[3] = { 0.995, 0.995, 0.995 };
-	static const int64_t rounds[3] = { 1, 2, 3 };
+	static const double o_tg[4] = { 201, 199, 198.8, 200.2 }, r_tg[4] = { 170, 320, 168, 169 };
+	static const double r3_tg[3] = { 170, 263.8, 168 };
+	static const double acc[4] = { 0.995, 0.995, 0.995, 0.995 };
+	static const int64_t rounds[4] = { 1, 2, 3, 4 };
 	struct sweep_rung o, r;
 	struct sweep_gap g;
 	char msg[512];
 
 	(void)state;
-	pooled_rung(&o, 2, o_tg, acc, rounds, 3);
-	pooled_rung(&r, 2, r_tg, acc, rounds, 3);
+	pooled_rung(&o, 2, o_tg, acc, rounds, 4);
+	pooled_rung(&r, 2, r_tg, acc, rounds, 4);
 	assert_int_equal(sweep_gap(&o, &r, &g), 0);
 	sweep_gap_decide(&o, &r, &g);
 	assert_int_equal(g.outliers, 1);
+	assert_int_equal(g.reason, ESTIMATE_REASON_NONE);
 	assert_true(g.tg_pct > 10);
 	assert_true(g.sums_pct < 2 && g.sums_pct > -10);
 	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", msg, sizeof(msg)), 0);
@@ -772,19 +840,32 @@ static void test_sweep_gap_outlier_not_explained(void **state)
 	assert_null(strstr(msg, "drafter"));
 	assert_null(strstr(msg, "cheaper"));
 	assert_null(strstr(msg, "acceptance is"));
+
+	/* Three a side, one of the reference's far off: no clear majority. */
+	pooled_rung(&o, 2, o_tg, acc, rounds, 3);
+	pooled_rung(&r, 2, r3_tg, acc, rounds, 3);
+	assert_int_equal(sweep_gap(&o, &r, &g), 0);
+	sweep_gap_decide(&o, &r, &g);
+	assert_int_equal(g.outliers, 0);
+	assert_false(g.decided);
+	assert_int_equal(sweep_text_gap(&g, "ours", "llama.cpp", msg, sizeof(msg)), 0);
+	assert_null(strstr(msg, "faster"));
+	assert_null(strstr(msg, "left out"));
 }
 
 /* The main job's case through series_assemble(): the reference's 263.8 tok/s
- * instance is screened out of its rung, so the rung's speed, its sums and the
- * gap's parts cover the same two instances as the gap's estimate. The table's tg
- * then sits beside the gap it explains (170 and 168, not a pooled 195), and the
- * cause is named from the kept instances, with the outlier said. */
+ * instance, one of four, is screened out of its rung, so the rung's speed, its
+ * sums and the gap's parts cover the same three instances as the gap's estimate.
+ * The table's tg then sits beside the gap it explains (170, 168 and 169, not a
+ * pooled 189), and the cause is named from the kept instances, with the outlier
+ * said. With three runs a side the screen has no clear majority: it leaves
+ * nothing out and the gap decides nothing (instances-disagree). */
 static void test_series_screens_outlier(void **state)
 {
-	static const double o_tg[3][1] = { { 201 }, { 199 }, { 198.8 } };
-	static const double r_tg[3][1] = { { 170 }, { 263.8 }, { 168 } };
-	static const char *const uuids[3] = { "r1aaaaaa", "r2bbbbbb", "r3cccccc" };
-	struct run runs[6];
+	static const double o_tg[4][1] = { { 201 }, { 199 }, { 198.8 }, { 200.2 } };
+	static const double r_tg[4][1] = { { 170 }, { 263.8 }, { 168 }, { 169 } };
+	static const char *const uuids[4] = { "r1aaaaaa", "r2bbbbbb", "r3cccccc", "r4dddddd" };
+	struct run runs[8];
 	struct pool *pools;
 	struct series_set set;
 	struct series_verdict vd;
@@ -795,31 +876,31 @@ static void test_series_screens_outlier(void **state)
 	size_t i, np;
 
 	(void)state;
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 4; i++) {
 		/* equal acceptance, so only the cycle cost parts them */
 		run_of(&runs[i], "ours", "ours", "draft", 2, o_tg[i], 1, 1.5);
-		run_of(&runs[3 + i], "llama.cpp", "upstream", "draft", 2, r_tg[i], 1, 1.5);
-		runs[i].round = runs[3 + i].round = (int64_t)i + 1;
-		snprintf(runs[3 + i].uuid, sizeof(runs[3 + i].uuid), "%s", uuids[i]);
+		run_of(&runs[4 + i], "llama.cpp", "upstream", "draft", 2, r_tg[i], 1, 1.5);
+		runs[i].round = runs[4 + i].round = (int64_t)i + 1;
+		snprintf(runs[4 + i].uuid, sizeof(runs[4 + i].uuid), "%s", uuids[i]);
 	}
-	pool_runs(runs, 6, &pools, &np);
+	pool_runs(runs, 8, &pools, &np);
 	assert_int_equal(series_assemble(pools, np, SWEEP_TOLERANCE_PCT, &set), 0);
 	assert_int_equal(set.n, 2);
 	ref = !strcmp(set.v[0].engine, "llama.cpp") ? &set.v[0] : &set.v[1];
 	ours = ref == &set.v[0] ? &set.v[1] : &set.v[0];
 	rr = &ref->rungs[0];
 	orr = &ours->rungs[0];
-	assert_int_equal(rr->n_runs, 2);
+	assert_int_equal(rr->n_runs, 3);
 	assert_int_equal(rr->n_screened, 1);
 	assert_string_equal(rr->screened_out[0].run_uuid, "r2bbbbbb");
 	check_near(rr->screened_out[0].tg, 263.8, 1e-9, "the outlier's speed");
-	check_near(exp(rr->screen_median), 170, 1e-9, "the median it was measured from");
-	check_near(rr->rung.tg, sqrt(170.0 * 168), 1e-9, "the kept instances' speed");
-	assert_int_equal(rr->rung.predicted_n, 2000);
-	assert_int_equal(rr->n_values, 2);
-	assert_int_equal(rr->point.instances, 2);
-	assert_true(rr->point.tg_ci_hi < 200); /* the interval of the kept two */
-	assert_int_equal(orr->n_runs, 3);
+	check_near(exp(rr->screen_median), sqrt(169.0 * 170), 1e-9, "the median it was measured from");
+	check_near(rr->rung.tg, cbrt(170.0 * 168 * 169), 1e-9, "the kept instances' speed");
+	assert_int_equal(rr->rung.predicted_n, 3000);
+	assert_int_equal(rr->n_values, 3);
+	assert_int_equal(rr->point.instances, 3);
+	assert_true(rr->point.tg_ci_hi < 200); /* the interval of the kept three */
+	assert_int_equal(orr->n_runs, 4);
 	assert_int_equal(orr->n_screened, 0);
 
 	assert_int_equal(series_decide(&view, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
@@ -857,7 +938,35 @@ static void test_series_screens_outlier(void **state)
 	series_verdict_release(&vd);
 	series_set_release(&set);
 	pools_free(pools, np);
-	runs_release(runs, 6);
+
+	/* Three runs a side (the fourth round of each left off): 263.8 against 170
+	 * and 168 is one of three, no clear majority. Nothing is screened out, and
+	 * the gap decides nothing. */
+	{
+		struct run *three[6] = { &runs[0], &runs[1], &runs[2], &runs[4], &runs[5], &runs[6] };
+		struct run sub[6];
+
+		for (i = 0; i < 6; i++)
+			sub[i] = *three[i];
+		pool_runs(sub, 6, &pools, &np);
+		assert_int_equal(series_assemble(pools, np, SWEEP_TOLERANCE_PCT, &set), 0);
+		ref = !strcmp(set.v[0].engine, "llama.cpp") ? &set.v[0] : &set.v[1];
+		rr = &ref->rungs[0];
+		assert_int_equal(rr->n_runs, 3);
+		assert_int_equal(rr->n_screened, 0);
+		view.ref = NULL;
+		assert_int_equal(series_decide(&view, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
+		assert_int_equal(vd.n_gaps, 1);
+		assert_int_equal(vd.gaps[0].gap.reason, ESTIMATE_REASON_DISAGREE);
+		assert_int_equal(vd.gaps[0].gap.outliers, 0);
+		assert_false(vd.gaps[0].gap.decided);
+		assert_int_equal(sweep_text_gap(&vd.gaps[0].gap, "ours", "llama.cpp", msg, sizeof(msg)), 0);
+		assert_null(strstr(msg, "faster"));
+		series_verdict_release(&vd);
+		series_set_release(&set);
+		pools_free(pools, np);
+	}
+	runs_release(runs, 8);
 }
 
 /* A gap is compare's estimate of the cell, exactly: three rounds of one
@@ -1046,12 +1155,26 @@ static void test_series_gap_floor(void **state)
 	estimate_release(&reg);
 	estimate_release(&e);
 
-	/* No floor: one instance a side shows a point and decides nothing. */
+	/* No floor: one instance a side is judged against the default decode
+	 * scatter (ESTIMATE_SCATTER_TG_PCT), which an 11% gap does not clear: an
+	 * interval (the estimate's, bound default) that decides nothing. */
 	runs[0].floor_pct[RUN_TG] = NAN;
 	assert_int_equal(series_gap(ours, ref, 2, &g), 0);
-	assert_int_equal(g.reason, ESTIMATE_REASON_ONE_INSTANCE);
+	p.band_pct = SWEEP_EQUAL_PCT;
+	assert_int_equal(pool_estimate(ours->rungs[0].pool, ref->rungs[0].pool, RUN_TG, &p, &e,
+				       NULL, NULL), 0);
+	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
+	assert_int_equal(e.v.bound, VERDICT_BOUND_DEFAULT);
+	check_near(e.v.scatter_pct, ESTIMATE_SCATTER_TG_PCT, 0, "the default scatter");
+	assert_int_equal(g.reason, ESTIMATE_REASON_NONE);
 	assert_false(g.decided);
-	check_near(g.ci_lo_pct, NA, 0, "no interval without a floor");
+	check_near(g.tg_pct, e.v.delta_pct, 1e-12, "the figure");
+	check_near(g.ci_lo_pct, e.v.ci_lo_pct, 1e-12, "the default scatter's interval");
+	check_near(g.ci_hi_pct, e.v.ci_hi_pct, 1e-12, "its upper end");
+	check_near(g.mde_pct, e.v.mde_pct, 1e-12, "its mde");
+	assert_true(g.ci_lo_pct < SWEEP_EQUAL_PCT && g.ci_hi_pct > 20);
+	assert_true(g.mde_pct > 13);
+	estimate_release(&e);
 	series_set_release(&set);
 	pools_free(pools, np);
 	runs_release(runs, 2);
