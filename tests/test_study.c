@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analyze/estimate.h"
 #include "analyze/parity.h"
 #include "analyze/study.h"
 #include "run_fixture.h"
@@ -89,7 +90,12 @@ static void input_init(struct study_input *in)
  *
  * Derived by hand from estimate_cell(): one run a side and no stored floor is
  * its one-instance case, the ratio of the geometric means over the keys both
- * runs hold, undecided (nothing decides a single A/B instance without a floor).
+ * runs hold, its requests' error widened in quadrature by the default instance
+ * scatter (ESTIMATE_SCATTER_PP_PCT 15%, ESTIMATE_SCATTER_TG_PCT 8%, bound
+ * default): only a difference far beyond it decides. ours' tg -64.6% and zz's
+ * -37.5% (pp and tg) do, slower; ours' pp -61.3%, whose two keys part by a
+ * factor of 3.9 (300 / 400 against 100 / 500), has an interval reaching +18%:
+ * undecided.
  * ours holds prompts 1..3, up 1..2: ours pp sqrt(300 * 100), tg sqrt(10 * 30),
  * up pp sqrt(400 * 500), tg sqrt(40 * 60), which the reference's cell takes from
  * the first comparison (ours'); zz holds prompt 1 only: 250 and 25 against up's
@@ -124,8 +130,14 @@ static void test_study_base_cells(void **state)
 	/* Was: no verdict, no estimate. */
 	assert_true(s.base[0].cells[0].vpp.has && s.base[0].cells[0].vtg.has);
 	assert_int_equal(s.base[0].cells[0].vpp.v.kind, VERDICT_UNDECIDED);
-	assert_int_equal(s.base[0].cells[0].vtg.v.kind, VERDICT_UNDECIDED);
-	assert_int_equal(s.base[0].cells[1].vtg.v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(s.base[0].cells[0].vtg.v.kind, VERDICT_SLOWER);
+	assert_int_equal(s.base[0].cells[1].vpp.v.kind, VERDICT_SLOWER);
+	assert_int_equal(s.base[0].cells[1].vtg.v.kind, VERDICT_SLOWER);
+	assert_int_equal(s.base[0].cells[0].vpp.v.bound, VERDICT_BOUND_DEFAULT);
+	assert_int_equal(s.base[0].cells[0].vtg.v.bound, VERDICT_BOUND_DEFAULT);
+	NEAR(s.base[0].cells[0].vpp.v.scatter_pct, ESTIMATE_SCATTER_PP_PCT);
+	NEAR(s.base[0].cells[1].vtg.v.scatter_pct, ESTIMATE_SCATTER_TG_PCT);
+	assert_true(s.base[0].cells[0].vpp.v.ci_hi_pct > 0);
 	NEAR(s.base[0].cells[0].vtg.v.delta_pct, (sqrt(300.0 / 2400) - 1) * 100);
 	NEAR(s.base[0].cells[1].vpp.v.delta_pct, (250.0 / 400 - 1) * 100);
 	assert_true(s.base[0].cells[0].est_pp && s.base[0].cells[0].est_tg);
@@ -174,8 +186,9 @@ static void test_study_base_cells(void **state)
  *
  * Derived by hand as test_study_base_cells derives its numbers (one run a side,
  * no floor: the ratio of the geometric means over the keys both runs hold,
- * undecided). ours vs zz: prompt 1 only, ours 300 / 10 against zz 250 / 25:
- * pp +20%, tg -60%. ours vs up: prompts 1 and 2, ours sqrt(300 * 100) /
+ * judged against the default instance scatter). ours vs zz: prompt 1 only, ours
+ * 300 / 10 against zz 250 / 25: pp +20%, within the default pp scatter's reach
+ * (undecided), tg -60%, far beyond the default tg scatter (slower). ours vs up: prompts 1 and 2, ours sqrt(300 * 100) /
  * sqrt(10 * 30) against up sqrt(400 * 500) / sqrt(40 * 60). ours' own cell takes
  * its centre from its first comparison with a verdict, zz's column: 300 and 10. */
 static void test_study_ours_cells(void **state)
@@ -205,13 +218,16 @@ static void test_study_ours_cells(void **state)
 	NEAR(c[1].vpp.v.delta_pct, (300.0 / 250 - 1) * 100);
 	NEAR(c[1].vtg.v.delta_pct, (10.0 / 25 - 1) * 100);
 	assert_int_equal(c[1].vpp.v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(c[1].vtg.v.kind, VERDICT_SLOWER);
+	assert_int_equal(c[1].vpp.v.bound, VERDICT_BOUND_DEFAULT);
 	NEAR(c[1].pp, 250);
 	NEAR(c[1].tg, 25);
 	/* up, an engine like any other: ours' verdicts against it. */
 	assert_true(c[2].vpp.has && c[2].vtg.has);
 	NEAR(c[2].vpp.v.delta_pct, (sqrt(300.0 * 100 / (400.0 * 500)) - 1) * 100);
 	NEAR(c[2].vtg.v.delta_pct, (sqrt(300.0 / 2400) - 1) * 100);
-	assert_int_equal(c[2].vtg.v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(c[2].vpp.v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(c[2].vtg.v.kind, VERDICT_SLOWER);
 	NEAR(c[2].pp, sqrt(400.0 * 500));
 	NEAR(c[2].tg, sqrt(40.0 * 60));
 	assert_false(c[1].forced || c[2].forced);
@@ -222,6 +238,8 @@ static void test_study_ours_cells(void **state)
 	assert_int_equal(s.answers[4].n, 1);
 	assert_int_equal(s.answers[5].n, 1);
 	assert_int_equal(s.answers[2].a.undecided, 1);
+	assert_int_equal(s.answers[3].a.undecided, 0);
+	assert_int_equal(s.answers[3].a.slower, 1);
 	study_release(&s);
 
 	/* The engines asked for, up first: ours is still the engine of role ours. */
@@ -269,7 +287,8 @@ static void test_study_spoiled(void **state)
 	assert_int_equal(c[1].vtg.v.kind, VERDICT_SPOILED);
 	assert_int_equal(c[1].vtg.v.regression, VERDICT_REG_SPOILED);
 	assert_int_equal(c[1].vtg.v.spoiled, 1);
-	assert_int_equal(c[2].vtg.v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(c[2].vtg.v.kind, VERDICT_SLOWER); /* -64.6%, as unspoiled */
+	assert_int_equal(c[2].vpp.v.kind, VERDICT_UNDECIDED);
 	assert_int_equal(s.answers[3].n, 1);
 	assert_int_equal(s.answers[3].a.spoiled, 1);
 	assert_int_equal(s.answers[3].a.spoiled_env, 1);
