@@ -83,7 +83,7 @@ static cJSON *series_json(const struct series_set *set, const struct series_verd
 		cJSON_AddNullToObject(js, "monotone");
 	else
 		cJSON_AddBoolToObject(js, "monotone", se->report.shape == SWEEP_MONOTONE);
-	cJSON_AddStringToObject(js, "shape", sweep_shape_name(se->report.shape));
+	cJSON_AddStringToObject(js, "monotonicity", sweep_shape_name(se->report.shape));
 	arr = cJSON_AddArrayToObject(js, "violations");
 	for (i = 0; i < se->report.n_violations; i++) {
 		const struct sweep_step *st = &se->report.violations[i];

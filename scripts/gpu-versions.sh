@@ -14,6 +14,15 @@
 #                                  rep, n_predict 128; then one run of new while the
 #                                  busy program computes on the same GPU (a
 #                                  contended run, its own batch)
+#   scripts/gpu-versions.sh seq    issue 27's proof, in a store of its own that
+#                                  survives between calls ($work/seq.sqlite): one
+#                                  earlier batch on the host (fixed, HIST_ROUNDS=4
+#                                  rounds of new, old and aa) when the store has
+#                                  none, then BATCHES (default 1) 'collect
+#                                  --until-decided --max-rounds 10' batches, each
+#                                  with its collect lines (rounds and server
+#                                  seconds per cell) and a plain compare (the
+#                                  newest batch, history pooled) in $OUT
 #   scripts/gpu-versions.sh spec   a speculative sweep n_max 1, 2, 3 of both versions
 #                                  from one spec manifest line in tpsdb's terms
 #                                  ('drafter=<the target itself>': acceptance 1.0
@@ -160,6 +169,46 @@ base() {
 	report
 }
 
+# seq_collect <tag> <collect args...>: one batch of new, old and aa into the seq
+# store, its output in $out/collect-<tag>.txt.
+seq_collect() {
+	local tag=$1 rc=0; shift
+	"$tpsdb" --db "$work/seq.sqlite" collect --engine new="$server" --engine old="$old" \
+		--engine aa="$server" --role old=upstream --ours new --model m7b="$work/m7b.gguf" \
+		--prompts "$work/prompts.txt" --reps 1 --n-predict 128 --ban-byte-tokens \
+		--tag "$tag" --quiet --load-timeout 900 --out-dir "$work/logs-$tag" "$@" \
+		>"$out/collect-$tag.txt" 2>"$out/collect-$tag.err" || rc=$?
+	log "collect $tag exit $rc"
+	grep -E '^(decided|open|until-decided):' "$out/collect-$tag.txt" >&2 || true
+}
+
+seq_step() {
+	local i n tag
+	wait_built 300 || exit 1
+	[ -x "$server" ] && [ -x "$old" ] && [ -s "$work/m7b.gguf" ] ||
+		{ log "no build in $work: run 'scripts/gpu-versions.sh build' first"; exit 1; }
+	[ -f "$work/prompts.txt" ] || gpu_prompts "$work/prompts.txt" "# Three of the prompt kinds."
+	cat "$work/m7b.gguf" >/dev/null
+	if [ ! -s "$work/seq.sqlite" ]; then
+		log "the earlier batch: --rounds ${HIST_ROUNDS:-4}"
+		seq_collect hist --rounds "${HIST_ROUNDS:-4}"
+	fi
+	n=$(ls "$work"/seq-done-* 2>/dev/null | wc -l)
+	for i in $(seq $((n + 1)) $((n + ${BATCHES:-1}))); do
+		tag=seq$i
+		log "batch $i: --until-decided --max-rounds 10"
+		seq_collect "$tag" --until-decided --max-rounds 10
+		touch "$work/seq-done-$i"
+		for vs in old aa; do
+			"$tpsdb" --db "$work/seq.sqlite" compare --ours new --vs "$vs" \
+				>"$out/compare-$tag-$vs.txt" 2>&1 || true
+			"$tpsdb" --db "$work/seq.sqlite" compare --ours new --vs "$vs" --json \
+				>"$out/compare-$tag-$vs.json" 2>/dev/null || true
+		done
+	done
+	"$tpsdb" --db "$work/seq.sqlite" export --format jsonl >"$out/seq.jsonl"
+}
+
 spec() {
 	wait_built 300 || exit 1
 	[ -x "$server" ] && [ -x "$old" ] && [ -s "$work/m7b.gguf" ] ||
@@ -188,5 +237,6 @@ case $step in
 build) build ;;
 base) base ;;
 spec) spec ;;
-*) echo "usage: scripts/gpu-versions.sh build|base|spec" >&2; exit 2 ;;
+seq) seq_step ;;
+*) echo "usage: scripts/gpu-versions.sh build|base|spec|seq" >&2; exit 2 ;;
 esac
