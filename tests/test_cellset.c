@@ -778,6 +778,70 @@ static void test_cellset_rounds(void **state)
 #undef NO_ROUND
 }
 
+static int by_engine_then_start(const void *x, const void *y)
+{
+	const struct run *a = x, *b = y;
+	int c = strcmp(a->engine, b->engine);
+
+	return c ? c : strcmp(a->started_at, b->started_at);
+}
+
+/* History: under the newest-batch rule, each pool holds its series' earlier
+ * batches on the face's host (another host's never), and pool_history() reads
+ * the round scatter of each batch both sides hold: b1 (host h, 4 rounds) is
+ * history, b2 (another host) is not, b3 is the pool. A filter that chose the
+ * runs (POOL_ALL) has none. */
+static void test_cellset_history(void **state)
+{
+	static const char *const batch[3] = { "b1", "b2", "b3" };
+	static const int rounds[3] = { 4, 4, 3 };
+	static const double d[4] = { 1.01, 0.99, 1.015, 0.985 };
+	struct cellset set = { tps_xcalloc(22, sizeof(struct run)), 0 };
+	struct estimate_history h;
+	struct pool *p;
+	size_t np;
+	char t[32];
+	int b, r, side;
+
+	(void)state;
+	for (b = 0; b < 3; b++)
+		for (r = 0; r < rounds[b]; r++)
+			for (side = 0; side < 2; side++) {
+				struct run *x = &set.runs[set.n++];
+
+				snprintf(t, sizeof(t), "%s-%d-%d", batch[b], r, side);
+				fx_run(x, t, side ? "vs" : "ours", "m");
+				snprintf(t, sizeof(t), "2026-01-0%dT00:%02d:%02d", b + 1, r, side ^ (r % 2));
+				fx_set(&x->started_at, t);
+				fx_set(&x->batch, batch[b]);
+				fx_set(&x->host, b == 1 ? "other" : "h");
+				x->round = r + 1;
+				around(x, RUN_TG, side ? 100 : 100 * d[r]);
+				around(x, RUN_PP, 1000);
+			}
+	/* The set's order: series by series, oldest first. */
+	qsort(set.runs, set.n, sizeof(*set.runs), by_engine_then_start);
+	cellset_pools(&set, POOL_NEWEST_BATCH, &p, &np);
+	assert_int_equal(np, 2);
+	assert_int_equal(p[0].n, 3);
+	assert_int_equal(p[0].n_hist, 4);
+	for (size_t k = 0; k < p[0].n_hist; k++) {
+		assert_string_equal(p[0].hist[k]->batch, "b1");
+		assert_string_equal(p[0].hist[k]->host, "h");
+	}
+	pool_history(&p[0], &p[1], RUN_TG, &h);
+	assert_int_equal(h.batches, 1);
+	assert_true(fabs(h.df - 3) < 1e-12);
+	assert_true(h.ss > 0);
+	pools_free(p, np);
+	cellset_pools(&set, POOL_ALL, &p, &np);
+	assert_int_equal(p[0].n_hist, 0);
+	pool_history(&p[0], &p[1], RUN_TG, &h);
+	assert_int_equal(h.batches, 0);
+	pools_free(p, np);
+	cellset_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -787,6 +851,7 @@ int main(void)
 		cmocka_unit_test(test_cellset_outliers_far_run),
 		cmocka_unit_test(test_cellset_outliers_no_values),
 		cmocka_unit_test(test_cellset_estimate_floor),
+		cmocka_unit_test(test_cellset_history),
 		cmocka_unit_test(test_cellset_estimate_looks),
 		cmocka_unit_test(test_cellset_estimate_spoiled),
 		cmocka_unit_test(test_cellset_estimate_spoiled_one_instance),
