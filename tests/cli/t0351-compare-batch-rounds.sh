@@ -43,12 +43,28 @@ expect_eq "$(echo "$v1" | cut -d' ' -f5)" \
 	AND batch='$b1' AND round=3")" "batch 1's newest run of A"
 # Without --batch, each side pools the batch of its newest run (the follow-up
 # to a collect is that collect's answer): the rows of --batch b2, number for
-# number.
+# number, but for the interval: batch 1, an earlier batch of the same cell on
+# this host, is history whose round scatter joins batch 2's (whose rounds fall
+# exactly a third alike: no scatter of its own, so the F test cannot find it
+# louder). --batch b2 alone has no history: a zero-width interval.
 "$TPSDB_BIN" --db "$DB" compare --ours A --vs B --metric tg --json >"$T/c.json"
 "$TPSDB_BIN" --db "$DB" compare --ours A --vs B --metric tg --batch "$b2" --json >"$T/c-b2.json"
-cmp -s "$T/c.json" "$T/c-b2.json" || fail "default selection is not the newest batch: $(diff "$T/c.json" "$T/c-b2.json")"
-python3 -c 'import json,sys; (r,) = json.load(open(sys.argv[1]))["rows"]; assert r["rounds"] == 3, r' \
-	"$T/c.json" || fail "default selection: $(cat "$T/c.json")"
+python3 - "$T/c.json" "$T/c-b2.json" <<'PY' || fail "default selection is not the newest batch: $(diff "$T/c.json" "$T/c-b2.json")"
+import json, sys
+(d,) = json.load(open(sys.argv[1]))["rows"]
+(b,) = json.load(open(sys.argv[2]))["rows"]
+hist = {"ci_lo_pct", "ci_hi_pct", "mde_pct", "history", "hist_batches", "hist_df"}
+assert d.keys() == b.keys(), (d.keys(), b.keys())
+for k in d:
+    if k not in hist:
+        assert d[k] == b[k], (k, d[k], b[k])
+assert d["rounds"] == 3, d
+assert (b["history"], b["hist_batches"], b["hist_df"]) == ("none", 0, 0), b
+assert (d["history"], d["hist_batches"], d["hist_df"]) == ("pooled", 1, 2), d
+assert b["mde_pct"] < 1e-9 and d["mde_pct"] > 0.1, (b["mde_pct"], d["mde_pct"])
+assert d["ci_lo_pct"] < d["delta_pct"] < d["ci_hi_pct"], d
+assert d["verdict"] == "slower" and d["regression"] == "yes", d
+PY
 # An unknown batch is an error that names the known ones.
 run_tpsdb compare --ours A --vs B --batch no-such-batch
 expect_eq "$rc" 3 "unknown batch"
