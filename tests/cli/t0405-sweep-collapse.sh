@@ -1,19 +1,29 @@
 #!/usr/bin/env bash
 # t0405: a sweep where ours collapses at n_max=3 (150, 190, 230.7, 156.7 tok/s) while
-# upstream keeps rising (150, 185, 205, 212). With one run a rung nothing is
-# decided: the fall is listed as an undecided dip, the shape names no side and the
-# gap no cause (exit 0). With three instances a rung the 2 -> 3 violation is
+# upstream keeps rising (150, 185, 205, 212). With one run a rung each step and
+# gap is judged against the default decode scatter (ESTIMATE_SCATTER_TG_PCT 8%):
+# the -32% fall is far beyond it, a decided violation (exit 1), and so is the
+# -26% gap at n_max=3, but upstream's +3.4% rise is not decided within the
+# tolerance, so the shape names no side; the small gaps at n_max=1 and 2 (+2.7%,
+# +12.5%) decide nothing. With three instances a rung the 2 -> 3 violation is
 # decided, the shape says ours-side regression, and since both accept the same
 # share of drafts the gap at n_max=3 is explained by per-cycle cost. Exit 1.
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 
 imp_sweep
 tps sweep --json
-expect_rc 0 "one run a rung decides nothing"
-check '.series[0].monotone == true and .series[0].violations[0].decided == false' "an undecided dip"
-check '.series[0].shape[0].message | test("decide no side")' "no side named"
-check '.gaps[] | select(.n_max == 3) | .explain | test("decides nothing")' "no cause named"
-check '[.gaps[].explain] | all(test("overhead|drafter|slower|faster") | not)' "no gap names a cause"
+expect_rc 1 "one run a rung: the -32% fall decides against the default scatter"
+check '.series[0].monotone == false and .series[0].monotonicity == "not-monotone"' "not monotone"
+check '.series[0].violations | length == 1' "one violation"
+check '.series[0].violations[0] | .decided == true and .rounds == 1 and .ci_hi_pct < -5 and .ci_lo_pct > -45' \
+	"decided: the default scatter's interval lies below -5%"
+check '.series[1].monotone == true and .series[1].monotonicity == "monotone"' "upstream rises"
+check '.series[0].shape[0].message | test("decide no side")' "upstream's rise is not decided within the tolerance: no side named"
+check '.gaps[] | select(.n_max == 3) | .decided == true and (.explain | test("26\\.[0-9]% slower .*per-cycle host overhead"))' \
+	"the -26% gap decides"
+check '[.gaps[] | select(.n_max != 3) | .decided] == [false, false]' "the small gaps decide nothing"
+check '[.gaps[] | select(.n_max != 3) | .explain] | all(test("decides neither") and (test("overhead|drafter|slower|faster") | not))' \
+	"and name no cause"
 
 export TPSDB_DB=$TMP/rounds.sqlite
 imp_sweep rounds
