@@ -3,7 +3,8 @@
 # candidate's history is a regression (a 7% decode drop from the fifth of eight runs,
 # even though the candidate matches its baseline); --strict fails on flagged samples;
 # --sweep fails on the candidate's decided non-monotone series, pooled as 'tpsdb
-# sweep' pools it (one run a rung decides nothing); spec cells gate acceptance.
+# sweep' pools it (one run a rung is judged against the default decode scatter:
+# only a large fall decides); spec cells gate acceptance.
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 
 for i in 1 2 3 4 5 6 7 8; do
@@ -54,11 +55,15 @@ tps gate --baseline s --engine ours --sweep
 expect_rc 1 "--sweep, text"
 grep -q '^  sweep FAIL: ours qwen3-8b draft-simple: decode falls 32\.[0-9]% from n_max=2 to n_max=3, interval \[' "$TMP/out" ||
 	{ cat "$TMP/out"; fail "sweep line"; }
-# One run a rung: the same fall is an undecided dip, which fails nothing.
+# One run a rung: the step is judged against the default decode scatter
+# (ESTIMATE_SCATTER_TG_PCT 8%), and a 32% fall is far beyond it: decided, and
+# the gate fails on it as it does on three instances a rung.
 rm -f "$TPSDB_DB"*
 imp_sweep
 tps baseline set s1 --engine ours
 tps gate --baseline s1 --engine ours --sweep --json
-expect_rc 0 "--sweep over one run a rung"
-check '.sweep_violations[0].decided == false and .pass' "an undecided dip"
+expect_rc 1 "--sweep over one run a rung"
+check '.sweep_violations | length == 1' "one violation"
+check '.sweep_violations[0] | .decided == true and .from == 2 and .to == 3 and .ci_hi_pct < -5' "decided against the default scatter"
+check '.pass == false' "fails"
 exit 0
