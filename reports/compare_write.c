@@ -254,6 +254,15 @@ static void write_bench_rounds(FILE *f, const struct parity_result *r, enum tabl
 			"(tpsdb calibrate)\n", n, n == 1 ? "" : "s");
 }
 
+/* Whether a row's answer gets a line of its own after the table: one that is not
+ * a plain yes or no, or that rests on more than its own rounds (a default
+ * scatter, earlier batches' scatter, pooled or refused). */
+static int answer_line(const struct verdict *v)
+{
+	return (v->regression != VERDICT_REG_NO && v->regression != VERDICT_REG_YES) ||
+	       v->bound == VERDICT_BOUND_DEFAULT || v->history != VERDICT_HIST_NONE;
+}
+
 /* The lines after the text table: each row's answer that is not a plain yes or no
  * (how far from deciding it is, or why it cannot decide), and the instances
  * left out. */
@@ -263,11 +272,11 @@ static void write_open(FILE *f, const struct parity_result *r, unsigned vary)
 
 	for (i = 0; i < r->n_rows; i++) {
 		const struct parity_row *w = &r->rows[i];
-		char name[256], ans[400], outl[400], *e;
+		char name[256], ans[512], outl[400], *e;
 
 		parity_row_label(w, vary, name, sizeof(name));
 		e = escape_text(name);
-		if (w->v.regression != VERDICT_REG_NO && w->v.regression != VERDICT_REG_YES) {
+		if (answer_line(&w->v)) {
 			verdict_answer_text(&w->v, w->reason, ans, sizeof(ans));
 			fprintf(f, "%s %s: regression %s\n", e, w->metric, ans);
 		}
@@ -286,15 +295,14 @@ static void write_open_md(FILE *f, const struct parity_result *r, unsigned vary)
 	char name[256];
 
 	for (i = 0; i < r->n_rows; i++)
-		n_undecided += r->rows[i].v.regression != VERDICT_REG_NO &&
-			       r->rows[i].v.regression != VERDICT_REG_YES;
+		n_undecided += answer_line(&r->rows[i].v);
 	if (n_undecided) {
-		fprintf(f, "\nNot yet answered:\n\n");
+		fprintf(f, "\nAnswers that are open or rest on more than their rounds:\n\n");
 		for (i = 0; i < r->n_rows; i++) {
 			const struct parity_row *w = &r->rows[i];
-			char ans[400], *e, *a;
+			char ans[512], *e, *a;
 
-			if (w->v.regression == VERDICT_REG_NO || w->v.regression == VERDICT_REG_YES)
+			if (!answer_line(&w->v))
 				continue;
 			parity_row_label(w, vary, name, sizeof(name));
 			e = escape_md(name);
