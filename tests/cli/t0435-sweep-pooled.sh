@@ -44,7 +44,8 @@ check '.series[0].points[0].accept_ci_lo == null' "the base has no acceptance"
 check '.series[1].monotone == false and (.series[1].violations | length) == 1' "ours not monotone"
 check '.series[1].violations[0] | .from == 2 and .to == 3 and .decided == true and .drop_pct > 5.9 and .drop_pct < 6.1 and .ci_hi_pct < -5 and .ci_lo_pct > -7' "ours: a decided violation"
 # llama.cpp: the same fall, undecided.
-check '.series[0].monotone == true and (.series[0].violations | length) == 1' "llama.cpp: reported, still monotone"
+check '.series[0].monotone == null and .series[0].monotonicity == "undecided" and (.series[0].violations | length) == 1' "llama.cpp: reported, its shape undecided (never monotone)"
+check '.series[1].monotonicity == "not-monotone"' "ours: not monotone"
 check '.series[0].violations[0] | .decided == false and .drop_pct > 5.9 and .drop_pct < 6.1 and .ci_lo_pct < -5 and .ci_hi_pct > -5 and .rounds == 3' "llama.cpp: undecided"
 # Gaps.
 check '.gaps[] | select(.n_max == 1) | .decided == true and .tg_pct > 7.5 and .ci_lo_pct > 1 and (.explain | test("^ours decodes 8\\.[0-9]% faster than llama.cpp at n_max=1: .*cheaper cycles, not the drafter$"))' "n_max=1: decided, explained"
@@ -60,6 +61,8 @@ grep -q '^  VIOLATION: tg falls 6\.0% from n_max=2 to n_max=3 (tolerance 5%; 90%
 grep -q '^  undecided: tg falls 6\.0% from n_max=2 to n_max=3, but its 90% interval .* holds -5%' "$TMP/out" || fail "undecided line"
 grep -q '^  n_max .* runs  *tg 90% interval  *mde  *run  *status$' "$TMP/out" || fail "interval columns"
 grep -q 'ours against llama.cpp decode at n_max=3: .* decides neither' "$TMP/out" || fail "gap line"
+grep -q '^llama\.cpp .*  shape undecided$' "$TMP/out" || fail "llama.cpp's heading: shape undecided"
+grep -q '^ours .*  NOT MONOTONE$' "$TMP/out" || fail "ours' heading"
 
 # Markdown of the pooled rungs: the columns of the text (each rung's count of
 # runs, the 90% interval of its decode speed, its newest run); only the decided fall is bold, the
