@@ -85,6 +85,9 @@ struct run {
 	int64_t round;             /* the collector's round (1-based), RUN_NULL unknown */
 	int64_t looks_to;          /* its batch looked after every round up to this one
 				      (--until-decided's --max-rounds); 0 a fixed design */
+	unsigned looks_metric;     /* 1 << RUN_PP or 1 << RUN_TG: the one metric its
+				      batch's stopping rule watched (--metric); 0 both,
+				      or a fixed design */
 	struct env_facts env;      /* its environment facts as stored (run.env) */
 	unsigned env_flags;        /* RUN_ENV_* findings: as stored until cellset_canon()
 				      derives them from env (env_findings()) */
