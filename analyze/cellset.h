@@ -218,6 +218,15 @@ struct pool_outlier *pools_outliers(const struct pool *pools, size_t n_pools, si
  * candidate's another). */
 int64_t pools_looks(const struct pool *a, const struct pool *b);
 
+/* The one question the sequential batches behind pools a and b asked, when it
+ * was of one metric: 1 << RUN_PP or 1 << RUN_TG when every run of a batch that
+ * looked (looks_to > 0) records that same one metric (run.looks_metric, collect
+ * --until-decided --metric), else 0: both metrics, no batch looked, or they asked
+ * different questions. It names the question only; the level is pools_looks()'s
+ * for both metrics, since the other metric's rounds were still chosen by looks
+ * (at the watched one) and its interval pays for them as well. */
+unsigned pools_question(const struct pool *a, const struct pool *b);
+
 /* The one estimate of metric m of a cell: ours pool a against vs pool b, with
  * p's band (p->looks_to and p->noise_pct are set here: the pools' design, and
  * the floor of a's face for pp and tg, none for acceptance). Fills *e (release
