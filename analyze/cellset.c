@@ -365,6 +365,31 @@ int64_t pools_looks(const struct pool *a, const struct pool *b)
 	return looks > ESTIMATE_MAX_LOOK ? ESTIMATE_MAX_LOOK : looks;
 }
 
+/* pools_question() of one pool, starting from *q (0: nothing met yet; ~0u: no
+ * one-metric question). */
+static void pool_question(const struct pool *p, unsigned *q)
+{
+	for (size_t k = 0; p && k < p->n && *q != ~0u; k++) {
+		const struct run *r = p->runs[k];
+
+		if (r->looks_to <= 0)
+			continue;
+		if (!r->looks_metric || (*q && *q != r->looks_metric))
+			*q = ~0u;
+		else
+			*q = r->looks_metric;
+	}
+}
+
+unsigned pools_question(const struct pool *a, const struct pool *b)
+{
+	unsigned q = 0;
+
+	pool_question(a, &q);
+	pool_question(b, &q);
+	return q == ~0u ? 0 : q;
+}
+
 unsigned pool_env(const struct pool *p)
 {
 	unsigned env = 0;

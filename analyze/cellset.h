@@ -85,6 +85,9 @@ struct run {
 	int64_t round;             /* the collector's round (1-based), RUN_NULL unknown */
 	int64_t looks_to;          /* its batch looked after every round up to this one
 				      (--until-decided's --max-rounds); 0 a fixed design */
+	unsigned looks_metric;     /* 1 << RUN_PP or 1 << RUN_TG: the one metric its
+				      batch's stopping rule watched (--metric); 0 both,
+				      or a fixed design */
 	struct env_facts env;      /* its environment facts as stored (run.env) */
 	unsigned env_flags;        /* RUN_ENV_* findings: as stored until cellset_canon()
 				      derives them from env (env_findings()) */
@@ -230,6 +233,15 @@ int64_t pools_looks(const struct pool *a, const struct pool *b);
  * has under two rounds adds nothing. *h is zero without history. */
 void pool_history(const struct pool *a, const struct pool *b, enum run_metric m,
 		  struct estimate_history *h);
+
+/* The one question the sequential batches behind pools a and b asked, when it
+ * was of one metric: 1 << RUN_PP or 1 << RUN_TG when every run of a batch that
+ * looked (looks_to > 0) records that same one metric (run.looks_metric, collect
+ * --until-decided --metric), else 0: both metrics, no batch looked, or they asked
+ * different questions. It names the question only; the level is pools_looks()'s
+ * for both metrics, since the other metric's rounds were still chosen by looks
+ * (at the watched one) and its interval pays for them as well. */
+unsigned pools_question(const struct pool *a, const struct pool *b);
 
 /* The one estimate of metric m of a cell: ours pool a against vs pool b, with
  * p's band (p->looks_to, p->noise_pct, p->scatter_pct and p->hist are set here:

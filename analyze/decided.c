@@ -1,6 +1,6 @@
 /* decided.c: which cells of a comparison are decided, for collect's stopping rule
- * (decided.h). A cell needs both metrics decided, so that a model is only left
- * when neither its prefill nor its decode verdict could still change. */
+ * (decided.h). A cell needs every watched metric decided (both by default), so
+ * that a model is only left when no verdict it was asked for could still change. */
 #include "analyze/decided.h"
 
 #include <math.h>
@@ -33,13 +33,28 @@ int decided_row(const struct parity_row *row, enum decided_question q)
 	return row->v.regression == VERDICT_REG_YES || row->v.regression == VERDICT_REG_NO;
 }
 
-size_t decided_cells(const struct parity_result *r, enum decided_question q,
+int decided_watched(int watched)
+{
+	return watched == PARITY_PP || watched == PARITY_TG ? watched : PARITY_BOTH;
+}
+
+/* 1 when every metric of watched has a row in c that answers q. */
+static int cell_decided(const struct decided_cell *c, enum decided_question q, int watched)
+{
+	int m;
+
+	for (m = 0; m < PARITY_N_METRICS; m++)
+		if ((watched & (1 << m)) && (!c->row[m] || !decided_row(c->row[m], q)))
+			return 0;
+	return 1;
+}
+
+size_t decided_cells(const struct parity_result *r, enum decided_question q, int watched,
 		     struct decided_cell **out)
 {
 	struct decided_cell *c = NULL;
 	const struct parity_row *first = NULL;
 	size_t i, n = 0;
-	int m;
 
 	*out = NULL;
 	if (!r->n_rows)
@@ -54,12 +69,9 @@ size_t decided_cells(const struct parity_result *r, enum decided_question q,
 		}
 		c[n - 1].row[metric_of(row)] = row;
 	}
-	for (i = 0; i < n; i++) {
-		c[i].decided = 1;
-		for (m = 0; m < PARITY_N_METRICS; m++)
-			if (!c[i].row[m] || !decided_row(c[i].row[m], q))
-				c[i].decided = 0;
-	}
+	watched = decided_watched(watched);
+	for (i = 0; i < n; i++)
+		c[i].decided = cell_decided(&c[i], q, watched);
 	*out = c;
 	return n;
 }

@@ -270,6 +270,7 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	row->metric = m;
 	row->g = g;
 	row->noise_pct = noise;
+	row->question = pools_question(c->pool, b->pool);
 	parity_outputs(c->side, b->side, &row->outputs_compared, &row->outputs_identical);
 	row->fails = g.outcome == VERDICT_GATE_FAIL ? GATE_FAIL_REGRESSION :
 		     g.outcome == VERDICT_GATE_INCONCLUSIVE ? GATE_FAIL_INCONCLUSIVE :

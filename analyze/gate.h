@@ -122,6 +122,9 @@ struct gate_row {
 						when it does not fail the gate */
 	double noise_pct;                    /* the stored floor; NaN when none */
 	int64_t outputs_compared, outputs_identical; /* parity_outputs() of the two runs */
+	unsigned question;                   /* pools_question() of the two pools (1 <<
+						RUN_PP or RUN_TG: the candidate's batch
+						stopped on that metric alone); 0 both */
 };
 
 /* Output identity of one shared cell (every cell with GATE_FAIL_OUTPUT). */

@@ -155,6 +155,7 @@ static int judge(const struct parity_opts *o, const struct pool *pa, const struc
 	row->v = e.v;
 	row->pool_ours = pa;
 	row->pool_vs = pb;
+	row->question = pools_question(pa, pb);
 	row->ours_median = e.ours_center;
 	row->vs_median = e.vs_center;
 	row->reason = e.reason;

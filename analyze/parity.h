@@ -101,6 +101,10 @@ struct parity_row {
 	char ours_run[40], vs_run[40];      /* uuids of the pools' newest runs */
 	const struct pool *pool_ours, *pool_vs; /* the runs pooled, borrowed from
 					       the input */
+	unsigned question;                  /* pools_question() of the two pools:
+					       1 << RUN_PP or 1 << RUN_TG when the
+					       batch stopped on that metric alone
+					       (--metric); 0 both */
 	struct verdict v;                   /* delta, interval, both answers, band */
 	double noise_pct;                   /* the stored floor; NaN when none */
 	double ours_median, vs_median;      /* the estimate's centres: the geometric

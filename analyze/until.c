@@ -24,7 +24,7 @@ static size_t find_ours_cell(const struct until *u, const struct until_cell *c)
 }
 
 void until_init(struct until *u, const struct until_cell *cells, size_t n_cells,
-		size_t n_models, size_t ours, enum decided_question q)
+		size_t n_models, size_t ours, enum decided_question q, int watched)
 {
 	size_t k;
 
@@ -34,12 +34,18 @@ void until_init(struct until *u, const struct until_cell *cells, size_t n_cells,
 	u->n_models = n_models;
 	u->ours = ours;
 	u->q = q;
+	u->watched = decided_watched(watched);
 	u->w = tps_xcalloc(n_cells + 1, sizeof(*u->w));
 	u->evaluated = tps_xcalloc(n_models + 1, sizeof(*u->evaluated));
 	u->last_round = tps_xcalloc(n_models + 1, sizeof(*u->last_round));
 	for (k = 0; k < n_cells; k++)
 		u->w[k].ours_cell = cells[k].engine == ours ? SIZE_MAX :
 				    find_ours_cell(u, &cells[k]);
+}
+
+int until_watches(const struct until *u, int m)
+{
+	return (u->watched & (1 << m)) != 0;
 }
 
 void until_release(struct until *u)
@@ -94,7 +100,7 @@ size_t until_take(struct until *u, const struct parity_result *pr, size_t mi, si
 	size_t n, k, j, n_new = 0;
 	int m;
 
-	n = decided_cells(pr, u->q, &dc);
+	n = decided_cells(pr, u->q, u->watched, &dc);
 	for (k = 0; k < u->n_cells; k++) {
 		const struct until_cell *c = &u->cells[k];
 		struct until_watch *w = &u->w[k];

@@ -37,6 +37,8 @@ struct until {
 	size_t n_cells, n_models;
 	size_t ours;                     /* the engine the others are compared with */
 	enum decided_question q;
+	int watched;                     /* the metrics the rule asks (decided_watched():
+					    PARITY_PP, PARITY_TG or PARITY_BOTH) */
 	struct until_watch *w;           /* one per cell; owned */
 	int64_t *evaluated;              /* per model: the last round compared; owned */
 	int64_t *last_round;             /* per model: the last round a run ended in */
@@ -52,9 +54,14 @@ struct until_run {
 };
 
 /* Sets u up over cells[0..n_cells) of a plan of n_models models, comparing every
- * engine with ours on question q. Release with until_release(). */
+ * engine with ours on question q, asked of the metrics watched (collect's
+ * --metric: PARITY_PP, PARITY_TG or PARITY_BOTH; another value is both): a
+ * metric not watched is compared and kept but decides nothing. Release with
+ * until_release(). */
 void until_init(struct until *u, const struct until_cell *cells, size_t n_cells,
-		size_t n_models, size_t ours, enum decided_question q);
+		size_t n_models, size_t ours, enum decided_question q, int watched);
+/* 1 when the rule asks metric m (enum parity_metric) of u. */
+int until_watches(const struct until *u, int m);
 /* Frees what u owns; accepts one zero-initialised. */
 void until_release(struct until *u);
 
@@ -71,7 +78,7 @@ int64_t until_final_look(struct until *u, size_t mi);
 
 /* Takes the comparison pr of model mi, ours against engine e, made after round
  * round: every open watched cell of e on mi that has a cell in pr keeps its rows'
- * verdicts and, when both metrics answer the question, is decided at round. The
+ * verdicts and, when every watched metric answers the question, is decided at round. The
  * cells decided by this call are written to newly[] (room for n_cells) and counted
  * in the return value. */
 size_t until_take(struct until *u, const struct parity_result *pr, size_t mi, size_t e,

@@ -35,7 +35,7 @@ enum {
 	OPT_NO_REF, OPT_CTX, OPT_N_PREDICT, OPT_ENDPOINT, OPT_BAN, OPT_SEED, OPT_WARMUP,
 	OPT_GPU, OPT_PORT, OPT_LOAD_TIMEOUT, OPT_REQ_TIMEOUT, OPT_TAG, OPT_NOTES,
 	OPT_HOST, OPT_GPU_NAME, OPT_DRIVER, OPT_CUDA, OPT_OUT_DIR, OPT_QUIET, OPT_DRY_RUN, OPT_AA,
-	OPT_ROUNDS, OPT_UNTIL, OPT_MAX_ROUNDS, OPT_QUESTION,
+	OPT_ROUNDS, OPT_UNTIL, OPT_MAX_ROUNDS, OPT_QUESTION, OPT_METRIC,
 };
 
 static const struct option longopts[] = {
@@ -78,6 +78,7 @@ static const struct option longopts[] = {
 	{ "until-decided", no_argument, NULL, OPT_UNTIL },
 	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
 	{ "question", required_argument, NULL, OPT_QUESTION },
+	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -194,6 +195,12 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 				return tps_usage_error(usage_collect, "--question is regression or "
 						       "parity, not '%s'", optarg);
 			break;
+		case OPT_METRIC:
+			if (parity_metrics_of(optarg) < 0)
+				return tps_usage_error(usage_collect, "--metric is pp, tg or both, "
+						       "not '%s'", optarg);
+			o->metric = optarg;
+			break;
 		}
 	}
 	*done = c == CMD_OPTS_STOP;
@@ -292,7 +299,7 @@ static int until_after_round(struct until_state *h, struct store *s, size_t mi,
 }
 
 static void until_state_init(struct until_state *h, const struct plan *p,
-			     const struct session_result *res, int parity)
+			     const struct session_result *res, const struct collect_setup *o)
 {
 	size_t k;
 
@@ -309,7 +316,8 @@ static void until_state_init(struct until_state *h, const struct plan *p,
 		h->run[k] = 1;
 	}
 	until_init(&h->u, h->cells, p->n_cells, p->n_models, setup_ours_index(p),
-		   parity ? DECIDED_PARITY : DECIDED_REGRESSION);
+		   o->question_parity ? DECIDED_PARITY : DECIDED_REGRESSION,
+		   o->metric ? parity_metrics_of(o->metric) : PARITY_BOTH);
 	until_write_note(h->note, sizeof(h->note), &h->u);
 }
 
@@ -411,7 +419,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (o.until_decided)
-		until_state_init(&u, &p, &res, o.question_parity);
+		until_state_init(&u, &p, &res, &o);
 	if (!(ss = session_open(s, &p, &ps, &o, o.until_decided ? u.note : NULL, &res)))
 		goto out;
 	r = run_rounds(ss, s, &p, &u, o.until_decided);

@@ -135,6 +135,7 @@ static void fill_run(const struct cell_env *env, size_t k, int64_t round,
 	run->log_path = log_path && *log_path ? tps_xstrdup(log_path) : NULL;
 	run->round = round;
 	run->looks_to = o->looks_to;
+	run->looks_metric = o->looks_metric ? tps_xstrdup(o->looks_metric) : NULL;
 	run->batch = env->batch ? tps_xstrdup(env->batch) : NULL;
 }
 

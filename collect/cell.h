@@ -27,6 +27,9 @@ struct collect_opts {
 	const char *url;           /* attach mode: the running server; NULL launches */
 	int64_t looks_to;          /* --until-decided: the batch's last look, recorded
 				      on every run (run.looks_to); TPS_NULL none */
+	const char *looks_metric;  /* --until-decided --metric pp or tg: the one metric
+				      its stopping rule watched (run.looks_metric);
+				      NULL both */
 };
 
 struct cell_env {

@@ -510,6 +510,9 @@ static int check_options(struct collect_setup *o)
 		return tps_usage_error(o->usage, "--question goes with --until-decided");
 	if (o->max_rounds && !o->until_decided)
 		return tps_usage_error(o->usage, "--max-rounds goes with --until-decided");
+	if (o->metric && !o->until_decided)
+		return tps_usage_error(o->usage, "--metric goes with --until-decided: it names "
+				       "the metric whose answer stops the rounds");
 	if (o->until_decided && (o->aa || o->rounds))
 		return tps_usage_error(o->usage, "--until-decided picks the number of rounds "
 				       "itself; it takes --max-rounds, not --rounds or --aa");
@@ -609,6 +612,9 @@ static int finish_plan(struct collect_setup *o, struct plan *p)
 	p->rounds = o->until_decided ? (o->max_rounds ? o->max_rounds : SETUP_MAX_ROUNDS) :
 		    o->rounds ? o->rounds : o->aa ? 2 : 1;
 	o->c.looks_to = o->until_decided ? p->rounds : INT64_MIN; /* TPS_NULL */
+	/* Both metrics watched (the default) is no one-metric question: NULL. */
+	o->c.looks_metric = o->until_decided && o->metric && strcmp(o->metric, "both") ?
+			    o->metric : NULL;
 	if (plan_build(p, err, sizeof(err)) < 0)
 		return tps_usage_error(o->usage, "%s", err);
 	if (o->url && o->n_max) {

@@ -42,6 +42,8 @@ struct collect_setup {
 	int question_parity;       /* --question parity: a cell is decided when its
 				      two-sided verdict is (else: its regression
 				      answer, the default) */
+	const char *metric;        /* --metric pp|tg|both as given (the command checks
+				      the name); NULL when not given (both) */
 	struct collect_opts c;     /* out_dir and url are set by the command later */
 };
 

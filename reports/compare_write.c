@@ -123,6 +123,7 @@ int compare_write_json(const struct parity_result *r)
 				cJSON_AddItemToArray(env, cJSON_CreateString(record_env_flag_name(b)));
 		}
 		cJSON_AddNumberToObject(o, "degenerate_samples", (double)w->degenerate);
+		json_put_str(o, "question_metric", parity_question_name(w->question));
 	}
 	warn = cJSON_AddArrayToObject(root, "warnings");
 	for (i = 0; i < r->n_notes; i++) {
@@ -261,6 +262,38 @@ static int answer_line(const struct verdict *v)
 {
 	return (v->regression != VERDICT_REG_NO && v->regression != VERDICT_REG_YES) ||
 	       v->bound == VERDICT_BOUND_DEFAULT || v->history != VERDICT_HIST_NONE;
+}
+
+/* 1 when row i opens its cell: the first of the rows that share its runs. */
+static int cell_first(const struct parity_result *r, size_t i)
+{
+	return !i || strcmp(r->rows[i].ours_run, r->rows[i - 1].ours_run) ||
+	       strcmp(r->rows[i].vs_run, r->rows[i - 1].vs_run);
+}
+
+/* One line a cell whose batch stopped on one metric alone (--metric), as a list
+ * item in markdown. */
+static void write_questions(FILE *f, const struct parity_result *r, unsigned vary,
+			    enum table_format fmt)
+{
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < r->n_rows; i++) {
+		char name[256], q[200], *line, *e;
+
+		parity_question_text(r->rows[i].question, q, sizeof(q));
+		if (!*q || !cell_first(r, i))
+			continue;
+		parity_row_label(&r->rows[i], vary, name, sizeof(name));
+		line = tps_xasprintf("%s: %s", name, q);
+		e = fmt == TABLE_FMT_MD ? escape_md(line) : escape_text(line);
+		fprintf(f, "%s%s%s\n", fmt == TABLE_FMT_MD && first ? "\n" : "",
+			fmt == TABLE_FMT_MD ? "- " : "", e);
+		first = 0;
+		free(e);
+		free(line);
+	}
 }
 
 /* The lines after the text table: each row's answer that is not a plain yes or no
@@ -426,6 +459,7 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 	table_write(f, &t, fmt);
 	if (fmt == TABLE_FMT_MD) {
 		write_bench_rounds(f, r, fmt);
+		write_questions(f, r, vary, fmt);
 		write_open_md(f, r, vary);
 		fprintf(f, "\nregression: is %s slower than %s by more than %.1f%%? yes/no when the "
 			   "whole interval (the header's level: 90%% for one fixed batch, wider for "
@@ -438,6 +472,7 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 		goto out;
 	}
 	write_open(f, r, vary);
+	write_questions(f, r, vary, fmt);
 	write_bench_rounds(f, r, fmt);
 	fprintf(f, "regression: is %s slower than %s by more than the band (%.1f%%)? yes/no when "
 		"the whole interval (the header's level: 90%%, 5%% each side, for one fixed "

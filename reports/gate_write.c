@@ -365,6 +365,32 @@ static void open_md(FILE *f, const struct gate_result *r)
 	}
 }
 
+/* One line a candidate cell whose batch stopped on one metric alone (--metric),
+ * a list item in markdown. */
+static void questions(FILE *f, const struct gate_result *r, enum table_format fmt)
+{
+	char cell[CELL_LEN], q[200];
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < r->n_rows; i++) {
+		const struct gate_row *w = &r->rows[i];
+		char *line, *m;
+
+		parity_question_text(w->question, q, sizeof(q));
+		if (!*q || (i && r->rows[i - 1].cand == w->cand))
+			continue;
+		cell_name(w->cand, cell, sizeof(cell));
+		line = tps_xasprintf("%s: %s", cell, q);
+		m = fmt == TABLE_FMT_MD ? escape_md(line) : escape_text(line);
+		fprintf(f, "%s%s%s\n", fmt == TABLE_FMT_MD && first ? "\n" : "",
+			fmt == TABLE_FMT_MD ? "- " : "  ", m);
+		first = 0;
+		free(m);
+		free(line);
+	}
+}
+
 /* The markdown of the other checks: one table each. */
 static void checks_md(FILE *f, const struct gate_result *r)
 {
@@ -534,6 +560,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 		}
 		table_write(f, &tab, fmt);
 		open_md(f, r);
+		questions(f, r, fmt);
 		checks_md(f, r);
 		if (r->n_notes) {
 			fprintf(f, "\nWarnings:\n\n");
@@ -570,6 +597,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 	}
 	tab.indent = "  ";
 	table_write(f, &tab, fmt);
+	questions(f, r, fmt);
 	checks_text(f, r);
 	fprintf(f, "tok/s: geometric means of the instances' requests (accept: accepted/"
 		"drafted); regression: the whole interval (the header's level, compare's) below "
@@ -620,6 +648,7 @@ static void json_rows(cJSON *arr, const struct gate_result *r)
 		json_put_num(c, "ci_hi_pct", w->g.ci_hi_pct);
 		cJSON_AddStringToObject(c, "method", verdict_method_name(w->g.method));
 		json_put_num(c, "ci_level", w->g.v.ci_level);
+		json_put_str(c, "question_metric", parity_question_name(w->question));
 		json_put_regression(c, w->g.v.regression);
 		if (w->g.reason)
 			cJSON_AddStringToObject(c, "reason", estimate_reason_name(w->g.reason));

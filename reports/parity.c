@@ -343,3 +343,24 @@ char *parity_env_text(const struct parity_row *w)
 			     "not the engine's%s%s; 'tpsdb check' says more", name, what,
 			     *out ? "; and " : "", out);
 }
+
+const char *parity_question_name(unsigned question)
+{
+	if (question == 1u << RUN_PP)
+		return "pp";
+	if (question == 1u << RUN_TG)
+		return "tg";
+	return NULL;
+}
+
+void parity_question_text(unsigned question, char *buf, size_t len)
+{
+	const char *m = parity_question_name(question);
+	const char *other = m && !strcmp(m, "pp") ? "tg" : "pp";
+
+	if (len)
+		buf[0] = 0;
+	if (m)
+		snprintf(buf, len, "decided on %s only: %s not watched by this batch (--metric "
+			 "%s); %s's interval still pays for its looks", m, other, m, other);
+}

@@ -74,6 +74,14 @@ void parity_env_names(unsigned flags, char *buf, size_t len);
  * more". NULL for a clean row. Caller frees. */
 char *parity_env_text(const struct parity_row *w);
 
+/* The metric a one-metric question watched (question: pools_question(), a
+ * row's): "pp" or "tg", NULL for both (JSON's question_metric). */
+const char *parity_question_name(unsigned question);
+/* That question in words into buf, "" for both: "decided on tg only: pp not
+ * watched by this batch (--metric tg); pp's interval still pays for its looks".
+ * Compare's and gate's line for such a cell. */
+void parity_question_text(unsigned question, char *buf, size_t len);
+
 /* Prints the error line for a result whose parity_decide() returned -1 (the
  * refused cell and why, or the bad parameters) and returns -1. */
 int parity_stop_error(const struct parity_result *r);

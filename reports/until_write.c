@@ -33,7 +33,7 @@ void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k
 	const struct until_watch *w = &u->w[k];
 	const struct until_cell *c = &u->cells[k];
 	int64_t round = w->decided_at ? w->decided_at : w->last_round;
-	char name[160], state[160];
+	char name[160], state[160], note[40];
 	int m;
 
 	if (c->n_max == TPS_NULL)
@@ -51,9 +51,13 @@ void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k
 			until_write_state(&w->last[m], state, sizeof(state));
 		else
 			snprintf(state, sizeof(state), "no data");
-		fprintf(f, "%s: %s %s %s vs %s: %s after %lld rounds, %.1f s of server time\n",
+		/* Two metrics: the one not watched names the other's --metric. */
+		note[0] = 0;
+		if (!until_watches(u, m))
+			snprintf(note, sizeof(note), " (not watched: --metric %s)", names[1 - m]);
+		fprintf(f, "%s: %s %s %s vs %s: %s after %lld rounds, %.1f s of server time%s\n",
 			what, name, names[m], ours, vs, state, (long long)round,
-			until_server_time(u, k, round));
+			until_server_time(u, k, round), note);
 	}
 	fflush(f);
 }

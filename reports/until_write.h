@@ -17,7 +17,8 @@ void until_write_state(const struct verdict *v, char *buf, size_t len);
 /* Writes watched cell k's lines to f, one per metric, and flushes f:
  * "<what>: tiny tg ours vs llama.cpp: regression no, parity (+0.31% [-0.50%,
  * +1.12%]) after 4 rounds, 212.4 s of server time", or "... not compared (fewer
- * than 3 rounds with both engines)". what is "decided" or "open"; model, ours and
+ * than 3 rounds with both engines)"; a metric the rule does not watch ends in
+ * " (not watched: --metric tg)", naming the one it does. what is "decided" or "open"; model, ours and
  * vs are the labels of the cell's model, of ours and of the cell's engine. */
 void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
 		      const char *model, const char *ours, const char *vs);

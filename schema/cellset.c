@@ -25,7 +25,8 @@ static const char runs_sql[] =
 	"SELECT r.id, r.uuid, e.label, e.role, e.version, m.label, m.sha256, m.quant, h.name,"
 	" r.tag, r.batch, r.started_at, r.ended_at, " RUN_STATUS_SQL ", r.spec_type,"
 	" r.endpoint, r.prompt_set, r.config, r.n_max, r.ctx, r.n_predict, r.warmup, r.round,"
-	" r.looks_to, r.env_flags, r.env, r.temperature, " FLOOR_SQL("pp") ", " FLOOR_SQL("tg") ","
+	" r.looks_to, r.looks_metric, r.env_flags, r.env, r.temperature, " FLOOR_SQL("pp") ","
+	" " FLOOR_SQL("tg") ","
 	/* SQLite keeps a time as whole milliseconds; rounding each julianday back to
 	 * them makes the difference exact, where subtracting two julian days of
 	 * about 2.46e6 would lose some 0.04 ms. */
@@ -44,6 +45,16 @@ static char *text_or_empty(sqlite3_stmt *st, int i)
 	char *t = store_col_text(st, i);
 
 	return t ? t : tps_xstrdup("");
+}
+
+/* run.looks_metric as struct run holds it: 0 for NULL (both metrics). */
+static unsigned looks_metric_bit(const char *m)
+{
+	if (!strcmp(m, "pp"))
+		return 1u << RUN_PP;
+	if (!strcmp(m, "tg"))
+		return 1u << RUN_TG;
+	return 0;
 }
 
 static void read_run(sqlite3_stmt *st, struct run *r)
@@ -77,6 +88,7 @@ static void read_run(sqlite3_stmt *st, struct run *r)
 	r->looks_to = store_col_i64(st, c++);
 	if (r->looks_to == TPS_NULL || r->looks_to < 0)
 		r->looks_to = 0;
+	r->looks_metric = looks_metric_bit(store_col_str(st, c++));
 	r->env_flags = (unsigned)sqlite3_column_int64(st, c++);
 	record_env_facts(store_col_str(st, c++), &r->env);
 	r->temperature = store_col_double(st, c++);

@@ -123,14 +123,14 @@ int64_t store_run_insert(struct store *s, const struct run_rec *r)
 		"engine_id, model_id, ctx, n_predict, ignore_eos, temperature, seed, endpoint, "
 		"spec_type, n_max, drafter, extra_args, tag, notes, load_error, log_path, "
 		"warmup, prompt_set, round, batch, config, cpu, model_type, model_n_params, "
-		"looks_to, env, env_flags, collector_host, collector_boot, collector_pid, "
-		"collector_start) "
+		"looks_to, looks_metric, env, env_flags, collector_host, collector_boot, "
+		"collector_pid, collector_start) "
 		"VALUES(:uuid,:started_at,:ended_at,:status,"
 		":source,:host,:engine,:model,:ctx,:n_predict,:ignore_eos,:temperature,:seed,"
 		":endpoint,:spec_type,:n_max,:drafter,:extra_args,:tag,:notes,:load_error,"
 		":log_path,:warmup,:prompt_set,:round,:batch,:config,:cpu,:model_type,"
-		":model_n_params,:looks_to,:env,:env_flags,:collector_host,:collector_boot,"
-		":collector_pid,:collector_start)";
+		":model_n_params,:looks_to,:looks_metric,:env,:env_flags,:collector_host,"
+		":collector_boot,:collector_pid,:collector_start)";
 	int64_t h, e, m;
 	sqlite3_stmt *st;
 	char now[32], why[256];
@@ -179,6 +179,7 @@ int64_t store_run_insert(struct store *s, const struct run_rec *r)
 	store_bind_text(st, ":model_type", nz(r->model_type));
 	store_bind_i64(st, ":model_n_params", r->model_n_params);
 	store_bind_i64(st, ":looks_to", r->looks_to);
+	store_bind_text(st, ":looks_metric", r->looks_metric);
 	store_bind_text(st, ":env", r->env);
 	store_bind_i64(st, ":env_flags", (int64_t)r->env_flags);
 	store_bind_text(st, ":collector_host", r->collector_host);

@@ -13,8 +13,8 @@ static const char runs_sql[] =
 	"m.label, m.file, m.bytes, m.sha256, m.quant, r.ctx, r.n_predict, r.ignore_eos, "
 	"r.temperature, r.seed, r.endpoint, r.spec_type, r.n_max, r.drafter, r.extra_args, "
 	"r.tag, r.notes, r.load_error, r.log_path, r.warmup, r.prompt_set, r.round, r.batch, "
-	"r.config, r.cpu, r.model_type, r.model_n_params, r.looks_to, r.env, r.env_flags, "
-	"r.collector_host, r.collector_boot, r.collector_pid, r.collector_start "
+	"r.config, r.cpu, r.model_type, r.model_n_params, r.looks_to, r.looks_metric, r.env, "
+	"r.env_flags, r.collector_host, r.collector_boot, r.collector_pid, r.collector_start "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id "
 	"WHERE " RUN_FILTER_SQL "ORDER BY r.started_at, r.id";
@@ -74,6 +74,7 @@ static void row_to_run(sqlite3_stmt *st, struct run_rec *r)
 	r->model_type = store_col_text(st, c++);
 	r->model_n_params = store_col_i64(st, c++);
 	r->looks_to = store_col_i64(st, c++);
+	r->looks_metric = store_col_text(st, c++);
 	r->env = store_col_text(st, c++);
 	r->env_flags = (unsigned)sqlite3_column_int64(st, c++);
 	r->collector_host = store_col_text(st, c++);

@@ -81,6 +81,8 @@ struct run_rec {
 	int64_t round;  /* 1.. within its collect invocation; TPS_NULL unknown */
 	int64_t looks_to; /* migration 0006: an --until-decided batch's --max-rounds;
 			     TPS_NULL for a fixed design */
+	char *looks_metric; /* migration 0011: "pp" or "tg", the one metric that
+			       batch's stopping rule watched (--metric); NULL both */
 	char *batch;    /* uuid shared by the runs of one collect invocation; NULL */
 	/* Migration 0005. config: the benchmark configuration a run measured, as one
 	 * canonical text (llama-bench: "pp64@d0 fa=0 ngl=99 ..."), part of the cell key;

@@ -159,6 +159,12 @@ int record_check_run(const struct run_rec *r, char *err, size_t errlen)
 		return tps_fail(err, errlen, "'run.collector_pid' is not a process id");
 	if (r->collector_start != TPS_NULL && r->collector_start < 0)
 		return tps_fail(err, errlen, "'run.collector_start' is negative");
+	/* A question of one metric belongs to a batch that looked (run.looks_metric). */
+	if (r->looks_metric && strcmp(r->looks_metric, "pp") && strcmp(r->looks_metric, "tg"))
+		return tps_fail(err, errlen, "'run.looks_metric' is not pp or tg");
+	if (r->looks_metric && r->looks_to == TPS_NULL)
+		return tps_fail(err, errlen, "'run.looks_metric' without 'run.looks_to': only "
+				"an --until-decided batch watches one metric");
 	if (r->engine.role && !one_of(r->engine.role, roles))
 		return tps_fail(err, errlen, "'engine.role' is not ours, upstream or other");
 	if (!sha_ok(r->engine.sha256))

@@ -32,6 +32,10 @@ def parse_args(argv):
                    help="scale the rates (and the times inversely) by a random factor within "
                         "+-this fraction, drawn once per server start (two runs never "
                         "answer identically)")
+    p.add_argument("--pp-jitter", type=float, default=0,
+                   help="scale the prefill rate (and its time inversely) alone by a "
+                        "further random factor within +-this fraction, drawn once per "
+                        "start after --jitter's: a noisy prefill beside a clean decode")
     p.add_argument("--slow", type=float, default=1.0,
                    help="divide the rates by this factor and multiply the times by it (1.1: a "
                         "server about 9%% slower)")
@@ -88,8 +92,8 @@ def good_body(state, req, chat):
     timings = {
         "cache_n": 0,
         "prompt_n": prompt_n,
-        "prompt_ms": prompt_n / (2.0 * f),
-        "prompt_per_second": 2000.0 * f,
+        "prompt_ms": prompt_n / (2.0 * state.args.pp_factor),
+        "prompt_per_second": 2000.0 * state.args.pp_factor,
         "predicted_n": n_predict,
         "predicted_ms": n_predict * 2.0 / f,
         "predicted_per_second": 500.0 * f,
@@ -303,6 +307,9 @@ def main():
         rng = random.Random(count)
     args.jitter_factor = 1 + rng.uniform(-args.jitter, args.jitter) if args.jitter else 1
     args.jitter_factor /= args.slow
+    args.pp_factor = args.jitter_factor
+    if args.pp_jitter:
+        args.pp_factor *= 1 + rng.uniform(-args.pp_jitter, args.pp_jitter)
     log("pid %d pgid %d fault %s port %d HOME=%s CUDA_VISIBLE_DEVICES=%s"
         % (os.getpid(), os.getpgid(0), args.fault, args.port, os.environ.get("HOME", ""),
            os.environ.get("CUDA_VISIBLE_DEVICES", "")))

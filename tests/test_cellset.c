@@ -283,6 +283,51 @@ static void test_cellset_pools_looks(void **state)
 	}
 }
 
+/* (2b) The one-metric question of the pools: the looks_metric every run of a
+ * batch that looked names alike; a fixed run asks nothing. */
+static void test_cellset_pools_question(void **state)
+{
+	static const char *const b1[2] = { "b1", "b1" };
+	static const int64_t ten[2] = { 10, 10 }, zero[2] = { 0, 0 };
+	enum { PP = 1u << RUN_PP, TG = 1u << RUN_TG };
+	static const struct {
+		const int64_t *la, *lb;
+		unsigned ma[2], mb[2];
+		unsigned want;
+	} cases[] = {
+		{ ten, ten, { TG, TG }, { TG, TG }, TG },     /* one batch, --metric tg */
+		{ ten, ten, { PP, PP }, { PP, PP }, PP },
+		{ ten, ten, { 0, 0 }, { 0, 0 }, 0 },          /* --metric both */
+		{ ten, ten, { TG, TG }, { TG, 0 }, 0 },       /* a run that watched both */
+		{ ten, ten, { TG, TG }, { PP, PP }, 0 },      /* two questions */
+		{ ten, zero, { TG, TG }, { 0, 0 }, TG },      /* a fixed baseline asks nothing */
+		{ zero, zero, { 0, 0 }, { 0, 0 }, 0 },        /* nothing looked */
+	};
+
+	(void)state;
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		struct run ra[2], rb[2];
+		struct pool a, b;
+
+		design(ra, 2, b1, NULL, cases[c].la);
+		design(rb, 2, b1, NULL, cases[c].lb);
+		for (int k = 0; k < 2; k++) {
+			ra[k].looks_metric = cases[c].ma[k];
+			rb[k].looks_metric = cases[c].mb[k];
+		}
+		fx_pool(&a, ra, 2);
+		fx_pool(&b, rb, 2);
+		if (pools_question(&a, &b) != cases[c].want || pools_question(&b, &a) != cases[c].want)
+			fail_msg("case %zu: %u, want %u", c, pools_question(&a, &b), cases[c].want);
+		free(a.runs);
+		free(b.runs);
+		for (int k = 0; k < 2; k++) {
+			run_release(&ra[k]);
+			run_release(&rb[k]);
+		}
+	}
+}
+
 /* Decode tok/s of four repetitions of each run (the old outlier_pool test's). */
 static const double v1[] = { 101.0, 99.5, 100.2, 100.8 };
 static const double v2[] = { 98.9, 99.7, 101.4, 100.1 };
@@ -848,6 +893,7 @@ int main(void)
 		cmocka_unit_test(test_cellset_pools_newest_batch),
 		cmocka_unit_test(test_cellset_pools_split),
 		cmocka_unit_test(test_cellset_pools_looks),
+		cmocka_unit_test(test_cellset_pools_question),
 		cmocka_unit_test(test_cellset_outliers_far_run),
 		cmocka_unit_test(test_cellset_outliers_no_values),
 		cmocka_unit_test(test_cellset_estimate_floor),

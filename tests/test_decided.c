@@ -1,6 +1,6 @@
 /* test_decided.c: collect --until-decided's pieces that need no server: the
  * stopping rule over parity rows (analyze/decided.c: a cell is decided only when
- * both its metrics are, and the words for a row) and the progress line's text with
+ * every metric it watches is, both by default, and the words for a row) and the progress line's text with
  * the rounds and the cells still open (collect/progress.c). */
 #include "analyze/decided.h"
 #include "collect/progress.h"
@@ -49,7 +49,7 @@ static void test_decided_cells(void **state)
 	row(&rows[4], "draft-simple", 2, "tg", VERDICT_FASTER, 1, 5.0, 1.0);
 	res.rows = rows;
 	res.n_rows = 5;
-	n = decided_cells(&res, DECIDED_PARITY, &c);
+	n = decided_cells(&res, DECIDED_PARITY, PARITY_BOTH, &c);
 	assert_int_equal(n, 3);
 	assert_int_equal(c[0].decided, 1);
 	assert_ptr_equal(c[0].row[PARITY_METRIC_PP], &rows[0]);
@@ -66,15 +66,33 @@ static void test_decided_cells(void **state)
 	/* The regression question: an undecided two-sided verdict may still answer
 	 * it. n_max 1's tg leans +1.2% with an interval above -2%: regression no. */
 	rows[3].v.regression = VERDICT_REG_NO;
-	n = decided_cells(&res, DECIDED_REGRESSION, &c);
+	n = decided_cells(&res, DECIDED_REGRESSION, PARITY_BOTH, &c);
 	assert_int_equal(n, 3);
 	assert_int_equal(c[1].decided, 1);
 	free(c);
-	assert_int_equal(decided_cells(&res, DECIDED_PARITY, &c), 3);
+	assert_int_equal(decided_cells(&res, DECIDED_PARITY, PARITY_BOTH, &c), 3);
 	assert_int_equal(c[1].decided, 0);
 	free(c);
+	/* One metric watched: n_max 1's tg is open, so --metric pp decides it and
+	 * --metric tg does not; n_max 2 has a tg row only, so --metric tg decides it. */
+	assert_int_equal(decided_cells(&res, DECIDED_PARITY, PARITY_PP, &c), 3);
+	assert_int_equal(c[0].decided, 1);
+	assert_int_equal(c[1].decided, 1);
+	assert_int_equal(c[2].decided, 0);
+	free(c);
+	assert_int_equal(decided_cells(&res, DECIDED_PARITY, PARITY_TG, &c), 3);
+	assert_int_equal(c[0].decided, 1);
+	assert_int_equal(c[1].decided, 0);
+	assert_int_equal(c[2].decided, 1);
+	free(c);
+	/* A mask that is neither one metric is both. */
+	assert_int_equal(decided_watched(0), PARITY_BOTH);
+	assert_int_equal(decided_watched(PARITY_TG), PARITY_TG);
+	assert_int_equal(decided_cells(&res, DECIDED_PARITY, 0, &c), 3);
+	assert_int_equal(c[2].decided, 0);
+	free(c);
 	res.n_rows = 0;
-	assert_int_equal(decided_cells(&res, DECIDED_PARITY, &c), 0);
+	assert_int_equal(decided_cells(&res, DECIDED_PARITY, PARITY_BOTH, &c), 0);
 	assert_null(c);
 }
 

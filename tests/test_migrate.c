@@ -172,6 +172,37 @@ static void test_migrate_v2_gets_looks_to(void **state)
 	store_close(s);
 }
 
+/* 0011 gives every run the metric its batch watched: NULL (both, or a fixed
+ * design) for the runs already there; pp or tg only, and only with looks_to. */
+static void test_migrate_v2_gets_looks_metric(void **state)
+{
+	static const char *const refused[] = {
+		"UPDATE run SET looks_metric='both' WHERE id=3",
+		"UPDATE run SET looks_metric='' WHERE id=3",
+		"UPDATE run SET looks_metric='pp' WHERE id=1", /* a fixed design */
+	};
+	struct fixture *f = *state;
+	struct store *s;
+	size_t i;
+
+	load_fixture(f->path, "v2.sql");
+	s = store_open(f->path, 0);
+	assert_non_null(s);
+	assert_true(migrate_latest() >= 11);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE looks_metric IS NULL"), 3);
+	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE run SET looks_to=10, looks_metric='tg' "
+				      "WHERE id=3", NULL, NULL, NULL), SQLITE_OK);
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+		char *err = NULL;
+
+		assert_int_not_equal(sqlite3_exec(store_db(s), refused[i], NULL, NULL, &err),
+				     SQLITE_OK);
+		sqlite3_free(err);
+	}
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE looks_metric='tg'"), 1);
+	store_close(s);
+}
+
 /* 0007 gives every run an environment and every sample a repeat share: NULL, 0 and
  * NULL for what is there (nothing was recorded), every row and value kept; the
  * new columns refuse what they cannot hold. */
@@ -434,6 +465,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migrate_v2_keeps_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_config, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_looks_to, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_looks_metric, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v5_gets_env, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v5_gets_collector, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v8_gets_rates, setup, teardown),

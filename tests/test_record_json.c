@@ -56,6 +56,8 @@ static void full_run(struct run_rec *r)
 	r->load_error = tps_xstrdup("error: out of memory\nlast line");
 	r->log_path = tps_xstrdup("/var/log/x.log");
 	r->prompt_set = tps_xstrdup("ffee");
+	r->looks_to = 6;
+	r->looks_metric = tps_xstrdup("tg");
 }
 
 static void full_sample(struct sample_rec *s, int i)
@@ -118,6 +120,8 @@ static void assert_runs_equal(const struct run_rec *a, const struct run_rec *b)
 	assert_str_eq(a->model.label, b->model.label);
 	assert_str_eq(a->model.file, b->model.file);
 	assert_true(a->model.bytes == b->model.bytes);
+	assert_true(a->looks_to == b->looks_to);
+	assert_str_eq(a->looks_metric, b->looks_metric);
 	assert_str_eq(a->model.sha256, b->model.sha256);
 	assert_str_eq(a->model.quant, b->model.quant);
 	assert_true(a->ctx == b->ctx);
@@ -455,6 +459,20 @@ static void test_record_check_rules(void **state)
 	full_sample(&s[1], 1);
 	assert_int_equal(record_check_run(&r, err, sizeof(err)), 0);
 	assert_int_equal(record_check_samples(s, 2, err, sizeof(err)), 0);
+	/* A one-metric question: pp or tg, and only of a batch that looked. */
+	free(r.looks_metric);
+	r.looks_metric = tps_xstrdup("both");
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), -1);
+	assert_string_equal(err, "'run.looks_metric' is not pp or tg");
+	free(r.looks_metric);
+	r.looks_metric = tps_xstrdup("pp");
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), 0);
+	r.looks_to = TPS_NULL;
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "without 'run.looks_to'"));
+	free(r.looks_metric);
+	r.looks_metric = NULL;
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), 0);
 	r.n_max = 0;
 	assert_int_equal(record_check_run(&r, err, sizeof(err)), -1);
 	r.n_max = TPS_NULL;

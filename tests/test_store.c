@@ -665,6 +665,7 @@ struct cs_run {
 	double temperature;
 	const struct cs_sample *smp;
 	size_t n_smp;
+	const char *looks_metric; /* NULL: both metrics */
 };
 
 #define NUL TPS_NULL
@@ -705,29 +706,29 @@ static const struct cs_sample smp_failed[] = {
 static const struct cs_run cs_runs[] = {
 	{ CS(01), "ours", "ours", "b7123", "q35", "aa", "h1", "t1", "B1", "", NUL, 8192, 256,
 	  "completion", T("00:00:00"), "2026-01-01T00:00:01.500Z", 1, 5, 0x5, 0,
-	  smp_base, 8 },
+	  smp_base, 8, "tg" },
 	{ CS(02), "ours", "ours", "b7123", "q35", "aa", "h1", "t1", "B1", "ngram", 4, 8192, 256,
-	  "completion", T("00:01:00"), T("00:01:02"), 2, 5, 0, 0, smp_spec, 4 },
+	  "completion", T("00:01:00"), T("00:01:02"), 2, 5, 0, 0, smp_spec, 4, NULL },
 	{ CS(03), "ours", "ours", "b7124", "q35", "aa", "h2", "t2", "B2", "", NUL, 8192, 256,
-	  "completion", T("00:02:00"), NULL, NUL, NUL, 0, NAN, smp_one, 1 },
+	  "completion", T("00:02:00"), NULL, NUL, NUL, 0, NAN, smp_one, 1, NULL },
 	{ CS(04), "up", "upstream", "b7000", "q35", "aa", "h1", "t1", "B1", "", NUL, 8192, 256,
-	  "completion", T("00:03:00"), T("00:03:02"), 3, 5, 0, 0, smp_one, 1 },
+	  "completion", T("00:03:00"), T("00:03:02"), 3, 5, 0, 0, smp_one, 1, NULL },
 	{ CS(05), "ours", "ours", "b7123", "q35", "aa", "h1", "t1", "B1", "", NUL, 8192, 256,
-	  "completion", T("00:04:00"), T("00:04:01"), 4, 5, 0, 0, smp_failed, 2 },
+	  "completion", T("00:04:00"), T("00:04:01"), 4, 5, 0, 0, smp_failed, 2, NULL },
 	{ CS(06), "ours", "ours", "b7123", "q35", "aa", "h1", "t1", "B1", "", NUL, 8192, 256,
-	  "completion", T("00:05:00"), NULL, 5, 5, 0, 0, NULL, 0 },
+	  "completion", T("00:05:00"), NULL, 5, 5, 0, 0, NULL, 0, NULL },
 	{ CS(07), "ours", "ours", "b7123", "g4", "cc", "h1", "t3", NULL, "", NUL, 4096, 256,
-	  "completion", T("00:06:00"), T("00:06:01"), NUL, NUL, 0, 0, smp_one, 1 },
+	  "completion", T("00:06:00"), T("00:06:01"), NUL, NUL, 0, 0, smp_one, 1, NULL },
 	{ CS(08), "ours", "ours", "b7123", "q35", "bb", "h1", "t4", NULL, "", NUL, 8192, 256,
-	  "completion", T("00:07:00"), T("00:07:01"), NUL, NUL, 0, 0, smp_one, 1 },
+	  "completion", T("00:07:00"), T("00:07:01"), NUL, NUL, 0, 0, smp_one, 1, NULL },
 	{ CS(09), "ours", "ours", "b7123", "q35", "aa", "h1", "t4", NULL, "", NUL, 8192, 256,
-	  "chat", T("00:08:00"), T("00:08:01"), NUL, NUL, 0, 0, smp_one, 1 },
+	  "chat", T("00:08:00"), T("00:08:01"), NUL, NUL, 0, 0, smp_one, 1, NULL },
 	{ CS(10), "ours", "ours", "b7123", "q35", "aa", "h1", "t4", NULL, "", NUL, 8192, 512,
-	  "completion", T("00:09:00"), T("00:09:01"), NUL, NUL, 0, 0, smp_one, 1 },
+	  "completion", T("00:09:00"), T("00:09:01"), NUL, NUL, 0, 0, smp_one, 1, NULL },
 	{ CS(11), "ours", "ours", "b7123", "q35", "aa", "h1", "t4", NULL, "", NUL, 4096, 256,
-	  "completion", T("00:10:00"), T("00:10:01"), NUL, NUL, 0, 0, smp_one, 1 },
+	  "completion", T("00:10:00"), T("00:10:01"), NUL, NUL, 0, 0, smp_one, 1, NULL },
 	{ CS(12), "ours", "ours", "b7123", "q35", "aa", "h1", "t4", NULL, "ngram", 8, 8192, 256,
-	  "completion", T("00:11:00"), T("00:11:01"), NUL, NUL, 0, 0, smp_one, 1 },
+	  "completion", T("00:11:00"), T("00:11:01"), NUL, NUL, 0, 0, smp_one, 1, NULL },
 };
 #define N_CS_RUNS (sizeof(cs_runs) / sizeof(cs_runs[0]))
 
@@ -768,6 +769,7 @@ static void cs_write(struct store *s)
 		r.n_predict = c->n_predict;
 		r.round = c->round;
 		r.looks_to = c->looks_to;
+		r.looks_metric = c->looks_metric ? tps_xstrdup(c->looks_metric) : NULL;
 		r.env_flags = c->env_flags;
 		r.temperature = c->temperature;
 		ids[i] = store_run_insert(s, &r);
@@ -938,6 +940,7 @@ static void test_store_cellset_runs(void **state)
 	assert_int_equal(r->n_predict, 256);
 	assert_int_equal(r->round, 1);
 	assert_int_equal(r->looks_to, 5);
+	assert_int_equal(r->looks_metric, 1u << RUN_TG);
 	assert_int_equal(r->env_flags, 0x5);
 	assert_true(r->temperature == 0);
 	NEAR(r->duration_ms, 1500);
@@ -957,6 +960,7 @@ static void test_store_cellset_runs(void **state)
 	assert_string_equal(r->engine_version, "b7124");
 	assert_true(r->round == RUN_NULL);
 	assert_int_equal(r->looks_to, 0);
+	assert_int_equal(r->looks_metric, 0);
 	assert_int_equal(r->env_flags, 0);
 	assert_true(isnan(r->temperature));
 	assert_true(isnan(r->duration_ms));

@@ -79,7 +79,7 @@ static void test_until_watch(void **state)
 	size_t open, all;
 
 	(void)state;
-	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY);
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
 	assert_int_equal(u.w[0].ours_cell, SIZE_MAX);
 	assert_int_equal(u.w[1].ours_cell, SIZE_MAX);
 	assert_int_equal(u.w[2].ours_cell, 0);
@@ -105,7 +105,7 @@ static void test_until_take(void **state)
 	unsigned char run[N_CELLS];
 
 	(void)state;
-	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY);
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
 	/* Before the first look every cell runs again, whatever is open. */
 	assert_int_equal(until_next(&u, 0, 1, run), N_CELLS);
 	/* Rounds 1 and 2 are too early for the first look. */
@@ -168,7 +168,7 @@ static void test_until_question(void **state)
 	/* The regression question: n_max 3's tg interval [-4.1%, +0.6%] holds -2%,
 	 * undecided; once its lower end lies above -2% it is answered (no) although
 	 * the two-sided verdict still straddles the band. */
-	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_REGRESSION);
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_REGRESSION, PARITY_BOTH);
 	comparison(rows, &res);
 	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 1);
 	rows[3].v.regression = VERDICT_REG_NO;
@@ -177,12 +177,60 @@ static void test_until_question(void **state)
 	until_release(&u);
 }
 
+/* --metric tg: n_max 3's open pp decides nothing, its decided tg decides the
+ * cell; --metric pp the other way round, and the line of the metric not watched
+ * says so. A value that names neither metric alone is both. */
+static void test_until_metric(void **state)
+{
+	struct parity_row rows[4];
+	struct parity_result res;
+	struct until u;
+	size_t newly[N_CELLS];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	comparison(rows, &res);
+	rows[2].v.regression = VERDICT_REG_UNDECIDED; /* n_max 3: pp open ... */
+	rows[3].v.regression = VERDICT_REG_NO;        /* ... and tg answered */
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_REGRESSION, PARITY_BOTH);
+	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 1);
+	assert_int_equal(newly[0], 2);
+	until_release(&u);
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_REGRESSION, PARITY_TG);
+	assert_int_equal(until_watches(&u, PARITY_METRIC_TG), 1);
+	assert_int_equal(until_watches(&u, PARITY_METRIC_PP), 0);
+	three_rounds(&u);
+	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 2);
+	assert_int_equal(until_model_open(&u, 0), 0);
+	assert_non_null(f = open_memstream(&buf, &len));
+	until_write_cell(f, "decided", &u, 3, "tiny", "ours", "llama.cpp");
+	fclose(f);
+	assert_string_equal(buf,
+		"decided: tiny draft-simple n_max=3 pp ours vs llama.cpp: regression undecided, "
+		"parity (+0.10% [-0.40%, +0.60%]) after 3 rounds, 123.0 s of server time "
+		"(not watched: --metric tg)\n"
+		"decided: tiny draft-simple n_max=3 tg ours vs llama.cpp: regression no, "
+		"undecided (-1.80% [-4.10%, +0.60%]) after 3 rounds, 123.0 s of server time\n");
+	free(buf);
+	until_release(&u);
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_REGRESSION, PARITY_PP);
+	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 1);
+	assert_int_equal(newly[0], 2);
+	assert_int_equal(u.w[3].decided_at, 0);
+	until_release(&u);
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_REGRESSION, 0);
+	assert_int_equal(u.watched, PARITY_BOTH);
+	until_release(&u);
+}
+
 static void test_until_final_look(void **state)
 {
 	struct until u;
 
 	(void)state;
-	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY);
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
 	/* Two rounds: too few to compare at all. */
 	until_run_ended(&u, 0, 1, 1.0);
 	until_run_ended(&u, 2, 2, 1.0);
@@ -208,7 +256,7 @@ static void test_until_write(void **state)
 	FILE *f;
 
 	(void)state;
-	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY);
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
 	assert_non_null(f = open_memstream(&buf, &len));
 	until_write_cell(f, "open", &u, 3, "tiny", "ours", "llama.cpp");
 	three_rounds(&u);
@@ -270,6 +318,7 @@ int main(void)
 		cmocka_unit_test(test_until_watch),
 		cmocka_unit_test(test_until_take),
 		cmocka_unit_test(test_until_question),
+		cmocka_unit_test(test_until_metric),
 		cmocka_unit_test(test_until_final_look),
 		cmocka_unit_test(test_until_write),
 		cmocka_unit_test(test_until_write_state),
