@@ -11,7 +11,7 @@
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 
 common=(--model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16
-	--port 21460 --quiet)
+	--port 22352 --quiet)
 pair=(--engine ours="$FS" --engine aa="$FS" --ours ours)
 noisy_pp() {
 	echo 0 >"$T/seed-ours"

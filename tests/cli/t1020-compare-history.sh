@@ -12,7 +12,7 @@
 need jq
 
 common=(--model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16
-	--port 21460 --quiet)
+	--port 22020 --quiet)
 # batch <jitter> <collect args...>: one batch of ours and aa (the same fault
 # server, a seeded instance scatter of +-jitter).
 batch() {
