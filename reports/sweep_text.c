@@ -64,6 +64,11 @@ int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const cha
 			       "same side, so a first-start edge cannot be told from a difference",
 			       ours_name, ref_name, where, gap->tg_pct, gap->ci_lo_pct,
 			       gap->ci_hi_pct);
+		else if (gap->reason == ESTIMATE_REASON_DISAGREE)
+			append(buf, len, &used, &full, "%s against %s decode %s: %+.1f%%, decides "
+			       "nothing: a side's instances disagree with no clear majority, so "
+			       "which of them measured the engine is not known", ours_name,
+			       ref_name, where, gap->tg_pct);
 		else if (isfinite(gap->ci_lo_pct) && isfinite(gap->ci_hi_pct))
 			append(buf, len, &used, &full, "%s against %s decode %s: %+.1f%%, interval "
 			       "%+.1f%% to %+.1f%%, decides neither a gap beyond %.1f%% nor parity "
