@@ -153,8 +153,8 @@ static void step_set(struct sweep_step *s, const struct sweep_rung *rungs, size_
 /* The violation check of step i: the step's one estimate (sweep_step_interval())
  * gives the change; a violation is decided when the whole interval lies below
  * -tol, and a fall past -tol (or an interval reaching past it) that the
- * interval does not settle is an undecided dip. Without an interval (one run a
- * side) nothing is decided: a fall past -tol is listed as an undecided dip. */
+ * interval does not settle is an undecided dip. One run a side is judged against
+ * the default decode scatter; without any interval nothing is decided. */
 static void step_decide(struct sweep_report *out, const struct sweep_rung *rungs, size_t i,
 			double c, double tol)
 {
@@ -337,7 +337,8 @@ static void gap_decide_units(const struct sweep_rung *ours, const struct sweep_r
 			  screen_mismatch(ref, e.out_vs, e.n_out_vs) > 0;
 	if (isfinite(e.v.delta_pct))
 		gap->tg_pct = e.v.delta_pct;
-	if (e.reason != ESTIMATE_REASON_NONE && e.reason != ESTIMATE_REASON_ORDER) {
+	if (e.reason != ESTIMATE_REASON_NONE && e.reason != ESTIMATE_REASON_ORDER &&
+	    e.reason != ESTIMATE_REASON_DISAGREE) {
 		estimate_release(&e);
 		return; /* one instance a side: a point, no interval across instances */
 	}

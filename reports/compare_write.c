@@ -228,7 +228,8 @@ size_t compare_one_instance_cells(const struct parity_result *r)
 	for (i = 0; i < r->n_rows; i++) {
 		const struct parity_row *w = &r->rows[i];
 
-		if (w->config && *w->config && w->reason == ESTIMATE_REASON_ONE_INSTANCE)
+		if (w->config && *w->config && w->v.method == VERDICT_METHOD_REQUESTS &&
+		    !w->v.decided)
 			n++;
 	}
 	return n;
@@ -242,15 +243,16 @@ static void write_bench_rounds(FILE *f, const struct parity_result *r, enum tabl
 	if (!n)
 		return;
 	if (fmt == TABLE_FMT_MD)
-		fprintf(f, "\n%zu row%s compare one llama-bench process a side: one process "
-			"is one instance, which decides nothing; a decision needs two "
+		fprintf(f, "\n%zu row%s compare one llama-bench process a side, undecided: "
+			"one process is one instance, which decides only a difference beyond "
+			"the default instance scatter; a decision needs two "
 			"processes or more a side (each build's llama-bench files imported "
 			"under one `--tag`), or a stored A/A floor (`tpsdb calibrate`).\n",
 			n, n == 1 ? "" : "s");
 	else
-		fprintf(f, "llama-bench: %zu row%s compare one llama-bench process a side: one "
-			"process is one instance, whose repetitions cannot show the scatter between "
-			"instances; a decision needs two processes or more a side (run llama-bench "
+		fprintf(f, "llama-bench: %zu row%s compare one llama-bench process a side, "
+			"undecided: one process is one instance, whose repetitions cannot show the "
+			"scatter between instances; a decision needs two processes or more a side (run llama-bench "
 			"again and import each build's files under one --tag), or a stored A/A floor "
 			"(tpsdb calibrate)\n", n, n == 1 ? "" : "s");
 }

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # t0512: sweep --format md: one table per series with a fixed column count, the
 # rung where decode falls in bold once its rounds decide it, the FAIL line, and the
-# exit code of the text form (1 on a violation; one run a rung decides none).
+# exit code of the text form (1 on a violation; with one run a rung, only a fall
+# beyond the default decode scatter decides: the -32.1% collapse does).
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 . "$TPSDB_SRC/tests/cli/md-lib.sh"
 . "$TPSDB_SRC/tests/cli/table-lib.sh"
 
 imp_sweep
 tps sweep --format md
-expect_rc 0 "one run a rung: an undecided dip"
-grep -q '^|  *3 | .* | undecided -[0-9.]*% (no interval)  *|$' "$TMP/out" || fail "the dip, plain"
+expect_rc 1 "one run a rung: the -32% collapse decides against the default scatter"
+grep -q '^|  *3 | .* | \*\*falls -32\.1%\*\* |$' "$TMP/out" || fail "the collapse, in bold"
 rm -f "$TPSDB_DB"*
 imp_sweep rounds
 tps sweep --format md
