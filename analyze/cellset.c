@@ -113,7 +113,7 @@ static int taken(enum pool_rule rule, const struct run *last, const struct run *
 }
 
 /* Whether run r of the series whose newest is last is an earlier batch's of the
- * same measurement on the same host: history for the pool p (history_batches()). */
+ * same measurement on the same host: history for the pool p (pool_history_runs()). */
 static int history_run(const struct pool *p, const struct run *last, const struct run *r)
 {
 	struct parity_diff d;

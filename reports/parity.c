@@ -223,8 +223,8 @@ static void evidence_text(const struct verdict *v, char *buf, size_t len)
 			 v->hist_df);
 	else if (v->history == VERDICT_HIST_REJECTED)
 		snprintf(buf + at, len - at, "; this batch alone: its scatter differs from the "
-			 "%zu earlier batch%s' (F test)", v->hist_batches,
-			 v->hist_batches == 1 ? "" : "es");
+			 "%zu earlier %s (F test)", v->hist_batches,
+			 v->hist_batches == 1 ? "batch's" : "batches'");
 }
 
 void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, char *buf,
