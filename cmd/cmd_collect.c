@@ -7,11 +7,13 @@
  * next round starts, none once every cell of the model is decided. */
 #include "analyze/estimate.h"
 #include "analyze/parity.h"
+#include "analyze/plan.h"
 #include "analyze/until.h"
 #include "collect/cell.h"
 #include "collect/interrupt.h"
 #include "collect/plan.h"
 #include "collect/prompts.h"
+#include "collect/provenance.h"
 #include "collect/session.h"
 #include "collect/setup.h"
 #include "collect/workdir.h"
@@ -130,6 +132,7 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 		case OPT_REPS:
 			if (setup_parse_count(o, name, optarg, 1, 100000, &o->c.reps))
 				return TPS_EXIT_USAGE;
+			o->reps_set = 1;
 			break;
 		case OPT_PROMPTS: o->prompts_file = optarg; break;
 		case OPT_NO_REF: o->no_reference = 1; break;
@@ -353,6 +356,71 @@ static void until_state_release(struct until_state *h)
 	memset(h, 0, sizeof(*h));
 }
 
+/* --until-decided without --reps: the reps of every prompt that 'tpsdb plan'
+ * finds cheapest for the question's metric (analyze/plan.h) from this host's
+ * stored runs of each model, ours against every other engine, at the batch's
+ * n_predict and max rounds; the most any such cell needs, or the default when
+ * none has a design. Prints the choice (reports/until_write.h). -1 on a store
+ * error. */
+static int design_reps(struct store *s, const struct plan *p, size_t n_prompts,
+		       struct collect_setup *o)
+{
+	struct plan_opts po;
+	struct run_filter f;
+	const char *host = o->host, *side[2];
+	char *own = NULL;
+	size_t mi, e, i, reps = 0, rounds = 0, n = 0, r, rr;
+	int m = !o->metric || !strcmp(o->metric, "both") ? PLAN_N_METRICS :
+		!strcmp(o->metric, "pp") ? PLAN_PP : PLAN_TG, ret = 0;
+
+	plan_opts_init(&po);
+	po.max_rounds = (size_t)plan_rounds(p);
+	po.default_prompts = n_prompts;
+	po.default_reps = (size_t)o->c.reps;
+	if (!host)
+		host = own = provenance_host_name();
+	memset(&f, 0, sizeof(f));
+	f.host.v = &host;
+	f.host.n = 1;
+	side[0] = p->engines[setup_ours_index(p)].label;
+	for (mi = 0; mi < p->n_models && !ret; mi++) {
+		f.model.v = (const char **)&p->models[mi].label;
+		f.model.n = 1;
+		for (e = 0; e < p->n_engines && !ret; e++) {
+			struct side sd[2];
+			struct plan_input in;
+			struct plan_result res;
+
+			side[1] = p->engines[e].label;
+			if (e == setup_ours_index(p))
+				continue;
+			if (side_plan(s, &f, side, &po, sd, &in, &res) < 0)
+				ret = -1;
+			for (i = 0; !ret && i < res.n_cells; i++) {
+				if (in.cells[i].n_predict != o->c.n_predict ||
+				    !(r = plan_default_reps(&res, i, m, &rr)))
+					continue;
+				n++;
+				if (r > reps || (r == reps && rr > rounds)) {
+					reps = r;
+					rounds = rr;
+				}
+			}
+			plan_result_release(&res);
+			plan_input_release(&in);
+			side_release(&sd[0]);
+			side_release(&sd[1]);
+		}
+	}
+	free(own);
+	if (ret)
+		return -1;
+	if (reps)
+		o->c.reps = (int64_t)reps;
+	until_write_design(stdout, (size_t)o->c.reps, n, rounds, host);
+	return 0;
+}
+
 /* The rounds of every model: each model runs round 1, 2, ... (every cell on a
  * fresh server, collect/session.h) until its last round, a signal, or, with
  * --until-decided, until the rule has no open cell of it left; the rule also
@@ -417,6 +485,8 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	o.c.out_dir = out_dir;
 	o.c.url = o.url;
 	if (!(s = tps_ctx_store(ctx)))
+		goto out;
+	if (o.until_decided && !o.reps_set && design_reps(s, &p, ps.n, &o) < 0)
 		goto out;
 	if (o.until_decided)
 		until_state_init(&u, &p, &res, &o);

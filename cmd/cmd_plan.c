@@ -67,7 +67,6 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 	struct plan_input in = { 0 };
 	struct plan_result res = { 0 };
 	struct plan_opts o;
-	struct run_filter f;
 	const char *ours = NULL, *vs = NULL, *engine = NULL, *side[2];
 	struct store *s;
 	int64_t rounds;
@@ -128,24 +127,18 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 	side[1] = engine ? NULL : vs;
 	if (!(s = tps_ctx_store(ctx)) || filter_opts_check(s, &fo) < 0)
 		goto out;
-	for (k = 0; k < 2 && side[k]; k++) {
+	for (k = 0; k < 2 && side[k]; k++)
 		if (store_label_check(s, STORE_LABEL_ENGINE, side[k],
 				      engine ? "--engine" : k ? "--vs" : "--ours") != 1)
 			goto out;
-		f = fo.f;
-		f.engine.v = &side[k];
-		f.engine.n = 1;
-		/* Every run of the cell the filters select: a history, not a batch. */
-		if (side_load_history(s, &f, NULL, RUN_LOAD_VALUES | RUN_LOAD_WALL, &sd[k]) < 0)
-			goto out;
-	}
-	plan_cells(side[0], sd[0].pools, sd[0].n_pools, side[1], sd[1].pools, sd[1].n_pools,
-		   &in);
+	/* Every run of the cell the filters select: a history, not a batch. */
+	if ((k = side_plan(s, &fo.f, side, &o, sd, &in, &res)) < 0)
+		goto out;
 	if (!in.n_cells) {
 		plan_write_none(side);
 		goto out;
 	}
-	if (plan_decide(&in, &o, &res) < 0) {
+	if (k) {
 		tps_error("cannot plan: the default design is out of range");
 		goto out;
 	}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/envrule.h"
+#include "analyze/plan.h"
 #include "analyze/trend.h"
 #include "collect/loaderr.h"
 #include "schema/catalog.h"
@@ -74,6 +75,30 @@ int side_parity(struct store *s, const struct run_filter *f, const char *ignore,
 	in.vs = sd[1].pools;
 	in.n_vs = sd[1].n_pools;
 	return parity_decide(&in, o, res) < 0 ? 1 : 0;
+}
+
+int side_plan(struct store *s, const struct run_filter *f, const char *const side[2],
+	      const struct plan_opts *o, struct side sd[2], struct plan_input *in,
+	      struct plan_result *res)
+{
+	int k;
+
+	memset(sd, 0, 2 * sizeof(*sd));
+	memset(in, 0, sizeof(*in));
+	memset(res, 0, sizeof(*res));
+	for (k = 0; k < 2 && side[k]; k++) {
+		struct run_filter fk = *f;
+
+		fk.engine.v = &side[k];
+		fk.engine.n = 1;
+		if (side_load_history(s, &fk, NULL, RUN_LOAD_VALUES | RUN_LOAD_WALL, &sd[k]) < 0)
+			return -1;
+	}
+	plan_cells(side[0], sd[0].pools, sd[0].n_pools, side[1], sd[1].pools, sd[1].n_pools,
+		   in);
+	if (!in->n_cells)
+		return 0;
+	return plan_decide(in, o, res) < 0 ? 1 : 0;
 }
 
 int side_quality(struct store *s, const struct run_filter *f, struct catalog_quality **q,

@@ -14,6 +14,9 @@
 
 struct store;
 struct run_filter;
+struct plan_opts;
+struct plan_input;
+struct plan_result;
 
 struct side {
 	struct cellset set;
@@ -45,6 +48,16 @@ void side_release(struct side *sd);
  * -1 after an error line. */
 int side_parity(struct store *s, const struct run_filter *f, const char *ignore,
 		const struct parity_opts *o, struct side sd[2], struct parity_result *res);
+
+/* The plan 'tpsdb plan' makes and collect --until-decided takes its reps from:
+ * every run f selects (a history, side_load_history(); f's engine list is
+ * replaced) of side[0] and, when side[1] is not NULL, of side[1], their cells
+ * matched (plan_cells()) into *in and planned with o into *res. Release sd[],
+ * in and res also after an error. 0 ok (res->n_cells 0 when no cell has both
+ * sides), 1 when o is out of range, -1 after an error line. */
+int side_plan(struct store *s, const struct run_filter *f, const char *const side[2],
+	      const struct plan_opts *o, struct side sd[2], struct plan_input *in,
+	      struct plan_result *res);
 
 /* What 'tpsdb report' and 'tpsdb plot' study, loaded the same way: the pools
  * of every engine the filter selects (STUDY_LOAD_POOLS, their values and

@@ -74,14 +74,20 @@ char *provenance_parse_cuda(const char *out)
 	return n ? tps_xstrndup(p, n) : NULL;
 }
 
-void provenance_detect(struct host_rec *h, int gpu_index)
+char *provenance_host_name(void)
 {
 	char name[256] = "";
-	char *out;
 
 	if (gethostname(name, sizeof(name) - 1) < 0 || !*name)
 		snprintf(name, sizeof(name), "unknown");
-	h->name = tps_xstrdup(name);
+	return tps_xstrdup(name);
+}
+
+void provenance_detect(struct host_rec *h, int gpu_index)
+{
+	char *out;
+
+	h->name = provenance_host_name();
 	out = smi_capture("--query-gpu=name,driver_version", "--format=csv,noheader");
 	if (!out || provenance_parse_query(out, gpu_index, &h->gpu, &h->driver) < 0) {
 		h->gpu = tps_xstrdup("");

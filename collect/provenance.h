@@ -11,6 +11,10 @@
 
 #include "schema/record.h"
 
+/* This host's name from gethostname() ("unknown" when it has none), a heap
+ * string. */
+char *provenance_host_name(void);
+
 /* Fills h (whose strings it owns afterwards; release with the run) from
  * gethostname() and nvidia-smi. gpu_index picks the line of a multi-GPU host (the
  * first device in --gpu; -1 for the first line). A missing nvidia-smi leaves gpu,

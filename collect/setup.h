@@ -38,6 +38,7 @@ struct collect_setup {
 	int until_decided;         /* --until-decided: rounds until every cell of the
 				      ours engine against each other engine is decided */
 	int64_t max_rounds;        /* --max-rounds; 0 when not given (10) */
+	int reps_set;              /* --reps given: collect plans no design */
 	int question_set;          /* --question given */
 	int question_parity;       /* --question parity: a cell is decided when its
 				      two-sided verdict is (else: its regression

@@ -78,3 +78,21 @@ void until_write_total(FILE *f, const struct until *u)
 	fprintf(f, "until-decided: %s\n", note);
 	fflush(f);
 }
+
+void until_write_design(FILE *f, size_t reps, size_t n_cells, size_t rounds, const char *host)
+{
+	const char *s = reps == 1 ? "" : "s";
+
+	if (!n_cells)
+		fprintf(f, "design: %zu rep%s of every prompt, the default (no stored cell of "
+			"host %s to plan from; tpsdb plan says why)\n", reps, s, host);
+	else if (rounds)
+		fprintf(f, "design: %zu rep%s of every prompt, planned from %zu stored cell%s "
+			"of host %s (for %zu rounds; --reps sets it)\n", reps, s, n_cells,
+			n_cells == 1 ? "" : "s", host, rounds);
+	else
+		fprintf(f, "design: %zu rep%s of every prompt, planned from %zu stored cell%s "
+			"of host %s (none in reach of --max-rounds; --reps sets it)\n", reps, s,
+			n_cells, n_cells == 1 ? "" : "s", host);
+	fflush(f);
+}

@@ -23,6 +23,13 @@ void until_write_state(const struct verdict *v, char *buf, size_t len);
 void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
 		      const char *model, const char *ours, const char *vs);
 
+/* The design line collect --until-decided prints before its first round when
+ * --reps is not given, flushed: "design: 2 reps of every prompt, planned from
+ * 3 stored cells of host gpu1 (for 5 rounds; --reps sets it)", or "design: 1
+ * rep of every prompt, the default (no stored cell of host gpu1 to plan from;
+ * tpsdb plan says why)" when n_cells is 0. */
+void until_write_design(FILE *f, size_t reps, size_t n_cells, size_t rounds, const char *host);
+
 /* The progress line's note into buf: "2 of 4 cells open". */
 void until_write_note(char *buf, size_t len, const struct until *u);
 

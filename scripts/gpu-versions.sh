@@ -17,9 +17,11 @@
 #   scripts/gpu-versions.sh seq    issue 27's proof, in a store of its own that
 #                                  survives between calls ($work/seq.sqlite): one
 #                                  earlier batch on the host (fixed, HIST_ROUNDS=4
-#                                  rounds of new, old and aa) when the store has
-#                                  none, then BATCHES (default 1) 'collect
-#                                  --until-decided --max-rounds 10' batches, each
+#                                  rounds of new, old and aa at HIST_REPS=2 reps)
+#                                  when the store has none, then BATCHES (default
+#                                  1) 'collect --until-decided --max-rounds 10'
+#                                  batches in the design plan finds from the store
+#                                  (SEQ_REPS=n sets --reps instead), each
 #                                  with its collect lines (rounds and server
 #                                  seconds per cell) and a plain compare (the
 #                                  newest batch, history pooled) in $OUT
@@ -175,11 +177,11 @@ seq_collect() {
 	local tag=$1 rc=0; shift
 	"$tpsdb" --db "$work/seq.sqlite" collect --engine new="$server" --engine old="$old" \
 		--engine aa="$server" --role old=upstream --ours new --model m7b="$work/m7b.gguf" \
-		--prompts "$work/prompts.txt" --reps 1 --n-predict 128 --ban-byte-tokens \
+		--prompts "$work/prompts.txt" --n-predict 128 --ban-byte-tokens \
 		--tag "$tag" --quiet --load-timeout 900 --out-dir "$work/logs-$tag" "$@" \
 		>"$out/collect-$tag.txt" 2>"$out/collect-$tag.err" || rc=$?
 	log "collect $tag exit $rc"
-	grep -E '^(decided|open|until-decided):' "$out/collect-$tag.txt" >&2 || true
+	grep -E '^(design|decided|open|until-decided):' "$out/collect-$tag.txt" >&2 || true
 }
 
 seq_step() {
@@ -190,14 +192,14 @@ seq_step() {
 	[ -f "$work/prompts.txt" ] || gpu_prompts "$work/prompts.txt" "# Three of the prompt kinds."
 	cat "$work/m7b.gguf" >/dev/null
 	if [ ! -s "$work/seq.sqlite" ]; then
-		log "the earlier batch: --rounds ${HIST_ROUNDS:-4}"
-		seq_collect hist --rounds "${HIST_ROUNDS:-4}"
+		log "the earlier batch: --rounds ${HIST_ROUNDS:-4} --reps ${HIST_REPS:-2}"
+		seq_collect hist --rounds "${HIST_ROUNDS:-4}" --reps "${HIST_REPS:-2}"
 	fi
 	n=$(ls "$work"/seq-done-* 2>/dev/null | wc -l)
 	for i in $(seq $((n + 1)) $((n + ${BATCHES:-1}))); do
 		tag=seq$i
 		log "batch $i: --until-decided --max-rounds 10"
-		seq_collect "$tag" --until-decided --max-rounds 10
+		seq_collect "$tag" --until-decided --max-rounds 10 ${SEQ_REPS:+--reps "$SEQ_REPS"}
 		touch "$work/seq-done-$i"
 		for vs in old aa; do
 			"$tpsdb" --db "$work/seq.sqlite" compare --ours new --vs "$vs" \

@@ -36,6 +36,10 @@ def parse_args(argv):
                    help="scale the prefill rate (and its time inversely) alone by a "
                         "further random factor within +-this fraction, drawn once per "
                         "start after --jitter's: a noisy prefill beside a clean decode")
+    p.add_argument("--req-jitter", type=float, default=0,
+                   help="scale every request's rates (and times inversely) by a further "
+                        "random factor within +-this fraction, drawn per request from "
+                        "the start's generator: scatter within an instance")
     p.add_argument("--slow", type=float, default=1.0,
                    help="divide the rates by this factor and multiply the times by it (1.1: a "
                         "server about 9%% slower)")
@@ -87,13 +91,18 @@ def good_body(state, req, chat):
         text = " ".join(m.get("content", "") for m in req.get("messages", []))
     prompt_n = max(1, len(text) // 4)
     f = state.args.jitter_factor
+    pp = state.args.pp_factor
+    if state.args.req_jitter:
+        r = 1 + state.args.rng.uniform(-state.args.req_jitter, state.args.req_jitter)
+        f *= r
+        pp *= r
     # The times carry the jitter and the slowness, as a real server's do: tpsdb's
     # rates are the counts over the times, the reported rates agree with them.
     timings = {
         "cache_n": 0,
         "prompt_n": prompt_n,
-        "prompt_ms": prompt_n / (2.0 * state.args.pp_factor),
-        "prompt_per_second": 2000.0 * state.args.pp_factor,
+        "prompt_ms": prompt_n / (2.0 * pp),
+        "prompt_per_second": 2000.0 * pp,
         "predicted_n": n_predict,
         "predicted_ms": n_predict * 2.0 / f,
         "predicted_per_second": 500.0 * f,
@@ -305,6 +314,7 @@ def main():
         with open(args.seed_file, "w") as f:
             f.write("%d\n" % (count + 1))
         rng = random.Random(count)
+    args.rng = rng
     args.jitter_factor = 1 + rng.uniform(-args.jitter, args.jitter) if args.jitter else 1
     args.jitter_factor /= args.slow
     args.pp_factor = args.jitter_factor
