@@ -412,13 +412,12 @@ static int design_reps(struct store *s, const struct plan *p, size_t n_prompts,
 			side_release(&sd[1]);
 		}
 	}
-	free(own);
-	if (ret)
-		return -1;
-	if (reps)
+	if (!ret && reps)
 		o->c.reps = (int64_t)reps;
-	until_write_design(stdout, (size_t)o->c.reps, n, rounds, host);
-	return 0;
+	if (!ret)
+		until_write_design(stdout, (size_t)o->c.reps, n, rounds, host);
+	free(own);
+	return ret;
 }
 
 /* The rounds of every model: each model runs round 1, 2, ... (every cell on a

@@ -195,7 +195,7 @@ seq_step() {
 		log "the earlier batch: --rounds ${HIST_ROUNDS:-4} --reps ${HIST_REPS:-2}"
 		seq_collect hist --rounds "${HIST_ROUNDS:-4}" --reps "${HIST_REPS:-2}"
 	fi
-	n=$(ls "$work"/seq-done-* 2>/dev/null | wc -l)
+	n=$(find "$work" -maxdepth 1 -name "seq-done-*" | wc -l)
 	for i in $(seq $((n + 1)) $((n + ${BATCHES:-1}))); do
 		tag=seq$i
 		log "batch $i: --until-decided --max-rounds 10"

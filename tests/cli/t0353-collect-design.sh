@@ -44,6 +44,13 @@ grep -qx 'design: 1 rep of every prompt, the default (no stored cell of host h1 
 	"$T/stdout" || fail "no-history design line: $(cat "$T/stdout")"
 expect_eq "$(reps_of "$(newest_batch)")" 2 "the default: 2 prompts x 1 rep"
 
+# Without --host the line names this host, as its runs do.
+run_tpsdb collect "${pair[@]}" "${common[@]}" --until-decided --max-rounds 3 --out-dir "$OUT/00"
+expect_eq "$rc" 0 "no --host: $(cat "$T/stderr")"
+me=$(q "SELECT DISTINCT h.name FROM run r JOIN host h ON h.id = r.host_id WHERE r.batch = '$(newest_batch)'")
+grep -qxF "design: 1 rep of every prompt, the default (no stored cell of host $me to plan from; tpsdb plan says why)" \
+	"$T/stdout" || fail "no --host: the line names host '$me': $(cat "$T/stdout")"
+
 # The history: 3 rounds at 3 reps on host h1.
 rm -f "$DB"
 run_tpsdb collect "${pair[@]}" "${common[@]}" --host h1 --reps 3 --rounds 3 --out-dir "$OUT/1"
