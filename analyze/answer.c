@@ -13,7 +13,7 @@ void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 {
 	double sm = 0, sv = 0, df = INFINITY, level = 1;
 	int interval = n > 0;
-	size_t i;
+	size_t i, n_mean = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->n = n;
@@ -43,6 +43,13 @@ void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 			out->slower += x->kind == VERDICT_SLOWER;
 			out->parity += x->kind == VERDICT_PARITY;
 		}
+		/* A cell with no delta (no usable value: llama-bench's csv and sql
+		 * averages) is no part of the mean: its log ratio is no 0. */
+		if (!isfinite(x->delta_pct)) {
+			interval = 0;
+			continue;
+		}
+		n_mean++;
 		sm += x->log_m;
 		/* One instance a side without a stored floor has a requests' interval
 		 * that decides nothing: it cannot lend the mean one either. */
@@ -60,13 +67,14 @@ void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 	}
 	out->geomean.band_pct = band_pct;
 	out->geomean.ci_level = level;
-	/* The mean is over the cells that are evidence: a spoiled one is not. */
-	if (n == out->spoiled) {
+	/* The mean is over the cells that are evidence: a spoiled one is not, nor
+	 * one without a delta. */
+	if (!n_mean) {
 		out->geomean.kind = VERDICT_UNKNOWN;
 		out->geomean.delta_pct = out->geomean.ci_lo_pct = out->geomean.ci_hi_pct = NAN;
 		return;
 	}
-	n -= out->spoiled;
+	n = n_mean;
 	verdict_decide_interval(sm / (double)n, interval ? sqrt(sv) / (double)n : NAN,
 				interval ? df : NAN, (1 - level) / 2, band_pct, &out->geomean);
 }

@@ -33,6 +33,7 @@ void run_release_samples(struct run *r)
 	free(r->prompts);
 	r->prompts = NULL;
 	r->n_prompts = 0;
+	r->bench_ts = NAN;
 	memset(r->flag_counts, 0, sizeof(r->flag_counts));
 	memset(&r->agg, 0, sizeof(r->agg));
 	r->n_samples = r->n_degenerate = r->n_prompts_asked = 0;
@@ -98,6 +99,12 @@ const struct run *pool_face(const struct pool *p)
 	return p->n ? p->runs[p->n - 1] : NULL;
 }
 
+/* An imported llama-bench run (collect/import_bench.c). */
+static int is_bench(const struct run *r)
+{
+	return run_str_eq(r->endpoint, "llama-bench");
+}
+
 /* Whether run r of a series joins the pool whose newest run is last, before the
  * comparability check. */
 static int taken(enum pool_rule rule, const struct run *last, const struct run *r)
@@ -108,8 +115,13 @@ static int taken(enum pool_rule rule, const struct run *last, const struct run *
 	if (last->batch && *last->batch)
 		return run_str_eq(r->batch, last->batch);
 	/* An import has no batch: the runs of its tag that have none either. */
-	return last->tag && *last->tag && !(r->batch && *r->batch) &&
-	       run_str_eq(r->tag, last->tag);
+	if (last->tag && *last->tag)
+		return !(r->batch && *r->batch) && run_str_eq(r->tag, last->tag);
+	/* Untagged, a llama-bench file is one process of one build, and the
+	 * processes of that build are its instances: each file imported is one,
+	 * as compare-llama-bench.py averages every row of a commit. */
+	return is_bench(last) && is_bench(r) && !(r->batch && *r->batch) &&
+	       !(r->tag && *r->tag) && run_str_eq(r->engine_version, last->engine_version);
 }
 
 /* Whether run r of the series whose newest is last is an earlier batch's of the

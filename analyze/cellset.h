@@ -109,6 +109,10 @@ struct run {
 	size_t n_wall;
 	struct run_prompt *prompts; /* in prompt name order */
 	size_t n_prompts;
+	double bench_ts;            /* a llama-bench run's avg_ts (the mean of its
+				      samples' llama-bench rates: llama-bench's own
+				      avg_ts where stored), read with the values;
+				      NAN for any other run or before */
 };
 
 /* Every run one filter matched, in the store's cell order: model, spec type,
@@ -143,7 +147,9 @@ void cellset_canon(struct cellset *set, const char *ignore, char **ignored);
 enum pool_rule {
 	/* Nothing chose the runs: the batch of the series' newest run (every run
 	 * of that collect invocation); when the newest has no batch (an import),
-	 * the runs without a batch carrying its tag, that run alone when untagged. */
+	 * the runs without a batch carrying its tag; untagged, the untagged
+	 * llama-bench runs of its build (engine version) when it is one (each
+	 * llama-bench file one process, one instance), else that run alone. */
 	POOL_NEWEST_BATCH,
 	/* The filter chose them (tags, batches, a baseline): every run. */
 	POOL_ALL,

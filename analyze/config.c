@@ -133,7 +133,7 @@ int config_measures(const char *config, enum parity_metric m)
 		return 1;
 	t = test_of(config, &len);
 	if (memchr(t, '+', len))
-		return 1;
+		return 0;
 	if (len > 2 && !strncmp(t, "pp", 2))
 		return m == PARITY_METRIC_PP;
 	if (len > 2 && !strncmp(t, "tg", 2))

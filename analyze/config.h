@@ -34,7 +34,7 @@ void config_collect(char **acc, const char *config, const char *ignore);
 /* Whether a cell of this configuration has a row for metric m: a server cell
  * ("" or NULL) has both; a llama-bench test measures only its own metric
  * ("pp512" pp, "tg128" tg; a combined "pp512+tg128" reports neither rate apart,
- * so both rows stay, as unknown). */
+ * so it has no row: its one rate is compare's speedup, analyze/speedup.h). */
 int config_measures(const char *config, enum parity_metric m);
 
 /* What two sides' configurations differ in, for the nearest pair of cells. */

@@ -272,6 +272,7 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 			forced = 1;
 			add_note(out, PARITY_NOTE_FORCED, a, NULL, &diff);
 		}
+		speedup_add(&out->speedups, pa, pb);
 		/* A llama-bench test measures one metric: no row for the other. */
 		if (((o->metrics & PARITY_PP) && config_measures(a->config, PARITY_METRIC_PP) &&
 		     judge(o, pa, pb, PARITY_METRIC_PP, forced, out) < 0) ||
@@ -287,6 +288,7 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 							 pool_face(&in->vs[j])->model))
 			add_note(out, PARITY_NOTE_LONE, pool_face(&in->vs[j]), o->ours, NULL);
 	parity_answer(out, o->band_pct, &out->answers);
+	speedup_finish(&out->speedups);
 	ret = 0;
 out:
 	free(used);
@@ -327,5 +329,6 @@ void parity_result_release(struct parity_result *r)
 	free(r->rows);
 	free(r->notes);
 	answer_set_release(&r->answers);
+	speedup_release(&r->speedups);
 	memset(r, 0, sizeof(*r));
 }

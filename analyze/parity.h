@@ -12,6 +12,7 @@
 #include "analyze/answer.h"
 #include "analyze/cellset.h"
 #include "analyze/estimate.h"
+#include "analyze/speedup.h"
 #include "analyze/verdict.h"
 
 enum parity_metric_bits {
@@ -147,6 +148,10 @@ struct parity_result {
 	struct parity_diff stop_diff;        /* REFUSED: what differs */
 	struct answer_set answers;           /* parity_answer() of the rows, at the
 						band (after 0 only) */
+	struct speedup_set speedups;         /* every shared llama-bench cell's
+						speedup (speedup_add()), pp+tg
+						tests too, and the geomean of each
+						kind (after 0 only) */
 };
 
 /* Judges every shared cell of in. A cell whose two runs differ (parity_mismatch())

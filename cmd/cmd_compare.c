@@ -145,6 +145,8 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	for (k = 0; k < 2; k++) {
 		f[k] = fo.f;
 		f[k].tag = filter_list_labels(k ? &vs_tag : &ours_tag);
+		/* A combined pp+tg llama-bench test has a speedup, if no row. */
+		f[k].bench_rates = 1;
 	}
 	if ((k = side_parity(s, f, ignore, &o, side, &res))) {
 		if (k > 0)

@@ -232,6 +232,11 @@ int import_bench_add(struct importer *im, const cJSON *obj)
 				tps_xasprintf("{\"llama_bench_avg_ts\":%.17g,\"llama_bench_stddev_ts\":%.17g}",
 					      t->valuedouble, sd->valuedouble) :
 				tps_xasprintf("{\"llama_bench_avg_ts\":%.17g}", t->valuedouble);
+		else if (cJSON_IsNumber(avg) && isfinite(avg->valuedouble))
+			/* avg_ts too: the number compare-llama-bench.py compares, which
+			 * the rounded samples_ts only approximate. */
+			smp.timings = tps_xasprintf("{\"llama_bench_ts\":%.17g,\"llama_bench_avg_ts\":%.17g}",
+						    t->valuedouble, avg->valuedouble);
 		else
 			smp.timings = tps_xasprintf("{\"llama_bench_ts\":%.17g}", t->valuedouble);
 		smp.cache_n = 0;

@@ -18,6 +18,12 @@
 
 #define READY_POLL_MS 10
 #define HEALTH_TIMEOUT_MS 2000
+/* In attach mode a refused connection means nothing listens: no server tpsdb did
+ * not start will come up by itself, so waiting the load timeout for it is a
+ * silent ten minutes. The grace covers a server started just before tpsdb (a
+ * llama-server binds its port before it loads the model, and answers 503 while
+ * it loads, which is waited for). */
+#define ATTACH_REFUSED_MS 2000
 
 struct server {
 	struct proc *proc;
@@ -81,6 +87,7 @@ int server_wait_ready(struct http *h, struct server *s, double timeout_s, double
 		      void (*tick)(void *arg), void *arg, char *why, size_t whylen)
 {
 	double end = tps_mono_ms() + timeout_s * 1000, next_tick = tps_mono_ms() + 1000;
+	double refused_since = -1;
 	char last[320] = "no answer yet";
 	struct http_reply r;
 	long left;
@@ -96,6 +103,12 @@ int server_wait_ready(struct http *h, struct server *s, double timeout_s, double
 			return -1;
 		}
 		left = (long)(end - tps_mono_ms());
+		if (!s && refused_since >= 0 &&
+		    (left <= 0 || tps_mono_ms() - refused_since >= ATTACH_REFUSED_MS)) {
+			snprintf(why, whylen, "connection refused: nothing listens there (%s)",
+				 last);
+			return -1;
+		}
 		if (left <= 0) {
 			snprintf(why, whylen, "not ready after %g s (%s)", timeout_s, last);
 			return -1;
@@ -109,8 +122,14 @@ int server_wait_ready(struct http *h, struct server *s, double timeout_s, double
 				return 0;
 			}
 			snprintf(last, sizeof(last), "last /health answer: HTTP %ld", r.status);
+			refused_since = -1;
 		} else if (r.fail != HTTP_FAIL_REFUSED) {
 			snprintf(last, sizeof(last), "last /health attempt: %s", r.error);
+			refused_since = -1;
+		} else if (!s) {
+			snprintf(last, sizeof(last), "%s", r.error);
+			if (refused_since < 0)
+				refused_since = tps_mono_ms();
 		}
 		http_reply_release(&r);
 		if (tick && tps_mono_ms() >= next_tick) {

@@ -31,8 +31,10 @@ int server_wait_exit(struct server *s, double ms);
 const char *server_state(struct server *s);
 
 /* Polls GET /health through h every 10 ms until it answers 2xx. A 503 ("Loading
- * model") or no listener yet means keep waiting. Gives up after timeout_s, as soon
- * as s (NULL in attach mode) exits, or when a signal is pending. tick, when not
+ * model") means keep waiting; so does no listener yet while s runs. Gives up after
+ * timeout_s, as soon as s (NULL in attach mode) exits, when a signal is pending, or,
+ * in attach mode, when the connection has been refused for 2 s on end (why then
+ * starts "connection refused"). tick, when not
  * NULL, is called with arg about once a second while it waits (a progress line).
  * Returns 0 when ready, with the monotonic time it was seen in *ready_ms (may be
  * NULL); -1 with the reason in why. Prints nothing itself. */

@@ -44,6 +44,39 @@ void compare_write_notes(const struct parity_result *r)
 	}
 }
 
+/* "llama_bench": each paired test's speedup and each kind's geomean. */
+static void json_put_speedups(cJSON *root, const struct speedup_set *s)
+{
+	cJSON *lb = cJSON_AddObjectToObject(root, "llama_bench");
+	cJSON *tests = cJSON_AddArrayToObject(lb, "speedups");
+	cJSON *kinds = cJSON_AddArrayToObject(lb, "geomean");
+	size_t i;
+
+	for (i = 0; i < s->n_rows; i++) {
+		const struct speedup_row *w = &s->rows[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddItemToArray(tests, o);
+		cJSON_AddStringToObject(o, "model", w->model);
+		cJSON_AddStringToObject(o, "test", w->test);
+		cJSON_AddStringToObject(o, "kind", w->kind);
+		cJSON_AddStringToObject(o, "config", w->config);
+		json_put_num(o, "vs_avg_ts", w->vs_ts);
+		json_put_num(o, "ours_avg_ts", w->ours_ts);
+		json_put_num(o, "speedup", w->speedup);
+		cJSON_AddNumberToObject(o, "processes_vs", (double)w->n_vs);
+		cJSON_AddNumberToObject(o, "processes_ours", (double)w->n_ours);
+	}
+	for (i = 0; i < s->n_kinds; i++) {
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddItemToArray(kinds, o);
+		cJSON_AddStringToObject(o, "kind", s->kinds[i].kind);
+		cJSON_AddNumberToObject(o, "tests", (double)s->kinds[i].n);
+		json_put_num(o, "speedup", s->kinds[i].geomean);
+	}
+}
+
 int compare_write_json(const struct parity_result *r)
 {
 	cJSON *root = cJSON_CreateObject(), *rows, *warn, *env;
@@ -125,6 +158,8 @@ int compare_write_json(const struct parity_result *r)
 		cJSON_AddNumberToObject(o, "degenerate_samples", (double)w->degenerate);
 		json_put_str(o, "question_metric", parity_question_name(w->question));
 	}
+	if (r->speedups.n_rows)
+		json_put_speedups(root, &r->speedups);
 	warn = cJSON_AddArrayToObject(root, "warnings");
 	for (i = 0; i < r->n_notes; i++) {
 		char *note = parity_note_text(&r->notes[i]);
@@ -229,32 +264,50 @@ size_t compare_one_instance_cells(const struct parity_result *r)
 		const struct parity_row *w = &r->rows[i];
 
 		if (w->config && *w->config && w->v.method == VERDICT_METHOD_REQUESTS &&
-		    !w->v.decided)
+		    !w->v.decided && isfinite(w->v.delta_pct))
 			n++;
 	}
 	return n;
 }
 
-/* What a llama-bench comparison of one process a side needs to decide. */
+/* Rows of llama-bench cells with no delta at all: -o csv or sql averages. */
+static size_t aggregate_cells(const struct parity_result *r)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n_rows; i++) {
+		const struct parity_row *w = &r->rows[i];
+
+		if (run_str_eq(w->endpoint, "llama-bench") && !isfinite(w->v.delta_pct) &&
+		    (w->excluded_ours || w->excluded_vs))
+			n++;
+	}
+	return n;
+}
+
+/* What a llama-bench comparison of one process a side needs to decide, and what
+ * rows of averages only (csv, sql) cannot. */
 static void write_bench_rounds(FILE *f, const struct parity_result *r, enum table_format fmt)
 {
-	size_t n = compare_one_instance_cells(r);
+	size_t n = compare_one_instance_cells(r), na = aggregate_cells(r);
 
-	if (!n)
-		return;
-	if (fmt == TABLE_FMT_MD)
+	if (n && fmt == TABLE_FMT_MD)
 		fprintf(f, "\n%zu row%s compare one llama-bench process a side, undecided: "
 			"one process is one instance, which decides only a difference beyond "
-			"the default instance scatter; a decision needs two "
-			"processes or more a side (each build's llama-bench files imported "
-			"under one `--tag`), or a stored A/A floor (`tpsdb calibrate`).\n",
-			n, n == 1 ? "" : "s");
-	else
+			"the default instance scatter; a decision needs two processes or more "
+			"a side (%s), or a stored A/A floor (`tpsdb calibrate`).\n",
+			n, n == 1 ? "" : "s", parity_bench_remedy);
+	else if (n)
 		fprintf(f, "llama-bench: %zu row%s compare one llama-bench process a side, "
 			"undecided: one process is one instance, whose repetitions cannot show the "
-			"scatter between instances; a decision needs two processes or more a side (run llama-bench "
-			"again and import each build's files under one --tag), or a stored A/A floor "
-			"(tpsdb calibrate)\n", n, n == 1 ? "" : "s");
+			"scatter between instances; a decision needs two processes or more a side "
+			"(%s), or a stored A/A floor (tpsdb calibrate)\n", n, n == 1 ? "" : "s",
+			parity_bench_remedy);
+	if (na)
+		fprintf(f, "%s%zu row%s hold only llama-bench's averages (-o csv or -o sql), "
+			"which give the speedup but no interval: import -o json or -o jsonl files "
+			"for a decision%s\n", fmt == TABLE_FMT_MD ? "\n" : "llama-bench: ", na,
+			na == 1 ? "" : "s", fmt == TABLE_FMT_MD ? "." : "");
 }
 
 /* Whether a row's answer gets a line of its own after the table: one that is not
@@ -312,7 +365,7 @@ static void write_open(FILE *f, const struct parity_result *r, unsigned vary)
 		parity_row_label(w, vary, name, sizeof(name));
 		e = escape_text(name);
 		if (answer_line(&w->v)) {
-			verdict_answer_text(&w->v, w->reason, ans, sizeof(ans));
+			parity_row_answer_text(w, ans, sizeof(ans));
 			fprintf(f, "%s %s: regression %s\n", e, w->metric, ans);
 		}
 		parity_row_outliers_text(w, outl, sizeof(outl));
@@ -341,7 +394,7 @@ static void write_open_md(FILE *f, const struct parity_result *r, unsigned vary)
 				continue;
 			parity_row_label(w, vary, name, sizeof(name));
 			e = escape_md(name);
-			verdict_answer_text(&w->v, w->reason, ans, sizeof(ans));
+			parity_row_answer_text(w, ans, sizeof(ans));
 			a = escape_md(ans);
 			fprintf(f, "- %s %s: regression %s\n", e, w->metric, a);
 			free(a);
@@ -368,6 +421,85 @@ static void write_open_md(FILE *f, const struct parity_result *r, unsigned vary)
 			free(e);
 		}
 	}
+}
+
+enum { S_MODEL, S_TEST, S_VS, S_OURS, S_SPEEDUP, S_PROC, S_N };
+
+void compare_speedup_table(struct table *t, const struct speedup_set *s, const char *ours,
+			   const char *vs)
+{
+	const char **cfg = tps_xcalloc(s->n_rows + 1, sizeof(*cfg));
+	char *constant = NULL;
+	unsigned vary;
+	size_t i;
+
+	for (i = 0; i < s->n_rows; i++)
+		cfg[i] = s->rows[i].config;
+	vary = parity_configs_varying(cfg, s->n_rows, &constant);
+	free(constant);
+	free(cfg);
+	table_init(t, S_N);
+	table_col(t, S_MODEL, TABLE_LABEL, "model", 5);
+	table_col(t, S_TEST, TABLE_LABEL, "test", 4);
+	/* compare-llama-bench.py's order: the baseline's t/s, then the compared. */
+	table_col(t, S_VS, TABLE_NUMBER, "", 8);
+	table_col(t, S_OURS, TABLE_NUMBER, "", 8);
+	table_col_headf(t, S_VS, "t/s %s", vs);
+	table_col_headf(t, S_OURS, "t/s %s", ours);
+	table_col(t, S_SPEEDUP, TABLE_NUMBER, "speedup", 7);
+	table_col(t, S_PROC, TABLE_TEXT, "processes", 0);
+	for (i = 0; i < s->n_rows; i++) {
+		const struct speedup_row *w = &s->rows[i];
+		size_t row = table_add_row(t);
+		char *label = config_label(w->config, vary);
+
+		table_set(t, row, S_MODEL, w->model);
+		table_set(t, row, S_TEST, label);
+		table_setf(t, row, S_VS, "%.2f", w->vs_ts);
+		table_setf(t, row, S_OURS, "%.2f", w->ours_ts);
+		table_setf(t, row, S_SPEEDUP, "%.2f", w->speedup);
+		table_setf(t, row, S_PROC, "%zu/%zu", w->n_vs, w->n_ours);
+		free(label);
+	}
+}
+
+/* The llama-bench tests as compare-llama-bench.py shows them: every paired
+ * test's speedup, decided or not, then each kind's geomean. */
+static void write_speedups(FILE *f, const struct parity_result *r, const char *ours,
+			   const char *vs, enum table_format fmt)
+{
+	const struct speedup_set *s = &r->speedups;
+	struct table t;
+	char *line, *geo = tps_xstrdup("");
+
+	if (!s->n_rows)
+		return;
+	line = tps_xasprintf("llama-bench speedup, as compare-llama-bench.py reads it (t/s: "
+			     "the mean avg_ts of each side's llama-bench processes; speedup: "
+			     "t/s %s / t/s %s; processes: %s/%s), whether or not the interval "
+			     "decides:", ours, vs, vs, ours);
+	if (fmt == TABLE_FMT_MD)
+		fputc('\n', f);
+	table_line(f, fmt, 0, line);
+	if (fmt == TABLE_FMT_MD)
+		fputc('\n', f);
+	compare_speedup_table(&t, s, ours, vs);
+	table_write(f, &t, fmt);
+	table_release(&t);
+	for (size_t k = 0; k < s->n_kinds; k++) {
+		char *g = tps_xasprintf("%s%s%s %.2f (%zu test%s)", geo, k ? ", " : "",
+					s->kinds[k].kind, s->kinds[k].geomean, s->kinds[k].n,
+					s->kinds[k].n == 1 ? "" : "s");
+		free(geo);
+		geo = g;
+	}
+	free(line);
+	line = tps_xasprintf("llama-bench geomean speedup: %s", geo);
+	if (fmt == TABLE_FMT_MD)
+		fputc('\n', f);
+	table_line(f, fmt, 0, line);
+	free(line);
+	free(geo);
 }
 
 enum { C_CELL, C_METRIC, C_OURS, C_VS, C_DELTA, C_CI, C_REG, C_VERDICT, C_ROUNDS, C_MDE,
@@ -460,6 +592,7 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 	}
 	table_write(f, &t, fmt);
 	if (fmt == TABLE_FMT_MD) {
+		write_speedups(f, r, ours_raw, vs_raw, fmt);
 		write_bench_rounds(f, r, fmt);
 		write_questions(f, r, vary, fmt);
 		write_open_md(f, r, vary);
@@ -475,6 +608,7 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 	}
 	write_open(f, r, vary);
 	write_questions(f, r, vary, fmt);
+	write_speedups(f, r, ours_raw, vs_raw, fmt);
 	write_bench_rounds(f, r, fmt);
 	fprintf(f, "regression: is %s slower than %s by more than the band (%.1f%%)? yes/no when "
 		"the whole interval (the header's level: 90%%, 5%% each side, for one fixed "

@@ -227,6 +227,25 @@ static void evidence_text(const struct verdict *v, char *buf, size_t len)
 			 v->hist_batches == 1 ? "batch's" : "batches'");
 }
 
+const char parity_bench_remedy[] =
+	"run llama-bench a few more times and import each file: each file is one "
+	"instance of its build";
+
+void parity_row_answer_text(const struct parity_row *w, char *buf, size_t len)
+{
+	char ci[80];
+
+	if (w->reason == ESTIMATE_REASON_ONE_INSTANCE && run_str_eq(w->endpoint, "llama-bench")) {
+		verdict_interval_text(&w->v, ci, sizeof(ci));
+		snprintf(buf, len, "undecided: one llama-bench process a side, whose repetitions "
+			 "cannot show the scatter between instances; to decide it, %s, or store "
+			 "an A/A floor (tpsdb calibrate) (repetitions' interval %s)",
+			 parity_bench_remedy, ci);
+		return;
+	}
+	verdict_answer_text(&w->v, w->reason, buf, len);
+}
+
 void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, char *buf,
 			 size_t len)
 {

@@ -52,6 +52,14 @@ char *parity_note_text(const struct parity_note *n);
 void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, char *buf,
 			 size_t len);
 
+/* What a llama-bench comparison of one process a side needs, in words: more
+ * processes, each file imported (an instance of its build, analyze/cellset.h). */
+extern const char parity_bench_remedy[];
+
+/* verdict_answer_text() of a row, except that a llama-bench row of one process a
+ * side that cannot decide says parity_bench_remedy, not a collect option. */
+void parity_row_answer_text(const struct parity_row *w, char *buf, size_t len);
+
 /* The title of an interval column over the verdicts v[0..n): "90% interval" when
  * every one is at that level, "95.6% interval" for another shared level (a
  * sequential batch's per-look level, a pool of batches), "interval" when they

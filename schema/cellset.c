@@ -35,7 +35,11 @@ static const char runs_sql[] =
 	" round(julianday(r.started_at) * 86400000.0) END"
 	" FROM run r JOIN engine e ON e.id=r.engine_id JOIN model m ON m.id=r.model_id"
 	" JOIN host h ON h.id=r.host_id"
-	" WHERE EXISTS (SELECT 1 FROM sample x WHERE x.run_id=r.id AND x.flags & :failed = 0)"
+	/* With :bench (run_filter.bench_rates), a llama-bench run whatever its
+	 * samples: a combined pp+tg test has no separate rate (every sample
+	 * failed), but its avg_ts is a speedup. */
+	" WHERE (EXISTS (SELECT 1 FROM sample x WHERE x.run_id=r.id AND x.flags & :failed = 0)"
+	" OR (:bench AND r.endpoint='llama-bench'))"
 	" AND " RUN_FILTER_SQL
 	" ORDER BY m.label, r.spec_type, r.n_max IS NOT NULL, r.n_max, r.config, r.endpoint, e.label,"
 	" r.started_at, r.id";
@@ -95,6 +99,7 @@ static void read_run(sqlite3_stmt *st, struct run *r)
 	r->floor_pct[0] = store_col_double(st, c++);
 	r->floor_pct[1] = store_col_double(st, c++);
 	r->duration_ms = store_col_double(st, c++);
+	r->bench_ts = NAN;
 }
 
 int store_cellset_load(struct store *s, const struct run_filter *f, struct cellset *set)
@@ -106,6 +111,7 @@ int store_cellset_load(struct store *s, const struct run_filter *f, struct cells
 	if (!st)
 		return -1;
 	store_bind_i64(st, ":failed", SAMPLE_FAILED);
+	store_bind_i64(st, ":bench", f && f->bench_rates ? 1 : 0);
 	store_bind_run_filter(st, f);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0);
@@ -218,6 +224,31 @@ static int read_samples(struct store *s, struct run *r, int values, int wall)
 	return 0;
 }
 
+/* A llama-bench run's avg_ts, as compare-llama-bench.py reads it: the
+ * llama_bench_avg_ts its samples keep (every sample of a -o json test holds the
+ * test's avg_ts; the one sample of a csv or sql test its average), or for an
+ * older import the mean of the samples_ts it kept. Failed and flagged samples
+ * count too: a combined pp+tg test and an aggregate have no other rate. */
+static int read_bench_ts(struct store *s, struct run *r)
+{
+	static const char sql[] =
+		"SELECT avg(coalesce(json_extract(timings, '$.llama_bench_avg_ts'),"
+		" json_extract(timings, '$.llama_bench_ts')))"
+		" FROM sample WHERE run_id=:run AND json_valid(timings)";
+	sqlite3_stmt *st = store_stmt(s, sql);
+	int rc;
+
+	if (!st)
+		return -1;
+	store_bind_i64(st, ":run", r->id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		r->bench_ts = store_col_double(st, 0);
+	else if (rc != SQLITE_DONE)
+		return store_fail(s, "cannot read llama-bench rates");
+	return 0;
+}
+
 /* The per-prompt figures of a run's decode samples, in prompt name order. */
 static int read_prompts(struct store *s, struct run *r)
 {
@@ -260,6 +291,8 @@ int store_cellset_samples(struct store *s, struct cellset *set)
 		int wall = (todo & RUN_LOAD_WALL) != 0;
 
 		if ((values || wall) && read_samples(s, r, values, wall) < 0)
+			return -1;
+		if (values && !strcmp(r->endpoint, "llama-bench") && read_bench_ts(s, r) < 0)
 			return -1;
 		if (values)
 			r->loaded |= one_pass;

@@ -14,8 +14,9 @@ struct store;
 struct run_filter;
 
 /* Appends to *set every run matching f (NULL: every run) that holds at least one
- * sample that did not fail (a server that never loaded has no timings), in the
- * store's cell order, without samples. A run already in the set is not added
+ * sample that did not fail (a server that never loaded has no timings), and
+ * with f->bench_rates every llama-bench run, in the store's cell order, without
+ * samples. A run already in the set is not added
  * twice. 0 ok, -1 after an error line (the set keeps what it held). */
 int store_cellset_load(struct store *s, const struct run_filter *f, struct cellset *set);
 

@@ -113,6 +113,10 @@ struct run_filter {
 	 * until into the end of that day. */
 	const char *since, *until;
 	int64_t limit; /* > 0: only the latest limit runs (per series in a history); 0: all */
+	/* 1: the cell set loader (schema/cellset.h) also takes the llama-bench runs
+	 * none of whose samples is usable, a combined pp+tg test's: no pp or tg
+	 * value, but an avg_ts for compare's speedups (analyze/speedup.h). */
+	int bench_rates;
 };
 
 /* Whether f chooses runs by name (a tag, a batch or a baseline), which the cell

@@ -39,6 +39,7 @@ static inline void fx_run(struct run *r, const char *uuid, const char *engine, c
 	r->temperature = NAN;
 	r->floor_pct[0] = r->floor_pct[1] = NAN;
 	r->duration_ms = NAN;
+	r->bench_ts = NAN;
 }
 
 /* Replaces a string field of a run (a heap copy). */

@@ -101,6 +101,31 @@ static void test_answer_spoiled(void **state)
 
 /* A comparison's rows, pp and tg interleaved: each metric counts its own rows in
  * order, names its regressions by the result's row index, and holds the band. */
+/* A cell with no delta at all (no usable value: llama-bench csv or sql averages,
+ * whose verdict keeps log_m 0) is no part of the geometric mean. */
+static void test_answer_no_delta(void **state)
+{
+	struct verdict v[2];
+	const struct verdict *p[2] = { &v[0], &v[1] };
+	struct answer a;
+
+	(void)state;
+	cell(&v[0], log(1.05), 0.004, 9);
+	memset(&v[1], 0, sizeof(v[1]));
+	v[1].regression = VERDICT_REG_UNKNOWN;
+	v[1].kind = VERDICT_UNKNOWN;
+	v[1].delta_pct = v[1].ci_lo_pct = v[1].ci_hi_pct = NAN;
+	answer_build(p, 2, 2, &a);
+	assert_int_equal(a.n, 2);
+	assert_int_equal(a.undecided, 1);
+	/* +5%, not the +2.5% of averaging in a log ratio of 0. */
+	assert_true(fabs(a.geomean.delta_pct - 5) < 1e-9);
+	assert_true(isnan(a.geomean.ci_lo_pct));
+	/* No cell with a delta: no mean, not +0.0%. */
+	answer_build(p + 1, 1, 2, &a);
+	assert_true(isnan(a.geomean.delta_pct));
+}
+
 static void test_answer_compare(void **state)
 {
 	static const char *const metric[5] = { "tg", "pp", "tg", "pp", "pp" };
@@ -199,6 +224,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_answer_counts_and_geomean),
 		cmocka_unit_test(test_answer_spoiled),
+		cmocka_unit_test(test_answer_no_delta),
 		cmocka_unit_test(test_answer_compare),
 		cmocka_unit_test(test_answer_gate),
 	};

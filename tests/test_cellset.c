@@ -163,6 +163,47 @@ static void test_cellset_pools_newest_batch(void **state)
 	cellset_release(&s);
 }
 
+/* (1) Untagged llama-bench imports: each file is one process of its build, and
+ * the processes of the newest's build (engine version) pool as its instances. */
+static void test_cellset_pools_llama_bench(void **state)
+{
+	static const struct {
+		const char *uuid, *version, *batch, *tag;
+	} runs[] = {
+		{ "l0", "b1-aaa", "", "" },
+		{ "l1", "b2-bbb", "", "" },   /* another build: rules out "every untagged run" */
+		{ "l2", "b1-aaa", "", "t" },  /* a tagged import is its tag's */
+		{ "l3", "b1-aaa", "bx", "" }, /* a collect batch is no llama-bench file */
+		{ "l4", "b1-aaa", "", "" },
+	};
+	struct cellset s;
+	struct pool *p = NULL;
+	size_t n = 0, i;
+
+	(void)state;
+	set_init(&s);
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct run *r = add(&s, runs[i].uuid, "e", "m", runs[i].batch, runs[i].tag);
+		fx_set(&r->endpoint, "llama-bench");
+		fx_set(&r->engine_version, runs[i].version);
+		fx_set(&r->config, "pp512 fa=1");
+	}
+	/* The same runs on a server endpoint: an untagged import stays alone
+	 * (rules out pooling every untagged import by its version). */
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct run *r = add(&s, runs[i].uuid, "e", "m2", runs[i].batch, runs[i].tag);
+		fx_set(&r->engine_version, runs[i].version);
+	}
+	cellset_pools(&s, POOL_NEWEST_BATCH, &p, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(names(&p[0]), "l0 l4");
+	assert_string_equal(names(&p[1]), "l4");
+	/* One design: pooling them charges no look. */
+	assert_int_equal(pools_looks(&p[0], &p[0]), 0);
+	pools_free(p, n);
+	cellset_release(&s);
+}
+
 /* (1) A series is one engine and one cell: model, spec type, n_max, endpoint and
  * config. Each run below differs from x0 in one of them and is a pool of its own
  * (had the field not split series, it would pool with x0, as x1 does: host and
@@ -891,6 +932,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cellset_pools_newest_batch),
+		cmocka_unit_test(test_cellset_pools_llama_bench),
 		cmocka_unit_test(test_cellset_pools_split),
 		cmocka_unit_test(test_cellset_pools_looks),
 		cmocka_unit_test(test_cellset_pools_question),

@@ -64,8 +64,8 @@ static void test_config_measures(void **state)
 	assert_false(config_measures("pp512 fa=1", PARITY_METRIC_TG));
 	assert_true(config_measures("tg128@d512 fa=1", PARITY_METRIC_TG));
 	assert_false(config_measures("tg128@d512 fa=1", PARITY_METRIC_PP));
-	assert_true(config_measures("pp512+tg128 fa=1", PARITY_METRIC_PP));
-	assert_true(config_measures("pp512+tg128 fa=1", PARITY_METRIC_TG));
+	assert_false(config_measures("pp512+tg128 fa=1", PARITY_METRIC_PP));
+	assert_false(config_measures("pp512+tg128 fa=1", PARITY_METRIC_TG));
 }
 
 /* A run of model "tiny" with this config (a heap copy: release with run_release()). */

@@ -35,6 +35,6 @@ wait "$srv" 2>/dev/null || true
 run_tpsdb collect --url "http://127.0.0.1:$port" --engine theirs --prompts "$PROMPTS" \
 	--load-timeout 0.5
 expect_eq "$rc" 3 "exit status of an unreachable server"
-expect_match "$(cat "$T/stderr")" "^tpsdb: error: cannot measure 'http://127.0.0.1:$port': not ready after 0.5 s" "message"
+expect_match "$(cat "$T/stderr")" "^tpsdb: error: cannot measure 'http://127.0.0.1:$port': connection refused" "message"
 expect_eq "$(q "SELECT count(*) FROM run")" 2 "no run for an unreachable server"
 echo ok
