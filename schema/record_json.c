@@ -170,7 +170,7 @@ static int get_i64(const cJSON *o, const char *k, int64_t *out, char *err, size_
 	if (!v || cJSON_IsNull(v))
 		return 0;
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble) ||
-	    fabs(v->valuedouble) > 9e15)
+	    fabs(v->valuedouble) > RECORD_MAX_INT)
 		return tps_fail(err, errlen, "'%s' is not an integer", k);
 	*out = (int64_t)v->valuedouble;
 	return 0;
@@ -273,8 +273,6 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	    get_i64(o, "collector_pid", &r->collector_pid, err, errlen) < 0 ||
 	    get_i64(o, "collector_start", &r->collector_start, err, errlen) < 0)
 		return -1;
-	if (r->looks_to != TPS_NULL && (r->looks_to < 1 || r->looks_to > 100000))
-		return tps_fail(err, errlen, "'run.looks_to' is not a round number");
 	/* Exports before migration 0007 have neither key: no environment recorded. */
 	env = cJSON_GetObjectItemCaseSensitive(o, "env");
 	if (cJSON_IsObject(env)) {
@@ -284,9 +282,7 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	} else if (env && !cJSON_IsNull(env)) {
 		return tps_fail(err, errlen, "'run.env' is not a JSON object");
 	}
-	/* Older exports have neither key: the run's round and batch stay unknown. */
-	if (r->round != TPS_NULL && r->round < 1)
-		return tps_fail(err, errlen, "'run.round' is below 1");
+	/* Older exports have neither round nor batch: they stay unknown. */
 	/* Checked before the cast: 2^32 + 1 would become 1. */
 	if (ie != TPS_NULL && ie != 0 && ie != 1)
 		return tps_fail(err, errlen, "'run.ignore_eos' is not 0 or 1");
@@ -369,7 +365,7 @@ int record_json_read(const cJSON *root, struct run_rec *run, struct sample_rec *
 			return -1;
 	}
 	/* The same value rules as every other input format (schema/record_check.h). */
-	if (record_check_run(run, err, errlen) < 0 || record_check_samples(*smp, *n, err, errlen) < 0)
+	if (record_check_whole(run, *smp, *n, err, errlen) < 0)
 		return -1;
 	return 0;
 }
