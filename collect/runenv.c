@@ -447,12 +447,8 @@ static char *gpu_query(const struct runenv *e, const char *field, const char *ex
 struct runenv *runenv_new(const char *gpu)
 {
 	struct runenv *e = tps_xcalloc(1, sizeof(*e));
-	const char *pct = getenv("TPSDB_HOST_BUSY_PCT");
-	double v;
 
-	e->busy_share = RUNENV_HOST_BUSY_SHARE;
-	if (pct && tps_parse_double(pct, &v) == 0 && v >= 0)
-		e->busy_share = v / 100;
+	e->busy_share = tps_env_num("TPSDB_HOST_BUSY_PCT", RUNENV_HOST_BUSY_SHARE * 100) / 100;
 	e->smi = find_smi();
 	e->gpu = gpu ? tps_xstrdup(gpu) : NULL;
 	e->server = -1;
