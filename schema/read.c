@@ -64,7 +64,9 @@ static void row_to_run(sqlite3_stmt *st, struct run_rec *r)
 	r->ctx = store_col_i64(st, c++);
 	r->n_predict = store_col_i64(st, c++);
 	ie = store_col_i64(st, c++);
-	r->ignore_eos = ie == TPS_NULL ? -1 : (int)ie;
+	/* Not narrowed: 2^32 + 1 must not read as 1. Any other value is 2, which
+	 * record_check_run() refuses (merge checks every run it reads). */
+	r->ignore_eos = ie == TPS_NULL ? -1 : ie == 0 || ie == 1 ? (int)ie : 2;
 	r->temperature = store_col_double(st, c++);
 	r->seed = store_col_i64(st, c++);
 	r->endpoint = store_col_text(st, c++);

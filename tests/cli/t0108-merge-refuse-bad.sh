@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # t0108-merge-refuse-bad.sh: merge applies import's rules to every run of its source
 # (issue 29, item 2). A source run that another tool damaged (an env that is not a
-# JSON object, or holds NaN; a huge looks_to; an infinite time; flags wider than 32
-# bits; a seed no JSON number carries) is refused: exit 3, one error line naming the
+# JSON object, or holds NaN; a huge looks_to; an infinite time; flags or ignore_eos
+# wider than 32 bits; a seed no JSON number carries) is refused: exit 3, one error line naming the
 # source, the target byte for byte as it was, a missing target not created. Before,
 # each merged with exit 0 and the merged store's export no longer imported.
 set -eu
@@ -40,6 +40,7 @@ bad env-text "UPDATE run SET env = 'not json' $last" "'run.env' is not a JSON ob
 bad env-nan "UPDATE run SET env = '{\"a\":NaN}' $last" "'run.env' is not a JSON object"
 bad looks-to "UPDATE run SET looks_to = 1000000000000 $last" "'run.looks_to' is not a round number"
 bad seed "UPDATE run SET seed = 4611686018427387904 $last" "'run.seed' is out of range"
+bad wide-eos "UPDATE run SET ignore_eos = 4294967297 $last" "'run.ignore_eos' is not 0 or 1"
 bad inf-ms "UPDATE sample SET prompt_ms = 9e999 WHERE id = (SELECT max(id) FROM sample)" "'prompt_ms' is negative, not finite"
 bad wide-flags "UPDATE sample SET flags = 4294967304 WHERE id = (SELECT max(id) FROM sample)" "'flags' has unknown bits"
 
