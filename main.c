@@ -60,6 +60,12 @@ static void print_help(FILE *f)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fprintf(f, "\n'tpsdb <command> --help' describes one command.\n");
+	fprintf(f, "\nSettings, each a number: TPSDB_BUSY_TIMEOUT (seconds a writer waits for\n"
+		   "another's lock, 0 to 86400, default 300), TPSDB_QUICK_CHECK_MB (largest store\n"
+		   "quick-checked on open, 0 to 1048576, 0 off, default 512), TPSDB_MAX_RESPONSE_MB\n"
+		   "(collect's cap on one response body, 1 to 4096, default 64), TPSDB_HOST_BUSY_PCT\n"
+		   "(host-busy above this share of all CPUs, 0 to 100, default 50). Empty is unset;\n"
+		   "any other value outside its range is a usage error.\n");
 	fprintf(f, "Exit codes: 0 ok, 1 a check or gate failed, 2 usage, 3 runtime or data error.\n");
 }
 
@@ -139,6 +145,9 @@ int main(int argc, char **argv)
 	}
 	if (i == sizeof(commands) / sizeof(commands[0]))
 		return unknown_command(argv[a]);
+	/* A bad TPSDB_* number is a usage error before anything runs, not a default. */
+	if (tps_env_check() < 0)
+		return TPS_EXIT_USAGE;
 	/* No output file of any command may be the store or its journal. */
 	outfile_protect(ctx.db_path);
 	ctx.readonly = (commands[i]->flags & CMD_READONLY) != 0;

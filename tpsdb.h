@@ -102,6 +102,15 @@ int tps_getopt(struct tps_getopt *go, int argc, char **argv, const struct option
  * (nothing printed: the caller names the option). */
 int tps_parse_i64(const char *s, int64_t *out);
 int tps_parse_double(const char *s, double *out);
+
+/* The TPSDB_* numbers (TPSDB_BUSY_TIMEOUT, TPSDB_QUICK_CHECK_MB, TPSDB_MAX_RESPONSE_MB,
+ * TPSDB_HOST_BUSY_PCT) and their ranges are one table in util.c. tps_env_check()
+ * checks each that is set and not empty: 0 when all are good, else -1 after one
+ * error line naming the first bad one and its range (main() exits 2). tps_env_num()
+ * is the value of one, or def when it is unset, empty or bad (main() has refused a
+ * bad one before any command reads it). */
+int tps_env_check(void);
+double tps_env_num(const char *name, double def);
 /* Checks s as an ISO 8601 date YYYY-MM-DD, optionally followed by 'T' or ' ',
  * HH:MM[:SS[.f...]] and an optional 'Z' or +HH:MM / -HH:MM, and writes the form
  * SQLite's julianday() reads into buf ('T' as the separator); *date_only says

@@ -136,6 +136,72 @@ int tps_parse_double(const char *s, double *out)
 	return 0;
 }
 
+/* Every TPSDB_* number tpsdb reads. A bad setting is refused before any command
+ * runs rather than replaced by the default: 'TPSDB_MAX_RESPONSE_MB=64MB' running
+ * as 64 is a setting taken silently, and '4097' as 64 is one taken wrongly. */
+static const struct env_num {
+	const char *name, *what;
+	double lo, hi;
+	int whole;
+} env_nums[] = {
+	/* sqlite3_busy_timeout() takes int ms: a day keeps s * 1000 far from overflow */
+	{ "TPSDB_BUSY_TIMEOUT", "a whole number of seconds", 0, 86400, 1 },
+	{ "TPSDB_QUICK_CHECK_MB", "a whole number of MB", 0, 1048576, 1 },
+	{ "TPSDB_MAX_RESPONSE_MB", "a whole number of MiB", 1, 4096, 1 },
+	{ "TPSDB_HOST_BUSY_PCT", "a percentage", 0, 100, 0 },
+};
+
+/* 1 when v is e's kind of number within its range, with the value in *out. */
+static int env_num_ok(const struct env_num *e, const char *v, double *out)
+{
+	int64_t i;
+	double d;
+
+	/* strtod would take " 50", "0x32" and "5e1"; a percentage is written plainly. */
+	if (!((v[0] >= '0' && v[0] <= '9') || v[0] == '.'))
+		return 0;
+	if (e->whole) {
+		if (tps_parse_i64(v, &i) < 0)
+			return 0;
+		d = (double)i;
+	} else if (tps_parse_double(v, &d) < 0 || strpbrk(v, "xXeE")) {
+		return 0;
+	}
+	if (!(d >= e->lo && d <= e->hi))
+		return 0;
+	*out = d;
+	return 1;
+}
+
+int tps_env_check(void)
+{
+	size_t i;
+	double d;
+
+	for (i = 0; i < sizeof(env_nums) / sizeof(env_nums[0]); i++) {
+		const struct env_num *e = &env_nums[i];
+		const char *v = getenv(e->name);
+
+		if (v && *v && !env_num_ok(e, v, &d))
+			return tps_error("%s must be %s from %.0f to %.0f, not '%s'", e->name, e->what,
+					 e->lo, e->hi, v);
+	}
+	return 0;
+}
+
+double tps_env_num(const char *name, double def)
+{
+	const char *v = getenv(name);
+	size_t i;
+	double d;
+
+	for (i = 0; i < sizeof(env_nums) / sizeof(env_nums[0]); i++) {
+		if (!strcmp(env_nums[i].name, name))
+			return v && *v && env_num_ok(&env_nums[i], v, &d) ? d : def;
+	}
+	return def;
+}
+
 char *tps_read_file(const char *path, size_t *len)
 {
 	const size_t limit = (size_t)TPS_READ_MAX + 1;

@@ -46,17 +46,6 @@ static int pct_opt(const char *name, const char *v, double *out)
 	return 0;
 }
 
-/* The same tag lists, in order: the same runs. */
-static int same_list(const struct filter_list *a, const struct filter_list *b)
-{
-	if (a->n_arg != b->n_arg)
-		return 0;
-	for (size_t i = 0; i < a->n_arg; i++)
-		if (strcmp(a->arg[i], b->arg[i]))
-			return 0;
-	return 1;
-}
-
 int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
@@ -124,10 +113,10 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		ours_tag = fo.tag;
 	if (!vs_tag.n_arg)
 		vs_tag = fo.tag;
-	if (!strcmp(o.ours, o.vs) && same_list(&ours_tag, &vs_tag)) {
-		ret = tps_usage_error(usage_compare, "--ours and --vs are both '%s': the same runs "
-				      "compared with themselves (for an A/A pair give --ours-tag "
-				      "and --vs-tag, or use 'tpsdb calibrate')", o.ours);
+	if (filter_pair_check(usage_compare, o.ours, &ours_tag, o.vs, &vs_tag,
+			      "for an A/A pair give --ours-tag and --vs-tag, or use "
+			      "'tpsdb calibrate'")) {
+		ret = TPS_EXIT_USAGE;
 		goto out;
 	}
 	if (!(s = tps_ctx_store(ctx)))
@@ -136,10 +125,10 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	    store_label_check(s, STORE_LABEL_ENGINE, o.vs, "--vs") != 1 ||
 	    filter_opts_check(s, &fo) < 0 ||
 	    filter_list_check(s, STORE_LABEL_TAG, &ours_tag,
-			      fo.tag.n_arg && same_list(&ours_tag, &fo.tag) ? "--tag" :
+			      fo.tag.n_arg && filter_list_same(&ours_tag, &fo.tag) ? "--tag" :
 			      "--ours-tag") < 0 ||
 	    filter_list_check(s, STORE_LABEL_TAG, &vs_tag,
-			      fo.tag.n_arg && same_list(&vs_tag, &fo.tag) ? "--tag" :
+			      fo.tag.n_arg && filter_list_same(&vs_tag, &fo.tag) ? "--tag" :
 			      "--vs-tag") < 0)
 		goto out;
 	for (k = 0; k < 2; k++) {

@@ -2,6 +2,7 @@
  * deduplicated by run uuid so that merging again changes nothing. The other file is
  * read through an in-memory copy (schema/snapshot.c) and never written; this store
  * takes all of the new runs in one transaction or none of them. */
+#include "schema/record_check.h"
 #include "schema/snapshot.h"
 #include "schema/store.h"
 #include "cmd/opts.h"
@@ -32,6 +33,18 @@ static int on_run(const struct run_rec *r, const struct sample_rec *smp, size_t 
 		mc->present++;
 	else
 		mc->merged++;
+	return 0;
+}
+
+/* Import's rules for an export line (record_check_whole), so that merge takes
+ * nothing that the merged store's export could not give back. */
+static int check_run(const struct run_rec *r, const struct sample_rec *smp, size_t n, void *arg)
+{
+	char why[256];
+
+	if (record_check_whole(r, smp, n, why, sizeof(why)) < 0)
+		return tps_error("'%s': run %s: %s; nothing was merged", (const char *)arg,
+				 r->uuid, why);
 	return 0;
 }
 
@@ -68,6 +81,10 @@ int cmd_merge(int argc, char **argv, struct tps_ctx *ctx)
 		return tps_usage_error(usage_merge, "cannot merge '%s' into itself", other);
 	/* The other store first: a refused merge must not create an empty target. */
 	if (!(from = store_open_copy(other)))
+		goto out;
+	/* Every run is checked before the target is opened: a refused source writes
+	 * nothing, not even an empty new store. */
+	if (store_runs_foreach(from, NULL, check_run, (void *)other) != 0)
 		goto out;
 	if (!(to = tps_ctx_store(ctx)))
 		goto out;

@@ -123,6 +123,10 @@ int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 				       "pair: give one or the other");
 	if (!engine && (!ours || !vs))
 		return tps_usage_error(usage_plan, "--ours and --vs (or --engine) are required");
+	/* compare refuses this pair, so a plan for it would plan what never runs. */
+	if (!engine && filter_pair_check(usage_plan, ours, &fo.tag, vs, &fo.tag,
+					 "--engine plans one engine"))
+		return TPS_EXIT_USAGE;
 	side[0] = engine ? engine : ours;
 	side[1] = engine ? NULL : vs;
 	if (!(s = tps_ctx_store(ctx)) || filter_opts_check(s, &fo) < 0)

@@ -11,6 +11,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+int filter_list_same(const struct filter_list *a, const struct filter_list *b)
+{
+	if (a->n_arg != b->n_arg)
+		return 0;
+	for (size_t i = 0; i < a->n_arg; i++)
+		if (strcmp(a->arg[i], b->arg[i]))
+			return 0;
+	return 1;
+}
+
+int filter_pair_check(const char *usage, const char *ours, const struct filter_list *ours_tag,
+		      const char *vs, const struct filter_list *vs_tag, const char *hint)
+{
+	if (strcmp(ours, vs) || !filter_list_same(ours_tag, vs_tag))
+		return 0;
+	return tps_usage_error(usage, "--ours and --vs are both '%s': the same runs compared "
+			       "with themselves (%s)", ours, hint);
+}
+
 int filter_list_add(struct filter_list *l, const char *arg)
 {
 	if (l->n_arg == FILTER_LIST_MAX)

@@ -70,6 +70,13 @@ int filter_list_add(struct filter_list *l, const char *arg);
  * listing the known names, closest first (schema/labels.h). */
 int filter_list_check(struct store *s, enum store_label_kind k, struct filter_list *l,
 		      const char *opt);
+/* 1 when a and b hold the same arguments in the same order: the same runs. */
+int filter_list_same(const struct filter_list *a, const struct filter_list *b);
+/* Refuses a pair that is one side twice: engine ours with tags ours_tag and vs with
+ * vs_tag select the same runs, compared with themselves (compare, plan). hint says
+ * what to give instead. 0, or TPS_EXIT_USAGE after the usage error line. */
+int filter_pair_check(const char *usage, const char *ours, const struct filter_list *ours_tag,
+		      const char *vs, const struct filter_list *vs_tag, const char *hint);
 /* The list as a run filter reads it (borrowing l). */
 struct label_list filter_list_labels(const struct filter_list *l);
 void filter_list_release(struct filter_list *l);

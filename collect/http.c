@@ -34,12 +34,7 @@ struct sink {
  * one must not take the collector's memory. */
 static size_t max_body_bytes(void)
 {
-	const char *v = getenv("TPSDB_MAX_RESPONSE_MB");
-	int64_t mb;
-
-	if (!v || !*v || tps_parse_i64(v, &mb) < 0 || mb < 1 || mb > 4096)
-		mb = HTTP_MAX_BODY_MB;
-	return (size_t)mb << 20;
+	return (size_t)tps_env_num("TPSDB_MAX_RESPONSE_MB", HTTP_MAX_BODY_MB) << 20;
 }
 
 void http_global_init(void)

@@ -82,15 +82,22 @@ static struct bench_run *bench_run_of(struct importer *im, const cJSON *obj,
 	struct bench_run *br = NULL;
 	size_t i;
 
-	/* Integer fields are integers: 8.5 parameters is a damaged file. */
+	/* Integer fields are integers: 8.5 parameters is a damaged file. And they are
+	 * checked before obj_i64() casts them, which would keep -5 or 1e20 as "unknown". */
 	for (i = 0; i < sizeof(whole) / sizeof(whole[0]); i++) {
 		const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, whole[i]);
-		if (cJSON_IsNumber(v) && v->valuedouble != floor(v->valuedouble)) {
-			char msg[96];
+		char msg[96];
+
+		if (!cJSON_IsNumber(v))
+			continue;
+		if (!(v->valuedouble >= 0 && v->valuedouble < 9e15))
+			snprintf(msg, sizeof(msg), "'%s' is negative or out of range", whole[i]);
+		else if (v->valuedouble != floor(v->valuedouble))
 			snprintf(msg, sizeof(msg), "'%s' is not a whole number", whole[i]);
-			import_bad(im, msg);
-			return NULL;
-		}
+		else
+			continue;
+		import_bad(im, msg);
+		return NULL;
 	}
 	config = bench_config(obj, test);
 	if (im->o->engine_version)

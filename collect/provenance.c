@@ -3,6 +3,7 @@
  * empty. */
 #include "collect/provenance.h"
 #include "proc.h"
+#include "schema/json_strict.h"
 #include "tpsdb.h"
 
 #include <ctype.h>
@@ -20,6 +21,8 @@ static char *smi_capture(const char *a1, const char *a2)
 	return proc_capture(argv, PROVENANCE_SMI_TIMEOUT_S, PROVENANCE_SMI_MAX, NULL);
 }
 
+/* s[0, n) trimmed, and repaired to UTF-8 (U+FFFD a bad byte): a driver may say
+ * anything, and a run whose host text is not UTF-8 cannot be stored (RELIABILITY.md). */
 static char *trim_dup(const char *s, size_t n)
 {
 	while (n && isspace((unsigned char)*s)) {
@@ -28,7 +31,7 @@ static char *trim_dup(const char *s, size_t n)
 	}
 	while (n && isspace((unsigned char)s[n - 1]))
 		n--;
-	return tps_xstrndup(s, n);
+	return json_utf8_repair(s, n);
 }
 
 int provenance_parse_query(const char *out, int index, char **gpu, char **driver)
@@ -80,7 +83,7 @@ char *provenance_host_name(void)
 
 	if (gethostname(name, sizeof(name) - 1) < 0 || !*name)
 		snprintf(name, sizeof(name), "unknown");
-	return tps_xstrdup(name);
+	return json_utf8_repair(name, strlen(name));
 }
 
 void provenance_detect(struct host_rec *h, int gpu_index)

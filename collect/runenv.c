@@ -7,6 +7,7 @@
 #include "collect/provenance.h"
 #include "collect/server.h"
 #include "proc.h"
+#include "schema/json_strict.h"
 #include "schema/record.h"
 #include "tpsdb.h"
 
@@ -57,7 +58,7 @@ static void log_line(const char *line, const char *end, struct runenv_log *o)
 	} else if ((p = strstr(buf, " KV buffer size = "))) {
 		/* "llama_kv_cache:      CUDA0 KV buffer size =   256.00 MiB" */
 		const char *q = p, *colon = strchr(buf, ':');
-		char name[32];
+		char name[32], *fixed;
 		double mib;
 		size_t nl;
 
@@ -75,12 +76,17 @@ static void log_line(const char *line, const char *end, struct runenv_log *o)
 			o->kv_host_mib = (isnan(o->kv_host_mib) ? 0 : o->kv_host_mib) + mib;
 		else
 			o->kv_gpu_mib = (isnan(o->kv_gpu_mib) ? 0 : o->kv_gpu_mib) + mib;
-		if (!strstr(o->kv_buffers, name) &&
+		/* A log says anything: the name goes into run.env, which must be UTF-8
+		 * (RELIABILITY.md), so a bad byte becomes U+FFFD here, where it enters. */
+		fixed = json_utf8_repair(name, nl);
+		nl = strlen(fixed);
+		if (!strstr(o->kv_buffers, fixed) &&
 		    strlen(o->kv_buffers) + nl + 2 < sizeof(o->kv_buffers)) {
 			if (*o->kv_buffers)
 				strcat(o->kv_buffers, " ");
-			strcat(o->kv_buffers, name);
+			strcat(o->kv_buffers, fixed);
 		}
+		free(fixed);
 	} else if ((p = strstr(buf, "load time = "))) {
 		double ms;
 		if (sscanf(p, "load time = %lf ms", &ms) == 1 && ms >= 0)
@@ -447,12 +453,8 @@ static char *gpu_query(const struct runenv *e, const char *field, const char *ex
 struct runenv *runenv_new(const char *gpu)
 {
 	struct runenv *e = tps_xcalloc(1, sizeof(*e));
-	const char *pct = getenv("TPSDB_HOST_BUSY_PCT");
-	double v;
 
-	e->busy_share = RUNENV_HOST_BUSY_SHARE;
-	if (pct && tps_parse_double(pct, &v) == 0 && v >= 0)
-		e->busy_share = v / 100;
+	e->busy_share = tps_env_num("TPSDB_HOST_BUSY_PCT", RUNENV_HOST_BUSY_SHARE * 100) / 100;
 	e->smi = find_smi();
 	e->gpu = gpu ? tps_xstrdup(gpu) : NULL;
 	e->server = -1;

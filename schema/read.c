@@ -4,6 +4,7 @@
 #include "schema/store_int.h"
 #include "tpsdb.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +27,16 @@ static const char samples_sql[] =
 	"x.output_hash, x.timings, x.flags, x.repeat_share, x.client_ttft_ms, x.client_decode_per_second, "
 	"x.client_e2e_ms FROM sample x JOIN prompt p ON p.id=x.prompt_id "
 	"WHERE x.run_id=:run ORDER BY x.id";
+
+/* A bit set as stored. One wider than 32 bits (another tool wrote it) becomes all
+ * ones, which record_check_* refuses as unknown bits, rather than its low bits:
+ * 2^32 + 8 must not read as 8, the failed bit. */
+static unsigned col_bits(sqlite3_stmt *st, int i)
+{
+	int64_t v = sqlite3_column_int64(st, i);
+
+	return v < 0 || v > UINT32_MAX ? UINT32_MAX : (unsigned)v;
+}
 
 static void row_to_run(sqlite3_stmt *st, struct run_rec *r)
 {
@@ -53,7 +64,9 @@ static void row_to_run(sqlite3_stmt *st, struct run_rec *r)
 	r->ctx = store_col_i64(st, c++);
 	r->n_predict = store_col_i64(st, c++);
 	ie = store_col_i64(st, c++);
-	r->ignore_eos = ie == TPS_NULL ? -1 : (int)ie;
+	/* Not narrowed: 2^32 + 1 must not read as 1. Any other value is 2, which
+	 * record_check_run() refuses (merge checks every run it reads). */
+	r->ignore_eos = ie == TPS_NULL ? -1 : ie == 0 || ie == 1 ? (int)ie : 2;
 	r->temperature = store_col_double(st, c++);
 	r->seed = store_col_i64(st, c++);
 	r->endpoint = store_col_text(st, c++);
@@ -76,7 +89,7 @@ static void row_to_run(sqlite3_stmt *st, struct run_rec *r)
 	r->looks_to = store_col_i64(st, c++);
 	r->looks_metric = store_col_text(st, c++);
 	r->env = store_col_text(st, c++);
-	r->env_flags = (unsigned)sqlite3_column_int64(st, c++);
+	r->env_flags = col_bits(st, c++);
 	r->collector_host = store_col_text(st, c++);
 	r->collector_boot = store_col_text(st, c++);
 	r->collector_pid = store_col_i64(st, c++);
@@ -106,7 +119,7 @@ static void row_to_sample(sqlite3_stmt *st, struct sample_rec *s)
 	s->stop_type = store_col_text(st, c++);
 	s->output_hash = store_col_text(st, c++);
 	s->timings = store_col_text(st, c++);
-	s->flags = (unsigned)sqlite3_column_int64(st, c++);
+	s->flags = col_bits(st, c++);
 	s->repeat_share = store_col_double(st, c++);
 	s->client_ttft_ms = store_col_double(st, c++);
 	s->client_decode_per_second = store_col_double(st, c++);

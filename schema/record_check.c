@@ -143,6 +143,14 @@ int record_check_run(const struct run_rec *r, char *err, size_t errlen)
 	static const char *const statuses[] = { "running", "complete", "partial", "failed",
 						"interrupted", NULL };
 	static const char *const roles[] = { "ours", "upstream", "other", NULL };
+	const struct { const char *name; int64_t v; } ints[] = {
+		{ "model.bytes", r->model.bytes }, { "run.ctx", r->ctx }, { "run.seed", r->seed },
+		{ "run.warmup", r->warmup }, { "run.round", r->round },
+		{ "run.model_n_params", r->model_n_params },
+		{ "run.collector_start", r->collector_start },
+	};
+	size_t i, at;
+	char why[128];
 
 	if (record_check_run_text(r, err, errlen) < 0)
 		return -1;
@@ -188,7 +196,20 @@ int record_check_run(const struct run_rec *r, char *err, size_t errlen)
 		return tps_fail(err, errlen, "'run.ignore_eos' is not 0 or 1");
 	if (r->env_flags >= RUN_ENV_FLAGS_END)
 		return tps_fail(err, errlen, "'run.env_flags' has unknown bits (%u)", r->env_flags);
-	if (r->env && (r->env[0] != '{' || !record_utf8_ok(r->env)))
+	if (r->round != TPS_NULL && r->round < 1)
+		return tps_fail(err, errlen, "'run.round' is below 1");
+	if (r->looks_to != TPS_NULL && (r->looks_to < 1 || r->looks_to > 100000))
+		return tps_fail(err, errlen, "'run.looks_to' is not a round number");
+	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		if (ints[i].v != TPS_NULL && (ints[i].v > RECORD_MAX_INT || ints[i].v < -RECORD_MAX_INT))
+			return tps_fail(err, errlen, "'%s' is out of range (%lld)", ints[i].name,
+					(long long)ints[i].v);
+	}
+	/* Checked whole, not by its first byte: export embeds it as JSON, and a text
+	 * that is not one object (another tool's, or "{\"a\":NaN}") would make an
+	 * export line that no longer imports. */
+	if (r->env && (r->env[0] != '{' ||
+		       json_strict_check(r->env, strlen(r->env), &at, why, sizeof(why)) < 0))
 		return tps_fail(err, errlen, "'run.env' is not a JSON object");
 	return 0;
 }
@@ -249,6 +270,9 @@ int record_check_sample(const struct sample_rec *s, char *err, size_t errlen)
 		return tps_fail(err, errlen, "a sample's 'rep' is below 1");
 	if (s->seq != TPS_NULL && s->seq < 0)
 		return tps_fail(err, errlen, "a sample's 'seq' is negative");
+	if ((s->rep != TPS_NULL && s->rep > RECORD_MAX_INT) ||
+	    (s->seq != TPS_NULL && s->seq > RECORD_MAX_INT))
+		return tps_fail(err, errlen, "a sample's 'rep' or 'seq' is out of range");
 	if (s->http_status != TPS_NULL && (s->http_status < 0 || s->http_status > 999))
 		return tps_fail(err, errlen, "a sample's 'http_status' is not an HTTP status");
 	if (s->flags >= SAMPLE_FLAGS_END)
@@ -308,4 +332,16 @@ int record_check_samples(const struct sample_rec *s, size_t n, char *err, size_t
 out:
 	free(keys);
 	return ret;
+}
+
+int record_check_whole(const struct run_rec *r, const struct sample_rec *smp, size_t n,
+		       char *err, size_t errlen)
+{
+	if (!uuid_ok(r->uuid))
+		return tps_fail(err, errlen, "'run.uuid' is missing or not a uuid");
+	if (!r->started_at)
+		return tps_fail(err, errlen, "'run.started_at' is missing");
+	if (record_check_run(r, err, errlen) < 0)
+		return -1;
+	return record_check_samples(smp, n, err, errlen);
 }

@@ -170,9 +170,29 @@ static int get_i64(const cJSON *o, const char *k, int64_t *out, char *err, size_
 	if (!v || cJSON_IsNull(v))
 		return 0;
 	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble != floor(v->valuedouble) ||
-	    fabs(v->valuedouble) > 9e15)
+	    fabs(v->valuedouble) > RECORD_MAX_INT)
 		return tps_fail(err, errlen, "'%s' is not an integer", k);
 	*out = (int64_t)v->valuedouble;
+	return 0;
+}
+
+/* A bit set: a whole number in [0, UINT32_MAX], checked before it is narrowed (2^32 + 8
+ * would become 8). tpsdb always writes one, so null is refused rather than read as
+ * "no findings"; only an absent key (an older export) is 0. record_check_* then
+ * refuses the bits it does not know. */
+static int get_bits(const cJSON *o, const char *k, const char *what, unsigned *out, char *err,
+		    size_t errlen)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+	int64_t i = 0;
+
+	if (v && cJSON_IsNull(v))
+		return tps_fail(err, errlen, "%s is null, not a number", what);
+	if (get_i64(o, k, &i, err, errlen) < 0)
+		return -1;
+	if (i < 0 || i > UINT32_MAX)
+		return tps_fail(err, errlen, "%s is out of range (%lld)", what, (long long)i);
+	*out = (unsigned)i;
 	return 0;
 }
 
@@ -194,7 +214,7 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, "model");
 	const cJSON *env;
 	char *uuid = NULL;
-	int64_t ie = TPS_NULL, env_flags = 0;
+	int64_t ie = TPS_NULL;
 
 	if (!cJSON_IsObject(o) || !cJSON_IsObject(h) || !cJSON_IsObject(e) || !cJSON_IsObject(m))
 		return tps_fail(err, errlen, "'run' needs objects 'host', 'engine' and 'model'");
@@ -247,18 +267,13 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	    get_i64(o, "model_n_params", &r->model_n_params, err, errlen) < 0 ||
 	    get_i64(o, "looks_to", &r->looks_to, err, errlen) < 0 ||
 	    get_str(o, "looks_metric", &r->looks_metric, err, errlen) < 0 ||
-	    get_i64(o, "env_flags", &env_flags, err, errlen) < 0 ||
+	    get_bits(o, "env_flags", "'run.env_flags'", &r->env_flags, err, errlen) < 0 ||
 	    get_str(o, "collector_host", &r->collector_host, err, errlen) < 0 ||
 	    get_str(o, "collector_boot", &r->collector_boot, err, errlen) < 0 ||
 	    get_i64(o, "collector_pid", &r->collector_pid, err, errlen) < 0 ||
 	    get_i64(o, "collector_start", &r->collector_start, err, errlen) < 0)
 		return -1;
-	if (r->looks_to != TPS_NULL && (r->looks_to < 1 || r->looks_to > 100000))
-		return tps_fail(err, errlen, "'run.looks_to' is not a round number");
 	/* Exports before migration 0007 have neither key: no environment recorded. */
-	if (env_flags < 0 || env_flags > UINT32_MAX)
-		return tps_fail(err, errlen, "'run.env_flags' is out of range");
-	r->env_flags = (unsigned)env_flags;
 	env = cJSON_GetObjectItemCaseSensitive(o, "env");
 	if (cJSON_IsObject(env)) {
 		char *raw = cJSON_PrintUnformatted(env);
@@ -267,9 +282,10 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	} else if (env && !cJSON_IsNull(env)) {
 		return tps_fail(err, errlen, "'run.env' is not a JSON object");
 	}
-	/* Older exports have neither key: the run's round and batch stay unknown. */
-	if (r->round != TPS_NULL && r->round < 1)
-		return tps_fail(err, errlen, "'run.round' is below 1");
+	/* Older exports have neither round nor batch: they stay unknown. */
+	/* Checked before the cast: 2^32 + 1 would become 1. */
+	if (ie != TPS_NULL && ie != 0 && ie != 1)
+		return tps_fail(err, errlen, "'run.ignore_eos' is not 0 or 1");
 	r->ignore_eos = ie == TPS_NULL ? -1 : (int)ie;
 	if (!r->started_at)
 		return tps_fail(err, errlen, "'run.started_at' is missing");
@@ -280,7 +296,6 @@ static int read_sample(const cJSON *o, struct sample_rec *s, char *err, size_t e
 {
 	const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "timings");
 	char *hash = NULL;
-	int64_t flags = 0;
 
 	if (!cJSON_IsObject(o))
 		return tps_fail(err, errlen, "a sample is not an object");
@@ -313,12 +328,11 @@ static int read_sample(const cJSON *o, struct sample_rec *s, char *err, size_t e
 	    get_str(o, "error", &s->error, err, errlen) < 0 ||
 	    get_str(o, "stop_type", &s->stop_type, err, errlen) < 0 ||
 	    get_str(o, "output_hash", &s->output_hash, err, errlen) < 0 ||
-	    get_i64(o, "flags", &flags, err, errlen) < 0 ||
+	    get_bits(o, "flags", "a sample's 'flags'", &s->flags, err, errlen) < 0 ||
 	    get_dbl(o, "repeat_share", &s->repeat_share, err, errlen) < 0)
 		return -1;
 	if (s->rep == TPS_NULL || s->rep < 1)
 		return tps_fail(err, errlen, "a sample's 'rep' is missing or below 1");
-	s->flags = (unsigned)flags;
 	if (cJSON_IsObject(t)) {
 		char *raw = cJSON_PrintUnformatted(t);
 		s->timings = tps_xstrdup(raw);
@@ -351,7 +365,7 @@ int record_json_read(const cJSON *root, struct run_rec *run, struct sample_rec *
 			return -1;
 	}
 	/* The same value rules as every other input format (schema/record_check.h). */
-	if (record_check_run(run, err, errlen) < 0 || record_check_samples(*smp, *n, err, errlen) < 0)
+	if (record_check_whole(run, *smp, *n, err, errlen) < 0)
 		return -1;
 	return 0;
 }

@@ -35,25 +35,14 @@ out:
 	return ret;
 }
 
-/* A non-negative integer from the environment, or def when unset or invalid. */
-static int env_int(const char *name, int def)
-{
-	const char *v = getenv(name);
-	int64_t n;
-
-	if (!v || !*v || tps_parse_i64(v, &n) < 0 || n < 0 || n > 86400 * 365)
-		return def;
-	return (int)n;
-}
-
 int sqlite_busy_timeout_s(void)
 {
-	return env_int("TPSDB_BUSY_TIMEOUT", SQLITE_BUSY_TIMEOUT_S);
+	return (int)tps_env_num("TPSDB_BUSY_TIMEOUT", SQLITE_BUSY_TIMEOUT_S);
 }
 
 int sqlite_quick_check_mb(void)
 {
-	return env_int("TPSDB_QUICK_CHECK_MB", SQLITE_QUICK_CHECK_MB);
+	return (int)tps_env_num("TPSDB_QUICK_CHECK_MB", SQLITE_QUICK_CHECK_MB);
 }
 
 const char *sqlite_errmsg(sqlite3 *db, const char *err)

@@ -225,6 +225,13 @@ static int open_write(struct store *s, const char *path, int flags, int upto)
 			goto out;
 		}
 	}
+	/* An empty file holds no runs either. A writer that adds none (baseline,
+	 * calibrate, migrate) can only fail on it, and must not leave it a store. */
+	if ((flags & STORE_EXISTING) && strcmp(path, ":memory:") && size == 0) {
+		tps_error("no store at '%s': the file is empty; collect or import something "
+			  "first, or pass --db", path);
+		goto out;
+	}
 	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		tps_error("cannot open '%s': %s", path,

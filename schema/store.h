@@ -20,7 +20,7 @@ enum store_open_flags {
 	 * empty file, a foreign file and an older schema are refused. */
 	STORE_READONLY = 1 << 0,
 	STORE_NO_MIGRATE = 1 << 1, /* tests: leave the schema as found */
-	STORE_EXISTING = 1 << 2,   /* a writer that refuses a missing file (migrate) */
+	STORE_EXISTING = 1 << 2,   /* a writer that refuses a missing or empty file (migrate) */
 };
 
 /* Opens (creating unless STORE_READONLY or STORE_EXISTING) the store at path, in WAL

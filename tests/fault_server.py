@@ -8,6 +8,7 @@ import argparse
 import json
 import os
 import random
+import re
 import socket
 import struct
 import sys
@@ -61,7 +62,9 @@ def parse_args(argv):
                         "model collapsed into '</u></u>...' answers")
     p.add_argument("--log-line", action="append", default=[],
                    help="print this line to the log at start (llama.cpp's load "
-                        "messages: 'load_tensors: offloaded 8/33 layers to GPU')")
+                        "messages: 'load_tensors: offloaded 8/33 layers to GPU'); "
+                        "\\xHH is the byte HH, so a line may hold bytes that are "
+                        "not UTF-8")
     args, _unknown = p.parse_known_args(argv)  # -ngl 99 and friends are ignored
     return args
 
@@ -323,9 +326,12 @@ def main():
     log("pid %d pgid %d fault %s port %d HOME=%s CUDA_VISIBLE_DEVICES=%s"
         % (os.getpid(), os.getpgid(0), args.fault, args.port, os.environ.get("HOME", ""),
            os.environ.get("CUDA_VISIBLE_DEVICES", "")))
-    for line in args.log_line:
-        sys.stderr.write(line + "\n")
     sys.stderr.flush()
+    for line in args.log_line:
+        raw = re.sub(rb"\\x([0-9a-fA-F]{2})", lambda m: bytes([int(m.group(1), 16)]),
+                     line.encode("utf-8", "surrogateescape"))
+        sys.stderr.buffer.write(raw + b"\n")
+    sys.stderr.buffer.flush()
     if args.fault == "load-fail":
         time.sleep(0.05)
         log("error: failed to load model '%s'" % args.model)

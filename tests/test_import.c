@@ -199,6 +199,14 @@ static const struct bad_case bad_cases[] = {
 	{ { "@import-bad/export-status.jsonl" }, "export-status.jsonl:1: 'run.status' is not running" },
 	{ { "@import-bad/export-role.jsonl" }, "export-role.jsonl:1: 'engine.role' is not ours" },
 	{ { "@import-bad/export-rep.jsonl" }, "export-rep.jsonl:1: repetition 1 of prompt" },
+	/* Numbers are range-checked before they are narrowed (issue 29, item 1): 2^32 + 8
+	 * was stored as 8 (the failed bit), 2^40 as 0, null as 0, 2^32 + 1 as 1. */
+	{ { "@import-bad/export-flags-wide.jsonl" }, "export-flags-wide.jsonl:1: a sample's 'flags' is out of range (4294967304)" },
+	{ { "@import-bad/export-flags-2p40.jsonl" }, "export-flags-2p40.jsonl:1: a sample's 'flags' is out of range (1099511627776)" },
+	{ { "@import-bad/export-flags-null.jsonl" }, "export-flags-null.jsonl:1: a sample's 'flags' is null" },
+	{ { "@import-bad/export-env-flags-null.jsonl" }, "export-env-flags-null.jsonl:1: 'run.env_flags' is null" },
+	{ { "@import-bad/export-ignore-eos-wide.jsonl" }, "export-ignore-eos-wide.jsonl:1: 'run.ignore_eos' is not 0 or 1" },
+	{ { "@import-bad/bench-negative-size.jsonl" }, "bench-negative-size.jsonl:1: 'model_size' is negative or out of range" },
 	/* Strict JSON (RFC 8259), whatever the format: */
 	{ { "@import-bad/export-leading-zero.jsonl" }, "export-leading-zero.jsonl:1: not valid JSON (RFC 8259): leading zero in a number" },
 	{ { "@import-bad/leading-zero.json" }, "leading-zero.json:1: not valid JSON (RFC 8259): leading zero in a number" },

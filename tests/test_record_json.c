@@ -484,6 +484,38 @@ static void test_record_check_rules(void **state)
 	free(r.ended_at);
 	r.ended_at = tps_xstrdup("2026-02-28 23:59:60.5+05:30");
 	assert_int_equal(record_check_run(&r, err, sizeof(err)), 0);
+	/* What merge takes from another store must export and import again (issue 29,
+	 * item 2): env one strict JSON object, looks_to a round count, integers that a
+	 * JSON number carries exactly, a uuid. */
+	assert_int_equal(record_check_whole(&r, s, 2, err, sizeof(err)), 0);
+	r.env = tps_xstrdup("{\"a\":NaN}");
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), -1);
+	assert_string_equal(err, "'run.env' is not a JSON object");
+	free(r.env);
+	r.env = tps_xstrdup("{not json");
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), -1);
+	assert_string_equal(err, "'run.env' is not a JSON object");
+	free(r.env);
+	r.env = tps_xstrdup("{\"gpu\":{\"sm_clock_min\":1980}}");
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), 0);
+	r.looks_to = 1000000000000;
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), -1);
+	assert_string_equal(err, "'run.looks_to' is not a round number");
+	r.looks_to = 6;
+	r.seed = (int64_t)1 << 62;
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), -1);
+	assert_string_equal(err, "'run.seed' is out of range (4611686018427387904)");
+	r.seed = 42;
+	s[0].seq = (int64_t)1 << 62;
+	assert_int_equal(record_check_samples(s, 2, err, sizeof(err)), -1);
+	assert_string_equal(err, "sample 1: a sample's 'rep' or 'seq' is out of range");
+	s[0].seq = 0;
+	r.uuid[0] = '\0';
+	assert_int_equal(record_check_run(&r, err, sizeof(err)), 0);
+	assert_int_equal(record_check_whole(&r, s, 2, err, sizeof(err)), -1);
+	assert_string_equal(err, "'run.uuid' is missing or not a uuid");
+	snprintf(r.uuid, sizeof(r.uuid), "%s", UUID);
+	assert_int_equal(record_check_whole(&r, s, 2, err, sizeof(err)), 0);
 	free(r.notes);
 	r.notes = tps_xstrdup("bad \xe2\x82");
 	assert_int_equal(record_check_run(&r, err, sizeof(err)), -1);

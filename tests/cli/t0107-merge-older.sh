@@ -15,9 +15,20 @@ db = sqlite3.connect(sys.argv[1])
 db.executescript(open(sys.argv[2]).read())
 db.close()
 PY
+"$TPSDB_BIN" --db "$tmp/s.db" import --host here "$TPSDB_TEST_DATA/import/eos.json" >/dev/null
+# The fixture's model sha256 is a placeholder, 'aaaa': merge applies import's rules
+# (issue 29), so it is refused, as the merged store's export would be by import.
+rc=0; "$TPSDB_BIN" --db "$tmp/s.db" merge "$old" 2>"$tmp/err" || rc=$?
+test $rc = 3 && grep -q "'model.sha256' is not 64 hex digits; nothing was merged" "$tmp/err"
+python3 - "$old" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("UPDATE model SET sha256 = ?", ("a" * 64,))
+db.commit()
+db.close()
+PY
 sum=$(sha256sum "$old" | cut -d' ' -f1)
 
-"$TPSDB_BIN" --db "$tmp/s.db" import --host here "$TPSDB_TEST_DATA/import/eos.json" >/dev/null
 "$TPSDB_BIN" --db "$tmp/s.db" merge "$old" >"$tmp/out"
 test "$(cat "$tmp/out")" = "merged 2 runs, 0 already present"
 "$TPSDB_BIN" --db "$tmp/s.db" merge "$old" >"$tmp/out"

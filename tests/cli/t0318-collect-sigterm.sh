@@ -11,7 +11,7 @@ for sig in TERM INT; do
 		--port 21160 --out-dir "$OUT" >"$T/stdout" 2>"$T/stderr" &
 	pid=$!
 	# Wait until a few samples are in.
-	for _ in $(seq 1 200); do
+	for _ in $(seq 1 1200); do # up to a minute and more: a loaded host
 		n=$(q "SELECT count(*) FROM sample" 2>/dev/null || echo 0)
 		[ "${n:-0}" -ge 3 ] && break
 		sleep 0.05

@@ -5,7 +5,7 @@
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 
 port=21180
-python3 "$TPSDB_SRC/tests/fault_server.py" --port $port -m "$MODEL" --lifetime 60 \
+python3 "$TPSDB_SRC/tests/fault_server.py" --port $port -m "$MODEL" --lifetime 600 \
 	--spec-draft-n-max 2 2>"$T/attached.log" &
 srv=$!
 run_tpsdb collect --url "http://127.0.0.1:$port/" --engine theirs --prompts "$PROMPTS" \

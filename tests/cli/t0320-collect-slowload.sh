@@ -5,7 +5,7 @@
 
 run_tpsdb collect --engine e="$FS" --engine-args e="--fault slow-load --load-seconds 1.5" \
 	--model m="$MODEL" --prompts "$PROMPTS" --reps 1 --port 21200 --out-dir "$OUT" \
-	--load-timeout 20
+	--load-timeout 300
 expect_eq "$rc" 0 "exit status"
 expect_no_orphans
 expect_eq "$(q "SELECT status FROM run")" complete "run status"

@@ -105,13 +105,23 @@ done
 tps --db "$TMP/damaged.db" runs
 one_error "runs on a damaged store"
 
-# 3. Commands that add no runs never create a store; a zero-byte file may become one.
+# 3. Commands that add no runs never create a store, nor make one of an empty file
+# (issue 29: baseline set and calibrate failed with exit 3 and left a store); a
+# zero-byte file may become one by a command that adds runs.
 for args in "baseline rm nope" "baseline set b --engine ours" "calibrate" "migrate"; do
 	rc=0
 	# shellcheck disable=SC2086
 	"$B" --db "$TMP/none.db" $args >"$TMP/out" 2>"$TMP/err" || rc=$?
 	one_error "$args on a missing store"
 	[ ! -e "$TMP/none.db" ] || fail "$args created a store"
+	: >"$TMP/empty.db"
+	rc=0
+	# shellcheck disable=SC2086
+	"$B" --db "$TMP/empty.db" $args >"$TMP/out" 2>"$TMP/err" || rc=$?
+	one_error "$args on an empty file"
+	grep -q "no store at '$TMP/empty.db': the file is empty" "$TMP/err" || fail "$args: $(cat "$TMP/err")"
+	[ ! -s "$TMP/empty.db" ] || fail "$args made a store of an empty file"
+	[ ! -e "$TMP/empty.db-wal" ] && [ ! -e "$TMP/empty.db-shm" ] || fail "$args left a -wal or -shm"
 done
 : >"$TMP/zero.db"
 tps --db "$TMP/zero.db" import --engine x "$FIX/gate-dense-v1.jsonl"

@@ -26,9 +26,12 @@ mkfifo "$T/fifo"
 rc=0
 "$B" --db "$T/s.db" import --engine x "$T/a.jsonl" "$T/fifo" >"$T/out" 2>"$T/err" &
 pid=$!
-sleep 0.5
+# Opening the FIFO to write returns once import opened it to read, which it does
+# after it read the first file: an event, not a fixed sleep that loses under load.
+exec 3>"$T/fifo"
 truncate -s 0 "$T/a.jsonl"
-cat "$D/completion.json" >"$T/fifo"
+cat "$D/completion.json" >&3
+exec 3>&-
 wait "$pid" || rc=$?
 [ "$rc" = 0 ] || { cat "$T/err" >&2; fail "import of a file truncated meanwhile: exit $rc"; }
 "$B" --db "$T/ref.db" import --engine x "$D/completion-reps.jsonl" "$D/completion.json" >/dev/null

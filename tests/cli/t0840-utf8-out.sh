@@ -43,7 +43,7 @@ utf8 "$T/rep/report.csv" "report --format csv"
 
 # /props with a model path in Latin-1.
 port=21840
-python3 "$TPSDB_SRC/tests/fault_server.py" --port $port -m "$MODEL" --fault props-bad-utf8 --lifetime 60 \
+python3 "$TPSDB_SRC/tests/fault_server.py" --port $port -m "$MODEL" --fault props-bad-utf8 --lifetime 600 \
 	2>"$T/attached.log" &
 srv=$!
 rm -f "$DB"*

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # t0902-collect-host-busy.sh: a run measured while other processes keep every CPU
-# busy (spin loops started here, each ended by timeout within 30 s) is host-busy:
+# busy (spin loops started here, killed after the two collects that need them and
+# by timeout within 600 s: a shorter one raced those collects) is host-busy:
 # the others' share of all CPUs' time is stored with the load and the server's own
 # CPU time, check names it; TPSDB_HOST_BUSY_PCT raises the share it takes. A cell
 # whose candidate was measured on a busy host is never decided: compare and gate
@@ -26,7 +27,7 @@ stop_spinners() {
 trap stop_spinners EXIT
 n=$(( $(nproc) * 2 ))
 for _ in $(seq 1 "$n"); do
-	timeout 30 sh -c 'while :; do :; done' &
+	timeout 600 sh -c 'while :; do :; done' &
 	spinners+=("$!")
 done
 sleep 1
