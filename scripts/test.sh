@@ -71,16 +71,16 @@ echo "valgrind: clean" >&2
 if command -v clang >/dev/null 2>&1; then
 	echo "== libFuzzer smoke run" >&2
 	CC=clang cmake -S . -B build/fuzz -DTPSDB_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug >/dev/null
-	cmake --build build/fuzz -j"$jobs" --target fuzz_response fuzz_import fuzz_export fuzz_llama_bench >/dev/null
+	cmake --build build/fuzz -j"$jobs" --target fuzz_response fuzz_import fuzz_export fuzz_llama_bench fuzz_stream fuzz_dialect >/dev/null
 	corpus=$(mktemp -d)
 	trap 'rm -rf "$corpus"' EXIT
 	cp tests/fuzz/corpus/* "$corpus"/
-	for f in fuzz_response fuzz_import fuzz_export fuzz_llama_bench; do
+	for f in fuzz_response fuzz_import fuzz_export fuzz_llama_bench fuzz_stream fuzz_dialect; do
 		build/fuzz/$f -runs=20000 -max_len=4096 "$corpus" >"$corpus.log" 2>&1 ||
 			{ tail -40 "$corpus.log" >&2; echo "fuzz: $f found a crash" >&2; exit 1; }
 	done
 	rm -f "$corpus.log"
-	echo "fuzz: no crash in 4 x 20000 runs" >&2
+	echo "fuzz: no crash in 6 x 20000 runs" >&2
 fi
 echo "all tests passed ($total_skip skipped)" >&2
 echo "$total_pass passed, $total_fail failed"
