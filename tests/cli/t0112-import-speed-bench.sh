@@ -5,7 +5,8 @@
 # from completion_tokens / predicted_ms, draft counts as written, prefill only where
 # one turn lets prompt_n come back from the server's own rate. Then the two plain and
 # two speculative instances meet: compare (two engines, pooled by tag) gives an
-# interval on the pooled instances' geometric means; sweep (one engine, plain as the
+# interval on the pooled instances' geometric means and the acceptance of each
+# category summed over each side's files; sweep (one engine, plain as the
 # base rung) gives acceptance as accepted / drafted over the files.
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
@@ -89,7 +90,28 @@ assert abs(r["ours_median"] / ours - 1) < 1e-9 and abs(r["vs_median"] / vs - 1) 
 assert r["instances_ours"] == 2 and r["instances_vs"] == 2, r
 assert r["ci_lo_pct"] < r["delta_pct"] < r["ci_hi_pct"], r
 assert r["excluded_ours"] == 0 and r["excluded_vs"] == 0, r
+# Acceptance by category, accepted / drafted summed over each side's files.
+acc = json.load(open(sys.argv[1]))["acceptance"]
+want = {}
+for k, names in enumerate((["spec-1.json", "spec-2.json"], ["plain-1.json", "plain-2.json"])):
+    for f in names:
+        for x in json.load(open(sys.argv[2] + "/" + f))["results"]:
+            for c in (x["category"], None):
+                w = want.setdefault(c, [0, 0, 0, 0])
+                w[2 * k] += x["draft_n"]
+                w[2 * k + 1] += x["draft_n_accepted"]
+assert [a["prompt"] for a in acc] == ["coding", "math", "writing", None], acc
+for a in acc:
+    d, n, vd, vn = want[a["prompt"]]
+    assert d > 0 and vd == 0, (a, want)
+    assert (a["ours_drafted"], a["ours_accepted"], a["vs_drafted"]) == (d, n, 0), a
+    assert a["ours"] == n / d and a["vs"] is None and a["runs_ours"] == 2, a
 PY
+"$TPSDB_BIN" compare --ours spec --vs plain --tag t1 --metric tg >"$tmp/cmp.txt"
+grep -q '^draft acceptance by prompt (accepted / drafted, summed over each side.s pooled runs; drafted: spec/plain):$' "$tmp/cmp.txt" ||
+	fail "no acceptance table: $(cat "$tmp/cmp.txt")"
+grep -Eq '^unknown \(/v1/chat/completions\)  writing +1\.000 +- +192/0$' "$tmp/cmp.txt" ||
+	fail "writing's acceptance: $(cat "$tmp/cmp.txt")"
 
 # sweep: one engine, the plain files as the base rung, the speculative ones as
 # n_max 4; acceptance is accepted / drafted over both files.
