@@ -107,6 +107,11 @@ static int read_result(struct importer *im, const cJSON *r, int i, struct sample
 	snprintf(key, sizeof(key), "speed-bench:%s", cat->valuestring);
 	sha256_hex(key, strlen(key), smp->prompt_hash);
 	smp->wall_ms = isnan(lat) ? NAN : lat * 1000;
+	/* The result as the file held it: what no column keeps (id, turns, tokens). */
+	if ((text = cJSON_PrintUnformatted(r))) {
+		smp->timings = tps_xstrdup(text);
+		cJSON_free(text);
+	}
 	if (!cJSON_IsTrue(ok)) {
 		/* A request that failed: a failed sample, its counts the script's zeros. */
 		smp->error = tps_xstrdup(cJSON_IsString(err) && *err->valuestring ?
@@ -132,11 +137,6 @@ static int read_result(struct importer *im, const cJSON *r, int i, struct sample
 					     !strcmp(fin->valuestring, "stop") ? "eos" :
 					     fin->valuestring);
 	smp->http_status = 200;
-	/* The result as the file held it: what no column keeps (id, turns, tokens). */
-	if ((text = cJSON_PrintUnformatted(r))) {
-		smp->timings = tps_xstrdup(text);
-		cJSON_free(text);
-	}
 	return 0;
 }
 

@@ -133,3 +133,26 @@ assert pts[0]["accept"] is None and abs(pts[1]["accept"] - acc) < 1e-12, pts
 assert pts[0]["instances"] == 2 and pts[1]["instances"] == 2, pts
 assert pts[1]["tg_ci_lo"] < pts[1]["tg"] < pts[1]["tg_ci_hi"], pts[1]
 PY
+
+# A request the script saw fail (ok false, its zeros, its error) is a failed
+# sample carrying that error, not a refusal and not a rate.
+export TPSDB_DB=$tmp/failed.db
+python3 - "$D/spec-1.json" "$tmp/failed.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+r = doc["results"][4]
+r.update(ok=False, error="HTTP 500: boom", completion_tokens=0, prompt_tokens=0, total_tokens=0,
+         draft_n=0, draft_n_accepted=0, prompt_ms=None, predicted_ms=None,
+         prompt_per_second=None, predicted_per_second=None, finish_reason=None)
+json.dump(doc, open(sys.argv[2], "w"), indent=2, sort_keys=True)
+PY
+"$TPSDB_BIN" import --engine e "$tmp/failed.json" >/dev/null
+"$TPSDB_BIN" export | python3 -c '
+import json, sys
+s = json.loads(sys.stdin.readline())["samples"]
+bad = [x for x in s if x["error"]]
+assert len(s) == 9 and len(bad) == 1, s
+b = bad[0]
+assert b["error"] == "HTTP 500: boom" and b["flags"] & 8 and b["predicted_n"] is None, b
+assert b["prompt"] == "math" and b["timings"]["id"] == "math-2", b
+'
