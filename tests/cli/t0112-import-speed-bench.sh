@@ -6,8 +6,9 @@
 # one turn lets prompt_n come back from the server's own rate. Then the two plain and
 # two speculative instances meet: compare (two engines, pooled by tag) gives an
 # interval on the pooled instances' geometric means and the acceptance of each
-# category summed over each side's files; sweep (one engine, plain as the
-# base rung) gives acceptance as accepted / drafted over the files.
+# category summed over each side's files (greedy against sampled drafting too);
+# sweep (one engine, plain as the base rung) gives acceptance as accepted /
+# drafted over the files.
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
@@ -112,6 +113,30 @@ grep -q '^draft acceptance by prompt (accepted / drafted, summed over each side.
 	fail "no acceptance table: $(cat "$tmp/cmp.txt")"
 grep -Eq '^unknown \(/v1/chat/completions\)  writing +1\.000 +- +192/0$' "$tmp/cmp.txt" ||
 	fail "writing's acceptance: $(cat "$tmp/cmp.txt")"
+
+# Two speculative engines: greedy (every draft accepted) against sampled at
+# temperature 1 (most rejected); each side's acceptance by category is its own
+# files' accepted / drafted.
+"$TPSDB_BIN" import --engine hot --tag t1 "$D/hot-1.json" "$D/hot-2.json" >/dev/null
+"$TPSDB_BIN" compare --ours hot --vs spec --tag t1 --metric tg --json >"$tmp/hot.json"
+python3 - "$tmp/hot.json" "$D" <<'PY'
+import json, sys
+acc = json.load(open(sys.argv[1]))["acceptance"]
+sums = {}
+for k, names in enumerate((["hot-1.json", "hot-2.json"], ["spec-1.json", "spec-2.json"])):
+    for f in names:
+        for x in json.load(open(sys.argv[2] + "/" + f))["results"]:
+            for c in (x["category"], None):
+                w = sums.setdefault(c, [0, 0, 0, 0])
+                w[2 * k] += x["draft_n"]
+                w[2 * k + 1] += x["draft_n_accepted"]
+assert [a["prompt"] for a in acc] == ["coding", "math", "writing", None], acc
+for a in acc:
+    d, n, vd, vn = sums[a["prompt"]]
+    assert (a["ours_drafted"], a["ours_accepted"], a["vs_drafted"], a["vs_accepted"]) == (d, n, vd, vn), a
+    assert a["ours"] == n / d and a["vs"] == vn / vd, a
+    assert 0 < a["ours"] < 1 and a["vs"] == 1, a
+PY
 
 # sweep: one engine, the plain files as the base rung, the speculative ones as
 # n_max 4; acceptance is accepted / drafted over both files.
