@@ -67,7 +67,7 @@ static int read_result(struct importer *im, const cJSON *r, int i, struct sample
 	const cJSON *fin = member(r, "finish_reason");
 	int64_t turns, pt, ct, dn, da;
 	double lat, pms, tms, pps, tps;
-	char key[300], *text;
+	char *key, *text;
 	size_t k;
 
 	if (!cJSON_IsObject(r))
@@ -79,7 +79,7 @@ static int read_result(struct importer *im, const cJSON *r, int i, struct sample
 			return bad_result(im, i, why);
 		}
 	}
-	if (!cJSON_IsString(cat) || !*cat->valuestring || strlen(cat->valuestring) > 200)
+	if (!cJSON_IsString(cat) || !*cat->valuestring)
 		return bad_result(im, i, "'category' is not a non-empty string");
 	if (!cJSON_IsBool(ok))
 		return bad_result(im, i, "'ok' is not true or false");
@@ -104,8 +104,9 @@ static int read_result(struct importer *im, const cJSON *r, int i, struct sample
 		return bad_result(im, i, "'error' is not a string or null");
 
 	smp->prompt_name = tps_xstrdup(cat->valuestring);
-	snprintf(key, sizeof(key), "speed-bench:%s", cat->valuestring);
+	key = tps_xasprintf("speed-bench:%s", cat->valuestring);
 	sha256_hex(key, strlen(key), smp->prompt_hash);
+	free(key);
 	smp->wall_ms = isnan(lat) ? NAN : lat * 1000;
 	/* The result as the file held it: what no column keeps (id, turns, tokens). */
 	if ((text = cJSON_PrintUnformatted(r))) {
@@ -124,10 +125,12 @@ static int read_result(struct importer *im, const cJSON *r, int i, struct sample
 	smp->draft_n = dn;
 	smp->draft_n_accepted = da;
 	if (turns == 1) {
-		double n = round(pps * pms / 1000);
+		/* The server's rate is its count over its time, to a double's rounding:
+		 * anything further off is no count, and the rate stays the reported one. */
+		double x = pps * pms / 1000, n = round(x);
 		smp->prompt_ms = pms;
 		smp->prompt_per_second = pps;
-		if (isfinite(n) && n > 0 && n <= (double)pt) {
+		if (isfinite(n) && n > 0 && n <= (double)pt && fabs(x - n) < 1e-6 * n + 1e-9) {
 			smp->prompt_n = (int64_t)n;
 			smp->cache_n = pt - smp->prompt_n;
 		}

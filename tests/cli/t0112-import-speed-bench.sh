@@ -160,7 +160,8 @@ assert pts[1]["tg_ci_lo"] < pts[1]["tg"] < pts[1]["tg_ci_hi"], pts[1]
 PY
 
 # A request the script saw fail (ok false, its zeros, its error) is a failed
-# sample carrying that error, not a refusal and not a rate.
+# sample carrying that error, not a refusal and not a rate; a one-turn prefill
+# rate that gives back no whole count keeps no count.
 export TPSDB_DB=$tmp/failed.db
 python3 - "$D/spec-1.json" "$tmp/failed.json" <<'PY'
 import json, sys
@@ -169,6 +170,8 @@ r = doc["results"][4]
 r.update(ok=False, error="HTTP 500: boom", completion_tokens=0, prompt_tokens=0, total_tokens=0,
          draft_n=0, draft_n_accepted=0, prompt_ms=None, predicted_ms=None,
          prompt_per_second=None, predicted_per_second=None, finish_reason=None)
+# A prefill rate no whole count over prompt_ms gives: no count is made up.
+doc["results"][0]["prompt_per_second"] = 1234.5
 json.dump(doc, open(sys.argv[2], "w"), indent=2, sort_keys=True)
 PY
 "$TPSDB_BIN" import --engine e "$tmp/failed.json" >/dev/null
@@ -180,4 +183,6 @@ assert len(s) == 9 and len(bad) == 1, s
 b = bad[0]
 assert b["error"] == "HTTP 500: boom" and b["flags"] & 8 and b["predicted_n"] is None, b
 assert b["prompt"] == "math" and b["timings"]["id"] == "math-2", b
+c = [x for x in s if x["timings"]["id"] == "coding-1"][0]
+assert c["prompt_n"] is None and c["cache_n"] is None and c["prompt_per_second"] == 1234.5, c
 '
