@@ -502,10 +502,11 @@ static void write_speedups(FILE *f, const struct parity_result *r, const char *o
 {
 	const struct speedup_set *s = &r->speedups;
 	struct table t;
-	char *line, *geo = tps_xstrdup("");
+	char *line, *geo;
 
 	if (!s->n_rows)
 		return;
+	geo = tps_xstrdup("");
 	line = tps_xasprintf("llama-bench speedup, as compare-llama-bench.py reads it (t/s: "
 			     "the mean avg_ts of each side's llama-bench processes; speedup: "
 			     "t/s %s / t/s %s; processes: %s/%s), whether or not the interval "

@@ -12,7 +12,7 @@
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
-need python3
+need python3 valgrind
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TPSDB_DB=$tmp/s.db
@@ -113,6 +113,12 @@ grep -q '^draft acceptance by prompt (accepted / drafted, summed over each side.
 	fail "no acceptance table: $(cat "$tmp/cmp.txt")"
 grep -Eq '^unknown \(/v1/chat/completions\)  writing +1\.000 +- +192/0$' "$tmp/cmp.txt" ||
 	fail "writing's acceptance: $(cat "$tmp/cmp.txt")"
+# The text (acceptance table and all) and markdown writers leak nothing.
+for fmt in text md; do
+	valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		"$TPSDB_BIN" compare --ours spec --vs plain --tag t1 --format $fmt >/dev/null 2>"$tmp/vg" ||
+		fail "valgrind, $fmt: $(cat "$tmp/vg")"
+done
 
 # Two speculative engines: greedy (every draft accepted) against sampled at
 # temperature 1 (most rejected); each side's acceptance by category is its own
