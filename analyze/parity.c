@@ -273,6 +273,7 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 			add_note(out, PARITY_NOTE_FORCED, a, NULL, &diff);
 		}
 		speedup_add(&out->speedups, pa, pb);
+		accept_add(&out->accept, pa, pb, out->n_rows);
 		/* A llama-bench test measures one metric: no row for the other. */
 		if (((o->metrics & PARITY_PP) && config_measures(a->config, PARITY_METRIC_PP) &&
 		     judge(o, pa, pb, PARITY_METRIC_PP, forced, out) < 0) ||
@@ -330,5 +331,6 @@ void parity_result_release(struct parity_result *r)
 	free(r->notes);
 	answer_set_release(&r->answers);
 	speedup_release(&r->speedups);
+	accept_release(&r->accept);
 	memset(r, 0, sizeof(*r));
 }

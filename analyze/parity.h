@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/accept.h"
 #include "analyze/answer.h"
 #include "analyze/cellset.h"
 #include "analyze/estimate.h"
@@ -152,6 +153,10 @@ struct parity_result {
 						speedup (speedup_add()), pp+tg
 						tests too, and the geomean of each
 						kind (after 0 only) */
+	struct accept_set accept;            /* the per-prompt acceptance of every
+						shared cell where a side drafted
+						(accept_add()), for the pooled runs
+						whose per-prompt figures were loaded */
 };
 
 /* Judges every shared cell of in. A cell whose two runs differ (parity_mismatch())

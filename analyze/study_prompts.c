@@ -1,7 +1,9 @@
 /* study_prompts.c: the per-prompt acceptance tables, one per speculative row over
- * the columns that row has: the share of drafted tokens accepted for each prompt,
+ * the columns that row has: the share of drafted tokens accepted for each prompt
+ * over the rung's pooled runs (accept_add(), compare's rule),
  * then over every prompt and the decode speed of the rung, so a rung's acceptance
  * can be traced to the prompts that drive it. */
+#include "analyze/accept.h"
 #include "analyze/study_int.h"
 #include "analyze/series.h"
 #include "tpsdb.h"
@@ -98,6 +100,8 @@ static void new_table(struct study *t, const struct tables_spec_row *row)
 int study_build_prompts(const struct study_opts *o, struct study *t,
 			 const struct series_set *set)
 {
+	struct accept_set sum = { 0 };
+	const struct pool none = { 0 };
 	size_t i, k, r, q;
 
 	for (r = 0; r < t->n_spec; r++)
@@ -125,9 +129,19 @@ int study_build_prompts(const struct study_opts *o, struct study *t,
 				if (!(rp->loaded & RUN_LOAD_PROMPTS))
 					return study_fail(&t->err, STUDY_NO_PROMPTS,
 							  se->rungs[k].run_uuid, NULL);
-				for (q = 0; q < rp->n_prompts; q++)
-					on_prompt(&acc, rp->prompts[q].name, rp->prompts[q].draft_n,
-						  rp->prompts[q].draft_n_accepted);
+				/* The rung's pooled runs, as its acceptance (the sweep's, the
+				 * total row) and compare's acceptance by prompt sum them. */
+				if (accept_add(&sum, se->rungs[k].pool, &none, 0)) {
+					for (q = 0; q < sum.n_rows; q++)
+						if (sum.rows[q].prompt)
+							on_prompt(&acc, sum.rows[q].prompt,
+								  sum.rows[q].drafted[0],
+								  sum.rows[q].accepted[0]);
+					accept_release(&sum);
+				} else {
+					for (q = 0; q < rp->n_prompts; q++)
+						on_prompt(&acc, rp->prompts[q].name, 0, 0);
+				}
 			}
 		}
 	}

@@ -69,6 +69,15 @@ int side_parity(struct store *s, const struct run_filter *f, const char *ignore,
 		fk.engine.n = 1;
 		if (side_load(s, &fk, ignore, RUN_LOAD_VALUES, &sd[k]) < 0)
 			return -1;
+		/* The runs that drafted: their per-prompt figures too, for the cell's
+		 * acceptance by prompt (accept_add()). */
+		for (size_t i = 0; i < sd[k].set.n; i++) {
+			struct run *r = &sd[k].set.runs[i];
+			if ((r->loaded & RUN_LOAD_VALUES) && r->agg.has_draft && r->agg.draft_n > 0)
+				r->want |= RUN_LOAD_PROMPTS;
+		}
+		if (store_cellset_samples(s, &sd[k].set) < 0)
+			return -1;
 	}
 	in.ours = sd[0].pools;
 	in.n_ours = sd[0].n_pools;

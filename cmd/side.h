@@ -42,8 +42,9 @@ void side_release(struct side *sd);
 
 /* The comparison compare and collect --until-decided make: side 0 holds the runs
  * f[0] selects of engine o->ours, side 1 those f[1] selects of o->vs (each
- * filter's engine list is replaced), loaded with side_load(), and res the
- * parity decision over their pools. Release sd[] and res also after an error.
+ * filter's engine list is replaced), loaded with side_load() (the runs that
+ * drafted with their per-prompt figures too), and res the parity decision over
+ * their pools. Release sd[] and res also after an error.
  * 0 ok; 1 when parity_decide() refused (res says why: parity_stop_error());
  * -1 after an error line. */
 int side_parity(struct store *s, const struct run_filter *f, const char *ignore,

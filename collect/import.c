@@ -22,7 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const import_kind_names[] = { "nothing", "responses", "llama-bench", "export" };
+const char *const import_kind_names[] = { "nothing", "responses", "llama-bench", "export",
+					   "speed-bench" };
 
 void import_opts_init(struct import_opts *o)
 {
@@ -87,9 +88,11 @@ void import_recs_release(struct input *in)
 }
 
 /* The kind of one value by its members: an export line carries RECORD_JSON_MARK,
- * a llama-bench result its rates; anything else is taken for a response (whose
- * reader says what is missing). */
-static enum kind kind_by(int object, int mark, int samples_ts, int avg_ts, int n_prompt)
+ * a llama-bench result its rates, speed_bench.py's --output file its 'config'
+ * and per-request 'results' (a response has neither); anything else is taken for
+ * a response (whose reader says what is missing). */
+static enum kind kind_by(int object, int mark, int samples_ts, int avg_ts, int n_prompt,
+			 int speed)
 {
 	if (!object)
 		return KIND_NONE;
@@ -97,6 +100,8 @@ static enum kind kind_by(int object, int mark, int samples_ts, int avg_ts, int n
 		return KIND_EXPORT;
 	if (samples_ts || (avg_ts && n_prompt))
 		return KIND_BENCH;
+	if (speed)
+		return KIND_SPEED;
 	return KIND_RESPONSE;
 }
 
@@ -106,15 +111,17 @@ static enum kind kind_of(const cJSON *obj)
 		       cJSON_GetObjectItemCaseSensitive(obj, RECORD_JSON_MARK) != NULL,
 		       cJSON_GetObjectItemCaseSensitive(obj, "samples_ts") != NULL,
 		       cJSON_GetObjectItemCaseSensitive(obj, "avg_ts") != NULL,
-		       cJSON_GetObjectItemCaseSensitive(obj, "n_prompt") != NULL);
+		       cJSON_GetObjectItemCaseSensitive(obj, "n_prompt") != NULL,
+		       cJSON_GetObjectItemCaseSensitive(obj, "config") != NULL &&
+		       cJSON_GetObjectItemCaseSensitive(obj, "results") != NULL);
 }
 
 /* The members of a checked top-level value a response is read from
  * (response_members[], into m) and the kind they say, in one walk. */
 static enum kind read_members(struct json_span v, struct json_span *m)
 {
-	const char *keys[RESPONSE_N_MEMBERS + 4];
-	struct json_span all[RESPONSE_N_MEMBERS + 4], *kind = all + RESPONSE_N_MEMBERS;
+	const char *keys[RESPONSE_N_MEMBERS + 6];
+	struct json_span all[RESPONSE_N_MEMBERS + 6], *kind = all + RESPONSE_N_MEMBERS;
 	size_t i;
 
 	for (i = 0; i < RESPONSE_N_MEMBERS; i++)
@@ -123,10 +130,12 @@ static enum kind read_members(struct json_span v, struct json_span *m)
 	keys[i++] = "samples_ts";
 	keys[i++] = "avg_ts";
 	keys[i++] = "n_prompt";
+	keys[i++] = "config";
+	keys[i++] = "results";
 	json_span_members(v, keys, i, all);
 	memcpy(m, all, RESPONSE_N_MEMBERS * sizeof(*m));
 	return kind_by(json_span_type(v) == JSON_OBJECT, kind[0].p != NULL, kind[1].p != NULL,
-		       kind[2].p != NULL, kind[3].p != NULL);
+		       kind[2].p != NULL, kind[3].p != NULL, kind[4].p && kind[5].p);
 }
 
 /* Holds the import to kind k, the kind of its first value. -1 after an error line. */
@@ -167,6 +176,7 @@ int import_object(struct importer *im, const cJSON *obj)
 		return rc;
 	case KIND_BENCH: return import_bench(im, obj);
 	case KIND_EXPORT: return import_export(im, obj);
+	case KIND_SPEED: return import_speed(im, obj);
 	default: return -1;
 	}
 }
@@ -240,8 +250,9 @@ static int import_text(struct importer *im, const char *p, size_t n, long line0,
 	} else {
 		rc = import_object(im, v);
 	}
-	/* llama-bench records point into the tree; the others own what they keep. */
-	if (im->kind == KIND_BENCH)
+	/* llama-bench and speed-bench records point into the tree; the others own
+	 * what they keep. */
+	if (im->kind == KIND_BENCH || im->kind == KIND_SPEED)
 		import_tree_keep(im->in, v);
 	else
 		cJSON_Delete(v);
@@ -550,6 +561,7 @@ static int import_replay(struct importer *im, const struct input *in)
 		case KIND_RESPONSE: rc = import_response_add(im, &rec->u.resp); break;
 		case KIND_BENCH: rc = import_bench_add(im, rec->u.bench); break;
 		case KIND_EXPORT: rc = import_export_add(im, rec->u.exp); break;
+		case KIND_SPEED: rc = import_speed_add(im, rec->u.bench); break;
 		default: rc = -1;
 		}
 	}
@@ -578,7 +590,8 @@ int import_write(struct store *s, struct import_batch *b, struct import_result *
 		rec.name = b->in[i].path;
 		rec.kind = import_kind_names[im.kind];
 		rec.run_uuid = im.kind == KIND_EXPORT ? NULL :
-			       im.kind == KIND_BENCH ? im.file_uuid : im.run.uuid;
+			       im.kind == KIND_BENCH || im.kind == KIND_SPEED ? im.file_uuid :
+			       im.run.uuid;
 		rec.bytes = (int64_t)b->in[i].len;
 		rec.samples = res->samples - before;
 		if (store_imported_add(s, &rec) < 0)

@@ -1,7 +1,7 @@
 /* import_int.h: what the files of `tpsdb import` share and nothing else sees: the
  * importer's state over one pass, the input files and the records their checking
  * kept, and the steps each input kind (import_response.c, import_bench.c,
- * import_export.c) calls to make runs and samples (import_run.c). The driver is
+ * import_export.c, import_speed.c) calls to make runs and samples (import_run.c). The driver is
  * import.c. */
 #ifndef COLLECT_IMPORT_INT_H
 #define COLLECT_IMPORT_INT_H
@@ -16,7 +16,7 @@
 #include "schema/record.h"
 #include "tpsdb.h"
 
-enum kind { KIND_NONE, KIND_RESPONSE, KIND_BENCH, KIND_EXPORT };
+enum kind { KIND_NONE, KIND_RESPONSE, KIND_BENCH, KIND_EXPORT, KIND_SPEED };
 /* The kinds by name, for messages and imported_file.kind. */
 extern const char *const import_kind_names[];
 
@@ -59,7 +59,8 @@ struct import_rec {
 	union {
 		struct response resp;          /* KIND_RESPONSE: prompt text already hashed
 						  and freed; model only in a file's first */
-		const cJSON *bench;            /* KIND_BENCH: an object of the input's trees */
+		const cJSON *bench;            /* KIND_BENCH, KIND_SPEED: an object of the
+						  input's trees */
 		struct import_export_rec *exp; /* KIND_EXPORT */
 	} u;
 };
@@ -86,7 +87,8 @@ struct import_batch {
 	const char *kind; /* import_kind_names[], static */
 };
 
-/* A llama-bench run: the rows of one configuration and build. */
+/* A llama-bench run: the rows of one configuration and build; or a speed-bench
+ * file's one run (key NULL). */
 struct bench_run {
 	char *key; /* config and build: rows with the same key share the run */
 	struct run_rec run;
@@ -107,7 +109,8 @@ struct importer {
 	struct text_hash *memo;  /* TEXT_MEMO_SLOTS slots once used */
 	size_t nmemo, memo_bytes;
 	char *bench_model; /* llama-bench: the one model_filename this import holds */
-	struct bench_run **bench; /* llama-bench: one run per configuration and build */
+	struct bench_run **bench; /* llama-bench: one run per configuration and build;
+				     speed-bench: one per file */
 	size_t nbench;
 	const char *file_uuid; /* the run the current file's first result went to */
 	struct input *in; /* the checking pass: the file whose records it keeps */
@@ -159,12 +162,14 @@ int import_response(struct importer *im, const struct json_span *m);
 int import_bench(struct importer *im, const cJSON *obj);
 int import_bench_text(struct importer *im, struct input *in, const char *first);
 int import_export(struct importer *im, const cJSON *obj);
+int import_speed(struct importer *im, const cJSON *obj);
 
 /* The writing pass: one kept record into the store (the checks that depend on
  * the items before it run again). 0 ok, -1 after an error line. */
 int import_response_add(struct importer *im, const struct response *resp);
 int import_bench_add(struct importer *im, const cJSON *obj);
 int import_export_add(struct importer *im, const struct import_export_rec *e);
+int import_speed_add(struct importer *im, const cJSON *obj);
 
 /* How many bytes a JSONL input is read at a time (IMPORT_READ_CHUNK; tests lower
  * it to cut lines at every offset). */

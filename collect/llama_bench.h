@@ -11,7 +11,7 @@
 /* The formats import names when it refuses a file. */
 #define LLAMA_BENCH_FORMATS                                                             \
 	"tpsdb export JSONL, llama-server responses (JSON or JSONL), llama-bench -o json, " \
-	"-o jsonl, -o csv or -o sql"
+	"-o jsonl, -o csv or -o sql, speed_bench.py --output"
 
 /* Parses buf as llama-bench -o csv (a header line naming build_commit ... avg_ts)
  * or -o sql (CREATE TABLE <any name>(...) and INSERT INTO <that name>(...) VALUES

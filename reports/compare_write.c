@@ -1,5 +1,6 @@
 /* compare_write.c: renders a parity decision for `tpsdb compare`: one text row per
- * cell and metric, or the JSON rows and warnings. The notes become the same
+ * cell and metric (then llama-bench speedups and draft acceptance by prompt), or
+ * the JSON rows and warnings. The notes become the same
  * sentences on stderr and in the JSON's "warnings". */
 #include "reports/compare_write.h"
 #include "escape.h"
@@ -74,6 +75,35 @@ static void json_put_speedups(cJSON *root, const struct speedup_set *s)
 		cJSON_AddStringToObject(o, "kind", s->kinds[i].kind);
 		cJSON_AddNumberToObject(o, "tests", (double)s->kinds[i].n);
 		json_put_num(o, "speedup", s->kinds[i].geomean);
+	}
+}
+
+/* "acceptance": each drafted cell's prompts, then its total (prompt null). */
+static void json_put_accept(cJSON *root, const struct parity_result *r)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "acceptance");
+	size_t i;
+
+	for (i = 0; i < r->accept.n_rows; i++) {
+		const struct accept_row *a = &r->accept.rows[i];
+		const struct parity_row *w = &r->rows[a->row < r->n_rows ? a->row : 0];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddItemToArray(arr, o);
+		cJSON_AddStringToObject(o, "model", w->model);
+		cJSON_AddStringToObject(o, "spec_type", w->spec_type);
+		json_put_i64(o, "n_max", w->n_max);
+		cJSON_AddStringToObject(o, "endpoint", w->endpoint);
+		cJSON_AddStringToObject(o, "config", w->config ? w->config : "");
+		json_put_str(o, "prompt", a->prompt);
+		json_put_num(o, "ours", accept_share(a, 0));
+		json_put_num(o, "vs", accept_share(a, 1));
+		cJSON_AddNumberToObject(o, "ours_drafted", (double)a->drafted[0]);
+		cJSON_AddNumberToObject(o, "ours_accepted", (double)a->accepted[0]);
+		cJSON_AddNumberToObject(o, "vs_drafted", (double)a->drafted[1]);
+		cJSON_AddNumberToObject(o, "vs_accepted", (double)a->accepted[1]);
+		cJSON_AddNumberToObject(o, "runs_ours", (double)a->runs[0]);
+		cJSON_AddNumberToObject(o, "runs_vs", (double)a->runs[1]);
 	}
 }
 
@@ -160,6 +190,8 @@ int compare_write_json(const struct parity_result *r)
 	}
 	if (r->speedups.n_rows)
 		json_put_speedups(root, &r->speedups);
+	if (r->accept.n_rows)
+		json_put_accept(root, r);
 	warn = cJSON_AddArrayToObject(root, "warnings");
 	for (i = 0; i < r->n_notes; i++) {
 		char *note = parity_note_text(&r->notes[i]);
@@ -470,10 +502,11 @@ static void write_speedups(FILE *f, const struct parity_result *r, const char *o
 {
 	const struct speedup_set *s = &r->speedups;
 	struct table t;
-	char *line, *geo = tps_xstrdup("");
+	char *line, *geo;
 
 	if (!s->n_rows)
 		return;
+	geo = tps_xstrdup("");
 	line = tps_xasprintf("llama-bench speedup, as compare-llama-bench.py reads it (t/s: "
 			     "the mean avg_ts of each side's llama-bench processes; speedup: "
 			     "t/s %s / t/s %s; processes: %s/%s), whether or not the interval "
@@ -500,6 +533,51 @@ static void write_speedups(FILE *f, const struct parity_result *r, const char *o
 	table_line(f, fmt, 0, line);
 	free(line);
 	free(geo);
+}
+
+enum { A_CELL, A_PROMPT, A_OURS, A_VS, A_DRAFTED, A_N };
+
+/* The acceptance by prompt of every cell where a side drafted: accepted /
+ * drafted summed over each side's pooled runs, then the cell over every prompt. */
+static void write_accept(FILE *f, const struct parity_result *r, const char *ours,
+			 const char *vs, enum table_format fmt)
+{
+	unsigned vary = parity_rows_varying(r);
+	struct table t;
+	char *line, name[256];
+	size_t i;
+
+	if (!r->accept.n_rows)
+		return;
+	line = tps_xasprintf("draft acceptance by prompt (accepted / drafted, summed over each "
+			     "side's pooled runs; drafted: %s/%s):", ours, vs);
+	if (fmt == TABLE_FMT_MD)
+		fputc('\n', f);
+	table_line(f, fmt, 0, line);
+	if (fmt == TABLE_FMT_MD)
+		fputc('\n', f);
+	free(line);
+	table_init(&t, A_N);
+	table_col(&t, A_CELL, TABLE_LABEL, "cell", 4);
+	table_col(&t, A_PROMPT, TABLE_LABEL, "prompt", 6);
+	table_col(&t, A_OURS, TABLE_RATIO, ours, 6);
+	table_col(&t, A_VS, TABLE_RATIO, vs, 6);
+	table_col(&t, A_DRAFTED, TABLE_TEXT, "drafted", 0);
+	for (i = 0; i < r->accept.n_rows; i++) {
+		const struct accept_row *a = &r->accept.rows[i];
+		size_t row = table_add_row(&t);
+
+		parity_row_label(&r->rows[a->row < r->n_rows ? a->row : 0], vary, name,
+				 sizeof(name));
+		table_set(&t, row, A_CELL, name);
+		table_set(&t, row, A_PROMPT, a->prompt ? a->prompt : "(all)");
+		table_num(&t, row, A_OURS, accept_share(a, 0));
+		table_num(&t, row, A_VS, accept_share(a, 1));
+		table_setf(&t, row, A_DRAFTED, "%lld/%lld", (long long)a->drafted[0],
+			   (long long)a->drafted[1]);
+	}
+	table_write(f, &t, fmt);
+	table_release(&t);
 }
 
 enum { C_CELL, C_METRIC, C_OURS, C_VS, C_DELTA, C_CI, C_REG, C_VERDICT, C_ROUNDS, C_MDE,
@@ -593,6 +671,7 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 	table_write(f, &t, fmt);
 	if (fmt == TABLE_FMT_MD) {
 		write_speedups(f, r, ours_raw, vs_raw, fmt);
+		write_accept(f, r, ours_raw, vs_raw, fmt);
 		write_bench_rounds(f, r, fmt);
 		write_questions(f, r, vary, fmt);
 		write_open_md(f, r, vary);
@@ -609,6 +688,7 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 	write_open(f, r, vary);
 	write_questions(f, r, vary, fmt);
 	write_speedups(f, r, ours_raw, vs_raw, fmt);
+	write_accept(f, r, ours_raw, vs_raw, fmt);
 	write_bench_rounds(f, r, fmt);
 	fprintf(f, "regression: is %s slower than %s by more than the band (%.1f%%)? yes/no when "
 		"the whole interval (the header's level: 90%%, 5%% each side, for one fixed "

@@ -186,6 +186,9 @@ static const struct bad_case bad_cases[] = {
 	{ { "@import-bad/bench-inf-count.jsonl" }, ":2: 'n_prompt', 'n_gen' or 'n_depth' is out of range" },
 	{ { "@import-bad/bench-string-ts.jsonl" }, "a 'samples_ts', 'samples_ns' or 'avg_ts' value" },
 	{ { "@import-bad/bench-two-models.jsonl" }, ":2: llama-bench results for more than one model" },
+	{ { "@import-bad/speed-bench-accepted.json" }, "speed-bench-accepted.json:1: speed-bench results[4]: 'draft_n_accepted' exceeds 'draft_n'" },
+	{ { "@import-bad/speed-bench-turns.jsonl" }, "speed-bench-turns.jsonl:1: speed-bench results[0]: 'turns' is not a whole number above 0" },
+	{ { "@speed-bench/plain-1.json", "@import/eos.json" }, "eos.json:1: mixes responses with speed-bench" },
 	{ { "@import-bad/export-bad.jsonl" }, "'prompt_hash' is missing or malformed" },
 	{ { "@import-bad/no-such-file.json" }, "cannot open" },
 	/* tpsdb's own export lines meet the same rules, named by file and line (issue 12,
@@ -663,7 +666,8 @@ static void test_import_llama_bench_refused(void **state)
 	assert_non_null(strstr(f->err, "lb.md: a markdown table (llama-bench -o md) is not "
 				       "importable: import reads tpsdb export JSONL, llama-server "
 				       "responses (JSON or JSONL), llama-bench -o json, -o jsonl, "
-				       "-o csv or -o sql; nothing was imported"));
+				       "-o csv or -o sql, speed_bench.py --output; nothing was "
+				       "imported"));
 	assert_int_equal(run_import(f, other), TPS_EXIT_ERROR);
 	assert_non_null(strstr(f->err, "not a format import reads (tpsdb export JSONL"));
 	assert_int_equal(scalar(f->s, "SELECT count(*) FROM run"), 0);

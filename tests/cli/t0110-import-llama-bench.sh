@@ -105,5 +105,5 @@ PY
 rc=0; "$TPSDB_BIN" import "$D/lb.md" 2>"$tmp/err" >/dev/null || rc=$?
 test "$rc" = 3
 test "$(wc -l <"$tmp/err")" = 1
-grep -q '^tpsdb: error: .*lb.md: a markdown table (llama-bench -o md) is not importable: import reads .*llama-bench -o json, -o jsonl, -o csv or -o sql; nothing was imported$' "$tmp/err"
+grep -q '^tpsdb: error: .*lb.md: a markdown table (llama-bench -o md) is not importable: import reads .*llama-bench -o json, -o jsonl, -o csv or -o sql, speed_bench.py --output; nothing was imported$' "$tmp/err"
 test "$("$TPSDB_BIN" runs --json | python3 -c 'import json,sys; print(len(json.load(sys.stdin)))')" = 24
