@@ -71,12 +71,20 @@ void runs_write(FILE *f, const struct catalog_run *runs, size_t n, enum table_fo
 	runs_table(&t, runs, n);
 	table_write(f, &t, fmt);
 	table_release(&t);
+	/* The medians are one run's, not a cell's: the markdown, a document, says
+	 * so where a reader would hold them against compare's pooled estimate; the
+	 * text stays one line per run for scripts, its header naming them. */
+	if (n && fmt == TABLE_FMT_MD)
+		fprintf(f, "\n_PP_RUN_MED, TG_RUN_MED: prefill and decode tok/s, the median of "
+			   "this run's requests (its samples no flag spoils), one run alone; a "
+			   "cell's answer pools its runs and takes the geometric mean of their "
+			   "requests: 'tpsdb compare'._\n");
 }
 
 void runs_table(struct table *t, const struct catalog_run *runs, size_t n)
 {
 	static const char *const head[NCOLS] = { "STARTED", "UUID", "STATUS", "HOST", "ENGINE", "VERSION",
-		"MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED", "PP_MED", "TG_MED",
+		"MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED", "PP_RUN_MED", "TG_RUN_MED",
 		"CONFIG" };
 	size_t i, j, ncols = COL_CONFIG;
 
