@@ -41,13 +41,18 @@ static const char *at(const struct run *r)
 	return r->started_at ? r->started_at : "";
 }
 
+char *trend_build_label(const char *version, const char *sha256)
+{
+	const char *v = version ? version : "";
+
+	if (trend_build_number(v) >= 0 || !sha256 || strlen(sha256) < 8)
+		return tps_xstrdup(v);
+	return tps_xasprintf("%s%ssha %.8s", v, *v ? " " : "", sha256);
+}
+
 char *trend_version_label(const struct run *r)
 {
-	const char *v = r->engine_version ? r->engine_version : "";
-
-	if (trend_build_number(v) >= 0 || !r->engine_sha256 || strlen(r->engine_sha256) < 8)
-		return tps_xstrdup(v);
-	return tps_xasprintf("%s%ssha %.8s", v, *v ? " " : "", r->engine_sha256);
+	return trend_build_label(r->engine_version, r->engine_sha256);
 }
 
 /* Build order, then the start order the runs came in (id breaks a tie of times). */

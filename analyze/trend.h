@@ -59,6 +59,8 @@ void trend_order(struct pool *h, int64_t limit);
  * hex digits of the binary's sha256 ("b0-unknown sha 601a1b04"), so that two
  * builds without a number read apart. A heap string the caller frees; "" none. */
 char *trend_version_label(const struct run *r);
+/* The same from an engine version and its binary's sha256 (NULL or "": none). */
+char *trend_build_label(const char *version, const char *sha256);
 
 /* The history of metric m in h: its runs that hold a usable value of m, in h's
  * order, the last limit of them (limit > 0; 0 all), into *out (out->runs a heap

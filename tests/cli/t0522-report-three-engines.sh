@@ -4,7 +4,8 @@
 # "stock") answers without --ref for ours against both others, each cell's
 # numbers, verdict, regression and mde the very ones 'tpsdb compare --ours new
 # --vs <engine>' gives, its answer line compare's first line; the report folder
-# draws prefill beside decode; runs names its medians the run's.
+# draws prefill beside decode; runs names its medians the run's and each build
+# by its binary.
 . "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
 need jq
 
@@ -59,6 +60,16 @@ if command -v gnuplot >/dev/null 2>&1; then
 		grep -q "($f)" "$TMP/rep/report.md" || fail "report.md does not show $f"
 	done
 fi
+
+# runs: VERSION names each unnumbered build by its binary, as trend and the
+# report do; the JSON carries the sha256.
+tps runs --engine old --limit 1
+grep -Eq '^2026-12-05 23:18:07 +ff139c5d-f6cb-48bc-ad18-4415d106dab5 +complete +vm +old +b0-unknown sha bbde6b07 +m7b ' \
+	"$TMP/out" || { cat "$TMP/out" >&2; fail "runs: old's build"; }
+tps runs --json --engine new --limit 1
+jq -e '.[0].engine_version == "b0-unknown" and
+	.[0].engine_sha256 == "601a1b0477ec758708b8c5504a8861d6d3dee025af0d2ccd76bfe613e5b12c35"' \
+	"$TMP/out" >/dev/null || fail "runs --json: engine_sha256"
 
 # runs: the medians are one run's, and the columns say so.
 tps runs --format md --engine old --limit 1
