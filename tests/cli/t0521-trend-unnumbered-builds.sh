@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # t0521: builds without a git describe all report "b0-unknown" (no build number);
 # trend tells them apart by the binary's sha256, orders them by when each binary
-# was first seen and says so; the report's runs name each run's build alike. Issue 27's H100 store (gpu-seq.jsonl), with engine
+# was first seen and says so; the report's trend figures take that order and
+# say so, and its runs name each run's build alike. Issue 27's H100 store (gpu-seq.jsonl), with engine
 # old's runs (binary bbde6b07, first seen 9 s after new's 601a1b04) relabelled as
 # new's: one series of two interleaved b0-unknown builds.
 . "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
@@ -40,6 +41,16 @@ grep -Eq '^aa .* 22 +b0-unknown sha 601a1b04 +b0-unknown sha 601a1b04 ' "$TMP/ou
 	{ cat "$TMP/out" >&2; fail "aa"; }
 ! grep -q 'Order:' "$TMP/out" || fail "a note without two builds"
 
+# The report's trend figures take that order and say so in their titles.
+if command -v gnuplot >/dev/null 2>&1; then
+	tps report --format html --out "$TMP/rep"
+	expect_rc 0 "report html"
+	for f in trend trend-pp; do
+		grep -q 'm7b, base: median per run, builds by first seen<' "$TMP/rep/$f.svg" ||
+			fail "$f.svg: the order in the title"
+	done
+fi
+
 # The report, on the store as collected: each engine's runs name their binary.
 export TPSDB_DB=$TMP/as-collected.sqlite
 "$TPSDB_BIN" import "$TPSDB_TEST_DATA/gpu/gpu-seq.jsonl" >/dev/null || fail "import 2"
@@ -48,6 +59,10 @@ expect_rc 0 "report"
 [ "$(jq -r '[.runs[] | "\(.engine)=\(.build)"] | unique | join(",")' "$TMP/out")" = \
 	"aa=b0-unknown sha 601a1b04,new=b0-unknown sha 601a1b04,old=b0-unknown sha bbde6b07" ] ||
 	{ jq -c '[.runs[] | {engine, build}]' "$TMP/out" >&2; fail "report runs' builds"; }
+if command -v gnuplot >/dev/null 2>&1; then
+	tps report --format html --out "$TMP/rep2"
+	! grep -q 'builds by first seen' "$TMP/rep2/trend.svg" || fail "one build a series: no order in the title"
+fi
 tps report --no-plots
 grep -Eq '^\| [0-9a-f-]{36} \| old \| m7b \| base \| [^|]+ \| [^|]+ \| b0-unknown sha bbde6b07 \|$' \
 	"$TMP/out" || { grep old "$TMP/out" >&2; fail "report md: the build column"; }
