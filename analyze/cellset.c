@@ -45,7 +45,8 @@ void run_release(struct run *r)
 	if (!r)
 		return;
 	run_release_samples(r);
-	free(r->engine); free(r->role); free(r->engine_version); free(r->model);
+	free(r->engine); free(r->role); free(r->engine_version);
+	free(r->engine_sha256); free(r->model);
 	free(r->model_sha256); free(r->model_quant); free(r->host); free(r->tag);
 	free(r->batch); free(r->started_at); free(r->ended_at); free(r->status);
 	free(r->spec_type); free(r->endpoint); free(r->prompt_set); free(r->config);

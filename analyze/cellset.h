@@ -72,13 +72,15 @@ struct run_prompt {
 };
 
 /* One run: a server instance. Strings are owned by the run (NULL or "" where the
- * store has none: tag, batch and config are "" then; engine_version "" unknown);
+ * store has none: tag, batch and config are "" then; engine_version and
+ * engine_sha256, the binary's, "" unknown);
  * integers are RUN_NULL when absent. What the samples loader fills stays empty
  * until it has run for this run (want). */
 struct run {
 	int64_t id;
 	char uuid[40];
 	char *engine, *role, *engine_version, *model, *model_sha256, *model_quant, *host;
+	char *engine_sha256;
 	char *tag, *batch, *started_at, *ended_at, *status;
 	char *spec_type, *endpoint, *prompt_set, *config; /* the cell's config */
 	int64_t n_max, ctx, n_predict, warmup;

@@ -42,6 +42,9 @@ struct plot_trend {
 	const struct plot_band *bands;
 	size_t n_bands;
 	const char *band_engine;
+	int first_seen;          /* a series' runs are in first-seen build order
+				    (TREND_BY_FIRST_SEEN, analyze/trend.h): builds
+				    that name no number told apart by binary */
 };
 
 /* One engine's speculative series: decode tok/s and acceptance by n_max. */

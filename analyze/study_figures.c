@@ -337,6 +337,8 @@ int study_trend(const struct study_trend_opts *o, const struct study_input *in,
 		struct trend t;
 		size_t *idx;
 		double *x, *pct;
+		if (trend_order_by(se) == TREND_BY_FIRST_SEEN)
+			out->first_seen = 1;
 		p->label = series_label(a, f->engine, f->endpoint);
 		p->key = arena_strdup(a, f->engine);
 		p->n = se->n;

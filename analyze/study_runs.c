@@ -2,6 +2,7 @@
  * shows a number of, so that every number can be traced to its run (uuid, host,
  * tag, start time) and fetched again with 'tpsdb export'. */
 #include "analyze/study_int.h"
+#include "analyze/trend.h"
 #include "tpsdb.h"
 
 #include <stdint.h>
@@ -48,6 +49,7 @@ void study_build_runs(struct study *t, const struct pool *p, size_t n)
 		x->tag = tps_xstrdup(r->tag ? r->tag : "");
 		x->started_at = tps_xstrdup(r->started_at ? r->started_at : "");
 		x->host = tps_xstrdup(r->host ? r->host : "");
+		x->build = trend_version_label(r);
 		x->n_max = r->n_max;
 	}
 }

@@ -23,7 +23,36 @@ int64_t trend_build_number(const char *version)
 			return -1;
 		b = b * 10 + (*p - '0');
 	}
-	return *p == '\0' || *p == '-' || *p == '+' ? b : -1;
+	/* "b0" is what llama.cpp's build says when git describe failed: no number. */
+	return b > 0 && (*p == '\0' || *p == '-' || *p == '+') ? b : -1;
+}
+
+/* What tells a build apart when its version names no number: the binary's
+ * sha256 when stored, else the version as it reads. */
+static const char *build_id(const struct run *r)
+{
+	if (r->engine_sha256 && *r->engine_sha256)
+		return r->engine_sha256;
+	return r->engine_version ? r->engine_version : "";
+}
+
+static const char *at(const struct run *r)
+{
+	return r->started_at ? r->started_at : "";
+}
+
+char *trend_build_label(const char *version, const char *sha256)
+{
+	const char *v = version ? version : "";
+
+	if (trend_build_number(v) >= 0 || !sha256 || strlen(sha256) < 8)
+		return tps_xstrdup(v);
+	return tps_xasprintf("%s%ssha %.8s", v, *v ? " " : "", sha256);
+}
+
+char *trend_version_label(const struct run *r)
+{
+	return trend_build_label(r->engine_version, r->engine_sha256);
 }
 
 /* Build order, then the start order the runs came in (id breaks a tie of times). */
@@ -40,15 +69,76 @@ static int by_build(const void *pa, const void *pb)
 	return a->id < b->id ? -1 : a->id > b->id;
 }
 
-void trend_order(struct pool *h, int64_t limit)
+/* A run with the time its build was first seen in the history. */
+struct seen {
+	const struct run *r;
+	const char *first;
+};
+
+static int by_id_then_start(const void *pa, const void *pb)
 {
-	size_t i, drop;
-	int builds = h->n > 0;
+	const struct seen *a = pa, *b = pb;
+	int c;
+
+	if ((c = strcmp(build_id(a->r), build_id(b->r))))
+		return c;
+	if ((c = strcmp(at(a->r), at(b->r))))
+		return c;
+	return a->r->id < b->r->id ? -1 : a->r->id > b->r->id;
+}
+
+/* First-seen order of the builds, then, within one build, start order. */
+static int by_first_seen(const void *pa, const void *pb)
+{
+	const struct seen *a = pa, *b = pb;
+	int c;
+
+	if ((c = strcmp(a->first, b->first)))
+		return c;
+	return by_id_then_start(pa, pb);
+}
+
+static void order_first_seen(struct pool *h)
+{
+	struct seen *v = tps_xcalloc(h->n ? h->n : 1, sizeof(*v));
+	size_t i, g = 0;
 
 	for (i = 0; i < h->n; i++)
+		v[i].r = h->runs[i];
+	qsort(v, h->n, sizeof(*v), by_id_then_start);
+	for (i = 0; i < h->n; i++) {
+		if (strcmp(build_id(v[i].r), build_id(v[g].r)))
+			g = i;
+		v[i].first = at(v[g].r);
+	}
+	qsort(v, h->n, sizeof(*v), by_first_seen);
+	for (i = 0; i < h->n; i++)
+		h->runs[i] = v[i].r;
+	free(v);
+}
+
+enum trend_by trend_order_by(const struct pool *h)
+{
+	int builds = h->n > 0, ids = 0;
+
+	for (size_t i = 0; i < h->n; i++) {
 		builds = builds && trend_build_number(h->runs[i]->engine_version) >= 0;
+		ids = ids || strcmp(build_id(h->runs[i]), build_id(h->runs[0]));
+	}
 	if (builds)
+		return TREND_BY_BUILD;
+	return ids ? TREND_BY_FIRST_SEEN : TREND_BY_START;
+}
+
+void trend_order(struct pool *h, int64_t limit)
+{
+	size_t drop;
+	enum trend_by by = trend_order_by(h);
+
+	if (by == TREND_BY_BUILD)
 		qsort(h->runs, h->n, sizeof(*h->runs), by_build);
+	else if (by == TREND_BY_FIRST_SEEN)
+		order_first_seen(h);
 	if (limit <= 0 || (uint64_t)limit >= h->n)
 		return;
 	drop = h->n - (size_t)limit;
@@ -144,6 +234,7 @@ int trend_items(const struct pool *hist, size_t n_hist, const int want[2], int64
 
 			trend_history(&hist[i], (enum run_metric)m, limit, &it->hist);
 			it->metric = (enum run_metric)m;
+			it->by = trend_order_by(&it->hist);
 			if (!it->hist.n) {
 				free(it->hist.runs);
 				continue;

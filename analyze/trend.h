@@ -32,14 +32,35 @@ int trend_detect(const struct pool *h, enum run_metric m, const struct changepoi
 double *trend_medians(const struct pool *h, enum run_metric m);
 
 /* The build number an engine version names: llama.cpp's "b7123", alone or
- * followed by '-' or '+' and more ("b7123-4e1b2c3"), gives 7123; anything else -1. */
+ * followed by '-' or '+' and more ("b7123-4e1b2c3"), gives 7123; anything else,
+ * and "b0" (llama.cpp's build without a git describe: "b0-unknown"), -1. */
 int64_t trend_build_number(const char *version);
 
-/* Puts a history's runs (a pool of every run of one series, in start order) in
- * build order when every one of them names a build number (ties by start time),
- * else leaves them in start order; then keeps only the last limit of them
- * (limit > 0; 0 keeps all). */
+/* How a history's runs are put in order (trend_order()). */
+enum trend_by {
+	TREND_BY_BUILD,      /* every run names a build number: build order */
+	TREND_BY_FIRST_SEEN, /* some do not, and the runs are of more than one
+				build (binary sha256, else version): builds in
+				the order they were first seen (their first run's
+				start), each build's runs in start order */
+	TREND_BY_START,      /* one build without a number: start order */
+};
+
+/* The order trend_order() puts h's runs in. */
+enum trend_by trend_order_by(const struct pool *h);
+
+/* Puts a history's runs (a pool of every run of one series) in the order
+ * trend_order_by() names (ties by start time, then id), then keeps only the last
+ * limit of them (limit > 0; 0 keeps all). */
 void trend_order(struct pool *h, int64_t limit);
+
+/* How the trend and the report name r's build: its version when that names a
+ * build number or no binary sha256 is stored, else the version and the first 8
+ * hex digits of the binary's sha256 ("b0-unknown sha 601a1b04"), so that two
+ * builds without a number read apart. A heap string the caller frees; "" none. */
+char *trend_version_label(const struct run *r);
+/* The same from an engine version and its binary's sha256 (NULL or "": none). */
+char *trend_build_label(const char *version, const char *sha256);
 
 /* The history of metric m in h: its runs that hold a usable value of m, in h's
  * order, the last limit of them (limit > 0; 0 all), into *out (out->runs a heap
@@ -64,6 +85,7 @@ struct trend_item {
 	struct pool hist;       /* the runs holding a value of metric (trend_history());
 				   hist.runs owned, the runs borrowed */
 	enum run_metric metric; /* RUN_PP or RUN_TG */
+	enum trend_by by;       /* how hist is ordered (trend_order_by()) */
 	struct trend t;
 };
 

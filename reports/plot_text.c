@@ -21,8 +21,9 @@ void plot_trend_text(const struct plot_trend *t, struct plot_text *out)
 	char *cfg = cell_label(t->spec_type, t->n_max, "");
 
 	memset(out, 0, sizeof(*out));
-	out->title = tps_xasprintf("%s of %s, %s: median per run", metric_name(t->metric),
-				   t->model ? t->model : "", cfg);
+	out->title = tps_xasprintf("%s of %s, %s: median per run%s", metric_name(t->metric),
+				   t->model ? t->model : "", cfg,
+				   t->first_seen ? ", builds by first seen" : "");
 	free(cfg);
 	out->ylabel = tps_xstrdup(metric_name(t->metric));
 	/* The same test plot_job_trend() draws the band by. */

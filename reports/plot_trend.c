@@ -71,6 +71,11 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 		plot_put_field(f, "x\t", se->label);
 		fputc('\n', f);
 		for (k = 0; k < se->n; k++) {
+			/* A history in build order may step back in time (a build
+			 * first seen earlier measured again later): the line breaks
+			 * there (a blank line) rather than run back across the axis. */
+			if (k && se->x[k] < se->x[k - 1])
+				fputc('\n', f);
 			fprintf(f, "%.0f", se->x[k]);
 			plot_put_num(f, se->y[k]);
 			fputc('\n', f);

@@ -102,12 +102,12 @@ void tables_build_prompts(const struct tables *t, const struct tables_prompt_tab
 
 void tables_build_runs(const struct tables *t, struct table *tab)
 {
-	static const char *const head[6] = { "run", "engine", "model", "config", "tag",
-					     "started" };
+	static const char *const head[7] = { "run", "engine", "model", "config", "tag",
+					     "started", "build" };
 	size_t i, r;
 
-	tables_table_init(tab, 6);
-	for (i = 0; i < 6; i++)
+	tables_table_init(tab, 7);
+	for (i = 0; i < 7; i++)
 		table_col(tab, i, i < 3 ? TABLE_LABEL : TABLE_TEXT, head[i], 0);
 	for (i = 0; i < t->n_runs; i++) {
 		const struct tables_run *x = &t->runs[i];
@@ -119,6 +119,7 @@ void tables_build_runs(const struct tables *t, struct table *tab)
 		table_set(tab, r, 3, c);
 		table_set(tab, r, 4, study_same(x->tag, "") ? "-" : x->tag);
 		table_set(tab, r, 5, x->started_at);
+		table_set(tab, r, 6, *x->build ? x->build : "-");
 		free(c);
 	}
 }

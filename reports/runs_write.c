@@ -2,6 +2,7 @@
  * here over the samples no flag spoils, which catalog.c already chose. */
 #include "reports/runs_write.h"
 #include "analyze/stats.h"
+#include "analyze/trend.h"
 #include "reports/json.h"
 #include "reports/table.h"
 #include "tpsdb.h"
@@ -29,6 +30,7 @@ int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n)
 		json_put_str(o, "host", r->host);
 		json_put_str(o, "engine", r->engine);
 		json_put_str(o, "engine_version", r->engine_version ? r->engine_version : "");
+		json_put_str(o, "engine_sha256", r->engine_sha256 ? r->engine_sha256 : "");
 		json_put_str(o, "role", r->role);
 		json_put_str(o, "model", r->model);
 		json_put_str(o, "tag", r->tag);
@@ -71,12 +73,20 @@ void runs_write(FILE *f, const struct catalog_run *runs, size_t n, enum table_fo
 	runs_table(&t, runs, n);
 	table_write(f, &t, fmt);
 	table_release(&t);
+	/* The medians are one run's, not a cell's: the markdown, a document, says
+	 * so where a reader would hold them against compare's pooled estimate; the
+	 * text stays one line per run for scripts, its header naming them. */
+	if (n && fmt == TABLE_FMT_MD)
+		fprintf(f, "\n_PP_RUN_MED, TG_RUN_MED: prefill and decode tok/s, the median of "
+			   "this run's requests (its samples no flag spoils), one run alone; a "
+			   "cell's answer pools its runs and takes the geometric mean of their "
+			   "requests: 'tpsdb compare'._\n");
 }
 
 void runs_table(struct table *t, const struct catalog_run *runs, size_t n)
 {
 	static const char *const head[NCOLS] = { "STARTED", "UUID", "STATUS", "HOST", "ENGINE", "VERSION",
-		"MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED", "PP_MED", "TG_MED",
+		"MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED", "PP_RUN_MED", "TG_RUN_MED",
 		"CONFIG" };
 	size_t i, j, ncols = COL_CONFIG;
 
@@ -104,8 +114,10 @@ void runs_table(struct table *t, const struct catalog_run *runs, size_t n)
 		table_set(t, row, COL_STATUS, r->status);
 		table_set(t, row, COL_HOST, r->host);
 		table_set(t, row, COL_ENGINE, r->engine);
-		table_set(t, row, COL_VERSION, r->engine_version && *r->engine_version ?
-			  r->engine_version : "-");
+		char *build = trend_build_label(r->engine_version, r->engine_sha256);
+
+		table_set(t, row, COL_VERSION, *build ? build : "-");
+		free(build);
 		table_set(t, row, COL_MODEL, r->model);
 		table_set(t, row, COL_TAG, r->tag && *r->tag ? r->tag : "-");
 		table_set(t, row, COL_SPEC, r->spec_type && *r->spec_type ? r->spec_type : "-");

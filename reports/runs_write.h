@@ -15,14 +15,16 @@
 int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n);
 
 /* The table of the n runs: STARTED (to the second), UUID, STATUS, HOST, ENGINE,
- * VERSION, MODEL, TAG, SPEC, N_MAX, ROUND, SAMPLES, FAILED, PP_MED, TG_MED and,
+ * VERSION, MODEL, TAG, SPEC, N_MAX, ROUND, SAMPLES, FAILED, PP_RUN_MED, TG_RUN_MED (the
+ * medians of this run's requests, one run alone) and,
  * when a run has one, CONFIG; numbers right-aligned, "-" for an absent value.
  * Release t with table_release(). */
 void runs_table(struct table *t, const struct catalog_run *runs, size_t n);
 
 /* Writes the n runs as that table in fmt (reports/table.h: every label escaped
- * for its sink). With none: nothing in text, a line saying so in markdown, the
- * header alone in CSV. */
+ * for its sink), the markdown with a line under it saying the medians are one
+ * run's, not compare's pooled estimate. With none: nothing in text, a line
+ * saying so in markdown, the header alone in CSV. */
 void runs_write(FILE *f, const struct catalog_run *runs, size_t n, enum table_format fmt);
 
 #endif

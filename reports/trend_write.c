@@ -34,6 +34,13 @@ static const char *metric_name(const struct trend_item *it)
 	return it->metric == RUN_PP ? "pp" : "tg";
 }
 
+/* How the JSON names a history's order. */
+static const char *order_name(enum trend_by by)
+{
+	return by == TREND_BY_BUILD ? "build" : by == TREND_BY_FIRST_SEEN ? "first-seen" :
+		"start";
+}
+
 static cJSON *series_json(const struct trend_item *it)
 {
 	const struct pool *se = &it->hist;
@@ -49,6 +56,7 @@ static cJSON *series_json(const struct trend_item *it)
 	cJSON_AddStringToObject(o, "endpoint", f->endpoint);
 	cJSON_AddStringToObject(o, "metric", metric_name(it));
 	cJSON_AddNumberToObject(o, "n_runs", (double)se->n);
+	cJSON_AddStringToObject(o, "order", order_name(it->by));
 	a = cJSON_AddArrayToObject(o, "change_points");
 	for (k = 0; k < t->n_cps; k++) {
 		const struct changepoint *cp = &t->cps[k];
@@ -67,13 +75,18 @@ static cJSON *series_json(const struct trend_item *it)
 	return o;
 }
 
-/* Where a series starts or ends: its run's engine version, else its start date. */
-static const char *run_point(const struct run *r)
+/* Where a series starts or ends: its run's build (trend_version_label()), else
+ * its start date; a heap string the caller frees. */
+static char *run_point(const struct run *r)
 {
-	if (r->engine_version && *r->engine_version)
-		return r->engine_version;
-	return r->started_at ? r->started_at : "-";
+	char *v = trend_version_label(r);
+
+	if (*v)
+		return v;
+	free(v);
+	return tps_xstrdup(r->started_at && *r->started_at ? r->started_at : "-");
 }
+
 
 enum { S_ENGINE, S_MODEL, S_CONFIG, S_METRIC, S_RUNS, S_FIRST, S_LAST, S_CPS, S_LATEST, S_N };
 enum { C_ENGINE, C_MODEL, C_CONFIG, C_METRIC, C_RUN, C_TAG, C_VERSION, C_AT, C_BEFORE,
@@ -121,8 +134,17 @@ void trend_tables(struct table *st, struct table *ct, const struct trend_item *i
 		table_set(st, row, S_CONFIG, cfg);
 		table_set(st, row, S_METRIC, metric_name(&items[i]));
 		table_setf(st, row, S_RUNS, "%zu", se->n);
-		table_set(st, row, S_FIRST, se->n ? run_point(se->runs[0]) : "-");
-		table_set(st, row, S_LAST, se->n ? run_point(se->runs[se->n - 1]) : "-");
+		if (se->n) {
+			char *first = run_point(se->runs[0]), *last = run_point(se->runs[se->n - 1]);
+
+			table_set(st, row, S_FIRST, first);
+			table_set(st, row, S_LAST, last);
+			free(first);
+			free(last);
+		} else {
+			table_set(st, row, S_FIRST, "-");
+			table_set(st, row, S_LAST, "-");
+		}
 		table_setf(st, row, S_CPS, "%zu", t->n_cps);
 		table_set(st, row, S_LATEST, reg ? "regression" : "-");
 		if (reg)
@@ -138,7 +160,10 @@ void trend_tables(struct table *st, struct table *ct, const struct trend_item *i
 			table_set(ct, cr, C_METRIC, metric_name(&items[i]));
 			table_set(ct, cr, C_RUN, r->uuid);
 			table_set(ct, cr, C_TAG, *r->tag ? r->tag : "-");
-			table_set(ct, cr, C_VERSION, *r->engine_version ? r->engine_version : "-");
+			char *v = trend_version_label(r);
+
+			table_set(ct, cr, C_VERSION, *v ? v : "-");
+			free(v);
 			table_setf(ct, cr, C_AT, "%zu", cp->index + 1);
 			table_num(ct, cr, C_BEFORE, cp->mean_before);
 			table_num(ct, cr, C_AFTER, cp->mean_after);
@@ -169,6 +194,15 @@ void trend_write(FILE *f, const struct trend_item *items, size_t n,
 		goto out;
 	}
 	table_write(f, &st, fmt);
+	for (size_t i = 0; i < n; i++) {
+		if (items[i].by != TREND_BY_FIRST_SEEN)
+			continue;
+		fprintf(f, "\n%sOrder: a build that names no build number (\"b0-unknown\": "
+			   "built without git describe) is placed by when its binary (sha256, "
+			   "else its version) was first seen, its runs by start time.%s\n",
+			fmt == TABLE_FMT_MD ? "_" : "", fmt == TABLE_FMT_MD ? "_" : "");
+		break;
+	}
 	if (ct.t.nrows > 1) {
 		fprintf(f, "\nChange points (%sbefore and after are segment means, tok/s or "
 			   "acceptance):\n\n", fmt == TABLE_FMT_MD ? "a fall in bold; " : "");

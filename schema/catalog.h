@@ -24,6 +24,7 @@ struct catalog_run {
 	char *batch;                           /* that invocation's id; NULL unknown */
 	char *config, *cpu;                    /* migration 0005; "" when none */
 	char *engine_version;                  /* engine.version; "" when unknown */
+	char *engine_sha256;                   /* engine.sha256, the binary's; "" unknown */
 	int64_t n_samples, n_failed, n_flagged;
 	/* The prefill and decode tok/s of the samples whose flags do not spoil that
 	 * metric (SAMPLE_SPOILS_PP / _TG), in sample order; heap, NULL when none. */

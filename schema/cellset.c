@@ -22,7 +22,7 @@
 	" AND f.metric='" metric "' ORDER BY f.measured_at DESC, f.id DESC LIMIT 1)"
 
 static const char runs_sql[] =
-	"SELECT r.id, r.uuid, e.label, e.role, e.version, m.label, m.sha256, m.quant, h.name,"
+	"SELECT r.id, r.uuid, e.label, e.role, e.version, e.sha256, m.label, m.sha256, m.quant, h.name,"
 	" r.tag, r.batch, r.started_at, r.ended_at, " RUN_STATUS_SQL ", r.spec_type,"
 	" r.endpoint, r.prompt_set, r.config, r.n_max, r.ctx, r.n_predict, r.warmup, r.round,"
 	" r.looks_to, r.looks_metric, r.env_flags, r.env, r.temperature, " FLOOR_SQL("pp") ","
@@ -71,6 +71,7 @@ static void read_run(sqlite3_stmt *st, struct run *r)
 	r->engine = text_or_empty(st, c++);
 	r->role = text_or_empty(st, c++);
 	r->engine_version = text_or_empty(st, c++);
+	r->engine_sha256 = text_or_empty(st, c++);
 	r->model = text_or_empty(st, c++);
 	r->model_sha256 = text_or_empty(st, c++);
 	r->model_quant = text_or_empty(st, c++);

@@ -23,6 +23,7 @@ static inline void fx_run(struct run *r, const char *uuid, const char *engine, c
 	r->engine = tps_xstrdup(engine ? engine : "");
 	r->role = tps_xstrdup("other");
 	r->engine_version = tps_xstrdup("");
+	r->engine_sha256 = tps_xstrdup("");
 	r->model = tps_xstrdup(model ? model : "");
 	r->model_sha256 = tps_xstrdup("");
 	r->model_quant = tps_xstrdup("");

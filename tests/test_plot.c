@@ -797,6 +797,70 @@ static void test_plot_intervals(void **state)
 	free(body);
 }
 
+/* A series in build order that steps back in time (its second build's runs
+ * interleave the first's) breaks its line there: a blank line in its data, so
+ * gnuplot draws no segment back across the axis; in time order, none. The title
+ * says the order when the series is in first-seen build order. */
+static void test_plot_trend_build_order(void **state)
+{
+	struct fixture *f = *state;
+	static const double x[4] = { 1000, 3000, 2000, 4000 }, y[4] = { 10, 11, 12, 13 };
+	static const double xs[4] = { 1000, 2000, 3000, 4000 };
+	char *body = tps_xasprintf("cp \"$1\" '%s'/kept.gp && cp \"$(dirname \"$1\")\"/*.dat '%s'/ "
+				   "&& echo x >\"$(dirname \"$1\")/figure1.svg\"", f->dir, f->dir);
+	char *fake = fake_gnuplot(f->dir, body), *out = tps_xasprintf("%s/o.svg", f->dir);
+	char *kept = tps_xasprintf("%s/kept.gp", f->dir), *dat = tps_xasprintf("%s/f1_s1.dat", f->dir);
+	struct plot_trend_series se;
+	struct plot_trend t;
+	struct plot_job *j;
+	char *data, *script;
+
+	memset(&se, 0, sizeof(se));
+	se.label = "new";
+	se.n = 4;
+	se.x = x;
+	se.y = y;
+	memset(&t, 0, sizeof(t));
+	t.metric = STUDY_TG;
+	t.model = "m";
+	t.n_max = STUDY_NULL;
+	t.spec_type = "";
+	t.series = &se;
+	t.n_series = 1;
+	t.band_lo = t.band_hi = NAN;
+	t.first_seen = 1;
+	j = plot_job_new();
+	assert_int_equal(plot_job_trend(j, &t, out, PLOT_SVG), 0);
+	assert_int_equal(plot_job_run(j, fake, 10), 0);
+	plot_job_free(j);
+	data = tps_read_file(dat, NULL);
+	script = tps_read_file(kept, NULL);
+	assert_non_null(data);
+	assert_non_null(script);
+	assert_non_null(strstr(data, "3000\t11"));
+	assert_non_null(strstr(strstr(data, "3000\t11"), "\n\n2000\t12"));
+	assert_non_null(strstr(script, "median per run, builds by first seen'"));
+	free(data);
+	free(script);
+	se.x = xs;
+	t.first_seen = 0;
+	j = plot_job_new();
+	assert_int_equal(plot_job_trend(j, &t, out, PLOT_SVG), 0);
+	assert_int_equal(plot_job_run(j, fake, 10), 0);
+	plot_job_free(j);
+	data = tps_read_file(dat, NULL);
+	script = tps_read_file(kept, NULL);
+	assert_null(strstr(data, "\n\n"));
+	assert_null(strstr(script, "first seen"));
+	free(data);
+	free(script);
+	free(kept);
+	free(dat);
+	free(out);
+	free(fake);
+	free(body);
+}
+
 /* Without a reference the parity bars are ours' against each engine: the legend
  * says so from the data file ("ours vs llama.cpp", worded by plot_parity_text(), a
  * label never in the script) while the colour stays the engine's; a spoiled cell has no bar and a line under
@@ -891,6 +955,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_plot_script_colours, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plot_intervals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plot_parity_labels, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plot_trend_build_order, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -437,7 +437,9 @@ static void test_trend_build_number(void **state)
 		{ "b7123", 7123 },
 		{ "b7123-4e1b2c3", 7123 },
 		{ "b7123+cuda", 7123 },
-		{ "b0", 0 },
+		{ "b0", -1 },          /* llama.cpp's build without git describe */
+		{ "b0-unknown", -1 },
+		{ "b01", 1 },
 		{ "b123456789012", 123456789012 },
 		{ "b200-abc", 200 },
 		{ "", -1 },
@@ -535,6 +537,60 @@ static void test_trend_order(void **state)
 	hist_release(&h);
 }
 
+/* Builds that name no number ("b0-unknown") are told apart by the binary's
+ * sha256 and go in the order each was first seen, each one's runs by start time;
+ * one binary keeps start order; the label names the binary. */
+static void test_trend_order_first_seen(void **state)
+{
+	/* Start order: A, B, A, C, B; C is "dev" with no sha256. */
+	static const char *const sha[5] = { "aaaaaaaa11", "bbbbbbbb22", "aaaaaaaa11", "",
+					    "bbbbbbbb22" };
+	static const char *const ver[5] = { "b0-unknown", "b0-unknown", "b0-unknown", "dev",
+					    "b0-unknown" };
+	static const size_t want[5] = { 0, 2, 1, 4, 3 };
+	struct hist h;
+	size_t i;
+	char *l;
+
+	(void)state;
+	hist_init(&h, 5);
+	for (i = 0; i < 5; i++) {
+		fx_set(&h.r[i].engine_version, ver[i]);
+		fx_set(&h.r[i].engine_sha256, sha[i]);
+		free(h.r[i].started_at);
+		h.r[i].started_at = tps_xasprintf("2026-01-0%zuT00:00:00Z", i + 1);
+	}
+	assert_int_equal(trend_order_by(&h.p), TREND_BY_FIRST_SEEN);
+	trend_order(&h.p, 0);
+	for (i = 0; i < 5; i++)
+		assert_ptr_equal(h.p.runs[i], &h.r[want[i]]);
+	l = trend_version_label(&h.r[1]);
+	assert_string_equal(l, "b0-unknown sha bbbbbbbb");
+	free(l);
+	l = trend_version_label(&h.r[3]);
+	assert_string_equal(l, "dev");
+	free(l);
+	/* A build number names the build itself, sha256 or not. */
+	fx_set(&h.r[0].engine_version, "b7123");
+	l = trend_version_label(&h.r[0]);
+	assert_string_equal(l, "b7123");
+	free(l);
+	hist_release(&h);
+	/* One binary, no number: start order. */
+	hist_init(&h, 3);
+	for (i = 0; i < 3; i++) {
+		fx_set(&h.r[i].engine_version, "b0-unknown");
+		fx_set(&h.r[i].engine_sha256, "cccccccc33");
+		free(h.r[i].started_at);
+		h.r[i].started_at = tps_xasprintf("2026-01-0%zuT00:00:00Z", 3 - i);
+	}
+	assert_int_equal(trend_order_by(&h.p), TREND_BY_START);
+	trend_order(&h.p, 0);
+	for (i = 0; i < 3; i++)
+		assert_ptr_equal(h.p.runs[i], &h.r[i]);
+	hist_release(&h);
+}
+
 /* The history of a metric: the runs that hold a value of it, in order. */
 static void test_trend_history_runs(void **state)
 {
@@ -613,6 +669,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trend_decide),
 		cmocka_unit_test(test_trend_build_number),
+		cmocka_unit_test(test_trend_order_first_seen),
 		cmocka_unit_test(test_trend_order),
 		cmocka_unit_test(test_trend_history_runs),
 		cmocka_unit_test(test_trend_config_label),
