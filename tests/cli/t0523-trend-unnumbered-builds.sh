@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t0521: builds without a git describe all report "b0-unknown" (no build number);
+# t0523: builds without a git describe all report "b0-unknown" (no build number);
 # trend tells them apart by the binary's sha256, orders them by when each binary
 # was first seen and says so; the report's trend figures take that order and
 # say so, and its runs name each run's build alike. Issue 27's H100 store (gpu-seq.jsonl), with engine
