@@ -144,7 +144,7 @@ static const struct env_num {
 	double lo, hi;
 	int whole;
 } env_nums[] = {
-	/* sqlite3_busy_timeout() takes int ms: a day keeps s * 1000 far from overflow */
+	/* the store's busy timeout is an int of ms: a day keeps s * 1000 far from overflow */
 	{ "TPSDB_BUSY_TIMEOUT", "a whole number of seconds", 0, 86400, 1 },
 	{ "TPSDB_QUICK_CHECK_MB", "a whole number of MB", 0, 1048576, 1 },
 	{ "TPSDB_MAX_RESPONSE_MB", "a whole number of MiB", 1, 4096, 1 },
