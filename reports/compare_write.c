@@ -455,11 +455,39 @@ static void write_open_md(FILE *f, const struct parity_result *r, unsigned vary)
 	}
 }
 
-enum { S_MODEL, S_TEST, S_VS, S_OURS, S_SPEEDUP, S_PROC, S_N };
+enum { S_MODEL, S_TEST, S_VS, S_OURS, S_SPEEDUP, S_CI, S_REG, S_PROC, S_N };
 
-void compare_speedup_table(struct table *t, const struct speedup_set *s, const char *ours,
+/* The interval column's title of r's rows ("90% interval"), as the parity table
+ * heads it. */
+static void rows_level_title(const struct parity_result *r, char *title, size_t len)
+{
+	const struct verdict **lv = tps_xcalloc(r->n_rows + 1, sizeof(*lv));
+
+	for (size_t i = 0; i < r->n_rows; i++)
+		lv[i] = &r->rows[i].v;
+	verdict_level_title(lv, r->n_rows, title, len);
+	free(lv);
+}
+
+/* compare's row of a llama-bench test: its cell (model and config) and the one
+ * metric it measures (a pp test pp, a tg test tg); NULL for a combined test. */
+static const struct parity_row *speedup_parity_row(const struct parity_result *r,
+						   const struct speedup_row *w)
+{
+	const char *metric = !strcmp(w->kind, "pp") ? "pp" : !strcmp(w->kind, "tg") ? "tg" : NULL;
+
+	for (size_t i = 0; metric && r && i < r->n_rows; i++)
+		if (!strcmp(r->rows[i].metric, metric) && !strcmp(r->rows[i].model, w->model) &&
+		    !strcmp(r->rows[i].config, w->config))
+			return &r->rows[i];
+	return NULL;
+}
+
+void compare_speedup_table(struct table *t, const struct parity_result *r, const char *ours,
 			   const char *vs)
 {
+	const struct speedup_set *s = &r->speedups;
+	char ci_title[40];
 	const char **cfg = tps_xcalloc(s->n_rows + 1, sizeof(*cfg));
 	char *constant = NULL;
 	unsigned vary;
@@ -470,6 +498,7 @@ void compare_speedup_table(struct table *t, const struct speedup_set *s, const c
 	vary = parity_configs_varying(cfg, s->n_rows, &constant);
 	free(constant);
 	free(cfg);
+	rows_level_title(r, ci_title, sizeof(ci_title));
 	table_init(t, S_N);
 	table_col(t, S_MODEL, TABLE_LABEL, "model", 5);
 	table_col(t, S_TEST, TABLE_LABEL, "test", 4);
@@ -479,17 +508,31 @@ void compare_speedup_table(struct table *t, const struct speedup_set *s, const c
 	table_col_headf(t, S_VS, "t/s %s", vs);
 	table_col_headf(t, S_OURS, "t/s %s", ours);
 	table_col(t, S_SPEEDUP, TABLE_NUMBER, "speedup", 7);
+	/* compare's answer for the test, beside the number the script prints. */
+	table_col(t, S_CI, TABLE_INTERVAL, ci_title, 19);
+	table_col(t, S_REG, TABLE_VERDICT, "regression", 10);
 	table_col(t, S_PROC, TABLE_TEXT, "processes", 0);
 	for (i = 0; i < s->n_rows; i++) {
 		const struct speedup_row *w = &s->rows[i];
+		const struct parity_row *p = speedup_parity_row(r, w);
+		const char *reg = p ? verdict_regression_name(p->v.regression) : NULL;
 		size_t row = table_add_row(t);
-		char *label = config_label(w->config, vary);
+		char *label = config_label(w->config, vary), ci[80];
 
 		table_set(t, row, S_MODEL, w->model);
 		table_set(t, row, S_TEST, label);
 		table_setf(t, row, S_VS, "%.2f", w->vs_ts);
 		table_setf(t, row, S_OURS, "%.2f", w->ours_ts);
 		table_setf(t, row, S_SPEEDUP, "%.2f", w->speedup);
+		if (p) {
+			verdict_interval_text(&p->v, ci, sizeof(ci));
+			table_set(t, row, S_CI, ci);
+		} else {
+			table_set(t, row, S_CI, "-");
+		}
+		table_set(t, row, S_REG, p ? (reg ? reg : "unknown") : "-");
+		if (p && p->v.regression == VERDICT_REG_YES)
+			table_mark(t, row, S_REG);
 		table_setf(t, row, S_PROC, "%zu/%zu", w->n_vs, w->n_ours);
 		free(label);
 	}
@@ -510,13 +553,14 @@ static void write_speedups(FILE *f, const struct parity_result *r, const char *o
 	line = tps_xasprintf("llama-bench speedup, as compare-llama-bench.py reads it (t/s: "
 			     "the mean avg_ts of each side's llama-bench processes; speedup: "
 			     "t/s %s / t/s %s; processes: %s/%s), whether or not the interval "
-			     "decides:", ours, vs, vs, ours);
+			     "decides, beside compare's interval and answer for the test (none for "
+			     "a combined pp+tg test):", ours, vs, vs, ours);
 	if (fmt == TABLE_FMT_MD)
 		fputc('\n', f);
 	table_line(f, fmt, 0, line);
 	if (fmt == TABLE_FMT_MD)
 		fputc('\n', f);
-	compare_speedup_table(&t, s, ours, vs);
+	compare_speedup_table(&t, r, ours, vs);
 	table_write(f, &t, fmt);
 	table_release(&t);
 	for (size_t k = 0; k < s->n_kinds; k++) {
@@ -587,14 +631,10 @@ void compare_table(struct table *t, const struct parity_result *r, const char *o
 		   const char *vs)
 {
 	unsigned vary = parity_rows_varying(r);
-	const struct verdict **lv = tps_xcalloc(r->n_rows + 1, sizeof(*lv));
 	char title[40];
 	size_t i;
 
-	for (i = 0; i < r->n_rows; i++)
-		lv[i] = &r->rows[i].v;
-	verdict_level_title(lv, r->n_rows, title, sizeof(title));
-	free(lv);
+	rows_level_title(r, title, sizeof(title));
 	table_init(t, C_N);
 	table_col(t, C_CELL, TABLE_LABEL, "cell", 4);
 	table_col(t, C_METRIC, TABLE_LABEL, "metric", 6);

@@ -13,11 +13,13 @@
 /* Prints each note of r as a "tpsdb: warning: ..." line on stderr, in order. */
 void compare_write_notes(const struct parity_result *r);
 
-/* The llama-bench speedups of s (analyze/speedup.h) as one table: model, test
- * (with the config keys that vary among them), t/s of vs, t/s of ours (the
- * order compare-llama-bench.py prints), speedup, processes vs/ours. Release
- * with table_release(). */
-void compare_speedup_table(struct table *t, const struct speedup_set *s, const char *ours,
+/* The llama-bench speedups of r (r->speedups, analyze/speedup.h) as one table:
+ * model, test (with the config keys that vary among them), t/s of vs, t/s of
+ * ours (the order compare-llama-bench.py prints), speedup, then compare's
+ * interval and regression answer of the test's row in r ("-" for a combined
+ * pp+tg test, which has none), processes vs/ours. Release with
+ * table_release(). */
+void compare_speedup_table(struct table *t, const struct parity_result *r, const char *ours,
 			   const char *vs);
 
 /* The parity table of r's rows, one row per cell and metric, the two medians

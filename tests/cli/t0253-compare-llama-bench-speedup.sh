@@ -84,6 +84,7 @@ check_speedups() {
 	[ "$(grep -c ' fa=' "$TMP/want")" = 6 ] || fail "$what: 6 paired tests: $(cat "$TMP/want")"
 	tps compare --ours new --vs old --json
 	expect_rc 0 "$what: compare --json"
+	cp "$TMP/out" "$TMP/compare.json"
 	check '.llama_bench.speedups | length == 6' "$what: six speedups"
 	while read -r test fa full short; do
 		if [ "$test" = geomean ]; then
@@ -108,6 +109,33 @@ check_speedups() {
 		grep -Eq "^tiny +${test//+/[+]} $fa +[0-9.]+ +[0-9.]+ +$short +" "$TMP/out" ||
 			fail "$what: text row $test $fa $short: $(grep "^tiny " "$TMP/out")"
 	done <"$TMP/want"
+	# Each speedup row carries compare's interval and answer of its test's row
+	# (the metric the test measures), '-' for a combined pp+tg test.
+	python3 - "$TMP/compare.json" "$TMP/out" "$what" <<'PY' || fail "$what: the answer columns"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read().split("\n")
+i = next(k for k, l in enumerate(text) if l.startswith("llama-bench speedup, "))
+head = text[i + 1]
+assert re.search(r"speedup +9[0-9.]*% interval +regression +processes$", head), head
+seen = 0
+for w in d["llama_bench"]["speedups"]:
+    fa = re.search(r"\bfa=(\d)", w["config"])[1]
+    line = next(l for l in text[i + 2:] if re.match(r"tiny +%s fa=%s " % (re.escape(w["test"]), fa), l))
+    kind = w["test"].split("@")[0].rstrip("0123456789")
+    rows = [r for r in d["rows"] if r["config"] == w["config"] and r["metric"] == kind]
+    if "+" in w["test"]:
+        assert not rows and re.search(r" - +- +\d+/\d+$", line), (sys.argv[3], line)
+    else:
+        (r,) = rows
+        ci = "-" if r["ci_lo_pct"] is None else \
+            "[%+.2f%%, %+.2f%%]" % (r["ci_lo_pct"], r["ci_hi_pct"])
+        reg = r["regression"] or "unknown"
+        assert re.search(r" %s +%s +\d+/\d+$" % (re.escape(ci), reg), line), \
+            (sys.argv[3], line, ci, reg)
+    seen += 1
+assert seen == 6, seen
+PY
 }
 
 # sql and csv: averages only. The speedups, and no geomean delta of nothing.
