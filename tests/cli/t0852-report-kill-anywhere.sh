@@ -46,7 +46,9 @@ echo mine >"$mix/notes.txt"
 sh -c 'echo $$ >"$1"' sh "$TMP/deadpid"
 dead=$(cat "$TMP/deadpid")
 ln -s .tpsdb-current/index.html "$mix/index.html.link.$dead"
-echo mine too >"$mix/index.html.link.1"
+ln -s .tpsdb-report.$dead.x "$mix/.tpsdb-current.link.$dead"
+echo mine too >"$mix/report.md.link.$dead"
+export DEAD=$dead
 
 # state <what>: which report the folder shows ("a" or "b"); fails on a mix or a
 # stray entry. <what> = "any" after a kill; "final" also wants no leftovers.
@@ -54,7 +56,8 @@ state() {
 	python3 - "$mix" "$TMP" "$1" <<'PY'
 import filecmp, os, sys
 mix, tmp, what = sys.argv[1:4]
-user = {"notes.txt": b"mine\n", "index.html.link.1": b"mine too\n"}
+dead = os.environ["DEAD"]
+user = {"notes.txt": b"mine\n", "report.md.link." + dead: b"mine too\n"}
 refs = {r: os.path.join(tmp, "ref-" + r) for r in "ab"}
 names = set().union(*(os.listdir(p) for p in refs.values()))
 entries = os.listdir(mix)
@@ -70,8 +73,8 @@ for e in entries:
         continue
     if e in names:
         continue
-    if what != "final" and e.startswith("index.html.link."):
-        continue  # the older version's stray, until a report completes
+    if what != "final" and e in ("index.html.link." + dead, ".tpsdb-current.link." + dead):
+        continue  # the older version's strays, until a report completes
     sys.exit("a stray entry %r: %s" % (e, sorted(entries)))
 for r, ref in refs.items():
     want = set(os.listdir(ref))
