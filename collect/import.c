@@ -343,15 +343,17 @@ static int jsonl_start(const char *buf, size_t len)
 	return json_strict_check(p, (size_t)(nl - p), &at, why, sizeof(why)) == 0;
 }
 
-/* Whether buf[0..len) holds its first value's line whole: a LF after the first
- * byte that is not RFC 8259 white space. */
+/* Whether buf[0..len) holds enough to judge the input by: a LF after the first
+ * byte that is not RFC 8259 white space (the first value's line, a csv header, a
+ * sql line), or that byte alone when it opens an array (llama-bench -o json,
+ * read whole and checked by element). */
 static int first_line_held(const char *buf, size_t len)
 {
 	const char *p = buf, *stop = buf + len;
 
 	while (p < stop && json_ws(*p))
 		p++;
-	return p < stop && (*p != '{' || memchr(p, '\n', (size_t)(stop - p)));
+	return p < stop && (*p == '[' || memchr(p, '\n', (size_t)(stop - p)));
 }
 
 /* How much more to read while a first line or a JSONL line is unfinished: a
@@ -374,8 +376,9 @@ static size_t bounded_want(const struct importer *im, const struct file_reader *
  * is longer than the value limit, as check_value() would at the line's end:
  * white space before the value is dropped (it is no part of it); first: r holds
  * the input's start, where a value that begins with '{' is one the limit covers
- * whether the input turns out to be JSONL or one whole-file value. -1 after an
- * error line naming the line. */
+ * whether the input turns out to be JSONL or one whole-file value, and any other
+ * first line but an array's (a csv header, a sql line) is held to the same
+ * limit. -1 after an error line naming the line. */
 static int line_too_long(struct importer *im, struct file_reader *r, int first)
 {
 	size_t ws = 0;
@@ -394,13 +397,14 @@ static int line_too_long(struct importer *im, struct file_reader *r, int first)
 	}
 	if (ws < r->len && memchr(r->buf + ws, '\n', r->len - ws))
 		return 0;
-	if ((first && (ws == r->len || r->buf[ws] != '{')) ||
+	if ((first && (ws == r->len || r->buf[ws] == '[')) ||
 	    (int64_t)(r->len - ws) <= im->o->max_value)
 		return 0;
 	im->file = r->path;
 	im->line = line;
-	snprintf(msg, sizeof(msg), "too large: a JSON value of more than %lld bytes (the limit is "
-		 "%lld)", (long long)im->o->max_value, (long long)im->o->max_value);
+	snprintf(msg, sizeof(msg), "too large: a %s of more than %lld bytes (the limit is %lld)",
+		 !first || r->buf[ws] == '{' ? "JSON value" : "line", (long long)im->o->max_value,
+		 (long long)im->o->max_value);
 	return import_bad(im, msg);
 }
 
