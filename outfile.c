@@ -613,10 +613,18 @@ static int publish_each(struct outdir *d)
 #define CURRENT ".tpsdb-current"
 #define GEN_PREFIX ".tpsdb-report."
 
-/* Makes (or replaces, by a rename) the symlink at path pointing at to. */
-static int link_replace(const char *path, const char *to)
+/* The temporary name a link is made under before it is renamed into place: inside
+ * this process's own generation folder, never beside the report's names, so that a
+ * SIGKILL between the two steps leaves nothing in the folder the user reads (the
+ * generation is removed by the next report, its pid being gone). Older versions
+ * made "<path>.link.<pid>" beside path; clean_stale() removes those. */
+#define LINK_TMP ".tpsdb-link"
+
+/* Makes (or replaces, by a rename) the symlink at path pointing at to, made first
+ * as <gen_path>/LINK_TMP; gen_path must be on path's file system. */
+static int link_replace(const char *path, const char *to, const char *gen_path)
 {
-	char *tmp = tps_xasprintf("%s.link.%ld", path, (long)getpid());
+	char *tmp = tps_xasprintf("%s/" LINK_TMP, gen_path);
 	int ret = -1;
 
 	unlink(tmp);
@@ -673,7 +681,8 @@ static int publish_linked(struct outdir *d)
 		cur = tps_xasprintf(GEN_PREFIX "%ld.old", (long)getpid());
 		free(cur_path);
 		cur_path = tps_xasprintf("%s/%s", d->target, cur);
-		if ((mkdir(cur_path, 0777) < 0 && errno != EEXIST) || link_replace(link_path, cur) < 0) {
+		if ((mkdir(cur_path, 0777) < 0 && errno != EEXIST) ||
+		    link_replace(link_path, cur, gen_path) < 0) {
 			tps_error("cannot write '%s': %s", d->path, strerror(errno));
 			goto undo;
 		}
@@ -684,17 +693,21 @@ static int publish_linked(struct outdir *d)
 		char *top = tps_xasprintf("%s/%s", d->target, d->names[i]);
 		char *in_cur = tps_xasprintf("%s/%s", cur_path, d->names[i]);
 		char *to = tps_xasprintf(CURRENT "/%s", d->names[i]);
+		char *g = tps_xasprintf("%s/%s", gen_path, d->names[i]);
 		struct stat st;
-		int rc = 0;
+		int rc = 0, has_g = !lstat(g, &st);
 
+		free(g);
 		if (!lstat(top, &st) && S_ISREG(st.st_mode)) {
 			/* keeps showing the old bytes: the same inode, through the link */
 			if (link(top, in_cur) < 0 && errno != EEXIST)
 				rc = -1;
 			else
-				rc = link_replace(top, to);
-		} else if (lstat(top, &st) < 0 && errno == ENOENT) {
-			rc = link_replace(top, to); /* dangles until the switch, as before it */
+				rc = link_replace(top, to, gen_path);
+		} else if (lstat(top, &st) < 0 && errno == ENOENT && has_g) {
+			/* dangles until the switch, as before it; a name the new
+			 * report lacks gets no link at all */
+			rc = link_replace(top, to, gen_path);
 		}
 		if (rc < 0)
 			tps_error("cannot replace '%s/%s': %s", d->path, d->names[i], strerror(errno));
@@ -705,7 +718,7 @@ static int publish_linked(struct outdir *d)
 			goto undo;
 	}
 	/* The switch: one rename. */
-	if (link_replace(link_path, gen) < 0) {
+	if (link_replace(link_path, gen, gen_path) < 0) {
 		tps_error("cannot replace '%s': %s", d->path, strerror(errno));
 		goto undo;
 	}
@@ -747,16 +760,16 @@ static void stale_clear(const char *dir, const char *const *names)
 	while (dh && (e = readdir(dh))) {
 		struct stat st;
 		char *p;
-		int ours = is_owned(names, e->d_name);
+		int ours = is_owned(names, e->d_name), link_tmp = !strcmp(e->d_name, LINK_TMP);
 
 		for (i = 0; !ours && names[i]; i++) {
 			size_t n = strlen(names[i]);
 			ours = !strncmp(e->d_name, names[i], n) && !strncmp(e->d_name + n, ".tmp.", 5);
 		}
-		if (!ours)
+		if (!ours && !link_tmp)
 			continue;
 		p = tps_xasprintf("%s/%s", dir, e->d_name);
-		if (!lstat(p, &st) && S_ISREG(st.st_mode))
+		if (!lstat(p, &st) && (link_tmp ? S_ISLNK(st.st_mode) : S_ISREG(st.st_mode)))
 			unlink(p);
 		free(p);
 	}
@@ -765,9 +778,45 @@ static void stale_clear(const char *dir, const char *const *names)
 	rmdir(dir);
 }
 
+/* The pid in the name of a link an older version of link_replace() made in dir
+ * before renaming it: "<name>.link.<pid>", name one of names or CURRENT, and the
+ * entry a symlink holding what that version wrote there (".tpsdb-current/<name>",
+ * or a generation for CURRENT). 0 for anything else, a user's file included. */
+static long stray_link_pid(const char *dir, const char *entry, const char *const *names)
+{
+	const char *dot = strstr(entry, ".link."), *rest;
+	char *name, *p, *want, *end, buf[PATH_MAX];
+	ssize_t n;
+	long pid;
+	int ok;
+
+	while (dot && strstr(dot + 1, ".link."))
+		dot = strstr(dot + 1, ".link.");
+	if (!dot)
+		return 0;
+	rest = dot + strlen(".link.");
+	pid = strtol(rest, &end, 10);
+	if (end == rest || *end || pid <= 0)
+		return 0;
+	name = tps_xstrndup(entry, (size_t)(dot - entry));
+	p = tps_xasprintf("%s/%s", dir, entry);
+	n = readlink(p, buf, sizeof(buf) - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	if (!strcmp(name, CURRENT)) {
+		ok = n > 0 && !strncmp(buf, GEN_PREFIX, strlen(GEN_PREFIX)) && !strchr(buf, '/');
+	} else {
+		want = tps_xasprintf(CURRENT "/%s", name);
+		ok = n > 0 && is_owned(names, name) && !strcmp(buf, want);
+		free(want);
+	}
+	free(p);
+	free(name);
+	return ok ? pid : 0;
+}
+
 /* Removes, beside dir and in it, what a process of this program that died without
- * cleaning up (SIGKILL, a crash) left: <dir>.tmp.<pid>.*, <dir>.old.<pid> and stale
- * generations inside dir, each only when its pid is gone, and only the files this
+ * cleaning up (SIGKILL, a crash) left: <dir>.tmp.<pid>.*, <dir>.old.<pid>, stale
+ * generations inside dir and an older version's link temporaries (stray_link_pid), each only when its pid is gone, and only the files this
  * kind of output names (a folder holding anything else stays). */
 static void clean_stale(const char *target, const char *const *names)
 {
@@ -796,6 +845,13 @@ static void clean_stale(const char *target, const char *const *names)
 			else if (k == 1 && !strncmp(e->d_name, GEN_PREFIX, strlen(GEN_PREFIX)) &&
 				 (!cur || strcmp(e->d_name, cur)))
 				rest = e->d_name + strlen(GEN_PREFIX);
+			else if (k == 1 && (pid = stray_link_pid(target, e->d_name, names)) &&
+				 pid != (long)getpid() && kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+				p = tps_xasprintf("%s/%s", target, e->d_name);
+				unlink(p);
+				free(p);
+				continue;
+			}
 			if (!rest)
 				continue;
 			pid = strtol(rest, &end, 10);

@@ -43,7 +43,8 @@ struct outdir;
 /* Starts replacing the folder dir as a whole (a symlink to a folder is
  * followed): the new content is built in a temporary sibling folder, which
  * outdir_commit() swaps in. What a killed run of this program left beside dir
- * or in it (<dir>.tmp.<pid>.*, <dir>.old.<pid>, old generations) is removed first
+ * or in it (<dir>.tmp.<pid>.*, <dir>.old.<pid>, old generations, an older
+ * version's <name>.link.<pid> links) is removed first
  * when that pid is gone. names (NULL-terminated, borrowed until the commit)
  * are every file name this kind of output may hold. NULL after an error line
  * (dir is not a folder, or the sibling cannot be made). */
@@ -58,7 +59,9 @@ char *outdir_file(struct outdir *d, const char *name);
  * into a generation folder inside it, <dir>/.tpsdb-report.<pid>.<x>/, each name at
  * the top becomes a symlink ".tpsdb-current/<name>", and one rename of the link
  * <dir>/.tpsdb-current switches every file at once; the old generation and the
- * links of names the new output lacks are removed. Only where the generation
+ * links of names the new output lacks are removed. Each link is made inside the
+ * generation and renamed into place, so a SIGKILL at any moment leaves the old
+ * report or the new one and no temporary name among them. Only where the generation
  * cannot be moved in (another file system) are the files renamed in one by one.
  * 0 ok, -1 after an error line with the old folder whole. Frees d either way. */
 int outdir_commit(struct outdir *d);

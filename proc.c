@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -81,7 +82,8 @@ static void child(const struct proc_spec *sp, char **env, int nullfd, int outfd,
 		  pid_t parent)
 {
 	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE, SIGCHLD, SIGXFSZ };
-	size_t n_sigs = sizeof(sigs) / sizeof(sigs[0]) - !(sp->flags & PROC_FSIZE_KILLS);
+	size_t n_sigs = sizeof(sigs) / sizeof(sigs[0]) -
+			!((sp->flags & PROC_FSIZE_KILLS) || sp->out_max);
 	struct sigaction dfl;
 	sigset_t none;
 	int e;
@@ -102,6 +104,12 @@ static void child(const struct proc_spec *sp, char **env, int nullfd, int outfd,
 		sigaction(sigs[i], &dfl, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (sp->out_max) {
+		struct rlimit lim = { (rlim_t)sp->out_max, (rlim_t)sp->out_max };
+
+		if (setrlimit(RLIMIT_FSIZE, &lim) < 0)
+			_exit(127);
+	}
 	if (nullfd >= 0)
 		dup2(nullfd, 0);
 	if (outfd >= 0) {
@@ -339,6 +347,9 @@ char *proc_capture(char *const *argv, double timeout_s, size_t max, size_t *len)
 	sp.argv = argv;
 	sp.out_path = path;
 	sp.out_mode = 0600;
+	/* Bounded while it is written, not only while it is read: output that never
+	 * ends (a driver gone wrong) would otherwise fill TMPDIR until the deadline. */
+	sp.out_max = max;
 	sp.flags = PROC_SEARCH_PATH | PROC_GROUP | PROC_PARENT_DEATH | PROC_STDERR_NULL;
 	if (!(p = proc_start(&sp, NULL)))
 		goto out;

@@ -32,6 +32,9 @@ struct proc_spec {
 				       adding to the environment; NULL: environ as is */
 	const char *out_path;     /* stdout and stderr, created or truncated; NULL: ours */
 	int out_mode;             /* its mode when created (0644, 0600) */
+	size_t out_max;           /* not 0: the child may write no more than this to a
+				     file (RLIMIT_FSIZE, SIGXFSZ at its default): a
+				     write past it kills the child */
 	int flags;                /* enum proc_flags */
 };
 
@@ -88,10 +91,12 @@ void proc_free(struct proc *p);
 
 /* Runs argv[0] (searched in $PATH) with no input, its stdout into a temporary
  * file and its stderr dropped, in a process group of its own, and waits up to
- * timeout_s for it: its output (NUL-ended, the first max bytes; *len its length
+ * timeout_s for it: its output (NUL-ended, at most max bytes; *len its length
  * when len is not NULL; caller frees) when it exited 0, else NULL: it could not
- * start, failed, or ran past the deadline, when it and its group are stopped (a
- * wedged driver makes nvidia-smi hang for ever). Prints nothing. */
+ * start, failed, wrote more than max bytes (it is killed by the file-size limit
+ * at max, so the temporary file never grows past it), or ran past the deadline,
+ * when it and its group are stopped (a wedged driver makes nvidia-smi hang for
+ * ever). Prints nothing. */
 char *proc_capture(char *const *argv, double timeout_s, size_t max, size_t *len);
 
 #endif

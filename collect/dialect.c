@@ -341,8 +341,9 @@ struct dialect *dialect_detect(const char *binary, char *err, size_t errlen)
 
 		help = proc_capture(argv, DIALECT_HELP_TIMEOUT_S, DIALECT_HELP_MAX, &len);
 		if (!help) {
-			tps_fail(err, errlen, "'%s --help' failed or did not end within %g s",
-				 binary, DIALECT_HELP_TIMEOUT_S);
+			tps_fail(err, errlen, "'%s --help' failed, printed more than %u MiB or "
+				 "did not end within %g s", binary, DIALECT_HELP_MAX >> 20,
+				 DIALECT_HELP_TIMEOUT_S);
 			goto out;
 		}
 		fresh = 1;

@@ -354,15 +354,69 @@ static int jsonl_start(const char *buf, size_t len)
 	return json_strict_check(p, (size_t)(nl - p), &at, why, sizeof(why)) == 0;
 }
 
-/* Whether buf[0..len) holds its first value's line whole: a LF after the first
- * byte that is not RFC 8259 white space. */
+/* Whether buf[0..len) holds enough to judge the input by: a LF after the first
+ * byte that is not RFC 8259 white space (the first value's line, a csv header, a
+ * sql line), or that byte alone when it opens an array (llama-bench -o json,
+ * read whole and checked by element). */
 static int first_line_held(const char *buf, size_t len)
 {
 	const char *p = buf, *stop = buf + len;
 
 	while (p < stop && json_ws(*p))
 		p++;
-	return p < stop && (*p != '{' || memchr(p, '\n', (size_t)(stop - p)));
+	return p < stop && (*p == '[' || memchr(p, '\n', (size_t)(stop - p)));
+}
+
+/* How much more to read while a first line or a JSONL line is unfinished: a
+ * piece, or as much as is held (doubling), but never past one byte over the
+ * value limit (then a piece at a time), so that a line without its end is
+ * refused holding about the limit and not the whole input. */
+static size_t bounded_want(const struct importer *im, const struct file_reader *r, size_t chunk)
+{
+	size_t want = r->len > chunk ? r->len : chunk;
+	uint64_t cap = (uint64_t)im->o->max_value + 1;
+
+	if ((uint64_t)r->len >= cap)
+		return chunk; /* white space before the value: a piece at a time */
+	if ((uint64_t)(r->len + want) > cap)
+		want = (size_t)(cap - r->len);
+	return want;
+}
+
+/* Refuses the unfinished line held in r (r->len bytes, no LF yet) once its value
+ * is longer than the value limit, as check_value() would at the line's end:
+ * white space before the value is dropped (it is no part of it); first: r holds
+ * the input's start, where a value that begins with '{' is one the limit covers
+ * whether the input turns out to be JSONL or one whole-file value, and any other
+ * first line but an array's (a csv header, a sql line) is held to the same
+ * limit. -1 after an error line naming the line. */
+static int line_too_long(struct importer *im, struct file_reader *r, int first)
+{
+	size_t ws = 0;
+	long line = first ? 1 : im->line + 1;
+	char msg[160];
+
+	/* (past a LF only at the start: in a JSONL input a LF ends the line) */
+	while (ws < r->len && json_ws(r->buf[ws]) && (first || r->buf[ws] != '\n')) {
+		if (r->buf[ws] == '\n')
+			line++;
+		ws++;
+	}
+	if (!first) {
+		import_file_drop(r, ws);
+		ws = 0;
+	}
+	if (ws < r->len && memchr(r->buf + ws, '\n', r->len - ws))
+		return 0;
+	if ((first && (ws == r->len || r->buf[ws] == '[')) ||
+	    (int64_t)(r->len - ws) <= im->o->max_value)
+		return 0;
+	im->file = r->path;
+	im->line = line;
+	snprintf(msg, sizeof(msg), "too large: a %s of more than %lld bytes (the limit is %lld)",
+		 !first || r->buf[ws] == '{' ? "JSON value" : "line", (long long)im->o->max_value,
+		 (long long)im->o->max_value);
+	return import_bad(im, msg);
 }
 
 /* The checking pass over one input: read, hashed and checked into records in,
@@ -378,7 +432,8 @@ static int import_input(struct importer *im, struct input *in, int64_t max)
 		return -1;
 	/* Enough to judge by: the first value's line (or the end). */
 	do {
-		if (import_file_more(&r, r.len > chunk ? r.len : chunk) < 0)
+		if (import_file_more(&r, bounded_want(im, &r, chunk)) < 0 ||
+		    line_too_long(im, &r, 1) < 0)
 			goto out;
 	} while (!r.eof && !first_line_held(r.buf, r.len));
 	if (r.eof || !jsonl_start(r.buf, r.len)) {
@@ -401,8 +456,11 @@ static int import_input(struct importer *im, struct input *in, int64_t max)
 		import_file_drop(&r, used);
 		if (r.eof)
 			break;
-		/* A line longer than a piece: read on until it ends. */
-		if (import_file_more(&r, r.len >= chunk ? r.len : chunk) < 0)
+		/* A line longer than a piece: read on until it ends, or until it is
+		 * too large for a value, holding no more than the limit meanwhile. */
+		if (line_too_long(im, &r, 0) < 0 ||
+		    import_file_more(&r, bounded_want(im, &r, chunk)) < 0 ||
+		    line_too_long(im, &r, 0) < 0)
 			goto out;
 	}
 	if (import_file_end(&r, in->sha256) < 0)

@@ -76,9 +76,14 @@ int import_file_more(struct file_reader *r, size_t want)
 		return 0;
 	reserve(r, want ? want : 1);
 	while (got_total < want && !r->eof) {
+		size_t room;
+
 		if (r->len == r->cap)
 			reserve(r, want - got_total);
-		got = read(r->fd, r->buf + r->len, r->cap - r->len);
+		room = r->cap - r->len;
+		if (room > want - got_total)
+			room = want - got_total; /* a caller bounds what it holds by want */
+		got = read(r->fd, r->buf + r->len, room);
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0)

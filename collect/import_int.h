@@ -194,8 +194,9 @@ struct file_reader {
 /* Opens path ("-" is stdin) for reading at most max bytes. -1 after an error line
  * (r closed). */
 int import_file_open(struct file_reader *r, const char *path, int64_t max);
-/* Reads until want more bytes are held or the input ends (r->eof). -1 after an
- * error line: a read error, or more than max bytes. */
+/* Reads want more bytes, fewer only where the input ends (r->eof), and never
+ * more: a caller bounds what it holds through want. -1 after an error line: a
+ * read error, or more than max bytes. */
 int import_file_more(struct file_reader *r, size_t want);
 /* Reads the rest of the input. -1 after an error line. */
 int import_file_all(struct file_reader *r);

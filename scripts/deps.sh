@@ -3,7 +3,8 @@
 # run its end-to-end job that this Debian 12 machine lacks: every tool a test calls
 # (jq, python3, python3-mpmath for tests/data/analyze/reference.py, sqlite3, gnuplot,
 # chromium for the HTML report's browser test t0531; python3-requests and
-# python3-tqdm for llama.cpp's speed_bench.py, which tests/data/speed-bench/make.sh runs),
+# python3-tqdm for llama.cpp's speed_bench.py, which tests/data/speed-bench/make.sh runs;
+# strace for t0852's aimed kills, time for t0744's peak memory),
 # since under CI=true a test that would skip fails. Installs nothing that is
 # already there, so a warm machine pays a dpkg query and no more.
 set -euo pipefail
@@ -11,7 +12,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config git ca-certificates
       libsqlite3-dev libcurl4-openssl-dev libcjson-dev libcmocka-dev libssl-dev
       sqlite3 gnuplot-nox chromium python3 python3-numpy python3-mpmath
-      python3-requests python3-tqdm jq valgrind clang procps curl)
+      python3-requests python3-tqdm jq valgrind clang procps curl strace time)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
