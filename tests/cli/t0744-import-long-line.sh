@@ -14,6 +14,8 @@ trap 'rm -rf "$tmp"' EXIT
 export TPSDB_DB=$tmp/s.db
 D=$TPSDB_TEST_DATA/import
 fail() { echo "FAIL: $*" >&2; exit 1; }
+asan=0
+grep -qa __asan_init "$TPSDB_BIN" && asan=1 && echo "t0744: a sanitized build: peaks not checked" >&2
 
 "$TPSDB_BIN" import --host a "$D/eos.json" >/dev/null
 before=$(sqlite3 "$TPSDB_DB" "SELECT count(*) FROM sample")
@@ -52,7 +54,8 @@ long_line() {
 	[ -n "$peak" ] || fail "$1: no peak from /usr/bin/time: $(cat "$tmp/time")"
 	# The limit is 64 MiB; the line 300 MB. Measured 76 MB and 92 MB (the
 	# program itself, the limit and a 16 MiB piece).
-	[ "$peak" -lt 160000 ] || fail "$1: peak $peak KiB for a 300 MB line"
+	# A sanitized build keeps freed memory in quarantine: its peak is not the code's.
+	[ "$asan" = 1 ] || [ "$peak" -lt 160000 ] || fail "$1: peak $peak KiB for a 300 MB line"
 	[ "$(sqlite3 "$TPSDB_DB" "SELECT count(*) FROM sample")" = "$before" ] ||
 		fail "$1: the store changed"
 	echo "t0744: $1: peak $peak KiB" >&2
