@@ -57,6 +57,10 @@ def parse_args(argv):
                    help="a streamed answer: sleep this long between token events "
                         "(0: every event in one write, as a burst)")
     p.add_argument("--lifetime", type=float, default=300)
+    p.add_argument("--bind-when", default=None, metavar="PATH",
+                   help="start up, print 'waiting for PATH', then bind the port only "
+                        "once PATH exists: a server that comes up at the moment a test "
+                        "chooses, however slowly the interpreter started")
     p.add_argument("--answer", choices=("text", "loop"), default="text",
                    help="loop: the generated text is one short piece repeated, as a "
                         "model collapsed into '</u></u>...' answers")
@@ -340,6 +344,11 @@ def main():
     t = threading.Timer(args.lifetime, lambda: os._exit(0))
     t.daemon = True
     t.start()
+    if args.bind_when:
+        log("waiting for %s" % args.bind_when)
+        sys.stderr.flush()
+        while not os.path.exists(args.bind_when):
+            time.sleep(0.01)
     state = State(args)
     Handler.state = state
     ThreadingHTTPServer.daemon_threads = True

@@ -25,18 +25,19 @@ expect_match "$(cat "$T/stderr")" \
 	"message"
 expect_eq "$(cat "$T/stdout")" "" "stdout"
 
-# A server loading its model (503 for 4 s) is waited for, well past the 2 s grace.
+# A server loading its model (503 for 6 s) is waited for, well past the 2 s grace
+# (the 3 s asked below leave the test's own polling 3 s of slack under load).
 python3 "$TPSDB_SRC/tests/fault_server.py" --port $port -m "$MODEL" --lifetime 60 \
-	--fault slow-load --load-seconds 4 2>"$T/slow.log" &
+	--fault slow-load --load-seconds 6 2>"$T/slow.log" &
 srv=$!
-for _ in $(seq 100); do listening $port && break; sleep 0.05; done
+for _ in $(seq 600); do listening $port && break; sleep 0.05; done
 listening $port || fail "the fault server did not listen"
 t0=$(now_ms)
 run_tpsdb collect --url "http://127.0.0.1:$port" --engine theirs --prompts "$PROMPTS" \
 	--reps 1 --out-dir "$OUT" --quiet
 ms=$(($(now_ms) - t0))
 expect_eq "$rc" 0 "exit status after a slow load: $(cat "$T/stderr")"
-[ "$ms" -ge 3000 ] || fail "ready after only $ms ms of a 4 s load"
+[ "$ms" -ge 3000 ] || fail "ready after only $ms ms of a 6 s load"
 expect_eq "$(q "SELECT status FROM run")" complete "run status after a slow load"
 n503=$(grep -c '"GET /health HTTP/1.1" 503' "$T/slow.log")
 [ "$n503" -ge 20 ] || fail "only $n503 polls while loading"
@@ -45,9 +46,13 @@ wait "$srv" 2>/dev/null || true
 while listening $port; do sleep 0.05; done
 
 # A server started just after tpsdb (refused for a moment, then 503, then ready).
-(sleep 0.3; exec python3 "$TPSDB_SRC/tests/fault_server.py" --port $port -m "$MODEL" \
-	--lifetime 60 --fault slow-load --load-seconds 1 2>"$T/late.log") &
+# Its interpreter starts first (slow under load); it binds the port when told.
+python3 "$TPSDB_SRC/tests/fault_server.py" --port $port -m "$MODEL" --lifetime 60 \
+	--fault slow-load --load-seconds 1 --bind-when "$T/go" 2>"$T/late.log" &
 late=$!
+for _ in $(seq 600); do grep -q 'waiting for' "$T/late.log" 2>/dev/null && break; sleep 0.05; done
+grep -q 'waiting for' "$T/late.log" || fail "the late server never started: $(cat "$T/late.log")"
+(sleep 0.3; touch "$T/go") &
 run_tpsdb collect --url "http://127.0.0.1:$port" --engine theirs --prompts "$PROMPTS" \
 	--reps 1 --out-dir "$OUT" --quiet
 expect_eq "$rc" 0 "exit status for a server started just after: $(cat "$T/stderr")"

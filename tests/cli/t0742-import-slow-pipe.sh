@@ -15,7 +15,14 @@ mkfifo "$tmp/fifo"
 slow=$!
 exec 3>"$tmp/fifo"          # the writer: holds the pipe open, writes nothing yet
 trap 'exec 3>&-; kill $slow 2>/dev/null || true; rm -rf "$tmp"' EXIT
-sleep 0.5
+# The event: the slow import runs tpsdb and sleeps, blocked reading the pipe.
+for _ in $(seq 600); do
+	[ "$(readlink /proc/$slow/exe 2>/dev/null)" = "$(readlink -f "$TPSDB_BIN")" ] &&
+		[ "$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' /proc/$slow/status 2>/dev/null)" = S ] && break
+	sleep 0.05
+done
+[ "$(readlink /proc/$slow/exe 2>/dev/null)" = "$(readlink -f "$TPSDB_BIN")" ] ||
+	fail "the slow import did not start"
 # Meanwhile another writer imports at once (busy timeout not waited out).
 start=$(date +%s)
 "$TPSDB_BIN" import --host other "$D/completion.json" >/dev/null || fail "the second import failed"
