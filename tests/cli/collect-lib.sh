@@ -50,8 +50,13 @@ expect_no_orphans() {
 
 # real_llama: a real llama-server, built or cached by scripts/llama-server.sh ($dir,
 # its folder; $cache, the cache), and the tests' tiny model ($tiny); skips the test
-# when no server can be built here.
+# when no server can be built here. The servers run one CPU thread
+# (LLAMA_ARG_THREADS, llama-server's own variable for -t): two threads meet at a
+# spinning barrier per operation, and beside other CPU-bound jobs a preempted one
+# holds the other spinning for its time slice, so decode ran 18x slower (35 tok/s
+# against 640) and t0390 took 25 minutes instead of 2.
 real_llama() {
+	export LLAMA_ARG_THREADS=1
 	cache=${TPSDB_CACHE:-$HOME/.cache/tpsdb}
 	mkdir -p "$cache"
 	if ! dir=$("$TPSDB_SRC/scripts/llama-server.sh" 2>"$T/build.log" | tail -n 1) ||
