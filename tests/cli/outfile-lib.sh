@@ -20,6 +20,23 @@ PY
 	"$TPSDB_BIN" import "$TMP/big.jsonl" >/dev/null || fail "import of the big fixture"
 }
 
+# two_stores: $TMP/a.db, a copy of the store as it stands, and $TMP/b.db, the same
+# plus one more copy of the study (other run uuids, model labels "-b"), so that
+# reports of the two differ on every page.
+two_stores() {
+	cp "$TPSDB_DB" "$TMP/a.db"
+	python3 - "$FIX/study.jsonl" >"$TMP/more.jsonl" <<'PY' || fail "fixture B"
+import json, sys
+for line in open(sys.argv[1]).read().splitlines():
+    r = json.loads(line)
+    r["run"]["uuid"] = "ffffffff" + r["run"]["uuid"][8:]
+    r["run"]["model"]["label"] += "-b"
+    print(json.dumps(r))
+PY
+	cp "$TMP/a.db" "$TMP/b.db"
+	"$TPSDB_BIN" --db "$TMP/b.db" import "$TMP/more.jsonl" >/dev/null || fail "import B"
+}
+
 # no_temps <path>: nothing named <path>.tmp.* or <path>.old.* is left beside path.
 no_temps() {
 	local left

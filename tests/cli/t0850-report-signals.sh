@@ -8,18 +8,7 @@
 need_gnuplot
 
 big_store 6
-cp "$TPSDB_DB" "$TMP/a.db"
-# Store B: one more copy of the study, so that its pages differ from A's.
-python3 - "$FIX/study.jsonl" >"$TMP/more.jsonl" <<'PY' || fail "fixture B"
-import json, sys
-for line in open(sys.argv[1]).read().splitlines():
-    r = json.loads(line)
-    r["run"]["uuid"] = "ffffffff" + r["run"]["uuid"][8:]
-    r["run"]["model"]["label"] += "-b"
-    print(json.dumps(r))
-PY
-cp "$TMP/a.db" "$TMP/b.db"
-"$TPSDB_BIN" --db "$TMP/b.db" import "$TMP/more.jsonl" >/dev/null || fail "import B"
+two_stores
 
 gen() { # db out
 	"$TPSDB_BIN" --db "$1" report --format html --out "$2" >/dev/null 2>"$TMP/err"

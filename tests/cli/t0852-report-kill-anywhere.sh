@@ -16,17 +16,7 @@ need strace
 strace -qq -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
 
 load study.jsonl
-cp "$TPSDB_DB" "$TMP/a.db"
-python3 - "$FIX/study.jsonl" >"$TMP/more.jsonl" <<'PY' || fail "fixture B"
-import json, sys
-for line in open(sys.argv[1]).read().splitlines():
-    r = json.loads(line)
-    r["run"]["uuid"] = "ffffffff" + r["run"]["uuid"][8:]
-    r["run"]["model"]["label"] += "-b"
-    print(json.dumps(r))
-PY
-cp "$TMP/a.db" "$TMP/b.db"
-"$TPSDB_BIN" --db "$TMP/b.db" import "$TMP/more.jsonl" >/dev/null || fail "import B"
+two_stores
 for r in a b; do
 	"$TPSDB_BIN" --db "$TMP/$r.db" report --format html --out "$TMP/ref-$r" >/dev/null ||
 		fail "report $r"
