@@ -57,6 +57,25 @@ static void release_runs(struct run *r, size_t n)
 		run_release(&r[k]);
 }
 
+/* speedup_add() of two pools of one cell: n_a runs with the avg_ts a[] (ours)
+ * against n_b with b[] (vs); at most 3 a side. */
+static int add_pair(struct speedup_set *s, size_t n_a, const double *a, size_t n_b,
+		    const double *b, const char *config, const char *endpoint)
+{
+	struct run ra[3], rb[3];
+	const struct run *sa[3], *sb[3];
+	struct pool pa, pb;
+	int rc;
+
+	assert_true(n_a <= 3 && n_b <= 3);
+	bench_pool(ra, sa, n_a, a, config, endpoint, &pa);
+	bench_pool(rb, sb, n_b, b, config, endpoint, &pb);
+	rc = speedup_add(s, &pa, &pb);
+	release_runs(ra, n_a);
+	release_runs(rb, n_b);
+	return rc;
+}
+
 static void test_speedup_add(void **state)
 {
 	/* Three processes a side, and one a side, as compare-llama-bench.py
@@ -65,45 +84,18 @@ static void test_speedup_add(void **state)
 	static const double ours_tg[] = { 40 }, vs_tg[] = { 50 };
 	static const double ours_tg2[] = { 30 }, vs_tg2[] = { 30 };
 	static const double ours_pg[] = { 90, NAN }, vs_pg[] = { 100, 0 };
-	struct run ra[3], rb[3];
-	const struct run *sa[3], *sb[3];
-	struct pool a, b;
 	struct speedup_set s = { 0 };
 
 	(void)state;
-	bench_pool(ra, sa, 3, ours_pp, "pp512 fa=1", "llama-bench", &a);
-	bench_pool(rb, sb, 3, vs_pp, "pp512 fa=1", "llama-bench", &b);
-	assert_int_equal(speedup_add(&s, &a, &b), 1);
-	release_runs(ra, 3);
-	release_runs(rb, 3);
-	bench_pool(ra, sa, 1, ours_tg, "tg128 fa=1", "llama-bench", &a);
-	bench_pool(rb, sb, 1, vs_tg, "tg128 fa=1", "llama-bench", &b);
-	assert_int_equal(speedup_add(&s, &a, &b), 1);
-	release_runs(ra, 1);
-	release_runs(rb, 1);
-	bench_pool(ra, sa, 1, ours_tg2, "tg128 fa=0", "llama-bench", &a);
-	bench_pool(rb, sb, 1, vs_tg2, "tg128 fa=0", "llama-bench", &b);
-	assert_int_equal(speedup_add(&s, &a, &b), 1);
-	release_runs(ra, 1);
-	release_runs(rb, 1);
+	assert_int_equal(add_pair(&s, 3, ours_pp, 3, vs_pp, "pp512 fa=1", "llama-bench"), 1);
+	assert_int_equal(add_pair(&s, 1, ours_tg, 1, vs_tg, "tg128 fa=1", "llama-bench"), 1);
+	assert_int_equal(add_pair(&s, 1, ours_tg2, 1, vs_tg2, "tg128 fa=0", "llama-bench"), 1);
 	/* A run without an avg_ts (NaN, or 0 from a run never loaded) counts on
 	 * neither side: ours 90 over vs 100. */
-	bench_pool(ra, sa, 2, ours_pg, "pp512+tg128 fa=1", "llama-bench", &a);
-	bench_pool(rb, sb, 2, vs_pg, "pp512+tg128 fa=1", "llama-bench", &b);
-	assert_int_equal(speedup_add(&s, &a, &b), 1);
-	release_runs(ra, 2);
-	release_runs(rb, 2);
+	assert_int_equal(add_pair(&s, 2, ours_pg, 2, vs_pg, "pp512+tg128 fa=1", "llama-bench"), 1);
 	/* A server cell is no llama-bench test; nor a side with no avg_ts. */
-	bench_pool(ra, sa, 1, ours_tg, "", "completion", &a);
-	bench_pool(rb, sb, 1, vs_tg, "", "completion", &b);
-	assert_int_equal(speedup_add(&s, &a, &b), 0);
-	release_runs(ra, 1);
-	release_runs(rb, 1);
-	bench_pool(ra, sa, 1, ours_tg, "tg128 fa=1", "llama-bench", &a);
-	bench_pool(rb, sb, 1, vs_pg + 1, "tg128 fa=1", "llama-bench", &b);
-	assert_int_equal(speedup_add(&s, &a, &b), 0);
-	release_runs(ra, 1);
-	release_runs(rb, 1);
+	assert_int_equal(add_pair(&s, 1, ours_tg, 1, vs_tg, "", "completion"), 0);
+	assert_int_equal(add_pair(&s, 1, ours_tg, 1, vs_pg + 1, "tg128 fa=1", "llama-bench"), 0);
 	speedup_finish(&s);
 
 	assert_int_equal(s.n_rows, 4);
