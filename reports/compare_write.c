@@ -538,6 +538,16 @@ void compare_speedup_table(struct table *t, const struct parity_result *r, const
 	}
 }
 
+/* A table's title line: in markdown a paragraph of its own (blank lines around). */
+static void title_line(FILE *f, enum table_format fmt, const char *line)
+{
+	if (fmt == TABLE_FMT_MD)
+		fputc('\n', f);
+	table_line(f, fmt, 0, line);
+	if (fmt == TABLE_FMT_MD)
+		fputc('\n', f);
+}
+
 /* The llama-bench tests as compare-llama-bench.py shows them: every paired
  * test's speedup, decided or not, then each kind's geomean. */
 static void write_speedups(FILE *f, const struct parity_result *r, const char *ours,
@@ -555,11 +565,7 @@ static void write_speedups(FILE *f, const struct parity_result *r, const char *o
 			     "t/s %s / t/s %s; processes: %s/%s), whether or not the interval "
 			     "decides, beside compare's interval and answer for the test (none for "
 			     "a combined pp+tg test):", ours, vs, vs, ours);
-	if (fmt == TABLE_FMT_MD)
-		fputc('\n', f);
-	table_line(f, fmt, 0, line);
-	if (fmt == TABLE_FMT_MD)
-		fputc('\n', f);
+	title_line(f, fmt, line);
 	compare_speedup_table(&t, r, ours, vs);
 	table_write(f, &t, fmt);
 	table_release(&t);
@@ -595,11 +601,7 @@ static void write_accept(FILE *f, const struct parity_result *r, const char *our
 		return;
 	line = tps_xasprintf("draft acceptance by prompt (accepted / drafted, summed over each "
 			     "side's pooled runs; drafted: %s/%s):", ours, vs);
-	if (fmt == TABLE_FMT_MD)
-		fputc('\n', f);
-	table_line(f, fmt, 0, line);
-	if (fmt == TABLE_FMT_MD)
-		fputc('\n', f);
+	title_line(f, fmt, line);
 	free(line);
 	table_init(&t, A_N);
 	table_col(&t, A_CELL, TABLE_LABEL, "cell", 4);
