@@ -48,6 +48,7 @@ void run_release(struct run *r)
 	free(r->engine); free(r->role); free(r->engine_version);
 	free(r->engine_sha256); free(r->model);
 	free(r->model_sha256); free(r->model_quant); free(r->host); free(r->tag);
+	free(r->gpu); free(r->driver); free(r->cuda); free(r->cpu); free(r->machine);
 	free(r->batch); free(r->started_at); free(r->ended_at); free(r->status);
 	free(r->spec_type); free(r->endpoint); free(r->prompt_set); free(r->config);
 	memset(r, 0, sizeof(*r));
@@ -80,6 +81,47 @@ int run_same_series(const struct run *a, const struct run *b)
 	return run_str_eq(a->engine, b->engine) && run_same_cell(a, b);
 }
 
+/* A part of a machine that one run records and the other records otherwise. */
+static int part_differs(const char *a, const char *b)
+{
+	return a && b && *a && *b && strcmp(a, b);
+}
+
+static int host_known(const char *h)
+{
+	return h && *h && strcmp(h, "unknown");
+}
+
+int run_same_machine(const struct run *a, const struct run *b)
+{
+	if (host_known(a->host) && host_known(b->host) && strcmp(a->host, b->host))
+		return 0;
+	return !part_differs(a->gpu, b->gpu) && !part_differs(a->driver, b->driver) &&
+	       !part_differs(a->cuda, b->cuda) && !part_differs(a->cpu, b->cpu);
+}
+
+char *run_machine_text(const struct run *r)
+{
+	const char *part[4] = { r->gpu, r->driver, r->cuda, r->cpu };
+	static const char *const pre[4] = { "", "driver ", "CUDA ", "" };
+	char *s = tps_xstrdup(r->host && *r->host ? r->host : "unknown"), *t;
+	int n = 0;
+
+	for (int i = 0; i < 4; i++) {
+		if (!part[i] || !*part[i])
+			continue;
+		t = tps_xasprintf("%s%s%s%s", s, n++ ? ", " : " (", pre[i], part[i]);
+		free(s);
+		s = t;
+	}
+	if (n) {
+		t = tps_xasprintf("%s)", s);
+		free(s);
+		s = t;
+	}
+	return s;
+}
+
 void cellset_canon(struct cellset *set, const char *ignore, char **ignored)
 {
 	for (size_t i = 0; i < set->n; i++) {
@@ -92,6 +134,8 @@ void cellset_canon(struct cellset *set, const char *ignore, char **ignored)
 		free(r->config);
 		r->config = c;
 		r->env_flags = env_findings(&r->env, r->env_flags);
+		free(r->machine);
+		r->machine = run_machine_text(r);
 	}
 }
 
@@ -126,13 +170,13 @@ static int taken(enum pool_rule rule, const struct run *last, const struct run *
 }
 
 /* Whether run r of the series whose newest is last is an earlier batch's of the
- * same measurement on the same host: history for the pool p (pool_history_runs()). */
+ * same measurement on the same machine: history for the pool p (pool_history_runs()). */
 static int history_run(const struct pool *p, const struct run *last, const struct run *r)
 {
 	struct parity_diff d;
 
 	if (!(r->batch && *r->batch) || run_str_eq(r->batch, last->batch) ||
-	    !run_same_series(r, last) || !run_str_eq(r->host, last->host) ||
+	    !run_same_series(r, last) || !run_same_machine(r, last) ||
 	    parity_mismatch(last, r, &d))
 		return 0;
 	for (size_t k = 0; k < p->n; k++)
@@ -143,7 +187,7 @@ static int history_run(const struct pool *p, const struct run *last, const struc
 }
 
 /* The history of pool p: the runs of the newest ESTIMATE_HIST_BATCHES earlier
- * batches of its series r[0..n) (start order) on its host, oldest first. */
+ * batches of its series r[0..n) (start order) on its machine, oldest first. */
 static void pool_history_runs(struct pool *p, const struct run *r, size_t n,
 			      const struct run *last)
 {
@@ -174,6 +218,34 @@ static void pool_history_runs(struct pool *p, const struct run *r, size_t n,
 	p->n_hist = k;
 }
 
+/* Fills pool p of the series whose newest run (under rule) is last from the runs
+ * r[0..n) of the set, those of another series skipped. */
+static void pool_fill(struct pool *p, const struct cellset *set, enum pool_rule rule,
+		      const struct run *r, size_t n, const struct run *last)
+{
+	size_t j, k = 0;
+
+	p->runs = tps_xcalloc(n ? n : 1, sizeof(*p->runs));
+	for (j = 0; j < n; j++) {
+		struct parity_diff d;
+
+		if (!run_same_series(last, &r[j]) || !taken(rule, last, &r[j]))
+			continue;
+		/* A run at another ctx, n_predict, GGUF, endpoint or prompt set
+		 * than the newest is not the same measurement. */
+		if (parity_mismatch(last, &r[j], &d)) {
+			p->n_mismatch++;
+			continue;
+		}
+		p->runs[k++] = &r[j];
+	}
+	p->n = k;
+	p->set = set;
+	p->rule = rule;
+	if (rule == POOL_NEWEST_BATCH)
+		pool_history_runs(p, r, n, last);
+}
+
 void cellset_pools(const struct cellset *set, enum pool_rule rule, struct pool **out,
 		   size_t *n)
 {
@@ -185,39 +257,141 @@ void cellset_pools(const struct cellset *set, enum pool_rule rule, struct pool *
 	/* Runs of a series come in start order: the last one seen is its newest. */
 	for (i = 0; i < nr; i++) {
 		const struct run *last = NULL;
-		struct pool *p;
-		size_t k = 0;
 
 		if (seen[i])
 			continue;
 		for (j = i; j < nr; j++)
-			if (!seen[j] && run_same_series(&r[i], &r[j]))
+			if (!seen[j] && run_same_series(&r[i], &r[j])) {
 				last = &r[j];
-		p = &v[np++];
-		p->runs = tps_xcalloc(nr - i, sizeof(*p->runs));
-		for (j = i; j < nr; j++) {
-			struct parity_diff d;
-
-			if (seen[j] || !run_same_series(&r[i], &r[j]))
-				continue;
-			seen[j] = 1;
-			if (!taken(rule, last, &r[j]))
-				continue;
-			/* A run at another ctx, n_predict, GGUF, endpoint or prompt set
-			 * than the newest is not the same measurement. */
-			if (parity_mismatch(last, &r[j], &d)) {
-				p->n_mismatch++;
-				continue;
+				seen[j] = 1;
 			}
-			p->runs[k++] = &r[j];
-		}
-		p->n = k;
-		if (rule == POOL_NEWEST_BATCH)
-			pool_history_runs(p, r + i, nr - i, last);
+		pool_fill(&v[np++], set, rule, r + i, nr - i, last);
 	}
 	free(seen);
 	*out = v;
 	*n = np;
+}
+
+void pool_release(struct pool *p)
+{
+	if (!p)
+		return;
+	free(p->runs);
+	free(p->hist);
+	memset(p, 0, sizeof(*p));
+}
+
+/* A copy of pool p that owns its arrays. */
+static void pool_copy(const struct pool *p, struct pool *out)
+{
+	*out = *p;
+	out->runs = tps_xcalloc(p->n ? p->n : 1, sizeof(*out->runs));
+	if (p->n)
+		memcpy(out->runs, p->runs, p->n * sizeof(*p->runs));
+	out->hist = NULL;
+	if (p->hist) {
+		out->hist = tps_xcalloc(p->n_hist ? p->n_hist : 1, sizeof(*out->hist));
+		if (p->n_hist)
+			memcpy(out->hist, p->hist, p->n_hist * sizeof(*p->hist));
+	}
+}
+
+static int has_batch(const struct run *r)
+{
+	return r->batch && *r->batch;
+}
+
+/* The newest run of the series of face in set whose batch is batch; NULL none. */
+static const struct run *series_newest_in(const struct cellset *set, const struct run *face,
+					  const char *batch)
+{
+	const struct run *last = NULL;
+
+	for (size_t i = 0; i < set->n; i++)
+		if (run_same_series(face, &set->runs[i]) && run_str_eq(set->runs[i].batch, batch))
+			last = &set->runs[i];
+	return last;
+}
+
+int pools_pair(const struct pool *a, const struct pool *b, struct pool *ra, struct pool *rb)
+{
+	const struct run *fa = pool_face(a), *fb = pool_face(b), *best = NULL, *la, *lb;
+	const char **bb = NULL;
+	size_t i, j, nbb = 0;
+
+	if (!fa || !fb || !a->set || !b->set || a->rule != POOL_NEWEST_BATCH ||
+	    b->rule != POOL_NEWEST_BATCH || !has_batch(fa) || !has_batch(fb) ||
+	    run_str_eq(fa->batch, fb->batch))
+		goto copy;
+	/* The batches of b's series, then the newest run of a's series in one of
+	 * them: its batch is the newest that measured both. */
+	bb = tps_xcalloc(b->set->n + 1, sizeof(*bb));
+	for (i = 0; i < b->set->n; i++) {
+		const struct run *r = &b->set->runs[i];
+
+		if (!run_same_series(fb, r) || !has_batch(r))
+			continue;
+		for (j = 0; j < nbb && strcmp(bb[j], r->batch); j++)
+			;
+		if (j == nbb)
+			bb[nbb++] = r->batch;
+	}
+	for (i = 0; i < a->set->n; i++) {
+		const struct run *r = &a->set->runs[i];
+
+		if (!run_same_series(fa, r) || !has_batch(r) ||
+		    (best && strcmp(r->started_at ? r->started_at : "",
+				    best->started_at ? best->started_at : "") < 0))
+			continue;
+		for (j = 0; j < nbb && strcmp(bb[j], r->batch); j++)
+			;
+		if (j < nbb)
+			best = r;
+	}
+	free(bb);
+	if (!best || !(la = series_newest_in(a->set, fa, best->batch)) ||
+	    !(lb = series_newest_in(b->set, fb, best->batch)))
+		goto copy;
+	memset(ra, 0, sizeof(*ra));
+	memset(rb, 0, sizeof(*rb));
+	pool_fill(ra, a->set, a->rule, a->set->runs, a->set->n, la);
+	pool_fill(rb, b->set, b->rule, b->set->runs, b->set->n, lb);
+	return 1;
+copy:
+	pool_copy(a, ra);
+	pool_copy(b, rb);
+	return 0;
+}
+
+/* The first run of p not on the machine of face; NULL none. */
+static const struct run *off_machine(const struct pool *p, const struct run *face)
+{
+	for (size_t k = 0; p && k < p->n; k++)
+		if (!run_same_machine(face, p->runs[k]))
+			return p->runs[k];
+	return NULL;
+}
+
+int pools_same_machine(const struct pool *a, const struct pool *b, const struct run **x,
+		       const struct run **y)
+{
+	const struct run *fa = pool_face(a), *fb = pool_face(b), *o;
+	const struct run *dx = NULL, *dy = NULL;
+
+	if (!fa || !fb)
+		return 1;
+	if (!run_same_machine(fa, fb)) {
+		dx = fa;
+		dy = fb;
+	} else if ((o = off_machine(a, fa)) || (o = off_machine(b, fa))) {
+		dx = fa;
+		dy = o;
+	}
+	if (x)
+		*x = dx;
+	if (y)
+		*y = dy;
+	return !dx;
 }
 
 void pools_free(struct pool *p, size_t n)
@@ -415,7 +589,7 @@ unsigned pool_env(const struct pool *p)
 /* The runs of batch of the history of pool p, as a pool (runs heap, caller frees). */
 static struct pool history_batch(const struct pool *p, const char *batch)
 {
-	struct pool h = { tps_xcalloc(p->n_hist + 1, sizeof(*h.runs)), 0, 0, NULL, 0 };
+	struct pool h = { .runs = tps_xcalloc(p->n_hist + 1, sizeof(*h.runs)) };
 
 	for (size_t k = 0; k < p->n_hist; k++)
 		if (run_str_eq(p->hist[k]->batch, batch))

@@ -80,6 +80,12 @@ struct run {
 	int64_t id;
 	char uuid[40];
 	char *engine, *role, *engine_version, *model, *model_sha256, *model_quant, *host;
+	/* The machine it was measured on beside its host name: the GPU model
+	 * (nvidia-smi's name of the GPU used, or llama-bench's gpu_info), driver
+	 * and CUDA versions, and the CPU (llama-bench's cpu_info); "" unknown.
+	 * machine is all of them as one line, host first (run_machine_text()),
+	 * set by cellset_canon(); NULL before. */
+	char *gpu, *driver, *cuda, *cpu, *machine;
 	char *engine_sha256;
 	char *tag, *batch, *started_at, *ended_at, *status;
 	char *spec_type, *endpoint, *prompt_set, *config; /* the cell's config */
@@ -138,11 +144,22 @@ int run_same_cell(const struct run *a, const struct run *b);
 /* ... and the same engine: one series. */
 int run_same_series(const struct run *a, const struct run *b);
 
+/* Two runs were measured on one machine: the same host name, GPU model, driver,
+ * CUDA version and CPU. A part one run does not record ("", or a host named
+ * "unknown": an import without --host, a host without nvidia-smi) tells nothing
+ * either way, as an unknown model sha256 does (parity_mismatch()). Pure. */
+int run_same_machine(const struct run *a, const struct run *b);
+/* The machine of r as one line: the host name, then in parentheses what it
+ * records of the GPU, driver, CUDA and CPU, e.g. "vm (NVIDIA H200, driver
+ * 570.86.15, CUDA 12.8)". A heap string the caller frees. */
+char *run_machine_text(const struct run *r);
+
 /* Rewrites every run's config in canonical form (config_canon(): one spelling
  * per value, the keys of the comma list ignore left out; NULL ignores none),
  * collecting what was left out into *ignored (config_collect(); a heap string
  * the caller frees, NULL none) when ignored is not NULL, and derives every run's
- * environment findings from its facts (env_findings()). */
+ * environment findings from its facts (env_findings()), and its machine line
+ * (run.machine: run_machine_text()). */
 void cellset_canon(struct cellset *set, const char *ignore, char **ignored);
 
 /* How a pool takes the runs of its series. */
@@ -172,6 +189,10 @@ struct pool {
 	 * Borrowed from the set; NULL none. */
 	const struct run **hist;
 	size_t n_hist;
+	/* The set it was pooled from and by which rule: what pools_pair() re-pools
+	 * from. Borrowed; NULL for a pool made by hand (never re-pooled). */
+	const struct cellset *set;
+	enum pool_rule rule;
 };
 
 /* The newest run of a pool (its face). */
@@ -183,6 +204,25 @@ const struct run *pool_face(const struct pool *p);
 void cellset_pools(const struct cellset *set, enum pool_rule rule, struct pool **out,
 		   size_t *n);
 void pools_free(struct pool *p, size_t n);
+
+/* The pools of one cell that two sides compare, ours a and vs b (cellset_pools()
+ * of each side's set), as a comparison takes them, into *ra and *rb (release each
+ * with pool_release()). Where both are POOL_NEWEST_BATCH pools whose newest runs
+ * come from different batches, both are pooled again from the newest batch
+ * that holds runs of both series, when one does: a cell pools the newest batch
+ * that measured both sides, not each side's own newest (so a newer batch of one
+ * side, from another machine or not, does not pair with the other side's older
+ * one). Otherwise copies of a and b. Returns 1 when it pooled again, else 0. */
+int pools_pair(const struct pool *a, const struct pool *b, struct pool *ra, struct pool *rb);
+/* Frees what one pool holds (its runs and history arrays) and zeroes it. */
+void pool_release(struct pool *p);
+
+/* Whether the runs of pools a and b were all measured on one machine: 1 when
+ * every run of both is on the machine of a's face (run_same_machine()), else 0
+ * with *x and *y (when not NULL) the first two runs found on different
+ * machines (a run of a or b, and one it differs from). Pure. */
+int pools_same_machine(const struct pool *a, const struct pool *b, const struct run **x,
+		       const struct run **y);
 
 /* 1 when a run of one of the n pools of p has uuid (a run the decisions take:
  * 'tpsdb runs --pooled'), else 0. */

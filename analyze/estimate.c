@@ -472,7 +472,7 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 		goto out;
 	}
 	pairs = tps_xmalloc(2 * (ua < ub ? ua : ub) * sizeof(*pairs));
-	r = estimate_rounds(a, ka, ua, b, kb, ub, pairs);
+	r = p->unpaired ? 0 : estimate_rounds(a, ka, ua, b, kb, ub, pairs);
 	d = tps_xmalloc((r ? r : 1) * sizeof(*d));
 	ra = tps_xmalloc((r ? r : 1) * sizeof(*ra));
 	rb = tps_xmalloc((r ? r : 1) * sizeof(*rb));

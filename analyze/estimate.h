@@ -92,6 +92,9 @@ struct estimate_params {
 			      round from ESTIMATE_FIRST_LOOK to looks_to (its
 			      --max-rounds), and the interval pays for those looks */
 	int robust;        /* leave outlier instances out (the default: 1) */
+	int unpaired;      /* pair no rounds: the two sides were measured on
+			      different machines (--across-machines), so a round
+			      shares nothing; Welch's t on the instances */
 	const struct estimate_history *hist; /* NULL or df 0: none */
 };
 

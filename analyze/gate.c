@@ -189,7 +189,8 @@ static void add_env_findings(const struct gate_cell *c, struct gate_result *r)
  * prints), the candidate as ours, with the threshold as the band. -1 for bad
  * parameters. */
 static int gate_estimate(const struct gate_params *p, const struct gate_cell *c,
-			 const struct gate_cell *b, int m, struct verdict_gate_result *g)
+			 const struct gate_cell *b, int m, int across,
+			 struct verdict_gate_result *g)
 {
 	struct estimate_params ep;
 	struct estimate e;
@@ -203,6 +204,7 @@ static int gate_estimate(const struct gate_params *p, const struct gate_cell *c,
 		vb += b->pool->runs[i]->values[m].n;
 	estimate_params_init(&ep);
 	ep.band_pct = p->threshold[m];
+	ep.unpaired = across;
 	ret = pool_estimate(c->pool, b->pool, (enum run_metric)m, &ep, &e, &uc, &ub);
 	if (ret == 0) {
 		memset(g, 0, sizeof(*g));
@@ -239,7 +241,7 @@ static int gate_estimate(const struct gate_params *p, const struct gate_cell *c,
 
 /* One metric of one shared cell: a row, or a NO_DATA note. */
 static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
-		       const struct gate_cell *b, int m, struct gate_result *r)
+		       const struct gate_cell *b, int m, int across, struct gate_result *r)
 {
 	struct verdict_gate_result g;
 	double noise = m == GATE_ACCEPT ? NAN : c->side->floor_pct[m];
@@ -249,7 +251,7 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	if ((m == GATE_PP && !config_measures(c->side->config, PARITY_METRIC_PP)) ||
 	    (m == GATE_TG && !config_measures(c->side->config, PARITY_METRIC_TG)))
 		return 0;
-	if (gate_estimate(p, c, b, m, &g) < 0) {
+	if (gate_estimate(p, c, b, m, across, &g) < 0) {
 		r->stop = GATE_STOP_BAD_PARAMS;
 		r->stop_cell = c;
 		return -1;
@@ -271,6 +273,7 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	row->g = g;
 	row->noise_pct = noise;
 	row->question = pools_question(c->pool, b->pool);
+	row->across = across;
 	parity_outputs(c->side, b->side, &row->outputs_compared, &row->outputs_identical);
 	row->fails = g.outcome == VERDICT_GATE_FAIL ? GATE_FAIL_REGRESSION :
 		     g.outcome == VERDICT_GATE_INCONCLUSIVE ? GATE_FAIL_INCONCLUSIVE :
@@ -405,8 +408,10 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 	used = tps_xcalloc(n_base ? n_base : 1, 1);
 	for (i = 0; i < n_cand; i++) {
 		const struct gate_cell *c = &cand[i], *b;
+		const struct run *x, *y;
 		struct parity_diff diff;
 		size_t choices;
+		int across = 0;
 
 		add_findings(c, out);
 		add_env_findings(c, out);
@@ -428,6 +433,22 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 			n->diff = diff;
 			continue;
 		}
+		if (!pools_same_machine(c->pool, b->pool, &x, &y)) {
+			struct parity_diff md = { PARITY_DIFF_MACHINE, x, y };
+			struct gate_note *n;
+
+			if (!p->across_machines) {
+				out->stop = GATE_STOP_MACHINES;
+				out->stop_cell = c;
+				out->stop_diff = md;
+				goto out;
+			}
+			n = add_note(out, GATE_NOTE_MACHINES, c);
+			n->base = b;
+			n->diff = md;
+			across = 1;
+			out->n_across++;
+		}
 		out->n_shared++;
 		if (p->fail_on & GATE_FAIL_OUTPUT) {
 			struct gate_output *g;
@@ -443,7 +464,7 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 		for (m = 0; m < GATE_N_METRICS; m++) {
 			if (!p->gated[m] || (m == GATE_ACCEPT && sweep_rung_is_base(c->side->n_max)))
 				continue;
-			if (gate_metric(p, c, b, m, out) < 0)
+			if (gate_metric(p, c, b, m, across, out) < 0)
 				goto out;
 			if (p->trend && check_trend(p, c, m, out) < 0)
 				goto out;

@@ -86,6 +86,9 @@ struct gate_params {
 	int sweep;                        /* fail on the sweep's violations */
 	int trend;                        /* fail on a regressing newest change point */
 	unsigned fail_on;                 /* enum gate_fail_on bits */
+	int across_machines;              /* gate a cell whose baseline was frozen on
+					     another machine than the candidate ran
+					     on, unpaired (--across-machines) */
 };
 
 /* Sets the defaults: every metric gated at VERDICT_MAX_REGRESS_PCT, no optional
@@ -125,6 +128,8 @@ struct gate_row {
 	unsigned question;                   /* pools_question() of the two pools (1 <<
 						RUN_PP or RUN_TG: the candidate's batch
 						stopped on that metric alone); 0 both */
+	int across;                          /* 1: the sides were measured on different
+						machines (--across-machines): unpaired */
 };
 
 /* Output identity of one shared cell (every cell with GATE_FAIL_OUTPUT). */
@@ -142,13 +147,15 @@ enum gate_note_kind {
 	GATE_NOTE_NOT_COMPARABLE, /* cell, base: not gated, diff says why */
 	GATE_NOTE_NO_DATA,        /* cell, metric: a side has no usable value */
 	GATE_NOTE_BASE_ONLY,      /* cell (a baseline run): the candidate lacks it */
+	GATE_NOTE_MACHINES,       /* cell, base: gated across machines (diff: the two
+				     runs, kind PARITY_DIFF_MACHINE), unpaired */
 };
 
 struct gate_note {
 	enum gate_note_kind kind;
 	const struct gate_cell *cell, *base;
 	size_t n_engines;       /* ENGINES */
-	struct parity_diff diff; /* NOT_COMPARABLE */
+	struct parity_diff diff; /* NOT_COMPARABLE, MACHINES */
 	int metric;             /* NO_DATA */
 	int baseline_empty;     /* NO_DATA: 1 the baseline's side, 0 the candidate's */
 };
@@ -200,6 +207,9 @@ enum gate_stop {
 	GATE_STOP_NOTHING_SHARED, /* no candidate cell is comparable with the baseline */
 	GATE_STOP_BAD_PARAMS,     /* stop_cell: a threshold or noise_k is not >= 0 */
 	GATE_STOP_BAD_TREND,      /* stop_cell: change-point parameters refused */
+	GATE_STOP_MACHINES,       /* stop_cell: its baseline was frozen on another
+				     machine (stop_diff: the two runs), and
+				     p->across_machines is off */
 };
 
 struct gate_result {
@@ -227,6 +237,8 @@ struct gate_result {
 					  inconclusive or spoiled; else PASS */
 	enum gate_stop stop;
 	const struct gate_cell *stop_cell;
+	struct parity_diff stop_diff;  /* MACHINES: the two runs, kind PARITY_DIFF_MACHINE */
+	size_t n_across;               /* cells gated across machines */
 	struct answer_set answers;     /* gate_answer() of the rows */
 };
 
@@ -239,7 +251,9 @@ void gate_answer(const struct gate_result *r, struct answer_set *out);
 /* Judges in under p. Each candidate pool takes the baseline pool of the same cell
  * and engine, else the first of another engine (an ENGINES note when there was a
  * choice); a cell only one side holds is a note, as is a pair parity_mismatch()
- * refuses. Every gated metric of a shared cell (acceptance only off the base rung)
+ * refuses. A pair measured on different machines (pools_same_machine()) stops
+ * the gate with GATE_STOP_MACHINES, unless p->across_machines, which gates it
+ * unpaired (its rows across, a MACHINES note). Every gated metric of a shared cell (acceptance only off the base rung)
  * gets a row: the cell's one estimate (pool_estimate(), the candidate as ours,
  * the metric's threshold as the band), the same that compare prints of the same
  * pools: fail iff its regression answer is yes, pass iff no, spoiled iff an

@@ -135,7 +135,7 @@ static void copy_uuid(char *dst, size_t len, const char *src)
 /* Judges one metric of one cell and appends the row: the cell's one estimate.
  * -1 when the parameters are not numbers >= 0. */
 static int judge(const struct parity_opts *o, const struct pool *pa, const struct pool *pb,
-		 enum parity_metric m, int forced, struct parity_result *r)
+		 enum parity_metric m, int forced, int across, struct parity_result *r)
 {
 	const struct run *a = pool_face(pa), *b = pool_face(pb);
 	struct estimate_unit *ua = NULL, *ub = NULL;
@@ -147,6 +147,7 @@ static int judge(const struct parity_opts *o, const struct pool *pa, const struc
 
 	estimate_params_init(&ep);
 	ep.band_pct = o->band_pct;
+	ep.unpaired = across;
 	if (pool_estimate(pa, pb, (enum run_metric)m, &ep, &e, &ua, &ub) < 0)
 		goto out;
 	r->rows = tps_xrealloc(r->rows, (r->n_rows + 1) * sizeof(*r->rows));
@@ -192,6 +193,7 @@ static int judge(const struct parity_opts *o, const struct pool *pa, const struc
 		row->degenerate += pb->runs[i]->n_degenerate;
 	}
 	row->forced = forced;
+	row->across = across;
 	row->env_flags = row->env_ours | row->env_vs;
 	parity_outputs(a, b, &row->outputs_compared, &row->outputs_identical);
 	ret = 0;
@@ -243,11 +245,13 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 	int ret = -1;
 
 	memset(out, 0, sizeof(*out));
+	/* Two pools a shared cell: rows point into them, so they never move. */
+	out->pools = tps_xcalloc(2 * in->n_ours + 1, sizeof(*out->pools));
 	for (i = 0; i < in->n_ours; i++) {
-		const struct pool *pa = &in->ours[i], *pb;
-		const struct run *a = pool_face(pa), *b;
+		const struct pool *pa, *pb;
+		const struct run *a = pool_face(&in->ours[i]), *b, *x, *y;
 		struct parity_diff diff;
-		int forced = 0;
+		int forced = 0, across = 0;
 
 		if (!a)
 			continue;
@@ -260,7 +264,11 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 			continue;
 		}
 		used[j] = 1;
-		pb = &in->vs[j];
+		pools_pair(&in->ours[i], &in->vs[j], &out->pools[out->n_pools],
+			   &out->pools[out->n_pools + 1]);
+		pa = &out->pools[out->n_pools++];
+		pb = &out->pools[out->n_pools++];
+		a = pool_face(pa);
 		b = pool_face(pb);
 		if (parity_mismatch(a, b, &diff)) {
 			if (!o->force) {
@@ -272,13 +280,26 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 			forced = 1;
 			add_note(out, PARITY_NOTE_FORCED, a, NULL, &diff);
 		}
+		if (!pools_same_machine(pa, pb, &x, &y)) {
+			struct parity_diff md = { PARITY_DIFF_MACHINE, x, y };
+
+			if (!o->across_machines) {
+				out->stop = PARITY_STOP_REFUSED;
+				out->stop_cell = a;
+				out->stop_diff = md;
+				goto out;
+			}
+			across = 1;
+			out->n_across++;
+			add_note(out, PARITY_NOTE_FORCED, a, NULL, &md);
+		}
 		speedup_add(&out->speedups, pa, pb);
 		accept_add(&out->accept, pa, pb, out->n_rows);
 		/* A llama-bench test measures one metric: no row for the other. */
 		if (((o->metrics & PARITY_PP) && config_measures(a->config, PARITY_METRIC_PP) &&
-		     judge(o, pa, pb, PARITY_METRIC_PP, forced, out) < 0) ||
+		     judge(o, pa, pb, PARITY_METRIC_PP, forced, across, out) < 0) ||
 		    ((o->metrics & PARITY_TG) && config_measures(a->config, PARITY_METRIC_TG) &&
-		     judge(o, pa, pb, PARITY_METRIC_TG, forced, out) < 0)) {
+		     judge(o, pa, pb, PARITY_METRIC_TG, forced, across, out) < 0)) {
 			out->stop = PARITY_STOP_BAD_PARAMS;
 			out->stop_cell = a;
 			goto out;
@@ -329,6 +350,9 @@ void parity_result_release(struct parity_result *r)
 	}
 	free(r->rows);
 	free(r->notes);
+	for (i = 0; i < r->n_pools; i++)
+		pool_release(&r->pools[i]);
+	free(r->pools);
 	answer_set_release(&r->answers);
 	speedup_release(&r->speedups);
 	accept_release(&r->accept);

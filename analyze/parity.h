@@ -35,7 +35,11 @@ struct parity_opts {
 	int metrics;                   /* PARITY_PP, PARITY_TG or both */
 	double band_pct;               /* parity band and regression margin, default
 					  VERDICT_BAND_PCT */
-	int force;                     /* compare cells that would be refused */
+	int force;                     /* compare cells that would be refused for
+					  a difference of the runs (not of the
+					  machines) */
+	int across_machines;           /* compare a cell whose sides were measured
+					  on different machines, unpaired */
 };
 
 /* Sets the defaults: both metrics, band 2%, no force. */
@@ -71,6 +75,9 @@ enum parity_diff_kind {
 	PARITY_DIFF_ENDPOINT,
 	PARITY_DIFF_PROMPT_SET,
 	PARITY_DIFF_CONFIG, /* llama-bench configurations differ (run.config) */
+	PARITY_DIFF_MACHINE, /* measured on different machines (run_same_machine());
+				never from parity_mismatch(): parity_decide()
+				finds it of the pools it pairs */
 };
 
 struct parity_diff {
@@ -121,6 +128,10 @@ struct parity_row {
 	size_t unpaired;                    /* usable values with no partner on the other
 					       side, those of unpaired runs included */
 	int forced;                         /* 1 when the cell would have been refused */
+	int across;                         /* 1 when its sides were measured on
+					       different machines (--across-machines):
+					       compared unpaired; the machines are
+					       those of the pools' faces */
 	/* The environment of every run pooled in the cell, both sides: the OR of
 	 * their RUN_ENV_* findings and the sum of their degenerate-output samples;
 	 * env_ours / env_vs per side. */
@@ -153,15 +164,26 @@ struct parity_result {
 						speedup (speedup_add()), pp+tg
 						tests too, and the geomean of each
 						kind (after 0 only) */
+	struct pool *pools;                  /* the pools the rows judge, two per
+						shared cell (pools_pair() of the
+						input's; rows point into them) */
+	size_t n_pools;
+	size_t n_across;                     /* cells compared across machines */
 	struct accept_set accept;            /* the per-prompt acceptance of every
 						shared cell where a side drafted
 						(accept_add()), for the pooled runs
 						whose per-prompt figures were loaded */
 };
 
-/* Judges every shared cell of in. A cell whose two runs differ (parity_mismatch())
- * stops the judging with stop REFUSED and -1, unless o->force, which compares it
- * anyway, marks its rows forced and adds a FORCED note. A cell of one side only
+/* Judges every shared cell of in. Each pair of pools is first taken as a
+ * comparison takes it (pools_pair(): the newest batch that measured both sides).
+ * A cell whose two runs differ (parity_mismatch()) stops the judging with stop
+ * REFUSED and -1, unless o->force, which compares it anyway, marks its rows
+ * forced and adds a FORCED note. A cell whose two sides were measured on
+ * different machines (pools_same_machine()) stops it the same way with diff kind
+ * PARITY_DIFF_MACHINE (the two runs in diff), unless o->across_machines, which
+ * compares it unpaired (estimate_params.unpaired), marks its rows across and
+ * adds a FORCED note with that diff. A cell of one side only
  * gets a LONE note when the other side measured its model elsewhere. No shared
  * cell is not an error: n_rows is 0 and the caller decides. After 0, answers holds
  * the rows' one-line answer at o->band_pct (parity_answer()). Fills *out (rows own

@@ -96,7 +96,7 @@ static void take_verdicts(struct study *t, size_t e, long other, int e_is_ours,
 			v = !strcmp(pw->metric, "pp") ? &c->vpp : &c->vtg;
 			v->has = pw->v.kind != VERDICT_UNKNOWN;
 			v->v = pw->v;
-			c->forced |= pw->forced;
+			c->forced |= pw->forced || pw->across;
 			/* The value beside a verdict is the estimate's own centre, as
 			 * compare prints it; the other engine's cell (the reference, or
 			 * ours) takes its centre from the first comparison that has one. */
@@ -178,6 +178,8 @@ static int judge(const struct study_opts *o, struct study *t, const struct study
 		/* A report must not stop at one odd cell: it says "not comparable" in
 		 * its cell and lists the reason. */
 		po.force = 1;
+		/* Nor at a cell measured on two machines: "not comparable", naming them. */
+		po.across_machines = 1;
 		if (parity_decide(&pi, &po, &pr) < 0) {
 			study_fail(&t->err, STUDY_PARITY, NULL, NULL);
 			t->err.stop.stop = pr.stop;

@@ -113,7 +113,7 @@ static void judge(struct sim *s, int k, double band, struct verdict *v)
 			x->values[RUN_TG].n = N_REQ;
 			s->pooled[e][r] = x;
 		}
-		pool[e] = (struct pool){ s->pooled[e], (size_t)k, 0, NULL, 0 };
+		pool[e] = (struct pool){ .runs = s->pooled[e], .n = (size_t)k };
 	}
 	in = (struct parity_input){ &pool[0], &pool[1], 1, 1 };
 	parity_opts_init(&o);

@@ -17,7 +17,7 @@
 
 enum {
 	OPT_OURS = 256, OPT_VS, OPT_METRIC, OPT_BAND, OPT_OURS_TAG, OPT_VS_TAG, OPT_FORCE,
-	OPT_IGNORE_CONFIG, OPT_STRICT,
+	OPT_IGNORE_CONFIG, OPT_STRICT, OPT_ACROSS,
 };
 
 static const struct option opts[] = {
@@ -33,6 +33,7 @@ static const struct option opts[] = {
 	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
 	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "force", no_argument, NULL, OPT_FORCE },
+	{ "across-machines", no_argument, NULL, OPT_ACROSS },
 	{ "strict", no_argument, NULL, OPT_STRICT },
 	{ "ignore-config", required_argument, NULL, OPT_IGNORE_CONFIG },
 	FORMAT_OPTIONS,
@@ -76,6 +77,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			}
 			break;
 		case OPT_FORCE: o.force = 1; break;
+		case OPT_ACROSS: o.across_machines = 1; break;
 		case OPT_IGNORE_CONFIG:
 			if (ignore_config_opt(optarg, usage_compare)) {
 				ret = TPS_EXIT_USAGE;

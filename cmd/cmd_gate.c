@@ -21,7 +21,7 @@
 
 enum {
 	OPT_BASELINE = 256, OPT_ENGINE, OPT_MAX, OPT_THRESH, OPT_METRIC, OPT_SWEEP, OPT_STRICT,
-	OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_IGNORE_CONFIG, OPT_FAIL_ON,
+	OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_IGNORE_CONFIG, OPT_FAIL_ON, OPT_ACROSS,
 };
 
 static const struct option opts[] = {
@@ -39,6 +39,7 @@ static const struct option opts[] = {
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
 	{ "require-identical-output", no_argument, NULL, OPT_IDENTICAL },
 	{ "trend", no_argument, NULL, OPT_TREND },
+	{ "across-machines", no_argument, NULL, OPT_ACROSS },
 	{ "junit", required_argument, NULL, OPT_JUNIT },
 	{ "ignore-config", required_argument, NULL, OPT_IGNORE_CONFIG },
 	FORMAT_OPTIONS,
@@ -118,6 +119,7 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 			break;
 		}
 		case OPT_TREND: o->p.trend = 1; break;
+		case OPT_ACROSS: o->p.across_machines = 1; break;
 		case OPT_MAX:
 			if (gate_threshold_parse(optarg, flag_th, flag_set, &e) < 0)
 				return threshold_error(&e, NULL);

@@ -147,6 +147,11 @@ int compare_write_json(const struct parity_result *r)
 		cJSON_AddStringToObject(o, "ours_run", w->ours_run);
 		cJSON_AddStringToObject(o, "vs_run", w->vs_run);
 		cJSON_AddBoolToObject(o, "forced", w->forced);
+		cJSON_AddBoolToObject(o, "across_machines", w->across);
+		json_put_str(o, "ours_machine", w->pool_ours && pool_face(w->pool_ours) ?
+			     pool_face(w->pool_ours)->machine : NULL);
+		json_put_str(o, "vs_machine", w->pool_vs && pool_face(w->pool_vs) ?
+			     pool_face(w->pool_vs)->machine : NULL);
 		cJSON_AddNumberToObject(o, "rounds", (double)w->v.rounds);
 		cJSON_AddNumberToObject(o, "instances_ours", (double)w->v.instances_ours);
 		cJSON_AddNumberToObject(o, "instances_vs", (double)w->v.instances_vs);
@@ -675,6 +680,24 @@ void compare_table(struct table *t, const struct parity_result *r, const char *o
 	}
 }
 
+/* The cells compared across machines (--across-machines), a line each, under
+ * the answer: the machines differ, so a difference may be theirs. */
+static void write_machines(FILE *f, const struct parity_result *r, enum table_format fmt)
+{
+	for (size_t i = 0; i < r->n_notes; i++) {
+		char *s;
+
+		if (r->notes[i].kind != PARITY_NOTE_FORCED ||
+		    r->notes[i].diff.kind != PARITY_DIFF_MACHINE)
+			continue;
+		s = parity_note_text(&r->notes[i]);
+		table_line(f, fmt, fmt == TABLE_FMT_MD, s);
+		if (fmt == TABLE_FMT_MD)
+			fputc('\n', f);
+		free(s);
+	}
+}
+
 void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 		   const char *vs_raw, double band_pct, enum table_format fmt)
 {
@@ -695,10 +718,12 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 		fprintf(f, "### tpsdb compare: %s vs %s\n\n", o, v);
 		table_line(f, fmt, 1, line);
 		fputc('\n', f);
+		write_machines(f, r, fmt);
 	} else {
 		o = escape_text(ours_raw);
 		v = escape_text(vs_raw);
 		table_line(f, fmt, 0, line);
+		write_machines(f, r, fmt);
 		write_lead(f, r, band_pct, vary);
 	}
 	if (same) {

@@ -33,7 +33,7 @@ static void cell_name(const struct gate_cell *c, char *buf, size_t len)
 void gate_write_note(const struct gate_report *h, const struct gate_note *n, char *buf,
 		     size_t len)
 {
-	char cell[CELL_LEN], why[160];
+	char cell[CELL_LEN], why[1024];
 
 	cell_name(n->cell, cell, sizeof(cell));
 	switch (n->kind) {
@@ -58,6 +58,11 @@ void gate_write_note(const struct gate_report *h, const struct gate_note *n, cha
 	case GATE_NOTE_BASE_ONLY:
 		snprintf(buf, len, "cell '%s': the baseline '%s' has it, the candidate does not",
 			 cell, h->baseline);
+		break;
+	case GATE_NOTE_MACHINES:
+		parity_diff_text(&n->diff, why, sizeof(why));
+		snprintf(buf, len, "ACROSS MACHINES: cell '%s' gated unpaired against baseline "
+			 "'%s' (--across-machines), %s", cell, h->baseline, why);
 		break;
 	}
 }
@@ -87,6 +92,10 @@ int gate_write_stop(const struct gate_report *h, const struct gate_result *r)
 				 "number >= 0", cell);
 	case GATE_STOP_BAD_TREND:
 		return tps_error("cannot search '%s' for change points: bad parameters", cell);
+	case GATE_STOP_MACHINES:
+		parity_diff_text(&r->stop_diff, why, sizeof(why));
+		return tps_error("refusing to gate cell '%s' against baseline '%s': %s "
+				 "(--across-machines gates them unpaired)", cell, h->baseline, why);
 	case GATE_STOP_NOTHING_SHARED:
 	case GATE_STOP_NONE:
 		break;
@@ -102,7 +111,7 @@ int gate_write_out(const struct gate_report *h, const struct gate_result *r,
 		   enum out_format fmt, const char *junit)
 {
 	const char *gh = getenv("GITHUB_ACTIONS");
-	char msg[512];
+	char msg[MSG_LEN + 1024];
 	FILE *summary;
 	size_t i;
 
@@ -525,10 +534,32 @@ static void checks_text(FILE *f, const struct gate_result *r)
 	}
 }
 
+/* The cells gated across machines (--across-machines), a line each under the
+ * answer: a difference may be the machines'. */
+static void write_machines(FILE *f, const struct gate_report *h, const struct gate_result *r,
+			   enum table_format fmt)
+{
+	char msg[MSG_LEN + 1024];
+
+	for (size_t i = 0; i < r->n_notes; i++) {
+		if (r->notes[i].kind != GATE_NOTE_MACHINES)
+			continue;
+		gate_write_note(h, &r->notes[i], msg, sizeof(msg));
+		if (fmt == TABLE_FMT_MD) {
+			table_line(f, fmt, 1, msg);
+			fputc('\n', f);
+		} else {
+			char *m = escape_text(msg);
+			fprintf(f, "  %s\n", m);
+			free(m);
+		}
+	}
+}
+
 void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *r,
 		enum table_format fmt)
 {
-	char *same = NULL, *line = NULL, *e = NULL, *t = NULL, *b = NULL, msg[MSG_LEN];
+	char *same = NULL, *line = NULL, *e = NULL, *t = NULL, *b = NULL, msg[MSG_LEN + 1024];
 	struct table tab;
 	size_t i;
 
@@ -552,6 +583,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 			table_line(f, fmt, 0, line);
 			fputc('\n', f);
 		}
+		write_machines(f, h, r, fmt);
 		if (same) {
 			char *s = tps_xasprintf("Config of every row: %s", same);
 			table_line(f, fmt, 0, s);
@@ -590,6 +622,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 		fprintf(f, "  %s\n", m);
 		free(m);
 	}
+	write_machines(f, h, r, fmt);
 	if (same) {
 		char *m = escape_text(same);
 		fprintf(f, "  config of every row: %s\n", m);
@@ -649,6 +682,9 @@ static void json_rows(cJSON *arr, const struct gate_result *r)
 		cJSON_AddStringToObject(c, "method", verdict_method_name(w->g.method));
 		json_put_num(c, "ci_level", w->g.v.ci_level);
 		json_put_str(c, "question_metric", parity_question_name(w->question));
+		cJSON_AddBoolToObject(c, "across_machines", w->across);
+		json_put_str(c, "candidate_machine", s->machine);
+		json_put_str(c, "baseline_machine", w->base->side->machine);
 		json_put_regression(c, w->g.v.regression);
 		if (w->g.reason)
 			cJSON_AddStringToObject(c, "reason", estimate_reason_name(w->g.reason));
@@ -755,7 +791,7 @@ static void json_checks(cJSON *root, const struct gate_result *r)
 int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_result *r)
 {
 	cJSON *root = cJSON_CreateObject(), *arr;
-	char msg[512];
+	char msg[MSG_LEN + 1024];
 	size_t i;
 
 	cJSON_AddBoolToObject(root, "pass", r->n_fail == 0);
@@ -767,6 +803,7 @@ int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_resu
 				r->status == GATE_STATUS_OPEN ? "inconclusive" : "pass");
 	cJSON_AddNumberToObject(root, "inconclusive", (double)r->n_inconclusive);
 	cJSON_AddNumberToObject(root, "spoiled", (double)r->n_spoiled);
+	cJSON_AddNumberToObject(root, "across_machines", (double)r->n_across);
 	json_rows(cJSON_AddArrayToObject(root, "cells"), r);
 	arr = cJSON_AddArrayToObject(root, "warnings");
 	for (i = 0; i < r->n_notes; i++) {
@@ -821,7 +858,7 @@ void gate_write_github(FILE *f, const struct gate_report *h, const struct gate_r
 		gh_print(f, "error", msg);
 	}
 	for (i = 0; i < r->n_notes; i++) {
-		char note[512];
+		char note[MSG_LEN + 1024];
 		gate_write_note(h, &r->notes[i], note, sizeof(note));
 		gh_print(f, "warning", note);
 	}
@@ -872,7 +909,8 @@ static void junit_cases(FILE *f, const struct gate_report *h, const struct gate_
 		const struct gate_row *w = &r->rows[i];
 		cell_name(w->cand, cell, sizeof(cell));
 		snprintf(cls, sizeof(cls), "tpsdb.gate.%s", w->cand->side->model);
-		snprintf(name, sizeof(name), "%s %s", cell, gate_metric_name(w->metric));
+		snprintf(name, sizeof(name), "%s %s%s", cell, gate_metric_name(w->metric),
+			 w->across ? " (across machines)" : "");
 		row_message(h, w, msg, sizeof(msg));
 		junit_case(f, cls, name, w->fails ? msg : NULL,
 			   !w->fails && row_open(w) ? msg : NULL);
@@ -899,6 +937,27 @@ static void junit_cases(FILE *f, const struct gate_report *h, const struct gate_
 	}
 }
 
+/* The cells gated across machines, as the suite's properties: a reader of the
+ * report sees that its rows compare two machines. */
+static void junit_machines(FILE *f, const struct gate_report *h, const struct gate_result *r)
+{
+	char msg[MSG_LEN + 1024];
+	size_t i, n = 0;
+
+	for (i = 0; i < r->n_notes; i++) {
+		if (r->notes[i].kind != GATE_NOTE_MACHINES)
+			continue;
+		if (!n++)
+			fputs("    <properties>\n", f);
+		gate_write_note(h, &r->notes[i], msg, sizeof(msg));
+		fputs("      <property name=\"across_machines\" value=\"", f);
+		xml_put(f, msg);
+		fputs("\"/>\n", f);
+	}
+	if (n)
+		fputs("    </properties>\n", f);
+}
+
 int gate_write_junit(const char *path, const struct gate_report *h,
 		     const struct gate_result *r)
 {
@@ -922,6 +981,7 @@ int gate_write_junit(const char *path, const struct gate_report *h,
 	xml_put(f, name);
 	fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" skipped=\"%zu\">\n", tests,
 		r->n_fail, skipped);
+	junit_machines(f, h, r);
 	junit_cases(f, h, r);
 	fputs("  </testsuite>\n</testsuites>\n", f);
 	/* the commit names the first write error, and keeps the old file on one */

@@ -125,6 +125,13 @@ static const char *str(const char *s)
 	return s ? s : "";
 }
 
+/* A run's machine line (run.machine), its host when the set was not
+ * canonicalised. */
+static const char *machine(const struct run *r)
+{
+	return r->machine ? r->machine : r->host ? r->host : "";
+}
+
 void parity_diff_text(const struct parity_diff *d, char *buf, size_t len)
 {
 	const struct run *a = d->a, *b = d->b;
@@ -154,6 +161,10 @@ void parity_diff_text(const struct parity_diff *d, char *buf, size_t len)
 		snprintf(buf, len, "prompt set differs (%.12s vs %.12s)", a->prompt_set,
 			 b->prompt_set);
 		break;
+	case PARITY_DIFF_MACHINE:
+		snprintf(buf, len, "measured on different machines: %s on '%s', %s on '%s'",
+			 str(a->engine), machine(a), str(b->engine), machine(b));
+		break;
 	case PARITY_DIFF_CONFIG:
 		snprintf(buf, len, "llama-bench config differs (%s vs %s)", str(a->config),
 			 str(b->config));
@@ -163,19 +174,22 @@ void parity_diff_text(const struct parity_diff *d, char *buf, size_t len)
 
 char *parity_note_text(const struct parity_note *n)
 {
-	char name[256], why[160];
+	char name[256], why[1024];
 
 	run_cell_name(n->cell, name, sizeof(name));
 	if (n->kind == PARITY_NOTE_LONE)
 		return tps_xasprintf("cell '%s': no run of '%s' to compare with", name,
 				     str(n->missing));
 	parity_diff_text(&n->diff, why, sizeof(why));
+	if (n->diff.kind == PARITY_DIFF_MACHINE)
+		return tps_xasprintf("ACROSS MACHINES: cell '%s' compared unpaired (--across-machines), "
+				     "%s", name, why);
 	return tps_xasprintf("FORCED comparison of cell '%s' although %s", name, why);
 }
 
 int parity_stop_error(const struct parity_result *r)
 {
-	char name[256], why[160];
+	char name[256], why[1024];
 
 	if (r->stop == PARITY_STOP_BAD_PARAMS)
 		return tps_error("cannot judge '%s': a band or noise multiplier is not a number "
@@ -185,6 +199,10 @@ int parity_stop_error(const struct parity_result *r)
 		return tps_error("cannot compare: no cell was judged");
 	run_cell_name(r->stop_cell, name, sizeof(name));
 	parity_diff_text(&r->stop_diff, why, sizeof(why));
+	if (r->stop_diff.kind == PARITY_DIFF_MACHINE)
+		return tps_error("refusing to compare cell '%s': %s (--across-machines compares "
+				 "them unpaired; --host or --batch chooses one machine's runs)",
+				 name, why);
 	return tps_error("refusing to compare cell '%s': %s (--force compares anyway)", name, why);
 }
 

@@ -23,7 +23,7 @@
 
 static const char runs_sql[] =
 	"SELECT r.id, r.uuid, e.label, e.role, e.version, e.sha256, m.label, m.sha256, m.quant, h.name,"
-	" r.tag, r.batch, r.started_at, r.ended_at, " RUN_STATUS_SQL ", r.spec_type,"
+	" h.gpu, h.driver, h.cuda, r.cpu, r.tag, r.batch, r.started_at, r.ended_at, " RUN_STATUS_SQL ", r.spec_type,"
 	" r.endpoint, r.prompt_set, r.config, r.n_max, r.ctx, r.n_predict, r.warmup, r.round,"
 	" r.looks_to, r.looks_metric, r.env_flags, r.env, r.temperature, " FLOOR_SQL("pp") ","
 	" " FLOOR_SQL("tg") ","
@@ -76,6 +76,10 @@ static void read_run(sqlite3_stmt *st, struct run *r)
 	r->model_sha256 = text_or_empty(st, c++);
 	r->model_quant = text_or_empty(st, c++);
 	r->host = text_or_empty(st, c++);
+	r->gpu = text_or_empty(st, c++);
+	r->driver = text_or_empty(st, c++);
+	r->cuda = text_or_empty(st, c++);
+	r->cpu = text_or_empty(st, c++);
 	r->tag = text_or_empty(st, c++);
 	r->batch = text_or_empty(st, c++);
 	r->started_at = text_or_empty(st, c++);
