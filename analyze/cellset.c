@@ -363,6 +363,24 @@ copy:
 	return 0;
 }
 
+void pools_want_pairs(struct pool *a, size_t na, struct pool *b, size_t nb, unsigned what)
+{
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++) {
+			struct pool ra, rb;
+
+			if (&a[i] == &b[j] || !a[i].n || !b[j].n ||
+			    !run_same_cell(pool_face(&a[i]), pool_face(&b[j])))
+				continue;
+			if (pools_pair(&a[i], &b[j], &ra, &rb)) {
+				pools_want(&ra, 1, what);
+				pools_want(&rb, 1, what);
+			}
+			pool_release(&ra);
+			pool_release(&rb);
+		}
+}
+
 /* The first run of p not on the machine of face; NULL none. */
 static const struct run *off_machine(const struct pool *p, const struct run *face)
 {

@@ -214,6 +214,10 @@ void pools_free(struct pool *p, size_t n);
  * side, from another machine or not, does not pair with the other side's older
  * one). Otherwise copies of a and b. Returns 1 when it pooled again, else 0. */
 int pools_pair(const struct pool *a, const struct pool *b, struct pool *ra, struct pool *rb);
+/* Sets want |= what on every run that pools_pair() of a pool of a[0..na) and
+ * one of the same cell of b[0..nb) would take, so that the samples loader reads
+ * what a comparison pools (a and b may be one array: every pair of its engines). */
+void pools_want_pairs(struct pool *a, size_t na, struct pool *b, size_t nb, unsigned what);
 /* Frees what one pool holds (its runs and history arrays) and zeroes it. */
 void pool_release(struct pool *p);
 

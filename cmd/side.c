@@ -67,7 +67,17 @@ int side_parity(struct store *s, const struct run_filter *f, const char *ignore,
 
 		fk.engine.v = k ? &o->vs : &o->ours;
 		fk.engine.n = 1;
-		if (side_load(s, &fk, ignore, RUN_LOAD_VALUES, &sd[k]) < 0)
+		if (side_load(s, &fk, ignore, 0, &sd[k]) < 0)
+			return -1;
+	}
+	/* What each side's pools take, and what the pairing may take instead (the
+	 * newest batch that measured both: pools_pair()). */
+	for (k = 0; k < 2; k++)
+		pools_want(sd[k].pools, sd[k].n_pools, RUN_LOAD_VALUES);
+	pools_want_pairs(sd[0].pools, sd[0].n_pools, sd[1].pools, sd[1].n_pools,
+			 RUN_LOAD_VALUES);
+	for (k = 0; k < 2; k++) {
+		if (store_cellset_samples(s, &sd[k].set) < 0)
 			return -1;
 		/* The runs that drafted: their per-prompt figures too, for the cell's
 		 * acceptance by prompt (accept_add()). */
@@ -132,6 +142,11 @@ int study_load(struct store *s, const struct run_filter *f, const char *baseline
 	if (what & STUDY_LOAD_POOLS) {
 		rf.limit = 0;
 		if (side_load(s, &rf, NULL, RUN_LOAD_VALUES | RUN_LOAD_PROMPTS, &out->pools) < 0)
+			return -1;
+		/* What the comparisons of its engines pool (pools_pair()). */
+		pools_want_pairs(out->pools.pools, out->pools.n_pools, out->pools.pools,
+				 out->pools.n_pools, RUN_LOAD_VALUES | RUN_LOAD_PROMPTS);
+		if (store_cellset_samples(s, &out->pools.set) < 0)
 			return -1;
 		in->pools = out->pools.pools;
 		in->n_pools = out->pools.n_pools;

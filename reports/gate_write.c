@@ -30,6 +30,21 @@ static void cell_name(const struct gate_cell *c, char *buf, size_t len)
 	run_cell_name(c->side, buf, len);
 }
 
+/* The two machines of diff (kind PARITY_DIFF_MACHINE: a, the candidate's newest
+ * run; b, a run of the baseline or of the candidate's own pool). */
+static void machines_text(const struct gate_cell *c, const struct parity_diff *d, char *buf,
+			  size_t len)
+{
+	int own = 0;
+
+	for (size_t k = 0; k < c->pool->n; k++)
+		own |= c->pool->runs[k] == d->b;
+	snprintf(buf, len, "measured on different machines: the candidate on '%s', %s on '%s'",
+		 d->a->machine ? d->a->machine : d->a->host,
+		 own ? "another of its runs" : "the baseline", d->b->machine ? d->b->machine :
+		 d->b->host);
+}
+
 void gate_write_note(const struct gate_report *h, const struct gate_note *n, char *buf,
 		     size_t len)
 {
@@ -60,7 +75,7 @@ void gate_write_note(const struct gate_report *h, const struct gate_note *n, cha
 			 cell, h->baseline);
 		break;
 	case GATE_NOTE_MACHINES:
-		parity_diff_text(&n->diff, why, sizeof(why));
+		machines_text(n->cell, &n->diff, why, sizeof(why));
 		snprintf(buf, len, "ACROSS MACHINES: cell '%s' gated unpaired against baseline "
 			 "'%s' (--across-machines), %s", cell, h->baseline, why);
 		break;
@@ -93,7 +108,7 @@ int gate_write_stop(const struct gate_report *h, const struct gate_result *r)
 	case GATE_STOP_BAD_TREND:
 		return tps_error("cannot search '%s' for change points: bad parameters", cell);
 	case GATE_STOP_MACHINES:
-		parity_diff_text(&r->stop_diff, why, sizeof(why));
+		machines_text(r->stop_cell, &r->stop_diff, why, sizeof(why));
 		return tps_error("refusing to gate cell '%s' against baseline '%s': %s "
 				 "(--across-machines gates them unpaired)", cell, h->baseline, why);
 	case GATE_STOP_NOTHING_SHARED:
