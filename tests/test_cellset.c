@@ -928,6 +928,183 @@ static void test_cellset_history(void **state)
 	cellset_release(&set);
 }
 
+/* A run of engine in batch on a machine (host, gpu), started at minute t. */
+static struct run *on(struct cellset *s, const char *uuid, const char *engine,
+		      const char *batch, const char *host, const char *gpu, int t, int round)
+{
+	struct run *r = add(s, uuid, engine, "m", batch, "");
+	char at[32];
+
+	snprintf(at, sizeof(at), "2026-01-01T00:%02d:00", t);
+	fx_set(&r->started_at, at);
+	fx_set(&r->host, host);
+	fx_set(&r->gpu, gpu);
+	r->round = round;
+	return r;
+}
+
+/* run_same_machine(): host, GPU, driver, CUDA, CPU; an unknown part tells nothing.
+ * Rules out the host name alone (the same name with another GPU) and strict
+ * equality (an import without --host or a GPU against a collected run). */
+static void test_cellset_same_machine(void **state)
+{
+	struct run a, b;
+	char *t;
+
+	(void)state;
+	fx_run(&a, "a", "e", "m");
+	fx_run(&b, "b", "e", "m");
+	fx_set(&a.host, "vm");
+	fx_set(&a.gpu, "NVIDIA H200");
+	fx_set(&a.driver, "570.86.15");
+	fx_set(&a.cuda, "12.8");
+	fx_set(&b.host, "vm");
+	fx_set(&b.gpu, "NVIDIA H200");
+	fx_set(&b.driver, "570.86.15");
+	fx_set(&b.cuda, "12.8");
+	assert_true(run_same_machine(&a, &b));
+	fx_set(&b.gpu, "NVIDIA H100 80GB HBM3");
+	assert_false(run_same_machine(&a, &b));
+	fx_set(&b.gpu, "");
+	assert_true(run_same_machine(&a, &b));
+	fx_set(&b.host, "beta");
+	assert_false(run_same_machine(&a, &b));
+	fx_set(&b.host, "unknown");
+	assert_true(run_same_machine(&a, &b));
+	fx_set(&b.gpu, "NVIDIA H100 80GB HBM3");
+	assert_false(run_same_machine(&a, &b));
+	fx_set(&b.gpu, "NVIDIA H200");
+	fx_set(&b.driver, "580.1");
+	assert_false(run_same_machine(&a, &b));
+	fx_set(&b.driver, "570.86.15");
+	fx_set(&b.cuda, "13.0");
+	assert_false(run_same_machine(&a, &b));
+	fx_set(&b.cuda, "12.8");
+	fx_set(&a.cpu, "AMD EPYC 9654");
+	fx_set(&b.cpu, "Intel Xeon 8480");
+	assert_false(run_same_machine(&a, &b));
+	fx_set(&b.cpu, "");
+	assert_true(run_same_machine(&a, &b));
+	/* Absent (NULL) parts, as a run built without them: unknown. */
+	free(b.gpu);
+	b.gpu = NULL;
+	assert_true(run_same_machine(&a, &b));
+
+	t = run_machine_text(&a);
+	assert_string_equal(t, "vm (NVIDIA H200, driver 570.86.15, CUDA 12.8, AMD EPYC 9654)");
+	free(t);
+	t = run_machine_text(&b);
+	assert_string_equal(t, "unknown (driver 570.86.15, CUDA 12.8)");
+	free(t);
+	fx_set(&b.host, "beta");
+	fx_set(&b.driver, "");
+	fx_set(&b.cuda, "");
+	t = run_machine_text(&b);
+	assert_string_equal(t, "beta");
+	free(t);
+	run_release(&a);
+	run_release(&b);
+}
+
+/* pools_pair(): the newest batch that measured both sides, not each side's own
+ * newest. Ours ran b1 on vm with vs, then b2 alone on beta (another GPU, the
+ * same host name would do as well); the pools the sides take alone are b2
+ * against b1, on two machines; the pair takes b1 of both, on one. Rules out
+ * pairing each side's newest (b2 against b1) and the newest batch of either
+ * side (b2, which vs never ran). */
+static void test_cellset_pools_pair(void **state)
+{
+	struct cellset s;
+	struct pool *p = NULL, ra, rb;
+	const struct run *x, *y;
+	size_t n = 0;
+
+	(void)state;
+	set_init(&s);
+	on(&s, "o1a", "ours", "b1", "vm", "H200", 1, 1);
+	on(&s, "o1b", "ours", "b1", "vm", "H200", 3, 2);
+	on(&s, "o2a", "ours", "b2", "beta", "H100", 10, 1);
+	on(&s, "o2b", "ours", "b2", "beta", "H100", 12, 2);
+	on(&s, "v1a", "vs", "b1", "vm", "H200", 2, 1);
+	on(&s, "v1b", "vs", "b1", "vm", "H200", 4, 2);
+	cellset_pools(&s, POOL_NEWEST_BATCH, &p, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(names(&p[0]), "o2a o2b");
+	assert_string_equal(names(&p[1]), "v1a v1b");
+	assert_false(pools_same_machine(&p[0], &p[1], &x, &y));
+	assert_string_equal(x->uuid, "o2b");
+	assert_string_equal(y->uuid, "v1b");
+
+	assert_int_equal(pools_pair(&p[0], &p[1], &ra, &rb), 1);
+	assert_string_equal(names(&ra), "o1a o1b");
+	assert_string_equal(names(&rb), "v1a v1b");
+	assert_true(pools_same_machine(&ra, &rb, &x, &y));
+	assert_null(x);
+	assert_null(y);
+	pool_release(&ra);
+	pool_release(&rb);
+
+	/* The samples loader is asked for what the pair takes. */
+	pools_want_pairs(&p[0], 1, &p[1], 1, RUN_LOAD_VALUES);
+	assert_int_equal(s.runs[0].want, RUN_LOAD_VALUES);
+	assert_int_equal(s.runs[2].want, 0);
+
+	/* Each side the other's pair: b2 of ours has nothing of vs. */
+	assert_int_equal(pools_pair(&p[1], &p[0], &ra, &rb), 1);
+	assert_string_equal(names(&ra), "v1a v1b");
+	assert_string_equal(names(&rb), "o1a o1b");
+	pool_release(&ra);
+	pool_release(&rb);
+	pools_free(p, n);
+
+	/* Chosen runs (POOL_ALL) are never pooled again: copies. */
+	cellset_pools(&s, POOL_ALL, &p, &n);
+	assert_int_equal(pools_pair(&p[0], &p[1], &ra, &rb), 0);
+	assert_string_equal(names(&ra), "o1a o1b o2a o2b");
+	assert_false(pools_same_machine(&ra, &rb, &x, &y));
+	assert_string_equal(x->uuid, "o2b");
+	assert_string_equal(y->uuid, "v1b");
+	pool_release(&ra);
+	pool_release(&rb);
+	pools_free(p, n);
+	cellset_release(&s);
+
+	/* No batch holds both: each side's newest, left as it was. */
+	set_init(&s);
+	on(&s, "o2a", "ours", "b2", "beta", "H100", 10, 1);
+	on(&s, "v1a", "vs", "b1", "vm", "H200", 2, 1);
+	cellset_pools(&s, POOL_NEWEST_BATCH, &p, &n);
+	assert_int_equal(pools_pair(&p[0], &p[1], &ra, &rb), 0);
+	assert_string_equal(names(&ra), "o2a");
+	assert_string_equal(names(&rb), "v1a");
+	assert_false(pools_same_machine(&ra, &rb, NULL, NULL));
+	pool_release(&ra);
+	pool_release(&rb);
+	pools_free(p, n);
+	cellset_release(&s);
+
+	/* One batch both measured, and an older one too: the newest of them. */
+	set_init(&s);
+	on(&s, "o0", "ours", "b0", "vm", "H200", 0, 1);
+	on(&s, "o1", "ours", "b1", "vm", "H200", 5, 1);
+	on(&s, "o2", "ours", "b2", "vm", "H100", 9, 1);
+	on(&s, "v0", "vs", "b0", "vm", "H200", 1, 1);
+	on(&s, "v1", "vs", "b1", "vm", "H200", 6, 1);
+	cellset_pools(&s, POOL_NEWEST_BATCH, &p, &n);
+	assert_int_equal(pools_pair(&p[0], &p[1], &ra, &rb), 1);
+	assert_string_equal(names(&ra), "o1");
+	assert_string_equal(names(&rb), "v1");
+	/* Its history: b0, on the same machine. */
+	assert_int_equal(ra.n_hist, 1);
+	assert_string_equal(ra.hist[0]->uuid, "o0");
+	pool_release(&ra);
+	pool_release(&rb);
+	/* ours' own pool (b2, on the H100) takes no history of the H200's. */
+	assert_int_equal(p[0].n_hist, 0);
+	pools_free(p, n);
+	cellset_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -944,6 +1121,8 @@ int main(void)
 		cmocka_unit_test(test_cellset_estimate_spoiled),
 		cmocka_unit_test(test_cellset_estimate_spoiled_one_instance),
 		cmocka_unit_test(test_cellset_rounds),
+		cmocka_unit_test(test_cellset_same_machine),
+		cmocka_unit_test(test_cellset_pools_pair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
