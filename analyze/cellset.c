@@ -102,9 +102,15 @@ int run_same_machine(const struct run *a, const struct run *b)
 
 char *run_machine_text(const struct run *r)
 {
-	const char *part[4] = { r->gpu, r->driver, r->cuda, r->cpu };
+	return machine_text(r->host, r->gpu, r->driver, r->cuda, r->cpu);
+}
+
+char *machine_text(const char *host, const char *gpu, const char *driver, const char *cuda,
+		   const char *cpu)
+{
+	const char *part[4] = { gpu, driver, cuda, cpu };
 	static const char *const pre[4] = { "", "driver ", "CUDA ", "" };
-	char *s = tps_xstrdup(r->host && *r->host ? r->host : "unknown"), *t;
+	char *s = tps_xstrdup(host && *host ? host : "unknown"), *t;
 	int n = 0;
 
 	for (int i = 0; i < 4; i++) {
@@ -410,6 +416,60 @@ int pools_same_machine(const struct pool *a, const struct pool *b, const struct 
 	if (y)
 		*y = dy;
 	return !dx;
+}
+
+void pools_split_machines(struct pool **p, size_t *n)
+{
+	struct pool *in = *p, *out;
+	size_t i, k, no = 0, cap = *n + 1;
+
+	out = tps_xcalloc(cap, sizeof(*out));
+	for (i = 0; i < *n; i++) {
+		const struct pool *src = &in[i];
+		char *done = tps_xcalloc(src->n + 1, 1);
+		size_t left = src->n;
+
+		if (!src->n) {
+			/* An empty series stays one (empty) pool. */
+			if (no == cap)
+				out = tps_xrealloc(out, (cap *= 2) * sizeof(*out));
+			memset(&out[no], 0, sizeof(out[no]));
+			out[no].runs = tps_xcalloc(1, sizeof(*out[no].runs));
+			out[no].set = src->set;
+			out[no].rule = src->rule;
+			out[no++].n_mismatch = src->n_mismatch;
+		}
+		while (left) {
+			const struct run *lead = NULL;
+			struct pool *q;
+
+			/* The newest run not yet grouped leads the next group. */
+			for (k = src->n; k-- > 0;)
+				if (!done[k]) {
+					lead = src->runs[k];
+					break;
+				}
+			if (no == cap)
+				out = tps_xrealloc(out, (cap *= 2) * sizeof(*out));
+			q = &out[no++];
+			memset(q, 0, sizeof(*q));
+			q->runs = tps_xcalloc(src->n, sizeof(*q->runs));
+			q->set = src->set;
+			q->rule = src->rule;
+			for (k = 0; k < src->n; k++)
+				if (!done[k] && run_same_machine(lead, src->runs[k])) {
+					done[k] = 1;
+					q->runs[q->n++] = src->runs[k];
+					left--;
+				}
+			if (q == &out[no - 1] && lead == src->runs[src->n - 1])
+				q->n_mismatch = src->n_mismatch;
+		}
+		free(done);
+	}
+	pools_free(in, *n);
+	*p = out;
+	*n = no;
 }
 
 void pools_free(struct pool *p, size_t n)

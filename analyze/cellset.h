@@ -153,6 +153,10 @@ int run_same_machine(const struct run *a, const struct run *b);
  * records of the GPU, driver, CUDA and CPU, e.g. "vm (NVIDIA H200, driver
  * 570.86.15, CUDA 12.8)". A heap string the caller frees. */
 char *run_machine_text(const struct run *r);
+/* The same line of the parts (NULL or "" unknown): what 'tpsdb runs' shows of a
+ * run it lists without loading a struct run. */
+char *machine_text(const char *host, const char *gpu, const char *driver, const char *cuda,
+		   const char *cpu);
 
 /* Rewrites every run's config in canonical form (config_canon(): one spelling
  * per value, the keys of the comma list ignore left out; NULL ignores none),
@@ -227,6 +231,15 @@ void pool_release(struct pool *p);
  * machines (a run of a or b, and one it differs from). Pure. */
 int pools_same_machine(const struct pool *a, const struct pool *b, const struct run **x,
 		       const struct run **y);
+
+/* Splits each of the *n pools of *p into one pool per machine its runs were
+ * measured on (run_same_machine() with the newest run of each group), so that a
+ * history or trend series comes from one machine: the groups of a pool follow
+ * one another, the newest run's first, each keeping its runs' order. Replaces
+ * *p (freed) with a heap array of the new *n pools (pools_free()). For pools
+ * without history (POOL_ALL: 'tpsdb trend', gate --trend, the report's trend
+ * figures). */
+void pools_split_machines(struct pool **p, size_t *n);
 
 /* 1 when a run of one of the n pools of p has uuid (a run the decisions take:
  * 'tpsdb runs --pooled'), else 0. */

@@ -386,7 +386,8 @@ static size_t make_cells(const struct gate_input *in, struct gate_result *out)
 		c->base = i >= in->n_cand;
 		n_cand += !c->base;
 		for (k = 0; !c->base && k < in->n_hist; k++)
-			if (in->hist[k].n && run_same_series(c->side, pool_face(&in->hist[k])))
+			if (in->hist[k].n && run_same_series(c->side, pool_face(&in->hist[k])) &&
+			    run_same_machine(c->side, pool_face(&in->hist[k])))
 				c->hist = &in->hist[k];
 	}
 	return n_cand;

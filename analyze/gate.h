@@ -44,7 +44,8 @@ int gate_metric_index(const char *name);
 struct gate_cell {
 	const struct pool *pool;      /* the runs pooled, oldest first */
 	const struct run *side;       /* pool_face(pool): identity and config */
-	const struct pool *hist;      /* --trend: every run of the candidate's series,
+	const struct pool *hist;      /* --trend: every run of the candidate's series
+					 on its machine (run_same_machine()),
 					 oldest first; NULL none */
 	int base;                     /* 1: a baseline cell */
 };

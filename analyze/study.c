@@ -181,6 +181,7 @@ void study_release(struct study *t)
 		struct tables_run *x = &t->runs[i];
 		free(x->engine); free(x->role); free(x->model); free(x->spec_type);
 		free(x->endpoint); free(x->tag); free(x->started_at); free(x->host);
+		free(x->machine);
 		free(x->build);
 	}
 	free(t->runs);

@@ -140,6 +140,7 @@ struct tables_prompt_table {
 struct tables_run {
 	char uuid[40];
 	char *engine, *role, *model, *spec_type, *endpoint, *tag, *started_at, *host;
+	char *machine;  /* the machine it was measured on (run.machine) */
 	char *build;    /* its engine build as trend names it (trend_version_label()) */
 	int64_t n_max;
 };

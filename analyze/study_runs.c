@@ -49,6 +49,7 @@ void study_build_runs(struct study *t, const struct pool *p, size_t n)
 		x->tag = tps_xstrdup(r->tag ? r->tag : "");
 		x->started_at = tps_xstrdup(r->started_at ? r->started_at : "");
 		x->host = tps_xstrdup(r->host ? r->host : "");
+		x->machine = r->machine ? tps_xstrdup(r->machine) : run_machine_text(r);
 		x->build = trend_version_label(r);
 		x->n_max = r->n_max;
 	}

@@ -202,6 +202,7 @@ static int load(struct tps_ctx *ctx, struct gate_cli *o, struct gate_sides *g,
 		fh.model = fc.model;
 		if (side_load_history(s, &fh, o->ignore_config, want, &g->hist) < 0)
 			return -1;
+		side_split_machines(&g->hist);
 		in->hist = g->hist.pools;
 		in->n_hist = g->hist.n_pools;
 	}

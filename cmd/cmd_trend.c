@@ -81,6 +81,8 @@ int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 	/* The limit counts per series, in a history's own order. */
 	if (side_load_history(s, &fo.f, NULL, RUN_LOAD_VALUES, &sd) < 0)
 		goto out;
+	/* A series comes from one machine. */
+	side_split_machines(&sd);
 	/* Series order is the store's (model, config, engine); pp before tg. */
 	if (trend_items(sd.pools, sd.n_pools, want, fo.f.limit, &p, &items, &n) < 0) {
 		tps_error("cannot search for change points: a parameter is out of range");

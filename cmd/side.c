@@ -45,6 +45,13 @@ int side_load_history(struct store *s, const struct run_filter *f, const char *i
 	return store_cellset_samples(s, &out->set);
 }
 
+void side_split_machines(struct side *sd)
+{
+	pools_split_machines(&sd->pools, &sd->n_pools);
+	for (size_t i = 0; i < sd->n_pools; i++)
+		trend_order(&sd->pools[i], 0);
+}
+
 void side_release(struct side *sd)
 {
 	if (!sd)
@@ -169,6 +176,7 @@ int study_load(struct store *s, const struct run_filter *f, const char *baseline
 	if (what & STUDY_LOAD_HISTORY) {
 		if (side_load_history(s, f, NULL, RUN_LOAD_VALUES, &out->hist) < 0)
 			return -1;
+		side_split_machines(&out->hist);
 		in->hist = out->hist.pools;
 		in->n_hist = out->hist.n_pools;
 		in->hist_limit = f ? f->limit : 0;

@@ -38,6 +38,11 @@ int side_load(struct store *s, const struct run_filter *f, const char *ignore, u
  * a metric, trend_history()), every run's samples read as want asks. */
 int side_load_history(struct store *s, const struct run_filter *f, const char *ignore,
 		      unsigned want, struct side *out);
+/* Splits every series of a history side into one per machine its runs were
+ * measured on (pools_split_machines()), each put in trend order again: a trend
+ * series comes from one machine ('tpsdb trend', gate --trend, the report's trend
+ * figures). */
+void side_split_machines(struct side *sd);
 void side_release(struct side *sd);
 
 /* The comparison compare and collect --until-decided make: side 0 holds the runs

@@ -232,6 +232,7 @@ static cJSON *runs_json(const struct tables *t)
 		cJSON_AddStringToObject(o, "endpoint", x->endpoint);
 		cJSON_AddStringToObject(o, "tag", x->tag);
 		cJSON_AddStringToObject(o, "host", x->host);
+		cJSON_AddStringToObject(o, "machine", x->machine);
 		cJSON_AddStringToObject(o, "started_at", x->started_at);
 		cJSON_AddStringToObject(o, "build", x->build);
 		cJSON_AddItemToArray(a, o);

@@ -100,14 +100,34 @@ void tables_build_prompts(const struct tables *t, const struct tables_prompt_tab
 	prompts_row(tab, "decode tok/s", pt->decode, pt->n_cols, "%.1f");
 }
 
+const char **tables_machines(const struct tables *t, size_t *n)
+{
+	const char **v = tps_xcalloc(t->n_runs + 1, sizeof(*v));
+	size_t i, j;
+
+	*n = 0;
+	for (i = 0; i < t->n_runs; i++) {
+		const char *m = t->runs[i].machine ? t->runs[i].machine : "";
+
+		for (j = 0; j < *n && strcmp(v[j], m); j++)
+			;
+		if (j == *n)
+			v[(*n)++] = m;
+	}
+	return v;
+}
+
 void tables_build_runs(const struct tables *t, struct table *tab)
 {
-	static const char *const head[7] = { "run", "engine", "model", "config", "tag",
-					     "started", "build" };
-	size_t i, r;
+	static const char *const head[8] = { "run", "engine", "model", "config", "tag",
+					     "started", "build", "machine" };
+	size_t i, r, nm, nc;
 
-	tables_table_init(tab, 7);
-	for (i = 0; i < 7; i++)
+	/* The machine column where the runs come from several. */
+	free(tables_machines(t, &nm));
+	nc = nm > 1 ? 8 : 7;
+	tables_table_init(tab, nc);
+	for (i = 0; i < nc; i++)
 		table_col(tab, i, i < 3 ? TABLE_LABEL : TABLE_TEXT, head[i], 0);
 	for (i = 0; i < t->n_runs; i++) {
 		const struct tables_run *x = &t->runs[i];
@@ -120,6 +140,8 @@ void tables_build_runs(const struct tables *t, struct table *tab)
 		table_set(tab, r, 4, study_same(x->tag, "") ? "-" : x->tag);
 		table_set(tab, r, 5, x->started_at);
 		table_set(tab, r, 6, *x->build ? x->build : "-");
+		if (nc == 8)
+			table_set(tab, r, 7, x->machine ? x->machine : "-");
 		free(c);
 	}
 }
@@ -176,6 +198,47 @@ static void figure(struct out *o, const char *what, const char *file)
 	} else {
 		fprintf(o->f, "%s: %s\n", what, file);
 	}
+}
+
+/* Where the runs come from several machines, a section that names each and
+ * the engines measured there: a comparison pairs runs of one machine only. */
+static void write_machines(struct out *o, const struct tables *t)
+{
+	size_t nm, i, k, j;
+	const char **m = tables_machines(t, &nm);
+
+	if (nm > 1) {
+		heading(o, 2, "Machines");
+		fprintf(o->f, "The runs behind this report were measured on %zu machines. A "
+			"comparison pairs the runs of one machine: a cell whose engines were "
+			"measured on different machines is not comparable (Data quality names "
+			"them; 'tpsdb compare --across-machines' compares them unpaired).\n\n", nm);
+		for (i = 0; i < nm; i++) {
+			char *sb = tps_xasprintf("%s:", m[i]), *nx;
+
+			for (k = 0, j = 0; k < t->n_runs; k++) {
+				const struct tables_run *x = &t->runs[k];
+				size_t p;
+
+				if (strcmp(x->machine ? x->machine : "", m[i]))
+					continue;
+				/* Each engine once. */
+				for (p = 0; p < k && (strcmp(t->runs[p].engine, x->engine) ||
+						      strcmp(t->runs[p].machine ? t->runs[p].machine :
+							     "", m[i])); p++)
+					;
+				if (p < k)
+					continue;
+				nx = tps_xasprintf("%s%s %s", sb, j++ ? "," : "", x->engine);
+				free(sb);
+				sb = nx;
+			}
+			line(o, "- ", sb);
+			free(sb);
+		}
+		fputc('\n', o->f);
+	}
+	free(m);
 }
 
 static int write_doc(struct out *o, const struct tables *t, const struct tables_figures *fig)
@@ -235,6 +298,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 		free(e);
 		free(line);
 	}
+	write_machines(o, t);
 	heading(o, 2, "Base throughput");
 	if (t->n_base) {
 		tables_build_base(t, &tab);

@@ -1,6 +1,7 @@
 /* runs_write.c: renders `tpsdb runs` from catalog_runs() rows. The medians are taken
  * here over the samples no flag spoils, which catalog.c already chose. */
 #include "reports/runs_write.h"
+#include "analyze/cellset.h"
 #include "analyze/stats.h"
 #include "analyze/trend.h"
 #include "reports/json.h"
@@ -46,6 +47,14 @@ int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n)
 		json_put_str(o, "load_error_line", r->load_line);
 		json_put_str(o, "config", r->config ? r->config : "");
 		json_put_str(o, "cpu", r->cpu ? r->cpu : "");
+		json_put_str(o, "gpu", r->gpu ? r->gpu : "");
+		json_put_str(o, "driver", r->driver ? r->driver : "");
+		json_put_str(o, "cuda", r->cuda ? r->cuda : "");
+		{
+			char *m = machine_text(r->host, r->gpu, r->driver, r->cuda, r->cpu);
+			json_put_str(o, "machine", m);
+			free(m);
+		}
 		json_put_i64(o, "n_samples", r->n_samples);
 		json_put_i64(o, "n_failed", r->n_failed);
 		json_put_i64(o, "n_flagged", r->n_flagged);
@@ -55,7 +64,7 @@ int runs_write_json(FILE *f, const struct catalog_run *runs, size_t n)
 	return json_write(f, arr);
 }
 
-enum { COL_STARTED, COL_UUID, COL_STATUS, COL_HOST, COL_ENGINE, COL_VERSION, COL_MODEL, COL_TAG,
+enum { COL_STARTED, COL_UUID, COL_STATUS, COL_HOST, COL_MACHINE, COL_ENGINE, COL_VERSION, COL_MODEL, COL_TAG,
        COL_SPEC, COL_NMAX, COL_ROUND, COL_SAMPLES, COL_FAILED, COL_PP, COL_TG, COL_CONFIG,
        NCOLS };
 
@@ -83,63 +92,82 @@ void runs_write(FILE *f, const struct catalog_run *runs, size_t n, enum table_fo
 			   "requests: 'tpsdb compare'._\n");
 }
 
+/* The physical column of logical column c, or -1 when hidden: the row writers
+ * below skip a hidden one. */
+struct runs_cols {
+	int at[NCOLS];
+};
+
+static void put(struct table *t, const struct runs_cols *m, size_t row, int c, const char *v)
+{
+	if (m->at[c] >= 0)
+		table_set(t, row, (size_t)m->at[c], v);
+}
+
 void runs_table(struct table *t, const struct catalog_run *runs, size_t n)
 {
-	static const char *const head[NCOLS] = { "STARTED", "UUID", "STATUS", "HOST", "ENGINE", "VERSION",
-		"MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED", "PP_RUN_MED", "TG_RUN_MED",
-		"CONFIG" };
-	size_t i, j, ncols = COL_CONFIG;
+	static const char *const head[NCOLS] = { "STARTED", "UUID", "STATUS", "HOST", "MACHINE",
+		"ENGINE", "VERSION", "MODEL", "TAG", "SPEC", "N_MAX", "ROUND", "SAMPLES", "FAILED",
+		"PP_RUN_MED", "TG_RUN_MED", "CONFIG" };
+	struct runs_cols m;
+	size_t i, ncols = 0;
+	int config = 0, several = 0, j;
+	char buf[32], **mach = tps_xcalloc(n + 1, sizeof(*mach));
 
 	/* The CONFIG column (llama-bench's test and settings) only when a run has one,
-	 * so a store of server runs reads as before. */
+	 * so a store of server runs reads as before; the MACHINE column (host, GPU,
+	 * driver, CUDA, CPU: machine_text()) where the runs listed come from more
+	 * than one machine ('runs --json' has it always). */
 	for (i = 0; i < n; i++) {
-		if (runs[i].config && *runs[i].config)
-			ncols = NCOLS;
+		config |= runs[i].config && *runs[i].config;
+		mach[i] = machine_text(runs[i].host, runs[i].gpu, runs[i].driver, runs[i].cuda,
+				       runs[i].cpu);
+		several |= strcmp(mach[i], mach[0]) != 0;
 	}
+	for (j = 0; j < NCOLS; j++)
+		m.at[j] = (j == COL_CONFIG && !config) || (j == COL_MACHINE && !several) ? -1 :
+			  (int)ncols++;
 	table_init(t, ncols);
-	for (j = 0; j < ncols; j++) /* numbers right, words left */
-		table_col(t, j, j >= COL_NMAX && j != COL_CONFIG ? TABLE_NUMBER : TABLE_LABEL,
-			  head[j], 0);
+	for (j = 0; j < NCOLS; j++) /* numbers right, words left */
+		if (m.at[j] >= 0)
+			table_col(t, (size_t)m.at[j], j >= COL_NMAX && j != COL_CONFIG ?
+				  TABLE_NUMBER : TABLE_LABEL, head[j], 0);
 	for (i = 0; i < n; i++) {
 		const struct catalog_run *r = &runs[i];
 		double pp = stats_median(r->pp, r->npp), tg = stats_median(r->tg, r->ntg);
-		char started[20];
+		char started[20], *build;
 		size_t row = table_add_row(t);
 
 		snprintf(started, sizeof(started), "%s", r->started_at ? r->started_at : "");
 		if (strlen(started) > 10 && started[10] == 'T')
 			started[10] = ' '; /* to the second */
-		table_set(t, row, COL_STARTED, started);
-		table_set(t, row, COL_UUID, r->uuid);
-		table_set(t, row, COL_STATUS, r->status);
-		table_set(t, row, COL_HOST, r->host);
-		table_set(t, row, COL_ENGINE, r->engine);
-		char *build = trend_build_label(r->engine_version, r->engine_sha256);
-
-		table_set(t, row, COL_VERSION, *build ? build : "-");
+		put(t, &m, row, COL_STARTED, started);
+		put(t, &m, row, COL_UUID, r->uuid);
+		put(t, &m, row, COL_STATUS, r->status);
+		put(t, &m, row, COL_HOST, r->host);
+		put(t, &m, row, COL_MACHINE, mach[i]);
+		put(t, &m, row, COL_ENGINE, r->engine);
+		build = trend_build_label(r->engine_version, r->engine_sha256);
+		put(t, &m, row, COL_VERSION, *build ? build : "-");
 		free(build);
-		table_set(t, row, COL_MODEL, r->model);
-		table_set(t, row, COL_TAG, r->tag && *r->tag ? r->tag : "-");
-		table_set(t, row, COL_SPEC, r->spec_type && *r->spec_type ? r->spec_type : "-");
-		if (r->n_max == TPS_NULL)
-			table_set(t, row, COL_NMAX, "-");
-		else
-			table_setf(t, row, COL_NMAX, "%lld", (long long)r->n_max);
-		if (r->round == TPS_NULL)
-			table_set(t, row, COL_ROUND, "-");
-		else
-			table_setf(t, row, COL_ROUND, "%lld", (long long)r->round);
-		table_setf(t, row, COL_SAMPLES, "%lld", (long long)r->n_samples);
-		table_setf(t, row, COL_FAILED, "%lld", (long long)r->n_failed);
-		if (isnan(pp))
-			table_set(t, row, COL_PP, "-");
-		else
-			table_setf(t, row, COL_PP, "%.2f", pp);
-		if (isnan(tg))
-			table_set(t, row, COL_TG, "-");
-		else
-			table_setf(t, row, COL_TG, "%.2f", tg);
-		if (ncols == NCOLS)
-			table_set(t, row, COL_CONFIG, r->config && *r->config ? r->config : "-");
+		put(t, &m, row, COL_MODEL, r->model);
+		put(t, &m, row, COL_TAG, r->tag && *r->tag ? r->tag : "-");
+		put(t, &m, row, COL_SPEC, r->spec_type && *r->spec_type ? r->spec_type : "-");
+		snprintf(buf, sizeof(buf), "%lld", (long long)r->n_max);
+		put(t, &m, row, COL_NMAX, r->n_max == TPS_NULL ? "-" : buf);
+		snprintf(buf, sizeof(buf), "%lld", (long long)r->round);
+		put(t, &m, row, COL_ROUND, r->round == TPS_NULL ? "-" : buf);
+		snprintf(buf, sizeof(buf), "%lld", (long long)r->n_samples);
+		put(t, &m, row, COL_SAMPLES, buf);
+		snprintf(buf, sizeof(buf), "%lld", (long long)r->n_failed);
+		put(t, &m, row, COL_FAILED, buf);
+		snprintf(buf, sizeof(buf), "%.2f", pp);
+		put(t, &m, row, COL_PP, isnan(pp) ? "-" : buf);
+		snprintf(buf, sizeof(buf), "%.2f", tg);
+		put(t, &m, row, COL_TG, isnan(tg) ? "-" : buf);
+		put(t, &m, row, COL_CONFIG, r->config && *r->config ? r->config : "-");
 	}
+	for (i = 0; i < n; i++)
+		free(mach[i]);
+	free(mach);
 }

@@ -36,7 +36,20 @@ void tables_init(struct tables *t, const struct study *s, const struct catalog_q
 	t->alarms = a;
 	t->n_alarms = na;
 	for (i = 0; i < s->n_notes; i++) {
-		char *text = parity_note_text(&s->notes[i].note);
+		const struct parity_note *pn = &s->notes[i].note;
+		char *text;
+
+		/* A report compares nothing across machines: such a cell is not
+		 * comparable, and the two machines are why. */
+		if (pn->kind == PARITY_NOTE_FORCED && pn->diff.kind == PARITY_DIFF_MACHINE) {
+			char name[256], why[1024];
+
+			run_cell_name(pn->cell, name, sizeof(name));
+			parity_diff_text(&pn->diff, why, sizeof(why));
+			text = tps_xasprintf("cell '%s' not comparable: %s", name, why);
+		} else {
+			text = parity_note_text(pn);
+		}
 		/* Without a reference each engine has its own comparison with ours:
 		 * the warning names which. */
 		if (!s->ref) {

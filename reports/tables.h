@@ -59,6 +59,9 @@ char *tables_answer_text(const struct tables *t, size_t e);
 /* Does a base cell hold a spoiled verdict (the report then says what spoiled
  * means)? */
 int tables_any_spoiled(const struct tables *t);
+/* The distinct machines of the report's runs (tables_run.machine), in the order
+ * first met, borrowed from t: a heap array of *n the caller frees. */
+const char **tables_machines(const struct tables *t, size_t *n);
 
 /* The error line of a failed study step (study.err), the words the commands
  * printed before the study moved to analyze/. Returns -1. */

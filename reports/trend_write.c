@@ -50,6 +50,7 @@ static cJSON *series_json(const struct trend_item *it)
 	size_t k;
 
 	cJSON_AddStringToObject(o, "engine", f->engine);
+	json_put_str(o, "machine", f->machine);
 	cJSON_AddStringToObject(o, "model", f->model);
 	cJSON_AddStringToObject(o, "spec_type", f->spec_type);
 	json_put_i64(o, "n_max", f->n_max);
@@ -92,11 +93,24 @@ enum { S_ENGINE, S_MODEL, S_CONFIG, S_METRIC, S_RUNS, S_FIRST, S_LAST, S_CPS, S_
 enum { C_ENGINE, C_MODEL, C_CONFIG, C_METRIC, C_RUN, C_TAG, C_VERSION, C_AT, C_BEFORE,
        C_AFTER, C_CHANGE, C_P, C_N };
 
+/* Whether the series of items come from more than one machine. */
+static int several_machines(const struct trend_item *items, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (!run_str_eq(pool_face(&items[i].hist)->machine,
+				pool_face(&items[0].hist)->machine))
+			return 1;
+	return 0;
+}
+
 void trend_tables(struct table *st, struct table *ct, const struct trend_item *items,
 		  size_t n)
 {
 	char num[48];
 	size_t i, k;
+	/* A series comes from one machine: where there are several, each engine
+	 * cell names its series' machine. */
+	int machines = several_machines(items, n);
 
 	table_init(st, S_N);
 	table_col(st, S_ENGINE, TABLE_LABEL, "engine", 0);
@@ -128,8 +142,10 @@ void trend_tables(struct table *st, struct table *ct, const struct trend_item *i
 		size_t row = table_add_row(st);
 		int reg = trend_latest_regression(t);
 		char *cfg = cell_label(f->spec_type, f->n_max, f->endpoint);
+		char *eng = machines ? tps_xasprintf("%s on %s", f->engine, f->machine ?
+						     f->machine : f->host) : tps_xstrdup(f->engine);
 
-		table_set(st, row, S_ENGINE, f->engine);
+		table_set(st, row, S_ENGINE, eng);
 		table_set(st, row, S_MODEL, f->model);
 		table_set(st, row, S_CONFIG, cfg);
 		table_set(st, row, S_METRIC, metric_name(&items[i]));
@@ -154,7 +170,7 @@ void trend_tables(struct table *st, struct table *ct, const struct trend_item *i
 			const struct run *r = se->runs[cp->index];
 			size_t cr = table_add_row(ct);
 
-			table_set(ct, cr, C_ENGINE, f->engine);
+			table_set(ct, cr, C_ENGINE, eng);
 			table_set(ct, cr, C_MODEL, f->model);
 			table_set(ct, cr, C_CONFIG, cfg);
 			table_set(ct, cr, C_METRIC, metric_name(&items[i]));
@@ -175,6 +191,7 @@ void trend_tables(struct table *st, struct table *ct, const struct trend_item *i
 			table_set(ct, cr, C_P, num);
 		}
 		free(cfg);
+		free(eng);
 	}
 }
 

@@ -53,7 +53,7 @@ static const char runs_sql[] =
 	"r.source, "
 	"h.name, e.label, e.role, m.label, r.tag, r.spec_type, r.endpoint, r.load_error, "
 	"r.ctx, r.n_predict, r.n_max, r.warmup, r.round, r.batch, r.config, r.cpu, e.version, "
-	"e.sha256, "
+	"e.sha256, h.gpu, h.driver, h.cuda, "
 	"row_number() OVER (ORDER BY r.started_at DESC, r.id DESC) AS rn "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id WHERE " RUN_FILTER_SQL
@@ -138,6 +138,9 @@ int catalog_runs(struct store *s, const struct run_filter *f, struct catalog_run
 		r->cpu = store_col_text(st, c++);
 		r->engine_version = store_col_text(st, c++);
 		r->engine_sha256 = store_col_text(st, c++);
+		r->gpu = store_col_text(st, c++);
+		r->driver = store_col_text(st, c++);
+		r->cuda = store_col_text(st, c++);
 		if (run_rates(s, sqlite3_column_int64(st, 0), r) < 0)
 			goto out;
 	}
@@ -167,6 +170,9 @@ void catalog_run_release(struct catalog_run *r)
 	free(r->engine);
 	free(r->engine_version);
 	free(r->engine_sha256);
+	free(r->gpu);
+	free(r->driver);
+	free(r->cuda);
 	free(r->role);
 	free(r->model);
 	free(r->tag);

@@ -23,6 +23,7 @@ struct catalog_run {
 	int64_t round;                         /* in its collect invocation; TPS_NULL */
 	char *batch;                           /* that invocation's id; NULL unknown */
 	char *config, *cpu;                    /* migration 0005; "" when none */
+	char *gpu, *driver, *cuda;             /* the host row's; "" when unknown */
 	char *engine_version;                  /* engine.version; "" when unknown */
 	char *engine_sha256;                   /* engine.sha256, the binary's; "" unknown */
 	int64_t n_samples, n_failed, n_flagged;

@@ -25,7 +25,7 @@ assert isinstance(runs, list) and len(runs) == 4, runs
 need = {"uuid", "engine", "model", "host", "tag", "spec_type", "n_max", "status",
         "n_samples", "started_at", "ended_at", "role", "endpoint", "ctx", "n_predict",
         "warmup", "source", "load_error", "n_failed", "n_flagged", "pp_median", "tg_median",
-        "config", "cpu", "engine_version"}
+        "config", "cpu", "engine_version", "gpu", "driver", "cuda", "machine"}
 for r in runs:
     missing = need - set(r)
     assert not missing, missing
@@ -47,6 +47,8 @@ assert bench["source"] == "llama-bench" and bench["endpoint"] == "llama-bench"
 assert bench["model"] == "tiny" and bench["n_samples"] == 3 and bench["role"] == "upstream"
 assert bench["config"].startswith("pp512 ") and bench_tg["config"].startswith("tg128 ")
 assert base["config"] == "" and bench["cpu"] != ""
+# the machine: host, then what it records of GPU, driver, CUDA and CPU
+assert base["machine"] == "a" and bench["machine"] == "b (%s)" % bench["cpu"], bench["machine"]
 PY
 
 # Filters.
@@ -58,10 +60,12 @@ rc=0; "$TPSDB_BIN" runs --json --tag nope >"$tmp/nope.out" 2>"$tmp/nope.err" || 
 test "$rc" = 3 && test ! -s "$tmp/nope.out"
 grep -qx "tpsdb: error: --tag 'nope': no tag of that name in the store (known, closest first: b1.*)" "$tmp/nope.err"
 
-# The table: a header and one line per run, the UUID column starting at one offset.
+# The table: a header and one line per run, the UUID column starting at one offset;
+# the runs come from two machines, so a MACHINE column names each run's.
 "$TPSDB_BIN" runs >"$tmp/table"
 test "$(wc -l <"$tmp/table")" = 5
-head -n 1 "$tmp/table" | grep -q '^STARTED *UUID *STATUS *HOST *ENGINE *VERSION *MODEL'
+head -n 1 "$tmp/table" | grep -q '^STARTED *UUID *STATUS *HOST *MACHINE *ENGINE *VERSION *MODEL'
+"$TPSDB_BIN" runs --host a | head -n 1 | grep -q '^STARTED *UUID *STATUS *HOST *ENGINE *VERSION *MODEL'
 col=$(head -n 1 "$tmp/table" | awk '{ print index($0, "UUID") }')
 test "$(tail -n +2 "$tmp/table" | cut -c "$col-$((col + 36))" | grep -Ec '^[0-9a-f-]{36} $')" = 4
 grep -q ' draft-simple  *8 ' "$tmp/table"

@@ -58,6 +58,23 @@ a_batch=$(sqlite3 "$T/a.db" "SELECT DISTINCT batch FROM run")
 ours_run=$(jq -r '.rows[0].ours_run' "$T/stdout")
 expect_eq "$(q "SELECT batch FROM run WHERE uuid='$ours_run'")" "$a_batch" "ours' pooled batch"
 
+# trend: a series comes from one machine: ours' vm and beta runs are two series
+# (no -30% change point between them), each named by its machine.
+run_tpsdb trend --metric tg --json
+expect_eq "$rc" 0 "trend: $(cat "$T/stderr")"
+jq -e '[.series[] | select(.engine == "ours") | [.machine[0:4], .n_runs, (.change_points | length)]]
+	== [["beta", 3, 0], ["vm (", 3, 0]]' "$T/stdout" >/dev/null ||
+	fail "trend series per machine: $(cat "$T/stdout")"
+run_tpsdb trend --metric tg
+grep -q "^ours on beta (NVIDIA H100 80GB HBM3, driver 570.86.15, CUDA 12.8) " "$T/stdout" ||
+	fail "trend names the machines: $(cat "$T/stdout")"
+# runs: two machines, a MACHINE column.
+run_tpsdb runs
+head -n 1 "$T/stdout" | grep -q '^STARTED *UUID *STATUS *HOST *MACHINE *ENGINE' ||
+	fail "runs: $(head -n 2 "$T/stdout")"
+grep -q " beta  *beta (NVIDIA H100 80GB HBM3, driver 570.86.15, CUDA 12.8) " "$T/stdout" ||
+	fail "runs names the machine: $(cat "$T/stdout")"
+
 # 2. gate against the baseline frozen on vm: refused, both machines named.
 run_tpsdb gate --baseline base --engine ours
 expect_eq "$rc" 3 "gate across machines refuses: $(cat "$T/stdout")"
@@ -121,6 +138,15 @@ jq -e '.rows[0].across_machines == true and .rows[0].method == "welch" and
 	(.rows[0].vs_machine | startswith("vm (")) and
 	(.warnings | map(select(startswith("ACROSS MACHINES"))) | length == 1)' "$T/stdout" \
 	>/dev/null || fail "compare JSON: $(cat "$T/stdout")"
+
+# The report: a section per machine, the cell not comparable, both machines named.
+run_tpsdb report --format md
+expect_eq "$rc" 0 "report: $(cat "$T/stderr")"
+grep -q "^## Machines" "$T/stdout" || fail "report: no Machines section: $(cat "$T/stdout")"
+grep -q "^- beta (NVIDIA H100 80GB HBM3, driver 570.86.15, CUDA 12.8): ours" "$T/stdout" ||
+	fail "report lists beta's engines: $(cat "$T/stdout")"
+grep -q "cell 'tiny' not comparable: measured on different machines: ours on 'beta" \
+	"$T/stdout" || fail "report names why: $(cat "$T/stdout")"
 
 # 4. The same host name with another GPU is another machine.
 cp "$T/c.db" "$T/g.db"
