@@ -264,8 +264,18 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 			continue;
 		}
 		used[j] = 1;
-		pools_pair(&in->ours[i], &in->vs[j], &out->pools[out->n_pools],
-			   &out->pools[out->n_pools + 1]);
+		if (o->own_newest) {
+			/* Copies (the rows point into out->pools either way): a pool
+			 * of chosen runs is never pooled again. */
+			struct pool a = in->ours[i], b = in->vs[j];
+
+			a.rule = b.rule = POOL_ALL;
+			pools_pair(&a, &b, &out->pools[out->n_pools],
+				   &out->pools[out->n_pools + 1]);
+		} else {
+			pools_pair(&in->ours[i], &in->vs[j], &out->pools[out->n_pools],
+				   &out->pools[out->n_pools + 1]);
+		}
 		pa = &out->pools[out->n_pools++];
 		pb = &out->pools[out->n_pools++];
 		a = pool_face(pa);

@@ -40,6 +40,9 @@ struct parity_opts {
 					  machines) */
 	int across_machines;           /* compare a cell whose sides were measured
 					  on different machines, unpaired */
+	int own_newest;                /* each side keeps its own pool (no
+					  pools_pair()): collect's between-round
+					  answer, whose batch is the one running */
 };
 
 /* Sets the defaults: both metrics, band 2%, no force. */

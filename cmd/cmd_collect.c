@@ -270,6 +270,9 @@ static int until_compare(struct until_state *h, struct store *s, size_t mi, int6
 		parity_opts_init(&o);
 		o.ours = p->engines[h->u.ours].label;
 		o.vs = p->engines[e].label;
+		/* This batch's answer: a side that has no run of it yet is not paired
+		 * with an older batch of both (pools_pair()). */
+		o.own_newest = 1;
 		ret = side_parity(s, f, NULL, &o, sd, &pr);
 		if (ret > 0) {
 			/* A refused cell stays open; say why once per comparison. */
