@@ -462,7 +462,8 @@ void pools_split_machines(struct pool **p, size_t *n)
 					q->runs[q->n++] = src->runs[k];
 					left--;
 				}
-			if (q == &out[no - 1] && lead == src->runs[src->n - 1])
+			/* The runs left out were unlike the face: the face's group's. */
+			if (lead == src->runs[src->n - 1])
 				q->n_mismatch = src->n_mismatch;
 		}
 		free(done);

@@ -1105,6 +1105,36 @@ static void test_cellset_pools_pair(void **state)
 	cellset_release(&s);
 }
 
+/* pools_split_machines(): a series measured on two machines is two series, each
+ * keeping its runs' order; one machine's series is left whole. Rules out one
+ * series across machines (a move to other hardware read as a change point). */
+static void test_cellset_split_machines(void **state)
+{
+	struct cellset s;
+	struct pool *p = NULL;
+	size_t n = 0;
+
+	(void)state;
+	set_init(&s);
+	on(&s, "a1", "ours", "b1", "vm", "H200", 1, 1);
+	on(&s, "a2", "ours", "b2", "beta", "H100", 2, 1);
+	on(&s, "a3", "ours", "b3", "vm", "H200", 3, 1);
+	on(&s, "a4", "ours", "b4", "beta", "H100", 4, 1);
+	on(&s, "v1", "vs", "b1", "vm", "H200", 1, 1);
+	on(&s, "v2", "vs", "b3", "vm", "", 3, 1);
+	cellset_pools(&s, POOL_ALL, &p, &n);
+	assert_int_equal(n, 2);
+	pools_split_machines(&p, &n);
+	assert_int_equal(n, 3);
+	/* The newest run's machine first. */
+	assert_string_equal(names(&p[0]), "a2 a4");
+	assert_string_equal(names(&p[1]), "a1 a3");
+	/* An unknown GPU tells nothing: one series. */
+	assert_string_equal(names(&p[2]), "v1 v2");
+	pools_free(p, n);
+	cellset_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1123,6 +1153,7 @@ int main(void)
 		cmocka_unit_test(test_cellset_rounds),
 		cmocka_unit_test(test_cellset_same_machine),
 		cmocka_unit_test(test_cellset_pools_pair),
+		cmocka_unit_test(test_cellset_split_machines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
