@@ -465,6 +465,63 @@ static void test_parity_decide_pure(void **state)
 	pure_release(&x);
 }
 
+/* Two machines: the same host name with another GPU refuses the cell (stop
+ * REFUSED, diff MACHINE naming both runs) unless across_machines, which compares
+ * it unpaired, marks its rows across and adds a FORCED note with that diff;
+ * --force alone does not. */
+static void test_parity_machines(void **state)
+{
+	struct pure x;
+	struct parity_opts po;
+	struct parity_result res;
+	char why[512];
+
+	(void)state;
+	parity_opts_init(&po);
+	po.ours = "ours";
+	po.vs = "ref";
+	po.metrics = PARITY_TG;
+	pure_input(&x, "aaaa");
+	for (size_t i = 0; i < 3; i++) {
+		fx_set(&x.ours[i].host, "vm");
+		fx_set(&x.ours[i].gpu, "NVIDIA H100");
+		fx_set(&x.vs[i].host, "vm");
+		fx_set(&x.vs[i].gpu, i == 1 ? "NVIDIA H200" : "NVIDIA H100");
+		fx_set(&x.ours[i].machine, "vm (NVIDIA H100)");
+		fx_set(&x.vs[i].machine, i == 1 ? "vm (NVIDIA H200)" : "vm (NVIDIA H100)");
+	}
+	assert_int_equal(parity_decide(&x.in, &po, &res), -1);
+	assert_int_equal(res.stop, PARITY_STOP_REFUSED);
+	assert_ptr_equal(res.stop_cell, &x.ours[1]);
+	assert_int_equal(res.stop_diff.kind, PARITY_DIFF_MACHINE);
+	parity_diff_text(&res.stop_diff, why, sizeof(why));
+	assert_string_equal(why, "measured on different machines: ours on 'vm (NVIDIA H100)', "
+				 "ref on 'vm (NVIDIA H200)'");
+	parity_result_release(&res);
+
+	po.force = 1;
+	assert_int_equal(parity_decide(&x.in, &po, &res), -1);
+	assert_int_equal(res.stop_diff.kind, PARITY_DIFF_MACHINE);
+	parity_result_release(&res);
+
+	po.force = 0;
+	po.across_machines = 1;
+	assert_int_equal(parity_decide(&x.in, &po, &res), 0);
+	assert_int_equal(res.n_rows, 2);
+	assert_int_equal(res.rows[0].across, 0);
+	assert_int_equal(res.rows[1].across, 1);
+	assert_int_equal(res.rows[1].forced, 0);
+	assert_int_equal(res.n_across, 1);
+	assert_int_equal(res.notes[0].kind, PARITY_NOTE_FORCED);
+	assert_int_equal(res.notes[0].diff.kind, PARITY_DIFF_MACHINE);
+	assert_string_equal(note_text(&res, 0), "ACROSS MACHINES: cell 'm [draft n_max=2]' "
+						"compared unpaired (--across-machines), measured on "
+						"different machines: ours on 'vm (NVIDIA H100)', ref on "
+						"'vm (NVIDIA H200)'");
+	parity_result_release(&res);
+	pure_release(&x);
+}
+
 static void test_parity_dense_at_parity(void **state)
 {
 	struct store *s = *state;
@@ -1083,6 +1140,7 @@ int main(void)
 		cmocka_unit_test(test_parity_cell_name),
 		cmocka_unit_test(test_parity_metrics_of),
 		cmocka_unit_test(test_parity_decide_pure),
+		cmocka_unit_test(test_parity_machines),
 		cmocka_unit_test(test_parity_pooled_rounds),
 		cmocka_unit_test(test_parity_rounds_per_batch),
 		cmocka_unit_test(test_parity_medians_over_pairs),
