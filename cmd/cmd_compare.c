@@ -142,6 +142,10 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	if ((k = side_parity(s, f, ignore, &o, side, &res))) {
 		if (k > 0)
 			parity_stop_error(&res);
+		/* A refusal is exit 3 and its error line; with --json also a document
+		 * a script reads the reason and both runs' machines from. */
+		if (k > 0 && res.stop == PARITY_STOP_REFUSED && fmt == OUT_JSON)
+			compare_write_refused_json(&res);
 		goto out;
 	}
 	if (ignore)

@@ -240,6 +240,10 @@ int cmd_gate(int argc, char **argv, struct tps_ctx *ctx)
 				   &near))
 			o.rep.near = &near;
 		gate_write_stop(&o.rep, &res);
+		/* A baseline of another machine: exit 3, and with --json a document
+		 * naming both machines. */
+		if (res.stop == GATE_STOP_MACHINES && o.fmt == OUT_JSON)
+			gate_write_refused_json(stdout, &o.rep, &res);
 		goto out;
 	}
 	if (gate_write_out(&o.rep, &res, o.fmt, o.junit) < 0)

@@ -216,6 +216,38 @@ int compare_write_json(const struct parity_result *r)
 	return json_write(stdout, root);
 }
 
+/* {"engine","run","machine"} of a run named by a refusal. */
+static cJSON *refused_run(const struct run *r)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	json_put_str(o, "engine", r ? r->engine : NULL);
+	json_put_str(o, "run", r ? r->uuid : NULL);
+	json_put_str(o, "machine", r ? (r->machine ? r->machine : r->host) : NULL);
+	return o;
+}
+
+int compare_write_refused_json(const struct parity_result *r)
+{
+	cJSON *root = cJSON_CreateObject(), *x, *runs;
+	char name[256] = "", why[1024] = "";
+
+	cJSON_AddArrayToObject(root, "rows");
+	x = cJSON_AddObjectToObject(root, "refused");
+	cJSON_AddStringToObject(x, "reason", r->stop_diff.kind == PARITY_DIFF_MACHINE ?
+				"machines-differ" : "runs-differ");
+	if (r->stop_cell)
+		run_cell_name(r->stop_cell, name, sizeof(name));
+	cJSON_AddStringToObject(x, "cell", name);
+	runs = cJSON_AddArrayToObject(x, "runs");
+	cJSON_AddItemToArray(runs, refused_run(r->stop_diff.a));
+	cJSON_AddItemToArray(runs, refused_run(r->stop_diff.b));
+	parity_diff_text(&r->stop_diff, why, sizeof(why));
+	cJSON_AddStringToObject(x, "message", why);
+	cJSON_AddArrayToObject(root, "warnings");
+	return json_write(stdout, root);
+}
+
 /* The lines that lead the table: rows whose resolution is wider than the band
  * asked for, so that a verdict inside a wide band is not read as a tight one. */
 static void write_lead(FILE *f, const struct parity_result *r, double band_pct, unsigned vary)

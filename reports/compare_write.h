@@ -56,6 +56,12 @@ size_t compare_one_instance_cells(const struct parity_result *r);
  * (out of memory). */
 int compare_write_json(const struct parity_result *r);
 
+/* A refused comparison in JSON, for scripts (the error line says it too):
+ * {"rows":[],"refused":{"reason":"machines-differ"|"runs-differ","cell",
+ * "runs":[{"engine","run","machine"},{...}],"message"},"warnings":[]}. 0 ok,
+ * -1 after an error line. */
+int compare_write_refused_json(const struct parity_result *r);
+
 /* Everything 'tpsdb compare' writes of a result with rows: the comparison on
  * stdout in fmt (compare_write() or compare_write_json()) and its markdown in
  * $GITHUB_STEP_SUMMARY when set. 0 ok, -1 after an error line. */

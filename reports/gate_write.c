@@ -122,6 +122,31 @@ int gate_write_stop(const struct gate_report *h, const struct gate_result *r)
 			 h->tag ? "'" : "", h->baseline, why);
 }
 
+int gate_write_refused_json(FILE *f, const struct gate_report *h, const struct gate_result *r)
+{
+	cJSON *root = cJSON_CreateObject(), *x;
+	char cell[CELL_LEN] = "", why[1024] = "";
+	const struct run *a = r->stop_diff.a, *b = r->stop_diff.b;
+
+	cJSON_AddBoolToObject(root, "pass", 0);
+	cJSON_AddStringToObject(root, "baseline", h->baseline);
+	cJSON_AddStringToObject(root, "engine", h->engine);
+	cJSON_AddStringToObject(root, "status", "refused");
+	x = cJSON_AddObjectToObject(root, "refused");
+	cJSON_AddStringToObject(x, "reason", "machines-differ");
+	if (r->stop_cell)
+		cell_name(r->stop_cell, cell, sizeof(cell));
+	cJSON_AddStringToObject(x, "cell", cell);
+	json_put_str(x, "candidate_machine", a ? (a->machine ? a->machine : a->host) : NULL);
+	json_put_str(x, "baseline_machine", b ? (b->machine ? b->machine : b->host) : NULL);
+	if (r->stop_cell)
+		machines_text(r->stop_cell, &r->stop_diff, why, sizeof(why));
+	cJSON_AddStringToObject(x, "message", why);
+	cJSON_AddArrayToObject(root, "cells");
+	cJSON_AddArrayToObject(root, "warnings");
+	return json_write(f, root);
+}
+
 int gate_write_out(const struct gate_report *h, const struct gate_result *r,
 		   enum out_format fmt, const char *junit)
 {

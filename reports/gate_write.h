@@ -36,6 +36,11 @@ char *gate_write_threshold_err(const struct gate_threshold_err *e, const char *p
  * gate, with h->near's keys when set, or the cell whose parameters were refused)
  * and returns -1. */
 int gate_write_stop(const struct gate_report *h, const struct gate_result *r);
+/* A gate refused for its baseline's machine (GATE_STOP_MACHINES) in JSON, for
+ * scripts: {"pass":false,"status":"refused","refused":{"reason":
+ * "machines-differ","cell","candidate_machine","baseline_machine","message"},
+ * "cells":[],"warnings":[]} on f. 0 ok, -1 after an error line. */
+int gate_write_refused_json(FILE *f, const struct gate_report *h, const struct gate_result *r);
 
 /* The gate's table, one row per cell and metric (cell, metric, baseline,
  * candidate, delta, 90% interval, threshold, rounds, mde, regression, status; a

@@ -82,6 +82,12 @@ expect_eq "$(wc -l <"$T/stderr")" 1 "one line"
 grep -q "^tpsdb: error: refusing to gate cell 'tiny' against baseline 'base': measured on different machines: the candidate on 'beta (NVIDIA H100 80GB HBM3, driver 570.86.15, CUDA 12.8)', the baseline on 'vm (NVIDIA H200, driver 570.86.15, CUDA 12.8)' (--across-machines" \
 	"$T/stderr" || fail "gate's refusal: $(cat "$T/stderr")"
 [ ! -s "$T/stdout" ] || fail "a refusal writes no verdict: $(cat "$T/stdout")"
+run_tpsdb gate --baseline base --engine ours --json
+expect_eq "$rc" 3 "gate --json refuses"
+jq -e '.pass == false and .status == "refused" and .refused.reason == "machines-differ" and
+	(.refused.candidate_machine | startswith("beta (")) and
+	(.refused.baseline_machine | startswith("vm (")) and .cells == []' "$T/stdout" >/dev/null ||
+	fail "gate's refusal in JSON: $(cat "$T/stdout")"
 
 # --across-machines: gated, unpaired, the machines in every output.
 rm -f "$T/summary.md" "$T/junit.xml"
@@ -120,6 +126,9 @@ expect_eq "$rc" 3 "compare across machines refuses: $(cat "$T/stdout")"
 expect_eq "$(wc -l <"$T/stderr")" 1 "one line"
 grep -q "^tpsdb: error: refusing to compare cell 'tiny': measured on different machines: ours on 'beta (NVIDIA H100 80GB HBM3, driver 570.86.15, CUDA 12.8)', llama.cpp on 'vm (NVIDIA H200, driver 570.86.15, CUDA 12.8)' (--across-machines" \
 	"$T/stderr" || fail "compare's refusal: $(cat "$T/stderr")"
+jq -e '.rows == [] and .refused.reason == "machines-differ" and .refused.cell == "tiny" and
+	([.refused.runs[] | [.engine, .machine[0:4]]] == [["ours", "beta"], ["llama.cpp", "vm ("]])' \
+	"$T/stdout" >/dev/null || fail "compare's refusal in JSON: $(cat "$T/stdout")"
 rm -f "$T/summary.md"
 GITHUB_STEP_SUMMARY=$T/summary.md run_tpsdb compare --ours ours --vs llama.cpp --metric tg \
 	--across-machines
