@@ -79,6 +79,18 @@ int study_build_cells(const struct study_opts *o, struct study *t,
  * without one (ours against e). other is the column of the comparison's other
  * engine (-1: not a column), whose cell takes its centre from the first
  * comparison that has one. */
+/* Cell c shows the estimate of pool p: its run is p's newest, and its tag. */
+static void take_run(struct tables_base_cell *c, const struct pool *p)
+{
+	const struct run *f = p ? pool_face(p) : NULL;
+
+	if (!f || study_same(c->run, f->uuid))
+		return;
+	tps_copy(c->run, sizeof(c->run), f->uuid, SIZE_MAX);
+	free(c->tag);
+	c->tag = tps_xstrdup(f->tag ? f->tag : "");
+}
+
 static void take_verdicts(struct study *t, size_t e, long other, int e_is_ours,
 			  const struct parity_result *pr)
 {
@@ -107,10 +119,15 @@ static void take_verdicts(struct study *t, size_t e, long other, int e_is_ours,
 
 				*(pp ? &c->pp : &c->tg) = e_is_ours ? pw->ours_median : pw->vs_median;
 				*(pp ? &c->est_pp : &c->est_tg) = 1;
+				/* The run behind the value: the comparison's (pools_pair() may
+				 * take an older batch both measured than the engine's own
+				 * newest). */
+				take_run(c, e_is_ours ? pw->pool_ours : pw->pool_vs);
 				if (rc && rc->present && !(pp ? rc->est_pp : rc->est_tg)) {
 					*(pp ? &rc->pp : &rc->tg) = e_is_ours ? pw->vs_median :
 									      pw->ours_median;
 					*(pp ? &rc->est_pp : &rc->est_tg) = 1;
+					take_run(rc, e_is_ours ? pw->pool_vs : pw->pool_ours);
 				}
 			}
 		}

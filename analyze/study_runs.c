@@ -30,10 +30,13 @@ int study_referenced(const struct study *t, const char *uuid)
 
 void study_build_runs(struct study *t, const struct pool *p, size_t n)
 {
-	size_t i;
+	/* Every run of the set the pools come from, in its order: a comparison
+	 * may show a run that is not its pool's newest (pools_pair()). */
+	const struct cellset *set = n ? p[0].set : NULL;
+	size_t i, m = set ? set->n : n;
 
-	for (i = 0; i < n; i++) {
-		const struct run *r = pool_face(&p[i]);
+	for (i = 0; i < m; i++) {
+		const struct run *r = set ? &set->runs[i] : pool_face(&p[i]);
 		struct tables_run *x;
 
 		if (!r || !study_referenced(t, r->uuid))

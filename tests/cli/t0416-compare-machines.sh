@@ -58,6 +58,11 @@ a_batch=$(sqlite3 "$T/a.db" "SELECT DISTINCT batch FROM run")
 ours_run=$(jq -r '.rows[0].ours_run' "$T/stdout")
 expect_eq "$(q "SELECT batch FROM run WHERE uuid='$ours_run'")" "$a_batch" "ours' pooled batch"
 
+# The report shows the runs its comparison took: vm's, one machine.
+run_tpsdb report --format json
+jq -e '[.runs[] | .machine[0:4]] == ["vm (", "vm ("]' "$T/stdout" >/dev/null ||
+	fail "the report's runs are the compared batch's: $(jq -c '.runs' "$T/stdout")"
+
 # trend: a series comes from one machine: ours' vm and beta runs are two series
 # (no -30% change point between them), each named by its machine.
 run_tpsdb trend --metric tg --json
