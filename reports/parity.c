@@ -237,7 +237,7 @@ static void evidence_text(const struct verdict *v, char *buf, size_t len)
 			 v->scatter_pct);
 	else if (v->history == VERDICT_HIST_POOLED)
 		snprintf(buf + at, len - at, "; its scatter pooled with %zu earlier batch%s on "
-			 "this host (%.0f df)", v->hist_batches, v->hist_batches == 1 ? "" : "es",
+			 "this machine (%.0f df)", v->hist_batches, v->hist_batches == 1 ? "" : "es",
 			 v->hist_df);
 	else if (v->history == VERDICT_HIST_REJECTED)
 		snprintf(buf + at, len - at, "; this batch alone: its scatter differs from the "

@@ -7,7 +7,7 @@
 #    --batch, gate against a baseline frozen from up's runs of the batch (at the
 #    band as threshold), sweep's gaps and report's verdicts print the same numbers.
 #  - two fixed batches tagged t1 and t2: no selector pools the newest batch
-#    (batch 1, an earlier batch of the cell on this host, is history: its round
+#    (batch 1, an earlier batch of the cell on this machine, is history: its round
 #    scatter joins the interval unless the F test finds batch 2 louder);
 #    --tag t1,t2, --tag t1 --tag t2 and --batch b1,b2 pool both (6 rounds) at the
 #    level a second look pays (a 99.2% interval); gate pools the same way.

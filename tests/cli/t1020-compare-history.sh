@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t1020-compare-history.sh: an earlier batch of a cell on this host is evidence of
+# t1020-compare-history.sh: an earlier batch of a cell on this machine is evidence of
 # how its rounds scatter. compare of the newest batch pools that scatter with the
 # batch's own when the F test does not find today louder (JSON history "pooled",
 # hist_batches, hist_df; the answer says so), weighing at most the batch's own
@@ -41,7 +41,7 @@ jqc '.rows[0].rounds == 4 and .rows[0].history == "pooled"' "the newest batch, h
 jqc '.rows[0].hist_batches == 1 and .rows[0].hist_df == 3' "one earlier batch, 3 df"
 pooled_mde=$(jq '.rows[0].mde_pct' "$T/c.json")
 run_tpsdb compare --ours ours --vs aa --metric tg
-grep -q 'its scatter pooled with 1 earlier batch on this host (3 df)' "$T/stdout" ||
+grep -q 'its scatter pooled with 1 earlier batch on this machine (3 df)' "$T/stdout" ||
 	fail "the answer names the history: $(cat "$T/stdout")"
 cmp_json --batch "$b2"
 jqc '.rows[0].rounds == 4 and .rows[0].history == "none" and .rows[0].hist_df == 0' \
