@@ -80,6 +80,30 @@ int run_same_series(const struct run *a, const struct run *b)
 	return run_str_eq(a->engine, b->engine) && run_same_cell(a, b);
 }
 
+int run_clean(const struct run *r)
+{
+	return run_str_eq(r->status, "complete") && !r->env_flags;
+}
+
+int run_same_design(const struct run *a, const struct run *b)
+{
+	return a->reps == b->reps;
+}
+
+void pool_keep_clean(struct pool *p)
+{
+	const struct run *newest = NULL;
+	size_t k, n = 0;
+
+	for (k = p->n; k-- > 0 && !newest;)
+		if (run_clean(p->runs[k]))
+			newest = p->runs[k];
+	for (k = 0; k < p->n; k++)
+		if (newest && run_clean(p->runs[k]) && run_str_eq(p->runs[k]->host, newest->host))
+			p->runs[n++] = p->runs[k];
+	p->n = n;
+}
+
 void cellset_canon(struct cellset *set, const char *ignore, char **ignored)
 {
 	for (size_t i = 0; i < set->n; i++) {
@@ -126,14 +150,15 @@ static int taken(enum pool_rule rule, const struct run *last, const struct run *
 }
 
 /* Whether run r of the series whose newest is last is an earlier batch's of the
- * same measurement on the same host: history for the pool p (pool_history_runs()). */
+ * same measurement and design on the same host, clean (run_clean()): history for
+ * the pool p (pool_history_runs()). */
 static int history_run(const struct pool *p, const struct run *last, const struct run *r)
 {
 	struct parity_diff d;
 
 	if (!(r->batch && *r->batch) || run_str_eq(r->batch, last->batch) ||
 	    !run_same_series(r, last) || !run_str_eq(r->host, last->host) ||
-	    parity_mismatch(last, r, &d))
+	    !run_clean(r) || !run_same_design(r, last) || parity_mismatch(last, r, &d))
 		return 0;
 	for (size_t k = 0; k < p->n; k++)
 		if (p->runs[k] == r || !r->started_at || !p->runs[k]->started_at ||

@@ -84,6 +84,9 @@ struct run {
 	char *tag, *batch, *started_at, *ended_at, *status;
 	char *spec_type, *endpoint, *prompt_set, *config; /* the cell's config */
 	int64_t n_max, ctx, n_predict, warmup;
+	int64_t reps;              /* the most repetitions of a prompt among its
+				      samples: with the prompt set, its design
+				      (prompts x reps); RUN_NULL none */
 	int64_t round;             /* the collector's round (1-based), RUN_NULL unknown */
 	int64_t looks_to;          /* its batch looked after every round up to this one
 				      (--until-decided's --max-rounds); 0 a fixed design */
@@ -138,6 +141,15 @@ int run_same_cell(const struct run *a, const struct run *b);
 /* ... and the same engine: one series. */
 int run_same_series(const struct run *a, const struct run *b);
 
+/* A run that may inform what comes after it (history, plan, calibrate, a
+ * trend's change points, the newest clean answer): complete, and without an
+ * environment finding (env_flags as cellset_canon() derives them). A spoiled
+ * run stays in the store and is shown; it only never informs. */
+int run_clean(const struct run *r);
+/* Two runs of one design: the same reps of every prompt (both known; the prompt
+ * set is parity_mismatch()'s). */
+int run_same_design(const struct run *a, const struct run *b);
+
 /* Rewrites every run's config in canonical form (config_canon(): one spelling
  * per value, the keys of the comma list ignore left out; NULL ignores none),
  * collecting what was left out into *ignored (config_collect(); a heap string
@@ -183,6 +195,10 @@ const struct run *pool_face(const struct pool *p);
 void cellset_pools(const struct cellset *set, enum pool_rule rule, struct pool **out,
 		   size_t *n);
 void pools_free(struct pool *p, size_t n);
+
+/* Keeps in p only the runs that may inform a plan (run_clean()) on the host of
+ * its newest such run, in their order. Its history is left alone. */
+void pool_keep_clean(struct pool *p);
 
 /* 1 when a run of one of the n pools of p has uuid (a run the decisions take:
  * 'tpsdb runs --pooled'), else 0. */

@@ -102,6 +102,10 @@ int side_plan(struct store *s, const struct run_filter *f, const char *const sid
 		fk.engine.n = 1;
 		if (side_load_history(s, &fk, NULL, RUN_LOAD_VALUES | RUN_LOAD_WALL, &sd[k]) < 0)
 			return -1;
+		/* Only clean runs of one host inform a design: a contended night's
+		 * scatter is the night's, not the engines'. */
+		for (size_t i = 0; i < sd[k].n_pools; i++)
+			pool_keep_clean(&sd[k].pools[i]);
 	}
 	plan_cells(side[0], sd[0].pools, sd[0].n_pools, side[1], sd[1].pools, sd[1].n_pools,
 		   in);

@@ -51,8 +51,9 @@ int side_parity(struct store *s, const struct run_filter *f, const char *ignore,
 		const struct parity_opts *o, struct side sd[2], struct parity_result *res);
 
 /* The plan 'tpsdb plan' makes and collect --until-decided takes its reps from:
- * every run f selects (a history, side_load_history(); f's engine list is
- * replaced) of side[0] and, when side[1] is not NULL, of side[1], their cells
+ * every clean run f selects (a history, side_load_history(), pool_keep_clean():
+ * complete, no environment finding, on the host of the series' newest such run;
+ * f's engine list is replaced) of side[0] and, when side[1] is not NULL, of side[1], their cells
  * matched (plan_cells()) into *in and planned with o into *res. Release sd[],
  * in and res also after an error. 0 ok (res->n_cells 0 when no cell has both
  * sides), 1 when o is out of range, -1 after an error line. */

@@ -543,7 +543,7 @@ static void test_plot_refusals(void **state)
 	assert_int_equal(plot_job_sweep(j, &sw, "x.png", PLOT_PNG), -1);
 	{
 		static const double x[1] = { 1.7e9 }, y[1] = { 1 };
-		struct plot_trend_series s = { "e", 1, x, y, 0, NULL, NULL, NULL };
+		struct plot_trend_series s = { "e", 1, x, y, 0, NULL, NULL, NULL, NULL };
 		tr.series = &s;
 		tr.n_series = 1;
 		assert_int_equal(plot_job_trend(j, &tr, out, PLOT_PNG), -1); /* control char */
