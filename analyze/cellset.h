@@ -278,6 +278,28 @@ int pool_estimate(const struct pool *a, const struct pool *b, enum run_metric m,
 		  const struct estimate_params *p, struct estimate *e,
 		  struct estimate_unit **units_a, struct estimate_unit **units_b);
 
+/* The newest clean answer of a cell (pool_newest_clean()): what the newest
+ * clean batch said, shown beside a selected batch that is spoiled. */
+struct clean_answer {
+	int found;                /* 0: no clean batch holds the cell */
+	struct verdict v;         /* its estimate's verdict, as a fixed batch alone */
+	double ours_center, vs_center; /* the estimate's centres */
+	const char *batch;        /* its batch id, borrowed from the history */
+	const char *started_at;   /* the start of its newest run of ours, borrowed */
+};
+
+/* The newest clean answer of metric m of the cell whose selected runs' face is
+ * face: of the batches of ha (every run of ours' series of the cell, any order)
+ * other than face's, on face's host, newest first (by their newest run), the
+ * first whose runs of ours and of the other side are all clean (run_clean())
+ * and whose estimate (pool_estimate() with p, that batch alone, no history) is
+ * not spoiled. The other side is hb's runs of that batch when same_batch (hb:
+ * every run of vs' series of the cell), else hb whole (a gate's baseline).
+ * Fills *out (found 0 when none). 0, or -1 for bad parameters. */
+int pool_newest_clean(const struct pool *ha, const struct pool *hb, int same_batch,
+		      const struct run *face, enum run_metric m,
+		      const struct estimate_params *p, struct clean_answer *out);
+
 /* The OR of the RUN_ENV_* findings of every run of the pool. */
 unsigned pool_env(const struct pool *p);
 

@@ -125,6 +125,10 @@ struct gate_row {
 	unsigned question;                   /* pools_question() of the two pools (1 <<
 						RUN_PP or RUN_TG: the candidate's batch
 						stopped on that metric alone); 0 both */
+	struct clean_answer newest_clean;    /* when g is spoiled: the candidate's
+						newest clean batch against the same
+						baseline (pool_newest_clean(), filled
+						by the command); found 0 otherwise */
 };
 
 /* Output identity of one shared cell (every cell with GATE_FAIL_OUTPUT). */

@@ -96,6 +96,7 @@ static void take_verdicts(struct study *t, size_t e, long other, int e_is_ours,
 			v = !strcmp(pw->metric, "pp") ? &c->vpp : &c->vtg;
 			v->has = pw->v.kind != VERDICT_UNKNOWN;
 			v->v = pw->v;
+			v->clean = pw->newest_clean;
 			c->forced |= pw->forced;
 			/* The value beside a verdict is the estimate's own centre, as
 			 * compare prints it; the other engine's cell (the reference, or
@@ -154,6 +155,44 @@ static struct pool *pools_of(const struct pool *p, size_t n, const char *engine,
 	return v;
 }
 
+/* The history of engine's series that measured face's cell, NULL none. */
+static const struct pool *history_of(const struct study_input *in, const char *engine,
+				     const struct run *face)
+{
+	for (size_t i = 0; i < in->n_hist; i++) {
+		const struct run *h = pool_face(&in->hist[i]);
+
+		if (h && study_same(h->engine, engine) && run_same_cell(h, face))
+			return &in->hist[i];
+	}
+	return NULL;
+}
+
+/* Every spoiled row of pr gets the newest clean batch's answer of its cell from
+ * the input's histories (none loaded: none). -1 for bad parameters. */
+static int newest_clean(const struct study_input *in, const struct parity_opts *po,
+			struct parity_result *pr)
+{
+	struct estimate_params ep;
+
+	estimate_params_init(&ep);
+	ep.band_pct = po->band_pct;
+	for (size_t i = 0; i < pr->n_rows; i++) {
+		struct parity_row *w = &pr->rows[i];
+		const struct run *face = pool_face(w->pool_ours);
+		const struct pool *ha, *hb;
+
+		if (w->v.regression != VERDICT_REG_SPOILED || !face ||
+		    study_same(po->ours, po->vs) ||
+		    !(ha = history_of(in, po->ours, face)) || !(hb = history_of(in, po->vs, face)))
+			continue;
+		if (pool_newest_clean(ha, hb, 1, face, strcmp(w->metric, "pp") ? RUN_TG : RUN_PP,
+				      &ep, &w->newest_clean) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* One comparison, ours_label's pools against vs_label's, per model asked for, into
  * the cells of column e (take_verdicts()). 0 ok, -1 with t->err set. */
 static int judge(const struct study_opts *o, struct study *t, const struct study_input *in,
@@ -178,7 +217,7 @@ static int judge(const struct study_opts *o, struct study *t, const struct study
 		/* A report must not stop at one odd cell: it says "not comparable" in
 		 * its cell and lists the reason. */
 		po.force = 1;
-		if (parity_decide(&pi, &po, &pr) < 0) {
+		if (parity_decide(&pi, &po, &pr) < 0 || newest_clean(in, &po, &pr) < 0) {
 			study_fail(&t->err, STUDY_PARITY, NULL, NULL);
 			t->err.stop.stop = pr.stop;
 			t->err.stop.stop_cell = pr.stop_cell;

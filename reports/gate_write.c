@@ -14,6 +14,7 @@
 
 #include "reports/compare_write.h"
 #include "reports/json.h"
+#include "reports/until_write.h"
 #include "reports/md.h"
 #include "reports/table.h"
 #include "reports/parity.h"
@@ -391,6 +392,32 @@ static void questions(FILE *f, const struct gate_result *r, enum table_format fm
 	}
 }
 
+/* One line a spoiled row: the candidate's newest clean answer against the same
+ * baseline (clean_answer_text()), a list item in markdown. */
+static void clean_answers(FILE *f, const struct gate_result *r, enum table_format fmt)
+{
+	char cell[CELL_LEN], ans[400];
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < r->n_rows; i++) {
+		const struct gate_row *w = &r->rows[i];
+		char *line, *m;
+
+		if (w->g.v.regression != VERDICT_REG_SPOILED)
+			continue;
+		cell_name(w->cand, cell, sizeof(cell));
+		clean_answer_text(&w->newest_clean, ans, sizeof(ans));
+		line = tps_xasprintf("%s %s: %s", cell, gate_metric_name(w->metric), ans);
+		m = fmt == TABLE_FMT_MD ? escape_md(line) : escape_text(line);
+		fprintf(f, "%s%s%s\n", fmt == TABLE_FMT_MD && first ? "\n" : "",
+			fmt == TABLE_FMT_MD ? "- " : "  ", m);
+		first = 0;
+		free(m);
+		free(line);
+	}
+}
+
 /* The markdown of the other checks: one table each. */
 static void checks_md(FILE *f, const struct gate_result *r)
 {
@@ -561,6 +588,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 		table_write(f, &tab, fmt);
 		open_md(f, r);
 		questions(f, r, fmt);
+		clean_answers(f, r, fmt);
 		checks_md(f, r);
 		if (r->n_notes) {
 			fprintf(f, "\nWarnings:\n\n");
@@ -598,6 +626,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 	tab.indent = "  ";
 	table_write(f, &tab, fmt);
 	questions(f, r, fmt);
+	clean_answers(f, r, fmt);
 	checks_text(f, r);
 	fprintf(f, "tok/s: geometric means of the instances' requests (accept: accepted/"
 		"drafted); regression: the whole interval (the header's level, compare's) below "
@@ -674,6 +703,7 @@ static void json_rows(cJSON *arr, const struct gate_result *r)
 			     w->outputs_compared);
 		json_put_i64(c, "outputs_identical", w->outputs_identical < 0 ? INT64_MIN :
 			     w->outputs_identical);
+		json_put_clean(c, &w->newest_clean);
 	}
 }
 

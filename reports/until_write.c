@@ -26,6 +26,20 @@ void until_write_state(const struct verdict *v, char *buf, size_t len)
 		 verdict_kind_name(v->kind), d, lo, hi);
 }
 
+void clean_answer_text(const struct clean_answer *c, char *buf, size_t len)
+{
+	char state[200];
+
+	if (!c->found) {
+		snprintf(buf, len, "newest clean answer: none (no clean batch on this host "
+			 "measured the cell)");
+		return;
+	}
+	until_write_state(&c->v, state, sizeof(state));
+	snprintf(buf, len, "newest clean answer: %s (batch %s, %.10s)", state,
+		 c->batch ? c->batch : "?", c->started_at ? c->started_at : "?");
+}
+
 void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
 		      const char *model, const char *ours, const char *vs)
 {

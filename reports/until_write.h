@@ -14,6 +14,11 @@
  * figure is "?". */
 void until_write_state(const struct verdict *v, char *buf, size_t len);
 
+/* The newest clean answer of a spoiled cell in words, into buf: "newest clean
+ * answer: regression yes, slower (-5.50% [-6.10%, -4.90%]) (batch b-1a2b, 2026-12-01)",
+ * or "no clean batch measured it" when c found none. */
+void clean_answer_text(const struct clean_answer *c, char *buf, size_t len);
+
 /* Writes watched cell k's lines to f, one per metric, and flushes f:
  * "<what>: tiny tg ours vs llama.cpp: regression no, parity (+0.31% [-0.50%,
  * +1.12%]) after 4 rounds, 212.4 s of server time", or "... not compared (fewer
