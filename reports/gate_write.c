@@ -165,6 +165,13 @@ static void row_message(const struct gate_report *h, const struct gate_row *w, c
 		 "regression %s at -%.2f%% against baseline '%s'", cell,
 		 gate_metric_name(w->metric), w->g.candidate_mean, w->g.baseline_mean,
 		 w->g.delta_pct, ci, reg ? reg : "unknown", w->g.threshold_pct, h->baseline);
+	if (w->g.v.regression == VERDICT_REG_SPOILED) {
+		char ans[400];
+		size_t at = strlen(buf);
+
+		clean_answer_text(&w->newest_clean, ans, sizeof(ans));
+		snprintf(buf + at, len - at, "; %s", ans);
+	}
 }
 
 static void viol_message(const struct gate_violation *v, char *buf, size_t len)

@@ -107,6 +107,12 @@ jq -e --arg b "$b1" '[.cells[] | select(.metric == "tg")][0] | .status == "spoil
 run_tpsdb gate --baseline base --engine ours --metric tg
 grep -Eq "newest clean answer: regression .*\(batch $b1, $day\)" "$T/stdout" ||
 	fail "gate names the newest clean answer: $(cat "$T/stdout")"
+run_tpsdb gate --baseline base --engine ours --metric tg --junit "$T/j.xml"
+grep -q "newest clean answer: regression .*(batch $b1, $day)" "$T/j.xml" ||
+	fail "the JUnit names the newest clean answer: $(cat "$T/j.xml")"
+GITHUB_ACTIONS=true run_tpsdb gate --baseline base --engine ours --metric tg
+grep -q "^::warning.*newest clean answer: regression .*(batch $b1, $day)" "$T/stdout" ||
+	fail "the GitHub annotation names the newest clean answer: $(cat "$T/stdout")"
 run_tpsdb report --format json
 jq -e --arg b "$b1" '[.. | objects | select(has("newest_clean")) | .newest_clean
 	| select(. != null) | .batch] | length > 0 and all(. == $b)' "$T/stdout" >/dev/null ||
@@ -114,6 +120,9 @@ jq -e --arg b "$b1" '[.. | objects | select(has("newest_clean")) | .newest_clean
 run_tpsdb report
 grep -q "newest clean answer: regression .*(batch $b1, $day)" "$T/stdout" ||
 	fail "report names the newest clean answer: $(cat "$T/stdout")"
+run_tpsdb report --format html --out "$T/html" --no-plots
+grep -q "<li>tiny aa tg: spoiled; newest clean answer: regression .*(batch $b1, $day)</li>" \
+	"$T/html/index.html" || fail "the html report names the newest clean answer"
 
 # The contended runs (half the rate) are shown, but start no segment.
 trend_cps() {
