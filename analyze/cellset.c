@@ -428,6 +428,18 @@ unsigned pools_question(const struct pool *a, const struct pool *b)
 	return q == ~0u ? 0 : q;
 }
 
+const struct pool *pools_find_cell(const struct pool *h, size_t n, const char *engine,
+				   const struct run *face)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct run *f = pool_face(&h[i]);
+
+		if (f && (!engine || run_str_eq(f->engine, engine)) && run_same_cell(f, face))
+			return &h[i];
+	}
+	return NULL;
+}
+
 unsigned pool_env(const struct pool *p)
 {
 	unsigned env = 0;

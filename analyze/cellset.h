@@ -300,6 +300,11 @@ int pool_newest_clean(const struct pool *ha, const struct pool *hb, int same_bat
 		      const struct run *face, enum run_metric m,
 		      const struct estimate_params *p, struct clean_answer *out);
 
+/* The first of the n pools of h whose newest run measured face's cell
+ * (run_same_cell()) on engine (NULL: any engine), NULL none: a series' history. */
+const struct pool *pools_find_cell(const struct pool *h, size_t n, const char *engine,
+				   const struct run *face);
+
 /* The OR of the RUN_ENV_* findings of every run of the pool. */
 unsigned pool_env(const struct pool *p);
 

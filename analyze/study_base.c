@@ -155,19 +155,6 @@ static struct pool *pools_of(const struct pool *p, size_t n, const char *engine,
 	return v;
 }
 
-/* The history of engine's series that measured face's cell, NULL none. */
-static const struct pool *history_of(const struct study_input *in, const char *engine,
-				     const struct run *face)
-{
-	for (size_t i = 0; i < in->n_hist; i++) {
-		const struct run *h = pool_face(&in->hist[i]);
-
-		if (h && study_same(h->engine, engine) && run_same_cell(h, face))
-			return &in->hist[i];
-	}
-	return NULL;
-}
-
 /* Every spoiled row of pr gets the newest clean batch's answer of its cell from
  * the input's histories (none loaded: none). -1 for bad parameters. */
 static int newest_clean(const struct study_input *in, const struct parity_opts *po,
@@ -184,7 +171,8 @@ static int newest_clean(const struct study_input *in, const struct parity_opts *
 
 		if (w->v.regression != VERDICT_REG_SPOILED || !face ||
 		    study_same(po->ours, po->vs) ||
-		    !(ha = history_of(in, po->ours, face)) || !(hb = history_of(in, po->vs, face)))
+		    !(ha = pools_find_cell(in->hist, in->n_hist, po->ours, face)) ||
+		    !(hb = pools_find_cell(in->hist, in->n_hist, po->vs, face)))
 			continue;
 		if (pool_newest_clean(ha, hb, 1, face, strcmp(w->metric, "pp") ? RUN_TG : RUN_PP,
 				      &ep, &w->newest_clean) < 0)

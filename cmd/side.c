@@ -87,15 +87,6 @@ int side_parity(struct store *s, const struct run_filter *f, const char *ignore,
 	return parity_decide(&in, o, res) < 0 ? 1 : 0;
 }
 
-/* The pool of the history h whose series holds the cell of face, NULL none. */
-static const struct pool *history_of(const struct side *h, const struct run *face)
-{
-	for (size_t i = 0; i < h->n_pools; i++)
-		if (h->pools[i].n && run_same_cell(pool_face(&h->pools[i]), face))
-			return &h->pools[i];
-	return NULL;
-}
-
 /* f without what chooses runs by name: a history of the cells it narrows to. */
 static struct run_filter history_filter(const struct run_filter *f)
 {
@@ -140,7 +131,8 @@ int side_newest_clean(struct store *s, const struct run_filter *f, const char *i
 		const struct pool *ha, *hb;
 
 		if (w->v.regression != VERDICT_REG_SPOILED || !face ||
-		    !(ha = history_of(&hist[0], face)) || !(hb = history_of(&hist[1], face)))
+		    !(ha = pools_find_cell(hist[0].pools, hist[0].n_pools, NULL, face)) ||
+		    !(hb = pools_find_cell(hist[1].pools, hist[1].n_pools, NULL, face)))
 			continue;
 		if (pool_newest_clean(ha, hb, 1, face, strcmp(w->metric, "pp") ? RUN_TG : RUN_PP,
 				      &ep, &w->newest_clean) < 0)
@@ -170,7 +162,7 @@ int side_gate_newest_clean(struct store *s, const struct run_filter *f, const ch
 
 		if (w->g.v.regression != VERDICT_REG_SPOILED ||
 		    (w->metric != GATE_PP && w->metric != GATE_TG) ||
-		    !(ha = history_of(hist, w->cand->side)))
+		    !(ha = pools_find_cell(hist->pools, hist->n_pools, NULL, w->cand->side)))
 			continue;
 		estimate_params_init(&ep);
 		ep.band_pct = threshold[w->metric];

@@ -1012,6 +1012,9 @@ static void test_cellset_newest_clean(void **state)
 	clean_set(&set, 0.9);
 	cellset_pools(&set, POOL_ALL, &p, &np);
 	assert_int_equal(np, 2);
+	assert_ptr_equal(pools_find_cell(p, np, "vs", pool_face(&p[0])), &p[1]);
+	assert_ptr_equal(pools_find_cell(p, np, NULL, pool_face(&p[1])), &p[0]);
+	assert_null(pools_find_cell(p, np, "nope", pool_face(&p[0])));
 	estimate_params_init(&ep);
 	assert_int_equal(pool_newest_clean(&p[0], &p[1], 1, pool_face(&p[0]), RUN_TG, &ep, &c), 0);
 	assert_true(c.found);
