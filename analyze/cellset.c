@@ -128,6 +128,30 @@ char *machine_text(const char *host, const char *gpu, const char *driver, const 
 	return s;
 }
 
+int run_clean(const struct run *r)
+{
+	return run_str_eq(r->status, "complete") && !r->env_flags;
+}
+
+int run_same_design(const struct run *a, const struct run *b)
+{
+	return a->reps == b->reps;
+}
+
+void pool_keep_clean(struct pool *p)
+{
+	const struct run *newest = NULL;
+	size_t k, n = 0;
+
+	for (k = p->n; k-- > 0 && !newest;)
+		if (run_clean(p->runs[k]))
+			newest = p->runs[k];
+	for (k = 0; k < p->n; k++)
+		if (newest && run_clean(p->runs[k]) && run_same_machine(p->runs[k], newest))
+			p->runs[n++] = p->runs[k];
+	p->n = n;
+}
+
 void cellset_canon(struct cellset *set, const char *ignore, char **ignored)
 {
 	for (size_t i = 0; i < set->n; i++) {
@@ -176,14 +200,15 @@ static int taken(enum pool_rule rule, const struct run *last, const struct run *
 }
 
 /* Whether run r of the series whose newest is last is an earlier batch's of the
- * same measurement on the same machine: history for the pool p (pool_history_runs()). */
+ * same measurement and design on the same machine, clean (run_clean()): history
+ * for the pool p (pool_history_runs()). */
 static int history_run(const struct pool *p, const struct run *last, const struct run *r)
 {
 	struct parity_diff d;
 
 	if (!(r->batch && *r->batch) || run_str_eq(r->batch, last->batch) ||
 	    !run_same_series(r, last) || !run_same_machine(r, last) ||
-	    parity_mismatch(last, r, &d))
+	    !run_clean(r) || !run_same_design(r, last) || parity_mismatch(last, r, &d))
 		return 0;
 	for (size_t k = 0; k < p->n; k++)
 		if (p->runs[k] == r || !r->started_at || !p->runs[k]->started_at ||
@@ -656,6 +681,18 @@ unsigned pools_question(const struct pool *a, const struct pool *b)
 	return q == ~0u ? 0 : q;
 }
 
+const struct pool *pools_find_cell(const struct pool *h, size_t n, const char *engine,
+				   const struct run *face)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct run *f = pool_face(&h[i]);
+
+		if (f && (!engine || run_str_eq(f->engine, engine)) && run_same_cell(f, face))
+			return &h[i];
+	}
+	return NULL;
+}
+
 unsigned pool_env(const struct pool *p)
 {
 	unsigned env = 0;
@@ -747,5 +784,89 @@ int pool_estimate(const struct pool *a, const struct pool *b, enum run_metric m,
 		*units_b = ub;
 	else
 		free(ub);
+	return ret;
+}
+
+/* The runs of pool h of batch (h whole when batch is NULL), all clean; n 0 when
+ * one is not. runs heap, the caller frees. */
+static struct pool clean_batch(const struct pool *h, const char *batch)
+{
+	struct pool b = { tps_xcalloc(h->n + 1, sizeof(*b.runs)), 0, 0, NULL, 0 };
+
+	for (size_t k = 0; k < h->n; k++) {
+		if (batch && !run_str_eq(h->runs[k]->batch, batch))
+			continue;
+		if (!run_clean(h->runs[k])) {
+			b.n = 0;
+			break;
+		}
+		b.runs[b.n++] = h->runs[k];
+	}
+	return b;
+}
+
+int pool_newest_clean(const struct pool *ha, const struct pool *hb, int same_batch,
+		      const struct run *face, enum run_metric m,
+		      const struct estimate_params *p, struct clean_answer *out)
+{
+	const char **tried = tps_xcalloc(ha->n + 1, sizeof(*tried));
+	size_t n_tried = 0, k, j;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (;;) {
+		const struct run *newest = NULL;
+		struct pool a, b;
+		struct estimate e = { 0 };
+
+		/* The newest run of a batch not tried yet: its batch is next. */
+		for (k = 0; k < ha->n; k++) {
+			const struct run *r = ha->runs[k];
+
+			if (!(r->batch && *r->batch) || run_str_eq(r->batch, face->batch) ||
+			    !run_str_eq(r->host, face->host) || !r->started_at ||
+			    (newest && strcmp(r->started_at, newest->started_at) <= 0))
+				continue;
+			for (j = 0; j < n_tried && !run_str_eq(tried[j], r->batch); j++)
+				;
+			if (j == n_tried)
+				newest = r;
+		}
+		if (!newest)
+			break;
+		tried[n_tried++] = newest->batch;
+		a = clean_batch(ha, newest->batch);
+		b = clean_batch(hb, same_batch ? newest->batch : NULL);
+		if (a.n && b.n) {
+			struct parity_diff d;
+
+			/* The batch's own runs, comparable with its newest. */
+			for (k = j = 0; k < a.n; k++)
+				if (!parity_mismatch(newest, a.runs[k], &d))
+					a.runs[j++] = a.runs[k];
+			a.n = j;
+			/* Oldest first, newest (the face) last. */
+			for (k = 0; k < a.n; k++)
+				if (a.runs[k] == newest && k + 1 < a.n) {
+					a.runs[k] = a.runs[a.n - 1];
+					a.runs[a.n - 1] = newest;
+				}
+			if ((ret = pool_estimate(&a, &b, m, p, &e, NULL, NULL)) == 0 &&
+			    e.v.regression != VERDICT_REG_SPOILED) {
+				out->found = 1;
+				out->v = e.v;
+				out->ours_center = e.ours_center;
+				out->vs_center = e.vs_center;
+				out->batch = newest->batch;
+				out->started_at = newest->started_at;
+			}
+			estimate_release(&e);
+		}
+		free(a.runs);
+		free(b.runs);
+		if (out->found || ret < 0)
+			break;
+	}
+	free(tried);
 	return ret;
 }

@@ -90,6 +90,9 @@ struct run {
 	char *tag, *batch, *started_at, *ended_at, *status;
 	char *spec_type, *endpoint, *prompt_set, *config; /* the cell's config */
 	int64_t n_max, ctx, n_predict, warmup;
+	int64_t reps;              /* the most repetitions of a prompt among its
+				      samples: with the prompt set, its design
+				      (prompts x reps); RUN_NULL none */
 	int64_t round;             /* the collector's round (1-based), RUN_NULL unknown */
 	int64_t looks_to;          /* its batch looked after every round up to this one
 				      (--until-decided's --max-rounds); 0 a fixed design */
@@ -157,6 +160,14 @@ char *run_machine_text(const struct run *r);
  * run it lists without loading a struct run. */
 char *machine_text(const char *host, const char *gpu, const char *driver, const char *cuda,
 		   const char *cpu);
+/* A run that may inform what comes after it (history, plan, calibrate, a
+ * trend's change points, the newest clean answer): complete, and without an
+ * environment finding (env_flags as cellset_canon() derives them). A spoiled
+ * run stays in the store and is shown; it only never informs. */
+int run_clean(const struct run *r);
+/* Two runs of one design: the same reps of every prompt (both known; the prompt
+ * set is parity_mismatch()'s). */
+int run_same_design(const struct run *a, const struct run *b);
 
 /* Rewrites every run's config in canonical form (config_canon(): one spelling
  * per value, the keys of the comma list ignore left out; NULL ignores none),
@@ -240,6 +251,9 @@ int pools_same_machine(const struct pool *a, const struct pool *b, const struct 
  * without history (POOL_ALL: 'tpsdb trend', gate --trend, the report's trend
  * figures). */
 void pools_split_machines(struct pool **p, size_t *n);
+/* Keeps in p only the runs that may inform a plan (run_clean()) on the machine of
+ * its newest such run, in their order. Its history is left alone. */
+void pool_keep_clean(struct pool *p);
 
 /* 1 when a run of one of the n pools of p has uuid (a run the decisions take:
  * 'tpsdb runs --pooled'), else 0. */
@@ -318,6 +332,33 @@ unsigned pools_question(const struct pool *a, const struct pool *b);
 int pool_estimate(const struct pool *a, const struct pool *b, enum run_metric m,
 		  const struct estimate_params *p, struct estimate *e,
 		  struct estimate_unit **units_a, struct estimate_unit **units_b);
+
+/* The newest clean answer of a cell (pool_newest_clean()): what the newest
+ * clean batch said, shown beside a selected batch that is spoiled. */
+struct clean_answer {
+	int found;                /* 0: no clean batch holds the cell */
+	struct verdict v;         /* its estimate's verdict, as a fixed batch alone */
+	double ours_center, vs_center; /* the estimate's centres */
+	const char *batch;        /* its batch id, borrowed from the history */
+	const char *started_at;   /* the start of its newest run of ours, borrowed */
+};
+
+/* The newest clean answer of metric m of the cell whose selected runs' face is
+ * face: of the batches of ha (every run of ours' series of the cell, any order)
+ * other than face's, on face's host, newest first (by their newest run), the
+ * first whose runs of ours and of the other side are all clean (run_clean())
+ * and whose estimate (pool_estimate() with p, that batch alone, no history) is
+ * not spoiled. The other side is hb's runs of that batch when same_batch (hb:
+ * every run of vs' series of the cell), else hb whole (a gate's baseline).
+ * Fills *out (found 0 when none). 0, or -1 for bad parameters. */
+int pool_newest_clean(const struct pool *ha, const struct pool *hb, int same_batch,
+		      const struct run *face, enum run_metric m,
+		      const struct estimate_params *p, struct clean_answer *out);
+
+/* The first of the n pools of h whose newest run measured face's cell
+ * (run_same_cell()) on engine (NULL: any engine), NULL none: a series' history. */
+const struct pool *pools_find_cell(const struct pool *h, size_t n, const char *engine,
+				   const struct run *face);
 
 /* The OR of the RUN_ENV_* findings of every run of the pool. */
 unsigned pool_env(const struct pool *p);

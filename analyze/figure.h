@@ -24,6 +24,10 @@ struct plot_trend_series {
 	const size_t *cp;   /* index into x of the first run after each change */
 	const double *cp_pct; /* its change in percent */
 	const char *key;    /* what picks its colour (the engine); NULL: label */
+	const unsigned char *spoiled; /* n flags, 1: a run that is not clean
+					 (run_clean(): an environment finding or
+					 incomplete), drawn hollow and never a
+					 change point; NULL: none */
 };
 
 struct plot_trend {

@@ -267,6 +267,7 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	}
 	r->rows = tps_xrealloc(r->rows, (r->n_rows + 1) * sizeof(*r->rows));
 	row = &r->rows[r->n_rows++];
+	memset(row, 0, sizeof(*row));
 	row->cand = c;
 	row->base = b;
 	row->metric = m;

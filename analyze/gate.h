@@ -131,6 +131,10 @@ struct gate_row {
 						stopped on that metric alone); 0 both */
 	int across;                          /* 1: the sides were measured on different
 						machines (--across-machines): unpaired */
+	struct clean_answer newest_clean;    /* when g is spoiled: the candidate's
+						newest clean batch against the same
+						baseline (pool_newest_clean(), filled
+						by the command); found 0 otherwise */
 };
 
 /* Output identity of one shared cell (every cell with GATE_FAIL_OUTPUT). */

@@ -60,13 +60,27 @@ void noise_calibrate(const struct pool *h, size_t n_h, struct noise_pair **out, 
 	int m;
 
 	for (i = 0; i < n_h; i++) {
+		const struct run *a = NULL, *b = NULL;
 		struct noise_pair *p;
+		size_t j;
 
-		if (h[i].n < 2)
+		/* The two latest clean runs (run_clean()) of one host: a spoiled or
+		 * incomplete run measures the night, not the engine. */
+		for (j = h[i].n; j-- > 0 && !a;) {
+			const struct run *r = h[i].runs[j];
+
+			if (!run_clean(r))
+				continue;
+			if (!b)
+				b = r;
+			else if (run_str_eq(r->host, b->host))
+				a = r;
+		}
+		if (!a)
 			continue;
 		p = &v[k++];
-		p->a = h[i].runs[h[i].n - 2];
-		p->b = h[i].runs[h[i].n - 1];
+		p->a = a;
+		p->b = b;
 		for (m = 0; m < PARITY_N_METRICS; m++)
 			p->pct[m] = NAN;
 		if (parity_mismatch(p->a, p->b, &p->diff))

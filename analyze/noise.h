@@ -30,8 +30,9 @@ struct noise_pair {
 };
 
 /* The floors of the series h[0..n_h) (histories: every run of one engine and cell,
- * oldest first): for each series run at least twice, its two latest runs, the
- * older as a, one noise_pair per such series in order. *out is a heap array of
+ * oldest first): for each series with two clean runs (run_clean(): complete, no
+ * environment finding) on one host, its two latest such runs (the newest clean
+ * run's host), the older as a, one noise_pair per such series in order. *out is a heap array of
  * *n the caller frees. Counts the floors found (pct not NaN) into *n_floors. A
  * pair whose samples are identical gives no floor (a 0.00% floor would only say
  * the same bytes were imported twice). Never fails. */

@@ -143,6 +143,10 @@ struct parity_row {
 	/* Output identity of the cell's two newest runs (parity_outputs()): pairs
 	 * compared and pairs whose output hashes match; -1 when not at temperature 0. */
 	int64_t outputs_compared, outputs_identical;
+	/* When v is spoiled: the newest clean batch's answer of the cell
+	 * (pool_newest_clean(), filled by the command from the sides' histories);
+	 * found 0 otherwise or when there is none. */
+	struct clean_answer newest_clean;
 };
 
 

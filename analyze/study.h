@@ -76,6 +76,10 @@ struct tables_verdict {
 	int has;              /* 0: no pairs were judged (or this is the reference,
 				 or ours without one) */
 	struct verdict v;
+	struct clean_answer clean; /* v spoiled: the newest clean batch's answer of
+				      the same comparison, from the input's
+				      histories (pool_newest_clean()); found 0
+				      otherwise or when none */
 };
 
 /* One engine's base cell of one model: medians of the unflagged samples. */

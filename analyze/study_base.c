@@ -108,6 +108,7 @@ static void take_verdicts(struct study *t, size_t e, long other, int e_is_ours,
 			v = !strcmp(pw->metric, "pp") ? &c->vpp : &c->vtg;
 			v->has = pw->v.kind != VERDICT_UNKNOWN;
 			v->v = pw->v;
+			v->clean = pw->newest_clean;
 			c->forced |= pw->forced || pw->across;
 			/* The value beside a verdict is the estimate's own centre, as
 			 * compare prints it; the other engine's cell (the reference, or
@@ -171,6 +172,32 @@ static struct pool *pools_of(const struct pool *p, size_t n, const char *engine,
 	return v;
 }
 
+/* Every spoiled row of pr gets the newest clean batch's answer of its cell from
+ * the input's histories (none loaded: none). -1 for bad parameters. */
+static int newest_clean(const struct study_input *in, const struct parity_opts *po,
+			struct parity_result *pr)
+{
+	struct estimate_params ep;
+
+	estimate_params_init(&ep);
+	ep.band_pct = po->band_pct;
+	for (size_t i = 0; i < pr->n_rows; i++) {
+		struct parity_row *w = &pr->rows[i];
+		const struct run *face = pool_face(w->pool_ours);
+		const struct pool *ha, *hb;
+
+		if (w->v.regression != VERDICT_REG_SPOILED || !face ||
+		    study_same(po->ours, po->vs) ||
+		    !(ha = pools_find_cell(in->hist, in->n_hist, po->ours, face)) ||
+		    !(hb = pools_find_cell(in->hist, in->n_hist, po->vs, face)))
+			continue;
+		if (pool_newest_clean(ha, hb, 1, face, strcmp(w->metric, "pp") ? RUN_TG : RUN_PP,
+				      &ep, &w->newest_clean) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 /* One comparison, ours_label's pools against vs_label's, per model asked for, into
  * the cells of column e (take_verdicts()). 0 ok, -1 with t->err set. */
 static int judge(const struct study_opts *o, struct study *t, const struct study_input *in,
@@ -197,7 +224,7 @@ static int judge(const struct study_opts *o, struct study *t, const struct study
 		po.force = 1;
 		/* Nor at a cell measured on two machines: "not comparable", naming them. */
 		po.across_machines = 1;
-		if (parity_decide(&pi, &po, &pr) < 0) {
+		if (parity_decide(&pi, &po, &pr) < 0 || newest_clean(in, &po, &pr) < 0) {
 			study_fail(&t->err, STUDY_PARITY, NULL, NULL);
 			t->err.stop.stop = pr.stop;
 			t->err.stop.stop_cell = pr.stop_cell;

@@ -337,6 +337,7 @@ int study_trend(const struct study_trend_opts *o, const struct study_input *in,
 		struct trend t;
 		size_t *idx;
 		double *x, *pct;
+		unsigned char *sp = NULL;
 		if (trend_order_by(se) == TREND_BY_FIRST_SEEN)
 			out->first_seen = 1;
 		p->label = series_label(a, f->engine, f->endpoint);
@@ -349,6 +350,13 @@ int study_trend(const struct study_trend_opts *o, const struct study_input *in,
 				x[k] = k ? x[k - 1] + 1 : 0;
 		}
 		p->x = x;
+		for (k = 0; k < se->n; k++) {
+			if (run_clean(se->runs[k]))
+				continue;
+			if (!p->spoiled)
+				p->spoiled = sp = arena_calloc(a, se->n, 1);
+			sp[k] = 1;
+		}
 		if (trend_detect(se, (enum run_metric)o->metric, NULL, &t) < 0) {
 			study_fail(err, STUDY_CHANGEPOINTS, NULL, NULL);
 			goto out;

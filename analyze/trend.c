@@ -4,6 +4,7 @@
 #include "analyze/trend.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,13 +182,19 @@ double *trend_medians(const struct pool *h, enum run_metric m)
 int trend_detect(const struct pool *h, enum run_metric m, const struct changepoint_params *p,
 		 struct trend *out)
 {
-	double *y = trend_medians(h, m);
+	double *y = trend_medians(h, m), *clean;
 	struct changepoint *cps = NULL;
-	size_t ncp = 0;
-	int ret = -1;
+	size_t ncp = 0, i;
+	int ret = -1, rc;
 
 	memset(out, 0, sizeof(*out));
-	if (changepoint_detect(y, h->n, p, &cps, &ncp) < 0)
+	/* A spoiled run is drawn but never searched: it cannot start a segment. */
+	clean = tps_xmalloc((h->n ? h->n : 1) * sizeof(*clean));
+	for (i = 0; i < h->n; i++)
+		clean[i] = run_clean(h->runs[i]) ? y[i] : NAN;
+	rc = changepoint_detect(clean, h->n, p, &cps, &ncp);
+	free(clean);
+	if (rc < 0)
 		goto out;
 	out->medians = y;
 	out->n_runs = h->n;

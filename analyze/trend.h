@@ -21,7 +21,9 @@ struct trend {
 /* Reduces each run of the history h (a pool of every run of one series, in its
  * order) to the median of its usable values of metric m and finds the change
  * points of those medians with p (NULL: the defaults). A run with no value gets
- * a NaN median, which the search skips. On success fills *out, which the caller
+ * a NaN median, which the search skips; so does a run that is not clean
+ * (run_clean(): spoiled or incomplete): its median is kept in medians, to be
+ * drawn, but it never starts or shapes a segment. On success fills *out, which the caller
  * releases with trend_release(), and returns 0; -1 (*out empty) when a parameter
  * is out of range. */
 int trend_detect(const struct pool *h, enum run_metric m, const struct changepoint_params *p,

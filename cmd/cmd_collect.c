@@ -361,18 +361,19 @@ static void until_state_release(struct until_state *h)
 
 /* --until-decided without --reps: the reps of every prompt that 'tpsdb plan'
  * finds cheapest for the question's metric (analyze/plan.h) from this host's
- * stored runs of each model, ours against every other engine, at the batch's
- * n_predict and max rounds; the most any such cell needs, or the default when
- * none has a design. Prints the choice (reports/until_write.h). -1 on a store
- * error. */
-static int design_reps(struct store *s, const struct plan *p, size_t n_prompts,
+ * clean stored runs of each model, ours against every other engine, at the
+ * batch's n_predict and max rounds: per model, the most any of its cells needs,
+ * or the default when none of its cells has a design. Prints the choice
+ * (reports/until_write.h). -1 on a store error. */
+static int design_reps(struct store *s, struct plan *p, size_t n_prompts,
 		       struct collect_setup *o)
 {
 	struct plan_opts po;
 	struct run_filter f;
 	const char *host = o->host, *side[2];
 	char *own = NULL;
-	size_t mi, e, i, reps = 0, rounds = 0, n = 0, r, rr;
+	size_t mi, e, i, r, rr;
+	struct until_design *d = tps_xcalloc(p->n_models + 1, sizeof(*d));
 	int m = !o->metric || !strcmp(o->metric, "both") ? PLAN_N_METRICS :
 		!strcmp(o->metric, "pp") ? PLAN_PP : PLAN_TG, ret = 0;
 
@@ -387,6 +388,7 @@ static int design_reps(struct store *s, const struct plan *p, size_t n_prompts,
 	f.host.n = 1;
 	side[0] = p->engines[setup_ours_index(p)].label;
 	for (mi = 0; mi < p->n_models && !ret; mi++) {
+		d[mi].model = p->models[mi].label;
 		f.model.v = (const char **)&p->models[mi].label;
 		f.model.n = 1;
 		for (e = 0; e < p->n_engines && !ret; e++) {
@@ -403,10 +405,10 @@ static int design_reps(struct store *s, const struct plan *p, size_t n_prompts,
 				if (in.cells[i].n_predict != o->c.n_predict ||
 				    !(r = plan_default_reps(&res, i, m, &rr)))
 					continue;
-				n++;
-				if (r > reps || (r == reps && rr > rounds)) {
-					reps = r;
-					rounds = rr;
+				d[mi].n_cells++;
+				if (r > d[mi].reps || (r == d[mi].reps && rr > d[mi].rounds)) {
+					d[mi].reps = r;
+					d[mi].rounds = rr;
 				}
 			}
 			plan_result_release(&res);
@@ -414,11 +416,14 @@ static int design_reps(struct store *s, const struct plan *p, size_t n_prompts,
 			side_release(&sd[0]);
 			side_release(&sd[1]);
 		}
+		/* Each model its own design: a big model's scatter is not a small one's. */
+		p->models[mi].reps = (int64_t)d[mi].reps;
+		if (!d[mi].reps)
+			d[mi].reps = (size_t)o->c.reps;
 	}
-	if (!ret && reps)
-		o->c.reps = (int64_t)reps;
 	if (!ret)
-		until_write_design(stdout, (size_t)o->c.reps, n, rounds, host);
+		until_write_design(stdout, d, p->n_models, host);
+	free(d);
 	free(own);
 	return ret;
 }

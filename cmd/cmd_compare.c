@@ -54,7 +54,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	struct cmd_opts co = { .cmd = &cmd_compare_entry, .fo = &fo, .fmt = &fmt };
 	struct filter_list ours_tag = { 0 }, vs_tag = { 0 };
 	struct parity_result res = { 0 };
-	struct side side[2];
+	struct side side[2], hist[2];
 	struct parity_opts o;
 	struct run_filter f[2];
 	struct store *s;
@@ -63,6 +63,7 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 
 	parity_opts_init(&o);
 	memset(side, 0, sizeof(side));
+	memset(hist, 0, sizeof(hist));
 	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
 		switch (c) {
 		case OPT_OURS: o.ours = optarg; break;
@@ -148,6 +149,8 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 			compare_write_refused_json(&res);
 		goto out;
 	}
+	if (side_newest_clean(s, f, ignore, &o, hist, &res) < 0)
+		goto out;
 	if (ignore)
 		compare_write_ignored(ignore, o.ours, side[0].ignored, o.vs, side[1].ignored);
 	compare_write_notes(&res);
@@ -166,6 +169,8 @@ out:
 	parity_result_release(&res);
 	side_release(&side[0]);
 	side_release(&side[1]);
+	side_release(&hist[0]);
+	side_release(&hist[1]);
 	filter_list_release(&ours_tag);
 	filter_list_release(&vs_tag);
 	filter_opts_release(&fo);

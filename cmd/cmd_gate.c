@@ -155,7 +155,8 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
  * history (--trend: every run of the engine) and its series (--sweep, from its
  * own pools, as 'tpsdb sweep' assembles them). */
 struct gate_sides {
-	struct side cand, base, hist;
+	struct side cand, base, hist, clean; /* clean: the newest clean batch's history */
+	struct run_filter fc;               /* the candidate's filter */
 	struct series_set sweep;
 };
 
@@ -183,6 +184,7 @@ static int load(struct tps_ctx *ctx, struct gate_cli *o, struct gate_sides *g,
 	fc = o->fo.f;
 	fc.engine.v = &o->rep.engine;
 	fc.engine.n = 1;
+	g->fc = fc;
 	/* A frozen set is chosen whole: the candidate's filters do not thin it. */
 	fb.baseline = o->rep.baseline;
 	fb.model = o->fo.f.model;
@@ -246,6 +248,9 @@ int cmd_gate(int argc, char **argv, struct tps_ctx *ctx)
 			gate_write_refused_json(stdout, &o.rep, &res);
 		goto out;
 	}
+	if (side_gate_newest_clean(tps_ctx_store(ctx), &g.fc, o.ignore_config, o.p.threshold,
+				   &g.clean, &res) < 0)
+		goto out;
 	if (gate_write_out(&o.rep, &res, o.fmt, o.junit) < 0)
 		goto out;
 	ret = res.n_fail ? TPS_EXIT_FAIL : TPS_EXIT_OK;
@@ -255,6 +260,7 @@ out:
 	side_release(&g.cand);
 	side_release(&g.base);
 	side_release(&g.hist);
+	side_release(&g.clean);
 	filter_opts_release(&o.fo);
 	return ret;
 }

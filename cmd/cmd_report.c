@@ -93,9 +93,10 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 		if (store_label_check(s, STORE_LABEL_MODEL, models[i], "--model") != 1)
 			goto out;
 	o.figures = out != NULL;
-	/* The figures are drawn into the folder only: no history without one. */
+	/* The figures are drawn into the folder only; the histories also give a
+	 * spoiled cell its newest clean answer. */
 	if (study_load(s, &fo.f, NULL, STUDY_LOAD_POOLS | STUDY_LOAD_QUALITY |
-		       (out ? STUDY_LOAD_HISTORY : 0), &in) < 0)
+		       STUDY_LOAD_HISTORY, &in) < 0)
 		goto out;
 	if (study_build(&o, &in.in, &st) < 0) {
 		tables_error(&st.err);

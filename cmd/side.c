@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyze/envrule.h"
+#include "analyze/gate.h"
 #include "analyze/plan.h"
 #include "analyze/trend.h"
 #include "collect/loaderr.h"
@@ -103,6 +104,93 @@ int side_parity(struct store *s, const struct run_filter *f, const char *ignore,
 	return parity_decide(&in, o, res) < 0 ? 1 : 0;
 }
 
+/* f without what chooses runs by name: a history of the cells it narrows to. */
+static struct run_filter history_filter(const struct run_filter *f)
+{
+	struct run_filter h = *f;
+
+	memset(&h.tag, 0, sizeof(h.tag));
+	memset(&h.batch, 0, sizeof(h.batch));
+	h.baseline = NULL;
+	h.uuid = NULL;
+	h.limit = 0;
+	return h;
+}
+
+int side_newest_clean(struct store *s, const struct run_filter *f, const char *ignore,
+		      const struct parity_opts *o, struct side hist[2],
+		      struct parity_result *res)
+{
+	struct estimate_params ep;
+	size_t i;
+	int k, any = 0;
+
+	memset(hist, 0, 2 * sizeof(*hist));
+	for (i = 0; i < res->n_rows; i++)
+		any = any || res->rows[i].v.regression == VERDICT_REG_SPOILED;
+	/* One engine under two tags: its history cannot tell the sides apart. */
+	if (!any || !strcmp(o->ours, o->vs))
+		return 0;
+	for (k = 0; k < 2; k++) {
+		struct run_filter fk = history_filter(&f[k]);
+
+		fk.engine.v = k ? &o->vs : &o->ours;
+		fk.engine.n = 1;
+		fk.bench_rates = 0;
+		if (side_load_history(s, &fk, ignore, RUN_LOAD_VALUES, &hist[k]) < 0)
+			return -1;
+	}
+	estimate_params_init(&ep);
+	ep.band_pct = o->band_pct;
+	for (i = 0; i < res->n_rows; i++) {
+		struct parity_row *w = &res->rows[i];
+		const struct run *face = pool_face(w->pool_ours);
+		const struct pool *ha, *hb;
+
+		if (w->v.regression != VERDICT_REG_SPOILED || !face ||
+		    !(ha = pools_find_cell(hist[0].pools, hist[0].n_pools, NULL, face)) ||
+		    !(hb = pools_find_cell(hist[1].pools, hist[1].n_pools, NULL, face)))
+			continue;
+		if (pool_newest_clean(ha, hb, 1, face, strcmp(w->metric, "pp") ? RUN_TG : RUN_PP,
+				      &ep, &w->newest_clean) < 0)
+			return tps_error("cannot estimate the newest clean batch");
+	}
+	return 0;
+}
+
+int side_gate_newest_clean(struct store *s, const struct run_filter *f, const char *ignore,
+			   const double *threshold, struct side *hist, struct gate_result *res)
+{
+	struct run_filter fh = history_filter(f);
+	size_t i;
+	int any = 0;
+
+	memset(hist, 0, sizeof(*hist));
+	for (i = 0; i < res->n_rows; i++)
+		any = any || res->rows[i].g.v.regression == VERDICT_REG_SPOILED;
+	if (!any)
+		return 0;
+	if (side_load_history(s, &fh, ignore, RUN_LOAD_VALUES, hist) < 0)
+		return -1;
+	for (i = 0; i < res->n_rows; i++) {
+		struct gate_row *w = &res->rows[i];
+		const struct pool *ha;
+		struct estimate_params ep;
+
+		if (w->g.v.regression != VERDICT_REG_SPOILED ||
+		    (w->metric != GATE_PP && w->metric != GATE_TG) ||
+		    !(ha = pools_find_cell(hist->pools, hist->n_pools, NULL, w->cand->side)))
+			continue;
+		estimate_params_init(&ep);
+		ep.band_pct = threshold[w->metric];
+		if (pool_newest_clean(ha, w->base->pool, 0, w->cand->side,
+				      w->metric == GATE_PP ? RUN_PP : RUN_TG, &ep,
+				      &w->newest_clean) < 0)
+			return tps_error("cannot estimate the newest clean batch");
+	}
+	return 0;
+}
+
 int side_plan(struct store *s, const struct run_filter *f, const char *const side[2],
 	      const struct plan_opts *o, struct side sd[2], struct plan_input *in,
 	      struct plan_result *res)
@@ -119,6 +207,10 @@ int side_plan(struct store *s, const struct run_filter *f, const char *const sid
 		fk.engine.n = 1;
 		if (side_load_history(s, &fk, NULL, RUN_LOAD_VALUES | RUN_LOAD_WALL, &sd[k]) < 0)
 			return -1;
+		/* Only clean runs of one host inform a design: a contended night's
+		 * scatter is the night's, not the engines'. */
+		for (size_t i = 0; i < sd[k].n_pools; i++)
+			pool_keep_clean(&sd[k].pools[i]);
 	}
 	plan_cells(side[0], sd[0].pools, sd[0].n_pools, side[1], sd[1].pools, sd[1].n_pools,
 		   in);

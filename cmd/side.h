@@ -17,6 +17,7 @@ struct run_filter;
 struct plan_opts;
 struct plan_input;
 struct plan_result;
+struct gate_result;
 
 struct side {
 	struct cellset set;
@@ -55,9 +56,28 @@ void side_release(struct side *sd);
 int side_parity(struct store *s, const struct run_filter *f, const char *ignore,
 		const struct parity_opts *o, struct side sd[2], struct parity_result *res);
 
+/* The newest clean answer of every row of res whose verdict is spoiled
+ * (parity_row.newest_clean, pool_newest_clean()): the histories of both sides
+ * (f[0] with ours, f[1] with vs, without the filters that choose runs by name:
+ * tag, batch, baseline, uuid, limit) loaded into hist[] only when a row is
+ * spoiled. Release hist[] also after an error. 0, or -1 after an error line. */
+int side_newest_clean(struct store *s, const struct run_filter *f, const char *ignore,
+		      const struct parity_opts *o, struct side hist[2],
+		      struct parity_result *res);
+
+/* The same for a gate: every pp or tg row of res whose verdict is spoiled gets
+ * the candidate's newest clean batch against the same baseline pool, at the
+ * metric's threshold (threshold[], enum gate_metric), from the candidate's
+ * history (f without the filters that choose runs by name) loaded into *hist
+ * only when a row is spoiled. Release *hist also after an error. 0, or -1 after
+ * an error line. */
+int side_gate_newest_clean(struct store *s, const struct run_filter *f, const char *ignore,
+			   const double *threshold, struct side *hist, struct gate_result *res);
+
 /* The plan 'tpsdb plan' makes and collect --until-decided takes its reps from:
- * every run f selects (a history, side_load_history(); f's engine list is
- * replaced) of side[0] and, when side[1] is not NULL, of side[1], their cells
+ * every clean run f selects (a history, side_load_history(), pool_keep_clean():
+ * complete, no environment finding, on the host of the series' newest such run;
+ * f's engine list is replaced) of side[0] and, when side[1] is not NULL, of side[1], their cells
  * matched (plan_cells()) into *in and planned with o into *res. Release sd[],
  * in and res also after an error. 0 ok (res->n_cells 0 when no cell has both
  * sides), 1 when o is out of range, -1 after an error line. */

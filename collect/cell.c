@@ -337,8 +337,9 @@ static int commit_sample(struct store *s, int64_t run_id, const struct sample_re
 	return 0;
 }
 
-/* The warm-ups and then every prompt reps times, rep by rep. -1 on a store error. */
-static int send_prompts(const struct cell_env *env, int64_t run_id,
+/* The warm-ups and then every prompt reps times, rep by rep (the model's own
+ * reps when collect planned them, else --reps). -1 on a store error. */
+static int send_prompts(const struct cell_env *env, size_t k, int64_t run_id,
 			const struct run_rec *run, struct http *h, struct server *srv,
 			struct tally *t)
 {
@@ -347,7 +348,9 @@ static int send_prompts(const struct cell_env *env, int64_t run_id,
 	struct request_opts ro = { o->chat, o->n_predict, o->seed, o->ban_byte_tokens };
 	const char *path = request_path(&ro);
 	long timeout_ms = (long)(o->request_timeout_s * 1000);
-	size_t total = (size_t)o->reps * ps->n, done = 0, i;
+	int64_t reps = env->plan->models[env->plan->cells[k].model].reps > 0 ?
+		       env->plan->models[env->plan->cells[k].model].reps : o->reps;
+	size_t total = (size_t)reps * ps->n, done = 0, i;
 	char **bodies = tps_xcalloc(ps->n, sizeof(*bodies));
 	struct http_reply r;
 	int64_t w, rep;
@@ -360,7 +363,7 @@ static int send_prompts(const struct cell_env *env, int64_t run_id,
 		exchange(t, h, srv, path, bodies[(size_t)w % ps->n], timeout_ms, NULL, &r);
 		http_reply_release(&r);
 	}
-	for (rep = 1; rep <= o->reps; rep++) {
+	for (rep = 1; rep <= reps; rep++) {
 		for (i = 0; i < ps->n; i++) {
 			struct sample_rec smp;
 
@@ -512,7 +515,7 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 	if (*res->log_path)
 		csv = tps_xasprintf("%s.gpu.csv", res->log_path);
 	runenv_begin(renv, srv ? server_pid(srv) : -1, csv);
-	if (send_prompts(env, run_id, &run, h, srv, &t) < 0) {
+	if (send_prompts(env, k, run_id, &run, h, srv, &t) < 0) {
 		/* The store failed: leave the run honest if we still can. */
 		store_run_finish(env->store, run_id, "failed", NULL, NULL);
 		goto out;

@@ -37,6 +37,8 @@ struct model_spec {
 	size_t n_n_max;
 	char *file, *sha256, *quant; /* filled in by the session; NULL unknown */
 	int64_t bytes;               /* TPS_NULL unknown */
+	int64_t reps;                /* the reps of every prompt collect planned for
+					this model (--until-decided); 0: --reps */
 };
 
 struct cell {

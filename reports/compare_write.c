@@ -16,6 +16,7 @@
 #include "reports/json.h"
 #include "reports/md.h"
 #include "reports/table.h"
+#include "reports/until_write.h"
 #include "reports/parity.h"
 #include "schema/record.h"
 #include "tpsdb.h"
@@ -192,6 +193,7 @@ int compare_write_json(const struct parity_result *r)
 		}
 		cJSON_AddNumberToObject(o, "degenerate_samples", (double)w->degenerate);
 		json_put_str(o, "question_metric", parity_question_name(w->question));
+		json_put_clean(o, &w->newest_clean);
 	}
 	if (r->speedups.n_rows)
 		json_put_speedups(root, &r->speedups);
@@ -440,6 +442,10 @@ static void write_open(FILE *f, const struct parity_result *r, unsigned vary)
 		parity_row_outliers_text(w, outl, sizeof(outl));
 		if (*outl)
 			fprintf(f, "%s %s: %s\n", e, w->metric, outl);
+		if (w->v.regression == VERDICT_REG_SPOILED) {
+			clean_answer_text(&w->newest_clean, ans, sizeof(ans));
+			fprintf(f, "%s %s: %s\n", e, w->metric, ans);
+		}
 		free(e);
 	}
 }
@@ -479,6 +485,19 @@ static void write_open_md(FILE *f, const struct parity_result *r, unsigned vary)
 		parity_row_name(&r->rows[i], name, sizeof(name));
 		e = escape_md(name);
 		fprintf(f, "- %s %s: %s\n", e, r->rows[i].metric, outl);
+		free(e);
+	}
+	for (i = 0; i < r->n_rows; i++) {
+		char ans[512], *e, *a;
+
+		if (r->rows[i].v.regression != VERDICT_REG_SPOILED)
+			continue;
+		parity_row_name(&r->rows[i], name, sizeof(name));
+		e = escape_md(name);
+		clean_answer_text(&r->rows[i].newest_clean, ans, sizeof(ans));
+		a = escape_md(ans);
+		fprintf(f, "- %s %s: %s\n", e, r->rows[i].metric, a);
+		free(a);
 		free(e);
 	}
 	if (r->n_notes) {

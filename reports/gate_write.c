@@ -14,6 +14,7 @@
 
 #include "reports/compare_write.h"
 #include "reports/json.h"
+#include "reports/until_write.h"
 #include "reports/md.h"
 #include "reports/table.h"
 #include "reports/parity.h"
@@ -213,6 +214,13 @@ static void row_message(const struct gate_report *h, const struct gate_row *w, c
 		 "regression %s at -%.2f%% against baseline '%s'", cell,
 		 gate_metric_name(w->metric), w->g.candidate_mean, w->g.baseline_mean,
 		 w->g.delta_pct, ci, reg ? reg : "unknown", w->g.threshold_pct, h->baseline);
+	if (w->g.v.regression == VERDICT_REG_SPOILED) {
+		char ans[400];
+		size_t at = strlen(buf);
+
+		clean_answer_text(&w->newest_clean, ans, sizeof(ans));
+		snprintf(buf + at, len - at, "; %s", ans);
+	}
 }
 
 static void viol_message(const struct gate_violation *v, char *buf, size_t len)
@@ -440,6 +448,32 @@ static void questions(FILE *f, const struct gate_result *r, enum table_format fm
 	}
 }
 
+/* One line a spoiled row: the candidate's newest clean answer against the same
+ * baseline (clean_answer_text()), a list item in markdown. */
+static void clean_answers(FILE *f, const struct gate_result *r, enum table_format fmt)
+{
+	char cell[CELL_LEN], ans[400];
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < r->n_rows; i++) {
+		const struct gate_row *w = &r->rows[i];
+		char *line, *m;
+
+		if (w->g.v.regression != VERDICT_REG_SPOILED)
+			continue;
+		cell_name(w->cand, cell, sizeof(cell));
+		clean_answer_text(&w->newest_clean, ans, sizeof(ans));
+		line = tps_xasprintf("%s %s: %s", cell, gate_metric_name(w->metric), ans);
+		m = fmt == TABLE_FMT_MD ? escape_md(line) : escape_text(line);
+		fprintf(f, "%s%s%s\n", fmt == TABLE_FMT_MD && first ? "\n" : "",
+			fmt == TABLE_FMT_MD ? "- " : "  ", m);
+		first = 0;
+		free(m);
+		free(line);
+	}
+}
+
 /* The markdown of the other checks: one table each. */
 static void checks_md(FILE *f, const struct gate_result *r)
 {
@@ -633,6 +667,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 		table_write(f, &tab, fmt);
 		open_md(f, r);
 		questions(f, r, fmt);
+		clean_answers(f, r, fmt);
 		checks_md(f, r);
 		if (r->n_notes) {
 			fprintf(f, "\nWarnings:\n\n");
@@ -671,6 +706,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 	tab.indent = "  ";
 	table_write(f, &tab, fmt);
 	questions(f, r, fmt);
+	clean_answers(f, r, fmt);
 	checks_text(f, r);
 	fprintf(f, "tok/s: geometric means of the instances' requests (accept: accepted/"
 		"drafted); regression: the whole interval (the header's level, compare's) below "
@@ -750,6 +786,7 @@ static void json_rows(cJSON *arr, const struct gate_result *r)
 			     w->outputs_compared);
 		json_put_i64(c, "outputs_identical", w->outputs_identical < 0 ? INT64_MIN :
 			     w->outputs_identical);
+		json_put_clean(c, &w->newest_clean);
 	}
 }
 

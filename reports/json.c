@@ -3,6 +3,7 @@
  * value and null, which is where they used to differ, and repair invalid UTF-8. */
 #include "reports/json.h"
 
+#include "analyze/cellset.h"
 #include "analyze/verdict.h"
 #include "escape.h"
 #include "analyze/sweep.h"
@@ -112,4 +113,25 @@ int json_write(FILE *f, cJSON *root)
 	fprintf(f, "%s\n", text);
 	cJSON_free(text);
 	return 0;
+}
+
+void json_put_clean(cJSON *o, const struct clean_answer *c)
+{
+	cJSON *x;
+
+	if (!c || !c->found) {
+		cJSON_AddNullToObject(o, "newest_clean");
+		return;
+	}
+	x = cJSON_AddObjectToObject(o, "newest_clean");
+	json_put_regression(x, c->v.regression);
+	cJSON_AddStringToObject(x, "verdict", verdict_kind_name(c->v.kind));
+	json_put_num(x, "delta_pct", c->v.delta_pct);
+	json_put_num(x, "ci_lo_pct", c->v.ci_lo_pct);
+	json_put_num(x, "ci_hi_pct", c->v.ci_hi_pct);
+	json_put_num(x, "ci_level", c->v.ci_level);
+	cJSON_AddBoolToObject(x, "decided", c->v.decided);
+	cJSON_AddNumberToObject(x, "rounds", (double)c->v.rounds);
+	json_put_str(x, "batch", c->batch);
+	json_put_str(x, "date", c->started_at);
 }

@@ -29,6 +29,13 @@ struct verdict;
  * "hist_df" (the earlier batches' degrees of freedom, 0 none). */
 void json_put_evidence(struct cJSON *o, const struct verdict *v);
 
+struct clean_answer;
+/* "newest_clean": null when c is NULL or found none, else an object of the
+ * newest clean batch's answer: "regression", "verdict", "delta_pct",
+ * "ci_lo_pct", "ci_hi_pct", "ci_level", "decided", "rounds", "batch" and
+ * "date" (its newest run's start, ISO 8601). */
+void json_put_clean(struct cJSON *o, const struct clean_answer *c);
+
 /* The one way reports/ turns a tree into text: every string value and key in root
  * that is not valid UTF-8 (a label of a store written before ingest checked it) is
  * first rewritten in place with U+FFFD for each bad byte (escape_utf8()), because

@@ -394,9 +394,11 @@ int plan_write_json(FILE *f, const struct plan_result *r, const char *const side
 
 void plan_write_none(const char *const side[2])
 {
+	/* A plan reads only clean runs (complete, no environment finding). */
 	if (side[1])
-		tps_error("no cell measured by both '%s' and '%s' among the runs selected",
-			  side[0], side[1]);
+		tps_error("no cell measured by both '%s' and '%s' in clean runs (complete, "
+			  "no environment finding) among the runs selected", side[0], side[1]);
 	else
-		tps_error("no run of '%s' among the runs selected", side[0]);
+		tps_error("no clean run (complete, no environment finding) of '%s' among the "
+			  "runs selected", side[0]);
 }

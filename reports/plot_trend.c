@@ -28,7 +28,7 @@ static double tick_step(double span)
 int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *out,
 		   enum plot_format fmt)
 {
-	char *q = NULL, **paths = NULL, **cps = NULL, *band = NULL;
+	char *q = NULL, **paths = NULL, **cps = NULL, **sps = NULL, *band = NULL;
 	double xmin = INFINITY, xmax = -INFINITY, step;
 	size_t i, k, npts = 0, *col = NULL;
 	const char **keys = NULL;
@@ -57,6 +57,7 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 	}
 	paths = tps_xcalloc(t->n_series, sizeof(*paths));
 	cps = tps_xcalloc(t->n_series, sizeof(*cps));
+	sps = tps_xcalloc(t->n_series, sizeof(*sps));
 	keys = tps_xcalloc(t->n_series + 1, sizeof(*keys));
 	col = tps_xcalloc(t->n_series + 1, sizeof(*col));
 	for (i = 0; i < t->n_series; i++)
@@ -84,6 +85,24 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 		f = NULL;
 		if (rc < 0)
 			goto out;
+		if (se->spoiled) {
+			/* The runs that are not clean, drawn again hollow over the line. */
+			snprintf(name, sizeof(name), "sp%zu", i + 1);
+			if (!(f = plot_data_open(j, name, &sps[i])))
+				goto out;
+			fprintf(f, "x\tspoiled\n");
+			for (k = 0; k < se->n; k++) {
+				if (!se->spoiled[k])
+					continue;
+				fprintf(f, "%.0f", se->x[k]);
+				plot_put_num(f, se->y[k]);
+				fputc('\n', f);
+			}
+			rc = plot_data_close(f, sps[i]);
+			f = NULL;
+			if (rc < 0)
+				goto out;
+		}
 		if (!se->n_cp)
 			continue;
 		snprintf(name, sizeof(name), "cp%zu", i + 1);
@@ -181,6 +200,15 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 		free(q);
 		q = NULL;
 		first = 0;
+		if (sps[i]) {
+			/* hollow: a white disc, then an open circle (point type 6) */
+			q = plot_quote_path(sps[i]);
+			fprintf(j->gp, ", \\\n     %s using 1:2 with points lc rgb 'white' pt 7 ps 0.6 "
+				"notitle, \\\n     %s using 1:2 with points lc rgb '%s' pt 6 ps 0.6 "
+				"notitle", q, q, plot_colour(col[i]));
+			free(q);
+			q = NULL;
+		}
 		if (cps[i]) {
 			q = plot_quote_path(cps[i]);
 			fprintf(j->gp, ", \\\n     %s using 1:2 with points lc rgb '%s' pt 6 ps 2.2 "
@@ -194,9 +222,11 @@ out:
 	for (i = 0; i < t->n_series; i++) {
 		free(paths[i]);
 		free(cps[i]);
+		free(sps[i]);
 	}
 	free(paths);
 	free(cps);
+	free(sps);
 	plot_text_release(&w);
 	return plot_figure_finish(j, ret, f, band, q, keys, col);
 }

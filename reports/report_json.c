@@ -59,6 +59,7 @@ static cJSON *verdict_json(const struct tables *t, const struct tables_verdict *
 			if (v->v.spoiled & b)
 				cJSON_AddItemToArray(env, cJSON_CreateString(record_env_flag_name(b)));
 		}
+		json_put_clean(o, &v->clean);
 	}
 	put_rounded(o, "delta_pct", v->v.delta_pct, 0.01);
 	put_rounded(o, "ci_lo_pct", v->v.ci_lo_pct, 0.01);

@@ -301,8 +301,27 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 	write_machines(o, t);
 	heading(o, 2, "Base throughput");
 	if (t->n_base) {
+		size_t k, e;
+		int m, any = 0;
+
 		tables_build_base(t, &tab);
 		table(o, &tab);
+		/* A spoiled verdict: the newest clean answer of the same comparison. */
+		for (k = 0; k < t->n_base; k++)
+			for (e = 0; e < t->n_engines; e++)
+				for (m = 0; m < 2; m++) {
+					char *l = tables_clean_text(t, k, e, m), *x;
+
+					if (!l)
+						continue;
+					x = o->md ? escape_md(l) : md_plain(l);
+					fprintf(o->f, "- %s\n", x);
+					any = 1;
+					free(x);
+					free(l);
+				}
+		if (any)
+			fputc('\n', o->f);
 	} else {
 		fprintf(o->f, "No base runs.\n\n");
 	}

@@ -5,6 +5,7 @@
 #include "reports/tables_int.h"
 #include "reports/md.h"
 #include "reports/parity.h"
+#include "reports/until_write.h"
 #include "tpsdb.h"
 
 #include <stdio.h>
@@ -81,6 +82,19 @@ int tables_any_spoiled(const struct tables *t)
 	return 0;
 }
 
+
+char *tables_clean_text(const struct tables *t, size_t k, size_t e, int m)
+{
+	const struct tables_base_cell *c = &t->base[k].cells[e];
+	const struct tables_verdict *v = m ? &c->vtg : &c->vpp;
+	char ans[400];
+
+	if (!c->present || c->forced || !v->has || v->v.kind != VERDICT_SPOILED)
+		return NULL;
+	clean_answer_text(&v->clean, ans, sizeof(ans));
+	return tps_xasprintf("%s %s %s: spoiled; %s", t->base[k].model, t->engines[e].label,
+			     m ? "tg" : "pp", ans);
+}
 
 char *tables_spec_text(const struct tables_spec_cell *c)
 {

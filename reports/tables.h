@@ -63,6 +63,12 @@ int tables_any_spoiled(const struct tables *t);
  * first met, borrowed from t: a heap array of *n the caller frees. */
 const char **tables_machines(const struct tables *t, size_t *n);
 
+/* The line of base row k, engine e, metric m (0 pp, 1 tg) whose verdict is
+ * spoiled: "tiny aa tg: spoiled; newest clean answer: regression no, parity
+ * (+0.31% [-0.50%, +1.12%]) (batch b-1a2b, 2026-12-01)" (clean_answer_text());
+ * NULL when that verdict is not spoiled. Caller frees. */
+char *tables_clean_text(const struct tables *t, size_t k, size_t e, int m);
+
 /* The error line of a failed study step (study.err), the words the commands
  * printed before the study moved to analyze/. Returns -1. */
 int tables_error(const struct study_error *e);

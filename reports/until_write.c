@@ -26,6 +26,20 @@ void until_write_state(const struct verdict *v, char *buf, size_t len)
 		 verdict_kind_name(v->kind), d, lo, hi);
 }
 
+void clean_answer_text(const struct clean_answer *c, char *buf, size_t len)
+{
+	char state[200];
+
+	if (!c->found) {
+		snprintf(buf, len, "newest clean answer: none (no clean batch on this host "
+			 "measured the cell)");
+		return;
+	}
+	until_write_state(&c->v, state, sizeof(state));
+	snprintf(buf, len, "newest clean answer: %s (batch %s, %.10s)", state,
+		 c->batch ? c->batch : "?", c->started_at ? c->started_at : "?");
+}
+
 void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
 		      const char *model, const char *ours, const char *vs)
 {
@@ -79,20 +93,42 @@ void until_write_total(FILE *f, const struct until *u)
 	fflush(f);
 }
 
-void until_write_design(FILE *f, size_t reps, size_t n_cells, size_t rounds, const char *host)
+void until_write_design(FILE *f, const struct until_design *d, size_t n, const char *host)
 {
-	const char *s = reps == 1 ? "" : "s";
+	size_t i, cells = 0;
 
-	if (!n_cells)
+	for (i = 0; i < n; i++)
+		cells += d[i].n_cells;
+	if (n == 1 && !cells)
 		fprintf(f, "design: %zu rep%s of every prompt, the default (no stored cell of "
-			"host %s to plan from; tpsdb plan says why)\n", reps, s, host);
-	else if (rounds)
+			"host %s to plan from; tpsdb plan says why)\n", d->reps,
+			d->reps == 1 ? "" : "s", host);
+	else if (n == 1 && d->rounds)
 		fprintf(f, "design: %zu rep%s of every prompt, planned from %zu stored cell%s "
-			"of host %s (for %zu rounds; --reps sets it)\n", reps, s, n_cells,
-			n_cells == 1 ? "" : "s", host, rounds);
-	else
+			"of host %s (for %zu rounds; --reps sets it)\n", d->reps,
+			d->reps == 1 ? "" : "s", cells, cells == 1 ? "" : "s", host, d->rounds);
+	else if (n == 1)
 		fprintf(f, "design: %zu rep%s of every prompt, planned from %zu stored cell%s "
-			"of host %s (none in reach of --max-rounds; --reps sets it)\n", reps, s,
-			n_cells, n_cells == 1 ? "" : "s", host);
+			"of host %s (none in reach of --max-rounds; --reps sets it)\n", d->reps,
+			d->reps == 1 ? "" : "s", cells, cells == 1 ? "" : "s", host);
+	else {
+		fprintf(f, "design:");
+		for (i = 0; i < n; i++) {
+			fprintf(f, "%s %s %zu rep%s", i ? "," : "", d[i].model, d[i].reps,
+				d[i].reps == 1 ? "" : "s");
+			if (!d[i].n_cells)
+				fprintf(f, " (the default)");
+			else if (d[i].rounds)
+				fprintf(f, " (for %zu rounds)", d[i].rounds);
+			else
+				fprintf(f, " (none in reach of --max-rounds)");
+		}
+		if (cells)
+			fprintf(f, ", of every prompt, planned from %zu stored cell%s of host %s "
+				"(--reps sets it)\n", cells, cells == 1 ? "" : "s", host);
+		else
+			fprintf(f, ", of every prompt (no stored cell of host %s to plan from; "
+				"tpsdb plan says why)\n", host);
+	}
 	fflush(f);
 }

@@ -14,6 +14,11 @@
  * figure is "?". */
 void until_write_state(const struct verdict *v, char *buf, size_t len);
 
+/* The newest clean answer of a spoiled cell in words, into buf: "newest clean
+ * answer: regression yes, slower (-5.50% [-6.10%, -4.90%]) (batch b-1a2b, 2026-12-01)",
+ * or "no clean batch measured it" when c found none. */
+void clean_answer_text(const struct clean_answer *c, char *buf, size_t len);
+
 /* Writes watched cell k's lines to f, one per metric, and flushes f:
  * "<what>: tiny tg ours vs llama.cpp: regression no, parity (+0.31% [-0.50%,
  * +1.12%]) after 4 rounds, 212.4 s of server time", or "... not compared (fewer
@@ -23,12 +28,22 @@ void until_write_state(const struct verdict *v, char *buf, size_t len);
 void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
 		      const char *model, const char *ours, const char *vs);
 
+/* One model's design as collect --until-decided chose it: the reps of every
+ * prompt, from n_cells stored cells (0: the default), for rounds rounds (0: none
+ * in reach of --max-rounds). */
+struct until_design {
+	const char *model;
+	size_t reps, n_cells, rounds;
+};
+
 /* The design line collect --until-decided prints before its first round when
- * --reps is not given, flushed: "design: 2 reps of every prompt, planned from
- * 3 stored cells of host gpu1 (for 5 rounds; --reps sets it)", or "design: 1
- * rep of every prompt, the default (no stored cell of host gpu1 to plan from;
- * tpsdb plan says why)" when n_cells is 0. */
-void until_write_design(FILE *f, size_t reps, size_t n_cells, size_t rounds, const char *host);
+ * --reps is not given, flushed. One model: "design: 2 reps of every prompt,
+ * planned from 3 stored cells of host gpu1 (for 5 rounds; --reps sets it)", or
+ * "design: 1 rep of every prompt, the default (no stored cell of host gpu1 to
+ * plan from; tpsdb plan says why)" when n_cells is 0. Several, each its own:
+ * "design: tiny 2 reps (for 5 rounds), big 1 rep (the default), of every prompt,
+ * planned from 3 stored cells of host gpu1 (--reps sets it)". */
+void until_write_design(FILE *f, const struct until_design *d, size_t n, const char *host);
 
 /* The progress line's note into buf: "2 of 4 cells open". */
 void until_write_note(char *buf, size_t len, const struct until *u);

@@ -24,7 +24,8 @@
 static const char runs_sql[] =
 	"SELECT r.id, r.uuid, e.label, e.role, e.version, e.sha256, m.label, m.sha256, m.quant, h.name,"
 	" h.gpu, h.driver, h.cuda, r.cpu, r.tag, r.batch, r.started_at, r.ended_at, " RUN_STATUS_SQL ", r.spec_type,"
-	" r.endpoint, r.prompt_set, r.config, r.n_max, r.ctx, r.n_predict, r.warmup, r.round,"
+	" r.endpoint, r.prompt_set, r.config, r.n_max, r.ctx, r.n_predict, r.warmup,"
+	" (SELECT max(x.rep) FROM sample x WHERE x.run_id=r.id), r.round,"
 	" r.looks_to, r.looks_metric, r.env_flags, r.env, r.temperature, " FLOOR_SQL("pp") ","
 	" " FLOOR_SQL("tg") ","
 	/* SQLite keeps a time as whole milliseconds; rounding each julianday back to
@@ -93,6 +94,7 @@ static void read_run(sqlite3_stmt *st, struct run *r)
 	r->ctx = store_col_i64(st, c++);
 	r->n_predict = store_col_i64(st, c++);
 	r->warmup = store_col_i64(st, c++);
+	r->reps = store_col_i64(st, c++);
 	r->round = store_col_i64(st, c++);
 	r->looks_to = store_col_i64(st, c++);
 	if (r->looks_to == TPS_NULL || r->looks_to < 0)

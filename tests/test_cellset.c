@@ -1135,6 +1135,154 @@ static void test_cellset_split_machines(void **state)
 	cellset_release(&s);
 }
 
+/* Batches b1..b4 of ours and vs on host h, 3 rounds each, b4 the newest: b2 ran
+ * on a contended GPU (every run of ours gpu-contended), b3 asked 2 reps of every
+ * prompt where the others asked 1. */
+static void clean_set(struct cellset *set, double b1_ratio)
+{
+	static const char *const batch[4] = { "b1", "b2", "b3", "b4" };
+	static const double d[3] = { 1.01, 0.99, 1.015 };
+	char t[32];
+	int b, r, side;
+
+	set->runs = tps_xcalloc(24, sizeof(struct run));
+	set->n = 0;
+	for (b = 0; b < 4; b++)
+		for (r = 0; r < 3; r++)
+			for (side = 0; side < 2; side++) {
+				struct run *x = &set->runs[set->n++];
+
+				snprintf(t, sizeof(t), "%s-%d-%d", batch[b], r, side);
+				fx_run(x, t, side ? "vs" : "ours", "m");
+				snprintf(t, sizeof(t), "2026-01-0%dT00:%02d:%02d", b + 1, r,
+					 side ^ (r % 2));
+				fx_set(&x->started_at, t);
+				fx_set(&x->batch, batch[b]);
+				fx_set(&x->host, "h");
+				x->round = r + 1;
+				x->reps = b == 2 ? 2 : 1;
+				if (b == 1 && !side)
+					x->env_flags = RUN_ENV_GPU_CONTENDED;
+				around(x, RUN_TG, side ? 100 : 100 * d[r] * (b == 0 ? b1_ratio : 1));
+				around(x, RUN_PP, 1000);
+			}
+	qsort(set->runs, set->n, sizeof(*set->runs), by_engine_then_start);
+}
+
+/* Only clean evidence of the same design is history: of b1..b3, b1 alone (b2
+ * contended, b3 another design; an incomplete run of b1 is left out too). */
+static void test_cellset_history_clean(void **state)
+{
+	struct cellset set;
+	struct estimate_history h;
+	struct pool *p;
+	size_t np, k;
+
+	(void)state;
+	clean_set(&set, 1);
+	free(set.runs[0].status); /* ours' b1 round 1 */
+	set.runs[0].status = tps_xstrdup("partial");
+	assert_false(run_clean(&set.runs[0]));
+	assert_true(run_clean(&set.runs[1]));
+	cellset_pools(&set, POOL_NEWEST_BATCH, &p, &np);
+	assert_int_equal(np, 2);
+	assert_int_equal(p[0].n, 3);
+	assert_string_equal(pool_face(&p[0])->batch, "b4");
+	assert_int_equal(p[0].n_hist, 2);
+	for (k = 0; k < p[0].n_hist; k++)
+		assert_string_equal(p[0].hist[k]->batch, "b1");
+	/* vs' b2 is clean: its history, though ours' is not (pool_history() reads
+	 * the batches both hold). */
+	assert_int_equal(p[1].n_hist, 6);
+	for (k = 0; k < p[1].n_hist; k++)
+		assert_string_not_equal(p[1].hist[k]->batch, "b3");
+	pool_history(&p[0], &p[1], RUN_TG, &h);
+	assert_int_equal(h.batches, 1);
+	pools_free(p, np);
+	cellset_release(&set);
+}
+
+/* The newest clean answer: with b4 the selection, b3 (another design, but clean)
+ * is the newest clean batch; with b3 spoiled too, b1 (b2 is contended); nothing
+ * on another host; against a fixed other side (a gate's baseline) likewise. Its
+ * verdict is the batch's own estimate as a fixed design. */
+static void test_cellset_newest_clean(void **state)
+{
+	struct cellset set;
+	struct pool *p, a, b;
+	struct estimate_params ep;
+	struct clean_answer c;
+	struct estimate e;
+	size_t np, k;
+
+	(void)state;
+	clean_set(&set, 0.9);
+	cellset_pools(&set, POOL_ALL, &p, &np);
+	assert_int_equal(np, 2);
+	assert_ptr_equal(pools_find_cell(p, np, "vs", pool_face(&p[0])), &p[1]);
+	assert_ptr_equal(pools_find_cell(p, np, NULL, pool_face(&p[1])), &p[0]);
+	assert_null(pools_find_cell(p, np, "nope", pool_face(&p[0])));
+	estimate_params_init(&ep);
+	assert_int_equal(pool_newest_clean(&p[0], &p[1], 1, pool_face(&p[0]), RUN_TG, &ep, &c), 0);
+	assert_true(c.found);
+	assert_string_equal(c.batch, "b3");
+	assert_string_equal(c.started_at, "2026-01-03T00:02:00");
+	/* b3 spoiled as well: b1, whose ours is 10% slower: yes. */
+	for (k = 0; k < set.n; k++)
+		if (!strcmp(set.runs[k].batch, "b3") && !strcmp(set.runs[k].engine, "vs"))
+			set.runs[k].env_flags = RUN_ENV_HOST_BUSY;
+	assert_int_equal(pool_newest_clean(&p[0], &p[1], 1, pool_face(&p[0]), RUN_TG, &ep, &c), 0);
+	assert_true(c.found);
+	assert_string_equal(c.batch, "b1");
+	assert_int_equal(c.v.regression, VERDICT_REG_YES);
+	assert_int_equal(c.v.rounds, 3);
+	fx_pool(&a, set.runs, 3);     /* ours' b1 */
+	fx_pool(&b, set.runs + 12, 3); /* vs' b1 */
+	assert_string_equal(a.runs[2]->batch, "b1");
+	assert_string_equal(b.runs[0]->engine, "vs");
+	assert_int_equal(pool_estimate(&a, &b, RUN_TG, &ep, &e, NULL, NULL), 0);
+	assert_true(e.v.delta_pct == c.v.delta_pct && e.v.ci_lo_pct == c.v.ci_lo_pct);
+	estimate_release(&e);
+	/* A gate's fixed baseline: vs' b1 whole, ours' newest clean batch b3. */
+	assert_int_equal(pool_newest_clean(&p[0], &b, 0, pool_face(&p[0]), RUN_TG, &ep, &c), 0);
+	assert_true(c.found);
+	assert_string_equal(c.batch, "b3");
+	/* Another host's selection: none of h's batches. */
+	fx_set(&set.runs[11].host, "other");
+	assert_int_equal(pool_newest_clean(&p[0], &p[1], 1, &set.runs[11], RUN_TG, &ep, &c), 0);
+	assert_false(c.found);
+	free(a.runs);
+	free(b.runs);
+	pools_free(p, np);
+	cellset_release(&set);
+}
+
+/* A plan reads the clean runs of the host of the newest clean run only. */
+static void test_cellset_keep_clean(void **state)
+{
+	struct cellset set;
+	struct pool *p;
+	size_t np, k;
+
+	(void)state;
+	clean_set(&set, 1);
+	fx_set(&set.runs[11].host, "other"); /* ours' newest, b4 round 3 */
+	cellset_pools(&set, POOL_ALL, &p, &np);
+	assert_int_equal(p[0].n, 12);
+	pool_keep_clean(&p[0]);
+	assert_int_equal(p[0].n, 1);
+	assert_string_equal(p[0].runs[0]->uuid, "b4-2-0");
+	fx_set(&set.runs[11].host, "h");
+	pools_free(p, np);
+	cellset_pools(&set, POOL_ALL, &p, &np);
+	pool_keep_clean(&p[0]);
+	assert_int_equal(p[0].n, 9);
+	for (k = 0; k < p[0].n; k++)
+		assert_string_not_equal(p[0].runs[k]->batch, "b2");
+	pools_free(p, np);
+	cellset_release(&set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1147,6 +1295,9 @@ int main(void)
 		cmocka_unit_test(test_cellset_outliers_no_values),
 		cmocka_unit_test(test_cellset_estimate_floor),
 		cmocka_unit_test(test_cellset_history),
+		cmocka_unit_test(test_cellset_history_clean),
+		cmocka_unit_test(test_cellset_newest_clean),
+		cmocka_unit_test(test_cellset_keep_clean),
 		cmocka_unit_test(test_cellset_estimate_looks),
 		cmocka_unit_test(test_cellset_estimate_spoiled),
 		cmocka_unit_test(test_cellset_estimate_spoiled_one_instance),

@@ -139,6 +139,28 @@ static void test_noise_calibrate_pairs(void **state)
 	assert_false(p[0].identical);
 	assert_float_equal(p[0].pct[PARITY_METRIC_PP], 0.0, 0);
 	free(p);
+	/* Only clean runs of one host pair: the newest contended, the older pair
+	 * (runs 0 and 1) gives the floor; an incomplete newer run too; one clean
+	 * run left on the newest clean run's host, no pair. */
+	runs[2].env_flags = RUN_ENV_GPU_CONTENDED;
+	noise_calibrate(h, 1, &p, &n, &floors);
+	assert_int_equal(n, 1);
+	assert_ptr_equal(p[0].a, &runs[0]);
+	assert_ptr_equal(p[0].b, &runs[1]);
+	assert_float_equal(p[0].pct[PARITY_METRIC_PP], sqrt(8.0), 1e-9);
+	free(p);
+	runs[2].env_flags = 0;
+	free(runs[2].status);
+	runs[2].status = tps_xstrdup("partial");
+	noise_calibrate(h, 1, &p, &n, &floors);
+	assert_int_equal(n, 1);
+	assert_ptr_equal(p[0].b, &runs[1]);
+	free(p);
+	free(runs[0].host);
+	runs[0].host = tps_xstrdup("other");
+	noise_calibrate(h, 1, &p, &n, &floors);
+	assert_int_equal(n, 0);
+	free(p);
 	free(h[0].runs);
 	for (i = 0; i < 4; i++)
 		run_release(&runs[i]);

@@ -543,7 +543,7 @@ static void test_plot_refusals(void **state)
 	assert_int_equal(plot_job_sweep(j, &sw, "x.png", PLOT_PNG), -1);
 	{
 		static const double x[1] = { 1.7e9 }, y[1] = { 1 };
-		struct plot_trend_series s = { "e", 1, x, y, 0, NULL, NULL, NULL };
+		struct plot_trend_series s = { "e", 1, x, y, 0, NULL, NULL, NULL, NULL };
 		tr.series = &s;
 		tr.n_series = 1;
 		assert_int_equal(plot_job_trend(j, &tr, out, PLOT_PNG), -1); /* control char */
@@ -936,6 +936,66 @@ static void test_plot_parity_labels(void **state)
 	free(body);
 }
 
+/* A trend series' runs that are not clean are drawn again hollow (a white disc,
+ * then an open circle, point type 6, in the series' colour) from their own data
+ * file; a series without one has none. */
+static void test_plot_trend_spoiled(void **state)
+{
+	struct fixture *f = *state;
+	static const double x[3] = { 1.7e9, 1.7e9 + 60, 1.7e9 + 120 }, y[3] = { 100, 50, 101 };
+	static const unsigned char sp[3] = { 0, 1, 0 };
+	char *body = tps_xasprintf("n=$(ls '%s' | grep -c kept); mkdir '%s'/kept-$n && "
+				   "cp \"$(dirname \"$1\")\"/* '%s'/kept-$n/ && "
+				   "echo x >\"$(dirname \"$1\")/figure1.svg\"", f->dir, f->dir, f->dir);
+	char *fake = fake_gnuplot(f->dir, body), *out = tps_xasprintf("%s/o.svg", f->dir);
+	char *script, *data, *kept;
+	struct plot_trend_series ts;
+	struct plot_trend tr;
+	struct plot_job *j;
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		memset(&ts, 0, sizeof(ts));
+		ts.label = "ours";
+		ts.n = 3;
+		ts.x = x;
+		ts.y = y;
+		ts.spoiled = pass ? NULL : sp;
+		memset(&tr, 0, sizeof(tr));
+		tr.model = "t";
+		tr.series = &ts;
+		tr.n_series = 1;
+		tr.band_lo = tr.band_hi = NAN;
+		j = plot_job_new();
+		assert_int_equal(plot_job_trend(j, &tr, out, PLOT_SVG), 0);
+		assert_int_equal(plot_job_run(j, fake, 10), 0);
+		plot_job_free(j);
+		kept = tps_xasprintf("%s/kept-%d/plot.gp", f->dir, pass);
+		script = tps_read_file(kept, NULL);
+		free(kept);
+		assert_non_null(script);
+		if (pass) {
+			assert_null(strstr(script, "f1_sp1.dat"));
+			assert_null(strstr(script, "pt 6 ps 0.6"));
+			free(script);
+			continue;
+		}
+		assert_non_null(strstr(script, "f1_sp1.dat' using 1:2 with points lc rgb 'white' pt 7"));
+		assert_non_null(strstr(script, "f1_sp1.dat' using 1:2 with points lc rgb '"));
+		assert_non_null(strstr(script, "' pt 6 ps 0.6 notitle"));
+		free(script);
+		kept = tps_xasprintf("%s/kept-0/f1_sp1.dat", f->dir);
+		data = tps_read_file(kept, NULL);
+		free(kept);
+		assert_non_null(data);
+		assert_string_equal(data, "x\tspoiled\n1700000060\t50.000000\n");
+		free(data);
+	}
+	free(out);
+	free(fake);
+	free(body);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -953,6 +1013,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_plot_gnuplot_hostile, setup, teardown),
 		cmocka_unit_test(test_plot_colours),
 		cmocka_unit_test_setup_teardown(test_plot_script_colours, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_plot_trend_spoiled, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plot_intervals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plot_parity_labels, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_plot_trend_build_order, setup, teardown),

@@ -426,6 +426,47 @@ static void test_trend_decide(void **state)
 	}
 }
 
+/* A spoiled or incomplete run is drawn (its median kept) but never searched:
+ * six clean runs at 100, four contended ones at 50, six clean at 100 again have
+ * no change point, and neither does a contended (or incomplete) tail of four at
+ * 50, which all clean is a change point and a regression (gate --trend fails
+ * on it). */
+static void test_trend_spoiled(void **state)
+{
+	size_t i, pass;
+
+	(void)state;
+	for (pass = 0; pass < 3; pass++) {
+		struct hist h;
+		struct trend t;
+		size_t n = pass ? 10 : 16;
+
+		hist_init(&h, n);
+		for (i = 0; i < n; i++) {
+			int slow = i >= 6 && i < 10;
+			double v = (slow ? 50 : 100) + (double)(i % 3) * 0.3;
+			double vals[3] = { v, v + 0.1, v - 0.1 };
+
+			fx_values(&h.r[i], RUN_TG, vals, 3, NULL);
+			if (slow && pass != 1)
+				h.r[i].env_flags = RUN_ENV_GPU_CONTENDED;
+		}
+		if (pass == 2) {
+			/* one of the tail incomplete, the rest contended */
+			free(h.r[9].status);
+			h.r[9].status = tps_xstrdup("partial");
+			h.r[9].env_flags = 0;
+		}
+		assert_int_equal(trend_detect(&h.p, RUN_TG, NULL, &t), 0);
+		assert_int_equal(t.n_runs, n);
+		assert_true(fabs(t.medians[7] - 50.3) < 1e-9);
+		assert_int_equal(t.n_cps, pass == 1 ? 1 : 0);
+		assert_int_equal(trend_latest_regression(&t), pass == 1);
+		trend_release(&t);
+		hist_release(&h);
+	}
+}
+
 /* The build number of an engine version: "b" and digits, alone or before '-' or
  * '+'; anything else is none (-1). */
 static void test_trend_build_number(void **state)
@@ -668,6 +709,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trend_decide),
+		cmocka_unit_test(test_trend_spoiled),
 		cmocka_unit_test(test_trend_build_number),
 		cmocka_unit_test(test_trend_order_first_seen),
 		cmocka_unit_test(test_trend_order),

@@ -7,7 +7,8 @@
 # 0.15, --jitter 0.003): one earlier batch of 3 rounds at 3 reps is the history, and
 # plan asks for more reps than the default 1. Another host's history is not used
 # (the default, said so), nor a history at another n_predict; --reps sets it and
-# prints no design line.
+# prints no design line. Each model gets its own design: a model without history
+# the default beside another's planned reps, named on one line.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 
 pair=(--engine ours="$FS" --engine aa="$FS" --ours ours
@@ -99,5 +100,19 @@ run_tpsdb collect "${pair[@]}" "${common[@]}" --host h1 --until-decided --max-ro
 expect_eq "$rc" 0 "--reps 2: $(cat "$T/stderr")"
 ! grep -q '^design:' "$T/stdout" || fail "a design line with --reps: $(cat "$T/stdout")"
 expect_eq "$(reps_of "$(newest_batch)")" 4 "--reps 2: 2 prompts x 2 reps"
+
+# Each model its own design: tiny's planned reps, big (no history) the default, on
+# one line, and every run asks its own model's reps.
+want=$(plan_reps both)
+cp "$MODEL" "$T/big-Q4_K_M.gguf"
+run_tpsdb collect "${pair[@]}" "${common[@]}" --model big="$T/big-Q4_K_M.gguf" --host h1 \
+	--until-decided --max-rounds 5 --out-dir "$OUT/7"
+expect_eq "$rc" 0 "two models: $(cat "$T/stderr")"
+grep -Eq "^design: tiny $want reps \((for [0-9]+ rounds|none in reach of --max-rounds)\), big 1 rep \(the default\), of every prompt, planned from 1 stored cell of host h1 \(--reps sets it\)$" \
+	"$T/stdout" || fail "per-model design line (want tiny $want): $(cat "$T/stdout")"
+b=$(newest_batch)
+expect_eq "$(q "SELECT DISTINCT m.label || ' ' || (SELECT count(*) FROM sample s WHERE s.run_id = r.id)
+	FROM run r JOIN model m ON m.id = r.model_id WHERE r.batch = '$b' ORDER BY 1" | tr '\n' ' ')" \
+	"big 2 tiny $((2 * want)) " "each model's runs ask its own reps"
 expect_no_orphans
 echo ok
