@@ -7,7 +7,9 @@
 # round spent on the spoiled one. A GPU busy throughout stops the model after
 # --max-spoiled tries in a row with one line naming the finding, its cells open,
 # while the next model is measured; when every model stopped, collect exits 1. The
-# summary tells the spoiled instances and their server time.
+# summary tells the spoiled instances and their server time. A signal ends the
+# wait at once; a host kept busy by spin loops is read busy by the quiet check too
+# (host-busy).
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 need jq pgrep timeout nproc
 export TPSDB_HOST_BUSY_PCT=100 # the GPU is the busy one here, the host in the last case
@@ -131,6 +133,28 @@ expect_eq "$(cat "$T/stderr")" \
 	"the stop line, no wait"
 expect_eq "$(q "SELECT group_concat(e.label, ' ') FROM run r JOIN engine e ON e.id=r.engine_id")" \
 	"ours aa" "two instances, one a cell"
+
+# 3b. SIGTERM during the wait ends it at once (not at --wait-quiet's 300 s): the
+# servers are stopped, the spoiled try kept, exit 3 as for any signal.
+rm -f "$DB"
+"$TPSDB_BIN" --db "$DB" collect "${common[@]}" --model tiny="$MODEL" --wait-quiet 300 \
+	--port 21690 --out-dir "$OUT/3b" >"$T/stdout" 2>"$T/stderr" &
+pid=$!
+for _ in $(seq 1 600); do
+	grep -q 'waiting up to 300 s' "$T/stderr" && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+grep -q 'waiting up to 300 s' "$T/stderr" || fail "collect did not wait: $(cat "$T/stderr")"
+kill -TERM "$pid"
+for _ in $(seq 1 300); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && { kill -KILL "$pid"; fail "collect still waiting 30 s after SIGTERM"; }
+rc=0
+wait "$pid" || rc=$?
+expect_eq "$rc" 3 "exit status after SIGTERM"
+expect_no_orphans
+grep -q '^tpsdb: error: interrupted by signal 15' "$T/stderr" || fail "no interrupted line: $(cat "$T/stderr")"
+expect_eq "$(q "SELECT count(*) || ' ' || min(status) FROM run")" "1 complete" "the spoiled try is kept"
 
 # 4. The host busy throughout (spin loops on every CPU, killed when the collect
 # ends and by timeout within 120 s): host-busy, read by the quiet check too.
