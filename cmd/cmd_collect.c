@@ -441,15 +441,6 @@ static int design_reps(struct store *s, const struct plan *p, size_t n_prompts,
 	return ret;
 }
 
-/* The findings that say the machine was busy while an instance measured: another
- * job on the run's GPU (gpu-contended) or on the CPUs (host-busy). Such a job
- * ends, so collect waits for quiet and measures the instance again
- * (--wait-quiet), and stops a model they keep spoiling (--max-spoiled). The other
- * findings (a throttle, clocks that moved, a partial offload, the KV cache on the
- * host) are this machine's state or the engine's setup, which waiting does not
- * change: they are stored and shown as ever, and never measured again. */
-#define COLLECT_BUSY (RUN_ENV_HOST_BUSY | RUN_ENV_GPU_CONTENDED)
-
 /* The quiet rule over a session: the rounds' order, the models it stopped. */
 struct quiet {
 	const struct collect_setup *o;
@@ -507,7 +498,7 @@ static void quiet_words(const struct runenv_quiet *rq, char *buf, size_t len)
 }
 
 /* Measures cell k of model mi in round round, and while the machine was busy
- * (COLLECT_BUSY) waits for quiet and measures it again, the spoiled try kept as a
+ * (RUN_ENV_BUSY) waits for quiet and measures it again, the spoiled try kept as a
  * run of the round (the store's last try of a round is its instance,
  * analyze/cellset.h) and its row marked retried; *in_row counts the model's busy
  * tries in a row. 1 when that count reached --max-spoiled and the model stopped,
@@ -528,7 +519,7 @@ static int measure_cell(struct quiet *q, struct session *ss, size_t mi, size_t k
 			return -1;
 		r = &q->res->rows[q->res->n_rows - 1];
 		r->findings = row_findings(r);
-		if (!(busy = r->findings & COLLECT_BUSY)) {
+		if (!(busy = r->findings & RUN_ENV_BUSY)) {
 			*in_row = 0;
 			return 0;
 		}
