@@ -449,6 +449,8 @@ struct quiet {
 	size_t *order;             /* room for a round's cells; owned */
 	unsigned char *stopped;    /* per model: stopped by --max-spoiled; owned */
 	size_t n_stopped;
+	size_t *stop_row;          /* per model: the row of the try that stopped it,
+				      SIZE_MAX none; owned */
 };
 
 /* The findings of row r's run, as every reader derives them from its stored facts
@@ -532,6 +534,7 @@ static int measure_cell(struct quiet *q, struct session *ss, size_t mi, size_t k
 				    "stay open", model, names, (long long)*in_row, detail);
 			free(detail);
 			q->stopped[mi] = 1;
+			q->stop_row[mi] = q->res->n_rows - 1;
 			q->n_stopped++;
 			return 1;
 		}
@@ -647,6 +650,9 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	q.res = &res;
 	q.order = tps_xcalloc(p.n_cells + 1, sizeof(*q.order));
 	q.stopped = tps_xcalloc(p.n_models + 1, 1);
+	q.stop_row = tps_xcalloc(p.n_models + 1, sizeof(*q.stop_row));
+	for (k = 0; k < p.n_models; k++)
+		q.stop_row[k] = SIZE_MAX;
 	r = run_rounds(ss, s, &q, &u, o.until_decided);
 	session_close(ss);
 	if (r < 0)
@@ -681,7 +687,8 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 			spoiled_s += sr->wall_s;
 			finding_names(sr->findings, names, sizeof(names));
 			why[k] = tps_xasprintf("spoiled: %s%s", names,
-					       sr->retried ? "; measured again" : "");
+					       sr->retried ? "; measured again" :
+					       q.stop_row[c->model] == k ? "; model stopped" : "");
 			if (!rows[k].why)
 				rows[k].why = why[k];
 		}
@@ -714,6 +721,7 @@ out:
 	until_state_release(&u);
 	free(q.order);
 	free(q.stopped);
+	free(q.stop_row);
 	for (k = 0; why && k < res.n_rows; k++)
 		free(why[k]);
 	free(why);

@@ -120,6 +120,9 @@ grep -qx 'until-decided: 1 of 2 cells open' "$T/stdout" || fail "open count: $(c
 expect_match "$(grep '^spoiled: ' "$T/stdout")" "^spoiled: 3 instances, [0-9]+\.[0-9] s of server time \(2 measured again\)$" \
 	"the spoiled line"
 grep -q '^spoiled: 3 instances, ' "$OUT/2/summary.txt" || fail "summary.txt: $(cat "$OUT/2/summary.txt")"
+expect_eq "$(grep -o 'spoiled: gpu-contended.*' "$T/stdout" | LC_ALL=C sort | uniq -c | sed 's/^ *//')" \
+	"2 spoiled: gpu-contended; measured again
+1 spoiled: gpu-contended; model stopped" "the spoiled rows say why"
 
 # 3. Busy throughout, one model: nothing measured quiet, exit 1. --max-spoiled 2
 # stops it sooner; --wait-quiet 0 measures no try again: the instances in a row
