@@ -199,6 +199,30 @@ static int taken(enum pool_rule rule, const struct run *last, const struct run *
 	       !(r->tag && *r->tag) && run_str_eq(r->engine_version, last->engine_version);
 }
 
+/* Drops from v[0..*n) (runs of one series in start order) each try that was
+ * measured again in its round: a run followed, within its batch, by a later run of
+ * the same round. collect --wait-quiet keeps the try another job spoiled and
+ * measures the cell again in the same round; the last try is the round's
+ * instance, the earlier ones stay stored and shown (runs, check, trend's points)
+ * but are not instances of the round. A batch's runs of a series are contiguous
+ * in start order, so the search ends where the batch does. */
+static void drop_retried(const struct run **v, size_t *n)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < *n; i++) {
+		const struct run *r = v[i];
+		int again = 0;
+
+		if (r->batch && *r->batch && r->round != RUN_NULL)
+			for (j = i + 1; j < *n && run_str_eq(v[j]->batch, r->batch) && !again; j++)
+				again = v[j]->round == r->round;
+		if (!again)
+			v[k++] = r;
+	}
+	*n = k;
+}
+
 /* Whether run r of the series whose newest is last is an earlier batch's of the
  * same measurement and design on the same machine, clean (run_clean()): history
  * for the pool p (pool_history_runs()). */
@@ -246,6 +270,7 @@ static void pool_history_runs(struct pool *p, const struct run *r, size_t n,
 		p->hist[i] = p->hist[k - 1 - i];
 		p->hist[k - 1 - i] = t;
 	}
+	drop_retried(p->hist, &k);
 	p->n_hist = k;
 }
 
@@ -270,6 +295,8 @@ static void pool_fill(struct pool *p, const struct cellset *set, enum pool_rule 
 		}
 		p->runs[k++] = &r[j];
 	}
+	/* A round's instance is its last try (collect --wait-quiet). */
+	drop_retried(p->runs, &k);
 	p->n = k;
 	p->set = set;
 	p->rule = rule;

@@ -20,6 +20,12 @@ enum run_env_flag {
 	RUN_ENV_PARTIAL_OFFLOAD = 1 << 4, /* fewer layers on the GPU than the model has */
 	RUN_ENV_KV_ON_HOST = 1 << 5,      /* the KV cache (some of it) in host memory */
 };
+/* The findings another job causes and its end clears: it shared the run's GPU or
+ * the CPUs. collect waits such a job out and measures the instance again
+ * (--wait-quiet), and stops a model they keep spoiling (--max-spoiled); the
+ * others are this machine's state or the engine's setup, which waiting does not
+ * change. */
+#define RUN_ENV_BUSY (RUN_ENV_HOST_BUSY | RUN_ENV_GPU_CONTENDED)
 /* One past the highest environment bit: a stored or imported env_flags below it is known. */
 #define RUN_ENV_FLAGS_END (1u << 6)
 

@@ -5,6 +5,7 @@
  * --until-decided, after each round this batch's runs are compared as compare
  * compares them (cmd/side.h) and the rule (analyze/until.h) says which cells the
  * next round starts, none once every cell of the model is decided. */
+#include "analyze/envrule.h"
 #include "analyze/estimate.h"
 #include "analyze/parity.h"
 #include "analyze/plan.h"
@@ -12,19 +13,25 @@
 #include "collect/cell.h"
 #include "collect/interrupt.h"
 #include "collect/plan.h"
+#include "collect/progress.h"
 #include "collect/prompts.h"
 #include "collect/provenance.h"
+#include "collect/runenv.h"
 #include "collect/session.h"
 #include "collect/setup.h"
 #include "collect/workdir.h"
+#include "reports/findings.h"
 #include "reports/parity.h"
 #include "reports/summary.h"
 #include "reports/until_write.h"
 #include "cmd/side.h"
+#include "schema/record.h"
+#include "schema/record_json.h"
 #include "schema/store.h"
 #include "cmd/opts.h"
 #include "tpsdb.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +44,8 @@ enum {
 	OPT_NO_REF, OPT_CTX, OPT_N_PREDICT, OPT_ENDPOINT, OPT_BAN, OPT_SEED, OPT_WARMUP,
 	OPT_GPU, OPT_PORT, OPT_LOAD_TIMEOUT, OPT_REQ_TIMEOUT, OPT_TAG, OPT_NOTES,
 	OPT_HOST, OPT_GPU_NAME, OPT_DRIVER, OPT_CUDA, OPT_OUT_DIR, OPT_QUIET, OPT_DRY_RUN, OPT_AA,
-	OPT_ROUNDS, OPT_UNTIL, OPT_MAX_ROUNDS, OPT_QUESTION, OPT_METRIC,
+	OPT_ROUNDS, OPT_UNTIL, OPT_MAX_ROUNDS, OPT_QUESTION, OPT_METRIC, OPT_WAIT_QUIET,
+	OPT_MAX_SPOILED,
 };
 
 static const struct option longopts[] = {
@@ -81,6 +89,8 @@ static const struct option longopts[] = {
 	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
 	{ "question", required_argument, NULL, OPT_QUESTION },
 	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "wait-quiet", required_argument, NULL, OPT_WAIT_QUIET },
+	{ "max-spoiled", required_argument, NULL, OPT_MAX_SPOILED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -203,6 +213,17 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 				return tps_usage_error(usage_collect, "--metric is pp, tg or both, "
 						       "not '%s'", optarg);
 			o->metric = optarg;
+			break;
+		case OPT_WAIT_QUIET:
+			if (tps_parse_double(optarg, &o->wait_quiet_s) < 0 ||
+			    !(o->wait_quiet_s >= 0 && o->wait_quiet_s <= 86400))
+				return tps_usage_error(usage_collect, "--wait-quiet needs a number "
+						       "of seconds from 0 to 86400, not '%s'",
+						       optarg);
+			break;
+		case OPT_MAX_SPOILED:
+			if (setup_parse_count(o, name, optarg, 0, 1000, &o->max_spoiled))
+				return TPS_EXIT_USAGE;
 			break;
 		}
 	}
@@ -428,24 +449,155 @@ static int design_reps(struct store *s, struct plan *p, size_t n_prompts,
 	return ret;
 }
 
+/* The quiet rule over a session: the rounds' order, the models it stopped. */
+struct quiet {
+	const struct collect_setup *o;
+	const struct plan *p;
+	struct session_result *res;
+	size_t *order;             /* room for a round's cells; owned */
+	unsigned char *stopped;    /* per model: stopped by --max-spoiled; owned */
+	size_t n_stopped;
+	size_t *stop_row;          /* per model: the row of the try that stopped it,
+				      SIZE_MAX none; owned */
+};
+
+/* The findings of row r's run, as every reader derives them from its stored facts
+ * (analyze/envrule.h). */
+static unsigned row_findings(const struct session_row *r)
+{
+	struct env_facts f;
+
+	if (!r->env)
+		return 0;
+	record_env_facts(r->env, &f);
+	return env_findings(&f, 0);
+}
+
+/* The names of the findings flags ("gpu-contended, host-busy") into names. */
+static void finding_names(unsigned flags, char *names, size_t len)
+{
+	size_t n = 0;
+
+	*names = '\0';
+	for (unsigned e = 1; e < RUN_ENV_FLAGS_END; e <<= 1)
+		if ((flags & e) && n < len)
+			n += (size_t)snprintf(names + n, len - n, "%s%s", n ? ", " : "",
+					      record_env_flag_name(e));
+}
+
+/* The lowest finding of flags, whose detail a line gives. */
+static unsigned first_finding(unsigned flags)
+{
+	return flags & -flags;
+}
+
+/* What kept the machine from reading quiet, into buf: "other processes used 97%
+ * of the CPUs, 1 other compute process(es) on the GPU, utilisation 64%". */
+static void quiet_words(const struct runenv_quiet *rq, char *buf, size_t len)
+{
+	size_t n = 0;
+
+	*buf = '\0';
+	if (rq->host_busy)
+		n += (size_t)snprintf(buf, len, "other processes used %.0f%% of the CPUs",
+				      100 * rq->others_share);
+	if (rq->gpu_busy && n < len)
+		snprintf(buf + n, len - n, "%s%zu other compute process(es) on the GPU, "
+			 "utilisation %g%%", n ? ", " : "", rq->other_procs,
+			 isnan(rq->util) ? 0 : rq->util);
+}
+
+/* Measures cell k of model mi in round round, and while the machine was busy
+ * (RUN_ENV_BUSY) waits for quiet and measures it again, the spoiled try kept as a
+ * run of the round (the store's last try of a round is its instance,
+ * analyze/cellset.h) and its row marked retried; *in_row counts the model's busy
+ * tries in a row. 1 when that count reached --max-spoiled and the model stopped,
+ * 0 to go on, -1 on a store or system error. */
+static int measure_cell(struct quiet *q, struct session *ss, size_t mi, size_t k,
+			int64_t round, int64_t *in_row)
+{
+	const struct cell *c = &q->p->cells[k];
+	const char *model = q->p->models[mi].label;
+
+	for (;;) {
+		struct session_row *r;
+		struct runenv_quiet rq;
+		char names[128], what[256], still[192], *detail;
+		unsigned busy;
+
+		if (session_cell(ss, k, round) < 0)
+			return -1;
+		r = &q->res->rows[q->res->n_rows - 1];
+		r->findings = row_findings(r);
+		if (!(busy = r->findings & RUN_ENV_BUSY)) {
+			*in_row = 0;
+			return 0;
+		}
+		++*in_row;
+		session_clear(ss);
+		finding_names(busy, names, sizeof(names));
+		detail = findings_env_detail(r->env, first_finding(busy));
+		if (q->o->max_spoiled && *in_row >= q->o->max_spoiled) {
+			tps_warning("model %s stopped: %s on %lld tries in a row (%s); its cells "
+				    "stay open", model, names, (long long)*in_row, detail);
+			free(detail);
+			q->stopped[mi] = 1;
+			q->stop_row[mi] = q->res->n_rows - 1;
+			q->n_stopped++;
+			return 1;
+		}
+		if (!(q->o->wait_quiet_s > 0) || interrupt_pending()) {
+			free(detail);
+			return 0;
+		}
+		progress_label(what, sizeof(what), round, q->res->rounds, model,
+			       q->p->engines[c->engine].label, c->n_max, NULL);
+		tps_warning("%s: %s (%s); waiting up to %g s for a quiet machine to measure it "
+			    "again", what, names, detail, q->o->wait_quiet_s);
+		free(detail);
+		/* A machine still busy at the deadline is measured anyway: the try's
+		 * own facts decide, and --max-spoiled bounds the tries. */
+		switch (runenv_wait_quiet(q->o->c.gpu, r->gpu_index, q->o->wait_quiet_s, &rq)) {
+		case -1:
+			return 0; /* a signal: the caller stops */
+		case 1:
+			quiet_words(&rq, still, sizeof(still));
+			tps_warning("%s: still busy after %g s (%s); measuring it again anyway",
+				    what, q->o->wait_quiet_s, still);
+			break;
+		}
+		r->retried = 1;
+	}
+}
+
 /* The rounds of every model: each model runs round 1, 2, ... (every cell on a
- * fresh server, collect/session.h) until its last round, a signal, or, with
- * --until-decided, until the rule has no open cell of it left; the rule also
- * says which cells the next round starts. -1 on a store or system error. */
-static int run_rounds(struct session *ss, struct store *s, const struct plan *p,
+ * fresh server, collect/session.h) until its last round, a signal, a model the
+ * machine kept busy (measure_cell()), or, with --until-decided, until the rule has
+ * no open cell of it left; the rule also says which cells the next round starts.
+ * -1 on a store or system error. */
+static int run_rounds(struct session *ss, struct store *s, struct quiet *q,
 		      struct until_state *u, int until)
 {
-	int64_t rounds = plan_rounds(p), round;
-	size_t mi;
+	const struct plan *p = q->p;
+	int64_t rounds = plan_rounds(p), round, in_row;
+	size_t mi, i, n;
 	int more;
 
 	for (mi = 0; mi < p->n_models && !interrupt_pending(); mi++) {
 		if (until)
 			memset(u->run, 1, p->n_cells);
+		in_row = 0;
 		for (round = 1; round <= rounds; round++) {
-			if (session_round(ss, mi, round, until ? u->run : NULL) < 0)
-				return -1;
-			if (round == rounds || interrupt_pending())
+			n = plan_round_order(p, mi, round, q->order);
+			for (i = 0; i < n && !interrupt_pending() && !q->stopped[mi]; i++) {
+				/* A decided cell costs no more GPU time. */
+				if (until && !u->run[q->order[i]])
+					continue;
+				if (measure_cell(q, ss, mi, q->order[i], round, &in_row) < 0)
+					return -1;
+			}
+			session_clear(ss);
+			if (q->stopped[mi] || round == rounds || interrupt_pending())
 				break;
 			if (until && (more = until_after_round(u, s, mi, round)) <= 0) {
 				if (more < 0)
@@ -465,10 +617,12 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	struct session_result res = { 0 };
 	struct session *ss = NULL;
 	struct until_state u = { 0 };
+	struct quiet q = { 0 };
 	struct summary_row *rows = NULL;
 	struct store *s;
-	char *out_dir = NULL, *footer = NULL;
-	size_t k;
+	char *out_dir = NULL, *footer = NULL, **why = NULL;
+	size_t k, n_run = 0, n_spoiled = 0, n_retried = 0;
+	double spoiled_s = 0;
 	int ret = TPS_EXIT_ERROR, r, done;
 
 	setup_init(&o, usage_collect);
@@ -499,13 +653,22 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 		until_state_init(&u, &p, &res, &o);
 	if (!(ss = session_open(s, &p, &ps, &o, o.until_decided ? u.note : NULL, &res)))
 		goto out;
-	r = run_rounds(ss, s, &p, &u, o.until_decided);
+	q.o = &o;
+	q.p = &p;
+	q.res = &res;
+	q.order = tps_xcalloc(p.n_cells + 1, sizeof(*q.order));
+	q.stopped = tps_xcalloc(p.n_models + 1, 1);
+	q.stop_row = tps_xcalloc(p.n_models + 1, sizeof(*q.stop_row));
+	for (k = 0; k < p.n_models; k++)
+		q.stop_row[k] = SIZE_MAX;
+	r = run_rounds(ss, s, &q, &u, o.until_decided);
 	session_close(ss);
 	if (r < 0)
 		goto out;
 	if (o.until_decided && until_finish(&u, s) < 0)
 		goto out;
-	rows = tps_xcalloc(res.n_rows, sizeof(*rows));
+	rows = tps_xcalloc(res.n_rows + 1, sizeof(*rows));
+	why = tps_xcalloc(res.n_rows + 1, sizeof(*why));
 	for (k = 0; k < res.n_rows; k++) {
 		const struct session_row *sr = &res.rows[k];
 		const struct cell *c = &p.cells[sr->cell];
@@ -521,12 +684,29 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 		rows[k].tg = sr->tg;
 		rows[k].accept = sr->accept;
 		rows[k].why = sr->load_line;
+		/* A try measured again is not its round's instance; a spoiled one
+		 * says why it decides nothing. */
+		n_run += !sr->retried;
+		n_retried += sr->retried != 0;
+		if (sr->findings) {
+			char names[128];
+
+			n_spoiled++;
+			spoiled_s += sr->wall_s;
+			finding_names(sr->findings, names, sizeof(names));
+			why[k] = tps_xasprintf("spoiled: %s%s", names,
+					       sr->retried ? "; measured again" :
+					       q.stop_row[c->model] == k ? "; model stopped" : "");
+			if (!rows[k].why)
+				rows[k].why = why[k];
+		}
 	}
 	footer = summary_footer(&(struct summary_end){
-		.n_run = res.n_rows, .n_planned = res.n_planned, .n_bad = res.n_bad,
+		.n_run = n_run, .n_planned = res.n_planned, .n_bad = res.n_bad,
 		.signal = res.signal, .store = store_path(s), .out_dir = out_dir,
 		.attach = o.url != NULL, .warmup = o.c.warmup, .rounds = res.rounds,
-		.batch = res.batch }, rows, res.n_rows);
+		.batch = res.batch, .n_spoiled = n_spoiled, .spoiled_s = spoiled_s,
+		.n_retried = n_retried }, rows, res.n_rows);
 	summary_render(stdout, rows, res.n_rows);
 	fputs(footer, stdout);
 	fflush(stdout);
@@ -539,11 +719,20 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 			  "taken are kept", res.signal);
 		ret = TPS_EXIT_ERROR;
 	} else {
-		ret = res.n_bad ? TPS_EXIT_FAIL : TPS_EXIT_OK;
+		/* A model the machine kept busy leaves its cells open, as --max-rounds
+		 * does; only when every model stopped was nothing measured quiet. */
+		ret = res.n_bad || (p.n_models && q.n_stopped == p.n_models) ? TPS_EXIT_FAIL :
+			TPS_EXIT_OK;
 	}
 out:
 	interrupt_restore();
 	until_state_release(&u);
+	free(q.order);
+	free(q.stopped);
+	free(q.stop_row);
+	for (k = 0; why && k < res.n_rows; k++)
+		free(why[k]);
+	free(why);
 	free(rows);
 	free(footer);
 	free(out_dir);

@@ -442,6 +442,7 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 	memset(res, 0, sizeof(*res));
 	snprintf(res->status, sizeof(res->status), "failed");
 	res->pp = res->tg = res->accept = NAN;
+	res->gpu_index = -1;
 	run_rec_init(&run);
 	props_init(&pr);
 	tps_now_iso(started, sizeof(started));
@@ -553,6 +554,9 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 	res->pp = median(t.pp, t.n_pp);
 	res->tg = median(t.tg, t.n_tg);
 	res->accept = t.drafted > 0 ? (double)t.accepted / (double)t.drafted : NAN;
+	res->gpu_index = runenv_gpu(renv);
+	res->env = env_json;
+	env_json = NULL;
 	ret = 0;
 out:
 	http_free(h);

@@ -54,6 +54,10 @@ struct cell_result {
 	char log_path[4096];       /* "" in attach mode */
 	char *load_line;           /* a failed load's error line (collect/loaderr.h),
 				      heap; NULL none. The caller frees it. */
+	char *env;                 /* the run's environment facts as stored (run.env,
+				      collect/runenv.h), heap; NULL when it measured
+				      nothing. The caller frees it. */
+	int gpu_index;             /* the run's GPU (runenv_gpu()), -1 unknown */
 };
 
 /* Runs cell k of env->plan as run number seq (0-based, in session order) of round

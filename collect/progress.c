@@ -68,8 +68,9 @@ static void draw(struct progress *p)
 
 	if (!p->enabled)
 		return;
+	/* A try measured again (collect --wait-quiet) runs past the plan. */
 	if (frac > 0.001 && elapsed > 1)
-		fmt_secs(elapsed / frac - elapsed, eta, sizeof(eta));
+		fmt_secs(fmax(0, elapsed / frac - elapsed), eta, sizeof(eta));
 	if (p->total)
 		fprintf(stderr, "\r\033[K[%zu/%zu] %s: request %zu/%zu, ETA %s", p->k + 1,
 			p->n_cells, p->what, p->done, p->total, eta);

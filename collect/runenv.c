@@ -4,6 +4,7 @@
  * sampler (nvidia-smi -lms) running in its own process group while the run
  * measures. */
 #include "collect/runenv.h"
+#include "collect/interrupt.h"
 #include "collect/provenance.h"
 #include "collect/server.h"
 #include "proc.h"
@@ -718,4 +719,92 @@ void runenv_free(struct runenv *e)
 	free(e->apps);
 	free(e->csv_path);
 	free(e);
+}
+
+int runenv_gpu(const struct runenv *e)
+{
+	return e && e->smi && e->throttle_field && e->n_before ? run_gpu(e) : -1;
+}
+
+/* One reading of the quiet check into *q: the host over RUNENV_QUIET_WINDOW_MS,
+ * then the GPU idx (-1: every GPU). -1 when a signal came during the window. */
+static int quiet_read(struct runenv *e, int idx, struct runenv_quiet *q)
+{
+	double t0 = mono_s(), b0 = cpu_busy_s(), s0 = pid_cpu_s(getpid()), t1, b1, s1;
+	double ncpu = (double)sysconf(_SC_NPROCESSORS_ONLN);
+	size_t i;
+
+	if (interrupt_sleep_ms(RUNENV_QUIET_WINDOW_MS) < 0)
+		return -1;
+	t1 = mono_s();
+	b1 = cpu_busy_s();
+	s1 = pid_cpu_s(getpid());
+	q->others_share = NAN;
+	if (!isnan(b0) && !isnan(b1) && t1 > t0 && ncpu > 0) {
+		/* Our own time (the nvidia-smi calls are children we reaped) is not
+		 * another's; /proc counts ticks, so never more than the CPUs had. */
+		double self = isnan(s0) || isnan(s1) ? 0 : s1 - s0;
+		q->others_share = fmin(1, fmax(0, (b1 - b0) - self) / (ncpu * (t1 - t0)));
+	}
+	q->host_busy = q->others_share > e->busy_share;
+	q->util = NAN;
+	q->other_procs = 0;
+	q->gpu_busy = 0;
+	if (e->smi && e->throttle_field) {
+		struct runenv_gpu_sample *g = NULL;
+		size_t n = 0;
+		char *out = gpu_query(e, e->throttle_field, "");
+
+		runenv_gpu_parse(out, &g, &n);
+		free(out);
+		for (i = 0; i < n; i++)
+			if ((idx < 0 || g[i].index == idx) && !isnan(g[i].util))
+				q->util = isnan(q->util) ? g[i].util : fmax(q->util, g[i].util);
+		free(g);
+		free(e->apps);
+		e->apps = NULL;
+		e->n_apps = 0;
+		list_apps(e);
+		/* No server of ours runs now: every compute process is another's. */
+		for (i = 0; i < e->n_apps; i++)
+			if (idx < 0 || index_of(e, e->apps[i].uuid) == idx)
+				q->other_procs++;
+		q->has_gpu = 1;
+		q->gpu_busy = q->other_procs > 0 || q->util >= ENV_GPU_BUSY_UTIL;
+	}
+	return 0;
+}
+
+int runenv_wait_quiet(const char *gpu, int gpu_index, double max_s, struct runenv_quiet *q)
+{
+	struct runenv *e = runenv_new(gpu);
+	double t0 = mono_s();
+	int idx, ret;
+
+	memset(q, 0, sizeof(*q));
+	q->others_share = q->util = NAN;
+	q->busy_share = e->busy_share;
+	runenv_before(e); /* which GPUs there are, and the field this driver knows */
+	idx = gpu_index >= 0 ? gpu_index : run_gpu(e);
+	for (;;) {
+		if (quiet_read(e, idx, q) < 0) {
+			ret = -1;
+			break;
+		}
+		q->waited_s = mono_s() - t0;
+		if (!q->host_busy && !q->gpu_busy) {
+			ret = 0;
+			break;
+		}
+		if (q->waited_s + RUNENV_QUIET_STEP_MS / 1000.0 > max_s) {
+			ret = 1;
+			break;
+		}
+		if (interrupt_sleep_ms(RUNENV_QUIET_STEP_MS) < 0) {
+			ret = -1;
+			break;
+		}
+	}
+	runenv_free(e);
+	return ret;
 }

@@ -105,5 +105,36 @@ void runenv_begin(struct runenv *e, pid_t server, const char *gpu_csv_path);
 void runenv_end(struct runenv *e);
 char *runenv_finish(struct runenv *e, const char *log_path, double ready_ms);
 void runenv_free(struct runenv *e);
+/* The run's GPU as the recorder told it (where the server computed, else the one
+ * it was given, else the only one); -1 unknown or no nvidia-smi. */
+int runenv_gpu(const struct runenv *e);
+
+/* The quiet check (collect --wait-quiet): between two instances, with no server
+ * of ours running, the same readings the recorder judges a run by: others' share
+ * of all CPUs' time over RUNENV_QUIET_WINDOW_MS (/proc, as host-busy reads it,
+ * against TPSDB_HOST_BUSY_PCT), and, when nvidia-smi answers, the compute
+ * processes on the run's GPU and its utilisation (gpu-contended's two readings).
+ * The machine is quiet when no reading would make host-busy or gpu-contended. */
+#define RUNENV_QUIET_WINDOW_MS 500
+#define RUNENV_QUIET_STEP_MS 1000
+
+/* The last reading of a quiet check. */
+struct runenv_quiet {
+	double others_share;       /* others' share of all CPUs, NAN unread */
+	double busy_share;         /* the host-busy threshold used */
+	int has_gpu;               /* nvidia-smi answered */
+	double util;               /* the run's GPU's utilisation, NAN unknown */
+	size_t other_procs;        /* compute processes on it (none of ours runs) */
+	int host_busy, gpu_busy;   /* what kept it from being quiet */
+	double waited_s;           /* from the first reading to the last */
+};
+
+/* Reads the host and the GPU every RUNENV_QUIET_STEP_MS until they read quiet or
+ * max_s seconds have passed (one reading at least; a signal ends the wait at once,
+ * an nvidia-smi call at its deadline). gpu is CUDA_VISIBLE_DEVICES as the servers
+ * get it, or NULL; gpu_index the spoiled run's GPU, -1 unknown (then gpu's first
+ * index, else the only GPU, else the busiest of all). The last reading goes to
+ * *q. Returns 0 quiet, 1 still busy at the deadline, -1 a signal is pending. */
+int runenv_wait_quiet(const char *gpu, int gpu_index, double max_s, struct runenv_quiet *q);
 
 #endif

@@ -104,18 +104,27 @@ static const char *row_status(const struct cell_result *res)
 static int run_one(const struct cell_env *env, size_t k, int64_t round,
 		   struct session_result *res)
 {
-	struct session_row *row = &res->rows[res->n_rows];
+	struct session_row *row;
 	struct cell_result cr;
 	double t0 = tps_mono_ms();
 
+	if (res->n_rows == res->cap_rows) {
+		res->cap_rows = 2 * res->cap_rows + 8;
+		res->rows = tps_xrealloc(res->rows, res->cap_rows * sizeof(*res->rows));
+	}
+	row = &res->rows[res->n_rows];
+	memset(row, 0, sizeof(*row));
 	if (cell_measure(env, k, res->n_rows, round, &cr) < 0) {
 		free(cr.load_line);
+		free(cr.env);
 		return -1;
 	}
 	row->wall_s = (tps_mono_ms() - t0) / 1000;
 	progress_cell_done(env->progress, cr.load_failed ? "LOADFAIL" : cr.status, cr.n_ok,
 			   cr.n_failed, cr.pp, cr.tg, cr.load_line);
 	row->load_line = cr.load_line;
+	row->env = cr.env;
+	row->gpu_index = cr.gpu_index;
 	row->cell = k;
 	row->round = round;
 	row->status = row_status(&cr);
@@ -152,6 +161,16 @@ int session_round(struct session *ss, size_t mi, int64_t round, const unsigned c
 	return 0;
 }
 
+int session_cell(struct session *ss, size_t k, int64_t round)
+{
+	return run_one(&ss->env, k, round, ss->res);
+}
+
+void session_clear(struct session *ss)
+{
+	progress_clear(ss->env.progress);
+}
+
 struct session *session_open(struct store *s, struct plan *p, const struct prompt_set *ps,
 			     const struct collect_setup *setup, const char *note,
 			     struct session_result *res)
@@ -166,7 +185,8 @@ struct session *session_open(struct store *s, struct plan *p, const struct promp
 	interrupt_install();
 	res->rounds = plan_rounds(p);
 	res->n_planned = p->n_cells * (size_t)res->rounds;
-	res->rows = tps_xcalloc(res->n_planned + 1, sizeof(*res->rows));
+	res->cap_rows = res->n_planned + 1;
+	res->rows = tps_xcalloc(res->cap_rows, sizeof(*res->rows));
 	ss->order = tps_xcalloc(p->n_cells + 1, sizeof(*ss->order));
 	if (tps_uuid4(res->batch, sizeof(res->batch)) < 0 || workdir_make_homes(p) < 0)
 		goto fail;
@@ -202,9 +222,11 @@ void session_close(struct session *ss)
 
 void session_result_release(struct session_result *res)
 {
-	for (size_t k = 0; k < res->n_rows; k++)
+	for (size_t k = 0; k < res->n_rows; k++) {
 		free(res->rows[k].load_line);
+		free(res->rows[k].env);
+	}
 	free(res->rows);
 	res->rows = NULL;
-	res->n_rows = res->n_bad = 0;
+	res->n_rows = res->cap_rows = res->n_bad = 0;
 }

@@ -27,12 +27,19 @@ struct session_row {
 	double wall_s;             /* the run's wall time, server start to stop */
 	char *load_line;           /* a failed load's error line (collect/loaderr.h);
 				      NULL none; owned */
+	char *env;                 /* the run's environment facts as stored (run.env);
+				      NULL none; owned */
+	int gpu_index;             /* the run's GPU, -1 unknown */
+	unsigned findings;         /* the caller's to fill: the run's RUN_ENV_* findings */
+	int retried;               /* the caller's to fill: measured again in its round
+				      (collect --wait-quiet), so not the round's instance */
 };
 
 struct session_result {
 	struct session_row *rows;  /* one per run, in order; owned */
-	size_t n_rows;
-	size_t n_planned;          /* runs the plan allows: every cell in every round */
+	size_t n_rows, cap_rows;
+	size_t n_planned;          /* runs the plan allows: every cell in every round
+				      (and the tries measured again beyond them) */
 	int64_t rounds;            /* plan_rounds(p): the most rounds a model may run */
 	char batch[40];            /* the batch id every run of the session carries */
 	size_t n_bad;              /* rows whose run is not 'complete' */
@@ -57,6 +64,12 @@ struct session *session_open(struct store *s, struct plan *p, const struct promp
  * res; a signal stops it between cells. Then clears the progress line, so the
  * caller may print. -1 when the store or the system failed. */
 int session_round(struct session *ss, size_t mi, int64_t round, const unsigned char *run);
+/* Measures cell k in round `round` as the session's next run, its row appended to
+ * res (a cell measured again in its round, collect --wait-quiet, is a run of its
+ * own with the same round). -1 when the store or the system failed. */
+int session_cell(struct session *ss, size_t k, int64_t round);
+/* Clears the progress line, so the caller may print. */
+void session_clear(struct session *ss);
 /* Closes ss (NULL is accepted): removes the fresh HOMEs and sets res->signal to the
  * signal that stopped the session, 0 none. */
 void session_close(struct session *ss);

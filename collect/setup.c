@@ -49,6 +49,8 @@ void setup_init(struct collect_setup *s, const char *usage)
 	s->c.looks_to = INT64_MIN; /* TPS_NULL: a fixed design */
 	s->c.load_timeout_s = 600;
 	s->c.request_timeout_s = 600;
+	s->wait_quiet_s = SETUP_WAIT_QUIET_S;
+	s->max_spoiled = SETUP_MAX_SPOILED;
 }
 
 static void pairs_add(struct setup_pairs *k, const char *key, const char *value)

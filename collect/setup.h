@@ -45,6 +45,11 @@ struct collect_setup {
 				      answer, the default) */
 	const char *metric;        /* --metric pp|tg|both as given (the command checks
 				      the name); NULL when not given (both) */
+	double wait_quiet_s;       /* --wait-quiet: after an instance the GPU or host
+				      spoiled, wait this long at most for quiet and
+				      measure it again; 0 neither (SETUP_WAIT_QUIET_S) */
+	int64_t max_spoiled;       /* --max-spoiled: stop a model after this many
+				      such instances in a row; 0 never (SETUP_MAX_SPOILED) */
 	struct collect_opts c;     /* out_dir and url are set by the command later */
 };
 
@@ -88,6 +93,10 @@ const char *setup_getenv(const char *name);
  * unreachable server or a signal. p and ps are filled as far as it got; the
  * caller releases them either way. */
 int setup_plan(struct collect_setup *s, struct plan *p, struct prompt_set *ps);
+
+/* collect's default --wait-quiet (seconds) and --max-spoiled. */
+#define SETUP_WAIT_QUIET_S 60
+#define SETUP_MAX_SPOILED 3
 
 /* --until-decided's default --max-rounds. */
 #define SETUP_MAX_ROUNDS 10

@@ -261,6 +261,15 @@ void findings_release(struct findings *fs)
 	fs->n = 0;
 }
 
+char *findings_env_detail(const char *env, unsigned flag)
+{
+	cJSON *o = env ? cJSON_Parse(env) : NULL;
+	char *d = env_detail(o, flag);
+
+	cJSON_Delete(o);
+	return d;
+}
+
 char *findings_line(const struct finding *f)
 {
 	if (f->run_level)

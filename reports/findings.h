@@ -58,6 +58,11 @@ void findings_release(struct findings *fs);
  * "run <uuid> <engine>/<model>: <n> of <total> samples <detail>", or for a finding
  * about the run "run <uuid> <engine>/<model>: <detail>". Caller frees. */
 char *findings_line(const struct finding *f);
+/* The detail check gives environment finding flag (one RUN_ENV_* bit) of a run
+ * whose facts are env (run.env as stored; NULL or unreadable: the sentence without
+ * facts), e.g. "GPU shared: 1 other compute process(es) on the run's GPU". Heap;
+ * the caller frees it. */
+char *findings_env_detail(const char *env, unsigned flag);
 
 /* The findings as a JSON array of {"run", "engine", "model", "kind", "count",
  * "total", "detail"}; the caller owns it (cJSON_Delete, or adds it to a tree). */

@@ -87,15 +87,23 @@ char *summary_footer(const struct summary_end *e, const struct summary_row *rows
 {
 	char *warm = warmup_line(e->attach, e->warmup), *s;
 	int64_t most = 0;
+	char again[48] = "", *spoiled;
+
+	if (e->n_retried)
+		snprintf(again, sizeof(again), " (%zu measured again)", e->n_retried);
+	spoiled = e->n_spoiled ? tps_xasprintf("spoiled: %zu instance%s, %.1f s of server time%s\n",
+					       e->n_spoiled, e->n_spoiled == 1 ? "" : "s",
+					       e->spoiled_s, again) : tps_xstrdup("");
 
 	for (size_t k = 0; k < n; k++)
 		if (rows[k].round > most)
 			most = rows[k].round;
 	s = tps_xasprintf("\n%zu of %zu cells run, %zu not complete%s; store '%s'; logs in "
-			  "'%s'\n%s\nrounds: %lld of %lld: batch %s\n", e->n_run, e->n_planned,
+			  "'%s'\n%s\n%srounds: %lld of %lld: batch %s\n", e->n_run, e->n_planned,
 			  e->n_bad, e->signal ? " (interrupted)" : "", e->store, e->out_dir, warm,
-			  (long long)most, (long long)e->rounds, e->batch);
+			  spoiled, (long long)most, (long long)e->rounds, e->batch);
 	free(warm);
+	free(spoiled);
 	return s;
 }
 

@@ -35,12 +35,17 @@ struct summary_end {
 	int64_t warmup;                 /* unrecorded requests after each start */
 	int64_t rounds;                 /* the most rounds a model may run */
 	const char *batch;              /* the batch id of every run */
+	size_t n_spoiled;               /* runs with an environment finding */
+	double spoiled_s;               /* their server time, seconds */
+	size_t n_retried;               /* of them, measured again in their round */
 };
 
 /* The lines under the table: the counts, the store and the logs, how the first
  * request was handled (never a throughput figure: the first request after a
  * start reads a quarter to half of warm), "rounds: R of N" (R the most any of the
- * n rows ran) and the batch. Heap; the caller frees it. */
+ * n rows ran) and the batch; when some run was spoiled, "spoiled: N instances,
+ * S s of server time" (and how many were measured again). Heap; the caller frees
+ * it. */
 char *summary_footer(const struct summary_end *e, const struct summary_row *rows, size_t n);
 
 /* Writes the table of the n rows and footer into dir/summary.txt through

@@ -788,6 +788,68 @@ static void test_cellset_estimate_spoiled_one_instance(void **state)
 	run_release(&rb);
 }
 
+/* A round's instance is its last try: collect --wait-quiet measured ours' round 2
+ * again after another job spoiled it (r2a, gpu-contended), so the pool holds r1,
+ * r2b, r3 and the estimate decides from the clean retry (rules out pairing the
+ * first try of a round, which spoils the cell). A run of the same round in another
+ * batch (o2), or with no round (n0, n1), is no try of it (rules out matching by
+ * round alone); the history drops a batch's retried try too. */
+static void test_cellset_pools_retried(void **state)
+{
+	static const double ours[4] = { 90, 50, 91, 89.5 }, vs[3] = { 100, 100.5, 99.5 };
+	static const char *const ids[4] = { "r1", "r2a", "r2b", "r3" };
+	static const int64_t rnd[4] = { 1, 2, 2, 3 };
+	struct cellset s;
+	struct pool *p = NULL;
+	struct estimate_params ep;
+	struct estimate e;
+	char at[24];
+	size_t n = 0, i, t = 0;
+
+	(void)state;
+	set_init(&s);
+	/* Series ours: batch h (round 1 tried twice), o2 of another batch, then
+	 * batch b; started in this order. */
+	for (i = 0; i < 2; i++)
+		add(&s, i ? "h1b" : "h1a", "ours", "m", "h", "")->round = 1;
+	add(&s, "o2", "ours", "m", "old", "")->round = 2;
+	for (i = 0; i < 4; i++) {
+		struct run *r = add(&s, ids[i], "ours", "m", "b", "");
+		r->round = rnd[i];
+		around(r, RUN_TG, ours[i]);
+		if (i == 1)
+			r->env_flags = RUN_ENV_GPU_CONTENDED;
+	}
+	for (i = 0; i < 3; i++) {
+		struct run *r = add(&s, i == 0 ? "v1" : i == 1 ? "v2" : "v3", "vs", "m", "b", "");
+		r->round = (int64_t)i + 1;
+		around(r, RUN_TG, vs[i]);
+	}
+	add(&s, "n0", "x", "m", "nb", "");
+	add(&s, "n1", "x", "m", "nb", "");
+	for (i = 0; i < s.n; i++) {
+		snprintf(at, sizeof(at), "t%02zu", t++);
+		fx_set(&s.runs[i].started_at, at);
+	}
+	cellset_pools(&s, POOL_NEWEST_BATCH, &p, &n);
+	assert_int_equal(n, 3);
+	assert_string_equal(names(&p[0]), "r1 r2b r3");
+	assert_int_equal(p[0].n_hist, 2);
+	assert_string_equal(p[0].hist[0]->uuid, "h1b");
+	assert_string_equal(p[0].hist[1]->uuid, "o2");
+	assert_string_equal(names(&p[1]), "v1 v2 v3");
+	assert_string_equal(names(&p[2]), "n0 n1");
+	estimate_params_init(&ep);
+	assert_int_equal(pool_estimate(&p[0], &p[1], RUN_TG, &ep, &e, NULL, NULL), 0);
+	assert_int_equal(e.n_rounds, 3);
+	assert_int_equal(e.v.spoiled, 0);
+	assert_int_equal(e.n_out_ours, 0);
+	assert_true(fabs(e.v.delta_pct + 9.8) < 0.5); /* the retry's 91, not the try's 50 */
+	estimate_release(&e);
+	pools_free(p, n);
+	cellset_release(&s);
+}
+
 /* (6) estimate_rounds(): rounds of a batch both sides hold pair first; then by
  * number the runs whose batch the other side lacks or that have none; never
  * across a batch both sides hold; by start order when any round is unknown. */
@@ -1305,6 +1367,7 @@ int main(void)
 		cmocka_unit_test(test_cellset_same_machine),
 		cmocka_unit_test(test_cellset_pools_pair),
 		cmocka_unit_test(test_cellset_split_machines),
+		cmocka_unit_test(test_cellset_pools_retried),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

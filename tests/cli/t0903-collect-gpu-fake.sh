@@ -19,12 +19,13 @@ cp "$TPSDB_SRC/tests/data/env/fake-nvidia-smi" "$T/bin/nvidia-smi"
 export FAKE_SMI_DIR=$T/smi FAKE_SMI_MATCH=$T/
 U=GPU-126aafaa-0ab6-8564-0efb-4bc7fb502cc3
 n=0
-collect_one() { # <engine> : one run with the fake on PATH
+collect_one() { # <engine> : one run with the fake on PATH, kept as it was measured
+	# (--wait-quiet 0: a shared GPU is recorded here, not waited out; t0907 waits)
 	n=$((n + 1))
 	rm -f "$T/smi/asked"
 	PATH=$T/bin:$PATH run_tpsdb collect --engine "$1"="$FS" --engine-args "$1"="--delay-ms 150" \
 		--model tiny="$MODEL" --prompts "$PROMPTS" --reps 2 --warmup 1 --n-predict 32 \
-		--port $((21470 + 10 * n)) --out-dir "$OUT" --quiet
+		--port $((21470 + 10 * n)) --out-dir "$OUT" --quiet --wait-quiet 0
 	expect_eq "$rc" 0 "collect $1"
 	[ ! -s "$T/stderr" ] || fail "collect $1 said: $(cat "$T/stderr")"
 }
