@@ -818,7 +818,7 @@ int pool_estimate(const struct pool *a, const struct pool *b, enum run_metric m,
  * one is not. runs heap, the caller frees. */
 static struct pool clean_batch(const struct pool *h, const char *batch)
 {
-	struct pool b = { tps_xcalloc(h->n + 1, sizeof(*b.runs)), 0, 0, NULL, 0 };
+	struct pool b = { .runs = tps_xcalloc(h->n + 1, sizeof(*b.runs)) };
 
 	for (size_t k = 0; k < h->n; k++) {
 		if (batch && !run_str_eq(h->runs[k]->batch, batch))
