@@ -24,8 +24,10 @@ shared() { printf 'SERVER, %s\n4242, %s\n' "$U" "$U" >"$T/smi/apps.csv"; }
 echo 3 >"$T/seed-ours"
 echo 4 >"$T/seed-aa"
 
+# --wait-quiet 0 --max-spoiled 0: the contended batch is recorded as measured,
+# neither waited out nor stopped (t0907 tests both).
 common=(--model tiny="$MODEL" --prompts "$PROMPTS" --warmup 0 --n-predict 16 --host h1
-	--quiet)
+	--wait-quiet 0 --max-spoiled 0 --quiet)
 n=0
 # batch <fault server args> <collect args...>: a batch of ours and aa (one binary).
 batch() {
