@@ -263,6 +263,7 @@ struct estimate_unit *pool_units(const struct pool *p, enum run_metric m)
 		u[k].started_at = r->started_at;
 		u[k].uuid = r->uuid;
 		u[k].env = r->env_flags;
+		u[k].facts = r->env.known;
 	}
 	return u;
 }

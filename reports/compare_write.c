@@ -531,7 +531,8 @@ void compare_speedup_table(struct table *t, const struct parity_result *r, const
 			table_set(t, row, S_CI, "-");
 		}
 		table_set(t, row, S_REG, p ? (reg ? reg : "unknown") : "-");
-		if (p && p->v.regression == VERDICT_REG_YES)
+		if (p && (p->v.regression == VERDICT_REG_YES ||
+			  p->v.regression == VERDICT_REG_INTERMITTENT))
 			table_mark(t, row, S_REG);
 		table_setf(t, row, S_PROC, "%zu/%zu", w->n_vs, w->n_ours);
 		free(label);
@@ -665,7 +666,8 @@ void compare_table(struct table *t, const struct parity_result *r, const char *o
 		table_set(t, row, C_CI, ci);
 		table_set(t, row, C_REG, reg ? reg : "unknown");
 		/* Bold only what the data settles: a decided regression. */
-		if (w->v.regression == VERDICT_REG_YES)
+		if (w->v.regression == VERDICT_REG_YES ||
+		    w->v.regression == VERDICT_REG_INTERMITTENT)
 			table_mark(t, row, C_REG);
 		table_set(t, row, C_VERDICT, verdict_kind_name(w->v.kind));
 		table_setf(t, row, C_ROUNDS, "%zu", w->v.rounds);
