@@ -475,7 +475,8 @@ static void one_a_side(const struct estimate_unit *x, const struct estimate_unit
 		out->v.scatter_pct = f * 100;
 		if (!isfinite(*df))
 			*df = 1;
-	} else if (p->scatter_pct > 0 && quiet && hsd <= p->scatter_pct / 100) {
+	} else if (p->scatter_pct > 0 &&
+		   (p->default_known || (quiet && hsd <= p->scatter_pct / 100))) {
 		/* No floor: the metric's default scatter, larger than any measured
 		 * and within what this machine's earlier batches showed, taken as
 		 * known (the normal quantile), so that only a difference far beyond
@@ -490,9 +491,12 @@ static void one_a_side(const struct estimate_unit *x, const struct estimate_unit
 	}
 }
 
-/* One instance on one side, several kept on the other (estimate.h): the one
- * pairs with its round partner (ra, rb: indexes into a and b; SIZE_MAX none,
- * then the other side's newest), the several side's spread is the scatter. */
+/* One instance on one side, several kept on the other (estimate.h). With round
+ * numbers (ra, rb: the round the one shares with the other side, indexes into a
+ * and b; SIZE_MAX none) the one pairs with its round partner and the several
+ * side's spread s is the scatter of the pair's difference (s * sqrt(2));
+ * without a partner, the one against the several side's mean (s * sqrt(1 +
+ * 1/n), Welch's form with the one side's scatter taken as the other's). */
 static void one_with_spread(const struct estimate_unit *a, const size_t *ka, size_t ua,
 			    const double *la, const struct estimate_unit *b, const size_t *kb,
 			    size_t ub, const double *lb, size_t ra, size_t rb,
@@ -501,36 +505,51 @@ static void one_with_spread(const struct estimate_unit *a, const size_t *ka, siz
 {
 	const size_t *ks = ua >= 2 ? ka : kb;
 	const double *ls = ua >= 2 ? la : lb;
-	size_t ns = ua >= 2 ? ua : ub, i, x, y, nxa, nxb, lost;
-	double *xs = tps_xmalloc(ns * sizeof(*xs)), lx, ly, *xa, *xb, sd,
-	       f = p->noise_pct > 0 ? p->noise_pct / 100 : 0;
-	int paired;
+	size_t ns = ua >= 2 ? ua : ub, i, nxa, nxb, lost = 0;
+	double *xs = tps_xmalloc(ns * sizeof(*xs)), lx, ly, *xa, *xb, sd, rse = NAN, rdf,
+	       f = p->noise_pct > 0 ? p->noise_pct / 100 : 0, s;
+	int paired = ra != SIZE_MAX && rb != SIZE_MAX && a[ra].round != INT64_MIN &&
+		     b[rb].round != INT64_MIN;
 
 	for (i = 0; i < ns; i++)
 		xs[i] = ls[ks[i]];
-	sd = stats_stddev(xs, ns) * sqrt(2.0);
+	s = stats_stddev(xs, ns);
+	if (paired) {
+		int by_key;
+
+		round_logs(&a[ra], &b[rb], &lx, &ly, &xa, &nxa, &xb, &nxb, &lost, &by_key);
+		one_round_se(xa, nxa, xb, nxb, by_key, &rse, &rdf);
+		free(xa);
+		free(xb);
+		sd = s * sqrt(2.0);
+	} else {
+		double one = ua >= 2 ? lb[kb[0]] : la[ka[0]], mean = stats_mean(xs, ns);
+
+		lx = ua >= 2 ? mean : one;
+		ly = ua >= 2 ? one : mean;
+		sd = s * sqrt(1 + 1.0 / (double)ns);
+	}
 	free(xs);
-	x = ra != SIZE_MAX ? ra : ka[ua - 1];
-	y = rb != SIZE_MAX ? rb : kb[ub - 1];
-	round_logs(&a[x], &b[y], &lx, &ly, &xa, &nxa, &xb, &nxb, &lost, &paired);
-	free(xa);
-	free(xb);
 	*m = lx - ly;
+	/* The requests' error of the round adds in quadrature: several instances
+	 * that happen to agree exactly must not claim none. */
 	*se = fmax(sd, f);
+	if (isfinite(rse))
+		*se = sqrt(*se * *se + rse * rse);
 	*df = (double)(ns - 1);
 	out->n_unpaired = lost;
 	/* The several side's instances are all evidence: of the scatter. */
 	for (i = 0; i < ua; i++)
-		used_a[ka[i]] = ua >= 2 || ka[i] == x;
+		used_a[ka[i]] = 1;
 	for (i = 0; i < ub; i++)
-		used_b[kb[i]] = ub >= 2 || kb[i] == y;
+		used_b[kb[i]] = 1;
 	out->ours_center = exp(lx);
 	out->vs_center = exp(ly);
 	out->v.method = VERDICT_METHOD_SPREAD;
 	out->v.bound = f > sd ? VERDICT_BOUND_NOISE : VERDICT_BOUND_BAND;
 	out->v.scatter_pct = *se * 100;
-	out->v.rounds = 1;
-	out->v.n_pairs = 1;
+	out->v.rounds = paired;
+	out->v.n_pairs = paired;
 }
 
 /* The intermittent rule (estimate.h): slow instances of ours left out, none of

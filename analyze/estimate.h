@@ -98,6 +98,11 @@ struct estimate_params {
 			      round from ESTIMATE_FIRST_LOOK to looks_to (its
 			      --max-rounds), and the interval pays for those looks */
 	int robust;        /* leave outlier instances out (the default: 1) */
+	int default_known; /* 1: one instance a side takes scatter_pct as known
+			      without the evidence estimate_cell() asks for (a
+			      sweep's steps between the rungs of one engine, one
+			      session on one machine); 0, the default: only with
+			      it */
 	const struct estimate_history *hist; /* NULL or df 0: none */
 };
 
@@ -173,12 +178,18 @@ struct estimate {
  * earlier clean batches of the cell (p->hist, at least ESTIMATE_EVIDENCE_DF
  * degrees of freedom) scattered within it. Otherwise it decides nothing
  * (ESTIMATE_REASON_ONE_INSTANCE), its delta shown: an import without facts (one
- * llama-bench file, a hand-made table) is shown, not decided. When one side has one instance and the other several
- * (fewer than two rounds pair), the one instance pairs with its round partner
- * (estimate_rounds(); else the other side's newest), and the several side's own
- * instance spread s (n instances, n - 1 df) is the scatter the data show: the
- * round's log ratio with error s * sqrt(2) (two instances' difference), the
- * floor the least it may be, t at n - 1 df (VERDICT_METHOD_SPREAD). */
+ * llama-bench file, a hand-made table) is shown, not decided.
+ *
+ * When one side has one instance and the other several (fewer than two rounds
+ * pair), the several side's own instance spread s (n instances, n - 1 df) is
+ * the scatter the data show (VERDICT_METHOD_SPREAD): with round numbers the one
+ * instance pairs with its round partner (estimate_rounds()), the round's log
+ * ratio with error s * sqrt(2) (two instances' difference) and the requests'
+ * error in quadrature; without a partner by number, the one against the several
+ * side's mean log, error s * sqrt(1 + 1/n) (Welch's form, the one side taken to
+ * scatter as the other). The floor is the least scatter either may claim; t at
+ * n - 1 df. No facts are asked for: the scatter is measured, and a finding on
+ * any instance spoils. */
 #define ESTIMATE_EVIDENCE_DF 2
 
 /* The estimate of one metric of one cell from the instances a[0..na) of ours and

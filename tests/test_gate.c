@@ -248,7 +248,10 @@ static void test_decide_noise_floor(void **state)
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
 	assert_int_equal(r.n_fail, 0);
 	assert_int_equal(r.rows[0].g.outcome, VERDICT_GATE_INCONCLUSIVE);
-	assert_int_equal(r.rows[0].g.bound, VERDICT_BOUND_DEFAULT);
+	/* No facts of a quiet machine and no earlier batch: not even the default
+	 * scatter is evidence (analyze/estimate.h). */
+	assert_int_equal(r.rows[0].g.bound, VERDICT_BOUND_BAND);
+	assert_int_equal(r.rows[0].g.reason, ESTIMATE_REASON_ONE_INSTANCE);
 	gate_result_release(&r);
 	p.fail_on = GATE_FAIL_ALL & ~GATE_FAIL_OUTPUT; /* --fail-on regression,inconclusive,environment */
 	assert_int_equal(decide(&cand, 1, &base, 1, &p, &r), 0);
