@@ -506,7 +506,7 @@ static void one_with_spread(const struct estimate_unit *a, const size_t *ka, siz
 	const size_t *ks = ua >= 2 ? ka : kb;
 	const double *ls = ua >= 2 ? la : lb;
 	size_t ns = ua >= 2 ? ua : ub, i, nxa, nxb, lost = 0;
-	double *xs = tps_xmalloc(ns * sizeof(*xs)), lx, ly, *xa, *xb, sd, rse = NAN, rdf,
+	double *xs = tps_xmalloc(ns * sizeof(*xs)), lx, ly, *xa, *xb, sd, rse = NAN, rdf = NAN,
 	       f = p->noise_pct > 0 ? p->noise_pct / 100 : 0, s;
 	int paired = ra != SIZE_MAX && rb != SIZE_MAX && a[ra].round != INT64_MIN &&
 		     b[rb].round != INT64_MIN;
@@ -536,7 +536,9 @@ static void one_with_spread(const struct estimate_unit *a, const size_t *ka, siz
 	*se = fmax(sd, f);
 	if (isfinite(rse))
 		*se = sqrt(*se * *se + rse * rse);
-	*df = (double)(ns - 1);
+	/* The spread's degrees of freedom; where the calibrated floor is the
+	 * larger, it is taken as one instance a side takes it. */
+	*df = f > sd ? (isfinite(rdf) && paired ? rdf : 1) : (double)(ns - 1);
 	out->n_unpaired = lost;
 	/* The several side's instances are all evidence: of the scatter. */
 	for (i = 0; i < ua; i++)

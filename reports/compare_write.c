@@ -325,9 +325,9 @@ static void write_bench_rounds(FILE *f, const struct parity_result *r, enum tabl
 
 	if (n && fmt == TABLE_FMT_MD)
 		fprintf(f, "\n%zu row%s compare one llama-bench process a side, undecided: "
-			"one process is one instance, which decides only a difference beyond "
-			"the default instance scatter; a decision needs two processes or more "
-			"a side (%s), or a stored A/A floor (`tpsdb calibrate`).\n",
+			"one process is one instance, whose repetitions cannot show the scatter "
+			"between instances; a decision needs two processes or more a side (%s), "
+			"or a stored A/A floor (`tpsdb calibrate`).\n",
 			n, n == 1 ? "" : "s", parity_bench_remedy);
 	else if (n)
 		fprintf(f, "llama-bench: %zu row%s compare one llama-bench process a side, "
