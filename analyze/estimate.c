@@ -55,6 +55,8 @@ void estimate_history_add(const struct estimate *e, struct estimate_history *h)
 	double mean = 0, ss = 0, d;
 	size_t i;
 
+	if (!e->v.spoiled)
+		h->out_vs += e->n_out_vs;
 	/* A batch held open by one slow instance of ours still shows its kept
 	 * rounds' scatter. */
 	if (e->v.spoiled || (e->reason != ESTIMATE_REASON_NONE &&
@@ -557,11 +559,12 @@ static void one_with_spread(const struct estimate_unit *a, const size_t *ka, siz
 /* The intermittent rule (estimate.h): slow instances of ours left out, none of
  * vs's (n_vs usable), turn the answer to intermittent from
  * ESTIMATE_INTERMITTENT_MIN, and hold a "no" open at one. */
-static void slow_starts(struct estimate *out, size_t slow, size_t n_vs)
+static void slow_starts(struct estimate *out, size_t slow, size_t n_vs,
+			const struct estimate_history *h)
 {
 	struct verdict *v = &out->v;
 
-	if (!slow || out->n_out_vs || n_vs < ESTIMATE_OUTLIER_MIN_N ||
+	if (!slow || out->n_out_vs || (h && h->out_vs) || n_vs < ESTIMATE_OUTLIER_MIN_N ||
 	    out->reason == ESTIMATE_REASON_DISAGREE || v->regression == VERDICT_REG_UNKNOWN)
 		return;
 	if (slow >= ESTIMATE_INTERMITTENT_MIN) {
@@ -774,7 +777,7 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 			out->v.regression = VERDICT_REG_UNDECIDED;
 		out->v.decided = out->v.significant = 0;
 	}
-	slow_starts(out, slow_a, n_finite(lb, nb));
+	slow_starts(out, slow_a, n_finite(lb, nb), p->hist);
 	/* A measurement the environment spoiled is shown, never decided. */
 	out->v.spoiled = env;
 	if (env && out->v.regression != VERDICT_REG_UNKNOWN) {

@@ -84,6 +84,8 @@ struct estimate_unit {
 struct estimate_history {
 	double ss, df;
 	size_t batches;
+	size_t out_vs;  /* instances of vs the outlier screen left out in those
+			   batches: a host that glitched lately (no intermittent) */
 };
 
 struct estimate_params {
@@ -153,7 +155,9 @@ struct estimate {
  * left out below ours' median (far slower) and V those of vs left out (either
  * way), when vs had at least ESTIMATE_OUTLIER_MIN_N usable instances (the screen
  * could have seen a glitch of it):
- *   - V > 0: a host glitch, left out on both sides as before, answered as before;
+ *   - V > 0, or vs had outliers in the earlier batches of p->hist (the same
+ *     machine: estimate_history.out_vs): a host that glitches, left out on both
+ *     sides as before, answered as before;
  *   - V = 0, S >= ESTIMATE_INTERMITTENT_MIN: kind and regression "intermittent"
  *     (S of ours' instances far slower), whatever the kept rounds say: collect
  *     --until-decided stops there, the gate fails it under --fail-on regression;
@@ -248,7 +252,7 @@ double estimate_unit_log(const struct estimate_unit *u);
  * shows of the round scatter to *h: the sum of squares of its round log ratios
  * about their mean, rounds less one degrees of freedom, one batch. Adds nothing
  * when e is no evidence of it: spoiled, deciding nothing for a reason, or under
- * two rounds. */
+ * two rounds. Counts vs's outliers (out_vs) of any batch not spoiled. */
 void estimate_history_add(const struct estimate *e, struct estimate_history *h);
 
 /* The round scatter *h shows (sd of a round's log ratio, on ESTIMATE_EVIDENCE_DF
