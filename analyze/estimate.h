@@ -115,7 +115,9 @@ void estimate_params_init(struct estimate_params *p);
 /* Why an estimate decides nothing although it has numbers. */
 enum estimate_reason {
 	ESTIMATE_REASON_NONE,
-	ESTIMATE_REASON_ONE_INSTANCE, /* one instance a side and no stored floor */
+	ESTIMATE_REASON_ONE_INSTANCE, /* one instance a side and no evidence of the
+					 scatter between instances (a floor, or
+					 facts and history for the default) */
 	ESTIMATE_REASON_ORDER,        /* every round started with the same side */
 	ESTIMATE_REASON_NO_DATA,      /* no usable instance on a side */
 	ESTIMATE_REASON_DISAGREE,     /* a side's instances disagree and no clear

@@ -37,8 +37,9 @@ enum verdict_method {
 /* What the interval of a single instance pair holds: the requests alone
  * (BAND: then it decides nothing), or the requests and the cell's stored A/A
  * floor in quadrature (NOISE), or, without a floor, the metric's conservative
- * default scatter (DEFAULT: only a large difference decides). Pooled rounds are
- * always BAND. */
+ * default scatter where facts and history show it holds (DEFAULT: only a large
+ * difference decides; estimate.h). Pooled rounds are always BAND; the spread
+ * method is NOISE where the floor is the larger scatter, else BAND. */
 enum verdict_bound {
 	VERDICT_BOUND_BAND,
 	VERDICT_BOUND_NOISE,
