@@ -3,7 +3,8 @@
 # "intermittent", not left out as outliers and answered "no". Ten rounds of two
 # engines over the fault server; A is 3x slower on 2 starts of every 10
 # (--slow-starts 2/10, rounds 5 and 10), B clean: compare --json and text name it,
-# gate --fail-on regression fails on it and names it (text, JSON, JUnit), the
+# gate --fail-on regression fails on it and names it (text, JSON, JUnit, the
+# annotations and step summary), the report names it in its tables, the
 # until-decided question counts it decided. A/A with one glitch on each side (1
 # slow start in 10 each) is a host glitch, left out, not intermittent.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
@@ -33,6 +34,12 @@ grep -q '^A vs B: pp 1 intermittent (slow on some starts); tg 1 intermittent (sl
 grep -q '| \*\*intermittent\*\* | intermittent |' "$T/c.md" || fail "md row: $(cat "$T/c.md")"
 "$TPSDB_BIN" --db "$DB" compare --ours A --vs B --format csv >"$T/c.csv" || fail "compare csv"
 grep -q ',intermittent,' "$T/c.csv" || fail "csv: $(cat "$T/c.csv")"
+
+# The report's tables and answers name it too.
+"$TPSDB_BIN" --db "$DB" report --out "$T/rep" --no-plots >/dev/null || fail "report"
+grep -q '(A: [-+][0-9.]*% intermittent / [-+][0-9.]*% intermittent)' "$T/rep/report.md" ||
+	fail "report cell: $(cat "$T/rep/report.md")"
+grep -q 'pp 1 intermittent (slow on some starts)' "$T/rep/report.md" || fail "report answer"
 
 # The gate fails it as a regression and names it.
 "$TPSDB_BIN" --db "$DB" baseline set b --engine B >/dev/null || fail "baseline set"
