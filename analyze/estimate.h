@@ -169,10 +169,14 @@ struct estimate {
  *     ESTIMATE_REASON_SLOW_ONCE; more rounds tell it (a second slow start of
  *     ours, or a glitch of vs). A "yes" stands.
  * Instances of ours left out above its median (far faster) are no regression
- * and stay left out. Spoiled (an environment finding) takes precedence. Why two:
- * a batch that holds one glitch on a random side would be called intermittent
- * half the time at one; at two, an A/A batch is called so only when two glitches
- * of the batch both fall on ours (docs/PERFORMANCE.md, "Intermittent slowness"). */
+ * and stay left out; a side whose instances disagree with no clear majority
+ * (ESTIMATE_REASON_DISAGREE) marks none, so none count. Spoiled (an environment
+ * finding) takes precedence. Why two: a batch that holds one glitch on a random
+ * side would be called intermittent half the time at one; at two, an A/A batch
+ * is called so only when two glitches of the batch both fall on ours and vs drew
+ * none in the batch or its history (docs/PERFORMANCE.md, "Intermittent slowness,
+ * one instance a side": 3.7% of A/A batches whose instances glitch 1 in 10, 0%
+ * with one glitch a batch). */
 #define ESTIMATE_INTERMITTENT_MIN 2
 #define ESTIMATE_OUTLIER_MIN_N 3
 
