@@ -29,6 +29,11 @@ void answer_build(const struct verdict *const *v, size_t n, double band_pct,
 		case VERDICT_REG_NO:
 			out->no++;
 			break;
+		case VERDICT_REG_INTERMITTENT:
+			/* An answer, but its delta leaves the slow starts out:
+			 * counted, and no part of the mean. */
+			out->intermittent++;
+			continue;
 		case VERDICT_REG_SPOILED:
 			/* Not an answer: counted, and no part of the mean. */
 			out->spoiled++;

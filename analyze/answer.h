@@ -19,6 +19,10 @@ struct answer {
 	size_t spoiled;                    /* spoiled by an environment finding: not
 					      an answer, and no part of the mean */
 	unsigned spoiled_env;              /* their findings, RUN_ENV_* bits */
+	size_t intermittent;               /* answered intermittent (estimate.h): a
+					      regression on some starts, counted
+					      apart and no part of the mean (its
+					      delta is of the other instances) */
 	size_t faster, slower, parity;     /* by the two-sided verdict (decided only) */
 	struct verdict geomean;            /* the geometric mean of the deltas: delta,
 					      interval (NaN when a cell has none) and

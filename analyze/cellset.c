@@ -568,6 +568,7 @@ struct estimate_unit *pool_units(const struct pool *p, enum run_metric m)
 		u[k].started_at = r->started_at;
 		u[k].uuid = r->uuid;
 		u[k].env = r->env_flags;
+		u[k].facts = r->env.known;
 	}
 	return u;
 }
@@ -789,7 +790,7 @@ int pool_estimate(const struct pool *a, const struct pool *b, enum run_metric m,
 	const struct run *face = pool_face(a);
 	int ret;
 
-	struct estimate_history h = { 0, 0, 0 };
+	struct estimate_history h = { 0, 0, 0, 0 };
 
 	ep.looks_to = pools_looks(a, b);
 	ep.noise_pct = 0;

@@ -28,6 +28,10 @@ static int metric_of(const struct parity_row *r)
 
 int decided_row(const struct parity_row *row, enum decided_question q)
 {
+	/* Intermittent is decided, and bad: more rounds of an engine slow on some
+	 * starts only add slow starts (estimate.h), and the gate fails it. */
+	if (row->v.regression == VERDICT_REG_INTERMITTENT)
+		return 1;
 	if (q == DECIDED_PARITY)
 		return row->v.decided;
 	return row->v.regression == VERDICT_REG_YES || row->v.regression == VERDICT_REG_NO;

@@ -30,6 +30,8 @@ const char *estimate_reason_name(enum estimate_reason r)
 		return "no-data";
 	case ESTIMATE_REASON_DISAGREE:
 		return "instances-disagree";
+	case ESTIMATE_REASON_SLOW_ONCE:
+		return "one-slow-instance";
 	case ESTIMATE_REASON_NONE:
 		break;
 	}
@@ -53,7 +55,12 @@ void estimate_history_add(const struct estimate *e, struct estimate_history *h)
 	double mean = 0, ss = 0, d;
 	size_t i;
 
-	if (e->v.spoiled || e->reason != ESTIMATE_REASON_NONE || e->n_rounds < 2)
+	if (!e->v.spoiled)
+		h->out_vs += e->n_out_vs;
+	/* A batch held open by one slow instance of ours still shows its kept
+	 * rounds' scatter. */
+	if (e->v.spoiled || (e->reason != ESTIMATE_REASON_NONE &&
+			     e->reason != ESTIMATE_REASON_SLOW_ONCE) || e->n_rounds < 2)
 		return;
 	for (i = 0; i < e->n_rounds; i++)
 		mean += log1p(e->round_pct[i] / 100) / (double)e->n_rounds;
@@ -64,6 +71,13 @@ void estimate_history_add(const struct estimate *e, struct estimate_history *h)
 	h->ss += ss;
 	h->df += (double)(e->n_rounds - 1);
 	h->batches++;
+}
+
+double estimate_history_sd(const struct estimate_history *h)
+{
+	if (!h || !(h->df >= ESTIMATE_EVIDENCE_DF) || !(h->ss >= 0))
+		return NAN;
+	return sqrt(h->ss / h->df);
 }
 
 static double normal_cdf(double x)
@@ -345,19 +359,34 @@ out:
 }
 
 /* Marks the outliers of one side in bad[] (1) and lists them in *idx; 1 when
- * its instances disagree with no clear majority (then none is marked). */
-static int mark_outliers(const double *lg, size_t n, char *bad, size_t **idx, size_t *n_idx)
+ * its instances disagree with no clear majority (then none is marked). *slow
+ * counts those below the side's median (far slower). */
+static int mark_outliers(const double *lg, size_t n, char *bad, size_t **idx, size_t *n_idx,
+			 size_t *slow)
 {
+	double med;
 	int disagree;
 
-	if (!estimate_outliers(lg, n, bad, NULL, &disagree))
+	*slow = 0;
+	if (!estimate_outliers(lg, n, bad, &med, &disagree))
 		return disagree;
 	for (size_t i = 0; i < n; i++)
 		if (bad[i]) {
 			*idx = tps_xrealloc(*idx, (*n_idx + 1) * sizeof(**idx));
 			(*idx)[(*n_idx)++] = i;
+			*slow += lg[i] < med;
 		}
 	return 0;
+}
+
+/* How many of lg[0..n) are finite. */
+static size_t n_finite(const double *lg, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += isfinite(lg[i]) != 0;
+	return k;
 }
 
 /* The error of the one round's log ratio from the requests' log values
@@ -412,13 +441,158 @@ static void with_history(const struct estimate_history *h, double *sd, double *d
 	*df += hdf;
 }
 
+/* One instance a side (estimate.h): the ratio of x's and y's geometric means with
+ * the requests' error, widened in quadrature by the cell's floor or the metric's
+ * default scatter where the evidence allows, else deciding nothing. */
+static void one_a_side(const struct estimate_unit *x, const struct estimate_unit *y,
+		       const struct estimate_params *p, double *m, double *se, double *df,
+		       struct estimate *out)
+{
+	double f = p->noise_pct > 0 ? p->noise_pct / 100 : 0, lx, ly, *xa, *xb;
+	double hsd = estimate_history_sd(p->hist);
+	/* Facts that show a quiet machine on both: without them the instance may
+	 * have measured a busy GPU that no rule saw, and the default is no
+	 * evidence of its scatter. */
+	int quiet = x->facts && y->facts && !x->env && !y->env;
+	size_t nxa, nxb, lost;
+	int paired;
+
+	round_logs(x, y, &lx, &ly, &xa, &nxa, &xb, &nxb, &lost, &paired);
+	*m = lx - ly;
+	one_round_se(xa, nxa, xb, nxb, paired, se, df);
+	free(xa);
+	free(xb);
+	out->n_unpaired = lost;
+	out->ours_center = exp(lx);
+	out->vs_center = exp(ly);
+	out->v.method = VERDICT_METHOD_REQUESTS;
+	out->v.rounds = 1;
+	out->v.n_pairs = 1;
+	if (f > 0) {
+		/* The floor is the sd of an instance pair's difference, calibrated
+		 * on this machine (tpsdb calibrate): evidence of its own. The one
+		 * round's draw of it adds in quadrature. */
+		*se = isfinite(*se) ? sqrt(*se * *se + f * f) : f;
+		out->v.bound = VERDICT_BOUND_NOISE;
+		out->v.scatter_pct = f * 100;
+		if (!isfinite(*df))
+			*df = 1;
+	} else if (p->scatter_pct > 0 &&
+		   (p->default_known || (quiet && hsd <= p->scatter_pct / 100))) {
+		/* No floor: the metric's default scatter, larger than any measured
+		 * and within what this machine's earlier batches showed, taken as
+		 * known (the normal quantile), so that only a difference far beyond
+		 * the host's scatter decides. */
+		f = p->scatter_pct / 100;
+		*se = isfinite(*se) ? sqrt(*se * *se + f * f) : f;
+		out->v.bound = VERDICT_BOUND_DEFAULT;
+		out->v.scatter_pct = p->scatter_pct;
+		*df = ESTIMATE_KNOWN_DF;
+	} else {
+		out->reason = ESTIMATE_REASON_ONE_INSTANCE;
+	}
+}
+
+/* One instance on one side, several kept on the other (estimate.h). With round
+ * numbers (ra, rb: the round the one shares with the other side, indexes into a
+ * and b; SIZE_MAX none) the one pairs with its round partner and the several
+ * side's spread s is the scatter of the pair's difference (s * sqrt(2));
+ * without a partner, the one against the several side's mean (s * sqrt(1 +
+ * 1/n), Welch's form with the one side's scatter taken as the other's). */
+static void one_with_spread(const struct estimate_unit *a, const size_t *ka, size_t ua,
+			    const double *la, const struct estimate_unit *b, const size_t *kb,
+			    size_t ub, const double *lb, size_t ra, size_t rb,
+			    const struct estimate_params *p, char *used_a, char *used_b,
+			    double *m, double *se, double *df, struct estimate *out)
+{
+	const size_t *ks = ua >= 2 ? ka : kb;
+	const double *ls = ua >= 2 ? la : lb;
+	size_t ns = ua >= 2 ? ua : ub, i, nxa, nxb, lost = 0;
+	double *xs = tps_xmalloc(ns * sizeof(*xs)), lx, ly, *xa, *xb, sd, rse = NAN, rdf = NAN,
+	       f = p->noise_pct > 0 ? p->noise_pct / 100 : 0, s;
+	int paired = ra != SIZE_MAX && rb != SIZE_MAX && a[ra].round != INT64_MIN &&
+		     b[rb].round != INT64_MIN;
+
+	for (i = 0; i < ns; i++)
+		xs[i] = ls[ks[i]];
+	s = stats_stddev(xs, ns);
+	if (paired) {
+		int by_key;
+
+		round_logs(&a[ra], &b[rb], &lx, &ly, &xa, &nxa, &xb, &nxb, &lost, &by_key);
+		one_round_se(xa, nxa, xb, nxb, by_key, &rse, &rdf);
+		free(xa);
+		free(xb);
+		sd = s * sqrt(2.0);
+	} else {
+		double one = ua >= 2 ? lb[kb[0]] : la[ka[0]], mean = stats_mean(xs, ns);
+
+		lx = ua >= 2 ? mean : one;
+		ly = ua >= 2 ? one : mean;
+		sd = s * sqrt(1 + 1.0 / (double)ns);
+	}
+	free(xs);
+	*m = lx - ly;
+	/* The requests' error of the round adds in quadrature: several instances
+	 * that happen to agree exactly must not claim none. */
+	*se = fmax(sd, f);
+	if (isfinite(rse))
+		*se = sqrt(*se * *se + rse * rse);
+	/* The spread's degrees of freedom; where the calibrated floor is the
+	 * larger, it is taken as one instance a side takes it. */
+	*df = f > sd ? (isfinite(rdf) && paired ? rdf : 1) : (double)(ns - 1);
+	out->n_unpaired = lost;
+	/* The several side's instances are all evidence: of the scatter. */
+	for (i = 0; i < ua; i++)
+		used_a[ka[i]] = 1;
+	for (i = 0; i < ub; i++)
+		used_b[kb[i]] = 1;
+	out->ours_center = exp(lx);
+	out->vs_center = exp(ly);
+	out->v.method = VERDICT_METHOD_SPREAD;
+	out->v.bound = f > sd ? VERDICT_BOUND_NOISE : VERDICT_BOUND_BAND;
+	out->v.scatter_pct = *se * 100;
+	out->v.rounds = paired;
+	out->v.n_pairs = paired;
+}
+
+/* The intermittent rule (estimate.h): slow instances of ours left out, none of
+ * vs's (n_vs usable), turn the answer to intermittent from
+ * ESTIMATE_INTERMITTENT_MIN, and hold a "no" open at one. */
+static void slow_starts(struct estimate *out, size_t slow, size_t n_vs,
+			const struct estimate_history *h)
+{
+	struct verdict *v = &out->v;
+
+	if (!slow || out->n_out_vs || (h && h->out_vs) || n_vs < ESTIMATE_OUTLIER_MIN_N ||
+	    out->reason == ESTIMATE_REASON_DISAGREE || v->regression == VERDICT_REG_UNKNOWN)
+		return;
+	if (slow >= ESTIMATE_INTERMITTENT_MIN) {
+		v->kind = VERDICT_INTERMITTENT;
+		v->regression = VERDICT_REG_INTERMITTENT;
+		v->decided = v->significant = 0;
+		return;
+	}
+	if (v->regression == VERDICT_REG_YES)
+		return;
+	if (v->regression == VERDICT_REG_NO || (v->decided && v->kind != VERDICT_SLOWER)) {
+		if (out->reason == ESTIMATE_REASON_NONE)
+			out->reason = ESTIMATE_REASON_SLOW_ONCE;
+		v->regression = VERDICT_REG_UNDECIDED;
+		if (v->decided)
+			v->kind = VERDICT_UNDECIDED;
+		v->decided = v->significant = 0;
+	}
+}
+
 int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimate_unit *b,
 		  size_t nb, const struct estimate_params *p, struct estimate *out)
 {
 	double *la = NULL, *lb = NULL, *d = NULL, *ra = NULL, *rb = NULL, m = NAN, se = NAN,
 	       df = NAN, alpha;
 	char *bad_a = NULL, *bad_b = NULL, *used_a = NULL, *used_b = NULL;
-	size_t *ka = NULL, *kb = NULL, *pairs = NULL, ua = 0, ub = 0, r, i, k = 0;
+	size_t *ka = NULL, *kb = NULL, *pairs = NULL, ua = 0, ub = 0, r, i, k = 0, slow_a = 0,
+	       slow_b = 0;
 	int *first = NULL, order_known = 1, ret = -1;
 	unsigned env = 0;
 
@@ -451,9 +625,10 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 		la[i] = estimate_unit_log(&a[i]);
 	for (i = 0; i < nb; i++)
 		lb[i] = estimate_unit_log(&b[i]);
-	if (p->robust && (mark_outliers(la, na, bad_a, &out->out_ours, &out->n_out_ours) |
-			  mark_outliers(lb, nb, bad_b, &out->out_vs, &out->n_out_vs)))
+	if (p->robust && (mark_outliers(la, na, bad_a, &out->out_ours, &out->n_out_ours, &slow_a) |
+			  mark_outliers(lb, nb, bad_b, &out->out_vs, &out->n_out_vs, &slow_b)))
 		out->reason = ESTIMATE_REASON_DISAGREE;
+	out->v.slow_ours = slow_a;
 	out->v.outliers_ours = out->n_out_ours;
 	out->v.outliers_vs = out->n_out_vs;
 
@@ -568,48 +743,15 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 		out->v.rounds = 0;
 		free(xa);
 		free(xb);
+	} else if (ua >= 2 || ub >= 2) {
+		one_with_spread(a, ka, ua, la, b, kb, ub, lb, k ? out->round_ours[0] : SIZE_MAX,
+				k ? out->round_vs[0] : SIZE_MAX, p, used_a, used_b, &m, &se, &df, out);
 	} else {
-		/* One instance a side (the newest kept of each). */
-		const struct estimate_unit *x = &a[ka[ua - 1]], *y = &b[kb[ub - 1]];
-		double f = p->noise_pct > 0 ? p->noise_pct / 100 : 0, lx, ly, *xa, *xb;
-		size_t nxa, nxb, lost;
-		int paired;
-
-		round_logs(x, y, &lx, &ly, &xa, &nxa, &xb, &nxb, &lost, &paired);
-		m = lx - ly;
-		one_round_se(xa, nxa, xb, nxb, paired, &se, &df);
-		free(xa);
-		free(xb);
+		one_a_side(&a[ka[0]], &b[kb[0]], p, &m, &se, &df, out);
 		/* Replaces what a paired round of these two counted above. */
 		memset(used_a, 0, na);
 		memset(used_b, 0, nb);
-		out->n_unpaired = lost;
-		used_a[ka[ua - 1]] = used_b[kb[ub - 1]] = 1;
-		out->ours_center = exp(lx);
-		out->vs_center = exp(ly);
-		out->v.method = VERDICT_METHOD_REQUESTS;
-		out->v.rounds = 1;
-		out->v.n_pairs = 1;
-		if (f > 0) {
-			/* The floor is the sd of an instance pair's difference: the one
-			 * round's draw of it adds in quadrature. */
-			se = isfinite(se) ? sqrt(se * se + f * f) : f;
-			out->v.bound = VERDICT_BOUND_NOISE;
-			out->v.scatter_pct = f * 100;
-			if (!isfinite(df))
-				df = 1;
-		} else if (p->scatter_pct > 0) {
-			/* No floor: the metric's default scatter, larger than any
-			 * measured, taken as known (the normal quantile), so that only
-			 * a difference far beyond any host's scatter decides. */
-			f = p->scatter_pct / 100;
-			se = isfinite(se) ? sqrt(se * se + f * f) : f;
-			out->v.bound = VERDICT_BOUND_DEFAULT;
-			out->v.scatter_pct = p->scatter_pct;
-			df = ESTIMATE_KNOWN_DF;
-		} else {
-			out->reason = ESTIMATE_REASON_ONE_INSTANCE;
-		}
+		used_a[ka[0]] = used_b[kb[0]] = 1;
 	}
 	for (i = 0; i < na; i++) {
 		if (!used_a[i])
@@ -635,6 +777,7 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 			out->v.regression = VERDICT_REG_UNDECIDED;
 		out->v.decided = out->v.significant = 0;
 	}
+	slow_starts(out, slow_a, n_finite(lb, nb), p->hist);
 	/* A measurement the environment spoiled is shown, never decided. */
 	out->v.spoiled = env;
 	if (env && out->v.regression != VERDICT_REG_UNKNOWN) {

@@ -31,7 +31,8 @@
  * per metric. Larger than any measured: prefill's worst A/A floor was 9.4% (an
  * H200 pair with a cold request), decode's 2.9%, a loaded two-core CPU host's
  * pairs parted by at most 10% (docs/PERFORMANCE.md, "One instance a side").
- * Only a large difference (about 25% prefill, 15% decode) decides against it. */
+ * Only a large difference (about 25% prefill, 15% decode) decides against it,
+ * and only with evidence that the machine is within it (ESTIMATE_EVIDENCE_DF). */
 #define ESTIMATE_SCATTER_PP_PCT 15.0
 #define ESTIMATE_SCATTER_TG_PCT 8.0
 /* History: the round scatter of at most this many earlier batches of the cell
@@ -70,6 +71,11 @@ struct estimate_unit {
 	unsigned env;            /* the collector's environment findings while it
 				    measured (RUN_ENV_* bits); any on an instance
 				    the estimate uses spoils the answer */
+	int facts;               /* 1: the collector kept environment facts while
+				    it measured (struct env_facts.known); with env
+				    0 they show a quiet machine. 0: unknown (an
+				    import, a hand-made table): one instance a side
+				    then decides nothing (estimate_cell()) */
 };
 
 /* The round scatter earlier batches of the cell showed: the sum of squares of
@@ -78,6 +84,8 @@ struct estimate_unit {
 struct estimate_history {
 	double ss, df;
 	size_t batches;
+	size_t out_vs;  /* instances of vs the outlier screen left out in those
+			   batches: a host that glitched lately (no intermittent) */
 };
 
 struct estimate_params {
@@ -95,6 +103,11 @@ struct estimate_params {
 	int unpaired;      /* pair no rounds: the two sides were measured on
 			      different machines (--across-machines), so a round
 			      shares nothing; Welch's t on the instances */
+	int default_known; /* 1: one instance a side takes scatter_pct as known
+			      without the evidence estimate_cell() asks for (a
+			      sweep's steps between the rungs of one engine, one
+			      session on one machine); 0, the default: only with
+			      it */
 	const struct estimate_history *hist; /* NULL or df 0: none */
 };
 
@@ -105,15 +118,21 @@ void estimate_params_init(struct estimate_params *p);
 /* Why an estimate decides nothing although it has numbers. */
 enum estimate_reason {
 	ESTIMATE_REASON_NONE,
-	ESTIMATE_REASON_ONE_INSTANCE, /* one instance a side and no stored floor */
+	ESTIMATE_REASON_ONE_INSTANCE, /* one instance a side and no evidence of the
+					 scatter between instances (a floor, or
+					 facts and history for the default) */
 	ESTIMATE_REASON_ORDER,        /* every round started with the same side */
 	ESTIMATE_REASON_NO_DATA,      /* no usable instance on a side */
 	ESTIMATE_REASON_DISAGREE,     /* a side's instances disagree and no clear
 					 majority says which are the outliers */
+	ESTIMATE_REASON_SLOW_ONCE,    /* one instance of ours ran far slower and
+					 none of vs's did: a host glitch or an
+					 engine slow on some starts, not yet told
+					 apart; a "no" is held open */
 };
 
-/* "", "one-instance", "unbalanced-order", "no-data", "instances-disagree";
- * static strings. */
+/* "", "one-instance", "unbalanced-order", "no-data", "instances-disagree",
+ * "one-slow-instance"; static strings. */
 const char *estimate_reason_name(enum estimate_reason r);
 
 struct estimate {
@@ -132,6 +151,60 @@ struct estimate {
 	enum estimate_reason reason;
 };
 
+/* Intermittent slowness. The outlier screen (estimate_outliers()) leaves out a
+ * side's far-off instances, which is right for a host glitch and wrong for an
+ * engine that is slow on some of its starts (CUDA graphs rebuilt on some starts):
+ * leaving those out answers "no regression" for an engine that is 3x slower one
+ * start in ten. A glitch of the host is as likely to hit vs as ours; an engine's
+ * slow starts hit ours alone. So, after the screen, with S the instances of ours
+ * left out below ours' median (far slower) and V those of vs left out (either
+ * way), when vs had at least ESTIMATE_OUTLIER_MIN_N usable instances (the screen
+ * could have seen a glitch of it):
+ *   - V > 0, or vs had outliers in the earlier batches of p->hist (the same
+ *     machine: estimate_history.out_vs): a host that glitches, left out on both
+ *     sides as before, answered as before;
+ *   - V = 0, S >= ESTIMATE_INTERMITTENT_MIN: kind and regression "intermittent"
+ *     (S of ours' instances far slower), whatever the kept rounds say: collect
+ *     --until-decided stops there, the gate fails it under --fail-on regression;
+ *   - V = 0, S = 1: one slow start could be either (a glitch lands on ours half
+ *     the time), so it is not named intermittent, but it holds a "no" (and a
+ *     decided parity or "faster") open: regression undecided, reason
+ *     ESTIMATE_REASON_SLOW_ONCE; more rounds tell it (a second slow start of
+ *     ours, or a glitch of vs). A "yes" stands.
+ * Instances of ours left out above its median (far faster) are no regression
+ * and stay left out; a side whose instances disagree with no clear majority
+ * (ESTIMATE_REASON_DISAGREE) marks none, so none count. Spoiled (an environment
+ * finding) takes precedence. Why two: a batch that holds one glitch on a random
+ * side would be called intermittent half the time at one; at two, an A/A batch
+ * is called so only when two glitches of the batch both fall on ours and vs drew
+ * none in the batch or its history (docs/PERFORMANCE.md, "Intermittent slowness,
+ * one instance a side": 3.7% of A/A batches whose instances glitch 1 in 10, 0%
+ * with one glitch a batch). */
+#define ESTIMATE_INTERMITTENT_MIN 2
+#define ESTIMATE_OUTLIER_MIN_N 3
+
+/* One instance a side has no instance scatter of its own. It is judged against
+ * the cell's stored A/A floor (bound NOISE: calibrated on this machine, evidence
+ * of its own) or else the metric's default scatter (bound DEFAULT) only with
+ * evidence that the default holds: both instances kept environment facts showing
+ * a quiet machine (struct estimate_unit.facts, env 0), and this machine's
+ * earlier clean batches of the cell (p->hist, at least ESTIMATE_EVIDENCE_DF
+ * degrees of freedom) scattered within it. Otherwise it decides nothing
+ * (ESTIMATE_REASON_ONE_INSTANCE), its delta shown: an import without facts (one
+ * llama-bench file, a hand-made table) is shown, not decided.
+ *
+ * When one side has one instance and the other several (fewer than two rounds
+ * pair), the several side's own instance spread s (n instances, n - 1 df) is
+ * the scatter the data show (VERDICT_METHOD_SPREAD): with round numbers the one
+ * instance pairs with its round partner (estimate_rounds()), the round's log
+ * ratio with error s * sqrt(2) (two instances' difference) and the requests'
+ * error in quadrature; without a partner by number, the one against the several
+ * side's mean log, error s * sqrt(1 + 1/n) (Welch's form, the one side taken to
+ * scatter as the other). The floor is the least scatter either may claim; t at
+ * n - 1 df. No facts are asked for: the scatter is measured, and a finding on
+ * any instance spoils. */
+#define ESTIMATE_EVIDENCE_DF 2
+
 /* The estimate of one metric of one cell from the instances a[0..na) of ours and
  * b[0..nb) of vs (oldest first). Each instance is reduced to its value (the
  * geometric mean of its values, over the keys its round's partner holds too);
@@ -145,10 +218,12 @@ struct estimate {
  * not tell them apart (with_history() in estimate.c); when all rounds started
  * with the same side the estimate is reported but decides nothing. With fewer
  * rounds and two instances a side, Welch's t on the log values. With one
- * instance a side, the ratio of their geometric means with the requests'
+ * instance on one side and several on the other, the spread method above. With
+ * one instance a side, the ratio of their geometric means with the requests'
  * standard error (paired by key when the values have keys, else unpaired),
  * widened in quadrature by the stored floor, else by p->scatter_pct (bound
- * DEFAULT); with neither it decides nothing. The
+ * DEFAULT), each only with the evidence above; without it it decides nothing.
+ * Ours' slow instances then answer "intermittent" (above). The
  * interval is two-sided at 1 - 2 alpha, alpha 5% one-sided, or the per-look
  * level of a sequential design (estimate_look_alpha()). Fills *out (release with
  * estimate_release()). Returns 0, or -1 for bad parameters (out zeroed). */
@@ -186,8 +261,12 @@ double estimate_unit_log(const struct estimate_unit *u);
  * shows of the round scatter to *h: the sum of squares of its round log ratios
  * about their mean, rounds less one degrees of freedom, one batch. Adds nothing
  * when e is no evidence of it: spoiled, deciding nothing for a reason, or under
- * two rounds. */
+ * two rounds. Counts vs's outliers (out_vs) of any batch not spoiled. */
 void estimate_history_add(const struct estimate *e, struct estimate_history *h);
+
+/* The round scatter *h shows (sd of a round's log ratio, on ESTIMATE_EVIDENCE_DF
+ * degrees of freedom or more), or NaN when h is NULL or has fewer. */
+double estimate_history_sd(const struct estimate_history *h);
 
 /* Frees what e owns and zeroes it; accepts NULL. */
 void estimate_release(struct estimate *e);

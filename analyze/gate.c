@@ -277,6 +277,7 @@ static int gate_metric(const struct gate_params *p, const struct gate_cell *c,
 	row->across = across;
 	parity_outputs(c->side, b->side, &row->outputs_compared, &row->outputs_identical);
 	row->fails = g.outcome == VERDICT_GATE_FAIL ? GATE_FAIL_REGRESSION :
+		     g.outcome == VERDICT_GATE_INTERMITTENT ? GATE_FAIL_REGRESSION :
 		     g.outcome == VERDICT_GATE_INCONCLUSIVE ? GATE_FAIL_INCONCLUSIVE :
 		     g.outcome == VERDICT_GATE_SPOILED ? GATE_FAIL_ENVIRONMENT : 0;
 	row->fails &= p->fail_on;

@@ -122,7 +122,11 @@ int sweep_step_interval(const struct sweep_rung *a, const struct sweep_rung *b, 
 	ub = rung_units(b, use_rate, &nb);
 	estimate_params_init(&p);
 	p.band_pct = band_pct;
-	p.scatter_pct = ESTIMATE_SCATTER_TG_PCT; /* as compare judges one instance */
+	p.scatter_pct = ESTIMATE_SCATTER_TG_PCT;
+	/* Rungs of one engine, measured in one session on one machine: the sweep's
+	 * shape takes the default as known (compare's one instance a side asks for
+	 * evidence, analyze/estimate.h). */
+	p.default_known = 1;
 	/* Screened rungs hold no outlier left: the rule once, not again on the rest. */
 	p.robust = !(a->screened && b->screened);
 	/* b over a: the change from rung a to rung b. */
@@ -338,7 +342,7 @@ static void gap_decide_units(const struct sweep_rung *ours, const struct sweep_r
 	if (isfinite(e.v.delta_pct))
 		gap->tg_pct = e.v.delta_pct;
 	if (e.reason != ESTIMATE_REASON_NONE && e.reason != ESTIMATE_REASON_ORDER &&
-	    e.reason != ESTIMATE_REASON_DISAGREE) {
+	    e.reason != ESTIMATE_REASON_DISAGREE && e.reason != ESTIMATE_REASON_SLOW_ONCE) {
 		estimate_release(&e);
 		return; /* one instance a side: a point, no interval across instances */
 	}

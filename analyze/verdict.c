@@ -21,6 +21,8 @@ const char *verdict_regression_name(enum verdict_regression r)
 		return "undecided";
 	case VERDICT_REG_SPOILED:
 		return "spoiled";
+	case VERDICT_REG_INTERMITTENT:
+		return "intermittent";
 	case VERDICT_REG_UNKNOWN:
 		break;
 	}
@@ -50,6 +52,8 @@ const char *verdict_kind_name(enum verdict_kind kind)
 		return "undecided";
 	case VERDICT_SPOILED:
 		return "spoiled";
+	case VERDICT_INTERMITTENT:
+		return "intermittent";
 	case VERDICT_UNKNOWN:
 		break;
 	}
@@ -63,6 +67,8 @@ const char *verdict_method_name(enum verdict_method method)
 		return "rounds";
 	case VERDICT_METHOD_WELCH:
 		return "welch";
+	case VERDICT_METHOD_SPREAD:
+		return "spread";
 	case VERDICT_METHOD_REQUESTS:
 		break;
 	}
@@ -106,6 +112,8 @@ const char *verdict_gate_outcome_name(enum verdict_gate_outcome outcome)
 		return "inconclusive";
 	case VERDICT_GATE_SPOILED:
 		return "spoiled";
+	case VERDICT_GATE_INTERMITTENT:
+		return "intermittent";
 	case VERDICT_GATE_NODATA:
 		break;
 	}
@@ -185,6 +193,8 @@ enum verdict_gate_outcome verdict_gate_outcome_of(const struct verdict *v)
 		return VERDICT_GATE_INCONCLUSIVE;
 	case VERDICT_REG_SPOILED:
 		return VERDICT_GATE_SPOILED;
+	case VERDICT_REG_INTERMITTENT:
+		return VERDICT_GATE_INTERMITTENT;
 	case VERDICT_REG_UNKNOWN:
 		break;
 	}

@@ -19,6 +19,8 @@ enum verdict_kind {
 	VERDICT_SLOWER,
 	VERDICT_UNDECIDED, /* pooled rounds whose interval settles nothing yet */
 	VERDICT_SPOILED,   /* an instance it used carries an environment finding */
+	VERDICT_INTERMITTENT, /* some of ours' instances ran far slower, none of
+				 vs's: the regression answer is intermittent */
 };
 
 /* Where a verdict's interval came from. */
@@ -27,13 +29,17 @@ enum verdict_method {
 				    band widened to k x the stored instance noise */
 	VERDICT_METHOD_ROUNDS,   /* t interval on the per-round log ratios */
 	VERDICT_METHOD_WELCH,    /* unpaired instances: Welch on the log run values */
+	VERDICT_METHOD_SPREAD,   /* one instance on one side, several on the other:
+				    the one round's log ratio against the several
+				    side's own instance spread (estimate.h) */
 };
 
 /* What the interval of a single instance pair holds: the requests alone
  * (BAND: then it decides nothing), or the requests and the cell's stored A/A
  * floor in quadrature (NOISE), or, without a floor, the metric's conservative
- * default scatter (DEFAULT: only a large difference decides). Pooled rounds are
- * always BAND. */
+ * default scatter where facts and history show it holds (DEFAULT: only a large
+ * difference decides; estimate.h). Pooled rounds are always BAND; the spread
+ * method is NOISE where the floor is the larger scatter, else BAND. */
 enum verdict_bound {
 	VERDICT_BOUND_BAND,
 	VERDICT_BOUND_NOISE,
@@ -61,14 +67,20 @@ enum verdict_regression {
 	VERDICT_REG_SPOILED,   /* not asked: an instance the interval used was
 				  measured on a busy, throttled or misplaced
 				  machine (struct verdict.spoiled) */
+	VERDICT_REG_INTERMITTENT, /* ours is slow on some starts: slow_ours of its
+				  instances ran far slower than its others and
+				  none of vs's did (estimate.h, "Intermittent");
+				  the gate fails it as a regression */
 };
 
-/* "no", "yes", "undecided", "spoiled"; NULL for unknown (JSON null). */
+/* "no", "yes", "undecided", "spoiled", "intermittent"; NULL for unknown (JSON
+ * null). */
 const char *verdict_regression_name(enum verdict_regression r);
 
-/* "unknown", "parity", "faster", "slower", "undecided", "spoiled"; static strings. */
+/* "unknown", "parity", "faster", "slower", "undecided", "spoiled", "intermittent";
+ * static strings. */
 const char *verdict_kind_name(enum verdict_kind kind);
-/* "requests", "rounds" or "welch"; static strings. */
+/* "requests", "rounds", "welch" or "spread"; static strings. */
 const char *verdict_method_name(enum verdict_method method);
 /* "band", "noise" or "default"; static strings. */
 const char *verdict_bound_name(enum verdict_bound bound);
@@ -103,6 +115,9 @@ struct verdict {
 	unsigned spoiled;         /* the RUN_ENV_* findings of the instances the
 				     interval used; non-zero: kind VERDICT_SPOILED,
 				     regression VERDICT_REG_SPOILED, nothing decided */
+	size_t slow_ours;         /* of ours' outliers, those far slower than its
+				     median; with none of vs's: kind and regression
+				     intermittent from two (one holds a "no" open) */
 };
 
 /* Decides the interval of a log ratio with mean m, standard error se and df
@@ -123,13 +138,16 @@ enum verdict_gate_outcome {
 	VERDICT_GATE_FAIL,   /* regression "yes" at the threshold */
 	VERDICT_GATE_INCONCLUSIVE, /* regression undecided */
 	VERDICT_GATE_SPOILED,      /* regression spoiled: an environment finding */
+	VERDICT_GATE_INTERMITTENT, /* regression intermittent: fails as a regression */
 };
 
-/* "no-data", "pass", "fail", "inconclusive", "spoiled"; static strings. */
+/* "no-data", "pass", "fail", "inconclusive", "spoiled", "intermittent"; static
+ * strings. */
 const char *verdict_gate_outcome_name(enum verdict_gate_outcome outcome);
 
 /* The gate's outcome for a verdict decided against the threshold: fail iff the
- * regression answer is yes, pass iff it is no, spoiled iff spoiled, else
+ * regression answer is yes, pass iff it is no, spoiled iff spoiled,
+ * intermittent iff intermittent, else
  * inconclusive (no-data when unknown). No outcome contradicts its own interval. */
 enum verdict_gate_outcome verdict_gate_outcome_of(const struct verdict *v);
 

@@ -50,6 +50,10 @@ void answer_text_metric(char *buf, size_t len, const char *metric, const struct 
 		cat(buf, len, "%s)", a->yes > a->n_named ? ", ..." : "");
 		sep = ",";
 	}
+	if (a->intermittent) {
+		cat(buf, len, "%s %zu intermittent (slow on some starts)", sep, a->intermittent);
+		sep = ",";
+	}
 	if (a->undecided) {
 		cat(buf, len, "%s %zu undecided", sep, a->undecided);
 		sep = ",";

@@ -364,9 +364,9 @@ static void write_bench_rounds(FILE *f, const struct parity_result *r, enum tabl
 
 	if (n && fmt == TABLE_FMT_MD)
 		fprintf(f, "\n%zu row%s compare one llama-bench process a side, undecided: "
-			"one process is one instance, which decides only a difference beyond "
-			"the default instance scatter; a decision needs two processes or more "
-			"a side (%s), or a stored A/A floor (`tpsdb calibrate`).\n",
+			"one process is one instance, whose repetitions cannot show the scatter "
+			"between instances; a decision needs two processes or more a side (%s), "
+			"or a stored A/A floor (`tpsdb calibrate`).\n",
 			n, n == 1 ? "" : "s", parity_bench_remedy);
 	else if (n)
 		fprintf(f, "llama-bench: %zu row%s compare one llama-bench process a side, "
@@ -587,7 +587,8 @@ void compare_speedup_table(struct table *t, const struct parity_result *r, const
 			table_set(t, row, S_CI, "-");
 		}
 		table_set(t, row, S_REG, p ? (reg ? reg : "unknown") : "-");
-		if (p && p->v.regression == VERDICT_REG_YES)
+		if (p && (p->v.regression == VERDICT_REG_YES ||
+			  p->v.regression == VERDICT_REG_INTERMITTENT))
 			table_mark(t, row, S_REG);
 		table_setf(t, row, S_PROC, "%zu/%zu", w->n_vs, w->n_ours);
 		free(label);
@@ -721,7 +722,8 @@ void compare_table(struct table *t, const struct parity_result *r, const char *o
 		table_set(t, row, C_CI, ci);
 		table_set(t, row, C_REG, reg ? reg : "unknown");
 		/* Bold only what the data settles: a decided regression. */
-		if (w->v.regression == VERDICT_REG_YES)
+		if (w->v.regression == VERDICT_REG_YES ||
+		    w->v.regression == VERDICT_REG_INTERMITTENT)
 			table_mark(t, row, C_REG);
 		table_set(t, row, C_VERDICT, verdict_kind_name(w->v.kind));
 		table_setf(t, row, C_ROUNDS, "%zu", w->v.rounds);

@@ -189,6 +189,8 @@ static const char *row_status(const struct gate_row *w)
 		return "INCONCLUSIVE";
 	case VERDICT_GATE_SPOILED:
 		return "SPOILED";
+	case VERDICT_GATE_INTERMITTENT:
+		return "INTERMITTENT";
 	default:
 		return "pass";
 	}
@@ -285,7 +287,8 @@ static void trend_message(const struct gate_trend *t, char *buf, size_t len)
 /* A row's status, and the --fail-on that made an open row fail. */
 static void status_name(const struct gate_row *w, char *buf, size_t len)
 {
-	if (w->fails && w->g.outcome != VERDICT_GATE_FAIL)
+	if (w->fails && w->g.outcome != VERDICT_GATE_FAIL &&
+	    w->g.outcome != VERDICT_GATE_INTERMITTENT)
 		snprintf(buf, len, "%s (fails: --fail-on %s)", row_status(w),
 			 gate_fail_on_name(w->fails));
 	else
@@ -410,6 +413,33 @@ static void open_md(FILE *f, const struct gate_result *r)
 			continue;
 		if (first)
 			fprintf(f, "\nNot answered:\n\n");
+		first = 0;
+		cell_name(w->cand, cell, sizeof(cell));
+		verdict_answer_text(&w->g.v, w->g.reason, ans, sizeof(ans));
+		line = tps_xasprintf("%s %s: %s, regression %s%s", cell, gate_metric_name(w->metric),
+				     row_status(w), ans, w->fails ? " (fails the gate)" : "");
+		m = escape_md(line);
+		fprintf(f, "- %s\n", m);
+		free(m);
+		free(line);
+	}
+}
+
+/* The markdown lines of the rows answered intermittent: the slow starts named. */
+static void intermittent_md(FILE *f, const struct gate_result *r)
+{
+	char cell[CELL_LEN], ans[400];
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < r->n_rows; i++) {
+		const struct gate_row *w = &r->rows[i];
+		char *line, *m;
+
+		if (w->g.outcome != VERDICT_GATE_INTERMITTENT)
+			continue;
+		if (first)
+			fprintf(f, "\nSlow on some starts:\n\n");
 		first = 0;
 		cell_name(w->cand, cell, sizeof(cell));
 		verdict_answer_text(&w->g.v, w->g.reason, ans, sizeof(ans));
@@ -563,6 +593,12 @@ static void checks_text(FILE *f, const struct gate_result *r)
 
 		cell_name(w->cand, cell, sizeof(cell));
 		e = escape_text(cell);
+		if (w->g.outcome == VERDICT_GATE_INTERMITTENT) {
+			verdict_answer_text(&w->g.v, w->g.reason, ans, sizeof(ans));
+			fprintf(f, "  intermittent%s: %s %s: regression %s%s\n",
+				w->fails ? " FAIL" : "", e, gate_metric_name(w->metric), ans,
+				w->fails ? "" : " (--fail-on regression fails it)");
+		}
 		if (row_open(w)) {
 			int spoiled = w->g.outcome == VERDICT_GATE_SPOILED;
 
@@ -666,6 +702,7 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 		}
 		table_write(f, &tab, fmt);
 		open_md(f, r);
+		intermittent_md(f, r);
 		questions(f, r, fmt);
 		clean_answers(f, r, fmt);
 		checks_md(f, r);

@@ -34,6 +34,9 @@ void json_put_evidence(cJSON *o, const struct verdict *v)
 	cJSON_AddStringToObject(o, "history", verdict_history_name(v->history));
 	cJSON_AddNumberToObject(o, "hist_batches", (double)v->hist_batches);
 	cJSON_AddNumberToObject(o, "hist_df", v->hist_df);
+	/* Of ours' instances left out, those far slower: with none of vs's, two
+	 * answer intermittent, one holds a "no" open (analyze/estimate.h). */
+	cJSON_AddNumberToObject(o, "slow_instances_ours", (double)v->slow_ours);
 }
 
 void json_put_i64(cJSON *o, const char *k, int64_t v)

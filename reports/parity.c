@@ -279,10 +279,27 @@ void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, c
 			 "interval %s is not an answer; measure again on a quiet machine", env, ci);
 		return;
 	}
+	if (v->regression == VERDICT_REG_INTERMITTENT) {
+		snprintf(buf, len, "intermittent: %zu of %zu instances of ours ran far slower "
+			 "than its others and none of vs's did: an engine slow on some of its "
+			 "starts, not a host glitch (which hits either side); the other "
+			 "instances' interval %s", v->slow_ours, v->instances_ours, ci);
+		return;
+	}
 	if (reason == ESTIMATE_REASON_ONE_INSTANCE) {
 		snprintf(buf, len, "undecided: one instance a side, whose requests cannot show "
-			 "the scatter between instances; --rounds 2 or more (or a stored A/A "
-			 "floor, tpsdb calibrate) would decide it (requests' interval %s)", ci);
+			 "the scatter between instances, and no evidence of this machine's "
+			 "(environment facts of a quiet machine on both, with a stored A/A floor "
+			 "or earlier clean batches within the default); --rounds 2 or more (or a "
+			 "stored A/A floor, tpsdb calibrate) would decide it (requests' interval "
+			 "%s)", ci);
+		return;
+	}
+	if (reason == ESTIMATE_REASON_SLOW_ONCE) {
+		snprintf(buf, len, "undecided: one instance of ours ran far slower than its "
+			 "others and none of vs's did: a host glitch or an engine slow on some "
+			 "starts; more rounds would tell (a second slow start of ours answers "
+			 "intermittent), interval of the others %s", ci);
 		return;
 	}
 	if (reason == ESTIMATE_REASON_DISAGREE) {
@@ -314,6 +331,7 @@ void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, c
 				 "requests a side)");
 		break;
 	case VERDICT_REG_SPOILED:
+	case VERDICT_REG_INTERMITTENT:
 	case VERDICT_REG_UNKNOWN:
 		snprintf(buf, len, "unknown: no usable value");
 		return;

@@ -47,6 +47,12 @@ def parse_args(argv):
     p.add_argument("--seed-file", default=None,
                    help="draw the jitter from a generator seeded with a counter kept in "
                         "this file, one more per start: a sequence of starts reproduces")
+    p.add_argument("--slow-starts", default=None, metavar="K/N",
+                   help="make K of every N starts slower by --slow-starts-factor, at "
+                        "evenly spread places (start i of a cycle is slow when i*K//N "
+                        "steps), counted by --seed-file's counter (which it needs): an "
+                        "engine slow on some of its starts, deterministically")
+    p.add_argument("--slow-starts-factor", type=float, default=3.0)
     p.add_argument("--fault-after", type=int, default=0,
                    help="answer this many generation requests well first")
     p.add_argument("--load-seconds", type=float, default=1.0,
@@ -324,6 +330,14 @@ def main():
     args.rng = rng
     args.jitter_factor = 1 + rng.uniform(-args.jitter, args.jitter) if args.jitter else 1
     args.jitter_factor /= args.slow
+    if args.slow_starts:
+        if not args.seed_file:
+            sys.exit("fault_server: --slow-starts needs --seed-file (the start counter)")
+        k, n = (int(x) for x in args.slow_starts.split("/"))
+        i = count % n
+        if i * k // n != (i + 1) * k // n:
+            args.jitter_factor /= args.slow_starts_factor
+            log("slow start %d (%d of every %d)" % (count, k, n))
     args.pp_factor = args.jitter_factor
     if args.pp_jitter:
         args.pp_factor *= 1 + rng.uniform(-args.pp_jitter, args.pp_jitter)

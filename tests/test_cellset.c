@@ -512,9 +512,10 @@ static void assert_same_estimate(const struct estimate *x, const struct estimate
 	assert_true(same_num(x->vs_center, y->vs_center));
 }
 
-/* (4) One instance a side decides only with a floor: the floor of ours' face for
- * pp and tg, none for acceptance; and the answer is estimate_cell()'s on the
- * same instances. */
+/* (4) Two instances of ours against one of vs (the spread method: ours' own
+ * spread, here none, is the scatter, the floor of ours' face the least it may
+ * be, for pp and tg, none for acceptance); and the answer is estimate_cell()'s
+ * on the same instances. */
 static void test_cellset_estimate_floor(void **state)
 {
 	static const double acc_a[4] = { 0.6, 0.61, 0.6, 0.59 }, acc_b[4] = { 0.7, 0.71, 0.7, 0.69 };
@@ -551,6 +552,7 @@ static void test_cellset_estimate_floor(void **state)
 	 * none, one-instance. */
 	assert_int_equal(pool_estimate(&a, &b, RUN_TG, &ep, &e, &ua, &ub), 0);
 	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
+	assert_int_equal(e.v.method, VERDICT_METHOD_SPREAD);
 	assert_int_equal(e.v.bound, VERDICT_BOUND_NOISE);
 	assert_int_equal(e.v.regression, VERDICT_REG_YES);
 	assert_true(fabs(e.v.delta_pct + 10) < 1e-9);
@@ -572,14 +574,16 @@ static void test_cellset_estimate_floor(void **state)
 	free(ub);
 
 	/* pp: the face has no pp floor, so none (rules out taking tg's floor for
-	 * pp, or the older run's pp floor) but prefill's default scatter, against
-	 * which -10% is open. A caller's noise_pct is overwritten. */
+	 * pp, or the older run's 50% pp floor, which would leave it open): ours'
+	 * two instances agree, and the requests' error alone bounds the scatter.
+	 * A caller's noise_pct is overwritten. */
 	ep.noise_pct = 1;
 	assert_int_equal(pool_estimate(&a, &b, RUN_PP, &ep, &e, NULL, NULL), 0);
 	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
-	assert_int_equal(e.v.bound, VERDICT_BOUND_DEFAULT);
-	assert_true(fabs(e.v.scatter_pct - ESTIMATE_SCATTER_PP_PCT) < 1e-12);
-	assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
+	assert_int_equal(e.v.method, VERDICT_METHOD_SPREAD);
+	assert_int_equal(e.v.bound, VERDICT_BOUND_BAND);
+	assert_true(e.v.scatter_pct < 1);
+	assert_int_equal(e.v.regression, VERDICT_REG_YES);
 	estimate_release(&e);
 
 	/* With a pp floor on the face, pp decides like tg (rules out pp never
@@ -595,7 +599,7 @@ static void test_cellset_estimate_floor(void **state)
 	 * face's tg floor serving acceptance, and reading floor_pct[2]). */
 	ep.noise_pct = 0;
 	assert_int_equal(pool_estimate(&a, &b, RUN_ACCEPT, &ep, &e, &ua, &ub), 0);
-	assert_int_equal(e.reason, ESTIMATE_REASON_ONE_INSTANCE);
+	assert_int_equal(e.v.method, VERDICT_METHOD_SPREAD);
 	assert_int_equal(e.v.bound, VERDICT_BOUND_BAND);
 	want_p = ep;
 	assert_int_equal(estimate_cell(ua, 2, ub, 1, &want_p, &want), 0);
@@ -747,8 +751,9 @@ static void test_cellset_estimate_spoiled(void **state)
 	}
 }
 
-/* (5) With one instance a side the estimate uses the newest of each: a finding
- * on an older run of the pool does not spoil it, one on the face does. */
+/* (5) One instance a side uses the newest of each: a finding on an older run of
+ * the pool does not spoil it, one on the face does. Two of ours against one of
+ * vs use both of ours (their spread is the scatter): a finding on either spoils. */
 static void test_cellset_estimate_spoiled_one_instance(void **state)
 {
 	struct run ra[2], rb;
@@ -769,6 +774,14 @@ static void test_cellset_estimate_spoiled_one_instance(void **state)
 	fx_pool(&b, &rb, 1);
 	estimate_params_init(&ep);
 	ra[0].env_flags = RUN_ENV_HOST_BUSY;
+	assert_int_equal(pool_estimate(&a, &b, RUN_TG, &ep, &e, NULL, NULL), 0);
+	assert_int_equal(e.v.method, VERDICT_METHOD_SPREAD);
+	assert_int_equal(e.v.regression, VERDICT_REG_SPOILED);
+	assert_int_equal(e.v.spoiled, RUN_ENV_HOST_BUSY);
+	estimate_release(&e);
+	/* The face alone against vs: the older run's finding is no part of it. */
+	a.n = 1;
+	a.runs[0] = &ra[1];
 	assert_int_equal(pool_estimate(&a, &b, RUN_TG, &ep, &e, NULL, NULL), 0);
 	assert_int_equal(e.v.method, VERDICT_METHOD_REQUESTS);
 	assert_int_equal(e.v.regression, VERDICT_REG_YES);

@@ -3,9 +3,11 @@
 # upstream keeps rising (150, 185, 205, 212). With one run a rung each step and
 # gap is judged against the default decode scatter (ESTIMATE_SCATTER_TG_PCT 8%):
 # the -32% fall is far beyond it, a decided violation (exit 1), and so is the
-# -26% gap at n_max=3, but upstream's +3.4% rise is not decided within the
-# tolerance, so the shape names no side; the small gaps at n_max=1 and 2 (+2.7%,
-# +12.5%) decide nothing. With three instances a rung the 2 -> 3 violation is
+# upstream's +3.4% rise is not decided within the tolerance, so the shape names
+# no side. The gaps between the engines are compare's estimate of one instance a
+# side, imported without environment facts: no evidence of the scatter between
+# instances, so none decides (-26% at n_max=3 did, against the default taken as
+# known), and none names a cause. With three instances a rung the 2 -> 3 violation is
 # decided, the shape says ours-side regression, and since both accept the same
 # share of drafts the gap at n_max=3 is explained by per-cycle cost. Exit 1.
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
@@ -19,11 +21,11 @@ check '.series[0].violations[0] | .decided == true and .rounds == 1 and .ci_hi_p
 	"decided: the default scatter's interval lies below -5%"
 check '.series[1].monotone == true and .series[1].monotonicity == "monotone"' "upstream rises"
 check '.series[0].shape[0].message | test("decide no side")' "upstream's rise is not decided within the tolerance: no side named"
-check '.gaps[] | select(.n_max == 3) | .decided == true and (.explain | test("26\\.[0-9]% slower .*per-cycle host overhead"))' \
-	"the -26% gap decides"
-check '[.gaps[] | select(.n_max != 3) | .decided] == [false, false]' "the small gaps decide nothing"
-check '[.gaps[] | select(.n_max != 3) | .explain] | all(test("decides neither") and (test("overhead|drafter|slower|faster") | not))' \
-	"and name no cause"
+check '.gaps[] | select(.n_max == 3) | .decided == false and (.explain | test("-26\\.[0-9]% from one run a side, which has no interval and decides nothing"))' \
+	"the -26% gap is shown, not decided"
+check '[.gaps[] | .decided] == [false, false, false]' "no gap decides"
+check '[.gaps[] | .explain] | all(test("overhead|drafter|slower|faster") | not)' \
+	"and none names a cause"
 
 export TPSDB_DB=$TMP/rounds.sqlite
 imp_sweep rounds

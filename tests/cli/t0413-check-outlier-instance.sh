@@ -80,7 +80,12 @@ grep -q "^run $slow ours/dense-8b: outlier instance: tg" "$TMP/out" || fail "che
 tps compare --ours ours --vs llama.cpp --json
 expect_rc 0 "compare"
 check "all(.rows[]; .outlier_instances == [{\"side\":\"ours\",\"run\":\"$slow\"}])" "named in compare"
-check 'all(.rows[]; .rounds == 3 and .reason == null and .delta_pct > -1.5 and .delta_pct < 0)' "left out: three rounds, near -0.9%"
+check 'all(.rows[]; .rounds == 3 and .delta_pct > -1.5 and .delta_pct < 0)' "left out: three rounds, near -0.9%"
+# One slow instance of ours and none of vs's: a host glitch or an engine slow on
+# some starts, not yet told apart, so no "no" (analyze/estimate.h); not yet
+# intermittent either (that takes two).
+check 'all(.rows[]; .slow_instances_ours == 1 and .regression != "no" and .regression != "intermittent")' \
+	"one slow start holds the answer open"
 tps compare --ours ours --vs llama.cpp
 grep -q "^dense-8b tg: left out as outlier instances: ours ${slow:0:8}$" "$TMP/out" || fail "compare text"
 

@@ -31,7 +31,7 @@ expect() {
 expect '| model | ours pp / tg | stock-llamafile pp / tg | llama.cpp pp / tg |' \
 	'|---|---|---|---|' \
 	'| g4 | 5400 / 88.1 (ours) | 5390 / 88.0 (not comparable) | 5600 / 92.5 (not comparable) |' \
-	'| q35 | 13157 / 142.7 (ours) | 11806 / 120.5 (ours: mde 27.8%: +11.4% undecided / mde 15.6%: +18.4% faster) | 13107 / 143.0 (ours: mde 25.0%: +0.4% undecided / mde 13.2%: -0.2% undecided) |'
+	'| q35 | 13157 / 142.7 (ours) | 11806 / 120.5 (ours: +11.4% undecided / +18.4% undecided) | 13107 / 143.0 (ours: +0.4% undecided / -0.2% undecided) |'
 
 expect '| model / config | ours n1 | llama.cpp n1 | ours n2 | llama.cpp n2 | ours n3 | llama.cpp n3 |' \
 	'|---|---|---|---|---|---|---|' \
@@ -69,22 +69,22 @@ tps report --no-plots --ref llama.cpp
 expect_rc 0 "report --ref llama.cpp"
 expect '| model | ours pp / tg | stock-llamafile pp / tg | llama.cpp pp / tg |' \
 	'|---|---|---|---|' \
-	'| g4 | 5400 / 88.1 (not comparable) | 5390 / 88.0 (mde 24.0%: -3.7% undecided / mde 12.6%: -4.9% undecided) | 5600 / 92.5 (ref) |' \
-	'| q35 | 13157 / 142.7 (mde 25.0%: +0.4% undecided / mde 13.2%: -0.2% undecided) | 11800 / 120.4 (mde 22.5%: -9.9% undecided / mde 11.1%: -15.8% slower) | 13107 / 143.0 (ref) |'
+	'| g4 | 5400 / 88.1 (not comparable) | 5390 / 88.0 (-3.7% undecided / -4.9% undecided) | 5600 / 92.5 (ref) |' \
+	'| q35 | 13157 / 142.7 (+0.4% undecided / -0.2% undecided) | 11800 / 120.4 (-9.9% undecided / -15.8% undecided) | 13107 / 143.0 (ref) |'
 grep -q "^- FORCED comparison of cell 'g4' although model sha256 differs" "$md" || fail "forced"
 
 # --engine picks and orders the columns; ours is still the engine of role ours.
 tps report --no-plots --engine llama.cpp --engine ours --model q35
 expect_rc 0 "report --engine"
 grep -qFx '| model | llama.cpp pp / tg | ours pp / tg |' "$TMP/out" || fail "--engine order"
-grep -qFx '| q35 | 13107 / 143.0 (ours: mde 25.0%: +0.4% undecided / mde 13.2%: -0.2% undecided) | 13157 / 142.7 (ours) |' "$TMP/out" ||
+grep -qFx '| q35 | 13107 / 143.0 (ours: +0.4% undecided / -0.2% undecided) | 13157 / 142.7 (ours) |' "$TMP/out" ||
 	fail "ours against llama.cpp"
 
 # --ref moves the reference.
 tps report --no-plots --engine llama.cpp --engine ours --ref ours --model q35
 expect_rc 0 "report --engine --ref"
 grep -qFx '| model | llama.cpp pp / tg | ours pp / tg |' "$TMP/out" || fail "--engine order"
-grep -qFx '| q35 | 13107 / 143.0 (mde 24.8%: -0.4% undecided / mde 13.2%: +0.2% undecided) | 13157 / 142.7 (ref) |' "$TMP/out" || fail "--ref"
+grep -qFx '| q35 | 13107 / 143.0 (-0.4% undecided / +0.2% undecided) | 13157 / 142.7 (ref) |' "$TMP/out" || fail "--ref"
 grep -q '^| g4 ' "$TMP/out" && fail "--model q35 leaves g4 out"
 
 tps report --no-plots --engine nope
