@@ -33,6 +33,9 @@ void json_put_evidence(cJSON *o, const struct verdict *v)
 	cJSON_AddStringToObject(o, "history", verdict_history_name(v->history));
 	cJSON_AddNumberToObject(o, "hist_batches", (double)v->hist_batches);
 	cJSON_AddNumberToObject(o, "hist_df", v->hist_df);
+	json_put_str(o, "scatter_source", verdict_scatter_name(v->scatter_source));
+	json_put_num(o, "round_scatter_pct", v->scatter_source != VERDICT_SCATTER_NONE ?
+		     v->round_scatter_pct : NAN);
 }
 
 void json_put_i64(cJSON *o, const char *k, int64_t v)
