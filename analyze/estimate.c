@@ -17,6 +17,7 @@ void estimate_params_init(struct estimate_params *p)
 	memset(p, 0, sizeof(*p));
 	p->band_pct = VERDICT_BAND_PCT;
 	p->robust = 1;
+	p->floors = 1;
 }
 
 const char *estimate_reason_name(enum estimate_reason r)
@@ -658,8 +659,14 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 		with_history(p->hist, &sd, &df, &out->v);
 		/* The request scatter's mean over the rounds, and the requests a
 		 * round averages (the harmonic mean of their counts). */
-		scatter_floor(p, ra, rb, k, req_k ? req_ss / (double)req_k : NAN,
-			      req_k ? (double)req_k / req_inv : NAN, alpha, &sd, &df, &out->v);
+		if (p->floors)
+			scatter_floor(p, ra, rb, k, req_k ? req_ss / (double)req_k : NAN,
+				      req_k ? (double)req_k / req_inv : NAN, alpha, &sd, &df,
+				      &out->v);
+		else {
+			out->v.scatter_source = VERDICT_SCATTER_ROUNDS;
+			out->v.round_scatter_pct = sd * 100;
+		}
 		if (order_known && c1 && c2) {
 			/* Position enters the estimate: each order group weighs half, so a
 			 * first-starter's edge cancels; the spread around the overall mean

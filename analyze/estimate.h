@@ -101,11 +101,15 @@ struct estimate_params {
 			      round from ESTIMATE_FIRST_LOOK to looks_to (its
 			      --max-rounds), and the interval pays for those looks */
 	int robust;        /* leave outlier instances out (the default: 1) */
+	int floors;        /* raise a rounds interval's scatter to the instance
+			      spread and the stored floor (the default: 1);
+			      0: the rounds' own scatter alone, the rule before
+			      issue 41, kept for bench_sim_floor's side by side */
 	const struct estimate_history *hist; /* NULL or df 0: none */
 };
 
 /* Sets the defaults: band 2%, no floor, no default scatter, no history, a fixed
- * design, robust. */
+ * design, robust, scatter floors on. */
 void estimate_params_init(struct estimate_params *p);
 
 /* Why an estimate decides nothing although it has numbers. */
