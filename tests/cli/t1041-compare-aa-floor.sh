@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t1021-compare-aa-floor.sh: issue 41. One binary under two labels (an A/A pair:
+# t1041-compare-aa-floor.sh: issue 41. One binary under two labels (an A/A pair:
 # the same fault server, the same arguments), 3 rounds of the base and n_max 1, 2,
 # 3, each start scaled by a seeded factor within +-10% (--jitter 0.10; the seeds
 # are chosen so that at n_max 2 and 3 the three round ratios agree by chance:
@@ -21,7 +21,7 @@ run_tpsdb collect --engine ours="$FS" --engine aa="$FS" --ours ours \
 	--engine-args "ours=--jitter 0.10 --seed-file $T/seed-ours" \
 	--engine-args "aa=--jitter 0.10 --seed-file $T/seed-aa" \
 	--spec-manifest "$T/spec" --rounds 3 --prompts "$PROMPTS" --reps 1 --warmup 0 \
-	--n-predict 16 --port 22021 --quiet --out-dir "$OUT/a"
+	--n-predict 16 --port 22041 --quiet --out-dir "$OUT/a"
 expect_eq "$rc" 0 "collect: $(cat "$T/stderr")"
 
 # The store's shape: the rounds alone, a t interval on the round log ratios (each
