@@ -501,8 +501,8 @@ static void scatter_floor(const struct estimate_params *p, const double *ra, con
 			  double *df, struct verdict *v)
 {
 	double inst = estimate_instance_round_sd(ra, rb, k), inst_df = 2.0 * (double)(k - 1);
-	double floor = estimate_floor_round_sd(p->noise_pct, req_var, req_n);
-	double own = fmax(*sd, floor), wide = fmax(inst, floor);
+	double stored = estimate_floor_round_sd(p->noise_pct, req_var, req_n);
+	double own = fmax(*sd, stored), wide = fmax(inst, stored);
 
 	/* Scatter common to a round's two instances (drift between rounds) moves
 	 * the round sums and cancels in the ratios: when the sums scatter more
@@ -519,12 +519,12 @@ static void scatter_floor(const struct estimate_params *p, const double *ra, con
 			return;
 		}
 	}
-	v->scatter_source = floor > *sd ? VERDICT_SCATTER_FLOOR : VERDICT_SCATTER_ROUNDS;
+	v->scatter_source = stored > *sd ? VERDICT_SCATTER_FLOOR : VERDICT_SCATTER_ROUNDS;
 	if (inst > 0 && stats_t_quantile(1 - alpha, inst_df) * wide >
 				stats_t_quantile(1 - alpha, *df) * own) {
 		own = wide;
 		*df = inst_df;
-		v->scatter_source = floor > inst ? VERDICT_SCATTER_FLOOR : VERDICT_SCATTER_INSTANCES;
+		v->scatter_source = stored > inst ? VERDICT_SCATTER_FLOOR : VERDICT_SCATTER_INSTANCES;
 	}
 	*sd = own;
 	v->round_scatter_pct = own * 100;
