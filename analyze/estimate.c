@@ -17,6 +17,7 @@ void estimate_params_init(struct estimate_params *p)
 	memset(p, 0, sizeof(*p));
 	p->band_pct = VERDICT_BAND_PCT;
 	p->robust = 1;
+	p->floors = 1;
 }
 
 const char *estimate_reason_name(enum estimate_reason r)
@@ -585,9 +586,128 @@ static void slow_starts(struct estimate *out, size_t slow, size_t n_vs,
 	}
 }
 
+/* The variance of one round's request log differences xa[i] - xb[i] about
+ * their mean (paired by key, n >= 2), or NaN: the request scatter that a stored
+ * floor holds in full and a round's instance mean averages away. */
+static double request_var(const double *xa, const double *xb, size_t n, int paired)
+{
+	double m = 0, ss = 0;
+
+	if (!paired || n < 2)
+		return NAN;
+	for (size_t i = 0; i < n; i++)
+		m += (xa[i] - xb[i]) / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (xa[i] - xb[i] - m) * (xa[i] - xb[i] - m);
+	return ss / (double)(n - 1);
+}
+
+double estimate_floor_round_sd(double noise_pct, double req_var, double req_n)
+{
+	double f, v;
+
+	if (!(noise_pct > 0))
+		return 0;
+	f = noise_pct / 100;
+	v = f * f;
+	/* The floor is the root mean square of an instance pair's request deltas:
+	 * it holds the scatter between instances and the requests' own in full,
+	 * and a round's log ratio, a mean over req_n requests, keeps 1 / req_n of
+	 * the latter. */
+	if (isfinite(req_var) && req_var > 0 && req_n >= 1)
+		v -= req_var * (1 - 1 / req_n);
+	return v > 0 ? sqrt(v) : 0;
+}
+
+double estimate_instance_round_sd(const double *ra, const double *rb, size_t k)
+{
+	double sa, sb;
+
+	if (k < 2)
+		return 0;
+	sa = stats_stddev(ra, k);
+	sb = stats_stddev(rb, k);
+	return sqrt(sa * sa + sb * sb);
+}
+
+double estimate_round_drift_p(const double *ra, const double *rb, size_t k)
+{
+	double *sum, *dif, ss, sd;
+
+	if (k < 2)
+		return NAN;
+	sum = tps_xmalloc(k * sizeof(*sum));
+	dif = tps_xmalloc(k * sizeof(*dif));
+	for (size_t i = 0; i < k; i++) {
+		sum[i] = ra[i] + rb[i];
+		dif[i] = ra[i] - rb[i];
+	}
+	ss = stats_stddev(sum, k);
+	sd = stats_stddev(dif, k);
+	free(sum);
+	free(dif);
+	if (!(ss > 0))
+		return 1;
+	if (!(sd > 0))
+		return 0;
+	return stats_f_upper(ss * ss / (sd * sd), (double)(k - 1), (double)(k - 1));
+}
+
+/* The scatter of one round's log ratio that a rounds interval uses: never less
+ * than the machine has shown for the cell. Two estimates of it compete, and the
+ * one whose interval is wider at the level alpha wins:
+ * - the rounds' own, *sd with *df degrees of freedom (with the history's when
+ *   with_history() pooled it);
+ * - the labels' instance spread over the k rounds used (ra, rb: each side's
+ *   round log values), sqrt(var_a + var_b) with 2 (k - 1) degrees of freedom.
+ *   With independent instances it is the pooled estimate of the rounds' ratio
+ *   scatter and the scatter of their sums, both about a round's variance, so
+ *   it is a valid interval of its own; scatter common to both sides of a round
+ *   (drift between rounds) only widens it, and then the rounds' own wins.
+ * Each is first raised, as a hard lower bound, to the cell's stored A/A floor
+ * (p->noise_pct) less the request scatter the rounds average away (req_var
+ * over req_n requests a round). A low-df estimate whose few round ratios
+ * agree by chance can then not be more confident than the spread of the same
+ * instances or the stored floor allow. Sets *sd and *df, and says which in v. */
+static void scatter_floor(const struct estimate_params *p, const double *ra, const double *rb,
+			  size_t k, double req_var, double req_n, double alpha, double *sd,
+			  double *df, struct verdict *v)
+{
+	double inst = estimate_instance_round_sd(ra, rb, k), inst_df = 2.0 * (double)(k - 1);
+	double stored = estimate_floor_round_sd(p->noise_pct, req_var, req_n);
+	double own = fmax(*sd, stored), wide = fmax(inst, stored);
+
+	/* Scatter common to a round's two instances (drift between rounds) moves
+	 * the round sums and cancels in the ratios: when the sums scatter more
+	 * than the ratios at ESTIMATE_DRIFT_ALPHA (one-sided F test, both with
+	 * k - 1 degrees of freedom), the between-instance evidence holds the
+	 * drift the pairing removes, and the rounds' own scatter is the round's. */
+	if (k >= 2 && inst > 0) {
+		double rd = estimate_round_drift_p(ra, rb, k);
+
+		v->drift_p = rd;
+		if (rd < ESTIMATE_DRIFT_ALPHA) {
+			v->scatter_source = VERDICT_SCATTER_DRIFT;
+			v->round_scatter_pct = *sd * 100;
+			return;
+		}
+	}
+	v->scatter_source = stored > *sd ? VERDICT_SCATTER_FLOOR : VERDICT_SCATTER_ROUNDS;
+	if (inst > 0 && stats_t_quantile(1 - alpha, inst_df) * wide >
+				stats_t_quantile(1 - alpha, *df) * own) {
+		own = wide;
+		*df = inst_df;
+		v->scatter_source = stored > inst ? VERDICT_SCATTER_FLOOR : VERDICT_SCATTER_INSTANCES;
+	}
+	*sd = own;
+	v->round_scatter_pct = own * 100;
+}
+
 int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimate_unit *b,
 		  size_t nb, const struct estimate_params *p, struct estimate *out)
 {
+	double req_ss = 0, req_inv = 0;
+	size_t req_k = 0;
 	double *la = NULL, *lb = NULL, *d = NULL, *ra = NULL, *rb = NULL, m = NAN, se = NAN,
 	       df = NAN, alpha;
 	char *bad_a = NULL, *bad_b = NULL, *used_a = NULL, *used_b = NULL;
@@ -602,6 +722,8 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 	out->v.regression = VERDICT_REG_UNKNOWN;
 	out->v.delta_pct = out->v.ci_lo_pct = out->v.ci_hi_pct = out->v.mde_pct = NAN;
 	out->v.scatter_pct = NAN;
+	out->v.round_scatter_pct = NAN;
+	out->v.drift_p = NAN;
 	out->ours_center = out->vs_center = NAN;
 	if (!(p->band_pct >= 0) || p->noise_pct < 0 || p->scatter_pct < 0 || p->looks_to < 0 ||
 	    p->looks_to > ESTIMATE_MAX_LOOK)
@@ -663,6 +785,15 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 		int paired;
 
 		round_logs(&a[x], &b[y], &ra[k], &rb[k], &xa, &nxa, &xb, &nxb, &lost, &paired);
+		{
+			double rv = request_var(xa, xb, nxa, paired);
+
+			if (isfinite(rv)) {
+				req_ss += rv;
+				req_inv += 1 / (double)nxa;
+				req_k++;
+			}
+		}
 		free(xa);
 		free(xb);
 		out->n_unpaired += lost;
@@ -701,6 +832,16 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 		out->v.rounds = k;
 		df = (double)(k - 1);
 		with_history(p->hist, &sd, &df, &out->v);
+		/* The request scatter's mean over the rounds, and the requests a
+		 * round averages (the harmonic mean of their counts). */
+		if (p->floors)
+			scatter_floor(p, ra, rb, k, req_k ? req_ss / (double)req_k : NAN,
+				      req_k ? (double)req_k / req_inv : NAN, alpha, &sd, &df,
+				      &out->v);
+		else {
+			out->v.scatter_source = VERDICT_SCATTER_ROUNDS;
+			out->v.round_scatter_pct = sd * 100;
+		}
 		if (order_known && c1 && c2) {
 			/* Position enters the estimate: each order group weighs half, so a
 			 * first-starter's edge cancels; the spread around the overall mean

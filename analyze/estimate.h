@@ -45,6 +45,12 @@
  * quantile is the normal one there. */
 #define ESTIMATE_KNOWN_DF 1e7
 #define ESTIMATE_HIST_ALPHA 0.5
+/* The scatter floors of a rounds interval (the labels' instance spread, the
+ * stored A/A floor) stand aside when the round sums scatter more than the
+ * round ratios at this level (estimate_round_drift_p()): the instances of a
+ * round moved together, drift the pairing cancels, not scatter of a ratio.
+ * Under independent instances they stand aside in 0.1% of batches. */
+#define ESTIMATE_DRIFT_ALPHA 0.001
 
 /* One request's value of a metric, keyed for pairing by prompt and repetition. */
 struct run_value {
@@ -92,7 +98,10 @@ struct estimate_params {
 	double band_pct;   /* the margin: "ours slower by more than band_pct?" and the
 			      parity band; >= 0 */
 	double noise_pct;  /* the cell's stored A/A floor (sd of an instance pair's
-			      difference, percent); 0 or NaN: none */
+			      difference, percent); 0 or NaN: none. One
+			      instance a side is judged against it; a rounds
+			      interval's scatter never falls below it (less
+			      the request scatter a round averages away) */
 	double scatter_pct; /* the metric's default instance scatter for one instance
 			      a side without a floor (ESTIMATE_SCATTER_*); 0 none:
 			      one instance a side decides nothing */
@@ -108,11 +117,15 @@ struct estimate_params {
 			      sweep's steps between the rungs of one engine, one
 			      session on one machine); 0, the default: only with
 			      it */
+	int floors;        /* raise a rounds interval's scatter to the instance
+			      spread and the stored floor (the default: 1);
+			      0: the rounds' own scatter alone, the rule before
+			      issue 41, kept for bench_sim_floor's side by side */
 	const struct estimate_history *hist; /* NULL or df 0: none */
 };
 
 /* Sets the defaults: band 2%, no floor, no default scatter, no history, a fixed
- * design, robust. */
+ * design, robust, scatter floors on. */
 void estimate_params_init(struct estimate_params *p);
 
 /* Why an estimate decides nothing although it has numbers. */
@@ -215,7 +228,12 @@ struct estimate {
  * give the point (stratified by which side started the round when every start
  * time is known: the mean of the two order groups' means, so a position effect
  * cancels) and a t interval, whose scatter joins p->hist's when the F test does
- * not tell them apart (with_history() in estimate.c); when all rounds started
+ * not tell them apart (with_history() in estimate.c) and is then raised, as a
+ * hard lower bound at the same degrees of freedom, to the largest scatter the
+ * machine has shown for the cell: the labels' instance spread over the rounds
+ * used (estimate_instance_round_sd()) and the stored A/A floor
+ * (estimate_floor_round_sd()); v.scatter_source and v.round_scatter_pct say
+ * which and how much (scatter_floor() in estimate.c). When all rounds started
  * with the same side the estimate is reported but decides nothing. With fewer
  * rounds and two instances a side, Welch's t on the log values. With one
  * instance on one side and several on the other, the spread method above. With
@@ -267,6 +285,23 @@ void estimate_history_add(const struct estimate *e, struct estimate_history *h);
 /* The round scatter *h shows (sd of a round's log ratio, on ESTIMATE_EVIDENCE_DF
  * degrees of freedom or more), or NaN when h is NULL or has fewer. */
 double estimate_history_sd(const struct estimate_history *h);
+/* The scatter floors of a rounds interval (estimate_cell()): the sd of one
+ * round's log ratio each piece of evidence allows at the least.
+ * estimate_instance_round_sd(): the labels' instance spread, sqrt(var_a +
+ * var_b) of each side's round log values ra[0..k), rb[0..k) about its mean
+ * (independent instances give a round's ratio that variance); 0 under two
+ * rounds. estimate_floor_round_sd(): the stored A/A floor noise_pct (the root
+ * mean square of an instance pair's request deltas, percent) as the sd of a
+ * round's log ratio, less the request scatter req_var (variance of a round's
+ * paired request log differences; NaN unknown) that a mean over req_n requests
+ * averages away; 0 without a floor. */
+double estimate_instance_round_sd(const double *ra, const double *rb, size_t k);
+/* The one-sided F test's p that the round sums ra[i] + rb[i] scatter more than
+ * the round ratios ra[i] - rb[i] (k - 1 degrees of freedom each): small when
+ * scatter common to a round's two instances (drift between rounds) moves both
+ * sides together; NaN under two rounds. */
+double estimate_round_drift_p(const double *ra, const double *rb, size_t k);
+double estimate_floor_round_sd(double noise_pct, double req_var, double req_n);
 
 /* Frees what e owns and zeroes it; accepts NULL. */
 void estimate_release(struct estimate *e);

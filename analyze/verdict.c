@@ -101,6 +101,23 @@ const char *verdict_history_name(enum verdict_history h)
 	return "none";
 }
 
+const char *verdict_scatter_name(enum verdict_scatter s)
+{
+	switch (s) {
+	case VERDICT_SCATTER_ROUNDS:
+		return "rounds";
+	case VERDICT_SCATTER_INSTANCES:
+		return "instances";
+	case VERDICT_SCATTER_FLOOR:
+		return "floor";
+	case VERDICT_SCATTER_DRIFT:
+		return "drift";
+	case VERDICT_SCATTER_NONE:
+		break;
+	}
+	return NULL;
+}
+
 const char *verdict_gate_outcome_name(enum verdict_gate_outcome outcome)
 {
 	switch (outcome) {

@@ -57,6 +57,26 @@ enum verdict_history {
 /* "none", "pooled", "rejected"; static strings. */
 const char *verdict_history_name(enum verdict_history h);
 
+/* What set the scatter of one round's log ratio that a rounds interval used
+ * (estimate.c, scatter_floor()): never less than the machine has shown. */
+enum verdict_scatter {
+	VERDICT_SCATTER_NONE,      /* not a rounds interval */
+	VERDICT_SCATTER_ROUNDS,    /* the rounds' own scatter (with history's when
+				      pooled) was the largest evidence */
+	VERDICT_SCATTER_INSTANCES, /* raised to the labels' instance spread: the
+				      variance of each side's instances about its
+				      mean, summed over the two sides */
+	VERDICT_SCATTER_FLOOR,     /* raised to the cell's stored A/A floor, less
+				      the request scatter the rounds average away */
+	VERDICT_SCATTER_DRIFT,     /* the rounds' own: the round sums scatter far
+				      more than the ratios (drift common to both
+				      sides, which pairing cancels), so the
+				      between-instance evidence stood aside */
+};
+
+/* "rounds", "instances", "floor", "drift"; NULL for none (JSON null). */
+const char *verdict_scatter_name(enum verdict_scatter s);
+
 /* The answer to the user's question, "is ours slower than vs by more than the
  * band?": the one-sided non-inferiority test at the interval's level. */
 enum verdict_regression {
@@ -112,6 +132,11 @@ struct verdict {
 	enum verdict_history history; /* earlier batches' scatter, rounds only */
 	size_t hist_batches;      /* the earlier batches it came from */
 	double hist_df;           /* and its degrees of freedom (0 none) */
+	enum verdict_scatter scatter_source; /* rounds only: what set round_scatter_pct */
+	double round_scatter_pct; /* rounds only: the sd of one round's log ratio the
+				     interval used, percent (NaN otherwise) */
+	double drift_p;           /* rounds only: estimate_round_drift_p() of the
+				     rounds used (NaN when not tested) */
 	unsigned spoiled;         /* the RUN_ENV_* findings of the instances the
 				     interval used; non-zero: kind VERDICT_SPOILED,
 				     regression VERDICT_REG_SPOILED, nothing decided */

@@ -37,6 +37,9 @@ void json_put_evidence(cJSON *o, const struct verdict *v)
 	/* Of ours' instances left out, those far slower: with none of vs's, two
 	 * answer intermittent, one holds a "no" open (analyze/estimate.h). */
 	cJSON_AddNumberToObject(o, "slow_instances_ours", (double)v->slow_ours);
+	json_put_str(o, "scatter_source", verdict_scatter_name(v->scatter_source));
+	json_put_num(o, "round_scatter_pct", v->scatter_source != VERDICT_SCATTER_NONE ?
+		     v->round_scatter_pct : NAN);
 }
 
 void json_put_i64(cJSON *o, const char *k, int64_t v)

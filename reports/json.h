@@ -26,7 +26,10 @@ struct verdict;
 /* What an answer's scatter rests on besides its own rounds: "scatter_pct" (one
  * instance a side: the floor or default scatter it was judged against, else
  * null), "history" ("none", "pooled" or "rejected"), "hist_batches" and
- * "hist_df" (the earlier batches' degrees of freedom, 0 none). */
+ * "hist_df" (the earlier batches' degrees of freedom, 0 none), "scatter_source"
+ * (a rounds interval: what set its round scatter, "rounds", "instances",
+ * "floor" or "drift"; else null) and "round_scatter_pct" (that scatter, the sd
+ * of one round's log ratio in percent; null when not rounds). */
 void json_put_evidence(struct cJSON *o, const struct verdict *v);
 
 struct clean_answer;

@@ -235,6 +235,13 @@ static void evidence_text(const struct verdict *v, char *buf, size_t len)
 		snprintf(buf + at, len - at, "; one instance a side, judged against a default "
 			 "instance scatter of %.0f%% (no stored A/A floor: tpsdb calibrate)",
 			 v->scatter_pct);
+	else if (v->scatter_source == VERDICT_SCATTER_INSTANCES)
+		snprintf(buf + at, len - at, "; its round scatter raised to %.2f%% by the "
+			 "spread of each side's instances (the round ratios alone scatter "
+			 "less)", v->round_scatter_pct);
+	else if (v->scatter_source == VERDICT_SCATTER_FLOOR)
+		snprintf(buf + at, len - at, "; its round scatter raised to %.2f%% by the "
+			 "cell's stored A/A floor", v->round_scatter_pct);
 	else if (v->history == VERDICT_HIST_POOLED)
 		snprintf(buf + at, len - at, "; its scatter pooled with %zu earlier batch%s on "
 			 "this machine (%.0f df)", v->hist_batches, v->hist_batches == 1 ? "" : "es",

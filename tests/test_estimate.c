@@ -493,6 +493,139 @@ static void test_estimate_history(void **state)
 	estimate_release(&alone);
 }
 
+/* Issue 41: an A/A pair of three rounds whose round ratios happen to agree
+ * (+4.1%, +6.0%, +4.2%: alone an interval of about [+2.8%, +6.8%], "faster"
+ * decided) while each side's instances spread by 2-3% (ours 100, 103, 97; vs
+ * 96, 97, 93). The instances' own spread says a round's ratio scatters by
+ * sqrt(var_a + var_b), about 3.8%: the interval at that scatter (2 x 2 degrees
+ * of freedom) is the wider and the cell stays undecided. */
+static void aa_three(struct inst *a, struct inst *b, const double *va, const double *vb)
+{
+	static const char *const t[6] = { "t1", "t2", "t3", "t4", "t5", "t6" };
+
+	for (int i = 0; i < 3; i++) {
+		/* ours first in rounds 1 and 3, vs in round 2 */
+		inst(&a[i], va[i], i + 1, t[2 * i + (i == 1)]);
+		inst(&b[i], vb[i], i + 1, t[2 * i + (i != 1)]);
+	}
+}
+
+static double sample_var(const double *x, size_t n)
+{
+	double m = 0, ss = 0;
+
+	for (size_t i = 0; i < n; i++)
+		m += x[i] / (double)n;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - m) * (x[i] - m);
+	return ss / (double)(n - 1);
+}
+
+static void test_estimate_floor_instances(void **state)
+{
+	static const double va[3] = { 100, 103, 97 }, vb[3] = { 96, 97, 93 };
+	struct inst a[3], b[3];
+	struct estimate_unit ua[3], ub[3];
+	struct estimate_params p;
+	struct estimate e;
+	double la[3], lb[3], want;
+
+	(void)state;
+	aa_three(a, b, va, vb);
+	units(a, 3, ua);
+	units(b, 3, ub);
+	for (int i = 0; i < 3; i++) {
+		la[i] = log(va[i]);
+		lb[i] = log(vb[i]);
+	}
+	want = sqrt(sample_var(la, 3) + sample_var(lb, 3));
+	assert_true(fabs(estimate_instance_round_sd(la, lb, 3) - want) < 1e-12);
+	/* The sums scatter more than the ratios, but not beyond chance. */
+	assert_true(estimate_round_drift_p(la, lb, 3) > ESTIMATE_DRIFT_ALPHA);
+	estimate_params_init(&p);
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(e.v.method, VERDICT_METHOD_ROUNDS);
+	assert_int_equal(e.v.scatter_source, VERDICT_SCATTER_INSTANCES);
+	assert_string_equal(verdict_scatter_name(e.v.scatter_source), "instances");
+	assert_true(fabs(e.v.round_scatter_pct - 100 * want) < 1e-9);
+	assert_true(fabs(e.v.df - 4) < 1e-12);
+	assert_true(e.v.delta_pct > 4 && e.v.delta_pct < 6);
+	assert_int_equal(e.v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(e.v.decided, 0);
+	assert_true(e.v.ci_lo_pct < 2);
+	estimate_release(&e);
+}
+
+/* Rounds with little spread within a side (ours 100, 100.4, 99.8; vs 95.2,
+ * 95.4, 95.0): at that spread (0.37%) "faster" is decided, until
+ * the cell's stored A/A floor (10%, its requests scattering by 0.4%) says an
+ * instance pair parts by far more: then the round scatter is the floor less the
+ * request scatter a round averages away, and nothing is decided. */
+static void test_estimate_floor_stored(void **state)
+{
+	static const double va[3] = { 100, 100.4, 99.8 }, vb[3] = { 95.2, 95.4, 95.0 };
+	struct inst a[3], b[3];
+	struct estimate_unit ua[3], ub[3];
+	struct estimate_params p;
+	struct estimate e;
+
+	(void)state;
+	aa_three(a, b, va, vb);
+	units(a, 3, ua);
+	units(b, 3, ub);
+	estimate_params_init(&p);
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(e.v.scatter_source, VERDICT_SCATTER_INSTANCES);
+	assert_true(e.v.round_scatter_pct < 0.5);
+	assert_int_equal(e.v.kind, VERDICT_FASTER);
+	assert_int_equal(e.v.decided, 1);
+	estimate_release(&e);
+	p.noise_pct = 10;
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(e.v.scatter_source, VERDICT_SCATTER_FLOOR);
+	assert_string_equal(verdict_scatter_name(e.v.scatter_source), "floor");
+	assert_true(e.v.round_scatter_pct > 9.9 && e.v.round_scatter_pct <= 10);
+	assert_true(fabs(e.v.df - 2) < 1e-12);
+	assert_int_equal(e.v.kind, VERDICT_UNDECIDED);
+	assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
+	estimate_release(&e);
+	/* Of a floor, the requests' own scatter is taken out as far as a round's
+	 * mean averages it: 10% with requests at 10% over 4 a round leaves 5%. */
+	assert_true(fabs(estimate_floor_round_sd(10, 0.01, 4) - 0.05) < 1e-12);
+	assert_true(estimate_floor_round_sd(10, 0.02, 4) == 0);
+	assert_true(fabs(estimate_floor_round_sd(10, NAN, 4) - 0.1) < 1e-12);
+	assert_true(estimate_floor_round_sd(0, 0.01, 4) == 0);
+}
+
+/* Drift common to both sides (the rounds at 100, 120 and 80% of speed, ours 5%
+ * ahead in each): the round sums scatter far more than the ratios, the spread
+ * within a side is the drift the pairing cancels, and neither it nor a stored
+ * floor widens the rounds' interval: "faster" is decided. */
+static void test_estimate_floor_drift(void **state)
+{
+	static const double va[3] = { 105, 126.1, 83.9 }, vb[3] = { 100, 120, 80 };
+	struct inst a[3], b[3];
+	struct estimate_unit ua[3], ub[3];
+	struct estimate_params p;
+	struct estimate e;
+
+	(void)state;
+	aa_three(a, b, va, vb);
+	units(a, 3, ua);
+	units(b, 3, ub);
+	estimate_params_init(&p);
+	p.noise_pct = 20;
+	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(e.v.scatter_source, VERDICT_SCATTER_DRIFT);
+	assert_string_equal(verdict_scatter_name(e.v.scatter_source), "drift");
+	assert_true(e.v.drift_p < ESTIMATE_DRIFT_ALPHA);
+	assert_true(e.v.round_scatter_pct < 0.5);
+	assert_int_equal(e.v.kind, VERDICT_FASTER);
+	assert_int_equal(e.v.decided, 1);
+	estimate_release(&e);
+	assert_null(verdict_scatter_name(VERDICT_SCATTER_NONE));
+}
+
 /* estimate_history_add() takes a batch's rounds about their own mean, and
  * nothing from a batch that decides nothing for a reason. */
 static void test_estimate_history_add(void **state)
@@ -607,6 +740,9 @@ int main(void)
 		cmocka_unit_test(test_estimate_intermittent),
 		cmocka_unit_test(test_estimate_history),
 		cmocka_unit_test(test_estimate_history_add),
+		cmocka_unit_test(test_estimate_floor_instances),
+		cmocka_unit_test(test_estimate_floor_stored),
+		cmocka_unit_test(test_estimate_floor_drift),
 		cmocka_unit_test(test_estimate_welch),
 		cmocka_unit_test(test_estimate_look_alpha),
 	};

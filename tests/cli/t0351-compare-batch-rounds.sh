@@ -53,7 +53,8 @@ python3 - "$T/c.json" "$T/c-b2.json" <<'PY' || fail "default selection is not th
 import json, sys
 (d,) = json.load(open(sys.argv[1]))["rows"]
 (b,) = json.load(open(sys.argv[2]))["rows"]
-hist = {"ci_lo_pct", "ci_hi_pct", "mde_pct", "history", "hist_batches", "hist_df"}
+hist = {"ci_lo_pct", "ci_hi_pct", "mde_pct", "history", "hist_batches", "hist_df",
+        "scatter_source", "round_scatter_pct"}
 assert d.keys() == b.keys(), (d.keys(), b.keys())
 for k in d:
     if k not in hist:

@@ -49,7 +49,9 @@ tps compare --ours ours --vs llama.cpp --metric tg
 expect_rc 0 "compare (table)"
 [ "$(grep -c '^dense-8b ' "$TMP/out")" = 1 ] || fail "one tg row in the table"
 # The answer first: one line a person can act on.
-sed -n 1p "$TMP/out" | grep -Eqx 'ours vs llama.cpp: tg no regression in 1 of 1 cell \(decided: 0 faster, 0 slower, 1 parity\), geomean -0\.8% \[-[01]\.[0-9]+%, -0\.6[0-9]%\]' ||
+# (The interval holds the instances' own spread, 0.66%, not the three rounds'
+# chance agreement: issue 41.)
+sed -n 1p "$TMP/out" | grep -Eqx 'ours vs llama.cpp: tg no regression in 1 of 1 cell \(decided: 0 faster, 0 slower, 1 parity\), geomean -0\.8% \[-1\.6[0-9]%, -0\.00%\]' ||
 	fail "the one-line answer: $(sed -n 1p "$TMP/out")"
 grep -q '^regression: is ours slower than llama.cpp by more than the band (2.0%)?' "$TMP/out" ||
 	fail "legend"

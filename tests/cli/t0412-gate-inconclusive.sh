@@ -30,7 +30,7 @@ expect_rc 0 "text"
 grep -q "^gate: 'ours' tag 'cand' against baseline 'rel': INCONCLUSIVE (0 failure(s))$" "$TMP/out" ||
 	fail "the status line: $(head -1 "$TMP/out")"
 grep -q 'gate-7b .* tg .* INCONCLUSIVE$' "$TMP/out" || fail "the row"
-grep -q "^  inconclusive: gate-7b tg: regression undecided: interval \[-[0-9.]*%, -[0-9.]*%\] holds -3.00%; its lower end is [0-9.]* points short of 'no', its upper end [0-9.]* of 'yes' (--fail-on inconclusive fails it)$" "$TMP/out" || fail "how far from deciding"
+grep -q "^  inconclusive: gate-7b tg: regression undecided: interval \[-[0-9.]*%, -[0-9.]*%\] holds -3.00%; its lower end is [0-9.]* points short of 'no', its upper end [0-9.]* of 'yes'; its round scatter raised to [0-9.]*% by the spread of each side's instances (the round ratios alone scatter less) (--fail-on inconclusive fails it)$" "$TMP/out" || fail "how far from deciding"
 
 # Never silent: under GitHub Actions the open cell is a ::warning, a line of the
 # step summary and a skipped JUnit test, while the gate passes.

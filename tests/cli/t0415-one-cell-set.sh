@@ -122,7 +122,8 @@ cmpj() { "$TPSDB_BIN" --db "$DB" compare --ours ours --vs up --json "$@"; }
 cmpj >"$T/none.json" && cmpj --batch "$b2" >"$T/b2.json" || fail "compare"
 jq -e -n --slurpfile n "$T/none.json" --slurpfile b "$T/b2.json" '
 	def strip: del(.ci_lo_pct, .ci_hi_pct, .mde_pct, .history, .hist_batches, .hist_df,
-		      .decided, .significant, .regression, .verdict);
+		      .scatter_source, .round_scatter_pct, .decided, .significant, .regression,
+		      .verdict);
 	($n[0].rows | length) == ($b[0].rows | length) and
 	([$n[0].rows[] | strip] == [$b[0].rows[] | strip]) and
 	all($b[0].rows[]; .history == "none" and .hist_batches == 0) and

@@ -23,7 +23,8 @@ tps compare --ours ours --vs llama.cpp --tag decide --json
 expect_rc 0 "compare, tag decide"
 cp "$TMP/out" "$TMP/decide.json"
 # Without a selector, compare (and the sweep) pool the base cell's newest batch
-# (decide) with the demo batch's base rounds as history, pooled here.
+# (decide) with the demo batch's base rounds as history, pooled here; the
+# instances' own spread (22% on this CPU) sets the interval either way (issue 41).
 tps compare --ours ours --vs llama.cpp --json
 expect_rc 0 "compare, no selector"
 cp "$TMP/out" "$TMP/newest.json"
@@ -48,8 +49,9 @@ jq -e -n --slurpfile n "$TMP/newest.json" --slurpfile d "$TMP/decide.json" '
 	($d[0].rows[] | select(.metric == "tg" and .n_max == null)) as $b |
 	$a.history == "pooled" and $a.hist_batches == 1 and $b.history == "none" and
 	$a.delta_pct == $b.delta_pct and $a.instances_ours == 6 and $b.instances_ours == 6 and
-	$a.mde_pct > $b.mde_pct' >/dev/null ||
-	fail "the base cell: the decide batch with the demo batch as history, wider than --tag decide alone"
+	$a.mde_pct >= $b.mde_pct and $a.scatter_source == "instances" and
+	$b.scatter_source == "instances" and $a.round_scatter_pct > 20' >/dev/null ||
+	fail "the base cell: the decide batch with the demo batch as history, no narrower than --tag decide alone (both held at the instances' spread, 22%)"
 same "$TMP/demo.json" 1
 same "$TMP/demo.json" 2
 same "$TMP/demo.json" 3

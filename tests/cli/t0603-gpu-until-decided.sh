@@ -5,7 +5,8 @@
 # labels of one cell, ours, llama.cpp (the same binary: the A/A pair) and nograph
 # (the same binary without CUDA graphs). The A/A pair answered "no regression" for
 # pp and tg at round 6 and was not started again; nograph stayed open to round 10.
-# Re-imported, compare prints the numbers collect printed at each decision, every
+# Re-imported, compare prints the numbers collect printed at each decision (three
+# intervals since widened by issue 41's scatter floor: WIDER), every
 # run carries the batch's design (looks_to 10) and its interval pays for it.
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
@@ -42,10 +43,19 @@ def rows(vs):
 # The numbers collect printed at each decision are compare's, to the digit.
 line = re.compile(r"^(decided|open): m7b (pp|tg) ours vs (\S+): regression (\S+), (\S+) "
                   r"\(([-+][0-9.]+)% \[([-+][0-9.]+)%, ([-+][0-9.]+)%\]\) after (\d+) rounds", re.M)
+# Issue 41: the round scatter never falls below the instances' own spread, which
+# widens three of these intervals (never narrows one); the answer, the verdict,
+# the point and the round stay collect's.
+WIDER = {("pp", "llama.cpp"): ("-1.82", "+4.17"), ("pp", "nograph"): ("-4.02", "+0.84"),
+         ("tg", "nograph"): ("+2.64", "+6.09")}
 seen = 0
 for state, m, vs, reg, verdict, delta, lo, hi, k in line.findall(printed):
     r = rows(vs)[m]
     assert r["regression"] == reg and r["verdict"] == verdict, (r, reg, verdict)
+    if (m, vs) in WIDER:
+        assert r["scatter_source"] == "instances", r
+        assert float(WIDER[(m, vs)][0]) <= float(lo) and float(WIDER[(m, vs)][1]) >= float(hi)
+        lo, hi = WIDER[(m, vs)]
     assert "%+.2f" % r["delta_pct"] == delta and "%+.2f" % r["ci_lo_pct"] == lo and \
         "%+.2f" % r["ci_hi_pct"] == hi, (r, delta, lo, hi)
     assert r["rounds"] == int(k), (r, k)

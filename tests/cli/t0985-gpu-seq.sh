@@ -7,7 +7,9 @@
 # very lines collect printed for batch K: its history pooled or refused as collect's
 # looks pooled it; 'hist' (2 reps of every prompt, another design) is no longer pooled
 # into the 1-rep seq batches, so where it was among their history (seq1..seq4) the
-# answer, delta and rounds are collect's and the interval rests on the seq batches alone. Every batch decided by round 4, every answer right (pp "yes", tg
+# answer, delta and rounds are collect's and the interval rests on the seq batches
+# alone (and on issue 41's scatter floor, which widened five of those intervals
+# while 'hist' was pooled; seq5 and seq6 are the very lines). Every batch decided by round 4, every answer right (pp "yes", tg
 # "no" against b8390; "no" both against the A/A label), and the median server time to
 # an answer is under 60 s.
 set -eu
