@@ -25,6 +25,21 @@
 #                                  with its collect lines (rounds and server
 #                                  seconds per cell) and a plain compare (the
 #                                  newest batch, history pooled) in $OUT
+#   scripts/gpu-versions.sh grow   issue 36's proof, a store that grows
+#                                  ($work/grow.sqlite, kept between calls): an
+#                                  earlier batch (fixed, HIST_ROUNDS=3 rounds at
+#                                  HIST_REPS=2 reps), then a contended batch
+#                                  (--until-decided while the busy program
+#                                  computes on the same GPU: collect waits
+#                                  --wait-quiet 15 s, measures again, and stops
+#                                  the model after --max-spoiled 3 tries), then
+#                                  clean --until-decided --max-rounds 10 batches
+#                                  clean1..clean3 in the design plan finds; each
+#                                  step left undone by the last call is done by
+#                                  the next while GROW_UNTIL (default 480)
+#                                  seconds have not passed; trend, plan and the
+#                                  compares beside each batch in $OUT, the store
+#                                  exported to $OUT/grow.jsonl
 #   scripts/gpu-versions.sh spec   a speculative sweep n_max 1, 2, 3 of both versions
 #                                  from one spec manifest line in tpsdb's terms
 #                                  ('drafter=<the target itself>': acceptance 1.0
@@ -211,6 +226,60 @@ seq_step() {
 	"$tpsdb" --db "$work/seq.sqlite" export --format jsonl >"$out/seq.jsonl"
 }
 
+# grow_collect <tag> <collect args...>: one batch of new, old and aa into the grow
+# store, what collect printed in $out/collect-<tag>.txt, then the store's answers
+# as they stand (compare against old and aa, trend, plan) beside it.
+grow_collect() {
+	local tag=$1 rc=0 vs; shift
+	local gdb="$work/grow.sqlite"
+	"$tpsdb" --db "$gdb" collect --engine new="$server" --engine old="$old" \
+		--engine aa="$server" --role old=upstream --ours new --model m7b="$work/m7b.gguf" \
+		--prompts "$work/prompts.txt" --n-predict 128 --ban-byte-tokens \
+		--tag "$tag" --load-timeout 900 --out-dir "$work/logs-$tag" "$@" \
+		>"$out/collect-$tag.txt" 2>"$out/collect-$tag.err" || rc=$?
+	log "collect $tag exit $rc"
+	grep -E '^(design|decided|open|until-decided|spoiled):' "$out/collect-$tag.txt" >&2 || true
+	grep -E 'stopped|warning' "$out/collect-$tag.err" >&2 || true
+	touch "$work/grow-done-$tag"
+	for vs in old aa; do
+		"$tpsdb" --db "$gdb" compare --ours new --vs "$vs" >"$out/compare-$tag-$vs.txt" 2>&1 || true
+		"$tpsdb" --db "$gdb" compare --ours new --vs "$vs" --json \
+			>"$out/compare-$tag-$vs.json" 2>/dev/null || true
+	done
+	"$tpsdb" --db "$gdb" trend --engine new >"$out/trend-$tag.txt" 2>&1 || true
+	"$tpsdb" --db "$gdb" plan --ours new --vs old >"$out/plan-$tag.txt" 2>&1 || true
+	"$tpsdb" --db "$gdb" export --format jsonl >"$out/grow.jsonl"
+}
+
+grow() {
+	local i
+	wait_built 420 || exit 1
+	[ -x "$server" ] && [ -x "$old" ] && [ -s "$work/m7b.gguf" ] && [ -x "$busy" ] ||
+		{ log "no build in $work: run 'scripts/gpu-versions.sh build' first"; exit 1; }
+	[ -f "$work/prompts.txt" ] || gpu_prompts "$work/prompts.txt" "# Three of the prompt kinds."
+	cat "$work/m7b.gguf" >/dev/null
+	if [ ! -e "$work/grow-done-hist" ]; then
+		log "the earlier batch: --rounds ${HIST_ROUNDS:-3} --reps ${HIST_REPS:-2}"
+		grow_collect hist --rounds "${HIST_ROUNDS:-3}" --reps "${HIST_REPS:-2}"
+	fi
+	[ "$SECONDS" -lt "${GROW_UNTIL:-480}" ] || return 0
+	if [ ! -e "$work/grow-done-contended" ]; then
+		log "the contended batch: the busy program on the GPU throughout"
+		"$busy" 400 &
+		local bpid=$!
+		sleep 3
+		grow_collect contended --until-decided --max-rounds 10 --wait-quiet 15 --max-spoiled 3
+		kill "$bpid" 2>/dev/null || true
+		wait "$bpid" 2>/dev/null || true
+	fi
+	for i in 1 2 3; do
+		[ -e "$work/grow-done-clean$i" ] && continue
+		[ "$SECONDS" -lt "${GROW_UNTIL:-480}" ] || return 0
+		log "clean batch $i: --until-decided --max-rounds 10"
+		grow_collect "clean$i" --until-decided --max-rounds 10
+	done
+}
+
 spec() {
 	wait_built 300 || exit 1
 	[ -x "$server" ] && [ -x "$old" ] && [ -s "$work/m7b.gguf" ] ||
@@ -240,5 +309,6 @@ build) build ;;
 base) base ;;
 spec) spec ;;
 seq) seq_step ;;
-*) echo "usage: scripts/gpu-versions.sh build|base|spec|seq" >&2; exit 2 ;;
+grow) grow ;;
+*) echo "usage: scripts/gpu-versions.sh build|base|spec|seq|grow" >&2; exit 2 ;;
 esac
