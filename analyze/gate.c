@@ -202,12 +202,12 @@ static int gate_estimate(const struct gate_params *p, const struct gate_cell *c,
 		vc += c->pool->runs[i]->values[m].n;
 	for (i = 0; i < b->pool->n; i++)
 		vb += b->pool->runs[i]->values[m].n;
+	memset(g, 0, sizeof(*g));
 	estimate_params_init(&ep);
 	ep.band_pct = p->threshold[m];
 	ep.unpaired = across;
 	ret = pool_estimate(c->pool, b->pool, (enum run_metric)m, &ep, &e, &uc, &ub);
 	if (ret == 0) {
-		memset(g, 0, sizeof(*g));
 		g->v = e.v;
 		g->outcome = vc && vb ? verdict_gate_outcome_of(&e.v) : VERDICT_GATE_NODATA;
 		g->bound = e.v.bound;
