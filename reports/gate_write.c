@@ -397,9 +397,10 @@ static const struct table_colspec trend_cols[] = {
 	{ TABLE_VERDICT, "status", 0 },
 };
 
-/* The markdown lines of the rows the gate did not answer: never silent, also
- * in a step summary. */
-static void open_md(FILE *f, const struct gate_result *r)
+/* The markdown lines, under heading, of the rows the gate did not answer
+ * (intermittent 0: never silent, also in a step summary) or answered
+ * intermittent (1: the slow starts named). */
+static void rows_md(FILE *f, const struct gate_result *r, int intermittent, const char *heading)
 {
 	char cell[CELL_LEN], ans[400];
 	size_t i;
@@ -409,37 +410,10 @@ static void open_md(FILE *f, const struct gate_result *r)
 		const struct gate_row *w = &r->rows[i];
 		char *line, *m;
 
-		if (!row_open(w))
+		if (intermittent ? w->g.outcome != VERDICT_GATE_INTERMITTENT : !row_open(w))
 			continue;
 		if (first)
-			fprintf(f, "\nNot answered:\n\n");
-		first = 0;
-		cell_name(w->cand, cell, sizeof(cell));
-		verdict_answer_text(&w->g.v, w->g.reason, ans, sizeof(ans));
-		line = tps_xasprintf("%s %s: %s, regression %s%s", cell, gate_metric_name(w->metric),
-				     row_status(w), ans, w->fails ? " (fails the gate)" : "");
-		m = escape_md(line);
-		fprintf(f, "- %s\n", m);
-		free(m);
-		free(line);
-	}
-}
-
-/* The markdown lines of the rows answered intermittent: the slow starts named. */
-static void intermittent_md(FILE *f, const struct gate_result *r)
-{
-	char cell[CELL_LEN], ans[400];
-	size_t i;
-	int first = 1;
-
-	for (i = 0; i < r->n_rows; i++) {
-		const struct gate_row *w = &r->rows[i];
-		char *line, *m;
-
-		if (w->g.outcome != VERDICT_GATE_INTERMITTENT)
-			continue;
-		if (first)
-			fprintf(f, "\nSlow on some starts:\n\n");
+			fprintf(f, "\n%s:\n\n", heading);
 		first = 0;
 		cell_name(w->cand, cell, sizeof(cell));
 		verdict_answer_text(&w->g.v, w->g.reason, ans, sizeof(ans));
@@ -701,8 +675,8 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 			free(s);
 		}
 		table_write(f, &tab, fmt);
-		open_md(f, r);
-		intermittent_md(f, r);
+		rows_md(f, r, 0, "Not answered");
+		rows_md(f, r, 1, "Slow on some starts");
 		questions(f, r, fmt);
 		clean_answers(f, r, fmt);
 		checks_md(f, r);
