@@ -23,6 +23,7 @@
 
 #include "analyze/cellset.h"
 #include "analyze/parity.h"
+#include "bench/sim_rng.h"
 
 #define N_REQ 6
 #define MAX_ROUNDS 10
@@ -30,26 +31,6 @@
 #define INST_SD 0.0055
 #define DRIFT_SD 0.0056
 #define PROMPT_SD 0.030
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static double uniform(void)
-{
-	/* xorshift64*: plenty for a simulation of this size. */
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((rng_state * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double gauss(void)
-{
-	double u = uniform(), v = uniform();
-
-	if (u < 1e-300)
-		u = 1e-300;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
 
 static int cmp_double(const void *a, const void *b)
 {

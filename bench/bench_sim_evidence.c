@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "analyze/estimate.h"
+#include "bench/sim_rng.h"
 
 #define N_REQ 3
 #define REQ_SD 0.013
@@ -52,25 +53,6 @@ static const char *const cond_name[N_COND] = {
 	"slow 1/10 iid (ours)", "slow 1/10 fixed (ours)", "slow 2/10 fixed (ours)",
 	"glitch 1/10 iid (either side)", "glitch 1 a batch (either side)",
 };
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static double uniform(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((rng_state * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double gauss(void)
-{
-	double u = uniform(), v = uniform();
-
-	if (u < 1e-300)
-		u = 1e-300;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
 
 struct batch {
 	double v[2][MAX_H][N_REQ];

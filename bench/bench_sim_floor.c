@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "analyze/estimate.h"
+#include "bench/sim_rng.h"
 
 #define MAX_R 10
 #define BAND 2.0
@@ -97,25 +98,6 @@ static const double gpu_rounds[][2] = {
 };
 /* cpu: 36 rounds, sd ours 0.2651 vs 0.1973 ratio 0.3162 */
 /* gpu: 106 rounds, sd ours 0.0103 vs 0.0118 ratio 0.0127 */
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static double uniform(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((rng_state * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double gauss(void)
-{
-	double u = uniform(), v = uniform();
-
-	if (u < 1e-300)
-		u = 1e-300;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
 
 static size_t pick(size_t n)
 {

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "analyze/estimate.h"
+#include "bench/sim_rng.h"
 
 #define N_REQ 3
 #define REQ_SD 0.013
@@ -39,25 +40,6 @@
 #define BAND 2.0
 #define MAX_BATCHES 3
 #define MAX_ROUNDS 20 /* all batches of one simulated comparison */
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static double uniform(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return ((rng_state * 2685821657736338717ull) >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static double gauss(void)
-{
-	double u = uniform(), v = uniform();
-
-	if (u < 1e-300)
-		u = 1e-300;
-	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
-}
 
 /* The rounds of all batches, batch after batch: batch b's rounds are a
  * contiguous run, so a pool of batches 1..b is a prefix and one batch alone a
