@@ -200,8 +200,9 @@ static int taken(enum pool_rule rule, const struct run *last, const struct run *
 }
 
 /* Drops from v[0..*n) (runs of one series in start order) each try that was
- * measured again in its round: a run followed, within its batch, by a later run of
- * the same round. collect --wait-quiet keeps the try another job spoiled and
+ * measured again in its round: a run another job spoiled (RUN_ENV_BUSY, the
+ * findings collect waits out) followed, within its batch, by a later run of the
+ * same round. collect --wait-quiet keeps the try another job spoiled and
  * measures the cell again in the same round; the last try is the round's
  * instance, the earlier ones stay stored and shown (runs, check, trend's points)
  * but are not instances of the round. A batch's runs of a series are contiguous
@@ -214,7 +215,7 @@ static void drop_retried(const struct run **v, size_t *n)
 		const struct run *r = v[i];
 		int again = 0;
 
-		if (r->batch && *r->batch && r->round != RUN_NULL)
+		if ((r->env_flags & RUN_ENV_BUSY) && r->batch && *r->batch && r->round != RUN_NULL)
 			for (j = i + 1; j < *n && run_str_eq(v[j]->batch, r->batch) && !again; j++)
 				again = v[j]->round == r->round;
 		if (!again)

@@ -823,8 +823,12 @@ static void test_cellset_pools_retried(void **state)
 	set_init(&s);
 	/* Series ours: batch h (round 1 tried twice), o2 of another batch, then
 	 * batch b; started in this order. */
-	for (i = 0; i < 2; i++)
-		add(&s, i ? "h1b" : "h1a", "ours", "m", "h", "")->round = 1;
+	for (i = 0; i < 2; i++) {
+		struct run *r = add(&s, i ? "h1b" : "h1a", "ours", "m", "h", "");
+
+		r->round = 1;
+		r->env_flags = i ? 0 : RUN_ENV_HOST_BUSY;
+	}
 	add(&s, "o2", "ours", "m", "old", "")->round = 2;
 	for (i = 0; i < 4; i++) {
 		struct run *r = add(&s, ids[i], "ours", "m", "b", "");
@@ -859,6 +863,22 @@ static void test_cellset_pools_retried(void **state)
 	assert_int_equal(e.n_out_ours, 0);
 	assert_true(fabs(e.v.delta_pct + 9.8) < 0.5); /* the retry's 91, not the try's 50 */
 	estimate_release(&e);
+	pools_free(p, n);
+	cellset_release(&s);
+
+	/* Only a try another job spoiled was measured again: two clean runs of one
+	 * round (one label given to two engines' runs) are both instances. */
+	set_init(&s);
+	for (i = 0; i < 2; i++) {
+		struct run *r = add(&s, i ? "c2" : "c1", "ours", "m", "b", "");
+
+		r->round = 1;
+		snprintf(at, sizeof(at), "t%02zu", t++);
+		fx_set(&r->started_at, at);
+	}
+	cellset_pools(&s, POOL_NEWEST_BATCH, &p, &n);
+	assert_int_equal(n, 1);
+	assert_string_equal(names(&p[0]), "c1 c2");
 	pools_free(p, n);
 	cellset_release(&s);
 }
