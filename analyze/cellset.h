@@ -216,9 +216,8 @@ const struct run *pool_face(const struct pool *p);
 /* The pools of set under rule: one per series, in the set's order (of each
  * series' runs). A round's instance is its last try: a run another job spoiled
  * (RUN_ENV_BUSY) followed in its batch by a later run of the same round (collect
- * --wait-quiet measured the cell again
- * after another job spoiled it) joins no pool nor history. *out is a heap array
- * of *n pools the caller frees with pools_free(). Cannot fail. */
+ * --wait-quiet measured the cell again) joins no pool nor history. *out is a heap
+ * array of *n pools the caller frees with pools_free(). Cannot fail. */
 void cellset_pools(const struct cellset *set, enum pool_rule rule, struct pool **out,
 		   size_t *n);
 void pools_free(struct pool *p, size_t n);
