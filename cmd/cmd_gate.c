@@ -30,6 +30,7 @@ static const struct option opts[] = {
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
 	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
+	{ "host", required_argument, NULL, FILTER_OPT_HOST },
 	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
 	{ "max-regress", required_argument, NULL, OPT_MAX },
 	{ "thresholds", required_argument, NULL, OPT_THRESH },

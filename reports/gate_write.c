@@ -111,7 +111,8 @@ int gate_write_stop(const struct gate_report *h, const struct gate_result *r)
 	case GATE_STOP_MACHINES:
 		machines_text(r->stop_cell, &r->stop_diff, why, sizeof(why));
 		return tps_error("refusing to gate cell '%s' against baseline '%s': %s "
-				 "(--across-machines gates them unpaired)", cell, h->baseline, why);
+				 "(--across-machines gates them unpaired; --host chooses one machine's runs)",
+				 cell, h->baseline, why);
 	case GATE_STOP_NOTHING_SHARED:
 	case GATE_STOP_NONE:
 		break;
