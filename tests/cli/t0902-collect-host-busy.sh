@@ -16,7 +16,7 @@ base_args=(--model tiny="$MODEL" --prompts "$PROMPTS" --reps 2 --warmup 1 --n-pr
 	--out-dir "$OUT")
 # The baseline first, on whatever this host is doing; its own flags do not matter here.
 run_tpsdb collect --engine base="$FS" --engine-args base="--delay-ms 300" "${base_args[@]}" \
-	--port 21440 --tag quiet --wait-quiet 0
+	--port 22902 --tag quiet --wait-quiet 0
 expect_eq "$rc" 0 "baseline collect"
 "$TPSDB_BIN" --db "$DB" baseline set base --engine base >/dev/null
 
@@ -34,10 +34,10 @@ done
 sleep 1
 # --wait-quiet 0: the busy instance is recorded as measured, not waited out (t0907).
 run_tpsdb collect --engine cand="$FS" --engine-args cand="--delay-ms 300 --slow 1.25" \
-	"${base_args[@]}" --port 21450 --tag busy --wait-quiet 0
+	"${base_args[@]}" --port 22912 --tag busy --wait-quiet 0
 expect_eq "$rc" 0 "busy collect"
 TPSDB_HOST_BUSY_PCT=100 run_tpsdb collect --engine relaxed="$FS" \
-	--engine-args relaxed="--delay-ms 300" "${base_args[@]}" --port 21460 --tag relaxed
+	--engine-args relaxed="--delay-ms 300" "${base_args[@]}" --port 22922 --tag relaxed
 expect_eq "$rc" 0 "relaxed collect"
 for p in "${spinners[@]}"; do kill "$p" 2>/dev/null || true; done
 expect_no_orphans

@@ -24,7 +24,7 @@ kv="--log-line 'llama_kv_cache:      CU\\xffDA0 KV buffer size =   512.00 MiB'"
 kv="$kv --log-line 'llama_kv_cache:        CPU\\xc3 KV buffer size =   64.00 MiB'"
 PATH=$T/bin:$PATH run_tpsdb collect --engine ours="$FS" --engine-args ours="$kv" \
 	--model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 8 \
-	--port 21560 --out-dir "$OUT" --quiet
+	--port 22905 --out-dir "$OUT" --quiet
 expect_eq "$rc" 0 "collect exit ($(cat "$T/stderr"))"
 expect_no_orphans
 expect_eq "$(q "SELECT count(*) FROM run")" 1 "runs stored"
