@@ -54,6 +54,22 @@ expect_no_orphans() {
 	fi
 }
 
+# fake_gpu: the stand-in nvidia-smi (tests/data/env/fake-nvidia-smi) first on PATH,
+# one H200-like GPU ($U) idle before each start and busy while it computes; then
+# gpu_quiet: the run's server the GPU's only compute process, gpu_shared: another
+# one (4242) beside it, so every run after it is gpu-contended.
+fake_gpu() {
+	mkdir -p "$T/smi" "$T/bin"
+	cp "$TPSDB_SRC/tests/data/env/fake-nvidia-smi" "$T/bin/nvidia-smi"
+	export FAKE_SMI_DIR=$T/smi FAKE_SMI_MATCH=$T/
+	export PATH=$T/bin:$PATH
+	U=GPU-126aafaa-0ab6-8564-0efb-4bc7fb502cc3
+	echo "0, $U, 0, 1980, 3201, 36, 78.9, 0x0000000000000000" >"$T/smi/before.csv"
+	echo "0, $U, 97, 1980, 3201, 50, 600, 0x0000000000000000" >"$T/smi/during.csv"
+}
+gpu_quiet() { printf 'SERVER, %s\n' "$U" >"$T/smi/apps.csv"; }
+gpu_shared() { printf 'SERVER, %s\n4242, %s\n' "$U" "$U" >"$T/smi/apps.csv"; }
+
 # real_llama: a real llama-server, built or cached by scripts/llama-server.sh ($dir,
 # its folder; $cache, the cache), and the tests' tiny model ($tiny); skips the test
 # when no server can be built here. The servers run one CPU thread

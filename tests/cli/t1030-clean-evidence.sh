@@ -12,15 +12,7 @@
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 need jq
 export TPSDB_HOST_BUSY_PCT=100
-mkdir -p "$T/smi" "$T/bin"
-cp "$TPSDB_SRC/tests/data/env/fake-nvidia-smi" "$T/bin/nvidia-smi"
-export FAKE_SMI_DIR=$T/smi FAKE_SMI_MATCH=$T/
-export PATH=$T/bin:$PATH
-U=GPU-126aafaa-0ab6-8564-0efb-4bc7fb502cc3
-echo "0, $U, 0, 1980, 3201, 36, 78.9, 0x0000000000000000" >"$T/smi/before.csv"
-echo "0, $U, 97, 1980, 3201, 50, 600, 0x0000000000000000" >"$T/smi/during.csv"
-quiet() { printf 'SERVER, %s\n' "$U" >"$T/smi/apps.csv"; }
-shared() { printf 'SERVER, %s\n4242, %s\n' "$U" "$U" >"$T/smi/apps.csv"; }
+fake_gpu
 echo 3 >"$T/seed-ours"
 echo 4 >"$T/seed-aa"
 
@@ -62,7 +54,7 @@ calib() {
 		jq -r '[.floors[] | .run_a + " " + .run_b] | unique | join(",")'
 }
 
-quiet
+gpu_quiet
 batch "--jitter 0.01 --req-jitter 0.05" --rounds 6 --reps 2
 b1=$(newest_batch)
 s1=$(scatter)
@@ -73,7 +65,7 @@ expect_eq "$(q "SELECT count(*) FROM run WHERE batch = '$b1' AND status = 'compl
 "$TPSDB_BIN" --db "$DB" baseline set base --engine aa --batch "$b1" >/dev/null ||
 	fail "baseline set"
 
-shared
+gpu_shared
 batch "--jitter 0.25 --slow 2" --rounds 4 --reps 2
 b2=$(newest_batch)
 run_tpsdb check --engine ours --json
@@ -140,7 +132,7 @@ jq -e '.trend == []' "$T/stdout" >/dev/null || fail "gate --trend on the contend
 run_tpsdb gate --baseline base --engine ours --metric tg --trend
 ! grep -qi 'trend FAIL' "$T/stdout" || fail "gate --trend failed on the contended runs: $(cat "$T/stdout")"
 
-quiet
+gpu_quiet
 batch "--jitter 0.01 --req-jitter 0.05" --rounds 4 --reps 2
 trend_cps 14
 run_tpsdb gate --baseline base --engine ours --metric tg --trend

@@ -19,15 +19,7 @@
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 need jq
 export TPSDB_HOST_BUSY_PCT=100
-mkdir -p "$T/smi" "$T/bin"
-cp "$TPSDB_SRC/tests/data/env/fake-nvidia-smi" "$T/bin/nvidia-smi"
-export FAKE_SMI_DIR=$T/smi FAKE_SMI_MATCH=$T/
-export PATH=$T/bin:$PATH
-U=GPU-126aafaa-0ab6-8564-0efb-4bc7fb502cc3
-echo "0, $U, 0, 1980, 3201, 36, 78.9, 0x0000000000000000" >"$T/smi/before.csv"
-echo "0, $U, 97, 1980, 3201, 50, 600, 0x0000000000000000" >"$T/smi/during.csv"
-quiet() { printf 'SERVER, %s\n' "$U" >"$T/smi/apps.csv"; }
-shared() { printf 'SERVER, %s\n4242, %s\n' "$U" "$U" >"$T/smi/apps.csv"; }
+fake_gpu
 echo 11 >"$T/seed-ours"
 echo 12 >"$T/seed-vs"
 
@@ -69,7 +61,7 @@ trend_of() { # <series count>: trend of ours' tg into $T/t.json, no change point
 }
 
 # Three clean nights on vm; a baseline of ours frozen from the first.
-quiet
+gpu_quiet
 night "$DB" vm "--slow 1.06" --rounds 4
 "$TPSDB_BIN" --db "$DB" baseline set base --engine ours >/dev/null || fail "baseline set"
 night "$DB" vm "--slow 1.06" --rounds 4
@@ -80,7 +72,7 @@ jqc '.rows[0].regression == "yes" and .rows[0].newest_clean == null' "night 3 de
 p3=$(plan_of)
 
 # A contended night on vm: every run spoiled, ours at half the rate.
-shared
+gpu_shared
 night "$DB" vm "--slow 2" --rounds 3 --wait-quiet 0 --max-spoiled 0
 b4=$(newest_batch)
 cmp
@@ -92,7 +84,7 @@ run_tpsdb gate --baseline base --engine ours --metric tg --trend
 ! grep -qi 'trend FAIL' "$T/stdout" || fail "gate --trend failed on the contended night: $(cat "$T/stdout")"
 
 # beta's night, ours alone, 0.7x the rate, merged in.
-quiet
+gpu_quiet
 rc=0
 "$TPSDB_BIN" --db "$T/beta.db" collect --engine ours="$FS" --ours ours \
 	--engine-args "ours=--jitter 0.01 --slow 1.43" --model tiny="$MODEL" --prompts "$PROMPTS" \
