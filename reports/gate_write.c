@@ -427,6 +427,18 @@ static void rows_md(FILE *f, const struct gate_result *r, int intermittent, cons
 	}
 }
 
+/* One line of a list under the table: indented in text, a list item in markdown
+ * (after a blank line before the first, *first). */
+static void list_line(FILE *f, enum table_format fmt, const char *line, int *first)
+{
+	char *m = fmt == TABLE_FMT_MD ? escape_md(line) : escape_text(line);
+
+	fprintf(f, "%s%s%s\n", fmt == TABLE_FMT_MD && *first ? "\n" : "",
+		fmt == TABLE_FMT_MD ? "- " : "  ", m);
+	*first = 0;
+	free(m);
+}
+
 /* One line a candidate cell whose batch stopped on one metric alone (--metric),
  * a list item in markdown. */
 static void questions(FILE *f, const struct gate_result *r, enum table_format fmt)
@@ -437,18 +449,14 @@ static void questions(FILE *f, const struct gate_result *r, enum table_format fm
 
 	for (i = 0; i < r->n_rows; i++) {
 		const struct gate_row *w = &r->rows[i];
-		char *line, *m;
+		char *line;
 
 		parity_question_text(w->question, q, sizeof(q));
 		if (!*q || (i && r->rows[i - 1].cand == w->cand))
 			continue;
 		cell_name(w->cand, cell, sizeof(cell));
 		line = tps_xasprintf("%s: %s", cell, q);
-		m = fmt == TABLE_FMT_MD ? escape_md(line) : escape_text(line);
-		fprintf(f, "%s%s%s\n", fmt == TABLE_FMT_MD && first ? "\n" : "",
-			fmt == TABLE_FMT_MD ? "- " : "  ", m);
-		first = 0;
-		free(m);
+		list_line(f, fmt, line, &first);
 		free(line);
 	}
 }
@@ -463,18 +471,14 @@ static void clean_answers(FILE *f, const struct gate_result *r, enum table_forma
 
 	for (i = 0; i < r->n_rows; i++) {
 		const struct gate_row *w = &r->rows[i];
-		char *line, *m;
+		char *line;
 
 		if (w->g.v.regression != VERDICT_REG_SPOILED)
 			continue;
 		cell_name(w->cand, cell, sizeof(cell));
 		clean_answer_text(&w->newest_clean, ans, sizeof(ans));
 		line = tps_xasprintf("%s %s: %s", cell, gate_metric_name(w->metric), ans);
-		m = fmt == TABLE_FMT_MD ? escape_md(line) : escape_text(line);
-		fprintf(f, "%s%s%s\n", fmt == TABLE_FMT_MD && first ? "\n" : "",
-			fmt == TABLE_FMT_MD ? "- " : "  ", m);
-		first = 0;
-		free(m);
+		list_line(f, fmt, line, &first);
 		free(line);
 	}
 }
