@@ -37,16 +37,20 @@ run_tpsdb collect --engine A="$FS" --engine B="$FS" --ours A --until-decided --m
 expect_eq "$rc" 0 "dry run"
 expect_eq "$(wc -l <"$T/stdout" | tr -d ' ')" 8 "dry run plans 4 rounds of 2 runs"
 
-# A/A: one binary under two labels, at most 5 rounds: parity after the third.
+# A/A: one binary under two labels, at most 5 rounds: parity after the third. The
+# jitter comes from seeded generators (aa's counter starts at 100, so the two sides
+# draw different factors): the run is the same on every machine.
+echo 100 >"$T/seed-aa"
 run_tpsdb collect --engine ours="$FS" --engine aa="$FS" --ours ours \
-	--engine-args "ours=--jitter 0.002" --engine-args "aa=--jitter 0.002" \
+	--engine-args "ours=--jitter 0.002 --seed-file $T/seed-ours" \
+	--engine-args "aa=--jitter 0.002 --seed-file $T/seed-aa" \
 	--until-decided --max-rounds 5 "${common[@]}" --out-dir "$OUT"
 expect_eq "$rc" 0 "exit status: $(cat "$T/stderr")"
 expect_no_orphans
 expect_eq "$(q "SELECT max(round) FROM run")" 3 "rounds stored (decided after the third)"
 expect_eq "$(q "SELECT count(*) FROM run")" 6 "runs stored"
 for m in pp tg; do
-	grep -Eq "^decided: tiny $m ours vs aa: regression no, parity \([+-]0\.[0-9]+% \[[+-]0\.[0-9]+%, [+-]0\.[0-9]+%\]\) after 3 rounds, [0-9]+\.[0-9] s of server time$" \
+	grep -Eq "^decided: tiny $m ours vs aa: regression no, parity \([+-][0-9]\.[0-9]+% \[[+-][0-9]\.[0-9]+%, [+-][0-9]\.[0-9]+%\]\) after 3 rounds, [0-9]+\.[0-9] s of server time$" \
 		"$T/stdout" || fail "A/A $m decided line: $(cat "$T/stdout")"
 done
 grep -qx 'until-decided: 0 of 1 cells open' "$T/stdout" || fail "open count: $(cat "$T/stdout")"
@@ -65,7 +69,8 @@ python3 -c "import sys; s, w = float(sys.argv[1]), float(sys.argv[2]); assert 0 
 # and compare --batch reads the same.
 rm -f "$DB"
 run_tpsdb collect --engine ours="$FS" --engine llama.cpp="$FS" --ours ours \
-	--engine-args "ours=--jitter 0.002 --slow 1.1" --engine-args "llama.cpp=--jitter 0.002" \
+	--engine-args "ours=--jitter 0.002 --slow 1.1 --seed-file $T/seed-ours" \
+	--engine-args "llama.cpp=--jitter 0.002 --seed-file $T/seed-aa" \
 	--until-decided "${common[@]}" --out-dir "$OUT/slow"
 expect_eq "$rc" 0 "exit status: $(cat "$T/stderr")"
 expect_eq "$(q "SELECT max(round) FROM run")" 3 "rounds stored for the regression"
@@ -108,8 +113,11 @@ grep -qx 'until-decided: 1 of 1 cells open' "$T/stdout" || fail "open count: $(c
 # noisy one that never does, rounds 4 and 5 start ours and the noisy engine only.
 rm -f "$DB"
 echo 100 >"$T/seed-noisy"
+echo 200 >"$T/seed-aa"
+echo 300 >"$T/seed-ours"
 run_tpsdb collect --engine ours="$FS" --engine aa="$FS" --engine noisy="$FS" --ours ours \
-	--engine-args "ours=--jitter 0.002" --engine-args "aa=--jitter 0.002" \
+	--engine-args "ours=--jitter 0.002 --seed-file $T/seed-ours" \
+	--engine-args "aa=--jitter 0.002 --seed-file $T/seed-aa" \
 	--engine-args "noisy=--jitter 0.3 --seed-file $T/seed-noisy" \
 	--until-decided --max-rounds 5 "${common[@]}" --out-dir "$OUT/3"
 expect_eq "$rc" 0 "exit status: $(cat "$T/stderr")"
