@@ -816,6 +816,15 @@ int pool_estimate(const struct pool *a, const struct pool *b, enum run_metric m,
 	return ret;
 }
 
+/* Whether pool p holds run r (by its uuid: the two may be loaded apart). */
+static int pool_holds(const struct pool *p, const struct run *r)
+{
+	for (size_t k = 0; k < p->n; k++)
+		if (!strcmp(p->runs[k]->uuid, r->uuid))
+			return 1;
+	return 0;
+}
+
 /* The runs of pool h of batch (h whole when batch is NULL), all clean; n 0 when
  * one is not. runs heap, the caller frees. */
 static struct pool clean_batch(const struct pool *h, const char *batch)
@@ -848,13 +857,16 @@ int pool_newest_clean(const struct pool *ha, const struct pool *hb, int same_bat
 		struct pool a, b;
 		struct estimate e = { 0 };
 
-		/* The newest run of a batch not tried yet: its batch is next. */
+		/* The newest run of a batch not tried yet: its batch is next. A run
+		 * frozen into a gate's baseline is no candidate: the baseline against
+		 * itself answers nothing. */
 		for (k = 0; k < ha->n; k++) {
 			const struct run *r = ha->runs[k];
 
 			if (!(r->batch && *r->batch) || run_str_eq(r->batch, face->batch) ||
 			    !run_str_eq(r->host, face->host) || !r->started_at ||
-			    (newest && strcmp(r->started_at, newest->started_at) <= 0))
+			    (newest && strcmp(r->started_at, newest->started_at) <= 0) ||
+			    (!same_batch && pool_holds(hb, r)))
 				continue;
 			for (j = 0; j < n_tried && !run_str_eq(tried[j], r->batch); j++)
 				;

@@ -351,7 +351,8 @@ struct clean_answer {
  * first whose runs of ours and of the other side are all clean (run_clean())
  * and whose estimate (pool_estimate() with p, that batch alone, no history) is
  * not spoiled. The other side is hb's runs of that batch when same_batch (hb:
- * every run of vs' series of the cell), else hb whole (a gate's baseline).
+ * every run of vs' series of the cell), else hb whole (a gate's baseline, whose
+ * own runs are then no candidate batch's).
  * Fills *out (found 0 when none). 0, or -1 for bad parameters. */
 int pool_newest_clean(const struct pool *ha, const struct pool *hb, int same_batch,
 		      const struct run *face, enum run_metric m,

@@ -1304,7 +1304,7 @@ static void test_cellset_history_clean(void **state)
 static void test_cellset_newest_clean(void **state)
 {
 	struct cellset set;
-	struct pool *p, a, b;
+	struct pool *p, a, b, fb = { 0 };
 	struct estimate_params ep;
 	struct clean_answer c;
 	struct estimate e;
@@ -1342,6 +1342,17 @@ static void test_cellset_newest_clean(void **state)
 	assert_int_equal(pool_newest_clean(&p[0], &b, 0, pool_face(&p[0]), RUN_TG, &ep, &c), 0);
 	assert_true(c.found);
 	assert_string_equal(c.batch, "b3");
+	/* A baseline frozen from ours' own b3: b3 is the baseline, no candidate
+	 * batch (against itself it would read +0.00%), so b1 answers. */
+	fb.runs = tps_xcalloc(p[0].n, sizeof(*fb.runs));
+	for (k = fb.n = 0; k < p[0].n; k++)
+		if (!strcmp(p[0].runs[k]->batch, "b3"))
+			fb.runs[fb.n++] = p[0].runs[k];
+	assert_true(fb.n > 0);
+	assert_int_equal(pool_newest_clean(&p[0], &fb, 0, pool_face(&p[0]), RUN_TG, &ep, &c), 0);
+	assert_true(c.found);
+	assert_string_equal(c.batch, "b1");
+	free(fb.runs);
 	/* Another host's selection: none of h's batches. */
 	fx_set(&set.runs[11].host, "other");
 	assert_int_equal(pool_newest_clean(&p[0], &p[1], 1, &set.runs[11], RUN_TG, &ep, &c), 0);
