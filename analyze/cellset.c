@@ -791,7 +791,7 @@ int pool_estimate(const struct pool *a, const struct pool *b, enum run_metric m,
 	const struct run *face = pool_face(a);
 	int ret;
 
-	struct estimate_history h = { 0, 0, 0, 0 };
+	struct estimate_history h = { 0, 0, 0, 0, 0 };
 
 	ep.looks_to = pools_looks(a, b);
 	ep.noise_pct = 0;

@@ -33,6 +33,8 @@ const char *estimate_reason_name(enum estimate_reason r)
 		return "instances-disagree";
 	case ESTIMATE_REASON_SLOW_ONCE:
 		return "one-slow-instance";
+	case ESTIMATE_REASON_SLOW_EARLIER:
+		return "slow-instance-earlier";
 	case ESTIMATE_REASON_NONE:
 		break;
 	}
@@ -56,12 +58,15 @@ void estimate_history_add(const struct estimate *e, struct estimate_history *h)
 	double mean = 0, ss = 0, d;
 	size_t i;
 
-	if (!e->v.spoiled)
+	if (!e->v.spoiled) {
 		h->out_vs += e->n_out_vs;
-	/* A batch held open by one slow instance of ours still shows its kept
+		h->slow_ours += e->v.slow_ours;
+	}
+	/* A batch held open by a slow instance of ours still shows its kept
 	 * rounds' scatter. */
 	if (e->v.spoiled || (e->reason != ESTIMATE_REASON_NONE &&
-			     e->reason != ESTIMATE_REASON_SLOW_ONCE) || e->n_rounds < 2)
+			     e->reason != ESTIMATE_REASON_SLOW_ONCE &&
+			     e->reason != ESTIMATE_REASON_SLOW_EARLIER) || e->n_rounds < 2)
 		return;
 	for (i = 0; i < e->n_rounds; i++)
 		mean += log1p(e->round_pct[i] / 100) / (double)e->n_rounds;
@@ -559,14 +564,16 @@ static void one_with_spread(const struct estimate_unit *a, const size_t *ka, siz
 
 /* The intermittent rule (estimate.h): slow instances of ours left out, none of
  * vs's (n_vs usable), turn the answer to intermittent from
- * ESTIMATE_INTERMITTENT_MIN, and hold a "no" open at one. */
+ * ESTIMATE_INTERMITTENT_MIN, and hold a "no" open at one, or at none when the
+ * earlier batches of h had some. */
 static void slow_starts(struct estimate *out, size_t slow, size_t n_vs,
 			const struct estimate_history *h)
 {
 	struct verdict *v = &out->v;
 
-	if (!slow || out->n_out_vs || (h && h->out_vs) || n_vs < ESTIMATE_OUTLIER_MIN_N ||
-	    out->reason == ESTIMATE_REASON_DISAGREE || v->regression == VERDICT_REG_UNKNOWN)
+	if (!(slow || (h && h->slow_ours)) || out->n_out_vs || (h && h->out_vs) ||
+	    n_vs < ESTIMATE_OUTLIER_MIN_N || out->reason == ESTIMATE_REASON_DISAGREE ||
+	    v->regression == VERDICT_REG_UNKNOWN)
 		return;
 	if (slow >= ESTIMATE_INTERMITTENT_MIN) {
 		v->kind = VERDICT_INTERMITTENT;
@@ -578,7 +585,8 @@ static void slow_starts(struct estimate *out, size_t slow, size_t n_vs,
 		return;
 	if (v->regression == VERDICT_REG_NO || (v->decided && v->kind != VERDICT_SLOWER)) {
 		if (out->reason == ESTIMATE_REASON_NONE)
-			out->reason = ESTIMATE_REASON_SLOW_ONCE;
+			out->reason = slow ? ESTIMATE_REASON_SLOW_ONCE :
+				ESTIMATE_REASON_SLOW_EARLIER;
 		v->regression = VERDICT_REG_UNDECIDED;
 		if (v->decided)
 			v->kind = VERDICT_UNDECIDED;

@@ -92,6 +92,8 @@ struct estimate_history {
 	size_t batches;
 	size_t out_vs;  /* instances of vs the outlier screen left out in those
 			   batches: a host that glitched lately (no intermittent) */
+	size_t slow_ours; /* instances of ours it left out far slower than ours'
+			     median in those batches: a "no" stays open */
 };
 
 struct estimate_params {
@@ -142,10 +144,14 @@ enum estimate_reason {
 					 none of vs's did: a host glitch or an
 					 engine slow on some starts, not yet told
 					 apart; a "no" is held open */
+	ESTIMATE_REASON_SLOW_EARLIER, /* none of this batch, but an earlier batch
+					 of the cell had instances of ours far
+					 slower and none of vs's: a "no" is held
+					 open */
 };
 
 /* "", "one-instance", "unbalanced-order", "no-data", "instances-disagree",
- * "one-slow-instance"; static strings. */
+ * "one-slow-instance", "slow-instance-earlier"; static strings. */
 const char *estimate_reason_name(enum estimate_reason r);
 
 struct estimate {
@@ -184,6 +190,12 @@ struct estimate {
  *     decided parity or "faster") open: regression undecided, reason
  *     ESTIMATE_REASON_SLOW_ONCE; more rounds tell it (a second slow start of
  *     ours, or a glitch of vs). A "yes" stands.
+ *   - V = 0, S = 0, but the earlier batches of p->hist left out slow instances
+ *     of ours and none of vs (estimate_history.slow_ours): an engine's slow
+ *     starts need not fall in every batch (one start in ten misses a batch of
+ *     eight rounds 43% of the time), so a "no" is held open as at S = 1,
+ *     reason ESTIMATE_REASON_SLOW_EARLIER; that alone never names it
+ *     intermittent (a glitch of an earlier batch hits ours half the time).
  * Instances of ours left out above its median (far faster) are no regression
  * and stay left out; a side whose instances disagree with no clear majority
  * (ESTIMATE_REASON_DISAGREE) marks none, so none count. Spoiled (an environment

@@ -342,7 +342,8 @@ static void gap_decide_units(const struct sweep_rung *ours, const struct sweep_r
 	if (isfinite(e.v.delta_pct))
 		gap->tg_pct = e.v.delta_pct;
 	if (e.reason != ESTIMATE_REASON_NONE && e.reason != ESTIMATE_REASON_ORDER &&
-	    e.reason != ESTIMATE_REASON_DISAGREE && e.reason != ESTIMATE_REASON_SLOW_ONCE) {
+	    e.reason != ESTIMATE_REASON_DISAGREE && e.reason != ESTIMATE_REASON_SLOW_ONCE &&
+	    e.reason != ESTIMATE_REASON_SLOW_EARLIER) {
 		estimate_release(&e);
 		return; /* one instance a side: a point, no interval across instances */
 	}

@@ -195,7 +195,7 @@ static enum verdict_regression one_instance(double pair_sd, double delta, int hi
 					    int old_rule)
 {
 	static struct batch b;
-	struct estimate_history h = { 0, 0, 0, 0 };
+	struct estimate_history h = { 0, 0, 0, 0, 0 };
 	struct estimate_params p;
 	struct estimate e;
 	double inst = pair_sd / sqrt(2.0);

@@ -309,6 +309,14 @@ void verdict_answer_text(const struct verdict *v, enum estimate_reason reason, c
 			 "intermittent), interval of the others %s", ci);
 		return;
 	}
+	if (reason == ESTIMATE_REASON_SLOW_EARLIER) {
+		snprintf(buf, len, "undecided: an earlier batch of this cell had instances of "
+			 "ours far slower than its others and none of vs's, and an engine slow on "
+			 "some starts need not be slow in every batch; more rounds would tell (a "
+			 "slow start of vs says the host glitches, two of ours in this batch "
+			 "answer intermittent), interval %s", ci);
+		return;
+	}
 	if (reason == ESTIMATE_REASON_DISAGREE) {
 		snprintf(buf, len, "undecided: a side's instances disagree with no clear majority, "
 			 "so which of them measured the engine is not known; more rounds (or "

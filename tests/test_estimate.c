@@ -217,8 +217,8 @@ static void test_estimate_one_instance(void **state)
 	struct inst a, b;
 	struct estimate_params p;
 	struct estimate e;
-	struct estimate_history quiet = { 9 * 0.05 * 0.05, 9, 2, 0 }; /* sd 5% */
-	struct estimate_history loud = { 9 * 0.30 * 0.30, 9, 2, 0 }; /* sd 30% */
+	struct estimate_history quiet = { 9 * 0.05 * 0.05, 9, 2, 0, 0 }; /* sd 5% */
+	struct estimate_history loud = { 9 * 0.30 * 0.30, 9, 2, 0, 0 }; /* sd 30% */
 
 	(void)state;
 	inst(&a, 90, INT64_MIN, NULL);
@@ -376,6 +376,30 @@ static void test_estimate_intermittent(void **state)
 	assert_int_equal(e.v.regression, VERDICT_REG_NO);
 	assert_int_equal(e.v.slow_ours, 0);
 	estimate_release(&e);
+	/* None in this batch, but an earlier batch on this machine had a slow start
+	 * of ours and none of vs's: the "no" is held open (slow-instance-earlier),
+	 * never intermittent; with a glitch of vs there too, "no" as before. */
+	{
+		struct estimate_history h = { 0, 0, 1, 0, 1 };
+
+		p.hist = &h;
+		assert_int_equal(estimate_cell(ua, 10, ub, 10, &p, &e), 0);
+		assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
+		assert_int_equal(e.reason, ESTIMATE_REASON_SLOW_EARLIER);
+		assert_string_equal(estimate_reason_name(e.reason), "slow-instance-earlier");
+		assert_int_equal(e.v.slow_ours, 0);
+		estimate_release(&e);
+		h.slow_ours = 3;
+		assert_int_equal(estimate_cell(ua, 10, ub, 10, &p, &e), 0);
+		assert_int_equal(e.v.regression, VERDICT_REG_UNDECIDED);
+		estimate_release(&e);
+		h.out_vs = 1;
+		assert_int_equal(estimate_cell(ua, 10, ub, 10, &p, &e), 0);
+		assert_int_equal(e.v.regression, VERDICT_REG_NO);
+		assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
+		estimate_release(&e);
+		p.hist = NULL;
+	}
 	/* One slow start of ours: not yet told from a glitch, but no "no". */
 	ua[3].value = 100.0 / 3;
 	assert_int_equal(estimate_cell(ua, 10, ub, 10, &p, &e), 0);
@@ -402,7 +426,7 @@ static void test_estimate_intermittent(void **state)
 	/* vs glitched in an earlier batch on this machine: a host that glitches,
 	 * not intermittent. */
 	{
-		struct estimate_history h = { 0, 0, 0, 1 };
+		struct estimate_history h = { 0, 0, 0, 1, 0 };
 
 		p.hist = &h;
 		assert_int_equal(estimate_cell(ua, 10, ub, 10, &p, &e), 0);
@@ -450,7 +474,7 @@ static void test_estimate_history(void **state)
 	static const double d[4] = { 0.011, -0.009, 0.004, -0.006 };
 	struct inst a[4], b[4];
 	struct estimate_unit ua[4], ub[4];
-	struct estimate_history h = { 9 * 0.0001, 9, 1, 0 };
+	struct estimate_history h = { 9 * 0.0001, 9, 1, 0, 0 };
 	struct estimate_params p;
 	struct estimate alone, with;
 	static const char *const t[8] = { "t1", "t2", "t3", "t4", "t5", "t6", "t7", "t8" };
@@ -632,7 +656,7 @@ static void test_estimate_history_add(void **state)
 {
 	struct inst a[3], b[3];
 	struct estimate_unit ua[3], ub[3];
-	struct estimate_history h = { 0, 0, 0, 0 };
+	struct estimate_history h = { 0, 0, 0, 0, 0 };
 	struct estimate_params p;
 	struct estimate e;
 	static const double r[3] = { 1.02, 0.99, 1.00 };
