@@ -17,7 +17,8 @@
 #   fit_target, fit_min_ctx", b8390's "use_mmap"; -o sql piped into one sqlite
 #   file loses the second build's rows, and the script finds no data for it).
 #   tpsdb compares the untouched files, and its table is held to v0.4.0's script
-#   run on b8390's rows with the missing keys patched in (v0.4.0's values).
+#   run on b8390's rows with the missing keys patched in (v0.4.0's values). The
+#   README quotes these errors: its lines are the ones the scripts printed.
 #
 # The v0.4.0 build is the one every real test uses (real_llama builds it where it
 # is missing); b8390 is used where scripts/llama-server.sh --nlc 3.18.1 has built
@@ -235,6 +236,15 @@ script "$NEW" "$T/x-sql.table" -i "$T/x.sqlite" -b "$co" -c "$cn"
 [ "$rc" != 0 ] || fail "the script compared a build whose rows were refused"
 expect_eq "$(tail -n 1 "$T/x-sql.table.err")" "ERROR:compare-llama-bench:cannot find data for compare=$cn." \
 	"the script on the sqlite file of both builds"
+
+# README quotes these errors.
+R=$TPSDB_SRC/README.md
+grep -qxF "$(tail -n 1 "$T/x-old.table.err")" "$R" || fail "README: b8390's script's error"
+grep -qxF "$(tail -n 1 "$T/x-sql.table.err")" "$R" || fail "README: the script's error on the sqlite file"
+grep -qF "table llama_bench has no column named load_mode" "$R" || fail "README: sqlite3's error"
+readme_keys=$(sed -n 's/^RuntimeError: Missing required data key(s) at entry 1: \(.*load_mode.*\)$/\1/p' "$R" |
+	tr -d ' ' | tr ',' '\n' | sort | tr '\n' ' ')
+expect_eq "$readme_keys" "$keys" "README: v0.4.0's script's error"
 
 # tpsdb reads the untouched files of both versions, json and sql ...
 for f in json sql; do
