@@ -67,6 +67,15 @@ script() {
 		>"$out" 2>"$out.err" || rc=$?
 }
 
+# inputs <file>...: the script's -i options for the files, in the array $opts.
+inputs() {
+	local c
+	opts=()
+	for c in "$@"; do
+		opts+=(-i "$c")
+	done
+}
+
 # tps_import <db> <engine> <file>...: one import per file, so each file is one
 # process (one instance) of its build.
 tps_import() {
@@ -171,8 +180,8 @@ same_version() {
 	done
 	# json: the files as inputs; sql: piped into one sqlite file, as the
 	# script's own help says (llama-bench -o sql | sqlite3 llama-bench.sqlite).
-	script "$v" "$T/$name-json.table" -b aaaaaaa -c bbbbbbb \
-		$(for c in "$T/$name-"{vs,ours}-[123].s.json; do printf -- '-i %s ' "$c"; done)
+	inputs "$T/$name-"{vs,ours}-[123].s.json
+	script "$v" "$T/$name-json.table" -b aaaaaaa -c bbbbbbb "${opts[@]}"
 	[ "$rc" = 0 ] || { cat "$T/$name-json.table.err" >&2; fail "$name: the script on json, exit $rc"; }
 	cat "$T/$name-"{vs,ours}-[123].s.sql | sqlite3 "$T/$name.script.sqlite"
 	script "$v" "$T/$name-sql.table" -i "$T/$name.script.sqlite" -b aaaaaaa -c bbbbbbb
@@ -212,18 +221,16 @@ fi
 cn=$(jq -r '.[0].build_commit' "$T/v0.4.0-vs-1.json")
 co=$(jq -r '.[0].build_commit' "$T/b8390-vs-1.json")
 [ -n "$cn" ] && [ -n "$co" ] && [ "$cn" != "$co" ] || fail "two commits: '$cn' '$co'"
-inputs() { for c in "$@"; do printf -- '-i %s ' "$c"; done; }
 
 # v0.4.0's script stops on b8390's rows, b8390's on v0.4.0's.
-# shellcheck disable=SC2046
-script "$NEW" "$T/x-new.table" -b "$co" -c "$cn" $(inputs "$T/b8390-vs-"[123].json "$T/v0.4.0-vs-"[123].json)
+inputs "$T/b8390-vs-"[123].json "$T/v0.4.0-vs-"[123].json
+script "$NEW" "$T/x-new.table" -b "$co" -c "$cn" "${opts[@]}"
 [ "$rc" != 0 ] || fail "v0.4.0's script read b8390's rows"
 last=$(tail -n 1 "$T/x-new.table.err")
 keys=$(printf '%s\n' "$last" | sed -n 's/^RuntimeError: Missing required data key(s) at entry 1: //p' |
 	tr -d ' ' | tr ',' '\n' | sort | tr '\n' ' ')
 expect_eq "$keys" "fit_min_ctx fit_target load_mode " "v0.4.0's script on b8390's rows: $last"
-# shellcheck disable=SC2046
-script "$OLD" "$T/x-old.table" -b "$co" -c "$cn" $(inputs "$T/b8390-vs-"[123].json "$T/v0.4.0-vs-"[123].json)
+script "$OLD" "$T/x-old.table" -b "$co" -c "$cn" "${opts[@]}"
 [ "$rc" != 0 ] || fail "b8390's script read v0.4.0's rows"
 expect_eq "$(tail -n 1 "$T/x-old.table.err")" "RuntimeError: Missing required data key(s) at entry 1: use_mmap" \
 	"b8390's script on v0.4.0's rows"
@@ -257,8 +264,8 @@ for r in 1 2 3; do
 	jq --slurpfile n "$T/v0.4.0-vs-1.json" '[.[] | . + ($n[0][0] | {load_mode, fit_target, fit_min_ctx})]' \
 		"$T/b8390-vs-$r.json" >"$T/b8390-vs-$r.p.json"
 done
-# shellcheck disable=SC2046
-script "$NEW" "$T/x-json.table" -b "$co" -c "$cn" $(inputs "$T/b8390-vs-"[123].p.json "$T/v0.4.0-vs-"[123].json)
+inputs "$T/b8390-vs-"[123].p.json "$T/v0.4.0-vs-"[123].json
+script "$NEW" "$T/x-json.table" -b "$co" -c "$cn" "${opts[@]}"
 [ "$rc" = 0 ] || { cat "$T/x-json.table.err" >&2; fail "v0.4.0's script on patched json, exit $rc"; }
 {
 	cat "$T/v0.4.0-vs-"[123].sql
