@@ -3,18 +3,25 @@
 # node-llama-cpp npm package ships (llama/gitRelease.bundle), and cache them
 # outside the repo, keyed by the bundle's sha256. The npm registry is the only
 # source we can reach, which is why the source comes from there.
-# Usage: scripts/llama-server.sh [--cuda] [--nlc VERSION]   (last stdout line: the cache dir)
+# Usage: scripts/llama-server.sh [--cuda] [--nlc VERSION] [--cached]
+# (last stdout line: the cache dir)
 # --nlc picks the node-llama-cpp release whose llama.cpp is built: 3.21.1 (the
 # default, llama.cpp v0.4.0) or 3.18.1 (llama.cpp b8390), where two real versions
-# are needed.
+# are needed. --cached builds and downloads nothing: it prints the dir of a tree
+# already built, or fails (exit 1), for tests that use a second version only where
+# one was built. The tree also holds that version's own
+# scripts/compare-llama-bench.py (tests/cli/t1140 runs it), added to a tree cached
+# before it was, from the cached source, without a rebuild.
 set -euo pipefail
 
 NLC_VERSION=3.21.1
 cuda=0
-usage="usage: scripts/llama-server.sh [--cuda] [--nlc VERSION]"
+cached_only=0
+usage="usage: scripts/llama-server.sh [--cuda] [--nlc VERSION] [--cached]"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--cuda) cuda=1 ;;
+	--cached) cached_only=1 ;;
 	--nlc)
 		[ $# -ge 2 ] && [[ $2 =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "$usage" >&2; exit 2; }
 		NLC_VERSION=$2
@@ -35,6 +42,20 @@ exec 3>&1 1>&2
 cache=${TPSDB_CACHE:-$HOME/.cache/tpsdb}
 mkdir -p "$cache"
 
+tgz=$cache/node-llama-cpp-$NLC_VERSION.tgz
+sumfile=$tgz.bundle-sha256
+suffix=
+[ "$cuda" = 1 ] && suffix=-cuda
+if [ "$cached_only" = 1 ]; then
+	dest=
+	[ -s "$sumfile" ] && dest=$cache/llama-$(cut -c1-16 "$sumfile")$suffix
+	if [ -z "$dest" ] || [ ! -x "$dest/bin/llama-server" ] || [ ! -x "$dest/bin/llama-bench" ] ||
+		{ [ ! -s "$dest/scripts/compare-llama-bench.py" ] && [ ! -s "$tgz" ]; }; then
+		echo "llama-server.sh: no cached build of node-llama-cpp $NLC_VERSION$suffix in $cache"
+		exit 1
+	fi
+fi
+
 need_pkgs=()
 command -v gcc >/dev/null && command -v g++ >/dev/null && command -v make >/dev/null ||
 	need_pkgs+=(build-essential)
@@ -44,7 +65,7 @@ command -v git >/dev/null || need_pkgs+=(git)
 command -v node >/dev/null || need_pkgs+=(nodejs)
 command -v npm >/dev/null || need_pkgs+=(npm)
 command -v flock >/dev/null || need_pkgs+=(util-linux)
-if [ ${#need_pkgs[@]} -gt 0 ]; then
+if [ ${#need_pkgs[@]} -gt 0 ] && [ "$cached_only" = 0 ]; then
 	echo "llama-server.sh: installing ${need_pkgs[*]}"
 	# Another apt may hold the dpkg lock; wait for it instead of failing.
 	apt-get -o DPkg::Lock::Timeout=900 update
@@ -52,8 +73,6 @@ if [ ${#need_pkgs[@]} -gt 0 ]; then
 		install -y --no-install-recommends "${need_pkgs[@]}"
 fi
 
-tgz=$cache/node-llama-cpp-$NLC_VERSION.tgz
-sumfile=$tgz.bundle-sha256
 if [ ! -s "$tgz" ]; then
 	echo "llama-server.sh: npm pack node-llama-cpp@$NLC_VERSION"
 	t=$(mktemp -d "$cache/.pack.XXXXXX")
@@ -67,15 +86,15 @@ if [ ! -s "$sumfile" ]; then
 	echo "$sum" >"$sumfile.$$" && mv -f "$sumfile.$$" "$sumfile"
 fi
 key=$(cut -c1-16 "$sumfile")
-
-suffix=
-[ "$cuda" = 1 ] && suffix=-cuda
 dest=$cache/llama-$key$suffix
+script=scripts/compare-llama-bench.py
 
 # The directory only ever appears through a rename of a finished tree. A tree
 # cached before llama-bench was a target has llama-server only: build the missing
-# binary and add it, never fail on it.
-if [ -x "$dest/bin/llama-server" ] && [ -x "$dest/bin/llama-bench" ]; then
+# binary and add it, never fail on it. A tree cached before the script was kept
+# gets it from the source, by a rename within the directory.
+built() { [ -x "$dest/bin/llama-server" ] && [ -x "$dest/bin/llama-bench" ]; }
+if built && [ -s "$dest/$script" ]; then
 	echo "$dest" >&3
 	exit 0
 fi
@@ -85,15 +104,24 @@ if ! flock -n 9; then
 	echo "llama-server.sh: another build holds $dest.lock, waiting"
 	flock 9
 fi
-if [ -x "$dest/bin/llama-server" ] && [ -x "$dest/bin/llama-bench" ]; then
+if built && [ -s "$dest/$script" ]; then
 	echo "$dest" >&3
 	exit 0
 fi
 
 work=$(mktemp -d "$cache/.build-$key$suffix.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-echo "llama-server.sh: building in $work"
 tar -xzf "$tgz" -C "$work" package/llama/gitRelease.bundle
+if built; then
+	git init -q --bare "$work/src.git"
+	git -C "$work/src.git" fetch -q "$work/package/llama/gitRelease.bundle" HEAD
+	mkdir -p "$dest/scripts"
+	git -C "$work/src.git" show "FETCH_HEAD:$script" >"$dest/$script.$$"
+	mv -f "$dest/$script.$$" "$dest/$script"
+	echo "$dest" >&3
+	exit 0
+fi
+echo "llama-server.sh: building in $work"
 git -c advice.detachedHead=false clone -q "$work/package/llama/gitRelease.bundle" "$work/src"
 
 # Static, CPU by default, and only the two targets we run. The UI is off and so is
@@ -126,12 +154,16 @@ if [ -x "$dest/bin/llama-server" ]; then
 	# An older tree: add llama-bench beside it, by a rename within the directory.
 	cp "$work/build/bin/llama-bench" "$dest/bin/.llama-bench.$$"
 	mv -f "$dest/bin/.llama-bench.$$" "$dest/bin/llama-bench"
+	mkdir -p "$dest/scripts"
+	cp "$work/src/$script" "$dest/$script.$$"
+	mv -f "$dest/$script.$$" "$dest/$script"
 	echo "$dest" >&3
 	exit 0
 fi
 out=$work/out
-mkdir -p "$out/bin" "$out/models"
+mkdir -p "$out/bin" "$out/models" "$out/scripts"
 cp "$work/build/bin/llama-server" "$work/build/bin/llama-bench" "$out/bin/"
+cp "$work/src/$script" "$out/$script"
 cp -r "$work/src/gguf-py" "$out/gguf-py"
 cp "$work/src/models/ggml-vocab-llama-spm.gguf" "$out/models/"
 {
