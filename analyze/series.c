@@ -382,10 +382,21 @@ int series_settings_clash(const struct series *ours, const struct series *ref,
 	return 0;
 }
 
-/* 1 when series a and b clash: the first clash of the set is kept in out. */
-static int clash(struct series_verdict *out, const struct series_set *set, size_t a, size_t b)
+/* 1 when series a and b clash: the first clash of the set is kept in out, in the
+ * order a gap line would read them (series_gap_pair()). */
+static int clash(struct series_verdict *out, const struct series_view *v,
+		 const struct series_set *set, size_t a, size_t b)
 {
-	struct series_clash c = { .ours = a, .ref = b };
+	struct series_clash c;
+
+	if (series_gap_pair(v, &set->v[b], &set->v[a])) {
+		size_t t = a;
+
+		a = b;
+		b = t;
+	}
+	c.ours = a;
+	c.ref = b;
 
 	if (!series_settings_clash(&set->v[a], &set->v[b], &c))
 		return 0;
@@ -467,7 +478,7 @@ int series_decide(const struct series_view *v, const struct series_set *set,
 			struct sweep_step *steps = NULL;
 			size_t n = 0;
 
-			if (!series_is_ref(v, se, &set->v[b]) || clash(out, set, a, b))
+			if (!series_is_ref(v, se, &set->v[b]) || clash(out, v, set, a, b))
 				continue;
 			if (series_shape(se, &set->v[b], tolerance_pct, &steps, &n) < 0)
 				continue; /* as before: a refused shape shows no steps */
@@ -486,7 +497,7 @@ int series_decide(const struct series_view *v, const struct series_set *set,
 
 			/* A difference of settings is never explained as one of
 			 * cycle cost: a clashing pair gets no gap line at all. */
-			if (a == b || !series_gap_pair(v, x, y) || clash(out, set, a, b))
+			if (a == b || !series_gap_pair(v, x, y) || clash(out, v, set, a, b))
 				continue;
 			for (i = 0; i < x->n_rungs; i++) {
 				struct series_gap_line g = { .ours = a, .ref = b,
