@@ -118,6 +118,7 @@ static void parse_option(struct dialect *d, const char *line, const char *eol,
 			 const char *block_end)
 {
 	const char *p = line, *tok, *hint = NULL, *hint_end = NULL, *desc;
+	const char *type_flag = spec_knobs[SPEC_KNOB_TYPE].flags[0];
 	const char *names[16];
 	size_t lens[16], n = 0, i;
 
@@ -153,7 +154,8 @@ static void parse_option(struct dialect *d, const char *line, const char *eol,
 	knob_defaults(d, names, lens, n, desc, block_end);
 	for (i = 0; i < n; i++) {
 		add_flag(d, names[i], lens[i]);
-		if (lens[i] == 11 && !strncmp(names[i], "--spec-type", 11) && hint && !d->types)
+		if (lens[i] == strlen(type_flag) && !strncmp(names[i], type_flag, lens[i]) &&
+		    hint && !d->types)
 			parse_types(d, hint, (size_t)(hint_end - hint));
 	}
 }
@@ -216,7 +218,7 @@ int dialect_parse(const char *help, struct dialect *d)
 			d->deflt[k] = NULL;
 		}
 	}
-	if (!dialect_accepts(d, "--spec-type")) {
+	if (!dialect_accepts(d, spec_knobs[SPEC_KNOB_TYPE].flags[0])) {
 		manifest_free_args(d->types);
 		d->types = NULL;
 	}
@@ -277,7 +279,7 @@ static int spell_terms(const struct dialect *d, const char *engine, const struct
 		return tps_fail(err, errlen, "engine '%s': cannot spell spec=%s, its --help lists "
 				"no option", engine, t->type);
 	if (knows_type(d, t->type)) {
-		push(argv, argc, "--spec-type");
+		push(argv, argc, spec_knobs[SPEC_KNOB_TYPE].flags[0]);
 		push(argv, argc, t->type);
 	} else if (strcmp(t->type, "draft-simple") || !d->flag[SPEC_KNOB_DRAFTER]) {
 		/* Before --spec-type knew draft-simple, a draft model alone was it. */

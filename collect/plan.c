@@ -122,36 +122,35 @@ const char *plan_base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
-const char *plan_draft_model(char *const *argv)
+/* The value raw args argv give knob k (any spelling, also as --opt=value; the
+ * last wins); NULL when none. Borrowed from argv. */
+static const char *raw_value(char *const *argv, enum spec_knob k)
 {
-	const char *draft = NULL, *eq;
+	const char *v = NULL, *eq;
 	size_t i;
 
 	for (i = 0; argv[i]; i++) {
 		const char *a = argv[i], *next = argv[i + 1];
 
-		if (spec_knob_of_flag(a) != SPEC_KNOB_DRAFTER)
+		if (spec_knob_of_flag(a) != (int)k)
 			continue;
 		if ((eq = strchr(a, '=')))
-			draft = a[1] == '-' ? eq + 1 : draft; /* "-md=x" is no spelling */
+			v = a[1] == '-' ? eq + 1 : v; /* "-md=x" is no spelling */
 		else if (next)
-			draft = next;
+			v = next;
 	}
-	return draft;
+	return v;
+}
+
+const char *plan_draft_model(char *const *argv)
+{
+	return raw_value(argv, SPEC_KNOB_DRAFTER);
 }
 
 void plan_spec_info(char *const *argv, char **spec_type, char **drafter)
 {
-	const char *type = NULL, *draft = plan_draft_model(argv);
-	size_t i;
+	const char *type = raw_value(argv, SPEC_KNOB_TYPE), *draft = plan_draft_model(argv);
 
-	for (i = 0; argv[i]; i++) {
-		const char *a = argv[i], *next = argv[i + 1];
-		if (!strcmp(a, "--spec-type") && next)
-			type = next;
-		else if (!strncmp(a, "--spec-type=", 12))
-			type = a + 12;
-	}
 	*spec_type = tps_xstrdup(type ? type : draft ? "draft" : "custom");
 	*drafter = tps_xstrdup(draft ? plan_base_name(draft) : "");
 }
