@@ -207,10 +207,25 @@ static void test_collect_dialect_spell_settled(void **state)
 	assert_int_equal(dialect_parse("-md,   --model-draft FNAME     draft model\n"
 				       "--draft-max N   most (default: 16)\n", &d), 0);
 	assert_null(d.deflt[SPEC_KNOB_P_MIN]);
+	assert_string_equal(d.deflt[SPEC_KNOB_N_MAX], "16");
 	got = spell_settled(&d, "drafter=/m/d.gguf", 2, settle);
 	assert_string_equal(got, "ERR: engine 'eng' has no n_min: its --help lists none of "
 			    "--spec-draft-n-min, --draft-min, --draft-n-min");
 	free(got);
+	dialect_release(&d);
+	/* A removed option states no default; a default is read from the option's
+	 * own indented lines only, never from the next option's. */
+	assert_int_equal(dialect_parse("-md FNAME   draft\n"
+				       "--draft-min N   the argument has been removed\n"
+				       "                (default: 5)\n"
+				       "--draft-p-min P   least\n"
+				       "--other N   other (default: 9)\n"
+				       "--spec-draft-n-min N   fewest\n"
+				       "                (default: 2)\n", &d), 0);
+	assert_string_equal(d.flag[SPEC_KNOB_N_MIN], "--spec-draft-n-min");
+	assert_string_equal(d.deflt[SPEC_KNOB_N_MIN], "2");
+	assert_string_equal(d.flag[SPEC_KNOB_P_MIN], "--draft-p-min");
+	assert_null(d.deflt[SPEC_KNOB_P_MIN]);
 	dialect_release(&d);
 	dialect_release(&v040);
 	dialect_release(&b8390);
