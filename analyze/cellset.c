@@ -51,6 +51,7 @@ void run_release(struct run *r)
 	free(r->gpu); free(r->driver); free(r->cuda); free(r->cpu); free(r->machine);
 	free(r->batch); free(r->started_at); free(r->ended_at); free(r->status);
 	free(r->spec_type); free(r->endpoint); free(r->prompt_set); free(r->config);
+	free(r->spec_settings);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -89,6 +89,11 @@ struct run {
 	char *engine_sha256;
 	char *tag, *batch, *started_at, *ended_at, *status;
 	char *spec_type, *endpoint, *prompt_set, *config; /* the cell's config */
+	char *spec_settings;       /* the settled speculative knobs it decoded with,
+				      "n_min=0 p_min=0.75" (run.spec_settings); ""
+				      unknown. Not part of the cell key: two runs of
+				      one cell that differ here are refused
+				      (parity_mismatch()) */
 	int64_t n_max, ctx, n_predict, warmup;
 	int64_t reps;              /* the most repetitions of a prompt among its
 				      samples: with the prompt set, its design

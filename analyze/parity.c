@@ -30,6 +30,38 @@ static int known(const char *s)
 	return s && *s;
 }
 
+/* The value of key in a settings text ("n_min=0 p_min=0.75"): where it starts and
+ * its length in *n; NULL when the text does not name key. */
+static const char *setting(const char *s, const char *key, size_t klen, size_t *n)
+{
+	while (s && *s) {
+		size_t w = strcspn(s, " ");
+
+		if (w > klen && s[klen] == '=' && !strncmp(s, key, klen)) {
+			*n = w - klen - 1;
+			return s + klen + 1;
+		}
+		s += w;
+		s += strspn(s, " ");
+	}
+	return NULL;
+}
+
+int parity_settings_differ(const char *a, const char *b)
+{
+	while (a && *a) {
+		size_t w = strcspn(a, " "), k = strcspn(a, "="), n;
+		const char *v;
+
+		if (k < w && (v = setting(b, a, k, &n)) &&
+		    (n != w - k - 1 || strncmp(v, a + k + 1, n)))
+			return 1;
+		a += w;
+		a += strspn(a, " ");
+	}
+	return 0;
+}
+
 int parity_mismatch(const struct run *a, const struct run *b, struct parity_diff *out)
 {
 	enum parity_diff_kind k = PARITY_DIFF_NONE;
@@ -49,6 +81,8 @@ int parity_mismatch(const struct run *a, const struct run *b, struct parity_diff
 	else if (known(a->prompt_set) && known(b->prompt_set) &&
 		 strcmp(a->prompt_set, b->prompt_set))
 		k = PARITY_DIFF_PROMPT_SET;
+	else if (parity_settings_differ(a->spec_settings, b->spec_settings))
+		k = PARITY_DIFF_SPEC_SETTINGS;
 	else if (!run_str_eq(a->config, b->config))
 		k = PARITY_DIFF_CONFIG;
 	out->kind = k;

@@ -78,6 +78,8 @@ enum parity_diff_kind {
 	PARITY_DIFF_ENDPOINT,
 	PARITY_DIFF_PROMPT_SET,
 	PARITY_DIFF_CONFIG, /* llama-bench configurations differ (run.config) */
+	PARITY_DIFF_SPEC_SETTINGS, /* a settled speculative knob differs
+				      (run.spec_settings: p_min=0.75 against 0) */
 	PARITY_DIFF_MACHINE, /* measured on different machines (run_same_machine());
 				never from parity_mismatch(): parity_decide()
 				finds it of the pools it pairs */
@@ -221,7 +223,14 @@ void parity_pair(const struct run_value *a, size_t na, const struct run_value *b
 
 /* Whether two runs of one cell may be compared: 0 (out->kind NONE) when they may,
  * else 1 with the first difference in *out: two known, different model sha256, a
- * different ctx or n_predict (both known), endpoint, or prompt set (both known). */
+ * different ctx or n_predict (both known), endpoint, prompt set (both known), a
+ * settled speculative knob both name with different values
+ * (parity_settings_differ()), or llama-bench config. */
 int parity_mismatch(const struct run *a, const struct run *b, struct parity_diff *out);
+
+/* 1 when the settings texts a and b ("n_min=0 p_min=0.75", run.spec_settings)
+ * name one knob with different values; a knob only one names, or "" / NULL,
+ * proves nothing. Pure. */
+int parity_settings_differ(const char *a, const char *b);
 
 #endif

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyze/parity.h"
 #include "analyze/stats.h"
 #include "tpsdb.h"
 
@@ -351,6 +352,61 @@ int series_gap(const struct series *ours, const struct series *ref, int64_t n_ma
 	return 0;
 }
 
+/* The first pair of runs of pools p and q whose settled knobs differ. */
+static int pools_clash(const struct pool *p, const struct pool *q, const struct run **a,
+		       const struct run **b)
+{
+	for (size_t i = 0; p && i < p->n; i++)
+		for (size_t j = 0; q && j < q->n; j++)
+			if (parity_settings_differ(p->runs[i]->spec_settings,
+						   q->runs[j]->spec_settings)) {
+				*a = p->runs[i];
+				*b = q->runs[j];
+				return 1;
+			}
+	return 0;
+}
+
+int series_settings_clash(const struct series *ours, const struct series *ref,
+			  struct series_clash *out)
+{
+	for (size_t i = 0; i < ours->n_rungs; i++) {
+		long k = series_find(ref, ours->rungs[i].n_max);
+
+		if (k >= 0 && pools_clash(ours->rungs[i].pool, ref->rungs[k].pool, &out->a,
+					  &out->b)) {
+			out->n_max = ours->rungs[i].n_max;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* 1 when series a and b clash: the first clash of the set is kept in out, in the
+ * order a gap line would read them (series_gap_pair()). */
+static int clash(struct series_verdict *out, const struct series_view *v,
+		 const struct series_set *set, size_t a, size_t b)
+{
+	struct series_clash c;
+
+	if (series_gap_pair(v, &set->v[b], &set->v[a])) {
+		size_t t = a;
+
+		a = b;
+		b = t;
+	}
+	c.ours = a;
+	c.ref = b;
+
+	if (!series_settings_clash(&set->v[a], &set->v[b], &c))
+		return 0;
+	if (!out->clashed) {
+		out->clashed = 1;
+		out->clash = c;
+	}
+	return 1;
+}
+
 /* Same model, spec_type and endpoint, another engine. */
 static int same_series(const struct series *a, const struct series *b)
 {
@@ -422,7 +478,7 @@ int series_decide(const struct series_view *v, const struct series_set *set,
 			struct sweep_step *steps = NULL;
 			size_t n = 0;
 
-			if (!series_is_ref(v, se, &set->v[b]))
+			if (!series_is_ref(v, se, &set->v[b]) || clash(out, v, set, a, b))
 				continue;
 			if (series_shape(se, &set->v[b], tolerance_pct, &steps, &n) < 0)
 				continue; /* as before: a refused shape shows no steps */
@@ -439,7 +495,9 @@ int series_decide(const struct series_view *v, const struct series_set *set,
 		for (b = 0; b < set->n; b++) {
 			const struct series *x = &set->v[a], *y = &set->v[b];
 
-			if (a == b || !series_gap_pair(v, x, y))
+			/* A difference of settings is never explained as one of
+			 * cycle cost: a clashing pair gets no gap line at all. */
+			if (a == b || !series_gap_pair(v, x, y) || clash(out, v, set, a, b))
 				continue;
 			for (i = 0; i < x->n_rungs; i++) {
 				struct series_gap_line g = { .ours = a, .ref = b,

@@ -130,6 +130,21 @@ struct series_gap_line {
 	struct sweep_why why;
 };
 
+/* Two series' rung whose runs decoded under different settled speculative knobs
+ * (run.spec_settings, parity_settings_differ()): a difference of settings, which
+ * no shape step nor gap line may read as one of engines. */
+struct series_clash {
+	size_t ours, ref;        /* indices in the set */
+	int64_t n_max;           /* the rung */
+	const struct run *a, *b; /* a run of each that differ, borrowed */
+};
+
+/* 1 with the first clash in *out (ours and ref as given; out->ours and
+ * out->ref left to the caller) when some rung both series hold pools runs of ours
+ * and ref whose settled knobs differ; 0 otherwise. Pure. */
+int series_settings_clash(const struct series *ours, const struct series *ref,
+			  struct series_clash *out);
+
 /* What 'tpsdb sweep' reports of a set under a view, decided before any writer
  * runs: which series are shown, each shown series' shape steps against its
  * references, and the gap lines, in the order the writers list them. */
@@ -145,12 +160,18 @@ struct series_verdict {
 	size_t n_violations;               /* decided violations of the shown series */
 	size_t n_undecided;                /* undecided dips of the shown series */
 	int ref_missing;                   /* v->ref is set and names no series */
+	int clashed;                       /* 1: a pair the view holds clashes
+					      (clash): its shape and gaps were
+					      never computed, and sweep refuses */
+	struct series_clash clash;         /* the first such pair */
 };
 
 /* Decides *out for set under v with tolerance_pct (the set's): series_shown(),
  * series_shape() against every series_is_ref() reference, series_gap() for every
  * series_gap_pair() at every rung of the first, kept when sweep_gap_why() finds a
- * cause, and whether v->ref names a series of the set. Release with series_verdict_release() (also after -1). 0 ok, -1 when
+ * cause, and whether v->ref names a series of the set. A pair whose settled knobs
+ * clash (series_settings_clash()) gets neither shape steps nor gap lines; the
+ * first is out->clash. Release with series_verdict_release() (also after -1). 0 ok, -1 when
  * a shape analysis refused its input. */
 int series_decide(const struct series_view *v, const struct series_set *set,
 		  double tolerance_pct, struct series_verdict *out);

@@ -634,6 +634,9 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 		ret = r;
 		goto out;
 	}
+	/* Before the first run: the spec settings collect equalised. */
+	if (p.spec_note)
+		fputs(p.spec_note, stdout);
 	if (o.dry_run) {
 		plan_print(stdout, &p, o.url, o.c.base_port, o.c.ctx);
 		ret = TPS_EXIT_OK;

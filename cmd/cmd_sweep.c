@@ -73,7 +73,7 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	}
 	if (series_decide(&v, &set, tolerance, &vd) < 0)
 		goto out;
-	if (sweep_write_notes(&v, &vd, fo.model.n == 1 ? fo.model.v[0] : NULL) < 0)
+	if (sweep_write_notes(&v, &set, &vd, fo.model.n == 1 ? fo.model.v[0] : NULL) < 0)
 		goto out;
 	if (fmt == OUT_JSON) {
 		if (sweep_write_json(stdout, &set, &vd) < 0)

@@ -130,6 +130,7 @@ static void fill_run(const struct cell_env *env, size_t k, int64_t round,
 	run->n_max = c->n_max;
 	run->drafter = tps_xstrdup(c->drafter);
 	run->extra_args = tps_xstrdup(c->extra_args);
+	run->spec_settings = dup_or_empty(c->spec_settings);
 	run->tag = dup_or_empty(o->tag);
 	run->notes = dup_or_empty(o->notes);
 	run->log_path = log_path && *log_path ? tps_xstrdup(log_path) : NULL;

@@ -16,12 +16,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Each knob's spellings, the one tpsdb writes first. */
-static const char *const draft_model_flags[] = { "-md", "--model-draft", "--spec-draft-model",
-						 NULL };
-static const char *const n_max_flags[] = { "--spec-draft-n-max", "--draft-max", "--draft-n",
-					   "--draft", NULL };
-
 /* An option's spelling: '-' or "--", then a letter. "-----" section rules are not. */
 static int is_spelling(const char *s, size_t n)
 {
@@ -83,11 +77,48 @@ static const char *description(const char *head_end, const char *eol)
 	return p;
 }
 
+/* What the description [p, end) says after "(default: ", up to its ")"; NULL
+ * when none. Caller frees. */
+static char *default_of(const char *p, const char *end)
+{
+	static const char key[] = "(default: ";
+	const size_t n = sizeof(key) - 1;
+	const char *v, *close;
+
+	for (; p + n <= end; p++) {
+		if (strncmp(p, key, n))
+			continue;
+		v = p + n;
+		for (close = v; close < end && *close != ')' && *close != '\n'; close++)
+			;
+		return close < end && *close == ')' && close > v ?
+		       tps_xstrndup(v, (size_t)(close - v)) : NULL;
+	}
+	return NULL;
+}
+
+/* The knobs whose spellings name: each takes the option's default, once. */
+static void knob_defaults(struct dialect *d, const char *const *names, const size_t *lens,
+			  size_t n, const char *desc, const char *end)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *w = tps_xstrndup(names[i], lens[i]);
+		int k = spec_knob_of_flag(w);
+
+		free(w);
+		if (k >= 0 && !d->deflt[k])
+			d->deflt[k] = default_of(desc, end);
+	}
+}
+
 /* One option line: its spellings ("-a, --bee, --cee HINT  description"), kept
- * unless its description says it has been removed. */
-static void parse_option(struct dialect *d, const char *line, const char *eol)
+ * unless its description says it has been removed; its description runs to
+ * block_end (the indented lines under it). */
+static void parse_option(struct dialect *d, const char *line, const char *eol,
+			 const char *block_end)
 {
 	const char *p = line, *tok, *hint = NULL, *hint_end = NULL, *desc;
+	const char *type_flag = spec_knobs[SPEC_KNOB_TYPE].flags[0];
 	const char *names[16];
 	size_t lens[16], n = 0, i;
 
@@ -120,9 +151,11 @@ static void parse_option(struct dialect *d, const char *line, const char *eol)
 	desc = description(p, eol);
 	if (!strncmp(desc, "the argument has been removed", 29))
 		return;
+	knob_defaults(d, names, lens, n, desc, block_end);
 	for (i = 0; i < n; i++) {
 		add_flag(d, names[i], lens[i]);
-		if (lens[i] == 11 && !strncmp(names[i], "--spec-type", 11) && hint && !d->types)
+		if (lens[i] == strlen(type_flag) && !strncmp(names[i], type_flag, lens[i]) &&
+		    hint && !d->types)
 			parse_types(d, hint, (size_t)(hint_end - hint));
 	}
 }
@@ -146,9 +179,24 @@ static const char *first_accepted(const struct dialect *d, const char *const *fl
 	return NULL;
 }
 
+/* Where the block of the option on line (ending at eol) ends: after the
+ * indented lines that go on with its description. */
+static const char *block_end(const char *eol)
+{
+	const char *p = eol;
+
+	while (*p && (p[1] == ' ' || p[1] == '\t')) {
+		p = strchr(p + 1, '\n');
+		if (!p)
+			return eol + strlen(eol);
+	}
+	return p;
+}
+
 int dialect_parse(const char *help, struct dialect *d)
 {
 	const char *line, *eol;
+	int k;
 
 	memset(d, 0, sizeof(*d));
 	for (line = help; line && *line; line = *eol ? eol + 1 : NULL) {
@@ -156,16 +204,21 @@ int dialect_parse(const char *help, struct dialect *d)
 		if (!eol)
 			eol = line + strlen(line);
 		if (*line == '-')
-			parse_option(d, line, eol);
+			parse_option(d, line, eol, block_end(eol));
 	}
 	if (!d->n_flags) {
 		dialect_release(d);
 		return -1;
 	}
 	qsort(d->flags, d->n_flags, sizeof(*d->flags), cmp_str);
-	d->draft_model = first_accepted(d, draft_model_flags);
-	d->n_max = first_accepted(d, n_max_flags);
-	if (!dialect_accepts(d, "--spec-type")) {
+	for (k = 0; k < SPEC_N_KNOBS; k++) {
+		d->flag[k] = first_accepted(d, spec_knobs[k].flags);
+		if (!d->flag[k]) { /* a default of a removed option is no default */
+			free(d->deflt[k]);
+			d->deflt[k] = NULL;
+		}
+	}
+	if (!dialect_accepts(d, spec_knobs[SPEC_KNOB_TYPE].flags[0])) {
 		manifest_free_args(d->types);
 		d->types = NULL;
 	}
@@ -178,6 +231,8 @@ void dialect_release(struct dialect *d)
 		return;
 	manifest_free_args(d->flags);
 	manifest_free_args(d->types);
+	for (int k = 0; k < SPEC_N_KNOBS; k++)
+		free(d->deflt[k]);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -224,9 +279,9 @@ static int spell_terms(const struct dialect *d, const char *engine, const struct
 		return tps_fail(err, errlen, "engine '%s': cannot spell spec=%s, its --help lists "
 				"no option", engine, t->type);
 	if (knows_type(d, t->type)) {
-		push(argv, argc, "--spec-type");
+		push(argv, argc, spec_knobs[SPEC_KNOB_TYPE].flags[0]);
 		push(argv, argc, t->type);
-	} else if (strcmp(t->type, "draft-simple") || !d->draft_model) {
+	} else if (strcmp(t->type, "draft-simple") || !d->flag[SPEC_KNOB_DRAFTER]) {
 		/* Before --spec-type knew draft-simple, a draft model alone was it. */
 		char *list = d->types ? type_list(d) : NULL;
 		int r = tps_fail(err, errlen, "engine '%s' has no spec=%s: %s%s", engine, t->type,
@@ -236,21 +291,40 @@ static int spell_terms(const struct dialect *d, const char *engine, const struct
 		return r;
 	}
 	if (t->drafter) {
-		if (!d->draft_model)
+		if (!d->flag[SPEC_KNOB_DRAFTER])
 			return tps_fail(err, errlen, "engine '%s' has no drafter=: its --help lists "
-					"none of -md, --model-draft, --spec-draft-model", engine);
-		push(argv, argc, d->draft_model);
+					"none of %s", engine, spec_knob_flag_list(SPEC_KNOB_DRAFTER));
+		push(argv, argc, d->flag[SPEC_KNOB_DRAFTER]);
 		push(argv, argc, t->drafter);
 	}
 	return 0;
 }
 
+/* The settled knobs' words: each value settle names, with d's flag. */
+static int spell_settled(const struct dialect *d, const char *engine,
+			 const char *const *settle, char ***argv, size_t *argc, char *err,
+			 size_t errlen)
+{
+	for (int k = SPEC_SETTLED_FIRST; settle && k < SPEC_N_KNOBS; k++) {
+		if (!settle[k])
+			continue;
+		if (!d->flag[k])
+			return tps_fail(err, errlen, "engine '%s' has no %s: its --help lists none "
+					"of %s", engine, spec_knobs[k].term,
+					spec_knob_flag_list((enum spec_knob)k));
+		push(argv, argc, d->flag[k]);
+		push(argv, argc, settle[k]);
+	}
+	return 0;
+}
+
 int dialect_spell(const struct dialect *d, const char *engine, char *const *words,
-		  const struct spec_terms *t, int64_t n_max, char ***argv, size_t *argc,
-		  char *err, size_t errlen)
+		  const struct spec_terms *t, int64_t n_max, const char *const *settle,
+		  char ***argv, size_t *argc, char *err, size_t errlen)
 {
 	size_t start = *argc, i;
-	const char *flag = d && d->n_max ? d->n_max : "--spec-draft-n-max";
+	const char *flag = d && d->flag[SPEC_KNOB_N_MAX] ? d->flag[SPEC_KNOB_N_MAX] :
+			   spec_knobs[SPEC_KNOB_N_MAX].flags[0];
 	char num[32];
 
 	if (t->given && spell_terms(d, engine, t, argv, argc, err, errlen) < 0)
@@ -258,14 +332,16 @@ int dialect_spell(const struct dialect *d, const char *engine, char *const *word
 	for (i = t->n; words && words[i]; i++)
 		push(argv, argc, words[i]);
 	/* A raw line keeps its words; only n_max, tpsdb's own knob, is spelled. */
-	if (t->given && (!d || !d->n_max)) {
-		tps_fail(err, errlen, "engine '%s' has no n_max: its --help lists none of "
-			 "--spec-draft-n-max, --draft-max", engine);
+	if (t->given && (!d || !d->flag[SPEC_KNOB_N_MAX])) {
+		tps_fail(err, errlen, "engine '%s' has no n_max: its --help lists none of %s",
+			 engine, spec_knob_flag_list(SPEC_KNOB_N_MAX));
 		goto fail;
 	}
 	snprintf(num, sizeof(num), "%lld", (long long)n_max);
 	push(argv, argc, flag);
 	push(argv, argc, num);
+	if (t->given && spell_settled(d, engine, settle, argv, argc, err, errlen) < 0)
+		goto fail;
 	return 0;
 fail:
 	while (*argc > start) {

@@ -5,6 +5,7 @@
 #include "tpsdb.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,43 +115,53 @@ out:
 	return ret;
 }
 
-/* The raw spellings a line in tpsdb's terms must leave to them: the speculative
- * type, the draft model and n_max, in every release's words. */
-static const char *const spelled_by_terms[] = {
-	"--spec-type", "-md", "--model-draft", "--spec-draft-model", "--spec-draft-n-max",
-	"--draft-max", "--draft-n", "--draft", NULL,
-};
-
-static int spelled_by(const char *word)
+/* A settled knob's value v (spec_knobs.h's range), as the term key= gives it. */
+static int check_value(enum spec_knob k, const char *w, const char *v, char *err,
+		       size_t errlen)
 {
-	for (size_t i = 0; spelled_by_terms[i]; i++) {
-		size_t n = strlen(spelled_by_terms[i]);
-		if (!strncmp(word, spelled_by_terms[i], n) && (!word[n] || word[n] == '='))
-			return 1;
-	}
+	const struct spec_knob_def *d = &spec_knobs[k];
+	double x = NAN;
+	int64_t i;
+
+	if (!d->whole)
+		(void)tps_parse_double(v, &x);
+	else if (tps_parse_i64(v, &i) == 0)
+		x = (double)i;
+	if (!(x >= d->min && x <= d->max))
+		return tps_fail(err, errlen, "'%s' is not %s from %g to %g", w,
+				d->whole ? "a whole number" : "a number", d->min, d->max);
 	return 0;
 }
 
 int manifest_spec_terms(char *const *words, struct spec_terms *t, char *err, size_t errlen)
 {
 	size_t i;
+	int k;
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; words[i] && words[i][0] != '-' && strchr(words[i], '='); i++) {
 		const char *w = words[i], *v = strchr(w, '=') + 1;
 		const char **slot;
 
-		if (!strncmp(w, "spec=", 5))
+		k = spec_knob_of_term(w, (size_t)(v - 1 - w));
+		if (k == SPEC_KNOB_TYPE)
 			slot = &t->type;
-		else if (!strncmp(w, "drafter=", 8))
+		else if (k == SPEC_KNOB_DRAFTER)
 			slot = &t->drafter;
+		else if (k >= SPEC_SETTLED_FIRST)
+			slot = &t->set[k];
+		else if (k == SPEC_KNOB_N_MAX)
+			return tps_fail(err, errlen, "'n_max=' is not a term: the n_max list is "
+					"the line's fourth field");
 		else
-			return tps_fail(err, errlen, "unknown term '%.*s' (the terms are spec= and "
-					"drafter=)", (int)(v - w), w);
+			return tps_fail(err, errlen, "unknown term '%.*s' (the terms are spec=, "
+					"drafter=, n_min= and p_min=)", (int)(v - w), w);
 		if (*slot)
 			return tps_fail(err, errlen, "'%.*s' is given twice", (int)(v - w), w);
 		if (!*v)
 			return tps_fail(err, errlen, "'%s' has no value", w);
+		if (k >= SPEC_SETTLED_FIRST && check_value((enum spec_knob)k, w, v, err, errlen) < 0)
+			return -1;
 		*slot = v;
 	}
 	t->n = i;
@@ -158,7 +169,12 @@ int manifest_spec_terms(char *const *words, struct spec_terms *t, char *err, siz
 	if (!t->given)
 		return 0;
 	for (; words[i]; i++) {
-		if (spelled_by(words[i]))
+		k = spec_knob_of_flag(words[i]);
+		if (k >= SPEC_SETTLED_FIRST)
+			return tps_fail(err, errlen, "'%s' among the raw args: write %s= (the "
+					"terms spell it for each engine)", words[i],
+					spec_knobs[k].term);
+		if (k >= 0)
 			return tps_fail(err, errlen, "'%s' among the raw args: the terms spell the "
 					"type, the draft model and n_max for each engine", words[i]);
 	}

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "collect/spec_knobs.h"
+
 enum manifest_kind {
 	MANIFEST_MODELS,
 	MANIFEST_SPEC,
@@ -35,6 +37,9 @@ struct spec_terms {
 	const char *type;     /* spec=, or "draft-simple" for drafter= alone; NULL
 				 when not given; borrowed from the words */
 	const char *drafter;  /* drafter=; NULL none; borrowed */
+	const char *set[SPEC_N_KNOBS]; /* n_min=, p_min= (the settled knobs,
+					  spec_knobs.h) as written; NULL: the
+					  line leaves it to collect; borrowed */
 	size_t n;             /* words taken: the raw args start at words[n] */
 };
 
@@ -63,9 +68,11 @@ int manifest_split_args(const char *s, char ***argv, size_t *argc, char *err, si
 void manifest_free_args(char **argv);
 
 /* Reads the terms that open words (a spec args field, split): each leading word
- * "key=value" that does not start with '-' is a term; keys spec and drafter, once
- * each, values not empty. A raw arg after terms may not spell what they say
- * (--spec-type, -md and the n_max flags). -1 with the problem in err; 0 ok. Pure. */
+ * "key=value" that does not start with '-' is a term; keys spec, drafter, n_min
+ * and p_min (spec_knobs.h), once each, values not empty, n_min a whole number
+ * from 0 to 4096 and p_min a number from 0 to 1. A raw arg after terms may not
+ * spell a knob the terms spell (--spec-type, -md, the n_max, n_min and p_min
+ * flags, in any release's words). -1 with the problem in err; 0 ok. Pure. */
 int manifest_spec_terms(char *const *words, struct spec_terms *t, char *err, size_t errlen);
 
 #endif

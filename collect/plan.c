@@ -6,8 +6,10 @@
 #include "collect/dialect.h"
 #include "collect/manifest.h"
 #include "schema/record.h"
+#include "strbuf.h"
 #include "tpsdb.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,36 +122,35 @@ const char *plan_base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
-const char *plan_draft_model(char *const *argv)
+/* The value raw args argv give knob k (any spelling, also as --opt=value; the
+ * last wins); NULL when none. Borrowed from argv. */
+static const char *raw_value(char *const *argv, enum spec_knob k)
 {
-	const char *draft = NULL;
+	const char *v = NULL, *eq;
 	size_t i;
 
 	for (i = 0; argv[i]; i++) {
 		const char *a = argv[i], *next = argv[i + 1];
-		if ((!strcmp(a, "-md") || !strcmp(a, "--model-draft") ||
-		     !strcmp(a, "--spec-draft-model")) && next)
-			draft = next;
-		else if (!strncmp(a, "--model-draft=", 14))
-			draft = a + 14;
-		else if (!strncmp(a, "--spec-draft-model=", 19))
-			draft = a + 19;
+
+		if (spec_knob_of_flag(a) != (int)k)
+			continue;
+		if ((eq = strchr(a, '=')))
+			v = a[1] == '-' ? eq + 1 : v; /* "-md=x" is no spelling */
+		else if (next)
+			v = next;
 	}
-	return draft;
+	return v;
+}
+
+const char *plan_draft_model(char *const *argv)
+{
+	return raw_value(argv, SPEC_KNOB_DRAFTER);
 }
 
 void plan_spec_info(char *const *argv, char **spec_type, char **drafter)
 {
-	const char *type = NULL, *draft = plan_draft_model(argv);
-	size_t i;
+	const char *type = raw_value(argv, SPEC_KNOB_TYPE), *draft = plan_draft_model(argv);
 
-	for (i = 0; argv[i]; i++) {
-		const char *a = argv[i], *next = argv[i + 1];
-		if (!strcmp(a, "--spec-type") && next)
-			type = next;
-		else if (!strncmp(a, "--spec-type=", 12))
-			type = a + 12;
-	}
 	*spec_type = tps_xstrdup(type ? type : draft ? "draft" : "custom");
 	*drafter = tps_xstrdup(draft ? plan_base_name(draft) : "");
 }
@@ -179,6 +180,7 @@ static char *join(char *const *argv)
 
 static void cell_release(struct cell *c)
 {
+	free(c->spec_settings);
 	free(c->spec_type);
 	free(c->drafter);
 	free(c->extra_args);
@@ -238,14 +240,165 @@ static int spec_terms_of(const struct model_spec *m, char ***words, struct spec_
 	return 0;
 }
 
+/* A settled knob's value as every command line and record writes it: "%g" of
+ * the number ("0.00" is "0"); NULL when v is none. Caller frees. */
+static char *canon_value(const char *v)
+{
+	double x;
+
+	if (!v || tps_parse_double(v, &x) < 0 || !isfinite(x))
+		return NULL;
+	return tps_xasprintf("%g", x);
+}
+
+/* The value model m's line gives engine e for knob k: settle[k] where e spells
+ * the knob, or wherever the line set it (an engine without it is then refused);
+ * NULL: e's own default. Borrowed from m. */
+static const char *settled_for(const struct model_spec *m, const struct engine_spec *e,
+			       int k)
+{
+	if (!m->settle[k])
+		return NULL;
+	if ((m->settle_line & 1u << k) || (e->dialect && e->dialect->flag[k]))
+		return m->settle[k];
+	return NULL;
+}
+
+/* One engine's part of a note: "new 0.00". */
+static void note_engine(struct strbuf *sb, const struct engine_spec *e, int k, int first)
+{
+	const char *v = e->dialect->deflt[k];
+	char *w = tps_xasprintf("%s%s %s", first ? "" : ", ", e->label, v ? v : "none stated");
+
+	strbuf_put(sb, w, strlen(w));
+	free(w);
+}
+
+/* Knob k's one value on every engine when their stated defaults differ (or one
+ * that spells it states none): the first upstream engine's default, else the
+ * first engine's; NULL when they agree or none states one. The first time a knob
+ * is equalised, a line of *note says so. Caller frees. */
+static char *equalise(struct plan *p, int k, int *noted)
+{
+	char *c0 = NULL, *chosen = NULL, *c;
+	const char *pick = NULL, *first = NULL;
+	int differ = 0, n = 0;
+	struct strbuf sb = { 0 };
+	size_t ei;
+
+	for (ei = 0; ei < p->n_engines; ei++) {
+		const struct engine_spec *e = &p->engines[ei];
+
+		if (!e->dialect || !e->dialect->flag[k])
+			continue;
+		if (!(c = canon_value(e->dialect->deflt[k]))) {
+			differ = 1;
+			continue;
+		}
+		if (!first)
+			first = e->dialect->deflt[k];
+		if (!pick && !strcmp(e->role, "upstream"))
+			pick = e->dialect->deflt[k];
+		if (!c0)
+			c0 = c;
+		else {
+			differ |= strcmp(c0, c) != 0;
+			free(c);
+		}
+	}
+	free(c0);
+	if (!differ || !first)
+		return NULL;
+	chosen = canon_value(pick ? pick : first);
+	if (*noted)
+		return chosen;
+	*noted = 1;
+	c = tps_xasprintf("spec settings: %s %s on every engine (defaults differ: ",
+			  spec_knobs[k].term, chosen);
+	strbuf_put(&sb, c, strlen(c));
+	free(c);
+	for (ei = 0; ei < p->n_engines; ei++)
+		if (p->engines[ei].dialect && p->engines[ei].dialect->flag[k])
+			note_engine(&sb, &p->engines[ei], k, !n++);
+	c = tps_xasprintf("); set %s= in the spec manifest to choose\n", spec_knobs[k].term);
+	strbuf_put(&sb, c, strlen(c));
+	free(c);
+	if (p->spec_note) {
+		c = tps_xasprintf("%s%s", p->spec_note, sb.p);
+		free(p->spec_note);
+		free(sb.p);
+		p->spec_note = c;
+	} else {
+		p->spec_note = sb.p;
+	}
+	return chosen;
+}
+
+int plan_spec_settle(struct plan *p, char *err, size_t errlen)
+{
+	int noted[SPEC_N_KNOBS] = { 0 };
+	size_t mi;
+	int k;
+
+	for (mi = 0; mi < p->n_models; mi++) {
+		struct model_spec *m = &p->models[mi];
+		struct spec_terms t;
+		char **words = NULL;
+
+		if (!m->n_n_max)
+			continue;
+		if (spec_terms_of(m, &words, &t, err, errlen) < 0) {
+			manifest_free_args(words);
+			return -1;
+		}
+		for (k = SPEC_SETTLED_FIRST; t.given && k < SPEC_N_KNOBS; k++) {
+			free(m->settle[k]);
+			if (t.set[k]) {
+				m->settle[k] = canon_value(t.set[k]);
+				m->settle_line |= 1u << k;
+			} else {
+				m->settle[k] = equalise(p, k, &noted[k]);
+			}
+		}
+		manifest_free_args(words);
+	}
+	return 0;
+}
+
+char *plan_spec_settings(const struct plan *p, size_t ei, size_t mi)
+{
+	const struct engine_spec *e = &p->engines[ei];
+	const struct model_spec *m = &p->models[mi];
+	const struct dialect *d = e->dialect;
+	struct strbuf sb = { 0 };
+
+	strbuf_put(&sb, "", 0);
+	for (int k = SPEC_SETTLED_FIRST; d && k < SPEC_N_KNOBS; k++) {
+		const char *v = settled_for(m, e, k);
+		char *own = v || !d->flag[k] ? NULL : canon_value(d->deflt[k]), *w;
+
+		if (!v && !own)
+			continue;
+		w = tps_xasprintf("%s%s=%s", sb.len ? " " : "", spec_knobs[k].term, v ? v : own);
+		strbuf_put(&sb, w, strlen(w));
+		free(w);
+		free(own);
+	}
+	return sb.p;
+}
+
 int plan_spec_words(const struct plan *p, size_t ei, size_t mi, int64_t n_max, char ***argv,
 		    size_t *argc, char *err, size_t errlen)
 {
 	const struct engine_spec *e = &p->engines[ei];
 	const struct model_spec *m = &p->models[mi];
+	const char *settle[SPEC_N_KNOBS] = { 0 };
 	struct spec_terms t;
 	char **words = NULL;
 	int ret = -1;
+
+	for (int k = SPEC_SETTLED_FIRST; k < SPEC_N_KNOBS; k++)
+		settle[k] = settled_for(m, e, k);
 
 	*argv = tps_xcalloc(1, sizeof(**argv));
 	*argc = 0;
@@ -253,8 +406,8 @@ int plan_spec_words(const struct plan *p, size_t ei, size_t mi, int64_t n_max, c
 	    split_into(m->args, "the server args", m->label, argv, argc, err, errlen) < 0)
 		goto out;
 	if (n_max != TPS_NULL && (spec_terms_of(m, &words, &t, err, errlen) < 0 ||
-				  dialect_spell(e->dialect, e->label, words, &t, n_max, argv,
-						argc, err, errlen) < 0))
+				  dialect_spell(e->dialect, e->label, words, &t, n_max, settle,
+						argv, argc, err, errlen) < 0))
 		goto out;
 	ret = 0;
 out:
@@ -303,9 +456,11 @@ static int add_cell(struct plan *p, size_t ei, size_t mi, int64_t n_max, char *e
 			cell_release(&c);
 			return -1;
 		}
+		c.spec_settings = plan_spec_settings(p, ei, mi);
 	} else {
 		c.spec_type = tps_xstrdup("");
 		c.drafter = tps_xstrdup("");
+		c.spec_settings = tps_xstrdup("");
 	}
 	c.extra_args = join(c.extra_argv);
 	p->cells = tps_xrealloc(p->cells, (p->n_cells + 1) * sizeof(*p->cells));
@@ -430,6 +585,8 @@ void plan_release(struct plan *p)
 		free(p->models[i].spec_args);
 		free(p->models[i].spec_where);
 		free(p->models[i].n_max);
+		for (int k = 0; k < SPEC_N_KNOBS; k++)
+			free(p->models[i].settle[k]);
 		free(p->models[i].file);
 		free(p->models[i].sha256);
 		free(p->models[i].quant);
@@ -439,6 +596,7 @@ void plan_release(struct plan *p)
 	free(p->engines);
 	free(p->models);
 	free(p->cells);
+	free(p->spec_note);
 	memset(p, 0, sizeof(*p));
 }
 

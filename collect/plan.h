@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "collect/spec_knobs.h"
+
 struct manifest_entry;
 struct dialect;
 
@@ -35,6 +37,12 @@ struct model_spec {
 	char *spec_where;     /* "<spec manifest>:<line>", for error lines; NULL none */
 	int64_t *n_max;
 	size_t n_n_max;
+	/* plan_spec_settle(): per settled knob (spec_knobs.h), the value every
+	 * engine gets, canonical ("0.75"); NULL: each engine's own default */
+	char *settle[SPEC_N_KNOBS];
+	unsigned settle_line;  /* bit k: settle[k] is the line's own (p_min=): an
+				  engine without the knob is refused; else an
+				  equalised default, passed where it is spelled */
 	char *file, *sha256, *quant; /* filled in by the session; NULL unknown */
 	int64_t bytes;               /* TPS_NULL unknown */
 	int64_t reps;                /* the reps of every prompt collect planned for
@@ -47,6 +55,9 @@ struct cell {
 	char *spec_type;      /* "" for a base run */
 	char *drafter;        /* base name of -md/--model-draft, "" when none */
 	char *extra_args;     /* the args after the fixed ones, space-joined */
+	char *spec_settings;  /* the effective settled knobs, "n_min=0 p_min=0.75"
+				 (plan_spec_settings()); "" for a base run, a raw
+				 spec line, or knobs no engine states */
 	char **extra_argv;    /* the same, one word each, NULL-terminated */
 	size_t extra_argc;
 };
@@ -59,6 +70,8 @@ struct plan {
 	struct cell *cells;   /* each cell once, in round 1's order */
 	size_t n_cells;
 	int64_t rounds;       /* passes over each model's engines; 0 counts as 1 */
+	char *spec_note;      /* plan_spec_settle()'s lines, each ending in '\n';
+				 NULL none */
 };
 
 /* One run of the schedule: a cell in a round. */
@@ -91,6 +104,23 @@ int plan_has_spec(const struct plan *p);
  * knob, args that do not split); 0 ok. */
 int plan_spec_words(const struct plan *p, size_t ei, size_t mi, int64_t n_max, char ***argv,
 		    size_t *argc, char *err, size_t errlen);
+
+/* Settles the knobs a spec manifest line in tpsdb's terms leaves unset, once the
+ * engines' dialects are read: for each settled knob (n_min, p_min) whose defaults
+ * (each engine's --help "(default: X)") differ between the engines that spell it,
+ * or that some engine spelling it does not state, every engine gets one value:
+ * the default of the first engine whose role is "upstream" and that states one,
+ * else that of the first engine (in the order given) that states one. Each such
+ * knob adds one line to p->spec_note ("spec settings: p_min 0.75 on every engine
+ * (defaults differ: new 0.00, old 0.75); set p_min= in the spec manifest to
+ * choose"). A knob the line sets (p_min=0.5) is that value on every engine. Fills
+ * each model's settle[]. 0 ok; -1 with one line in err (args that do not split). */
+int plan_spec_settle(struct plan *p, char *err, size_t errlen);
+/* The settled knobs engine ei runs model mi's sweep with, as a run records them:
+ * "n_min=0 p_min=0.75", each knob the value it gets (settle[]) or else its own
+ * stated default, a knob it does not spell or states no default of left out; ""
+ * for a raw spec line. Caller frees. */
+char *plan_spec_settings(const struct plan *p, size_t ei, size_t mi);
 
 /* Builds p->cells from the engines and models, each speculative cell spelled for
  * its engine (plan_spec_words()). -1 with a message in err when there is no engine

@@ -564,9 +564,10 @@ static int build_plan(struct collect_setup *o, struct plan *p, struct prompt_set
 	return 0;
 }
 
-/* Reads each engine's dialect when the plan has speculative cells, and spells
- * every engine's sweep of every model once: an engine that lacks a knob is
- * refused here, before anything starts. 0, or TPS_EXIT_USAGE after one error
+/* Reads each engine's dialect when the plan has speculative cells, settles the
+ * knobs the lines leave unset (plan_spec_settle()), and spells every engine's
+ * sweep of every model once: an engine that lacks a knob is refused here, before
+ * anything starts. 0, or TPS_EXIT_USAGE after one error
  * line naming the spec manifest line, the engine and the knob. */
 static int check_dialects(struct plan *p)
 {
@@ -583,6 +584,11 @@ static int check_dialects(struct plan *p)
 								sizeof(err));
 		if (interrupt_pending())
 			return TPS_EXIT_ERROR;
+	}
+	/* The knobs a line leaves unset, alike on every engine (plan_spec_settle()). */
+	if (plan_spec_settle(p, err, sizeof(err)) < 0) {
+		tps_error("%s", err);
+		return TPS_EXIT_USAGE;
 	}
 	for (mi = 0; mi < p->n_models; mi++) {
 		const struct model_spec *m = &p->models[mi];

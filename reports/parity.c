@@ -165,6 +165,10 @@ void parity_diff_text(const struct parity_diff *d, char *buf, size_t len)
 		snprintf(buf, len, "measured on different machines: %s on '%s', %s on '%s'",
 			 str(a->engine), machine(a), str(b->engine), machine(b));
 		break;
+	case PARITY_DIFF_SPEC_SETTINGS:
+		snprintf(buf, len, "spec settings differ (%s vs %s)", str(a->spec_settings),
+			 str(b->spec_settings));
+		break;
 	case PARITY_DIFF_CONFIG:
 		snprintf(buf, len, "llama-bench config differs (%s vs %s)", str(a->config),
 			 str(b->config));

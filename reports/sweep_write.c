@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "reports/json.h"
+#include "reports/parity.h"
 #include "reports/md.h"
 #include "reports/table.h"
 #include "reports/sweep_text.h"
@@ -461,14 +462,28 @@ void sweep_write(FILE *out, const struct series_set *set, const struct series_ve
 			vd->n_undecided, vd->n_undecided == 1 ? "" : "s");
 }
 
-int sweep_write_notes(const struct series_view *v, const struct series_verdict *vd,
-		      const char *model)
+int sweep_write_notes(const struct series_view *v, const struct series_set *set,
+		      const struct series_verdict *vd, const char *model)
 {
 	if (!vd->n_shown)
 		return tps_error("no speculative series (runs with an n_max)%s%s%s%s%s%s",
 				 v->engine ? " of '" : "", v->engine ? v->engine : "",
 				 v->engine ? "'" : "", model ? " for model '" : "",
 				 model ? model : "", model ? "'" : "");
+	if (vd->clashed) {
+		const struct series *a = &set->v[vd->clash.ours], *b = &set->v[vd->clash.ref];
+		struct parity_diff d = { PARITY_DIFF_SPEC_SETTINGS, vd->clash.a, vd->clash.b };
+		char why[512], rung[32];
+
+		parity_diff_text(&d, why, sizeof(why));
+		if (sweep_rung_is_base(vd->clash.n_max))
+			snprintf(rung, sizeof(rung), "the base");
+		else
+			snprintf(rung, sizeof(rung), "n_max %lld", (long long)vd->clash.n_max);
+		return tps_error("refusing to hold '%s' against '%s' (model '%s', %s): %s, a "
+				 "difference of settings, not of engines (--batch or --tag chooses "
+				 "runs collected alike)", a->engine, b->engine, a->model, rung, why);
+	}
 	if (vd->ref_missing)
 		tps_warning("no series of the reference '%s'", v->ref);
 	return 0;

@@ -36,9 +36,11 @@ void sweep_write(FILE *out, const struct series_set *set, const struct series_ve
 int sweep_write_json(FILE *out, const struct series_set *set, const struct series_verdict *vd);
 
 /* What 'tpsdb sweep' says before its output: the error line when vd shows no
- * series (of v->engine when set, of model when not NULL), then -1; else the
- * warning line when v->ref names no series, and 0. */
-int sweep_write_notes(const struct series_view *v, const struct series_verdict *vd,
-		      const char *model);
+ * series (of v->engine when set, of model when not NULL), then -1; the error line
+ * refusing the first pair whose settled speculative knobs clash (vd->clash: a
+ * difference of settings, not of engines), then -1; else the warning line when
+ * v->ref names no series, and 0. */
+int sweep_write_notes(const struct series_view *v, const struct series_set *set,
+		      const struct series_verdict *vd, const char *model);
 
 #endif

@@ -124,13 +124,13 @@ int64_t store_run_insert(struct store *s, const struct run_rec *r)
 		"spec_type, n_max, drafter, extra_args, tag, notes, load_error, log_path, "
 		"warmup, prompt_set, round, batch, config, cpu, model_type, model_n_params, "
 		"looks_to, looks_metric, env, env_flags, collector_host, collector_boot, "
-		"collector_pid, collector_start) "
+		"collector_pid, collector_start, spec_settings) "
 		"VALUES(:uuid,:started_at,:ended_at,:status,"
 		":source,:host,:engine,:model,:ctx,:n_predict,:ignore_eos,:temperature,:seed,"
 		":endpoint,:spec_type,:n_max,:drafter,:extra_args,:tag,:notes,:load_error,"
 		":log_path,:warmup,:prompt_set,:round,:batch,:config,:cpu,:model_type,"
 		":model_n_params,:looks_to,:looks_metric,:env,:env_flags,:collector_host,"
-		":collector_boot,:collector_pid,:collector_start)";
+		":collector_boot,:collector_pid,:collector_start,:spec_settings)";
 	int64_t h, e, m;
 	sqlite3_stmt *st;
 	char now[32], why[256];
@@ -186,6 +186,7 @@ int64_t store_run_insert(struct store *s, const struct run_rec *r)
 	store_bind_text(st, ":collector_boot", r->collector_boot);
 	store_bind_i64(st, ":collector_pid", r->collector_pid);
 	store_bind_i64(st, ":collector_start", r->collector_start);
+	store_bind_text(st, ":spec_settings", nz(r->spec_settings));
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		if (sqlite3_extended_errcode(store_db(s)) == SQLITE_CONSTRAINT_UNIQUE)
 			return tps_error("run '%s' is already in '%s'", r->uuid, store_path(s));

@@ -15,7 +15,7 @@ static const char runs_sql[] =
 	"r.temperature, r.seed, r.endpoint, r.spec_type, r.n_max, r.drafter, r.extra_args, "
 	"r.tag, r.notes, r.load_error, r.log_path, r.warmup, r.prompt_set, r.round, r.batch, "
 	"r.config, r.cpu, r.model_type, r.model_n_params, r.looks_to, r.looks_metric, r.env, "
-	"r.env_flags, r.collector_host, r.collector_boot, r.collector_pid, r.collector_start "
+	"r.env_flags, r.collector_host, r.collector_boot, r.collector_pid, r.collector_start, r.spec_settings "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id "
 	"WHERE " RUN_FILTER_SQL "ORDER BY r.started_at, r.id";
@@ -94,6 +94,7 @@ static void row_to_run(sqlite3_stmt *st, struct run_rec *r)
 	r->collector_boot = store_col_text(st, c++);
 	r->collector_pid = store_col_i64(st, c++);
 	r->collector_start = store_col_i64(st, c++);
+	r->spec_settings = store_col_text(st, c++);
 }
 
 static void row_to_sample(sqlite3_stmt *st, struct sample_rec *s)

@@ -66,6 +66,7 @@ void run_rec_release(struct run_rec *r)
 		&r->endpoint, &r->spec_type, &r->drafter, &r->extra_args, &r->tag, &r->notes,
 		&r->load_error, &r->log_path, &r->prompt_set, &r->batch, &r->looks_metric,
 		&r->config, &r->cpu, &r->model_type, &r->env, &r->collector_host, &r->collector_boot,
+		&r->spec_settings,
 	};
 	size_t i;
 

@@ -83,6 +83,8 @@ struct run_rec {
 			     TPS_NULL for a fixed design */
 	char *looks_metric; /* migration 0011: "pp" or "tg", the one metric that
 			       batch's stopping rule watched (--metric); NULL both */
+	char *spec_settings; /* migration 0012: the settled speculative knobs,
+				"n_min=0 p_min=0.75"; NULL or "" unknown */
 	char *batch;    /* uuid shared by the runs of one collect invocation; NULL */
 	/* Migration 0005. config: the benchmark configuration a run measured, as one
 	 * canonical text (llama-bench: "pp64@d0 fa=0 ngl=99 ..."), part of the cell key;

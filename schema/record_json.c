@@ -94,6 +94,8 @@ char *record_json_write(const struct run_rec *r, const struct sample_rec *smp, s
 		put_i64(run, "looks_to", r->looks_to);
 	if (r->looks_metric)
 		put_str(run, "looks_metric", r->looks_metric);
+	if (r->spec_settings && *r->spec_settings)
+		put_str(run, "spec_settings", r->spec_settings);
 	env = r->env ? cJSON_Parse(r->env) : NULL;
 	if (env)
 		cJSON_AddItemToObject(run, "env", env);
@@ -267,6 +269,7 @@ static int read_run(const cJSON *o, struct run_rec *r, char *err, size_t errlen)
 	    get_i64(o, "model_n_params", &r->model_n_params, err, errlen) < 0 ||
 	    get_i64(o, "looks_to", &r->looks_to, err, errlen) < 0 ||
 	    get_str(o, "looks_metric", &r->looks_metric, err, errlen) < 0 ||
+	    get_str(o, "spec_settings", &r->spec_settings, err, errlen) < 0 ||
 	    get_bits(o, "env_flags", "'run.env_flags'", &r->env_flags, err, errlen) < 0 ||
 	    get_str(o, "collector_host", &r->collector_host, err, errlen) < 0 ||
 	    get_str(o, "collector_boot", &r->collector_boot, err, errlen) < 0 ||

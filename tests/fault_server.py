@@ -27,7 +27,9 @@ def parse_args(argv):
     p.add_argument("--port", type=int, required=True)
     p.add_argument("-m", "--model", default="fault.gguf")
     p.add_argument("-c", "--ctx-size", type=int, default=4096)
-    p.add_argument("--spec-draft-n-max", type=int, default=0)
+    # b8390 spells n_max --draft-max: a stand-in of either release drafts.
+    p.add_argument("--spec-draft-n-max", "--draft-max", dest="spec_draft_n_max", type=int,
+                   default=0)
     p.add_argument("--fault", choices=MODES, default="ok")
     p.add_argument("--jitter", type=float, default=0,
                    help="scale the rates (and the times inversely) by a random factor within "

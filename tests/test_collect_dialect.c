@@ -51,8 +51,10 @@ static char *joined(char **argv)
 	return s;
 }
 
-/* Spells args for n_max with d: the words, or "ERR: <message>". Caller frees. */
-static char *spell(const struct dialect *d, const char *args, int64_t n_max)
+/* Spells args for n_max with d and the settled values settle (NULL none): the
+ * words, or "ERR: <message>". Caller frees. */
+static char *spell_settled(const struct dialect *d, const char *args, int64_t n_max,
+			   const char *const *settle)
 {
 	char **words = NULL, **argv = NULL, err[512], *ret;
 	size_t nw = 0, argc = 0;
@@ -60,7 +62,8 @@ static char *spell(const struct dialect *d, const char *args, int64_t n_max)
 
 	assert_int_equal(manifest_split_args(args, &words, &nw, err, sizeof(err)), 0);
 	assert_int_equal(manifest_spec_terms(words, &t, err, sizeof(err)), 0);
-	if (dialect_spell(d, "eng", words, &t, n_max, &argv, &argc, err, sizeof(err)) < 0) {
+	if (dialect_spell(d, "eng", words, &t, n_max, settle, &argv, &argc, err,
+			  sizeof(err)) < 0) {
 		assert_int_equal(argc, 0);
 		ret = tps_xasprintf("ERR: %s", err);
 	} else {
@@ -71,14 +74,27 @@ static char *spell(const struct dialect *d, const char *args, int64_t n_max)
 	return ret;
 }
 
+static char *spell(const struct dialect *d, const char *args, int64_t n_max)
+{
+	return spell_settled(d, args, n_max, NULL);
+}
+
 static void test_collect_dialect_v040(void **state)
 {
 	struct dialect d;
 
 	(void)state;
 	parse_fixture("dialect/llama-server-v0.4.0.help", &d);
-	assert_string_equal(d.draft_model, "-md");
-	assert_string_equal(d.n_max, "--spec-draft-n-max");
+	assert_string_equal(d.flag[SPEC_KNOB_DRAFTER], "-md");
+	assert_string_equal(d.flag[SPEC_KNOB_N_MAX], "--spec-draft-n-max");
+	/* The settled knobs and their stated defaults (issue 37: p-min 0.00 here). */
+	assert_string_equal(d.flag[SPEC_KNOB_N_MIN], "--spec-draft-n-min");
+	assert_string_equal(d.flag[SPEC_KNOB_P_MIN], "--spec-draft-p-min");
+	assert_string_equal(d.deflt[SPEC_KNOB_P_MIN], "0.00");
+	assert_string_equal(d.deflt[SPEC_KNOB_N_MIN], "0");
+	assert_string_equal(d.deflt[SPEC_KNOB_N_MAX], "3");
+	/* --draft-min is listed as removed: its default is no default either. */
+	assert_false(dialect_accepts(&d, "--draft-min"));
 	assert_true(dialect_accepts(&d, "--spec-draft-model"));
 	assert_true(dialect_accepts(&d, "--model-draft"));
 	/* Listed, but "the argument has been removed". */
@@ -100,8 +116,15 @@ static void test_collect_dialect_b8390(void **state)
 
 	(void)state;
 	parse_fixture("dialect/llama-server-b8390.help", &d);
-	assert_string_equal(d.draft_model, "-md");
-	assert_string_equal(d.n_max, "--draft-max");
+	assert_string_equal(d.flag[SPEC_KNOB_DRAFTER], "-md");
+	assert_string_equal(d.flag[SPEC_KNOB_N_MAX], "--draft-max");
+	/* b8390's p-min defaults to 0.75, its n-min's default on the line below. */
+	assert_string_equal(d.flag[SPEC_KNOB_N_MIN], "--draft-min");
+	assert_string_equal(d.flag[SPEC_KNOB_P_MIN], "--draft-p-min");
+	assert_string_equal(d.deflt[SPEC_KNOB_P_MIN], "0.75");
+	assert_string_equal(d.deflt[SPEC_KNOB_N_MIN], "0");
+	assert_string_equal(d.deflt[SPEC_KNOB_N_MAX], "16");
+	assert_string_equal(d.deflt[SPEC_KNOB_DRAFTER], "unused"); /* read as written */
 	assert_false(dialect_accepts(&d, "--spec-draft-n-max"));
 	assert_true(dialect_accepts(&d, "--draft-n"));
 	for (i = 0; want[i]; i++) {
@@ -158,6 +181,56 @@ static void test_collect_dialect_spell_both(void **state)
 	dialect_release(&b8390);
 }
 
+/* The settled knobs, spelled after n_max with each release's flag; a knob an
+ * engine's --help lacks refused, naming it; a raw line takes none. */
+static void test_collect_dialect_spell_settled(void **state)
+{
+	const char *settle[SPEC_N_KNOBS] = { 0 };
+	struct dialect v040, b8390, d;
+	char *got;
+
+	(void)state;
+	parse_fixture("dialect/llama-server-v0.4.0.help", &v040);
+	parse_fixture("dialect/llama-server-b8390.help", &b8390);
+	settle[SPEC_KNOB_P_MIN] = "0.75";
+	settle[SPEC_KNOB_N_MIN] = "1";
+	got = spell_settled(&v040, "drafter=/m/d.gguf", 2, settle);
+	assert_string_equal(got, "--spec-type draft-simple -md /m/d.gguf --spec-draft-n-max 2 "
+			    "--spec-draft-n-min 1 --spec-draft-p-min 0.75");
+	free(got);
+	got = spell_settled(&b8390, "drafter=/m/d.gguf", 2, settle);
+	assert_string_equal(got, "-md /m/d.gguf --draft-max 2 --draft-min 1 --draft-p-min 0.75");
+	free(got);
+	got = spell_settled(&b8390, "-md /m/d.gguf", 2, settle);
+	assert_string_equal(got, "-md /m/d.gguf --draft-max 2");
+	free(got);
+	assert_int_equal(dialect_parse("-md,   --model-draft FNAME     draft model\n"
+				       "--draft-max N   most (default: 16)\n", &d), 0);
+	assert_null(d.deflt[SPEC_KNOB_P_MIN]);
+	assert_string_equal(d.deflt[SPEC_KNOB_N_MAX], "16");
+	got = spell_settled(&d, "drafter=/m/d.gguf", 2, settle);
+	assert_string_equal(got, "ERR: engine 'eng' has no n_min: its --help lists none of "
+			    "--spec-draft-n-min, --draft-min, --draft-n-min");
+	free(got);
+	dialect_release(&d);
+	/* A removed option states no default; a default is read from the option's
+	 * own indented lines only, never from the next option's. */
+	assert_int_equal(dialect_parse("-md FNAME   draft\n"
+				       "--draft-min N   the argument has been removed\n"
+				       "                (default: 5)\n"
+				       "--draft-p-min P   least\n"
+				       "--other N   other (default: 9)\n"
+				       "--spec-draft-n-min N   fewest\n"
+				       "                (default: 2)\n", &d), 0);
+	assert_string_equal(d.flag[SPEC_KNOB_N_MIN], "--spec-draft-n-min");
+	assert_string_equal(d.deflt[SPEC_KNOB_N_MIN], "2");
+	assert_string_equal(d.flag[SPEC_KNOB_P_MIN], "--draft-p-min");
+	assert_null(d.deflt[SPEC_KNOB_P_MIN]);
+	dialect_release(&d);
+	dialect_release(&v040);
+	dialect_release(&b8390);
+}
+
 /* An engine whose --help is not llama.cpp's: its dialect is unknown. A raw line is
  * spelled as before dialects; a line in tpsdb's terms cannot be. */
 static void test_collect_dialect_unknown(void **state)
@@ -181,7 +254,7 @@ static void test_collect_dialect_unknown(void **state)
 				       "--spec-type [none|ngram-mod]   type\n", &d), 0);
 	got = spell(&d, "spec=ngram-mod", 4);
 	assert_string_equal(got, "ERR: engine 'eng' has no n_max: its --help lists none of "
-			    "--spec-draft-n-max, --draft-max");
+			    "--spec-draft-n-max, --draft-max, --draft-n, --draft");
 	free(got);
 	dialect_release(&d);
 }
@@ -199,8 +272,24 @@ static void test_collect_dialect_terms(void **state)
 		{ "drafter=/m/d.gguf -fa on", NULL, 1, "draft-simple", "/m/d.gguf", 1 },
 		{ "spec=ngram-mod --spec-ngram-mod-n-min 8", NULL, 1, "ngram-mod", NULL, 1 },
 		{ "spec=draft-eagle3 drafter=/m/e.gguf", NULL, 1, "draft-eagle3", "/m/e.gguf", 2 },
-		{ "drafer=/m/d.gguf", "unknown term 'drafer=' (the terms are spec= and drafter=)",
-		  0, NULL, NULL, 0 },
+		{ "drafer=/m/d.gguf", "unknown term 'drafer=' (the terms are spec=, drafter=, "
+		  "n_min= and p_min=)", 0, NULL, NULL, 0 },
+		{ "drafter=/m/d.gguf p_min=0.5 n_min=0 -fa on", NULL, 1, "draft-simple",
+		  "/m/d.gguf", 3 },
+		{ "drafter=/m/d.gguf p_min=1.5", "'p_min=1.5' is not a number from 0 to 1", 0,
+		  NULL, NULL, 0 },
+		{ "drafter=/m/d.gguf n_min=0.5", "'n_min=0.5' is not a whole number from 0 to "
+		  "4096", 0, NULL, NULL, 0 },
+		{ "drafter=/m/d.gguf p_min=x", "'p_min=x' is not a number from 0 to 1", 0, NULL,
+		  NULL, 0 },
+		{ "drafter=/m/d.gguf p_min=0.5 p_min=0.6", "'p_min=' is given twice", 0, NULL,
+		  NULL, 0 },
+		{ "drafter=/m/d.gguf n_max=3", "'n_max=' is not a term: the n_max list is the "
+		  "line's fourth field", 0, NULL, NULL, 0 },
+		{ "drafter=/m/d.gguf --draft-p-min 0.5", "'--draft-p-min' among the raw args: "
+		  "write p_min= (the terms spell it for each engine)", 0, NULL, NULL, 0 },
+		{ "drafter=/m/d.gguf --spec-draft-n-min=2", "'--spec-draft-n-min=2' among the raw "
+		  "args: write n_min= (the terms spell it for each engine)", 0, NULL, NULL, 0 },
 		{ "spec=a spec=b", "'spec=' is given twice", 0, NULL, NULL, 0 },
 		{ "spec=", "'spec=' has no value", 0, NULL, NULL, 0 },
 		{ "spec=draft-simple", "spec=draft-simple needs drafter=<gguf>", 0, NULL, NULL, 0 },
@@ -235,6 +324,12 @@ static void test_collect_dialect_terms(void **state)
 				assert_string_equal(t.drafter, cases[i].drafter);
 			else
 				assert_null(t.drafter);
+			if (cases[i].n == 3) {
+				assert_string_equal(t.set[SPEC_KNOB_P_MIN], "0.5");
+				assert_string_equal(t.set[SPEC_KNOB_N_MIN], "0");
+			} else {
+				assert_null(t.set[SPEC_KNOB_P_MIN]);
+			}
 		}
 		manifest_free_args(words);
 	}
@@ -289,6 +384,7 @@ int main(void)
 		cmocka_unit_test(test_collect_dialect_v040),
 		cmocka_unit_test(test_collect_dialect_b8390),
 		cmocka_unit_test(test_collect_dialect_spell_both),
+		cmocka_unit_test(test_collect_dialect_spell_settled),
 		cmocka_unit_test(test_collect_dialect_unknown),
 		cmocka_unit_test(test_collect_dialect_terms),
 		cmocka_unit_test(test_collect_dialect_loaderr),

@@ -1,6 +1,7 @@
 /* test_collect_plan.c: the collect matrix (its order and each cell's command
  * line), role guessing, the speculative type and drafter read from server args,
  * and the quant read from a GGUF file name. */
+#include "collect/dialect.h"
 #include "collect/manifest.h"
 #include "collect/plan.h"
 #include "collect/quant.h"
@@ -305,6 +306,67 @@ static void test_collect_quant_guess(void **state)
 		assert_string_equal(quant_guess(cases[c].path), cases[c].quant);
 }
 
+/* An engine of p whose --help is help. */
+static struct engine_spec *engine_of(struct plan *p, const char *label, const char *help)
+{
+	struct engine_spec *e;
+	char err[256];
+
+	assert_non_null(e = plan_add_engine(p, label, "/bin/x", err, sizeof(err)));
+	e->dialect = tps_xcalloc(1, sizeof(*e->dialect));
+	assert_int_equal(dialect_parse(help, e->dialect), 0);
+	return e;
+}
+
+/* Issue 37: a knob the spec line leaves unset whose defaults differ is one value
+ * on every engine that spells it (the upstream engine's default over the first
+ * engine's), said once; agreeing defaults are left to the engines; an engine
+ * without the knob is left alone, and records only what it states. A line's own
+ * value wins, and an engine without that knob is then refused. */
+static void test_collect_plan_spec_settle(void **state)
+{
+	struct plan *p = *state;
+	char err[256];
+	struct engine_spec *b;
+
+	(void)engine_of(p, "a", "-md FNAME   draft\n--spec-draft-n-max N   most (default: 3)\n"
+			"--spec-draft-n-min N   fewest (default: 0)\n"
+			"--spec-draft-p-min P   least (default: 0.00)\n");
+	b = engine_of(p, "b", "-md FNAME   draft\n--draft-max N   most (default: 16)\n"
+		      "--draft-min N   fewest\n                (default: 0)\n"
+		      "--draft-p-min P   least (default: 0.75)\n");
+	free(b->role);
+	b->role = tps_xstrdup("upstream");
+	(void)engine_of(p, "c", "-md FNAME   draft\n--draft-max N   most (default: 16)\n");
+	add_spec(p, "m | /m/m.gguf | drafter=/m/d.gguf | 2\n");
+	assert_int_equal(plan_spec_settle(p, err, sizeof(err)), 0);
+	assert_string_equal(p->spec_note, "spec settings: p_min 0.75 on every engine (defaults "
+			    "differ: a 0.00, b 0.75); set p_min= in the spec manifest to choose\n");
+	assert_int_equal(plan_build(p, err, sizeof(err)), 0);
+	assert_int_equal(p->n_cells, 6);
+	assert_string_equal(p->cells[1].extra_args, "-md /m/d.gguf --spec-draft-n-max 2 "
+			    "--spec-draft-p-min 0.75");
+	assert_string_equal(p->cells[1].spec_settings, "n_min=0 p_min=0.75");
+	assert_string_equal(p->cells[3].extra_args, "-md /m/d.gguf --draft-max 2 "
+			    "--draft-p-min 0.75");
+	assert_string_equal(p->cells[3].spec_settings, "n_min=0 p_min=0.75");
+	assert_string_equal(p->cells[5].extra_args, "-md /m/d.gguf --draft-max 2");
+	assert_string_equal(p->cells[5].spec_settings, "");
+	assert_string_equal(p->cells[0].spec_settings, "");
+
+	/* The line's own p_min: no note; engine c cannot take it. */
+	free(p->models[0].spec_args);
+	p->models[0].spec_args = tps_xstrdup("drafter=/m/d.gguf p_min=0.50");
+	free(p->spec_note);
+	p->spec_note = NULL;
+	assert_int_equal(plan_spec_settle(p, err, sizeof(err)), 0);
+	assert_null(p->spec_note);
+	assert_string_equal(p->models[0].settle[SPEC_KNOB_P_MIN], "0.5");
+	assert_int_equal(plan_build(p, err, sizeof(err)), -1);
+	assert_string_equal(err, "engine 'c' has no p_min: its --help lists none of "
+			    "--spec-draft-p-min, --draft-p-min");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -314,6 +376,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_collect_plan_aa_and_synth_rates, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_collect_plan_rounds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_collect_plan_spec_settle, setup, teardown),
 		cmocka_unit_test(test_collect_plan_roles),
 		cmocka_unit_test(test_collect_plan_spec_info),
 		cmocka_unit_test(test_collect_quant_guess),

@@ -172,6 +172,27 @@ static void test_migrate_v2_gets_looks_to(void **state)
 	store_close(s);
 }
 
+/* 0012 gives every run its settled speculative knobs: '' (unknown) for the runs
+ * already there, never NULL. */
+static void test_migrate_v2_gets_spec_settings(void **state)
+{
+	struct fixture *f = *state;
+	struct store *s;
+	char *err = NULL;
+
+	load_fixture(f->path, "v2.sql");
+	s = store_open(f->path, 0);
+	assert_non_null(s);
+	assert_true(migrate_latest() >= 12);
+	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE spec_settings=''"), 3);
+	assert_int_not_equal(sqlite3_exec(store_db(s), "UPDATE run SET spec_settings=NULL "
+					  "WHERE id=1", NULL, NULL, &err), SQLITE_OK);
+	sqlite3_free(err);
+	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE run SET spec_settings='p_min=0.75' "
+				      "WHERE id=1", NULL, NULL, NULL), SQLITE_OK);
+	store_close(s);
+}
+
 /* 0011 gives every run the metric its batch watched: NULL (both, or a fixed
  * design) for the runs already there; pp or tg only, and only with looks_to. */
 static void test_migrate_v2_gets_looks_metric(void **state)
@@ -466,6 +487,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_config, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_looks_to, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_looks_metric, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_migrate_v2_gets_spec_settings, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v5_gets_env, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v5_gets_collector, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_migrate_v8_gets_rates, setup, teardown),

@@ -239,16 +239,37 @@ static void test_parity_mismatch_table(void **state)
 		const char *sha_a, *sha_b, *set_a, *set_b;
 		int64_t ctx_b, np_b;
 		const char *ep_b, *want; /* NULL: comparable */
+		const char *spec_a, *spec_b; /* run.spec_settings; NULL "" */
 	} cases[] = {
-		{ "aa", "aa", "s", "s", 8192, 256, "completion", NULL },
-		{ "aa", "", "s", "s", 8192, 256, "completion", NULL },       /* one unknown */
-		{ "aa", "bb", "s", "s", 8192, 256, "completion", "model sha256 differs (aa vs bb)" },
-		{ "", "", "s", "s", 4096, 256, "completion", "ctx differs (8192 vs 4096)" },
-		{ "", "", "s", "s", TPS_NULL, 256, "completion", NULL },
-		{ "", "", "s", "s", 8192, 128, "completion", "n_predict differs (256 vs 128)" },
-		{ "", "", "s", "s", 8192, 256, "chat", "endpoint differs (completion vs chat)" },
-		{ "", "", "s1", "s2", 8192, 256, "completion", "prompt set differs (s1 vs s2)" },
-		{ "", "", "s1", "", 8192, 256, "completion", NULL },
+		/* Issue 37: settled speculative knobs that differ are refused; a knob
+		 * one side does not name, or unknown settings, prove nothing. */
+		{ "", "", "s", "s", 8192, 256, "completion",
+		  "spec settings differ (n_min=0 p_min=0.75 vs n_min=0 p_min=0)",
+		  "n_min=0 p_min=0.75", "n_min=0 p_min=0" },
+		{ "", "", "s", "s", 8192, 256, "completion",
+		  "spec settings differ (p_min=0.5 vs n_min=1 p_min=0.75)", "p_min=0.5",
+		  "n_min=1 p_min=0.75" },
+		{ "", "", "s", "s", 8192, 256, "completion", NULL, "n_min=0 p_min=0.75",
+		  "n_min=0 p_min=0.75" },
+		{ "", "", "s", "s", 8192, 256, "completion", NULL, "n_min=0", "p_min=0.75" },
+		{ "", "", "s", "s", 8192, 256, "completion", NULL, "p_min=0.75", "" },
+		{ "", "", "s", "s", 8192, 256, "completion",
+		  "spec settings differ (p_min=0.7 vs n_min=0 p_min=0.75)", "p_min=0.7",
+		  "n_min=0 p_min=0.75" },
+		{ "aa", "aa", "s", "s", 8192, 256, "completion", NULL, NULL, NULL },
+		{ "aa", "", "s", "s", 8192, 256, "completion", NULL, NULL, NULL }, /* one unknown */
+		{ "aa", "bb", "s", "s", 8192, 256, "completion",
+		  "model sha256 differs (aa vs bb)", NULL, NULL },
+		{ "", "", "s", "s", 4096, 256, "completion", "ctx differs (8192 vs 4096)", NULL,
+		  NULL },
+		{ "", "", "s", "s", TPS_NULL, 256, "completion", NULL, NULL, NULL },
+		{ "", "", "s", "s", 8192, 128, "completion", "n_predict differs (256 vs 128)", NULL,
+		  NULL },
+		{ "", "", "s", "s", 8192, 256, "chat", "endpoint differs (completion vs chat)", NULL,
+		  NULL },
+		{ "", "", "s1", "s2", 8192, 256, "completion", "prompt set differs (s1 vs s2)", NULL,
+		  NULL },
+		{ "", "", "s1", "", 8192, 256, "completion", NULL, NULL, NULL },
 	};
 	size_t c;
 
@@ -270,6 +291,8 @@ static void test_parity_mismatch_table(void **state)
 		b.n_predict = cases[c].np_b;
 		fx_set(&a.endpoint, "completion");
 		fx_set(&b.endpoint, cases[c].ep_b);
+		fx_set(&a.spec_settings, cases[c].spec_a ? cases[c].spec_a : "");
+		fx_set(&b.spec_settings, cases[c].spec_b ? cases[c].spec_b : "");
 		assert_int_equal(parity_mismatch(&a, &b, &d), cases[c].want != NULL);
 		parity_diff_text(&d, why, sizeof(why));
 		assert_string_equal(why, cases[c].want ? cases[c].want : "");

@@ -1082,6 +1082,33 @@ static void test_series_gap_is_compares(void **state)
 					    "side"));
 		assert_null(strstr(msg, "faster"));
 	}
+
+	/* Issue 37: the two engines decoded with different settled knobs (p_min
+	 * 0.75 against 0.00): no gap line (nor shape step) is ever computed, and
+	 * the verdict names the clash; a knob one side does not name clashes not. */
+	for (i = 0; i < 3; i++) {
+		fx_set(&runs[i].spec_settings, "n_min=0 p_min=0");
+		fx_set(&runs[3 + i].spec_settings, "n_min=0 p_min=0.75");
+	}
+	series_verdict_release(&vd);
+	series_set_release(&set);
+	assert_int_equal(series_assemble(pools, np, SWEEP_TOLERANCE_PCT, &set), 0);
+	assert_int_equal(series_decide(&view, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
+	assert_int_equal(vd.n_gaps, 0);
+	assert_true(vd.clashed);
+	assert_int_equal(vd.clash.n_max, 2);
+	assert_string_equal(set.v[vd.clash.ours].engine, "ours");
+	assert_string_equal(set.v[vd.clash.ref].engine, "llama.cpp");
+	for (i = 0; i < set.n; i++)
+		assert_int_equal(vd.n_shape[i], 0);
+	for (i = 0; i < 3; i++)
+		fx_set(&runs[3 + i].spec_settings, "n_min=0");
+	series_verdict_release(&vd);
+	series_set_release(&set);
+	assert_int_equal(series_assemble(pools, np, SWEEP_TOLERANCE_PCT, &set), 0);
+	assert_int_equal(series_decide(&view, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
+	assert_false(vd.clashed);
+	assert_int_equal(vd.n_gaps, 1);
 	series_verdict_release(&vd);
 	series_set_release(&set);
 	pools_free(pools, np);

@@ -4,7 +4,9 @@
 # its own drafter: spelled --spec-type draft-simple -md ... --spec-draft-n-max, the
 # run completes and drafts. With TPSDB_LLAMA_SERVER_OLD naming a b8390
 # llama-server (scripts/llama-server.sh --nlc 3.18.1), the same line runs there too,
-# spelled -md ... --draft-max; CI builds only the first.
+# spelled -md ... --draft-max; CI builds only the first. With both, their p-min
+# defaults differ (b8390 0.75, v0.4.0 0.00): both get the first engine's, 0,
+# which each real server takes, and both runs record it (issue 37).
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 
 real_llama
@@ -32,14 +34,22 @@ spec_row() {
 	q "SELECT r.status || '|' || r.spec_type || '|' || r.drafter || '|' || r.extra_args
 		FROM run r JOIN engine e ON e.id=r.engine_id WHERE e.label='$1' AND r.n_max=2"
 }
-expect_eq "$(spec_row new)" "complete|draft-simple|$(basename "$tiny")|--spec-type draft-simple -md $tiny --spec-draft-n-max 2" \
+pmin_new= pmin_old=
+[ -z "$want_old" ] || { pmin_new=" --spec-draft-p-min 0"; pmin_old=" --draft-p-min 0"; }
+expect_eq "$(spec_row new)" "complete|draft-simple|$(basename "$tiny")|--spec-type draft-simple -md $tiny --spec-draft-n-max 2$pmin_new" \
 	"v0.4.0's spec run"
+expect_eq "$(q "SELECT spec_settings FROM run r JOIN engine e ON e.id=r.engine_id
+	WHERE e.label='new' AND r.n_max=2")" "n_min=0 p_min=0" "v0.4.0's settings recorded"
 expect_eq "$(q "SELECT count(*) FROM sample s JOIN run r ON r.id=s.run_id JOIN engine e
 	ON e.id=r.engine_id WHERE e.label='new' AND r.n_max=2 AND s.draft_n > 0")" 1 \
 	"v0.4.0 drafted"
 if [ -n "$want_old" ]; then
-	expect_eq "$(spec_row old)" "complete|draft-simple|$(basename "$tiny")|-md $tiny --draft-max 2" \
+	expect_eq "$(spec_row old)" "complete|draft-simple|$(basename "$tiny")|-md $tiny --draft-max 2$pmin_old" \
 		"b8390's spec run"
+	expect_eq "$(q "SELECT spec_settings FROM run r JOIN engine e ON e.id=r.engine_id
+		WHERE e.label='old' AND r.n_max=2")" "n_min=0 p_min=0" "b8390's settings recorded"
+	expect_eq "$(sed -n 1p "$T/stdout")" "spec settings: p_min 0 on every engine (defaults differ: new 0.00, old 0.75); set p_min= in the spec manifest to choose" \
+		"the line before the first run"
 	expect_eq "$(q "SELECT count(*) FROM sample s JOIN run r ON r.id=s.run_id JOIN engine e
 		ON e.id=r.engine_id WHERE e.label='old' AND r.n_max=2 AND s.draft_n > 0")" 1 \
 		"b8390 drafted"

@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		t.given = 1;
 		t.type = "draft-simple";
 		t.drafter = "d.gguf";
-		if (dialect_spell(&d, "fuzz", words, &t, 3, &argv, &argc, err, sizeof(err)) == 0 &&
+		if (dialect_spell(&d, "fuzz", words, &t, 3, NULL, &argv, &argc, err, sizeof(err)) == 0 &&
 		    argv) {
 			for (size_t i = 0; argv[i]; i++)
 				free(argv[i]);

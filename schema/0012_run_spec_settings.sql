@@ -1,0 +1,11 @@
+-- 0012_run_spec_settings.sql: the settled speculative knobs a run decoded with,
+-- beyond n_max (its own column). spec_settings is one canonical text of tpsdb's
+-- terms in a fixed order, "n_min=0 p_min=0.75" (collect/spec_knobs.h): each knob
+-- the value collect gave the engine (a spec manifest's p_min=, or one value on
+-- every engine where their defaults differ) or else the default the engine's
+-- --help states. Two runs of one cell whose texts name a knob with different
+-- values decoded under different settings, and compare and sweep refuse to pair
+-- them (parity_mismatch()), as for a different ctx. '' for a base run, a raw spec
+-- line, an import, and every run stored before this migration: unknown, which
+-- proves nothing either way. Not part of the cell key.
+ALTER TABLE run ADD COLUMN spec_settings TEXT NOT NULL DEFAULT '';
