@@ -406,7 +406,7 @@ static char *cache_get(const char *path, const char *hex, int64_t bytes, size_t 
 	const char *eol, *num;
 	size_t got = 0, hl;
 	long long want;
-	int version;
+	long version;
 
 	buf = cache_read(path, DIALECT_HELP_MAX + CACHE_HEADER_MAX, &got, why, whylen);
 	if (!buf)
@@ -427,7 +427,7 @@ static char *cache_get(const char *path, const char *hex, int64_t bytes, size_t 
 		tps_fail(why, whylen, "a damaged header");
 		goto out;
 	}
-	version = atoi(num);
+	version = strtol(num, NULL, 10);
 	if (version != DIALECT_CACHE_FORMAT)
 		goto out; /* another tpsdb's format: replaced quietly */
 	head = cache_header_head(hex, bytes);
