@@ -2,8 +2,8 @@
 # t1100-collect-dialect-cache.sh (issue 39, item 1): the dialect cache is a cache.
 # Each bad entry at $TPSDB_CACHE/dialect/<sha256>.help is built by hand before a
 # collect --dry-run with a spec line in tpsdb's terms: a FIFO, a link to a FIFO, a
-# folder, random bytes, an empty file, half an entry, a leading NUL, another
-# binary's header. None hangs (timeout guards each run; before, a FIFO hung for
+# folder, a device (where mknod is allowed), random bytes, an empty file, half an
+# entry, a leading NUL, another binary's header. None hangs (timeout guards each run; before, a FIFO hung for
 # ever), none blames the engine (before, every later collect exited 2 "cannot spell
 # ..., its --help lists no option"): the binary is asked again, the spelling is
 # right, one warning names the entry's path and what is wrong with it, and the
@@ -90,6 +90,15 @@ for i in 1 2; do
 	[ -d "$entry" ] || fail "the folder was removed"
 done
 rmdir "$entry"
+
+# A device (where this user may make one: /dev/zero's numbers) is not read either.
+if mknod "$entry" c 1 5 2>/dev/null; then
+	dry
+	expect_spelled "a device"
+	expect_warned "a device" "a character device, not a regular file"
+else
+	echo "# no device: mknod is not allowed here" >&2
+fi
 
 # tpsdb before format 2 kept the bare text: it is replaced, quietly.
 cp "$help" "$entry"
