@@ -64,8 +64,9 @@ static void print_help(FILE *f)
 		   "another's lock, 0 to 86400, default 300), TPSDB_QUICK_CHECK_MB (largest store\n"
 		   "quick-checked on open, 0 to 1048576, 0 off, default 512), TPSDB_MAX_RESPONSE_MB\n"
 		   "(collect's cap on one response body, 1 to 4096, default 64), TPSDB_HOST_BUSY_PCT\n"
-		   "(host-busy above this share of all CPUs, 0 to 100, default 50). Empty is unset;\n"
-		   "any other value outside its range is a usage error.\n");
+		   "(host-busy above this share of all CPUs, 0 to 100, default 50),\n"
+		   "TPSDB_HELP_TIMEOUT (seconds an engine's --help may take, 1 to 3600, default\n"
+		   "30). Empty is unset; any other value outside its range is a usage error.\n");
 	fprintf(f, "Exit codes: 0 ok, 1 a check or gate failed, 2 usage, 3 runtime or data error.\n");
 }
 

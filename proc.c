@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -331,19 +332,24 @@ void proc_free(struct proc *p)
 	free(p);
 }
 
-char *proc_capture(char *const *argv, double timeout_s, size_t max, size_t *len)
+char *proc_capture_why(char *const *argv, double timeout_s, size_t max, size_t *len, char *why,
+		       size_t whylen)
 {
 	const char *dir = getenv("TMPDIR");
 	char *path = tps_xasprintf("%s/tpsdb-capture.XXXXXX", dir && *dir ? dir : "/tmp");
 	struct proc_spec sp = { 0 };
 	struct proc *p = NULL;
+	struct stat st;
 	char *buf = NULL;
 	ssize_t n;
 	size_t got = 0;
-	int fd, code, ok = 0;
+	int fd, code, ok = 0, ended;
 
-	if ((fd = mkstemp(path)) < 0)
+	tps_fail(why, whylen, "not started");
+	if ((fd = mkstemp(path)) < 0) {
+		tps_fail(why, whylen, "cannot make '%s': %s", path, strerror(errno));
 		goto out;
+	}
 	sp.argv = argv;
 	sp.out_path = path;
 	sp.out_mode = 0600;
@@ -351,19 +357,39 @@ char *proc_capture(char *const *argv, double timeout_s, size_t max, size_t *len)
 	 * ends (a driver gone wrong) would otherwise fill TMPDIR until the deadline. */
 	sp.out_max = max;
 	sp.flags = PROC_SEARCH_PATH | PROC_GROUP | PROC_PARENT_DEATH | PROC_STDERR_NULL;
-	if (!(p = proc_start(&sp, NULL)))
-		goto out;
-	if (!proc_wait(p, timeout_s * 1000)) {
-		proc_stop(p, 0.5);
+	if (!(p = proc_start(&sp, NULL))) {
+		tps_fail(why, whylen, "cannot start: %s", strerror(errno));
 		goto out;
 	}
-	if (proc_end(p, &code) != PROC_EXITED || code != 0 || proc_exec_errno(p))
+	if (!(ended = proc_wait(p, timeout_s * 1000)))
+		proc_stop(p, 0.5);
+	/* The flood first: a child that went on after the file-size limit refused
+	 * its writes ends by the deadline or its own error, for the same reason. */
+	if (fstat(fd, &st) == 0 && (size_t)st.st_size >= max) {
+		if (max % (1u << 20))
+			tps_fail(why, whylen, "printed more than %zu bytes", max);
+		else
+			tps_fail(why, whylen, "printed more than %zu MiB", max >> 20);
 		goto out;
+	}
+	if (!ended) {
+		tps_fail(why, whylen, "timed out after %g s", timeout_s);
+		goto out;
+	}
+	if (proc_exec_errno(p)) {
+		tps_fail(why, whylen, "cannot execute: %s", strerror(proc_exec_errno(p)));
+		goto out;
+	}
+	if (proc_end(p, &code) != PROC_EXITED || code != 0) {
+		tps_fail(why, whylen, "%s", proc_state(p));
+		goto out;
+	}
 	buf = tps_xmalloc(max + 1);
 	while (got < max && (n = read(fd, buf + got, max - got)) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
+			tps_fail(why, whylen, "cannot read its output: %s", strerror(errno));
 			goto out;
 		}
 		got += (size_t)n;
@@ -384,4 +410,9 @@ out:
 		buf = NULL;
 	}
 	return buf;
+}
+
+char *proc_capture(char *const *argv, double timeout_s, size_t max, size_t *len)
+{
+	return proc_capture_why(argv, timeout_s, max, len, NULL, 0);
 }

@@ -98,5 +98,11 @@ void proc_free(struct proc *p);
  * when it and its group are stopped (a wedged driver makes nvidia-smi hang for
  * ever). Prints nothing. */
 char *proc_capture(char *const *argv, double timeout_s, size_t max, size_t *len);
+/* proc_capture() that says why it gave NULL, in why (when not NULL): "printed
+ * more than <max> bytes|MiB" (the output reached max, whatever ended the child then),
+ * "timed out after <s> s", "cannot execute: <reason>", "exited with status <n>",
+ * "killed by signal <n>", or "cannot start|make|read ...: <strerror>". */
+char *proc_capture_why(char *const *argv, double timeout_s, size_t max, size_t *len, char *why,
+		       size_t whylen);
 
 #endif

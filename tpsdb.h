@@ -104,7 +104,7 @@ int tps_parse_i64(const char *s, int64_t *out);
 int tps_parse_double(const char *s, double *out);
 
 /* The TPSDB_* numbers (TPSDB_BUSY_TIMEOUT, TPSDB_QUICK_CHECK_MB, TPSDB_MAX_RESPONSE_MB,
- * TPSDB_HOST_BUSY_PCT) and their ranges are one table in util.c. tps_env_check()
+ * TPSDB_HOST_BUSY_PCT, TPSDB_HELP_TIMEOUT) and their ranges are one table in util.c. tps_env_check()
  * checks each that is set and not empty: 0 when all are good, else -1 after one
  * error line naming the first bad one and its range (main() exits 2). tps_env_num()
  * is the value of one, or def when it is unset, empty or bad (main() has refused a

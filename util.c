@@ -149,6 +149,8 @@ static const struct env_num {
 	{ "TPSDB_QUICK_CHECK_MB", "a whole number of MB", 0, 1048576, 1 },
 	{ "TPSDB_MAX_RESPONSE_MB", "a whole number of MiB", 1, 4096, 1 },
 	{ "TPSDB_HOST_BUSY_PCT", "a percentage", 0, 100, 0 },
+	/* an engine's --help (collect/dialect.c); 0 would refuse every engine */
+	{ "TPSDB_HELP_TIMEOUT", "a whole number of seconds", 1, 3600, 1 },
 };
 
 /* 1 when v is e's kind of number within its range, with the value in *out. */

@@ -10,6 +10,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -361,84 +362,295 @@ char *dialect_cache_dir(void)
 	return v && *v ? tps_xasprintf("%s/.cache/tpsdb", v) : NULL;
 }
 
-/* Keeps text as path: a temporary sibling renamed over it, so a reader never sees
- * half a file. A cache, so any failure just leaves it unwritten. */
-static void cache_put(const char *dir, const char *path, const char *text, size_t len)
+int dialect_check_text(const char *text, size_t len, char *err, size_t errlen)
 {
-	char *tmp = tps_xasprintf("%s.XXXXXX", path);
-	FILE *f = NULL;
+	const char *nul = memchr(text, '\0', len), *p = text, *end = text + len, *eol;
+	size_t line = 1;
+
+	if (nul)
+		return tps_fail(err, errlen, "a NUL byte at byte %zu", (size_t)(nul - text) + 1);
+	for (; p < end; p = eol + 1, line++) {
+		if (!(eol = memchr(p, '\n', (size_t)(end - p))))
+			eol = end;
+		if ((size_t)(eol - p) > DIALECT_HELP_LINE_MAX)
+			return tps_fail(err, errlen, "line %zu is longer than %u bytes", line,
+					DIALECT_HELP_LINE_MAX);
+	}
+	return 0;
+}
+
+/* What a cache entry was made from: its first line. */
+#define CACHE_MAGIC "tpsdb-dialect-cache "
+#define CACHE_HEADER_MAX 256
+
+/* The header of an entry for the binary (sha256 hex, size bytes) up to and
+ * without its help byte count. Caller frees. */
+static char *cache_header_head(const char *hex, int64_t bytes)
+{
+	return tps_xasprintf(CACHE_MAGIC "%d binary-sha256=%s binary-bytes=%lld help-bytes=",
+			     DIALECT_CACHE_FORMAT, hex, (long long)bytes);
+}
+
+static const char *file_kind(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISDIR(m) ? "a directory" :
+	       S_ISCHR(m) ? "a character device" : S_ISBLK(m) ? "a block device" :
+	       S_ISSOCK(m) ? "a socket" : "not a regular file";
+}
+
+/* Reads at most max bytes of the regular file at path without following a link or
+ * waiting on a FIFO. NULL with why, or with why empty when there is no file. */
+static char *cache_read(const char *path, size_t max, size_t *len, char *why, size_t whylen)
+{
+	struct stat st;
+	char *buf = NULL;
+	size_t got = 0;
+	ssize_t n;
 	int fd;
 
+	why[0] = '\0';
+	/* O_NONBLOCK: a FIFO opens at once (and is then refused by its mode), where a
+	 * blocking open waits for a writer for ever. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ELOOP)
+			tps_fail(why, whylen, "a symbolic link");
+		else if (errno != ENOENT && errno != ENOTDIR)
+			tps_fail(why, whylen, "cannot open it: %s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0) {
+		tps_fail(why, whylen, "cannot stat it: %s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		tps_fail(why, whylen, "%s, not a regular file", file_kind(st.st_mode));
+		goto fail;
+	}
+	if ((uint64_t)st.st_size > max) {
+		tps_fail(why, whylen, "%lld bytes, more than an entry holds",
+			 (long long)st.st_size);
+		goto fail;
+	}
+	buf = tps_xmalloc((size_t)st.st_size + 2);
+	while (got <= (size_t)st.st_size) {
+		n = read(fd, buf + got, (size_t)st.st_size + 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			tps_fail(why, whylen, "cannot read it: %s", strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got != (size_t)st.st_size) {
+		tps_fail(why, whylen, "it changed while it was read");
+		goto fail;
+	}
+	buf[got] = '\0';
+	*len = got;
+	close(fd);
+	return buf;
+fail:
+	free(buf);
+	close(fd);
+	return NULL;
+}
+
+/* A parse of text, only to tell whether it reads: 1 when it lists options. */
+static int parses(const char *text)
+{
+	struct dialect d;
+
+	if (dialect_parse(text, &d) < 0)
+		return 0;
+	dialect_release(&d);
+	return 1;
+}
+
+/* The help text kept at path for the binary (hex, bytes): caller frees, *len its
+ * length. NULL when there is none to use: why empty when nothing is there or the
+ * entry is of another cache format (an older tpsdb's headerless text that still
+ * reads, or another version's), else why says what is wrong with it. The text is
+ * checked as a fresh --help is (dialect_check_text()) and must parse. */
+static char *cache_get(const char *path, const char *hex, int64_t bytes, size_t *len, char *why,
+		       size_t whylen)
+{
+	char *buf, *head = NULL, *text = NULL, *end;
+	const char *eol, *num;
+	size_t got = 0, hl;
+	long long want;
+	long version;
+
+	buf = cache_read(path, DIALECT_HELP_MAX + CACHE_HEADER_MAX, &got, why, whylen);
+	if (!buf)
+		return NULL;
+	if (!got) {
+		tps_fail(why, whylen, "empty");
+		goto out;
+	}
+	if (strncmp(buf, CACHE_MAGIC, strlen(CACHE_MAGIC))) {
+		/* tpsdb before format 2 kept the bare text: asked again quietly. */
+		if (memchr(buf, '\0', got) || !parses(buf))
+			tps_fail(why, whylen, "no tpsdb header, and not a --help that reads");
+		goto out;
+	}
+	eol = memchr(buf, '\n', got < CACHE_HEADER_MAX ? got : CACHE_HEADER_MAX);
+	num = buf + strlen(CACHE_MAGIC);
+	if (!eol || memchr(buf, '\0', (size_t)(eol - buf)) || !isdigit((unsigned char)*num)) {
+		tps_fail(why, whylen, "a damaged header");
+		goto out;
+	}
+	version = strtol(num, NULL, 10);
+	if (version != DIALECT_CACHE_FORMAT)
+		goto out; /* another tpsdb's format: replaced quietly */
+	head = cache_header_head(hex, bytes);
+	hl = strlen(head);
+	if ((size_t)(eol - buf) < hl || strncmp(buf, head, hl)) {
+		tps_fail(why, whylen, "its header is not of this binary (sha256 %s, %lld bytes)",
+			 hex, (long long)bytes);
+		goto out;
+	}
+	errno = 0;
+	want = strtoll(buf + hl, &end, 10);
+	if (end != eol || end == buf + hl || errno || want < 0) {
+		tps_fail(why, whylen, "a damaged header");
+		goto out;
+	}
+	if ((size_t)want != got - (size_t)(eol + 1 - buf)) {
+		tps_fail(why, whylen, "cut or grown: %zu bytes of help where its header says %lld",
+			 got - (size_t)(eol + 1 - buf), want);
+		goto out;
+	}
+	*len = (size_t)want;
+	if (dialect_check_text(eol + 1, *len, why, whylen) < 0)
+		goto out;
+	if (!parses(eol + 1)) {
+		tps_fail(why, whylen, "its help lists no option");
+		goto out;
+	}
+	text = tps_xstrndup(eol + 1, *len);
+out:
+	free(head);
+	free(buf);
+	return text;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	ssize_t w;
+
+	while (n) {
+		w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Keeps text for the binary (hex, bytes) as path, whole: a temporary sibling
+ * written and synced, then renamed over it, so a reader never sees half an entry
+ * and a crash leaves the old one or the new. A cache, so any failure only leaves
+ * it unwritten. */
+static void cache_put(const char *cache, const char *dir, const char *path, const char *hex,
+		      int64_t bytes, const char *text, size_t len)
+{
+	char *tmp = tps_xasprintf("%s.XXXXXX", path), *head = cache_header_head(hex, bytes);
+	char num[32];
+	int fd, bad, dfd;
+
+	(void)mkdir(cache, 0755);
 	(void)mkdir(dir, 0755);
 	if ((fd = mkstemp(tmp)) < 0)
 		goto out;
-	if (!(f = fdopen(fd, "w"))) {
-		close(fd);
+	snprintf(num, sizeof(num), "%zu\n", len);
+	bad = write_all(fd, head, strlen(head)) < 0 || write_all(fd, num, strlen(num)) < 0 ||
+	      write_all(fd, text, len) < 0 || fsync(fd) < 0;
+	bad |= close(fd) != 0;
+	if (bad || rename(tmp, path) < 0) {
 		unlink(tmp);
 		goto out;
 	}
-	{
-		int bad = fwrite(text, 1, len, f) != len;
-
-		bad |= fclose(f) != 0; /* always closed, whatever the write did */
-		if (bad || rename(tmp, path) < 0)
-			unlink(tmp);
+	/* The rename itself, made to last. */
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		(void)fsync(dfd);
+		close(dfd);
 	}
-	f = NULL;
 out:
+	free(head);
 	free(tmp);
 }
 
-struct dialect *dialect_detect(const char *binary, char *err, size_t errlen)
+/* Runs `real --help` into *help (caller frees): 0 ok; -1 with why it cannot be
+ * read in err. */
+static int ask_help(const char *real, char **help, size_t *len, char *err, size_t errlen)
 {
-	struct dialect *d = NULL;
+	char *argv[] = { (char *)real, (char *)"--help", NULL };
+	char why[256];
+
+	*help = proc_capture_why(argv, tps_env_num("TPSDB_HELP_TIMEOUT", DIALECT_HELP_TIMEOUT_S),
+				 DIALECT_HELP_MAX, len, why, sizeof(why));
+	if (*help && dialect_check_text(*help, *len, why, sizeof(why)) < 0) {
+		free(*help);
+		*help = NULL;
+	}
+	if (!*help)
+		return tps_fail(err, errlen, "cannot read its --help (%s): %s", why, real);
+	return 0;
+}
+
+int dialect_detect(const char *binary, struct dialect **out, char *err, size_t errlen)
+{
 	char *real = filehash_resolve(binary), *cache = dialect_cache_dir();
 	char *dir = NULL, *path = NULL, *help = NULL;
-	char hex[65];
+	char hex[65], why[512];
+	int64_t bytes = 0;
 	size_t len = 0;
-	int fresh = 0;
+	int ret = -1;
 
+	*out = NULL;
 	if (!real) {
-		tps_fail(err, errlen, "'%s' is not found", binary);
+		tps_fail(err, errlen, "cannot find '%s'", binary);
 		goto out;
 	}
-	if (filehash_compute(real, hex, NULL) < 0) {
-		tps_fail(err, errlen, "'%s' cannot be hashed", binary);
+	if (filehash_compute(real, hex, &bytes) < 0) {
+		tps_fail(err, errlen, "cannot hash '%s'", real);
 		goto out;
 	}
 	if (cache) {
 		dir = tps_xasprintf("%s/dialect", cache);
 		path = tps_xasprintf("%s/%s.help", dir, hex);
-		if (access(path, R_OK) == 0)
-			help = tps_read_file(path, &len);
+		help = cache_get(path, hex, bytes, &len, why, sizeof(why));
+		if (!help && why[0])
+			tps_warning("dialect cache '%s' is not used, '%s --help' is asked again: %s",
+				    path, real, why);
 	}
 	if (!help) {
-		char *argv[] = { real, (char *)"--help", NULL };
-
-		help = proc_capture(argv, DIALECT_HELP_TIMEOUT_S, DIALECT_HELP_MAX, &len);
-		if (!help) {
-			tps_fail(err, errlen, "'%s --help' failed, printed more than %u MiB or "
-				 "did not end within %g s", binary, DIALECT_HELP_MAX >> 20,
-				 DIALECT_HELP_TIMEOUT_S);
+		if (ask_help(real, &help, &len, err, errlen) < 0)
+			goto out;
+		if (!parses(help)) {
+			tps_fail(err, errlen, "its --help lists no option");
+			ret = 1;
 			goto out;
 		}
-		fresh = 1;
-	}
-	d = tps_xcalloc(1, sizeof(*d));
-	if (dialect_parse(help, d) < 0) {
-		tps_fail(err, errlen, "'%s --help' lists no option in llama.cpp's form", binary);
-		free(d);
-		d = NULL;
-	} else if (fresh && path) {
 		/* Only a help that parsed is kept: a one-off failure is asked again. */
-		(void)mkdir(cache, 0755);
-		cache_put(dir, path, help, len);
+		if (path)
+			cache_put(cache, dir, path, hex, bytes, help, len);
 	}
+	*out = tps_xcalloc(1, sizeof(**out));
+	(void)dialect_parse(help, *out);
+	ret = 0;
 out:
 	free(real);
 	free(cache);
 	free(dir);
 	free(path);
 	free(help);
-	return d;
+	return ret;
 }

@@ -30,9 +30,14 @@ struct dialect {
 				 it has no --spec-type */
 };
 
-/* How long `<binary> --help` may take, and the most of its output read. */
+/* How long `<binary> --help` may take (TPSDB_HELP_TIMEOUT, whole seconds, sets
+ * it), the most of its output read, and its longest line. */
 #define DIALECT_HELP_TIMEOUT_S 30.0
 #define DIALECT_HELP_MAX (4u << 20)
+#define DIALECT_HELP_LINE_MAX 65536u
+/* The cache entries' format: 2 has a header line naming what the entry was made
+ * from; 1 (before it) was the bare text. */
+#define DIALECT_CACHE_FORMAT 2
 
 /* Reads a llama.cpp-style option list: each option a line that starts with its
  * spellings ("-md, --model-draft FNAME"), then its value hint and description
@@ -65,14 +70,30 @@ int dialect_spell(const struct dialect *d, const char *engine, char *const *word
  * scripts/llama-server.sh has it). Caller frees; NULL when neither is set. */
 char *dialect_cache_dir(void);
 
-/* The dialect of the engine binary (a path, or a bare name looked up in PATH):
- * its sha256 names <cache>/dialect/<sha256>.help; when that file is missing,
- * `<binary> --help` runs (through proc.c, with DIALECT_HELP_TIMEOUT_S) and its
- * output is kept there (a cache that cannot be written is only not kept). Returns
- * a heap dialect (free with dialect_free()), or NULL with why in err: the binary
- * cannot be found or read (filehash_compute() has printed its error line), its
- * --help failed, or lists no option. */
-struct dialect *dialect_detect(const char *binary, char *err, size_t errlen);
+/* Checks a --help text of len bytes as text: 0, or -1 with why in err ("a NUL
+ * byte at byte N": a NUL is refused, never read as the end of the text nor as a
+ * blank, since a help with one is not what the binary prints for help; "line N
+ * is longer than 65536 bytes"). Pure. */
+int dialect_check_text(const char *text, size_t len, char *err, size_t errlen);
+
+/* The dialect of the engine binary (a path, or a bare name looked up in PATH).
+ * Its sha256 names the cache entry <cache>/dialect/<sha256>.help: a regular file
+ * (a link, FIFO, folder or device there is never opened for reading, nor waited
+ * on) whose first line says what it was made from ("tpsdb-dialect-cache 2
+ * binary-sha256=<hex> binary-bytes=<n> help-bytes=<n>"), then the text. An entry
+ * that is not a regular file, is damaged, cut, made from another binary, holds a
+ * NUL or lists no option is not used: one warning line naming its path and why,
+ * and the binary is asked again (an older tpsdb's headerless entry or another
+ * format's is replaced quietly). When there is no entry to use, `<binary> --help`
+ * runs (proc_capture_why(), TPSDB_HELP_TIMEOUT or DIALECT_HELP_TIMEOUT_S) and a
+ * text that parses is written whole (a synced temporary sibling renamed over the
+ * entry; a cache that cannot be written is only not kept).
+ * 0: *out is the dialect (free with dialect_free()). 1: the help lists no option
+ * (not llama.cpp's format: the dialect is unknown), *out NULL, err says so. -1:
+ * the binary cannot be found or hashed (filehash_compute() has printed its line),
+ * or its --help cannot be read: err is "cannot read its --help (<why>): <path>",
+ * why from proc_capture_why() or dialect_check_text(); *out NULL. */
+int dialect_detect(const char *binary, struct dialect **out, char *err, size_t errlen);
 void dialect_free(struct dialect *d);
 
 #endif

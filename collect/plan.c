@@ -387,6 +387,19 @@ char *plan_spec_settings(const struct plan *p, size_t ei, size_t mi)
 	return sb.p;
 }
 
+int plan_spec_given(const struct plan *p, size_t mi)
+{
+	struct spec_terms t;
+	char **words = NULL, err[256];
+	int r = -1;
+
+	if (p->models[mi].spec_args && spec_terms_of(&p->models[mi], &words, &t, err,
+						    sizeof(err)) == 0)
+		r = t.given ? 1 : 0;
+	manifest_free_args(words);
+	return r;
+}
+
 int plan_spec_words(const struct plan *p, size_t ei, size_t mi, int64_t n_max, char ***argv,
 		    size_t *argc, char *err, size_t errlen)
 {

@@ -97,6 +97,10 @@ int plan_add_spec(struct plan *p, const struct manifest_entry *e, const char *wh
 		  char *err, size_t errlen);
 /* 1 when some model of p has a speculative sweep. */
 int plan_has_spec(const struct plan *p);
+/* 1 when model mi's spec args open with tpsdb's terms (spec=, drafter=), which an
+ * engine's dialect must spell; 0 raw args; -1 no sweep or args that do not split
+ * (plan_spec_words() says why). */
+int plan_spec_given(const struct plan *p, size_t mi);
 /* The words that follow the fixed arguments of engine ei's n_max cell of model mi:
  * the engine's and the model's args, then the spec args spelled for the engine's
  * dialect (dialect_spell()). *argv is a fresh NULL-terminated heap array (caller

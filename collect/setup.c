@@ -567,45 +567,70 @@ static int build_plan(struct collect_setup *o, struct plan *p, struct prompt_set
 /* Reads each engine's dialect when the plan has speculative cells, settles the
  * knobs the lines leave unset (plan_spec_settle()), and spells every engine's
  * sweep of every model once: an engine that lacks a knob is refused here, before
- * anything starts. 0, or TPS_EXIT_USAGE after one error
- * line naming the spec manifest line, the engine and the knob. */
+ * anything starts. 0; TPS_EXIT_USAGE after one error line naming the spec
+ * manifest line, the engine and the knob; TPS_EXIT_ERROR after one naming the
+ * line, the engine and why its --help could not be read, when a line in tpsdb's
+ * terms needs it (a raw line runs on, n_max spelled as before dialects, after a
+ * warning with the same cause). */
 static int check_dialects(struct plan *p)
 {
-	char err[512];
+	char err[1024], **why = NULL;
 	size_t ei, mi, n;
+	int ret = 0;
 
 	if (!plan_has_spec(p))
 		return 0;
+	why = tps_xcalloc(p->n_engines, sizeof(*why));
 	for (ei = 0; ei < p->n_engines; ei++) {
 		/* Unknown stays NULL: a raw line is spelled as before dialects, and a line
-		 * in tpsdb's terms is refused below, naming the engine. */
-		if (p->engines[ei].binary)
-			p->engines[ei].dialect = dialect_detect(p->engines[ei].binary, err,
-								sizeof(err));
-		if (interrupt_pending())
-			return TPS_EXIT_ERROR;
+		 * in tpsdb's terms is refused below, naming the engine and the cause. */
+		if (p->engines[ei].binary &&
+		    dialect_detect(p->engines[ei].binary, &p->engines[ei].dialect, err,
+				   sizeof(err)) < 0)
+			why[ei] = tps_xstrdup(err);
+		if (interrupt_pending()) {
+			ret = TPS_EXIT_ERROR;
+			goto out;
+		}
 	}
 	/* The knobs a line leaves unset, alike on every engine (plan_spec_settle()). */
 	if (plan_spec_settle(p, err, sizeof(err)) < 0) {
 		tps_error("%s", err);
-		return TPS_EXIT_USAGE;
+		ret = TPS_EXIT_USAGE;
+		goto out;
 	}
 	for (mi = 0; mi < p->n_models; mi++) {
 		const struct model_spec *m = &p->models[mi];
+		const char *where = m->spec_where ? m->spec_where : m->label;
 
 		for (ei = 0; ei < p->n_engines && m->n_n_max; ei++) {
 			char **words = NULL;
-			int r = plan_spec_words(p, ei, mi, m->n_max[0], &words, &n, err,
-						sizeof(err));
+			int r;
 
+			if (why[ei] && plan_spec_given(p, mi) == 1) {
+				tps_error("%s: engine '%s': %s", where, p->engines[ei].label,
+					  why[ei]);
+				ret = TPS_EXIT_ERROR;
+				goto out;
+			}
+			r = plan_spec_words(p, ei, mi, m->n_max[0], &words, &n, err, sizeof(err));
 			manifest_free_args(words);
 			if (r < 0) {
-				tps_error("%s: %s", m->spec_where ? m->spec_where : m->label, err);
-				return TPS_EXIT_USAGE;
+				tps_error("%s: %s", where, err);
+				ret = TPS_EXIT_USAGE;
+				goto out;
 			}
 		}
 	}
-	return 0;
+	for (ei = 0; ei < p->n_engines; ei++)
+		if (why[ei])
+			tps_warning("engine '%s': %s; n_max is spelled --spec-draft-n-max",
+				    p->engines[ei].label, why[ei]);
+out:
+	for (ei = 0; why && ei < p->n_engines; ei++)
+		free(why[ei]);
+	free(why);
+	return ret;
 }
 
 /* The cells, once the files are known to be there: the engines' dialects, then

@@ -1,8 +1,10 @@
 /* test_collect_dialect.c: the spellings read from the real --help of two
  * llama-server releases (tests/data/dialect/: b8390, node-llama-cpp 3.18.1's, and
  * v0.4.0), one spec manifest line spelled for each, a knob an engine lacks
- * refused, the terms of a spec args field, and the error line picked out of real
- * server logs (tests/data/loaderr/). */
+ * refused, the terms of a spec args field, the error line picked out of real
+ * server logs (tests/data/loaderr/), and dialect_detect()'s cache (only regular,
+ * whole entries of the same binary are read; anything else is asked again) and
+ * the causes of a --help that cannot be read. */
 #include "collect/dialect.h"
 #include "collect/loaderr.h"
 #include "collect/manifest.h"
@@ -15,6 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static char *data_text(const char *rel)
 {
@@ -378,6 +384,261 @@ static void test_collect_dialect_loaderr(void **state)
 	free(got);
 }
 
+/* A NUL is refused wherever it is, with its byte; an over-long line with its line. */
+static void test_collect_dialect_check_text(void **state)
+{
+	char err[256], *big;
+	const char ok[] = "-md, --model-draft FNAME   draft\n";
+
+	(void)state;
+	assert_int_equal(dialect_check_text(ok, sizeof(ok) - 1, err, sizeof(err)), 0);
+	assert_int_equal(dialect_check_text("-a  x\n\0-b  y\n", 14, err, sizeof(err)), -1);
+	assert_string_equal(err, "a NUL byte at byte 7");
+	assert_int_equal(dialect_check_text("\0", 1, err, sizeof(err)), -1);
+	assert_string_equal(err, "a NUL byte at byte 1");
+	big = tps_xmalloc(DIALECT_HELP_LINE_MAX + 8);
+	memcpy(big, "-a\n", 3);
+	memset(big + 3, 'x', DIALECT_HELP_LINE_MAX + 1);
+	assert_int_equal(dialect_check_text(big, DIALECT_HELP_LINE_MAX + 4, err, sizeof(err)), -1);
+	assert_string_equal(err, "line 2 is longer than 65536 bytes");
+	/* At the limit, and without a last newline, it is text. */
+	assert_int_equal(dialect_check_text(big, DIALECT_HELP_LINE_MAX + 3, err, sizeof(err)), 0);
+	free(big);
+}
+
+/* A scratch folder: the cache, and stand-in engines whose --help is a script. */
+struct scratch {
+	char dir[64];
+	char *cache, *bin, *entry;
+};
+
+static void write_file(const char *path, const char *text, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void scratch_init(struct scratch *s, const char *script)
+{
+	char *cmd;
+
+	strcpy(s->dir, "/tmp/tpsdb-dialect.XXXXXX");
+	assert_non_null(mkdtemp(s->dir));
+	s->cache = tps_xasprintf("%s/cache", s->dir);
+	s->bin = tps_xasprintf("%s/eng", s->dir);
+	write_file(s->bin, script, strlen(script));
+	assert_int_equal(chmod(s->bin, 0755), 0);
+	setenv("TPSDB_CACHE", s->cache, 1);
+	/* The entry's name: the script's sha256 (sha256sum is coreutils). */
+	cmd = tps_xasprintf("sha256sum '%s'", s->bin);
+	{
+		FILE *p = popen(cmd, "r");
+		char hex[65] = { 0 };
+
+		assert_non_null(p);
+		assert_int_equal(fread(hex, 1, 64, p), 64);
+		pclose(p);
+		s->entry = tps_xasprintf("%s/dialect/%s.help", s->cache, hex);
+	}
+	free(cmd);
+}
+
+static void scratch_release(struct scratch *s)
+{
+	char *cmd = tps_xasprintf("rm -rf '%s'", s->dir);
+
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(s->cache);
+	free(s->bin);
+	free(s->entry);
+	unsetenv("TPSDB_CACHE");
+}
+
+/* The stand-in for b8390: its --help is the real text. */
+static char *b8390_script(void)
+{
+	const char *dir = getenv("TPSDB_TEST_DATA");
+
+	return tps_xasprintf("#!/bin/sh\n[ \"$1\" = --help ] && exec cat '%s/dialect/"
+			     "llama-server-b8390.help'\nexit 1\n", dir ? dir : "tests/data");
+}
+
+/* detect, expecting b8390's dialect (--draft-max) */
+static void detect_b8390(const char *bin)
+{
+	struct dialect *d = NULL;
+	char err[512];
+
+	assert_int_equal(dialect_detect(bin, &d, err, sizeof(err)), 0);
+	assert_non_null(d);
+	assert_string_equal(d->flag[SPEC_KNOB_N_MAX], "--draft-max");
+	dialect_free(d);
+}
+
+/* The entry's text after its header line; NULL when it has none. Caller frees. */
+static char *entry_body(const char *path, char **header)
+{
+	size_t len;
+	char *text = tps_read_file(path, &len), *nl, *body;
+
+	assert_non_null(text);
+	nl = strchr(text, '\n');
+	assert_non_null(nl);
+	*header = tps_xstrndup(text, (size_t)(nl - text));
+	body = tps_xstrdup(nl + 1);
+	free(text);
+	return body;
+}
+
+static void test_collect_dialect_cache(void **state)
+{
+	struct scratch s;
+	char *script = b8390_script(), *help = data_text("dialect/llama-server-b8390.help");
+	char *v040 = data_text("dialect/llama-server-v0.4.0.help"), *header, *body, *t;
+	struct dialect *d = NULL;
+	struct stat st;
+	char err[512];
+	size_t i;
+
+	(void)state;
+	scratch_init(&s, script);
+	/* Written whole, under a header naming what it was made from. */
+	detect_b8390(s.bin);
+	body = entry_body(s.entry, &header);
+	assert_string_equal(body, help);
+	assert_int_equal(stat(s.bin, &st), 0);
+	t = tps_xasprintf("tpsdb-dialect-cache 2 binary-sha256=%.64s binary-bytes=%lld "
+			  "help-bytes=%zu", strrchr(s.entry, '/') + 1, (long long)st.st_size,
+			  strlen(help));
+	assert_string_equal(header, t);
+	free(t);
+	free(body);
+	/* Read from there: v0.4.0's text under this binary's header spells v0.4.0. */
+	t = tps_xasprintf("%.*s%zu\n%s", (int)(strrchr(header, '=') + 1 - header), header,
+			  strlen(v040), v040);
+	write_file(s.entry, t, strlen(t));
+	free(t);
+	assert_int_equal(dialect_detect(s.bin, &d, err, sizeof(err)), 0);
+	assert_string_equal(d->flag[SPEC_KNOB_N_MAX], "--spec-draft-n-max");
+	dialect_free(d);
+
+	/* Every damaged entry is asked again and replaced by a whole one. */
+	{
+		const struct {
+			const char *text;
+			size_t len;
+		} bad[] = {
+			{ "", 0 },                                  /* empty */
+			{ "\0tpsdb-dialect-cache 2", 22 },          /* a leading NUL */
+			{ "\x93\x11\xfe\xaa random bytes\x01", 19 }, /* not text */
+			{ "tpsdb-dialect-cache 2 binary-sha256=00 binary-bytes=1 help-bytes=3\n-a\n",
+			  71 },                                     /* another binary's */
+			{ "tpsdb-dialect-cache 2", 21 },            /* a header cut */
+			{ "-md, --model-draft F  d\n--spec-draft-n-max N  n\n", 48 }, /* format 1 */
+		};
+
+		for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			write_file(s.entry, bad[i].text, bad[i].len);
+			detect_b8390(s.bin);
+			free(entry_body(s.entry, &t));
+			assert_string_equal(t, header);
+			free(t);
+		}
+	}
+	/* Half of a good entry: cut, not half the options. */
+	{
+		size_t len;
+		char *whole = tps_read_file(s.entry, &len);
+
+		write_file(s.entry, whole, len / 2);
+		detect_b8390(s.bin);
+		free(whole);
+		whole = tps_read_file(s.entry, &i);
+		assert_int_equal(i, len);
+		free(whole);
+	}
+	/* A FIFO, a link to one and a folder are never read, nor waited on (alarm():
+	 * a hang fails the test); the first two are replaced. */
+	alarm(60);
+	assert_int_equal(unlink(s.entry), 0);
+	assert_int_equal(mkfifo(s.entry, 0644), 0);
+	detect_b8390(s.bin);
+	assert_int_equal(lstat(s.entry, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	t = tps_xasprintf("%s/fifo", s.dir);
+	assert_int_equal(mkfifo(t, 0644), 0);
+	assert_int_equal(unlink(s.entry), 0);
+	assert_int_equal(symlink(t, s.entry), 0);
+	detect_b8390(s.bin);
+	assert_int_equal(lstat(s.entry, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	free(t);
+	assert_int_equal(unlink(s.entry), 0);
+	assert_int_equal(mkdir(s.entry, 0755), 0);
+	detect_b8390(s.bin);
+	assert_int_equal(rmdir(s.entry), 0);
+	alarm(0);
+	free(header);
+	scratch_release(&s);
+	free(script);
+	free(help);
+	free(v040);
+}
+
+/* A --help that cannot be read says why, names the binary, and is not kept. The
+ * deadline is short only where it is what is tested: a child that ends by itself
+ * gets a minute, so a loaded machine never turns its cause into a timeout. */
+static void test_collect_dialect_help_fails(void **state)
+{
+	static const struct {
+		const char *script, *timeout, *why;
+		int ret;
+	} cases[] = {
+		{ "#!/bin/sh\nexec sleep 30\n", "1", "timed out after 1 s", -1 },
+		{ "#!/bin/sh\ntrap '' TERM\nsleep 30\n", "1", "timed out after 1 s", -1 },
+		{ "#!/bin/sh\necho '-a  x'\nexit 1\n", "60", "exited with status 1", -1 },
+		{ "#!/bin/sh\nkill -SEGV $$\n", "60", "killed by signal 11", -1 },
+		{ "#!/bin/sh\nexec yes -- '-a  x'\n", "60", "printed more than 4 MiB", -1 },
+		/* Past the limit, a child that ignores SIGXFSZ and its write errors
+		 * goes on until the deadline: still a flood. */
+		{ "#!/bin/sh\ntrap '' XFSZ\ns=$(head -c 1048576 /dev/zero | tr '\\000' x)\n"
+		  "while :; do echo \"$s\"; done 2>/dev/null\n", "3", "printed more than 4 MiB", -1 },
+		{ "#!/bin/sh\nprintf -- '-a  x\\n\\000--draft-max N  n\\n'\n", "60",
+		  "a NUL byte at byte 7", -1 },
+		{ "#!/bin/sh\nprintf -- '-a  x\\n'; head -c 70000 /dev/zero | tr '\\000' x\n", "60",
+		  "line 2 is longer than 65536 bytes", -1 },
+		{ "#!/bin/sh\necho 'usage: eng [-h]'\n", "60", NULL, 1 },
+	};
+	struct dialect *d = (struct dialect *)1;
+	struct scratch s;
+	char err[512], *want;
+	size_t i;
+
+	(void)state;
+	alarm(300);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		setenv("TPSDB_HELP_TIMEOUT", cases[i].timeout, 1);
+		scratch_init(&s, cases[i].script);
+		assert_int_equal(dialect_detect(s.bin, &d, err, sizeof(err)), cases[i].ret);
+		assert_null(d);
+		if (cases[i].why) {
+			want = tps_xasprintf("cannot read its --help (%s): %s", cases[i].why, s.bin);
+			assert_string_equal(err, want);
+			free(want);
+		} else {
+			assert_string_equal(err, "its --help lists no option");
+		}
+		assert_int_equal(access(s.entry, F_OK), -1);
+		scratch_release(&s);
+	}
+	alarm(0);
+	unsetenv("TPSDB_HELP_TIMEOUT");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -388,6 +649,9 @@ int main(void)
 		cmocka_unit_test(test_collect_dialect_unknown),
 		cmocka_unit_test(test_collect_dialect_terms),
 		cmocka_unit_test(test_collect_dialect_loaderr),
+		cmocka_unit_test(test_collect_dialect_check_text),
+		cmocka_unit_test(test_collect_dialect_cache),
+		cmocka_unit_test(test_collect_dialect_help_fails),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

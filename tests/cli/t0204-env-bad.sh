@@ -29,18 +29,20 @@ mb="a whole number of MB from 0 to 1048576"
 for v in x -5 1048577 512MB; do bad TPSDB_QUICK_CHECK_MB "$v" "$mb"; done
 pct="a percentage from 0 to 100"
 for v in 101 -1 50% 5e1 0x32 nan inf abc; do bad TPSDB_HOST_BUSY_PCT "$v" "$pct"; done
+hs="a whole number of seconds from 1 to 3600"
+for v in 0 3601 1.5 30s abc; do bad TPSDB_HELP_TIMEOUT "$v" "$hs"; done
 # A read command is refused the same way, before it looks for its store.
 rc=0; TPSDB_BUSY_TIMEOUT=abc "$TPSDB_BIN" --db "$tmp/none.db" runs 2>"$tmp/err" || rc=$?
 test $rc = 2 && grep -q "^tpsdb: error: TPSDB_BUSY_TIMEOUT must be" "$tmp/err"
 
 # In range, or empty: the command runs.
-TPSDB_MAX_RESPONSE_MB=4096 TPSDB_BUSY_TIMEOUT=0 TPSDB_QUICK_CHECK_MB=0 TPSDB_HOST_BUSY_PCT=12.5 \
+TPSDB_MAX_RESPONSE_MB=4096 TPSDB_BUSY_TIMEOUT=0 TPSDB_QUICK_CHECK_MB=0 TPSDB_HOST_BUSY_PCT=12.5 TPSDB_HELP_TIMEOUT=3600 \
 	"$TPSDB_BIN" --db "$tmp/a.db" import "$in" >/dev/null
-TPSDB_MAX_RESPONSE_MB= TPSDB_BUSY_TIMEOUT= TPSDB_QUICK_CHECK_MB= TPSDB_HOST_BUSY_PCT= \
+TPSDB_MAX_RESPONSE_MB= TPSDB_BUSY_TIMEOUT= TPSDB_QUICK_CHECK_MB= TPSDB_HOST_BUSY_PCT= TPSDB_HELP_TIMEOUT= \
 	"$TPSDB_BIN" --db "$tmp/a.db" runs >/dev/null
 # --help names every variable and its range.
 "$TPSDB_BIN" --help >"$tmp/help"
-for v in "TPSDB_BUSY_TIMEOUT (seconds" "TPSDB_QUICK_CHECK_MB (largest" "TPSDB_MAX_RESPONSE_MB" "TPSDB_HOST_BUSY_PCT"; do
+for v in "TPSDB_BUSY_TIMEOUT (seconds" "TPSDB_QUICK_CHECK_MB (largest" "TPSDB_MAX_RESPONSE_MB" "TPSDB_HOST_BUSY_PCT" "TPSDB_HELP_TIMEOUT (seconds"; do
 	grep -q "$v" "$tmp/help"
 done
-grep -q "1 to 4096" "$tmp/help" && grep -q "0 to 86400" "$tmp/help"
+grep -q "1 to 4096" "$tmp/help" && grep -q "0 to 86400" "$tmp/help" && grep -q "1 to 3600" "$tmp/help"

@@ -2,9 +2,9 @@
 # t0970-collect-dialect.sh: one spec manifest line in tpsdb's terms, spelled for two
 # engines from their --help (the real texts of llama-server b8390 and v0.4.0 in
 # tests/data/dialect/, printed by stand-in binaries): --dry-run shows each command
-# line; the help is kept by sha256 in the cache and read from there next time; a
-# knob an engine lacks is refused before anything starts, exit 2, nothing stored;
-# a raw line still passes as written.
+# line; the help is kept by sha256 in the cache (a header line, then the text)
+# and read from there next time; a knob an engine lacks is refused before
+# anything starts, exit 2, nothing stored; a raw line still passes as written.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 
 export TPSDB_CACHE=$T/cache
@@ -38,13 +38,19 @@ WANT
 diff -u "$T/want" "$T/stdout" || fail "the spelled command lines"
 [ ! -e "$DB" ] || fail "a dry run made the store"
 
-# Each --help is kept under its binary's sha256, and read from there next time:
-# given v0.4.0's text, the b8390 stand-in is spelled as v0.4.0.
+# Each --help is kept under its binary's sha256, after a header line naming what
+# it was made from, and read from there next time: given v0.4.0's text under the
+# b8390 stand-in's header, the stand-in is spelled as v0.4.0.
 old_sha=$(sha256sum "$T/old" | cut -c1-64)
-cmp "$T/cache/dialect/$old_sha.help" "$TPSDB_SRC/tests/data/dialect/llama-server-b8390.help" ||
-	fail "the cache holds b8390's help"
+help=$TPSDB_SRC/tests/data/dialect/llama-server-b8390.help
+expect_eq "$(head -n 1 "$T/cache/dialect/$old_sha.help")" \
+	"tpsdb-dialect-cache 2 binary-sha256=$old_sha binary-bytes=$(stat -c %s "$T/old") help-bytes=$(stat -c %s "$help")" \
+	"the cache entry's header"
+tail -n +2 "$T/cache/dialect/$old_sha.help" | cmp - "$help" || fail "the cache holds b8390's help"
 [ -f "$T/cache/dialect/$(sha256sum "$T/new" | cut -c1-64).help" ] || fail "v0.4.0's help kept"
-cp "$TPSDB_SRC/tests/data/dialect/llama-server-v0.4.0.help" "$T/cache/dialect/$old_sha.help"
+help=$TPSDB_SRC/tests/data/dialect/llama-server-v0.4.0.help
+{ printf 'tpsdb-dialect-cache 2 binary-sha256=%s binary-bytes=%s help-bytes=%s\n' "$old_sha" \
+	"$(stat -c %s "$T/old")" "$(stat -c %s "$help")"; cat "$help"; } >"$T/cache/dialect/$old_sha.help"
 run_tpsdb collect --engine old="$T/old" --spec-manifest "$T/spec" --dry-run
 expect_match "$(sed -n 2p "$T/stdout")" "--spec-type draft-simple -md $D -fa on --spec-draft-n-max 2\$" \
 	"spelled from the cache (one engine: no p-min to equalise)"

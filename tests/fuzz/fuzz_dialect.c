@@ -1,6 +1,7 @@
 /* fuzz_dialect.c: libFuzzer target for the --help reader (collect/dialect.c): an
- * engine's help text is bytes from outside. A parsed dialect is asked about a few
- * flags and spells a speculative cell, as collect does with it. Built with
+ * engine's help text is bytes from outside. It is checked as text (a NUL, an
+ * over-long line), and a parsed dialect is asked about a few flags and spells a
+ * speculative cell, as collect does with it. Built with
  * -DTPSDB_FUZZ=ON under clang. */
 #include "collect/dialect.h"
 #include "collect/manifest.h"
@@ -23,6 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(help, data, size);
 	help[size] = '\0';
+	(void)dialect_check_text(help, size, err, sizeof(err));
 	if (dialect_parse(help, &d) == 0) {
 		(void)dialect_accepts(&d, "--spec-draft-n-max");
 		(void)dialect_accepts(&d, "-md");
