@@ -575,14 +575,20 @@ static int check_dialects(struct plan *p)
 
 	if (!plan_has_spec(p))
 		return 0;
+	/* A --help that hangs is stopped at a signal, not at its deadline; the
+	 * session keeps these handlers (cmd/ restores them at the end). */
+	interrupt_install();
 	for (ei = 0; ei < p->n_engines; ei++) {
 		/* Unknown stays NULL: a raw line is spelled as before dialects, and a line
 		 * in tpsdb's terms is refused below, naming the engine. */
 		if (p->engines[ei].binary)
 			p->engines[ei].dialect = dialect_detect(p->engines[ei].binary, err,
 								sizeof(err));
-		if (interrupt_pending())
+		if (interrupt_pending()) {
+			tps_error("interrupted by signal %d while reading '%s --help'",
+				  interrupt_pending(), p->engines[ei].binary);
 			return TPS_EXIT_ERROR;
+		}
 	}
 	for (mi = 0; mi < p->n_models; mi++) {
 		const struct model_spec *m = &p->models[mi];
