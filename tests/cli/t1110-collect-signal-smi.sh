@@ -25,8 +25,9 @@ exec sleep 3600
 SH
 chmod +x "$T/bin/nvidia-smi"
 collect() {
-	PATH=$T/bin:$PATH exec "$TPSDB_BIN" --db "$DB" collect --engine e="$FS" --model m="$MODEL" \
-		--prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 8 --port 23110 --out-dir "$OUT"
+	PATH=$T/bin:$PATH exec "$TPSDB_BIN" --db "$DB" collect --engine e="$FS" \
+		--model m="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 8 \
+		--port 23110 --out-dir "$OUT"
 }
 
 term_when_hung "nvidia-smi hangs at the host's query" "$T/smi.pids" collect
@@ -45,9 +46,7 @@ expect_match "$(cat "$T/stderr")" "^tpsdb: error: interrupted by signal 15: the 
 expect_eq "$(q "SELECT status FROM run")" interrupted "the run is stored interrupted"
 expect_eq "$(q "SELECT gpu FROM host")" "NVIDIA Fake GPU" "the host's answers kept"
 grep -q '^m  *e  *-  *interrupted ' "$OUT/summary.txt" || fail "summary: $(cat "$OUT/summary.txt")"
-if pgrep -f "fault_server.py .*$T" >/dev/null || ls "$OUT"/*.log >/dev/null 2>&1 &&
-	grep -q fault_server "$OUT"/*.log; then
-	fail "a server was started after the signal"
-fi
+# A server's log is opened as it starts: none.
+[ -z "$(find "$OUT" -name '*.log')" ] || fail "a server was started after the signal"
 expect_no_orphans
 echo ok
