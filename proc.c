@@ -21,8 +21,11 @@
 
 extern char **environ;
 
-/* The longest nap between two looks at a child that has not ended. */
+/* The longest nap between two looks at a child that has not ended (and at the
+ * interrupt flag; a signal also cuts the nap short). */
 #define POLL_MAX_MS 10
+
+static const volatile sig_atomic_t *interrupt_flag;
 
 struct proc {
 	pid_t pid;
@@ -250,13 +253,27 @@ int proc_exited(struct proc *p)
 	return 0;
 }
 
-int proc_wait(struct proc *p, double ms)
+void proc_interrupt_flag(const volatile sig_atomic_t *flag)
+{
+	interrupt_flag = flag;
+}
+
+int proc_interrupted(void)
+{
+	return interrupt_flag && *interrupt_flag;
+}
+
+/* proc_wait(), or with interruptible 0 a wait the flag does not end: a stop's,
+ * which must reap what it signalled. */
+static int wait_for(struct proc *p, double ms, int interruptible)
 {
 	double end = tps_mono_ms() + ms, nap = 1;
 
 	while (!proc_exited(p)) {
 		struct timespec ts;
 		double left = end - tps_mono_ms();
+		if (interruptible && proc_interrupted())
+			return 0;
 		if (ms >= 0 && left <= 0)
 			return 0;
 		if (ms >= 0 && nap > left)
@@ -268,6 +285,11 @@ int proc_wait(struct proc *p, double ms)
 		nap = nap * 2 < POLL_MAX_MS ? nap * 2 : POLL_MAX_MS;
 	}
 	return 1;
+}
+
+int proc_wait(struct proc *p, double ms)
+{
+	return wait_for(p, ms, 1);
 }
 
 enum proc_end proc_end(struct proc *p, int *code)
@@ -313,10 +335,12 @@ void proc_stop(struct proc *p, double grace_s)
 	/* Not proc_exited(): a leader that has ended unreaped still has its group
 	 * told first, as one that runs. */
 	if (!p->reaped) {
+		if (proc_interrupted() && grace_s > PROC_INTERRUPT_GRACE_S)
+			grace_s = PROC_INTERRUPT_GRACE_S;
 		proc_kill(p, SIGTERM);
-		if (!proc_wait(p, grace_s * 1000)) {
+		if (!wait_for(p, grace_s * 1000, 0)) {
 			proc_kill(p, SIGKILL);
-			proc_wait(p, 5000);
+			wait_for(p, 5000, 0);
 		}
 	}
 	/* The leader may be gone while something it forked still holds the group. */
@@ -343,9 +367,14 @@ char *proc_capture_why(char *const *argv, double timeout_s, size_t max, size_t *
 	char *buf = NULL;
 	ssize_t n;
 	size_t got = 0;
-	int fd, code, ok = 0, ended;
+	int fd = -1, code, ok = 0, ended;
 
 	tps_fail(why, whylen, "not started");
+	/* A signal came: nothing new starts, the caller unwinds. */
+	if (proc_interrupted()) {
+		tps_fail(why, whylen, "interrupted");
+		goto out;
+	}
 	if ((fd = mkstemp(path)) < 0) {
 		tps_fail(why, whylen, "cannot make '%s': %s", path, strerror(errno));
 		goto out;
@@ -373,7 +402,10 @@ char *proc_capture_why(char *const *argv, double timeout_s, size_t max, size_t *
 		goto out;
 	}
 	if (!ended) {
-		tps_fail(why, whylen, "timed out after %g s", timeout_s);
+		if (proc_interrupted())
+			tps_fail(why, whylen, "interrupted");
+		else
+			tps_fail(why, whylen, "timed out after %g s", timeout_s);
 		goto out;
 	}
 	if (proc_exec_errno(p)) {

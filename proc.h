@@ -6,6 +6,7 @@
 #ifndef PROC_H
 #define PROC_H
 
+#include <signal.h>
 #include <sys/types.h>
 
 enum proc_flags {
@@ -64,8 +65,22 @@ int proc_exec_errno(const struct proc *p);
  * child counts as ended), 0 while it runs. Never blocks. */
 int proc_exited(struct proc *p);
 /* Waits up to ms milliseconds (forever when ms < 0) for the child to end, and
- * keeps waiting through signals: 1 ended, 0 still running. */
+ * keeps waiting through signals, looking at the interrupt flag (below) at least
+ * every POLL_MAX_MS: 1 ended, 0 still running (the deadline passed, or the flag
+ * is set: proc_interrupted() tells which). */
 int proc_wait(struct proc *p, double ms);
+
+/* The most a stop gives a child between SIGTERM and SIGKILL once the interrupt
+ * flag is set: a signal is answered within a second, and `docker stop` sends
+ * SIGKILL 10 s after SIGTERM. */
+#define PROC_INTERRUPT_GRACE_S 0.5
+/* The interrupt flag: once *flag is not 0 (a signal handler set it), every wait
+ * on a child returns, proc_capture() starts nothing and stops what it started,
+ * and proc_stop() gives a child at most PROC_INTERRUPT_GRACE_S. collect/interrupt.c
+ * sets it while its handlers are installed; NULL (the start): no flag. */
+void proc_interrupt_flag(const volatile sig_atomic_t *flag);
+/* 1 when the interrupt flag is set. */
+int proc_interrupted(void);
 
 enum proc_end {
 	PROC_RUNNING,
@@ -82,8 +97,9 @@ const char *proc_state(struct proc *p);
 /* Sends sig to the child's group with PROC_GROUP (whose id outlives the leader
  * while anything it forked lives), else to the child until it is reaped. */
 void proc_kill(struct proc *p, int sig);
-/* SIGTERM, up to grace_s for the child to end, then SIGKILL and up to 5 s more;
- * reaps it. With PROC_GROUP the group gets both signals and a last SIGKILL even
+/* SIGTERM, up to grace_s (at most PROC_INTERRUPT_GRACE_S once the interrupt flag
+ * is set) for the child to end, then SIGKILL and up to 5 s more; reaps it, waiting
+ * through the flag. With PROC_GROUP the group gets both signals and a last SIGKILL even
  * after the leader is gone, for what it forked. Idempotent; accepts NULL. */
 void proc_stop(struct proc *p, double grace_s);
 /* Stops (with a 10 s grace) and frees; accepts NULL. */
@@ -94,9 +110,10 @@ void proc_free(struct proc *p);
  * timeout_s for it: its output (NUL-ended, at most max bytes; *len its length
  * when len is not NULL; caller frees) when it exited 0, else NULL: it could not
  * start, failed, wrote more than max bytes (it is killed by the file-size limit
- * at max, so the temporary file never grows past it), or ran past the deadline,
- * when it and its group are stopped (a wedged driver makes nvidia-smi hang for
- * ever). Prints nothing. */
+ * at max, so the temporary file never grows past it), or ran past the deadline
+ * or into the interrupt flag, when it and its group are stopped (a wedged driver
+ * makes nvidia-smi hang for ever); with the flag set already it starts nothing.
+ * Prints nothing. */
 char *proc_capture(char *const *argv, double timeout_s, size_t max, size_t *len);
 /* proc_capture() that says why it gave NULL, in why (when not NULL): "printed
  * more than <max> bytes|MiB" (the output reached max, whatever ended the child then),

@@ -470,8 +470,10 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 		 * ignore the variable. */
 		setenv("LLAMA_ARG_LOG_VERBOSITY", "4", 0);
 		t_start = tps_mono_ms();
-		srv = server_start(argv, o->gpu, e->home, res->log_path);
-		if (!srv)
+		/* A signal during the GPU's reading starts no server: the run is
+		 * recorded interrupted below, by the readiness wait. */
+		if (!interrupt_pending() &&
+		    !(srv = server_start(argv, o->gpu, e->home, res->log_path)))
 			goto out;
 		url = tps_xasprintf("http://127.0.0.1:%d", port);
 	}

@@ -1,6 +1,8 @@
 /* interrupt.c: the collector's signal flag. Handlers set it and nothing else; the
- * libcurl progress callback and the polling loops in server.c read it. */
+ * libcurl progress callback, the polling loops in server.c and, through
+ * proc_interrupt_flag(), every wait on a child in proc.c read it. */
 #include "collect/interrupt.h"
+#include "proc.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -32,6 +34,9 @@ void interrupt_install(void)
 		sa.sa_handler = sigs[i] == SIGPIPE ? SIG_IGN : on_signal;
 		sigaction(sigs[i], &sa, installed ? NULL : &saved[i]);
 	}
+	/* A child that hangs (nvidia-smi on a wedged driver, an engine's --help) is
+	 * stopped as soon as a signal comes, not at its deadline. */
+	proc_interrupt_flag(&pending);
 	installed = 1;
 }
 
@@ -43,6 +48,7 @@ void interrupt_restore(void)
 		return;
 	for (i = 0; i < 4; i++)
 		sigaction(sigs[i], &saved[i], NULL);
+	proc_interrupt_flag(NULL);
 	installed = 0;
 }
 

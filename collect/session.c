@@ -191,6 +191,11 @@ struct session *session_open(struct store *s, struct plan *p, const struct promp
 	if (tps_uuid4(res->batch, sizeof(res->batch)) < 0 || workdir_make_homes(p) < 0)
 		goto fail;
 	set_host(&ss->hostrun.host, setup);
+	if (interrupt_pending()) {
+		/* nvidia-smi was stopped at the signal: nothing has started yet. */
+		tps_error("interrupted by signal %d before the first run", interrupt_pending());
+		goto fail;
+	}
 	if (identify(s, p) < 0)
 		goto fail;
 	ss->env.progress = progress_new(setup->quiet ? PROGRESS_OFF : isatty(2) ?

@@ -580,6 +580,9 @@ static int check_dialects(struct plan *p)
 
 	if (!plan_has_spec(p))
 		return 0;
+	/* A --help that hangs is stopped at a signal, not at its deadline; the
+	 * session keeps these handlers (cmd/ restores them at the end). */
+	interrupt_install();
 	why = tps_xcalloc(p->n_engines, sizeof(*why));
 	for (ei = 0; ei < p->n_engines; ei++) {
 		/* Unknown stays NULL: a raw line is spelled as before dialects, and a line
@@ -589,6 +592,8 @@ static int check_dialects(struct plan *p)
 				   sizeof(err)) < 0)
 			why[ei] = tps_xstrdup(err);
 		if (interrupt_pending()) {
+			tps_error("interrupted by signal %d while reading '%s --help'",
+				  interrupt_pending(), p->engines[ei].binary);
 			ret = TPS_EXIT_ERROR;
 			goto out;
 		}

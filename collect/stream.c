@@ -1,5 +1,6 @@
 /* stream.c: server-sent events of llama-server's streamed answers, read as they
- * arrive. An event is its data: lines up to a blank line (the SSE rule); a comment
+ * arrive. A line ends in CRLF, LF or CR alone (the SSE rule: llama-server sends
+ * LF, a proxy may not). An event is its data: lines up to a blank line; a comment
  * (":" ping) or an event cut off by the end of the body is dropped. /completion
  * sends one {"content", "tokens": [id], "stop": false} per token and a last
  * {"stop": true, "timings", ...} whose content is empty (the text was streamed);
@@ -136,8 +137,6 @@ out:
  * the event, or something else (comment, event:, id:) that is skipped. */
 static void on_line(struct stream *s, const char *l, size_t n, double t)
 {
-	if (n && l[n - 1] == '\r')
-		n--;
 	if (!n) {
 		if (s->data.len)
 			on_event(s, s->data.p, s->data.len, t);
@@ -157,19 +156,39 @@ static void on_line(struct stream *s, const char *l, size_t n, double t)
 	}
 }
 
+/* The first CR or LF in [p, end), or NULL. */
+static const char *line_end(const char *p, const char *end)
+{
+	for (; p < end; p++)
+		if (*p == '\n' || *p == '\r')
+			return p;
+	return NULL;
+}
+
+/* Lines end in CRLF, LF or CR alone (the SSE grammar's end-of-line); a CR that
+ * ended the last piece and an LF that opens this one are one CRLF. */
 void stream_feed(struct stream *s, const char *p, size_t n, double t_ms)
 {
-	const char *end = p + n, *nl;
+	const char *end = p + n, *eol;
 
-	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+	if (s->cr && p < end) {
+		if (*p == '\n')
+			p++;
+		s->cr = 0;
+	}
+	while (p < end && (eol = line_end(p, end))) {
 		if (s->line.len) {
-			strbuf_put(&s->line, p, (size_t)(nl - p));
+			strbuf_put(&s->line, p, (size_t)(eol - p));
 			on_line(s, s->line.p, s->line.len, t_ms);
 			s->line.len = 0;
 		} else {
-			on_line(s, p, (size_t)(nl - p), t_ms);
+			on_line(s, p, (size_t)(eol - p), t_ms);
 		}
-		p = nl + 1;
+		p = eol + 1;
+		if (*eol == '\r' && p == end)
+			s->cr = 1;
+		else if (*eol == '\r' && *p == '\n')
+			p++;
 	}
 	if (p < end)
 		strbuf_put(&s->line, p, (size_t)(end - p));

@@ -23,6 +23,8 @@
 
 struct stream {
 	struct strbuf line;      /* the line being read, carried across pieces */
+	int cr;                  /* the last piece ended in a CR that ended a line:
+				    an LF opening the next is the same line end */
 	struct strbuf data;      /* the data: lines of the event being read */
 	struct strbuf text;      /* the generated text, the events' pieces in order */
 	char *final;             /* the final message's JSON (stop true, or a chat
@@ -40,8 +42,9 @@ void stream_init(struct stream *s);
 void stream_release(struct stream *s);
 
 /* Feeds n bytes of the body that arrived at t_ms (tps_mono_ms()). Events may be
- * split anywhere across calls; lines end in LF or CRLF. Never fails: what a piece
- * holds is judged by stream_finish(). */
+ * split anywhere across calls, a CRLF too; lines end in CRLF, LF or CR alone, as
+ * the SSE format says. Never fails: what a piece holds is judged by
+ * stream_finish(). */
 void stream_feed(struct stream *s, const char *p, size_t n, double t_ms);
 
 /* The sample of a finished stream: the final message parsed as a plain answer

@@ -56,8 +56,10 @@ static char *last_line(const char *log)
 /* gnuplot (the path, not searched) with the script file as its only argument,
  * stdin from /dev/null and both output streams into errlog, killed after
  * timeout_s seconds. It stays in our process group, so that a ^C ends it with us,
- * and gets SIGXFSZ's default back, so that a file-size limit kills it rather
- * than leaving a cut figure that looks whole. */
+ * is sent SIGTERM by the kernel when we die (a SIGTERM to tpsdb alone ends it at
+ * once, and a gnuplot that hangs is not left running), and gets SIGXFSZ's default
+ * back, so that a file-size limit kills it rather than leaving a cut figure that
+ * looks whole. */
 static int plot_exec(const char *gnuplot, const char *script, const char *errlog, int timeout_s)
 {
 	char *argv[] = { (char *)"gnuplot", (char *)script, NULL };
@@ -70,7 +72,7 @@ static int plot_exec(const char *gnuplot, const char *script, const char *errlog
 	sp.path = gnuplot;
 	sp.out_path = errlog;
 	sp.out_mode = 0600;
-	sp.flags = PROC_FSIZE_KILLS;
+	sp.flags = PROC_FSIZE_KILLS | PROC_PARENT_DEATH;
 	if (!(p = proc_start(&sp, NULL)))
 		return tps_error("cannot run '%s': %s", gnuplot, strerror(errno));
 	if (proc_exec_errno(p)) {

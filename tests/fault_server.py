@@ -64,6 +64,13 @@ def parse_args(argv):
     p.add_argument("--token-ms", type=float, default=0,
                    help="a streamed answer: sleep this long between token events "
                         "(0: every event in one write, as a burst)")
+    p.add_argument("--sse-eol", choices=("lf", "crlf", "cr", "mixed", "crlf-split"),
+                   default="lf",
+                   help="how a streamed answer's lines end: LF (llama-server), CRLF, "
+                        "CR alone, a mix of the three, or crlf-split: each event's "
+                        "JSON cut over two data: lines, the first line's CR at the end "
+                        "of one chunk and its LF opening the next (the SSE format "
+                        "allows all of them; a proxy may rewrite LF)")
     p.add_argument("--lifetime", type=float, default=300)
     p.add_argument("--bind-when", default=None, metavar="PATH",
                    help="start up, print 'waiting for PATH', then bind the port only "
@@ -173,6 +180,27 @@ def stream_events(state, req, chat):
     return events, final
 
 
+# Pairs of line ends (the data: line's, the blank line's) that --sse-eol mixed
+# takes in turn; a CR is never followed by an LF, which would make one CRLF of two.
+MIXED_EOLS = [(b"\n", b"\r"), (b"\r\n", b"\n"), (b"\r", b"\r\n"), (b"\r", b"\r"),
+              (b"\n", b"\r\n")]
+
+
+def sse_frame(data, eol, k):
+    """Event k carrying data, as the chunks to send (--sse-eol)."""
+    if eol == "crlf-split":
+        cut = data.find(b", ")
+        if cut < 0:
+            return [b"data: " + data + b"\r", b"\n\r\n"]
+        return [b"data: " + data[:cut + 1] + b"\r",
+                b"\ndata:" + data[cut + 1:] + b"\r\n\r\n"]
+    if eol == "mixed":
+        one, two = MIXED_EOLS[k % len(MIXED_EOLS)]
+    else:
+        one = two = {"lf": b"\n", "crlf": b"\r\n", "cr": b"\r"}[eol]
+    return [b"data: " + data + one + two]
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     state = None
@@ -213,16 +241,23 @@ class Handler(BaseHTTPRequestHandler):
             log("%s after %d tokens" % (mode, len(events)))
         else:
             events.append(final)
-        frames = [b"data: " + json.dumps(e).encode() + b"\n\n" for e in events]
+        eol = st.args.sse_eol
+        frames = [sse_frame(json.dumps(e).encode(), eol, k) for k, e in enumerate(events)]
         if chat and mode == "ok":
-            frames.append(b"data: [DONE]\n\n")
+            frames.append(sse_frame(b"[DONE]", eol, len(frames)))
         try:
-            if st.args.token_ms > 0:
+            if st.args.token_ms > 0 or eol == "crlf-split":
                 for f in frames:
-                    self.send_chunk(f)
-                    time.sleep(st.args.token_ms / 1000.0)
+                    for i, piece in enumerate(f):
+                        if i:
+                            # Its own read: the CR ends one piece, the LF opens
+                            # the next.
+                            time.sleep(0.003)
+                        self.send_chunk(piece)
+                    if st.args.token_ms > 0:
+                        time.sleep(st.args.token_ms / 1000.0)
             else:
-                self.send_chunk(b"".join(frames))
+                self.send_chunk(b"".join(b"".join(f) for f in frames))
             if mode == "stall-stream":
                 time.sleep(st.args.lifetime)
                 return

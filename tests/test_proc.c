@@ -1,7 +1,7 @@
 /* test_proc.c: the one child-process runner: exit status and state, a child killed
  * by a signal, output captured in a file (and stdin from /dev/null), a missing
  * program, the environment entries set, a timeout kept, the process group stopped
- * whole, and nothing of ours inherited. */
+ * whole, nothing of ours inherited, and every wait cut short by the interrupt flag. */
 #include "proc.h"
 #include "tpsdb.h"
 
@@ -222,6 +222,58 @@ static void test_proc_group_stop(void **state)
 	proc_free(NULL);
 }
 
+/* The interrupt flag (collect's signal flag, handed down by collect/interrupt.c):
+ * once set, a wait on a child returns at once whatever its deadline, a stop gives
+ * a child that ignores SIGTERM PROC_INTERRUPT_GRACE_S, not its grace, and
+ * proc_capture() starts nothing. The bounds only guard against a hang. */
+static void test_proc_interrupt(void **state)
+{
+	static volatile sig_atomic_t flag;
+	struct child_fixture *f = *state;
+	struct proc *p = run_sh(f, "trap '' TERM; echo ready; exec sleep 30", PROC_GROUP, NULL);
+	char *ran = tps_xasprintf("%s/ran", f->dir);
+	char *script = tps_xasprintf("touch '%s'", ran);
+	char *argv[] = { "sh", "-c", script, NULL };
+	char *out, *text = NULL;
+	double t0;
+
+	assert_non_null(p);
+	for (int i = 0; i < 500; i++) { /* the trap is set before the signal comes */
+		free(text);
+		text = output(f);
+		if (!strcmp(text, "ready\n"))
+			break;
+		usleep(10000);
+	}
+	assert_string_equal(text, "ready\n");
+	free(text);
+	flag = 0;
+	proc_interrupt_flag(&flag);
+	assert_int_equal(proc_interrupted(), 0);
+	assert_int_equal(proc_wait(p, 20), 0); /* the deadline, the flag not set */
+	flag = SIGTERM;
+	assert_int_equal(proc_interrupted(), 1);
+	t0 = tps_mono_ms();
+	assert_int_equal(proc_wait(p, 30000), 0);
+	assert_int_equal(proc_wait(p, -1), 0);
+	assert_true(tps_mono_ms() - t0 < 2000);
+	proc_stop(p, 30);
+	assert_true(tps_mono_ms() - t0 < 5000);
+	assert_string_equal(proc_state(p), "killed by signal 9");
+	assert_null(proc_capture(argv, 30, 1024, NULL));
+	assert_int_equal(access(ran, F_OK), -1);
+	proc_interrupt_flag(NULL);
+	assert_int_equal(proc_interrupted(), 0);
+	out = proc_capture(argv, 30, 1024, NULL);
+	assert_non_null(out);
+	assert_int_equal(access(ran, F_OK), 0);
+	unlink(ran);
+	free(out);
+	free(script);
+	free(ran);
+	proc_free(p);
+}
+
 static void test_proc_no_fd_leak(void **state)
 {
 	struct child_fixture *f = *state;
@@ -258,6 +310,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_proc_group_stop, setup,
 						child_fixture_teardown),
 		cmocka_unit_test_setup_teardown(test_proc_no_fd_leak, setup,
+						child_fixture_teardown),
+		cmocka_unit_test_setup_teardown(test_proc_interrupt, setup,
 						child_fixture_teardown),
 	};
 

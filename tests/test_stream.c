@@ -1,7 +1,8 @@
 /* test_stream.c: the reader of streamed answers on streams recorded from a real
- * llama-server (tests/data/stream/, README there says how): cut anywhere, the
- * same sample; the text hashed as the plain answer's; the client's clock from the
- * arrival times it is handed; and a clear error for a stream that breaks. */
+ * llama-server (tests/data/stream/, README there says how): cut anywhere and
+ * whatever its line ends (LF, CRLF, CR alone, a mix), the same sample; the text
+ * hashed as the plain answer's; the client's clock from the arrival times it is
+ * handed; and a clear error for a stream that breaks. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -134,6 +135,126 @@ static void test_stream_cut_anywhere(void **state)
 	free(text);
 }
 
+/* text with each LF replaced by the line end `eol` names: "lf", "crlf", "cr", or
+ * "mixed" (LF, CR, CRLF in turn, a CR never followed by an LF that would make the
+ * two one CRLF). Caller frees. */
+static char *reframe(const char *text, const char *eol)
+{
+	static const char *const turn[] = { "\n", "\r", "\r\n" };
+	struct strbuf b = { 0 };
+	size_t i, k = 0;
+
+	for (i = 0; text[i]; i++) {
+		const char *e;
+
+		if (text[i] != '\n') {
+			strbuf_put(&b, &text[i], 1);
+			continue;
+		}
+		e = !strcmp(eol, "lf") ? "\n" : !strcmp(eol, "crlf") ? "\r\n" :
+		    !strcmp(eol, "cr") ? "\r" : turn[k++ % 3];
+		if (*e == '\n' && b.len && b.p[b.len - 1] == '\r')
+			e = "\r";
+		strbuf_put(&b, e, strlen(e));
+	}
+	strbuf_put(&b, "", 0);
+	return b.p;
+}
+
+/* The sample of a stream fed in pieces of `step` bytes (0: whole). */
+static void feed_finish(const char *text, size_t step, struct response *r)
+{
+	size_t n = strlen(text), i;
+	struct stream s;
+	char err[256];
+
+	stream_init(&s);
+	if (!step)
+		step = n;
+	for (i = 0; i < n; i += step)
+		stream_feed(&s, text + i, n - i < step ? n - i : step, (double)i);
+	response_init(r);
+	if (stream_finish(&s, 0, (double)n, r, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(s.tokens, 16);
+	stream_release(&s);
+}
+
+/* Lines ended by LF, CRLF, CR alone or a mix of them (the SSE grammar), fed whole,
+ * a byte at a time (every CRLF split between two pieces) and in pieces of 7: the
+ * same sample as the LF stream llama-server sends. CR alone failed "the stream
+ * ended without a final message (after 0 tokens)". */
+static void test_stream_line_ends(void **state)
+{
+	static const char *const eols[] = { "lf", "crlf", "cr", "mixed" };
+	static const size_t steps[] = { 0, 1, 7 };
+	char *text = fixture("completion.sse", NULL);
+	struct response want, got;
+	size_t i, j;
+
+	(void)state;
+	feed_finish(text, 0, &want);
+	for (i = 0; i < sizeof(eols) / sizeof(eols[0]); i++) {
+		char *framed = reframe(text, eols[i]);
+
+		assert_true(!strcmp(eols[i], "lf") == !strchr(framed, '\r'));
+		assert_true(!strcmp(eols[i], "cr") == !strchr(framed, '\n'));
+		for (j = 0; j < sizeof(steps) / sizeof(steps[0]); j++) {
+			feed_finish(framed, steps[j], &got);
+			assert_string_equal(got.sample.output_hash, want.sample.output_hash);
+			assert_string_equal(got.sample.timings, want.sample.timings);
+			assert_int_equal(got.sample.predicted_n, want.sample.predicted_n);
+			response_release(&got);
+		}
+		free(framed);
+	}
+	response_release(&want);
+	free(text);
+}
+
+/* A CR that ends one piece and an LF that opens the next are one line end, not
+ * two: each event's JSON is cut over two data: lines (which the reader joins with
+ * an LF), the first ended by a CR at the end of a piece. Read as two line ends,
+ * the blank line between would dispatch half an object. */
+static void test_stream_crlf_across_pieces(void **state)
+{
+	char *text = fixture("completion.sse", NULL), err[256];
+	const char *at[64];
+	size_t len[64], n = events(text, at, len, 64), k;
+	struct response want, got;
+	struct stream s;
+
+	(void)state;
+	assert_true(n >= 17);
+	feed_finish(text, 0, &want);
+	stream_init(&s);
+	for (k = 0; k < n; k++) {
+		/* "data: {A,B}\n\n" -> "data: {A,\r" | "\ndata: B}\r\n\r\n" */
+		const char *comma = memchr(at[k], ',', len[k]);
+		char *one, *two;
+
+		assert_non_null(comma);
+		one = tps_xasprintf("%.*s\r", (int)(comma + 1 - at[k]), at[k]);
+		two = tps_xasprintf("\ndata:%.*s\r\n\r\n", (int)(at[k] + len[k] - 2 - comma - 1),
+				    comma + 1);
+		stream_feed(&s, one, strlen(one), (double)k);
+		stream_feed(&s, "", 0, (double)k); /* an empty piece changes nothing */
+		stream_feed(&s, two, strlen(two), (double)k + 0.5);
+		free(one);
+		free(two);
+	}
+	response_init(&got);
+	if (stream_finish(&s, 0, (double)n, &got, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(s.tokens, 16);
+	assert_string_equal(got.sample.output_hash, want.sample.output_hash);
+	assert_string_equal(got.sample.timings, want.sample.timings);
+	stream_release(&s);
+	response_release(&want);
+	response_release(&got);
+	free(text);
+}
+
 /* Speculative decoding sends accepted drafts in bursts: the tokens that arrive
  * with the first are not timed against it. */
 static void test_stream_burst(void **state)
@@ -247,6 +368,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_stream_completion_clock),
 		cmocka_unit_test(test_stream_cut_anywhere),
+		cmocka_unit_test(test_stream_line_ends),
+		cmocka_unit_test(test_stream_crlf_across_pieces),
 		cmocka_unit_test(test_stream_burst),
 		cmocka_unit_test(test_stream_late_read),
 		cmocka_unit_test(test_stream_chat),
