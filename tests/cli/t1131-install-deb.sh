@@ -2,15 +2,18 @@
 # t1131-install-deb.sh: `cpack -G DEB` in the build directory makes a Debian package
 # (issue 38) named tpsdb_<version>_<arch>.deb whose control fields are the
 # project's: Package tpsdb, Version the project version, a Maintainer, Depends on
-# the Debian 12 libraries tpsdb links (libsqlite3-0, libcurl4, libcjson1, libssl3),
-# Recommends gnuplot, a Description; and whose files are usr/bin/tpsdb and the
-# manual pages the install writes, every one of them. The unpacked binary prints
-# the version. Packs the build the test runs in (TPSDB_BUILD, else the one holding
-# TPSDB_BIN) into a temporary directory; cpack's preinstall step finds it built.
+# the Debian 12 libraries tpsdb links (libsqlite3-0, libcurl4, libcjson1, libssl3,
+# each library of the binary's NEEDED list found in one of them), Recommends
+# gnuplot, a Description; and whose files are usr/bin/tpsdb and every manual page
+# the install writes, gzip -9n as Debian's policy asks, no other file. Unpacked,
+# the binary prints the version, each page unzips to the build's page and formats
+# under man without a warning. Packs the build the test runs in (TPSDB_BUILD, else
+# the one holding TPSDB_BIN) into a temporary directory; cpack's preinstall step
+# finds it built.
 set -eu
 : "${TPSDB_BIN:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
-need cpack dpkg-deb
+need cpack dpkg-deb man gzip
 build=${TPSDB_BUILD:-$(dirname "$TPSDB_BIN")}
 [ -f "$build/CPackConfig.cmake" ] || { echo "FAIL: no CPackConfig.cmake in '$build'" >&2; exit 1; }
 tmp=$(mktemp -d)
@@ -53,8 +56,8 @@ dpkg-deb -c "$deb" | awk '$1 !~ /^d/ {print $6}' | sort >"$tmp/files"
 cmds=$("$TPSDB_BIN" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
 {
 	echo ./usr/bin/tpsdb
-	echo ./usr/share/man/man1/tpsdb.1
-	for c in $cmds; do echo "./usr/share/man/man1/tpsdb-$c.1"; done
+	echo ./usr/share/man/man1/tpsdb.1.gz
+	for c in $cmds; do echo "./usr/share/man/man1/tpsdb-$c.1.gz"; done
 } | sort >"$tmp/want"
 diff "$tmp/want" "$tmp/files" >"$tmp/diff" || bad "the package's files differ: $(grep '^[<>]' "$tmp/diff" | paste -sd' ')"
 dpkg-deb -c "$deb" | grep -q ' \./usr/bin/tpsdb$' && dpkg-deb -c "$deb" | grep ' \./usr/bin/tpsdb$' | grep -q '^-rwxr-xr-x' ||
@@ -64,6 +67,13 @@ dpkg-deb -c "$deb" | grep -q ' \./usr/bin/tpsdb$' && dpkg-deb -c "$deb" | grep '
 dpkg-deb -x "$deb" "$tmp/root"
 got=$("$tmp/root/usr/bin/tpsdb" --version) || bad "the packaged tpsdb --version exits $?"
 [ "$got" = "tpsdb $version" ] || bad "the packaged tpsdb printed '$got'"
+for gz in "$tmp"/root/usr/share/man/man1/*.1.gz; do
+	page=$(basename "$gz" .gz)
+	gzip -t "$gz" || bad "$page.gz is not gzip"
+	gzip -dc "$gz" | cmp -s - "$build/man/man1/$page" || bad "$page.gz is not the build's $page"
+	MANWIDTH=80 man --warnings=w -l "$gz" >"$tmp/out" 2>"$tmp/err" || bad "man -l $page.gz exits $?"
+	[ ! -s "$tmp/err" ] && grep -q '^NAME' "$tmp/out" || bad "man -l $page.gz: $(head -3 "$tmp/err")"
+done
 
 [ "$fail" -eq 0 ] || exit 1
 echo "ok: $(basename "$deb"): $(wc -l <"$tmp/files") files; Depends: $deps"
