@@ -223,10 +223,53 @@ static void verbatim(struct page *p, const struct line *l, int a, int b)
 	req(p, ".fi");
 }
 
+/* Where the item that opens at line i ends: the first line after it at the block's
+ * least indent, or b. */
+static int item_end(const struct line *l, int i, int b, int least)
+{
+	for (i++; i < b && l[i].indent > least; i++)
+		;
+	return i;
+}
+
+/* Whether the item of lines i until j splits into a tag and a description, and
+ * where (*tagend, *desc); col is the block's description column, kept whether the
+ * line before was kept as written (then only a gap splits). */
+static int item_split(const struct line *l, int i, int j, int least, int col, int kept,
+		      int *tagend, int *desc)
+{
+	int c = j > i + 1 ? l[i + 1].indent : col, gap, g2, s;
+
+	*tagend = -1;
+	if (l[i].indent != least)
+		return 0;
+	if ((*desc = after_gap(&l[i], least, &gap)) > 0) {
+		if (after_gap(&l[i], *desc, &g2) > 0)
+			return 0;  /* a table row */
+		*tagend = gap;
+	} else if (!kept && c > least && c < l[i].len && l[i].s[c - 1] == ' ' &&
+		   l[i].s[c] != ' ') {
+		*tagend = c - 1;
+		*desc = c;
+	} else if (j > i + 1) {
+		for (s = c < l[i].len ? c : l[i].len - 1; s > least && l[i].s[s] != ' '; s--)
+			;
+		if (s <= least)
+			return 0;
+		*tagend = s;
+		*desc = s + 1;
+	} else {
+		return 0;
+	}
+	while (*tagend > least && l[i].s[*tagend - 1] == ' ')
+		(*tagend)--;
+	return 1;
+}
+
 /* An indented block, lines a until b (none blank, each indented). */
 static void block(struct page *p, const struct line *l, int a, int b)
 {
-	int least = l[a].indent, col = -1, i, prev_kept = 0;
+	int least = l[a].indent, col = -1, i, gap;
 
 	for (i = a; i < b; i++)
 		if (l[i].indent < least)
@@ -236,46 +279,22 @@ static void block(struct page *p, const struct line *l, int a, int b)
 	for (i = a; i < b && col < 0; i++)
 		if (l[i].indent > least)
 			col = l[i].indent;
-	for (i = a; i < b && col < 0; i++) {
-		int gap;
+	for (i = a; i < b && col < 0; i++)
 		col = after_gap(&l[i], least, &gap);
-	}
 	i = a;
 	while (i < b) {
-		int j = i + 1, c, gap = -1, desc = -1, tagend = -1;
+		int j = item_end(l, i, b, least), tagend, desc;
 
-		while (j < b && l[j].indent > least)
-			j++;
-		c = j > i + 1 ? l[i + 1].indent : col;
-		if (l[i].indent == least && (desc = after_gap(&l[i], least, &gap)) > 0) {
-			int g2;
-			tagend = gap;
-			if (after_gap(&l[i], desc, &g2) > 0)
-				tagend = -1;  /* a table row */
-		} else if (l[i].indent == least && !prev_kept && c > least && c < l[i].len &&
-			   l[i].s[c - 1] == ' ' && l[i].s[c] != ' ') {
-			tagend = c - 1;
-			desc = c;
-		} else if (l[i].indent == least && j > i + 1) {
-			int s;
-			for (s = c < l[i].len ? c : l[i].len - 1; s > least && l[i].s[s] != ' '; s--)
-				;
-			if (s > least) {
-				tagend = s;
-				desc = s + 1;
-			}
-		}
-		if (tagend < 0) {
-			int k = i + 1;
+		if (!item_split(l, i, j, least, col, 0, &tagend, &desc)) {
+			int k = j, m;
 
-			/* Kept as written, with the prose lines that follow it. */
-			while (k < b && l[k].indent == least && after_gap(&l[k], least, &gap) < 0)
-				k++;
-			if (k < j)
-				k = j;
+			/* Kept as written, with the items after it that do not split either
+			 * (the rows of a table, the lines of a paragraph). */
+			while (k < b && !item_split(l, k, item_end(l, k, b, least), least, col, 1,
+						    &tagend, &desc))
+				k = item_end(l, k, b, least);
 			if (k > i + 1 && !gapped(l, i, k)) {
 				/* Prose, indented: filled, indented as written. */
-				int m;
 				req(p, ".PP");
 				req(p, ".RS 2");
 				for (m = i; m < k; m++)
@@ -285,18 +304,14 @@ static void block(struct page *p, const struct line *l, int a, int b)
 			} else {
 				verbatim(p, l, i, k);
 			}
-			prev_kept = 1;
 			i = k;
 			continue;
 		}
-		while (tagend > least && l[i].s[tagend - 1] == ' ')
-			tagend--;
 		tag(p, l[i].s + least, (size_t)(tagend - least));
 		fill_line(p, l[i].s + desc, (size_t)(l[i].len - desc), i + 1 < j ? &l[i + 1] : NULL);
 		for (i++; i < j; i++)
 			fill_line(p, l[i].s + l[i].indent, (size_t)(l[i].len - l[i].indent),
 				  i + 1 < j ? &l[i + 1] : NULL);
-		prev_kept = 0;
 	}
 }
 
