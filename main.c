@@ -124,7 +124,7 @@ int main(int argc, char **argv)
 		} else if (!strncmp(argv[a], "--db=", 5)) {
 			ctx.db_path = argv[a] + 5;
 		} else if (!strcmp(argv[a], "--version")) {
-			printf("tpsdb 0.1.0\n");
+			printf("tpsdb %s\n", TPSDB_VERSION);
 			return TPS_EXIT_OK;
 		} else {
 			return tps_usage_error(usage, "unknown global option '%s'", argv[a]);

@@ -15,7 +15,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 scripts/deps.sh
 cmake -S . -B build/release -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build/release -j"$jobs" --target tpsdb >/dev/null
+# tpsdb and its manual pages: what `cmake --install build/release` installs.
+cmake --build build/release -j"$jobs" --target tpsdb man >/dev/null
 tpsdb=build/release/tpsdb
 
 llama_dir=$(scripts/llama-server.sh)
