@@ -135,7 +135,7 @@ static void clean_cell(struct table *tab, size_t r, const struct clean_answer *c
 	}
 	reg = verdict_regression_name(c->v.regression);
 	verdict_interval_text(&c->v, ci, sizeof(ci));
-	table_setf(tab, r, A_CLEAN, "%s, %s, %+.2f%% %s (batch %s, %.10s)", reg ? reg : "n/a",
+	table_setf(tab, r, A_CLEAN, "%s (reads %s), %+.2f%% %s (batch %s, %.10s)", reg ? reg : "n/a",
 		   verdict_kind_name(c->v.kind), c->v.delta_pct, ci, c->batch ? c->batch : "?",
 		   c->started_at ? c->started_at : "?");
 }
