@@ -46,6 +46,7 @@ static const char css[] =
 	/* The answers: the word is the answer, the colour repeats it (dark text on a
 	 * light tint, readable without colour and in print). */
 	"table.answers td.ans{font-weight:600;white-space:nowrap}\n"
+	"table.answers td.clean{font-weight:400;white-space:normal;min-width:14rem}\n"
 	"table.answers td.ans-no,.key .ans-no{background:#dafbe1;color:#0a3622}\n"
 	"table.answers td.ans-yes,.key .ans-yes{background:#ffd8d3;color:#6e0b13}\n"
 	"table.answers td.ans-undecided,.key .ans-undecided{background:#fff1b8;color:#4d3800}\n"
@@ -146,7 +147,7 @@ static void answers_table(FILE *f, const struct tables *t)
 		{ "yes", "yes", "slower beyond the band" },
 		{ "undecided", "undecided", "the interval holds the band's edge" },
 		{ "intermittent", "intermittent", "slow on some starts" },
-		{ "spoiled", "spoiled", "measured on a busy machine: no answer" },
+		{ "spoiled", "spoiled", "an instance measured on a busy machine: no answer" },
 		{ "nc", "not comparable", "the runs differ" },
 	};
 	struct table tab = { 0 };
@@ -171,7 +172,7 @@ static void answers_table(FILE *f, const struct tables *t)
 					  c == 7 ? tables_answer_class(t, r - 1, 1) : "";
 
 			if (*cls)
-				fprintf(f, "<td class=\"ans ans-%s\">", cls);
+				fprintf(f, "<td class=\"ans%s ans-%s\">", c == 7 ? " clean" : "", cls);
 			else
 				fputs(c == 5 || c == 6 ? "<td class=\"num\">" : "<td>", f);
 			put(f, s);
