@@ -160,8 +160,8 @@ struct study_answer {
 	const struct verdict **v; /* n: their verdicts, borrowed from the cells */
 };
 
-/* One row of the report's answers table, the table every format of the report
- * leads with: one comparison (column engine: it against the reference, or
+/* One row of the report's answers table, the table its markdown, text and HTML
+ * lead with: one comparison (column engine: it against the reference, or
  * without one ours against it, as study.answers pairs them), one metric, one
  * base row. Decided here, once: which cells answer (a base cell with a verdict,
  * or one the table calls not comparable) and in what order (comparison, then
