@@ -6,7 +6,7 @@
 # verdict, delta and interval; the prose comes after it. A spoiled row names no
 # delta and shows its newest clean answer, compare's newest_clean. The HTML page
 # (t1151 looks at it in a browser) colours each answer by a class that is its
-# word.
+# word; the JSON holds the same rows under "answers".
 . "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
 need python3 jq
 
@@ -80,6 +80,19 @@ for x in llama.cpp stock-llamafile; do
 	grep "^ours vs $x	[pt][pg]	q35	" "$TMP/rows.tsv" | cut -f7 >"$TMP/ci"
 	diff -u "$TMP/ci.want" "$TMP/ci" >&2 || fail "the intervals against $x are not compare's"
 done
+
+# report --format json carries the same rows ("answers"), each with its cell's
+# verdict as "base" holds it.
+tps report --format json
+expect_rc 0 "report --format json"
+jq -r '.answers[] | [.ours + " vs " + .vs, .metric, .model,
+	(if .comparable then .verdict.regression else "not comparable" end)] | @tsv' \
+	"$TMP/out" >"$TMP/keys.json" || fail "report --format json: no answers"
+diff -u "$TMP/keys.want" "$TMP/keys.json" >&2 || fail "the JSON's answers are not the table's rows"
+jq -e '[.answers[] | select(.comparable)] as $a | [.base[] | .model as $m | .cells[] |
+	select(.engine != "ours" and .comparable) | .verdict_pp, .verdict_tg] as $b |
+	($a | length) == 4 and ($a | map(.verdict)) - $b == []' "$TMP/out" >/dev/null ||
+	fail "the JSON's answers are not the base cells' verdicts"
 
 # With --ref, each engine against the reference.
 tps report --no-plots --ref llama.cpp
