@@ -175,6 +175,7 @@ void study_release(struct study *t)
 		free(t->answers[i].v);
 	}
 	free(t->answers);
+	free(t->rows);
 	free(t->quality);
 	free(t->notes);
 	for (i = 0; i < t->n_runs; i++) {

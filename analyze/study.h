@@ -160,6 +160,23 @@ struct study_answer {
 	const struct verdict **v; /* n: their verdicts, borrowed from the cells */
 };
 
+/* One row of the report's answers table, the table its markdown, text and HTML
+ * lead with: one comparison (column engine: it against the reference, or
+ * without one ours against it, as study.answers pairs them), one metric, one
+ * base row. Decided here, once: which cells answer (a base cell with a verdict,
+ * or one the table calls not comparable) and in what order (comparison, then
+ * metric, then model); reports/ words the verdict and, for a spoiled one, its
+ * newest clean answer (tv->clean), and decides nothing. */
+struct study_answer_row {
+	size_t engine;                   /* the comparison's column (study.engines) */
+	int metric;                      /* STUDY_PP or STUDY_TG */
+	size_t base;                     /* the row of study.base: the model */
+	int forced;                      /* not comparable (the cell's runs differ
+					    in a way parity refuses): no verdict */
+	const struct tables_verdict *tv; /* the verdict, borrowed from the cell;
+					    NULL when forced */
+};
+
 /* Why a study step failed; the caller words it (reports/tables.h). */
 enum study_fail {
 	STUDY_OK,
@@ -231,6 +248,9 @@ struct study {
 	struct study_answer *answers;       /* 2 per engine, [2 * e + m]: m 0 pp, 1 tg;
 					       without a reference, engine e's are
 					       those of ours against e */
+	struct study_answer_row *rows;      /* the answers table, comparison x metric
+					       x model (study_answer_row) */
+	size_t n_rows;
 	struct study_note *notes;           /* forced comparisons */
 	size_t n_notes;
 	struct tables_run *runs;            /* ordered by model, config, engine */

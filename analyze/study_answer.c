@@ -2,7 +2,10 @@
  * reference, or without one ours against an engine), per metric over the base
  * cells that have a verdict (analyze/answer.c), decided here once so that the
  * report's markdown, text and HTML only word it. A forced comparison, which the
- * table calls not comparable, is left out; a spoiled one is counted apart. */
+ * table calls not comparable, is left out; a spoiled one is counted apart. The
+ * rows of the answers table the report leads with are picked here too
+ * (study_answer_row): every cell of a comparison that has a verdict, and the
+ * forced ones as not comparable. */
 #include "analyze/study_int.h"
 #include "analyze/answer.h"
 #include "tpsdb.h"
@@ -16,6 +19,7 @@ void study_build_answers(struct study *t)
 	int m;
 
 	t->answers = tps_xcalloc(2 * t->n_engines + 1, sizeof(*t->answers));
+	t->rows = tps_xcalloc(2 * t->n_engines * t->n_base + 1, sizeof(*t->rows));
 	if (!t->ref && !t->ours)
 		return;
 	for (e = 0; e < t->n_engines; e++) {
@@ -32,6 +36,15 @@ void study_build_answers(struct study *t)
 				const struct tables_base_cell *c = &t->base[k].cells[e];
 				const struct tables_verdict *tv = m ? &c->vtg : &c->vpp;
 
+				if (c->present && (c->forced || tv->has)) {
+					struct study_answer_row *r = &t->rows[t->n_rows++];
+
+					r->engine = e;
+					r->metric = m;
+					r->base = k;
+					r->forced = c->forced;
+					r->tv = c->forced ? NULL : tv;
+				}
 				if (!c->present || c->forced || !tv->has)
 					continue;
 				sa->names[sa->n] = t->base[k].model;

@@ -41,13 +41,16 @@ struct plot_text {
 	char *title;
 	char *ylabel;   /* NULL: the figure's fixed axis label (the sweep's) */
 	char *band;     /* trend: the band's legend entry; NULL: no band drawn */
+	char *hollow;   /* trend: the legend entry of the hollow marks (runs that are
+			   not clean); NULL: no series has one */
 	char **legend;  /* parity: each engine's bars, n_legend = n_engines */
 	size_t n_legend;
 };
 
 /* A trend: "<metric> of <model>, <config>: median per run", the metric as its
- * y label, and the band "baseline <name> (<n> runs)" (band_lo finite) or
- * "<engine> level per segment" (bands). */
+ * y label, the band "baseline <name> (<n> runs)" (band_lo finite) or
+ * "<engine> level per segment" (bands), and, where a series flags a run that is
+ * not clean, "hollow: run not clean (spoiled or incomplete)". */
 void plot_trend_text(const struct plot_trend *t, struct plot_text *out);
 /* A sweep: "speculative sweep of <model>, <spec>: decode tok/s and acceptance
  * by n_max" ("" without a model); its axes are fixed, in plot_sweep.c. */

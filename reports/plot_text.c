@@ -33,6 +33,11 @@ void plot_trend_text(const struct plot_trend *t, struct plot_text *out)
 	else if (t->n_bands)
 		out->band = tps_xasprintf("%s level per segment",
 					  t->band_engine ? t->band_engine : "");
+	for (size_t i = 0; i < t->n_series; i++)
+		if (t->series[i].spoiled) {
+			out->hollow = tps_xstrdup("hollow: run not clean (spoiled or incomplete)");
+			break;
+		}
 }
 
 void plot_sweep_text(const struct plot_sweep *sw, struct plot_text *out)
@@ -82,6 +87,7 @@ void plot_text_release(struct plot_text *x)
 	free(x->title);
 	free(x->ylabel);
 	free(x->band);
+	free(x->hollow);
 	for (i = 0; i < x->n_legend; i++)
 		free(x->legend[i]);
 	free(x->legend);

@@ -217,6 +217,14 @@ int plot_job_trend(struct plot_job *j, const struct plot_trend *t, const char *o
 			q = NULL;
 		}
 	}
+	if (w.hollow) {
+		/* One legend entry for every series' hollow marks, in a neutral grey. */
+		q = plot_quote(w.hollow);
+		fprintf(j->gp, ", \\\n     keyentry with points lc rgb '#59636e' pt 6 ps 0.6 "
+			"title %s", q);
+		free(q);
+		q = NULL;
+	}
 	ret = 0;
 out:
 	for (i = 0; i < t->n_series; i++) {

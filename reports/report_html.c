@@ -42,7 +42,23 @@ static const char css[] =
 	"font-size:.85em}\n"
 	"figure{margin:.6rem 0 1.4rem}figure img{width:100%;max-width:1000px;height:auto;"
 	"border:1px solid var(--line)}figcaption{color:var(--mute);font-size:.85rem}\n"
-	"ul{padding-left:1.3rem}li{margin:.15rem 0}\n"
+	"ul{padding-left:1.3rem}li{margin:.15rem 0}p,li{overflow-wrap:anywhere}\n"
+	/* The answers: the word is the answer, the colour repeats it (dark text on a
+	 * light tint, readable without colour and in print). */
+	"table.answers td.ans{font-weight:600;white-space:nowrap}\n"
+	"table.answers td.clean{font-weight:400;white-space:normal;min-width:14rem}\n"
+	"table.answers td.ans-no,.key .ans-no{background:#dafbe1;color:#0a3622}\n"
+	"table.answers td.ans-yes,.key .ans-yes{background:#ffd8d3;color:#6e0b13}\n"
+	"table.answers td.ans-undecided,.key .ans-undecided{background:#fff1b8;color:#4d3800}\n"
+	"table.answers td.ans-intermittent,.key .ans-intermittent{background:#ffe2c2;"
+	"color:#5c2a00}\n"
+	"table.answers td.ans-spoiled,.key .ans-spoiled{background:#e6e1f5;color:#3b2a6b;"
+	"font-style:italic}\n"
+	"table.answers td.ans-na,table.answers td.ans-nc,.key .ans-nc{color:var(--mute)}\n"
+	".key span.ans{display:inline-block;padding:0 .4rem;margin:0 .2rem .2rem 0;"
+	"border:1px solid var(--line);font-weight:600}\n"
+	"@media (max-width:600px){body{padding:1rem .75rem}table{font-size:.8rem}"
+	"th,td{padding:.2rem .35rem}}\n"
 	"@media print{body{max-width:none;padding:0;font-size:10pt}nav{display:none}"
 	"a{color:inherit}.scroll{overflow:visible}table{font-size:8pt}"
 	"figure,table{break-inside:avoid}h2,h3{break-after:avoid}"
@@ -119,6 +135,64 @@ static void figure(FILE *f, const char *what, const char *file)
 	fputs("</figcaption></figure>\n", f);
 }
 
+/* The answers table, first on the page: the cells as every format words them
+ * (tables_build_answers()), the answer and the newest clean answer tinted by
+ * their class (tables_answer_class()). */
+static void answers_table(FILE *f, const struct tables *t)
+{
+	static const struct {
+		const char *cls, *word, *what;
+	} key[] = {
+		{ "no", "no", "not slower beyond the band" },
+		{ "yes", "yes", "slower beyond the band" },
+		{ "undecided", "undecided", "the interval holds the band's edge" },
+		{ "intermittent", "intermittent", "slow on some starts" },
+		{ "spoiled", "spoiled", "an instance measured on a busy machine: no answer" },
+		{ "nc", "not comparable", "the runs differ" },
+	};
+	struct table tab = { 0 };
+	const struct md_table *mt;
+	size_t r, c, i;
+	char *legend;
+
+	tables_build_answers(t, &tab);
+	mt = &tab.t;
+	fputs("<div class=\"scroll\" id=\"answers\"><table class=\"answers\">\n<thead><tr>", f);
+	for (c = 0; c < mt->ncols; c++) {
+		fputs("<th>", f);
+		put(f, md_table_get(mt, 0, c));
+		fputs("</th>", f);
+	}
+	fputs("</tr></thead>\n<tbody>\n", f);
+	for (r = 1; r < mt->nrows; r++) {
+		fputs("<tr>", f);
+		for (c = 0; c < mt->ncols; c++) {
+			const char *s = md_table_get(mt, r, c);
+			const char *cls = c == 3 ? tables_answer_class(t, r - 1, 0) :
+					  c == 7 ? tables_answer_class(t, r - 1, 1) : "";
+
+			if (*cls)
+				fprintf(f, "<td class=\"ans%s ans-%s\">", c == 7 ? " clean" : "", cls);
+			else
+				fputs(c == 5 || c == 6 ? "<td class=\"num\">" : "<td>", f);
+			put(f, s);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</tbody></table></div>\n<p class=\"key\">", f);
+	for (i = 0; i < sizeof(key) / sizeof(key[0]); i++) {
+		fprintf(f, "<span class=\"ans ans-%s\">%s</span> %s%s", key[i].cls, key[i].word,
+			key[i].what, i + 1 < sizeof(key) / sizeof(key[0]) ? "; " : "");
+	}
+	fputs("</p>\n<p class=\"mute\">", f);
+	legend = tables_answers_legend(t);
+	put(f, legend);
+	free(legend);
+	fputs("</p>\n", f);
+	table_release(&tab);
+}
+
 int tables_write_html(FILE *f, const struct tables *t, const struct tables_figures *fig,
 		      const struct tables_html_model *models, size_t n_models)
 {
@@ -127,7 +201,10 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 	size_t n, i;
 
 	page_begin(f, "tpsdb report");
-	fputs("<h1>tpsdb report</h1>\n<nav><a href=\"#base\">Base</a><a href=\"#spec\">"
+	fputs("<h1>tpsdb report</h1>\n", f);
+	if (t->n_rows)
+		answers_table(f, t);
+	fputs("<nav><a href=\"#base\">Base</a><a href=\"#spec\">"
 	      "Speculative</a><a href=\"#prompts\">Per-prompt</a><a href=\"#quality\">"
 	      "Data quality</a><a href=\"#runs\">Runs</a><a href=\"#plots\">Plots</a>"
 	      "<a href=\"#models\">Models</a></nav>\n", f);

@@ -128,6 +128,33 @@ static cJSON *base_cell_json(const struct tables *t, const struct tables_base_ce
 	return x;
 }
 
+/* The answers table (study.rows), the markdown's first block: each row names
+ * its comparison ("ours" judged against "vs", with a reference the row's engine
+ * against it), metric and model, and holds the cell's verdict as "base" does
+ * (null where the cell is not comparable). */
+static cJSON *answers_json(const struct tables *t)
+{
+	cJSON *a = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < t->n_rows; i++) {
+		const struct study_answer_row *w = &t->rows[i];
+		const struct tables_base_row *b = &t->base[w->base];
+		cJSON *o = cJSON_CreateObject();
+
+		json_put_str(o, "ours", t->ref ? t->engines[w->engine].label : t->ours);
+		json_put_str(o, "vs", t->ref ? t->ref : t->engines[w->engine].label);
+		cJSON_AddStringToObject(o, "metric", w->metric == STUDY_TG ? "tg" : "pp");
+		cJSON_AddStringToObject(o, "model", b->model);
+		cJSON_AddStringToObject(o, "endpoint", b->endpoint);
+		cJSON_AddBoolToObject(o, "comparable", !w->forced);
+		cJSON_AddItemToObject(o, "verdict", w->forced ? cJSON_CreateNull() :
+					  verdict_json(t, w->tv, w->engine));
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
 static cJSON *base_json(const struct tables *t)
 {
 	cJSON *a = cJSON_CreateArray();
@@ -268,6 +295,7 @@ int tables_write_json(FILE *f, const struct tables *t, const struct tables_figur
 	if (!t->ref)
 		json_put_str(root, "ours", t->ours);
 	cJSON_AddItemToObject(root, "engines", engines_json(t));
+	cJSON_AddItemToObject(root, "answers", answers_json(t));
 	cJSON_AddItemToObject(root, "base", base_json(t));
 	cJSON_AddItemToObject(root, "speculative", spec_json(t));
 	cJSON_AddItemToObject(root, "prompts", prompts_json(t));

@@ -248,6 +248,16 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 	size_t n, i;
 
 	heading(o, 1, "tpsdb report");
+	/* The answers first, one table of every comparison x metric x model; the
+	 * words that explain them come under it. */
+	if (t->n_rows) {
+		tables_build_answers(t, &tab);
+		table(o, &tab);
+		title = tables_answers_legend(t);
+		line(o, "", title);
+		fputc('\n', o->f);
+		free(title);
+	}
 	if (t->ref) {
 		ref = o->md ? escape_md(t->ref) : md_plain(t->ref);
 		fprintf(o->f, "In tok/s, prefill (pp) as a whole number, decode (tg) to one "

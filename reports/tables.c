@@ -31,6 +31,8 @@ void tables_init(struct tables *t, const struct study *s, const struct catalog_q
 	t->runs = s->runs;
 	t->n_runs = s->n_runs;
 	t->answers = s->answers;
+	t->rows = s->rows;
+	t->n_rows = s->n_rows;
 	for (i = 0; i < s->n_quality; i++)
 		findings_add(&t->findings, &q[s->quality[i]]);
 	t->alarms = a;

@@ -39,6 +39,8 @@ struct tables {
 	const struct tables_run *runs;      /* ordered by model, config, engine */
 	size_t n_runs;
 	const struct study_answer *answers; /* 2 per engine; NULL: none */
+	const struct study_answer_row *rows; /* the answers table (study.rows) */
+	size_t n_rows;
 };
 
 /* The tables of study s: its numbers, borrowed (s must outlive t), the findings

@@ -27,6 +27,19 @@ void tables_build_spec(const struct tables *t, struct table *tab);
 void tables_build_prompts(const struct tables *t, const struct tables_prompt_table *pt,
 			  struct table *tab);
 void tables_build_runs(const struct tables *t, struct table *tab);
+/* The answers table every format of the report leads with (table_answer.c): one
+ * row per study.rows, comparison x metric x model, "comparison | metric | model |
+ * answer | reads | delta | <level> interval", and a "newest clean answer" column
+ * where a row is spoiled. */
+void tables_build_answers(const struct tables *t, struct table *tab);
+/* The class of answers table row r's answer (as the HTML page colours it):
+ * "no", "yes", "undecided", "spoiled", "intermittent", "na" (no verdict) or
+ * "nc" (not comparable); clean 1: of its newest clean answer ("" when the row is
+ * not spoiled, "na" when none was found). Static strings. */
+const char *tables_answer_class(const struct tables *t, size_t r, int clean);
+/* The words under the answers table: what each answer means, against the band
+ * of its rows. Caller frees. */
+char *tables_answers_legend(const struct tables *t);
 /* An empty table of ncols columns in that layout (every column TABLE_TEXT, headers
  * empty), for the report's own tables; release with table_release(). */
 void tables_table_init(struct table *tab, size_t ncols);

@@ -938,7 +938,8 @@ static void test_plot_parity_labels(void **state)
 
 /* A trend series' runs that are not clean are drawn again hollow (a white disc,
  * then an open circle, point type 6, in the series' colour) from their own data
- * file; a series without one has none. */
+ * file, and one legend entry says what a hollow mark is; a series without one
+ * has neither. */
 static void test_plot_trend_spoiled(void **state)
 {
 	struct fixture *f = *state;
@@ -977,12 +978,16 @@ static void test_plot_trend_spoiled(void **state)
 		if (pass) {
 			assert_null(strstr(script, "f1_sp1.dat"));
 			assert_null(strstr(script, "pt 6 ps 0.6"));
+			assert_null(strstr(script, "keyentry"));
 			free(script);
 			continue;
 		}
 		assert_non_null(strstr(script, "f1_sp1.dat' using 1:2 with points lc rgb 'white' pt 7"));
 		assert_non_null(strstr(script, "f1_sp1.dat' using 1:2 with points lc rgb '"));
 		assert_non_null(strstr(script, "' pt 6 ps 0.6 notitle"));
+		/* One legend entry says what a hollow mark is. */
+		assert_non_null(strstr(script, "keyentry with points lc rgb '#59636e' pt 6 ps 0.6 "
+					       "title 'hollow: run not clean (spoiled or incomplete)'"));
 		free(script);
 		kept = tps_xasprintf("%s/kept-0/f1_sp1.dat", f->dir);
 		data = tps_read_file(kept, NULL);

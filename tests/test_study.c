@@ -150,6 +150,21 @@ static void test_study_base_cells(void **state)
 	assert_int_equal(s.answers[2].n, 1);
 	assert_int_equal(s.answers[3].n, 1);
 	assert_int_equal(s.answers[4].n + s.answers[5].n, 0);
+	/* The answers table's rows: comparison (ours, then zz, each against up),
+	 * then metric, then model; each borrows its cell's verdict. */
+	assert_int_equal(s.n_rows, 4);
+	assert_int_equal(s.rows[0].engine, 0);
+	assert_int_equal(s.rows[0].metric, STUDY_PP);
+	assert_int_equal(s.rows[1].engine, 0);
+	assert_int_equal(s.rows[1].metric, STUDY_TG);
+	assert_int_equal(s.rows[2].engine, 1);
+	assert_int_equal(s.rows[2].metric, STUDY_PP);
+	assert_int_equal(s.rows[3].engine, 1);
+	assert_int_equal(s.rows[3].metric, STUDY_TG);
+	assert_int_equal(s.rows[3].base, 0);
+	assert_false(s.rows[3].forced);
+	assert_ptr_equal(s.rows[0].tv, &s.base[0].cells[0].vpp);
+	assert_ptr_equal(s.rows[3].tv, &s.base[0].cells[1].vtg);
 	/* The runs behind the numbers: the three base runs (a speculative pool is a
 	 * rung of the spec table now: test_study_spec_prompts). */
 	assert_int_equal(s.n_runs, 3);
@@ -237,6 +252,14 @@ static void test_study_ours_cells(void **state)
 	assert_int_equal(s.answers[2].a.undecided, 1);
 	assert_int_equal(s.answers[3].a.undecided, 1); /* was decided slower */
 	assert_int_equal(s.answers[3].a.slower, 0);
+	/* The answers table: ours vs zz, then ours vs up; none of ours' own. */
+	assert_int_equal(s.n_rows, 4);
+	assert_int_equal(s.rows[0].engine, 1);
+	assert_int_equal(s.rows[1].engine, 1);
+	assert_int_equal(s.rows[2].engine, 2);
+	assert_int_equal(s.rows[2].metric, STUDY_PP);
+	assert_ptr_equal(s.rows[2].tv, &c[2].vpp);
+	assert_ptr_equal(s.rows[1].tv, &c[1].vtg);
 	study_release(&s);
 
 	/* The engines asked for, up first: ours is still the engine of role ours. */

@@ -40,8 +40,8 @@ golden() {
 	cmp "$FIX/$1" "$2" >&2 || { diff -u "$FIX/$1" "$2" | head -40 >&2; fail "$2 differs from $1"; }
 }
 
-# need_gnuplot: skips the test (exit 77; a failure under CI=true) where gnuplot is
-# not installed.
+# need_gnuplot [<tool>...]: skips the test (exit 77; a failure under CI=true) where
+# gnuplot, or one of the other tools named, is not installed.
 need_gnuplot() {
-	need gnuplot
+	need gnuplot "$@"
 }
