@@ -4,8 +4,10 @@
 #include "analyze/until.h"
 
 #include "analyze/estimate.h"
+#include "analyze/plan.h"
 #include "tpsdb.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +43,11 @@ void until_init(struct until *u, const struct until_cell *cells, size_t n_cells,
 	for (k = 0; k < n_cells; k++)
 		u->w[k].ours_cell = cells[k].engine == ours ? SIZE_MAX :
 				    find_ours_cell(u, &cells[k]);
+}
+
+void until_set_futility(struct until *u, int64_t max_rounds)
+{
+	u->max_rounds = max_rounds > 0 ? max_rounds : 0;
 }
 
 int until_watches(const struct until *u, int m)
@@ -93,6 +100,45 @@ int64_t until_final_look(struct until *u, size_t mi)
 	return last;
 }
 
+/* Futility of an open cell at a look of round round: each watched metric whose
+ * row does not answer the question gets its chance of answering by max_rounds
+ * and the rounds it would need; 1 when one of those chances is under
+ * PLAN_FUTILE_CHANCE. A metric whose look is no rounds interval (or is spoiled)
+ * has no chance to judge and stops nothing. */
+static int futile(const struct until *u, const struct decided_cell *dc,
+		  struct until_watch *w, int64_t round)
+{
+	int m, stop = 0;
+
+	for (m = 0; m < PARITY_N_METRICS; m++) {
+		const struct verdict *v;
+		struct plan_look l;
+
+		w->chance[m] = NAN;
+		w->needs[m] = 0;
+		if (!u->max_rounds || round >= u->max_rounds || !until_watches(u, m) ||
+		    !dc->row[m] || decided_row(dc->row[m], u->q))
+			continue;
+		v = &dc->row[m]->v;
+		if (v->method != VERDICT_METHOD_ROUNDS || v->spoiled ||
+		    v->regression == VERDICT_REG_INTERMITTENT)
+			continue;
+		memset(&l, 0, sizeof(l));
+		l.m = v->log_m;
+		l.se = v->log_se;
+		l.df = v->df;
+		l.rounds = v->rounds;
+		l.band_pct = v->band_pct;
+		l.two_sided = u->q == DECIDED_PARITY;
+		w->chance[m] = plan_seq_chance_from(&l, (size_t)u->max_rounds, PLAN_SIMS);
+		if (!(w->chance[m] < PLAN_FUTILE_CHANCE))
+			continue;
+		stop = 1;
+		w->needs[m] = plan_rounds_from(&l, 0.8);
+	}
+	return stop;
+}
+
 size_t until_take(struct until *u, const struct parity_result *pr, size_t mi, size_t e,
 		  int64_t round, size_t *newly)
 {
@@ -106,7 +152,7 @@ size_t until_take(struct until *u, const struct parity_result *pr, size_t mi, si
 		struct until_watch *w = &u->w[k];
 
 		if (w->ours_cell == SIZE_MAX || c->engine != e || c->model != mi ||
-		    w->decided_at)
+		    !until_open(u, k))
 			continue;
 		j = decided_find(dc, n, c->spec_type, c->n_max);
 		if (j == SIZE_MAX)
@@ -118,13 +164,21 @@ size_t until_take(struct until *u, const struct parity_result *pr, size_t mi, si
 			w->last[m] = dc[j].row[m]->v;
 		}
 		w->last_round = round;
-		if (!dc[j].decided)
-			continue;
-		w->decided_at = round;
-		newly[n_new++] = k;
+		if (dc[j].decided) {
+			w->decided_at = round;
+			newly[n_new++] = k;
+		} else if (futile(u, &dc[j], w, round)) {
+			w->futile_at = round;
+			newly[n_new++] = k;
+		}
 	}
 	free(dc);
 	return n_new;
+}
+
+int until_open(const struct until *u, size_t k)
+{
+	return u->w[k].ours_cell != SIZE_MAX && !u->w[k].decided_at && !u->w[k].futile_at;
 }
 
 int until_model_open(const struct until *u, size_t mi)
@@ -132,8 +186,7 @@ int until_model_open(const struct until *u, size_t mi)
 	size_t k;
 
 	for (k = 0; k < u->n_cells; k++)
-		if (u->cells[k].model == mi && u->w[k].ours_cell != SIZE_MAX &&
-		    !u->w[k].decided_at)
+		if (u->cells[k].model == mi && until_open(u, k))
 			return 1;
 	return 0;
 }
@@ -144,14 +197,14 @@ int until_skip(const struct until *u, size_t k)
 	int any = 0;
 
 	if (u->w[k].ours_cell != SIZE_MAX)
-		return u->w[k].decided_at != 0;
+		return !until_open(u, k);
 	if (u->cells[k].engine != u->ours)
 		return 0;
 	for (i = 0; i < u->n_cells; i++) {
 		if (u->w[i].ours_cell != k)
 			continue;
 		any = 1;
-		if (!u->w[i].decided_at)
+		if (until_open(u, i))
 			return 0;
 	}
 	return any;
@@ -179,8 +232,17 @@ void until_count(const struct until *u, size_t *open, size_t *all)
 		if (u->w[k].ours_cell == SIZE_MAX)
 			continue;
 		(*all)++;
-		*open += !u->w[k].decided_at;
+		*open += until_open(u, k);
 	}
+}
+
+size_t until_count_futile(const struct until *u)
+{
+	size_t k, n = 0;
+
+	for (k = 0; k < u->n_cells; k++)
+		n += u->w[k].ours_cell != SIZE_MAX && u->w[k].futile_at != 0;
+	return n;
 }
 
 double until_server_time(const struct until *u, size_t k, int64_t round)

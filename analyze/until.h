@@ -29,6 +29,14 @@ struct until_watch {
 	int64_t last_round;        /* the round of the last comparison; 0 none */
 	int have[PARITY_N_METRICS];            /* 1 when the metric had a row then */
 	struct verdict last[PARITY_N_METRICS]; /* that row's verdict */
+	int64_t futile_at;         /* the round it was stopped as unanswerable in;
+				      0 not (until_set_futility()) */
+	double chance[PARITY_N_METRICS]; /* at the last look: the chance of deciding
+				      the metric by --max-rounds; NaN unknown or
+				      answered */
+	size_t needs[PARITY_N_METRICS];  /* the --max-rounds that would reach
+				      PLAN's power at the current trend; 0 more
+				      than ESTIMATE_MAX_LOOK (or unknown) */
 };
 
 /* The rule's state over one session. */
@@ -44,6 +52,8 @@ struct until {
 	int64_t *last_round;             /* per model: the last round a run ended in */
 	struct until_run *runs;          /* the runs that ended, in order; owned */
 	size_t n_runs, cap_runs;
+	int64_t max_rounds;              /* futility on: the batch's --max-rounds;
+					    0 off */
 };
 
 /* A run that ended. */
@@ -60,6 +70,14 @@ struct until_run {
  * until_release(). */
 void until_init(struct until *u, const struct until_cell *cells, size_t n_cells,
 		size_t n_models, size_t ours, enum decided_question q, int watched);
+/* Turns the futility stop on for a batch of at most max_rounds rounds (0: off,
+ * the default): after a look, an open watched cell one of whose watched metrics
+ * that does not answer yet has a chance under PLAN_FUTILE_CHANCE of answering by
+ * max_rounds (plan_seq_chance_from() at the look's numbers) is stopped as
+ * unanswerable: it starts no more, and counts as neither open nor decided. It
+ * only stops: it never answers, so no decided cell's error rate grows
+ * (non-binding futility; docs/PERFORMANCE.md, "Futility"). */
+void until_set_futility(struct until *u, int64_t max_rounds);
 /* 1 when the rule asks metric m (enum parity_metric) of u. */
 int until_watches(const struct until *u, int m);
 /* Frees what u owns; accepts one zero-initialised. */
@@ -78,16 +96,19 @@ int64_t until_final_look(struct until *u, size_t mi);
 
 /* Takes the comparison pr of model mi, ours against engine e, made after round
  * round: every open watched cell of e on mi that has a cell in pr keeps its rows'
- * verdicts and, when every watched metric answers the question, is decided at round. The
- * cells decided by this call are written to newly[] (room for n_cells) and counted
- * in the return value. */
+ * verdicts and, when every watched metric answers the question, is decided at round,
+ * else, with futility on, may be stopped as unanswerable at round. The cells
+ * decided or stopped by this call are written to newly[] (room for n_cells) and
+ * counted in the return value; w[k].decided_at or w[k].futile_at says which. */
 size_t until_take(struct until *u, const struct parity_result *pr, size_t mi, size_t e,
 		  int64_t round, size_t *newly);
 
+/* 1 when watched cell k is still open: neither decided nor unanswerable. */
+int until_open(const struct until *u, size_t k);
 /* 1 when model mi has a watched cell still open: another round is worth running. */
 int until_model_open(const struct until *u, size_t mi);
-/* 1 when cell k need not start again: a watched cell once decided, and an ours
- * cell once every watched cell compared with it is decided. */
+/* 1 when cell k need not start again: a watched cell once decided or
+ * unanswerable, and an ours cell once every watched cell compared with it is. */
 int until_skip(const struct until *u, size_t k);
 /* The plan out of a look: after round round of model mi (and the comparison of
  * that round, when it was one to look at), run[k] (room for n_cells) is 1 for each
@@ -97,6 +118,8 @@ int until_skip(const struct until *u, size_t k);
 size_t until_next(const struct until *u, size_t mi, int64_t round, unsigned char *run);
 /* The watched cells, and how many of them are open. */
 void until_count(const struct until *u, size_t *open, size_t *all);
+/* How many watched cells are stopped as unanswerable. */
+size_t until_count_futile(const struct until *u);
 /* The server time of watched cell k up to round: the wall time of its runs and
  * of its ours cell's runs in rounds 1..round, seconds. */
 double until_server_time(const struct until *u, size_t k, int64_t round);

@@ -259,9 +259,13 @@ static void until_feed(struct until_state *h)
 static void until_print(const struct until_state *h, size_t k, const char *what)
 {
 	const struct cell *c = &h->p->cells[k];
+	const char *model = h->p->models[c->model].label, *ours = h->p->engines[h->u.ours].label;
 
-	until_write_cell(stdout, what, &h->u, k, h->p->models[c->model].label,
-			 h->p->engines[h->u.ours].label, h->p->engines[c->engine].label);
+	if (h->u.w[k].futile_at)
+		until_write_futile(stdout, &h->u, k, model, ours, h->p->engines[c->engine].label);
+	else
+		until_write_cell(stdout, what, &h->u, k, model, ours,
+				 h->p->engines[c->engine].label);
 }
 
 /* Compares this batch's runs of model mi, ours against every other engine, after
@@ -345,6 +349,7 @@ static void until_state_init(struct until_state *h, const struct plan *p,
 	until_init(&h->u, h->cells, p->n_cells, p->n_models, setup_ours_index(p),
 		   o->question_parity ? DECIDED_PARITY : DECIDED_REGRESSION,
 		   o->metric ? parity_metrics_of(o->metric) : PARITY_BOTH);
+	until_set_futility(&h->u, plan_rounds(p));
 	until_write_note(h->note, sizeof(h->note), &h->u);
 }
 
@@ -367,7 +372,7 @@ static void until_print_open(struct until_state *h)
 	size_t k;
 
 	for (k = 0; k < h->p->n_cells; k++)
-		if (h->u.w[k].ours_cell != SIZE_MAX && !h->u.w[k].decided_at)
+		if (until_open(&h->u, k))
 			until_print(h, k, "open");
 	until_write_total(stdout, &h->u);
 }

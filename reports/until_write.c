@@ -4,6 +4,8 @@
 
 #include <math.h>
 
+#include "analyze/estimate.h"
+#include "analyze/plan.h"
 #include "schema/record.h"
 
 static void pct(double v, char *buf, size_t len)
@@ -40,6 +42,16 @@ void clean_answer_text(const struct clean_answer *c, char *buf, size_t len)
 		 c->batch ? c->batch : "?", c->started_at ? c->started_at : "?");
 }
 
+/* The cell's name in lines: "tiny", or "tiny draft n_max=2". */
+static void cell_name(const struct until_cell *c, const char *model, char *buf, size_t len)
+{
+	if (c->n_max == TPS_NULL)
+		snprintf(buf, len, "%s", model);
+	else
+		snprintf(buf, len, "%s %s n_max=%lld", model,
+			 *c->spec_type ? c->spec_type : "spec", (long long)c->n_max);
+}
+
 void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
 		      const char *model, const char *ours, const char *vs)
 {
@@ -50,11 +62,7 @@ void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k
 	char name[160], state[160], note[40];
 	int m;
 
-	if (c->n_max == TPS_NULL)
-		snprintf(name, sizeof(name), "%s", model);
-	else
-		snprintf(name, sizeof(name), "%s %s n_max=%lld", model,
-			 *c->spec_type ? c->spec_type : "spec", (long long)c->n_max);
+	cell_name(c, model, name, sizeof(name));
 	for (m = 0; m < PARITY_N_METRICS; m++) {
 		if (!w->last_round) {
 			fprintf(f, "%s: %s %s %s vs %s: not compared (fewer than 3 rounds with "
@@ -76,12 +84,45 @@ void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k
 	fflush(f);
 }
 
+void until_write_futile(FILE *f, const struct until *u, size_t k, const char *model,
+			const char *ours, const char *vs)
+{
+	static const char *const names[PARITY_N_METRICS] = { "pp", "tg" };
+	const struct until_watch *w = &u->w[k];
+	char name[160], state[160], needs[64], mde[32];
+	int m;
+
+	cell_name(&u->cells[k], model, name, sizeof(name));
+	for (m = 0; m < PARITY_N_METRICS; m++) {
+		if (!(w->chance[m] < PLAN_FUTILE_CHANCE))
+			continue;
+		if (w->needs[m])
+			snprintf(needs, sizeof(needs), "needs about %zu rounds", w->needs[m]);
+		else
+			snprintf(needs, sizeof(needs), "needs more than %d rounds",
+				 ESTIMATE_MAX_LOOK);
+		if (isfinite(w->last[m].mde_pct))
+			snprintf(mde, sizeof(mde), "%.2f%%", w->last[m].mde_pct);
+		else
+			snprintf(mde, sizeof(mde), "?");
+		until_write_state(&w->last[m], state, sizeof(state));
+		fprintf(f, "unanswerable: %s %s %s vs %s: mde %s, %s (of --max-rounds %lld); "
+			"%s after %lld rounds, %.1f s of server time\n", name, names[m], ours, vs,
+			mde, needs, (long long)u->max_rounds, state, (long long)w->futile_at,
+			until_server_time(u, k, w->futile_at));
+	}
+	fflush(f);
+}
+
 void until_write_note(char *buf, size_t len, const struct until *u)
 {
-	size_t open, all;
+	size_t open, all, futile = until_count_futile(u);
 
 	until_count(u, &open, &all);
-	snprintf(buf, len, "%zu of %zu cells open", open, all);
+	if (futile)
+		snprintf(buf, len, "%zu of %zu cells open, %zu unanswerable", open, all, futile);
+	else
+		snprintf(buf, len, "%zu of %zu cells open", open, all);
 }
 
 void until_write_total(FILE *f, const struct until *u)

@@ -28,6 +28,16 @@ void clean_answer_text(const struct clean_answer *c, char *buf, size_t len);
 void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
 		      const char *model, const char *ours, const char *vs);
 
+/* Writes the lines of watched cell k stopped as unanswerable (until.h,
+ * futility) to f, one per watched metric whose chance of answering by
+ * --max-rounds fell under PLAN_FUTILE_CHANCE, and flushes f: "unanswerable:
+ * tiny pp ours vs up: mde 3.10%, needs about 42 rounds (of --max-rounds 10);
+ * regression undecided, undecided (-1.90% [-5.00%, +1.30%]) after 4 rounds,
+ * 12.3 s of server time", "needs more than 100 rounds" beyond
+ * ESTIMATE_MAX_LOOK. */
+void until_write_futile(FILE *f, const struct until *u, size_t k, const char *model,
+			const char *ours, const char *vs);
+
 /* One model's design as collect --until-decided chose it: the reps of every
  * prompt, from n_cells stored cells (0: the default), for rounds rounds (0: none
  * in reach of --max-rounds). */
@@ -45,10 +55,12 @@ struct until_design {
  * planned from 3 stored cells of host gpu1 (--reps sets it)". */
 void until_write_design(FILE *f, const struct until_design *d, size_t n, const char *host);
 
-/* The progress line's note into buf: "2 of 4 cells open". */
+/* The progress line's note into buf: "2 of 4 cells open", and ", 1
+ * unanswerable" when the futility stop stopped some. */
 void until_write_note(char *buf, size_t len, const struct until *u);
 
-/* The last line: "until-decided: 2 of 4 cells open", flushed. */
+/* The last line: "until-decided: 2 of 4 cells open" (", 1 unanswerable" as the
+ * note), flushed. */
 void until_write_total(FILE *f, const struct until *u);
 
 #endif
