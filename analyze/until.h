@@ -54,6 +54,12 @@ struct until {
 	size_t n_runs, cap_runs;
 	int64_t max_rounds;              /* futility on: the batch's --max-rounds;
 					    0 off */
+	/* The schedule (until_pick()): */
+	int64_t rounds;                  /* the most rounds a model runs */
+	double budget_s;                 /* --budget: server time, seconds; 0 none */
+	int64_t *rounds_run;             /* per model: rounds run; owned */
+	unsigned char *done;             /* per model: its rounds ended; owned */
+	unsigned char *short_of_budget;  /* per model: ended for lack of budget */
 };
 
 /* A run that ended. */
@@ -78,6 +84,50 @@ void until_init(struct until *u, const struct until_cell *cells, size_t n_cells,
  * only stops: it never answers, so no decided cell's error rate grows
  * (non-binding futility; docs/PERFORMANCE.md, "Futility"). */
 void until_set_futility(struct until *u, int64_t max_rounds);
+/* The schedule of the rounds: every model runs at most rounds rounds; with
+ * budget_s > 0 (collect --budget) no instance starts whose estimated cost
+ * (until_cost()) would take the server time of the runs ended past budget_s,
+ * and the models take turns by what a round buys (until_pick()). */
+void until_set_schedule(struct until *u, int64_t rounds, double budget_s);
+
+/* The model and round to run next: without a budget, the first model whose
+ * rounds have not ended, round after round, as collect always ran them; with
+ * one, of the models whose next round fits the budget, the one whose round buys
+ * the most decisions for its cost: the sum over its open cells of their chance
+ * of an answer (the least of their watched metrics' at the last look; one half
+ * before a look or when unknown, so a cell near a boundary goes first and a
+ * hopeless one last) over the round's estimated cost; a model whose round does
+ * not fit ends, short of budget. Its cells to start are those until_skip()
+ * does not leave out. 1 with *mi and *round set, 0 when every model's rounds
+ * ended. */
+int until_pick(struct until *u, size_t *mi, int64_t *round);
+/* Records that model mi ran a round (until_pick()'s), and ends its rounds when
+ * it ran the last one, or from the first look on none of its cells is open. */
+void until_round_done(struct until *u, size_t mi);
+/* Ends model mi's rounds (a signal, or the machine kept it busy); short: for
+ * lack of budget. */
+void until_model_end(struct until *u, size_t mi, int short_of_budget);
+/* The estimated server time of one instance of cell k: the mean wall time of
+ * its runs so far, else of its engine's, else of every run; 0 before any run
+ * ended (nothing to estimate from: the first instance starts). */
+double until_cost(const struct until *u, size_t k);
+/* The server time of every run ended so far, seconds. */
+double until_spent(const struct until *u);
+/* The estimated server time of model mi's next round (its cells that
+ * until_skip() does not leave out). */
+double until_round_cost(const struct until *u, size_t mi);
+/* An estimate of the server time the models whose rounds have not ended may
+ * still take: each its rounds left at its next round's cost, at most the
+ * budget left when there is one. */
+double until_time_left(const struct until *u);
+/* 1 when instance of cell k may start under the budget: none, or the time spent
+ * and its estimated cost are within it. */
+int until_fits(const struct until *u, size_t k);
+/* Counts of the watched cells: decided, unanswerable, open, and of those open
+ * the ones whose model ended short of budget. */
+void until_tally(const struct until *u, size_t *decided, size_t *futile, size_t *open,
+		 size_t *short_open);
+
 /* 1 when the rule asks metric m (enum parity_metric) of u. */
 int until_watches(const struct until *u, int m);
 /* Frees what u owns; accepts one zero-initialised. */

@@ -241,6 +241,88 @@ static void test_until_futility(void **state)
 	until_release(&u);
 }
 
+/* Two models, ours (engine 0) and up (engine 1) on each. */
+static const struct until_cell cells2[] = {
+	{ 0, 0, "", TPS_NULL },
+	{ 1, 0, "", TPS_NULL },
+	{ 0, 1, "", TPS_NULL },
+	{ 1, 1, "", TPS_NULL },
+};
+
+/* The schedule: without a budget, model by model as collect always ran them;
+ * with one, the model whose open cells are likelier to answer goes first, costs
+ * come from the runs so far, and a model whose next round does not fit ends
+ * short of budget. */
+static void test_until_schedule(void **state)
+{
+	struct until u;
+	size_t mi, dec, fut, open, sh, k;
+	int64_t round;
+	char note[192];
+
+	(void)state;
+	until_init(&u, cells2, 4, 2, 0, DECIDED_REGRESSION, PARITY_BOTH);
+	until_set_schedule(&u, 3, 0);
+	assert_int_equal(until_pick(&u, &mi, &round), 1);
+	assert_int_equal(mi, 0);
+	assert_int_equal(round, 1);
+	assert_true(until_fits(&u, 1));
+	assert_true(until_cost(&u, 1) == 0);
+	until_round_done(&u, 0);
+	until_round_done(&u, 0);
+	assert_int_equal(until_pick(&u, &mi, &round), 1);
+	assert_int_equal(mi, 0);
+	assert_int_equal(round, 3);
+	/* Its last round: the next model starts. */
+	until_round_done(&u, 0);
+	assert_int_equal(until_pick(&u, &mi, &round), 1);
+	assert_int_equal(mi, 1);
+	assert_int_equal(round, 1);
+	until_model_end(&u, 1, 0);
+	assert_int_equal(until_pick(&u, &mi, &round), 0);
+	until_release(&u);
+
+	/* Every cell ran twice at 10 s (up on model 1 at 14 s). */
+	until_init(&u, cells2, 4, 2, 0, DECIDED_REGRESSION, PARITY_BOTH);
+	for (k = 0; k < 4; k++) {
+		until_run_ended(&u, k, 1, k == 3 ? 14 : 10);
+		until_run_ended(&u, k, 2, k == 3 ? 14 : 10);
+	}
+	assert_true(until_spent(&u) == 88);
+	assert_true(until_cost(&u, 3) == 14);
+	assert_true(until_round_cost(&u, 1) == 24);
+	/* Model 1's cell near a boundary, model 0's nearly hopeless. */
+	u.w[1].chance[PARITY_METRIC_PP] = 0.1;
+	u.w[3].chance[PARITY_METRIC_TG] = 0.7;
+	until_set_schedule(&u, 10, 200);
+	assert_int_equal(until_pick(&u, &mi, &round), 1);
+	assert_int_equal(mi, 1);
+	assert_int_equal(round, 1);
+	/* The time left: each model's 10 rounds at its round's cost, at most the
+	 * budget left. */
+	assert_true(until_time_left(&u) == 200 - 88);
+	/* 88 s spent: model 0's round (20 s) fits 110 s, model 1's (24 s) does not. */
+	until_set_schedule(&u, 10, 110);
+	assert_true(until_fits(&u, 3));
+	assert_int_equal(until_pick(&u, &mi, &round), 1);
+	assert_int_equal(mi, 0);
+	assert_int_equal(u.short_of_budget[1], 1);
+	until_set_schedule(&u, 10, 100);
+	assert_false(until_fits(&u, 3));
+	assert_int_equal(until_pick(&u, &mi, &round), 0);
+	until_tally(&u, &dec, &fut, &open, &sh);
+	assert_int_equal(dec, 0);
+	assert_int_equal(fut, 0);
+	assert_int_equal(open, 2);
+	assert_int_equal(sh, 2);
+	assert_true(until_time_left(&u) == 0);
+	/* The progress note counts the matrix and the time. */
+	until_write_note(note, sizeof(note), &u);
+	assert_string_equal(note, "0 decided, 0 unanswerable, 2 open of 2 cells, about 0 s of "
+			    "server time left (budget 100 s, 88 s spent)");
+	until_release(&u);
+}
+
 static void test_until_question(void **state)
 {
 	struct parity_row rows[4];
@@ -402,6 +484,7 @@ int main(void)
 		cmocka_unit_test(test_until_watch),
 		cmocka_unit_test(test_until_take),
 		cmocka_unit_test(test_until_futility),
+		cmocka_unit_test(test_until_schedule),
 		cmocka_unit_test(test_until_question),
 		cmocka_unit_test(test_until_metric),
 		cmocka_unit_test(test_until_final_look),
