@@ -212,8 +212,10 @@ struct plan_look {
 };
 
 /* Below this chance of being decided by --max-rounds a cell is stopped as
- * unanswerable (collect --until-decided): one batch in twenty of those stopped
- * would have been answered had it run on (docs/PERFORMANCE.md, "Futility"). */
+ * unanswerable (collect --until-decided). The chance is taken at the look's own
+ * trend, itself an estimate: in simulation about one in nine of the A/A batches
+ * stopped would have answered by round 10, one in 160 at the margin
+ * (docs/PERFORMANCE.md, "Futility"). */
 #define PLAN_FUTILE_CHANCE 0.05
 
 /* The chance that a batch at look l, whose rounds go on to max_rounds with the
