@@ -431,6 +431,87 @@ size_t plan_rounds_needed(double round_sd, double band_pct, double power, size_t
 	return 0;
 }
 
+/* Whether the interval m -/+ q se answers the parity question at band_pct: it
+ * lies wholly above +band (faster), below -band (slower) or inside the band. */
+static int answers_two_sided(double m, double se, double q, double band_pct)
+{
+	double lo = (exp(m - q * se) - 1) * 100, hi = (exp(m + q * se) - 1) * 100;
+
+	return lo > band_pct || hi < -band_pct || (lo >= -band_pct && hi <= band_pct);
+}
+
+static int look_usable(const struct plan_look *l)
+{
+	return l && isfinite(l->m) && isfinite(l->se) && l->se > 0 && isfinite(l->df) &&
+	       l->df >= 1 && l->rounds >= 2 && isfinite(l->band_pct) && l->band_pct > 0;
+}
+
+double plan_seq_chance_from(const struct plan_look *l, size_t max_rounds, size_t n_sims)
+{
+	size_t k, n, n0, decided = 0;
+	double alpha, *q, s0, ss0, df0;
+
+	if (!look_usable(l) || !n_sims || max_rounds > ESTIMATE_MAX_LOOK)
+		return NAN;
+	n0 = l->rounds;
+	if (max_rounds <= n0)
+		return 0;
+	alpha = estimate_look_alpha((int64_t)max_rounds, VERDICT_ALPHA * ESTIMATE_SEQ_ALPHA_SHARE);
+	q = tps_xcalloc(max_rounds + 1, sizeof(*q));
+	s0 = l->se * sqrt((double)n0);
+	df0 = l->df;
+	ss0 = df0 * s0 * s0;
+	for (n = n0 + 1; n <= max_rounds; n++)
+		q[n] = stats_t_quantile(1 - alpha, df0 + (double)(n - n0));
+	for (k = 0; k < n_sims; k++) {
+		uint64_t seed = splitmix(PLAN_SEED + k) | 1;
+		double sum = l->m * (double)n0, sx = 0, sxx = 0;
+
+		for (n = n0 + 1; n <= max_rounds; n++) {
+			double x = l->m + s0 * rng_normal(&seed), m, ss, df, se;
+			size_t j = n - n0;
+
+			sum += x;
+			sx += x;
+			sxx += x * x;
+			m = sum / (double)n;
+			/* The old rounds about the new mean, and the new ones. */
+			ss = ss0 + (double)n0 * (l->m - m) * (l->m - m) +
+			     (sxx - 2 * m * sx + (double)j * m * m);
+			df = df0 + (double)j;
+			se = sqrt(ss / df / (double)n);
+			if (l->two_sided ? answers_two_sided(m, se, q[n], l->band_pct) :
+			    answers(m, se, q[n], df, alpha, l->band_pct))
+				break;
+		}
+		decided += n <= max_rounds;
+	}
+	free(q);
+	return (double)decided / (double)n_sims;
+}
+
+size_t plan_rounds_from(const struct plan_look *l, double power)
+{
+	size_t lo, hi = ESTIMATE_MAX_LOOK, mid;
+	double ch;
+
+	if (!look_usable(l) || l->rounds >= ESTIMATE_MAX_LOOK)
+		return 0;
+	ch = plan_seq_chance_from(l, hi, PLAN_SIMS);
+	if (!(ch >= power))
+		return 0;
+	/* chance(lo) < power <= chance(hi); the chance grows with the rounds. */
+	lo = l->rounds;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (plan_seq_chance_from(l, mid, PLAN_SIMS) >= power)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return hi;
+}
+
 /* Medians of the cost parts: an instance's time outside its requests over the
  * complete instances whose every request has a wall time, and a request's wall
  * time over all of them. */

@@ -201,6 +201,41 @@ double plan_seq_chance(double round_sd, double band_pct, size_t rounds, size_t n
 size_t plan_rounds_needed(double round_sd, double band_pct, double power, size_t max_rounds,
 			  double *chance, double *mean_rounds);
 
+/* Futility: one metric's numbers at a look of collect --until-decided. */
+struct plan_look {
+	double m, se, df;  /* the look's log ratio, its standard error and degrees of
+			      freedom (those of a rounds interval, history pooled) */
+	size_t rounds;     /* the rounds the look used */
+	double band_pct;   /* the band the question holds the interval against */
+	int two_sided;     /* 1: the parity question (faster, slower or parity);
+			      0: the regression question (yes or no) */
+};
+
+/* Below this chance of being decided by --max-rounds a cell is stopped as
+ * unanswerable (collect --until-decided). The chance is taken at the look's own
+ * trend, itself an estimate: in simulation about one in nine of the A/A batches
+ * stopped would have answered by round 10, one in 160 at the margin
+ * (docs/PERFORMANCE.md, "Futility"). */
+#define PLAN_FUTILE_CHANCE 0.05
+
+/* The chance that a batch at look l, whose rounds go on to max_rounds with the
+ * look's log ratio as the true one and its scatter (se * sqrt(rounds)) as the
+ * round sd, is decided at one of its looks l->rounds + 1 .. max_rounds: the
+ * generator and seeds of plan_seq_chance() (normal rounds from a fixed seed per
+ * batch, so the answer is deterministic), each look's mean and scatter those of the look's
+ * rounds (its df standing for their sum of squares) and the new ones, the level
+ * that of a batch that looks to max_rounds (estimate_look_alpha()), the answer
+ * verdict_decide_interval()'s. Conditional power at the current trend (Lan,
+ * Simon and Halperin 1982): the floors a real look raises the scatter to are in
+ * l->se already. 0 when no look is left (max_rounds <= l->rounds); NaN when l has
+ * no usable numbers (a look that is not a rounds interval). */
+double plan_seq_chance_from(const struct plan_look *l, size_t max_rounds, size_t n_sims);
+
+/* The least --max-rounds (beyond l->rounds, up to ESTIMATE_MAX_LOOK) whose
+ * plan_seq_chance_from() reaches power, found by bisection; 0 when not even
+ * ESTIMATE_MAX_LOOK rounds would, or l is not usable. */
+size_t plan_rounds_from(const struct plan_look *l, double power);
+
 /* Plans every cell of in for both metrics: components (plan_pair_components()
  * with two sides; one engine's instances otherwise, a round's variance then 2
  * (s_b^2 + s_w^2 / m)), costs, and of every reps r (all the cell's prompts,

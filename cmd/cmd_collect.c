@@ -45,7 +45,7 @@ enum {
 	OPT_GPU, OPT_PORT, OPT_LOAD_TIMEOUT, OPT_REQ_TIMEOUT, OPT_TAG, OPT_NOTES,
 	OPT_HOST, OPT_GPU_NAME, OPT_DRIVER, OPT_CUDA, OPT_OUT_DIR, OPT_QUIET, OPT_DRY_RUN, OPT_AA,
 	OPT_ROUNDS, OPT_UNTIL, OPT_MAX_ROUNDS, OPT_QUESTION, OPT_METRIC, OPT_WAIT_QUIET,
-	OPT_MAX_SPOILED,
+	OPT_MAX_SPOILED, OPT_BUDGET,
 };
 
 static const struct option longopts[] = {
@@ -91,6 +91,7 @@ static const struct option longopts[] = {
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "wait-quiet", required_argument, NULL, OPT_WAIT_QUIET },
 	{ "max-spoiled", required_argument, NULL, OPT_MAX_SPOILED },
+	{ "budget", required_argument, NULL, OPT_BUDGET },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -225,6 +226,10 @@ static int parse_options(int argc, char **argv, struct collect_setup *o, int *do
 			if (setup_parse_count(o, name, optarg, 0, 1000, &o->max_spoiled))
 				return TPS_EXIT_USAGE;
 			break;
+		case OPT_BUDGET:
+			if (setup_parse_duration(o, name, optarg, &o->budget_s))
+				return TPS_EXIT_USAGE;
+			break;
 		}
 	}
 	*done = c == CMD_OPTS_STOP;
@@ -241,9 +246,8 @@ struct until_state {
 	const struct plan *p;
 	const struct session_result *res; /* the session's rows, filled as runs end */
 	struct until_cell *cells;  /* the plan's cells as the rule sees them; owned */
-	unsigned char *run;        /* per cell: start it in the next round; owned */
 	size_t n_fed;              /* rows of res handed to the rule */
-	char note[64];
+	char note[192];
 };
 
 /* Hands the runs that ended since the last call to the rule. */
@@ -259,9 +263,13 @@ static void until_feed(struct until_state *h)
 static void until_print(const struct until_state *h, size_t k, const char *what)
 {
 	const struct cell *c = &h->p->cells[k];
+	const char *model = h->p->models[c->model].label, *ours = h->p->engines[h->u.ours].label;
 
-	until_write_cell(stdout, what, &h->u, k, h->p->models[c->model].label,
-			 h->p->engines[h->u.ours].label, h->p->engines[c->engine].label);
+	if (h->u.w[k].futile_at)
+		until_write_futile(stdout, &h->u, k, model, ours, h->p->engines[c->engine].label);
+	else
+		until_write_cell(stdout, what, &h->u, k, model, ours,
+				 h->p->engines[c->engine].label);
 }
 
 /* Compares this batch's runs of model mi, ours against every other engine, after
@@ -312,9 +320,8 @@ static int until_compare(struct until_state *h, struct store *s, size_t mi, int6
 	return ret;
 }
 
-/* After round round of model mi: from the first look on, compare; then the cells
- * of the next round into h->run. 1 to run another round, 0 not, -1 on a store
- * error. */
+/* After round round of model mi: from the first look on, compare. 0, or -1 on a
+ * store error. */
 static int until_after_round(struct until_state *h, struct store *s, size_t mi,
 			     int64_t round)
 {
@@ -322,7 +329,7 @@ static int until_after_round(struct until_state *h, struct store *s, size_t mi,
 	if (until_look(&h->u, mi, round) && until_compare(h, s, mi, round) < 0)
 		return -1;
 	until_write_note(h->note, sizeof(h->note), &h->u);
-	return until_next(&h->u, mi, round, h->run) > 0;
+	return 0;
 }
 
 static void until_state_init(struct until_state *h, const struct plan *p,
@@ -334,17 +341,17 @@ static void until_state_init(struct until_state *h, const struct plan *p,
 	h->p = p;
 	h->res = res;
 	h->cells = tps_xcalloc(p->n_cells + 1, sizeof(*h->cells));
-	h->run = tps_xcalloc(p->n_cells + 1, 1);
 	for (k = 0; k < p->n_cells; k++) {
 		h->cells[k].engine = p->cells[k].engine;
 		h->cells[k].model = p->cells[k].model;
 		h->cells[k].spec_type = p->cells[k].spec_type;
 		h->cells[k].n_max = p->cells[k].n_max;
-		h->run[k] = 1;
 	}
 	until_init(&h->u, h->cells, p->n_cells, p->n_models, setup_ours_index(p),
 		   o->question_parity ? DECIDED_PARITY : DECIDED_REGRESSION,
 		   o->metric ? parity_metrics_of(o->metric) : PARITY_BOTH);
+	until_set_futility(&h->u, plan_rounds(p));
+	until_set_schedule(&h->u, plan_rounds(p), o->budget_s);
 	until_write_note(h->note, sizeof(h->note), &h->u);
 }
 
@@ -362,21 +369,30 @@ static int until_finish(struct until_state *h, struct store *s)
 	return 0;
 }
 
+/* The cells still open, the count and the table of the matrix. */
 static void until_print_open(struct until_state *h)
 {
+	const char **model = tps_xcalloc(h->p->n_models + 1, sizeof(*model));
+	const char **engine = tps_xcalloc(h->p->n_engines + 1, sizeof(*engine));
 	size_t k;
 
 	for (k = 0; k < h->p->n_cells; k++)
-		if (h->u.w[k].ours_cell != SIZE_MAX && !h->u.w[k].decided_at)
+		if (until_open(&h->u, k))
 			until_print(h, k, "open");
 	until_write_total(stdout, &h->u);
+	for (k = 0; k < h->p->n_models; k++)
+		model[k] = h->p->models[k].label;
+	for (k = 0; k < h->p->n_engines; k++)
+		engine[k] = h->p->engines[k].label;
+	until_write_matrix(stdout, &h->u, model, engine);
+	free(model);
+	free(engine);
 }
 
 static void until_state_release(struct until_state *h)
 {
 	until_release(&h->u);
 	free(h->cells);
-	free(h->run);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -570,10 +586,53 @@ static int measure_cell(struct quiet *q, struct session *ss, size_t mi, size_t k
 	}
 }
 
+/* The rounds of --until-decided: the rule picks each next round (until_pick():
+ * model by model, or with --budget the model whose round buys the most
+ * decisions), starts the cells it leaves open (a decided or unanswerable cell
+ * costs no more GPU time), and looks after it. No instance starts past the
+ * budget. -1 on a store or system error. */
+static int run_until(struct session *ss, struct store *s, struct quiet *q,
+		     struct until_state *u)
+{
+	const struct plan *p = q->p;
+	int64_t round, *in_row = tps_xcalloc(p->n_models + 1, sizeof(*in_row));
+	size_t mi, i, n, k;
+	int ret = -1;
+
+	while (!interrupt_pending() && until_pick(&u->u, &mi, &round)) {
+		n = plan_round_order(p, mi, round, q->order);
+		for (i = 0; i < n && !interrupt_pending() && !q->stopped[mi]; i++) {
+			if (until_skip(&u->u, k = q->order[i]))
+				continue;
+			if (!until_fits(&u->u, k)) {
+				until_model_end(&u->u, mi, 1);
+				break;
+			}
+			if (measure_cell(q, ss, mi, k, round, &in_row[mi]) < 0)
+				goto out;
+			until_feed(u);
+			until_write_note(u->note, sizeof(u->note), &u->u);
+		}
+		session_clear(ss);
+		if (interrupt_pending())
+			break;
+		if (q->stopped[mi] || u->u.done[mi]) {
+			until_model_end(&u->u, mi, u->u.short_of_budget[mi]);
+			continue;
+		}
+		if (until_after_round(u, s, mi, round) < 0)
+			goto out;
+		until_round_done(&u->u, mi);
+	}
+	ret = 0;
+out:
+	free(in_row);
+	return ret;
+}
+
 /* The rounds of every model: each model runs round 1, 2, ... (every cell on a
- * fresh server, collect/session.h) until its last round, a signal, a model the
- * machine kept busy (measure_cell()), or, with --until-decided, until the rule has
- * no open cell of it left; the rule also says which cells the next round starts.
+ * fresh server, collect/session.h) until its last round, a signal, or a model the
+ * machine kept busy (measure_cell()); --until-decided's rounds are run_until()'s.
  * -1 on a store or system error. */
 static int run_rounds(struct session *ss, struct store *s, struct quiet *q,
 		      struct until_state *u, int until)
@@ -581,29 +640,19 @@ static int run_rounds(struct session *ss, struct store *s, struct quiet *q,
 	const struct plan *p = q->p;
 	int64_t rounds = plan_rounds(p), round, in_row;
 	size_t mi, i, n;
-	int more;
 
+	if (until)
+		return run_until(ss, s, q, u);
 	for (mi = 0; mi < p->n_models && !interrupt_pending(); mi++) {
-		if (until)
-			memset(u->run, 1, p->n_cells);
 		in_row = 0;
 		for (round = 1; round <= rounds; round++) {
 			n = plan_round_order(p, mi, round, q->order);
-			for (i = 0; i < n && !interrupt_pending() && !q->stopped[mi]; i++) {
-				/* A decided cell costs no more GPU time. */
-				if (until && !u->run[q->order[i]])
-					continue;
+			for (i = 0; i < n && !interrupt_pending() && !q->stopped[mi]; i++)
 				if (measure_cell(q, ss, mi, q->order[i], round, &in_row) < 0)
 					return -1;
-			}
 			session_clear(ss);
-			if (q->stopped[mi] || round == rounds || interrupt_pending())
+			if (q->stopped[mi] || interrupt_pending())
 				break;
-			if (until && (more = until_after_round(u, s, mi, round)) <= 0) {
-				if (more < 0)
-					return -1;
-				break;
-			}
 		}
 	}
 	return 0;

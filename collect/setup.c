@@ -114,6 +114,31 @@ int setup_parse_secs(const struct collect_setup *s, const char *opt, const char 
 	return 0;
 }
 
+int setup_parse_duration(const struct collect_setup *s, const char *opt, const char *arg,
+			 double *out)
+{
+	static const struct { char unit; double secs; } units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 },
+	};
+	size_t n = strlen(arg), i;
+	char num[64];
+
+	for (i = 0; n > 1 && n < sizeof(num) && i < sizeof(units) / sizeof(units[0]); i++) {
+		if (arg[n - 1] != units[i].unit)
+			continue;
+		memcpy(num, arg, n - 1);
+		num[n - 1] = '\0';
+		if (tps_parse_double(num, out) < 0 || !(*out > 0))
+			break;
+		*out *= units[i].secs;
+		if (*out > 7 * 86400)
+			break;
+		return 0;
+	}
+	return tps_usage_error(s->usage, "--%s needs a time such as 90s, 8m or 1h, not '%s'",
+			       opt, arg);
+}
+
 const char *setup_getenv(const char *name)
 {
 	const char *v = getenv(name);
@@ -512,6 +537,9 @@ static int check_options(struct collect_setup *o)
 		return tps_usage_error(o->usage, "--question goes with --until-decided");
 	if (o->max_rounds && !o->until_decided)
 		return tps_usage_error(o->usage, "--max-rounds goes with --until-decided");
+	if (o->budget_s && !o->until_decided)
+		return tps_usage_error(o->usage, "--budget goes with --until-decided: it bounds "
+				       "the server time its rounds spend");
 	if (o->metric && !o->until_decided)
 		return tps_usage_error(o->usage, "--metric goes with --until-decided: it names "
 				       "the metric whose answer stops the rounds");

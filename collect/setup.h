@@ -50,6 +50,8 @@ struct collect_setup {
 				      measure it again; 0 neither (SETUP_WAIT_QUIET_S) */
 	int64_t max_spoiled;       /* --max-spoiled: stop a model after this many
 				      such instances in a row; 0 never (SETUP_MAX_SPOILED) */
+	double budget_s;           /* --budget: the server time --until-decided may
+				      spend, seconds; 0 none */
 	struct collect_opts c;     /* out_dir and url are set by the command later */
 };
 
@@ -71,6 +73,11 @@ int setup_parse_count(const struct collect_setup *s, const char *opt, const char
 		      int64_t min, int64_t max, int64_t *out);
 /* A positive number of seconds (at most 1e6) for --opt into *out. 0, or
  * TPS_EXIT_USAGE after a usage error line. */
+/* Parses a duration for --<opt>: a positive number with a unit, s, m or h ("90s",
+ * "8m", "1.5h"), at most a week, into *out seconds. 0, or TPS_EXIT_USAGE after a
+ * usage error. */
+int setup_parse_duration(const struct collect_setup *s, const char *opt, const char *arg,
+			 double *out);
 int setup_parse_secs(const struct collect_setup *s, const char *opt, const char *arg,
 		     double *out);
 /* The variable's value when it is set and not empty, else NULL. Borrowed from the

@@ -4,6 +4,9 @@
 
 #include <math.h>
 
+#include "analyze/estimate.h"
+#include "analyze/plan.h"
+#include "reports/table.h"
 #include "schema/record.h"
 
 static void pct(double v, char *buf, size_t len)
@@ -40,6 +43,16 @@ void clean_answer_text(const struct clean_answer *c, char *buf, size_t len)
 		 c->batch ? c->batch : "?", c->started_at ? c->started_at : "?");
 }
 
+/* The cell's name in lines: "tiny", or "tiny draft n_max=2". */
+static void cell_name(const struct until_cell *c, const char *model, char *buf, size_t len)
+{
+	if (c->n_max == TPS_NULL)
+		snprintf(buf, len, "%s", model);
+	else
+		snprintf(buf, len, "%s %s n_max=%lld", model,
+			 *c->spec_type ? c->spec_type : "spec", (long long)c->n_max);
+}
+
 void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
 		      const char *model, const char *ours, const char *vs)
 {
@@ -50,15 +63,12 @@ void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k
 	char name[160], state[160], note[40];
 	int m;
 
-	if (c->n_max == TPS_NULL)
-		snprintf(name, sizeof(name), "%s", model);
-	else
-		snprintf(name, sizeof(name), "%s %s n_max=%lld", model,
-			 *c->spec_type ? c->spec_type : "spec", (long long)c->n_max);
+	cell_name(c, model, name, sizeof(name));
 	for (m = 0; m < PARITY_N_METRICS; m++) {
 		if (!w->last_round) {
 			fprintf(f, "%s: %s %s %s vs %s: not compared (fewer than 3 rounds with "
-				"both engines)\n", what, name, names[m], ours, vs);
+				"both engines)%s\n", what, name, names[m], ours, vs,
+				u->short_of_budget[c->model] ? " (the budget ran out)" : "");
 			continue;
 		}
 		if (w->have[m])
@@ -69,25 +79,76 @@ void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k
 		note[0] = 0;
 		if (!until_watches(u, m))
 			snprintf(note, sizeof(note), " (not watched: --metric %s)", names[1 - m]);
-		fprintf(f, "%s: %s %s %s vs %s: %s after %lld rounds, %.1f s of server time%s\n",
+		fprintf(f, "%s: %s %s %s vs %s: %s after %lld rounds, %.1f s of server time%s%s\n",
 			what, name, names[m], ours, vs, state, (long long)round,
-			until_server_time(u, k, round), note);
+			until_server_time(u, k, round), note,
+			!w->decided_at && u->short_of_budget[c->model] ?
+			" (the budget ran out)" : "");
+	}
+	fflush(f);
+}
+
+void until_write_futile(FILE *f, const struct until *u, size_t k, const char *model,
+			const char *ours, const char *vs)
+{
+	static const char *const names[PARITY_N_METRICS] = { "pp", "tg" };
+	const struct until_watch *w = &u->w[k];
+	char name[160], state[160], needs[64], mde[32];
+	int m;
+
+	cell_name(&u->cells[k], model, name, sizeof(name));
+	for (m = 0; m < PARITY_N_METRICS; m++) {
+		if (!(w->chance[m] < PLAN_FUTILE_CHANCE))
+			continue;
+		if (w->needs[m])
+			snprintf(needs, sizeof(needs), "needs about %zu rounds", w->needs[m]);
+		else
+			snprintf(needs, sizeof(needs), "needs more than %d rounds",
+				 ESTIMATE_MAX_LOOK);
+		if (isfinite(w->last[m].mde_pct))
+			snprintf(mde, sizeof(mde), "%.2f%%", w->last[m].mde_pct);
+		else
+			snprintf(mde, sizeof(mde), "?");
+		until_write_state(&w->last[m], state, sizeof(state));
+		fprintf(f, "unanswerable: %s %s %s vs %s: mde %s, %s (of --max-rounds %lld); "
+			"%s after %lld rounds, %.1f s of server time\n", name, names[m], ours, vs,
+			mde, needs, (long long)u->max_rounds, state, (long long)w->futile_at,
+			until_server_time(u, k, w->futile_at));
 	}
 	fflush(f);
 }
 
 void until_write_note(char *buf, size_t len, const struct until *u)
 {
-	size_t open, all;
+	size_t open, all, futile = until_count_futile(u), dec, fut, op, sh;
 
+	if (u->budget_s) {
+		until_tally(u, &dec, &fut, &op, &sh);
+		snprintf(buf, len, "%zu decided, %zu unanswerable, %zu open of %zu cells, about "
+			 "%.0f s of server time left (budget %.0f s, %.0f s spent)", dec, fut, op,
+			 dec + fut + op, until_time_left(u), u->budget_s, until_spent(u));
+		return;
+	}
 	until_count(u, &open, &all);
-	snprintf(buf, len, "%zu of %zu cells open", open, all);
+	if (futile)
+		snprintf(buf, len, "%zu of %zu cells open, %zu unanswerable", open, all, futile);
+	else
+		snprintf(buf, len, "%zu of %zu cells open", open, all);
 }
 
 void until_write_total(FILE *f, const struct until *u)
 {
-	char note[64];
+	char note[192];
+	size_t dec, fut, op, sh;
 
+	if (u->budget_s) {
+		until_tally(u, &dec, &fut, &op, &sh);
+		fprintf(f, "until-decided: %zu decided, %zu unanswerable, %zu open of %zu cells "
+			"(%zu for lack of budget); %.1f s of server time of a %g s budget\n", dec,
+			fut, op, dec + fut + op, sh, until_spent(u), u->budget_s);
+		fflush(f);
+		return;
+	}
 	until_write_note(note, sizeof(note), u);
 	fprintf(f, "until-decided: %s\n", note);
 	fflush(f);
@@ -130,5 +191,91 @@ void until_write_design(FILE *f, const struct until_design *d, size_t n, const c
 			fprintf(f, ", of every prompt (no stored cell of host %s to plan from; "
 				"tpsdb plan says why)\n", host);
 	}
+	fflush(f);
+}
+
+/* A decided metric's answer to the question in one word. */
+static const char *answer_word(const struct until *u, const struct verdict *v)
+{
+	const char *r;
+
+	if (u->q == DECIDED_PARITY)
+		return verdict_kind_name(v->kind);
+	r = verdict_regression_name(v->regression);
+	return r ? r : "unknown";
+}
+
+static const struct table_colspec matrix_cols[] = {
+	{ TABLE_LABEL, "model", 0 },
+	{ TABLE_LABEL, "comparison", 0 },
+	{ TABLE_LABEL, "metric", 0 },
+	{ TABLE_VERDICT, "answer", 0 },
+	{ TABLE_DELTA, "delta", 0 },
+	{ TABLE_INTERVAL, "interval", 0 },
+	{ TABLE_COUNT, "rounds", 0 },
+	{ TABLE_NUMBER, "server s", 0 },
+};
+
+void until_write_matrix(FILE *f, const struct until *u, const char *const *model,
+			const char *const *engine)
+{
+	static const char *const names[PARITY_N_METRICS] = { "pp", "tg" };
+	struct table t;
+	size_t k, row;
+	int m;
+
+	table_init_cols(&t, matrix_cols, sizeof(matrix_cols) / sizeof(matrix_cols[0]));
+	t.rule = 1;
+	for (k = 0; k < u->n_cells; k++) {
+		const struct until_watch *w = &u->w[k];
+		const struct until_cell *c = &u->cells[k];
+		int64_t round = w->decided_at ? w->decided_at :
+				w->futile_at ? w->futile_at : w->last_round;
+
+		if (w->ours_cell == SIZE_MAX)
+			continue;
+		for (m = 0; m < PARITY_N_METRICS; m++) {
+			const struct verdict *v = &w->last[m];
+			const char *ans;
+
+			row = table_add_row(&t);
+			table_set(&t, row, 0, model[c->model]);
+			if (c->n_max == TPS_NULL)
+				table_setf(&t, row, 1, "%s vs %s", engine[u->ours], engine[c->engine]);
+			else
+				table_setf(&t, row, 1, "%s vs %s %s n_max=%lld", engine[u->ours],
+					   engine[c->engine], *c->spec_type ? c->spec_type : "spec",
+					   (long long)c->n_max);
+			table_set(&t, row, 2, names[m]);
+			if (!w->last_round || !w->have[m])
+				ans = u->short_of_budget[c->model] && !w->last_round ?
+				      "open (budget)" : "not compared";
+			else if (w->decided_at)
+				ans = answer_word(u, v);
+			else if (w->futile_at)
+				ans = "unanswerable";
+			else if (u->short_of_budget[c->model])
+				ans = "open (budget)";
+			else
+				ans = "open";
+			table_set(&t, row, 3, ans);
+			if (w->have[m]) {
+				char lo[32], hi[32];
+
+				table_num(&t, row, 4, v->delta_pct);
+				pct(v->ci_lo_pct, lo, sizeof(lo));
+				pct(v->ci_hi_pct, hi, sizeof(hi));
+				table_setf(&t, row, 5, "[%s, %s]", lo, hi);
+			} else {
+				table_set(&t, row, 4, "-");
+				table_set(&t, row, 5, "-");
+			}
+			table_setf(&t, row, 6, "%lld", (long long)round);
+			table_setf(&t, row, 7, "%.1f", until_server_time(u, k, round));
+		}
+	}
+	fprintf(f, "matrix:\n");
+	table_write(f, &t, TABLE_FMT_TEXT);
+	table_release(&t);
 	fflush(f);
 }

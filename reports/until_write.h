@@ -28,6 +28,16 @@ void clean_answer_text(const struct clean_answer *c, char *buf, size_t len);
 void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
 		      const char *model, const char *ours, const char *vs);
 
+/* Writes the lines of watched cell k stopped as unanswerable (until.h,
+ * futility) to f, one per watched metric whose chance of answering by
+ * --max-rounds fell under PLAN_FUTILE_CHANCE, and flushes f: "unanswerable:
+ * tiny pp ours vs up: mde 3.10%, needs about 42 rounds (of --max-rounds 10);
+ * regression undecided, undecided (-1.90% [-5.00%, +1.30%]) after 4 rounds,
+ * 12.3 s of server time", "needs more than 100 rounds" beyond
+ * ESTIMATE_MAX_LOOK. */
+void until_write_futile(FILE *f, const struct until *u, size_t k, const char *model,
+			const char *ours, const char *vs);
+
 /* One model's design as collect --until-decided chose it: the reps of every
  * prompt, from n_cells stored cells (0: the default), for rounds rounds (0: none
  * in reach of --max-rounds). */
@@ -45,10 +55,26 @@ struct until_design {
  * planned from 3 stored cells of host gpu1 (--reps sets it)". */
 void until_write_design(FILE *f, const struct until_design *d, size_t n, const char *host);
 
-/* The progress line's note into buf: "2 of 4 cells open". */
+/* The progress line's note into buf: "2 of 4 cells open", and ", 1
+ * unanswerable" when the futility stop stopped some; with a budget, the matrix
+ * and the time: "1 decided, 1 unanswerable, 2 open of 4 cells, about 95 s of
+ * server time left (budget 480 s, 312 s spent)". */
 void until_write_note(char *buf, size_t len, const struct until *u);
 
-/* The last line: "until-decided: 2 of 4 cells open", flushed. */
+/* The last line: "until-decided: 2 of 4 cells open" (", 1 unanswerable" as the
+ * note), flushed. With a budget: "until-decided: 2 decided, 1 unanswerable, 1
+ * open of 4 cells (1 for lack of budget); 431.2 s of server time of a 480 s
+ * budget". */
 void until_write_total(FILE *f, const struct until *u);
+
+/* The table of the matrix that ends collect --until-decided's output: one row
+ * per watched cell and metric, model, comparison ("ours vs up", "ours vs up
+ * draft n_max=2"), metric, answer (the question's answer of a decided cell's
+ * metric: "no", "yes", "parity", "faster", "slower"; else "unanswerable",
+ * "open", "open (budget)" for a model that ran out of budget, or "not
+ * compared"), delta and interval, rounds and server time. model[i] and
+ * engine[i] label the models and engines; borrowed. Flushed. */
+void until_write_matrix(FILE *f, const struct until *u, const char *const *model,
+			const char *const *engine);
 
 #endif

@@ -438,6 +438,43 @@ static void test_plan_seq_chance(void **state)
 }
 
 /* What cannot be planned is said, never guessed. */
+/* Futility's chance: a look at the margin with a wide interval has next to no
+ * chance of an answer by round 10; a look that nearly answers has a good one;
+ * no look left is 0, unusable numbers NaN; the parity question asks more than
+ * the regression one of a look inside the band. */
+static void test_plan_seq_chance_from(void **state)
+{
+	struct plan_look l = { .m = log(0.98), .se = 0.015, .df = 4, .rounds = 5,
+			       .band_pct = 2 };
+	double margin, near, ch;
+	size_t need;
+
+	(void)state;
+	margin = plan_seq_chance_from(&l, 10, PLAN_SIMS);
+	assert_true(margin < PLAN_FUTILE_CHANCE);
+	/* Deterministic: the same seeds each call. */
+	assert_float_equal(plan_seq_chance_from(&l, 10, PLAN_SIMS), margin, 0);
+	assert_int_equal(plan_rounds_from(&l, 0.8), 0);
+	l.m = log(1.01);
+	l.se = 0.006;
+	near = plan_seq_chance_from(&l, 10, PLAN_SIMS);
+	assert_true(near > 0.5);
+	need = plan_rounds_from(&l, 0.8);
+	assert_true(need > 5 && need <= 10);
+	/* The least: one round fewer does not reach 0.8. */
+	assert_true(plan_seq_chance_from(&l, need, PLAN_SIMS) >= 0.8);
+	assert_true(plan_seq_chance_from(&l, need - 1, PLAN_SIMS) < 0.8);
+	/* Parity asks the interval inside +-2% too: no likelier than "no". */
+	l.two_sided = 1;
+	ch = plan_seq_chance_from(&l, 10, PLAN_SIMS);
+	assert_true(ch <= near);
+	l.two_sided = 0;
+	assert_float_equal(plan_seq_chance_from(&l, 5, PLAN_SIMS), 0, 0);
+	l.se = NAN;
+	assert_true(isnan(plan_seq_chance_from(&l, 10, PLAN_SIMS)));
+	assert_int_equal(plan_rounds_from(&l, 0.8), 0);
+}
+
 static void test_plan_decide_unknowns(void **state)
 {
 	struct fixture f;
@@ -588,6 +625,7 @@ int main(void)
 		cmocka_unit_test(test_plan_pair_components),
 		cmocka_unit_test(test_plan_decide_pair),
 		cmocka_unit_test(test_plan_seq_chance),
+		cmocka_unit_test(test_plan_seq_chance_from),
 		cmocka_unit_test(test_plan_decide_unknowns),
 		cmocka_unit_test(test_plan_cells),
 	};

@@ -3,6 +3,7 @@
  * decides one cell and leaves another open, the skip and more answers that
  * follow, the server time, the final look, and the lines reports/until_write.c
  * prints of it. */
+#include "analyze/plan.h"
 #include "analyze/until.h"
 #include "reports/until_write.h"
 #include "schema/record.h"
@@ -154,6 +155,171 @@ static void test_until_take(void **state)
 	assert_int_equal(until_skip(&u, 1), 1);
 	/* Nothing open: the model's rounds end. */
 	assert_int_equal(until_next(&u, 0, 4, run), 0);
+	until_release(&u);
+}
+
+/* The futility stop: n_max 3's tg, undecided at the margin with a wide interval
+ * at round 3 of at most 10, is stopped as unanswerable: it and its ours cell start
+ * no more, it counts as neither open nor decided, and its line gives its mde. A
+ * look that may yet answer, or one with no look left, or with futility off,
+ * stops nothing. */
+static void test_until_futility(void **state)
+{
+	struct parity_row rows[4];
+	struct parity_result res;
+	struct until u;
+	size_t newly[N_CELLS], open, all;
+	unsigned char run[N_CELLS];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	comparison(rows, &res);
+	rows[3].v.method = VERDICT_METHOD_ROUNDS;
+	rows[3].v.log_m = log(0.98);
+	rows[3].v.log_se = 0.02;
+	rows[3].v.df = 2;
+	rows[3].v.rounds = 3;
+	rows[3].v.band_pct = 2;
+	rows[3].v.mde_pct = 12.5;
+	/* Off (the default): the cell stays open. */
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
+	three_rounds(&u);
+	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 1);
+	assert_int_equal(u.w[3].futile_at, 0);
+	until_release(&u);
+	/* On: stopped at round 3. */
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
+	until_set_futility(&u, 10);
+	three_rounds(&u);
+	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 2);
+	assert_int_equal(newly[0], 2);
+	assert_int_equal(newly[1], 3);
+	assert_int_equal(u.w[3].decided_at, 0);
+	assert_int_equal(u.w[3].futile_at, 3);
+	assert_true(u.w[3].chance[PARITY_METRIC_TG] < PLAN_FUTILE_CHANCE);
+	/* pp answered: no chance to judge. */
+	assert_true(isnan(u.w[3].chance[PARITY_METRIC_PP]));
+	until_count(&u, &open, &all);
+	assert_int_equal(open, 0);
+	assert_int_equal(all, 2);
+	assert_int_equal(until_count_futile(&u), 1);
+	assert_int_equal(until_open(&u, 3), 0);
+	assert_int_equal(until_skip(&u, 3), 1);
+	assert_int_equal(until_skip(&u, 1), 1);
+	assert_int_equal(until_next(&u, 0, 3, run), 0);
+	f = open_memstream(&buf, &len);
+	until_write_futile(f, &u, 3, "tiny", "ours", "llama.cpp");
+	until_write_total(f, &u);
+	fclose(f);
+	assert_string_equal(buf, "unanswerable: tiny draft-simple n_max=3 tg ours vs llama.cpp: "
+			    "mde 12.50%, needs more than 100 rounds (of --max-rounds 10); "
+			    "regression undecided, undecided (-1.80% [-4.10%, +0.60%]) after 3 "
+			    "rounds, 123.0 s of server time\n"
+			    "until-decided: 0 of 2 cells open, 1 unanswerable\n");
+	free(buf);
+	until_release(&u);
+	/* A look that may answer yet: a narrow interval just short of the band. */
+	rows[3].v.log_m = log(1.005);
+	rows[3].v.log_se = 0.004;
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
+	until_set_futility(&u, 10);
+	three_rounds(&u);
+	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 1);
+	assert_int_equal(u.w[3].futile_at, 0);
+	assert_true(u.w[3].chance[PARITY_METRIC_TG] >= PLAN_FUTILE_CHANCE);
+	until_release(&u);
+	/* No look left after the last round. */
+	rows[3].v.log_m = log(0.98);
+	rows[3].v.log_se = 0.02;
+	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
+	until_set_futility(&u, 3);
+	three_rounds(&u);
+	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 1);
+	assert_int_equal(u.w[3].futile_at, 0);
+	until_release(&u);
+}
+
+/* Two models, ours (engine 0) and up (engine 1) on each. */
+static const struct until_cell cells2[] = {
+	{ 0, 0, "", TPS_NULL },
+	{ 1, 0, "", TPS_NULL },
+	{ 0, 1, "", TPS_NULL },
+	{ 1, 1, "", TPS_NULL },
+};
+
+/* The schedule: without a budget, model by model as collect always ran them;
+ * with one, the model whose open cells are likelier to answer goes first, costs
+ * come from the runs so far, and a model whose next round does not fit ends
+ * short of budget. */
+static void test_until_schedule(void **state)
+{
+	struct until u;
+	size_t mi, dec, fut, open, sh, k;
+	int64_t round;
+	char note[192];
+
+	(void)state;
+	until_init(&u, cells2, 4, 2, 0, DECIDED_REGRESSION, PARITY_BOTH);
+	until_set_schedule(&u, 3, 0);
+	assert_int_equal(until_pick(&u, &mi, &round), 1);
+	assert_int_equal(mi, 0);
+	assert_int_equal(round, 1);
+	assert_true(until_fits(&u, 1));
+	assert_true(until_cost(&u, 1) == 0);
+	until_round_done(&u, 0);
+	until_round_done(&u, 0);
+	assert_int_equal(until_pick(&u, &mi, &round), 1);
+	assert_int_equal(mi, 0);
+	assert_int_equal(round, 3);
+	/* Its last round: the next model starts. */
+	until_round_done(&u, 0);
+	assert_int_equal(until_pick(&u, &mi, &round), 1);
+	assert_int_equal(mi, 1);
+	assert_int_equal(round, 1);
+	until_model_end(&u, 1, 0);
+	assert_int_equal(until_pick(&u, &mi, &round), 0);
+	until_release(&u);
+
+	/* Every cell ran twice at 10 s (up on model 1 at 14 s). */
+	until_init(&u, cells2, 4, 2, 0, DECIDED_REGRESSION, PARITY_BOTH);
+	for (k = 0; k < 4; k++) {
+		until_run_ended(&u, k, 1, k == 3 ? 14 : 10);
+		until_run_ended(&u, k, 2, k == 3 ? 14 : 10);
+	}
+	assert_true(until_spent(&u) == 88);
+	assert_true(until_cost(&u, 3) == 14);
+	assert_true(until_round_cost(&u, 1) == 24);
+	/* Model 1's cell near a boundary, model 0's nearly hopeless. */
+	u.w[1].chance[PARITY_METRIC_PP] = 0.1;
+	u.w[3].chance[PARITY_METRIC_TG] = 0.7;
+	until_set_schedule(&u, 10, 200);
+	assert_int_equal(until_pick(&u, &mi, &round), 1);
+	assert_int_equal(mi, 1);
+	assert_int_equal(round, 1);
+	/* The time left: each model's 10 rounds at its round's cost, at most the
+	 * budget left. */
+	assert_true(until_time_left(&u) == 200 - 88);
+	/* 88 s spent: model 0's round (20 s) fits 110 s, model 1's (24 s) does not. */
+	until_set_schedule(&u, 10, 110);
+	assert_true(until_fits(&u, 3));
+	assert_int_equal(until_pick(&u, &mi, &round), 1);
+	assert_int_equal(mi, 0);
+	assert_int_equal(u.short_of_budget[1], 1);
+	until_set_schedule(&u, 10, 100);
+	assert_false(until_fits(&u, 3));
+	assert_int_equal(until_pick(&u, &mi, &round), 0);
+	until_tally(&u, &dec, &fut, &open, &sh);
+	assert_int_equal(dec, 0);
+	assert_int_equal(fut, 0);
+	assert_int_equal(open, 2);
+	assert_int_equal(sh, 2);
+	assert_true(until_time_left(&u) == 0);
+	/* The progress note counts the matrix and the time. */
+	until_write_note(note, sizeof(note), &u);
+	assert_string_equal(note, "0 decided, 0 unanswerable, 2 open of 2 cells, about 0 s of "
+			    "server time left (budget 100 s, 88 s spent)");
 	until_release(&u);
 }
 
@@ -317,6 +483,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_until_watch),
 		cmocka_unit_test(test_until_take),
+		cmocka_unit_test(test_until_futility),
+		cmocka_unit_test(test_until_schedule),
 		cmocka_unit_test(test_until_question),
 		cmocka_unit_test(test_until_metric),
 		cmocka_unit_test(test_until_final_look),
