@@ -196,7 +196,7 @@ int import_sample_write_to(struct importer *im, const struct run_rec *run, int64
 	if (!im->dry && store_sample_insert(im->s, run_id, smp) < 0)
 		return -1;
 	im->res->samples++;
-	if (smp->flags)
+	if (record_finding_flags(run->endpoint, smp->prompt_n, smp->predicted_n, smp->flags))
 		im->res->flagged++;
 	return 0;
 }
