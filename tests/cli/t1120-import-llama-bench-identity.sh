@@ -48,6 +48,13 @@ tps runs --engine nightly --json
 check 'length == 18 and all(.[]; .engine_version == "b0-unknown")' "three files, six tests each"
 [ "$(pooled nightly)" = "4 4" ] ||
 	fail "two b0-unknown builds pooled as one: $(pooled nightly) pooled runs (configs), want 4 4 (pp and tg, fa 0 and 1; a pp+tg test pools no rate)"
+# compare says so: one process a side, and a tag pools a build of no commit.
+tps import --engine ref "$TMP/uk-old-r1.json" --allow-duplicate
+expect_rc 0 "import uk-old-r1 as ref"
+tps compare --ours nightly --vs ref
+expect_rc 0 "compare two b0-unknown files"
+grep -q "one llama-bench process a side, .* import each file: each file is one instance of its build; a build whose commit is unknown names none, so give its files one --tag" "$TMP/out" ||
+	{ cat "$TMP/out" >&2; fail "the hint names --tag for a build of no commit"; }
 # One b0-unknown build's files pool under a --tag, as the user names them one build.
 for f in uk-new-r2 uk-new-r3; do
 	tps import --engine tagged --tag nightly-1 "$TMP/$f.json"
