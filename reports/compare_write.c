@@ -710,11 +710,12 @@ static void set_speedup(struct table *t, size_t row, const struct speedup_row *x
 	table_setf(t, row, C_PROC, "%zu/%zu", x->n_vs, x->n_ours);
 }
 
-/* compare_table() with the speedup table's columns after its own (t/s of vs and
- * of ours, speedup, processes vs/ours: the figures text and markdown print under
- * the table), a row of the table's filled where it is a llama-bench test, and a
- * row more for each test that has no row of its own (a combined pp+tg test): its
- * cell, its kind as the metric, its speedup columns. CSV's one table. */
+/* CSV's one table: fills, in t (compare_table_cols() with C_N_SPEEDUP columns),
+ * the speedup table's columns after compare's own (t/s of vs and of ours,
+ * speedup, processes vs/ours: the figures text and markdown print under the
+ * table) on each row that is a llama-bench test, and adds a row for each test
+ * that has none of its own (a combined pp+tg test): its cell, its kind as the
+ * metric, its speedup columns. */
 static void compare_table_speedups(struct table *t, const struct parity_result *r,
 				   const char *ours, const char *vs)
 {

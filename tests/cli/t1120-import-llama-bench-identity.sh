@@ -86,6 +86,27 @@ tps runs --engine mix --json
 check 'length == 12 and all(.[]; .n_samples == 3) and
 	([.[] | select(.cpu == "Other CPU")] | length) == 6' "two machines in one import: two runs a test"
 
+# The same from -o csv and -o sql: one file holding two machines' rows.
+python3 - "$D" "$TMP" <<'PY'
+import csv, sys
+d, out = sys.argv[1:]
+rows = list(csv.reader(open(d + "/new.csv")))
+i = rows[0].index("cpu_info")
+more = [r[:i] + ["Other CPU"] + r[i + 1:] for r in rows[1:]]
+csv.writer(open(out + "/two.csv", "w"), lineterminator="\n").writerows(rows + more)
+sql = open(d + "/new.sql").read()
+ins = [l for l in sql.splitlines() if l.startswith("INSERT")]
+cpu = ins[0].split("VALUES (")[1].split(", ")[2]
+open(out + "/two.sql", "w").write(sql + "\n".join(l.replace(cpu, "'Other CPU'", 1) for l in ins) + "\n")
+PY
+for f in two.csv two.sql; do
+	tps import --engine "$f" "$TMP/$f"
+	expect_rc 0 "import $f"
+	tps runs --engine "$f" --json
+	check 'length == 12 and all(.[]; .n_samples == 1) and
+		([.[] | select(.cpu == "Other CPU")] | length) == 6' "$f: two machines, two runs a test"
+done
+
 # compare refuses two machines' llama-bench runs, as it refuses collected runs.
 tps import --engine base "$D/old-r1.json"
 expect_rc 0 "import old-r1"
