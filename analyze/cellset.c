@@ -52,6 +52,7 @@ void run_release(struct run *r)
 	free(r->batch); free(r->started_at); free(r->ended_at); free(r->status);
 	free(r->spec_type); free(r->endpoint); free(r->prompt_set); free(r->config);
 	free(r->spec_settings);
+	free(r->source);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -181,6 +182,24 @@ static int is_bench(const struct run *r)
 	return run_str_eq(r->endpoint, "llama-bench");
 }
 
+/* An imported file that is one instance of its build: a llama-bench process
+ * (collect/import_bench.c) or a speed-bench file (collect/import_speed.c). */
+static int file_instance(const struct run *r)
+{
+	return is_bench(r) || run_str_eq(r->source, "speed-bench");
+}
+
+/* Whether an engine version names one build: not empty and not a build that
+ * reported no commit (llama-bench's build_commit "unknown", written "unknown" or
+ * "b<number>-unknown" by import; b0-unknown is what a llama.cpp built without git
+ * says). Two builds that report no commit may be any two builds. */
+static int version_names_build(const char *v)
+{
+	size_t n = v ? strlen(v) : 0;
+
+	return n && strcmp(v, "unknown") && !(n > 8 && !strcmp(v + n - 8, "-unknown"));
+}
+
 /* Whether run r of a series joins the pool whose newest run is last, before the
  * comparability check. */
 static int taken(enum pool_rule rule, const struct run *last, const struct run *r)
@@ -195,9 +214,14 @@ static int taken(enum pool_rule rule, const struct run *last, const struct run *
 		return !(r->batch && *r->batch) && run_str_eq(r->tag, last->tag);
 	/* Untagged, a llama-bench file is one process of one build, and the
 	 * processes of that build are its instances: each file imported is one,
-	 * as compare-llama-bench.py averages every row of a commit. */
-	return is_bench(last) && is_bench(r) && !(r->batch && *r->batch) &&
-	       !(r->tag && *r->tag) && run_str_eq(r->engine_version, last->engine_version);
+	 * as compare-llama-bench.py averages every row of a commit. So is a
+	 * speed-bench file, of the build --engine-version names. Only where the
+	 * version names the build (two builds that report no commit may be any
+	 * two) and on one machine (run_same_machine(): cpu_info and gpu_info). */
+	return file_instance(last) && file_instance(r) && is_bench(r) == is_bench(last) &&
+	       !(r->batch && *r->batch) && !(r->tag && *r->tag) &&
+	       version_names_build(last->engine_version) &&
+	       run_str_eq(r->engine_version, last->engine_version) && run_same_machine(r, last);
 }
 
 /* Drops from v[0..*n) (runs of one series in start order) each try that was

@@ -94,6 +94,8 @@ struct run {
 				      unknown. Not part of the cell key: two runs of
 				      one cell that differ here are refused
 				      (parity_mismatch()) */
+	char *source;              /* what made it: "collect", "import", "llama-bench",
+				      "speed-bench" (run.source) */
 	int64_t n_max, ctx, n_predict, warmup;
 	int64_t reps;              /* the most repetitions of a prompt among its
 				      samples: with the prompt set, its design

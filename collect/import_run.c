@@ -43,7 +43,8 @@ int import_start_run_rec(struct importer *im, struct run_rec *r, int64_t *run_id
 	if (tps_uuid4(r->uuid, sizeof(r->uuid)) < 0)
 		return -1;
 	r->status = tps_xstrdup("running");
-	r->source = tps_xstrdup(im->kind == KIND_BENCH ? "llama-bench" : "import");
+	r->source = tps_xstrdup(im->kind == KIND_BENCH ? "llama-bench" :
+				im->kind == KIND_SPEED ? "speed-bench" : "import");
 	r->host.name = tps_xstrdup(o->host ? o->host : "unknown");
 	if (o->gpu) {
 		free(r->host.gpu);
@@ -195,7 +196,7 @@ int import_sample_write_to(struct importer *im, const struct run_rec *run, int64
 	if (!im->dry && store_sample_insert(im->s, run_id, smp) < 0)
 		return -1;
 	im->res->samples++;
-	if (smp->flags)
+	if (record_finding_flags(run->endpoint, smp->prompt_n, smp->predicted_n, smp->flags))
 		im->res->flagged++;
 	return 0;
 }

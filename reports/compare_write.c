@@ -684,17 +684,88 @@ static void write_accept(FILE *f, const struct parity_result *r, const char *our
 }
 
 enum { C_CELL, C_METRIC, C_OURS, C_VS, C_DELTA, C_CI, C_REG, C_VERDICT, C_ROUNDS, C_MDE,
-       C_EXCL, C_N };
+       C_EXCL, C_N, C_BENCH_VS = C_N, C_BENCH_OURS, C_SPEEDUP, C_PROC, C_N_SPEEDUP };
 
-void compare_table(struct table *t, const struct parity_result *r, const char *ours,
-		   const char *vs)
+/* The llama-bench test of compare's row w (the inverse of speedup_parity_row());
+ * NULL none. */
+static const struct speedup_row *row_speedup(const struct parity_result *r,
+					     const struct parity_row *w)
+{
+	for (size_t i = 0; i < r->speedups.n_rows; i++) {
+		const struct speedup_row *x = &r->speedups.rows[i];
+
+		if (!strcmp(x->kind, w->metric) && !strcmp(x->model, w->model) &&
+		    !strcmp(x->config, w->config))
+			return x;
+	}
+	return NULL;
+}
+
+/* A row's speedup columns: compare_speedup_table()'s t/s, speedup and processes. */
+static void set_speedup(struct table *t, size_t row, const struct speedup_row *x)
+{
+	table_setf(t, row, C_BENCH_VS, "%.2f", x->vs_ts);
+	table_setf(t, row, C_BENCH_OURS, "%.2f", x->ours_ts);
+	table_setf(t, row, C_SPEEDUP, "%.2f", x->speedup);
+	table_setf(t, row, C_PROC, "%zu/%zu", x->n_vs, x->n_ours);
+}
+
+/* CSV's one table: fills, in t (compare_table_cols() with C_N_SPEEDUP columns),
+ * the speedup table's columns after compare's own (t/s of vs and of ours,
+ * speedup, processes vs/ours: the figures text and markdown print under the
+ * table) on each row that is a llama-bench test, and adds a row for each test
+ * that has none of its own (a combined pp+tg test): its cell, its kind as the
+ * metric, its speedup columns. */
+static void compare_table_speedups(struct table *t, const struct parity_result *r,
+				   const char *ours, const char *vs)
+{
+	unsigned vary = parity_rows_varying(r);
+	/* Row 0 is the header: compare_table_cols() added r's rows after it. */
+	size_t i, row = t->t.nrows - r->n_rows;
+
+	table_col(t, C_BENCH_VS, TABLE_NUMBER, "", 8);
+	table_col(t, C_BENCH_OURS, TABLE_NUMBER, "", 8);
+	table_col_headf(t, C_BENCH_VS, "t/s %s", vs);
+	table_col_headf(t, C_BENCH_OURS, "t/s %s", ours);
+	table_col(t, C_SPEEDUP, TABLE_NUMBER, "speedup", 7);
+	table_col(t, C_PROC, TABLE_TEXT, "processes", 0);
+	for (i = 0; i < r->n_rows; i++, row++) {
+		const struct speedup_row *x = row_speedup(r, &r->rows[i]);
+
+		if (x)
+			set_speedup(t, row, x);
+	}
+	for (i = 0; i < r->speedups.n_rows; i++) {
+		const struct speedup_row *x = &r->speedups.rows[i];
+		struct parity_row w;
+		char name[256], spec[] = "", endpoint[] = "llama-bench";
+
+		if (speedup_parity_row(r, x))
+			continue;
+		memset(&w, 0, sizeof(w));
+		w.model = x->model;
+		w.spec_type = spec;
+		w.n_max = RUN_NULL;
+		w.endpoint = endpoint;
+		w.config = x->config;
+		parity_row_label(&w, vary, name, sizeof(name));
+		row = table_add_row(t);
+		table_set(t, row, C_CELL, name);
+		table_set(t, row, C_METRIC, x->kind);
+		set_speedup(t, row, x);
+	}
+}
+
+/* compare_table() in a table of ncols columns (C_N, or C_N_SPEEDUP for CSV's). */
+static void compare_table_cols(struct table *t, const struct parity_result *r,
+			       const char *ours, const char *vs, size_t ncols)
 {
 	unsigned vary = parity_rows_varying(r);
 	char title[40];
 	size_t i;
 
 	rows_level_title(r, title, sizeof(title));
-	table_init(t, C_N);
+	table_init(t, ncols);
 	table_col(t, C_CELL, TABLE_LABEL, "cell", 4);
 	table_col(t, C_METRIC, TABLE_LABEL, "metric", 6);
 	table_col(t, C_OURS, TABLE_RATE, ours, 10);
@@ -733,6 +804,12 @@ void compare_table(struct table *t, const struct parity_result *r, const char *o
 	}
 }
 
+void compare_table(struct table *t, const struct parity_result *r, const char *ours,
+		   const char *vs)
+{
+	compare_table_cols(t, r, ours, vs, C_N);
+}
+
 /* The cells compared across machines (--across-machines), a line each, under
  * the answer: the machines differ, so a difference may be theirs. */
 static void write_machines(FILE *f, const struct parity_result *r, enum table_format fmt)
@@ -758,11 +835,16 @@ void compare_write(FILE *f, const struct parity_result *r, const char *ours_raw,
 	char *same = parity_rows_constant(r, vary), *line = NULL, *o = NULL, *v = NULL;
 	struct table t;
 
-	compare_table(&t, r, ours_raw, vs_raw);
 	if (fmt == TABLE_FMT_CSV) {
+		/* One table: the speedups as columns of it. */
+		compare_table_cols(&t, r, ours_raw, vs_raw,
+				   r->speedups.n_rows ? C_N_SPEEDUP : C_N);
+		if (r->speedups.n_rows)
+			compare_table_speedups(&t, r, ours_raw, vs_raw);
 		table_write(f, &t, fmt);
 		goto out;
 	}
+	compare_table(&t, r, ours_raw, vs_raw);
 	/* The answer first: what a person acts on, then the rows behind it. */
 	line = answer_text_compare(r, ours_raw, vs_raw);
 	if (fmt == TABLE_FMT_MD) {

@@ -32,7 +32,9 @@ void compare_table(struct table *t, const struct parity_result *r, const char *o
  * wider than band_pct (the --band asked for), the table, how far undecided rows
  * are from decided, and the legend; for markdown (a pull request, the step
  * summary) the same as a heading, a bolded answer, the table (a decided
- * regression bold), lists and the legend; for CSV the table alone. */
+ * regression bold), lists and the legend; for CSV the table alone, with the
+ * llama-bench speedups as columns after its own (and a row for each combined
+ * pp+tg test) when r has any. */
 void compare_write(FILE *f, const struct parity_result *r, const char *ours, const char *vs,
 		   double band_pct, enum table_format fmt);
 

@@ -258,7 +258,8 @@ static void evidence_text(const struct verdict *v, char *buf, size_t len)
 
 const char parity_bench_remedy[] =
 	"run llama-bench a few more times and import each file: each file is one "
-	"instance of its build";
+	"instance of its build; a build whose commit is unknown names none, so give "
+	"its files one --tag";
 
 void parity_row_answer_text(const struct parity_row *w, char *buf, size_t len)
 {

@@ -60,7 +60,7 @@ static const char runs_sql[] =
 	") WHERE :f_limit < 0 OR rn <= :f_limit ORDER BY rn DESC";
 
 static const char rates_sql[] =
-	"SELECT pp_rate, tg_rate, flags FROM sample "
+	"SELECT pp_rate, tg_rate, flags, prompt_n, predicted_n FROM sample "
 	"WHERE run_id=:run ORDER BY id";
 
 static int run_rates(struct store *s, int64_t run_id, struct catalog_run *r)
@@ -75,11 +75,13 @@ static int run_rates(struct store *s, int64_t run_id, struct catalog_run *r)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		double pp = store_col_double(st, 0), tg = store_col_double(st, 1);
 		unsigned flags = (unsigned)sqlite3_column_int64(st, 2);
+		unsigned found = record_finding_flags(r->endpoint, store_col_i64(st, 3),
+						      store_col_i64(st, 4), flags);
 
 		r->n_samples++;
-		if (flags & SAMPLE_FAILED)
+		if (found & SAMPLE_FAILED)
 			r->n_failed++;
-		if (flags)
+		if (found)
 			r->n_flagged++;
 		if (!isnan(pp) && !(flags & SAMPLE_SPOILS_PP)) {
 			r->pp = grow(r->pp, &r->npp, &cpp, sizeof(*r->pp));
@@ -346,21 +348,24 @@ void catalog_alarms_free(struct catalog_alarm *a, size_t n)
 
 /* --- data-quality summaries --- */
 
+/* A sample's flags as findings: a llama-bench pp+tg test's failed bit is none. */
+#define F FINDING_FLAGS_SQL
 static const char quality_sql[] =
 	"SELECT r.uuid, e.label, m.label, " RUN_STATUS_SQL ", " RUN_ORPHANED_SQL ", "
 	"r.load_error, r.n_predict, count(x.id), "
-	"total((x.flags & :f0)<>0), total((x.flags & :f1)<>0), total((x.flags & :f2)<>0), "
-	"total((x.flags & :f3)<>0), total((x.flags & :f4)<>0), total((x.flags & :f5)<>0), "
-	"total((x.flags & :f6)<>0), "
-	"min(CASE WHEN x.flags & :trunc THEN x.predicted_n END), "
-	"total(CASE WHEN x.flags & :trunc AND x.stop_type IN ('eos','word') THEN 1 END), "
-	"max(CASE WHEN x.flags & :cached THEN x.cache_n END), "
-	"min(CASE WHEN x.flags & :short THEN x.prompt_n END), "
-	"min(CASE WHEN x.flags & :failed THEN coalesce(x.error, 'HTTP ' || x.http_status) END), "
-	"max(CASE WHEN x.flags & :degen THEN x.repeat_share END), r.env_flags, r.env, r.id "
+	"total((" F " & :f0)<>0), total((" F " & :f1)<>0), total((" F " & :f2)<>0), "
+	"total((" F " & :f3)<>0), total((" F " & :f4)<>0), total((" F " & :f5)<>0), "
+	"total((" F " & :f6)<>0), "
+	"min(CASE WHEN " F " & :trunc THEN x.predicted_n END), "
+	"total(CASE WHEN " F " & :trunc AND x.stop_type IN ('eos','word') THEN 1 END), "
+	"max(CASE WHEN " F " & :cached THEN x.cache_n END), "
+	"min(CASE WHEN " F " & :short THEN x.prompt_n END), "
+	"min(CASE WHEN " F " & :failed THEN coalesce(x.error, 'HTTP ' || x.http_status) END), "
+	"max(CASE WHEN " F " & :degen THEN x.repeat_share END), r.env_flags, r.env, r.id "
 	"FROM run r JOIN host h ON h.id=r.host_id JOIN engine e ON e.id=r.engine_id "
 	"JOIN model m ON m.id=r.model_id LEFT JOIN sample x ON x.run_id=r.id "
 	"WHERE " RUN_FILTER_SQL "GROUP BY r.id ORDER BY r.started_at, r.id";
+#undef F
 
 static const char clock_sql[] =
 	"SELECT predicted_per_second, client_decode_per_second FROM sample "

@@ -26,7 +26,7 @@ static const char runs_sql[] =
 	" h.gpu, h.driver, h.cuda, r.cpu, r.tag, r.batch, r.started_at, r.ended_at, " RUN_STATUS_SQL ", r.spec_type,"
 	" r.endpoint, r.prompt_set, r.config, r.n_max, r.ctx, r.n_predict, r.warmup,"
 	" (SELECT max(x.rep) FROM sample x WHERE x.run_id=r.id), r.round,"
-	" r.looks_to, r.looks_metric, r.env_flags, r.env, r.temperature, r.spec_settings, "
+	" r.looks_to, r.looks_metric, r.env_flags, r.env, r.temperature, r.spec_settings, r.source, "
 	FLOOR_SQL("pp") ","
 	" " FLOOR_SQL("tg") ","
 	/* SQLite keeps a time as whole milliseconds; rounding each julianday back to
@@ -105,6 +105,7 @@ static void read_run(sqlite3_stmt *st, struct run *r)
 	record_env_facts(store_col_str(st, c++), &r->env);
 	r->temperature = store_col_double(st, c++);
 	r->spec_settings = text_or_empty(st, c++);
+	r->source = text_or_empty(st, c++);
 	r->floor_pct[0] = store_col_double(st, c++);
 	r->floor_pct[1] = store_col_double(st, c++);
 	r->duration_ms = store_col_double(st, c++);

@@ -6,6 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+unsigned record_finding_flags(const char *endpoint, int64_t prompt_n, int64_t predicted_n,
+			      unsigned flags)
+{
+	if (endpoint && !strcmp(endpoint, "llama-bench") && prompt_n != TPS_NULL &&
+	    prompt_n > 0 && predicted_n != TPS_NULL && predicted_n > 0)
+		return flags & ~(unsigned)SAMPLE_FAILED;
+	return flags;
+}
+
 const char *record_flag_name(unsigned flag)
 {
 	switch (flag) {

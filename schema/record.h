@@ -42,6 +42,16 @@ enum sample_flag {
  * bit order; record_flag_name(SAMPLE_CACHED) == "cache-inflated". */
 const char *record_flag_name(unsigned flag);
 
+/* The flags of a sample that are findings (check, runs' FAILED, import's count of
+ * flagged samples): all of them, but for a llama-bench pp+tg test's sample
+ * (endpoint "llama-bench", prompt_n and predicted_n both above 0; collect/
+ * import_bench.c) its SAMPLE_FAILED. Such a test reports one combined rate, no
+ * prefill or decode of its own, so it is stored failed (neither metric reads it)
+ * but was no failed request: compare's speedup table reads it. The store's
+ * queries spell the same rule as FINDING_FLAGS_SQL (schema/store_int.h). */
+unsigned record_finding_flags(const char *endpoint, int64_t prompt_n, int64_t predicted_n,
+			      unsigned flags);
+
 /* SAMPLE_DEGENERATE's threshold on sample_rec.repeat_share (collect/repeat.h). */
 #define SAMPLE_DEGENERATE_SHARE 0.5
 

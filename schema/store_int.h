@@ -59,6 +59,13 @@ double store_col_double(sqlite3_stmt *st, int i);
 	"r.collector_pid, r.collector_start))"
 #define RUN_STATUS_SQL "(CASE WHEN " RUN_ORPHANED_SQL " THEN 'interrupted' ELSE r.status END)"
 
+/* record_finding_flags() of sample x of run r: its flags less SAMPLE_FAILED when it
+ * is a llama-bench pp+tg test's (one combined rate, no failed request). The
+ * statement binds :failed to SAMPLE_FAILED. */
+#define FINDING_FLAGS_SQL                                                                \
+	"(x.flags & ~(CASE WHEN r.endpoint = 'llama-bench' AND x.prompt_n > 0 AND "       \
+	"x.predicted_n > 0 THEN :failed ELSE 0 END))"
+
 /* Binds the :f_* parameters of RUN_FILTER_SQL from f (NULL: no condition) and
  * :f_limit to f->limit, or -1 (SQLite's "no limit") when it is not > 0. A list
  * binds as a blob of its labels, each ended by a NUL byte (no label from a

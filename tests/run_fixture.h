@@ -36,6 +36,7 @@ static inline void fx_run(struct run *r, const char *uuid, const char *engine, c
 	r->endpoint = tps_xstrdup("completion");
 	r->prompt_set = tps_xstrdup("");
 	r->config = tps_xstrdup("");
+	r->source = tps_xstrdup("collect");
 	r->n_max = r->ctx = r->n_predict = r->warmup = r->round = RUN_NULL;
 	r->temperature = NAN;
 	r->floor_pct[0] = r->floor_pct[1] = NAN;

@@ -204,6 +204,63 @@ static void test_cellset_pools_llama_bench(void **state)
 	cellset_release(&s);
 }
 
+/* (1) Untagged files pool only as one build's instances on one machine: files
+ * of a build that reported no commit ("b0-unknown", "b3-unknown", "unknown")
+ * never pool, as two such builds may be any two (the pool that took them as
+ * one build); files of one commit on two machines (cpu_info or gpu_info
+ * differ) do not pool either. A speed-bench file (source "speed-bench") pools
+ * as a llama-bench process does, by the build --engine-version named, and a
+ * responses import of the same version stays alone. */
+static void test_cellset_pools_file_identity(void **state)
+{
+	static const struct {
+		const char *uuid, *model, *version, *endpoint, *source, *cpu, *gpu;
+	} runs[] = {
+		/* b0-unknown twice: two builds, or one; nothing tells */
+		{ "u0", "m1", "b0-unknown", "llama-bench", "llama-bench", "cpu", "" },
+		{ "u1", "m1", "b0-unknown", "llama-bench", "llama-bench", "cpu", "" },
+		{ "n0", "m2", "b3-unknown", "llama-bench", "llama-bench", "cpu", "" },
+		{ "n1", "m2", "b3-unknown", "llama-bench", "llama-bench", "cpu", "" },
+		{ "k0", "m3", "unknown", "llama-bench", "llama-bench", "cpu", "" },
+		{ "k1", "m3", "unknown", "llama-bench", "llama-bench", "cpu", "" },
+		/* one commit, two machines: the newest pools with its own machine's */
+		{ "c0", "m4", "b1-aaa", "llama-bench", "llama-bench", "cpu A", "" },
+		{ "c1", "m4", "b1-aaa", "llama-bench", "llama-bench", "cpu B", "" },
+		{ "c2", "m4", "b1-aaa", "llama-bench", "llama-bench", "cpu A", "" },
+		{ "g0", "m5", "b1-aaa", "llama-bench", "llama-bench", "cpu", "H100" },
+		{ "g1", "m5", "b1-aaa", "llama-bench", "llama-bench", "cpu", "H200" },
+		/* speed-bench: by the named build */
+		{ "s0", "m6", "v1", "/v1/chat/completions", "speed-bench", "", "" },
+		{ "s1", "m6", "v1", "/v1/chat/completions", "speed-bench", "", "" },
+		{ "s2", "m7", "", "/v1/chat/completions", "speed-bench", "", "" },
+		{ "s3", "m7", "", "/v1/chat/completions", "speed-bench", "", "" },
+		{ "r0", "m8", "v1", "/v1/chat/completions", "import", "", "" },
+		{ "r1", "m8", "v1", "/v1/chat/completions", "import", "", "" },
+	};
+	static const char *const want[] = { "u1", "n1", "k1", "c0 c2", "g1", "s0 s1", "s3", "r1" };
+	struct cellset s;
+	struct pool *p = NULL;
+	size_t n = 0, i;
+
+	(void)state;
+	set_init(&s);
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		struct run *r = add(&s, runs[i].uuid, "e", runs[i].model, "", "");
+		fx_set(&r->endpoint, runs[i].endpoint);
+		fx_set(&r->source, runs[i].source);
+		fx_set(&r->engine_version, runs[i].version);
+		fx_set(&r->cpu, runs[i].cpu);
+		fx_set(&r->gpu, runs[i].gpu);
+		fx_set(&r->host, "unknown");
+	}
+	cellset_pools(&s, POOL_NEWEST_BATCH, &p, &n);
+	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
+	for (i = 0; i < n; i++)
+		assert_string_equal(names(&p[i]), want[i]);
+	pools_free(p, n);
+	cellset_release(&s);
+}
+
 /* (1) A series is one engine and one cell: model, spec type, n_max, endpoint and
  * config. Each run below differs from x0 in one of them and is a pool of its own
  * (had the field not split series, it would pool with x0, as x1 does: host and
@@ -1394,6 +1451,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cellset_pools_newest_batch),
 		cmocka_unit_test(test_cellset_pools_llama_bench),
+		cmocka_unit_test(test_cellset_pools_file_identity),
 		cmocka_unit_test(test_cellset_pools_split),
 		cmocka_unit_test(test_cellset_pools_looks),
 		cmocka_unit_test(test_cellset_pools_question),

@@ -73,7 +73,7 @@ for r in judged:
     assert abs(r["delta_pct"] + 20) < 0.01, r
 PY
 "$TPSDB_BIN" compare --ours b2 --vs b1 >"$tmp/cmp.txt"
-grep -q '{pp64 fa=0} pp: regression undecided: one llama-bench process a side, whose repetitions cannot show the scatter between instances; to decide it, run llama-bench a few more times and import each file: each file is one instance of its build, or store an A/A floor (tpsdb calibrate)' "$tmp/cmp.txt"
+grep -q '{pp64 fa=0} pp: regression undecided: one llama-bench process a side, whose repetitions cannot show the scatter between instances; to decide it, run llama-bench a few more times and import each file: each file is one instance of its build; a build whose commit is unknown names none, so give its files one --tag, or store an A/A floor (tpsdb calibrate)' "$tmp/cmp.txt"
 
 # compare --format md names each configuration in its cell: 12 cells, 12 names.
 test "$("$TPSDB_BIN" compare --ours b2 --vs b1 --format md | grep -o '^| [^|]* {[^}]*} ' | sort -u | wc -l)" = 12

@@ -37,7 +37,7 @@ for line in lines:
     eng = run["engine"]["label"]
     assert run["endpoint"] == "/v1/chat/completions" and run["n_predict"] == 32, run
     assert run["temperature"] == 0 and run["ignore_eos"] == 1 and run["tag"] == "t1", run
-    assert run["source"] == "import" and run["spec_type"] == "", run
+    assert run["source"] == "speed-bench" and run["spec_type"] == "", run
     # Which file: the one whose results match this run's draft counts and times.
     doc = json.load(open(sys.argv[2] + "/" + files[eng][seen[eng]]))
     seen[eng] += 1

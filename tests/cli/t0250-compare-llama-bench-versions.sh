@@ -52,11 +52,11 @@ check '[.rows[].config] | sort == ["pp512 fa=0 b=2048 ub=512 ctk=f16 ctv=f16 t=1
 # do not show the scatter between processes); the text says what would.
 tps compare --ours new --vs old --ignore-config ngl
 expect_rc 0 "compare text"
-grep -qx "llama-bench: 4 rows compare one llama-bench process a side, undecided: one process is one instance, whose repetitions cannot show the scatter between instances; a decision needs two processes or more a side (run llama-bench a few more times and import each file: each file is one instance of its build), or a stored A/A floor (tpsdb calibrate)" "$TMP/out" ||
+grep -qx "llama-bench: 4 rows compare one llama-bench process a side, undecided: one process is one instance, whose repetitions cannot show the scatter between instances; a decision needs two processes or more a side (run llama-bench a few more times and import each file: each file is one instance of its build; a build whose commit is unknown names none, so give its files one --tag), or a stored A/A floor (tpsdb calibrate)" "$TMP/out" ||
 	fail "says what a decision needs"
 
 tps compare --ours new --vs old --ignore-config ngl --format md
-grep -qxF "4 rows compare one llama-bench process a side, undecided: one process is one instance, whose repetitions cannot show the scatter between instances; a decision needs two processes or more a side (run llama-bench a few more times and import each file: each file is one instance of its build), or a stored A/A floor (\`tpsdb calibrate\`)." "$TMP/out" ||
+grep -qxF "4 rows compare one llama-bench process a side, undecided: one process is one instance, whose repetitions cannot show the scatter between instances; a decision needs two processes or more a side (run llama-bench a few more times and import each file: each file is one instance of its build; a build whose commit is unknown names none, so give its files one --tag), or a stored A/A floor (\`tpsdb calibrate\`)." "$TMP/out" ||
 	fail "md: says what a decision needs"
 
 # gate: the same hint when nothing is shared, and --ignore-config there too.

@@ -164,7 +164,7 @@ for f in jsonl r1.json; do
 	expect_rc 0 "import $b"
 	check_speedups "$f" "$a" -- "$b"
 	grep -q -- "--rounds" "$TMP/out" && fail "$f: a collect option for an import"
-	grep -qx "llama-bench: 4 rows compare one llama-bench process a side, undecided: one process is one instance, whose repetitions cannot show the scatter between instances; a decision needs two processes or more a side (run llama-bench a few more times and import each file: each file is one instance of its build), or a stored A/A floor (tpsdb calibrate)" "$TMP/out" ||
+	grep -qx "llama-bench: 4 rows compare one llama-bench process a side, undecided: one process is one instance, whose repetitions cannot show the scatter between instances; a decision needs two processes or more a side (run llama-bench a few more times and import each file: each file is one instance of its build; a build whose commit is unknown names none, so give its files one --tag), or a stored A/A floor (tpsdb calibrate)" "$TMP/out" ||
 		fail "$f: the llama-bench hint: $(grep llama-bench: "$TMP/out")"
 	tps compare --ours new --vs old --json
 	check 'all(.rows[]; .decided == false and .regression == "undecided" and
