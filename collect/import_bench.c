@@ -70,13 +70,6 @@ static int64_t obj_i64(const cJSON *obj, const char *key)
 		(int64_t)v->valuedouble : TPS_NULL;
 }
 
-/* Whether llama-bench's build_commit names a commit: llama.cpp built without git
- * writes "unknown". */
-static int commit_known(const char *bc)
-{
-	return bc && *bc && strcmp(bc, "unknown");
-}
-
 /* The run of obj's configuration and build, made on first sight. NULL after an
  * error line. */
 static struct bench_run *bench_run_of(struct importer *im, const cJSON *obj,
@@ -114,13 +107,13 @@ static struct bench_run *bench_run_of(struct importer *im, const cJSON *obj,
 	else
 		version = tps_xstrdup(bc ? bc : "");
 	/* The machine is part of the key: rows of two machines are two runs, each
-	 * with its own (cpu_info, gpu_info; the backend is in the config). And a
-	 * build that reports no commit is no build two files share: the rows of
-	 * each file are its own runs then. */
+	 * with its own (cpu_info, gpu_info; the backend is in the config). And each
+	 * file is a process of its own, one instance of its build, whether one
+	 * import names it or several do. */
 	key = tps_xasprintf("%s\x1f%s\x1f%s\x1f%s\x1f%s", config, version,
 			    obj_str(obj, "cpu_info") ? obj_str(obj, "cpu_info") : "",
 			    obj_str(obj, "gpu_info") ? obj_str(obj, "gpu_info") : "",
-			    im->o->engine_version || commit_known(bc) ? "" : im->file);
+			    im->file);
 	for (i = 0; i < im->nbench; i++) {
 		if (!strcmp(im->bench[i]->key, key)) {
 			br = im->bench[i];
