@@ -158,8 +158,10 @@ step_report() {
 		"$tpsdb" --db "$TPSDB_STORE" report --host "$host" --format html --out "$dir/report/$host"
 		printf '<li><a href="%s/index.html">%s</a></li>\n' "$host" "$host" >>"$dir/report/index.html"
 		{
-			printf '## %s\n\n' "$host"
-			"$tpsdb" --db "$TPSDB_STORE" report --host "$host" --format md
+			# The machine's name is the section's heading, in place of the report's title.
+			printf '## %s\n' "$host"
+			"$tpsdb" --db "$TPSDB_STORE" report --host "$host" --format md |
+				sed '1{/^# tpsdb report$/d;}'
 			echo
 		} | summary
 	done
