@@ -9,16 +9,19 @@
 #       what a collect that failed half-way measured is exported too
 #   import <dir>                          (the final job)
 #       'tpsdb import' of every tpsdb-export-<host>.jsonl under <dir> into the
-#       long-lived store $TPSDB_STORE. A run is stored once: a file already
-#       imported is skipped, and a run whose uuid the store holds is skipped, so
-#       an upload that came twice, or a job run again, changes nothing; an
-#       upload that never came leaves the other machines' nights whole
+#       long-lived store $TPSDB_STORE, one transaction. A run is stored once: a
+#       file already imported is skipped, and a run whose uuid the store holds
+#       is skipped, so an upload that came twice, or a job run again, changes
+#       nothing; an upload that never came leaves the other machines' nights
+#       whole. A file import refuses (a truncated upload) is named with its
+#       line, and nothing of the night is stored (exit 3)
 #   gate <dir>
 #       per machine that sent an export: 'tpsdb gate --host <host>' of the
 #       candidate ($TPSDB_CANDIDATE, default ours) against that machine's own
 #       baseline, $TPSDB_BASELINE-<host> (default nightly-<host>), frozen from the
 #       machine's first night (a comparison is on one machine); exits 1 if a
-#       gate failed, 3 on an error, after every machine was gated
+#       gate failed, 3 on an error (a baseline that cannot be frozen, a gate
+#       that refuses), after every machine was gated
 #   report <dir>
 #       per machine that sent an export: 'tpsdb report --host <host>' as HTML
 #       under $TPSDB_CI_DIR/report/<host>/ and as markdown into
@@ -67,7 +70,7 @@ exports() {
 		check_host "$h"
 		files+=("$f")
 		hosts+=("$h")
-	done < <(find "$1" -type f -name 'tpsdb-export-*.jsonl' | LC_ALL=C sort -t/ -k1)
+	done < <(find "$1" -type f -name 'tpsdb-export-*.jsonl' | LC_ALL=C sort)
 	[ ${#files[@]} -gt 0 ] || die "no tpsdb-export-<host>.jsonl under '$1': no machine sent its night" 3
 }
 # The hosts once each, in order.
@@ -120,7 +123,14 @@ step_gate() {
 		if ! "$tpsdb" --db "$TPSDB_STORE" baseline list --format csv | cut -d, -f1 |
 			grep -qxF -- "$base"; then
 			# The machine's first night: its runs become its baseline.
-			"$tpsdb" --db "$TPSDB_STORE" baseline set "$base" --engine "$cand" --host "$host"
+			rc=0
+			"$tpsdb" --db "$TPSDB_STORE" baseline set "$base" --engine "$cand" \
+				--host "$host" || rc=$?
+			if [ $rc -ne 0 ]; then
+				echo "nightly-steps: $host: baseline set exit $rc"
+				worst=3
+				continue
+			fi
 			echo "::notice::tpsdb: $host: first night, baseline '$base' frozen; gated from the next night on"
 			# shellcheck disable=SC2016
 			printf '### %s\n\nFirst night: baseline `%s` frozen from these runs; gated from the next night on.\n\n' \
@@ -144,7 +154,7 @@ step_report() {
 	[ $# -eq 1 ] || die "usage: nightly-steps.sh report <dir>"
 	need_store
 	exports "$1"
-	local host
+	local host rc worst=0
 	mkdir -p "$dir/report"
 	# One report per machine: a report of every machine at once would pool each
 	# cell's newest batch, one machine's, and hide the others' night.
@@ -155,7 +165,14 @@ step_report() {
 		printf 'pairs the runs of one machine.</p>\n<ul>\n'
 	} >"$dir/report/index.html"
 	for host in $(uniq_hosts); do
-		"$tpsdb" --db "$TPSDB_STORE" report --host "$host" --format html --out "$dir/report/$host"
+		rc=0
+		"$tpsdb" --db "$TPSDB_STORE" report --host "$host" --format html \
+			--out "$dir/report/$host" || rc=$?
+		if [ $rc -ne 0 ]; then
+			echo "nightly-steps: $host: report exit $rc"
+			worst=3
+			continue
+		fi
 		printf '<li><a href="%s/index.html">%s</a></li>\n' "$host" "$host" >>"$dir/report/index.html"
 		{
 			# The machine's name is the section's heading, in place of the report's title.
@@ -166,6 +183,7 @@ step_report() {
 		} | summary
 	done
 	printf '</ul>\n</body></html>\n' >>"$dir/report/index.html"
+	return $worst
 }
 
 [ $# -ge 1 ] || die "usage: nightly-steps.sh collect|import|gate|report ..."

@@ -107,7 +107,8 @@ collect_on() {
 M=$T/ws-merge
 mkdir -p "$M"
 ln -s "$TPSDB_SRC" "$M/tpsdb"
-export TPSDB_STORE=tpsdb-store/store.sqlite TPSDB_CANDIDATE=ours TPSDB_BASELINE=nightly
+export TPSDB_STORE=tpsdb-store/store.sqlite TPSDB_CANDIDATE=ours TPSDB_BASELINE=nightly \
+	TPSDB_GATE_ARGS=--trend
 DB=$M/$TPSDB_STORE
 # final <step>: a step of the final job, its summary in $T/summary.md.
 final() {
@@ -175,6 +176,15 @@ expect_eq "$rc" 0 "A's gate passes: $(cat "$T/stdout") $(cat "$T/stderr")"
 grep -q "^nightly-steps: $A: gate exit 0" "$T/stdout" || fail "A gated: $(cat "$T/stdout")"
 grep -q "$B" "$T/stdout" "$T/summary.md" && fail "B is not gated without its export"
 grep -q "^### $A" "$T/summary.md" || fail "A's gate in the summary: $(cat "$T/summary.md")"
+# B's export arrives truncated: refused, file and line named, nothing stored.
+mkdir -p "$T/art/tpsdb-export-$B"
+head -c 3000 "$T/lost/tpsdb-export-$B.jsonl" >"$T/art/tpsdb-export-$B/tpsdb-export-$B.jsonl"
+final import
+expect_eq "$rc" 3 "a truncated upload: $(cat "$T/stderr")"
+grep -q "^tpsdb: error: exports/tpsdb-export-$B/tpsdb-export-$B.jsonl:[0-9]*: .*nothing was imported" \
+	"$T/stderr" || fail "the refusal names the file: $(cat "$T/stderr")"
+expect_eq "$(runs)" 18 "nothing of a refused night"
+rm -r "$T/art/tpsdb-export-$B"
 # B's export arrives (a re-run of the final job), beside A's sent a second time.
 mv "$T/lost" "$T/art/tpsdb-export-$B"
 mkdir -p "$T/art/tpsdb-export-$A-2"
