@@ -25,7 +25,8 @@
 #   report <dir>
 #       per machine that sent an export: 'tpsdb report --host <host>' as HTML
 #       under $TPSDB_CI_DIR/report/<host>/ and as markdown into
-#       $GITHUB_STEP_SUMMARY under '## <host>'; $TPSDB_CI_DIR/report/index.html
+#       $GITHUB_STEP_SUMMARY under '## <host>' (its headings one level down);
+#       $TPSDB_CI_DIR/report/index.html
 #       links the machines' reports
 #
 # Settings (environment): TPSDB (the binary, default tpsdb on PATH), TPSDB_STORE
@@ -133,11 +134,11 @@ step_gate() {
 			fi
 			echo "::notice::tpsdb: $host: first night, baseline '$base' frozen; gated from the next night on"
 			# shellcheck disable=SC2016
-			printf '### %s\n\nFirst night: baseline `%s` frozen from these runs; gated from the next night on.\n\n' \
+			printf '## %s\n\nFirst night: baseline `%s` frozen from these runs; gated from the next night on.\n\n' \
 				"$host" "$base" | summary
 			continue
 		fi
-		printf '### %s\n\n' "$host" | summary
+		printf '## %s\n\n' "$host" | summary
 		rc=0
 		"$tpsdb" --db "$TPSDB_STORE" gate --baseline "$base" --engine "$cand" --host "$host" \
 			--junit "$dir/gate-$host.xml" "${words[@]}" || rc=$?
@@ -175,10 +176,11 @@ step_report() {
 		fi
 		printf '<li><a href="%s/index.html">%s</a></li>\n' "$host" "$host" >>"$dir/report/index.html"
 		{
-			# The machine's name is the section's heading, in place of the report's title.
+			# The machine's name is the section's heading, in place of the
+			# report's title; the report's own headings one level under it.
 			printf '## %s\n' "$host"
 			"$tpsdb" --db "$TPSDB_STORE" report --host "$host" --format md |
-				sed '1{/^# tpsdb report$/d;}'
+				sed -e '1{/^# tpsdb report$/d;}' -e 's/^\(#\{1,5\}\) /#\1 /'
 			echo
 		} | summary
 	done

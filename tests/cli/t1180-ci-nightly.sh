@@ -175,7 +175,7 @@ final gate
 expect_eq "$rc" 0 "A's gate passes: $(cat "$T/stdout") $(cat "$T/stderr")"
 grep -q "^nightly-steps: $A: gate exit 0" "$T/stdout" || fail "A gated: $(cat "$T/stdout")"
 grep -q "$B" "$T/stdout" "$T/summary.md" && fail "B is not gated without its export"
-grep -q "^### $A" "$T/summary.md" || fail "A's gate in the summary: $(cat "$T/summary.md")"
+grep -q "^## $A$" "$T/summary.md" || fail "A's gate in the summary: $(cat "$T/summary.md")"
 # B's export arrives truncated: refused, file and line named, nothing stored.
 mkdir -p "$T/art/tpsdb-export-$B"
 head -c 3000 "$T/lost/tpsdb-export-$B.jsonl" >"$T/art/tpsdb-export-$B/tpsdb-export-$B.jsonl"
@@ -202,7 +202,9 @@ expect_eq "$rc" 1 "B's gate fails: $(cat "$T/stdout")"
 grep -q "^nightly-steps: $A: gate exit 0" "$T/stdout" || fail "A passes: $(cat "$T/stdout")"
 grep -q "^nightly-steps: $B: gate exit 1" "$T/stdout" || fail "B fails: $(cat "$T/stdout")"
 { [ -s "$M/tpsdb-ci/gate-$A.xml" ] && [ -s "$M/tpsdb-ci/gate-$B.xml" ]; } || fail "JUnit per machine"
-grep -q "^### $B" "$T/summary.md" || fail "B's gate in the summary: $(cat "$T/summary.md")"
+grep -q "^## $B$" "$T/summary.md" || fail "B's gate in the summary: $(cat "$T/summary.md")"
+grep -q "^### tpsdb gate: \*\*FAIL\*\*: 'ours' against baseline 'nightly-$B'" "$T/summary.md" ||
+	fail "B's failed gate in the summary: $(cat "$T/summary.md")"
 
 # Every comparison is on one machine: each gate's cells, and compare per host.
 for h in "$A" "$B"; do
@@ -249,16 +251,20 @@ for h in "$A" "$B"; do
 	grep -qF "$u" "$M/tpsdb-ci/report/$h/index.html" || fail "$h's report lacks its run $u"
 done
 grep -q "^# tpsdb report" "$T/summary.md" && fail "a report title inside the summary"
+expect_eq "$(grep -c "^### Base throughput$" "$T/summary.md")" 2 "the reports' headings under the machines'"
 section() { sed -n "/^## $1\$/,/^## $2\$/p" "$T/summary.md"; }
 section "$B" "$A" | grep -q "^| ours vs llama.cpp | tg | tiny | yes | slower | -30.07% |" ||
 	fail "B's section answers B's comparison: $(section "$B" "$A")"
 sed -n "/^## $A\$/,\$p" "$T/summary.md" | grep -q "^| ours vs llama.cpp | tg | tiny | no | parity | +0.00% |" ||
 	fail "A's section answers A's comparison: $(cat "$T/summary.md")"
-# A report of both machines' runs pooled is not comparable, and names both.
+# A report of both machines' runs pooled is not comparable, and names both
+# machines in its Data quality section.
 "$TPSDB_BIN" --db "$DB" report --host "$A,$B" --batch "$(q "SELECT group_concat(batch)
 	FROM (SELECT DISTINCT batch FROM run ORDER BY started_at DESC LIMIT 2)")" >"$T/all.md"
 grep -q "^| ours vs llama.cpp | tg | tiny | not comparable |" "$T/all.md" ||
 	fail "pooled across machines: $(cat "$T/all.md")"
+grep -qF "cell 'tiny' not comparable: measured on different machines: ours on '$MB', ours on '$MA'" \
+	"$T/all.md" || fail "both machines named: $(grep "not comparable" "$T/all.md")"
 # Between nights the cache keeps the store's folder: restored elsewhere, it
 # holds every run and both baselines.
 cp -r "$M/tpsdb-store" "$T/restored"
