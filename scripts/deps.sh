@@ -5,7 +5,8 @@
 # chromium for the HTML report's browser test t0531; python3-requests and
 # python3-tqdm for llama.cpp's speed_bench.py, which tests/data/speed-bench/make.sh runs;
 # python3-git and python3-tabulate for llama.cpp's own scripts/compare-llama-bench.py,
-# which t1140 runs against tpsdb compare;
+# which t1140 runs against tpsdb compare; python3-yaml for t1180, which reads
+# the shape of the shipped workflow docs/ci/tpsdb-nightly.yml;
 # strace for t0852's aimed kills, time for t0744's peak memory; man-db and
 # groff-base for t1130, which formats the installed manual pages),
 # since under CI=true a test that would skip fails. Installs nothing that is
@@ -15,7 +16,7 @@ set -euo pipefail
 pkgs=(build-essential cmake pkg-config git ca-certificates
       libsqlite3-dev libcurl4-openssl-dev libcjson-dev libcmocka-dev libssl-dev
       sqlite3 gnuplot-nox chromium python3 python3-numpy python3-mpmath
-      python3-requests python3-tqdm python3-git python3-tabulate jq valgrind clang procps curl strace time
+      python3-requests python3-tqdm python3-git python3-tabulate python3-yaml jq valgrind clang procps curl strace time
       man-db groff-base)
 missing=()
 for p in "${pkgs[@]}"; do
