@@ -92,18 +92,25 @@ static int numeric(const char *s)
 	return (*s >= '0' && *s <= '9') || !strcmp(s, "-");
 }
 
-static void table(FILE *f, struct table *tab)
+/* A table's opening (open: its container and <table> tags), header row and <tbody>. */
+static void table_head(FILE *f, const struct md_table *mt, const char *open)
 {
-	const struct md_table *mt = &tab->t;
-	size_t r, c;
-
-	fputs("<div class=\"scroll\"><table>\n<thead><tr>", f);
-	for (c = 0; c < mt->ncols; c++) {
+	fputs(open, f);
+	fputs("\n<thead><tr>", f);
+	for (size_t c = 0; c < mt->ncols; c++) {
 		fputs("<th>", f);
 		put(f, md_table_get(mt, 0, c));
 		fputs("</th>", f);
 	}
 	fputs("</tr></thead>\n<tbody>\n", f);
+}
+
+static void table(FILE *f, struct table *tab)
+{
+	const struct md_table *mt = &tab->t;
+	size_t r, c;
+
+	table_head(f, mt, "<div class=\"scroll\"><table>");
 	for (r = 1; r < mt->nrows; r++) {
 		fputs("<tr>", f);
 		for (c = 0; c < mt->ncols; c++) {
@@ -157,13 +164,7 @@ static void answers_table(FILE *f, const struct tables *t)
 
 	tables_build_answers(t, &tab);
 	mt = &tab.t;
-	fputs("<div class=\"scroll\" id=\"answers\"><table class=\"answers\">\n<thead><tr>", f);
-	for (c = 0; c < mt->ncols; c++) {
-		fputs("<th>", f);
-		put(f, md_table_get(mt, 0, c));
-		fputs("</th>", f);
-	}
-	fputs("</tr></thead>\n<tbody>\n", f);
+	table_head(f, mt, "<div class=\"scroll\" id=\"answers\"><table class=\"answers\">");
 	for (r = 1; r < mt->nrows; r++) {
 		fputs("<tr>", f);
 		for (c = 0; c < mt->ncols; c++) {
