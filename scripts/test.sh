@@ -60,10 +60,19 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 	run_suite build/asan -DCMAKE_BUILD_TYPE=Debug -DTPSDB_SANITIZE=ON
 
 echo "== valgrind over the unit tests" >&2
+# --child-silent-after-fork=yes: a forked child's leak check reports the parent's
+# heap it was copied from, not a leak. test_store's collector test forks a child
+# that records itself and _exit()s with the fixture's store open: the child
+# reports ~126 KB "possibly lost" in ~29 SQLite blocks (the open store), the
+# parent, which closes it, 0 bytes. A suppression cannot tell the child's copy of
+# those blocks from the parent's own, so silence the children instead; children
+# that exec are not followed anyway (no --trace-children), and the ASan build
+# runs every test, children included.
 for t in build/release/test_*; do
 	[ -x "$t" ] || continue
 	TPSDB_TEST_DATA="$PWD/tests/data" TPSDB_BIN="$PWD/build/release/tpsdb" \
 		TPSDB_REFERENCE="$PWD/build/release/reference.txt" valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+		--child-silent-after-fork=yes \
 		"$t" >/dev/null
 done
 echo "valgrind: clean" >&2

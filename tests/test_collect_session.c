@@ -30,6 +30,25 @@ struct fixture {
 	int ready;                 /* 0: no python3, the tests skip */
 };
 
+/* A block of ports of this process's own from tests/port_alloc.py (the CLI tests'
+ * allocator), so that no test running beside this one starts a server on them. */
+static int free_port(const char *data, int count)
+{
+	char cmd[512], line[32];
+	FILE *fp;
+	int port = -1;
+
+	snprintf(cmd, sizeof(cmd), "python3 '%s/../port_alloc.py' --count %d --owner %ld", data,
+		 count, (long)getpid());
+	fp = popen(cmd, "r");
+	assert_non_null(fp);
+	if (fgets(line, sizeof(line), fp))
+		port = atoi(line);
+	assert_int_equal(pclose(fp), 0);
+	assert_true(port > 0);
+	return port;
+}
+
 static int setup(void **state)
 {
 	struct fixture *f = tps_xcalloc(1, sizeof(*f));
@@ -65,7 +84,7 @@ static int setup(void **state)
 	f->o.c.reps = 1;
 	f->o.c.warmup = 0;
 	f->o.c.n_predict = 8;
-	f->o.c.base_port = 21360;
+	f->o.c.base_port = free_port(data ? data : "tests/data", 60);
 	f->o.c.out_dir = f->dir;
 	f->o.c.load_timeout_s = 30;
 	f->o.c.request_timeout_s = 30;
@@ -79,7 +98,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[160];
+	const char *data = getenv("TPSDB_TEST_DATA");
+	char cmd[512];
 
 	if (!f->ready) {
 		free(f);
@@ -90,6 +110,10 @@ static int teardown(void **state)
 	prompts_release(&f->ps);
 	setup_release(&f->o);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	snprintf(cmd, sizeof(cmd), "python3 '%s/../port_alloc.py' --release %ld",
+		 data ? data : "tests/data", (long)getpid());
 	if (system(cmd) != 0)
 		return -1;
 	free(f);

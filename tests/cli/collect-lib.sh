@@ -16,17 +16,71 @@ export TPSDB_HOST_BUSY_PCT=100
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/tpsdb-collect.XXXXXX")
 collect_cleanup() {
+	local st=$? bad=
 	# A test that failed half-way may leave a server behind (a fault server, or a
 	# llama-server started through a link in $T); never the suite.
 	for pid in $(pgrep -f "fault_server.py .*$T|^$T/" 2>/dev/null); do
 		kill -KILL "$pid" 2>/dev/null || true
 	done
+	# Every fault server must have listened inside the test's port blocks: one
+	# past them could meet a neighbour's server (free_port says how to size).
+	if [ "$st" = 0 ] && [ -s "$T/ports" ] && [ -s "$T/fs-ports" ]; then
+		local p lo n inside
+		for p in $(sort -un "$T/fs-ports"); do
+			inside=
+			while read -r lo n; do
+				if [ "$p" -ge "$lo" ] && [ "$p" -lt $((lo + n)) ]; then inside=1; fi
+			done <"$T/ports"
+			if [ -z "$inside" ]; then
+				echo "FAIL: a fault server listened on $p, outside this test's" \
+					"ports ($(tr '\n' ' ' <"$T/ports")): ask free_port for more" >&2
+				bad=1
+			fi
+		done
+	fi
+	python3 "$TPSDB_SRC/tests/port_alloc.py" --release $$ 2>/dev/null || true
 	rm -rf "$T"
+	# Only ever turns a pass into a failure (a trap that calls this may not
+	# have kept the test's status in $?).
+	[ -z "$bad" ] || exit 1
 }
 trap collect_cleanup EXIT
 
+# free_port [n]: the first of n (default 60) consecutive TCP ports on 127.0.0.1,
+# reserved for this test until it exits (collect_cleanup releases them; a test
+# that died leaves them to be taken back). tests/port_alloc.py picks them under a
+# lock, below the kernel's ephemeral range, skipping every port that another test
+# holds or that has a socket in any state (TIME_WAIT and LISTEN included), so
+# tests running beside each other (ctest -j, other build trees) never share one.
+# collect --port is a base: each server starts on the first free port from there,
+# and a port its last server's connections left in TIME_WAIT is not free for a
+# minute, so a test's collects walk up one port per server they start: a test
+# that starts many servers asks for more (its largest --port offset plus the
+# servers its last collect starts). A server started on a port itself asks for 1.
+# Tests numbered t11NN and up still hold fixed ports (23100 and up), below the
+# allocator's range.
+free_port() {
+	local base
+	base=$(python3 "$TPSDB_SRC/tests/port_alloc.py" --count "${1:-60}" --owner $$) ||
+		fail "no free port for this test"
+	echo "$base ${1:-60}" >>"$T/ports"
+	echo "$base"
+}
+
+# wait_listening <port> [seconds]: until something accepts connections on
+# 127.0.0.1:<port> (a server a test started itself), 30 s at most.
+wait_listening() {
+	local deadline=$((SECONDS + ${2:-30}))
+	until (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; do
+		[ "$SECONDS" -lt "$deadline" ] || fail "nothing listens on 127.0.0.1:$1 after ${2:-30} s"
+		sleep 0.05
+	done
+}
+
 FS=$T/fault-server
-printf '#!/bin/sh\nexec python3 "%s/tests/fault_server.py" "$@"\n' "$TPSDB_SRC" >"$FS"
+# The fault server notes the port it is started on (collect_cleanup checks it).
+printf '#!/bin/sh\nfor a; do [ "$p" = --port ] && echo "$a" >>"%s/fs-ports"; p=$a; done\nexec python3 "%s/tests/fault_server.py" "$@"\n' \
+	"$T" "$TPSDB_SRC" >"$FS"
 chmod +x "$FS"
 MODEL=$T/tiny-Q4_K_M.gguf
 printf 'not really a gguf\n' >"$MODEL"

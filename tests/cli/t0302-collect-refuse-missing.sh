@@ -7,6 +7,7 @@
 # the cause; exit 2, with and without --dry-run; no server starts, no out dir is
 # made, and the store is not created (or, when it holds runs, is left byte for byte).
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 mkdir "$T/bin" "$T/adir"
 cp "$FS" "$T/noexec"
@@ -20,7 +21,7 @@ printf 'tiny | %s | --spec-type draft-simple -md %s/no-draft.gguf | 1,2\n' "$MOD
 	>"$T/spec"
 unset OURS_BIN STOCK_LLAMAFILE STOCK_LLAMACPP MODELS_MANIFEST MTP_MANIFEST
 
-common=(--prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 8 --port 21302
+common=(--prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 8 --port "$port"
 	--out-dir "$OUT" --quiet --load-timeout 5)
 E="tpsdb: error:"
 ENOENT="No such file or directory"

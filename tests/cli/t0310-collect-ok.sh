@@ -4,10 +4,11 @@
 # committed with its seq, the cold-start flag without warm-up, the logs and the
 # summary table in the out dir, and no server left behind.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 run_tpsdb collect --engine ours="$FS" --engine stock-llamafile="$FS" --ours ours \
 	--model tiny="$MODEL" --prompts "$PROMPTS" --reps 2 --warmup 0 --n-predict 32 \
-	--port 21000 --out-dir "$OUT" --host testhost --gpu-name "Test GPU" --driver 1.2 \
+	--port "$port" --out-dir "$OUT" --host testhost --gpu-name "Test GPU" --driver 1.2 \
 	--cuda 12.8 --tag t0310 --notes "a note" --seed 7 --ctx 2048
 expect_eq "$rc" 0 "exit status"
 expect_no_orphans
@@ -47,7 +48,7 @@ grep -q '^warm-up: none (--warmup 0): each run.s first sample is flagged cold-st
 
 # A second session reuses the hashes and adds two more runs.
 run_tpsdb collect --engine ours="$FS" --model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 \
-	--port 21000 --out-dir "$OUT" --quiet --no-reference
+	--port "$port" --out-dir "$OUT" --quiet --no-reference
 expect_eq "$rc" 0 "second exit status"
 expect_eq "$(q "SELECT count(*) FROM model")" 1 "model rows after two sessions"
 expect_eq "$(q "SELECT count(*) FROM prompt")" 4 "prompts without the reference differ"
@@ -60,7 +61,7 @@ grep -q '^warm-up: 1 unrecorded request(s) after each server start' "$T/stdout" 
 # stored floors (with jitter: calibrate refuses two runs with identical samples).
 run_tpsdb collect --engine ours="$FS" --engine-args ours="--jitter 0.02" --model tiny="$MODEL" \
 	--prompts "$PROMPTS" --reps 2 \
-	--port 21000 --out-dir "$OUT" --quiet --aa --tag aa
+	--port "$port" --out-dir "$OUT" --quiet --aa --tag aa
 expect_eq "$rc" 0 "--aa exit status"
 expect_eq "$(q "SELECT count(*) FROM run WHERE tag='aa' AND status='complete'")" 2 "A/A runs"
 expect_eq "$(q "SELECT count(DISTINCT log_path) FROM run WHERE tag='aa'")" 2 \

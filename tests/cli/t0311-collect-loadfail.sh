@@ -7,11 +7,12 @@
 # server's exit, issue 29); only the one that never gets ready meets a timeout, one
 # long enough that it has answered /health (503) before it.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 printf 'broken | %s | --fault load-fail\ngood | %s\n' "$MODEL" "$MODEL" >"$T/models"
 start=$(date +%s)
 run_tpsdb collect --engine e="$FS" --models "$T/models" --prompts "$PROMPTS" --reps 1 \
-	--port 21020 --out-dir "$OUT" --load-timeout 300
+	--port "$port" --out-dir "$OUT" --load-timeout 300
 expect_eq "$rc" 1 "exit status"
 # Noticed when it exits, not when the load timeout runs out.
 [ $(($(date +%s) - start)) -lt 240 ] || fail "a load failure was waited out"
@@ -20,7 +21,7 @@ expect_eq "$(grep -c 'LOADFAIL' "$OUT/summary.txt")" 1 "LOADFAIL rows (exit)"
 
 printf 'stuck | %s | --fault never-ready\n' "$MODEL" >"$T/models"
 run_tpsdb collect --engine e="$FS" --models "$T/models" --prompts "$PROMPTS" --reps 1 \
-	--port 21020 --out-dir "$OUT" --load-timeout 10
+	--port "$port" --out-dir "$OUT" --load-timeout 10
 expect_eq "$rc" 1 "exit status (never ready)"
 expect_no_orphans
 expect_eq "$(grep -c 'LOADFAIL' "$OUT/summary.txt")" 1 "LOADFAIL rows (never ready)"
@@ -42,7 +43,7 @@ expect_eq "$(q "SELECT count(*) FROM run WHERE log_path IS NULL")" 0 "log paths"
 printf '#!%s/no-such-interpreter\n' "$T" >"$T/bad-interp"
 chmod +x "$T/bad-interp"
 run_tpsdb collect --engine broken="$T/bad-interp" --model m="$MODEL" \
-	--prompts "$PROMPTS" --reps 1 --port 21020 --out-dir "$OUT" --quiet
+	--prompts "$PROMPTS" --reps 1 --port "$port" --out-dir "$OUT" --quiet
 expect_eq "$rc" 1 "exit status with a binary that cannot execute"
 le=$(q "SELECT load_error FROM run ORDER BY id DESC LIMIT 1")
 expect_match "$le" "exited with status 127 before it was ready" "unexecutable binary"

@@ -4,10 +4,11 @@
 # in a row the prompts left are recorded as not attempted. The run is partial. The
 # timeout is 5 s, not less: the answers before the hang must beat it under load.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 printf '## a\nx\n## b\ny\n## c\nz\n' >"$T/p3"
 run_tpsdb collect --engine e="$FS" --engine-args e="--fault hang --fault-after 2" \
-	--model m="$MODEL" --prompts "$T/p3" --reps 3 --port 21040 --out-dir "$OUT" \
+	--model m="$MODEL" --prompts "$T/p3" --reps 3 --port "$port" --out-dir "$OUT" \
 	--request-timeout 5
 expect_eq "$rc" 1 "exit status"
 expect_no_orphans

@@ -3,9 +3,10 @@
 # such request is a failed sample with libcurl's words, the server is still alive
 # so the cell goes on, and the run is partial.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 run_tpsdb collect --engine e="$FS" --engine-args e="--fault reset --fault-after 2" \
-	--model m="$MODEL" --prompts "$PROMPTS" --reps 2 --port 21060 --out-dir "$OUT"
+	--model m="$MODEL" --prompts "$PROMPTS" --reps 2 --port "$port" --out-dir "$OUT"
 expect_eq "$rc" 1 "exit status"
 expect_no_orphans
 expect_eq "$(q "SELECT status FROM run")" partial "run status"

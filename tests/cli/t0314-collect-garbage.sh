@@ -2,9 +2,10 @@
 # t0314-collect-garbage.sh: HTTP 200 with a body that is not JSON: a failed sample
 # with the parser's reason and the status kept; no sample ok, so the run failed.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 run_tpsdb collect --engine e="$FS" --engine-args e="--fault garbage" --model m="$MODEL" \
-	--prompts "$PROMPTS" --reps 1 --port 21080 --out-dir "$OUT"
+	--prompts "$PROMPTS" --reps 1 --port "$port" --out-dir "$OUT"
 expect_eq "$rc" 1 "exit status"
 expect_no_orphans
 expect_eq "$(q "SELECT status FROM run")" failed "run status"

@@ -2,9 +2,10 @@
 # t0315-collect-http500.sh: HTTP 500 with llama-server's error JSON: the sample
 # keeps the status and the server's own message.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 run_tpsdb collect --engine e="$FS" --engine-args e="--fault http500 --fault-after 1" \
-	--model m="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --port 21100 \
+	--model m="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --port "$port" \
 	--out-dir "$OUT"
 expect_eq "$rc" 1 "exit status"
 expect_no_orphans

@@ -2,9 +2,10 @@
 # t0316-collect-no-timings.sh: a JSON answer without its timings block is a failed
 # sample, not a silent zero.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 run_tpsdb collect --engine e="$FS" --engine-args e="--fault no-timings" --model m="$MODEL" \
-	--prompts "$PROMPTS" --reps 1 --port 21120 --out-dir "$OUT"
+	--prompts "$PROMPTS" --reps 1 --port "$port" --out-dir "$OUT"
 expect_eq "$rc" 1 "exit status"
 expect_no_orphans
 expect_eq "$(q "SELECT status FROM run")" failed "run status"

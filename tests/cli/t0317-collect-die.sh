@@ -4,9 +4,10 @@
 # to a dead port), the log tail lands in load_error, the run is partial, and the
 # next cell starts a fresh server and completes.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 run_tpsdb collect --engine dying="$FS" --engine-args dying="--fault die --fault-after 3" \
-	--engine fine="$FS" --model m="$MODEL" --prompts "$PROMPTS" --reps 3 --port 21140 \
+	--engine fine="$FS" --model m="$MODEL" --prompts "$PROMPTS" --reps 3 --port "$port" \
 	--out-dir "$OUT"
 expect_eq "$rc" 1 "exit status"
 expect_no_orphans

@@ -3,12 +3,13 @@
 # server, marks the run 'interrupted', keeps every sample already taken, leaves no
 # process of the server's group behind and exits 3.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 for sig in TERM INT; do
 	rm -f "$DB"*
 	"$TPSDB_BIN" --db "$DB" collect --engine e="$FS" --engine-args e="--delay-ms 150" \
 		--engine never="$FS" --model m="$MODEL" --prompts "$PROMPTS" --reps 50 \
-		--port 21160 --out-dir "$OUT" >"$T/stdout" 2>"$T/stderr" &
+		--port "$port" --out-dir "$OUT" >"$T/stdout" 2>"$T/stderr" &
 	pid=$!
 	# Wait until a few samples are in.
 	for _ in $(seq 1 1200); do # up to a minute and more: a loaded host

@@ -4,10 +4,11 @@
 # server is left running; an unreachable URL is a runtime error (exit 3).
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 
-port=21180
+port=$(free_port 1)
 python3 "$TPSDB_SRC/tests/fault_server.py" --port $port -m "$MODEL" --lifetime 600 \
 	--spec-draft-n-max 2 2>"$T/attached.log" &
 srv=$!
+wait_listening "$port"
 run_tpsdb collect --url "http://127.0.0.1:$port/" --engine theirs --prompts "$PROMPTS" \
 	--reps 2 --out-dir "$OUT"
 expect_eq "$rc" 0 "exit status"

@@ -2,9 +2,10 @@
 # t0320-collect-slowload.sh: a server answering 503 "Loading model" for a while is
 # waited for (not a load failure), and it is seen ready promptly after it flips.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 run_tpsdb collect --engine e="$FS" --engine-args e="--fault slow-load --load-seconds 1.5" \
-	--model m="$MODEL" --prompts "$PROMPTS" --reps 1 --port 21200 --out-dir "$OUT" \
+	--model m="$MODEL" --prompts "$PROMPTS" --reps 1 --port "$port" --out-dir "$OUT" \
 	--load-timeout 300
 expect_eq "$rc" 0 "exit status"
 expect_no_orphans

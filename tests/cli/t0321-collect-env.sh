@@ -4,6 +4,7 @@
 # skipped), MODELS_MANIFEST, MTP_MANIFEST, GPU, PORT, NPRED and OUT_DIR the rest;
 # the stock llamafile gets STOCKLF_HOME or a fresh HOME that is removed afterwards.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 printf 'tiny | %s\n' "$MODEL" >"$T/models"
 printf 'tiny | %s | --spec-type draft-simple -md %s | 2\n' "$MODEL" "$MODEL" >"$T/mtp"
@@ -12,17 +13,17 @@ unset OURS_BIN STOCK_LLAMAFILE STOCK_LLAMACPP STOCKLF_HOME MODELS_MANIFEST MTP_M
 
 # Dry run: the matrix and the command lines.
 OURS_BIN=$FS STOCK_LLAMAFILE=$FS STOCK_LLAMACPP= MODELS_MANIFEST=$T/models \
-	MTP_MANIFEST=$T/mtp PORT=21220 NPRED=16 run_tpsdb collect --dry-run
+	MTP_MANIFEST=$T/mtp PORT="$port" NPRED=16 run_tpsdb collect --dry-run
 expect_eq "$rc" 0 "dry run"
 expect_eq "$(wc -l <"$T/stdout")" 4 "cells (llama.cpp unset, so skipped)"
-grep -q "^1/4 tiny ours (ours) base: $FS --host 127.0.0.1 --port 21220 -m $MODEL -c 4096 -ngl 99\$" \
+grep -q "^1/4 tiny ours (ours) base: $FS --host 127.0.0.1 --port $port -m $MODEL -c 4096 -ngl 99\$" \
 	"$T/stdout" || fail "dry run: $(cat "$T/stdout")"
 grep -q "^4/4 tiny stock-llamafile (upstream) n_max=2 spec_type=draft-simple drafter=tiny-Q4_K_M.gguf: .* --server --nobrowser --spec-type draft-simple -md $MODEL --spec-draft-n-max 2 \[HOME=<fresh temporary>\]\$" \
 	"$T/stdout" || fail "dry run: $(cat "$T/stdout")"
 
 # A real run through the fault server.
 mkdir "$T/lfhome"
-OURS_BIN=$FS STOCK_LLAMAFILE=$FS MODELS_MANIFEST=$T/models GPU=3 PORT=21220 NPRED=16 \
+OURS_BIN=$FS STOCK_LLAMAFILE=$FS MODELS_MANIFEST=$T/models GPU=3 PORT="$port" NPRED=16 \
 	OUT_DIR=$T/harness TMPDIR=$T run_tpsdb collect --prompts "$PROMPTS" --reps 1
 expect_eq "$rc" 0 "exit status"
 expect_no_orphans
@@ -40,7 +41,7 @@ grep -q "HOME=$HOME " "$(q "SELECT log_path FROM run WHERE id=1")" ||
 	fail "ours did not keep HOME"
 
 # STOCKLF_HOME wins, and is kept.
-STOCK_LLAMAFILE=$FS STOCKLF_HOME=$T/lfhome MODELS_MANIFEST=$T/models PORT=21220 \
+STOCK_LLAMAFILE=$FS STOCKLF_HOME=$T/lfhome MODELS_MANIFEST=$T/models PORT="$port" \
 	OUT_DIR=$T/harness2 run_tpsdb collect --prompts "$PROMPTS" --reps 1 --quiet
 expect_eq "$rc" 0 "exit status with STOCKLF_HOME"
 grep -q "HOME=$T/lfhome " "$(q "SELECT log_path FROM run WHERE id=3")" ||

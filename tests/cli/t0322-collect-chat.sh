@@ -2,12 +2,13 @@
 # t0322-collect-chat.sh: --endpoint chat posts to /v1/chat/completions and records
 # the endpoint; chat prompts hash apart from the same text sent to /completion.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 run_tpsdb collect --engine e="$FS" --model m="$MODEL" --prompts "$PROMPTS" --reps 1 \
-	--port 21240 --out-dir "$OUT" --endpoint chat --ban-byte-tokens
+	--port "$port" --out-dir "$OUT" --endpoint chat --ban-byte-tokens
 expect_eq "$rc" 0 "chat exit status"
 run_tpsdb collect --engine e="$FS" --model m="$MODEL" --prompts "$PROMPTS" --reps 1 \
-	--port 21240 --out-dir "$OUT"
+	--port "$port" --out-dir "$OUT"
 expect_eq "$rc" 0 "completion exit status"
 expect_no_orphans
 expect_eq "$(q "SELECT group_concat(endpoint, ' ') FROM run")" "chat completion" "endpoints"

@@ -6,7 +6,7 @@
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 need timeout
 
-port=21190
+port=$(free_port 1)
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 listening $port && skip "something listens on 127.0.0.1:$port"
 now_ms() { echo $(($(date +%s%N) / 1000000)); }

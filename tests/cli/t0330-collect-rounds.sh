@@ -5,16 +5,17 @@
 # and `runs` show the rounds; --aa is --rounds 2; a second invocation gets another
 # batch; bad --rounds values and --rounds in attach mode are usage errors.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 common=(--engine A="$FS" --engine B="$FS" --ours A --model tiny="$MODEL"
-	--prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16 --port 21330 --quiet)
+	--prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16 --port "$port" --quiet)
 
 # The dry run lists every run in start order, round by round.
 run_tpsdb collect "${common[@]}" --rounds 3 --dry-run
 expect_eq "$rc" 0 "dry run"
 expect_eq "$(cut -d: -f1 "$T/stdout" | cut -d' ' -f1,3,7 | tr '\n' ' ')" \
 	"1/6 A 1/3 2/6 B 1/3 3/6 B 2/3 4/6 A 2/3 5/6 A 3/3 6/6 B 3/3 " "dry-run order"
-grep -q "^3/6 tiny B (other) base round 2/3: $FS --host 127.0.0.1 --port 21330 " \
+grep -q "^3/6 tiny B (other) base round 2/3: $FS --host 127.0.0.1 --port $port " \
 	"$T/stdout" || fail "dry run line: $(cat "$T/stdout")"
 [ ! -e "$DB" ] || fail "the dry run made a store"
 
@@ -77,7 +78,7 @@ expect_eq "$(q "SELECT count(DISTINCT batch) FROM run")" 2 "two batches"
 
 # One round by default: round 1 and a batch all the same, and no round column.
 run_tpsdb collect --engine A="$FS" --model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 \
-	--port 21330 --out-dir "$OUT" --quiet --tag one
+	--port "$port" --out-dir "$OUT" --quiet --tag one
 expect_eq "$rc" 0 "one-round exit status"
 expect_eq "$(q "SELECT round || ' ' || (batch IS NOT NULL) FROM run WHERE tag='one'")" "1 1" \
 	"one round"

@@ -3,9 +3,10 @@
 # and merge (a lossless round trip); an export line from before rounds, without the
 # keys, still imports, with both unknown (null); a round below 1 is refused whole.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 run_tpsdb collect --engine A="$FS" --engine B="$FS" --model tiny="$MODEL" \
-	--prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16 --port 21340 --quiet \
+	--prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16 --port "$port" --quiet \
 	--out-dir "$OUT" --rounds 2
 expect_eq "$rc" 0 "collect"
 batch=$(q "SELECT DISTINCT batch FROM run")

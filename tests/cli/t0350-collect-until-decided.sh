@@ -9,9 +9,10 @@
 # stays open. With noise too large to decide, --max-rounds 3 stops at 3 rounds
 # with 'open:' lines. Bad combinations are usage errors.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 common=(--model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16
-	--port 21420 --quiet)
+	--port "$port" --quiet)
 
 # Usage errors: no --ours, one engine, with --rounds or --aa, --max-rounds alone
 # or below 3.

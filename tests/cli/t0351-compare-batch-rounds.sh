@@ -6,9 +6,10 @@
 # their round number, not by start order: an import whose rounds run against the
 # start order gives the interval of the round pairing.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 common=(--engine A="$FS" --engine B="$FS" --ours A --model tiny="$MODEL" --prompts "$PROMPTS"
-	--reps 1 --warmup 0 --n-predict 16 --port 21440 --quiet --rounds 3)
+	--reps 1 --warmup 0 --n-predict 16 --port "$port" --quiet --rounds 3)
 echo 0 >"$T/seed-a"
 echo 50 >"$T/seed-b"
 args=(--engine-args "A=--jitter 0.05 --seed-file $T/seed-a"

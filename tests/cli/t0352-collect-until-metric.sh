@@ -9,9 +9,10 @@
 # merge, carry looks_metric. A bad --metric, or --metric without --until-decided,
 # is a usage error: one error line, exit 2.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 common=(--model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16
-	--port 22352 --quiet)
+	--port "$port" --quiet)
 pair=(--engine ours="$FS" --engine aa="$FS" --ours ours)
 noisy_pp() {
 	echo 0 >"$T/seed-ours"

@@ -10,11 +10,12 @@
 # prints no design line. Each model gets its own design: a model without history
 # the default beside another's planned reps, named on one line.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 pair=(--engine ours="$FS" --engine aa="$FS" --ours ours
 	--engine-args "ours=--jitter 0.003 --req-jitter 0.15"
 	--engine-args "aa=--jitter 0.003 --req-jitter 0.15")
-common=(--model tiny="$MODEL" --prompts "$PROMPTS" --warmup 0 --n-predict 16 --port 22353
+common=(--model tiny="$MODEL" --prompts "$PROMPTS" --warmup 0 --n-predict 16 --port "$port"
 	--quiet)
 
 # reps_of <batch>: the distinct samples per run of a batch, one line each.
@@ -89,7 +90,7 @@ expect_eq "$(reps_of "$(newest_batch)")" 2 "other host: the default"
 
 # Another n_predict measures another cell: not planned from.
 run_tpsdb collect "${pair[@]}" --model tiny="$MODEL" --prompts "$PROMPTS" --warmup 0 \
-	--n-predict 8 --port 22353 --quiet --host h1 --until-decided --max-rounds 3 --out-dir "$OUT/5"
+	--n-predict 8 --port "$port" --quiet --host h1 --until-decided --max-rounds 3 --out-dir "$OUT/5"
 expect_eq "$rc" 0 "n_predict 8: $(cat "$T/stderr")"
 grep -q '^design: 1 rep of every prompt, the default (no stored cell of host h1' "$T/stdout" ||
 	fail "n_predict 8 design line: $(cat "$T/stdout")"

@@ -4,6 +4,7 @@
 # random-weight model (scripts/tiny-model.sh): an A/A pair of engines, base plus an
 # n_max 1,2,3 draft-simple sweep, two reps; then what landed in the store.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 real_llama
 # Started through a link in $T, so this test's servers are told apart from those
@@ -16,7 +17,7 @@ ln -s "$dir/bin/llama-server" "$L"
 printf '# the A/A sweep\ntiny | %s | --spec-type draft-simple -md %s | 1,2,3\n' "$tiny" \
 	"$tiny" >"$T/spec"
 run_tpsdb collect --engine ours="$L" --engine llama.cpp="$L" --ours ours \
-	--spec-manifest "$T/spec" --reps 2 --port 21300 --out-dir "$OUT" --ban-byte-tokens \
+	--spec-manifest "$T/spec" --reps 2 --port "$port" --out-dir "$OUT" --ban-byte-tokens \
 	--tag t0390
 cat "$T/stdout"
 [ "$rc" = 0 ] || { tail -n 20 "$T/stderr" >&2; fail "exit status $rc"; }

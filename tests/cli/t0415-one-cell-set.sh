@@ -12,9 +12,10 @@
 #    --tag t1,t2, --tag t1 --tag t2 and --batch b1,b2 pool both (6 rounds) at the
 #    level a second look pays (a 99.2% interval); gate pools the same way.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 
-common=(--prompts "$PROMPTS" --reps 2 --warmup 0 --n-predict 16 --port 21460 --quiet)
+common=(--prompts "$PROMPTS" --reps 2 --warmup 0 --n-predict 16 --port "$port" --quiet)
 printf 'tiny | %s | --spec-type draft-simple -md %s | 1,2\n' "$MODEL" "$MODEL" >"$T/spec"
 
 # same_rows <compare json> <other json> <jq filter mapping the other's rows to

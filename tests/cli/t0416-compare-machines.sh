@@ -11,6 +11,7 @@
 # unpaired (Welch), warned in every output; the same host name with another GPU
 # is another machine.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port 90)
 need jq
 
 common=(--model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16
@@ -29,17 +30,17 @@ H200="NVIDIA H200"
 H100="NVIDIA H100 80GB HBM3"
 
 # A: ours and llama.cpp on vm (the same server: an A/A pair), a baseline of ours.
-collect_into "$T/a.db" 22160 vm "$H200" --engine ours="$FS" --engine llama.cpp="$FS" \
+collect_into "$T/a.db" "$port" vm "$H200" --engine ours="$FS" --engine llama.cpp="$FS" \
 	--ours ours
 DB=$T/a.db
 run_tpsdb baseline set base --engine ours
 expect_eq "$rc" 0 "baseline set: $(cat "$T/stderr")"
 # B: ours alone on beta, 0.7x the rate.
-collect_into "$T/b.db" 22170 beta "$H100" --engine ours="$FS" \
+collect_into "$T/b.db" $((port + 10)) beta "$H100" --engine ours="$FS" \
 	--engine-args "ours=--slow 1.43"
 # C: llama.cpp alone on vm; D: ours alone on a host also named vm, another GPU.
-collect_into "$T/c.db" 22180 vm "$H200" --engine llama.cpp="$FS"
-collect_into "$T/d.db" 22190 vm "$H100" --engine ours="$FS" --engine-args "ours=--slow 1.43"
+collect_into "$T/c.db" $((port + 20)) vm "$H200" --engine llama.cpp="$FS"
+collect_into "$T/d.db" $((port + 30)) vm "$H100" --engine ours="$FS" --engine-args "ours=--slow 1.43"
 
 cp "$T/a.db" "$T/m.db"
 DB=$T/m.db

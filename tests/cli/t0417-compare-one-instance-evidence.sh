@@ -9,10 +9,11 @@
 # default scatter (bound default). An import of the runs without their facts
 # is shown, not decided.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 
 common=(--engine A="$FS" --engine B="$FS" --ours A --model tiny="$MODEL" --prompts "$PROMPTS"
-	--reps 1 --warmup 0 --n-predict 16 --port 22417 --quiet)
+	--reps 1 --warmup 0 --n-predict 16 --port "$port" --quiet)
 
 # The one round alone.
 DB=$T/alone.sqlite

@@ -8,10 +8,11 @@
 # until-decided question counts it decided. A/A with one glitch on each side (1
 # slow start in 10 each) is a host glitch, left out, not intermittent.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 
 common=(--engine A="$FS" --engine B="$FS" --ours A --model tiny="$MODEL" --prompts "$PROMPTS"
-	--reps 1 --warmup 0 --n-predict 16 --port 22418 --quiet --rounds 10)
+	--reps 1 --warmup 0 --n-predict 16 --port "$port" --quiet --rounds 10)
 echo 0 >"$T/seed-a"
 echo 50 >"$T/seed-b"
 run_tpsdb collect "${common[@]}" \

@@ -4,13 +4,14 @@
 # ok/failed, the run's pp and tg tok/s, its time; no escape sequence; --quiet
 # silences them. Against the real llama-server and the tiny model.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 real_llama
 L=$T/llama-server
 ln -s "$dir/bin/llama-server" "$L"
 
 run_tpsdb collect --engine ours="$L" --model tiny="$tiny" --rounds 2 --reps 1 \
-	--n-predict 16 --port 21550 --out-dir "$OUT" --ban-byte-tokens --tag t0550
+	--n-predict 16 --port "$port" --out-dir "$OUT" --ban-byte-tokens --tag t0550
 [ "$rc" = 0 ] || { tail -n 20 "$T/stderr" >&2; fail "exit status $rc"; }
 expect_no_orphans
 re='^\[%s/2\] round %s/2 tiny / ours / base: complete, 9 ok, 0 failed, pp [0-9]+\.[0-9] tok/s, tg [0-9]+\.[0-9] tok/s \([0-9]+ s\)$'
@@ -29,7 +30,7 @@ import json, sys; r = json.load(sys.stdin); print("%.1f" % r[0]["tg_median"])')
 expect_eq "$tg1" "$want" "round 1 tg median"
 
 run_tpsdb collect --engine ours="$L" --model tiny="$tiny" --reps 1 --n-predict 16 \
-	--port 21550 --out-dir "$OUT" --ban-byte-tokens --quiet
+	--port "$port" --out-dir "$OUT" --ban-byte-tokens --quiet
 [ "$rc" = 0 ] || fail "--quiet: exit status $rc"
 grep -q '^\[1/1\] ' "$T/stderr" && fail "--quiet still prints run lines"
 exit 0

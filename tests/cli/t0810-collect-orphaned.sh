@@ -5,10 +5,11 @@
 # and runs, report and compare show the run as interrupted. Export, import and merge
 # carry the collector's identity, so the copy is known orphaned too.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 
 "$TPSDB_BIN" --db "$DB" collect --engine e="$FS" --engine-args e="--delay-ms 150" \
-	--model m="$MODEL" --prompts "$PROMPTS" --reps 50 --port 21810 \
+	--model m="$MODEL" --prompts "$PROMPTS" --reps 50 --port "$port" \
 	--out-dir "$OUT" >"$T/stdout" 2>"$T/stderr" &
 pid=$!
 for _ in $(seq 1 1200); do # up to a minute and more: a loaded host

@@ -4,6 +4,7 @@
 # TPSDB_MAX_RESPONSE_MB (default 64) MiB and stored as a failed sample that says
 # why, well before the request timeout; peak memory stays near the cap.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 [ -x /usr/bin/time ] || skip "GNU time (/usr/bin/time) is needed to measure memory"
 
 measure() { # cap in MiB ("" for the default); sets rc, peak_kb, secs
@@ -12,7 +13,7 @@ measure() { # cap in MiB ("" for the default); sets rc, peak_kb, secs
 	rc=0
 	TPSDB_MAX_RESPONSE_MB=$1 /usr/bin/time -f '%M' -o "$T/rss" "$TPSDB_BIN" --db "$DB" collect \
 		--engine e="$FS" --engine-args e="--fault endless" --model m="$MODEL" \
-		--prompts "$PROMPTS" --reps 1 --warmup 0 --request-timeout 120 --port 21820 \
+		--prompts "$PROMPTS" --reps 1 --warmup 0 --request-timeout 120 --port "$port" \
 		--out-dir "$OUT" >"$T/stdout" 2>"$T/stderr" || rc=$?
 	peak_kb=$(tail -n1 "$T/rss")
 	secs=$((SECONDS - t0))

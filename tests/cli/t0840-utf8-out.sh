@@ -42,10 +42,11 @@ utf8 "$T/e.csv" "export CSV"
 utf8 "$T/rep/report.csv" "report --format csv"
 
 # /props with a model path in Latin-1.
-port=21840
+port=$(free_port 1)
 python3 "$TPSDB_SRC/tests/fault_server.py" --port $port -m "$MODEL" --fault props-bad-utf8 --lifetime 600 \
 	2>"$T/attached.log" &
 srv=$!
+wait_listening "$port"
 rm -f "$DB"*
 run_tpsdb collect --url "http://127.0.0.1:$port" --engine theirs --model mine \
 	--prompts "$PROMPTS" --reps 1 --out-dir "$OUT" --quiet

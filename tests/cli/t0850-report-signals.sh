@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # t0850-report-signals.sh: 'report --out' into a folder that also holds the user's
-# files is whole or old under any signal: SIGKILL or SIGTERM at any moment leaves
+# files is whole or old under any signal: SIGKILL or SIGTERM at any stage leaves
 # every report page from the one report or the other, never a mix, and the user's
 # file untouched. SIGTERM leaves no temporary folder; what SIGKILL leaves is
 # removed by the next report into the same folder.
@@ -43,14 +43,49 @@ echo mine >"$mix/notes.txt"
 gen "$TMP/a.db" "$mix" || fail "first report into the folder"
 whole "$mix" || fail "the first report is not whole"
 
-kills=0
+# Each kill waits for an event of the report's life, not for a time (a sleep
+# lands anywhere on a loaded host: before the exec, or after the end):
+#   0 at once, 1 tpsdb runs (exec done), 2 its temporary folder beside the
+#   target exists, 3 that folder holds half the pages, 4 it became a generation
+#   inside the target (publishing), 5 the live link names it (published, not yet
+#   cleaned up). A report that ends before its event is killed as it ends.
+exe=$(readlink -f "$TPSDB_BIN")
+half=$(( $(printf '%s\n' $names | wc -l) / 2 ))
+first() { compgen -G "$1" | head -n 1; }
+reached() { # <stage> <pid>
+	local g
+	case $1 in
+	0) return 0 ;;
+	1) [ "$(readlink "/proc/$2/exe" 2>/dev/null)" = "$exe" ] ;;
+	2) [ -n "$(first "$mix.tmp.$2.*")" ] ;;
+	3) g=$(first "$mix.tmp.$2.*") && [ -n "$g" ] &&
+		[ "$(ls -A "$g" 2>/dev/null | wc -l)" -ge "$half" ] ;;
+	4) [ -n "$(first "$mix/.tpsdb-report.$2.*")" ] ;;
+	5) case $(readlink "$mix/.tpsdb-current" 2>/dev/null) in
+		.tpsdb-report."$2".*) return 0 ;;
+		esac
+		return 1 ;;
+	esac
+}
+# running <pid>: not yet ended (a child that ended is a zombie until waited for).
+running() { [ -e "/proc/$1" ] && [ "$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)" != Z ]; }
+# wait_stage <stage> <pid>: until the report reaches <stage> or ends; 30 s at most.
+wait_stage() {
+	local deadline=$((SECONDS + 30))
+	until reached "$1" "$2"; do
+		running "$2" || return 0
+		[ "$SECONDS" -lt "$deadline" ] || fail "report $2 reached no stage $1 in 30 s"
+		sleep 0.01
+	done
+}
+kills=0 landed=0
 for sig in KILL TERM; do
 	for i in $(seq 1 12); do
 		db=$TMP/b.db; [ $((i % 2)) = 0 ] && db=$TMP/a.db
 		"$TPSDB_BIN" --db "$db" report --format html --out "$mix" >/dev/null 2>&1 &
 		pid=$!
-		# From the start to past the switch: the run takes a few hundred ms.
-		sleep "0.$(printf '%03d' $((i * 37 % 400 + 10)))"
+		wait_stage $((i % 6)) "$pid"
+		running "$pid" && landed=$((landed + 1))
 		kill -"$sig" "$pid" 2>/dev/null || true
 		wait "$pid" 2>/dev/null || true
 		kills=$((kills + 1))
@@ -69,7 +104,7 @@ for sig in KILL TERM; do
 		fi
 	done
 done
-echo "t0850: $kills timed kills, every one left a whole report" >&2
+echo "t0850: $kills kills at events ($landed while the report ran), every one left a whole report" >&2
 
 # Aimed: SIGKILL the moment the first report name or the live link changes, i.e.
 # in the middle of publishing.

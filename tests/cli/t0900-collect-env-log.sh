@@ -7,6 +7,7 @@
 # cell (its JSON rows list the environment) and --strict exits 1; the report's
 # data-quality section lists them.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 export TPSDB_HOST_BUSY_PCT=100 # this test is about the log; t0902 is about the host
 
@@ -19,7 +20,7 @@ full="$full --log-line 'slot print_timing: id  3 | task 0 |    graphs reused =  
 run_tpsdb collect --engine ours="$FS" --engine upstream="$FS" --ours ours \
 	--engine-args ours="$ngl8" --engine-args upstream="$full" \
 	--model tiny="$MODEL" --prompts "$PROMPTS" --reps 3 --warmup 1 --n-predict 32 \
-	--port 21400 --out-dir "$OUT" --tag t0900
+	--port "$port" --out-dir "$OUT" --tag t0900
 expect_eq "$rc" 0 "collect exit"
 expect_no_orphans
 # The store keeps facts, not findings: every reader derives them (export too).

@@ -6,12 +6,13 @@
 # gate --require-identical-output fails a candidate whose text changed, passes
 # one whose text did not; degenerate output is a gate finding that --strict fails.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 export TPSDB_HOST_BUSY_PCT=100 # this test is about the output; t0902 is about the host
 
 run_tpsdb collect --engine loop="$FS" --engine text1="$FS" --engine text2="$FS" --ours loop \
 	--engine-args loop="--answer loop" --model tiny="$MODEL" --prompts "$PROMPTS" --reps 3 \
-	--warmup 1 --n-predict 32 --port 22901 --out-dir "$OUT" --tag t0901
+	--warmup 1 --n-predict 32 --port "$port" --out-dir "$OUT" --tag t0901
 expect_eq "$rc" 0 "collect exit"
 expect_no_orphans
 expect_eq "$(q "SELECT e.label || ':' || count(*) || ':' || total(x.flags & 64 <> 0) || ':' ||

@@ -9,6 +9,7 @@
 # a ::warning under GitHub Actions, a <skipped> JUnit test), the gate's status is
 # INCONCLUSIVE, and --fail-on environment (or --strict) fails it.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port 80)
 need jq timeout nproc
 export TPSDB_HOST_BUSY_PCT=50 # the default, which collect-lib.sh raises for the others
 
@@ -16,7 +17,7 @@ base_args=(--model tiny="$MODEL" --prompts "$PROMPTS" --reps 2 --warmup 1 --n-pr
 	--out-dir "$OUT")
 # The baseline first, on whatever this host is doing; its own flags do not matter here.
 run_tpsdb collect --engine base="$FS" --engine-args base="--delay-ms 300" "${base_args[@]}" \
-	--port 22902 --tag quiet --wait-quiet 0
+	--port "$port" --tag quiet --wait-quiet 0
 expect_eq "$rc" 0 "baseline collect"
 "$TPSDB_BIN" --db "$DB" baseline set base --engine base >/dev/null
 
@@ -31,13 +32,27 @@ for _ in $(seq 1 "$n"); do
 	timeout 600 sh -c 'while :; do :; done' &
 	spinners+=("$!")
 done
-sleep 1
+# Until every spin loop has had CPU time (30 s at most), not a fixed sleep: on a
+# loaded host a loop may not have run yet when a second has passed.
+spun() {
+	local p c t
+	for p in "${spinners[@]}"; do
+		c=$(pgrep -P "$p" | head -n 1) && [ -n "$c" ] || return 1
+		t=$(awk '{print $14 + $15}' "/proc/$c/stat" 2>/dev/null) || return 1
+		[ "${t:-0}" -ge 5 ] || return 1 # 50 ms of its own
+	done
+}
+deadline=$((SECONDS + 30))
+until spun; do
+	[ "$SECONDS" -lt "$deadline" ] || fail "the spin loops did not run within 30 s"
+	sleep 0.05
+done
 # --wait-quiet 0: the busy instance is recorded as measured, not waited out (t0907).
 run_tpsdb collect --engine cand="$FS" --engine-args cand="--delay-ms 300 --slow 1.25" \
-	"${base_args[@]}" --port 22912 --tag busy --wait-quiet 0
+	"${base_args[@]}" --port $((port + 10)) --tag busy --wait-quiet 0
 expect_eq "$rc" 0 "busy collect"
 TPSDB_HOST_BUSY_PCT=100 run_tpsdb collect --engine relaxed="$FS" \
-	--engine-args relaxed="--delay-ms 300" "${base_args[@]}" --port 22922 --tag relaxed
+	--engine-args relaxed="--delay-ms 300" "${base_args[@]}" --port $((port + 20)) --tag relaxed
 expect_eq "$rc" 0 "relaxed collect"
 for p in "${spinners[@]}"; do kill "$p" 2>/dev/null || true; done
 expect_no_orphans

@@ -12,6 +12,7 @@
 # missing nvidia-smi is no error and records no GPU, and neither is one that never
 # answers (a wedged driver): it is stopped at its deadline and the run goes on.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port 130)
 need jq pgrep
 export TPSDB_HOST_BUSY_PCT=100
 mkdir -p "$T/smi" "$T/bin"
@@ -25,7 +26,7 @@ collect_one() { # <engine> : one run with the fake on PATH, kept as it was measu
 	rm -f "$T/smi/asked"
 	PATH=$T/bin:$PATH run_tpsdb collect --engine "$1"="$FS" --engine-args "$1"="--delay-ms 150" \
 		--model tiny="$MODEL" --prompts "$PROMPTS" --reps 2 --warmup 1 --n-predict 32 \
-		--port $((21470 + 10 * n)) --out-dir "$OUT" --quiet --wait-quiet 0
+		--port $((port + 10 * n)) --out-dir "$OUT" --quiet --wait-quiet 0
 	expect_eq "$rc" 0 "collect $1"
 	[ ! -s "$T/stderr" ] || fail "collect $1 said: $(cat "$T/stderr")"
 }
@@ -99,7 +100,7 @@ touch "$T/smi/broken"
 collect_one broken
 expect_eq "$(env_of broken)" "- 0 none" "broken nvidia-smi"
 run_tpsdb collect --engine none="$FS" --model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 \
-	--warmup 1 --n-predict 32 --port 21530 --out-dir "$OUT"
+	--warmup 1 --n-predict 32 --port $((port + 60)) --out-dir "$OUT"
 expect_eq "$rc" 0 "collect without nvidia-smi"
 expect_eq "$(env_of none)" "- 0 none" "no nvidia-smi"
 expect_no_orphans
@@ -114,7 +115,7 @@ exec sleep 1000
 chmod +x "$T/hang/nvidia-smi"
 t0=$(date +%s)
 PATH=$T/hang:$PATH run_tpsdb collect --engine hung="$FS" --model tiny="$MODEL" \
-	--prompts "$PROMPTS" --reps 1 --warmup 1 --n-predict 32 --port 21540 --out-dir "$OUT"
+	--prompts "$PROMPTS" --reps 1 --warmup 1 --n-predict 32 --port $((port + 70)) --out-dir "$OUT"
 took=$(( $(date +%s) - t0 ))
 expect_eq "$rc" 0 "collect beside a hung nvidia-smi"
 expect_eq "$(env_of hung)" "- 0 none" "no GPU facts from a hung nvidia-smi"

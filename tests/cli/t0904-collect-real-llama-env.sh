@@ -6,6 +6,7 @@
 # server gets neither partial-offload nor kv-on-host, and no GPU is recorded on a
 # host without nvidia-smi. The model's random output is no short loop.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 
 real_llama
@@ -15,7 +16,7 @@ command -v nvidia-smi >/dev/null && skip "this host has nvidia-smi: the CPU expe
 
 printf '## one\nWrite a C function that parses an ISO 8601 date.\n' >"$T/one.txt"
 run_tpsdb collect --engine ours="$L" --model tiny="$tiny" --prompts "$T/one.txt" --reps 2 --n-predict 32 \
-	--port 21560 --out-dir "$OUT" --tag t0904
+	--port "$port" --out-dir "$OUT" --tag t0904
 [ "$rc" = 0 ] || { tail -n 20 "$T/stderr" >&2; fail "exit status $rc"; }
 pgrep -f "^$L --host " >/dev/null && fail "a llama-server outlived tpsdb"
 

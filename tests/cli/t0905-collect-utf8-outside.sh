@@ -6,6 +6,7 @@
 # run.env) give a stored run whose texts and env are UTF-8, whose export imports
 # again and which merges.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 export TPSDB_HOST_BUSY_PCT=100 # this test is about the text, not the host
 mkdir -p "$T/bin"
@@ -24,7 +25,7 @@ kv="--log-line 'llama_kv_cache:      CU\\xffDA0 KV buffer size =   512.00 MiB'"
 kv="$kv --log-line 'llama_kv_cache:        CPU\\xc3 KV buffer size =   64.00 MiB'"
 PATH=$T/bin:$PATH run_tpsdb collect --engine ours="$FS" --engine-args ours="$kv" \
 	--model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 8 \
-	--port 22905 --out-dir "$OUT" --quiet
+	--port "$port" --out-dir "$OUT" --quiet
 expect_eq "$rc" 0 "collect exit ($(cat "$T/stderr"))"
 expect_no_orphans
 expect_eq "$(q "SELECT count(*) FROM run")" 1 "runs stored"

@@ -7,6 +7,7 @@
 # as the answer), the query counts as failed (no GPU facts, as for a hang), and
 # the run is stored.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 export TPSDB_HOST_BUSY_PCT=100 # this test is about nvidia-smi, not the host
 mkdir -p "$T/bin"
 cat >"$T/bin/nvidia-smi" <<SH
@@ -23,7 +24,7 @@ SH
 chmod +x "$T/bin/nvidia-smi"
 PATH=$T/bin:$PATH run_tpsdb collect --engine ours="$FS" \
 	--model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 8 \
-	--port 21562 --out-dir "$OUT" --quiet
+	--port "$port" --out-dir "$OUT" --quiet
 expect_eq "$rc" 0 "collect exit ($(cat "$T/stderr"))"
 expect_no_orphans
 expect_eq "$(q "SELECT count(*) FROM run")" 1 "runs stored"

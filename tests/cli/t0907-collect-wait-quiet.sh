@@ -11,6 +11,7 @@
 # wait at once; a host kept busy by spin loops is read busy by the quiet check too
 # (host-busy).
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port 100)
 need jq pgrep timeout nproc
 export TPSDB_HOST_BUSY_PCT=100 # the GPU is the busy one here, the host in the last case
 mkdir -p "$T/smi" "$T/bin"
@@ -48,7 +49,7 @@ done
 # as a clean A/A batch does (t0350): every round holds one clean instance of each
 # cell, and round 1 also the spoiled try.
 echo 5 >"$T/smi/busy-left"
-run_tpsdb collect "${common[@]}" --model tiny="$MODEL" --wait-quiet 30 --port 21650 \
+run_tpsdb collect "${common[@]}" --model tiny="$MODEL" --wait-quiet 30 --port "$port" \
 	--out-dir "$OUT/1"
 expect_eq "$rc" 0 "exit status: $(cat "$T/stderr")"
 expect_no_orphans
@@ -99,7 +100,7 @@ expect_match "$(cat "$T/collect.out")" "tiny +ours +- +1/5 +complete .* spoiled:
 rm -f "$DB"
 echo 8 >"$T/smi/busy-left"
 run_tpsdb collect "${common[@]}" --model tiny="$MODEL" --model small="$MODEL2" --wait-quiet 0.1 \
-	--port 21660 --out-dir "$OUT/2"
+	--port $((port + 10)) --out-dir "$OUT/2"
 expect_eq "$rc" 0 "exit status (one model measured): $(cat "$T/stderr")"
 expect_no_orphans
 expect_eq "$(grep -v 'waiting up to\|still busy after' "$T/stderr")" \
@@ -129,7 +130,7 @@ expect_eq "$(grep -o 'spoiled: gpu-contended.*' "$T/stdout" | LC_ALL=C sort | un
 # are the round's cells.
 rm -f "$DB" "$T/smi/busy-left"
 run_tpsdb collect "${common[@]}" --model tiny="$MODEL" --wait-quiet 0 --max-spoiled 2 \
-	--port 21670 --out-dir "$OUT/3"
+	--port $((port + 20)) --out-dir "$OUT/3"
 expect_eq "$rc" 1 "exit status (every model stopped)"
 expect_eq "$(cat "$T/stderr")" \
 	"tpsdb: warning: model tiny stopped: gpu-contended on 2 tries in a row (GPU shared: 1 other compute process(es) on the run's GPU, utilisation 0% while the loaded server sat idle); its cells stay open" \
@@ -141,7 +142,7 @@ expect_eq "$(q "SELECT group_concat(e.label, ' ') FROM run r JOIN engine e ON e.
 # servers are stopped, the spoiled try kept, exit 3 as for any signal.
 rm -f "$DB"
 "$TPSDB_BIN" --db "$DB" collect "${common[@]}" --model tiny="$MODEL" --wait-quiet 300 \
-	--port 21690 --out-dir "$OUT/3b" >"$T/stdout" 2>"$T/stderr" &
+	--port $((port + 40)) --out-dir "$OUT/3b" >"$T/stdout" 2>"$T/stderr" &
 pid=$!
 for _ in $(seq 1 600); do
 	grep -q 'waiting up to 300 s' "$T/stderr" && break
@@ -176,7 +177,7 @@ done
 TPSDB_HOST_BUSY_PCT=50 run_tpsdb collect --engine ours="$FS" --engine aa="$FS" --ours ours \
 	--engine-args "ours=--delay-ms 300" --engine-args "aa=--delay-ms 300" --prompts "$PROMPTS" \
 	--reps 1 --warmup 0 --n-predict 16 --until-decided --quiet --model tiny="$MODEL" \
-	--wait-quiet 1 --max-spoiled 2 --port 21680 --out-dir "$OUT/4"
+	--wait-quiet 1 --max-spoiled 2 --port $((port + 30)) --out-dir "$OUT/4"
 for p in "${spinners[@]}"; do kill "$p" 2>/dev/null || true; done
 expect_eq "$rc" 1 "exit status (the host kept busy)"
 expect_no_orphans

@@ -11,7 +11,7 @@ need jq
 real_llama
 L=$T/llama-server
 ln -s "$dir/bin/llama-server" "$L"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(free_port)
 
 printf '## one\nWrite a C function that parses an ISO 8601 date.\n\n## two\nSay something.\n' >"$T/p.txt"
 run_tpsdb collect --engine ours="$L" --model tiny="$tiny" --prompts "$T/p.txt" --reps 3 \

@@ -6,6 +6,7 @@
 # server gets the client's clock; a burst gets a ttft but no decode rate. The
 # timeouts are generous: the answers before a fault must beat them under load.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 # Samples with any part of a measurement (server or client side).
 measured="prompt_n IS NOT NULL OR predicted_n IS NOT NULL OR timings IS NOT NULL
@@ -14,7 +15,7 @@ measured="prompt_n IS NOT NULL OR predicted_n IS NOT NULL OR timings IS NOT NULL
 
 run_tpsdb collect --engine e="$FS" --engine-args e="--fault stall-stream --fault-after 2
 	--token-ms 1" --model m="$MODEL" --prompts "$PROMPTS" --reps 2 --n-predict 16 \
-	--port 21960 --out-dir "$OUT" --request-timeout 5
+	--port "$port" --out-dir "$OUT" --request-timeout 5
 expect_eq "$rc" 1 "stall: exit status"
 expect_no_orphans
 # One warm-up and one sample streamed whole; then the stream stalls after 8 tokens.
@@ -30,7 +31,7 @@ expect_eq "$(q "SELECT status FROM run")" partial "stall: run status"
 
 rm -f "$DB"
 run_tpsdb collect --engine e="$FS" --engine-args e="--fault truncated-stream --fault-after 2" \
-	--model m="$MODEL" --prompts "$PROMPTS" --reps 2 --n-predict 16 --port 21960 \
+	--model m="$MODEL" --prompts "$PROMPTS" --reps 2 --n-predict 16 --port "$port" \
 	--out-dir "$OUT" --request-timeout 120
 expect_eq "$rc" 1 "truncated: exit status"
 end='bad response: the stream ended without a final message (after 8 tokens)'

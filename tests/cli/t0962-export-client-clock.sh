@@ -4,10 +4,11 @@
 # them, the CSV has them; an export from before them (no client_* keys) and a
 # plain response imported give NULL, never a zero.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 
 run_tpsdb collect --engine e="$FS" --engine-args e="--token-ms 3" --model m="$MODEL" \
-	--prompts "$PROMPTS" --reps 2 --n-predict 8 --port 21962 --out-dir "$OUT"
+	--prompts "$PROMPTS" --reps 2 --n-predict 8 --port "$port" --out-dir "$OUT"
 expect_eq "$rc" 0 "collect"
 cols="client_ttft_ms, client_decode_per_second, client_e2e_ms"
 expect_eq "$(q "SELECT count(*) FROM sample WHERE client_ttft_ms > 0

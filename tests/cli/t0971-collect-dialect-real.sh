@@ -8,6 +8,7 @@
 # defaults differ (b8390 0.75, v0.4.0 0.00): both get the first engine's, 0,
 # which each real server takes, and both runs record it (issue 37).
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 
 real_llama
 export TPSDB_CACHE=$T/cache
@@ -25,7 +26,7 @@ fi
 printf '## one\nWrite a C function that parses an ISO 8601 date.\n' >"$T/one.txt"
 printf 'tiny | %s | drafter=%s | 2\n' "$tiny" "$tiny" >"$T/spec"
 run_tpsdb collect "${engines[@]}" --spec-manifest "$T/spec" --prompts "$T/one.txt" \
-	--reps 1 --n-predict 32 --port 21970 --out-dir "$OUT" --ban-byte-tokens --tag t0971
+	--reps 1 --n-predict 32 --port "$port" --out-dir "$OUT" --ban-byte-tokens --tag t0971
 [ "$rc" = 0 ] || { cat "$T/stdout"; tail -n 20 "$T/stderr" >&2; fail "exit status $rc"; }
 pgrep -f "^$T/(new|old) --host " >/dev/null && fail "a llama-server outlived tpsdb"
 

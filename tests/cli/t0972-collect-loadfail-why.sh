@@ -5,6 +5,7 @@
 # show. With TPSDB_LLAMA_SERVER_OLD (a b8390 llama-server), its refusal of a flag
 # it does not know shows the same way.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 
 real_llama
@@ -17,7 +18,7 @@ why() {
 	printf 'tiny | %s | %s\n' "$tiny" "$args" >"$T/models"
 	rm -f "$DB"
 	run_tpsdb collect --engine "$engine"="$T/$engine" --models "$T/models" \
-		--prompts "$PROMPTS" --port 21975 --out-dir "$OUT"
+		--prompts "$PROMPTS" --port "$port" --out-dir "$OUT"
 	expect_eq "$rc" 1 "$engine: exit status"
 	pgrep -f "^$T/$engine --host " >/dev/null && fail "a llama-server outlived tpsdb"
 	expect_eq "$(cat "$T/stderr")" "[1/1] tiny / $engine / base: LOADFAIL, 0 ok, 0 failed (0 s): $want" \

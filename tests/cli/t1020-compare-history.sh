@@ -9,10 +9,11 @@
 # collect --until-decided asks the same question compare does: its decided lines
 # agree with a later plain compare.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 
 common=(--model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16
-	--port 22020 --quiet)
+	--port "$port" --quiet)
 # batch <jitter> <collect args...>: one batch of ours and aa (the same fault
 # server, a seeded instance scatter of +-jitter).
 batch() {

@@ -10,6 +10,7 @@
 # answer with its batch and date (JSON "newest_clean"). A batch of another design
 # (--reps 1) pools no history of the 2-rep batches (history "none").
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 export TPSDB_HOST_BUSY_PCT=100
 fake_gpu
@@ -29,7 +30,7 @@ batch() {
 	run_tpsdb collect --engine ours="$FS" --engine aa="$FS" --ours ours \
 		--engine-args "ours=$a --seed-file $T/seed-ours" \
 		--engine-args "aa=$a --seed-file $T/seed-aa" "${common[@]}" \
-		--port $((23030 + 10 * n)) --out-dir "$OUT/$n" "$@"
+		--port $((port + 10 * n)) --out-dir "$OUT/$n" "$@"
 	expect_eq "$rc" 0 "collect $n: $(cat "$T/stderr")"
 }
 newest_batch() { q "SELECT batch FROM run WHERE status = 'complete' ORDER BY id DESC LIMIT 1"; }
@@ -39,7 +40,7 @@ design() {
 	n=$((n + 1))
 	run_tpsdb collect --engine ours="$FS" --engine aa="$FS" --ours ours \
 		--engine-args "ours=--fault load-fail" --engine-args "aa=--fault load-fail" \
-		"${common[@]}" --port $((23030 + 10 * n)) --out-dir "$OUT/$n" \
+		"${common[@]}" --port $((port + 10 * n)) --out-dir "$OUT/$n" \
 		--until-decided --max-rounds 5
 	grep '^design:' "$T/stdout" || fail "no design line: $(cat "$T/stdout" "$T/stderr")"
 }

@@ -12,6 +12,7 @@
 # gap, and gate passes or stays inconclusive. After calibrate stores the pair's
 # floors, still no difference.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port)
 need jq
 
 printf 'tiny | %s | --spec-type draft-simple -md %s | 1,2,3\n' "$MODEL" "$MODEL" >"$T/spec"
@@ -21,7 +22,7 @@ run_tpsdb collect --engine ours="$FS" --engine aa="$FS" --ours ours \
 	--engine-args "ours=--jitter 0.10 --seed-file $T/seed-ours" \
 	--engine-args "aa=--jitter 0.10 --seed-file $T/seed-aa" \
 	--spec-manifest "$T/spec" --rounds 3 --prompts "$PROMPTS" --reps 1 --warmup 0 \
-	--n-predict 16 --port 22041 --quiet --out-dir "$OUT/a"
+	--n-predict 16 --port "$port" --quiet --out-dir "$OUT/a"
 expect_eq "$rc" 0 "collect: $(cat "$T/stderr")"
 
 # The store's shape: the rounds alone, a t interval on the round log ratios (each

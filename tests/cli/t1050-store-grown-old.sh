@@ -17,6 +17,7 @@
 # - After the intermittent night: compare answers intermittent, on vm, and the
 #   gate fails it under --fail-on regression.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+port=$(free_port 150)
 need jq
 export TPSDB_HOST_BUSY_PCT=100
 fake_gpu
@@ -35,7 +36,7 @@ night() {
 		--engine-args "ours=--jitter 0.01 --seed-file $T/seed-ours $a" \
 		--engine-args "llama.cpp=--jitter 0.01 --seed-file $T/seed-vs" \
 		--model tiny="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16 \
-		--host "$host" --port $((22500 + 10 * n)) --out-dir "$OUT/$n" --quiet "$@" \
+		--host "$host" --port $((port + 10 * n)) --out-dir "$OUT/$n" --quiet "$@" \
 		>"$T/stdout" 2>"$T/stderr" || rc=$?
 	expect_eq "$rc" 0 "night $n: $(cat "$T/stderr")"
 }
@@ -88,7 +89,7 @@ gpu_quiet
 rc=0
 "$TPSDB_BIN" --db "$T/beta.db" collect --engine ours="$FS" --ours ours \
 	--engine-args "ours=--jitter 0.01 --slow 1.43" --model tiny="$MODEL" --prompts "$PROMPTS" \
-	--reps 1 --warmup 0 --n-predict 16 --host beta --port 22590 --out-dir "$OUT/beta" \
+	--reps 1 --warmup 0 --n-predict 16 --host beta --port $((port + 90)) --out-dir "$OUT/beta" \
 	--rounds 3 --quiet >"$T/stdout" 2>"$T/stderr" || rc=$?
 expect_eq "$rc" 0 "beta's night: $(cat "$T/stderr")"
 run_tpsdb merge "$T/beta.db"
