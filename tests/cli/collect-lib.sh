@@ -57,8 +57,7 @@ trap collect_cleanup EXIT
 # minute, so a test's collects walk up one port per server they start: a test
 # that starts many servers asks for more (its largest --port offset plus the
 # servers its last collect starts). A server started on a port itself asks for 1.
-# Tests numbered t11NN and up still hold fixed ports (23100 and up), below the
-# allocator's range.
+# Every test takes its ports here (the fixed ports of t11NN went at the merge).
 free_port() {
 	local base
 	base=$(python3 "$TPSDB_SRC/tests/port_alloc.py" --count "${1:-60}" --owner $$) ||

@@ -11,6 +11,7 @@
 # An older tpsdb's headerless text is replaced quietly. A real collect (not
 # --dry-run) with a FIFO entry measures its runs.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+PORT=$(free_port) # every collect of this test starts its servers from here
 
 export TPSDB_CACHE=$T/cache
 help=$TPSDB_SRC/tests/data/dialect/llama-server-b8390.help
@@ -120,7 +121,7 @@ rm -f "$entry"
 mkfifo "$entry"
 rc=0
 timeout 120 "$TPSDB_BIN" --db "$DB" collect --engine e="$T/e" --spec-manifest "$T/spec" \
-	--prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 8 --port 23100 --out-dir "$OUT" \
+	--prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 8 --port "$PORT" --out-dir "$OUT" \
 	--quiet >"$T/stdout" 2>"$T/stderr" || rc=$?
 expect_eq "$rc" 0 "collect with a FIFO entry: exit ($(cat "$T/stderr"))"
 expect_no_orphans

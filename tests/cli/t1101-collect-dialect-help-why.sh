@@ -12,6 +12,7 @@
 # line runs on with n_max spelled as before dialects, after a warning giving the
 # same cause. A --help that lists no option is still "lists no option", exit 2.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+PORT=$(free_port) # every collect of this test starts its servers from here
 
 export TPSDB_CACHE=$T/cache
 D=$T/draft.gguf
@@ -38,7 +39,7 @@ why() {
 	export TPSDB_HELP_TIMEOUT=${4:-60}
 	for dry in --dry-run ""; do
 		guarded --spec-manifest "$T/terms" --prompts "$PROMPTS" --out-dir "$OUT" \
-			--port 23101 $dry
+			--port "$PORT" $dry
 		expect_eq "$rc" 3 "$1 $dry: exit"
 		expect_eq "$(cat "$T/stderr")" \
 			"tpsdb: error: $T/terms:1: engine 'e': cannot read its --help ($3): $T/e" \

@@ -11,6 +11,7 @@
 # Each time the hung nvidia-smi is gone and no fault server outlives tpsdb.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 . "$TPSDB_SRC/tests/cli/signal-lib.sh"
+PORT=$(free_port) # every collect of this test starts its servers from here
 mkdir -p "$T/bin"
 cat >"$T/bin/nvidia-smi" <<SH
 #!/bin/sh
@@ -27,7 +28,7 @@ chmod +x "$T/bin/nvidia-smi"
 collect() {
 	PATH=$T/bin:$PATH exec "$TPSDB_BIN" --db "$DB" collect --engine e="$FS" \
 		--model m="$MODEL" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 8 \
-		--port 23110 --out-dir "$OUT"
+		--port "$PORT" --out-dir "$OUT"
 }
 
 term_when_hung "nvidia-smi hangs at the host's query" "$T/smi.pids" collect

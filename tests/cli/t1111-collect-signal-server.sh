@@ -7,6 +7,7 @@
 # is left. Then the fault server, which never answers /health with 200.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 . "$TPSDB_SRC/tests/cli/signal-lib.sh"
+PORT=$(free_port) # every collect of this test starts its servers from here
 cat >"$T/deaf" <<SH
 #!/bin/sh
 # A server that never listens and ignores SIGTERM, as does what it forks.
@@ -19,7 +20,7 @@ SH
 chmod +x "$T/deaf"
 collect() { # <engine>
 	exec "$TPSDB_BIN" --db "$DB" collect --engine e="$1" --model m="$MODEL" \
-		--prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 8 --port 23111 \
+		--prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 8 --port "$PORT" \
 		--out-dir "$OUT" --load-timeout 300
 }
 check_run() { # <what>

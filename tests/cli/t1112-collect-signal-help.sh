@@ -7,6 +7,7 @@
 # exit 143, no line) and a --help that ignores SIGTERM ran on.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 . "$TPSDB_SRC/tests/cli/signal-lib.sh"
+PORT=$(free_port) # every collect of this test starts its servers from here
 export TPSDB_CACHE=$T/cache
 cat >"$T/engine" <<SH
 #!/bin/sh
@@ -21,7 +22,7 @@ chmod +x "$T/engine"
 printf 'tiny | %s | spec=draft-simple drafter=%s | 2\n' "$MODEL" "$MODEL" >"$T/spec"
 collect() { # [--dry-run]
 	exec "$TPSDB_BIN" --db "$DB" collect --engine e="$T/engine" --spec-manifest "$T/spec" \
-		--prompts "$PROMPTS" --port 23112 --out-dir "$OUT" "$@"
+		--prompts "$PROMPTS" --port "$PORT" --out-dir "$OUT" "$@"
 }
 for dry in "" --dry-run; do
 	term_when_hung "--help hangs${dry:+ ($dry)}" "$T/help.pids" collect $dry

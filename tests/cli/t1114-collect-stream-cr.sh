@@ -6,13 +6,14 @@
 # next (one line end, not two). Each gives the samples the LF stream of
 # llama-server gives: no error, every token, the same text, the client's clock.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+PORT=$(free_port) # every collect of this test starts its servers from here
 
 # hashes <endpoint> <sse-eol>: the run's samples as "predicted_n output_hash", sorted.
 collect_eol() {
 	rm -f "$DB"
 	run_tpsdb collect --engine e="$FS" --engine-args e="--sse-eol $2 --token-ms 1" \
 		--model m="$MODEL" --prompts "$PROMPTS" --reps 2 --warmup 0 --n-predict 16 \
-		--endpoint "$1" --port 23114 --out-dir "$OUT" --request-timeout 120 --quiet
+		--endpoint "$1" --port "$PORT" --out-dir "$OUT" --request-timeout 120 --quiet
 	expect_eq "$rc" 0 "$1 $2: exit status ($(cat "$T/stderr"))"
 	expect_eq "$(q "SELECT count(*) FROM sample WHERE error IS NULL AND predicted_n = 16
 		AND client_ttft_ms > 0 AND client_e2e_ms >= client_ttft_ms")" 4 \

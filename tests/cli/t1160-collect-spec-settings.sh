@@ -9,6 +9,7 @@
 # ('' for base runs); compare and sweep pair them, and refuse, naming the
 # settings, once the two engines' settings differ.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+PORT=$(free_port) # every collect of this test starts its servers from here
 
 export TPSDB_CACHE=$T/cache
 # stand <name> <help fixture>: --help prints that text; anything else is a fault server.
@@ -67,7 +68,7 @@ expect_match "$(cat "$T/stderr")" "'p_min=2' is not a number from 0 to 1" "the o
 # A real collect: the line before the first run, the settings recorded.
 run_tpsdb collect --engine new="$T/new" --engine old="$T/old" --role old=upstream \
 	--spec-manifest "$T/spec" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16 \
-	--rounds 2 --port 23160 --quiet --out-dir "$OUT"
+	--rounds 2 --port "$PORT" --quiet --out-dir "$OUT"
 expect_eq "$rc" 0 "collect exit: $(cat "$T/stderr")"
 expect_eq "$(sed -n 1p "$T/stdout")" "$(note 0.75 'new 0.00, old 0.75')" "the line before the first run"
 settings() {

@@ -7,6 +7,7 @@
 # would need, its engines start no more, and the last line counts it. Without
 # the stop (a fixed --max-rounds 3 batch) nothing is unanswerable: no look is left.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+PORT=$(free_port) # every collect of this test starts its servers from here
 
 # One server binary whose starts on model big run 2% slower and scatter 3%: the
 # fault server answers for any model, so the wrapper picks by the model path.
@@ -32,7 +33,7 @@ echo 300 >"$T/seed-up-big"
 
 run_tpsdb collect --engine ours="$T/ours-server" --engine up="$T/up-server" --ours ours \
 	--model tiny="$MODEL" --model big="$T/big-Q4_K_M.gguf" --prompts "$PROMPTS" \
-	--reps 1 --warmup 0 --n-predict 16 --port 23170 --quiet \
+	--reps 1 --warmup 0 --n-predict 16 --port "$PORT" --quiet \
 	--until-decided --max-rounds 8 --out-dir "$OUT/1"
 expect_eq "$rc" 0 "exit status: $(cat "$T/stderr")"
 expect_no_orphans
@@ -61,7 +62,7 @@ echo 200 >"$T/seed-ours-big"
 echo 300 >"$T/seed-up-big"
 run_tpsdb collect --engine ours="$T/ours-server" --engine up="$T/up-server" --ours ours \
 	--model big="$T/big-Q4_K_M.gguf" --prompts "$PROMPTS" \
-	--reps 1 --warmup 0 --n-predict 16 --port 23170 --quiet \
+	--reps 1 --warmup 0 --n-predict 16 --port "$PORT" --quiet \
 	--until-decided --max-rounds 3 --out-dir "$OUT/2"
 expect_eq "$rc" 0 "exit status: $(cat "$T/stderr")"
 ! grep -q '^unanswerable: ' "$T/stdout" || fail "unanswerable with no look left: $(cat "$T/stdout")"

@@ -10,6 +10,7 @@
 # ends after the first instances with both open for lack of budget. --budget is
 # a time (90s, 8m, 1h) and goes with --until-decided.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+PORT=$(free_port) # every collect of this test starts its servers from here
 
 cat >"$T/ours-server" <<SH
 #!/bin/sh
@@ -35,7 +36,7 @@ seeds() {
 }
 matrix=(--engine ours="$T/ours-server" --engine up="$T/up-server" --ours ours
 	--model tiny="$MODEL" --model big="$T/big-Q4_K_M.gguf" --prompts "$PROMPTS"
-	--reps 1 --warmup 0 --n-predict 16 --port 23171 --quiet --until-decided --max-rounds 8)
+	--reps 1 --warmup 0 --n-predict 16 --port "$PORT" --quiet --until-decided --max-rounds 8)
 
 # Usage errors: not a time, and without --until-decided.
 for bad in "--budget 10" "--budget 0s" "--budget -5m" "--budget m" "--budget 5x" \

@@ -13,6 +13,7 @@
 # passes. The merged store: runs counted once each, every comparison on one
 # machine, the report a section per machine and a Machines section.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
+PORT=$(free_port 100) # five collects, 20 ports apart
 need jq
 
 WF=$TPSDB_SRC/docs/ci/tpsdb-nightly.yml
@@ -120,8 +121,8 @@ final() {
 runs() { q "SELECT count(*) FROM run"; }
 
 # Night 1.
-collect_on "$A" 23180
-collect_on "$B" 23181
+collect_on "$A" "$PORT"
+collect_on "$B" $((PORT + 20))
 nA1=$(wc -l <"$T/art/tpsdb-export-$A/tpsdb-export-$A.jsonl")
 nB1=$(wc -l <"$T/art/tpsdb-export-$B/tpsdb-export-$B.jsonl")
 expect_eq "$nA1" 6 "A's night: ours and llama.cpp, 3 rounds"
@@ -164,8 +165,8 @@ expect_eq "$(runs)" 12 "runs after the re-export"
 rm -rf "$T/art"
 
 # Night 2: B's ours 30% slower. First B's upload is lost.
-collect_on "$A" 23182
-collect_on "$B" 23183 "--slow 1.43"
+collect_on "$A" $((PORT + 40))
+collect_on "$B" $((PORT + 60)) "--slow 1.43"
 mv "$T/art/tpsdb-export-$B" "$T/lost"
 final import
 expect_eq "$rc" 0 "import without B: $(cat "$T/stderr")"
@@ -276,7 +277,7 @@ expect_eq "$("$TPSDB_BIN" --db "$T/restored/store.sqlite" baseline list --format
 machine c "NVIDIA GeForce RTX 3090" 550.144.03 12.4
 PATH=$T/ws-c/bin:$PATH TPSDB_CI_HOST=c OURS_BIN=$FS STOCK_LLAMACPP=$FS \
 	STOCK_LLAMACPP_ARGS="--fault load-fail" TPSDB_COLLECT_ARGS="--model tiny=$MODEL
-	--prompts $PROMPTS --reps 1 --warmup 0 --n-predict 16 --port 23184" run_step "$T/ws-c" collect
+	--prompts $PROMPTS --reps 1 --warmup 0 --n-predict 16 --port $((PORT + 80))" run_step "$T/ws-c" collect
 expect_eq "$rc" 1 "a failed engine fails the step: $(cat "$T/stderr")"
 expect_eq "$(jq -r '.run.engine.label + " " + .run.status' "$T/ws-c/tpsdb-ci/tpsdb-export-c.jsonl" |
 	paste -sd,)" "ours complete,llama.cpp failed" "what c measured is exported"
