@@ -27,7 +27,7 @@ if command -v python3 >/dev/null && [ -d "${TPSDB_SRC:-}/schema" ]; then
 fi
 
 # dump <db> <table> <cols>: every row, every named column, in one fixed order.
-dump() { sqlite3 -batch -noheader -separator '|' "$1" "SELECT quote($(echo "$3" | sed 's/,/),quote(/g')) FROM $2 ORDER BY $(seq -s, 1 "$(echo "$3" | tr ',' '\n' | wc -l)")"; }
+dump() { sqlite3 -batch -noheader -separator '|' "$1" "SELECT quote(${3//,/),quote(}) FROM $2 ORDER BY $(seq -s, 1 "$(echo "$3" | tr ',' '\n' | wc -l)")"; }
 
 versions=()
 for f in "$S"/v[0-9]*.sql; do
@@ -82,7 +82,7 @@ for v in "${versions[@]}"; do
 	if grep -q '^-- v[0-9]*.sql: a tpsdb store at schema version [0-9]*, written by make-fixtures.py' "$S/v$v.sql"; then
 		test $rc = 0 || { echo "t1200: v$v: compare exit $rc: $(cat "$tmp/err")" >&2; exit 1; }
 		grep -q '^ours vs llama.cpp: ' "$tmp/cmp"
-		! grep -q 'tpsdb: error' "$tmp/err"
+		if grep -q 'tpsdb: error' "$tmp/err"; then cat "$tmp/err" >&2; exit 1; fi
 	else # v1, v2, v5 (by hand) hold no cell of both engines: a data error, one line.
 		test $rc = 3
 		test "$(grep -c '^tpsdb: error: ' "$tmp/err")" = 1

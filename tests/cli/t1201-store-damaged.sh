@@ -105,7 +105,7 @@ PY
 # bytes of a -wal beside it (a reader of a WAL store may leave an empty one, as
 # t0722 allows), and no rollback journal (a half-done write) beside it.
 state() {
-	if [ -d "$1" ]; then ls -la "$1" | sed 1d; else sha256sum <"$1"; fi
+	if [ -d "$1" ]; then find "$1" -mindepth 1 -printf '%P %s %m\n' | sort; else sha256sum <"$1"; fi
 	[ ! -s "$1-wal" ] || { echo wal; sha256sum <"$1-wal"; }
 	[ ! -e "$1-journal" ] || echo "a journal"
 }
@@ -134,7 +134,7 @@ for kind in truncated random newer behind ahead notable readonly directory; do
 			if [ "$kind" = readonly ]; then
 				chmod 0444 "$db"; chmod 0555 "$dir"
 				if [ "$(id -u)" = 0 ]; then
-					chattr +i "$db" 2>/dev/null && immutable=$db || { chmod 0755 "$dir"; continue; }
+					if chattr +i "$db" 2>/dev/null; then immutable=$db; else chmod 0755 "$dir"; continue; fi
 				fi
 			fi
 			before=$(state "$db")

@@ -25,7 +25,7 @@ if [ "$mode" = tmpfs ]; then
 	if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=384k tmpfs "$M" 2>/dev/null; then
 		mounted=1
 	else
-		mode=ulimit
+		mode="ulimit"
 	fi
 fi
 if [ "$mode" = ulimit ]; then
@@ -71,7 +71,7 @@ one_error collect
 expect_no_orphans
 expect_eq "$(q 'PRAGMA integrity_check')" ok "integrity after collect"
 n=$(q 'SELECT count(*) FROM sample')
-[ "$n" -ge 1 ] && [ "$n" -lt 400 ] || fail "committed samples kept, not all: $n"
+{ [ "$n" -ge 1 ] && [ "$n" -lt 400 ]; } || fail "committed samples kept, not all: $n"
 expect_eq "$(q "SELECT count(*) FROM sample WHERE http_status=200 AND predicted_n=8 AND timings LIKE '{%}' AND tg_rate > 0")" "$n" "every kept sample whole"
 expect_eq "$(q "SELECT count(*) FROM run WHERE status='complete'")" 0 "no run claimed complete"
 "$TPSDB_BIN" --db "$DB" runs --json >"$T/runs" || fail "runs on the full store"
@@ -89,7 +89,8 @@ expect_eq "$(q 'PRAGMA integrity_check')" ok "integrity after import"
 full 0 "$TPSDB_BIN" --db "$T/small.db" report --format md --out "$M/rep"
 one_error report
 diff -r "$T/rep-before" "$M/rep" >&2 || fail "the previous report changed"
-[ "$(ls -A "$M" | grep -v '^t\.sqlite' | tr '\n' ' ')" = "rep " ] || fail "left beside the report: $(ls -A "$M")"
+left=$(cd "$M" && find . -mindepth 1 -maxdepth 1 ! -name 't.sqlite*' -printf '%P ')
+expect_eq "$left" "rep " "nothing left beside the report"
 
 # 4. Room again: the kept samples are there, and the store takes writes.
 cp "$DB" "$T/roomy.db"
