@@ -33,7 +33,7 @@ export TPSDB_BUSY_TIMEOUT=0 TPSDB_HELP_TIMEOUT=5
 # The commands, from `tpsdb --help`: each listed command has a row here (a new
 # command fails this test until it gets one).
 declare -A args=(
-	[collect]="--engine e=/bin/true --model m=/etc/hostname --prompts $TPSDB_TEST_DATA/versions/prompts.txt --reps 1"
+	[collect]="--engine e=/bin/true --model m=/etc/hostname --prompts $TPSDB_TEST_DATA/versions/prompts.txt --reps 1 --port 23201"
 	[calibrate]="--engine ours"
 	[import]="--host h --engine e $D/completion.json"
 	[runs]=""
