@@ -520,8 +520,9 @@ int cell_measure(const struct cell_env *env, size_t k, size_t seq, int64_t round
 		csv = tps_xasprintf("%s.gpu.csv", res->log_path);
 	runenv_begin(renv, srv ? server_pid(srv) : -1, csv);
 	if (send_prompts(env, k, run_id, &run, h, srv, &t) < 0) {
-		/* The store failed: leave the run honest if we still can. */
-		store_run_finish(env->store, run_id, "failed", NULL, NULL);
+		/* The store failed, and said so: leave the run honest if we still can
+		 * (a full disk may not let us; then its collector fields tell). */
+		store_run_abandon(env->store, run_id);
 		goto out;
 	}
 	if (t.interrupted || interrupt_pending())

@@ -323,8 +323,9 @@ int store_sample_insert(struct store *s, int64_t run_id, const struct sample_rec
 	return 0;
 }
 
-int store_run_finish(struct store *s, int64_t run_id, const char *status,
-		     const char *ended_at, const char *load_error)
+/* quiet: no error line (store_run_abandon()'s caller has printed the one that matters). */
+static int run_finish(struct store *s, int64_t run_id, const char *status,
+		      const char *ended_at, const char *load_error, int quiet)
 {
 	static const char hashes_sql[] =
 		"SELECT DISTINCT p.text_hash FROM sample x JOIN prompt p ON p.id=x.prompt_id "
@@ -348,7 +349,7 @@ int store_run_finish(struct store *s, int64_t run_id, const char *status,
 	}
 	if (rc != SQLITE_DONE) {
 		sha256_release(&c);
-		return store_fail(s, "cannot read a run's prompts");
+		return quiet ? -1 : store_fail(s, "cannot read a run's prompts");
 	}
 	sha256_final_hex(&c, set);
 	if (!(st = store_stmt(s, upd_sql)))
@@ -360,8 +361,19 @@ int store_run_finish(struct store *s, int64_t run_id, const char *status,
 	store_bind_text(st, ":load_error", load_error);
 	store_bind_i64(st, ":run", run_id);
 	if (sqlite3_step(st) != SQLITE_DONE)
-		return store_fail(s, "cannot finish the run");
+		return quiet ? -1 : store_fail(s, "cannot finish the run");
 	return 0;
+}
+
+int store_run_finish(struct store *s, int64_t run_id, const char *status,
+		     const char *ended_at, const char *load_error)
+{
+	return run_finish(s, run_id, status, ended_at, load_error, 0);
+}
+
+int store_run_abandon(struct store *s, int64_t run_id)
+{
+	return run_finish(s, run_id, "failed", NULL, NULL, 1);
 }
 
 int store_run_env(struct store *s, int64_t run_id, const char *env)

@@ -238,6 +238,17 @@ static int open_write(struct store *s, const char *path, int flags, int upto)
 			  s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto out;
 	}
+	/* SQLite opens a file it may not write (0444 to a user, immutable, a
+	 * read-only mount) read-only without a word; each write of a command would
+	 * then fail on its own, one error line each, after a collect has started
+	 * its servers. A writer says so once, here, before it reads or changes a
+	 * byte. */
+	if (strcmp(path, ":memory:") && sqlite3_db_readonly(s->db, "main") == 1) {
+		tps_error("cannot write '%s': the file may not be written (permissions, an "
+			  "immutable file or a read-only file system); the store was not changed",
+			  path);
+		goto out;
+	}
 	sqlite3_extended_result_codes(s->db, 1);
 	sqlite3_busy_timeout(s->db, store_busy_timeout_s() * 1000);
 	register_functions(s->db);

@@ -77,6 +77,10 @@ int store_sample_insert(struct store *s, int64_t run_id, const struct sample_rec
  * recomputes its prompt_set hash from its samples. 0 ok, -1 after an error line. */
 int store_run_finish(struct store *s, int64_t run_id, const char *status,
 		     const char *ended_at, const char *load_error);
+/* After a write of run_id failed (its error line printed): marks the run failed if
+ * the store still takes a write (a full disk may not), printing nothing more, so
+ * that one failure makes one error line. 0 marked, -1 not. */
+int store_run_abandon(struct store *s, int64_t run_id);
 /* Records what the collector learnt about a run's environment (migration 0007):
  * env, a JSON object's text or NULL. The findings are derived from it when the
  * run is read (analyze/envrule.h); env_flags stays 0. Inside the caller's

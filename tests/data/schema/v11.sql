@@ -1,0 +1,321 @@
+-- v11.sql: a tpsdb store at schema version 11, written by make-fixtures.py (do not
+-- edit; run it again): migrations 0001 to 0011 as they are in schema/, then rows
+-- with every column of that version filled. t1200-store-old-versions.sh migrates
+-- it and checks that nothing is lost; t1201-store-damaged.sh damages it.
+-- 0001_init.sql: the first tpsdb schema. Every per-prompt timing lands in `sample`,
+-- with its full context reachable through `run`: host, engine, model, prompt and the
+-- config it ran under. Identity rows (host, engine, model, prompt) are deduplicated
+-- on their identifying columns, which use '' rather than NULL for "unknown" so that
+-- UNIQUE constraints hold.
+
+-- A machine that ran engines. Driver and CUDA upgrades make a new row, so old runs
+-- keep the provenance they were measured under.
+CREATE TABLE host(
+  id      INTEGER PRIMARY KEY,
+  name    TEXT NOT NULL,
+  gpu     TEXT NOT NULL DEFAULT '',   -- e.g. "NVIDIA H200"
+  driver  TEXT NOT NULL DEFAULT '',   -- e.g. "570.86.15"
+  cuda    TEXT NOT NULL DEFAULT '',   -- e.g. "12.8"
+  UNIQUE(name, gpu, driver, cuda)
+);
+
+-- A llama-server-compatible binary. `label` is what users call it ("ours",
+-- "stock-llamafile", "llama.cpp"); `version` is /props build_info or similar.
+CREATE TABLE engine(
+  id      INTEGER PRIMARY KEY,
+  label   TEXT NOT NULL,
+  role    TEXT NOT NULL DEFAULT 'other' CHECK(role IN ('ours','upstream','other')),
+  version TEXT NOT NULL DEFAULT '',
+  sha256  TEXT NOT NULL DEFAULT '',   -- of the binary, when known
+  UNIQUE(label, role, version, sha256)
+);
+
+-- A GGUF file as measured. The same label with another sha256 or quant is a
+-- different row; `tpsdb models` raises alarms over exactly those differences.
+CREATE TABLE model(
+  id      INTEGER PRIMARY KEY,
+  label   TEXT NOT NULL,
+  file    TEXT NOT NULL DEFAULT '',   -- base name of the .gguf
+  bytes   INTEGER,                    -- NULL when unknown
+  sha256  TEXT NOT NULL DEFAULT '',
+  quant   TEXT NOT NULL DEFAULT '',
+  UNIQUE(label, file, bytes, sha256, quant)
+);
+
+-- A prompt, identified by the sha256 of its text (or of its name when the text is
+-- unknown, see docs). n_tokens is the prompt_n the server first counted for it.
+CREATE TABLE prompt(
+  id        INTEGER PRIMARY KEY,
+  name      TEXT NOT NULL,
+  text_hash TEXT NOT NULL UNIQUE,
+  n_tokens  INTEGER
+);
+
+-- One engine serving one model under one config, with its samples. Spec runs carry
+-- spec_type and n_max; the base run of a sweep has n_max NULL.
+CREATE TABLE run(
+  id          INTEGER PRIMARY KEY,
+  uuid        TEXT NOT NULL UNIQUE,
+  started_at  TEXT NOT NULL,          -- ISO 8601 UTC
+  ended_at    TEXT,
+  status      TEXT NOT NULL DEFAULT 'running'
+              CHECK(status IN ('running','complete','partial','failed','interrupted')),
+  source      TEXT NOT NULL DEFAULT 'import',  -- collect, import, llama-bench
+  host_id     INTEGER NOT NULL REFERENCES host(id),
+  engine_id   INTEGER NOT NULL REFERENCES engine(id),
+  model_id    INTEGER NOT NULL REFERENCES model(id),
+  ctx         INTEGER,
+  n_predict   INTEGER,                -- as requested
+  ignore_eos  INTEGER,                -- 0/1, NULL unknown
+  temperature REAL,
+  seed        INTEGER,
+  endpoint    TEXT NOT NULL DEFAULT 'completion',  -- completion, chat, llama-bench
+  spec_type   TEXT NOT NULL DEFAULT '',            -- '' for no speculation
+  n_max       INTEGER,                -- --spec-draft-n-max; NULL for the base run
+  drafter     TEXT NOT NULL DEFAULT '',
+  extra_args  TEXT NOT NULL DEFAULT '',
+  tag         TEXT NOT NULL DEFAULT '',
+  notes       TEXT NOT NULL DEFAULT '',
+  load_error  TEXT,                   -- server log tail when it failed to load
+  log_path    TEXT,
+  warmup      INTEGER,                -- unrecorded requests sent before the first sample
+  prompt_set  TEXT NOT NULL DEFAULT ''  -- sha256 over the sorted prompt hashes
+);
+CREATE INDEX run_cell ON run(model_id, engine_id, spec_type, n_max, started_at);
+CREATE INDEX run_engine ON run(engine_id, started_at);
+CREATE INDEX run_tag ON run(tag);
+
+-- One request. Every timings field llama-server returns has a column; the raw
+-- timings object is kept verbatim in `timings` so fields added later are not lost.
+-- `flags` holds the data-quality findings computed at ingest (see schema/record.h).
+CREATE TABLE sample(
+  id                   INTEGER PRIMARY KEY,
+  run_id               INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+  prompt_id            INTEGER NOT NULL REFERENCES prompt(id),
+  rep                  INTEGER NOT NULL,   -- k-th repetition of this prompt, from 1
+  seq                  INTEGER,            -- requests the server had answered before
+  cache_n              INTEGER,
+  prompt_n             INTEGER,
+  prompt_ms            REAL,
+  prompt_per_second    REAL,
+  predicted_n          INTEGER,
+  predicted_ms         REAL,
+  predicted_per_second REAL,
+  draft_n              INTEGER,
+  draft_n_accepted     INTEGER,
+  wall_ms              REAL,               -- client side, whole request
+  http_status          INTEGER,
+  error                TEXT,
+  stop_type            TEXT,
+  output_hash          TEXT,
+  timings              TEXT,               -- raw JSON
+  flags                INTEGER NOT NULL DEFAULT 0,
+  UNIQUE(run_id, prompt_id, rep)
+);
+
+-- A name for a frozen set of runs, e.g. upstream llama.cpp at build b9859.
+CREATE TABLE baseline(
+  id         INTEGER PRIMARY KEY,
+  name       TEXT NOT NULL UNIQUE,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE baseline_run(
+  baseline_id INTEGER NOT NULL REFERENCES baseline(id) ON DELETE CASCADE,
+  run_id      INTEGER NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+  PRIMARY KEY(baseline_id, run_id)
+) WITHOUT ROWID;
+
+-- The collector hashes binaries and GGUF files; a 30 GB model takes a while, so a
+-- hash is reused while the file's path, size and mtime are unchanged.
+CREATE TABLE file_hash(
+  path     TEXT PRIMARY KEY,
+  bytes    INTEGER NOT NULL,
+  mtime_ns INTEGER NOT NULL,
+  sha256   TEXT NOT NULL
+);
+-- 0002_noise_floor.sql: the measured A/A noise of a host, model and config. The same
+-- engine run twice with a server restart between the runs differs by about 2% in
+-- decode on a real GPU, so a fixed 2% parity band sits on the noise floor; compare
+-- and gate widen their bounds to k times the floor stored here.
+
+CREATE TABLE noise_floor(
+  id          INTEGER PRIMARY KEY,
+  measured_at TEXT NOT NULL,
+  host_id     INTEGER NOT NULL REFERENCES host(id),
+  engine_id   INTEGER NOT NULL REFERENCES engine(id),
+  model_id    INTEGER NOT NULL REFERENCES model(id),
+  ctx         INTEGER,
+  n_predict   INTEGER,
+  endpoint    TEXT NOT NULL DEFAULT 'completion',
+  spec_type   TEXT NOT NULL DEFAULT '',
+  n_max       INTEGER,
+  metric      TEXT NOT NULL CHECK(metric IN ('pp','tg')),
+  noise_pct   REAL NOT NULL CHECK(noise_pct >= 0),  -- |A/A delta| in percent
+  n_pairs     INTEGER NOT NULL,
+  run_a       INTEGER REFERENCES run(id) ON DELETE SET NULL,
+  run_b       INTEGER REFERENCES run(id) ON DELETE SET NULL
+);
+CREATE INDEX noise_floor_cell ON noise_floor(model_id, metric, measured_at);
+-- 0003_run_round.sql: which round of a collect invocation a run belongs to. With
+-- `collect --rounds <k>` every engine starts k times for every cell, one server
+-- instance per run, and the runs of one invocation share a batch id. The instance is
+-- the unit a comparison pools over, so each run says its round (1..k) and batch.
+-- Runs collected before this change, or imported without them, keep both NULL.
+
+ALTER TABLE run ADD COLUMN round INTEGER CHECK(round IS NULL OR round >= 1);
+ALTER TABLE run ADD COLUMN batch TEXT;
+CREATE INDEX run_batch ON run(batch, round);
+-- 0004_imported_file.sql: every file `tpsdb import` has taken in, by the sha256 of
+-- its bytes. A second import of the same bytes is skipped with a warning (unless
+-- --allow-duplicate), so one response file imported three times no longer makes
+-- three identical runs, and calibrate no longer finds a 0.00% noise floor in them.
+
+CREATE TABLE imported_file(
+  id          INTEGER PRIMARY KEY,
+  sha256      TEXT NOT NULL CHECK(length(sha256) = 64),  -- of the file's bytes
+  name        TEXT NOT NULL,                             -- the path given, '-' for stdin
+  bytes       INTEGER NOT NULL CHECK(bytes >= 0),
+  imported_at TEXT NOT NULL,                             -- ISO 8601, UTC
+  kind        TEXT NOT NULL,                             -- responses, llama-bench, export
+  run_uuid    TEXT,                                      -- the run it went into (not for export)
+  samples     INTEGER NOT NULL CHECK(samples >= 0)       -- samples it gave
+);
+CREATE INDEX imported_file_sha256 ON imported_file(sha256);
+-- 0005_run_config.sql: what llama-bench says about a run beyond the server columns.
+-- config is the benchmark configuration as one canonical text (the test, e.g.
+-- "pp64@d512", then fa=, ngl=, b=, ub=, ctk=, ctv=, t=, sm=, nkvo=, backend=); it is
+-- part of the cell key, so runs of different configurations are never paired. ''
+-- for server runs, whose configuration is the other columns. cpu is the host's CPU
+-- (llama-bench's cpu_info); model_type and model_n_params are the engine's words
+-- for the model. A sample flag bit (1 << 5, "aggregate-only") marks a sample that
+-- holds an average over repetitions (llama-bench -o csv/sql), not one repetition.
+ALTER TABLE run ADD COLUMN config TEXT NOT NULL DEFAULT '';
+ALTER TABLE run ADD COLUMN cpu TEXT NOT NULL DEFAULT '';
+ALTER TABLE run ADD COLUMN model_type TEXT NOT NULL DEFAULT '';
+ALTER TABLE run ADD COLUMN model_n_params INTEGER;
+-- 0006_run_looks.sql: the sequential design a run belongs to. A collect batch that
+-- ran --until-decided looked at its comparisons after every round from the third
+-- to its --max-rounds; looks_to holds that last round, so that every command
+-- prints the interval at the per-look level the batch's decisions used (a
+-- Pocock boundary over those looks). NULL: a fixed design (one look).
+ALTER TABLE run ADD COLUMN looks_to INTEGER CHECK(looks_to IS NULL OR looks_to >= 1);
+-- 0007_run_env.sql: the environment a run was measured in, and what spoiled it.
+-- env is one JSON object of facts (host load and CPU shares, GPU samples from
+-- nvidia-smi, what the server's log said about offload, KV cache, load time and
+-- CUDA graphs; docs/ENVIRONMENT.md lists its keys), NULL when nothing was recorded
+-- (imports of responses, runs collected before this change). env_flags holds the
+-- run's environment findings (schema/record.h RUN_ENV_*: host-busy, gpu-contended,
+-- gpu-throttled, clocks-changed, partial-offload, kv-on-host), 0 for none.
+-- sample.repeat_share is the share of a sample's output text covered by its most
+-- repeated short piece (collect/repeat.c), NULL when the text was not seen; a
+-- sample flag bit (1 << 6, "degenerate-output") marks a share of 0.5 or more.
+ALTER TABLE run ADD COLUMN env TEXT;
+ALTER TABLE run ADD COLUMN env_flags INTEGER NOT NULL DEFAULT 0 CHECK(env_flags >= 0);
+ALTER TABLE sample ADD COLUMN repeat_share REAL
+	CHECK(repeat_share IS NULL OR (repeat_share >= 0 AND repeat_share <= 1));
+-- 0008_run_collector.sql: who collects a run, so that a run left 'running' by a
+-- collector that died (SIGKILL, out of memory, power loss) can be told from one
+-- still being measured. collector_host is the machine's host name (not the run's
+-- --host label), collector_boot its boot id (/proc/sys/kernel/random/boot_id),
+-- collector_pid the collecting process and collector_start its start time in clock
+-- ticks since boot (/proc/<pid>/stat field 22), which a reused pid does not share.
+-- NULL for runs that no collector wrote (imports) and for runs already stored.
+ALTER TABLE run ADD COLUMN collector_host TEXT;
+ALTER TABLE run ADD COLUMN collector_boot TEXT;
+ALTER TABLE run ADD COLUMN collector_pid INTEGER CHECK (collector_pid IS NULL OR collector_pid >= 1);
+ALTER TABLE run ADD COLUMN collector_start INTEGER CHECK (collector_start IS NULL OR collector_start >= 0);
+-- 0009_sample_rate.sql: the rates tpsdb compares, one definition for every engine.
+-- pp_rate = prompt_n / prompt_ms * 1000 and tg_rate = predicted_n / predicted_ms *
+-- 1000, tokens over the engine's time for them (llama-bench's and llama.cpp b8390's
+-- definition; llama.cpp v0.4.0's server reports decode as (n - 1) / ms, so its
+-- self-reported rate and b8390's differ by n / (n - 1) before anything is timed).
+-- Where the counts cannot give a rate (n or ms missing or zero) and for an
+-- aggregate-only sample (flags bit 1 << 5, a mean of per-repetition rates) the
+-- engine's own prompt_per_second or predicted_per_second is used. The rule is
+-- record_rate() in schema/record.c, which tps_rate() calls, so the samples already
+-- stored are recomputed here by the very function that ingest uses. The
+-- self-reported rates stay as they are, raw facts of the response.
+ALTER TABLE sample ADD COLUMN pp_rate REAL;
+ALTER TABLE sample ADD COLUMN tg_rate REAL;
+-- (make-fixtures.py: the UPDATE over stored samples is left out: `sample` is empty here
+-- and the sqlite3 shell has no tps_rate())
+-- 0010_sample_client.sql: what the collector's own clock saw of a streamed answer
+-- (collect/stream.c), beside what the server reported of itself. Engines define
+-- their timings differently (where prefill ends, which token opens the decode);
+-- the client's monotonic clock is one definition for all of them, so it is the
+-- witness 'tpsdb check' holds the server's decode rate against (timings-disagree).
+-- client_ttft_ms: request sent to the first streamed token; client_e2e_ms: request
+-- sent to the last byte; client_decode_per_second: the tokens after the first over
+-- the time from the first token to the last. NULL where nothing was streamed: old
+-- runs, imports of plain responses, a failed request, a one-token answer (no rate).
+ALTER TABLE sample ADD COLUMN client_ttft_ms REAL CHECK (client_ttft_ms IS NULL OR client_ttft_ms >= 0);
+ALTER TABLE sample ADD COLUMN client_decode_per_second REAL CHECK (client_decode_per_second IS NULL OR client_decode_per_second >= 0);
+ALTER TABLE sample ADD COLUMN client_e2e_ms REAL CHECK (client_e2e_ms IS NULL OR client_e2e_ms >= 0);
+-- 0011_run_looks_metric.sql: the metric an --until-decided batch's stopping rule
+-- watched. 'collect --until-decided --metric tg' (or pp) stops a cell once that
+-- metric alone is decided; the other metric's rows were still collected under a
+-- rule that looked after every round (driven by another metric), so its interval
+-- keeps paying for looks_to's looks all the same. looks_metric says only which
+-- question the batch asked, so that compare and gate can say a cell was decided
+-- on one metric. NULL: both metrics (or a fixed design, looks_to NULL).
+ALTER TABLE run ADD COLUMN looks_metric TEXT
+	CHECK(looks_metric IS NULL OR (looks_metric IN ('pp', 'tg') AND looks_to IS NOT NULL));
+
+INSERT INTO host(id,name,gpu,driver,cuda)
+  VALUES(1,'gpu-a','NVIDIA H200','580.159.04','13.0');
+INSERT INTO engine(id,label,role,version,sha256)
+  VALUES(1,'ours','ours','b9859-abc','e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1e1');
+INSERT INTO engine(id,label,role,version,sha256)
+  VALUES(2,'llama.cpp','upstream','b9859','e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2e2');
+INSERT INTO model(id,label,file,bytes,sha256,quant)
+  VALUES(1,'q35','q35-Q4_K_M.gguf',5680000000,'5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a','Q4_K_M');
+INSERT INTO prompt(id,name,text_hash,n_tokens)
+  VALUES(1,'code','1111111111111111111111111111111111111111111111111111111111111111',1762);
+INSERT INTO prompt(id,name,text_hash,n_tokens)
+  VALUES(2,'math','2222222222222222222222222222222222222222222222222222222222222222',1650);
+INSERT INTO run(id,uuid,started_at,ended_at,status,source,host_id,engine_id,model_id,ctx,n_predict,ignore_eos,temperature,seed,endpoint,spec_type,n_max,tag,notes,warmup,prompt_set,round,batch,config,cpu,model_type,model_n_params,looks_to,env,env_flags,collector_host,collector_boot,collector_pid,collector_start,looks_metric)
+  VALUES(1,'11111111-1111-4111-8111-000000000011','2026-11-30T10:00:00.000Z','2026-11-30T10:00:40.000Z','complete','collect',1,1,1,4096,128,1,0.0,42,'completion','',NULL,'v11','fixture v11',1,'ps-11',1,'batch-11','','','',NULL,3,'{"host":{"load1":0.42},"gpu":{"util_pct":97}}',0,'bench-01','0b0b0b0b-0000-4000-8000-000000000001',4001,100001,'tg');
+INSERT INTO run(id,uuid,started_at,ended_at,status,source,host_id,engine_id,model_id,ctx,n_predict,ignore_eos,temperature,seed,endpoint,spec_type,n_max,tag,notes,warmup,prompt_set,round,batch,config,cpu,model_type,model_n_params,looks_to,env,env_flags,collector_host,collector_boot,collector_pid,collector_start,looks_metric)
+  VALUES(2,'22222222-2222-4222-8222-000000000011','2026-11-30T10:01:00.000Z','2026-11-30T10:01:40.000Z','complete','collect',1,2,1,4096,128,1,0.0,42,'completion','',NULL,'v11','fixture v11',1,'ps-11',1,'batch-11','','','',NULL,3,'{"host":{"load1":0.42},"gpu":{"util_pct":97}}',0,'bench-01','0b0b0b0b-0000-4000-8000-000000000002',4002,100002,'tg');
+INSERT INTO run(id,uuid,started_at,ended_at,status,source,host_id,engine_id,model_id,ctx,n_predict,ignore_eos,temperature,seed,endpoint,spec_type,n_max,tag,notes,warmup,prompt_set,round,batch,config,cpu,model_type,model_n_params,looks_to,env,env_flags,collector_host,collector_boot,collector_pid,collector_start,looks_metric)
+  VALUES(3,'33333333-3333-4333-8333-000000000011','2026-11-30T10:02:00.000Z','2026-11-30T10:02:40.000Z','complete','collect',1,1,1,4096,128,1,0.0,42,'completion','draft-simple',8,'v11','fixture v11',1,'ps-11',2,'batch-11','','','',NULL,NULL,NULL,0,'bench-01','0b0b0b0b-0000-4000-8000-000000000003',4003,100003,NULL);
+INSERT INTO run(id,uuid,started_at,ended_at,status,source,host_id,engine_id,model_id,ctx,n_predict,ignore_eos,temperature,seed,endpoint,spec_type,n_max,tag,notes,warmup,prompt_set,round,batch,config,cpu,model_type,model_n_params,looks_to,env,env_flags,collector_host,collector_boot,collector_pid,collector_start,looks_metric)
+  VALUES(4,'44444444-4444-4444-8444-000000000011','2026-11-30T11:00:00.000Z','2026-11-30T11:00:40.000Z','complete','llama-bench',1,2,1,NULL,128,NULL,NULL,NULL,'llama-bench','',NULL,'v11','fixture v11',NULL,'',NULL,NULL,'tg128@d0 fa=1 ngl=99','AMD EPYC 9654','qwen35 9B Q4_K - Medium',8950000000,NULL,NULL,0,NULL,NULL,NULL,NULL,NULL);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(1,1,1,1,1,0,1762,121.0,14561.983471,128,2011.0,63.15266,NULL,NULL,2139.5,200,'limit','0000000000000000000000000000000000000000000000000000000000001111','{"predicted_n":128,"prompt_n":1762}',0,0.05,14561.983471,63.649925,124.25,62.521133,2138.5);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(2,1,1,2,2,0,1762,122.0,14442.622951,128,2021.0,62.840178,NULL,NULL,2150.5,200,'limit','0000000000000000000000000000000000000000000000000000000000002222','{"predicted_n":128,"prompt_n":1762}',0,0.1,14442.622951,63.334983,125.25,62.211776,2149.5);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(3,1,2,1,3,0,1650,121.0,13636.363636,128,2012.0,63.121272,NULL,NULL,2140.5,200,'limit','0000000000000000000000000000000000000000000000000000000000003333','{"predicted_n":128,"prompt_n":1650}',0,0.15,13636.363636,63.61829,124.25,62.490059,2139.5);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(4,1,2,2,4,0,1650,122.0,13524.590164,128,2022.0,62.8091,NULL,NULL,2151.5,200,'limit','0000000000000000000000000000000000000000000000000000000000004444','{"predicted_n":128,"prompt_n":1650}',0,0.2,13524.590164,63.30366,125.25,62.181009,2150.5);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(5,2,1,1,5,0,1762,125.8,14006.3593,128,2091.0,60.73649,NULL,NULL,2224.3,200,'limit','0000000000000000000000000000000000000000000000000000000000005555','{"predicted_n":128,"prompt_n":1762}',0,0.25,14006.3593,61.21473,129.05,60.129125,2223.3);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(6,2,1,2,6,0,1762,126.8,13895.899054,128,2101.0,60.447406,NULL,NULL,2235.3,200,'limit','0000000000000000000000000000000000000000000000000000000000006666','{"predicted_n":128,"prompt_n":1762}',0,0.3,13895.899054,60.92337,130.05,59.842932,2234.3);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(7,2,2,1,7,0,1650,125.8,13116.057234,128,2092.0,60.707457,NULL,NULL,2225.3,200,'limit','0000000000000000000000000000000000000000000000000000000000007777','{"predicted_n":128,"prompt_n":1650}',0,0.35,13116.057234,61.185468,129.05,60.100382,2224.3);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(8,2,2,2,8,0,1650,126.8,13012.618297,128,2102.0,60.418649,NULL,NULL,2236.3,200,'limit','0000000000000000000000000000000000000000000000000000000000008888','{"predicted_n":128,"prompt_n":1650}',0,0.4,13012.618297,60.894386,130.05,59.814463,2235.3);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(9,3,1,1,9,0,1762,97.0,18164.948454,128,1611.0,78.833023,96,71,1715.5,200,'limit','0000000000000000000000000000000000000000000000000000000000009999','{"predicted_n":128,"prompt_n":1762}',0,0.45,18164.948454,79.453755,100.25,78.044693,1714.5);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(10,3,1,2,10,0,1762,98.0,17979.591837,128,1621.0,78.3467,96,72,1726.5,200,'limit','000000000000000000000000000000000000000000000000000000000000aaaa','{"predicted_n":128,"prompt_n":1762}',0,0.5,17979.591837,78.963603,101.25,77.563233,1725.5);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(11,3,2,1,11,0,1650,97.0,17010.309278,128,1612.0,78.784119,96,71,1716.5,200,'limit','000000000000000000000000000000000000000000000000000000000000bbbb','{"predicted_n":128,"prompt_n":1650}',0,0.55,17010.309278,79.404467,100.25,77.996278,1715.5);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(12,3,2,2,12,0,1650,98.0,16836.734694,128,1622.0,78.298397,96,72,1727.5,200,'limit','000000000000000000000000000000000000000000000000000000000000cccc','{"predicted_n":128,"prompt_n":1650}',0,0.6,16836.734694,78.91492,101.25,77.515413,1726.5);
+INSERT INTO sample(id,run_id,prompt_id,rep,seq,cache_n,prompt_n,prompt_ms,prompt_per_second,predicted_n,predicted_ms,predicted_per_second,draft_n,draft_n_accepted,wall_ms,http_status,stop_type,output_hash,timings,flags,repeat_share,pp_rate,tg_rate,client_ttft_ms,client_decode_per_second,client_e2e_ms)
+  VALUES(13,4,1,1,NULL,NULL,NULL,NULL,NULL,128,2081.3,61.5,NULL,NULL,NULL,NULL,NULL,NULL,NULL,32,NULL,NULL,61.5,NULL,NULL,NULL);
+INSERT INTO baseline(id,name,created_at)
+  VALUES(1,'upstream-b9859','2026-11-30T12:00:00.000Z');
+INSERT INTO baseline_run(baseline_id,run_id)
+  VALUES(1,2);
+INSERT INTO file_hash(path,bytes,mtime_ns,sha256)
+  VALUES('/models/q35-Q4_K_M.gguf',5680000000,1764000000000000000,'5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a');
+INSERT INTO noise_floor(id,measured_at,host_id,engine_id,model_id,ctx,n_predict,endpoint,spec_type,n_max,metric,noise_pct,n_pairs,run_a,run_b)
+  VALUES(1,'2026-11-30T12:00:00.000Z',1,1,1,4096,128,'completion','',NULL,'tg',1.7,3,1,1);
+INSERT INTO imported_file(id,sha256,name,bytes,imported_at,kind,run_uuid,samples)
+  VALUES(1,'cccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc','llama-bench.json',2048,'2026-11-30T11:01:00.000Z','llama-bench','44444444-4444-4444-8444-000000000011',1);
+PRAGMA application_id = 1414550340;
+PRAGMA user_version = 11;
