@@ -40,8 +40,10 @@ rm -f "$db" "$db-wal" "$db-shm"
 	--rounds 3 --tag demo --out-dir "$out" || [ $? -eq 1 ]
 
 # A decision the tool can show on any machine: the A/A label answered "no
-# regression" (or left open, on a machine too noisy for 6 rounds) and the slowed
-# label a decided regression; a label decided early is not started again.
+# regression" (or stopped as unanswerable, on a machine too noisy for 6 rounds) and
+# the slowed label a decided regression against ours, the cell the batch decided
+# (its A/A partner stops with the A/A cell); a label decided early is not started
+# again.
 "$tpsdb" --db "$db" collect --engine ours="$server" --engine llama.cpp="$server" \
 	--engine slow="$server" --engine-args "slow=-t 1" --engine-args "ours=-t 2" \
 	--engine-args "llama.cpp=-t 2" --ours ours --models "$out/models.txt" \
@@ -60,7 +62,7 @@ echo
 echo
 "$tpsdb" --db "$db" compare --ours ours --vs llama.cpp --tag demo || [ $? -eq 1 ]
 echo
-"$tpsdb" --db "$db" compare --ours slow --vs llama.cpp --tag decide || [ $? -eq 1 ]
+"$tpsdb" --db "$db" compare --ours slow --vs ours --tag decide || [ $? -eq 1 ]
 echo
 "$tpsdb" --db "$db" sweep || [ $? -eq 1 ]
 echo
