@@ -37,9 +37,9 @@ else
 fi
 trap 'rm -rf "$TMP"' EXIT
 D=$TPSDB_TEST_DATA
-# (LeakSanitizer cannot run under ptrace: a sanitized build's leaks are its other
-# tests' to find.)
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+# traced <strace args...>: strace with LeakSanitizer off for the traced run
+# (it cannot run under ptrace); the runs outside strace keep their leak check.
+traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace "$@"; }
 # A loaded host must not make a writer give up on a lock nobody holds.
 export TPSDB_BUSY_TIMEOUT=30
 
@@ -141,7 +141,7 @@ kill_sweep() {
 	new=$(fingerprint)
 	[ "$old" != "$new" ] || fail "the command changes nothing a reader sees: $old"
 	prepare
-	strace -f -qq -c -o "$TMP/count" "$TPSDB_BIN" "${CMD[@]}" >/dev/null 2>"$TMP/err" ||
+	traced -f -qq -c -o "$TMP/count" "$TPSDB_BIN" "${CMD[@]}" >/dev/null 2>"$TMP/err" ||
 		fail "${CMD[*]} under strace: $(cat "$TMP/err")"
 	# The points: "<call> <k>", every call of a rare kind, a spread over the rest.
 	pts=$TMP/points
@@ -171,7 +171,7 @@ kill_sweep() {
 		prepare
 		rc=0
 		# (the braces keep bash's "Killed" line out of the log)
-		{ strace -f -qq -o /dev/null -e trace="$s" -e inject="$s:signal=KILL:when=$k" \
+		{ traced -f -qq -o /dev/null -e trace="$s" -e inject="$s:signal=KILL:when=$k" \
 			"$TPSDB_BIN" "${CMD[@]}" >/dev/null 2>"$TMP/err"; } 2>/dev/null || rc=$?
 		case $rc in
 		137) ;;

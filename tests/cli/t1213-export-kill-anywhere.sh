@@ -46,4 +46,25 @@ for fmt in jsonl csv; do
 	CMD=(--db "$DB" export --format "$fmt" --out "$OUT")
 	kill_sweep 120
 done
+
+# What the next write removes is only a dead pid's temporary file of that exact
+# form: a live pid's, a folder or a link of that name, another suffix length and
+# another file's are left alone.
+OUT=$OUTD/runs.jsonl
+sh -c 'echo $$ >"$1"' sh "$TMP/deadpid"
+dead=$(cat "$TMP/deadpid")
+! kill -0 "$dead" 2>/dev/null || fail "pid $dead is still alive"
+echo x >"$OUT.tmp.$dead.AbC123"
+echo x >"$OUT.tmp.$$.AbC123"
+mkdir "$OUT.tmp.$dead.dir456"
+ln -s "$TMP/older.jsonl" "$OUT.tmp.$dead.lnk789"
+echo x >"$OUT.tmp.$dead.toolong7"
+echo x >"$OUT.tmp.$dead"
+echo x >"$OUTD/other.jsonl.tmp.$dead.AbC123"
+tps_q --db "$DB" export --out "$OUT"
+[ ! -e "$OUT.tmp.$dead.AbC123" ] || fail "a dead pid's temporary file was left"
+for k in "$OUT.tmp.$$.AbC123" "$OUT.tmp.$dead.dir456" "$OUT.tmp.$dead.lnk789" \
+	"$OUT.tmp.$dead.toolong7" "$OUT.tmp.$dead" "$OUTD/other.jsonl.tmp.$dead.AbC123"; do
+	[ -e "$k" ] || [ -L "$k" ] || fail "removed what was not a dead pid's temporary file: $k"
+done
 exit 0
