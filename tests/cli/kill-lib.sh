@@ -132,7 +132,8 @@ run_cmd() {
 	"$TPSDB_BIN" "${CMD[@]}" >/dev/null 2>"$TMP/err" || fail "${CMD[*]} after $1: exit $?: $(cat "$TMP/err")"
 }
 
-# kill_sweep <max points>
+# kill_sweep <max points>: strace follows the command's children (-f) unless
+# TRACE_FOLLOW is set empty (then only the command itself is counted and killed).
 kill_sweep() {
 	local max=$1 old new s k n pts total stride i rc fp olds=0 news=0 mids=0 late=0
 	prepare
@@ -141,7 +142,7 @@ kill_sweep() {
 	new=$(fingerprint)
 	[ "$old" != "$new" ] || fail "the command changes nothing a reader sees: $old"
 	prepare
-	traced -f -qq -c -o "$TMP/count" "$TPSDB_BIN" "${CMD[@]}" >/dev/null 2>"$TMP/err" ||
+	traced ${TRACE_FOLLOW--f} -qq -c -o "$TMP/count" "$TPSDB_BIN" "${CMD[@]}" >/dev/null 2>"$TMP/err" ||
 		fail "${CMD[*]} under strace: $(cat "$TMP/err")"
 	# The points: "<call> <k>", every call of a rare kind, a spread over the rest.
 	pts=$TMP/points
@@ -171,7 +172,7 @@ kill_sweep() {
 		prepare
 		rc=0
 		# (the braces keep bash's "Killed" line out of the log)
-		{ traced -f -qq -o /dev/null -e trace="$s" -e inject="$s:signal=KILL:when=$k" \
+		{ traced ${TRACE_FOLLOW--f} -qq -o /dev/null -e trace="$s" -e inject="$s:signal=KILL:when=$k" \
 			"$TPSDB_BIN" "${CMD[@]}" >/dev/null 2>"$TMP/err"; } 2>/dev/null || rc=$?
 		case $rc in
 		137) ;;
