@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # kill-lib.sh: SIGKILL a command before its k-th system call of a kind, for the
 # kill-anywhere tests of import, merge, migrate and export (t1210-t1213), on a
 # store whose every column added since the last such attack holds values: the
@@ -115,6 +116,15 @@ integrity() {
 	[ "$r" = ok ] || fail "$2: integrity: $r"
 }
 
+# left_beside: the names in the folder $OUTD other than the file $OUT.
+left_beside() {
+	local e
+	for e in "$OUTD"/* "$OUTD"/.[!.]*; do
+		[ -e "$e" ] || [ -L "$e" ] || continue
+		[ "${e##*/}" = "${OUT##*/}" ] || echo "${e##*/}"
+	done
+}
+
 # check_after <what>: after each kill, once the fingerprint was taken; a test may
 # define its own. By default the integrity of $DB.
 check_after() { integrity "$DB" "$1"; }
@@ -135,14 +145,15 @@ run_cmd() {
 # kill_sweep <max points>: strace follows the command's children (-f) unless
 # TRACE_FOLLOW is set empty (then only the command itself is counted and killed).
 kill_sweep() {
-	local max=$1 old new s k n pts total stride i rc fp olds=0 news=0 mids=0 late=0
+	local max=$1 old new s k n pts total stride i rc fp olds=0 news=0 mids=0 late=0 follow=(-f)
+	[ -n "${TRACE_FOLLOW--f}" ] || follow=()
 	prepare
 	old=$(fingerprint)
 	run_cmd "nothing"
 	new=$(fingerprint)
 	[ "$old" != "$new" ] || fail "the command changes nothing a reader sees: $old"
 	prepare
-	traced ${TRACE_FOLLOW--f} -qq -c -o "$TMP/count" "$TPSDB_BIN" "${CMD[@]}" >/dev/null 2>"$TMP/err" ||
+	traced "${follow[@]}" -qq -c -o "$TMP/count" "$TPSDB_BIN" "${CMD[@]}" >/dev/null 2>"$TMP/err" ||
 		fail "${CMD[*]} under strace: $(cat "$TMP/err")"
 	# The points: "<call> <k>", every call of a rare kind, a spread over the rest.
 	pts=$TMP/points
@@ -172,7 +183,7 @@ kill_sweep() {
 		prepare
 		rc=0
 		# (the braces keep bash's "Killed" line out of the log)
-		{ traced ${TRACE_FOLLOW--f} -qq -o /dev/null -e trace="$s" -e inject="$s:signal=KILL:when=$k" \
+		{ traced "${follow[@]}" -qq -o /dev/null -e trace="$s" -e inject="$s:signal=KILL:when=$k" \
 			"$TPSDB_BIN" "${CMD[@]}" >/dev/null 2>"$TMP/err"; } 2>/dev/null || rc=$?
 		case $rc in
 		137) ;;
@@ -196,6 +207,8 @@ kill_sweep() {
 		check_recovered "SIGKILL before $s $k, then the command again"
 	done <"$pts"
 	[ $((olds + news + mids)) -ge 30 ] || fail "only $((olds + news)) kills"
-	[ "$olds" -gt 0 ] && [ "$news" -gt 0 ] || fail "the kills never landed on both sides (old $olds, new $news)"
+	if [ "$olds" = 0 ] || [ "$news" = 0 ]; then
+		fail "the kills never landed on both sides (old $olds, new $news)"
+	fi
 	echo "${0##*/}: ${CMD[*]}: $i SIGKILLs (before every fsync, ftruncate, rename and unlink, and $([ "$stride" = 1 ] && echo "every one" || echo "one in $stride") of $total writes and opens): $olds left the old content, $news the new, $mids a whole step between, $late came too late; integrity ok after each" >&2
 }

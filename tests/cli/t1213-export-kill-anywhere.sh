@@ -20,8 +20,6 @@ OUTD=$TMP/out
 mkdir "$OUTD"
 db_sum=$(sha256sum <"$DB")
 
-# left_beside: the names in the out folder other than the out file.
-left_beside() { ls -A "$OUTD" | grep -vx "${OUT##*/}" || true; }
 fingerprint() { sha256sum <"$OUT" | cut -c1-16; }
 check_after() {
 	local e pid
@@ -42,7 +40,7 @@ check_recovered() { [ -z "$(left_beside)" ] || fail "$1: left beside --out: $(le
 for fmt in jsonl csv; do
 	OUT=$OUTD/runs.$fmt
 	"$TPSDB_BIN" --db "$TMP/older.db" export --format "$fmt" >"$TMP/older.$fmt" || fail "the older export"
-	prepare() { rm -f "$OUTD"/*; cp "$TMP/older.$fmt" "$OUT"; }
+	prepare() { rm -f "${OUTD:?}"/*; cp "$TMP/older.$fmt" "$OUT"; }
 	CMD=(--db "$DB" export --format "$fmt" --out "$OUT")
 	kill_sweep 120
 done

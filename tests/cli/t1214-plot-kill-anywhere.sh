@@ -20,8 +20,7 @@ mkdir "$TMPDIR"
 db_sum=$(sha256sum <"$DB")
 "$TPSDB_BIN" --db "$DB" plot trend --model m1 --metric pp --out "$TMP/older.svg" >/dev/null ||
 	fail "the older figure"
-left_beside() { ls -A "$OUTD" | grep -vx "${OUT##*/}" || true; }
-prepare() { rm -rf "$OUTD"/* "$OUTD"/.[!.]*; cp "$TMP/older.svg" "$OUT"; }
+prepare() { rm -rf "${OUTD:?}"/* "$OUTD"/.[!.]*; cp "$TMP/older.svg" "$OUT"; }
 fingerprint() { sha256sum <"$OUT" | cut -c1-16; }
 check_after() {
 	local e pid
@@ -42,5 +41,5 @@ TRACE_FOLLOW=
 kill_sweep 80
 # Not held: gnuplot's job folder in TMPDIR ("tpsdb-plot-XXXXXX", no pid in its name)
 # is left by each kill that lands while it exists; only said here.
-echo "t1214: job folders the kills left in TMPDIR: $(ls -A "$TMPDIR" | wc -l)" >&2
+echo "t1214: job folders the kills left in TMPDIR: $(find "$TMPDIR" -mindepth 1 -maxdepth 1 | wc -l)" >&2
 exit 0
