@@ -16,52 +16,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_REPLACE = 256 };
-
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "engine", required_argument, NULL, FILTER_OPT_ENGINE },
-	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
-	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
-	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
-	{ "host", required_argument, NULL, FILTER_OPT_HOST },
-	{ "replace", no_argument, NULL, OPT_REPLACE },
-	FORMAT_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
-
 struct args {
 	struct filter_opts fo;
 	const char *name;
 	int replace;
-	enum out_format fmt;
+	int fmt; /* enum out_format; -1 when neither --format nor --json is given */
 };
 
-/* Parses the options after the subcommand; which ones apply is checked by caller. */
+/* Parses the options after the subcommand: 0, 1 after --help, -1 after a usage
+ * error. *seen says which kinds were given (1 a filter, 2 --replace, 4 --format or
+ * --json); which apply is checked by the caller. */
 static int parse(int argc, char **argv, struct args *a, int *seen)
 {
-	struct cmd_opts co = { .cmd = &cmd_baseline_entry, .fo = &a->fo };
-	int c;
+	const struct cmd_option opts[] = {
+		OPT_LIST("engine", &a->fo.engine), OPT_LIST("tag", &a->fo.tag),
+		OPT_LIST("batch", &a->fo.batch), OPT_LIST("model", &a->fo.model),
+		OPT_LIST("host", &a->fo.host), OPT_FLAG("replace", &a->replace),
+		OPT_FORMAT(&a->fmt), OPT_END,
+	};
+	int r;
 
 	memset(a, 0, sizeof(*a));
-	*seen = 0;
-
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_REPLACE: a->replace = 1; *seen |= 2; break;
-		case FILTER_OPT_JSON: a->fmt = OUT_JSON; *seen |= 4; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &a->fmt, usage_baseline))
-				return -1;
-			*seen |= 4;
-			break;
-		}
-	}
-	if (c == CMD_OPTS_STOP)
-		return co.ret == TPS_EXIT_OK ? 1 : -1;
-	if (a->fo.engine.n_arg || a->fo.tag.n_arg || a->fo.batch.n_arg || a->fo.model.n_arg ||
-	    a->fo.host.n_arg)
-		*seen |= 1;
+	a->fmt = -1;
+	if ((r = cmd_opts_parse(&cmd_baseline_entry, opts, argc, argv)) >= 0)
+		return r == TPS_EXIT_OK ? 1 : -1;
+	*seen = (a->fo.engine.n_arg || a->fo.tag.n_arg || a->fo.batch.n_arg ||
+		 a->fo.model.n_arg || a->fo.host.n_arg) | (a->replace ? 2 : 0) |
+		(a->fmt >= 0 ? 4 : 0);
+	if (a->fmt < 0)
+		a->fmt = OUT_TEXT;
 	if (optind < argc)
 		a->name = argv[optind++];
 	if (optind < argc) {

@@ -16,15 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_JSON = 256 };
-
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	FILTER_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
-
 struct problems {
 	char **p;
 	size_t n;
@@ -73,7 +64,6 @@ static void add_clock(const struct catalog_quality *q, size_t n, struct findings
 int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_check_entry, .fo = &fo };
 	struct catalog_quality *q = NULL;
 	struct catalog_alarm *a = NULL;
 	struct findings fs = { 0 };
@@ -81,17 +71,12 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	struct check_result res = { 0 };
 	struct store *s;
 	size_t nq = 0, na = 0;
-	int c, json = 0, ret = TPS_EXIT_ERROR;
+	int json = 0, ret;
+	const struct cmd_option opts[] = { OPT_FLAG("json", &json), OPT_FILTERS(&fo), OPT_END };
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_JSON: json = 1; break;
-		}
-	}
-	if (c == CMD_OPTS_STOP) {
-		ret = co.ret;
+	if ((ret = cmd_opts_parse(&cmd_check_entry, opts, argc, argv)) >= 0)
 		goto out;
-	}
+	ret = TPS_EXIT_ERROR;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (filter_opts_check(s, &fo) < 0)

@@ -16,31 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	OPT_OUT = 256, OPT_ENGINE, OPT_MODEL, OPT_METRIC, OPT_BASELINE, OPT_REF, OPT_SPEC,
-	OPT_NMAX,
-};
-
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "out", required_argument, NULL, OPT_OUT },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
-	{ "ref", required_argument, NULL, OPT_REF },
-	{ "spec-type", required_argument, NULL, OPT_SPEC },
-	{ "n-max", required_argument, NULL, OPT_NMAX },
-	{ NULL, 0, NULL, 0 },
-};
-
 int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_plot_entry, .fo = &fo };
-	const char **engines = tps_xcalloc((size_t)argc + 1, sizeof(*engines));
-	const char **models = tps_xcalloc((size_t)argc + 1, sizeof(*models));
+	struct filter_list el = { 0 }, ml = { 0 };
+	const char **engines = el.arg, **models = ml.arg;
 	const char *out = NULL, *kind, *baseline = NULL, *ref = NULL;
 	const char *spec = NULL;
 	struct study_arena *a = NULL;
@@ -52,44 +32,25 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	struct study_load in = { 0 };
 	struct store *s;
 	enum plot_format fmt;
-	size_t ne = 0, nm = 0, i;
+	size_t ne, nm, i;
 	int64_t n_max = RUN_NULL;
 	char *gnuplot = NULL;
-	int c, metric = STUDY_TG, ret = TPS_EXIT_ERROR;
+	int metric = STUDY_TG, ret;
+	static const struct cmd_choice metrics[] = {
+		{ "pp", STUDY_PP }, { "tg", STUDY_TG }, { NULL, 0 },
+	};
+	const struct cmd_option opts[] = {
+		OPT_STRING("out", &out), OPT_NAMES("engine", &el), OPT_NAMES("model", &ml),
+		OPT_CHOICE("metric", &metric, metrics), OPT_STRING("baseline", &baseline),
+		OPT_LIST("tag", &fo.tag), OPT_STRING("ref", &ref), OPT_STRING("spec-type", &spec),
+		OPT_COUNT("n-max", &n_max, 1, INT64_MAX), OPT_END,
+	};
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_OUT: out = optarg; break;
-		case OPT_ENGINE: engines[ne++] = optarg; break;
-		case OPT_MODEL: models[nm++] = optarg; break;
-		case OPT_METRIC:
-			if (!strcmp(optarg, "pp"))
-				metric = STUDY_PP;
-			else if (!strcmp(optarg, "tg"))
-				metric = STUDY_TG;
-			else {
-				ret = tps_usage_error(usage_plot,
-						      "--metric is pp or tg, not '%s'", optarg);
-				goto out;
-			}
-			break;
-		case OPT_BASELINE: baseline = optarg; break;
-		case OPT_REF: ref = optarg; break;
-		case OPT_SPEC: spec = optarg; break;
-		case OPT_NMAX:
-			if (tps_parse_i64(optarg, &n_max) < 0 || n_max < 1) {
-				ret = tps_usage_error(usage_plot,
-						      "--n-max needs a whole number >= 1, not '%s'",
-						      optarg);
-				goto out;
-			}
-			break;
-		}
-	}
-	if (c == CMD_OPTS_STOP) {
-		ret = co.ret;
+	if ((ret = cmd_opts_parse(&cmd_plot_entry, opts, argc, argv)) >= 0)
 		goto out;
-	}
+	ret = TPS_EXIT_ERROR;
+	ne = el.n_arg;
+	nm = ml.n_arg;
 	if (optind >= argc) {
 		ret = tps_usage_error(usage_plot, "which figure: trend, sweep or parity");
 		goto out;
@@ -175,8 +136,6 @@ out:
 	study_load_release(&in);
 	filter_opts_release(&fo);
 	free(gnuplot);
-	free(engines);
-	free(models);
 	return ret;
 }
 
