@@ -46,7 +46,12 @@ struct cmd_entry {
 	int (*exec)(int argc, char **argv, struct tps_ctx *ctx);
 };
 
-/* Every command's entry, defined at the bottom of its cmd/cmd_<name>.c. */
+/* Every command's entry, defined at the bottom of its cmd/cmd_<name>.c by
+ * CMD_ENTRY(<name>, summary, flags): its name, texts and function all follow from
+ * <name>. */
+#define CMD_ENTRY(x, sum, fl)                                                   \
+	const struct cmd_entry cmd_##x##_entry = { .name = #x, .summary = sum, \
+		.usage = usage_##x, .help = help_##x, .flags = fl, .exec = cmd_##x }
 extern const struct cmd_entry cmd_baseline_entry, cmd_calibrate_entry, cmd_check_entry,
 	cmd_collect_entry, cmd_compare_entry, cmd_export_entry, cmd_gate_entry,
 	cmd_import_entry, cmd_merge_entry, cmd_migrate_entry, cmd_models_entry,

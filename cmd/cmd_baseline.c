@@ -2,7 +2,6 @@
  * set (freeze the runs compare would pool: each cell's newest batch, or every
  * run with a tag), list, show and rm. Runs stay in the store when their baseline
  * goes. */
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/baseline_write.h"
@@ -205,11 +204,5 @@ static int baseline_run(struct tps_ctx *ctx, const char *sub, struct args *a, in
 
 /* A baseline names runs: without a store there are none, so it never creates one;
  * list and show open it read-only themselves. */
-const struct cmd_entry cmd_baseline_entry = {
-	.name = "baseline",
-	.summary = "freeze, list and remove named sets of runs",
-	.usage = usage_baseline,
-	.help = help_baseline,
-	.flags = CMD_EXISTING | CMD_OPERANDS,
-	.exec = cmd_baseline,
-};
+CMD_ENTRY(baseline, "freeze, list and remove named sets of runs",
+	  CMD_EXISTING | CMD_OPERANDS);

@@ -6,7 +6,6 @@
  * (analyze/estimate.h). Load: cmd/side.h (every run of each
  * series); floors: analyze/noise.c; writing them: schema/noise.c; output:
  * reports/calibrate_write.c. */
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "analyze/noise.h"
@@ -68,11 +67,5 @@ out:
 }
 
 /* No store, no runs to calibrate: it never creates one. */
-const struct cmd_entry cmd_calibrate_entry = {
-	.name = "calibrate",
-	.summary = "measure a host's A/A noise floor (same engine, restarted)",
-	.usage = usage_calibrate,
-	.help = help_calibrate,
-	.flags = CMD_EXISTING,
-	.exec = cmd_calibrate,
-};
+CMD_ENTRY(calibrate, "measure a host's A/A noise floor (same engine, restarted)",
+	  CMD_EXISTING);

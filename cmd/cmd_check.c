@@ -2,7 +2,6 @@
  * place: the per-sample data-quality flags set at ingest, grouped per run with an
  * example, runs that failed to load or stopped early, the model-identity alarms and
  * SQLite's own integrity check. Any of them fails the command (exit 1). */
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "analyze/clock.h"
@@ -14,7 +13,6 @@
 #include "tpsdb.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 struct problems {
 	char **p;
@@ -117,11 +115,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_check_entry = {
-	.name = "check",
-	.summary = "data-quality findings and the integrity check",
-	.usage = usage_check,
-	.help = help_check,
-	.flags = CMD_READONLY,
-	.exec = cmd_check,
-};
+CMD_ENTRY(check, "data-quality findings and the integrity check", CMD_READONLY);

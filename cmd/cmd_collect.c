@@ -61,40 +61,30 @@ static int parse_options(int argc, char **argv, struct collect_setup *o)
 		{ "regression", 0 }, { "parity", 1 }, { NULL, 0 },
 	}, metrics[] = { { "pp", 0 }, { "tg", 0 }, { "both", 0 }, { NULL, 0 } };
 	const struct cmd_option opts[] = {
-		OPT_PARSE("engine", &o->engines, take_pair, 0),
-		OPT_STRING("ours", &o->ours),
+		OPT_PARSE("engine", &o->engines, take_pair, 0), OPT_STRING("ours", &o->ours),
 		OPT_PARSE("role", &o->roles, take_pair, 1),
 		OPT_PARSE("engine-args", &o->engine_args, take_pair, 1),
-		OPT_PARSE("home", &o->homes, take_pair, 1),
-		OPT_STRING("models", &o->models_file),
+		OPT_PARSE("home", &o->homes, take_pair, 1), OPT_STRING("models", &o->models_file),
 		OPT_PARSE("model", &o->models, take_pair, 0),
-		OPT_STRING("spec-manifest", &o->spec_file),
-		OPT_STRING("url", &o->url),
-		OPT_STRING("spec-type", &o->spec_type),
-		OPT_COUNT("n-max", &o->n_max, 1, 4096),
-		OPT_COUNT_SEEN("reps", &o->c.reps, 1, 100000, &o->reps_set),
-		OPT_STRING("prompts", &o->prompts_file),
-		OPT_FLAG("no-reference", &o->no_reference),
+		OPT_STRING("spec-manifest", &o->spec_file), OPT_STRING("url", &o->url),
+		OPT_STRING("spec-type", &o->spec_type), OPT_COUNT("n-max", &o->n_max, 1, 4096),
+		{ .name = "reps", .kind = CMD_OPT_COUNT, .dst = &o->c.reps, .size = sizeof(o->c.reps),
+		  .min = 1, .max = 100000, .seen = &o->reps_set },
+		OPT_STRING("prompts", &o->prompts_file), OPT_FLAG("no-reference", &o->no_reference),
 		OPT_COUNT("ctx", &o->c.ctx, 16, 1 << 24),
 		OPT_COUNT("n-predict", &o->c.n_predict, 1, 1 << 24),
 		OPT_STRING("endpoint", &o->endpoint),
 		OPT_FLAG("ban-byte-tokens", &o->c.ban_byte_tokens),
 		OPT_COUNT("seed", &o->c.seed, 0, INT64_C(4294967295)),
-		OPT_COUNT("warmup", &o->c.warmup, 0, 1000),
-		OPT_STRING("gpu", &o->c.gpu),
+		OPT_COUNT("warmup", &o->c.warmup, 0, 1000), OPT_STRING("gpu", &o->c.gpu),
 		OPT_COUNT("port", &o->c.base_port, 1, 65535),
 		OPT_SECONDS("load-timeout", &o->c.load_timeout_s),
 		OPT_SECONDS("request-timeout", &o->c.request_timeout_s),
-		OPT_STRING("tag", &o->c.tag),
-		OPT_STRING("notes", &o->c.notes),
-		OPT_STRING("host", &o->host),
-		OPT_STRING("gpu-name", &o->gpu_name),
-		OPT_STRING("driver", &o->driver),
-		OPT_STRING("cuda", &o->cuda),
-		OPT_STRING("out-dir", &o->out_dir),
-		OPT_FLAG("quiet", &o->quiet),
-		OPT_FLAG("dry-run", &o->dry_run),
-		OPT_FLAG("aa", &o->aa),
+		OPT_STRING("tag", &o->c.tag), OPT_STRING("notes", &o->c.notes),
+		OPT_STRING("host", &o->host), OPT_STRING("gpu-name", &o->gpu_name),
+		OPT_STRING("driver", &o->driver), OPT_STRING("cuda", &o->cuda),
+		OPT_STRING("out-dir", &o->out_dir), OPT_FLAG("quiet", &o->quiet),
+		OPT_FLAG("dry-run", &o->dry_run), OPT_FLAG("aa", &o->aa),
 		OPT_COUNT("rounds", &o->rounds, 1, 1000),
 		OPT_FLAG("until-decided", &o->until_decided),
 		OPT_COUNT("max-rounds", &o->max_rounds, ESTIMATE_FIRST_LOOK, ESTIMATE_MAX_LOOK),
@@ -364,24 +354,6 @@ static unsigned row_findings(const struct session_row *r)
 	return env_findings(&f, 0);
 }
 
-/* The names of the findings flags ("gpu-contended, host-busy") into names. */
-static void finding_names(unsigned flags, char *names, size_t len)
-{
-	size_t n = 0;
-
-	*names = '\0';
-	for (unsigned e = 1; e < RUN_ENV_FLAGS_END; e <<= 1)
-		if ((flags & e) && n < len)
-			n += (size_t)snprintf(names + n, len - n, "%s%s", n ? ", " : "",
-					      record_env_flag_name(e));
-}
-
-/* The lowest finding of flags, whose detail a line gives. */
-static unsigned first_finding(unsigned flags)
-{
-	return flags & -flags;
-}
-
 /* What kept the machine from reading quiet, into buf: "other processes used 97%
  * of the CPUs, 1 other compute process(es) on the GPU, utilisation 64%". */
 static void quiet_words(const struct runenv_quiet *rq, char *buf, size_t len)
@@ -426,8 +398,9 @@ static int measure_cell(struct quiet *q, struct session *ss, size_t mi, size_t k
 		}
 		++*in_row;
 		session_clear(ss);
-		finding_names(busy, names, sizeof(names));
-		detail = findings_env_detail(r->env, first_finding(busy));
+		parity_env_names(busy, names, sizeof(names));
+		/* The lowest finding's detail. */
+		detail = findings_env_detail(r->env, busy & -busy);
 		if (q->o->max_spoiled && *in_row >= q->o->max_spoiled) {
 			tps_warning("model %s stopped: %s on %lld tries in a row (%s); its cells "
 				    "stay open", model, names, (long long)*in_row, detail);
@@ -599,18 +572,13 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	for (k = 0; k < res.n_rows; k++) {
 		const struct session_row *sr = &res.rows[k];
 		const struct cell *c = &p.cells[sr->cell];
-		rows[k].model = p.models[c->model].label;
-		rows[k].engine = p.engines[c->engine].label;
-		rows[k].n_max = c->n_max;
-		rows[k].round = sr->round;
-		rows[k].rounds = res.rounds;
-		rows[k].status = sr->status;
-		rows[k].n_ok = sr->n_ok;
-		rows[k].n_failed = sr->n_failed;
-		rows[k].pp = sr->pp;
-		rows[k].tg = sr->tg;
-		rows[k].accept = sr->accept;
-		rows[k].why = sr->load_line;
+
+		rows[k] = (struct summary_row){
+			.model = p.models[c->model].label, .engine = p.engines[c->engine].label,
+			.n_max = c->n_max, .round = sr->round, .rounds = res.rounds,
+			.status = sr->status, .n_ok = sr->n_ok, .n_failed = sr->n_failed,
+			.pp = sr->pp, .tg = sr->tg, .accept = sr->accept, .why = sr->load_line,
+		};
 		/* A try measured again is not its round's instance; a spoiled one
 		 * says why it decides nothing. */
 		n_run += !sr->retried;
@@ -620,7 +588,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 
 			n_spoiled++;
 			spoiled_s += sr->wall_s;
-			finding_names(sr->findings, names, sizeof(names));
+			parity_env_names(sr->findings, names, sizeof(names));
 			why[k] = tps_xasprintf("spoiled: %s%s", names,
 					       sr->retried ? "; measured again" :
 					       q.stop_row[c->model] == k ? "; model stopped" : "");
@@ -670,11 +638,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_collect_entry = {
-	.name = "collect",
-	.summary = "start engines, send prompts, record every timing",
-	.usage = usage_collect,
-	.help = help_collect,
-	.flags = 0,
-	.exec = cmd_collect,
-};
+CMD_ENTRY(collect, "start engines, send prompts, record every timing", 0);

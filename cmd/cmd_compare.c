@@ -5,7 +5,6 @@
  * comparable (3). */
 #include "analyze/config.h"
 #include "analyze/parity.h"
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/compare_write.h"
@@ -45,13 +44,11 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	parity_opts_init(&o);
 	memset(side, 0, sizeof(side));
 	memset(hist, 0, sizeof(hist));
+	/* Nothing is held until the store is open: a usage error returns. */
 	if ((ret = cmd_opts_parse(&cmd_compare_entry, opts, argc, argv)) >= 0)
-		goto out;
-	ret = TPS_EXIT_ERROR;
-	if (!o.ours || !o.vs) {
-		ret = tps_usage_error(usage_compare, "--ours and --vs are both required");
-		goto out;
-	}
+		return ret;
+	if (!o.ours || !o.vs)
+		return tps_usage_error(usage_compare, "--ours and --vs are both required");
 	/* A side's own tags replace the shared ones. */
 	if (!ours_tag.n_arg)
 		ours_tag = fo.tag;
@@ -59,10 +56,9 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		vs_tag = fo.tag;
 	if (filter_pair_check(usage_compare, o.ours, &ours_tag, o.vs, &vs_tag,
 			      "for an A/A pair give --ours-tag and --vs-tag, or use "
-			      "'tpsdb calibrate'")) {
-		ret = TPS_EXIT_USAGE;
-		goto out;
-	}
+			      "'tpsdb calibrate'"))
+		return TPS_EXIT_USAGE;
+	ret = TPS_EXIT_ERROR;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (store_label_check(s, STORE_LABEL_ENGINE, o.ours, "--ours") != 1 ||
@@ -118,11 +114,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_compare_entry = {
-	.name = "compare",
-	.summary = "parity deltas between two engines",
-	.usage = usage_compare,
-	.help = help_compare,
-	.flags = CMD_READONLY,
-	.exec = cmd_compare,
-};
+CMD_ENTRY(compare, "parity deltas between two engines", CMD_READONLY);

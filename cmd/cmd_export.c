@@ -1,7 +1,6 @@
 /* cmd_export.c: `tpsdb export`, the store as JSONL (one lossless line per run, which
  * `tpsdb import` restores) or as CSV (one row per sample with its run's context, for
  * spreadsheets and pandas). Runs stream one at a time through store_runs_foreach. */
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "analyze/envrule.h"
 #include "reports/export_csv.h"
@@ -99,11 +98,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_export_entry = {
-	.name = "export",
-	.summary = "write runs and samples as JSONL or CSV",
-	.usage = usage_export,
-	.help = help_export,
-	.flags = CMD_READONLY,
-	.exec = cmd_export,
-};
+CMD_ENTRY(export, "write runs and samples as JSONL or CSV", CMD_READONLY);

@@ -7,7 +7,6 @@
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
 #include "analyze/series.h"
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/compare_write.h"
@@ -245,11 +244,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_gate_entry = {
-	.name = "gate",
-	.summary = "pass/fail a candidate against a baseline",
-	.usage = usage_gate,
-	.help = help_gate,
-	.flags = CMD_READONLY,
-	.exec = cmd_gate,
-};
+CMD_ENTRY(gate, "pass/fail a candidate against a baseline", CMD_READONLY);

@@ -76,11 +76,5 @@ int cmd_import(int argc, char **argv, struct tps_ctx *ctx)
 	return TPS_EXIT_OK;
 }
 
-const struct cmd_entry cmd_import_entry = {
-	.name = "import",
-	.summary = "import llama-server responses, llama-bench output or an export",
-	.usage = usage_import,
-	.help = help_import,
-	.flags = CMD_OPERANDS,
-	.exec = cmd_import,
-};
+CMD_ENTRY(import, "import llama-server responses, llama-bench output or an export",
+	  CMD_OPERANDS);

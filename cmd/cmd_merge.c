@@ -96,11 +96,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_merge_entry = {
-	.name = "merge",
-	.summary = "bring in the runs of another store",
-	.usage = usage_merge,
-	.help = help_merge,
-	.flags = CMD_OPERANDS,
-	.exec = cmd_merge,
-};
+CMD_ENTRY(merge, "bring in the runs of another store", CMD_OPERANDS);

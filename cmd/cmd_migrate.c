@@ -28,11 +28,4 @@ int cmd_migrate(int argc, char **argv, struct tps_ctx *ctx)
 	return TPS_EXIT_OK;
 }
 
-const struct cmd_entry cmd_migrate_entry = {
-	.name = "migrate",
-	.summary = "bring an older store up to this tpsdb's schema",
-	.usage = usage_migrate,
-	.help = help_migrate,
-	.flags = CMD_EXISTING,
-	.exec = cmd_migrate,
-};
+CMD_ENTRY(migrate, "bring an older store up to this tpsdb's schema", CMD_EXISTING);

@@ -1,7 +1,6 @@
 /* cmd_models.c: `tpsdb models`, the model registry (every distinct GGUF as measured,
  * the hosts that ran it and how often) and its identity alarms. An alarm fails the
  * command: the seed study once compared two "identical" files that were not. */
-#include "cmd/filter_opts.h"
 #include "reports/models_write.h"
 #include "schema/catalog.h"
 #include "schema/store.h"
@@ -39,11 +38,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_models_entry = {
-	.name = "models",
-	.summary = "the model registry, with identity alarms",
-	.usage = usage_models,
-	.help = help_models,
-	.flags = CMD_READONLY,
-	.exec = cmd_models,
-};
+CMD_ENTRY(models, "the model registry, with identity alarms", CMD_READONLY);

@@ -4,7 +4,6 @@
  * design, which the plan is set against, is read from collect/. */
 #include "analyze/estimate.h"
 #include "analyze/plan.h"
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "collect/prompts.h"
@@ -105,11 +104,5 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_plan_entry = {
-	.name = "plan",
-	.summary = "the cheapest reps and rounds to decide, from stored variance",
-	.usage = usage_plan,
-	.help = help_plan,
-	.flags = CMD_READONLY | CMD_SYNOPSIS,
-	.exec = cmd_plan,
-};
+CMD_ENTRY(plan, "the cheapest reps and rounds to decide, from stored variance",
+	  CMD_READONLY | CMD_SYNOPSIS);

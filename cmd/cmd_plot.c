@@ -3,7 +3,6 @@
  * sweep, or the parity deltas per model. cmd/side.h loads what the figure needs
  * as the report loads it, analyze/study_figures.c turns it into the figure's data
  * and reports/report_figure.c draws it, as for the report's figures. */
-#include "cmd/filter_opts.h"
 #include "analyze/study.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
@@ -46,33 +45,24 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 		OPT_COUNT("n-max", &n_max, 1, INT64_MAX), OPT_END,
 	};
 
+	/* Nothing is held until gnuplot is found: a usage error returns. */
 	if ((ret = cmd_opts_parse(&cmd_plot_entry, opts, argc, argv)) >= 0)
-		goto out;
+		return ret;
+	if (optind >= argc)
+		return tps_usage_error(usage_plot, "which figure: trend, sweep or parity");
+	kind = argv[optind];
+	if (strcmp(kind, "trend") && strcmp(kind, "sweep") && strcmp(kind, "parity"))
+		return tps_usage_error(usage_plot, "the figure is trend, sweep or parity, not '%s'",
+				       kind);
+	if (optind + 1 < argc)
+		return tps_usage_error(usage_plot, "unexpected argument '%s'", argv[optind + 1]);
+	if (!out)
+		return tps_usage_error(usage_plot, "--out <file.png|file.svg> is required");
+	if (plot_format_of(out, &fmt) < 0)
+		return tps_usage_error(usage_plot, "--out must end in .png or .svg, not '%s'", out);
 	ret = TPS_EXIT_ERROR;
 	ne = el.n_arg;
 	nm = ml.n_arg;
-	if (optind >= argc) {
-		ret = tps_usage_error(usage_plot, "which figure: trend, sweep or parity");
-		goto out;
-	}
-	kind = argv[optind];
-	if (strcmp(kind, "trend") && strcmp(kind, "sweep") && strcmp(kind, "parity")) {
-		ret = tps_usage_error(usage_plot,
-				      "the figure is trend, sweep or parity, not '%s'", kind);
-		goto out;
-	}
-	if (optind + 1 < argc) {
-		ret = tps_usage_error(usage_plot, "unexpected argument '%s'", argv[optind + 1]);
-		goto out;
-	}
-	if (!out) {
-		ret = tps_usage_error(usage_plot, "--out <file.png|file.svg> is required");
-		goto out;
-	}
-	if (plot_format_of(out, &fmt) < 0) {
-		ret = tps_usage_error(usage_plot, "--out must end in .png or .svg, not '%s'", out);
-		goto out;
-	}
 	if (!(gnuplot = plot_find_gnuplot())) {
 		tps_error("gnuplot not found on PATH: install it with 'apt-get install %s'",
 			  PLOT_PACKAGE);
@@ -139,11 +129,5 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_plot_entry = {
-	.name = "plot",
-	.summary = "render trend, sweep or parity plots with gnuplot",
-	.usage = usage_plot,
-	.help = help_plot,
-	.flags = CMD_READONLY | CMD_OPERANDS,
-	.exec = cmd_plot,
-};
+CMD_ENTRY(plot, "render trend, sweep or parity plots with gnuplot",
+	  CMD_READONLY | CMD_OPERANDS);

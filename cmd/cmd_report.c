@@ -5,7 +5,6 @@
  * trend, sweep and parity figures of decode and prefill beside them. Options, one load
  * (cmd/side.h: the pools compare takes), one study (analyze/study.c), one
  * rendering (reports/). */
-#include "cmd/filter_opts.h"
 #include "analyze/study.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
@@ -14,9 +13,6 @@
 #include "reports/tables.h"
 #include "schema/labels.h"
 #include "tpsdb.h"
-
-#include <stdlib.h>
-#include <string.h>
 
 int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 {
@@ -43,12 +39,10 @@ int cmd_report(int argc, char **argv, struct tps_ctx *ctx)
 	};
 
 	if ((ret = cmd_opts_parse(&cmd_report_entry, opts, argc, argv)) >= 0)
-		goto out;
+		return ret;
+	if (fmt == REPORT_HTML && !out)
+		return tps_usage_error(usage_report, "--format html writes a folder: name it with --out");
 	ret = TPS_EXIT_ERROR;
-	if (fmt == REPORT_HTML && !out) {
-		ret = tps_usage_error(usage_report, "--format html writes a folder: name it with --out");
-		goto out;
-	}
 	o.engines = el.arg;
 	o.n_engines = el.n_arg;
 	o.models = ml.arg;
@@ -87,11 +81,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_report_entry = {
-	.name = "report",
-	.summary = "the study's tables, findings and plots",
-	.usage = usage_report,
-	.help = help_report,
-	.flags = CMD_READONLY,
-	.exec = cmd_report,
-};
+CMD_ENTRY(report, "the study's tables, findings and plots", CMD_READONLY);

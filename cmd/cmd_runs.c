@@ -1,7 +1,6 @@
 /* cmd_runs.c: `tpsdb runs`, the list of runs with their sample counts and the
  * median prefill and decode tok/s of the samples no flag spoils. The --json form is
  * a contract that CI scripts parse: keys are only ever added, never renamed. */
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "collect/loaderr.h"
@@ -63,11 +62,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_runs_entry = {
-	.name = "runs",
-	.summary = "list runs",
-	.usage = usage_runs,
-	.help = help_runs,
-	.flags = CMD_READONLY,
-	.exec = cmd_runs,
-};
+CMD_ENTRY(runs, "list runs", CMD_READONLY);

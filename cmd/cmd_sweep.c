@@ -4,7 +4,6 @@
  * pools the runs of its cell; a decided fall beyond the tolerance is a failed check
  * (exit 1). */
 #include "analyze/series.h"
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/sweep_write.h"
@@ -12,8 +11,6 @@
 #include "tpsdb.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 {
@@ -66,11 +63,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_sweep_entry = {
-	.name = "sweep",
-	.summary = "monotonicity and speedup of speculative series",
-	.usage = usage_sweep,
-	.help = help_sweep,
-	.flags = CMD_READONLY,
-	.exec = cmd_sweep,
-};
+CMD_ENTRY(sweep, "monotonicity and speedup of speculative series", CMD_READONLY);

@@ -4,13 +4,10 @@
  * it always exits 0 when it could read the store; 'gate --trend' is the check. */
 #include "analyze/changepoint.h"
 #include "analyze/trend.h"
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/trend_write.h"
 #include "tpsdb.h"
-
-#include <string.h>
 
 int cmd_trend(int argc, char **argv, struct tps_ctx *ctx)
 {
@@ -60,11 +57,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_trend_entry = {
-	.name = "trend",
-	.summary = "change points in each history series",
-	.usage = usage_trend,
-	.help = help_trend,
-	.flags = CMD_READONLY,
-	.exec = cmd_trend,
-};
+CMD_ENTRY(trend, "change points in each history series", CMD_READONLY);

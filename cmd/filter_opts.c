@@ -30,14 +30,6 @@ int filter_pair_check(const char *usage, const char *ours, const struct filter_l
 			       "with themselves (%s)", ours, hint);
 }
 
-int filter_list_add(struct filter_list *l, const char *arg)
-{
-	if (l->n_arg == FILTER_LIST_MAX)
-		return -1;
-	l->arg[l->n_arg++] = arg;
-	return 0;
-}
-
 struct label_list filter_list_labels(const struct filter_list *l)
 {
 	struct label_list x = { l->v ? l->v : l->arg, l->v ? l->n : l->n_arg };
@@ -137,15 +129,6 @@ int ignore_config_opt(const struct cmd_option *opt, const char *arg, const char 
 	return 0;
 }
 
-void filter_opts_sync(struct filter_opts *fo)
-{
-	fo->f.engine = filter_list_labels(&fo->engine);
-	fo->f.model = filter_list_labels(&fo->model);
-	fo->f.tag = filter_list_labels(&fo->tag);
-	fo->f.host = filter_list_labels(&fo->host);
-	fo->f.batch = filter_list_labels(&fo->batch);
-}
-
 int filter_opts_check(struct store *s, struct filter_opts *fo)
 {
 	int ret = filter_list_check(s, STORE_LABEL_ENGINE, &fo->engine, "--engine") < 0 ||
@@ -154,7 +137,11 @@ int filter_opts_check(struct store *s, struct filter_opts *fo)
 		  filter_list_check(s, STORE_LABEL_HOST, &fo->host, "--host") < 0 ||
 		  filter_list_check(s, STORE_LABEL_BATCH, &fo->batch, "--batch") < 0 ? -1 : 0;
 
-	filter_opts_sync(fo);
+	fo->f.engine = filter_list_labels(&fo->engine);
+	fo->f.model = filter_list_labels(&fo->model);
+	fo->f.tag = filter_list_labels(&fo->tag);
+	fo->f.host = filter_list_labels(&fo->host);
+	fo->f.batch = filter_list_labels(&fo->batch);
 	return ret;
 }
 

@@ -6,9 +6,6 @@
 #ifndef CMD_FILTER_OPTS_H
 #define CMD_FILTER_OPTS_H
 
-#include <stdio.h>
-
-#include "reports/table.h"
 #include "schema/labels.h"
 #include "schema/store.h"
 #include "tpsdb.h"
@@ -34,8 +31,6 @@ struct filter_list {
 	size_t n_own;
 };
 
-/* Adds one option's argument to l: 0, or -1 when l is full. */
-int filter_list_add(struct filter_list *l, const char *arg);
 /* Checks l against the labels of kind k the store holds: an argument the store
  * holds whole stays; another is split at its commas and each part must be held.
  * 0 when every label is known, else -1 after one error line naming opt and
@@ -73,8 +68,6 @@ int filter_opt_date(const struct cmd_option *opt, const char *arg, const char *u
  * ones. */
 int ignore_config_opt(const struct cmd_option *opt, const char *arg, const char *usage);
 
-/* Points fo->f's lists at fo's (after a list changed). */
-void filter_opts_sync(struct filter_opts *fo);
 /* Checks every list of fo against the store (filter_list_check()) and points
  * fo->f at the checked lists: 0, or -1 after one error line. */
 int filter_opts_check(struct store *s, struct filter_opts *fo);

@@ -43,6 +43,7 @@ static int choice_error(const struct cmd_option *op, const char *arg, const char
 /* Checks arg by op's kind and stores it: 0, or TPS_EXIT_USAGE after the usage error. */
 static int take(const struct cmd_option *op, const char *arg, const char *usage)
 {
+	struct filter_list *l = op->dst;
 	size_t i, len;
 	int64_t n;
 	double d;
@@ -92,9 +93,10 @@ static int take(const struct cmd_option *op, const char *arg, const char *usage)
 		    (!len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,")))
 			return tps_usage_error(usage, "--%s needs a name or a comma list of names, "
 					       "not '%s'", op->name, arg);
-		if (filter_list_add(op->dst, arg) < 0)
+		if (l->n_arg == FILTER_LIST_MAX)
 			return tps_usage_error(usage, "--%s given more than %d times", op->name,
 					       FILTER_LIST_MAX);
+		l->arg[l->n_arg++] = arg;
 		return 0;
 	case CMD_OPT_PARSE:
 		return op->parse(op, arg, usage);

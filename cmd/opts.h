@@ -12,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/filter_opts.h"
+#include "reports/table.h"
 
 enum cmd_opt_kind {
 	CMD_OPT_STRING,   /* the argument into a const char * (not empty when .what is
@@ -66,9 +67,6 @@ struct cmd_option {
 #define OPT_FLAG(n, p) OPT_SET(n, p, 1)
 #define OPT_COUNT(n, p, a, b) \
 	{ .name = n, .kind = CMD_OPT_COUNT, .dst = p, .size = CMD_INT_SIZE(p), .min = a, .max = b }
-#define OPT_COUNT_SEEN(n, p, a, b, s) \
-	{ .name = n, .kind = CMD_OPT_COUNT, .dst = p, .size = CMD_INT_SIZE(p), .min = a, .max = b, \
-	  .seen = s }
 #define OPT_NUMBER(n, p, a, b, o, w) \
 	{ .name = n, .kind = CMD_OPT_NUMBER, .dst = CMD_TYPED(double *, p), .lo = a, .hi = b, \
 	  .open = o, .what = w }
