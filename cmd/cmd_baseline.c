@@ -60,7 +60,7 @@ static int do_set(struct store *s, struct args *a)
 	size_t n = 0;
 	int ret = TPS_EXIT_ERROR;
 
-	if (store_begin(s) < 0)
+	if (filter_opts_check(s, &a->fo) < 0 || store_begin(s) < 0)
 		return TPS_EXIT_ERROR;
 	/* The runs compare and gate would pool for these filters. */
 	if (side_load(s, &a->fo.f, NULL, 0, &sd) < 0)
@@ -82,7 +82,7 @@ out:
 	return ret;
 }
 
-static int do_list(struct store *s, const struct args *a)
+static int do_list(struct store *s, struct args *a)
 {
 	struct baseline_info *b = NULL;
 	size_t n = 0;
@@ -100,7 +100,7 @@ static int do_list(struct store *s, const struct args *a)
 	return ret;
 }
 
-static int do_show(struct store *s, const struct args *a)
+static int do_show(struct store *s, struct args *a)
 {
 	struct run_filter f = { 0 };
 	struct cellset set = { 0 };
@@ -130,7 +130,7 @@ out:
 	return ret;
 }
 
-static int do_rm(struct store *s, const struct args *a)
+static int do_rm(struct store *s, struct args *a)
 {
 	int r;
 
@@ -149,57 +149,46 @@ static int do_rm(struct store *s, const struct args *a)
 	return TPS_EXIT_OK;
 }
 
-static int baseline_run(struct tps_ctx *ctx, const char *sub, struct args *a, int seen);
+/* The subcommands, and the options each takes: 1 a filter, 2 --replace, 4 --format
+ * or --json. */
+static const struct {
+	const char *name;
+	int (*run)(struct store *s, struct args *a);
+	int takes;
+} subs[] = { { "set", do_set, 1 | 2 }, { "list", do_list, 4 }, { "show", do_show, 4 },
+	     { "rm", do_rm, 0 } };
 
 int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct args a;
-	const char *sub;
+	struct store *s;
+	size_t i;
 	int seen, r;
 
 	if (argc < 2)
 		return tps_usage_error(usage_baseline,
 				       "which baseline subcommand: set, list, show or rm?");
-	sub = argv[1];
-	if (!strcmp(sub, "-h") || !strcmp(sub, "--help"))
-		return cmd_opts_help(&cmd_baseline_entry);
-	if (strcmp(sub, "set") && strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "rm"))
-		return tps_usage_error(usage_baseline, "unknown baseline subcommand '%s'", sub);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return fputs(help_baseline, stdout) < 0 ? TPS_EXIT_ERROR : TPS_EXIT_OK;
+	for (i = 0; i < 4 && strcmp(argv[1], subs[i].name); i++)
+		;
+	if (i == 4)
+		return tps_usage_error(usage_baseline, "unknown baseline subcommand '%s'", argv[1]);
 	if ((r = parse(argc - 1, argv + 1, &a, &seen)) != 0)
 		return r > 0 ? TPS_EXIT_OK : TPS_EXIT_USAGE;
-	r = baseline_run(ctx, sub, &a, seen);
+	if (i == 1 && (a.name || (seen & ~4)))
+		r = tps_usage_error(usage_baseline, "'baseline list' takes only --format or --json");
+	else if (i != 1 && (!a.name || !*a.name))
+		r = tps_usage_error(usage_baseline, "'baseline %s' needs a name", subs[i].name);
+	else if (seen & ~subs[i].takes)
+		r = tps_usage_error(usage_baseline, "an option that 'baseline %s' does not take",
+				    subs[i].name);
+	else {
+		ctx->readonly = i == 1 || i == 2; /* list, show */
+		r = (s = tps_ctx_store(ctx)) ? subs[i].run(s, &a) : TPS_EXIT_ERROR;
+	}
 	filter_opts_release(&a.fo);
 	return r;
-}
-
-/* The subcommand sub with its parsed arguments. */
-static int baseline_run(struct tps_ctx *ctx, const char *sub, struct args *a, int seen)
-{
-	struct store *s;
-
-	if (!strcmp(sub, "list")) {
-		if (a->name || (seen & ~4))
-			return tps_usage_error(usage_baseline,
-					       "'baseline list' takes only --format or --json");
-	} else if (!a->name || !*a->name) {
-		return tps_usage_error(usage_baseline, "'baseline %s' needs a name", sub);
-	} else if (!strcmp(sub, "set") ? (seen & 4) != 0 : !strcmp(sub, "show") ? (seen & ~4) != 0 : seen != 0) {
-		return tps_usage_error(usage_baseline,
-				       "an option that 'baseline %s' does not take", sub);
-	}
-	ctx->readonly = !strcmp(sub, "list") || !strcmp(sub, "show");
-	if (!(s = tps_ctx_store(ctx)))
-		return TPS_EXIT_ERROR;
-	if (!strcmp(sub, "set")) {
-		if (filter_opts_check(s, &a->fo) < 0)
-			return TPS_EXIT_ERROR;
-		return do_set(s, a);
-	}
-	if (!strcmp(sub, "list"))
-		return do_list(s, a);
-	if (!strcmp(sub, "show"))
-		return do_show(s, a);
-	return do_rm(s, a);
 }
 
 /* A baseline names runs: without a store there are none, so it never creates one;

@@ -206,12 +206,10 @@ static void until_state_init(struct until_state *h, const struct plan *p,
 	h->p = p;
 	h->res = res;
 	h->cells = tps_xcalloc(p->n_cells + 1, sizeof(*h->cells));
-	for (k = 0; k < p->n_cells; k++) {
-		h->cells[k].engine = p->cells[k].engine;
-		h->cells[k].model = p->cells[k].model;
-		h->cells[k].spec_type = p->cells[k].spec_type;
-		h->cells[k].n_max = p->cells[k].n_max;
-	}
+	for (k = 0; k < p->n_cells; k++)
+		h->cells[k] = (struct until_cell){ .engine = p->cells[k].engine,
+			.model = p->cells[k].model, .spec_type = p->cells[k].spec_type,
+			.n_max = p->cells[k].n_max };
 	until_init(&h->u, h->cells, p->n_cells, p->n_models, setup_ours_index(p),
 		   o->question_parity ? DECIDED_PARITY : DECIDED_REGRESSION,
 		   o->metric ? parity_metrics_of(o->metric) : PARITY_BOTH);
@@ -523,14 +521,8 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	int ret = TPS_EXIT_ERROR, r;
 
 	setup_init(&o, usage_collect);
-	if ((r = parse_options(argc, argv, &o)) >= 0) {
-		ret = r;
+	if ((ret = parse_options(argc, argv, &o)) >= 0 || (ret = setup_plan(&o, &p, &ps)))
 		goto out;
-	}
-	if ((r = setup_plan(&o, &p, &ps))) {
-		ret = r;
-		goto out;
-	}
 	/* Before the first run: the spec settings collect equalised. */
 	if (p.spec_note)
 		fputs(p.spec_note, stdout);

@@ -58,26 +58,19 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 {
 	struct gate_threshold_err e;
 	double flag_th[GATE_N_METRICS];
-	int flag_set[GATE_N_METRICS] = { 0 }, metric_given = 0, strict = 0, identical = 0, c, m, ret;
+	int flag_set[GATE_N_METRICS] = { 0 }, metric_given = 0, strict = 0, identical = 0;
+	int c, m, ret;
 	unsigned fail_on_given = 0, bits;
 	char bad[64];
 	const struct cmd_option opts[] = {
-		OPT_STRING("baseline", &o->rep.baseline),
-		OPT_STRING("engine", &o->rep.engine),
-		OPT_LIST("tag", &o->fo.tag),
-		OPT_LIST("model", &o->fo.model),
-		OPT_LIST("host", &o->fo.host),
-		OPT_LIST("batch", &o->fo.batch),
-		OPT_CALLBACK("max-regress", OPT_MAX),
-		OPT_STRING("thresholds", &o->thresh_file),
-		OPT_CALLBACK("metric", OPT_METRIC),
-		OPT_FLAG("sweep", &o->p.sweep),
-		OPT_FLAG("strict", &strict),
-		OPT_CALLBACK("fail-on", OPT_FAIL_ON),
-		OPT_FLAG("require-identical-output", &identical),
-		OPT_FLAG("trend", &o->p.trend),
-		OPT_FLAG("across-machines", &o->p.across_machines),
-		OPT_STRING("junit", &o->junit),
+		OPT_STRING("baseline", &o->rep.baseline), OPT_STRING("engine", &o->rep.engine),
+		OPT_LIST("tag", &o->fo.tag), OPT_LIST("model", &o->fo.model),
+		OPT_LIST("host", &o->fo.host), OPT_LIST("batch", &o->fo.batch),
+		OPT_CALLBACK("max-regress", OPT_MAX), OPT_STRING("thresholds", &o->thresh_file),
+		OPT_CALLBACK("metric", OPT_METRIC), OPT_FLAG("sweep", &o->p.sweep),
+		OPT_FLAG("strict", &strict), OPT_CALLBACK("fail-on", OPT_FAIL_ON),
+		OPT_FLAG("require-identical-output", &identical), OPT_FLAG("trend", &o->p.trend),
+		OPT_FLAG("across-machines", &o->p.across_machines), OPT_STRING("junit", &o->junit),
 		OPT_PARSE("ignore-config", &o->ignore_config, ignore_config_opt, 0),
 		OPT_FORMAT(&o->fmt),
 		OPT_END,

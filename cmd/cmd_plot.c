@@ -18,7 +18,7 @@
 int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct filter_list el = { 0 }, ml = { 0 };
+	struct filter_list el = { 0 }, ml = { 0 }; /* --engine, --model */
 	const char **engines = el.arg, **models = ml.arg;
 	const char *out = NULL, *kind, *baseline = NULL, *ref = NULL;
 	const char *spec = NULL;
@@ -31,7 +31,7 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	struct study_load in = { 0 };
 	struct store *s;
 	enum plot_format fmt;
-	size_t ne, nm, i;
+	size_t i;
 	int64_t n_max = RUN_NULL;
 	char *gnuplot = NULL;
 	int metric = STUDY_TG, ret;
@@ -61,8 +61,6 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	if (plot_format_of(out, &fmt) < 0)
 		return tps_usage_error(usage_plot, "--out must end in .png or .svg, not '%s'", out);
 	ret = TPS_EXIT_ERROR;
-	ne = el.n_arg;
-	nm = ml.n_arg;
 	if (!(gnuplot = plot_find_gnuplot())) {
 		tps_error("gnuplot not found on PATH: install it with 'apt-get install %s'",
 			  PLOT_PACKAGE);
@@ -70,18 +68,18 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	}
 	if (!(s = tps_ctx_store(ctx)) || filter_opts_check(s, &fo) < 0)
 		goto out;
-	for (i = 0; i < ne; i++)
+	for (i = 0; i < el.n_arg; i++)
 		if (store_label_check(s, STORE_LABEL_ENGINE, engines[i], "--engine") != 1)
 			goto out;
-	for (i = 0; i < nm; i++)
+	for (i = 0; i < ml.n_arg; i++)
 		if (store_label_check(s, STORE_LABEL_MODEL, models[i], "--model") != 1)
 			goto out;
 	a = study_arena_new();
 	if (!strcmp(kind, "trend")) {
 		struct study_trend_opts to = { 0 };
 		to.engines = engines;
-		to.n_engines = ne;
-		to.model = nm ? models[0] : NULL;
+		to.n_engines = el.n_arg;
+		to.model = ml.n_arg ? models[0] : NULL;
 		to.spec_type = spec;
 		to.n_max = n_max;
 		to.baseline = baseline;
@@ -97,16 +95,16 @@ int cmd_plot(int argc, char **argv, struct tps_ctx *ctx)
 	} else if (!strcmp(kind, "sweep")) {
 		if (study_load(s, &fo.f, NULL, STUDY_LOAD_POOLS, &in) < 0)
 			goto out;
-		if (study_sweep(&in.in, engines, ne, nm ? models[0] : NULL, spec, a, &sw,
-				&err) < 0)
+		if (study_sweep(&in.in, engines, el.n_arg, ml.n_arg ? models[0] : NULL, spec,
+				a, &sw, &err) < 0)
 			goto fail;
 		fig.sweep = &sw;
 	} else {
 		struct study_opts o = { 0 };
 		o.engines = engines;
-		o.n_engines = ne;
+		o.n_engines = el.n_arg;
 		o.models = models;
-		o.n_models = nm;
+		o.n_models = ml.n_arg;
 		o.tag = fo.f.tag.n ? fo.f.tag.v[0] : NULL;
 		o.ref = ref;
 		if (study_load(s, &fo.f, NULL, STUDY_LOAD_POOLS, &in) < 0)

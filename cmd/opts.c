@@ -12,12 +12,6 @@ const struct cmd_choice cmd_formats[] = {
 	{ NULL, 0 },
 };
 
-int cmd_opts_help(const struct cmd_entry *cmd)
-{
-	fputs(cmd->help, stdout);
-	return TPS_EXIT_OK;
-}
-
 static void store_int(const struct cmd_option *op, int64_t v)
 {
 	if (op->size == sizeof(int))
@@ -134,7 +128,8 @@ int cmd_opts_next(struct cmd_opts *o, int argc, char **argv)
 		longopts(o);
 	while ((c = tps_getopt(&o->go, argc, argv, o->lo)) != -1) {
 		if (c == 'h') {
-			o->ret = cmd_opts_help(o->cmd);
+			fputs(o->cmd->help, stdout);
+			o->ret = TPS_EXIT_OK;
 			return CMD_OPTS_STOP;
 		}
 		if (c < 256) {

@@ -126,7 +126,4 @@ int cmd_opts_next(struct cmd_opts *o, int argc, char **argv);
 int cmd_opts_parse(const struct cmd_entry *cmd, const struct cmd_option *opts, int argc,
 		   char **argv);
 
-/* Prints the entry's --help text, synopsis first, on stdout; returns TPS_EXIT_OK. */
-int cmd_opts_help(const struct cmd_entry *cmd);
-
 #endif
