@@ -15,6 +15,26 @@ stray=$(find collect schema analyze reports . -maxdepth 1 -name 'cmd_*.c' 2>/dev
 n=$(ls cmd/cmd_*.c | wc -l)
 [ "$n" -eq 17 ] || bad "cmd/ holds $n cmd_*.c, expected 17"
 
+# 1b. Options store themselves (cmd/opts.h): a command declares rows, no getopt
+# array of its own; nothing in cmd/ but opts.c assigns, copies or parses optarg by
+# hand, however the statement is spread over lines or commented; and a case of an
+# option's value is a callback row's (OPT_CALLBACK(..., OPT_X) in the same file):
+# the options that do more than store.
+for f in cmd/*.c cmd/*.h; do
+	[ "$f" = cmd/opts.c ] && continue
+	flat=$(perl -0pe 's{/\*.*?\*/}{ }gs; s{//[^\n]*}{}g; s{\s+}{ }g' "$f")
+	! echo "$flat" | grep -qE '\b(no|required|optional)_argument\b' ||
+		bad "$f declares its own getopt table"
+	! echo "$flat" | grep -qE '([^=!<>]=|\breturn) *(\([^()]*\) *)?optarg\b' ||
+		bad "$f stores optarg by hand"
+	! echo "$flat" | grep -qE '\b(str[a-z]*cmp|strn?cpy|strn?dup|tps_x?strn?dup|mem(cpy|move)|tps_parse_[a-z0-9_]+|strto[a-z]+|ato[a-z]+|sscanf|[a-z_]*_add|[a-z_]*_set) *\(([^;()]*,)? *optarg *[,)]' ||
+		bad "$f parses or copies optarg by hand"
+	for v in $(echo "$flat" | grep -oE '\bcase (OPT|FILTER_OPT)_[A-Z0-9_]+' | sed 's/^case //' | sort -u); do
+		echo "$flat" | grep -qE "OPT_CALLBACK\([^()]*, *$v *\)" ||
+			bad "$f: 'case $v' is not a callback row's"
+	done
+done
+
 # 2. The store is the only wall around SQL.
 leaks=$(grep -lE '#include <sqlite3.h>|\bsqlite3_[a-z_0-9]+\b' ./*.c ./*.h cmd/* collect/* analyze/* reports/* 2>/dev/null || true)
 [ -z "$leaks" ] || bad "SQLite used outside schema/: $leaks"
