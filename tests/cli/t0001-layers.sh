@@ -195,21 +195,27 @@ def uses(paths, names, what, allow=(), calls=False):
 
 ALL = set(files)
 
-# 1. Every command is cmd/cmd_<name>.c, and it is in main.c's table of entries.
+# 1. Every command is cmd/cmd_<name>.c, ends with its CMD_ENTRY(<name>, ...), and
+# is in cmd/ctx.c's cmd_table, the one table main.c and docs/man/mangen.c read.
 cmds = sorted(p for p in files if os.path.basename(p).startswith("cmd_") and p.endswith(".c"))
 for p in cmds:
     if os.path.dirname(p) != "cmd":
         bad("%s: a command outside cmd/" % p)
-table = re.search(r"commands\[\]\s*=\s*\{([^}]*)\}", code.get("main.c", ""))
+table = re.search(r"cmd_table\[\]\s*=\s*\{([^}]*)\}", code.get("cmd/ctx.c", ""))
 entries = set(re.findall(r"&cmd_(\w+)_entry", table.group(1))) if table else set()
 have = {os.path.basename(p)[4:-2] for p in cmds if os.path.dirname(p) == "cmd"}
 if not entries:
-    bad("main.c: no table of command entries found")
+    bad("cmd/ctx.c: no cmd_table of command entries found")
 for n in sorted(have ^ entries):
-    bad("cmd_%s: %s" % (n, "not in main.c's table" if n in have else "in main.c's table, no cmd/cmd_%s.c" % n))
+    bad("cmd_%s: %s" % (n, "not in cmd_table" if n in have else "in cmd_table, no cmd/cmd_%s.c" % n))
 for n in sorted(have):
-    if not re.search(r"\bcmd_%s_entry\s*=" % n, code["cmd/cmd_%s.c" % n]):
-        bad("cmd/cmd_%s.c: no cmd_%s_entry" % (n, n))
+    if not re.search(r"^CMD_ENTRY\(\s*%s\s*," % n, code["cmd/cmd_%s.c" % n], re.M):
+        bad("cmd/cmd_%s.c: no CMD_ENTRY(%s, ...)" % (n, n))
+for p in ("main.c", "docs/man/mangen.c"):
+    with open(p, encoding="utf-8", errors="replace") as f:
+        text = LIT.sub(lambda m: blank(m, False), f.read())
+    if re.search(r"&cmd_\w+_entry", text):
+        bad("%s: a table of command entries of its own (cmd_table is the one)" % p)
 
 # 2. schema/ is the only place that speaks SQL: nothing else reaches <sqlite3.h>
 # (even through a header), names a sqlite3 identifier, writes an SQL statement,
@@ -405,6 +411,27 @@ for i, f in enumerate(line):
 
 sys.exit(1 if fails else 0)
 PY
+
+# 1b. Options store themselves (cmd/opts.h): a command declares rows, no getopt
+# array of its own; nothing in cmd/ but opts.c assigns, copies or parses optarg by
+# hand, however the statement is spread over lines or commented; and a case of an
+# option's value is a callback row's (OPT_CALLBACK(..., OPT_X) in the same file):
+# the options that do more than store.
+for f in cmd/*.c cmd/*.h; do
+	[ "$f" = cmd/opts.c ] && continue
+	flat=$(perl -0pe 's{/\*.*?\*/}{ }gs; s{//[^\n]*}{}g; s{\s+}{ }g' "$f")
+	! echo "$flat" | grep -qE '\b(no|required|optional)_argument\b' ||
+		bad "$f declares its own getopt table"
+	! echo "$flat" | grep -qE '([^=!<>]=|\breturn) *(\([^()]*\) *)?optarg\b' ||
+		bad "$f stores optarg by hand"
+	! echo "$flat" | grep -qE '\b(str[a-z]*cmp|strn?cpy|strn?dup|tps_x?strn?dup|mem(cpy|move)|tps_parse_[a-z0-9_]+|strto[a-z]+|ato[a-z]+|sscanf|[a-z_]*_add|[a-z_]*_set) *\(([^;()]*,)? *optarg *[,)]' ||
+		bad "$f parses or copies optarg by hand"
+	for v in $(echo "$flat" | grep -oE '\bcase (OPT|FILTER_OPT)_[A-Z0-9_]+' | sed 's/^case //' | sort -u); do
+		echo "$flat" | grep -qE "OPT_CALLBACK\([^()]*, *$v *\)" ||
+			bad "$f: 'case $v' is not a callback row's"
+	done
+done
+
 
 # 6. No folder holds more than 30% of the lines of code (its subfolders counted).
 total=$(find ./*.[ch] cmd collect schema analyze reports \( -name '*.[ch]' -o -name '*.sql' \) \
