@@ -66,7 +66,7 @@ grep -q -- '--port 9123 .* -c 2048 ' "$T/out" || bad "--port and --ctx not in th
 
 # t0001 catches a command that stores, parses or switches on optarg by hand.
 mkdir "$T/src"
-(cd "$TPSDB_SRC" && cp -r ./*.c ./*.h cmd collect schema analyze reports "$T/src/")
+(cd "$TPSDB_SRC" && cp -r ./*.c ./*.h cmd collect schema analyze reports docs "$T/src/")
 TPSDB_SRC=$T/src bash "$TPSDB_SRC/tests/cli/t0001-layers.sh" >/dev/null 2>&1 ||
 	bad "t0001 fails on an untouched copy of the tree"
 inject() { # <what t0001 must say> <C text added to cmd/cmd_runs.c>
