@@ -43,7 +43,7 @@ void tables_init(struct tables *t, const struct study *s, const struct catalog_q
 
 		/* A report compares nothing across machines: such a cell is not
 		 * comparable, and the two machines are why. */
-		if (pn->kind == PARITY_NOTE_FORCED && pn->diff.kind == PARITY_DIFF_MACHINE) {
+		if (pn->kind == PARITY_NOTE_FORCED && pn->diff.kind == RUN_DIFF_MACHINE) {
 			char name[256], why[1024];
 
 			run_cell_name(pn->cell, name, sizeof(name));

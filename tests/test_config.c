@@ -2,6 +2,7 @@
  * one spelling per value, ignored keys, the nearest cells two sides hold, what a
  * test measures, and the keys a table's labels must show. */
 #include "analyze/config.h"
+#include "analyze/config_near.h"
 #include "tests/run_fixture.h"
 #include "tpsdb.h"
 
@@ -58,14 +59,14 @@ static void test_config_keys_check(void **state)
 static void test_config_measures(void **state)
 {
 	(void)state;
-	assert_true(config_measures("", PARITY_METRIC_PP));
-	assert_true(config_measures(NULL, PARITY_METRIC_TG));
-	assert_true(config_measures("pp512 fa=1", PARITY_METRIC_PP));
-	assert_false(config_measures("pp512 fa=1", PARITY_METRIC_TG));
-	assert_true(config_measures("tg128@d512 fa=1", PARITY_METRIC_TG));
-	assert_false(config_measures("tg128@d512 fa=1", PARITY_METRIC_PP));
-	assert_false(config_measures("pp512+tg128 fa=1", PARITY_METRIC_PP));
-	assert_false(config_measures("pp512+tg128 fa=1", PARITY_METRIC_TG));
+	assert_true(config_measures("", RUN_PP));
+	assert_true(config_measures(NULL, RUN_TG));
+	assert_true(config_measures("pp512 fa=1", RUN_PP));
+	assert_false(config_measures("pp512 fa=1", RUN_TG));
+	assert_true(config_measures("tg128@d512 fa=1", RUN_TG));
+	assert_false(config_measures("tg128@d512 fa=1", RUN_PP));
+	assert_false(config_measures("pp512+tg128 fa=1", RUN_PP));
+	assert_false(config_measures("pp512+tg128 fa=1", RUN_TG));
 }
 
 /* A run of model "tiny" with this config (a heap copy: release with run_release()). */
