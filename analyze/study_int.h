@@ -51,5 +51,8 @@ void study_build_quality(const struct study_opts *o, struct study *t,
 			 const struct study_input *in);
 /* The report's figures (study_figures.c). */
 int study_build_figures(struct study *t, const struct study_input *in);
+/* Copies p's engine labels, ref and ours into a, so p outlives the study
+ * study_parity_of() drew it from (study_figures.c). */
+void study_parity_own(struct plot_parity *p, struct study_arena *a);
 
 #endif
