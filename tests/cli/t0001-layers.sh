@@ -113,5 +113,105 @@ for dir in cmd collect schema analyze reports; do
 	fi
 done
 
+# ---- 7. No circles (issue 40): every arrow between two files points one way. ----
+# The C text of files, comments removed (and with $1 = 1 the contents of string and
+# character literals blanked), one "file:line:text" a line: what the checks below
+# read, so a comment can neither hide a call nor fake one.
+ctext() { # <blank> <file>...
+	awk -v blank="$1" '
+	FNR == 1 { inc = 0 }
+	{
+		out = ""; q = ""; n = length($0)
+		for (i = 1; i <= n; i++) {
+			c = substr($0, i, 1); d = substr($0, i, 2)
+			if (inc) { if (d == "*/") { inc = 0; i++; out = out " " }; continue }
+			if (q != "") {
+				if (c == "\\") { if (!blank) out = out c substr($0, i + 1, 1); i++; continue }
+				if (c == q) { q = ""; out = out c } else if (!blank) out = out c
+				continue
+			}
+			if (d == "/*") { inc = 1; i++; continue }
+			if (d == "//") break
+			if (c == "\"" || c == "\047") q = c
+			out = out c
+		}
+		print FILENAME ":" FNR ":" out
+	}' "${@:2}"
+}
+# The functions a file defines for others (not static), as one "a|b|c" pattern.
+exported() { # <file>
+	ctext 1 "$1" | sed -n 's/^[^:]*:[0-9]*:\([a-z][a-z_0-9 ]*[ *]\**\)\([a-z_][a-z0-9_]*\)(.*[^;]$/\1\2/p; s/^[^:]*:[0-9]*:\([a-z][a-z_0-9 ]*[ *]\**\)\([a-z_][a-z0-9_]*\)($/\1\2/p' |
+		grep -v '^static ' | sed 's/.*[ *]//' | sort -u | paste -sd'|'
+}
+# 7a. No include cycle among the modules of analyze/, collect/ and reports/ (a
+# module: x.c, x.h and its private x_int.h): a file's quoted includes are its
+# arrows, and none leads back to it.
+cyc=$(ctext 0 analyze/*.[ch] collect/*.[ch] reports/*.[ch] | awk '
+	{ f = $0; sub(/:.*/, "", f); m = f; sub(/\.[ch]$/, "", m); sub(/_int$/, "", m) }
+	$0 ~ /^[^:]*:[0-9]*:[ \t]*#[ \t]*include[ \t]*"/ {
+		t = $0; sub(/^[^:]*:[0-9]*:[^"]*"/, "", t); sub(/".*/, "", t)
+		sub(/\.h$/, "", t); sub(/_int$/, "", t)
+		if (t != m && t ~ /^(analyze|collect|reports)\//) { e[m] = e[m] " " t; node[t] }
+		node[m]
+	}
+	function walk(n,   k, a, i, j, path) {
+		state[n] = 1; stack[++sp] = n
+		k = split(e[n], a, " ")
+		for (i = 1; i <= k; i++) {
+			if (state[a[i]] == 1) {
+				path = a[i]
+				for (j = sp; j >= 1 && stack[j] != a[i]; j--)
+					path = stack[j] " -> " path
+				print a[i] " -> " path
+			} else if (!state[a[i]]) {
+				walk(a[i])
+			}
+		}
+		sp--; state[n] = 2
+	}
+	END { for (n in node) if (!state[n]) walk(n) }')
+[ -z "$cyc" ] || bad "an include cycle: $cyc"
+# 7b. The cell set's one pooling rule asks nothing of the files above it: the run
+# comparison (run_mismatch()) is its own, and no parity_ name is used in it.
+up=$(ctext 1 analyze/cellset.c | grep -E '\b(parity|speedup)_[a-z0-9_]*|\bPARITY_[A-Z0-9_]*' || true)
+inc=$(ctext 0 analyze/cellset.c analyze/cellset.h | grep -E '#[[:space:]]*include[[:space:]]*"analyze/(parity|speedup)\.h"' || true)
+[ -z "$up$inc" ] || bad "analyze/cellset reaches up into parity or speedup: $up$inc"
+# 7c. import's parts (collect/import_*.c) use nothing the driver, import.c,
+# defines: the records and the error line they share are import_rec.c's.
+drv=$(exported collect/import.c)
+[ -n "$drv" ] || bad "no function found in collect/import.c"
+up=$(ctext 1 collect/import_*.c | grep -E "\b($drv)\b" || true)
+[ -z "$up" ] || bad "an import part calls back into collect/import.c: $up"
+# 7d. The study's steps (analyze/study_*.c, the figures among them) use nothing
+# of its driver, analyze/study.c.
+drv=$(exported analyze/study.c)
+[ -n "$drv" ] || bad "no function found in analyze/study.c"
+up=$(ctext 1 analyze/study_*.c | grep -E "\b($drv)\b" || true)
+[ -z "$up" ] || bad "a study step calls back into analyze/study.c: $up"
+# 7e. collect/ reaches no analyze/ header, not even through schema/'s: the
+# environment limits it judges by are the root's envlimits.h.
+reach=$(ctext 0 ./*.h collect/*.[ch] schema/*.h analyze/*.h | awk '
+	$0 ~ /^[^:]*:[0-9]*:[ \t]*#[ \t]*include[ \t]*"/ {
+		f = $0; sub(/:.*/, "", f); sub(/^\.\//, "", f)
+		t = $0; sub(/^[^:]*:[0-9]*:[^"]*"/, "", t); sub(/".*/, "", t)
+		inc[f] = inc[f] " " t
+	}
+	function walk(f, from,   k, a, i) {
+		if (f in seen) return
+		seen[f]
+		if (f ~ /^analyze\//) print from ": " f
+		k = split(inc[f], a, " ")
+		for (i = 1; i <= k; i++) walk(a[i], from)
+	}
+	END { for (f in inc) if (f ~ /^collect\//) { delete seen; walk(f, f) } }' | sort)
+[ -z "$reach" ] || bad "collect/ reaches analyze/: $reach"
+# 7f. Every release's spelling of a speculative knob is one table,
+# collect/spec_knobs.c: no other file writes one in a string.
+sp=$(ctext 0 ./*.[ch] cmd/*.[ch] collect/*.[ch] schema/*.[ch] analyze/*.[ch] reports/*.[ch] |
+	grep -v '^collect/spec_knobs\.c:' |
+	grep -E '"(-md|--model-draft|--spec-draft-[a-z-]*|--draft(-[a-z-]*)?)["= ]' || true)
+[ -z "$sp" ] || bad "a speculative flag spelled outside collect/spec_knobs.c: $sp"
+# ---- end of 7 ----
+
 [ "$fail" -eq 0 ] || exit 1
 echo "layers: ok"
