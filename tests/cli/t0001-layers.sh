@@ -211,6 +211,45 @@ sp=$(ctext 0 ./*.[ch] cmd/*.[ch] collect/*.[ch] schema/*.[ch] analyze/*.[ch] rep
 	grep -v '^collect/spec_knobs\.c:' |
 	grep -E '"(-md|--model-draft|--spec-draft-[a-z-]*|--draft(-[a-z-]*)?)["= ]' || true)
 [ -z "$sp" ] || bad "a speculative flag spelled outside collect/spec_knobs.c: $sp"
+# 7g. No call cycle among the files of analyze/ and collect/: where a file calls
+# a function another defines (at the margin, not static), that file calls nothing
+# back, directly or round a longer ring (the three circles above were such rings,
+# and study_spec.c <-> study_prompts.c a fourth).
+cyc=$(ctext 1 analyze/*.c collect/*.c | awk '
+	{ f = $0; sub(/:.*/, "", f); t = $0; sub(/^[^:]*:[0-9]*:/, "", t); file[NR] = f; text[NR] = t }
+	# A definition others may call: at the margin, not static, not a prototype.
+	t ~ /^[a-z][a-z_0-9 ]*[ *]\**[a-z_][a-z0-9_]*\(/ && t !~ /^static / && t !~ /;[ \t]*$/ {
+		n = t; sub(/\(.*/, "", n); sub(/.*[ *]/, "", n); def[n] = f
+	}
+	END {
+		for (i = 1; i <= NR; i++) {
+			t = text[i]
+			while (match(t, /[A-Za-z_][A-Za-z0-9_]*[ \t]*\(/)) {
+				n = substr(t, RSTART, RLENGTH); sub(/[ \t]*\($/, "", n)
+				t = substr(t, RSTART + RLENGTH)
+				if ((n in def) && def[n] != file[i] && !((file[i] SUBSEP def[n]) in seen)) {
+					seen[file[i], def[n]]; e[file[i]] = e[file[i]] " " def[n]; node[file[i]]
+				}
+			}
+		}
+		for (x in node) if (!state[x]) walk(x)
+	}
+	function walk(x,   k, a, i, j, path) {
+		state[x] = 1; stack[++sp] = x
+		k = split(e[x], a, " ")
+		for (i = 1; i <= k; i++) {
+			if (state[a[i]] == 1) {
+				path = a[i]
+				for (j = sp; j >= 1 && stack[j] != a[i]; j--)
+					path = stack[j] " -> " path
+				print a[i] " -> " path
+			} else if (!state[a[i]]) {
+				walk(a[i])
+			}
+		}
+		sp--; state[x] = 2
+	}')
+[ -z "$cyc" ] || bad "a call cycle: $cyc"
 # ---- end of 7 ----
 
 [ "$fail" -eq 0 ] || exit 1
