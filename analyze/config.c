@@ -1,7 +1,8 @@
 /* config.c: llama-bench configuration texts compared across versions: one spelling
- * per value, ignored keys dropped, and the keys two texts differ in (the
- * nearest pair of cells two sides hold is config_near.c's). A text is "<test> key=value key=value ...", space
- * separated, keys in a fixed order (collect/import.c writes it). */
+ * per value, ignored keys dropped, and the keys two texts differ in (the nearest
+ * pair of cells two sides hold is config_near.c's). A text is "<test> key=value
+ * key=value ...", space separated, keys in a fixed order (collect/import.c writes
+ * it). */
 #include "analyze/config.h"
 
 #include <stdint.h>

@@ -63,7 +63,8 @@ int config_nearest(const struct run *a, size_t na, const struct run *b,
 		if (!(best & (1u << k)))
 			continue;
 		tps_copy(out->key[out->n_keys], sizeof(out->key[0]), config_key(k), SIZE_MAX);
-		config_value(a[bi].config, config_key(k), out->ours[out->n_keys], sizeof(out->ours[0]));
+		config_value(a[bi].config, config_key(k), out->ours[out->n_keys],
+			     sizeof(out->ours[0]));
 		config_value(b[bj].config, config_key(k), out->vs[out->n_keys], sizeof(out->vs[0]));
 		out->n_keys++;
 	}
@@ -76,7 +77,8 @@ int config_nearest(const struct run *a, size_t na, const struct run *b,
 		if (k < i)
 			continue;
 		for (j = 0; j < nb; j++) {
-			if (same_test(&a[i], &b[j]) && !(config_differ(a[i].config, b[j].config) & ~best)) {
+			if (same_test(&a[i], &b[j]) &&
+			    !(config_differ(a[i].config, b[j].config) & ~best)) {
 				out->n_cells++;
 				break;
 			}

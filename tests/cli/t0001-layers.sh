@@ -126,7 +126,10 @@ ctext() { # <blank> <file>...
 			c = substr($0, i, 1); d = substr($0, i, 2)
 			if (inc) { if (d == "*/") { inc = 0; i++; out = out " " }; continue }
 			if (q != "") {
-				if (c == "\\") { if (!blank) out = out c substr($0, i + 1, 1); i++; continue }
+				if (c == "\\") {
+					if (!blank) out = out c substr($0, i + 1, 1)
+					i++; continue
+				}
 				if (c == q) { q = ""; out = out c } else if (!blank) out = out c
 				continue
 			}
@@ -140,8 +143,9 @@ ctext() { # <blank> <file>...
 }
 # The functions a file defines for others (not static), as one "a|b|c" pattern.
 exported() { # <file>
-	ctext 1 "$1" | sed -n 's/^[^:]*:[0-9]*:\([a-z][a-z_0-9 ]*[ *]\**\)\([a-z_][a-z0-9_]*\)(.*[^;]$/\1\2/p; s/^[^:]*:[0-9]*:\([a-z][a-z_0-9 ]*[ *]\**\)\([a-z_][a-z0-9_]*\)($/\1\2/p' |
-		grep -v '^static ' | sed 's/.*[ *]//' | sort -u | paste -sd'|'
+	ctext 1 "$1" | sed 's/^[^:]*:[0-9]*://' |
+		grep -E '^[a-z][a-z_0-9 ]*[ *]\**[a-z_][a-z0-9_]*\(' | grep -vE '^static |;[[:space:]]*$' |
+		sed 's/(.*//; s/.*[ *]//' | sort -u | paste -sd'|'
 }
 # 7a. No include cycle among the modules of analyze/, collect/ and reports/ (a
 # module: x.c, x.h and its private x_int.h): a file's quoted includes are its
@@ -173,8 +177,10 @@ cyc=$(ctext 0 analyze/*.[ch] collect/*.[ch] reports/*.[ch] | awk '
 [ -z "$cyc" ] || bad "an include cycle: $cyc"
 # 7b. The cell set's one pooling rule asks nothing of the files above it: the run
 # comparison (run_mismatch()) is its own, and no parity_ name is used in it.
-up=$(ctext 1 analyze/cellset.c | grep -E '\b(parity|speedup)_[a-z0-9_]*|\bPARITY_[A-Z0-9_]*' || true)
-inc=$(ctext 0 analyze/cellset.c analyze/cellset.h | grep -E '#[[:space:]]*include[[:space:]]*"analyze/(parity|speedup)\.h"' || true)
+up=$(ctext 1 analyze/cellset.c | grep -E '\b(parity|speedup)_[a-z0-9_]*|\bPARITY_[A-Z0-9_]*' ||
+	true)
+inc=$(ctext 0 analyze/cellset.c analyze/cellset.h |
+	grep -E '#[[:space:]]*include[[:space:]]*"analyze/(parity|speedup)\.h"' || true)
 [ -z "$up$inc" ] || bad "analyze/cellset reaches up into parity or speedup: $up$inc"
 # 7c. import's parts (collect/import_*.c) use nothing the driver, import.c,
 # defines: the records and the error line they share are import_rec.c's.
