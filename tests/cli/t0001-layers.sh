@@ -147,17 +147,11 @@ exported() { # <file>
 		grep -E '^[a-z][a-z_0-9 ]*[ *]\**[a-z_][a-z0-9_]*\(' | grep -vE '^static |;[[:space:]]*$' |
 		sed 's/(.*//; s/.*[ *]//' | sort -u | paste -sd'|'
 }
-# 7a. No include cycle among the modules of analyze/, collect/ and reports/ (a
-# module: x.c, x.h and its private x_int.h): a file's quoted includes are its
-# arrows, and none leads back to it.
-cyc=$(ctext 0 analyze/*.[ch] collect/*.[ch] reports/*.[ch] | awk '
-	{ f = $0; sub(/:.*/, "", f); m = f; sub(/\.[ch]$/, "", m); sub(/_int$/, "", m) }
-	$0 ~ /^[^:]*:[0-9]*:[ \t]*#[ \t]*include[ \t]*"/ {
-		t = $0; sub(/^[^:]*:[0-9]*:[^"]*"/, "", t); sub(/".*/, "", t)
-		sub(/\.h$/, "", t); sub(/_int$/, "", t)
-		if (t != m && t ~ /^(analyze|collect|reports)\//) { e[m] = e[m] " " t; node[t] }
-		node[m]
-	}
+# The cycles of a graph read as "from to" lines, one a line ("a -> b -> a"): a
+# walk in depth that names each arrow leading back onto its own path.
+cycles() {
+	awk '
+	{ e[$1] = e[$1] " " $2; node[$1]; node[$2] }
 	function walk(n,   k, a, i, j, path) {
 		state[n] = 1; stack[++sp] = n
 		k = split(e[n], a, " ")
@@ -173,7 +167,18 @@ cyc=$(ctext 0 analyze/*.[ch] collect/*.[ch] reports/*.[ch] | awk '
 		}
 		sp--; state[n] = 2
 	}
-	END { for (n in node) if (!state[n]) walk(n) }')
+	END { for (n in node) if (!state[n]) walk(n) }'
+}
+# 7a. No include cycle among the modules of analyze/, collect/ and reports/ (a
+# module: x.c, x.h and its private x_int.h): a file's quoted includes are its
+# arrows, and none leads back to it.
+cyc=$(ctext 0 analyze/*.[ch] collect/*.[ch] reports/*.[ch] | awk '
+	{ f = $0; sub(/:.*/, "", f); m = f; sub(/\.[ch]$/, "", m); sub(/_int$/, "", m) }
+	$0 ~ /^[^:]*:[0-9]*:[ \t]*#[ \t]*include[ \t]*"/ {
+		t = $0; sub(/^[^:]*:[0-9]*:[^"]*"/, "", t); sub(/".*/, "", t)
+		sub(/\.h$/, "", t); sub(/_int$/, "", t)
+		if (t != m && t ~ /^(analyze|collect|reports)\//) print m, t
+	}' | cycles)
 [ -z "$cyc" ] || bad "an include cycle: $cyc"
 # 7b. The cell set's one pooling rule asks nothing of the files above it: the run
 # comparison (run_mismatch()) is its own, and no parity_ name is used in it.
@@ -234,27 +239,12 @@ cyc=$(ctext 1 analyze/*.c collect/*.c | awk '
 				n = substr(t, RSTART, RLENGTH); sub(/[ \t]*\($/, "", n)
 				t = substr(t, RSTART + RLENGTH)
 				if ((n in def) && def[n] != file[i] && !((file[i] SUBSEP def[n]) in seen)) {
-					seen[file[i], def[n]]; e[file[i]] = e[file[i]] " " def[n]; node[file[i]]
+					seen[file[i], def[n]]
+					print file[i], def[n]
 				}
 			}
 		}
-		for (x in node) if (!state[x]) walk(x)
-	}
-	function walk(x,   k, a, i, j, path) {
-		state[x] = 1; stack[++sp] = x
-		k = split(e[x], a, " ")
-		for (i = 1; i <= k; i++) {
-			if (state[a[i]] == 1) {
-				path = a[i]
-				for (j = sp; j >= 1 && stack[j] != a[i]; j--)
-					path = stack[j] " -> " path
-				print a[i] " -> " path
-			} else if (!state[a[i]]) {
-				walk(a[i])
-			}
-		}
-		sp--; state[x] = 2
-	}')
+	}' | cycles)
 [ -z "$cyc" ] || bad "a call cycle: $cyc"
 # ---- end of 7 ----
 
