@@ -312,6 +312,41 @@ static void outfile_free(struct outfile *o)
 	free(o);
 }
 
+/* Removes the temporary files "<target>.tmp.<pid>.XXXXXX" beside target that a
+ * process of this program left when it died without cleaning up (SIGKILL, a
+ * crash): regular files only, and only when that pid is gone. */
+static void file_stale_clear(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	char *parent = slash ? tps_xstrndup(target, slash == target ? 1 : (size_t)(slash - target))
+			     : tps_xstrdup(".");
+	char *pre = tps_xasprintf("%s.tmp.", slash ? slash + 1 : target);
+	DIR *dh = opendir(parent);
+	struct dirent *e;
+
+	while (dh && (e = readdir(dh))) {
+		struct stat st;
+		char *end, *p;
+		long pid;
+
+		if (strncmp(e->d_name, pre, strlen(pre)))
+			continue;
+		pid = strtol(e->d_name + strlen(pre), &end, 10);
+		if (end == e->d_name + strlen(pre) || pid <= 0 || *end != '.' ||
+		    strlen(end + 1) != 6 || pid == (long)getpid() ||
+		    !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+			continue;
+		p = tps_xasprintf("%s/%s", parent, e->d_name);
+		if (!lstat(p, &st) && S_ISREG(st.st_mode))
+			unlink(p);
+		free(p);
+	}
+	if (dh)
+		closedir(dh);
+	free(pre);
+	free(parent);
+}
+
 struct outfile *outfile_open(const char *path)
 {
 	static const cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
@@ -346,6 +381,7 @@ struct outfile *outfile_open(const char *path)
 		goto fail;
 	} else {
 		sigset_t old;
+		file_stale_clear(o->target);
 		o->tmp = tps_xasprintf("%s.tmp.%ld.XXXXXX", o->target, (long)getpid());
 		sigs_block(&old);
 		o->fd = mkostemp(o->tmp, O_CLOEXEC);

@@ -2,7 +2,10 @@
  * each is reduced to the geometric mean of its requests, outliers among a side's
  * instances are left out by a robust rule, the rest pair into rounds, and the
  * rounds' log ratios give the point and the interval that every command prints.
- * The sequential level of an --until-decided batch is computed here too. */
+ * The sequential level of an --until-decided batch is computed here too.
+ * estimate_cell() only chooses: est_keep() keeps the instances, est_pair()
+ * pairs them into rounds, one est_by_*() per method finds the interval, and
+ * est_finish() answers and applies the overrides, all on one struct est_work. */
 #include "analyze/estimate.h"
 
 #include <math.h>
@@ -447,121 +450,6 @@ static void with_history(const struct estimate_history *h, double *sd, double *d
 	*df += hdf;
 }
 
-/* One instance a side (estimate.h): the ratio of x's and y's geometric means with
- * the requests' error, widened in quadrature by the cell's floor or the metric's
- * default scatter where the evidence allows, else deciding nothing. */
-static void one_a_side(const struct estimate_unit *x, const struct estimate_unit *y,
-		       const struct estimate_params *p, double *m, double *se, double *df,
-		       struct estimate *out)
-{
-	double f = p->noise_pct > 0 ? p->noise_pct / 100 : 0, lx, ly, *xa, *xb;
-	double hsd = estimate_history_sd(p->hist);
-	/* Facts that show a quiet machine on both: without them the instance may
-	 * have measured a busy GPU that no rule saw, and the default is no
-	 * evidence of its scatter. */
-	int quiet = x->facts && y->facts && !x->env && !y->env;
-	size_t nxa, nxb, lost;
-	int paired;
-
-	round_logs(x, y, &lx, &ly, &xa, &nxa, &xb, &nxb, &lost, &paired);
-	*m = lx - ly;
-	one_round_se(xa, nxa, xb, nxb, paired, se, df);
-	free(xa);
-	free(xb);
-	out->n_unpaired = lost;
-	out->ours_center = exp(lx);
-	out->vs_center = exp(ly);
-	out->v.method = VERDICT_METHOD_REQUESTS;
-	out->v.rounds = 1;
-	out->v.n_pairs = 1;
-	if (f > 0) {
-		/* The floor is the sd of an instance pair's difference, calibrated
-		 * on this machine (tpsdb calibrate): evidence of its own. The one
-		 * round's draw of it adds in quadrature. */
-		*se = isfinite(*se) ? sqrt(*se * *se + f * f) : f;
-		out->v.bound = VERDICT_BOUND_NOISE;
-		out->v.scatter_pct = f * 100;
-		if (!isfinite(*df))
-			*df = 1;
-	} else if (p->scatter_pct > 0 &&
-		   (p->default_known || (quiet && hsd <= p->scatter_pct / 100))) {
-		/* No floor: the metric's default scatter, larger than any measured
-		 * and within what this machine's earlier batches showed, taken as
-		 * known (the normal quantile), so that only a difference far beyond
-		 * the host's scatter decides. */
-		f = p->scatter_pct / 100;
-		*se = isfinite(*se) ? sqrt(*se * *se + f * f) : f;
-		out->v.bound = VERDICT_BOUND_DEFAULT;
-		out->v.scatter_pct = p->scatter_pct;
-		*df = ESTIMATE_KNOWN_DF;
-	} else {
-		out->reason = ESTIMATE_REASON_ONE_INSTANCE;
-	}
-}
-
-/* One instance on one side, several kept on the other (estimate.h). With round
- * numbers (ra, rb: the round the one shares with the other side, indexes into a
- * and b; SIZE_MAX none) the one pairs with its round partner and the several
- * side's spread s is the scatter of the pair's difference (s * sqrt(2));
- * without a partner, the one against the several side's mean (s * sqrt(1 +
- * 1/n), Welch's form with the one side's scatter taken as the other's). */
-static void one_with_spread(const struct estimate_unit *a, const size_t *ka, size_t ua,
-			    const double *la, const struct estimate_unit *b, const size_t *kb,
-			    size_t ub, const double *lb, size_t ra, size_t rb,
-			    const struct estimate_params *p, char *used_a, char *used_b,
-			    double *m, double *se, double *df, struct estimate *out)
-{
-	const size_t *ks = ua >= 2 ? ka : kb;
-	const double *ls = ua >= 2 ? la : lb;
-	size_t ns = ua >= 2 ? ua : ub, i, nxa, nxb, lost = 0;
-	double *xs = tps_xmalloc(ns * sizeof(*xs)), lx, ly, *xa, *xb, sd, rse = NAN, rdf = NAN,
-	       f = p->noise_pct > 0 ? p->noise_pct / 100 : 0, s;
-	int paired = ra != SIZE_MAX && rb != SIZE_MAX && a[ra].round != INT64_MIN &&
-		     b[rb].round != INT64_MIN;
-
-	for (i = 0; i < ns; i++)
-		xs[i] = ls[ks[i]];
-	s = stats_stddev(xs, ns);
-	if (paired) {
-		int by_key;
-
-		round_logs(&a[ra], &b[rb], &lx, &ly, &xa, &nxa, &xb, &nxb, &lost, &by_key);
-		one_round_se(xa, nxa, xb, nxb, by_key, &rse, &rdf);
-		free(xa);
-		free(xb);
-		sd = s * sqrt(2.0);
-	} else {
-		double one = ua >= 2 ? lb[kb[0]] : la[ka[0]], mean = stats_mean(xs, ns);
-
-		lx = ua >= 2 ? mean : one;
-		ly = ua >= 2 ? one : mean;
-		sd = s * sqrt(1 + 1.0 / (double)ns);
-	}
-	free(xs);
-	*m = lx - ly;
-	/* The requests' error of the round adds in quadrature: several instances
-	 * that happen to agree exactly must not claim none. */
-	*se = fmax(sd, f);
-	if (isfinite(rse))
-		*se = sqrt(*se * *se + rse * rse);
-	/* The spread's degrees of freedom; where the calibrated floor is the
-	 * larger, it is taken as one instance a side takes it. */
-	*df = f > sd ? (isfinite(rdf) && paired ? rdf : 1) : (double)(ns - 1);
-	out->n_unpaired = lost;
-	/* The several side's instances are all evidence: of the scatter. */
-	for (i = 0; i < ua; i++)
-		used_a[ka[i]] = 1;
-	for (i = 0; i < ub; i++)
-		used_b[kb[i]] = 1;
-	out->ours_center = exp(lx);
-	out->vs_center = exp(ly);
-	out->v.method = VERDICT_METHOD_SPREAD;
-	out->v.bound = f > sd ? VERDICT_BOUND_NOISE : VERDICT_BOUND_BAND;
-	out->v.scatter_pct = *se * 100;
-	out->v.rounds = paired;
-	out->v.n_pairs = paired;
-}
-
 /* The intermittent rule (estimate.h): slow instances of ours left out, none of
  * vs's (n_vs usable), turn the answer to intermittent from
  * ESTIMATE_INTERMITTENT_MIN, and hold a "no" open at one, or at none when the
@@ -711,19 +599,53 @@ static void scatter_floor(const struct estimate_params *p, const double *ra, con
 	v->round_scatter_pct = own * 100;
 }
 
-int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimate_unit *b,
-		  size_t nb, const struct estimate_params *p, struct estimate *out)
-{
-	double req_ss = 0, req_inv = 0;
-	size_t req_k = 0;
-	double *la = NULL, *lb = NULL, *d = NULL, *ra = NULL, *rb = NULL, m = NAN, se = NAN,
-	       df = NAN, alpha;
-	char *bad_a = NULL, *bad_b = NULL, *used_a = NULL, *used_b = NULL;
-	size_t *ka = NULL, *kb = NULL, *pairs = NULL, ua = 0, ub = 0, r, i, k = 0, slow_a = 0,
-	       slow_b = 0;
-	int *first = NULL, order_known = 1, ret = -1;
-	unsigned env = 0;
+/* What the steps of one estimate share, from the instances kept to the interval
+ * a method finds. est_init() sets it up, est_work_release() frees it. */
+struct est_work {
+	const struct estimate_unit *a, *b; /* ours' and vs's instances */
+	size_t na, nb;
+	const struct estimate_params *p;
+	struct estimate *out;
+	double alpha;           /* the one-sided level of the interval */
+	double *la, *lb;        /* each instance's log value (estimate_unit_log()) */
+	char *used_a, *used_b;  /* the instances behind the estimate: the values
+				   of the others count as unpaired */
+	size_t slow_a;          /* ours' outliers far slower than its median */
+	size_t *ka, *kb;        /* the instances kept: indexes into a and b */
+	size_t ua, ub;
+	size_t k;               /* rounds paired (out->n_rounds) */
+	double *d, *ra, *rb;    /* per round: the log ratio, each side's log value */
+	int *first;             /* per round: 1 ours started first, -1 vs, 0 unknown */
+	int order_known;        /* every round's start order is known */
+	double req_ss;          /* the rounds' request scatter (request_var()), summed */
+	double req_inv;         /* 1 / each such round's request count, summed */
+	size_t req_k;           /* the rounds in those sums */
+	double m, se, df;       /* the interval a method found: the log ratio, its
+				   standard error and degrees of freedom */
+};
 
+static void est_work_release(struct est_work *w)
+{
+	free(w->la);
+	free(w->lb);
+	free(w->used_a);
+	free(w->used_b);
+	free(w->ka);
+	free(w->kb);
+	free(w->d);
+	free(w->ra);
+	free(w->rb);
+	free(w->first);
+	memset(w, 0, sizeof(*w));
+}
+
+/* Starts *out as an estimate of nothing and *w for the cell; -1 for bad
+ * parameters (nothing held). */
+static int est_init(struct est_work *w, const struct estimate_unit *a, size_t na,
+		    const struct estimate_unit *b, size_t nb, const struct estimate_params *p,
+		    struct estimate *out)
+{
+	memset(w, 0, sizeof(*w));
 	memset(out, 0, sizeof(*out));
 	out->v.kind = VERDICT_UNKNOWN;
 	out->v.lean = VERDICT_UNKNOWN;
@@ -740,181 +662,343 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 	out->v.bound = VERDICT_BOUND_BAND;
 	out->v.instances_ours = na;
 	out->v.instances_vs = nb;
-	alpha = p->looks_to ? estimate_look_alpha(p->looks_to,
-						  VERDICT_ALPHA * ESTIMATE_SEQ_ALPHA_SHARE) :
+	w->alpha = p->looks_to ? estimate_look_alpha(p->looks_to,
+						     VERDICT_ALPHA * ESTIMATE_SEQ_ALPHA_SHARE) :
 		VERDICT_ALPHA;
-	out->v.ci_level = 1 - 2 * alpha;
+	out->v.ci_level = 1 - 2 * w->alpha;
+	w->a = a;
+	w->na = na;
+	w->b = b;
+	w->nb = nb;
+	w->p = p;
+	w->out = out;
+	w->m = w->se = w->df = NAN;
+	w->order_known = 1;
+	return 0;
+}
 
-	la = tps_xmalloc((na ? na : 1) * sizeof(*la));
-	lb = tps_xmalloc((nb ? nb : 1) * sizeof(*lb));
-	bad_a = tps_xcalloc(na ? na : 1, 1);
-	bad_b = tps_xcalloc(nb ? nb : 1, 1);
-	used_a = tps_xcalloc(na ? na : 1, 1);
-	used_b = tps_xcalloc(nb ? nb : 1, 1);
+/* The instances kept: each one's log value, the outliers of each side left out
+ * (with p->robust), the rest in w->ka and w->kb. 0 when a side keeps none
+ * (ESTIMATE_REASON_NO_DATA: nothing to estimate), else 1. */
+static int est_keep(struct est_work *w)
+{
+	struct estimate *out = w->out;
+	size_t na = w->na, nb = w->nb, i, slow_b = 0;
+	char *bad_a = tps_xcalloc(na ? na : 1, 1), *bad_b = tps_xcalloc(nb ? nb : 1, 1);
+
+	w->la = tps_xmalloc((na ? na : 1) * sizeof(*w->la));
+	w->lb = tps_xmalloc((nb ? nb : 1) * sizeof(*w->lb));
+	w->used_a = tps_xcalloc(na ? na : 1, 1);
+	w->used_b = tps_xcalloc(nb ? nb : 1, 1);
 	for (i = 0; i < na; i++)
-		la[i] = estimate_unit_log(&a[i]);
+		w->la[i] = estimate_unit_log(&w->a[i]);
 	for (i = 0; i < nb; i++)
-		lb[i] = estimate_unit_log(&b[i]);
-	if (p->robust && (mark_outliers(la, na, bad_a, &out->out_ours, &out->n_out_ours, &slow_a) |
-			  mark_outliers(lb, nb, bad_b, &out->out_vs, &out->n_out_vs, &slow_b)))
+		w->lb[i] = estimate_unit_log(&w->b[i]);
+	if (w->p->robust &&
+	    (mark_outliers(w->la, na, bad_a, &out->out_ours, &out->n_out_ours, &w->slow_a) |
+	     mark_outliers(w->lb, nb, bad_b, &out->out_vs, &out->n_out_vs, &slow_b)))
 		out->reason = ESTIMATE_REASON_DISAGREE;
-	out->v.slow_ours = slow_a;
+	out->v.slow_ours = w->slow_a;
 	out->v.outliers_ours = out->n_out_ours;
 	out->v.outliers_vs = out->n_out_vs;
-
-	/* The instances kept, paired into rounds by estimate_rounds(). */
-	ka = tps_xmalloc((na ? na : 1) * sizeof(*ka));
-	kb = tps_xmalloc((nb ? nb : 1) * sizeof(*kb));
+	w->ka = tps_xmalloc((na ? na : 1) * sizeof(*w->ka));
+	w->kb = tps_xmalloc((nb ? nb : 1) * sizeof(*w->kb));
 	for (i = 0; i < na; i++)
-		if (!bad_a[i] && isfinite(la[i]))
-			ka[ua++] = i;
+		if (!bad_a[i] && isfinite(w->la[i]))
+			w->ka[w->ua++] = i;
 	for (i = 0; i < nb; i++)
-		if (!bad_b[i] && isfinite(lb[i]))
-			kb[ub++] = i;
-	if (!ua || !ub) {
+		if (!bad_b[i] && isfinite(w->lb[i]))
+			w->kb[w->ub++] = i;
+	free(bad_a);
+	free(bad_b);
+	if (!w->ua || !w->ub) {
 		out->reason = ESTIMATE_REASON_NO_DATA;
-		ret = 0;
-		goto out;
+		return 0;
 	}
-	pairs = tps_xmalloc(2 * (ua < ub ? ua : ub) * sizeof(*pairs));
-	r = p->unpaired ? 0 : estimate_rounds(a, ka, ua, b, kb, ub, pairs);
-	d = tps_xmalloc((r ? r : 1) * sizeof(*d));
-	ra = tps_xmalloc((r ? r : 1) * sizeof(*ra));
-	rb = tps_xmalloc((r ? r : 1) * sizeof(*rb));
-	first = tps_xcalloc(r ? r : 1, sizeof(*first));
+	return 1;
+}
+
+/* Round i of the kept instances: x of ours with y of vs. Their log values over
+ * the keys both hold, the request scatter, the round's log ratio, and which
+ * side started first (within one batch, where the collector alternated it;
+ * across batches it is the order the user ran them in). */
+static void est_round(struct est_work *w, size_t i, size_t x, size_t y)
+{
+	const struct estimate_unit *a = w->a, *b = w->b;
+	const char *ta = a[x].started_at, *tb = b[y].started_at;
+	struct estimate *out = w->out;
+	double *xa, *xb, rv;
+	size_t nxa, nxb, lost;
+	int paired;
+
+	round_logs(&a[x], &b[y], &w->ra[i], &w->rb[i], &xa, &nxa, &xb, &nxb, &lost, &paired);
+	rv = request_var(xa, xb, nxa, paired);
+	if (isfinite(rv)) {
+		w->req_ss += rv;
+		w->req_inv += 1 / (double)nxa;
+		w->req_k++;
+	}
+	free(xa);
+	free(xb);
+	out->n_unpaired += lost;
+	w->used_a[x] = w->used_b[y] = 1;
+	w->d[i] = w->ra[i] - w->rb[i];
+	out->round_ours[i] = x;
+	out->round_vs[i] = y;
+	out->round_pct[i] = (exp(w->d[i]) - 1) * 100;
+	if (ta && tb && *ta && *tb && strcmp(ta, tb) && a[x].batch && b[y].batch &&
+	    !strcmp(a[x].batch, b[y].batch))
+		w->first[i] = strcmp(ta, tb) < 0 ? 1 : -1;
+	else
+		w->order_known = 0;
+}
+
+/* The kept instances paired into rounds (estimate_rounds(); none with
+ * p->unpaired), each round's numbers in w and out. */
+static void est_pair(struct est_work *w)
+{
+	struct estimate *out = w->out;
+	size_t ua = w->ua, ub = w->ub, r, i;
+	size_t *pairs = tps_xmalloc(2 * (ua < ub ? ua : ub) * sizeof(*pairs));
+
+	r = w->p->unpaired ? 0 : estimate_rounds(w->a, w->ka, ua, w->b, w->kb, ub, pairs);
+	w->d = tps_xmalloc((r ? r : 1) * sizeof(*w->d));
+	w->ra = tps_xmalloc((r ? r : 1) * sizeof(*w->ra));
+	w->rb = tps_xmalloc((r ? r : 1) * sizeof(*w->rb));
+	w->first = tps_xcalloc(r ? r : 1, sizeof(*w->first));
 	out->round_pct = tps_xmalloc((r ? r : 1) * sizeof(*out->round_pct));
 	out->round_ours = tps_xmalloc((r ? r : 1) * sizeof(*out->round_ours));
 	out->round_vs = tps_xmalloc((r ? r : 1) * sizeof(*out->round_vs));
-	for (i = 0; i < r; i++) {
-		size_t x = ka[pairs[2 * i]], y = kb[pairs[2 * i + 1]];
-		const char *ta = a[x].started_at, *tb = b[y].started_at;
-		double *xa, *xb;
-		size_t nxa, nxb, lost;
-		int paired;
+	for (i = 0; i < r; i++)
+		est_round(w, i, w->ka[pairs[2 * i]], w->kb[pairs[2 * i + 1]]);
+	free(pairs);
+	w->k = r;
+	out->n_rounds = r;
+	out->v.n_pairs = r;
+}
 
-		round_logs(&a[x], &b[y], &ra[k], &rb[k], &xa, &nxa, &xb, &nxb, &lost, &paired);
-		{
-			double rv = request_var(xa, xb, nxa, paired);
+/* Two rounds or more: a t interval on the rounds' log ratios, stratified by
+ * which side started when every start is known, its scatter pooled with the
+ * history's (with_history()) and never below the machine's (scatter_floor()). */
+static void est_by_rounds(struct est_work *w)
+{
+	struct estimate *out = w->out;
+	const struct estimate_params *p = w->p;
+	size_t k = w->k, i, c1 = 0, c2 = 0;
+	double s1 = 0, s2 = 0, sd = stats_stddev(w->d, k), ca = 0, cb = 0;
 
-			if (isfinite(rv)) {
-				req_ss += rv;
-				req_inv += 1 / (double)nxa;
-				req_k++;
-			}
-		}
-		free(xa);
-		free(xb);
-		out->n_unpaired += lost;
-		used_a[x] = used_b[y] = 1;
-		d[k] = ra[k] - rb[k];
-		out->round_ours[k] = x;
-		out->round_vs[k] = y;
-		out->round_pct[k] = (exp(d[k]) - 1) * 100;
-		/* The order of two starts means something only within one batch,
-		 * where the collector alternated it; across batches it is the
-		 * order the user ran them in. */
-		if (ta && tb && *ta && *tb && strcmp(ta, tb) && a[x].batch && b[y].batch &&
-		    !strcmp(a[x].batch, b[y].batch))
-			first[k] = strcmp(ta, tb) < 0 ? 1 : -1;
-		else
-			order_known = 0;
-		k++;
+	for (i = 0; i < k; i++) {
+		if (w->first[i] > 0)
+			s1 += w->d[i], c1++;
+		else if (w->first[i] < 0)
+			s2 += w->d[i], c2++;
+		ca += w->ra[i];
+		cb += w->rb[i];
 	}
-	out->n_rounds = k;
-	out->v.n_pairs = k;
-	if (k >= 2) {
-		double s1 = 0, s2 = 0, sd = stats_stddev(d, k), ca = 0, cb = 0;
-		size_t c1 = 0, c2 = 0;
+	out->n_ours_first = c1;
+	out->n_vs_first = c2;
+	out->v.method = VERDICT_METHOD_ROUNDS;
+	out->v.rounds = k;
+	w->df = (double)(k - 1);
+	with_history(p->hist, &sd, &w->df, &out->v);
+	/* The request scatter's mean over the rounds, and the requests a round
+	 * averages (the harmonic mean of their counts). */
+	if (p->floors)
+		scatter_floor(p, w->ra, w->rb, k, w->req_k ? w->req_ss / (double)w->req_k : NAN,
+			      w->req_k ? (double)w->req_k / w->req_inv : NAN, w->alpha, &sd, &w->df,
+			      &out->v);
+	else {
+		out->v.scatter_source = VERDICT_SCATTER_ROUNDS;
+		out->v.round_scatter_pct = sd * 100;
+	}
+	ca /= (double)k;
+	cb /= (double)k;
+	if (w->order_known && c1 && c2) {
+		/* Position enters the estimate: each order group weighs half, so a
+		 * first-starter's edge cancels; the spread around the overall mean
+		 * keeps the position effect in the error, which only widens it. The
+		 * centres carry the same correction so their ratio is m. */
+		double plain = stats_mean(w->d, k);
 
-		for (i = 0; i < k; i++) {
-			if (first[i] > 0)
-				s1 += d[i], c1++;
-			else if (first[i] < 0)
-				s2 += d[i], c2++;
-			ca += ra[i];
-			cb += rb[i];
-		}
-		out->n_ours_first = c1;
-		out->n_vs_first = c2;
-		out->v.method = VERDICT_METHOD_ROUNDS;
-		out->v.rounds = k;
-		df = (double)(k - 1);
-		with_history(p->hist, &sd, &df, &out->v);
-		/* The request scatter's mean over the rounds, and the requests a
-		 * round averages (the harmonic mean of their counts). */
-		if (p->floors)
-			scatter_floor(p, ra, rb, k, req_k ? req_ss / (double)req_k : NAN,
-				      req_k ? (double)req_k / req_inv : NAN, alpha, &sd, &df,
-				      &out->v);
-		else {
-			out->v.scatter_source = VERDICT_SCATTER_ROUNDS;
-			out->v.round_scatter_pct = sd * 100;
-		}
-		if (order_known && c1 && c2) {
-			/* Position enters the estimate: each order group weighs half, so a
-			 * first-starter's edge cancels; the spread around the overall mean
-			 * keeps the position effect in the error, which only widens it. */
-			m = (s1 / (double)c1 + s2 / (double)c2) / 2;
-			se = sd * 0.5 * sqrt(1.0 / (double)c1 + 1.0 / (double)c2);
-			/* The centres carry the same correction so their ratio is m. */
-			ca /= (double)k;
-			cb /= (double)k;
-			{
-				double plain = stats_mean(d, k);
-				ca += (m - plain) / 2;
-				cb -= (m - plain) / 2;
-			}
-		} else {
-			m = stats_mean(d, k);
-			se = sd / sqrt((double)k);
-			ca /= (double)k;
-			cb /= (double)k;
-			if (order_known)
-				out->reason = ESTIMATE_REASON_ORDER;
-		}
-		out->ours_center = exp(ca);
-		out->vs_center = exp(cb);
-	} else if (ua >= 2 && ub >= 2) {
-		double *xa = tps_xmalloc(ua * sizeof(*xa)), *xb = tps_xmalloc(ub * sizeof(*xb));
-
-		for (i = 0; i < ua; i++)
-			xa[i] = la[ka[i]];
-		for (i = 0; i < ub; i++)
-			xb[i] = lb[kb[i]];
-		m = stats_welch(xa, ua, xb, ub, &se, &df);
-		for (i = 0; i < ua; i++)
-			used_a[ka[i]] = 1;
-		for (i = 0; i < ub; i++)
-			used_b[kb[i]] = 1;
-		out->ours_center = exp(stats_mean(xa, ua));
-		out->vs_center = exp(stats_mean(xb, ub));
-		out->v.method = VERDICT_METHOD_WELCH;
-		out->v.rounds = 0;
-		free(xa);
-		free(xb);
-	} else if (ua >= 2 || ub >= 2) {
-		one_with_spread(a, ka, ua, la, b, kb, ub, lb, k ? out->round_ours[0] : SIZE_MAX,
-				k ? out->round_vs[0] : SIZE_MAX, p, used_a, used_b, &m, &se, &df, out);
+		w->m = (s1 / (double)c1 + s2 / (double)c2) / 2;
+		w->se = sd * 0.5 * sqrt(1.0 / (double)c1 + 1.0 / (double)c2);
+		ca += (w->m - plain) / 2;
+		cb -= (w->m - plain) / 2;
 	} else {
-		one_a_side(&a[ka[0]], &b[kb[0]], p, &m, &se, &df, out);
-		/* Replaces what a paired round of these two counted above. */
-		memset(used_a, 0, na);
-		memset(used_b, 0, nb);
-		used_a[ka[0]] = used_b[kb[0]] = 1;
+		w->m = stats_mean(w->d, k);
+		w->se = sd / sqrt((double)k);
+		if (w->order_known)
+			out->reason = ESTIMATE_REASON_ORDER;
 	}
-	for (i = 0; i < na; i++) {
-		if (!used_a[i])
-			out->n_unpaired += a[i].n;
+	out->ours_center = exp(ca);
+	out->vs_center = exp(cb);
+}
+
+/* Fewer rounds, two instances a side or more: Welch's t on the kept instances'
+ * log values, all of them used. */
+static void est_by_welch(struct est_work *w)
+{
+	struct estimate *out = w->out;
+	size_t ua = w->ua, ub = w->ub, i;
+	double *xa = tps_xmalloc(ua * sizeof(*xa)), *xb = tps_xmalloc(ub * sizeof(*xb));
+
+	for (i = 0; i < ua; i++)
+		xa[i] = w->la[w->ka[i]];
+	for (i = 0; i < ub; i++)
+		xb[i] = w->lb[w->kb[i]];
+	w->m = stats_welch(xa, ua, xb, ub, &w->se, &w->df);
+	for (i = 0; i < ua; i++)
+		w->used_a[w->ka[i]] = 1;
+	for (i = 0; i < ub; i++)
+		w->used_b[w->kb[i]] = 1;
+	out->ours_center = exp(stats_mean(xa, ua));
+	out->vs_center = exp(stats_mean(xb, ub));
+	out->v.method = VERDICT_METHOD_WELCH;
+	out->v.rounds = 0;
+	free(xa);
+	free(xb);
+}
+
+/* One instance on one side, several kept on the other (estimate.h). When the
+ * one shares a round with the other side (its first round, by number) it pairs
+ * with its round partner and the several side's spread s is the scatter of the
+ * pair's difference (s * sqrt(2)); without a partner, the one against the
+ * several side's mean (s * sqrt(1 + 1/n), Welch's form with the one side's
+ * scatter taken as the other's). */
+static void est_by_spread(struct est_work *w)
+{
+	const struct estimate_unit *a = w->a, *b = w->b;
+	struct estimate *out = w->out;
+	size_t ua = w->ua, ub = w->ub, pa = w->k ? out->round_ours[0] : SIZE_MAX,
+	       pb = w->k ? out->round_vs[0] : SIZE_MAX;
+	const size_t *ks = ua >= 2 ? w->ka : w->kb;
+	const double *ls = ua >= 2 ? w->la : w->lb;
+	size_t ns = ua >= 2 ? ua : ub, i, nxa, nxb, lost = 0;
+	double *xs = tps_xmalloc(ns * sizeof(*xs)), lx, ly, *xa, *xb, sd, rse = NAN, rdf = NAN,
+	       f = w->p->noise_pct > 0 ? w->p->noise_pct / 100 : 0, s;
+	int paired = pa != SIZE_MAX && pb != SIZE_MAX && a[pa].round != INT64_MIN &&
+		     b[pb].round != INT64_MIN;
+
+	for (i = 0; i < ns; i++)
+		xs[i] = ls[ks[i]];
+	s = stats_stddev(xs, ns);
+	if (paired) {
+		int by_key;
+
+		round_logs(&a[pa], &b[pb], &lx, &ly, &xa, &nxa, &xb, &nxb, &lost, &by_key);
+		one_round_se(xa, nxa, xb, nxb, by_key, &rse, &rdf);
+		free(xa);
+		free(xb);
+		sd = s * sqrt(2.0);
+	} else {
+		double one = ua >= 2 ? w->lb[w->kb[0]] : w->la[w->ka[0]], mean = stats_mean(xs, ns);
+
+		lx = ua >= 2 ? mean : one;
+		ly = ua >= 2 ? one : mean;
+		sd = s * sqrt(1 + 1.0 / (double)ns);
+	}
+	free(xs);
+	w->m = lx - ly;
+	/* The requests' error of the round adds in quadrature: several instances
+	 * that happen to agree exactly must not claim none. */
+	w->se = fmax(sd, f);
+	if (isfinite(rse))
+		w->se = sqrt(w->se * w->se + rse * rse);
+	/* The spread's degrees of freedom; where the calibrated floor is the
+	 * larger, it is taken as one instance a side takes it. */
+	w->df = f > sd ? (isfinite(rdf) && paired ? rdf : 1) : (double)(ns - 1);
+	out->n_unpaired = lost;
+	/* The several side's instances are all evidence: of the scatter. */
+	for (i = 0; i < ua; i++)
+		w->used_a[w->ka[i]] = 1;
+	for (i = 0; i < ub; i++)
+		w->used_b[w->kb[i]] = 1;
+	out->ours_center = exp(lx);
+	out->vs_center = exp(ly);
+	out->v.method = VERDICT_METHOD_SPREAD;
+	out->v.bound = f > sd ? VERDICT_BOUND_NOISE : VERDICT_BOUND_BAND;
+	out->v.scatter_pct = w->se * 100;
+	out->v.rounds = paired;
+	out->v.n_pairs = paired;
+}
+
+/* One instance a side (estimate.h): the ratio of x's and y's geometric means with
+ * the requests' error, widened in quadrature by the cell's floor or the metric's
+ * default scatter where the evidence allows, else deciding nothing. */
+static void est_by_requests(struct est_work *w)
+{
+	const struct estimate_params *p = w->p;
+	const struct estimate_unit *x = &w->a[w->ka[0]], *y = &w->b[w->kb[0]];
+	struct estimate *out = w->out;
+	double f = p->noise_pct > 0 ? p->noise_pct / 100 : 0, lx, ly, *xa, *xb;
+	double hsd = estimate_history_sd(p->hist);
+	/* Facts that show a quiet machine on both: without them the instance may
+	 * have measured a busy GPU that no rule saw, and the default is no
+	 * evidence of its scatter. */
+	int quiet = x->facts && y->facts && !x->env && !y->env;
+	size_t nxa, nxb, lost;
+	int paired;
+
+	round_logs(x, y, &lx, &ly, &xa, &nxa, &xb, &nxb, &lost, &paired);
+	w->m = lx - ly;
+	one_round_se(xa, nxa, xb, nxb, paired, &w->se, &w->df);
+	free(xa);
+	free(xb);
+	out->n_unpaired = lost;
+	w->used_a[w->ka[0]] = w->used_b[w->kb[0]] = 1;
+	out->ours_center = exp(lx);
+	out->vs_center = exp(ly);
+	out->v.method = VERDICT_METHOD_REQUESTS;
+	out->v.rounds = 1;
+	out->v.n_pairs = 1;
+	if (f > 0) {
+		/* The floor is the sd of an instance pair's difference, calibrated
+		 * on this machine (tpsdb calibrate): evidence of its own. The one
+		 * round's draw of it adds in quadrature. */
+		w->se = isfinite(w->se) ? sqrt(w->se * w->se + f * f) : f;
+		out->v.bound = VERDICT_BOUND_NOISE;
+		out->v.scatter_pct = f * 100;
+		if (!isfinite(w->df))
+			w->df = 1;
+	} else if (p->scatter_pct > 0 &&
+		   (p->default_known || (quiet && hsd <= p->scatter_pct / 100))) {
+		/* No floor: the metric's default scatter, larger than any measured
+		 * and within what this machine's earlier batches showed, taken as
+		 * known (the normal quantile), so that only a difference far beyond
+		 * the host's scatter decides. */
+		f = p->scatter_pct / 100;
+		w->se = isfinite(w->se) ? sqrt(w->se * w->se + f * f) : f;
+		out->v.bound = VERDICT_BOUND_DEFAULT;
+		out->v.scatter_pct = p->scatter_pct;
+		w->df = ESTIMATE_KNOWN_DF;
+	} else {
+		out->reason = ESTIMATE_REASON_ONE_INSTANCE;
+	}
+}
+
+/* The answers from the interval a method found, and what overrides them: the
+ * values of instances not used count as unpaired; a reason that the interval
+ * cannot see holds it undecided; ours' slow starts (slow_starts()); a finding
+ * of the environment on an instance used spoils it. */
+static void est_finish(struct est_work *w)
+{
+	struct estimate *out = w->out;
+	unsigned env = 0;
+	size_t i;
+
+	for (i = 0; i < w->na; i++) {
+		if (!w->used_a[i])
+			out->n_unpaired += w->a[i].n;
 		else
-			env |= a[i].env;
+			env |= w->a[i].env;
 	}
-	for (i = 0; i < nb; i++) {
-		if (!used_b[i])
-			out->n_unpaired += b[i].n;
+	for (i = 0; i < w->nb; i++) {
+		if (!w->used_b[i])
+			out->n_unpaired += w->b[i].n;
 		else
-			env |= b[i].env;
+			env |= w->b[i].env;
 	}
-	verdict_decide_interval(m, se, df, alpha, p->band_pct, &out->v);
+	verdict_decide_interval(w->m, w->se, w->df, w->alpha, w->p->band_pct, &out->v);
 	if (out->reason == ESTIMATE_REASON_ONE_INSTANCE || out->reason == ESTIMATE_REASON_ORDER ||
 	    out->reason == ESTIMATE_REASON_DISAGREE) {
 		/* Numbers to show, nothing decided: the interval leaves out what it
@@ -926,7 +1010,7 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 			out->v.regression = VERDICT_REG_UNDECIDED;
 		out->v.decided = out->v.significant = 0;
 	}
-	slow_starts(out, slow_a, n_finite(lb, nb), p->hist);
+	slow_starts(out, w->slow_a, n_finite(w->lb, w->nb), w->p->hist);
 	/* A measurement the environment spoiled is shown, never decided. */
 	out->v.spoiled = env;
 	if (env && out->v.regression != VERDICT_REG_UNKNOWN) {
@@ -934,20 +1018,32 @@ int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimat
 		out->v.regression = VERDICT_REG_SPOILED;
 		out->v.decided = out->v.significant = 0;
 	}
-	ret = 0;
-out:
-	free(first);
-	free(d);
-	free(ra);
-	free(rb);
-	free(used_a);
-	free(used_b);
-	free(pairs);
-	free(ka);
-	free(kb);
-	free(bad_a);
-	free(bad_b);
-	free(la);
-	free(lb);
-	return ret;
+}
+
+/* README, "How compare decides": the instances are the unit; outliers are left
+ * out; the rest pair into rounds; then one method gives the interval, by what
+ * the data hold: two rounds or more, else two instances a side (Welch), else
+ * one against several (the spread), else one a side (the requests). The
+ * answers and their overrides (est_finish()) are the same for all. */
+int estimate_cell(const struct estimate_unit *a, size_t na, const struct estimate_unit *b,
+		  size_t nb, const struct estimate_params *p, struct estimate *out)
+{
+	struct est_work w;
+
+	if (est_init(&w, a, na, b, nb, p, out) < 0)
+		return -1;
+	if (est_keep(&w)) {
+		est_pair(&w);
+		if (w.k >= 2)
+			est_by_rounds(&w);
+		else if (w.ua >= 2 && w.ub >= 2)
+			est_by_welch(&w);
+		else if (w.ua >= 2 || w.ub >= 2)
+			est_by_spread(&w);
+		else
+			est_by_requests(&w);
+		est_finish(&w);
+	}
+	est_work_release(&w);
+	return 0;
 }

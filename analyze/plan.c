@@ -609,6 +609,53 @@ static int better(const struct plan_design *d, const struct plan_design *best)
 	return d->chance > best->chance;
 }
 
+/* The rounds and server time of design d for both metrics of a cell: the larger
+ * rounds; 0 rounds when either is beyond reach. */
+static void predict_both(const struct plan_row *w, const struct plan_opts *o,
+			 struct plan_design *d)
+{
+	struct plan_design a = *d, b = *d;
+
+	predict(&w[PLAN_PP], o, &a);
+	predict(&w[PLAN_TG], o, &b);
+	d->round_sd_pct = d->chance = d->mean_rounds = NAN;
+	d->rounds = a.rounds && b.rounds ? (a.rounds > b.rounds ? a.rounds : b.rounds) : 0;
+	if (!d->rounds) /* for better() alone: the worse metric's chance */
+		d->chance = fmin(a.chance, b.chance);
+	d->server_s = d->rounds ? (double)d->rounds * round_cost(&w[PLAN_PP], d) : NAN;
+}
+
+/* The simulation's noise in a chance p: two standard errors of PLAN_SIMS
+ * batches. */
+static double chance_noise(double p)
+{
+	return 2 * sqrt(p * (1 - p) / PLAN_SIMS);
+}
+
+/* While no design is in reach, the most reps tends to have the highest chance
+ * by a hair at the most server time a round: take instead the fewest reps whose
+ * chance is within the simulation's noise of the best's. */
+static void cheapest_near_miss(const struct plan_row *row, const struct plan_row *both,
+			       const struct plan_opts *o, struct plan_design *best)
+{
+	struct plan_design d = *best;
+	size_t r;
+
+	if (best->rounds || isnan(best->chance))
+		return;
+	for (r = 1; r < best->reps; r++) {
+		d.reps = r;
+		if (both)
+			predict_both(both, o, &d);
+		else
+			predict(row, o, &d);
+		if (d.chance >= best->chance - chance_noise(best->chance)) {
+			*best = d;
+			return;
+		}
+	}
+}
+
 static void no_design(struct plan_design *d)
 {
 	memset(d, 0, sizeof(*d));
@@ -667,26 +714,11 @@ static void plan_row_fill(const struct plan_cell *c, enum plan_metric m, int two
 		if (r == 1 || better(&d, &row->best))
 			row->best = d;
 	}
+	cheapest_near_miss(row, NULL, o, &row->best);
 	row->deflt.prompts = o->default_prompts;
 	row->deflt.reps = o->default_reps;
 	predict(row, o, &row->deflt);
 	row->cost_ratio = row->deflt.server_s / row->best.server_s;
-}
-
-/* The rounds and server time of design d for both metrics of a cell: the larger
- * rounds; 0 rounds when either is beyond reach. */
-static void predict_both(const struct plan_row *w, const struct plan_opts *o,
-			 struct plan_design *d)
-{
-	struct plan_design a = *d, b = *d;
-
-	predict(&w[PLAN_PP], o, &a);
-	predict(&w[PLAN_TG], o, &b);
-	d->round_sd_pct = d->chance = d->mean_rounds = NAN;
-	d->rounds = a.rounds && b.rounds ? (a.rounds > b.rounds ? a.rounds : b.rounds) : 0;
-	if (!d->rounds) /* for better() alone: the worse metric's chance */
-		d->chance = fmin(a.chance, b.chance);
-	d->server_s = d->rounds ? (double)d->rounds * round_cost(&w[PLAN_PP], d) : NAN;
 }
 
 static void plan_both_fill(const struct plan_row *w, const struct plan_opts *o,
@@ -710,6 +742,7 @@ static void plan_both_fill(const struct plan_row *w, const struct plan_opts *o,
 		if (r == 1 || better(&d, &out->best))
 			out->best = d;
 	}
+	cheapest_near_miss(NULL, w, o, &out->best);
 	out->deflt.prompts = o->default_prompts;
 	out->deflt.reps = o->default_reps;
 	predict_both(w, o, &out->deflt);

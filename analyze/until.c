@@ -274,6 +274,17 @@ void until_set_schedule(struct until *u, int64_t rounds, double budget_s)
 	u->budget_s = budget_s > 0 ? budget_s : 0;
 }
 
+int64_t until_rounds_seen(const struct until *u, size_t k)
+{
+	int64_t r = 0;
+	size_t i;
+
+	for (i = 0; i < u->n_runs; i++)
+		if (u->runs[i].cell == k && u->runs[i].round > r)
+			r = u->runs[i].round;
+	return r;
+}
+
 double until_spent(const struct until *u)
 {
 	double t = 0;
@@ -399,6 +410,8 @@ double until_time_left(const struct until *u)
 	double t = 0, left;
 	size_t i;
 
+	if (!u->n_runs)
+		return NAN;
 	for (i = 0; i < u->n_models; i++)
 		if (!u->done[i])
 			t += (double)(u->rounds - u->rounds_run[i]) * until_round_cost(u, i);

@@ -118,7 +118,7 @@ double until_spent(const struct until *u);
 double until_round_cost(const struct until *u, size_t mi);
 /* An estimate of the server time the models whose rounds have not ended may
  * still take: each its rounds left at its next round's cost, at most the
- * budget left when there is one. */
+ * budget left when there is one; NaN before any run ended (no cost known). */
 double until_time_left(const struct until *u);
 /* 1 when instance of cell k may start under the budget: none, or the time spent
  * and its estimated cost are within it. */
@@ -173,5 +173,7 @@ size_t until_count_futile(const struct until *u);
 /* The server time of watched cell k up to round: the wall time of its runs and
  * of its ours cell's runs in rounds 1..round, seconds. */
 double until_server_time(const struct until *u, size_t k, int64_t round);
+/* The last round a run of cell k ended in; 0 none. */
+int64_t until_rounds_seen(const struct until *u, size_t k);
 
 #endif

@@ -124,9 +124,16 @@ void until_write_note(char *buf, size_t len, const struct until *u)
 
 	if (u->budget_s) {
 		until_tally(u, &dec, &fut, &op, &sh);
-		snprintf(buf, len, "%zu decided, %zu unanswerable, %zu open of %zu cells, about "
-			 "%.0f s of server time left (budget %.0f s, %.0f s spent)", dec, fut, op,
-			 dec + fut + op, until_time_left(u), u->budget_s, until_spent(u));
+		double left = until_time_left(u);
+		char est[48];
+
+		if (isnan(left))
+			snprintf(est, sizeof(est), "server time left not known yet");
+		else
+			snprintf(est, sizeof(est), "about %.0f s of server time left", left);
+		snprintf(buf, len, "%zu decided, %zu unanswerable, %zu open of %zu cells, %s "
+			 "(budget %.0f s, %.0f s spent)", dec, fut, op, dec + fut + op, est,
+			 u->budget_s, until_spent(u));
 		return;
 	}
 	until_count(u, &open, &all);
@@ -229,8 +236,10 @@ void until_write_matrix(FILE *f, const struct until *u, const char *const *model
 	for (k = 0; k < u->n_cells; k++) {
 		const struct until_watch *w = &u->w[k];
 		const struct until_cell *c = &u->cells[k];
+		/* A cell not compared yet shows the rounds it ran and their time. */
 		int64_t round = w->decided_at ? w->decided_at :
-				w->futile_at ? w->futile_at : w->last_round;
+				w->futile_at ? w->futile_at :
+				w->last_round ? w->last_round : until_rounds_seen(u, k);
 
 		if (w->ours_cell == SIZE_MAX)
 			continue;

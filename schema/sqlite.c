@@ -58,6 +58,14 @@ const char *sqlite_errmsg(sqlite3 *db, const char *err)
 			 sqlite_busy_timeout_s());
 		return busy;
 	}
+	/* A writer killed mid-transaction in rollback-journal mode (a new store's
+	 * migrations, or the switch to WAL) leaves a hot journal. Only a writer may
+	 * roll it back; SQLite's "attempt to write a readonly database" would send a
+	 * reader's user looking at permissions. */
+	if (sqlite3_extended_errcode(db) == SQLITE_READONLY_ROLLBACK)
+		return "a writer that stopped part-way left a journal to roll back, which a "
+		       "read-only command may not do; any write command (`tpsdb migrate`) "
+		       "rolls it back";
 	return err ? err : sqlite3_errmsg(db);
 }
 

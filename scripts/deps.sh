@@ -7,7 +7,7 @@
 # python3-git and python3-tabulate for llama.cpp's own scripts/compare-llama-bench.py,
 # which t1140 runs against tpsdb compare; python3-yaml for t1180, which reads
 # the shape of the shipped workflow docs/ci/tpsdb-nightly.yml;
-# strace for t0852's aimed kills, time for t0744's peak memory; man-db and
+# strace for the aimed kills of t0852 and t1210-t1214, time for t0744's peak memory; man-db and
 # groff-base for t1130, which formats the installed manual pages),
 # since under CI=true a test that would skip fails. Installs nothing that is
 # already there, so a warm machine pays a dpkg query and no more.

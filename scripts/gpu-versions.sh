@@ -45,6 +45,8 @@
 #                                  ('drafter=<the target itself>': acceptance 1.0
 #                                  on both, so a difference at one n_max is the
 #                                  per-cycle cost alone), 2 rounds
+#   scripts/gpu-versions.sh matrix issue 37's proof: the whole matrix in one budget
+#                                  (m1b, m3b, m7b; build with MATRIX_MODELS=1 first)
 # Each step exports the whole store to $OUT/gpu-versions.jsonl when it ends (and
 # after each collect), with check, compare, sweep and runs beside it, and the
 # client clock against the server's timings per engine ($OUT/clock.txt).
@@ -92,18 +94,28 @@ wait_built() {
 	log "built: $("$server" --version 2>&1 | tail -1) / $("$old" --version 2>&1 | tail -1)"
 }
 
+# write_model <label> <shape>: $work/<label>.gguf, a random-weight model of that
+# shape (scripts/tiny-model.py), unless it is there.
+write_model() {
+	[ -s "$work/$1.gguf" ] && return 0
+	log "writing $1 ($2)"
+	PYTHONPATH="$g/gguf-py" python3 scripts/tiny-model.py "$work/$1.gguf.tmp" \
+		--shape "$2" --vocab "$g/ggml-vocab-llama-spm.gguf" >"$work/model-$1.log" 2>&1 || return 1
+	mv "$work/$1.gguf.tmp" "$work/$1.gguf"
+	log "model $1: $(du -h "$work/$1.gguf" | cut -f1)"
+}
+
 build() {
 	nvidia-smi >"$out/nvidia-smi.txt" 2>&1 || true
 	log "gpu: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
 	build_one "$g/src.tgz" "$work/build"
 	build_one "$g/src-b8390.tgz" "$work/build-b8390"
-	if [ ! -s "$work/m7b.gguf" ]; then
-		log "writing the model"
-		PYTHONPATH="$g/gguf-py" python3 scripts/tiny-model.py "$work/m7b.gguf.tmp" \
-			--shape llama2-7b --vocab "$g/ggml-vocab-llama-spm.gguf" >"$work/model.log" 2>&1
-		mv "$work/m7b.gguf.tmp" "$work/m7b.gguf"
-		log "model: $(du -h "$work/m7b.gguf" | cut -f1)"
-	fi
+	local m pids=()
+	for m in m7b:llama2-7b ${MATRIX_MODELS:+m1b:llama-1b m3b:llama-3b}; do
+		write_model "${m%%:*}" "${m#*:}" &
+		pids+=($!)
+	done
+	for m in "${pids[@]}"; do wait "$m" || { log "a model was not written"; exit 1; }; done
 	[ -x "$busy" ] || { busy_build; log "busy program built"; }
 	wait_built || exit 0
 	"$server" --help >"$out/help-v0.4.0.txt" 2>&1 || true
@@ -304,11 +316,49 @@ spec() {
 	report
 }
 
+# The whole matrix in one budget (issue 37): three model shapes (m1b, m3b, m7b,
+# written by 'MATRIX_MODELS=1 scripts/gpu-versions.sh build') x new / old / aa,
+# base, plus the speculative arm n_max 1, 2, 3 on m1b ('drafter=' the target
+# itself), in one 'collect --until-decided --budget $BUDGET' (default 8m); the
+# collect ends by SIGTERM at MATRIX_UNTIL seconds (default 570) should it not end
+# itself. Its output, the store's export and a compare of each cell in $OUT.
+matrix() {
+	local m rc=0 mdb="$work/matrix.sqlite"
+	wait_built 300 || exit 1
+	for m in m1b m3b m7b; do
+		[ -s "$work/$m.gguf" ] || { log "no $m.gguf: run 'MATRIX_MODELS=1 scripts/gpu-versions.sh build'"; exit 1; }
+		cat "$work/$m.gguf" >/dev/null
+	done
+	[ -f "$work/prompts.txt" ] || gpu_prompts "$work/prompts.txt" "# Three of the prompt kinds."
+	printf 'm1b | %s | drafter=%s -ngld 99 | 1,2,3\n' "$work/m1b.gguf" "$work/m1b.gguf" >"$work/matrix-spec.txt"
+	rm -f "$mdb" "$mdb-wal" "$mdb-shm"
+	log "matrix: m1b, m3b, m7b x new, old, aa; spec n_max 1-3 on m1b; --budget ${BUDGET:-8m}"
+	timeout -s TERM $(( ${MATRIX_UNTIL:-570} - SECONDS )) \
+		"$tpsdb" --db "$mdb" collect --engine new="$server" --engine old="$old" --engine aa="$server" \
+		--role old=upstream --ours new --model m1b="$work/m1b.gguf" --model m3b="$work/m3b.gguf" \
+		--model m7b="$work/m7b.gguf" --spec-manifest "$work/matrix-spec.txt" \
+		--prompts "$work/prompts.txt" --n-predict 128 --ban-byte-tokens --until-decided \
+		--max-rounds 10 --budget "${BUDGET:-8m}" --tag matrix --load-timeout 300 \
+		--out-dir "$work/logs-matrix" >"$out/collect-matrix.txt" 2>"$out/collect-matrix.err" || rc=$?
+	log "collect exit $rc"
+	sed -n '/^matrix:/,$p' "$out/collect-matrix.txt" >&2 || true
+	"$tpsdb" --db "$mdb" export --format jsonl >"$out/matrix.jsonl" || true
+	for m in m1b m3b m7b; do
+		for vs in old aa; do
+			"$tpsdb" --db "$mdb" compare --ours new --vs "$vs" --model "$m" --tag matrix \
+				>>"$out/compare-matrix.txt" 2>&1 || true
+		done
+	done
+	"$tpsdb" --db "$mdb" sweep --ref old --tag matrix >"$out/sweep-matrix.txt" 2>&1 || true
+	log "matrix done"
+}
+
 case $step in
 build) build ;;
+matrix) matrix ;;
 base) base ;;
 spec) spec ;;
 seq) seq_step ;;
 grow) grow ;;
-*) echo "usage: scripts/gpu-versions.sh build|base|spec|seq|grow" >&2; exit 2 ;;
+*) echo "usage: scripts/gpu-versions.sh build|base|spec|seq|grow|matrix" >&2; exit 2 ;;
 esac

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # Write a random-weight llama GGUF that a real llama-server loads: by default a
-# few-MB model that answers in milliseconds on a CPU, or (--shape llama2-7b) an
-# F16 file shaped like Llama-2-7B for GPU runs. The vocab is llama.cpp's own
+# few-MB model that answers in milliseconds on a CPU, or an F16 file shaped like
+# Llama-3.2-1B (--shape llama-1b), Llama-3.2-3B (llama-3b) or Llama-2-7B
+# (llama2-7b) for GPU runs. The vocab is llama.cpp's own
 # llama-spm test vocab, so tokenisation is real even though the weights are noise.
 # Run it through scripts/tiny-model.sh, which finds gguf-py and the vocab.
 import argparse
@@ -11,6 +12,8 @@ import sys
 SHAPES = {
     # n_embd, n_layer, n_head, n_head_kv, n_ff, type
     "tiny": dict(n_embd=64, n_layer=2, n_head=4, n_head_kv=4, n_ff=128, type="f16"),
+    "llama-1b": dict(n_embd=2048, n_layer=16, n_head=32, n_head_kv=8, n_ff=8192, type="f16"),
+    "llama-3b": dict(n_embd=3072, n_layer=28, n_head=24, n_head_kv=8, n_ff=8192, type="f16"),
     "llama2-7b": dict(n_embd=4096, n_layer=32, n_head=32, n_head_kv=32, n_ff=11008, type="f16"),
 }
 

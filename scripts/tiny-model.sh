@@ -12,7 +12,7 @@ if [ "${1:-}" = --cuda ]; then
 	shift
 fi
 if [ $# -lt 1 ] || [ "$1" = -h ] || [ "$1" = --help ]; then
-	echo "usage: scripts/tiny-model.sh [--cuda] <out.gguf> [--shape tiny|llama2-7b] [--seed <n>] [--n-embd <n>] ..."
+	echo "usage: scripts/tiny-model.sh [--cuda] <out.gguf> [--shape tiny|llama-1b|llama-3b|llama2-7b] [--seed <n>] [--n-embd <n>] ..."
 	[ $# -lt 1 ] && exit 2
 	exit 0
 fi

@@ -1,8 +1,9 @@
 /* test_estimate.c: analyze/estimate, the one estimate of a cell: rounds of
  * instance medians, the order of a round's starts entering the point, outlier
  * instances left out by the robust rule, one instance a side deciding only with
- * a stored floor, Welch for unpaired instances, and the sequential per-look
- * level of an --until-decided batch. */
+ * a stored floor, Welch for unpaired instances, each method's numbers by hand
+ * (rounds with history, Welch, one a side), and the sequential per-look level
+ * of an --until-decided batch. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <cmocka.h>
 
 #include "analyze/estimate.h"
+#include "analyze/stats.h"
 
 /* An instance of 4 requests around v (a spread of +-0.5%), in round r, started
  * at the given time within batch "b". */
@@ -713,6 +715,210 @@ static void test_estimate_welch(void **state)
 	estimate_release(&e);
 }
 
+/* An instance whose requests carry keys: prompt k of 0..3 (all but skip, -1
+ * none) at v * f[k], in round r of batch "b", start unknown. */
+struct kinst {
+	struct run_value kv[4];
+	struct estimate_unit u;
+};
+
+static void kinst(struct kinst *x, double v, const double *f, int skip, int64_t round)
+{
+	size_t n = 0;
+
+	for (int k = 0; k < 4; k++)
+		if (k != skip) {
+			x->kv[n].prompt_id = k;
+			x->kv[n].rep = 0;
+			x->kv[n].value = v * f[k];
+			n++;
+		}
+	memset(&x->u, 0, sizeof(x->u));
+	x->u.vals = x->kv;
+	x->u.n = n;
+	x->u.value = NAN;
+	x->u.round = round;
+	x->u.batch = "b";
+}
+
+static double mean_of(const double *x, size_t n)
+{
+	double s = 0;
+
+	for (size_t i = 0; i < n; i++)
+		s += x[i];
+	return s / (double)n;
+}
+
+static int near(double x, double want)
+{
+	return fabs(x - want) <= 1e-12 * fmax(1, fabs(want));
+}
+
+/* Each method estimate_cell() chooses, driven through it, with its numbers
+ * computed here by hand (issue 40: the estimate split by method, one function
+ * each, behaviour pinned). Rounds with history: four rounds, start order
+ * unknown (the plain mean), the rounds' scatter pooled with a louder history
+ * capped at the batch's degrees of freedom; one round's vs lacks a prompt, so
+ * one value is unpaired. */
+static void test_estimate_method_rounds(void **state)
+{
+	static const double f[4] = { 0.99, 1.0, 1.003, 1.01 };
+	static const double va[4] = { 97, 99, 98, 96.5 }, vb[4] = { 100, 100.5, 99.5, 100 };
+	struct kinst a[4], b[4];
+	struct estimate_unit ua[4], ub[4];
+	struct estimate_history h = { 9 * 0.02 * 0.02, 9, 2, 0, 0 };
+	struct estimate_params p;
+	struct estimate e;
+	double d[4], m, ss = 0, sd, df, t;
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		kinst(&a[i], va[i], f, -1, i + 1);
+		kinst(&b[i], vb[i], f, i == 2 ? 3 : -1, i + 1);
+		ua[i] = a[i].u;
+		ub[i] = b[i].u;
+		d[i] = log(va[i] / vb[i]);
+	}
+	m = mean_of(d, 4);
+	for (int i = 0; i < 4; i++)
+		ss += (d[i] - m) * (d[i] - m);
+	/* With the history's: 3 df of its 9, its mean square 0.02^2. */
+	sd = sqrt((ss + 3 * 0.02 * 0.02) / 6);
+	df = 6;
+	t = stats_t_quantile(0.95, df);
+	estimate_params_init(&p);
+	p.floors = 0;
+	p.hist = &h;
+	assert_int_equal(estimate_cell(ua, 4, ub, 4, &p, &e), 0);
+	assert_int_equal(e.v.method, VERDICT_METHOD_ROUNDS);
+	assert_int_equal(e.n_rounds, 4);
+	assert_int_equal(e.v.rounds, 4);
+	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
+	assert_int_equal(e.n_ours_first + e.n_vs_first, 0);
+	assert_int_equal(e.v.history, VERDICT_HIST_POOLED);
+	assert_int_equal(e.v.scatter_source, VERDICT_SCATTER_ROUNDS);
+	assert_int_equal(e.n_unpaired, 1);
+	assert_true(near(e.v.log_m, m));
+	assert_true(near(e.v.log_se, sd / 2));
+	assert_true(near(e.v.df, df));
+	assert_true(near(e.v.round_scatter_pct, sd * 100));
+	assert_true(near(e.v.ci_lo_pct, (exp(m - t * sd / 2) - 1) * 100));
+	assert_true(near(e.v.ci_hi_pct, (exp(m + t * sd / 2) - 1) * 100));
+	assert_true(near(e.ours_center / e.vs_center, exp(m)));
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(e.round_ours[i], i);
+		assert_int_equal(e.round_vs[i], i);
+		assert_true(near(e.round_pct[i], (va[i] / vb[i] - 1) * 100));
+	}
+	estimate_release(&e);
+}
+
+/* Welch: measured on different machines (p->unpaired), three instances of
+ * ours and two of vs, all used; then one round pairs by number, fewer than
+ * two: Welch still, on all the kept instances. */
+static void test_estimate_method_welch(void **state)
+{
+	static const double va[3] = { 95, 97, 96 }, vb[2] = { 100, 102 };
+	struct inst a[3], b[2];
+	struct estimate_unit ua[3], ub[2];
+	struct estimate_params p;
+	struct estimate e;
+	double la[3], lb[2], ma, mb, sa = 0, sb = 0, se, df;
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		inst(&a[i], va[i], i + 1, NULL);
+		la[i] = log(va[i]);
+	}
+	for (int i = 0; i < 2; i++) {
+		inst(&b[i], vb[i], i + 1, NULL);
+		lb[i] = log(vb[i]);
+	}
+	units(a, 3, ua);
+	units(b, 2, ub);
+	ma = mean_of(la, 3);
+	mb = mean_of(lb, 2);
+	for (int i = 0; i < 3; i++)
+		sa += (la[i] - ma) * (la[i] - ma) / 2 / 3;
+	for (int i = 0; i < 2; i++)
+		sb += (lb[i] - mb) * (lb[i] - mb) / 1 / 2;
+	se = sqrt(sa + sb);
+	df = (sa + sb) * (sa + sb) / (sa * sa / 2 + sb * sb / 1);
+	estimate_params_init(&p);
+	p.unpaired = 1;
+	assert_int_equal(estimate_cell(ua, 3, ub, 2, &p, &e), 0);
+	assert_int_equal(e.v.method, VERDICT_METHOD_WELCH);
+	assert_int_equal(e.n_rounds, 0);
+	assert_int_equal(e.v.rounds, 0);
+	assert_int_equal(e.n_unpaired, 0);
+	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
+	assert_true(near(e.v.log_m, ma - mb));
+	assert_true(near(e.v.log_se, se));
+	assert_true(near(e.v.df, df));
+	assert_true(near(e.ours_center / e.vs_center, exp(ma - mb)));
+	estimate_release(&e);
+	/* Paired by number, only round 1 is on both sides. */
+	p.unpaired = 0;
+	ub[1].round = 5;
+	assert_int_equal(estimate_cell(ua, 3, ub, 2, &p, &e), 0);
+	assert_int_equal(e.v.method, VERDICT_METHOD_WELCH);
+	assert_int_equal(e.n_rounds, 1);
+	assert_true(near(e.v.log_m, ma - mb));
+	assert_true(near(e.v.log_se, se));
+	estimate_release(&e);
+}
+
+/* One instance a side with a stored floor of 1%: the requests paired by
+ * prompt (vs lacks prompt 3: one value unpaired) give the point and an error
+ * that the floor joins in quadrature. An instance of ours with no usable value
+ * is kept out and its two values count as unpaired. */
+static void test_estimate_method_requests(void **state)
+{
+	static const double fa[4] = { 0.99, 1.0, 1.004, 1.01 }, fb[4] = { 1.0, 0.996, 1.01, 1 };
+	static const double zero[2] = { 0, 0 };
+	struct kinst x, y;
+	struct estimate_unit ua[2], ub[1];
+	struct estimate_params p;
+	struct estimate e;
+	double d[3], m, ss = 0, se;
+
+	(void)state;
+	kinst(&x, 90, fa, -1, INT64_MIN);
+	kinst(&y, 100, fb, 3, INT64_MIN);
+	memset(&ua[0], 0, sizeof(ua[0]));
+	ua[0].v = zero;
+	ua[0].n = 2;
+	ua[0].value = NAN;
+	ua[0].round = INT64_MIN;
+	ua[1] = x.u;
+	ub[0] = y.u;
+	for (int k = 0; k < 3; k++)
+		d[k] = log(90 * fa[k]) - log(100 * fb[k]);
+	m = mean_of(d, 3);
+	for (int k = 0; k < 3; k++)
+		ss += (d[k] - m) * (d[k] - m);
+	se = sqrt(ss / 2 / 3 + 0.01 * 0.01);
+	estimate_params_init(&p);
+	p.noise_pct = 1.0;
+	assert_int_equal(estimate_cell(ua, 2, ub, 1, &p, &e), 0);
+	assert_int_equal(e.v.method, VERDICT_METHOD_REQUESTS);
+	assert_int_equal(e.v.bound, VERDICT_BOUND_NOISE);
+	assert_int_equal(e.v.rounds, 1);
+	assert_int_equal(e.v.n_pairs, 1);
+	assert_int_equal(e.v.instances_ours, 2);
+	assert_int_equal(e.reason, ESTIMATE_REASON_NONE);
+	assert_int_equal(e.n_unpaired, 3);
+	assert_true(near(e.v.log_m, m));
+	assert_true(near(e.v.log_se, se));
+	assert_true(near(e.v.df, 2));
+	assert_true(near(e.v.scatter_pct, 1.0));
+	assert_true(near(e.ours_center / e.vs_center, exp(m)));
+	assert_int_equal(e.v.regression, VERDICT_REG_YES);
+	assert_int_equal(e.v.kind, VERDICT_SLOWER);
+	estimate_release(&e);
+}
+
 /* The per-look level: one look is alpha itself; more looks need a smaller
  * level, never below Bonferroni's alpha / looks (which ignores that the looks
  * share their data); and the interval of a sequential batch is wider. */
@@ -768,6 +974,9 @@ int main(void)
 		cmocka_unit_test(test_estimate_floor_stored),
 		cmocka_unit_test(test_estimate_floor_drift),
 		cmocka_unit_test(test_estimate_welch),
+		cmocka_unit_test(test_estimate_method_rounds),
+		cmocka_unit_test(test_estimate_method_welch),
+		cmocka_unit_test(test_estimate_method_requests),
 		cmocka_unit_test(test_estimate_look_alpha),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

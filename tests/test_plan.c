@@ -475,6 +475,47 @@ static void test_plan_seq_chance_from(void **state)
 	assert_int_equal(plan_rounds_from(&l, 0.8), 0);
 }
 
+/* No design in reach: the most reps has the highest chance by a hair at the
+ * most server time a round, so the plan takes the fewest reps whose chance is
+ * within the simulation's noise (two standard errors of PLAN_SIMS batches) of
+ * the most reps'. */
+static void test_plan_decide_near_miss(void **state)
+{
+	struct fixture f;
+	struct plan_input in = { { "a", NULL }, &f.cell, 1 };
+	struct plan_opts o;
+	struct plan_result r;
+	const struct plan_row *row;
+	double sb, sw, most, chance_most, noise, mean;
+	size_t most_reps = PLAN_MAX_REQUESTS / 2;
+
+	(void)state;
+	plan_opts_init(&o);
+	o.band_pct = 0.5; /* far inside the instances' scatter */
+	one_side(&f, 6000);
+	assert_int_equal(plan_decide(&in, &o, &r), 0);
+	row = &r.rows[PLAN_TG];
+	assert_int_equal(row->status, PLAN_OK);
+	assert_int_equal(row->best.rounds, 0);
+	sb = row->sb_pct / 100;
+	sw = row->sw_pct / 100;
+	most = sqrt(2 * (sb * sb + sw * sw / (double)(2 * most_reps)));
+	assert_int_equal(plan_rounds_needed(most, o.band_pct, o.power, o.max_rounds,
+					    &chance_most, &mean), 0);
+	noise = 2 * sqrt(chance_most * (1 - chance_most) / PLAN_SIMS);
+	assert_true(row->best.reps < most_reps);
+	assert_true(row->best.chance >= chance_most - noise);
+	/* And it is the fewest such: one rep fewer falls outside the noise. */
+	if (row->best.reps > 1) {
+		double fewer = sqrt(2 * (sb * sb + sw * sw / (double)(2 * (row->best.reps - 1))));
+		double ch;
+
+		plan_rounds_needed(fewer, o.band_pct, o.power, o.max_rounds, &ch, &mean);
+		assert_true(ch < chance_most - noise);
+	}
+	plan_result_release(&r);
+}
+
 static void test_plan_decide_unknowns(void **state)
 {
 	struct fixture f;
@@ -626,6 +667,7 @@ int main(void)
 		cmocka_unit_test(test_plan_decide_pair),
 		cmocka_unit_test(test_plan_seq_chance),
 		cmocka_unit_test(test_plan_seq_chance_from),
+		cmocka_unit_test(test_plan_decide_near_miss),
 		cmocka_unit_test(test_plan_decide_unknowns),
 		cmocka_unit_test(test_plan_cells),
 	};

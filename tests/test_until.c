@@ -284,11 +284,19 @@ static void test_until_schedule(void **state)
 
 	/* Every cell ran twice at 10 s (up on model 1 at 14 s). */
 	until_init(&u, cells2, 4, 2, 0, DECIDED_REGRESSION, PARITY_BOTH);
+	/* Before any run ended no cost is known, so neither is the time left. */
+	until_set_schedule(&u, 10, 200);
+	assert_true(isnan(until_time_left(&u)));
+	until_write_note(note, sizeof(note), &u);
+	assert_string_equal(note, "0 decided, 0 unanswerable, 2 open of 2 cells, server time "
+			    "left not known yet (budget 200 s, 0 s spent)");
+	assert_int_equal(until_rounds_seen(&u, 3), 0);
 	for (k = 0; k < 4; k++) {
 		until_run_ended(&u, k, 1, k == 3 ? 14 : 10);
 		until_run_ended(&u, k, 2, k == 3 ? 14 : 10);
 	}
 	assert_true(until_spent(&u) == 88);
+	assert_int_equal(until_rounds_seen(&u, 3), 2);
 	assert_true(until_cost(&u, 3) == 14);
 	assert_true(until_round_cost(&u, 1) == 24);
 	/* Model 1's cell near a boundary, model 0's nearly hopeless. */
@@ -320,6 +328,23 @@ static void test_until_schedule(void **state)
 	until_write_note(note, sizeof(note), &u);
 	assert_string_equal(note, "0 decided, 0 unanswerable, 2 open of 2 cells, about 0 s of "
 			    "server time left (budget 100 s, 88 s spent)");
+	/* The matrix table: a cell not compared yet shows the rounds it ran and
+	 * their server time (both runs of up and of ours on model 1: 2 x 14 +
+	 * 2 x 10 s), not 0. */
+	{
+		static const char *const models[] = { "m0", "m1" };
+		static const char *const engines[] = { "ours", "up" };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		assert_non_null(f);
+		until_write_matrix(f, &u, models, engines);
+		fclose(f);
+		assert_non_null(strstr(buf, "\nm1     ours vs up  tg      open (budget)      -  -   "
+				       "           2      48.0\n"));
+		free(buf);
+	}
 	until_release(&u);
 }
 

@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# t0415-one-cell-set.sh: one cell, one answer. Every command that shows a cell
-# reads it through the one cell set: the same pool, centres, interval, level and
-# answer, on an --until-decided store and on a store of two batches.
+# t0415-one-cell-set.sh: one cell, one answer. Every command that shows a cell's
+# answer reads it through the one cell set: the same pool, centres, interval, level
+# and answer, on an --until-decided store and on a store of two batches. Those are
+# collect --until-decided's "decided:" lines, compare, gate, sweep, report and plot
+# (its parity bars); runs --pooled and baseline set show the pool itself. check,
+# plan, trend and calibrate show no answer of a pair (findings, a design, one
+# engine's history, an A/A floor) and are not held here (docs/ARCHITECTURE.md).
 #  - until-decided (ours 6% slower than up, a base cell and an n_max 1,2 sweep):
 #    collect's "decided:" lines, the follow-up compare with no selector, compare
 #    --batch, gate against a baseline frozen from up's runs of the batch (at the
-#    band as threshold), sweep's gaps and report's verdicts print the same numbers.
+#    band as threshold), sweep's gaps, report's verdicts and plot's parity bars
+#    (at the per-look level, not 90%) print the same numbers.
 #  - two fixed batches tagged t1 and t2: no selector pools the newest batch
 #    (batch 1, an earlier batch of the cell on this machine, is history: its round
 #    scatter joins the interval unless the F test finds batch 2 louder);
 #    --tag t1,t2, --tag t1 --tag t2 and --batch b1,b2 pool both (6 rounds) at the
-#    level a second look pays (a 99.2% interval); gate pools the same way.
+#    level a second look pays (a 99.2% interval); gate and plot pool the same way.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 port=$(free_port)
 need jq
@@ -104,6 +109,44 @@ jq -e -n --slurpfile c "$T/c.json" --slurpfile r "$T/r.json" '
 	  $v.regression == $row.regression and $v.rounds == $row.rounds))' >/dev/null ||
 	{ jq -c '.base' "$T/r.json" >&2; fail "report's verdicts are not compare's"; }
 
+# plot = compare: the parity figure's bar of each metric is the base cell's delta
+# and interval, at compare's level (a stand-in gnuplot keeps the figure's data).
+mkdir -p "$T/bin" "$T/gp"
+cat >"$T/bin/gnuplot" <<'SH'
+#!/bin/sh
+# A stand-in gnuplot: keeps the figure's script and data files, draws a stub.
+cp "$(dirname "$1")"/*.gp "$(dirname "$1")"/*.dat "$GP_KEEP/"
+sed -n "s/^set output '\(.*\)'$/\1/p" "$1" | while IFS= read -r o; do echo fig >"$o"; done
+SH
+chmod +x "$T/bin/gnuplot"
+# plot_same <compare json> <what> [plot options]: each metric's parity bar of ours
+# against up is compare's base row of that metric, to the data file's 6 decimals.
+plot_same() {
+	local c=$1 what=$2 m
+	shift 2
+	for m in pp tg; do
+		rm -f "$T/gp/"*
+		GP_KEEP="$T/gp" PATH="$T/bin:$PATH" "$TPSDB_BIN" --db "$DB" plot parity \
+			--metric "$m" --out "$T/p.svg" "$@" >/dev/null || fail "$what: plot parity $m"
+		python3 - "$c" "$T/gp" "$m" <<'PY' || fail "$what: plot's $m bar is not compare's"
+import glob, json, os, sys
+row, = [r for r in json.load(open(sys.argv[1]))["rows"]
+        if r["metric"] == sys.argv[3] and r["n_max"] is None]
+gp = open(os.path.join(sys.argv[2], "plot.gp")).read()
+assert "(0 clipped)" in gp, gp
+# One bar, ours against up, labelled so; its interval at compare's level.
+(dat,) = glob.glob(os.path.join(sys.argv[2], "f*_s1.dat"))
+lines = open(dat).read().splitlines()
+assert lines[0].split("\t")[1] == "ours vs up" and len(lines) == 2, lines
+x, delta, lo, hi = (float(v) for v in lines[1].split("\t"))
+want = (row["delta_pct"], row["ci_lo_pct"], row["ci_hi_pct"])
+assert all(abs(a - b) < 5e-7 for a, b in zip((delta, lo, hi), want)), ((delta, lo, hi), want)
+assert "%.3g%% interval" % (100 * row["ci_level"]) in gp, (row["ci_level"], gp)
+PY
+	done
+}
+plot_same "$T/c.json" "until-decided"
+
 # --- two fixed batches ----------------------------------------------------------
 rm -f "$DB" "$DB"-wal "$DB"-shm
 for t in t1 t2; do
@@ -140,6 +183,9 @@ cmp -s "$T/tags.json" "$T/batches.json" || fail "--tag t1,t2 and --batch b1,b2 d
 jq -e 'all(.rows[]; .rounds == 6 and .instances_ours == 6 and .ci_level > 0.99 and
 	.ci_level < 0.995)' "$T/tags.json" >/dev/null ||
 	fail "two batches pooled: 6 rounds, at the level of a second look: $(cat "$T/tags.json")"
+# plot pools as compare does: the newest batch with batch 1 as history, or both.
+plot_same "$T/none.json" "no selector"
+plot_same "$T/tags.json" "--tag t1,t2" --tag t1,t2
 # gate pools both sides the same way and prints compare's numbers.
 "$TPSDB_BIN" --db "$DB" baseline set up-both --engine up --tag t1,t2 >/dev/null || fail "baseline"
 run_tpsdb gate --baseline up-both --engine ours --tag t1,t2 --max-regress 2 --json

@@ -64,8 +64,9 @@ DB=$M/t.sqlite
 cp -a "$M/rep" "$T/rep-before"
 
 # 1. collect until the store no longer fits.
+port=$(free_port)
 full 200 "$TPSDB_BIN" --db "$DB" collect --engine ours="$FS" --model tiny="$MODEL" \
-	--prompts "$PROMPTS" --reps 200 --warmup 0 --n-predict 8 --port 23202 \
+	--prompts "$PROMPTS" --reps 200 --warmup 0 --n-predict 8 --port "$port" \
 	--out-dir "$T/out" --host h
 one_error collect
 expect_no_orphans
