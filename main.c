@@ -1,23 +1,14 @@
-/* main.c: the dispatcher. It parses the global options, finds the command in one
- * table, runs it and turns what it returns into the exit code (git.c's job in git).
+/* main.c: the dispatcher. It parses the global options, finds the command in the
+ * one table (cmd/cmd.h), runs it and turns what it returns into the exit code
+ * (git.c's job in git).
  * Commands live one per file as cmd/cmd_<name>.c. */
-#include "tpsdb.h"
-#include "cmd/opts.h"
+#include "cmd/cmd.h"
 #include "outfile.h"
 #include "schema/store.h"
 
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The table, in the order `tpsdb --help` lists it. */
-static const struct cmd_entry *const commands[] = {
-	&cmd_collect_entry, &cmd_calibrate_entry, &cmd_import_entry, &cmd_runs_entry,
-	&cmd_models_entry, &cmd_check_entry, &cmd_export_entry, &cmd_merge_entry,
-	&cmd_compare_entry, &cmd_sweep_entry, &cmd_baseline_entry, &cmd_gate_entry,
-	&cmd_trend_entry, &cmd_report_entry, &cmd_plot_entry, &cmd_plan_entry,
-	&cmd_migrate_entry,
-};
 
 static const char usage[] = "tpsdb [--db <file>] <command> [<args>]";
 
@@ -57,8 +48,8 @@ static void print_help(FILE *f)
 	fprintf(f, "The store is --db <file>, else $TPSDB_DB, else ./tpsdb.sqlite. --db may\n"
 		   "also follow the command ('tpsdb runs --db x'), anywhere before a '--'.\n\n");
 	fprintf(f, "Commands:\n");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+	for (i = 0; i < cmd_table_n; i++)
+		fprintf(f, "  %-10s %s\n", cmd_table[i]->name, cmd_table[i]->summary);
 	fprintf(f, "\n'tpsdb <command> --help' describes one command.\n");
 	fprintf(f, "\nSettings, each a number: TPSDB_BUSY_TIMEOUT (seconds a writer waits for\n"
 		   "another's lock, 0 to 86400, default 300), TPSDB_QUICK_CHECK_MB (largest store\n"
@@ -74,13 +65,13 @@ static void print_help(FILE *f)
  * they are within two edits (a typo), as git's "did you mean". */
 static int unknown_command(const char *name)
 {
-	const size_t n = sizeof(commands) / sizeof(commands[0]);
-	const char *names[sizeof(commands) / sizeof(commands[0])];
-	size_t order[sizeof(commands) / sizeof(commands[0])], i, best;
+	const size_t n = cmd_table_n < 32 ? cmd_table_n : 32;
+	const char *names[32];
+	size_t order[32], i, best;
 	char hint[256] = "";
 
 	for (i = 0; i < n; i++)
-		names[i] = commands[i]->name;
+		names[i] = cmd_table[i]->name;
 	tps_closest(name, names, n, order);
 	best = tps_edit_distance(name, names[order[0]]);
 	for (i = 0; i < n && best <= 2; i++) {
@@ -140,20 +131,20 @@ int main(int argc, char **argv)
 		return TPS_EXIT_USAGE;
 	if (!*ctx.db_path)
 		return tps_usage_error(usage, "--db needs a file name");
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (!strcmp(commands[i]->name, argv[a]))
+	for (i = 0; i < cmd_table_n; i++) {
+		if (!strcmp(cmd_table[i]->name, argv[a]))
 			break;
 	}
-	if (i == sizeof(commands) / sizeof(commands[0]))
+	if (i == cmd_table_n)
 		return unknown_command(argv[a]);
 	/* A bad TPSDB_* number is a usage error before anything runs, not a default. */
 	if (tps_env_check() < 0)
 		return TPS_EXIT_USAGE;
 	/* No output file of any command may be the store or its journal. */
 	outfile_protect(ctx.db_path);
-	ctx.readonly = (commands[i]->flags & CMD_READONLY) != 0;
-	ctx.existing = (commands[i]->flags & CMD_EXISTING) != 0;
-	ret = commands[i]->exec(cargc, argv + a, &ctx);
+	ctx.readonly = (cmd_table[i]->flags & CMD_READONLY) != 0;
+	ctx.existing = (cmd_table[i]->flags & CMD_EXISTING) != 0;
+	ret = cmd_table[i]->exec(cargc, argv + a, &ctx);
 	store_close(ctx.store);
 	if (fflush(stdout) != 0 && ret == TPS_EXIT_OK) {
 		tps_error("cannot write the output");

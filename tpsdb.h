@@ -1,5 +1,5 @@
-/* tpsdb.h: what every stage of tpsdb shares: the exit codes, the command context,
- * the one-line error printers, allocation that never returns NULL and option and
+/* tpsdb.h: what every stage of tpsdb shares: the exit codes, the one-line error
+ * printers, allocation that never returns NULL and option and
  * number parsing. Each stage has its own headers beside its sources. */
 #ifndef TPSDB_H
 #define TPSDB_H
@@ -15,44 +15,6 @@ enum tps_exit {
 	TPS_EXIT_FAIL = 1,  /* a check or a gate failed */
 	TPS_EXIT_USAGE = 2, /* bad command line */
 	TPS_EXIT_ERROR = 3, /* runtime, data or network error */
-};
-
-struct store;
-
-/* What the dispatcher hands to each command. */
-struct tps_ctx {
-	const char *db_path;  /* --db, else $TPSDB_DB, else ./tpsdb.sqlite */
-	struct store *store;  /* opened by tps_ctx_store() on first use */
-	int readonly;         /* commands that only read set this before tps_ctx_store() */
-	int existing;         /* writers that add no runs (baseline, calibrate): never create */
-};
-
-/* Opens ctx->db_path on first call (creating and migrating it unless readonly is
- * set) and returns the store, borrowed: main() closes it. A ctx whose store is
- * already set (a test's ":memory:" store) gets that store. NULL after an error line.
- * Defined in cmd/ctx.c. */
-struct store *tps_ctx_store(struct tps_ctx *ctx);
-
-/* What a command does with the store and its operands, read by main.c before the
- * command runs and by cmd/opts.c while it parses (tmux's cmd_entry flags, git's
- * RUN_SETUP). */
-enum cmd_flag {
-	CMD_READONLY = 1 << 0, /* only reads: the store is opened read-only, never created */
-	CMD_EXISTING = 1 << 1, /* writes, but adds no runs: never creates a store */
-	CMD_OPERANDS = 1 << 2, /* takes operands after its options and checks them itself */
-};
-
-/* One command: the entry at the bottom of its cmd/cmd_<name>.c, listed in the table
- * in main.c. */
-struct cmd_entry {
-	const char *name;
-	const char *summary;  /* one line for `tpsdb --help` */
-	const char *usage;    /* the synopsis, "tpsdb <name> ...", that usage errors
-				 quote: usage_<name>, the head of help */
-	const char *help;     /* the whole --help text, "usage: <usage>\n\n..."
-				 (help_<name>, from docs/help/<name>.txt) */
-	int flags;            /* enum cmd_flag */
-	int (*exec)(int argc, char **argv, struct tps_ctx *ctx);
 };
 
 /* Prints "tpsdb: error: <msg>" on stderr and returns -1 (git's error()). */

@@ -2,7 +2,6 @@
  * set (freeze the runs compare would pool: each cell's newest batch, or every
  * run with a tag), list, show and rm. Runs stay in the store when their baseline
  * goes. */
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/baseline_write.h"
@@ -16,52 +15,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { OPT_REPLACE = 256 };
-
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "engine", required_argument, NULL, FILTER_OPT_ENGINE },
-	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
-	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
-	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
-	{ "host", required_argument, NULL, FILTER_OPT_HOST },
-	{ "replace", no_argument, NULL, OPT_REPLACE },
-	FORMAT_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
-
 struct args {
 	struct filter_opts fo;
 	const char *name;
 	int replace;
-	enum out_format fmt;
+	int fmt; /* enum out_format; -1 when neither --format nor --json is given */
 };
 
-/* Parses the options after the subcommand; which ones apply is checked by caller. */
+/* Parses the options after the subcommand: 0, 1 after --help, -1 after a usage
+ * error. *seen says which kinds were given (1 a filter, 2 --replace, 4 --format or
+ * --json); which apply is checked by the caller. */
 static int parse(int argc, char **argv, struct args *a, int *seen)
 {
-	struct cmd_opts co = { .cmd = &cmd_baseline_entry, .fo = &a->fo };
-	int c;
+	const struct cmd_option opts[] = {
+		OPT_LIST("engine", &a->fo.engine), OPT_LIST("tag", &a->fo.tag),
+		OPT_LIST("batch", &a->fo.batch), OPT_LIST("model", &a->fo.model),
+		OPT_LIST("host", &a->fo.host), OPT_FLAG("replace", &a->replace),
+		OPT_FORMAT(&a->fmt), OPT_END,
+	};
+	int r;
 
 	memset(a, 0, sizeof(*a));
-	*seen = 0;
-
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_REPLACE: a->replace = 1; *seen |= 2; break;
-		case FILTER_OPT_JSON: a->fmt = OUT_JSON; *seen |= 4; break;
-		case FILTER_OPT_FORMAT:
-			if (format_opt_parse(optarg, &a->fmt, usage_baseline))
-				return -1;
-			*seen |= 4;
-			break;
-		}
-	}
-	if (c == CMD_OPTS_STOP)
-		return co.ret == TPS_EXIT_OK ? 1 : -1;
-	if (a->fo.engine.n_arg || a->fo.tag.n_arg || a->fo.batch.n_arg || a->fo.model.n_arg ||
-	    a->fo.host.n_arg)
-		*seen |= 1;
+	a->fmt = -1;
+	if ((r = cmd_opts_parse(&cmd_baseline_entry, opts, argc, argv)) >= 0)
+		return r == TPS_EXIT_OK ? 1 : -1;
+	*seen = (a->fo.engine.n_arg || a->fo.tag.n_arg || a->fo.batch.n_arg ||
+		 a->fo.model.n_arg || a->fo.host.n_arg) | (a->replace ? 2 : 0) |
+		(a->fmt >= 0 ? 4 : 0);
+	if (a->fmt < 0)
+		a->fmt = OUT_TEXT;
 	if (optind < argc)
 		a->name = argv[optind++];
 	if (optind < argc) {
@@ -78,7 +60,7 @@ static int do_set(struct store *s, struct args *a)
 	size_t n = 0;
 	int ret = TPS_EXIT_ERROR;
 
-	if (store_begin(s) < 0)
+	if (filter_opts_check(s, &a->fo) < 0 || store_begin(s) < 0)
 		return TPS_EXIT_ERROR;
 	/* The runs compare and gate would pool for these filters. */
 	if (side_load(s, &a->fo.f, NULL, 0, &sd) < 0)
@@ -100,7 +82,7 @@ out:
 	return ret;
 }
 
-static int do_list(struct store *s, const struct args *a)
+static int do_list(struct store *s, struct args *a)
 {
 	struct baseline_info *b = NULL;
 	size_t n = 0;
@@ -118,7 +100,7 @@ static int do_list(struct store *s, const struct args *a)
 	return ret;
 }
 
-static int do_show(struct store *s, const struct args *a)
+static int do_show(struct store *s, struct args *a)
 {
 	struct run_filter f = { 0 };
 	struct cellset set = { 0 };
@@ -148,7 +130,7 @@ out:
 	return ret;
 }
 
-static int do_rm(struct store *s, const struct args *a)
+static int do_rm(struct store *s, struct args *a)
 {
 	int r;
 
@@ -167,66 +149,49 @@ static int do_rm(struct store *s, const struct args *a)
 	return TPS_EXIT_OK;
 }
 
-static int baseline_run(struct tps_ctx *ctx, const char *sub, struct args *a, int seen);
+/* The subcommands, and the options each takes: 1 a filter, 2 --replace, 4 --format
+ * or --json. */
+static const struct {
+	const char *name;
+	int (*run)(struct store *s, struct args *a);
+	int takes;
+} subs[] = { { "set", do_set, 1 | 2 }, { "list", do_list, 4 }, { "show", do_show, 4 },
+	     { "rm", do_rm, 0 } };
 
 int cmd_baseline(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct args a;
-	const char *sub;
+	struct store *s;
+	size_t i;
 	int seen, r;
 
 	if (argc < 2)
 		return tps_usage_error(usage_baseline,
 				       "which baseline subcommand: set, list, show or rm?");
-	sub = argv[1];
-	if (!strcmp(sub, "-h") || !strcmp(sub, "--help"))
-		return cmd_opts_help(&cmd_baseline_entry);
-	if (strcmp(sub, "set") && strcmp(sub, "list") && strcmp(sub, "show") && strcmp(sub, "rm"))
-		return tps_usage_error(usage_baseline, "unknown baseline subcommand '%s'", sub);
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
+		return fputs(help_baseline, stdout) < 0 ? TPS_EXIT_ERROR : TPS_EXIT_OK;
+	for (i = 0; i < 4 && strcmp(argv[1], subs[i].name); i++)
+		;
+	if (i == 4)
+		return tps_usage_error(usage_baseline, "unknown baseline subcommand '%s'", argv[1]);
 	if ((r = parse(argc - 1, argv + 1, &a, &seen)) != 0)
 		return r > 0 ? TPS_EXIT_OK : TPS_EXIT_USAGE;
-	r = baseline_run(ctx, sub, &a, seen);
+	if (i == 1 && (a.name || (seen & ~4)))
+		r = tps_usage_error(usage_baseline, "'baseline list' takes only --format or --json");
+	else if (i != 1 && (!a.name || !*a.name))
+		r = tps_usage_error(usage_baseline, "'baseline %s' needs a name", subs[i].name);
+	else if (seen & ~subs[i].takes)
+		r = tps_usage_error(usage_baseline, "an option that 'baseline %s' does not take",
+				    subs[i].name);
+	else {
+		ctx->readonly = i == 1 || i == 2; /* list, show */
+		r = (s = tps_ctx_store(ctx)) ? subs[i].run(s, &a) : TPS_EXIT_ERROR;
+	}
 	filter_opts_release(&a.fo);
 	return r;
 }
 
-/* The subcommand sub with its parsed arguments. */
-static int baseline_run(struct tps_ctx *ctx, const char *sub, struct args *a, int seen)
-{
-	struct store *s;
-
-	if (!strcmp(sub, "list")) {
-		if (a->name || (seen & ~4))
-			return tps_usage_error(usage_baseline,
-					       "'baseline list' takes only --format or --json");
-	} else if (!a->name || !*a->name) {
-		return tps_usage_error(usage_baseline, "'baseline %s' needs a name", sub);
-	} else if (!strcmp(sub, "set") ? (seen & 4) != 0 : !strcmp(sub, "show") ? (seen & ~4) != 0 : seen != 0) {
-		return tps_usage_error(usage_baseline,
-				       "an option that 'baseline %s' does not take", sub);
-	}
-	ctx->readonly = !strcmp(sub, "list") || !strcmp(sub, "show");
-	if (!(s = tps_ctx_store(ctx)))
-		return TPS_EXIT_ERROR;
-	if (!strcmp(sub, "set")) {
-		if (filter_opts_check(s, &a->fo) < 0)
-			return TPS_EXIT_ERROR;
-		return do_set(s, a);
-	}
-	if (!strcmp(sub, "list"))
-		return do_list(s, a);
-	if (!strcmp(sub, "show"))
-		return do_show(s, a);
-	return do_rm(s, a);
-}
-
 /* A baseline names runs: without a store there are none, so it never creates one;
  * list and show open it read-only themselves. */
-const struct cmd_entry cmd_baseline_entry = {
-	.name = "baseline",
-	.summary = "freeze, list and remove named sets of runs",
-	.usage = usage_baseline,
-	.help = help_baseline,
-	.flags = CMD_EXISTING | CMD_OPERANDS,
-	.exec = cmd_baseline,
-};
+CMD_ENTRY(baseline, "freeze, list and remove named sets of runs",
+	  CMD_EXISTING | CMD_OPERANDS);

@@ -6,7 +6,6 @@
  * (analyze/estimate.h). Load: cmd/side.h (every run of each
  * series); floors: analyze/noise.c; writing them: schema/noise.c; output:
  * reports/calibrate_write.c. */
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "analyze/noise.h"
@@ -17,33 +16,23 @@
 
 #include <stdlib.h>
 
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "engine", required_argument, NULL, FILTER_OPT_ENGINE },
-	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
-	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
-	{ "host", required_argument, NULL, FILTER_OPT_HOST },
-	FORMAT_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
-
 int cmd_calibrate(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
 	enum out_format fmt = OUT_TEXT;
-	struct cmd_opts co = { .cmd = &cmd_calibrate_entry, .fo = &fo, .fmt = &fmt };
 	struct side sd = { 0 };
 	struct noise_pair *pairs = NULL;
 	size_t n = 0, n_floors = 0;
-	int c, ret = TPS_EXIT_ERROR, in_tx = 0;
+	int ret, in_tx = 0;
 	struct store *s;
+	const struct cmd_option opts[] = {
+		OPT_LIST("engine", &fo.engine), OPT_LIST("model", &fo.model),
+		OPT_LIST("tag", &fo.tag), OPT_LIST("host", &fo.host), OPT_FORMAT(&fmt), OPT_END,
+	};
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
-		; /* every option is a shared one, taken there */
-	if (c == CMD_OPTS_STOP) {
-		ret = co.ret;
+	if ((ret = cmd_opts_parse(&cmd_calibrate_entry, opts, argc, argv)) >= 0)
 		goto out;
-	}
+	ret = TPS_EXIT_ERROR;
 	/* Every run of each series: the A/A pair is its two latest. */
 	if (!(s = tps_ctx_store(ctx)) || filter_opts_check(s, &fo) < 0 ||
 	    side_load_history(s, &fo.f, NULL, RUN_LOAD_VALUES, &sd) < 0)
@@ -78,11 +67,5 @@ out:
 }
 
 /* No store, no runs to calibrate: it never creates one. */
-const struct cmd_entry cmd_calibrate_entry = {
-	.name = "calibrate",
-	.summary = "measure a host's A/A noise floor (same engine, restarted)",
-	.usage = usage_calibrate,
-	.help = help_calibrate,
-	.flags = CMD_EXISTING,
-	.exec = cmd_calibrate,
-};
+CMD_ENTRY(calibrate, "measure a host's A/A noise floor (same engine, restarted)",
+	  CMD_EXISTING);

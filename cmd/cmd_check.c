@@ -2,7 +2,6 @@
  * place: the per-sample data-quality flags set at ingest, grouped per run with an
  * example, runs that failed to load or stopped early, the model-identity alarms and
  * SQLite's own integrity check. Any of them fails the command (exit 1). */
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "analyze/clock.h"
@@ -14,16 +13,6 @@
 #include "tpsdb.h"
 
 #include <stdlib.h>
-#include <string.h>
-
-enum { OPT_JSON = 256 };
-
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	FILTER_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
 
 struct problems {
 	char **p;
@@ -73,7 +62,6 @@ static void add_clock(const struct catalog_quality *q, size_t n, struct findings
 int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_check_entry, .fo = &fo };
 	struct catalog_quality *q = NULL;
 	struct catalog_alarm *a = NULL;
 	struct findings fs = { 0 };
@@ -81,17 +69,12 @@ int cmd_check(int argc, char **argv, struct tps_ctx *ctx)
 	struct check_result res = { 0 };
 	struct store *s;
 	size_t nq = 0, na = 0;
-	int c, json = 0, ret = TPS_EXIT_ERROR;
+	int json = 0, ret;
+	const struct cmd_option opts[] = { OPT_FLAG("json", &json), OPT_FILTERS(&fo), OPT_END };
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_JSON: json = 1; break;
-		}
-	}
-	if (c == CMD_OPTS_STOP) {
-		ret = co.ret;
+	if ((ret = cmd_opts_parse(&cmd_check_entry, opts, argc, argv)) >= 0)
 		goto out;
-	}
+	ret = TPS_EXIT_ERROR;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (filter_opts_check(s, &fo) < 0)
@@ -132,11 +115,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_check_entry = {
-	.name = "check",
-	.summary = "data-quality findings and the integrity check",
-	.usage = usage_check,
-	.help = help_check,
-	.flags = CMD_READONLY,
-	.exec = cmd_check,
-};
+CMD_ENTRY(check, "data-quality findings and the integrity check", CMD_READONLY);

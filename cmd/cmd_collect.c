@@ -38,202 +38,67 @@
 /* docs/help/collect.txt gives the count in words. */
 _Static_assert(CELL_MAX_TIMEOUTS_IN_ROW == 3, "docs/help/collect.txt says 3 timeouts in a row");
 
-enum {
-	OPT_ENGINE = 256, OPT_OURS, OPT_ROLE, OPT_ENGINE_ARGS, OPT_HOME, OPT_MODELS,
-	OPT_MODEL, OPT_SPEC, OPT_URL, OPT_SPEC_TYPE, OPT_N_MAX, OPT_REPS, OPT_PROMPTS,
-	OPT_NO_REF, OPT_CTX, OPT_N_PREDICT, OPT_ENDPOINT, OPT_BAN, OPT_SEED, OPT_WARMUP,
-	OPT_GPU, OPT_PORT, OPT_LOAD_TIMEOUT, OPT_REQ_TIMEOUT, OPT_TAG, OPT_NOTES,
-	OPT_HOST, OPT_GPU_NAME, OPT_DRIVER, OPT_CUDA, OPT_OUT_DIR, OPT_QUIET, OPT_DRY_RUN, OPT_AA,
-	OPT_ROUNDS, OPT_UNTIL, OPT_MAX_ROUNDS, OPT_QUESTION, OPT_METRIC, OPT_WAIT_QUIET,
-	OPT_MAX_SPOILED, OPT_BUDGET,
-};
-
-static const struct option longopts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "ours", required_argument, NULL, OPT_OURS },
-	{ "role", required_argument, NULL, OPT_ROLE },
-	{ "engine-args", required_argument, NULL, OPT_ENGINE_ARGS },
-	{ "home", required_argument, NULL, OPT_HOME },
-	{ "models", required_argument, NULL, OPT_MODELS },
-	{ "model", required_argument, NULL, OPT_MODEL },
-	{ "spec-manifest", required_argument, NULL, OPT_SPEC },
-	{ "url", required_argument, NULL, OPT_URL },
-	{ "spec-type", required_argument, NULL, OPT_SPEC_TYPE },
-	{ "n-max", required_argument, NULL, OPT_N_MAX },
-	{ "reps", required_argument, NULL, OPT_REPS },
-	{ "prompts", required_argument, NULL, OPT_PROMPTS },
-	{ "no-reference", no_argument, NULL, OPT_NO_REF },
-	{ "ctx", required_argument, NULL, OPT_CTX },
-	{ "n-predict", required_argument, NULL, OPT_N_PREDICT },
-	{ "endpoint", required_argument, NULL, OPT_ENDPOINT },
-	{ "ban-byte-tokens", no_argument, NULL, OPT_BAN },
-	{ "seed", required_argument, NULL, OPT_SEED },
-	{ "warmup", required_argument, NULL, OPT_WARMUP },
-	{ "gpu", required_argument, NULL, OPT_GPU },
-	{ "port", required_argument, NULL, OPT_PORT },
-	{ "load-timeout", required_argument, NULL, OPT_LOAD_TIMEOUT },
-	{ "request-timeout", required_argument, NULL, OPT_REQ_TIMEOUT },
-	{ "tag", required_argument, NULL, OPT_TAG },
-	{ "notes", required_argument, NULL, OPT_NOTES },
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "gpu-name", required_argument, NULL, OPT_GPU_NAME },
-	{ "driver", required_argument, NULL, OPT_DRIVER },
-	{ "cuda", required_argument, NULL, OPT_CUDA },
-	{ "out-dir", required_argument, NULL, OPT_OUT_DIR },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
-	{ "aa", no_argument, NULL, OPT_AA },
-	{ "rounds", required_argument, NULL, OPT_ROUNDS },
-	{ "until-decided", no_argument, NULL, OPT_UNTIL },
-	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
-	{ "question", required_argument, NULL, OPT_QUESTION },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "wait-quiet", required_argument, NULL, OPT_WAIT_QUIET },
-	{ "max-spoiled", required_argument, NULL, OPT_MAX_SPOILED },
-	{ "budget", required_argument, NULL, OPT_BUDGET },
-	{ NULL, 0, NULL, 0 },
-};
-
-/* Returns 0 to go on, or an exit code (also TPS_EXIT_OK after --help). */
-static int parse_options(int argc, char **argv, struct collect_setup *o, int *done)
+/* --engine, --role, --engine-args, --home and --model: "label=value" (the value
+ * optional where the row's val is 0) appended to the pairs at opt->dst. */
+static int take_pair(const struct cmd_option *opt, const char *arg, const char *usage)
 {
-	struct cmd_opts co = { .cmd = &cmd_collect_entry };
-	int64_t v;
-	int c;
+	struct collect_setup s = { .usage = usage };
 
-	*done = 0;
+	return setup_add_pair(&s, opt->dst, opt->name, arg, opt->val);
+}
 
-	while ((c = cmd_opts_next(&co, argc, argv, longopts)) >= 0) {
-		const char *name = NULL;
-		for (size_t i = 0; longopts[i].name; i++) {
-			if (longopts[i].val == c)
-				name = longopts[i].name;
-		}
-		switch (c) {
-		case OPT_ENGINE:
-			if (setup_add_pair(o, &o->engines, name, optarg, 0))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_OURS: o->ours = optarg; break;
-		case OPT_ROLE:
-			if (setup_add_pair(o, &o->roles, name, optarg, 1))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_ENGINE_ARGS:
-			if (setup_add_pair(o, &o->engine_args, name, optarg, 1))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_HOME:
-			if (setup_add_pair(o, &o->homes, name, optarg, 1))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_MODELS: o->models_file = optarg; break;
-		case OPT_MODEL:
-			if (setup_add_pair(o, &o->models, name, optarg, 0))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_SPEC: o->spec_file = optarg; break;
-		case OPT_URL: o->url = optarg; break;
-		case OPT_SPEC_TYPE: o->spec_type = optarg; break;
-		case OPT_N_MAX:
-			if (setup_parse_count(o, name, optarg, 1, 4096, &o->n_max))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_REPS:
-			if (setup_parse_count(o, name, optarg, 1, 100000, &o->c.reps))
-				return TPS_EXIT_USAGE;
-			o->reps_set = 1;
-			break;
-		case OPT_PROMPTS: o->prompts_file = optarg; break;
-		case OPT_NO_REF: o->no_reference = 1; break;
-		case OPT_CTX:
-			if (setup_parse_count(o, name, optarg, 16, 1 << 24, &o->c.ctx))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_N_PREDICT:
-			if (setup_parse_count(o, name, optarg, 1, 1 << 24, &o->c.n_predict))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_ENDPOINT: o->endpoint = optarg; break;
-		case OPT_BAN: o->c.ban_byte_tokens = 1; break;
-		case OPT_SEED:
-			if (setup_parse_count(o, name, optarg, 0, INT64_C(4294967295), &o->c.seed))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_WARMUP:
-			if (setup_parse_count(o, name, optarg, 0, 1000, &o->c.warmup))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_GPU: o->c.gpu = optarg; break;
-		case OPT_PORT:
-			if (setup_parse_count(o, name, optarg, 1, 65535, &v))
-				return TPS_EXIT_USAGE;
-			o->c.base_port = (int)v;
-			break;
-		case OPT_LOAD_TIMEOUT:
-			if (setup_parse_secs(o, name, optarg, &o->c.load_timeout_s))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_REQ_TIMEOUT:
-			if (setup_parse_secs(o, name, optarg, &o->c.request_timeout_s))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_TAG: o->c.tag = optarg; break;
-		case OPT_NOTES: o->c.notes = optarg; break;
-		case OPT_HOST: o->host = optarg; break;
-		case OPT_GPU_NAME: o->gpu_name = optarg; break;
-		case OPT_DRIVER: o->driver = optarg; break;
-		case OPT_CUDA: o->cuda = optarg; break;
-		case OPT_OUT_DIR: o->out_dir = optarg; break;
-		case OPT_QUIET: o->quiet = 1; break;
-		case OPT_DRY_RUN: o->dry_run = 1; break;
-		case OPT_AA: o->aa = 1; break;
-		case OPT_ROUNDS:
-			if (setup_parse_count(o, name, optarg, 1, 1000, &o->rounds))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_UNTIL: o->until_decided = 1; break;
-		case OPT_MAX_ROUNDS:
-			if (setup_parse_count(o, name, optarg, ESTIMATE_FIRST_LOOK,
-					      ESTIMATE_MAX_LOOK, &o->max_rounds))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_QUESTION:
-			o->question_set = 1;
-			if (!strcmp(optarg, "regression"))
-				o->question_parity = 0;
-			else if (!strcmp(optarg, "parity"))
-				o->question_parity = 1;
-			else
-				return tps_usage_error(usage_collect, "--question is regression or "
-						       "parity, not '%s'", optarg);
-			break;
-		case OPT_METRIC:
-			if (parity_metrics_of(optarg) < 0)
-				return tps_usage_error(usage_collect, "--metric is pp, tg or both, "
-						       "not '%s'", optarg);
-			o->metric = optarg;
-			break;
-		case OPT_WAIT_QUIET:
-			if (tps_parse_double(optarg, &o->wait_quiet_s) < 0 ||
-			    !(o->wait_quiet_s >= 0 && o->wait_quiet_s <= 86400))
-				return tps_usage_error(usage_collect, "--wait-quiet needs a number "
-						       "of seconds from 0 to 86400, not '%s'",
-						       optarg);
-			break;
-		case OPT_MAX_SPOILED:
-			if (setup_parse_count(o, name, optarg, 0, 1000, &o->max_spoiled))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_BUDGET:
-			if (setup_parse_duration(o, name, optarg, &o->budget_s))
-				return TPS_EXIT_USAGE;
-			break;
-		}
-	}
-	*done = c == CMD_OPTS_STOP;
-	return *done ? co.ret : 0;
+static int take_budget(const struct cmd_option *opt, const char *arg, const char *usage)
+{
+	struct collect_setup s = { .usage = usage };
+
+	return setup_parse_duration(&s, opt->name, arg, opt->dst);
+}
+
+/* Returns -1 to go on, or the exit code (also TPS_EXIT_OK after --help). */
+static int parse_options(int argc, char **argv, struct collect_setup *o)
+{
+	static const struct cmd_choice questions[] = {
+		{ "regression", 0 }, { "parity", 1 }, { NULL, 0 },
+	}, metrics[] = { { "pp", 0 }, { "tg", 0 }, { "both", 0 }, { NULL, 0 } };
+	const struct cmd_option opts[] = {
+		OPT_PARSE("engine", &o->engines, take_pair, 0), OPT_STRING("ours", &o->ours),
+		OPT_PARSE("role", &o->roles, take_pair, 1),
+		OPT_PARSE("engine-args", &o->engine_args, take_pair, 1),
+		OPT_PARSE("home", &o->homes, take_pair, 1), OPT_STRING("models", &o->models_file),
+		OPT_PARSE("model", &o->models, take_pair, 0),
+		OPT_STRING("spec-manifest", &o->spec_file), OPT_STRING("url", &o->url),
+		OPT_STRING("spec-type", &o->spec_type), OPT_COUNT("n-max", &o->n_max, 1, 4096),
+		{ .name = "reps", .kind = CMD_OPT_COUNT, .dst = &o->c.reps, .size = sizeof(o->c.reps),
+		  .min = 1, .max = 100000, .seen = &o->reps_set },
+		OPT_STRING("prompts", &o->prompts_file), OPT_FLAG("no-reference", &o->no_reference),
+		OPT_COUNT("ctx", &o->c.ctx, 16, 1 << 24),
+		OPT_COUNT("n-predict", &o->c.n_predict, 1, 1 << 24),
+		OPT_STRING("endpoint", &o->endpoint),
+		OPT_FLAG("ban-byte-tokens", &o->c.ban_byte_tokens),
+		OPT_COUNT("seed", &o->c.seed, 0, INT64_C(4294967295)),
+		OPT_COUNT("warmup", &o->c.warmup, 0, 1000), OPT_STRING("gpu", &o->c.gpu),
+		OPT_COUNT("port", &o->c.base_port, 1, 65535),
+		OPT_SECONDS("load-timeout", &o->c.load_timeout_s),
+		OPT_SECONDS("request-timeout", &o->c.request_timeout_s),
+		OPT_STRING("tag", &o->c.tag), OPT_STRING("notes", &o->c.notes),
+		OPT_STRING("host", &o->host), OPT_STRING("gpu-name", &o->gpu_name),
+		OPT_STRING("driver", &o->driver), OPT_STRING("cuda", &o->cuda),
+		OPT_STRING("out-dir", &o->out_dir), OPT_FLAG("quiet", &o->quiet),
+		OPT_FLAG("dry-run", &o->dry_run), OPT_FLAG("aa", &o->aa),
+		OPT_COUNT("rounds", &o->rounds, 1, 1000),
+		OPT_FLAG("until-decided", &o->until_decided),
+		OPT_COUNT("max-rounds", &o->max_rounds, ESTIMATE_FIRST_LOOK, ESTIMATE_MAX_LOOK),
+		{ .name = "question", .kind = CMD_OPT_CHOICE, .dst = &o->question_parity,
+		  .size = sizeof(int), .choices = questions, .seen = &o->question_set },
+		OPT_WORD("metric", &o->metric, metrics),
+		OPT_NUMBER("wait-quiet", &o->wait_quiet_s, 0, 86400, 0,
+			   "a number of seconds from 0 to 86400"),
+		OPT_COUNT("max-spoiled", &o->max_spoiled, 0, 1000),
+		OPT_PARSE("budget", &o->budget_s, take_budget, 0),
+		OPT_END,
+	};
+
+	return cmd_opts_parse(&cmd_collect_entry, opts, argc, argv);
 }
 
 /* --until-decided's state: the rule (analyze/until.h) over the plan's cells, the
@@ -341,12 +206,10 @@ static void until_state_init(struct until_state *h, const struct plan *p,
 	h->p = p;
 	h->res = res;
 	h->cells = tps_xcalloc(p->n_cells + 1, sizeof(*h->cells));
-	for (k = 0; k < p->n_cells; k++) {
-		h->cells[k].engine = p->cells[k].engine;
-		h->cells[k].model = p->cells[k].model;
-		h->cells[k].spec_type = p->cells[k].spec_type;
-		h->cells[k].n_max = p->cells[k].n_max;
-	}
+	for (k = 0; k < p->n_cells; k++)
+		h->cells[k] = (struct until_cell){ .engine = p->cells[k].engine,
+			.model = p->cells[k].model, .spec_type = p->cells[k].spec_type,
+			.n_max = p->cells[k].n_max };
 	until_init(&h->u, h->cells, p->n_cells, p->n_models, setup_ours_index(p),
 		   o->question_parity ? DECIDED_PARITY : DECIDED_REGRESSION,
 		   o->metric ? parity_metrics_of(o->metric) : PARITY_BOTH);
@@ -489,24 +352,6 @@ static unsigned row_findings(const struct session_row *r)
 	return env_findings(&f, 0);
 }
 
-/* The names of the findings flags ("gpu-contended, host-busy") into names. */
-static void finding_names(unsigned flags, char *names, size_t len)
-{
-	size_t n = 0;
-
-	*names = '\0';
-	for (unsigned e = 1; e < RUN_ENV_FLAGS_END; e <<= 1)
-		if ((flags & e) && n < len)
-			n += (size_t)snprintf(names + n, len - n, "%s%s", n ? ", " : "",
-					      record_env_flag_name(e));
-}
-
-/* The lowest finding of flags, whose detail a line gives. */
-static unsigned first_finding(unsigned flags)
-{
-	return flags & -flags;
-}
-
 /* What kept the machine from reading quiet, into buf: "other processes used 97%
  * of the CPUs, 1 other compute process(es) on the GPU, utilisation 64%". */
 static void quiet_words(const struct runenv_quiet *rq, char *buf, size_t len)
@@ -551,8 +396,9 @@ static int measure_cell(struct quiet *q, struct session *ss, size_t mi, size_t k
 		}
 		++*in_row;
 		session_clear(ss);
-		finding_names(busy, names, sizeof(names));
-		detail = findings_env_detail(r->env, first_finding(busy));
+		parity_env_names(busy, names, sizeof(names));
+		/* The lowest finding's detail. */
+		detail = findings_env_detail(r->env, busy & -busy);
 		if (q->o->max_spoiled && *in_row >= q->o->max_spoiled) {
 			tps_warning("model %s stopped: %s on %lld tries in a row (%s); its cells "
 				    "stay open", model, names, (long long)*in_row, detail);
@@ -672,17 +518,11 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	char *out_dir = NULL, *footer = NULL, **why = NULL;
 	size_t k, n_run = 0, n_spoiled = 0, n_retried = 0;
 	double spoiled_s = 0;
-	int ret = TPS_EXIT_ERROR, r, done;
+	int ret = TPS_EXIT_ERROR, r;
 
 	setup_init(&o, usage_collect);
-	if ((r = parse_options(argc, argv, &o, &done)) || done) {
-		ret = r;
+	if ((ret = parse_options(argc, argv, &o)) >= 0 || (ret = setup_plan(&o, &p, &ps)))
 		goto out;
-	}
-	if ((r = setup_plan(&o, &p, &ps))) {
-		ret = r;
-		goto out;
-	}
 	/* Before the first run: the spec settings collect equalised. */
 	if (p.spec_note)
 		fputs(p.spec_note, stdout);
@@ -724,18 +564,13 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 	for (k = 0; k < res.n_rows; k++) {
 		const struct session_row *sr = &res.rows[k];
 		const struct cell *c = &p.cells[sr->cell];
-		rows[k].model = p.models[c->model].label;
-		rows[k].engine = p.engines[c->engine].label;
-		rows[k].n_max = c->n_max;
-		rows[k].round = sr->round;
-		rows[k].rounds = res.rounds;
-		rows[k].status = sr->status;
-		rows[k].n_ok = sr->n_ok;
-		rows[k].n_failed = sr->n_failed;
-		rows[k].pp = sr->pp;
-		rows[k].tg = sr->tg;
-		rows[k].accept = sr->accept;
-		rows[k].why = sr->load_line;
+
+		rows[k] = (struct summary_row){
+			.model = p.models[c->model].label, .engine = p.engines[c->engine].label,
+			.n_max = c->n_max, .round = sr->round, .rounds = res.rounds,
+			.status = sr->status, .n_ok = sr->n_ok, .n_failed = sr->n_failed,
+			.pp = sr->pp, .tg = sr->tg, .accept = sr->accept, .why = sr->load_line,
+		};
 		/* A try measured again is not its round's instance; a spoiled one
 		 * says why it decides nothing. */
 		n_run += !sr->retried;
@@ -745,7 +580,7 @@ int cmd_collect(int argc, char **argv, struct tps_ctx *ctx)
 
 			n_spoiled++;
 			spoiled_s += sr->wall_s;
-			finding_names(sr->findings, names, sizeof(names));
+			parity_env_names(sr->findings, names, sizeof(names));
 			why[k] = tps_xasprintf("spoiled: %s%s", names,
 					       sr->retried ? "; measured again" :
 					       q.stop_row[c->model] == k ? "; model stopped" : "");
@@ -795,11 +630,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_collect_entry = {
-	.name = "collect",
-	.summary = "start engines, send prompts, record every timing",
-	.usage = usage_collect,
-	.help = help_collect,
-	.flags = 0,
-	.exec = cmd_collect,
-};
+CMD_ENTRY(collect, "start engines, send prompts, record every timing", 0);

@@ -6,7 +6,6 @@
 #include "analyze/config.h"
 #include "analyze/config_near.h"
 #include "analyze/parity.h"
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/compare_write.h"
@@ -16,43 +15,10 @@
 
 #include <string.h>
 
-enum {
-	OPT_OURS = 256, OPT_VS, OPT_METRIC, OPT_BAND, OPT_OURS_TAG, OPT_VS_TAG, OPT_FORCE,
-	OPT_IGNORE_CONFIG, OPT_STRICT, OPT_ACROSS,
-};
-
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "ours", required_argument, NULL, OPT_OURS },
-	{ "vs", required_argument, NULL, OPT_VS },
-	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "band", required_argument, NULL, OPT_BAND },
-	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
-	{ "ours-tag", required_argument, NULL, OPT_OURS_TAG },
-	{ "vs-tag", required_argument, NULL, OPT_VS_TAG },
-	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
-	{ "host", required_argument, NULL, FILTER_OPT_HOST },
-	{ "force", no_argument, NULL, OPT_FORCE },
-	{ "across-machines", no_argument, NULL, OPT_ACROSS },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "ignore-config", required_argument, NULL, OPT_IGNORE_CONFIG },
-	FORMAT_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
-
-static int pct_opt(const char *name, const char *v, double *out)
-{
-	if (tps_parse_double(v, out) < 0 || *out < 0)
-		return tps_usage_error(usage_compare, "--%s needs a number >= 0, not '%s'", name, v);
-	return 0;
-}
-
 int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
 	enum out_format fmt = OUT_TEXT;
-	struct cmd_opts co = { .cmd = &cmd_compare_entry, .fo = &fo, .fmt = &fmt };
 	struct filter_list ours_tag = { 0 }, vs_tag = { 0 };
 	struct parity_result res = { 0 };
 	struct side side[2], hist[2];
@@ -60,58 +26,30 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 	struct run_filter f[2];
 	struct store *s;
 	const char *ignore = NULL;
-	int c, k, strict = 0, ret = TPS_EXIT_ERROR;
+	int k, strict = 0, ret;
+	static const struct cmd_choice metrics[] = {
+		{ "pp", PARITY_PP }, { "tg", PARITY_TG }, { "both", PARITY_BOTH }, { NULL, 0 },
+	};
+	const struct cmd_option opts[] = {
+		OPT_STRING("ours", &o.ours), OPT_STRING("vs", &o.vs),
+		OPT_LIST("model", &fo.model), OPT_CHOICE("metric", &o.metrics, metrics),
+		OPT_PERCENT("band", &o.band_pct), OPT_LIST("tag", &fo.tag),
+		OPT_NAMES("ours-tag", &ours_tag), OPT_NAMES("vs-tag", &vs_tag),
+		OPT_LIST("batch", &fo.batch), OPT_LIST("host", &fo.host),
+		OPT_FLAG("force", &o.force), OPT_FLAG("across-machines", &o.across_machines),
+		OPT_FLAG("strict", &strict),
+		OPT_PARSE("ignore-config", &ignore, ignore_config_opt, 0),
+		OPT_FORMAT(&fmt), OPT_END,
+	};
 
 	parity_opts_init(&o);
 	memset(side, 0, sizeof(side));
 	memset(hist, 0, sizeof(hist));
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_OURS: o.ours = optarg; break;
-		case OPT_VS: o.vs = optarg; break;
-		case OPT_OURS_TAG:
-		case OPT_VS_TAG:
-			if (filter_list_add(c == OPT_OURS_TAG ? &ours_tag : &vs_tag, optarg) < 0) {
-				ret = tps_usage_error(usage_compare, "--%s-tag given more than %d times",
-						      c == OPT_OURS_TAG ? "ours" : "vs",
-						      FILTER_LIST_MAX);
-				goto out;
-			}
-			break;
-		case OPT_FORCE: o.force = 1; break;
-		case OPT_ACROSS: o.across_machines = 1; break;
-		case OPT_IGNORE_CONFIG:
-			if (ignore_config_opt(optarg, usage_compare)) {
-				ret = TPS_EXIT_USAGE;
-				goto out;
-			}
-			ignore = optarg;
-			break;
-		case OPT_STRICT: strict = 1; break;
-		case OPT_METRIC:
-			if ((o.metrics = parity_metrics_of(optarg)) < 0) {
-				ret = tps_usage_error(usage_compare,
-						      "--metric is pp, tg or both, not '%s'",
-						      optarg);
-				goto out;
-			}
-			break;
-		case OPT_BAND:
-			if (pct_opt("band", optarg, &o.band_pct)) {
-				ret = TPS_EXIT_USAGE;
-				goto out;
-			}
-			break;
-		}
-	}
-	if (c == CMD_OPTS_STOP) {
-		ret = co.ret;
-		goto out;
-	}
-	if (!o.ours || !o.vs) {
-		ret = tps_usage_error(usage_compare, "--ours and --vs are both required");
-		goto out;
-	}
+	/* Nothing is held until the store is open: a usage error returns. */
+	if ((ret = cmd_opts_parse(&cmd_compare_entry, opts, argc, argv)) >= 0)
+		return ret;
+	if (!o.ours || !o.vs)
+		return tps_usage_error(usage_compare, "--ours and --vs are both required");
 	/* A side's own tags replace the shared ones. */
 	if (!ours_tag.n_arg)
 		ours_tag = fo.tag;
@@ -119,10 +57,9 @@ int cmd_compare(int argc, char **argv, struct tps_ctx *ctx)
 		vs_tag = fo.tag;
 	if (filter_pair_check(usage_compare, o.ours, &ours_tag, o.vs, &vs_tag,
 			      "for an A/A pair give --ours-tag and --vs-tag, or use "
-			      "'tpsdb calibrate'")) {
-		ret = TPS_EXIT_USAGE;
-		goto out;
-	}
+			      "'tpsdb calibrate'"))
+		return TPS_EXIT_USAGE;
+	ret = TPS_EXIT_ERROR;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (store_label_check(s, STORE_LABEL_ENGINE, o.ours, "--ours") != 1 ||
@@ -178,11 +115,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_compare_entry = {
-	.name = "compare",
-	.summary = "parity deltas between two engines",
-	.usage = usage_compare,
-	.help = help_compare,
-	.flags = CMD_READONLY,
-	.exec = cmd_compare,
-};
+CMD_ENTRY(compare, "parity deltas between two engines", CMD_READONLY);

@@ -1,7 +1,6 @@
 /* cmd_export.c: `tpsdb export`, the store as JSONL (one lossless line per run, which
  * `tpsdb import` restores) or as CSV (one row per sample with its run's context, for
  * spreadsheets and pandas). Runs stream one at a time through store_runs_foreach. */
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "analyze/envrule.h"
 #include "reports/export_csv.h"
@@ -13,16 +12,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-enum { OPT_FORMAT = 256, OPT_OUT };
-
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "out", required_argument, NULL, OPT_OUT },
-	FILTER_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
 
 /* r with its environment findings derived from its facts, as every command's. */
 static struct run_rec judged(const struct run_rec *r)
@@ -61,33 +50,20 @@ static int on_run_jsonl(const struct run_rec *r, const struct sample_rec *smp, s
 
 int cmd_export(int argc, char **argv, struct tps_ctx *ctx)
 {
+	static const struct cmd_choice formats[] = { { "jsonl", 0 }, { "csv", 1 }, { NULL, 0 } };
 	struct filter_opts fo = { 0 };
-	struct cmd_opts co = { .cmd = &cmd_export_entry, .fo = &fo };
 	const char *out_path = NULL;
 	struct outfile *of = NULL;
 	struct store *s;
 	FILE *f = NULL;
-	int c, csv = 0, rc, ret = TPS_EXIT_ERROR;
+	int csv = 0, rc, ret = TPS_EXIT_ERROR;
+	const struct cmd_option opts[] = {
+		OPT_CHOICE("format", &csv, formats), OPT_NONEMPTY("out", &out_path, "a file name"),
+		OPT_FILTERS(&fo), OPT_END,
+	};
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_FORMAT:
-			if (!strcmp(optarg, "csv"))
-				csv = 1;
-			else if (!strcmp(optarg, "jsonl"))
-				csv = 0;
-			else
-				return tps_usage_error(usage_export,
-						       "--format is jsonl or csv, not '%s'",
-						       optarg);
-			break;
-		case OPT_OUT: out_path = optarg; break;
-		}
-	}
-	if (c == CMD_OPTS_STOP)
-		return co.ret;
-	if (out_path && !*out_path)
-		return tps_usage_error(usage_export, "--out needs a file name");
+	if ((rc = cmd_opts_parse(&cmd_export_entry, opts, argc, argv)) >= 0)
+		return rc;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (filter_opts_check(s, &fo) < 0)
@@ -122,11 +98,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_export_entry = {
-	.name = "export",
-	.summary = "write runs and samples as JSONL or CSV",
-	.usage = usage_export,
-	.help = help_export,
-	.flags = CMD_READONLY,
-	.exec = cmd_export,
-};
+CMD_ENTRY(export, "write runs and samples as JSONL or CSV", CMD_READONLY);

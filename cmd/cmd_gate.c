@@ -8,7 +8,6 @@
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
 #include "analyze/series.h"
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/compare_write.h"
@@ -20,33 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum {
-	OPT_BASELINE = 256, OPT_ENGINE, OPT_MAX, OPT_THRESH, OPT_METRIC, OPT_SWEEP, OPT_STRICT,
-	OPT_IDENTICAL, OPT_TREND, OPT_JUNIT, OPT_IGNORE_CONFIG, OPT_FAIL_ON, OPT_ACROSS,
-};
-
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "baseline", required_argument, NULL, OPT_BASELINE },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
-	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
-	{ "host", required_argument, NULL, FILTER_OPT_HOST },
-	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
-	{ "max-regress", required_argument, NULL, OPT_MAX },
-	{ "thresholds", required_argument, NULL, OPT_THRESH },
-	{ "metric", required_argument, NULL, OPT_METRIC },
-	{ "sweep", no_argument, NULL, OPT_SWEEP },
-	{ "strict", no_argument, NULL, OPT_STRICT },
-	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
-	{ "require-identical-output", no_argument, NULL, OPT_IDENTICAL },
-	{ "trend", no_argument, NULL, OPT_TREND },
-	{ "across-machines", no_argument, NULL, OPT_ACROSS },
-	{ "junit", required_argument, NULL, OPT_JUNIT },
-	{ "ignore-config", required_argument, NULL, OPT_IGNORE_CONFIG },
-	FORMAT_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
+enum { OPT_MAX, OPT_METRIC, OPT_FAIL_ON };
 
 /* The usage error of a threshold that did not parse, of the file path (NULL:
  * --max-regress). */
@@ -84,44 +57,41 @@ struct gate_cli {
 /* Parses argv into *o; returns -1 to go on, else the exit code. */
 static int parse_args(int argc, char **argv, struct gate_cli *o)
 {
-	struct cmd_opts co = { .cmd = &cmd_gate_entry, .fo = &o->fo, .fmt = &o->fmt };
 	struct gate_threshold_err e;
 	double flag_th[GATE_N_METRICS];
-	int flag_set[GATE_N_METRICS] = { 0 }, metric_given = 0, c, m, ret;
-	unsigned fail_on = 0, fail_on_given = 0;
+	int flag_set[GATE_N_METRICS] = { 0 }, metric_given = 0, strict = 0, identical = 0;
+	int c, m, ret;
+	unsigned fail_on_given = 0, bits;
+	char bad[64];
+	const struct cmd_option opts[] = {
+		OPT_STRING("baseline", &o->rep.baseline), OPT_STRING("engine", &o->rep.engine),
+		OPT_LIST("tag", &o->fo.tag), OPT_LIST("model", &o->fo.model),
+		OPT_LIST("host", &o->fo.host), OPT_LIST("batch", &o->fo.batch),
+		OPT_CALLBACK("max-regress", OPT_MAX), OPT_STRING("thresholds", &o->thresh_file),
+		OPT_CALLBACK("metric", OPT_METRIC), OPT_FLAG("sweep", &o->p.sweep),
+		OPT_FLAG("strict", &strict), OPT_CALLBACK("fail-on", OPT_FAIL_ON),
+		OPT_FLAG("require-identical-output", &identical), OPT_FLAG("trend", &o->p.trend),
+		OPT_FLAG("across-machines", &o->p.across_machines), OPT_STRING("junit", &o->junit),
+		OPT_PARSE("ignore-config", &o->ignore_config, ignore_config_opt, 0),
+		OPT_FORMAT(&o->fmt),
+		OPT_END,
+	};
+	struct cmd_opts co = { .cmd = &cmd_gate_entry, .opts = opts };
 
 	gate_params_init(&o->p);
 	for (m = 0; m < GATE_N_METRICS; m++) {
 		o->p.gated[m] = 0;
 		flag_th[m] = VERDICT_MAX_REGRESS_PCT;
 	}
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
+	while ((c = cmd_opts_next(&co, argc, argv)) >= 0) {
 		switch (c) {
-		case OPT_BASELINE: o->rep.baseline = optarg; break;
-		case OPT_ENGINE: o->rep.engine = optarg; break;
-		case OPT_JUNIT: o->junit = optarg; break;
-		case OPT_IGNORE_CONFIG:
-			if (ignore_config_opt(optarg, usage_gate))
-				return TPS_EXIT_USAGE;
-			o->ignore_config = optarg;
-			break;
-		case OPT_THRESH: o->thresh_file = optarg; break;
-		case OPT_SWEEP: o->p.sweep = 1; break;
-		case OPT_STRICT: fail_on |= GATE_FAIL_ALL; break;
-		case OPT_IDENTICAL: fail_on |= GATE_FAIL_OUTPUT; break;
-		case OPT_FAIL_ON: {
-			char bad[64];
-			unsigned bits;
-
+		case OPT_FAIL_ON:
 			if (gate_fail_on_parse(optarg, &bits, bad, sizeof(bad)) < 0)
 				return tps_usage_error(usage_gate, "--fail-on: unknown check '%s' "
 						       "(regression, inconclusive, environment, "
 						       "output)", bad);
 			fail_on_given |= bits;
 			break;
-		}
-		case OPT_TREND: o->p.trend = 1; break;
-		case OPT_ACROSS: o->p.across_machines = 1; break;
 		case OPT_MAX:
 			if (gate_threshold_parse(optarg, flag_th, flag_set, &e) < 0)
 				return threshold_error(&e, NULL);
@@ -141,7 +111,8 @@ static int parse_args(int argc, char **argv, struct gate_cli *o)
 	if (!o->rep.baseline || !o->rep.engine)
 		return tps_usage_error(usage_gate, "--baseline and --engine are both required");
 	/* --fail-on chooses; --strict and --require-identical-output add to it. */
-	o->p.fail_on = (fail_on_given ? fail_on_given : GATE_FAIL_REGRESSION) | fail_on;
+	o->p.fail_on = (fail_on_given ? fail_on_given : GATE_FAIL_REGRESSION) |
+		       (strict ? GATE_FAIL_ALL : 0) | (identical ? GATE_FAIL_OUTPUT : 0);
 	if (!metric_given)
 		for (m = 0; m < GATE_N_METRICS; m++)
 			o->p.gated[m] = 1;
@@ -267,11 +238,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_gate_entry = {
-	.name = "gate",
-	.summary = "pass/fail a candidate against a baseline",
-	.usage = usage_gate,
-	.help = help_gate,
-	.flags = CMD_READONLY,
-	.exec = cmd_gate,
-};
+CMD_ENTRY(gate, "pass/fail a candidate against a baseline", CMD_READONLY);

@@ -12,11 +12,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 struct merge_count {
 	struct store *to;
 	long merged, present;
@@ -61,16 +56,15 @@ static int same_file(const char *a, const char *b)
 
 int cmd_merge(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct cmd_opts co = { .cmd = &cmd_merge_entry };
+	const struct cmd_option opts[] = { OPT_END };
 	struct merge_count mc = { 0 };
 	struct store *from = NULL, *to;
 	const char *other;
-	int c, ret = TPS_EXIT_ERROR;
+	int ret;
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
-		; /* no options but --help */
-	if (c == CMD_OPTS_STOP)
-		return co.ret;
+	if ((ret = cmd_opts_parse(&cmd_merge_entry, opts, argc, argv)) >= 0)
+		return ret;
+	ret = TPS_EXIT_ERROR;
 	if (optind >= argc)
 		return tps_usage_error(usage_merge, "no store to merge");
 	if (optind + 1 < argc)
@@ -102,11 +96,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_merge_entry = {
-	.name = "merge",
-	.summary = "bring in the runs of another store",
-	.usage = usage_merge,
-	.help = help_merge,
-	.flags = CMD_OPERANDS,
-	.exec = cmd_merge,
-};
+CMD_ENTRY(merge, "bring in the runs of another store", CMD_OPERANDS);

@@ -7,21 +7,14 @@
 
 #include <stdio.h>
 
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
 int cmd_migrate(int argc, char **argv, struct tps_ctx *ctx)
 {
-	struct cmd_opts co = { .cmd = &cmd_migrate_entry };
+	const struct cmd_option opts[] = { OPT_END };
 	struct store *s;
-	int c, before, after;
+	int before, after;
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
-		; /* no options but --help */
-	if (c == CMD_OPTS_STOP)
-		return co.ret;
+	if ((before = cmd_opts_parse(&cmd_migrate_entry, opts, argc, argv)) >= 0)
+		return before;
 	if (!ctx->store && !(ctx->store = store_open(ctx->db_path, STORE_EXISTING)))
 		return TPS_EXIT_ERROR;
 	s = ctx->store;
@@ -35,11 +28,4 @@ int cmd_migrate(int argc, char **argv, struct tps_ctx *ctx)
 	return TPS_EXIT_OK;
 }
 
-const struct cmd_entry cmd_migrate_entry = {
-	.name = "migrate",
-	.summary = "bring an older store up to this tpsdb's schema",
-	.usage = usage_migrate,
-	.help = help_migrate,
-	.flags = CMD_EXISTING,
-	.exec = cmd_migrate,
-};
+CMD_ENTRY(migrate, "bring an older store up to this tpsdb's schema", CMD_EXISTING);

@@ -1,33 +1,25 @@
 /* cmd_models.c: `tpsdb models`, the model registry (every distinct GGUF as measured,
  * the hosts that ran it and how often) and its identity alarms. An alarm fails the
  * command: the seed study once compared two "identical" files that were not. */
-#include "cmd/filter_opts.h"
 #include "reports/models_write.h"
 #include "schema/catalog.h"
 #include "schema/store.h"
 #include "cmd/opts.h"
 #include "tpsdb.h"
 
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	FORMAT_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
-
 int cmd_models(int argc, char **argv, struct tps_ctx *ctx)
 {
 	enum out_format fmt = OUT_TEXT;
-	struct cmd_opts co = { .cmd = &cmd_models_entry, .fmt = &fmt };
 	struct catalog_model *m = NULL;
 	struct catalog_alarm *a = NULL;
 	struct store *s;
 	size_t nm = 0, na = 0;
-	int c, ret = TPS_EXIT_ERROR;
+	const struct cmd_option opts[] = { OPT_FORMAT(&fmt), OPT_END };
+	int ret;
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
-		; /* every option is a shared one, taken there */
-	if (c == CMD_OPTS_STOP)
-		return co.ret;
+	if ((ret = cmd_opts_parse(&cmd_models_entry, opts, argc, argv)) >= 0)
+		return ret;
+	ret = TPS_EXIT_ERROR;
 	/* The registry reads a few pages; the quick check vouches for the rest. */
 	if (!(s = tps_ctx_store(ctx)) || store_quick_check(s) < 0)
 		goto out;
@@ -46,11 +38,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_models_entry = {
-	.name = "models",
-	.summary = "the model registry, with identity alarms",
-	.usage = usage_models,
-	.help = help_models,
-	.flags = CMD_READONLY,
-	.exec = cmd_models,
-};
+CMD_ENTRY(models, "the model registry, with identity alarms", CMD_READONLY);

@@ -4,7 +4,6 @@
  * design, which the plan is set against, is read from collect/. */
 #include "analyze/estimate.h"
 #include "analyze/plan.h"
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "collect/prompts.h"
@@ -14,26 +13,6 @@
 #include "tpsdb.h"
 
 #include <string.h>
-
-enum { OPT_OURS = 256, OPT_VS, OPT_ENGINE, OPT_BAND, OPT_MDE, OPT_POWER, OPT_MAX_ROUNDS };
-
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "ours", required_argument, NULL, OPT_OURS },
-	{ "vs", required_argument, NULL, OPT_VS },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
-	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
-	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
-	{ "host", required_argument, NULL, FILTER_OPT_HOST },
-	{ "band", required_argument, NULL, OPT_BAND },
-	/* The old name of --band: its default was the band already. */
-	{ "mde", required_argument, NULL, OPT_MDE },
-	{ "power", required_argument, NULL, OPT_POWER },
-	{ "max-rounds", required_argument, NULL, OPT_MAX_ROUNDS },
-	FORMAT_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
 
 /* The collector's default prompts x reps, from collect/ itself so the two cannot
  * drift apart. */
@@ -50,74 +29,37 @@ static void default_design(struct plan_opts *o)
 	setup_release(&cs);
 }
 
-static int label(const char *opt, const char *v, const char **out)
-{
-	if (!*v)
-		return tps_usage_error(usage_plan, "--%s needs a label", opt);
-	*out = v;
-	return 0;
-}
-
 int cmd_plan(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
 	enum out_format fmt = OUT_TEXT;
-	struct cmd_opts co = { .cmd = &cmd_plan_entry, .fo = &fo, .fmt = &fmt, .synopsis = 1 };
 	struct side sd[2];
 	struct plan_input in = { 0 };
 	struct plan_result res = { 0 };
 	struct plan_opts o;
 	const char *ours = NULL, *vs = NULL, *engine = NULL, *side[2];
 	struct store *s;
-	int64_t rounds;
-	int c, k, ret = TPS_EXIT_ERROR;
+	int k, ret = TPS_EXIT_ERROR;
+	const struct cmd_option opts[] = {
+		OPT_NONEMPTY("ours", &ours, "a label"), OPT_NONEMPTY("vs", &vs, "a label"),
+		OPT_NONEMPTY("engine", &engine, "a label"), OPT_LIST("model", &fo.model),
+		OPT_LIST("tag", &fo.tag), OPT_LIST("batch", &fo.batch), OPT_LIST("host", &fo.host),
+		OPT_NUMBER("band", &o.band_pct, 0, 100, CMD_OPEN_LO,
+			   "a percentage above 0 and at most 100"),
+		/* The old name of --band: its default was the band already. */
+		OPT_NUMBER("mde", &o.band_pct, 0, 100, CMD_OPEN_LO,
+			   "a percentage above 0 and at most 100"),
+		OPT_NUMBER("power", &o.power, 0, 1, CMD_OPEN_LO | CMD_OPEN_HI,
+			   "a chance above 0 and below 1"),
+		OPT_COUNT("max-rounds", &o.max_rounds, 2, ESTIMATE_MAX_LOOK),
+		OPT_FORMAT(&fmt), OPT_END,
+	};
 
 	memset(sd, 0, sizeof(sd));
 	plan_opts_init(&o);
 	default_design(&o);
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_OURS:
-			if (label("ours", optarg, &ours))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_VS:
-			if (label("vs", optarg, &vs))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_ENGINE:
-			if (label("engine", optarg, &engine))
-				return TPS_EXIT_USAGE;
-			break;
-		case OPT_BAND:
-		case OPT_MDE:
-			if (tps_parse_double(optarg, &o.band_pct) < 0 || !(o.band_pct > 0) ||
-			    o.band_pct > 100)
-				return tps_usage_error(usage_plan,
-						       "--%s needs a percentage above 0 and "
-						       "at most 100, not '%s'",
-						       c == OPT_MDE ? "mde" : "band", optarg);
-			break;
-		case OPT_POWER:
-			if (tps_parse_double(optarg, &o.power) < 0 || !(o.power > 0) ||
-			    !(o.power < 1))
-				return tps_usage_error(usage_plan,
-						       "--power needs a chance above 0 and "
-						       "below 1, not '%s'", optarg);
-			break;
-		case OPT_MAX_ROUNDS:
-			if (tps_parse_i64(optarg, &rounds) < 0 || rounds < 2 ||
-			    rounds > ESTIMATE_MAX_LOOK)
-				return tps_usage_error(usage_plan,
-						       "--max-rounds needs a whole number from 2 "
-						       "to %d, not '%s'", ESTIMATE_MAX_LOOK,
-						       optarg);
-			o.max_rounds = (size_t)rounds;
-			break;
-		}
-	}
-	if (c == CMD_OPTS_STOP)
-		return co.ret;
+	if ((k = cmd_opts_parse(&cmd_plan_entry, opts, argc, argv)) >= 0)
+		return k;
 	if (engine && (ours || vs))
 		return tps_usage_error(usage_plan, "--engine plans one engine; --ours and --vs a "
 				       "pair: give one or the other");
@@ -162,11 +104,5 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_plan_entry = {
-	.name = "plan",
-	.summary = "the cheapest reps and rounds to decide, from stored variance",
-	.usage = usage_plan,
-	.help = help_plan,
-	.flags = CMD_READONLY,
-	.exec = cmd_plan,
-};
+CMD_ENTRY(plan, "the cheapest reps and rounds to decide, from stored variance",
+	  CMD_READONLY | CMD_SYNOPSIS);

@@ -1,7 +1,6 @@
 /* cmd_runs.c: `tpsdb runs`, the list of runs with their sample counts and the
  * median prefill and decode tok/s of the samples no flag spoils. The --json form is
  * a contract that CI scripts parse: keys are only ever added, never renamed. */
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "collect/loaderr.h"
@@ -10,34 +9,23 @@
 #include "schema/store.h"
 #include "tpsdb.h"
 
-
-enum { OPT_POOLED = 256 };
-
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "pooled", no_argument, NULL, OPT_POOLED },
-	FORMAT_OPTIONS,
-	FILTER_OPTION_LIMIT,
-	FILTER_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
-
 int cmd_runs(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
 	enum out_format fmt = OUT_TEXT;
-	struct cmd_opts co = { .cmd = &cmd_runs_entry, .fo = &fo, .fmt = &fmt };
 	struct catalog_run *runs = NULL;
 	struct store *s;
 	struct side sd = { 0 };
 	size_t n = 0, i, kept;
-	int c, pooled = 0, ret = TPS_EXIT_ERROR;
+	int pooled = 0, ret = TPS_EXIT_ERROR;
+	const struct cmd_option opts[] = {
+		OPT_FLAG("pooled", &pooled), OPT_FORMAT(&fmt), OPT_LIMIT(&fo), OPT_FILTERS(&fo),
+		OPT_END,
+	};
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0)
-		if (c == OPT_POOLED)
-			pooled = 1;
-	if (c == CMD_OPTS_STOP)
-		return co.ret;
+	if ((ret = cmd_opts_parse(&cmd_runs_entry, opts, argc, argv)) >= 0)
+		return ret;
+	ret = TPS_EXIT_ERROR;
 	if (!(s = tps_ctx_store(ctx)))
 		goto out;
 	if (filter_opts_check(s, &fo) < 0)
@@ -74,11 +62,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_runs_entry = {
-	.name = "runs",
-	.summary = "list runs",
-	.usage = usage_runs,
-	.help = help_runs,
-	.flags = CMD_READONLY,
-	.exec = cmd_runs,
-};
+CMD_ENTRY(runs, "list runs", CMD_READONLY);

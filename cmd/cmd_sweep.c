@@ -4,7 +4,6 @@
  * pools the runs of its cell; a decided fall beyond the tolerance is a failed check
  * (exit 1). */
 #include "analyze/series.h"
-#include "cmd/filter_opts.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
 #include "reports/sweep_write.h"
@@ -12,54 +11,28 @@
 #include "tpsdb.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-enum { OPT_ENGINE = 256, OPT_TOL, OPT_REF };
-
-static const struct option opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ "engine", required_argument, NULL, OPT_ENGINE },
-	{ "model", required_argument, NULL, FILTER_OPT_MODEL },
-	{ "tolerance", required_argument, NULL, OPT_TOL },
-	{ "ref", required_argument, NULL, OPT_REF },
-	{ "tag", required_argument, NULL, FILTER_OPT_TAG },
-	{ "host", required_argument, NULL, FILTER_OPT_HOST },
-	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },
-	FORMAT_OPTIONS,
-	{ NULL, 0, NULL, 0 },
-};
 
 int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 {
 	struct filter_opts fo = { 0 };
 	enum out_format fmt = OUT_TEXT;
-	struct cmd_opts co = { .cmd = &cmd_sweep_entry, .fo = &fo, .fmt = &fmt };
 	struct series_set set = { 0 };
 	struct series_verdict vd = { 0 };
 	struct side sd = { 0 };
 	struct series_view v = { 0 };
 	double tolerance = SWEEP_TOLERANCE_PCT;
 	struct store *s;
-	int c, ret = TPS_EXIT_ERROR;
+	int ret;
+	const struct cmd_option opts[] = {
+		OPT_STRING("engine", &v.engine), OPT_LIST("model", &fo.model),
+		OPT_PERCENT("tolerance", &tolerance), OPT_STRING("ref", &v.ref),
+		OPT_LIST("tag", &fo.tag), OPT_LIST("host", &fo.host), OPT_LIST("batch", &fo.batch),
+		OPT_FORMAT(&fmt), OPT_END,
+	};
 
-	while ((c = cmd_opts_next(&co, argc, argv, opts)) >= 0) {
-		switch (c) {
-		case OPT_ENGINE: v.engine = optarg; break;
-		case OPT_REF: v.ref = optarg; break;
-		case OPT_TOL:
-			if (tps_parse_double(optarg, &tolerance) < 0 || tolerance < 0) {
-				ret = tps_usage_error(usage_sweep, "--tolerance needs a number >= 0, "
-						      "not '%s'", optarg);
-				goto out;
-			}
-			break;
-		}
-	}
-	if (c == CMD_OPTS_STOP) {
-		ret = co.ret;
+	if ((ret = cmd_opts_parse(&cmd_sweep_entry, opts, argc, argv)) >= 0)
 		goto out;
-	}
+	ret = TPS_EXIT_ERROR;
 	if (!(s = tps_ctx_store(ctx)) ||
 	    (v.engine && store_label_check(s, STORE_LABEL_ENGINE, v.engine, "--engine") != 1) ||
 	    filter_opts_check(s, &fo) < 0)
@@ -90,11 +63,4 @@ out:
 	return ret;
 }
 
-const struct cmd_entry cmd_sweep_entry = {
-	.name = "sweep",
-	.summary = "monotonicity and speedup of speculative series",
-	.usage = usage_sweep,
-	.help = help_sweep,
-	.flags = CMD_READONLY,
-	.exec = cmd_sweep,
-};
+CMD_ENTRY(sweep, "monotonicity and speedup of speculative series", CMD_READONLY);

@@ -1,8 +1,8 @@
 /* filter_opts.c: the run-selection options every command that reads runs shares,
  * checked here once (label lists against the store, dates ISO 8601, a limit a
- * whole number), and the --format and $GITHUB_STEP_SUMMARY plumbing of the
- * commands that write markdown. */
+ * whole number). */
 #include "cmd/filter_opts.h"
+#include "cmd/opts.h"
 
 #include "analyze/config.h"
 #include "schema/labels.h"
@@ -28,14 +28,6 @@ int filter_pair_check(const char *usage, const char *ours, const struct filter_l
 		return 0;
 	return tps_usage_error(usage, "--ours and --vs are both '%s': the same runs compared "
 			       "with themselves (%s)", ours, hint);
-}
-
-int filter_list_add(struct filter_list *l, const char *arg)
-{
-	if (l->n_arg == FILTER_LIST_MAX)
-		return -1;
-	l->arg[l->n_arg++] = arg;
-	return 0;
 }
 
 struct label_list filter_list_labels(const struct filter_list *l)
@@ -110,92 +102,31 @@ out:
 	return ret;
 }
 
-int filter_opts_take(struct filter_opts *fo, int c, const char *arg, const char *usage)
+int filter_opt_date(const struct cmd_option *opt, const char *arg, const char *usage)
 {
-	struct run_filter *f = &fo->f;
-	struct filter_list *l = NULL;
-	int64_t n;
+	struct filter_opts *fo = opt->dst;
+	char *buf = opt->val ? fo->until : fo->since;
 	int date_only;
 
-	switch (c) {
-	case FILTER_OPT_ENGINE: l = &fo->engine; break;
-	case FILTER_OPT_MODEL: l = &fo->model; break;
-	case FILTER_OPT_TAG: l = &fo->tag; break;
-	case FILTER_OPT_HOST: l = &fo->host; break;
-	case FILTER_OPT_BATCH: l = &fo->batch; break;
-	case FILTER_OPT_ENGINE_VERSION: f->engine_version = arg; break;
-	case FILTER_OPT_SINCE:
-		if (tps_parse_date(arg, fo->since, sizeof(fo->since), &date_only) < 0)
-			return tps_usage_error(usage, "--since needs an ISO 8601 date or date-time "
-					       "(2025-06-01, 2025-06-01T12:00:00Z), not '%s'", arg);
-		f->since = fo->since;
-		break;
-	case FILTER_OPT_UNTIL:
-		if (tps_parse_date(arg, fo->until, sizeof(fo->until), &date_only) < 0)
-			return tps_usage_error(usage, "--until needs an ISO 8601 date or date-time "
-					       "(2025-06-01, 2025-06-01T12:00:00Z), not '%s'", arg);
-		/* A day alone is the whole day: up to its last millisecond. */
-		if (date_only)
-			snprintf(fo->until + 10, sizeof(fo->until) - 10, "T23:59:59.999");
-		f->until = fo->until;
-		break;
-	case FILTER_OPT_LIMIT:
-		if (tps_parse_i64(arg, &n) < 0 || n < 1)
-			return tps_usage_error(usage, "--limit needs a whole number >= 1, not '%s'",
-					       arg);
-		f->limit = n;
-		break;
-	default:
-		return 0;
-	}
-	if (l) {
-		const char *opt = c == FILTER_OPT_ENGINE ? "engine" : c == FILTER_OPT_MODEL ? "model" :
-				  c == FILTER_OPT_TAG ? "tag" : c == FILTER_OPT_HOST ? "host" : "batch";
-		size_t len = strlen(arg);
-
-		if (!len || arg[0] == ',' || arg[len - 1] == ',' || strstr(arg, ",,"))
-			return tps_usage_error(usage, "--%s needs a name or a comma list of names, "
-					       "not '%s'", opt, arg);
-		if (filter_list_add(l, arg) < 0)
-			return tps_usage_error(usage, "--%s given more than %d times", opt,
-					       FILTER_LIST_MAX);
-		filter_opts_sync(fo);
-	}
-	return 1;
-}
-
-int format_opt_parse(const char *arg, enum out_format *fmt, const char *usage)
-{
-	if (!strcmp(arg, "text"))
-		*fmt = OUT_TEXT;
-	else if (!strcmp(arg, "json"))
-		*fmt = OUT_JSON;
-	else if (!strcmp(arg, "md"))
-		*fmt = OUT_MD;
-	else if (!strcmp(arg, "csv"))
-		*fmt = OUT_CSV;
-	else
-		return tps_usage_error(usage, "--format is text, json, md or csv, not '%s'", arg);
+	if (tps_parse_date(arg, buf, sizeof(fo->since), &date_only) < 0)
+		return tps_usage_error(usage, "--%s needs an ISO 8601 date or date-time "
+				       "(2025-06-01, 2025-06-01T12:00:00Z), not '%s'", opt->name, arg);
+	/* A day alone is the whole day: up to its last millisecond. */
+	if (opt->val && date_only)
+		snprintf(fo->until + 10, sizeof(fo->until) - 10, "T23:59:59.999");
+	*(opt->val ? &fo->f.until : &fo->f.since) = buf;
 	return 0;
 }
 
-int ignore_config_opt(const char *arg, const char *usage)
+int ignore_config_opt(const struct cmd_option *opt, const char *arg, const char *usage)
 {
 	char bad[64];
 
 	if (config_keys_check(arg, bad, sizeof(bad)) < 0)
 		return tps_usage_error(usage, "--ignore-config: unknown config key '%s' (keys: %s)",
 				       bad, config_keys());
+	*(const char **)opt->dst = arg;
 	return 0;
-}
-
-void filter_opts_sync(struct filter_opts *fo)
-{
-	fo->f.engine = filter_list_labels(&fo->engine);
-	fo->f.model = filter_list_labels(&fo->model);
-	fo->f.tag = filter_list_labels(&fo->tag);
-	fo->f.host = filter_list_labels(&fo->host);
-	fo->f.batch = filter_list_labels(&fo->batch);
 }
 
 int filter_opts_check(struct store *s, struct filter_opts *fo)
@@ -206,7 +137,11 @@ int filter_opts_check(struct store *s, struct filter_opts *fo)
 		  filter_list_check(s, STORE_LABEL_HOST, &fo->host, "--host") < 0 ||
 		  filter_list_check(s, STORE_LABEL_BATCH, &fo->batch, "--batch") < 0 ? -1 : 0;
 
-	filter_opts_sync(fo);
+	fo->f.engine = filter_list_labels(&fo->engine);
+	fo->f.model = filter_list_labels(&fo->model);
+	fo->f.tag = filter_list_labels(&fo->tag);
+	fo->f.host = filter_list_labels(&fo->host);
+	fo->f.batch = filter_list_labels(&fo->batch);
 	return ret;
 }
 

@@ -2,46 +2,15 @@
  * (--engine, --model, --engine-version, --tag, --host, --batch, --since, --until
  * and, where a command offers it, --limit), parsed once into a struct run_filter
  * (schema/store.h): the one parser of a label list ("--tag a,b", "--tag a --tag
- * b"), checked against the store once. And the --format option of the commands
- * that print text, JSON, markdown or CSV. */
+ * b"), checked against the store once. Their rows are cmd/opts.h's OPT_FILTERS. */
 #ifndef CMD_FILTER_OPTS_H
 #define CMD_FILTER_OPTS_H
 
-#include <stdio.h>
-
-#include "reports/table.h"
 #include "schema/labels.h"
 #include "schema/store.h"
 #include "tpsdb.h"
 
-/* The getopt values of the shared options; a command's own start at 256 and stay
- * below these. */
-enum {
-	FILTER_OPT_ENGINE = 0x1000, FILTER_OPT_MODEL, FILTER_OPT_ENGINE_VERSION, FILTER_OPT_TAG,
-	FILTER_OPT_HOST, FILTER_OPT_BATCH, FILTER_OPT_SINCE, FILTER_OPT_UNTIL, FILTER_OPT_LIMIT,
-	FILTER_OPT_FORMAT, FILTER_OPT_JSON,
-};
-
-/* The entries of a command's struct option array, spliced in where it lists its
- * own: FILTER_OPTIONS for the shared filters, FILTER_OPTION_LIMIT for --limit,
- * FORMAT_OPTIONS for --format and its alias --json (cmd_opts.fmt takes both). */
-#define FILTER_OPTIONS                                                            \
-	{ "engine", required_argument, NULL, FILTER_OPT_ENGINE },                     \
-	{ "model", required_argument, NULL, FILTER_OPT_MODEL },                       \
-	{ "tag", required_argument, NULL, FILTER_OPT_TAG },                           \
-	FILTER_OPTIONS_MORE
-/* The filters beyond the labels, for a command (report) whose --engine and
- * --model mean more than a filter. */
-#define FILTER_OPTIONS_MORE                                                       \
-	{ "engine-version", required_argument, NULL, FILTER_OPT_ENGINE_VERSION },     \
-	{ "host", required_argument, NULL, FILTER_OPT_HOST },                         \
-	{ "batch", required_argument, NULL, FILTER_OPT_BATCH },                       \
-	{ "since", required_argument, NULL, FILTER_OPT_SINCE },                       \
-	{ "until", required_argument, NULL, FILTER_OPT_UNTIL }
-#define FILTER_OPTION_LIMIT { "limit", required_argument, NULL, FILTER_OPT_LIMIT }
-#define FORMAT_OPTIONS                                                            \
-	{ "format", required_argument, NULL, FILTER_OPT_FORMAT },                     \
-	{ "json", no_argument, NULL, FILTER_OPT_JSON }
+struct cmd_option;
 
 /* The synopsis and the help lines of the shared filters are docs/help/_synopsis.txt,
  * _synopsis-more.txt, _filters.txt, _filters-more.txt and _limit.txt, which the
@@ -62,8 +31,6 @@ struct filter_list {
 	size_t n_own;
 };
 
-/* Adds one option's argument to l: 0, or -1 when l is full. */
-int filter_list_add(struct filter_list *l, const char *arg);
 /* Checks l against the labels of kind k the store holds: an argument the store
  * holds whole stays; another is split at its commas and each part must be held.
  * 0 when every label is known, else -1 after one error line naming opt and
@@ -90,28 +57,21 @@ struct filter_opts {
 	struct filter_list engine, model, tag, host, batch;
 };
 
-/* Takes one option the getopt loop returned: 1 when c was a shared filter option
- * and arg was stored, 0 when c is not one (the command handles it), and
- * TPS_EXIT_USAGE after the usage error line (a bad date, a limit that is not a
- * whole number >= 1, an empty label). */
-int filter_opts_take(struct filter_opts *fo, int c, const char *arg, const char *usage);
+/* The rows of --since (val 0) and --until (val 1) into the struct filter_opts at
+ * opt->dst (cmd/opts.h): an ISO 8601 date or date-time; a day alone --until is the
+ * whole day. 0, or TPS_EXIT_USAGE after the usage error line. */
+int filter_opt_date(const struct cmd_option *opt, const char *arg, const char *usage);
 
-/* Checks --ignore-config's value, a comma list of llama-bench config keys
- * (analyze/config.h config_keys()): 0, or TPS_EXIT_USAGE after the usage error
- * line naming the unknown key and the known ones. */
-int ignore_config_opt(const char *arg, const char *usage);
+/* The row of --ignore-config: a comma list of llama-bench config keys
+ * (analyze/config.h config_keys()) into the const char * at opt->dst. 0, or
+ * TPS_EXIT_USAGE after the usage error line naming the unknown key and the known
+ * ones. */
+int ignore_config_opt(const struct cmd_option *opt, const char *arg, const char *usage);
 
-/* Points fo->f's lists at fo's (after a list changed). */
-void filter_opts_sync(struct filter_opts *fo);
 /* Checks every list of fo against the store (filter_list_check()) and points
  * fo->f at the checked lists: 0, or -1 after one error line. */
 int filter_opts_check(struct store *s, struct filter_opts *fo);
 /* Frees what fo's lists own. */
 void filter_opts_release(struct filter_opts *fo);
-
-/* The one format chooser of the commands that print a table: parses --format's
- * value ("text", "json", "md" or "csv") into *fmt: 0, or TPS_EXIT_USAGE after the
- * usage error line. --json is the alias of "json" (cmd/opts.h takes both). */
-int format_opt_parse(const char *arg, enum out_format *fmt, const char *usage);
 
 #endif

@@ -21,6 +21,7 @@
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
 #include "analyze/stats.h"
+#include "cmd/cmd.h"
 #include "schema/noise.h"
 #include "schema/record.h"
 #include "schema/store.h"

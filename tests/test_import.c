@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/cmd.h"
 #include "collect/import_int.h"
 #include "schema/record_json.h"
 #include "schema/store_int.h"

@@ -1,6 +1,6 @@
 # Turns docs/help/<command>.txt into one C file, help.c, holding each command's
 # --help text as `const char help_<command>[]` and its synopsis as
-# `const char usage_<command>[]` (cmd/opts.h declares them). A text begins with its
+# `const char usage_<command>[]` (cmd/cmd.h declares them). A text begins with its
 # synopsis block, "usage: tpsdb <command> ..." up to the first blank line;
 # usage_<command> is that block without "usage: " and without its last newline, as
 # the usage errors quote it. "@name@" ending a line, alone or after the line's

@@ -6,7 +6,7 @@
  *
  *   tpsdb-mangen <template> <version> <outdir> <command>...
  *
- * with the commands that docs/help holds texts for; one the table below lacks, or
+ * with the commands that docs/help holds texts for; one the table (cmd/cmd.h) lacks, or
  * one of the table without a text, is an error. The pages hold no date, so a build
  * writes the same bytes every time.
  *
@@ -24,23 +24,13 @@
  * word broken at '-' or '_' joins the next without a space. Text is escaped for roff: a
  * backslash as \e, every '-' as \- (so options copy as typed), a leading '.' or
  * '\'' behind \&, and any other character than ASCII as \[uXXXX]. */
-#include "cmd/opts.h"
+#include "cmd/cmd.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The order of `tpsdb --help` (main.c's table); t1130 holds the two alike. */
-static const struct cmd_entry *const commands[] = {
-	&cmd_collect_entry, &cmd_calibrate_entry, &cmd_import_entry, &cmd_runs_entry,
-	&cmd_models_entry, &cmd_check_entry, &cmd_export_entry, &cmd_merge_entry,
-	&cmd_compare_entry, &cmd_sweep_entry, &cmd_baseline_entry, &cmd_gate_entry,
-	&cmd_trend_entry, &cmd_report_entry, &cmd_plot_entry, &cmd_plan_entry,
-	&cmd_migrate_entry,
-};
-#define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))
 
 /* An output page: the file, and whether the next byte starts a line. */
 struct page {
@@ -478,15 +468,15 @@ static int main_page(struct page *p, FILE *tmpl, const char *version)
 		char *at;
 
 		if (!strcmp(buf, "@COMMANDS@\n")) {
-			for (i = 0; i < N_COMMANDS; i++) {
+			for (i = 0; i < cmd_table_n; i++) {
 				req(p, ".TP");
 				fputs(".BR ", p->f);
 				p->bol = 0;
 				str(p, "tpsdb-");
-				str(p, commands[i]->name);
+				str(p, cmd_table[i]->name);
 				fputs(" (1)\n", p->f);
 				p->bol = 1;
-				str(p, commands[i]->summary);
+				str(p, cmd_table[i]->summary);
 				eol(p);
 			}
 			continue;
@@ -539,19 +529,19 @@ int main(int argc, char **argv)
 	}
 	/* The table and docs/help name the same commands. */
 	for (a = 4; a < argc; a++) {
-		for (i = 0; i < N_COMMANDS && strcmp(commands[i]->name, argv[a]); i++)
+		for (i = 0; i < cmd_table_n && strcmp(cmd_table[i]->name, argv[a]); i++)
 			;
-		if (i == N_COMMANDS) {
+		if (i == cmd_table_n) {
 			fprintf(stderr, "tpsdb-mangen: no command '%s' in docs/man/mangen.c's table\n",
 				argv[a]);
 			return 1;
 		}
 	}
-	for (i = 0; i < N_COMMANDS; i++) {
-		for (a = 4; a < argc && strcmp(commands[i]->name, argv[a]); a++)
+	for (i = 0; i < cmd_table_n; i++) {
+		for (a = 4; a < argc && strcmp(cmd_table[i]->name, argv[a]); a++)
 			;
 		if (a == argc) {
-			fprintf(stderr, "tpsdb-mangen: no docs/help/%s.txt\n", commands[i]->name);
+			fprintf(stderr, "tpsdb-mangen: no docs/help/%s.txt\n", cmd_table[i]->name);
 			return 1;
 		}
 	}
@@ -562,11 +552,11 @@ int main(int argc, char **argv)
 	if (write_page(argv[3], "tpsdb", NULL, tmpl, argv[2]) < 0)
 		ret = 1;
 	fclose(tmpl);
-	for (i = 0; i < N_COMMANDS && !ret; i++) {
+	for (i = 0; i < cmd_table_n && !ret; i++) {
 		char name[64];
 
-		snprintf(name, sizeof(name), "tpsdb-%s", commands[i]->name);
-		if (write_page(argv[3], name, commands[i], NULL, argv[2]) < 0)
+		snprintf(name, sizeof(name), "tpsdb-%s", cmd_table[i]->name);
+		if (write_page(argv[3], name, cmd_table[i], NULL, argv[2]) < 0)
 			ret = 1;
 	}
 	return ret;

@@ -6,7 +6,7 @@
 # no function from cmd/; reports/ never touches the store; every #include points
 # down a layer (or stays in its folder) and no file calls a folder it may not
 # include; the root's lower files stand in a line; no folder holds more than 30%;
-# and below cmd/ no include or call goes round a ring (7).
+# no call goes round a ring, nor an include below cmd/ (7).
 set -eu
 : "${TPSDB_SRC:?TPSDB_SRC must name the source tree}"
 cd "$TPSDB_SRC"
@@ -196,21 +196,27 @@ def uses(paths, names, what, allow=(), calls=False):
 
 ALL = set(files)
 
-# 1. Every command is cmd/cmd_<name>.c, and it is in main.c's table of entries.
+# 1. Every command is cmd/cmd_<name>.c, ends with its CMD_ENTRY(<name>, ...), and
+# is in cmd/ctx.c's cmd_table, the one table main.c and docs/man/mangen.c read.
 cmds = sorted(p for p in files if os.path.basename(p).startswith("cmd_") and p.endswith(".c"))
 for p in cmds:
     if os.path.dirname(p) != "cmd":
         bad("%s: a command outside cmd/" % p)
-table = re.search(r"commands\[\]\s*=\s*\{([^}]*)\}", code.get("main.c", ""))
+table = re.search(r"cmd_table\[\]\s*=\s*\{([^}]*)\}", code.get("cmd/ctx.c", ""))
 entries = set(re.findall(r"&cmd_(\w+)_entry", table.group(1))) if table else set()
 have = {os.path.basename(p)[4:-2] for p in cmds if os.path.dirname(p) == "cmd"}
 if not entries:
-    bad("main.c: no table of command entries found")
+    bad("cmd/ctx.c: no cmd_table of command entries found")
 for n in sorted(have ^ entries):
-    bad("cmd_%s: %s" % (n, "not in main.c's table" if n in have else "in main.c's table, no cmd/cmd_%s.c" % n))
+    bad("cmd_%s: %s" % (n, "not in cmd_table" if n in have else "in cmd_table, no cmd/cmd_%s.c" % n))
 for n in sorted(have):
-    if not re.search(r"\bcmd_%s_entry\s*=" % n, code["cmd/cmd_%s.c" % n]):
-        bad("cmd/cmd_%s.c: no cmd_%s_entry" % (n, n))
+    if not re.search(r"^CMD_ENTRY\(\s*%s\s*," % n, code["cmd/cmd_%s.c" % n], re.M):
+        bad("cmd/cmd_%s.c: no CMD_ENTRY(%s, ...)" % (n, n))
+for p in ("main.c", "docs/man/mangen.c"):
+    with open(p, encoding="utf-8", errors="replace") as f:
+        text = LIT.sub(lambda m: blank(m, False), f.read())
+    if re.search(r"&cmd_\w+_entry", text):
+        bad("%s: a table of command entries of its own (cmd_table is the one)" % p)
 
 # 2. schema/ is the only place that speaks SQL: nothing else reaches <sqlite3.h>
 # (even through a header), names a sqlite3 identifier, writes an SQL statement,
@@ -441,31 +447,29 @@ def exported(p):
     return {m.group(2) for m in DEFN.finditer(code[p]) if not m.group(1).startswith("static")}
 
 
-# cmd/ is left to its own rules (5, 3e): the graphs below are those of the stages
-# under it and the root.
-LOW = sorted(p for p in files if stage(p) != "cmd" and p != "main.c")
-# 7a. No include ring among the modules.
+# 7a. No include ring among the modules below cmd/ (cmd/'s own headers are left to
+# rules 5 and 3e: opts.h names filter_opts.h's types, whose callbacks take opts.h's).
 edges = {}
-for p in LOW:
+for p in sorted(p for p in files if stage(p) != "cmd" and p != "main.c"):
     for _, h in incs[p]:
         if not h.startswith("<") and module(h) != module(p):
             edges.setdefault(module(p), set()).add(module(h))
 for c in cycles(edges):
     bad("an include cycle: " + c)
-# 7b. No call ring among the files: where a file calls a function another defines,
-# that one calls nothing back, directly or round a longer ring.
+# 7b. No call ring among the files, cmd/'s and main.c too: where a file calls a
+# function another defines, that one calls nothing back, directly or round a
+# longer ring.
 owner = {}
-for p in LOW:
-    if p.endswith(".c"):
-        for n in exported(p):
-            owner[n] = p
+CFILES = sorted(p for p in files if p.endswith(".c"))
+for p in CFILES:
+    for n in exported(p):
+        owner[n] = p
 edges = {}
 r = names_re({re.escape(n) for n in owner})
-for p in LOW:
-    if p.endswith(".c"):
-        for m in r.finditer(code[p]):
-            if owner[m.group(0)] != p and called(code[p], m):
-                edges.setdefault(p, set()).add(owner[m.group(0)])
+for p in CFILES:
+    for m in r.finditer(code[p]):
+        if owner[m.group(0)] != p and called(code[p], m):
+            edges.setdefault(p, set()).add(owner[m.group(0)])
 for c in cycles(edges):
     bad("a call cycle: " + c)
 # 7c. The three rings issue 40 broke, by name. The cell set's one pooling rule
@@ -495,6 +499,27 @@ for p in sorted(ALL - {"collect/spec_knobs.c"}):
 
 sys.exit(1 if fails else 0)
 PY
+
+# 1b. Options store themselves (cmd/opts.h): a command declares rows, no getopt
+# array of its own; nothing in cmd/ but opts.c assigns, copies or parses optarg by
+# hand, however the statement is spread over lines or commented; and a case of an
+# option's value is a callback row's (OPT_CALLBACK(..., OPT_X) in the same file):
+# the options that do more than store.
+for f in cmd/*.c cmd/*.h; do
+	[ "$f" = cmd/opts.c ] && continue
+	flat=$(perl -0pe 's{/\*.*?\*/}{ }gs; s{//[^\n]*}{}g; s{\s+}{ }g' "$f")
+	! echo "$flat" | grep -qE '\b(no|required|optional)_argument\b' ||
+		bad "$f declares its own getopt table"
+	! echo "$flat" | grep -qE '([^=!<>]=|\breturn) *(\([^()]*\) *)?optarg\b' ||
+		bad "$f stores optarg by hand"
+	! echo "$flat" | grep -qE '\b(str[a-z]*cmp|strn?cpy|strn?dup|tps_x?strn?dup|mem(cpy|move)|tps_parse_[a-z0-9_]+|strto[a-z]+|ato[a-z]+|sscanf|[a-z_]*_add|[a-z_]*_set) *\(([^;()]*,)? *optarg *[,)]' ||
+		bad "$f parses or copies optarg by hand"
+	for v in $(echo "$flat" | grep -oE '\bcase (OPT|FILTER_OPT)_[A-Z0-9_]+' | sed 's/^case //' | sort -u); do
+		echo "$flat" | grep -qE "OPT_CALLBACK\([^()]*, *$v *\)" ||
+			bad "$f: 'case $v' is not a callback row's"
+	done
+done
+
 
 # 6. No folder holds more than 30% of the lines of code (its subfolders counted).
 total=$(find ./*.[ch] cmd collect schema analyze reports \( -name '*.[ch]' -o -name '*.sql' \) \
