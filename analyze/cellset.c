@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "analyze/config.h"
-#include "analyze/parity.h"
 #include "tpsdb.h"
 
 void run_release_samples(struct run *r)
@@ -140,6 +139,72 @@ int run_same_design(const struct run *a, const struct run *b)
 	return a->reps == b->reps;
 }
 
+static int known(const char *s)
+{
+	return s && *s;
+}
+
+/* The value of key in a settings text ("n_min=0 p_min=0.75"): where it starts and
+ * its length in *n; NULL when the text does not name key. */
+static const char *setting(const char *s, const char *key, size_t klen, size_t *n)
+{
+	while (s && *s) {
+		size_t w = strcspn(s, " ");
+
+		if (w > klen && s[klen] == '=' && !strncmp(s, key, klen)) {
+			*n = w - klen - 1;
+			return s + klen + 1;
+		}
+		s += w;
+		s += strspn(s, " ");
+	}
+	return NULL;
+}
+
+int run_settings_differ(const char *a, const char *b)
+{
+	while (a && *a) {
+		size_t w = strcspn(a, " "), k = strcspn(a, "="), n;
+		const char *v;
+
+		if (k < w && (v = setting(b, a, k, &n)) &&
+		    (n != w - k - 1 || strncmp(v, a + k + 1, n)))
+			return 1;
+		a += w;
+		a += strspn(a, " ");
+	}
+	return 0;
+}
+
+int run_mismatch(const struct run *a, const struct run *b, struct run_diff *out)
+{
+	enum run_diff_kind k = RUN_DIFF_NONE;
+
+	/* An unknown hash (import without --model-sha256) proves nothing either way;
+	 * only two known, different hashes are a different GGUF. */
+	if (known(a->model_sha256) && known(b->model_sha256) &&
+	    strcmp(a->model_sha256, b->model_sha256))
+		k = RUN_DIFF_SHA256;
+	else if (a->ctx != INT64_MIN && b->ctx != INT64_MIN && a->ctx != b->ctx)
+		k = RUN_DIFF_CTX;
+	else if (a->n_predict != INT64_MIN && b->n_predict != INT64_MIN &&
+		 a->n_predict != b->n_predict)
+		k = RUN_DIFF_N_PREDICT;
+	else if (!run_str_eq(a->endpoint, b->endpoint))
+		k = RUN_DIFF_ENDPOINT;
+	else if (known(a->prompt_set) && known(b->prompt_set) &&
+		 strcmp(a->prompt_set, b->prompt_set))
+		k = RUN_DIFF_PROMPT_SET;
+	else if (run_settings_differ(a->spec_settings, b->spec_settings))
+		k = RUN_DIFF_SPEC_SETTINGS;
+	else if (!run_str_eq(a->config, b->config))
+		k = RUN_DIFF_CONFIG;
+	out->kind = k;
+	out->a = a;
+	out->b = b;
+	return k != RUN_DIFF_NONE;
+}
+
 void pool_keep_clean(struct pool *p)
 {
 	const struct run *newest = NULL;
@@ -254,11 +319,11 @@ static void drop_retried(const struct run **v, size_t *n)
  * for the pool p (pool_history_runs()). */
 static int history_run(const struct pool *p, const struct run *last, const struct run *r)
 {
-	struct parity_diff d;
+	struct run_diff d;
 
 	if (!(r->batch && *r->batch) || run_str_eq(r->batch, last->batch) ||
 	    !run_same_series(r, last) || !run_same_machine(r, last) ||
-	    !run_clean(r) || !run_same_design(r, last) || parity_mismatch(last, r, &d))
+	    !run_clean(r) || !run_same_design(r, last) || run_mismatch(last, r, &d))
 		return 0;
 	for (size_t k = 0; k < p->n; k++)
 		if (p->runs[k] == r || !r->started_at || !p->runs[k]->started_at ||
@@ -309,13 +374,13 @@ static void pool_fill(struct pool *p, const struct cellset *set, enum pool_rule 
 
 	p->runs = tps_xcalloc(n ? n : 1, sizeof(*p->runs));
 	for (j = 0; j < n; j++) {
-		struct parity_diff d;
+		struct run_diff d;
 
 		if (!run_same_series(last, &r[j]) || !taken(rule, last, &r[j]))
 			continue;
 		/* A run at another ctx, n_predict, GGUF, endpoint or prompt set
 		 * than the newest is not the same measurement. */
-		if (parity_mismatch(last, &r[j], &d)) {
+		if (run_mismatch(last, &r[j], &d)) {
 			p->n_mismatch++;
 			continue;
 		}
@@ -904,11 +969,11 @@ int pool_newest_clean(const struct pool *ha, const struct pool *hb, int same_bat
 		a = clean_batch(ha, newest->batch);
 		b = clean_batch(hb, same_batch ? newest->batch : NULL);
 		if (a.n && b.n) {
-			struct parity_diff d;
+			struct run_diff d;
 
 			/* The batch's own runs, comparable with its newest. */
 			for (k = j = 0; k < a.n; k++)
-				if (!parity_mismatch(newest, a.runs[k], &d))
+				if (!run_mismatch(newest, a.runs[k], &d))
 					a.runs[j++] = a.runs[k];
 			a.n = j;
 			/* Oldest first, newest (the face) last. */

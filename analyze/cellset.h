@@ -93,7 +93,7 @@ struct run {
 				      "n_min=0 p_min=0.75" (run.spec_settings); ""
 				      unknown. Not part of the cell key: two runs of
 				      one cell that differ here are refused
-				      (parity_mismatch()) */
+				      (run_mismatch()) */
 	char *source;              /* what made it: "collect", "import", "llama-bench",
 				      "speed-bench" (run.source) */
 	int64_t n_max, ctx, n_predict, warmup;
@@ -157,7 +157,7 @@ int run_same_series(const struct run *a, const struct run *b);
 /* Two runs were measured on one machine: the same host name, GPU model, driver,
  * CUDA version and CPU. A part one run does not record ("", or a host named
  * "unknown": an import without --host, a host without nvidia-smi) tells nothing
- * either way, as an unknown model sha256 does (parity_mismatch()). Pure. */
+ * either way, as an unknown model sha256 does (run_mismatch()). Pure. */
 int run_same_machine(const struct run *a, const struct run *b);
 /* The machine of r as one line: the host name, then in parentheses what it
  * records of the GPU, driver, CUDA and CPU, e.g. "vm (NVIDIA H200, driver
@@ -173,8 +173,42 @@ char *machine_text(const char *host, const char *gpu, const char *driver, const 
  * run stays in the store and is shown; it only never informs. */
 int run_clean(const struct run *r);
 /* Two runs of one design: the same reps of every prompt (both known; the prompt
- * set is parity_mismatch()'s). */
+ * set is run_mismatch()'s). */
 int run_same_design(const struct run *a, const struct run *b);
+
+/* Why two runs of one cell may not be compared. a and b are borrowed from the
+ * sides compared; the first difference found is the one named. */
+enum run_diff_kind {
+	RUN_DIFF_NONE,
+	RUN_DIFF_SHA256,
+	RUN_DIFF_CTX,
+	RUN_DIFF_N_PREDICT,
+	RUN_DIFF_ENDPOINT,
+	RUN_DIFF_PROMPT_SET,
+	RUN_DIFF_CONFIG, /* llama-bench configurations differ (run.config) */
+	RUN_DIFF_SPEC_SETTINGS, /* a settled speculative knob differs
+				   (run.spec_settings: p_min=0.75 against 0) */
+	RUN_DIFF_MACHINE, /* measured on different machines (run_same_machine());
+			     never from run_mismatch(): analyze/parity.c's
+			     parity_decide() finds it of the pools it pairs */
+};
+
+struct run_diff {
+	enum run_diff_kind kind;
+	const struct run *a, *b;
+};
+
+/* Whether two runs of one cell may be compared: 0 (out->kind NONE) when they may,
+ * else 1 with the first difference in *out: two known, different model sha256, a
+ * different ctx or n_predict (both known), endpoint, prompt set (both known), a
+ * settled speculative knob both name with different values
+ * (run_settings_differ()), or llama-bench config. */
+int run_mismatch(const struct run *a, const struct run *b, struct run_diff *out);
+
+/* 1 when the settings texts a and b ("n_min=0 p_min=0.75", run.spec_settings)
+ * name one knob with different values; a knob only one names, or "" / NULL,
+ * proves nothing. Pure. */
+int run_settings_differ(const char *a, const char *b);
 
 /* Rewrites every run's config in canonical form (config_canon(): one spelling
  * per value, the keys of the comma list ignore left out; NULL ignores none),
@@ -199,14 +233,14 @@ enum pool_rule {
 /* The runs one side takes of one series: oldest first, the newest (the pool's
  * face: its identity and config) last. Runs of the series the rule took whose
  * model sha256, ctx, n_predict, endpoint, prompt set or config differ from the
- * newest's (parity_mismatch()) are left out and counted. Borrowed from the set. */
+ * newest's (run_mismatch()) are left out and counted. Borrowed from the set. */
 struct pool {
 	const struct run **runs;
 	size_t n;
 	size_t n_mismatch;
 	/* POOL_NEWEST_BATCH only: the runs of the series' newest
 	 * ESTIMATE_HIST_BATCHES earlier batches on the face's host that measured
-	 * what the face did (parity_mismatch() finds nothing) and started before
+	 * what the face did (run_mismatch() finds nothing) and started before
 	 * every run of the pool, oldest first: the history pool_history() reads.
 	 * Borrowed from the set; NULL none. */
 	const struct run **hist;

@@ -1,7 +1,8 @@
 /* config.c: llama-bench configuration texts compared across versions: one spelling
- * per value, ignored keys dropped, and the nearest pair of cells two sides hold
- * when they share none. A text is "<test> key=value key=value ...", space
- * separated, keys in a fixed order (collect/import.c writes it). */
+ * per value, ignored keys dropped, and the keys two texts differ in (the nearest
+ * pair of cells two sides hold is config_near.c's). A text is "<test> key=value
+ * key=value ...", space separated, keys in a fixed order (collect/import.c writes
+ * it). */
 #include "analyze/config.h"
 
 #include <stdint.h>
@@ -15,6 +16,11 @@ static const char *const keys[] = {
 	"fa", "ngl", "b", "ub", "ctk", "ctv", "t", "sm", "nkvo", "backend",
 };
 #define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+
+const char *config_key(size_t i)
+{
+	return i < N_KEYS ? keys[i] : NULL;
+}
 
 const char *config_keys(void)
 {
@@ -124,7 +130,7 @@ static const char *test_of(const char *config, size_t *len)
 	return config;
 }
 
-int config_measures(const char *config, enum parity_metric m)
+int config_measures(const char *config, int m)
 {
 	size_t len;
 	const char *t;
@@ -135,14 +141,13 @@ int config_measures(const char *config, enum parity_metric m)
 	if (memchr(t, '+', len))
 		return 0;
 	if (len > 2 && !strncmp(t, "pp", 2))
-		return m == PARITY_METRIC_PP;
+		return m == 0;
 	if (len > 2 && !strncmp(t, "tg", 2))
-		return m == PARITY_METRIC_TG;
+		return m == 1;
 	return 1;
 }
 
-/* The value of key k in config into buf ("-" when absent). */
-static void value_of(const char *config, const char *k, char *buf, size_t len)
+void config_value(const char *config, const char *k, char *buf, size_t len)
 {
 	const char *p = config;
 	size_t kl = strlen(k);
@@ -164,103 +169,19 @@ static void value_of(const char *config, const char *k, char *buf, size_t len)
 	tps_copy(buf, len, "-", SIZE_MAX);
 }
 
-static int same_str(const char *a, const char *b)
-{
-	return !strcmp(a ? a : "", b ? b : "");
-}
-
-/* Whether a and b are one cell but for their configuration's settings. */
-static int same_test(const struct run *a, const struct run *b)
-{
-	size_t la, lb;
-	const char *ta, *tb;
-
-	if (!a->config || !*a->config || !b->config || !*b->config)
-		return 0;
-	if (!same_str(a->model, b->model) || !same_str(a->spec_type, b->spec_type) ||
-	    a->n_max != b->n_max || !same_str(a->endpoint, b->endpoint))
-		return 0;
-	ta = test_of(a->config, &la);
-	tb = test_of(b->config, &lb);
-	return la == lb && !strncmp(ta, tb, la);
-}
-
-/* The bit set of keys in which a and b differ. */
-static unsigned diff_bits(const char *a, const char *b)
+unsigned config_differ(const char *a, const char *b)
 {
 	char va[64], vb[64];
 	unsigned bits = 0;
 	size_t i;
 
 	for (i = 0; i < N_KEYS; i++) {
-		value_of(a, keys[i], va, sizeof(va));
-		value_of(b, keys[i], vb, sizeof(vb));
+		config_value(a, keys[i], va, sizeof(va));
+		config_value(b, keys[i], vb, sizeof(vb));
 		if (strcmp(va, vb))
 			bits |= 1u << i;
 	}
 	return bits;
-}
-
-static int popcount(unsigned x)
-{
-	int n = 0;
-
-	for (; x; x &= x - 1)
-		n++;
-	return n;
-}
-
-int config_nearest(const struct run *a, size_t na, const struct run *b,
-		   size_t nb, struct config_near *out)
-{
-	size_t i, j, bi = 0, bj = 0, k;
-	unsigned best = 0;
-	int found = 0;
-
-	memset(out, 0, sizeof(*out));
-	for (i = 0; i < na; i++) {
-		for (j = 0; j < nb; j++) {
-			unsigned d;
-
-			if (!same_test(&a[i], &b[j]))
-				continue;
-			d = diff_bits(a[i].config, b[j].config);
-			if (!d)
-				continue;
-			if (!found || popcount(d) < popcount(best)) {
-				best = d;
-				bi = i;
-				bj = j;
-				found = 1;
-			}
-		}
-	}
-	if (!found)
-		return 0;
-	for (k = 0; k < N_KEYS && out->n_keys < CONFIG_MAX_DIFF; k++) {
-		if (!(best & (1u << k)))
-			continue;
-		tps_copy(out->key[out->n_keys], sizeof(out->key[0]), keys[k], SIZE_MAX);
-		value_of(a[bi].config, keys[k], out->ours[out->n_keys], sizeof(out->ours[0]));
-		value_of(b[bj].config, keys[k], out->vs[out->n_keys], sizeof(out->vs[0]));
-		out->n_keys++;
-	}
-	/* How many of a's cells the keys would pair: a partner differing in no other
-	 * key. Several runs of one cell (rounds) count once. */
-	for (i = 0; i < na; i++) {
-		for (k = 0; k < i; k++)
-			if (same_test(&a[k], &a[i]) && !strcmp(a[k].config, a[i].config))
-				break;
-		if (k < i)
-			continue;
-		for (j = 0; j < nb; j++) {
-			if (same_test(&a[i], &b[j]) && !(diff_bits(a[i].config, b[j].config) & ~best)) {
-				out->n_cells++;
-				break;
-			}
-		}
-	}
-	return 1;
 }
 
 void config_collect(char **acc, const char *config, const char *ignore)
@@ -319,11 +240,11 @@ unsigned config_varying(const char *const *cfg, size_t n)
 		}
 	}
 	for (i = 0; i < N_KEYS && first < n; i++) {
-		value_of(cfg[first], keys[i], v0, sizeof(v0));
+		config_value(cfg[first], keys[i], v0, sizeof(v0));
 		for (j = first + 1; j < n; j++) {
 			if (!cfg[j] || !*cfg[j])
 				continue;
-			value_of(cfg[j], keys[i], v, sizeof(v));
+			config_value(cfg[j], keys[i], v, sizeof(v));
 			if (strcmp(v, v0)) {
 				bits |= 1u << i;
 				break;

@@ -1,15 +1,12 @@
 /* config.h: llama-bench configuration texts (run.config, "pp512 fa=1 ngl=99 b=2048
  * ..."; schema/0005_run_config.sql): one spelling per value across llama-bench
  * versions, keys left out when the user says they do not matter, and the keys in
- * which two sides' cells differ when they share none. Pure string work. */
+ * which two texts differ (analyze/config_near.h finds the nearest pair of cells
+ * of two sides that share none). Pure string work: it knows no run. */
 #ifndef ANALYZE_CONFIG_H
 #define ANALYZE_CONFIG_H
 
 #include <stddef.h>
-
-#include "analyze/parity.h"
-
-#define CONFIG_MAX_DIFF 16 /* keys config_nearest() reports */
 
 /* The keys of a configuration text after its test, in their stored order, as one
  * static string "fa, ngl, b, ub, ctk, ctv, t, sm, nkvo, backend". */
@@ -34,26 +31,18 @@ void config_collect(char **acc, const char *config, const char *ignore);
 /* Whether a cell of this configuration has a row for metric m: a server cell
  * ("" or NULL) has both; a llama-bench test measures only its own metric
  * ("pp512" pp, "tg128" tg; a combined "pp512+tg128" reports neither rate apart,
- * so it has no row: its one rate is compare's speedup, analyze/speedup.h). */
-int config_measures(const char *config, enum parity_metric m);
+ * so it has no row: its one rate is compare's speedup, analyze/speedup.h). m is
+ * the cell set's metric index, RUN_PP (0) or RUN_TG (1), as PARITY_METRIC_*. */
+int config_measures(const char *config, int m);
 
-/* What two sides' configurations differ in, for the nearest pair of cells. */
-struct config_near {
-	size_t n_keys;                         /* keys that differ, in stored order */
-	char key[CONFIG_MAX_DIFF][16];
-	char ours[CONFIG_MAX_DIFF][64];        /* each side's value ("-" absent) */
-	char vs[CONFIG_MAX_DIFF][64];
-	size_t n_cells;                        /* a's cells those keys would pair */
-};
+/* The i-th known key ("fa" first, in stored order), NULL past the last. */
+const char *config_key(size_t i);
 
-/* Over every pair of runs (one of a, one of b) with the same model, spec type,
- * n_max and endpoint and the same llama-bench test, finds the pair whose
- * configurations differ in the fewest keys and fills *out with those keys and
- * values, and how many of a's cells (runs of one cell count once) would find a
- * partner if they were ignored.
- * Returns 1 when such a pair exists, else 0 (out zeroed). */
-int config_nearest(const struct run *a, size_t na, const struct run *b,
-		   size_t nb, struct config_near *out);
+/* The value of key in config into buf (len bytes, cut to fit; "-" when absent). */
+void config_value(const char *config, const char *key, char *buf, size_t len);
+
+/* The known keys (bit i: config_key(i)) whose values differ between a and b. */
+unsigned config_differ(const char *a, const char *b);
 
 /* The known keys (bit i: the i-th of config_keys()) whose value is not the same
  * in every non-empty text of cfg[0..n): the keys a table's cell labels must show. */

@@ -412,7 +412,7 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 	for (i = 0; i < n_cand; i++) {
 		const struct gate_cell *c = &cand[i], *b;
 		const struct run *x, *y;
-		struct parity_diff diff;
+		struct run_diff diff;
 		size_t choices;
 		int across = 0;
 
@@ -430,14 +430,14 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 			n->base = b;
 			n->n_engines = choices;
 		}
-		if (parity_mismatch(c->side, b->side, &diff)) {
+		if (run_mismatch(c->side, b->side, &diff)) {
 			struct gate_note *n = add_note(out, GATE_NOTE_NOT_COMPARABLE, c);
 			n->base = b;
 			n->diff = diff;
 			continue;
 		}
 		if (!pools_same_machine(c->pool, b->pool, &x, &y)) {
-			struct parity_diff md = { PARITY_DIFF_MACHINE, x, y };
+			struct run_diff md = { RUN_DIFF_MACHINE, x, y };
 			struct gate_note *n;
 
 			if (!p->across_machines) {

@@ -153,14 +153,14 @@ enum gate_note_kind {
 	GATE_NOTE_NO_DATA,        /* cell, metric: a side has no usable value */
 	GATE_NOTE_BASE_ONLY,      /* cell (a baseline run): the candidate lacks it */
 	GATE_NOTE_MACHINES,       /* cell, base: gated across machines (diff: the two
-				     runs, kind PARITY_DIFF_MACHINE), unpaired */
+				     runs, kind RUN_DIFF_MACHINE), unpaired */
 };
 
 struct gate_note {
 	enum gate_note_kind kind;
 	const struct gate_cell *cell, *base;
 	size_t n_engines;       /* ENGINES */
-	struct parity_diff diff; /* NOT_COMPARABLE, MACHINES */
+	struct run_diff diff; /* NOT_COMPARABLE, MACHINES */
 	int metric;             /* NO_DATA */
 	int baseline_empty;     /* NO_DATA: 1 the baseline's side, 0 the candidate's */
 };
@@ -242,7 +242,7 @@ struct gate_result {
 					  inconclusive or spoiled; else PASS */
 	enum gate_stop stop;
 	const struct gate_cell *stop_cell;
-	struct parity_diff stop_diff;  /* MACHINES: the two runs, kind PARITY_DIFF_MACHINE */
+	struct run_diff stop_diff;     /* MACHINES: the two runs, kind RUN_DIFF_MACHINE */
 	size_t n_across;               /* cells gated across machines */
 	struct answer_set answers;     /* gate_answer() of the rows */
 };
@@ -255,7 +255,7 @@ void gate_answer(const struct gate_result *r, struct answer_set *out);
 
 /* Judges in under p. Each candidate pool takes the baseline pool of the same cell
  * and engine, else the first of another engine (an ENGINES note when there was a
- * choice); a cell only one side holds is a note, as is a pair parity_mismatch()
+ * choice); a cell only one side holds is a note, as is a pair run_mismatch()
  * refuses. A pair measured on different machines (pools_same_machine()) stops
  * the gate with GATE_STOP_MACHINES, unless p->across_machines, which gates it
  * unpaired (its rows across, a MACHINES note). Every gated metric of a shared cell (acceptance only off the base rung)

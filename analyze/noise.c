@@ -83,7 +83,7 @@ void noise_calibrate(const struct pool *h, size_t n_h, struct noise_pair **out, 
 		p->b = b;
 		for (m = 0; m < PARITY_N_METRICS; m++)
 			p->pct[m] = NAN;
-		if (parity_mismatch(p->a, p->b, &p->diff))
+		if (run_mismatch(p->a, p->b, &p->diff))
 			continue;
 		if (noise_identical(p->a, p->b)) {
 			p->identical = 1;

@@ -22,7 +22,7 @@ double noise_floor_pct(const double *a, const double *b, size_t n, size_t *used)
  * metric m (NaN when no pair of values is usable) from n_pairs[m] pairs. */
 struct noise_pair {
 	const struct run *a, *b;
-	struct parity_diff diff;
+	struct run_diff diff;
 	double pct[PARITY_N_METRICS];
 	size_t n_pairs[PARITY_N_METRICS];
 	int identical; /* 1: every paired value of every metric is equal in a and b (the

@@ -25,72 +25,6 @@ void parity_opts_init(struct parity_opts *o)
 	o->band_pct = VERDICT_BAND_PCT;
 }
 
-static int known(const char *s)
-{
-	return s && *s;
-}
-
-/* The value of key in a settings text ("n_min=0 p_min=0.75"): where it starts and
- * its length in *n; NULL when the text does not name key. */
-static const char *setting(const char *s, const char *key, size_t klen, size_t *n)
-{
-	while (s && *s) {
-		size_t w = strcspn(s, " ");
-
-		if (w > klen && s[klen] == '=' && !strncmp(s, key, klen)) {
-			*n = w - klen - 1;
-			return s + klen + 1;
-		}
-		s += w;
-		s += strspn(s, " ");
-	}
-	return NULL;
-}
-
-int parity_settings_differ(const char *a, const char *b)
-{
-	while (a && *a) {
-		size_t w = strcspn(a, " "), k = strcspn(a, "="), n;
-		const char *v;
-
-		if (k < w && (v = setting(b, a, k, &n)) &&
-		    (n != w - k - 1 || strncmp(v, a + k + 1, n)))
-			return 1;
-		a += w;
-		a += strspn(a, " ");
-	}
-	return 0;
-}
-
-int parity_mismatch(const struct run *a, const struct run *b, struct parity_diff *out)
-{
-	enum parity_diff_kind k = PARITY_DIFF_NONE;
-
-	/* An unknown hash (import without --model-sha256) proves nothing either way;
-	 * only two known, different hashes are a different GGUF. */
-	if (known(a->model_sha256) && known(b->model_sha256) &&
-	    strcmp(a->model_sha256, b->model_sha256))
-		k = PARITY_DIFF_SHA256;
-	else if (a->ctx != INT64_MIN && b->ctx != INT64_MIN && a->ctx != b->ctx)
-		k = PARITY_DIFF_CTX;
-	else if (a->n_predict != INT64_MIN && b->n_predict != INT64_MIN &&
-		 a->n_predict != b->n_predict)
-		k = PARITY_DIFF_N_PREDICT;
-	else if (!run_str_eq(a->endpoint, b->endpoint))
-		k = PARITY_DIFF_ENDPOINT;
-	else if (known(a->prompt_set) && known(b->prompt_set) &&
-		 strcmp(a->prompt_set, b->prompt_set))
-		k = PARITY_DIFF_PROMPT_SET;
-	else if (parity_settings_differ(a->spec_settings, b->spec_settings))
-		k = PARITY_DIFF_SPEC_SETTINGS;
-	else if (!run_str_eq(a->config, b->config))
-		k = PARITY_DIFF_CONFIG;
-	out->kind = k;
-	out->a = a;
-	out->b = b;
-	return k != PARITY_DIFF_NONE;
-}
-
 static int key_before(const struct run_value *x, const struct run_value *y)
 {
 	return x->prompt_id < y->prompt_id || (x->prompt_id == y->prompt_id && x->rep < y->rep);
@@ -140,7 +74,7 @@ static int has_model(const struct pool *pools, size_t n, const char *model)
 }
 
 static void add_note(struct parity_result *r, enum parity_note_kind kind,
-		     const struct run *cell, const char *missing, const struct parity_diff *diff)
+		     const struct run *cell, const char *missing, const struct run_diff *diff)
 {
 	struct parity_note *n;
 
@@ -284,7 +218,7 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 	for (i = 0; i < in->n_ours; i++) {
 		const struct pool *pa, *pb;
 		const struct run *a = pool_face(&in->ours[i]), *b, *x, *y;
-		struct parity_diff diff;
+		struct run_diff diff;
 		int forced = 0, across = 0;
 
 		if (!a)
@@ -314,7 +248,7 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 		pb = &out->pools[out->n_pools++];
 		a = pool_face(pa);
 		b = pool_face(pb);
-		if (parity_mismatch(a, b, &diff)) {
+		if (run_mismatch(a, b, &diff)) {
 			if (!o->force) {
 				out->stop = PARITY_STOP_REFUSED;
 				out->stop_cell = a;
@@ -325,7 +259,7 @@ int parity_decide(const struct parity_input *in, const struct parity_opts *o,
 			add_note(out, PARITY_NOTE_FORCED, a, NULL, &diff);
 		}
 		if (!pools_same_machine(pa, pb, &x, &y)) {
-			struct parity_diff md = { PARITY_DIFF_MACHINE, x, y };
+			struct run_diff md = { RUN_DIFF_MACHINE, x, y };
 
 			if (!o->across_machines) {
 				out->stop = PARITY_STOP_REFUSED;

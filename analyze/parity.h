@@ -68,28 +68,6 @@ struct parity_input {
 	size_t n_ours, n_vs;
 };
 
-/* Why two runs of one cell may not be compared. a and b are borrowed from the
- * sides compared; the first difference found is the one named. */
-enum parity_diff_kind {
-	PARITY_DIFF_NONE,
-	PARITY_DIFF_SHA256,
-	PARITY_DIFF_CTX,
-	PARITY_DIFF_N_PREDICT,
-	PARITY_DIFF_ENDPOINT,
-	PARITY_DIFF_PROMPT_SET,
-	PARITY_DIFF_CONFIG, /* llama-bench configurations differ (run.config) */
-	PARITY_DIFF_SPEC_SETTINGS, /* a settled speculative knob differs
-				      (run.spec_settings: p_min=0.75 against 0) */
-	PARITY_DIFF_MACHINE, /* measured on different machines (run_same_machine());
-				never from parity_mismatch(): parity_decide()
-				finds it of the pools it pairs */
-};
-
-struct parity_diff {
-	enum parity_diff_kind kind;
-	const struct run *a, *b;
-};
-
 /* A remark for the reader. LONE: a cell one side measured while the other side
  * (the engine label in `missing`) measured the model only in other cells. FORCED:
  * a cell compared although diff says it should not be. */
@@ -102,7 +80,7 @@ struct parity_note {
 	enum parity_note_kind kind;
 	const struct run *cell;         /* the pool's face, borrowed from the input */
 	const char *missing;            /* LONE: the engine label without the cell */
-	struct parity_diff diff;        /* FORCED: what differs */
+	struct run_diff diff;           /* FORCED: what differs */
 };
 
 /* One metric of one cell: pool_estimate() of its two pools. */
@@ -166,7 +144,7 @@ struct parity_result {
 	size_t n_notes;
 	enum parity_stop stop;
 	const struct run *stop_cell;         /* the cell that stopped it, borrowed */
-	struct parity_diff stop_diff;        /* REFUSED: what differs */
+	struct run_diff stop_diff;           /* REFUSED: what differs */
 	struct answer_set answers;           /* parity_answer() of the rows, at the
 						band (after 0 only) */
 	struct speedup_set speedups;         /* every shared llama-bench cell's
@@ -186,11 +164,11 @@ struct parity_result {
 
 /* Judges every shared cell of in. Each pair of pools is first taken as a
  * comparison takes it (pools_pair(): the newest batch that measured both sides).
- * A cell whose two runs differ (parity_mismatch()) stops the judging with stop
+ * A cell whose two runs differ (run_mismatch()) stops the judging with stop
  * REFUSED and -1, unless o->force, which compares it anyway, marks its rows
  * forced and adds a FORCED note. A cell whose two sides were measured on
  * different machines (pools_same_machine()) stops it the same way with diff kind
- * PARITY_DIFF_MACHINE (the two runs in diff), unless o->across_machines, which
+ * RUN_DIFF_MACHINE (the two runs in diff), unless o->across_machines, which
  * compares it unpaired (estimate_params.unpaired), marks its rows across and
  * adds a FORCED note with that diff. A cell of one side only
  * gets a LONE note when the other side measured its model elsewhere. No shared
@@ -220,17 +198,5 @@ size_t parity_env_rows(const struct parity_result *r);
  * *unpaired when it is non-NULL. */
 void parity_pair(const struct run_value *a, size_t na, const struct run_value *b, size_t nb,
 		 double **ours, double **vs, size_t *n, size_t *unpaired);
-
-/* Whether two runs of one cell may be compared: 0 (out->kind NONE) when they may,
- * else 1 with the first difference in *out: two known, different model sha256, a
- * different ctx or n_predict (both known), endpoint, prompt set (both known), a
- * settled speculative knob both name with different values
- * (parity_settings_differ()), or llama-bench config. */
-int parity_mismatch(const struct run *a, const struct run *b, struct parity_diff *out);
-
-/* 1 when the settings texts a and b ("n_min=0 p_min=0.75", run.spec_settings)
- * name one knob with different values; a knob only one names, or "" / NULL,
- * proves nothing. Pure. */
-int parity_settings_differ(const char *a, const char *b);
 
 #endif

@@ -358,7 +358,7 @@ static int pools_clash(const struct pool *p, const struct pool *q, const struct 
 {
 	for (size_t i = 0; p && i < p->n; i++)
 		for (size_t j = 0; q && j < q->n; j++)
-			if (parity_settings_differ(p->runs[i]->spec_settings,
+			if (run_settings_differ(p->runs[i]->spec_settings,
 						   q->runs[j]->spec_settings)) {
 				*a = p->runs[i];
 				*b = q->runs[j];

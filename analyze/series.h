@@ -131,7 +131,7 @@ struct series_gap_line {
 };
 
 /* Two series' rung whose runs decoded under different settled speculative knobs
- * (run.spec_settings, parity_settings_differ()): a difference of settings, which
+ * (run.spec_settings, run_settings_differ()): a difference of settings, which
  * no shape step nor gap line may read as one of engines. */
 struct series_clash {
 	size_t ours, ref;        /* indices in the set */

@@ -100,6 +100,23 @@ double stats_stddev(const double *x, size_t n)
 	return sqrt(variance(x, n, &mu, &m));
 }
 
+/* One step of Lentz's method: the next c and d of a continued fraction whose
+ * partial numerator is aa (each kept off zero), and the factor d * c the value
+ * takes. */
+static double lentz_step(double aa, double *c, double *d)
+{
+	const double tiny = 1e-300;
+
+	*d = 1 + aa * *d;
+	if (fabs(*d) < tiny)
+		*d = tiny;
+	*c = 1 + aa / *c;
+	if (fabs(*c) < tiny)
+		*c = tiny;
+	*d = 1 / *d;
+	return *d * *c;
+}
+
 /* The continued fraction of I_x(a, b), evaluated by the modified Lentz method. It
  * converges fast for x < (a + 1) / (a + b + 2); the caller arranges that. Large a
  * (Student-t with huge df) needs on the order of sqrt(a) terms, hence the cap. */
@@ -117,23 +134,9 @@ static double betacf(double a, double b, double x)
 		double m2 = 2.0 * m, aa, del;
 
 		aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
+		h *= lentz_step(aa, &c, &d);
 		aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-		d = 1 + aa * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + aa / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
+		del = lentz_step(aa, &c, &d);
 		h *= del;
 		if (fabs(del - 1) < eps)
 			break;

@@ -1,7 +1,8 @@
 /* study.c: the study in order: the engine columns and who is judged, the base
  * cells and their verdicts, the speculative and per-prompt tables, the runs behind
  * them, the quality rows to word and the figures (one study_*.c each), and the
- * release of what they built. */
+ * release of what they built; and 'tpsdb plot's parity figure of the base alone
+ * (study_parity()). The steps' files call nothing of this one. */
 #include "analyze/study_int.h"
 #include "tpsdb.h"
 
@@ -193,4 +194,28 @@ void study_release(struct study *t)
 	free(t->fig.model_trends);
 	study_arena_free(t->arena);
 	memset(t, 0, sizeof(*t));
+}
+
+int study_parity(const struct study_opts *o, const struct study_input *in, int metric,
+		 struct study_arena *a, struct plot_parity *out, struct study_error *err)
+{
+	struct study t;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (study_build_base(o, in, &t) < 0) {
+		*err = t.err;
+		goto out;
+	}
+	if (!t.ref && t.n_engines < 2) {
+		study_fail(err, STUDY_NO_PAIR, t.ours, NULL);
+		goto out;
+	}
+	/* The labels must outlive t: the figure keeps copies in the arena. */
+	study_parity_of(&t, metric, a, out);
+	study_parity_own(out, a);
+	ret = 0;
+out:
+	study_release(&t);
+	return ret;
 }

@@ -97,7 +97,7 @@ struct tables_base_cell {
 	char *tag;
 	struct tables_verdict vpp, vtg;
 	int forced;           /* the runs differ in a way parity refuses */
-	struct parity_diff diff; /* forced: what differs (kind NONE when unknown),
+	struct run_diff diff; /* forced: what differs (kind NONE when unknown),
 				    borrowing the input's sides */
 };
 

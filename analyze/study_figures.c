@@ -590,35 +590,14 @@ static int has_bar(const struct plot_parity *p)
 	return 0;
 }
 
-int study_parity(const struct study_opts *o, const struct study_input *in, int metric,
-		 struct study_arena *a, struct plot_parity *out, struct study_error *err)
+void study_parity_own(struct plot_parity *p, struct study_arena *a)
 {
-	struct study t;
-	int ret = -1;
+	const char **eng = (const char **)p->engines;
 
-	memset(out, 0, sizeof(*out));
-	if (study_build_base(o, in, &t) < 0) {
-		*err = t.err;
-		goto out;
-	}
-	if (!t.ref && t.n_engines < 2) {
-		study_fail(err, STUDY_NO_PAIR, t.ours, NULL);
-		goto out;
-	}
-	/* The labels must outlive t: the figure keeps copies in the arena. */
-	study_parity_of(&t, metric, a, out);
-	{
-		const char **eng = (const char **)out->engines;
-		size_t e;
-		for (e = 0; e < out->n_engines; e++)
-			eng[e] = arena_strdup(a, eng[e]);
-		out->ref = out->ref ? arena_strdup(a, out->ref) : NULL;
-		out->ours = out->ours ? arena_strdup(a, out->ours) : NULL;
-	}
-	ret = 0;
-out:
-	study_release(&t);
-	return ret;
+	for (size_t e = 0; e < p->n_engines; e++)
+		eng[e] = arena_strdup(a, eng[e]);
+	p->ref = p->ref ? arena_strdup(a, p->ref) : NULL;
+	p->ours = p->ours ? arena_strdup(a, p->ours) : NULL;
 }
 
 /* The report's figures: the trends of decode and prefill, each of the model with

@@ -17,6 +17,10 @@ int study_fail(struct study_error *err, enum study_fail kind, const char *a, con
 /* Does o let the series in, and has its engine a column? */
 int study_series_shown(const struct study_opts *o, const struct study *t,
 		       const struct series *se);
+/* The column of (engine, n_max) among cols[0..n), or -1: the speculative table's
+ * and the per-prompt tables' (study_select.c, below both). */
+long study_col_index(const struct tables_spec_col *cols, size_t n, size_t engine,
+		     int64_t n_max);
 
 /* --- the steps of study_build(), in order; each 0 ok, -1 with t->err set --- */
 
@@ -34,9 +38,6 @@ void study_build_answers(struct study *t);
  * same series (study_spec.c). */
 int study_build_spec(const struct study_opts *o, struct study *t,
 		     const struct study_input *in);
-/* The column of (engine, n_max) among cols[0..n), or -1. */
-long study_col_index(const struct tables_spec_col *cols, size_t n, size_t engine,
-		     int64_t n_max);
 /* One per-prompt table per speculative row, from the series of set (study_prompts.c). */
 int study_build_prompts(const struct study_opts *o, struct study *t,
 			const struct series_set *set);
@@ -51,5 +52,8 @@ void study_build_quality(const struct study_opts *o, struct study *t,
 			 const struct study_input *in);
 /* The report's figures (study_figures.c). */
 int study_build_figures(struct study *t, const struct study_input *in);
+/* Copies p's engine labels, ref and ours into a, so p outlives the study
+ * study_parity_of() drew it from (study_figures.c). */
+void study_parity_own(struct plot_parity *p, struct study_arena *a);
 
 #endif

@@ -73,3 +73,15 @@ int study_fail(struct study_error *err, enum study_fail kind, const char *a, con
 		tps_copy(err->b, sizeof(err->b), b, SIZE_MAX);
 	return -1;
 }
+
+long study_col_index(const struct tables_spec_col *cols, size_t n, size_t engine,
+		      int64_t n_max)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (cols[i].engine == engine && cols[i].n_max == n_max)
+			return (long)i;
+	}
+	return -1;
+}

@@ -21,18 +21,6 @@ static int col_cmp(const void *pa, const void *pb)
 	return a->engine < b->engine ? -1 : a->engine > b->engine;
 }
 
-long study_col_index(const struct tables_spec_col *cols, size_t n, size_t engine,
-		      int64_t n_max)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		if (cols[i].engine == engine && cols[i].n_max == n_max)
-			return (long)i;
-	}
-	return -1;
-}
-
 /* The columns: every (n_max, engine) any row has, depth first. */
 static void spec_columns(const struct study_opts *o, struct study *t,
 			 const struct series_set *set)

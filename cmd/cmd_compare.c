@@ -4,6 +4,7 @@
  * exit code is informational (0) unless a cell had to be refused or nothing was
  * comparable (3). */
 #include "analyze/config.h"
+#include "analyze/config_near.h"
 #include "analyze/parity.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"

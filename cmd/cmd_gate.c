@@ -4,6 +4,7 @@
  * annotations (reports/gate_write.c). Thresholds are parsed by
  * analyze/gate_threshold.c; the file is read here. */
 #include "analyze/config.h"
+#include "analyze/config_near.h"
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
 #include "analyze/series.h"

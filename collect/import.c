@@ -8,7 +8,9 @@
  * on the items before (files skipped as duplicates change it). Responses are kept
  * as samples, not as cJSON, so a million-sample import never sits in memory as a
  * tree. The kind of input is recognised from the first object, and each kind has
- * its file (import_response.c, import_bench.c, import_export.c). */
+ * its file (import_response.c, import_bench.c, import_export.c, import_speed.c);
+ * the records they keep and the error line they refuse with are import_rec.c's,
+ * below them all, so no part calls back into this file. */
 #include "collect/import_int.h"
 #include "schema/imported.h"
 #include "schema/json_span.h"
@@ -31,60 +33,6 @@ void import_opts_init(struct import_opts *o)
 	o->n_predict = o->n_max = o->ctx = o->warmup = TPS_NULL;
 	o->max_file = IMPORT_MAX_FILE;
 	o->max_value = IMPORT_MAX_VALUE;
-}
-
-int import_bad(struct importer *im, const char *msg)
-{
-	if (im->line > 0)
-		return tps_error("%s:%ld: %s; nothing was imported", im->file, im->line, msg);
-	return tps_error("%s: %s; nothing was imported", im->file, msg);
-}
-
-struct import_rec *import_rec_add(struct importer *im, enum kind kind)
-{
-	struct input *in = im->in;
-	struct import_rec *rec;
-
-	if (in->nrecs == in->arecs) {
-		in->arecs = in->arecs ? 2 * in->arecs : 64;
-		in->recs = tps_xrealloc(in->recs, in->arecs * sizeof(*in->recs));
-	}
-	rec = &in->recs[in->nrecs++];
-	memset(rec, 0, sizeof(*rec));
-	rec->kind = kind;
-	rec->line = im->line;
-	return rec;
-}
-
-void import_tree_keep(struct input *in, cJSON *v)
-{
-	in->trees = tps_xrealloc(in->trees, (in->ntrees + 1) * sizeof(*in->trees));
-	in->trees[in->ntrees++] = v;
-}
-
-void import_recs_release(struct input *in)
-{
-	size_t i, j;
-
-	for (i = 0; i < in->nrecs; i++) {
-		struct import_rec *rec = &in->recs[i];
-		if (rec->kind == KIND_RESPONSE) {
-			response_release(&rec->u.resp);
-		} else if (rec->kind == KIND_EXPORT && rec->u.exp) {
-			for (j = 0; j < rec->u.exp->n; j++)
-				sample_rec_release(&rec->u.exp->smp[j]);
-			free(rec->u.exp->smp);
-			run_rec_release(&rec->u.exp->run);
-			free(rec->u.exp);
-		}
-	}
-	free(in->recs);
-	for (i = 0; i < in->ntrees; i++)
-		cJSON_Delete(in->trees[i]);
-	free(in->trees);
-	in->recs = NULL;
-	in->trees = NULL;
-	in->nrecs = in->arecs = in->ntrees = 0;
 }
 
 /* The kind of one value by its members: an export line carries RECORD_JSON_MARK,
@@ -157,7 +105,7 @@ static int kind_take(struct importer *im, enum kind k)
 
 /* An element of a parsed array (llama-bench's -o json, its csv and sql files). A
  * response there is read from its text printed again, the only text it has. */
-int import_object(struct importer *im, const cJSON *obj)
+static int import_object(struct importer *im, const cJSON *obj)
 {
 	struct json_span m[RESPONSE_N_MEMBERS];
 	enum kind k = kind_of(obj);
@@ -179,6 +127,32 @@ int import_object(struct importer *im, const cJSON *obj)
 	case KIND_SPEED: return import_speed(im, obj);
 	default: return -1;
 	}
+}
+
+/* A file that is not JSON (llama-bench's -o csv or -o sql, import_bench_text()):
+ * each object is read as an element of a parsed array is. The objects' array is
+ * kept in in->trees. */
+static int import_text_file(struct importer *im, struct input *in, const char *first)
+{
+	long *lines = NULL;
+	const cJSON *it;
+	cJSON *arr;
+	int i = 0, rc = 0;
+
+	if (!(arr = import_bench_text(im, in, first, &lines)))
+		return -1;
+	cJSON_ArrayForEach(it, arr) {
+		im->line = lines[i++];
+		if ((rc = import_object(im, it)) < 0)
+			break;
+	}
+	if (rc == 0 && i == 0) {
+		im->line = 0;
+		rc = import_bad(im, "holds no results");
+	}
+	free(lines);
+	import_tree_keep(in, arr);
+	return rc;
 }
 
 /* The line number of offset at in buf. */
@@ -317,7 +291,7 @@ static int import_one_file(struct importer *im, struct input *in)
 		return import_bad(im, msg);
 	}
 	if (first < stop && *first != '{' && *first != '[')
-		return import_bench_text(im, in, first);
+		return import_text_file(im, in, first);
 	if (first < stop && json_strict_check(buf, in->len, &at, why, sizeof(why)) == 0) {
 		if (import_text(im, buf, in->len, line_of(buf, (size_t)(first - buf)), 1, &any) < 0)
 			return -1;

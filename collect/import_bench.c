@@ -275,16 +275,15 @@ int import_bench(struct importer *im, const cJSON *obj)
 }
 
 /* A file that is not JSON: llama-bench's -o csv or -o sql, or refused with the
- * formats import reads. The objects' array is kept in in->trees. */
-int import_bench_text(struct importer *im, struct input *in, const char *first)
+ * formats import reads. */
+cJSON *import_bench_text(struct importer *im, const struct input *in, const char *first,
+			 long **lines)
 {
 	char err[160], msg[512];
-	long *lines = NULL, errline = 0;
-	const cJSON *it;
+	long errline = 0;
 	cJSON *arr;
-	int i = 0, rc = 0;
 
-	arr = llama_bench_text_parse(in->buf, in->len, &lines, err, sizeof(err), &errline);
+	arr = llama_bench_text_parse(in->buf, in->len, lines, err, sizeof(err), &errline);
 	if (!arr) {
 		im->line = errline;
 		if (*err)
@@ -296,18 +295,7 @@ int import_bench_text(struct importer *im, struct input *in, const char *first)
 		else
 			snprintf(msg, sizeof(msg), "not a format import reads (" LLAMA_BENCH_FORMATS
 				 ")");
-		return import_bad(im, msg);
+		import_bad(im, msg);
 	}
-	cJSON_ArrayForEach(it, arr) {
-		im->line = lines[i++];
-		if ((rc = import_object(im, it)) < 0)
-			break;
-	}
-	if (rc == 0 && i == 0) {
-		im->line = 0;
-		rc = import_bad(im, "holds no results");
-	}
-	free(lines);
-	import_tree_keep(in, arr);
-	return rc;
+	return arr;
 }

@@ -1,8 +1,9 @@
 /* import_int.h: what the files of `tpsdb import` share and nothing else sees: the
  * importer's state over one pass, the input files and the records their checking
  * kept, and the steps each input kind (import_response.c, import_bench.c,
- * import_export.c, import_speed.c) calls to make runs and samples (import_run.c). The driver is
- * import.c. */
+ * import_export.c, import_speed.c) calls to make runs and samples (import_run.c)
+ * and to keep records (import_rec.c). The driver is import.c; no other file
+ * calls into it. */
 #ifndef COLLECT_IMPORT_INT_H
 #define COLLECT_IMPORT_INT_H
 
@@ -118,6 +119,9 @@ struct importer {
 	long line;
 };
 
+/* --- import_rec.c: the records and the error line, below the driver and every
+ * part --- */
+
 /* A new record of im->in at the current line, zeroed but for kind and line. */
 struct import_rec *import_rec_add(struct importer *im, enum kind kind);
 /* in keeps v (a parsed value its llama-bench records point into) until released. */
@@ -147,22 +151,21 @@ int import_sample_write(struct importer *im, struct sample_rec *smp);
 /* The sample's prompt hash and name: from text, or from --prompt when text is NULL. */
 void import_name_prompt(struct importer *im, struct sample_rec *smp, const char *text);
 
-/* One element of a parsed array, of any kind, checked against the kind the import
- * holds and handed to its reader (the driver's, import.c). 0 ok, -1 after an error
- * line. */
-int import_object(struct importer *im, const cJSON *obj);
-
 /* The input kinds, in the checking pass: one value each, checked and kept as a
  * record of im->in (a response from the values of response_members[] in its
- * checked text; the others from their parsed object), or a whole non-JSON file (llama-bench csv or sql; first:
- * its first byte that is not white space). A llama-bench record points into the
- * parsed value, which the driver then keeps in im->in->trees. 0 ok, -1 after an
- * error line. */
+ * checked text; the others from their parsed object). A llama-bench record points
+ * into the parsed value, which the driver then keeps in im->in->trees. 0 ok, -1
+ * after an error line. */
 int import_response(struct importer *im, const struct json_span *m);
 int import_bench(struct importer *im, const cJSON *obj);
-int import_bench_text(struct importer *im, struct input *in, const char *first);
 int import_export(struct importer *im, const cJSON *obj);
 int import_speed(struct importer *im, const cJSON *obj);
+/* A whole non-JSON file, llama-bench csv or sql (first: its first byte that is not
+ * white space), parsed into an array of objects, each the driver reads as a value
+ * of its kind: the array (the caller keeps it) and each object's line in *lines
+ * (caller frees), or NULL after an error line. */
+cJSON *import_bench_text(struct importer *im, const struct input *in, const char *first,
+			 long **lines);
 
 /* The writing pass: one kept record into the store (the checks that depend on
  * the items before it run again). 0 ok, -1 after an error line. */

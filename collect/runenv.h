@@ -9,13 +9,14 @@
 #ifndef COLLECT_RUNENV_H
 #define COLLECT_RUNENV_H
 
+#include "envlimits.h"
 #include "schema/record.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 
-/* The share of the CPUs others may use before host-busy (analyze/envrule.h's
+/* The share of the CPUs others may use before host-busy (envlimits.h's
  * default; TPSDB_HOST_BUSY_PCT, a percentage, overrides it and the run keeps the
  * share it was told as host.busy_share). */
 #define RUNENV_HOST_BUSY_SHARE ENV_HOST_BUSY_SHARE

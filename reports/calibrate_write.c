@@ -48,7 +48,7 @@ void calibrate_table(struct table *t, const struct noise_pair *p, size_t n)
 	for (i = 0; i < n; i++) {
 		char cell[160];
 
-		if (p[i].diff.kind != PARITY_DIFF_NONE)
+		if (p[i].diff.kind != RUN_DIFF_NONE)
 			continue;
 		run_cell_name(p[i].b, cell, sizeof(cell));
 		for (m = 0; m < PARITY_N_METRICS; m++) {
@@ -82,7 +82,7 @@ void calibrate_write(FILE *f, const struct noise_pair *p, size_t n, enum table_f
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (p[i].diff.kind != PARITY_DIFF_NONE) {
+		if (p[i].diff.kind != RUN_DIFF_NONE) {
 			char *msg = skip_text(&p[i]), *e = escape_text(msg);
 			tps_warning("%s", e);
 			free(msg);
@@ -105,7 +105,7 @@ int calibrate_write_json(const struct noise_pair *p, size_t n)
 	for (i = 0; i < n; i++) {
 		const struct run *a = p[i].a, *b = p[i].b;
 
-		if (p[i].diff.kind != PARITY_DIFF_NONE) {
+		if (p[i].diff.kind != RUN_DIFF_NONE) {
 			char *msg = skip_text(&p[i]);
 			cJSON_AddItemToArray(skipped, cJSON_CreateString(msg));
 			free(msg);

@@ -236,7 +236,7 @@ int compare_write_refused_json(const struct parity_result *r)
 
 	cJSON_AddArrayToObject(root, "rows");
 	x = cJSON_AddObjectToObject(root, "refused");
-	cJSON_AddStringToObject(x, "reason", r->stop_diff.kind == PARITY_DIFF_MACHINE ?
+	cJSON_AddStringToObject(x, "reason", r->stop_diff.kind == RUN_DIFF_MACHINE ?
 				"machines-differ" : "runs-differ");
 	if (r->stop_cell)
 		run_cell_name(r->stop_cell, name, sizeof(name));
@@ -818,7 +818,7 @@ static void write_machines(FILE *f, const struct parity_result *r, enum table_fo
 		char *s;
 
 		if (r->notes[i].kind != PARITY_NOTE_FORCED ||
-		    r->notes[i].diff.kind != PARITY_DIFF_MACHINE)
+		    r->notes[i].diff.kind != RUN_DIFF_MACHINE)
 			continue;
 		s = parity_note_text(&r->notes[i]);
 		table_line(f, fmt, fmt == TABLE_FMT_MD, s);

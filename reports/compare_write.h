@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "analyze/config.h"
+#include "analyze/config_near.h"
 #include "analyze/parity.h"
 #include "reports/table.h"
 

@@ -31,9 +31,9 @@ static void cell_name(const struct gate_cell *c, char *buf, size_t len)
 	run_cell_name(c->side, buf, len);
 }
 
-/* The two machines of diff (kind PARITY_DIFF_MACHINE: a, the candidate's newest
+/* The two machines of diff (kind RUN_DIFF_MACHINE: a, the candidate's newest
  * run; b, a run of the baseline or of the candidate's own pool). */
-static void machines_text(const struct gate_cell *c, const struct parity_diff *d, char *buf,
+static void machines_text(const struct gate_cell *c, const struct run_diff *d, char *buf,
 			  size_t len)
 {
 	int own = 0;

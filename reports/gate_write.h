@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "analyze/config.h"
+#include "analyze/config_near.h"
 #include "analyze/gate.h"
 #include "analyze/gate_threshold.h"
 #include "reports/table.h"

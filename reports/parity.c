@@ -132,44 +132,44 @@ static const char *machine(const struct run *r)
 	return r->machine ? r->machine : r->host ? r->host : "";
 }
 
-void parity_diff_text(const struct parity_diff *d, char *buf, size_t len)
+void parity_diff_text(const struct run_diff *d, char *buf, size_t len)
 {
 	const struct run *a = d->a, *b = d->b;
 
 	if (len)
 		buf[0] = '\0';
 	switch (d->kind) {
-	case PARITY_DIFF_NONE:
+	case RUN_DIFF_NONE:
 		break;
-	case PARITY_DIFF_SHA256:
+	case RUN_DIFF_SHA256:
 		snprintf(buf, len, "model sha256 differs (%.12s vs %.12s)", a->model_sha256,
 			 b->model_sha256);
 		break;
-	case PARITY_DIFF_CTX:
+	case RUN_DIFF_CTX:
 		snprintf(buf, len, "ctx differs (%lld vs %lld)", (long long)a->ctx,
 			 (long long)b->ctx);
 		break;
-	case PARITY_DIFF_N_PREDICT:
+	case RUN_DIFF_N_PREDICT:
 		snprintf(buf, len, "n_predict differs (%lld vs %lld)", (long long)a->n_predict,
 			 (long long)b->n_predict);
 		break;
-	case PARITY_DIFF_ENDPOINT:
+	case RUN_DIFF_ENDPOINT:
 		snprintf(buf, len, "endpoint differs (%s vs %s)", str(a->endpoint),
 			 str(b->endpoint));
 		break;
-	case PARITY_DIFF_PROMPT_SET:
+	case RUN_DIFF_PROMPT_SET:
 		snprintf(buf, len, "prompt set differs (%.12s vs %.12s)", a->prompt_set,
 			 b->prompt_set);
 		break;
-	case PARITY_DIFF_MACHINE:
+	case RUN_DIFF_MACHINE:
 		snprintf(buf, len, "measured on different machines: %s on '%s', %s on '%s'",
 			 str(a->engine), machine(a), str(b->engine), machine(b));
 		break;
-	case PARITY_DIFF_SPEC_SETTINGS:
+	case RUN_DIFF_SPEC_SETTINGS:
 		snprintf(buf, len, "spec settings differ (%s vs %s)", str(a->spec_settings),
 			 str(b->spec_settings));
 		break;
-	case PARITY_DIFF_CONFIG:
+	case RUN_DIFF_CONFIG:
 		snprintf(buf, len, "llama-bench config differs (%s vs %s)", str(a->config),
 			 str(b->config));
 		break;
@@ -185,7 +185,7 @@ char *parity_note_text(const struct parity_note *n)
 		return tps_xasprintf("cell '%s': no run of '%s' to compare with", name,
 				     str(n->missing));
 	parity_diff_text(&n->diff, why, sizeof(why));
-	if (n->diff.kind == PARITY_DIFF_MACHINE)
+	if (n->diff.kind == RUN_DIFF_MACHINE)
 		return tps_xasprintf("ACROSS MACHINES: cell '%s' compared unpaired (--across-machines), "
 				     "%s", name, why);
 	return tps_xasprintf("FORCED comparison of cell '%s' although %s", name, why);
@@ -203,7 +203,7 @@ int parity_stop_error(const struct parity_result *r)
 		return tps_error("cannot compare: no cell was judged");
 	run_cell_name(r->stop_cell, name, sizeof(name));
 	parity_diff_text(&r->stop_diff, why, sizeof(why));
-	if (r->stop_diff.kind == PARITY_DIFF_MACHINE)
+	if (r->stop_diff.kind == RUN_DIFF_MACHINE)
 		return tps_error("refusing to compare cell '%s': %s (--across-machines compares "
 				 "them unpaired; --host or --batch chooses one machine's runs)",
 				 name, why);

@@ -35,9 +35,9 @@ unsigned parity_configs_varying(const char *const *cfg, size_t n, char **constan
 void run_cell_name(const struct run *s, char *buf, size_t len);
 
 /* Why two runs may not be compared, e.g. "model sha256 differs (1a2b3c4d5e6f vs
- * 9f8e7d6c5b4a)" or "n_predict differs (256 vs 128)"; "" for PARITY_DIFF_NONE.
+ * 9f8e7d6c5b4a)" or "n_predict differs (256 vs 128)"; "" for RUN_DIFF_NONE.
  * Always NUL-terminates buf when len > 0. */
-void parity_diff_text(const struct parity_diff *d, char *buf, size_t len);
+void parity_diff_text(const struct run_diff *d, char *buf, size_t len);
 
 /* A note as one line without a prefix: "cell '<name>': no run of '<engine>' to
  * compare with", or "FORCED comparison of cell '<name>' although <diff>". Returns

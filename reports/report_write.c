@@ -13,15 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void tables_table_init(struct table *tab, size_t ncols)
-{
-	table_init(tab, ncols);
-	tab->rule = 1;
-	tab->left_header = 1;
-	tab->text_marks = 1;
-	tab->md_unpadded = 1;
-}
-
 /* The cells hold text and numbers alike ("13150 / 142.6 (parity)", "0.71"): every
  * column stays TABLE_TEXT, left-aligned, as the report has always shown them. */
 void tables_build_base(const struct tables *t, struct table *tab)

@@ -472,7 +472,7 @@ int sweep_write_notes(const struct series_view *v, const struct series_set *set,
 				 model ? model : "", model ? "'" : "");
 	if (vd->clashed) {
 		const struct series *a = &set->v[vd->clash.ours], *b = &set->v[vd->clash.ref];
-		struct parity_diff d = { PARITY_DIFF_SPEC_SETTINGS, vd->clash.a, vd->clash.b };
+		struct run_diff d = { RUN_DIFF_SPEC_SETTINGS, vd->clash.a, vd->clash.b };
 		char why[512], rung[32];
 
 		parity_diff_text(&d, why, sizeof(why));

@@ -1,14 +1,25 @@
 /* tables.c: the study's tables as the writers take them: its numbers borrowed, and
  * the words put beside them here once (the findings of the quality rows it picked,
  * the forced comparisons, and the error line of a step that failed), so that every
- * format says the same words. */
+ * format says the same words; and the layout of the report's own tables
+ * (tables_table_init()), which every writer of them takes from here. */
 #include "reports/tables_int.h"
 #include "reports/parity.h"
 #include "reports/strv.h"
+#include "reports/table.h"
 #include "tpsdb.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+void tables_table_init(struct table *tab, size_t ncols)
+{
+	table_init(tab, ncols);
+	tab->rule = 1;
+	tab->left_header = 1;
+	tab->text_marks = 1;
+	tab->md_unpadded = 1;
+}
 
 void tables_init(struct tables *t, const struct study *s, const struct catalog_quality *q,
 		 const struct catalog_alarm *a, size_t na)
@@ -43,7 +54,7 @@ void tables_init(struct tables *t, const struct study *s, const struct catalog_q
 
 		/* A report compares nothing across machines: such a cell is not
 		 * comparable, and the two machines are why. */
-		if (pn->kind == PARITY_NOTE_FORCED && pn->diff.kind == PARITY_DIFF_MACHINE) {
+		if (pn->kind == PARITY_NOTE_FORCED && pn->diff.kind == RUN_DIFF_MACHINE) {
 			char name[256], why[1024];
 
 			run_cell_name(pn->cell, name, sizeof(name));

@@ -41,7 +41,8 @@ const char *tables_answer_class(const struct tables *t, size_t r, int clean);
  * of its rows. Caller frees. */
 char *tables_answers_legend(const struct tables *t);
 /* An empty table of ncols columns in that layout (every column TABLE_TEXT, headers
- * empty), for the report's own tables; release with table_release(). */
+ * empty), for the report's own tables (tables.c, below the writers that build
+ * them); release with table_release(). */
 void tables_table_init(struct table *tab, size_t ncols);
 
 #endif

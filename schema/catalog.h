@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyze/envrule.h"
 #include "schema/record.h"
 
 struct store;

@@ -8,7 +8,6 @@
 #include "schema/migrate_int.h"
 #include "schema/record.h"
 #include "schema/sqlite.h"
-#include "schema/store.h" /* STORE_APPLICATION_ID; nothing of store.c is called */
 #include "tpsdb.h"
 
 #include <stdio.h>

@@ -43,7 +43,7 @@ int store_noise_put_pairs(struct store *s, const struct noise_pair *p, size_t n)
 
 	for (i = 0; i < n; i++) {
 		for (m = 0; m < PARITY_N_METRICS; m++) {
-			if (p[i].diff.kind != PARITY_DIFF_NONE || isnan(p[i].pct[m]))
+			if (p[i].diff.kind != RUN_DIFF_NONE || isnan(p[i].pct[m]))
 				continue;
 			rec.run_a = p[i].a->uuid;
 			rec.run_b = p[i].b->uuid;

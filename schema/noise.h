@@ -23,7 +23,7 @@ struct noise_rec {
 int store_noise_put(struct store *s, const struct noise_rec *n);
 
 /* Stores, with store_noise_put(), every floor the n pairs of p hold: of each
- * metric of each A/A pair (diff.kind PARITY_DIFF_NONE) whose pct is a number.
+ * metric of each A/A pair (diff.kind RUN_DIFF_NONE) whose pct is a number.
  * Inside the caller's transaction. 0 ok, -1 after an error line. */
 int store_noise_put_pairs(struct store *s, const struct noise_pair *p, size_t n);
 

@@ -4,7 +4,7 @@
 #ifndef SCHEMA_RECORD_H
 #define SCHEMA_RECORD_H
 
-#include "analyze/envrule.h"
+#include "envlimits.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -56,7 +56,7 @@ unsigned record_finding_flags(const char *endpoint, int64_t prompt_n, int64_t pr
 #define SAMPLE_DEGENERATE_SHARE 0.5
 
 /* Environment findings of a whole run (migration 0007, run.env_flags): the
- * RUN_ENV_* bits of analyze/envrule.h, derived from the run's facts (run.env)
+ * RUN_ENV_* bits of envlimits.h, derived from the run's facts (run.env)
  * when it is read; env_flags keeps the findings of a run stored without facts. */
 /* The short names of the RUN_ENV_* bits ("host-busy", ...), "unknown" otherwise. */
 const char *record_env_flag_name(unsigned flag);

@@ -2,6 +2,7 @@
  * absent values are JSON null, and the raw timings object is embedded as JSON (not a
  * string) so the export stays readable. The cJSON trees stay inside these functions. */
 #include "schema/record_json.h"
+#include "analyze/envrule.h"
 #include "schema/record_check.h"
 #include "schema/json_strict.h"
 #include "tpsdb.h"

@@ -24,6 +24,8 @@ char *record_json_write(const struct run_rec *run, const struct sample_rec *smp,
 int record_json_read(const struct cJSON *root, struct run_rec *run, struct sample_rec **smp,
 		     size_t *n, char *err, size_t errlen);
 
+struct env_facts; /* analyze/envrule.h */
+
 /* The facts a rule reads from a run's environment (run.env, the JSON object
  * docs/ENVIRONMENT.md describes) into f; f->known 0 when json is NULL or not an
  * object. Keys it lacks stay unknown. */

@@ -6,6 +6,10 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
+/* 'TPSD' in PRAGMA application_id marks a file as a tpsdb store: the migrations
+ * write it, the store and a snapshot check it. */
+#define STORE_APPLICATION_ID 0x54505344
+
 /* Runs a one-value query (a PRAGMA) on a raw handle: 0 with *out set, -1 on any
  * error (nothing printed). For schema/ files that check a file before opening it. */
 int sqlite_pragma_int(sqlite3 *db, const char *sql, int *out);

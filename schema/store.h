@@ -11,9 +11,6 @@
 
 struct store;
 
-/* 'TPSD' in PRAGMA application_id marks a file as a tpsdb store. */
-#define STORE_APPLICATION_ID 0x54505344
-
 enum store_open_flags {
 	/* Open without creating or changing a byte: URI mode=ro, or immutable=1 when
 	 * the file or its directory is not writable (no -wal/-shm left behind). An

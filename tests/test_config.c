@@ -2,6 +2,7 @@
  * one spelling per value, ignored keys, the nearest cells two sides hold, what a
  * test measures, and the keys a table's labels must show. */
 #include "analyze/config.h"
+#include "analyze/config_near.h"
 #include "tests/run_fixture.h"
 #include "tpsdb.h"
 
@@ -58,14 +59,39 @@ static void test_config_keys_check(void **state)
 static void test_config_measures(void **state)
 {
 	(void)state;
-	assert_true(config_measures("", PARITY_METRIC_PP));
-	assert_true(config_measures(NULL, PARITY_METRIC_TG));
-	assert_true(config_measures("pp512 fa=1", PARITY_METRIC_PP));
-	assert_false(config_measures("pp512 fa=1", PARITY_METRIC_TG));
-	assert_true(config_measures("tg128@d512 fa=1", PARITY_METRIC_TG));
-	assert_false(config_measures("tg128@d512 fa=1", PARITY_METRIC_PP));
-	assert_false(config_measures("pp512+tg128 fa=1", PARITY_METRIC_PP));
-	assert_false(config_measures("pp512+tg128 fa=1", PARITY_METRIC_TG));
+	assert_true(config_measures("", RUN_PP));
+	assert_true(config_measures(NULL, RUN_TG));
+	assert_true(config_measures("pp512 fa=1", RUN_PP));
+	assert_false(config_measures("pp512 fa=1", RUN_TG));
+	assert_true(config_measures("tg128@d512 fa=1", RUN_TG));
+	assert_false(config_measures("tg128@d512 fa=1", RUN_PP));
+	assert_false(config_measures("pp512+tg128 fa=1", RUN_PP));
+	assert_false(config_measures("pp512+tg128 fa=1", RUN_TG));
+}
+
+/* The texts' keys one at a time: config_nearest()'s words, with no run. */
+static void test_config_differ(void **state)
+{
+	char v[8];
+	size_t i;
+
+	(void)state;
+	assert_string_equal(config_key(0), "fa");
+	for (i = 0; config_key(i); i++)
+		;
+	assert_int_equal(i, 10);
+	assert_null(config_key(10));
+	config_value("pp512 fa=1 ngl=99", "ngl", v, sizeof(v));
+	assert_string_equal(v, "99");
+	config_value("pp512 fa=1", "ngl", v, sizeof(v));
+	assert_string_equal(v, "-");
+	config_value("pp512 backend=CUDA,BLAS", "backend", v, 4);
+	assert_string_equal(v, "CUD");
+	/* fa is bit 0, ngl bit 1, b bit 2; an absent key differs from a present one. */
+	assert_int_equal(config_differ("pp512 fa=1 ngl=99 b=2048", "pp512 fa=0 ngl=99"),
+			 1u << 0 | 1u << 2);
+	assert_int_equal(config_differ("pp512 fa=1", "tg128 fa=1"), 0);
+	assert_int_equal(config_differ("", ""), 0);
 }
 
 /* A run of model "tiny" with this config (a heap copy: release with run_release()). */
@@ -167,6 +193,7 @@ int main(void)
 		cmocka_unit_test(test_config_canon),
 		cmocka_unit_test(test_config_keys_check),
 		cmocka_unit_test(test_config_measures),
+		cmocka_unit_test(test_config_differ),
 		cmocka_unit_test(test_config_nearest),
 		cmocka_unit_test(test_config_collect),
 		cmocka_unit_test(test_config_label),

@@ -332,7 +332,7 @@ static void test_decide_engines_and_refusal(void **state)
 	assert_int_equal(r.notes[0].n_engines, 2);
 	assert_string_equal(r.notes[0].base->side->engine, "llama.cpp");
 	assert_int_equal(r.notes[1].kind, GATE_NOTE_NOT_COMPARABLE);
-	assert_int_equal(r.notes[1].diff.kind, PARITY_DIFF_CTX);
+	assert_int_equal(r.notes[1].diff.kind, RUN_DIFF_CTX);
 	gate_result_release(&r);
 	tcell_release(base, 3);
 	tcell_release(cand, 2);

@@ -107,11 +107,11 @@ static void test_noise_calibrate_pairs(void **state)
 	assert_int_equal(floors, 1);
 	assert_ptr_equal(p[0].a, &runs[0]);
 	assert_ptr_equal(p[0].b, &runs[1]);
-	assert_int_equal(p[0].diff.kind, PARITY_DIFF_NONE);
+	assert_int_equal(p[0].diff.kind, RUN_DIFF_NONE);
 	assert_float_equal(p[0].pct[PARITY_METRIC_PP], sqrt(8.0), 1e-9);
 	assert_int_equal(p[0].n_pairs[PARITY_METRIC_PP], 3);
 	assert_true(isnan(p[0].pct[PARITY_METRIC_TG]));
-	assert_int_equal(p[1].diff.kind, PARITY_DIFF_N_PREDICT);
+	assert_int_equal(p[1].diff.kind, RUN_DIFF_N_PREDICT);
 	assert_ptr_equal(p[1].b, &runs[3]);
 	assert_true(isnan(p[1].pct[PARITY_METRIC_PP]) && isnan(p[1].pct[PARITY_METRIC_TG]));
 	free(p);

@@ -276,7 +276,7 @@ static void test_parity_mismatch_table(void **state)
 	(void)state;
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		struct run a, b;
-		struct parity_diff d;
+		struct run_diff d;
 		char why[160];
 
 		fx_run(&a, "a", "e", "m");
@@ -293,7 +293,7 @@ static void test_parity_mismatch_table(void **state)
 		fx_set(&b.endpoint, cases[c].ep_b);
 		fx_set(&a.spec_settings, cases[c].spec_a ? cases[c].spec_a : "");
 		fx_set(&b.spec_settings, cases[c].spec_b ? cases[c].spec_b : "");
-		assert_int_equal(parity_mismatch(&a, &b, &d), cases[c].want != NULL);
+		assert_int_equal(run_mismatch(&a, &b, &d), cases[c].want != NULL);
 		parity_diff_text(&d, why, sizeof(why));
 		assert_string_equal(why, cases[c].want ? cases[c].want : "");
 		run_release(&a);
@@ -463,7 +463,7 @@ static void test_parity_decide_pure(void **state)
 	assert_int_equal(parity_decide(&x.in, &po, &res), -1);
 	assert_int_equal(res.stop, PARITY_STOP_REFUSED);
 	assert_ptr_equal(res.stop_cell, &x.ours[1]);
-	assert_int_equal(res.stop_diff.kind, PARITY_DIFF_SHA256);
+	assert_int_equal(res.stop_diff.kind, RUN_DIFF_SHA256);
 	parity_diff_text(&res.stop_diff, why, sizeof(why));
 	assert_string_equal(why, "model sha256 differs (aaaa vs bbbb)");
 	parity_result_release(&res);
@@ -517,7 +517,7 @@ static void test_parity_machines(void **state)
 	assert_int_equal(parity_decide(&x.in, &po, &res), -1);
 	assert_int_equal(res.stop, PARITY_STOP_REFUSED);
 	assert_ptr_equal(res.stop_cell, &x.ours[1]);
-	assert_int_equal(res.stop_diff.kind, PARITY_DIFF_MACHINE);
+	assert_int_equal(res.stop_diff.kind, RUN_DIFF_MACHINE);
 	parity_diff_text(&res.stop_diff, why, sizeof(why));
 	assert_string_equal(why, "measured on different machines: ours on 'vm (NVIDIA H100)', "
 				 "ref on 'vm (NVIDIA H200)'");
@@ -525,7 +525,7 @@ static void test_parity_machines(void **state)
 
 	po.force = 1;
 	assert_int_equal(parity_decide(&x.in, &po, &res), -1);
-	assert_int_equal(res.stop_diff.kind, PARITY_DIFF_MACHINE);
+	assert_int_equal(res.stop_diff.kind, RUN_DIFF_MACHINE);
 	parity_result_release(&res);
 
 	po.force = 0;
@@ -537,7 +537,7 @@ static void test_parity_machines(void **state)
 	assert_int_equal(res.rows[1].forced, 0);
 	assert_int_equal(res.n_across, 1);
 	assert_int_equal(res.notes[0].kind, PARITY_NOTE_FORCED);
-	assert_int_equal(res.notes[0].diff.kind, PARITY_DIFF_MACHINE);
+	assert_int_equal(res.notes[0].diff.kind, RUN_DIFF_MACHINE);
 	assert_string_equal(note_text(&res, 0), "ACROSS MACHINES: cell 'm [draft n_max=2]' "
 						"compared unpaired (--across-machines), measured on "
 						"different machines: ours on 'vm (NVIDIA H100)', ref on "

@@ -861,7 +861,7 @@ static void test_store_noise_put_pairs(void **state)
 	p[0].n_pairs[PARITY_METRIC_PP] = 6;
 	p[0].pct[PARITY_METRIC_TG] = NAN;
 	p[1] = p[0];
-	p[1].diff.kind = PARITY_DIFF_SHA256;
+	p[1].diff.kind = RUN_DIFF_SHA256;
 	p[1].pct[PARITY_METRIC_PP] = p[1].pct[PARITY_METRIC_TG] = 9.0;
 	assert_int_equal(store_begin(f->mem), 0);
 	assert_int_equal(store_noise_put_pairs(f->mem, p, 2), 0);

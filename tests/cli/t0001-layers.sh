@@ -5,7 +5,8 @@
 # transaction; proc.c alone starts children, escape.c alone escapes; collect/ takes
 # no function from cmd/; reports/ never touches the store; every #include points
 # down a layer (or stays in its folder) and no file calls a folder it may not
-# include; the root's lower files stand in a line; no folder holds more than 30%.
+# include; the root's lower files stand in a line; no folder holds more than 30%;
+# no call goes round a ring, nor an include below cmd/ (7).
 set -eu
 : "${TPSDB_SRC:?TPSDB_SRC must name the source tree}"
 cd "$TPSDB_SRC"
@@ -388,10 +389,10 @@ for s in STAGES:
                               code[p], re.M))
     uses(set(in_stage(s)), above - own, "%s/ names a function of a folder above or "
          "beside it" % s, calls=True)
-# collect/ reaches no analyze/ header even through schema/'s. The one exception,
-# analyze/envrule.h through schema/record.h, goes with i40-circles.
+# collect/ reaches no analyze/ header even through schema/'s (the environment
+# limits it judges by are the root's envlimits.h).
 for p in sorted(in_stage("collect")):
-    for h in sorted(x for x in reach(p) if stage(x) == "analyze" and x != "analyze/envrule.h"):
+    for h in sorted(x for x in reach(p) if stage(x) == "analyze"):
         bad("%s reaches %s (collect/ above analyze/)" % (p, h))
 # The root's lower files stand in a line, xalloc.c < strbuf.c < escape.c < util.c:
 # none calls a file at or after its own place.
@@ -408,6 +409,93 @@ for i, f in enumerate(line):
     for g in line[i + 1:]:
         later |= names[g]
     uses({f + ".c"}, later - names[f], "%s.c calls up the root's line" % f, calls=True)
+
+# 7. No circles: inside a folder the arrows point one way too. A module is x.c,
+# x.h and its private x_int.h; a ring is named as "a -> b -> a".
+def module(p):
+    m = p[:-2]
+    return m[:-4] if m.endswith("_int") else m
+
+
+def cycles(edges):
+    """The rings of a graph ({node: {node, ...}}), by a walk in depth that names
+    each arrow leading back onto its own path."""
+    out, state, path = [], {}, []
+
+    def walk(n):
+        state[n] = 1
+        path.append(n)
+        for t in sorted(edges.get(n, ())):
+            if state.get(t) == 1:
+                out.append(" -> ".join(path[path.index(t):] + [t]))
+            elif not state.get(t):
+                walk(t)
+        path.pop()
+        state[n] = 2
+
+    for n in sorted(edges):
+        if not state.get(n):
+            walk(n)
+    return out
+
+
+# The functions a file defines for others: at the margin, with a body, not static.
+DEFN = re.compile(r"^([A-Za-z_][^;{}=#\n]*?)\b(\w+)\s*\((?:[^()]|\([^()]*\))*\)\s*\{", re.M)
+
+
+def exported(p):
+    return {m.group(2) for m in DEFN.finditer(code[p]) if not m.group(1).startswith("static")}
+
+
+# 7a. No include ring among the modules below cmd/ (cmd/'s own headers are left to
+# rules 5 and 3e: opts.h names filter_opts.h's types, whose callbacks take opts.h's).
+edges = {}
+for p in sorted(p for p in files if stage(p) != "cmd" and p != "main.c"):
+    for _, h in incs[p]:
+        if not h.startswith("<") and module(h) != module(p):
+            edges.setdefault(module(p), set()).add(module(h))
+for c in cycles(edges):
+    bad("an include cycle: " + c)
+# 7b. No call ring among the files, cmd/'s and main.c too: where a file calls a
+# function another defines, that one calls nothing back, directly or round a
+# longer ring.
+owner = {}
+CFILES = sorted(p for p in files if p.endswith(".c"))
+for p in CFILES:
+    for n in exported(p):
+        owner[n] = p
+edges = {}
+r = names_re({re.escape(n) for n in owner})
+for p in CFILES:
+    for m in r.finditer(code[p]):
+        if owner[m.group(0)] != p and called(code[p], m):
+            edges.setdefault(p, set()).add(owner[m.group(0)])
+for c in cycles(edges):
+    bad("a call cycle: " + c)
+# 7c. The three rings issue 40 broke, by name. The cell set's one pooling rule
+# names nothing of the files above it (the run comparison, run_mismatch(), is its
+# own), not even through a header.
+uses({"analyze/cellset.c", "analyze/cellset.h"}, {r"parity_\w+", r"PARITY_\w+", r"speedup_\w+"},
+     "the cell set names parity or speedup above it")
+for p in ("analyze/cellset.c", "analyze/cellset.h"):
+    for h in sorted(reach(p) & {"analyze/parity.h", "analyze/speedup.h"}):
+        bad("%s reaches %s (the cell set above parity)" % (p, h))
+# import's parts (collect/import_*.c) use nothing the driver, import.c, defines:
+# the records and the error line they share are import_rec.c's.
+uses({p for p in files if re.match(r"collect/import_\w+\.c$", p)}, exported("collect/import.c"),
+     "an import part calls back into collect/import.c")
+# The study's steps (analyze/study_*.c, the figures among them) use nothing of
+# its driver, analyze/study.c.
+uses({p for p in files if re.match(r"analyze/study_\w+\.c$", p)}, exported("analyze/study.c"),
+     "a study step calls back into analyze/study.c")
+# 7d. Every release's spelling of a speculative knob is one table,
+# collect/spec_knobs.c: no other file writes one in a string.
+for p in sorted(ALL - {"collect/spec_knobs.c"}):
+    for m in re.finditer(r'"(?:-md|--model-draft|--spec-draft-[a-z-]*|--draft(?:-[a-z-]*)?)["= ]',
+                         nc[p]):
+        n = lineno(nc[p], m.start())
+        bad("%s:%d: a speculative flag spelled outside collect/spec_knobs.c: %s"
+            % (p, n, line_of(p, n)))
 
 sys.exit(1 if fails else 0)
 PY
