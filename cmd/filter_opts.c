@@ -2,9 +2,6 @@
  * checked here once (label lists against the store, dates ISO 8601, a limit a
  * whole number). */
 #include "cmd/filter_opts.h"
-#include "cmd/opts.h"
-
-#include "analyze/config.h"
 #include "schema/labels.h"
 
 #include <errno.h>
@@ -100,33 +97,6 @@ out:
 	free(out);
 	store_labels_free(names, n_names);
 	return ret;
-}
-
-int filter_opt_date(const struct cmd_option *opt, const char *arg, const char *usage)
-{
-	struct filter_opts *fo = opt->dst;
-	char *buf = opt->val ? fo->until : fo->since;
-	int date_only;
-
-	if (tps_parse_date(arg, buf, sizeof(fo->since), &date_only) < 0)
-		return tps_usage_error(usage, "--%s needs an ISO 8601 date or date-time "
-				       "(2025-06-01, 2025-06-01T12:00:00Z), not '%s'", opt->name, arg);
-	/* A day alone is the whole day: up to its last millisecond. */
-	if (opt->val && date_only)
-		snprintf(fo->until + 10, sizeof(fo->until) - 10, "T23:59:59.999");
-	*(opt->val ? &fo->f.until : &fo->f.since) = buf;
-	return 0;
-}
-
-int ignore_config_opt(const struct cmd_option *opt, const char *arg, const char *usage)
-{
-	char bad[64];
-
-	if (config_keys_check(arg, bad, sizeof(bad)) < 0)
-		return tps_usage_error(usage, "--ignore-config: unknown config key '%s' (keys: %s)",
-				       bad, config_keys());
-	*(const char **)opt->dst = arg;
-	return 0;
 }
 
 int filter_opts_check(struct store *s, struct filter_opts *fo)

@@ -10,8 +10,6 @@
 #include "schema/store.h"
 #include "tpsdb.h"
 
-struct cmd_option;
-
 /* The synopsis and the help lines of the shared filters are docs/help/_synopsis.txt,
  * _synopsis-more.txt, _filters.txt, _filters-more.txt and _limit.txt, which the
  * commands' texts include. */
@@ -56,17 +54,6 @@ struct filter_opts {
 	char since[40], until[40];
 	struct filter_list engine, model, tag, host, batch;
 };
-
-/* The rows of --since (val 0) and --until (val 1) into the struct filter_opts at
- * opt->dst (cmd/opts.h): an ISO 8601 date or date-time; a day alone --until is the
- * whole day. 0, or TPS_EXIT_USAGE after the usage error line. */
-int filter_opt_date(const struct cmd_option *opt, const char *arg, const char *usage);
-
-/* The row of --ignore-config: a comma list of llama-bench config keys
- * (analyze/config.h config_keys()) into the const char * at opt->dst. 0, or
- * TPS_EXIT_USAGE after the usage error line naming the unknown key and the known
- * ones. */
-int ignore_config_opt(const struct cmd_option *opt, const char *arg, const char *usage);
 
 /* Checks every list of fo against the store (filter_list_check()) and points
  * fo->f at the checked lists: 0, or -1 after one error line. */

@@ -126,4 +126,15 @@ int cmd_opts_next(struct cmd_opts *o, int argc, char **argv);
 int cmd_opts_parse(const struct cmd_entry *cmd, const struct cmd_option *opts, int argc,
 		   char **argv);
 
+/* The rows of --since (val 0) and --until (val 1) into the struct filter_opts at
+ * opt->dst (cmd/opts.h): an ISO 8601 date or date-time; a day alone --until is the
+ * whole day. 0, or TPS_EXIT_USAGE after the usage error line. */
+int filter_opt_date(const struct cmd_option *opt, const char *arg, const char *usage);
+
+/* The row of --ignore-config: a comma list of llama-bench config keys
+ * (analyze/config.h config_keys()) into the const char * at opt->dst. 0, or
+ * TPS_EXIT_USAGE after the usage error line naming the unknown key and the known
+ * ones. */
+int ignore_config_opt(const struct cmd_option *opt, const char *arg, const char *usage);
+
 #endif
