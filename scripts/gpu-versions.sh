@@ -58,6 +58,8 @@ step=${1:-}
 old="$work/build-b8390/bin/llama-server"
 db="$out/gpu-versions.sqlite"
 
+# CUDA_FLAGS adds cmake options to both builds (-DGGML_CUDA_FA=OFF leaves out the
+# FlashAttention kernels, about a third of the build, when device time is short).
 # The two builds run in their own sessions and leave <build dir>.rc when they end,
 # so that a build still running when one device call ends is waited for by the
 # next (wait_built, at the start of base and spec).
@@ -71,9 +73,9 @@ build_one() { # <source tgz> <build dir>
 		-DBUILD_SHARED_LIBS=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
 		-DLLAMA_BUILD_TOOLS=ON -DLLAMA_BUILD_SERVER=ON -DLLAMA_BUILD_APP=OFF \
 		-DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF \
-		-DLLAMA_LLGUIDANCE=OFF -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 &&
+		-DLLAMA_LLGUIDANCE=OFF -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=90 $3 &&
 		cmake --build "$1" --target llama-server -j"$2"; echo $? >"$1.rc"' _ "$2" \
-		$(( $(nproc) / 2 )) >"$2.log" 2>&1 </dev/null &
+		$(( $(nproc) / 2 )) "${CUDA_FLAGS:-}" >"$2.log" 2>&1 </dev/null &
 }
 
 # wait_built [<seconds>]: until both builds left their .rc (at most <seconds>,
