@@ -270,6 +270,24 @@ static char *fake_gnuplot(const char *dir, const char *body)
 	return path;
 }
 
+/* A parity figure of ng groups by ne engines against the reference "up", with
+ * their deltas and intervals, band 2%. */
+static void parity_up(struct plot_parity *pa, const char *const *groups, size_t ng,
+		      const char *const *eng, size_t ne, const double *delta, const double *lo,
+		      const double *hi)
+{
+	memset(pa, 0, sizeof(*pa));
+	pa->ref = "up";
+	pa->n_groups = ng;
+	pa->n_engines = ne;
+	pa->groups = groups;
+	pa->engines = eng;
+	pa->delta = delta;
+	pa->lo = lo;
+	pa->hi = hi;
+	pa->band_pct = 2;
+}
+
 /* A fake gnuplot that keeps its script as dir/kept.gp and its data files in dir, the
  * figure's path and the paths to read them back. */
 struct kept {
@@ -691,16 +709,7 @@ static void test_plot_script_colours(void **state)
 	assert_int_equal(plot_job_trend(j, &tr, out, PLOT_SVG), 0);
 	assert_int_equal(plot_job_run(j, fake, 10), 0);
 	plot_job_free(j);
-	memset(&pa, 0, sizeof(pa));
-	pa.ref = "up";
-	pa.n_groups = 1;
-	pa.n_engines = 2;
-	pa.groups = groups;
-	pa.engines = eng;
-	pa.delta = delta;
-	pa.lo = lo;
-	pa.hi = hi;
-	pa.band_pct = 2;
+	parity_up(&pa, groups, 1, eng, 2, delta, lo, hi);
 	j = plot_job_new();
 	assert_int_equal(plot_job_parity(j, &pa, out, PLOT_SVG), 0);
 	assert_int_equal(plot_job_run(j, fake, 10), 0);
@@ -756,16 +765,7 @@ static void test_plot_intervals(void **state)
 	struct plot_job *j;
 
 	kept_init(&k, f->dir);
-	memset(&pa, 0, sizeof(pa));
-	pa.ref = "up";
-	pa.n_groups = 2;
-	pa.n_engines = 1;
-	pa.groups = groups;
-	pa.engines = eng;
-	pa.delta = delta;
-	pa.lo = lo;
-	pa.hi = hi;
-	pa.band_pct = 2;
+	parity_up(&pa, groups, 2, eng, 1, delta, lo, hi);
 	assert_true(fabs(plot_parity_limit(&pa) - 10) < 1e-9); /* 5 bands beat 1.2 x 3 */
 	j = plot_job_new();
 	assert_int_equal(plot_job_parity(j, &pa, k.out, PLOT_SVG), 0);
