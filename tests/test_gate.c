@@ -532,6 +532,18 @@ static double mean_log(const double *x, size_t n)
 	return s / (double)n;
 }
 
+/* gin: one pool a side, cp against bp; gp the defaults, acceptance not gated. */
+static void pool_a_side(struct gate_input *gin, const struct pool *cp, const struct pool *bp,
+			struct gate_params *gp)
+{
+	gin->cand = cp;
+	gin->n_cand = 1;
+	gin->base = bp;
+	gin->n_base = 1;
+	gate_params_init(gp);
+	gp->gated[GATE_ACCEPT] = 0;
+}
+
 /* The gate is compare's estimate: gate_decide() and parity_decide() on the same
  * pools, the threshold equal to the band, give each metric the same delta,
  * interval, level and regression answer. The candidate is an --until-decided
@@ -583,12 +595,7 @@ static void test_decide_is_compares(void **state)
 	assert_int_equal(pools_looks(&cp, &bp), 6);
 	assert_true(alpha < VERDICT_ALPHA);
 
-	gin.cand = &cp;
-	gin.n_cand = 1;
-	gin.base = &bp;
-	gin.n_base = 1;
-	gate_params_init(&gp);
-	gp.gated[GATE_ACCEPT] = 0;
+	pool_a_side(&gin, &cp, &bp, &gp);
 	gp.threshold[GATE_PP] = gp.threshold[GATE_TG] = thr;
 	assert_int_equal(gate_decide(&gin, &gp, &g), 0);
 	pin = (struct parity_input){ &cp, &bp, 1, 1 };
@@ -688,12 +695,7 @@ static void test_decide_intermittent(void **state)
 	}
 	fx_pool(&cp, cr, 10);
 	fx_pool(&bp, br, 10);
-	gin.cand = &cp;
-	gin.n_cand = 1;
-	gin.base = &bp;
-	gin.n_base = 1;
-	gate_params_init(&gp);
-	gp.gated[GATE_ACCEPT] = 0;
+	pool_a_side(&gin, &cp, &bp, &gp);
 	assert_int_equal(gate_decide(&gin, &gp, &g), 0);
 	assert_int_equal(g.n_rows, 2);
 	for (i = 0; i < 2; i++) {
