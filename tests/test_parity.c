@@ -489,6 +489,15 @@ static void test_parity_decide_pure(void **state)
 	pure_release(&x);
 }
 
+/* Compare's options for tg alone, ours "ours" against vs. */
+static void tg_opts(struct parity_opts *po, const char *vs)
+{
+	parity_opts_init(po);
+	po->ours = "ours";
+	po->vs = vs;
+	po->metrics = PARITY_TG;
+}
+
 /* Two machines: the same host name with another GPU refuses the cell (stop
  * REFUSED, diff MACHINE naming both runs) unless across_machines, which compares
  * it unpaired, marks its rows across and adds a FORCED note with that diff;
@@ -501,10 +510,7 @@ static void test_parity_machines(void **state)
 	char why[512];
 
 	(void)state;
-	parity_opts_init(&po);
-	po.ours = "ours";
-	po.vs = "ref";
-	po.metrics = PARITY_TG;
+	tg_opts(&po, "ref");
 	pure_input(&x, "aaaa");
 	for (size_t i = 0; i < 3; i++) {
 		fx_set(&x.ours[i].host, "vm");
@@ -603,10 +609,7 @@ static void test_parity_noise_floor_widens_band(void **state)
 
 	add_run(s, &o, NULL);
 	add_run(s, &v, uv);
-	parity_opts_init(&po);
-	po.ours = "ours";
-	po.vs = "llama.cpp";
-	po.metrics = PARITY_TG;
+	tg_opts(&po, "llama.cpp");
 	assert_int_equal(compare(s, &po, NULL, NULL, &res), 0);
 	assert_int_equal(res.n_rows, 1);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
@@ -723,10 +726,7 @@ static void test_parity_tags_pick_runs(void **state)
 	add_run(s, &o2, u2);
 	add_run(s, &v, NULL);
 	add_run(s, &x, NULL);
-	parity_opts_init(&po);
-	po.ours = "ours";
-	po.vs = "ref";
-	po.metrics = PARITY_TG;
+	tg_opts(&po, "ref");
 	assert_int_equal(compare(s, &po, NULL, NULL, &res), 0);
 	assert_int_equal(res.n_rows, 1);
 	assert_string_equal(res.rows[0].ours_run, u2);
@@ -1040,10 +1040,7 @@ static void test_parity_pooled_rounds(void **state)
 	free(vu);
 
 	in = (struct parity_input){ &pa, &pb, 1, 1 };
-	parity_opts_init(&po);
-	po.ours = "ours";
-	po.vs = "ref";
-	po.metrics = PARITY_TG;
+	tg_opts(&po, "ref");
 	assert_int_equal(parity_decide(&in, &po, &res), 0);
 	assert_int_equal(res.n_rows, 1);
 	assert_int_equal(res.rows[0].v.rounds, 3);
@@ -1101,10 +1098,7 @@ static void test_parity_medians_over_pairs(void **state)
 	fx_pool(&pa, &a, 1);
 	fx_pool(&pb, &b, 1);
 	in = (struct parity_input){ &pa, &pb, 1, 1 };
-	parity_opts_init(&po);
-	po.ours = "ours";
-	po.vs = "ref";
-	po.metrics = PARITY_TG;
+	tg_opts(&po, "ref");
 	assert_int_equal(parity_decide(&in, &po, &res), 0);
 	assert_true(fabs(res.rows[0].ours_median - cbrt(90.0 * 100 * 110)) < 1e-9);
 	assert_true(fabs(res.rows[0].vs_median - cbrt(90.0 * 100 * 110)) < 1e-9);
