@@ -829,6 +829,15 @@ static struct run *cs_find(struct cellset *set, const char *uuid)
 	return NULL;
 }
 
+/* The store's cell set, with its base run (01) and speculative run (02). */
+static void load_base_spec(struct store *s, struct cellset *set, struct run **base,
+			   struct run **spec)
+{
+	assert_int_equal(store_cellset_load(s, NULL, set), 0);
+	*base = cs_find(set, CS(01));
+	*spec = cs_find(set, CS(02));
+}
+
 /* The set's uuids, in its order, as "01 02 ..." (the last two digits). */
 static void cs_order(const struct cellset *set, char *buf, size_t len)
 {
@@ -1079,9 +1088,7 @@ static void test_store_cellset_samples(void **state)
 	struct run *base, *spec;
 	size_t i;
 
-	assert_int_equal(store_cellset_load(f->mem, NULL, &set), 0);
-	base = cs_find(&set, CS(01));
-	spec = cs_find(&set, CS(02));
+	load_base_spec(f->mem, &set, &base, &spec);
 	base->want = RUN_LOAD_VALUES;
 	/* Acceptance alone reads the one pass too. */
 	spec->want = RUN_LOAD_ACCEPT;
@@ -1174,9 +1181,7 @@ static void test_store_cellset_wall_prompts(void **state)
 	struct run *base, *spec;
 	size_t i;
 
-	assert_int_equal(store_cellset_load(f->mem, NULL, &set), 0);
-	base = cs_find(&set, CS(01));
-	spec = cs_find(&set, CS(02));
+	load_base_spec(f->mem, &set, &base, &spec);
 	base->want = RUN_LOAD_WALL;
 	assert_int_equal(store_cellset_samples(f->mem, &set), 0);
 	assert_int_equal(base->loaded, RUN_LOAD_WALL);
