@@ -70,6 +70,24 @@ static inline void fx_values(struct run *r, enum run_metric m, const double *v, 
 	r->loaded |= RUN_LOAD_VALUES | RUN_LOAD_ACCEPT;
 }
 
+/* Gives run r the keyed values v[0..n) of metric m, excluded samples left out. */
+static inline void fx_keyed(struct run *r, enum run_metric m, const struct run_value *v,
+			    size_t n, size_t excluded)
+{
+	double *x = (double *)tps_xcalloc(n ? n : 1, sizeof(*x));
+	int64_t *k = (int64_t *)tps_xcalloc(n ? 2 * n : 1, sizeof(*k));
+
+	for (size_t i = 0; i < n; i++) {
+		x[i] = v[i].value;
+		k[2 * i] = v[i].prompt_id;
+		k[2 * i + 1] = v[i].rep;
+	}
+	fx_values(r, m, x, n, k);
+	r->values[m].excluded = excluded;
+	free(x);
+	free(k);
+}
+
 /* A pool of the runs r[0..n), oldest first (the last its face); free its runs
  * array with free(p->runs). */
 static inline void fx_pool(struct pool *p, struct run *r, size_t n)

@@ -310,23 +310,6 @@ static const struct run_value pure_ours[] = { { 1, 1, 97 }, { 1, 2, 97.2 }, { 2,
 static const struct run_value pure_vs[] = { { 1, 1, 100 }, { 1, 2, 100.2 }, { 2, 1, 99.8 },
 					     { 2, 2, 100.1 }, { 3, 1, 99.9 }, { 3, 2, 100 } };
 
-/* Gives run r the keyed values v[0..n) in metric m, excluded samples left out. */
-static void keyed(struct run *r, enum run_metric m, const struct run_value *v, size_t n,
-		  size_t excluded)
-{
-	double x[16];
-	int64_t k[32];
-
-	assert_true(n <= 16);
-	for (size_t i = 0; i < n; i++) {
-		x[i] = v[i].value;
-		k[2 * i] = v[i].prompt_id;
-		k[2 * i + 1] = v[i].rep;
-	}
-	fx_values(r, m, x, n, k);
-	r->values[m].excluded = excluded;
-}
-
 struct pure {
 	struct run ours[3], vs[3];
 	struct pool po[3], pv[3];
@@ -360,8 +343,8 @@ static void pure_input(struct pure *x, const char *vs_sha)
 		r->ctx = 8192;
 		r->n_predict = 256;
 		for (m = 0; m < 2; m++) {
-			keyed(&x->ours[i], (enum run_metric)m, pure_ours, 6, 1);
-			keyed(r, (enum run_metric)m, pure_vs, 5, 0); /* (3,2) has no partner */
+			fx_keyed(&x->ours[i], (enum run_metric)m, pure_ours, 6, 1);
+			fx_keyed(r, (enum run_metric)m, pure_vs, 5, 0); /* (3,2) has no partner */
 		}
 	}
 	fx_run(&x->vs[2], "u", "ref", "m");
@@ -1093,8 +1076,8 @@ static void test_parity_medians_over_pairs(void **state)
 	(void)state;
 	fx_run(&a, "a", "ours", "m");
 	fx_run(&b, "a", "ref", "m");
-	keyed(&a, RUN_TG, o, 3, 0);
-	keyed(&b, RUN_TG, v, 5, 0);
+	fx_keyed(&a, RUN_TG, o, 3, 0);
+	fx_keyed(&b, RUN_TG, v, 5, 0);
 	fx_pool(&pa, &a, 1);
 	fx_pool(&pb, &b, 1);
 	in = (struct parity_input){ &pa, &pb, 1, 1 };
