@@ -5,6 +5,8 @@
 #ifndef TESTS_IMPORT_FIXTURE_H
 #define TESTS_IMPORT_FIXTURE_H
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +54,31 @@ static inline long import_data_file(struct store *s, const char *rel)
 	rc = import_files(s, &o, &path, 1, &res);
 	free(path);
 	return rc < 0 ? -1 : (long)res.runs_new;
+}
+
+/* A fuzzer's store and input file, made on its first input: s opened in memory,
+ * path (a mkstemp() template) created, its descriptor in *fd. Aborts when it cannot. */
+static inline void fuzz_store_once(struct store **s, char *path, int *fd)
+{
+	if (*s)
+		return;
+	*s = store_open(":memory:", 0);
+	if (*fd < 0)
+		*fd = mkstemp(path);
+	if (!*s || *fd < 0)
+		abort();
+}
+
+/* A fuzzer's input, data (size bytes), written over the file path. Aborts when it
+ * cannot. */
+static inline void fuzz_write_input(const char *path, const uint8_t *data, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		abort();
+	fwrite(data, 1, size, f);
+	fclose(f);
 }
 
 #endif
