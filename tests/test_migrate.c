@@ -16,6 +16,7 @@
 
 #include "schema/migrate_int.h"
 #include "schema/store_int.h"
+#include "tests/db_scalar.h"
 #include "tpsdb.h"
 
 struct fixture {
@@ -84,14 +85,7 @@ static struct store *open_fixture(struct fixture *f, const char *sql, int since)
 
 static int64_t scalar(struct store *s, const char *sql)
 {
-	sqlite3_stmt *st = NULL;
-	int64_t v = -1;
-
-	assert_int_equal(sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL), SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
+	return db_scalar(store_db(s), sql);
 }
 
 static void test_migrate_v1_keeps_data(void **state)
