@@ -25,6 +25,7 @@
 #include "schema/noise.h"
 #include "schema/record.h"
 #include "schema/store.h"
+#include "tests/floor_fixture.h"
 #include "tests/run_fixture.h"
 #include "tpsdb.h"
 
@@ -955,17 +956,7 @@ static void add_run_np(struct store *s, const char *engine, const char *model, c
 	assert_int_equal(store_run_finish(s, id, "complete", NULL, NULL), 0);
 	/* One run a side decides only with a stored A/A floor: a small one here, so
 	 * these tests exercise the thresholds (test_gate_noise_floor stores its own). */
-	{
-		static const char *const metrics[2] = { "pp", "tg" };
-		for (i = 0; i < 2; i++) {
-			struct noise_rec nr = { 0 };
-			nr.run_a = nr.run_b = r.uuid;
-			nr.metric = metrics[i];
-			nr.noise_pct = 0.01;
-			nr.n_pairs = 16;
-			assert_int_equal(store_noise_put(s, &nr), 0);
-		}
-	}
+	assert_int_equal(fx_small_floor(s, r.uuid, 16), 0);
 	assert_int_equal(store_commit(s), 0);
 	if (uuid_out)
 		memcpy(uuid_out, r.uuid, sizeof(r.uuid));

@@ -26,6 +26,7 @@
 #include "schema/noise.h"
 #include "schema/record.h"
 #include "schema/store.h"
+#include "tests/floor_fixture.h"
 #include "tests/run_fixture.h"
 #include "tpsdb.h"
 
@@ -171,17 +172,8 @@ static int64_t add_run(struct store *s, const struct spec *sp, char *uuid_out)
 	/* One run a side decides only with a stored A/A floor: a small one, so that
 	 * the rules under test are the band's (tests that store their own floor
 	 * store it later, and the newest floor of a cell is the one used). */
-	if (!sp->no_floor) {
-		static const char *const metrics[2] = { "pp", "tg" };
-		for (i = 0; i < 2; i++) {
-			struct noise_rec nr = { 0 };
-			nr.run_a = nr.run_b = r.uuid;
-			nr.metric = metrics[i];
-			nr.noise_pct = 0.01;
-			nr.n_pairs = N_SAMPLES;
-			assert_int_equal(store_noise_put(s, &nr), 0);
-		}
-	}
+	if (!sp->no_floor)
+		assert_int_equal(fx_small_floor(s, r.uuid, N_SAMPLES), 0);
 	assert_int_equal(store_commit(s), 0);
 	if (uuid_out)
 		memcpy(uuid_out, r.uuid, sizeof(r.uuid));
