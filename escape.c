@@ -60,141 +60,167 @@ size_t escape_utf8_seq(const char *s, unsigned *cp)
 	return n;
 }
 
-char *escape_utf8(const char *s)
+/* A C0 or C1 control character, or DEL. */
+static int is_control(unsigned cp)
 {
-	struct strbuf b;
+	return cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f);
+}
+
+/* One sink's rule for one character: cp, n bytes at s (n == 0: a byte that is not
+ * UTF-8) appended to b as the sink wants it. Returns how many bytes it used, 0 for one. */
+typedef size_t (*escape_char_fn)(struct strbuf *b, const char *s, size_t n, unsigned cp,
+				 int arg);
+
+/* The one walk: s sequence by sequence, each through f. */
+static void walk(struct strbuf *b, const char *s, escape_char_fn f, int arg)
+{
 	unsigned cp;
 	size_t n;
 
-	if (!s)
-		return NULL;
-	start(&b);
-	for (; *s; s += n ? n : 1) {
+	for (; s && *s; s += n ? n : 1) {
 		n = escape_utf8_seq(s, &cp);
-		if (n)
-			strbuf_put(&b, s, n);
-		else
-			puts_(&b, "\xef\xbf\xbd");
+		n = f(b, s, n, cp, arg);
 	}
+}
+
+/* s walked through f into a new string; caller frees. */
+static char *escaped(const char *s, escape_char_fn f, int arg)
+{
+	struct strbuf b;
+
+	start(&b);
+	walk(&b, s, f, arg);
 	return b.p;
+}
+
+/* The end of escape_text() and escape_github(): a control made visible, else as is. */
+static size_t put_visible(struct strbuf *b, const char *s, size_t n, unsigned cp)
+{
+	if (cp < 0x20 || cp == 0x7f)
+		put_hex(b, "\\x%02x", cp);
+	else if (cp >= 0x80 && cp <= 0x9f)
+		put_hex(b, "\\u%04x", cp);
+	else
+		strbuf_put(b, s, n);
+	return n;
+}
+
+static size_t utf8_char(struct strbuf *b, const char *s, size_t n, unsigned cp, int arg)
+{
+	(void)cp, (void)arg;
+	if (n)
+		strbuf_put(b, s, n);
+	else
+		puts_(b, "\xef\xbf\xbd");
+	return n;
+}
+
+char *escape_utf8(const char *s)
+{
+	return s ? escaped(s, utf8_char, 0) : NULL;
+}
+
+static size_t text_char(struct strbuf *b, const char *s, size_t n, unsigned cp, int arg)
+{
+	(void)arg;
+	if (!n)
+		put_hex(b, "\\x%02x", (unsigned char)*s);
+	else if (cp == '\n')
+		puts_(b, "\\n");
+	else if (cp == '\t')
+		puts_(b, "\\t");
+	else if (cp == '\r')
+		puts_(b, "\\r");
+	else
+		put_visible(b, s, n, cp);
+	return n;
 }
 
 char *escape_text(const char *s)
 {
 	struct strbuf b;
-	const char *p;
-	unsigned cp;
-	size_t n;
 
 	start(&b);
 	if (!s)
 		return b.p;
-	p = s;
-	if (p[0] == ':' && p[1] == ':') {
+	if (s[0] == ':' && s[1] == ':') {
 		puts_(&b, "\\x3a");
-		p++;
+		s++;
 	}
-	for (; *p; p += n ? n : 1) {
-		n = escape_utf8_seq(p, &cp);
-		if (!n)
-			put_hex(&b, "\\x%02x", (unsigned char)*p);
-		else if (cp == '\n')
-			puts_(&b, "\\n");
-		else if (cp == '\t')
-			puts_(&b, "\\t");
-		else if (cp == '\r')
-			puts_(&b, "\\r");
-		else if (cp < 0x20 || cp == 0x7f)
-			put_hex(&b, "\\x%02x", cp);
-		else if (cp >= 0x80 && cp <= 0x9f)
-			put_hex(&b, "\\u%04x", cp);
-		else
-			strbuf_put(&b, p, n);
-	}
+	walk(&b, s, text_char, 0);
 	return b.p;
+}
+
+static size_t github_char(struct strbuf *b, const char *s, size_t n, unsigned cp, int prop)
+{
+	if (!n)
+		put_hex(b, "\\x%02x", (unsigned char)*s);
+	else if (cp == '%')
+		puts_(b, "%25");
+	else if (cp == '\r')
+		puts_(b, "%0D");
+	else if (cp == '\n')
+		puts_(b, "%0A");
+	else if (prop && cp == ':')
+		puts_(b, "%3A");
+	else if (prop && cp == ',')
+		puts_(b, "%2C");
+	else if (cp == '\t')
+		puts_(b, " ");
+	else
+		put_visible(b, s, n, cp);
+	return n;
 }
 
 char *escape_github(const char *s, int prop)
 {
-	struct strbuf b;
-	unsigned cp;
-	size_t n;
+	return escaped(s, github_char, prop);
+}
 
-	start(&b);
-	for (; s && *s; s += n ? n : 1) {
-		n = escape_utf8_seq(s, &cp);
-		if (!n)
-			put_hex(&b, "\\x%02x", (unsigned char)*s);
-		else if (cp == '%')
-			puts_(&b, "%25");
-		else if (cp == '\r')
-			puts_(&b, "%0D");
-		else if (cp == '\n')
-			puts_(&b, "%0A");
-		else if (prop && cp == ':')
-			puts_(&b, "%3A");
-		else if (prop && cp == ',')
-			puts_(&b, "%2C");
-		else if (cp == '\t')
-			puts_(&b, " ");
-		else if (cp < 0x20 || cp == 0x7f)
-			put_hex(&b, "\\x%02x", cp);
-		else if (cp >= 0x80 && cp <= 0x9f)
-			put_hex(&b, "\\u%04x", cp);
-		else
-			strbuf_put(&b, s, n);
-	}
-	return b.p;
+static size_t xml_char(struct strbuf *b, const char *s, size_t n, unsigned cp, int arg)
+{
+	(void)arg;
+	if (!n)
+		puts_(b, "\xef\xbf\xbd");
+	else if (cp == '&')
+		puts_(b, "&amp;");
+	else if (cp == '<')
+		puts_(b, "&lt;");
+	else if (cp == '>')
+		puts_(b, "&gt;");
+	else if (cp == '"')
+		puts_(b, "&quot;");
+	else if (cp == '\'')
+		puts_(b, "&apos;");
+	else if (cp == '\t' || cp == '\n' || cp == '\r')
+		strbuf_put(b, s, 1);
+	else if (is_control(cp))
+		puts_(b, "?");
+	else
+		strbuf_put(b, s, n);
+	return n;
 }
 
 char *escape_xml(const char *s)
 {
-	struct strbuf b;
-	unsigned cp;
-	size_t n;
+	return escaped(s, xml_char, 0);
+}
 
-	start(&b);
-	for (; s && *s; s += n ? n : 1) {
-		n = escape_utf8_seq(s, &cp);
-		if (!n)
-			puts_(&b, "\xef\xbf\xbd");
-		else if (cp == '&')
-			puts_(&b, "&amp;");
-		else if (cp == '<')
-			puts_(&b, "&lt;");
-		else if (cp == '>')
-			puts_(&b, "&gt;");
-		else if (cp == '"')
-			puts_(&b, "&quot;");
-		else if (cp == '\'')
-			puts_(&b, "&apos;");
-		else if (cp == '\t' || cp == '\n' || cp == '\r')
-			strbuf_put(&b, s, 1);
-		else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
-			puts_(&b, "?");
-		else
-			strbuf_put(&b, s, n);
-	}
-	return b.p;
+static size_t cdata_char(struct strbuf *b, const char *s, size_t n, unsigned cp, int arg)
+{
+	(void)cp, (void)arg;
+	if (!n)
+		puts_(b, "\xef\xbf\xbd");
+	else if (!strncmp(s, "]]>", 3))
+		puts_(b, "]] >"), n = 3;
+	else
+		strbuf_put(b, s, n);
+	return n;
 }
 
 char *escape_cdata(const char *s)
 {
-	struct strbuf b;
-	unsigned cp;
-	size_t n;
-
-	start(&b);
-	for (; s && *s; s += n ? n : 1) {
-		n = escape_utf8_seq(s, &cp);
-		if (!n)
-			puts_(&b, "\xef\xbf\xbd");
-		else if (!strncmp(s, "]]>", 3))
-			puts_(&b, "]] >"), n = 3;
-		else
-			strbuf_put(&b, s, n);
-	}
-	return b.p;
+	return escaped(s, cdata_char, 0);
 }
 
 char *escape_html(const char *s)
@@ -202,33 +228,31 @@ char *escape_html(const char *s)
 	return escape_xml(s);
 }
 
+static size_t md_char(struct strbuf *b, const char *s, size_t n, unsigned cp, int arg)
+{
+	(void)arg;
+	if (!n) {
+		puts_(b, "\xef\xbf\xbd"); /* U+FFFD for a byte that is not UTF-8 */
+	} else if (cp < 0x80 && strchr("\\|`*<>[]", (int)cp)) {
+		char e[2] = { '\\', (char)cp };
+		strbuf_put(b, e, 2);
+	} else if (cp == '\n') {
+		puts_(b, "<br>");
+	} else if (cp == '\r') {
+		; /* dropped */
+	} else if (cp == '\t') {
+		puts_(b, " ");
+	} else if (is_control(cp)) {
+		puts_(b, "?");
+	} else {
+		strbuf_put(b, s, n);
+	}
+	return n;
+}
+
 char *escape_md(const char *s)
 {
-	struct strbuf b;
-	unsigned cp;
-	size_t n;
-
-	start(&b);
-	for (; s && *s; s += n ? n : 1) {
-		n = escape_utf8_seq(s, &cp);
-		if (!n) {
-			puts_(&b, "\xef\xbf\xbd"); /* U+FFFD for a byte that is not UTF-8 */
-		} else if (cp < 0x80 && strchr("\\|`*<>[]", (int)cp)) {
-			char e[2] = { '\\', (char)cp };
-			strbuf_put(&b, e, 2);
-		} else if (cp == '\n') {
-			puts_(&b, "<br>");
-		} else if (cp == '\r') {
-			continue;
-		} else if (cp == '\t') {
-			puts_(&b, " ");
-		} else if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f)) {
-			puts_(&b, "?");
-		} else {
-			strbuf_put(&b, s, n);
-		}
-	}
-	return b.p;
+	return escaped(s, md_char, 0);
 }
 
 char *escape_csv(const char *s)
@@ -271,7 +295,7 @@ char *escape_gnuplot(const char *s, size_t max, int field)
 		if (!len) {
 			memcpy(q + i, "\xef\xbf\xbd", 3);
 			i += 3;
-		} else if (c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f)) {
+		} else if (is_control(c)) {
 			q[i++] = ' ';
 		} else if (c == '\'' && !field) {
 			q[i++] = '\'';

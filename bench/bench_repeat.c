@@ -6,6 +6,7 @@
  * 2 kB answers (a 512-token decode) of prose-like words, plus one in four a loop.
  * Usage: bench_repeat [<texts, default 200000>] */
 #include "collect/repeat.h"
+#include "tests/repeat_ref.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,22 +22,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* The definition, one byte at a time (what the code did before it counted in
- * words). */
-static double share_bytes(const char *text, size_t len)
-{
-	const unsigned char *t = (const unsigned char *)text;
-	size_t p, i, same, best = 0;
-
-	for (p = 1; p <= REPEAT_MAX_PERIOD && p < len; p++) {
-		for (same = 0, i = p; i < len; i++)
-			same += t[i] == t[i - p];
-		if (same > best)
-			best = same;
-	}
-	return (double)best / (double)len;
 }
 
 /* The byte loop counted in blocks of 255 into a byte-wide counter, which the
@@ -105,7 +90,7 @@ int main(int argc, char **argv)
 	for (r = 0; r < 5; r++) {
 		if ((t = run(repeat_share, texts, count, &sum_w)) < best_w)
 			best_w = t;
-		if ((t = run(share_bytes, texts, count, &sum_b)) < best_b)
+		if ((t = run(repeat_share_by_definition, texts, count, &sum_b)) < best_b)
 			best_b = t;
 		if ((t = run(share_blocks, texts, count, &sum_k)) < best_k)
 			best_k = t;

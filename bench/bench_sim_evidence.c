@@ -36,13 +36,9 @@
 #include <string.h>
 
 #include "analyze/estimate.h"
+#include "bench/sim_common.h"
 #include "bench/sim_rng.h"
 
-#define N_REQ 3
-#define REQ_SD 0.013
-#define INST_SD 0.015
-#define DRIFT_SD 0.006
-#define BAND 2.0
 #define MAX_H 10
 #define HIST_ROUNDS 10
 #define SLOW 3.0
@@ -108,14 +104,7 @@ static void draw_round(struct batch *b, int r, double delta)
 			mu -= log(SLOW);
 		for (int k = 0; k < N_REQ; k++)
 			b->v[s][r][k] = 100 * exp(mu + REQ_SD * gauss());
-		snprintf(b->t[s][r], sizeof(b->t[s][r]), "r%03d-%d", r, first ? 0 : 1);
-		memset(&b->u[s][r], 0, sizeof(b->u[s][r]));
-		b->u[s][r].v = b->v[s][r];
-		b->u[s][r].n = N_REQ;
-		b->u[s][r].value = NAN;
-		b->u[s][r].round = r + 1;
-		b->u[s][r].batch = "b";
-		b->u[s][r].started_at = b->t[s][r];
+		sim_unit(&b->u[s][r], b->t[s][r], sizeof(b->t[s][r]), b->v[s][r], N_REQ, r, first);
 	}
 }
 
@@ -175,17 +164,6 @@ static void run_batch(enum cond c, int h, struct outcome *o)
 	}
 	o->open++;
 	o->rounds += h;
-}
-
-/* "p% [lo, hi]": the rate of k in n with its Wilson 95% interval. */
-static void rate(char *buf, size_t len, long k, long n)
-{
-	double z = 1.96, p = (double)k / (double)n, d = 1 + z * z / (double)n;
-	double c = (p + z * z / (2.0 * (double)n)) / d;
-	double w = z * sqrt(p * (1 - p) / (double)n + z * z / (4.0 * (double)n * (double)n)) / d;
-
-	snprintf(buf, len, "%.2f%% [%.2f, %.2f]", 100 * p, 100 * fmax(0, c - w),
-		 100 * fmin(1, c + w));
 }
 
 /* One instance a side: one round at true pair scatter pair_sd (log), truth
@@ -258,10 +236,10 @@ int main(int argc, char **argv)
 
 		for (long k = 0; k < n; k++)
 			run_batch((enum cond)c, MAX_H, &o);
-		rate(f1, sizeof(f1), o.no, n);
-		rate(f2, sizeof(f2), o.intermittent, n);
-		rate(f3, sizeof(f3), o.yes, n);
-		rate(f4, sizeof(f4), o.open, n);
+		sim_rate(f1, sizeof(f1), o.no, n);
+		sim_rate(f2, sizeof(f2), o.intermittent, n);
+		sim_rate(f3, sizeof(f3), o.yes, n);
+		sim_rate(f4, sizeof(f4), o.open, n);
 		printf("| %s | %s | %s | %s | %s | %.1f |\n", cond_name[c], f1, f2, f3, f4,
 		       o.rounds / (double)n);
 		fflush(stdout);
@@ -282,9 +260,9 @@ int main(int argc, char **argv)
 					no += a == VERDICT_REG_NO;
 				}
 				wrong = t == 0 ? yes : no;
-				rate(f1, sizeof(f1), yes, n);
-				rate(f2, sizeof(f2), no, n);
-				rate(f3, sizeof(f3), wrong, n);
+				sim_rate(f1, sizeof(f1), yes, n);
+				sim_rate(f2, sizeof(f2), no, n);
+				sim_rate(f3, sizeof(f3), wrong, n);
 				printf("| %.1f%% | %+.0f%% | %s | %s | %s | %s |\n",
 				       scatters[sc] * 100, truths[t] * 100,
 				       old ? "old: default as known" : "new: evidence", f1, f2, f3);

@@ -20,13 +20,9 @@
 
 #include "analyze/estimate.h"
 #include "analyze/plan.h"
+#include "bench/sim_common.h"
 #include "bench/sim_rng.h"
 
-#define N_REQ 3
-#define REQ_SD 0.013
-#define INST_SD 0.015
-#define DRIFT_SD 0.006
-#define BAND 2.0
 #define MAX_H 30
 
 struct batch {
@@ -48,14 +44,7 @@ static void draw_round(struct batch *b, int r, double delta, double scale)
 
 		for (int k = 0; k < N_REQ; k++)
 			b->v[s][r][k] = 100 * exp(mu + REQ_SD * scale * gauss());
-		snprintf(b->t[s][r], sizeof(b->t[s][r]), "r%03d-%d", r, first ? 0 : 1);
-		memset(&b->u[s][r], 0, sizeof(b->u[s][r]));
-		b->u[s][r].v = b->v[s][r];
-		b->u[s][r].n = N_REQ;
-		b->u[s][r].value = NAN;
-		b->u[s][r].round = r + 1;
-		b->u[s][r].batch = "b";
-		b->u[s][r].started_at = b->t[s][r];
+		sim_unit(&b->u[s][r], b->t[s][r], sizeof(b->t[s][r]), b->v[s][r], N_REQ, r, first);
 	}
 }
 
@@ -114,17 +103,6 @@ static void count(struct outcome *o, char a, int ran)
 	o->rounds += ran;
 }
 
-/* "p% [lo, hi]": the rate of k in n with its Wilson 95% interval. */
-static void rate(char *buf, size_t len, long k, long n)
-{
-	double z = 1.96, p = (double)k / (double)n, d = 1 + z * z / (double)n;
-	double c = (p + z * z / (2.0 * (double)n)) / d;
-	double w = z * sqrt(p * (1 - p) / (double)n + z * z / (4.0 * (double)n * (double)n)) / d;
-
-	snprintf(buf, len, "%.2f%% [%.2f, %.2f]", 100 * p, 100 * fmax(0, c - w),
-		 100 * fmin(1, c + w));
-}
-
 struct truth {
 	const char *name;
 	double delta, scale;
@@ -178,7 +156,7 @@ int main(int argc, char **argv)
 			char wrong[64];
 
 			if (truths[t].wrong)
-				rate(wrong, sizeof(wrong), truths[t].wrong == 'y' ? x->yes : x->no, n);
+				sim_rate(wrong, sizeof(wrong), truths[t].wrong == 'y' ? x->yes : x->no, n);
 			else
 				snprintf(wrong, sizeof(wrong), "-");
 			printf("| %s | %s | %s | %.1f%% | %.1f%% | %.1f%% | %.2f |\n",

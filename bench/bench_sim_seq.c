@@ -32,13 +32,9 @@
 #include <string.h>
 
 #include "analyze/estimate.h"
+#include "bench/sim_common.h"
 #include "bench/sim_rng.h"
 
-#define N_REQ 3
-#define REQ_SD 0.013
-#define INST_SD 0.015
-#define DRIFT_SD 0.006
-#define BAND 2.0
 #define MAX_H 30
 #define HIST_ROUNDS 10
 
@@ -89,14 +85,7 @@ static void draw_round(struct batch *b, int r, double delta, enum cond c, double
 			mu -= log(3.0);
 		for (int k = 0; k < N_REQ; k++)
 			b->v[s][r][k] = 100 * exp(mu + REQ_SD * scale * draw(c));
-		snprintf(b->t[s][r], sizeof(b->t[s][r]), "r%03d-%d", r, first ? 0 : 1);
-		memset(&b->u[s][r], 0, sizeof(b->u[s][r]));
-		b->u[s][r].v = b->v[s][r];
-		b->u[s][r].n = N_REQ;
-		b->u[s][r].value = NAN;
-		b->u[s][r].round = r + 1;
-		b->u[s][r].batch = "b";
-		b->u[s][r].started_at = b->t[s][r];
+		sim_unit(&b->u[s][r], b->t[s][r], sizeof(b->t[s][r]), b->v[s][r], N_REQ, r, first);
 	}
 }
 
@@ -165,17 +154,6 @@ static void run_batch(double delta, int h, enum cond c, struct outcome *o)
 	o->rounds += h;
 }
 
-/* "p% [lo, hi]": the rate of k in n with its Wilson 95% interval. */
-static void rate(char *buf, size_t len, long k, long n)
-{
-	double z = 1.96, p = (double)k / (double)n, d = 1 + z * z / (double)n;
-	double c = (p + z * z / (2.0 * (double)n)) / d;
-	double w = z * sqrt(p * (1 - p) / (double)n + z * z / (4.0 * (double)n * (double)n)) / d;
-
-	snprintf(buf, len, "%.2f%% [%.2f, %.2f]", 100 * p, 100 * fmax(0, c - w),
-		 100 * fmin(1, c + w));
-}
-
 int main(int argc, char **argv)
 {
 	static const int hs[] = { 5, 10, 30 };
@@ -198,8 +176,8 @@ int main(int argc, char **argv)
 				run_batch(-BAND / 100, hs[j], (enum cond)c, &m);
 				run_batch(0, hs[j], (enum cond)c, &a);
 			}
-			rate(fm, sizeof(fm), m.no, n);
-			rate(fa, sizeof(fa), a.yes, n);
+			sim_rate(fm, sizeof(fm), m.no, n);
+			sim_rate(fa, sizeof(fa), a.yes, n);
 			printf("| %s | %d | %s | %s | %.1f | %.1f%% | %.1f%% |\n", cond_name[c], hs[j],
 			       fm, fa, a.rounds / (double)n, 100.0 * (double)(a.yes + a.no) / (double)n,
 			       a.yes + a.no ? 100.0 * (double)a.pooled / (double)(a.yes + a.no) : 0);

@@ -12,9 +12,7 @@
 int check_write_json(FILE *f, const struct check_result *r)
 {
 	cJSON *root = cJSON_CreateObject();
-	char *out = NULL;
 	size_t i;
-	int ret = -1;
 
 	cJSON_AddItemToObject(root, "findings", findings_json(r->fs));
 	cJSON_AddItemToObject(root, "alarms", alarms_json(r->alarm, r->nalarm));
@@ -28,16 +26,7 @@ int check_write_json(FILE *f, const struct check_result *r)
 	}
 	if (r->incomplete) /* only then: a sound store's document keeps its three keys */
 		cJSON_AddBoolToObject(root, "complete", 0);
-	if (!(out = json_print(root))) {
-		tps_error("out of memory writing JSON");
-		goto out;
-	}
-	fprintf(f, "%s\n", out);
-	ret = 0;
-out:
-	cJSON_Delete(root);
-	cJSON_free(out);
-	return ret;
+	return json_write(f, root);
 }
 
 void check_write_text(FILE *f, const struct check_result *r)

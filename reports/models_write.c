@@ -16,9 +16,7 @@ int models_write_json(FILE *f, const struct catalog_model *m, size_t nm,
 		      const struct catalog_alarm *a, size_t na)
 {
 	cJSON *root = cJSON_CreateObject(), *models = cJSON_CreateArray();
-	char *out = NULL;
 	size_t i, j;
-	int ret = -1;
 
 	cJSON_AddItemToObject(root, "models", models);
 	for (i = 0; i < nm; i++) {
@@ -35,16 +33,7 @@ int models_write_json(FILE *f, const struct catalog_model *m, size_t nm,
 		cJSON_AddNumberToObject(o, "runs", (double)m[i].runs);
 	}
 	cJSON_AddItemToObject(root, "alarms", alarms_json(a, na));
-	if (!(out = json_print(root))) {
-		tps_error("out of memory writing JSON");
-		goto out;
-	}
-	fprintf(f, "%s\n", out);
-	ret = 0;
-out:
-	cJSON_Delete(root);
-	cJSON_free(out);
-	return ret;
+	return json_write(f, root);
 }
 
 static char *hosts_text(const struct catalog_hosts *h)

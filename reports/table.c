@@ -53,17 +53,24 @@ void table_init_cols(struct table *t, const struct table_colspec *cols, size_t n
 		table_col(t, c, cols[c].kind, cols[c].header, cols[c].min_width);
 }
 
+/* The formatted cell of table_col_headf() and table_setf(). */
+static void table_vsetf(struct table *t, size_t row, size_t col, const char *fmt, va_list ap)
+{
+	char *p = NULL;
+
+	if (vasprintf(&p, fmt, ap) < 0)
+		p = NULL;
+	md_table_set(&t->t, row, col, p);
+	free(p);
+}
+
 void table_col_headf(struct table *t, size_t col, const char *fmt, ...)
 {
 	va_list ap;
-	char *p = NULL;
 
 	va_start(ap, fmt);
-	if (vasprintf(&p, fmt, ap) < 0)
-		p = NULL;
+	table_vsetf(t, 0, col, fmt, ap);
 	va_end(ap);
-	md_table_set(&t->t, 0, col, p);
-	free(p);
 }
 
 size_t table_add_row(struct table *t)
@@ -79,14 +86,10 @@ void table_set(struct table *t, size_t row, size_t col, const char *text)
 void table_setf(struct table *t, size_t row, size_t col, const char *fmt, ...)
 {
 	va_list ap;
-	char *p = NULL;
 
 	va_start(ap, fmt);
-	if (vasprintf(&p, fmt, ap) < 0)
-		p = NULL;
+	table_vsetf(t, row, col, fmt, ap);
 	va_end(ap);
-	md_table_set(&t->t, row, col, p);
-	free(p);
 }
 
 void table_num_as(struct table *t, size_t row, size_t col, enum table_kind kind, double v)

@@ -14,13 +14,32 @@ static const char *nz(const char *s)
 	return s ? s : "";
 }
 
-/* Runs a find statement; if it gives no row, the insert statement, then the find
- * again. Returns the id or -1. */
-static int64_t find_or_insert(struct store *s, sqlite3_stmt *find, sqlite3_stmt *ins,
-			      const char *what)
-{
-	int rc = sqlite3_step(find);
+/* One identifying column: its parameter and its value, text or (text NULL) an integer. */
+struct ident_col {
+	const char *param;
+	const char *text;
+	int64_t i64;
+};
 
+/* Binds the columns to both statements, runs the find; if it gives no row, the
+ * insert, and takes the new row's id. Returns the id or -1. */
+static int64_t find_or_insert(struct store *s, const char *find_sql, const char *ins_sql,
+			      const struct ident_col *cols, size_t ncols, const char *what)
+{
+	sqlite3_stmt *find = store_stmt(s, find_sql), *ins = store_stmt(s, ins_sql);
+	sqlite3_stmt *sts[2] = { find, ins };
+	size_t i, c;
+	int rc;
+
+	if (!find || !ins)
+		return -1;
+	for (i = 0; i < 2; i++)
+		for (c = 0; c < ncols; c++)
+			if (cols[c].text)
+				store_bind_text(sts[i], cols[c].param, cols[c].text);
+			else
+				store_bind_i64(sts[i], cols[c].param, cols[c].i64);
+	rc = sqlite3_step(find);
 	if (rc == SQLITE_ROW)
 		return sqlite3_column_int64(find, 0);
 	if (rc != SQLITE_DONE)
@@ -37,19 +56,15 @@ static int64_t host_id(struct store *s, const struct host_rec *h)
 		"AND cuda=:cuda";
 	static const char ins_sql[] =
 		"INSERT INTO host(name, gpu, driver, cuda) VALUES(:name,:gpu,:driver,:cuda)";
-	sqlite3_stmt *find = store_stmt(s, find_sql), *ins = store_stmt(s, ins_sql);
-	sqlite3_stmt *sts[2] = { find, ins };
-	int i;
+	const struct ident_col cols[] = {
+		{ ":name", h->name && *h->name ? h->name : "unknown", 0 },
+		{ ":gpu", nz(h->gpu), 0 },
+		{ ":driver", nz(h->driver), 0 },
+		{ ":cuda", nz(h->cuda), 0 },
+	};
 
-	if (!find || !ins)
-		return -1;
-	for (i = 0; i < 2; i++) {
-		store_bind_text(sts[i], ":name", h->name && *h->name ? h->name : "unknown");
-		store_bind_text(sts[i], ":gpu", nz(h->gpu));
-		store_bind_text(sts[i], ":driver", nz(h->driver));
-		store_bind_text(sts[i], ":cuda", nz(h->cuda));
-	}
-	return find_or_insert(s, find, ins, "cannot record the host");
+	return find_or_insert(s, find_sql, ins_sql, cols, sizeof(cols) / sizeof(cols[0]),
+			      "cannot record the host");
 }
 
 static int64_t engine_id(struct store *s, const struct engine_rec *e)
@@ -60,19 +75,15 @@ static int64_t engine_id(struct store *s, const struct engine_rec *e)
 	static const char ins_sql[] =
 		"INSERT INTO engine(label, role, version, sha256) "
 		"VALUES(:label,:role,:version,:sha256)";
-	sqlite3_stmt *find = store_stmt(s, find_sql), *ins = store_stmt(s, ins_sql);
-	sqlite3_stmt *sts[2] = { find, ins };
-	int i;
+	const struct ident_col cols[] = {
+		{ ":label", e->label && *e->label ? e->label : "unknown", 0 },
+		{ ":role", e->role && *e->role ? e->role : "other", 0 },
+		{ ":version", nz(e->version), 0 },
+		{ ":sha256", nz(e->sha256), 0 },
+	};
 
-	if (!find || !ins)
-		return -1;
-	for (i = 0; i < 2; i++) {
-		store_bind_text(sts[i], ":label", e->label && *e->label ? e->label : "unknown");
-		store_bind_text(sts[i], ":role", e->role && *e->role ? e->role : "other");
-		store_bind_text(sts[i], ":version", nz(e->version));
-		store_bind_text(sts[i], ":sha256", nz(e->sha256));
-	}
-	return find_or_insert(s, find, ins, "cannot record the engine");
+	return find_or_insert(s, find_sql, ins_sql, cols, sizeof(cols) / sizeof(cols[0]),
+			      "cannot record the engine");
 }
 
 static int64_t model_id(struct store *s, const struct model_rec *m)
@@ -83,20 +94,16 @@ static int64_t model_id(struct store *s, const struct model_rec *m)
 	static const char ins_sql[] =
 		"INSERT INTO model(label, file, bytes, sha256, quant) "
 		"VALUES(:label,:file,:bytes,:sha256,:quant)";
-	sqlite3_stmt *find = store_stmt(s, find_sql), *ins = store_stmt(s, ins_sql);
-	sqlite3_stmt *sts[2] = { find, ins };
-	int i;
+	const struct ident_col cols[] = {
+		{ ":label", m->label && *m->label ? m->label : "unknown", 0 },
+		{ ":file", nz(m->file), 0 },
+		{ ":bytes", NULL, m->bytes },
+		{ ":sha256", nz(m->sha256), 0 },
+		{ ":quant", nz(m->quant), 0 },
+	};
 
-	if (!find || !ins)
-		return -1;
-	for (i = 0; i < 2; i++) {
-		store_bind_text(sts[i], ":label", m->label && *m->label ? m->label : "unknown");
-		store_bind_text(sts[i], ":file", nz(m->file));
-		store_bind_i64(sts[i], ":bytes", m->bytes);
-		store_bind_text(sts[i], ":sha256", nz(m->sha256));
-		store_bind_text(sts[i], ":quant", nz(m->quant));
-	}
-	return find_or_insert(s, find, ins, "cannot record the model");
+	return find_or_insert(s, find_sql, ins_sql, cols, sizeof(cols) / sizeof(cols[0]),
+			      "cannot record the model");
 }
 
 int store_run_exists(struct store *s, const char *uuid)

@@ -1,7 +1,7 @@
 /* run_fixture.h: building the cell set's plain runs and pools by hand for the
  * unit tests of analyze/ (analyze/cellset.h), header-only as tests/reference.h
- * is: a run with its identity, config and values, and a pool of runs, so that a
- * test states what a store would have loaded without a store. */
+ * is: a run with its identity, config and values, a pool of runs and a compare
+ * row, so that a test states what a store would have loaded without a store. */
 #ifndef TESTS_RUN_FIXTURE_H
 #define TESTS_RUN_FIXTURE_H
 
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyze/cellset.h"
+#include "analyze/parity.h"
 #include "tpsdb.h"
 
 /* A base run of engine on model ("" strings, RUN_NULL integers, no floor):
@@ -68,6 +69,38 @@ static inline void fx_values(struct run *r, enum run_metric m, const double *v, 
 	vs->n = n;
 	r->n_samples = (int64_t)n > r->n_samples ? (int64_t)n : r->n_samples;
 	r->loaded |= RUN_LOAD_VALUES | RUN_LOAD_ACCEPT;
+}
+
+/* Gives run r the keyed values v[0..n) of metric m, excluded samples left out. */
+static inline void fx_keyed(struct run *r, enum run_metric m, const struct run_value *v,
+			    size_t n, size_t excluded)
+{
+	double *x = (double *)tps_xcalloc(n ? n : 1, sizeof(*x));
+	int64_t *k = (int64_t *)tps_xcalloc(n ? 2 * n : 1, sizeof(*k));
+
+	for (size_t i = 0; i < n; i++) {
+		x[i] = v[i].value;
+		k[2 * i] = v[i].prompt_id;
+		k[2 * i + 1] = v[i].rep;
+	}
+	fx_values(r, m, x, n, k);
+	r->values[m].excluded = excluded;
+	free(x);
+	free(k);
+}
+
+/* A compare row of model "tiny" on the completion endpoint: spec type spec (""
+ * a base cell), n_max, metric and its verdict's kind; the rest zero. */
+static inline void fx_row(struct parity_row *r, char *spec, int64_t n_max, const char *metric,
+			  enum verdict_kind kind)
+{
+	memset(r, 0, sizeof(*r));
+	r->model = "tiny";
+	r->spec_type = spec;
+	r->endpoint = "completion";
+	r->n_max = n_max;
+	r->metric = metric;
+	r->v.kind = kind;
 }
 
 /* A pool of the runs r[0..n), oldest first (the last its face); free its runs

@@ -64,6 +64,20 @@ static const char *names(const struct pool *p)
 	return buf;
 }
 
+/* The pools of s under rule are want, in order, each its runs' uuids (names()). */
+static void expect_pools(const struct cellset *s, enum pool_rule rule, const char *const *want,
+			 size_t nwant)
+{
+	struct pool *p = NULL;
+	size_t n = 0, i;
+
+	cellset_pools(s, rule, &p, &n);
+	assert_int_equal(n, nwant);
+	for (i = 0; i < n; i++)
+		assert_string_equal(names(&p[i]), want[i]);
+	pools_free(p, n);
+}
+
 /* (1) POOL_NEWEST_BATCH: the batch of each series' newest run. */
 static void test_cellset_pools_newest_batch(void **state)
 {
@@ -239,8 +253,7 @@ static void test_cellset_pools_file_identity(void **state)
 	};
 	static const char *const want[] = { "u1", "n1", "k1", "c0 c2", "g1", "s0 s1", "s3", "r1" };
 	struct cellset s;
-	struct pool *p = NULL;
-	size_t n = 0, i;
+	size_t i;
 
 	(void)state;
 	set_init(&s);
@@ -253,11 +266,7 @@ static void test_cellset_pools_file_identity(void **state)
 		fx_set(&r->gpu, runs[i].gpu);
 		fx_set(&r->host, "unknown");
 	}
-	cellset_pools(&s, POOL_NEWEST_BATCH, &p, &n);
-	assert_int_equal(n, sizeof(want) / sizeof(want[0]));
-	for (i = 0; i < n; i++)
-		assert_string_equal(names(&p[i]), want[i]);
-	pools_free(p, n);
+	expect_pools(&s, POOL_NEWEST_BATCH, want, sizeof(want) / sizeof(want[0]));
 	cellset_release(&s);
 }
 

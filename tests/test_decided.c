@@ -5,6 +5,7 @@
 #include "analyze/decided.h"
 #include "collect/progress.h"
 #include "schema/record.h"
+#include "tests/run_fixture.h"
 #include "tpsdb.h"
 
 #include <math.h>
@@ -19,13 +20,7 @@
 static void row(struct parity_row *r, char *spec, int64_t n_max, const char *metric,
 		enum verdict_kind kind, int decided, double delta, double mde)
 {
-	memset(r, 0, sizeof(*r));
-	r->model = "tiny";
-	r->spec_type = spec;
-	r->endpoint = "completion";
-	r->n_max = n_max;
-	r->metric = metric;
-	r->v.kind = kind;
+	fx_row(r, spec, n_max, metric, kind);
 	r->v.decided = decided;
 	r->v.regression = !decided ? VERDICT_REG_UNDECIDED : kind == VERDICT_SLOWER ?
 		VERDICT_REG_YES : VERDICT_REG_NO;

@@ -525,15 +525,24 @@ static void test_estimate_history(void **state)
  * 96, 97, 93). The instances' own spread says a round's ratio scatters by
  * sqrt(var_a + var_b), about 3.8%: the interval at that scatter (2 x 2 degrees
  * of freedom) is the wider and the cell stays undecided. */
-static void aa_three(struct inst *a, struct inst *b, const double *va, const double *vb)
+struct aa {
+	struct inst a[3], b[3];
+	struct estimate_unit ua[3], ub[3];
+	struct estimate_params p; /* the defaults */
+};
+
+static void aa_three(struct aa *x, const double *va, const double *vb)
 {
 	static const char *const t[6] = { "t1", "t2", "t3", "t4", "t5", "t6" };
 
 	for (int i = 0; i < 3; i++) {
 		/* ours first in rounds 1 and 3, vs in round 2 */
-		inst(&a[i], va[i], i + 1, t[2 * i + (i == 1)]);
-		inst(&b[i], vb[i], i + 1, t[2 * i + (i != 1)]);
+		inst(&x->a[i], va[i], i + 1, t[2 * i + (i == 1)]);
+		inst(&x->b[i], vb[i], i + 1, t[2 * i + (i != 1)]);
 	}
+	units(x->a, 3, x->ua);
+	units(x->b, 3, x->ub);
+	estimate_params_init(&x->p);
 }
 
 static double sample_var(const double *x, size_t n)
@@ -550,16 +559,12 @@ static double sample_var(const double *x, size_t n)
 static void test_estimate_floor_instances(void **state)
 {
 	static const double va[3] = { 100, 103, 97 }, vb[3] = { 96, 97, 93 };
-	struct inst a[3], b[3];
-	struct estimate_unit ua[3], ub[3];
-	struct estimate_params p;
+	struct aa x;
 	struct estimate e;
 	double la[3], lb[3], want;
 
 	(void)state;
-	aa_three(a, b, va, vb);
-	units(a, 3, ua);
-	units(b, 3, ub);
+	aa_three(&x, va, vb);
 	for (int i = 0; i < 3; i++) {
 		la[i] = log(va[i]);
 		lb[i] = log(vb[i]);
@@ -568,8 +573,7 @@ static void test_estimate_floor_instances(void **state)
 	assert_true(fabs(estimate_instance_round_sd(la, lb, 3) - want) < 1e-12);
 	/* The sums scatter more than the ratios, but not beyond chance. */
 	assert_true(estimate_round_drift_p(la, lb, 3) > ESTIMATE_DRIFT_ALPHA);
-	estimate_params_init(&p);
-	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	assert_int_equal(estimate_cell(x.ua, 3, x.ub, 3, &x.p, &e), 0);
 	assert_int_equal(e.v.method, VERDICT_METHOD_ROUNDS);
 	assert_int_equal(e.v.scatter_source, VERDICT_SCATTER_INSTANCES);
 	assert_string_equal(verdict_scatter_name(e.v.scatter_source), "instances");
@@ -590,24 +594,19 @@ static void test_estimate_floor_instances(void **state)
 static void test_estimate_floor_stored(void **state)
 {
 	static const double va[3] = { 100, 100.4, 99.8 }, vb[3] = { 95.2, 95.4, 95.0 };
-	struct inst a[3], b[3];
-	struct estimate_unit ua[3], ub[3];
-	struct estimate_params p;
+	struct aa x;
 	struct estimate e;
 
 	(void)state;
-	aa_three(a, b, va, vb);
-	units(a, 3, ua);
-	units(b, 3, ub);
-	estimate_params_init(&p);
-	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	aa_three(&x, va, vb);
+	assert_int_equal(estimate_cell(x.ua, 3, x.ub, 3, &x.p, &e), 0);
 	assert_int_equal(e.v.scatter_source, VERDICT_SCATTER_INSTANCES);
 	assert_true(e.v.round_scatter_pct < 0.5);
 	assert_int_equal(e.v.kind, VERDICT_FASTER);
 	assert_int_equal(e.v.decided, 1);
 	estimate_release(&e);
-	p.noise_pct = 10;
-	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	x.p.noise_pct = 10;
+	assert_int_equal(estimate_cell(x.ua, 3, x.ub, 3, &x.p, &e), 0);
 	assert_int_equal(e.v.scatter_source, VERDICT_SCATTER_FLOOR);
 	assert_string_equal(verdict_scatter_name(e.v.scatter_source), "floor");
 	assert_true(e.v.round_scatter_pct > 9.9 && e.v.round_scatter_pct <= 10);
@@ -630,18 +629,13 @@ static void test_estimate_floor_stored(void **state)
 static void test_estimate_floor_drift(void **state)
 {
 	static const double va[3] = { 105, 126.1, 83.9 }, vb[3] = { 100, 120, 80 };
-	struct inst a[3], b[3];
-	struct estimate_unit ua[3], ub[3];
-	struct estimate_params p;
+	struct aa x;
 	struct estimate e;
 
 	(void)state;
-	aa_three(a, b, va, vb);
-	units(a, 3, ua);
-	units(b, 3, ub);
-	estimate_params_init(&p);
-	p.noise_pct = 20;
-	assert_int_equal(estimate_cell(ua, 3, ub, 3, &p, &e), 0);
+	aa_three(&x, va, vb);
+	x.p.noise_pct = 20;
+	assert_int_equal(estimate_cell(x.ua, 3, x.ub, 3, &x.p, &e), 0);
 	assert_int_equal(e.v.scatter_source, VERDICT_SCATTER_DRIFT);
 	assert_string_equal(verdict_scatter_name(e.v.scatter_source), "drift");
 	assert_true(e.v.drift_p < ESTIMATE_DRIFT_ALPHA);

@@ -25,6 +25,7 @@
 #include "schema/noise.h"
 #include "schema/record.h"
 #include "schema/store.h"
+#include "tests/floor_fixture.h"
 #include "tests/run_fixture.h"
 #include "tpsdb.h"
 
@@ -532,6 +533,18 @@ static double mean_log(const double *x, size_t n)
 	return s / (double)n;
 }
 
+/* gin: one pool a side, cp against bp; gp the defaults, acceptance not gated. */
+static void pool_a_side(struct gate_input *gin, const struct pool *cp, const struct pool *bp,
+			struct gate_params *gp)
+{
+	gin->cand = cp;
+	gin->n_cand = 1;
+	gin->base = bp;
+	gin->n_base = 1;
+	gate_params_init(gp);
+	gp->gated[GATE_ACCEPT] = 0;
+}
+
 /* The gate is compare's estimate: gate_decide() and parity_decide() on the same
  * pools, the threshold equal to the band, give each metric the same delta,
  * interval, level and regression answer. The candidate is an --until-decided
@@ -583,12 +596,7 @@ static void test_decide_is_compares(void **state)
 	assert_int_equal(pools_looks(&cp, &bp), 6);
 	assert_true(alpha < VERDICT_ALPHA);
 
-	gin.cand = &cp;
-	gin.n_cand = 1;
-	gin.base = &bp;
-	gin.n_base = 1;
-	gate_params_init(&gp);
-	gp.gated[GATE_ACCEPT] = 0;
+	pool_a_side(&gin, &cp, &bp, &gp);
 	gp.threshold[GATE_PP] = gp.threshold[GATE_TG] = thr;
 	assert_int_equal(gate_decide(&gin, &gp, &g), 0);
 	pin = (struct parity_input){ &cp, &bp, 1, 1 };
@@ -688,12 +696,7 @@ static void test_decide_intermittent(void **state)
 	}
 	fx_pool(&cp, cr, 10);
 	fx_pool(&bp, br, 10);
-	gin.cand = &cp;
-	gin.n_cand = 1;
-	gin.base = &bp;
-	gin.n_base = 1;
-	gate_params_init(&gp);
-	gp.gated[GATE_ACCEPT] = 0;
+	pool_a_side(&gin, &cp, &bp, &gp);
 	assert_int_equal(gate_decide(&gin, &gp, &g), 0);
 	assert_int_equal(g.n_rows, 2);
 	for (i = 0; i < 2; i++) {
@@ -953,17 +956,7 @@ static void add_run_np(struct store *s, const char *engine, const char *model, c
 	assert_int_equal(store_run_finish(s, id, "complete", NULL, NULL), 0);
 	/* One run a side decides only with a stored A/A floor: a small one here, so
 	 * these tests exercise the thresholds (test_gate_noise_floor stores its own). */
-	{
-		static const char *const metrics[2] = { "pp", "tg" };
-		for (i = 0; i < 2; i++) {
-			struct noise_rec nr = { 0 };
-			nr.run_a = nr.run_b = r.uuid;
-			nr.metric = metrics[i];
-			nr.noise_pct = 0.01;
-			nr.n_pairs = 16;
-			assert_int_equal(store_noise_put(s, &nr), 0);
-		}
-	}
+	assert_int_equal(fx_small_floor(s, r.uuid, 16), 0);
 	assert_int_equal(store_commit(s), 0);
 	if (uuid_out)
 		memcpy(uuid_out, r.uuid, sizeof(r.uuid));

@@ -17,6 +17,7 @@
 #include "collect/import_int.h"
 #include "schema/record_json.h"
 #include "schema/store_int.h"
+#include "tests/db_scalar.h"
 #include "tpsdb.h"
 
 int cmd_import(int argc, char **argv, struct tps_ctx *ctx);
@@ -85,14 +86,7 @@ static int run_import(struct fixture *f, const char *const *args)
 
 static int64_t scalar(struct store *s, const char *sql)
 {
-	sqlite3_stmt *st = NULL;
-	int64_t v = -1;
-
-	assert_int_equal(sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL), SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
+	return db_scalar(store_db(s), sql);
 }
 
 static void exec_sql(struct store *s, const char *sql)

@@ -16,6 +16,7 @@
 
 #include "schema/migrate_int.h"
 #include "schema/store_int.h"
+#include "tests/db_scalar.h"
 #include "tpsdb.h"
 
 struct fixture {
@@ -68,16 +69,23 @@ static void load_fixture(const char *db_path, const char *name)
 	free(sql);
 }
 
+/* The store of fixture sql (tests/data/schema/), opened and so migrated to the
+ * latest version, which is since or later. */
+static struct store *open_fixture(struct fixture *f, const char *sql, int since)
+{
+	struct store *s;
+
+	load_fixture(f->path, sql);
+	s = store_open(f->path, 0);
+	assert_non_null(s);
+	assert_int_equal(store_version(s), migrate_latest());
+	assert_true(migrate_latest() >= since);
+	return s;
+}
+
 static int64_t scalar(struct store *s, const char *sql)
 {
-	sqlite3_stmt *st = NULL;
-	int64_t v = -1;
-
-	assert_int_equal(sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL), SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
+	return db_scalar(store_db(s), sql);
 }
 
 static void test_migrate_v1_keeps_data(void **state)
@@ -85,11 +93,7 @@ static void test_migrate_v1_keeps_data(void **state)
 	struct fixture *f = *state;
 	struct store *s;
 
-	load_fixture(f->path, "v1.sql");
-	s = store_open(f->path, 0);
-	assert_non_null(s);
-	assert_int_equal(store_version(s), migrate_latest());
-	assert_true(migrate_latest() >= 2);
+	s = open_fixture(f, "v1.sql", 2);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM run"), 2);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM sample"), 2);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM baseline_run"), 1);
@@ -111,11 +115,7 @@ static void test_migrate_v2_keeps_data(void **state)
 	struct store *s;
 	char *err = NULL;
 
-	load_fixture(f->path, "v2.sql");
-	s = store_open(f->path, 0);
-	assert_non_null(s);
-	assert_int_equal(store_version(s), migrate_latest());
-	assert_true(migrate_latest() >= 3);
+	s = open_fixture(f, "v2.sql", 3);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM run"), 3);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM sample"), 3);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM baseline_run"), 1);
@@ -140,10 +140,7 @@ static void test_migrate_v2_gets_config(void **state)
 	struct fixture *f = *state;
 	struct store *s;
 
-	load_fixture(f->path, "v2.sql");
-	s = store_open(f->path, 0);
-	assert_non_null(s);
-	assert_true(migrate_latest() >= 5);
+	s = open_fixture(f, "v2.sql", 5);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE config='' AND cpu='' AND "
 				   "model_type='' AND model_n_params IS NULL"), 3);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM sample"), 3);
@@ -158,10 +155,7 @@ static void test_migrate_v2_gets_looks_to(void **state)
 	struct store *s;
 	char *err = NULL;
 
-	load_fixture(f->path, "v2.sql");
-	s = store_open(f->path, 0);
-	assert_non_null(s);
-	assert_true(migrate_latest() >= 6);
+	s = open_fixture(f, "v2.sql", 6);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE looks_to IS NULL"), 3);
 	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE run SET looks_to=10 WHERE id=3",
 				      NULL, NULL, NULL), SQLITE_OK);
@@ -180,10 +174,7 @@ static void test_migrate_v2_gets_spec_settings(void **state)
 	struct store *s;
 	char *err = NULL;
 
-	load_fixture(f->path, "v2.sql");
-	s = store_open(f->path, 0);
-	assert_non_null(s);
-	assert_true(migrate_latest() >= 12);
+	s = open_fixture(f, "v2.sql", 12);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE spec_settings=''"), 3);
 	assert_int_not_equal(sqlite3_exec(store_db(s), "UPDATE run SET spec_settings=NULL "
 					  "WHERE id=1", NULL, NULL, &err), SQLITE_OK);
@@ -206,10 +197,7 @@ static void test_migrate_v2_gets_looks_metric(void **state)
 	struct store *s;
 	size_t i;
 
-	load_fixture(f->path, "v2.sql");
-	s = store_open(f->path, 0);
-	assert_non_null(s);
-	assert_true(migrate_latest() >= 11);
+	s = open_fixture(f, "v2.sql", 11);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE looks_metric IS NULL"), 3);
 	assert_int_equal(sqlite3_exec(store_db(s), "UPDATE run SET looks_to=10, looks_metric='tg' "
 				      "WHERE id=3", NULL, NULL, NULL), SQLITE_OK);
@@ -233,11 +221,7 @@ static void test_migrate_v5_gets_env(void **state)
 	struct store *s;
 	char *err = NULL;
 
-	load_fixture(f->path, "v5.sql");
-	s = store_open(f->path, 0);
-	assert_non_null(s);
-	assert_int_equal(store_version(s), migrate_latest());
-	assert_true(migrate_latest() >= 7);
+	s = open_fixture(f, "v5.sql", 7);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM run"), 2);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM sample"), 3);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM baseline_run"), 1);
@@ -272,10 +256,7 @@ static void test_migrate_v5_gets_collector(void **state)
 	struct store *s;
 	char *err = NULL;
 
-	load_fixture(f->path, "v5-running.sql");
-	s = store_open(f->path, 0);
-	assert_non_null(s);
-	assert_true(migrate_latest() >= 8);
+	s = open_fixture(f, "v5-running.sql", 8);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM run"), 4);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM sample"), 4);
 	assert_int_equal(scalar(s, "SELECT count(*) FROM run WHERE collector_host IS NULL AND "

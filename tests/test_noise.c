@@ -60,23 +60,6 @@ static void test_noise_edges(void **state)
 	assert_float_equal(noise_floor_pct(one_a, one_b, 1, NULL), 3.0, 1e-9);
 }
 
-/* Gives run r the keyed values v[0..n) of metric m with excluded samples
- * left out. */
-static void values(struct run *r, enum run_metric m, const struct run_value *v, size_t n,
-		   size_t excluded)
-{
-	double x[8];
-	int64_t k[16];
-
-	for (size_t i = 0; i < n; i++) {
-		x[i] = v[i].value;
-		k[2 * i] = v[i].prompt_id;
-		k[2 * i + 1] = v[i].rep;
-	}
-	fx_values(r, m, x, n, k);
-	r->values[m].excluded = excluded;
-}
-
 /* Series 0 is an A/A pair with a usable pp and no usable tg; series 1 ran another
  * n_predict and gives nothing. noise_calibrate() now reads histories (one pool
  * per series, oldest first) instead of stored pairs of cells: each series' two
@@ -97,8 +80,8 @@ static void test_noise_calibrate_pairs(void **state)
 		fx_run(&runs[i], uuid[i], "e", "m");
 		runs[i].n_predict = i == 3 ? 128 : 256;
 		/* Each history's older run holds a's values, its newer b's. */
-		values(&runs[i], RUN_PP, i % 2 ? b : a, 3, 0);
-		values(&runs[i], RUN_TG, zero, 1, i % 2 ? 0 : 2);
+		fx_keyed(&runs[i], RUN_PP, i % 2 ? b : a, 3, 0);
+		fx_keyed(&runs[i], RUN_TG, zero, 1, i % 2 ? 0 : 2);
 	}
 	fx_pool(&h[0], &runs[0], 2);
 	fx_pool(&h[1], &runs[2], 2);
@@ -129,8 +112,8 @@ static void test_noise_calibrate_pairs(void **state)
 	assert_int_equal(floors, 0);
 	free(p);
 	free(h[0].runs);
-	values(&runs[2], RUN_PP, b, 3, 0);
-	values(&runs[2], RUN_TG, a, 3, 0);
+	fx_keyed(&runs[2], RUN_PP, b, 3, 0);
+	fx_keyed(&runs[2], RUN_TG, a, 3, 0);
 	fx_pool(&h[0], &runs[0], 3);
 	noise_calibrate(h, 1, &p, &n, &floors);
 	assert_int_equal(n, 1);
@@ -181,8 +164,8 @@ static void test_noise_calibrate_identical_refused(void **state)
 	for (i = 0; i < 2; i++) {
 		fx_run(&runs[i], i ? "b" : "a", "e", "m");
 		runs[i].n_predict = 256;
-		values(&runs[i], RUN_PP, a, 2, 0);
-		values(&runs[i], RUN_TG, a, 2, 0);
+		fx_keyed(&runs[i], RUN_PP, a, 2, 0);
+		fx_keyed(&runs[i], RUN_TG, a, 2, 0);
 	}
 	fx_pool(&h, runs, 2);
 	noise_calibrate(&h, 1, &p, &n, &floors);
@@ -192,7 +175,7 @@ static void test_noise_calibrate_identical_refused(void **state)
 	assert_true(isnan(p[0].pct[PARITY_METRIC_PP]) && isnan(p[0].pct[PARITY_METRIC_TG]));
 	free(p);
 	/* One tg value differs: a real pair, pp's floor is a true 0. */
-	values(&runs[1], RUN_TG, c, 2, 0);
+	fx_keyed(&runs[1], RUN_TG, c, 2, 0);
 	noise_calibrate(&h, 1, &p, &n, &floors);
 	assert_false(p[0].identical);
 	assert_int_equal(floors, 2);

@@ -26,6 +26,7 @@
 #include "schema/noise.h"
 #include "schema/record.h"
 #include "schema/store.h"
+#include "tests/floor_fixture.h"
 #include "tests/run_fixture.h"
 #include "tpsdb.h"
 
@@ -171,17 +172,8 @@ static int64_t add_run(struct store *s, const struct spec *sp, char *uuid_out)
 	/* One run a side decides only with a stored A/A floor: a small one, so that
 	 * the rules under test are the band's (tests that store their own floor
 	 * store it later, and the newest floor of a cell is the one used). */
-	if (!sp->no_floor) {
-		static const char *const metrics[2] = { "pp", "tg" };
-		for (i = 0; i < 2; i++) {
-			struct noise_rec nr = { 0 };
-			nr.run_a = nr.run_b = r.uuid;
-			nr.metric = metrics[i];
-			nr.noise_pct = 0.01;
-			nr.n_pairs = N_SAMPLES;
-			assert_int_equal(store_noise_put(s, &nr), 0);
-		}
-	}
+	if (!sp->no_floor)
+		assert_int_equal(fx_small_floor(s, r.uuid, N_SAMPLES), 0);
 	assert_int_equal(store_commit(s), 0);
 	if (uuid_out)
 		memcpy(uuid_out, r.uuid, sizeof(r.uuid));
@@ -310,23 +302,6 @@ static const struct run_value pure_ours[] = { { 1, 1, 97 }, { 1, 2, 97.2 }, { 2,
 static const struct run_value pure_vs[] = { { 1, 1, 100 }, { 1, 2, 100.2 }, { 2, 1, 99.8 },
 					     { 2, 2, 100.1 }, { 3, 1, 99.9 }, { 3, 2, 100 } };
 
-/* Gives run r the keyed values v[0..n) in metric m, excluded samples left out. */
-static void keyed(struct run *r, enum run_metric m, const struct run_value *v, size_t n,
-		  size_t excluded)
-{
-	double x[16];
-	int64_t k[32];
-
-	assert_true(n <= 16);
-	for (size_t i = 0; i < n; i++) {
-		x[i] = v[i].value;
-		k[2 * i] = v[i].prompt_id;
-		k[2 * i + 1] = v[i].rep;
-	}
-	fx_values(r, m, x, n, k);
-	r->values[m].excluded = excluded;
-}
-
 struct pure {
 	struct run ours[3], vs[3];
 	struct pool po[3], pv[3];
@@ -360,8 +335,8 @@ static void pure_input(struct pure *x, const char *vs_sha)
 		r->ctx = 8192;
 		r->n_predict = 256;
 		for (m = 0; m < 2; m++) {
-			keyed(&x->ours[i], (enum run_metric)m, pure_ours, 6, 1);
-			keyed(r, (enum run_metric)m, pure_vs, 5, 0); /* (3,2) has no partner */
+			fx_keyed(&x->ours[i], (enum run_metric)m, pure_ours, 6, 1);
+			fx_keyed(r, (enum run_metric)m, pure_vs, 5, 0); /* (3,2) has no partner */
 		}
 	}
 	fx_run(&x->vs[2], "u", "ref", "m");
@@ -489,6 +464,15 @@ static void test_parity_decide_pure(void **state)
 	pure_release(&x);
 }
 
+/* Compare's options for tg alone, ours "ours" against vs. */
+static void tg_opts(struct parity_opts *po, const char *vs)
+{
+	parity_opts_init(po);
+	po->ours = "ours";
+	po->vs = vs;
+	po->metrics = PARITY_TG;
+}
+
 /* Two machines: the same host name with another GPU refuses the cell (stop
  * REFUSED, diff MACHINE naming both runs) unless across_machines, which compares
  * it unpaired, marks its rows across and adds a FORCED note with that diff;
@@ -501,10 +485,7 @@ static void test_parity_machines(void **state)
 	char why[512];
 
 	(void)state;
-	parity_opts_init(&po);
-	po.ours = "ours";
-	po.vs = "ref";
-	po.metrics = PARITY_TG;
+	tg_opts(&po, "ref");
 	pure_input(&x, "aaaa");
 	for (size_t i = 0; i < 3; i++) {
 		fx_set(&x.ours[i].host, "vm");
@@ -603,10 +584,7 @@ static void test_parity_noise_floor_widens_band(void **state)
 
 	add_run(s, &o, NULL);
 	add_run(s, &v, uv);
-	parity_opts_init(&po);
-	po.ours = "ours";
-	po.vs = "llama.cpp";
-	po.metrics = PARITY_TG;
+	tg_opts(&po, "llama.cpp");
 	assert_int_equal(compare(s, &po, NULL, NULL, &res), 0);
 	assert_int_equal(res.n_rows, 1);
 	assert_int_equal(res.rows[0].v.kind, VERDICT_SLOWER);
@@ -723,10 +701,7 @@ static void test_parity_tags_pick_runs(void **state)
 	add_run(s, &o2, u2);
 	add_run(s, &v, NULL);
 	add_run(s, &x, NULL);
-	parity_opts_init(&po);
-	po.ours = "ours";
-	po.vs = "ref";
-	po.metrics = PARITY_TG;
+	tg_opts(&po, "ref");
 	assert_int_equal(compare(s, &po, NULL, NULL, &res), 0);
 	assert_int_equal(res.n_rows, 1);
 	assert_string_equal(res.rows[0].ours_run, u2);
@@ -1040,10 +1015,7 @@ static void test_parity_pooled_rounds(void **state)
 	free(vu);
 
 	in = (struct parity_input){ &pa, &pb, 1, 1 };
-	parity_opts_init(&po);
-	po.ours = "ours";
-	po.vs = "ref";
-	po.metrics = PARITY_TG;
+	tg_opts(&po, "ref");
 	assert_int_equal(parity_decide(&in, &po, &res), 0);
 	assert_int_equal(res.n_rows, 1);
 	assert_int_equal(res.rows[0].v.rounds, 3);
@@ -1096,15 +1068,12 @@ static void test_parity_medians_over_pairs(void **state)
 	(void)state;
 	fx_run(&a, "a", "ours", "m");
 	fx_run(&b, "a", "ref", "m");
-	keyed(&a, RUN_TG, o, 3, 0);
-	keyed(&b, RUN_TG, v, 5, 0);
+	fx_keyed(&a, RUN_TG, o, 3, 0);
+	fx_keyed(&b, RUN_TG, v, 5, 0);
 	fx_pool(&pa, &a, 1);
 	fx_pool(&pb, &b, 1);
 	in = (struct parity_input){ &pa, &pb, 1, 1 };
-	parity_opts_init(&po);
-	po.ours = "ours";
-	po.vs = "ref";
-	po.metrics = PARITY_TG;
+	tg_opts(&po, "ref");
 	assert_int_equal(parity_decide(&in, &po, &res), 0);
 	assert_true(fabs(res.rows[0].ours_median - cbrt(90.0 * 100 * 110)) < 1e-9);
 	assert_true(fabs(res.rows[0].vs_median - cbrt(90.0 * 100 * 110)) < 1e-9);

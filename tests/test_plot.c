@@ -270,6 +270,60 @@ static char *fake_gnuplot(const char *dir, const char *body)
 	return path;
 }
 
+/* A parity figure of ng groups by ne engines against the reference "up", with
+ * their deltas and intervals, band 2%. */
+static void parity_up(struct plot_parity *pa, const char *const *groups, size_t ng,
+		      const char *const *eng, size_t ne, const double *delta, const double *lo,
+		      const double *hi)
+{
+	memset(pa, 0, sizeof(*pa));
+	pa->ref = "up";
+	pa->n_groups = ng;
+	pa->n_engines = ne;
+	pa->groups = groups;
+	pa->engines = eng;
+	pa->delta = delta;
+	pa->lo = lo;
+	pa->hi = hi;
+	pa->band_pct = 2;
+}
+
+/* A fake gnuplot that keeps its script as dir/kept.gp and its data files in dir, the
+ * figure's path and the paths to read them back. */
+struct kept {
+	char *body, *fake, *out, *kept, *dat;
+};
+
+static void kept_init(struct kept *k, const char *dir)
+{
+	k->body = tps_xasprintf("cp \"$1\" '%s'/kept.gp && cp \"$(dirname \"$1\")\"/*.dat '%s'/ "
+				"&& echo x >\"$(dirname \"$1\")/figure1.svg\"", dir, dir);
+	k->fake = fake_gnuplot(dir, k->body);
+	k->out = tps_xasprintf("%s/o.svg", dir);
+	k->kept = tps_xasprintf("%s/kept.gp", dir);
+	k->dat = tps_xasprintf("%s/f1_s1.dat", dir);
+}
+
+/* Runs j through the fake, frees it, and reads back the script and (data not NULL)
+ * the first series' data. */
+static void kept_run(struct kept *k, struct plot_job *j, char **script, char **data)
+{
+	assert_int_equal(plot_job_run(j, k->fake, 10), 0);
+	plot_job_free(j);
+	*script = tps_read_file(k->kept, NULL);
+	if (data)
+		*data = tps_read_file(k->dat, NULL);
+}
+
+static void kept_free(struct kept *k)
+{
+	free(k->kept);
+	free(k->dat);
+	free(k->out);
+	free(k->fake);
+	free(k->body);
+}
+
 static void test_plot_find(void **state)
 {
 	struct fixture *f = *state;
@@ -655,16 +709,7 @@ static void test_plot_script_colours(void **state)
 	assert_int_equal(plot_job_trend(j, &tr, out, PLOT_SVG), 0);
 	assert_int_equal(plot_job_run(j, fake, 10), 0);
 	plot_job_free(j);
-	memset(&pa, 0, sizeof(pa));
-	pa.ref = "up";
-	pa.n_groups = 1;
-	pa.n_engines = 2;
-	pa.groups = groups;
-	pa.engines = eng;
-	pa.delta = delta;
-	pa.lo = lo;
-	pa.hi = hi;
-	pa.band_pct = 2;
+	parity_up(&pa, groups, 1, eng, 2, delta, lo, hi);
 	j = plot_job_new();
 	assert_int_equal(plot_job_parity(j, &pa, out, PLOT_SVG), 0);
 	assert_int_equal(plot_job_run(j, fake, 10), 0);
@@ -712,33 +757,19 @@ static void test_plot_intervals(void **state)
 	static const int64_t nm[2] = { 0, 1 };
 	static const double tg[2] = { 100, 150 }, acc[2] = { NAN, 0.8 };
 	static const double tlo[2] = { 95, 140 }, thi[2] = { 104, 161 };
-	char *body = tps_xasprintf("cp \"$1\" '%s'/kept.gp && cp \"$(dirname \"$1\")\"/*.dat '%s'/ "
-				   "&& echo x >\"$(dirname \"$1\")/figure1.svg\"", f->dir, f->dir);
-	char *fake = fake_gnuplot(f->dir, body), *out = tps_xasprintf("%s/o.svg", f->dir);
-	char *kept = tps_xasprintf("%s/kept.gp", f->dir), *dat = tps_xasprintf("%s/f1_s1.dat", f->dir);
+	struct kept k;
 	char *script, *data;
 	struct plot_sweep_series ss;
 	struct plot_sweep sw;
 	struct plot_parity pa;
 	struct plot_job *j;
 
-	memset(&pa, 0, sizeof(pa));
-	pa.ref = "up";
-	pa.n_groups = 2;
-	pa.n_engines = 1;
-	pa.groups = groups;
-	pa.engines = eng;
-	pa.delta = delta;
-	pa.lo = lo;
-	pa.hi = hi;
-	pa.band_pct = 2;
+	kept_init(&k, f->dir);
+	parity_up(&pa, groups, 2, eng, 1, delta, lo, hi);
 	assert_true(fabs(plot_parity_limit(&pa) - 10) < 1e-9); /* 5 bands beat 1.2 x 3 */
 	j = plot_job_new();
-	assert_int_equal(plot_job_parity(j, &pa, out, PLOT_SVG), 0);
-	assert_int_equal(plot_job_run(j, fake, 10), 0);
-	plot_job_free(j);
-	script = tps_read_file(kept, NULL);
-	data = tps_read_file(dat, NULL);
+	assert_int_equal(plot_job_parity(j, &pa, k.out, PLOT_SVG), 0);
+	kept_run(&k, j, &script, &data);
 	assert_non_null(script);
 	assert_non_null(data);
 	assert_non_null(strstr(script, "set yrange [-10.000000:10.000000]"));
@@ -770,11 +801,8 @@ static void test_plot_intervals(void **state)
 	sw.series = &ss;
 	sw.n_series = 1;
 	j = plot_job_new();
-	assert_int_equal(plot_job_sweep(j, &sw, out, PLOT_SVG), 0);
-	assert_int_equal(plot_job_run(j, fake, 10), 0);
-	plot_job_free(j);
-	script = tps_read_file(kept, NULL);
-	data = tps_read_file(dat, NULL);
+	assert_int_equal(plot_job_sweep(j, &sw, k.out, PLOT_SVG), 0);
+	kept_run(&k, j, &script, &data);
 	assert_non_null(strstr(script, "using 1:2:4:5 axes x1y1 with yerrorbars"));
 	assert_non_null(strstr(script, "bars: 95% interval of each rung, decode tok/s over its runs"));
 	assert_non_null(strstr(data, "1\t150.000000\t0.800000\t140.000000\t161.000000\n"));
@@ -783,18 +811,12 @@ static void test_plot_intervals(void **state)
 	/* No interval (one run a rung): no error bars, and the figure says why. */
 	ss.tg_lo = ss.tg_hi = NULL;
 	j = plot_job_new();
-	assert_int_equal(plot_job_sweep(j, &sw, out, PLOT_SVG), 0);
-	assert_int_equal(plot_job_run(j, fake, 10), 0);
-	plot_job_free(j);
-	script = tps_read_file(kept, NULL);
+	assert_int_equal(plot_job_sweep(j, &sw, k.out, PLOT_SVG), 0);
+	kept_run(&k, j, &script, NULL);
 	assert_null(strstr(script, "yerrorbars"));
 	assert_non_null(strstr(script, "no intervals: one run a rung"));
 	free(script);
-	free(kept);
-	free(dat);
-	free(out);
-	free(fake);
-	free(body);
+	kept_free(&k);
 }
 
 /* A series in build order that steps back in time (its second build's runs
@@ -806,15 +828,13 @@ static void test_plot_trend_build_order(void **state)
 	struct fixture *f = *state;
 	static const double x[4] = { 1000, 3000, 2000, 4000 }, y[4] = { 10, 11, 12, 13 };
 	static const double xs[4] = { 1000, 2000, 3000, 4000 };
-	char *body = tps_xasprintf("cp \"$1\" '%s'/kept.gp && cp \"$(dirname \"$1\")\"/*.dat '%s'/ "
-				   "&& echo x >\"$(dirname \"$1\")/figure1.svg\"", f->dir, f->dir);
-	char *fake = fake_gnuplot(f->dir, body), *out = tps_xasprintf("%s/o.svg", f->dir);
-	char *kept = tps_xasprintf("%s/kept.gp", f->dir), *dat = tps_xasprintf("%s/f1_s1.dat", f->dir);
+	struct kept k;
 	struct plot_trend_series se;
 	struct plot_trend t;
 	struct plot_job *j;
 	char *data, *script;
 
+	kept_init(&k, f->dir);
 	memset(&se, 0, sizeof(se));
 	se.label = "new";
 	se.n = 4;
@@ -830,11 +850,8 @@ static void test_plot_trend_build_order(void **state)
 	t.band_lo = t.band_hi = NAN;
 	t.first_seen = 1;
 	j = plot_job_new();
-	assert_int_equal(plot_job_trend(j, &t, out, PLOT_SVG), 0);
-	assert_int_equal(plot_job_run(j, fake, 10), 0);
-	plot_job_free(j);
-	data = tps_read_file(dat, NULL);
-	script = tps_read_file(kept, NULL);
+	assert_int_equal(plot_job_trend(j, &t, k.out, PLOT_SVG), 0);
+	kept_run(&k, j, &script, &data);
 	assert_non_null(data);
 	assert_non_null(script);
 	assert_non_null(strstr(data, "3000\t11"));
@@ -845,20 +862,13 @@ static void test_plot_trend_build_order(void **state)
 	se.x = xs;
 	t.first_seen = 0;
 	j = plot_job_new();
-	assert_int_equal(plot_job_trend(j, &t, out, PLOT_SVG), 0);
-	assert_int_equal(plot_job_run(j, fake, 10), 0);
-	plot_job_free(j);
-	data = tps_read_file(dat, NULL);
-	script = tps_read_file(kept, NULL);
+	assert_int_equal(plot_job_trend(j, &t, k.out, PLOT_SVG), 0);
+	kept_run(&k, j, &script, &data);
 	assert_null(strstr(data, "\n\n"));
 	assert_null(strstr(script, "first seen"));
 	free(data);
 	free(script);
-	free(kept);
-	free(dat);
-	free(out);
-	free(fake);
-	free(body);
+	kept_free(&k);
 }
 
 /* Without a reference the parity bars are ours' against each engine: the legend
@@ -872,14 +882,12 @@ static void test_plot_parity_labels(void **state)
 	static const char *const eng[2] = { "llama.cpp", "stock" };
 	static const double delta[4] = { 1, NAN, NAN, NAN };
 	static const double none[4] = { NAN, NAN, NAN, NAN };
-	char *body = tps_xasprintf("cp \"$1\" '%s'/kept.gp && cp \"$(dirname \"$1\")\"/*.dat '%s'/ "
-				   "&& echo x >\"$(dirname \"$1\")/figure1.svg\"", f->dir, f->dir);
-	char *fake = fake_gnuplot(f->dir, body), *out = tps_xasprintf("%s/o.svg", f->dir);
-	char *kept = tps_xasprintf("%s/kept.gp", f->dir), *dat = tps_xasprintf("%s/f1_s1.dat", f->dir);
+	struct kept k;
 	char *script, *data;
 	struct plot_parity pa;
 	struct plot_job *j;
 
+	kept_init(&k, f->dir);
 	memset(&pa, 0, sizeof(pa));
 	pa.metric = STUDY_TG;
 	pa.ours = "ours";
@@ -893,11 +901,8 @@ static void test_plot_parity_labels(void **state)
 	pa.n_spoiled = 2;
 	pa.spoiled_env = RUN_ENV_HOST_BUSY | RUN_ENV_GPU_CONTENDED;
 	j = plot_job_new();
-	assert_int_equal(plot_job_parity(j, &pa, out, PLOT_SVG), 0);
-	assert_int_equal(plot_job_run(j, fake, 10), 0);
-	plot_job_free(j);
-	script = tps_read_file(kept, NULL);
-	data = tps_read_file(dat, NULL);
+	assert_int_equal(plot_job_parity(j, &pa, k.out, PLOT_SVG), 0);
+	kept_run(&k, j, &script, &data);
 	assert_non_null(script);
 	assert_non_null(data);
 	assert_non_null(strstr(data, "x\tours vs llama.cpp\tlo\thi\n"));
@@ -917,23 +922,17 @@ static void test_plot_parity_labels(void **state)
 	/* Without spoiled cells, no such line. */
 	pa.n_spoiled = 0;
 	j = plot_job_new();
-	assert_int_equal(plot_job_parity(j, &pa, out, PLOT_SVG), 0);
-	assert_int_equal(plot_job_run(j, fake, 10), 0);
-	plot_job_free(j);
-	script = tps_read_file(kept, NULL);
+	assert_int_equal(plot_job_parity(j, &pa, k.out, PLOT_SVG), 0);
+	kept_run(&k, j, &script, NULL);
 	assert_null(strstr(script, "set label 2"));
 	free(script);
 	/* Every cell spoiled: nothing to plot (the error line counts them). */
 	pa.delta = none;
 	pa.n_spoiled = 4;
 	j = plot_job_new();
-	assert_int_equal(plot_job_parity(j, &pa, out, PLOT_SVG), -1);
+	assert_int_equal(plot_job_parity(j, &pa, k.out, PLOT_SVG), -1);
 	plot_job_free(j);
-	free(kept);
-	free(dat);
-	free(out);
-	free(fake);
-	free(body);
+	kept_free(&k);
 }
 
 /* A trend series' runs that are not clean are drawn again hollow (a white disc,

@@ -27,29 +27,12 @@
 #include "schema/store.h"
 #include "tpsdb.h"
 
-/* The fixture is tpsdb's own export format: import restores it as it is. */
-static void load_fixture(struct store *s, const char *name)
-{
-	const char *dir = getenv("TPSDB_TEST_DATA");
-	struct import_opts o;
-	struct import_result res;
-	char *path;
-
-	assert_non_null(dir);
-	path = tps_xasprintf("%s/report/%s", dir, name);
-	import_opts_init(&o);
-	assert_int_equal(import_files(s, &o, &path, 1, &res), 0);
-	assert_true(res.runs_new > 0);
-	free(path);
-}
-
 static int setup(void **state)
 {
 	struct store *s = store_open(":memory:", 0);
 
-	if (!s)
+	if (!s || import_data_file(s, "report/study.jsonl") <= 0)
 		return -1;
-	load_fixture(s, "study.jsonl");
 	*state = s;
 	return 0;
 }
@@ -460,34 +443,52 @@ static void test_report_cell_formats(void **state)
 	free(s);
 }
 
+/* t as tables_write_json() writes it, parsed. */
+static cJSON *tables_json(const struct tables *t, const struct tables_figures *fig)
+{
+	char *buf = NULL;
+	size_t n;
+	FILE *f = open_memstream(&buf, &n);
+	cJSON *root;
+
+	assert_int_equal(tables_write_json(f, t, fig), 0);
+	fclose(f);
+	root = cJSON_Parse(buf);
+	assert_non_null(root);
+	free(buf);
+	return root;
+}
+
+/* t as tables_write_csv() writes it; the caller frees. */
+static char *tables_csv(const struct tables *t)
+{
+	char *buf = NULL;
+	size_t n;
+	FILE *f = open_memstream(&buf, &n);
+
+	assert_int_equal(tables_write_csv(f, t), 0);
+	fclose(f);
+	return buf;
+}
+
 static void test_report_json_csv(void **state)
 {
 	struct study_opts o = { 0 };
 	struct tables_figures fig = { .trend = "trend.png", .parity = "parity.png" };
 	struct study_load in = { 0 };
 	struct tables t;
-	char *buf = NULL;
-	size_t n;
-	FILE *f;
+	char *buf;
 	cJSON *root, *cell, *v;
 
 	o.ref = "llama.cpp"; /* was the default (the upstream engine) */
 	assert_int_equal(build(*state, &o, &in, &t), 0);
-	f = open_memstream(&buf, &n);
-	assert_int_equal(tables_write_json(f, &t, &fig), 0);
-	fclose(f);
-	root = cJSON_Parse(buf);
-	assert_non_null(root);
+	root = tables_json(&t, &fig);
 	assert_string_equal(cJSON_GetObjectItem(root, "reference")->valuestring, "llama.cpp");
 	assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(root, "runs")), 12);
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "plots"), "sweep")));
 	assert_non_null(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "speculative"), "columns"));
 	cJSON_Delete(root);
-	free(buf);
-	buf = NULL;
-	f = open_memstream(&buf, &n);
-	assert_int_equal(tables_write_csv(f, &t), 0);
-	fclose(f);
+	buf = tables_csv(&t);
 	assert_non_null(strstr(buf, "section,model,endpoint,spec_type,engine,n_max,prompt,metric,"
 				   "value,verdict,regression,delta_pct,significant,best,run,tag,"
 				   "detail\n"));
@@ -500,18 +501,13 @@ static void test_report_json_csv(void **state)
 	assert_non_null(strstr(buf, "\nbase,q35,completion,,ours,,,tg,142.68,undecided,undecided,"
 				   "-0.22,0,,00000000-0000-4000-8000-000000000002,v1,\n"));
 	free(buf);
-	buf = NULL;
 	release(&t, &in);
 
 	/* Without --ref: ours' verdicts against llama.cpp sit in llama.cpp's cell
 	 * (the same numbers), each naming its comparison; ours' rows say "ours". */
 	o.ref = NULL;
 	assert_int_equal(build(*state, &o, &in, &t), 0);
-	f = open_memstream(&buf, &n);
-	assert_int_equal(tables_write_json(f, &t, &fig), 0);
-	fclose(f);
-	root = cJSON_Parse(buf);
-	assert_non_null(root);
+	root = tables_json(&t, &fig);
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(root, "reference")));
 	assert_string_equal(cJSON_GetObjectItem(root, "ours")->valuestring, "ours");
 	cell = cJSON_GetArrayItem(cJSON_GetObjectItem(cJSON_GetArrayItem(
@@ -527,11 +523,7 @@ static void test_report_json_csv(void **state)
 	assert_true(cJSON_IsNull(cJSON_GetObjectItem(cJSON_GetObjectItem(root, "plots"),
 						      "parity_pp")));
 	cJSON_Delete(root);
-	free(buf);
-	buf = NULL;
-	f = open_memstream(&buf, &n);
-	assert_int_equal(tables_write_csv(f, &t), 0);
-	fclose(f);
+	buf = tables_csv(&t);
 	assert_non_null(strstr(buf, "\nbase,q35,completion,,llama.cpp,,,tg,143.00,undecided,"
 				   "undecided,-0.22,0,,00000000-0000-4000-8000-000000000001,b9859,"
 				   "ours vs llama.cpp\n"));

@@ -23,6 +23,7 @@
 #include "collect/runenv.h"
 #include "schema/record.h"
 #include "schema/record_json.h"
+#include "tests/repeat_ref.h"
 #include "tpsdb.h"
 
 static char *fixture(const char *name)
@@ -290,20 +291,6 @@ static void test_env_findings_recorded(void **state)
 	record_env_facts("{\"gpu\":{\"util_before\":37,\"other_procs\":0,"
 			 "\"throttle_reasons\":\"0x24\"}}", &e);
 	assert_int_equal(env_findings(&e, 0), RUN_ENV_GPU_THROTTLED);
-}
-
-/* repeat.h's definition, one period at a time. */
-static double repeat_share_by_definition(const char *t, size_t len)
-{
-	size_t p, i, same, best = 0;
-
-	for (p = 1; p <= REPEAT_MAX_PERIOD && p < len; p++) {
-		for (same = 0, i = p; i < len; i++)
-			same += t[i] == t[i - p];
-		if (same > best)
-			best = same;
-	}
-	return (double)best / (double)len;
 }
 
 /* The word-at-a-time count equals the definition exactly, for short and long

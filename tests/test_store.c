@@ -26,6 +26,7 @@
 #include "schema/noise.h"
 #include "schema/snapshot.h"
 #include "schema/store_int.h"
+#include "tests/db_scalar.h"
 #include "tpsdb.h"
 
 struct fixture {
@@ -74,17 +75,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static int64_t scalar(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st = NULL;
-	int64_t v = -1;
-
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
 
 static char *scalar_text(sqlite3 *db, const char *sql)
 {
@@ -162,8 +152,8 @@ static void test_store_migrates_to_latest(void **state)
 
 	assert_true(migrate_latest() >= 1);
 	assert_int_equal(store_version(f->mem), migrate_latest());
-	assert_int_equal(scalar(store_db(f->mem), "PRAGMA user_version"), migrate_latest());
-	assert_int_equal(scalar(store_db(f->mem),
+	assert_int_equal(db_scalar(store_db(f->mem), "PRAGMA user_version"), migrate_latest());
+	assert_int_equal(db_scalar(store_db(f->mem),
 				"SELECT count(*) FROM sqlite_schema WHERE name IN "
 				"('host','engine','model','prompt','run','sample')"), 6);
 }
@@ -186,7 +176,7 @@ static void test_store_refuses_newer_untouched(void **state)
 	assert_string_equal(before, after);
 	assert_false(exists(f->path, "-wal"));
 	assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-	assert_int_equal(scalar(db, "PRAGMA user_version"), migrate_latest() + 1);
+	assert_int_equal(db_scalar(db, "PRAGMA user_version"), migrate_latest() + 1);
 	mode = scalar_text(db, "PRAGMA journal_mode");
 	assert_string_equal(mode, "delete"); /* not even WAL was switched on */
 	free(mode);
@@ -235,11 +225,11 @@ static void test_store_file_pragmas(void **state)
 	mode = scalar_text(store_db(s), "PRAGMA journal_mode");
 	assert_string_equal(mode, "wal");
 	free(mode);
-	assert_int_equal(scalar(store_db(s), "PRAGMA foreign_keys"), 1);
-	assert_int_equal(scalar(store_db(s), "PRAGMA application_id"), 0x54505344);
+	assert_int_equal(db_scalar(store_db(s), "PRAGMA foreign_keys"), 1);
+	assert_int_equal(db_scalar(store_db(s), "PRAGMA application_id"), 0x54505344);
 	assert_int_equal(store_version(s), migrate_latest());
 	store_close(s);
-	assert_int_equal(scalar(store_db(f->mem), "PRAGMA foreign_keys"), 1);
+	assert_int_equal(db_scalar(store_db(f->mem), "PRAGMA foreign_keys"), 1);
 	/* Reopening an existing store read-only works and keeps it. */
 	s = store_open(f->path, STORE_READONLY);
 	assert_non_null(s);
@@ -264,9 +254,9 @@ static void test_store_identity_dedupe(void **state)
 	make_run(&r, "00000000-0000-4000-8000-000000000002", "a", "aa");
 	id2 = store_run_insert(f->mem, &r);
 	assert_true(id1 > 0 && id2 > 0 && id1 != id2);
-	assert_int_equal(scalar(db, "SELECT count(*) FROM host"), 1);
-	assert_int_equal(scalar(db, "SELECT count(*) FROM engine"), 1);
-	assert_int_equal(scalar(db, "SELECT count(*) FROM model"), 1);
+	assert_int_equal(db_scalar(db, "SELECT count(*) FROM host"), 1);
+	assert_int_equal(db_scalar(db, "SELECT count(*) FROM engine"), 1);
+	assert_int_equal(db_scalar(db, "SELECT count(*) FROM model"), 1);
 	/* The same uuid again is refused. */
 	assert_true(store_run_insert(f->mem, &r) < 0);
 	run_rec_release(&r);
@@ -274,18 +264,18 @@ static void test_store_identity_dedupe(void **state)
 	make_run(&r, "00000000-0000-4000-8000-000000000003", "b", "bb");
 	assert_true(store_run_insert(f->mem, &r) > 0);
 	run_rec_release(&r);
-	assert_int_equal(scalar(db, "SELECT count(*) FROM host"), 2);
-	assert_int_equal(scalar(db, "SELECT count(*) FROM engine"), 1);
-	assert_int_equal(scalar(db, "SELECT count(*) FROM model"), 2);
+	assert_int_equal(db_scalar(db, "SELECT count(*) FROM host"), 2);
+	assert_int_equal(db_scalar(db, "SELECT count(*) FROM engine"), 1);
+	assert_int_equal(db_scalar(db, "SELECT count(*) FROM model"), 2);
 	/* Unknown host and engine labels are stored as 'unknown', bytes NULL matches. */
 	run_rec_init(&r);
 	snprintf(r.uuid, sizeof(r.uuid), "00000000-0000-4000-8000-000000000004");
 	assert_true(store_run_insert(f->mem, &r) > 0);
 	snprintf(r.uuid, sizeof(r.uuid), "00000000-0000-4000-8000-000000000005");
 	assert_true(store_run_insert(f->mem, &r) > 0);
-	assert_int_equal(scalar(db, "SELECT count(*) FROM host WHERE name='unknown'"), 1);
-	assert_int_equal(scalar(db, "SELECT count(*) FROM model WHERE label='unknown'"), 1);
-	assert_int_equal(scalar(db, "SELECT count(*) FROM run WHERE status='running' AND "
+	assert_int_equal(db_scalar(db, "SELECT count(*) FROM host WHERE name='unknown'"), 1);
+	assert_int_equal(db_scalar(db, "SELECT count(*) FROM model WHERE label='unknown'"), 1);
+	assert_int_equal(db_scalar(db, "SELECT count(*) FROM run WHERE status='running' AND "
 				"endpoint='completion' AND source='import'"), 5);
 	assert_int_equal(store_commit(f->mem), 0);
 	assert_int_equal(store_run_exists(f->mem, "00000000-0000-4000-8000-000000000004"), 1);
@@ -309,17 +299,17 @@ static void test_store_sample_duplicate_rep(void **state)
 	s.rep = 2;
 	assert_int_equal(store_sample_insert(f->mem, id, &s), 0);
 	sample_rec_release(&s);
-	assert_int_equal(scalar(store_db(f->mem), "SELECT count(*) FROM sample"), 2);
+	assert_int_equal(db_scalar(store_db(f->mem), "SELECT count(*) FROM sample"), 2);
 	/* Both repetitions share one prompt row, which took the first prompt_n. */
-	assert_int_equal(scalar(store_db(f->mem), "SELECT count(*) FROM prompt"), 1);
-	assert_int_equal(scalar(store_db(f->mem), "SELECT n_tokens FROM prompt"), 1800);
+	assert_int_equal(db_scalar(store_db(f->mem), "SELECT count(*) FROM prompt"), 1);
+	assert_int_equal(db_scalar(store_db(f->mem), "SELECT n_tokens FROM prompt"), 1800);
 	/* A sample of a run that does not exist breaks the foreign key. */
 	make_sample(&s, "prompt two", 1);
 	assert_int_equal(store_sample_insert(f->mem, id + 1000, &s), -1);
 	sample_rec_release(&s);
 	run_rec_release(&r);
 	store_rollback(f->mem);
-	assert_int_equal(scalar(store_db(f->mem), "SELECT count(*) FROM sample"), 0);
+	assert_int_equal(db_scalar(store_db(f->mem), "SELECT count(*) FROM sample"), 0);
 }
 
 static int cmp_hex(const void *a, const void *b)
@@ -405,9 +395,9 @@ static void test_store_run_restore_idempotent(void **state)
 	assert_int_equal(store_begin(f->mem), 0);
 	assert_int_equal(store_run_restore(f->mem, &r, s, 3), 1);
 	assert_int_equal(store_commit(f->mem), 0);
-	assert_int_equal(scalar(store_db(f->mem), "SELECT count(*) FROM run"), 1);
-	assert_int_equal(scalar(store_db(f->mem), "SELECT count(*) FROM sample"), 3);
-	assert_int_equal(scalar(store_db(f->mem), "SELECT count(*) FROM sample WHERE flags=18"), 3);
+	assert_int_equal(db_scalar(store_db(f->mem), "SELECT count(*) FROM run"), 1);
+	assert_int_equal(db_scalar(store_db(f->mem), "SELECT count(*) FROM sample"), 3);
+	assert_int_equal(db_scalar(store_db(f->mem), "SELECT count(*) FROM sample WHERE flags=18"), 3);
 	got = scalar_text(store_db(f->mem), "SELECT status || '/' || prompt_set FROM run");
 	assert_string_equal(got, "interrupted/kept as given");
 	free(got);
@@ -474,8 +464,8 @@ static void test_store_two_writers(void **state)
 	store_close(s);
 	check = store_open(f->path, STORE_READONLY);
 	assert_non_null(check);
-	assert_int_equal(scalar(store_db(check), "SELECT count(*) FROM run"), 2);
-	assert_int_equal(scalar(store_db(check), "SELECT count(*) FROM host"), 2);
+	assert_int_equal(db_scalar(store_db(check), "SELECT count(*) FROM run"), 2);
+	assert_int_equal(db_scalar(store_db(check), "SELECT count(*) FROM host"), 2);
 	store_close(check);
 }
 
@@ -510,7 +500,7 @@ static void test_store_writers_alternate(void **state)
 	assert_true(store_run_insert(a, &r) > 0);
 	run_rec_release(&r);
 	assert_int_equal(store_commit(a), 0);
-	assert_int_equal(scalar(store_db(a), "SELECT count(*) FROM run"), 3);
+	assert_int_equal(db_scalar(store_db(a), "SELECT count(*) FROM run"), 3);
 	store_close(a);
 	store_close(b);
 }
@@ -541,9 +531,9 @@ static void test_store_open_copy_older(void **state)
 	copy = store_open_copy(f->path);
 	assert_non_null(copy);
 	assert_int_equal(store_version(copy), migrate_latest());
-	assert_int_equal(scalar(store_db(copy), "SELECT count(*) FROM run"), 2);
-	assert_int_equal(scalar(store_db(copy), "SELECT count(*) FROM sample"), 2);
-	assert_int_equal(scalar(store_db(copy), "PRAGMA foreign_keys"), 1);
+	assert_int_equal(db_scalar(store_db(copy), "SELECT count(*) FROM run"), 2);
+	assert_int_equal(db_scalar(store_db(copy), "SELECT count(*) FROM sample"), 2);
+	assert_int_equal(db_scalar(store_db(copy), "PRAGMA foreign_keys"), 1);
 	store_close(copy);
 	file_sha(f->path, after);
 	assert_string_equal(before, after);
@@ -552,7 +542,7 @@ static void test_store_open_copy_older(void **state)
 	{
 		sqlite3 *db = NULL;
 		assert_int_equal(sqlite3_open(f->path, &db), SQLITE_OK);
-		assert_int_equal(scalar(db, "PRAGMA user_version"), 1);
+		assert_int_equal(db_scalar(db, "PRAGMA user_version"), 1);
 		sqlite3_close(db);
 	}
 }
@@ -572,14 +562,14 @@ static void test_store_open_copy_current(void **state)
 	/* While the store is open (a -wal file exists) the copy sees committed rows. */
 	copy = store_open_copy(f->path);
 	assert_non_null(copy);
-	assert_int_equal(scalar(store_db(copy), "SELECT count(*) FROM run"), 1);
+	assert_int_equal(db_scalar(store_db(copy), "SELECT count(*) FROM run"), 1);
 	store_close(copy);
 	store_close(s);
 	/* Closed: read through an immutable open, leaving no -wal or -shm behind. */
 	assert_false(exists(f->path, "-wal"));
 	copy = store_open_copy(f->path);
 	assert_non_null(copy);
-	assert_int_equal(scalar(store_db(copy), "SELECT count(*) FROM run"), 1);
+	assert_int_equal(db_scalar(store_db(copy), "SELECT count(*) FROM run"), 1);
 	store_close(copy);
 	assert_false(exists(f->path, "-wal"));
 	assert_false(exists(f->path, "-shm"));
@@ -827,6 +817,15 @@ static struct run *cs_find(struct cellset *set, const char *uuid)
 			return &set->runs[i];
 	fail_msg("run %s is not in the set", uuid);
 	return NULL;
+}
+
+/* The store's cell set, with its base run (01) and speculative run (02). */
+static void load_base_spec(struct store *s, struct cellset *set, struct run **base,
+			   struct run **spec)
+{
+	assert_int_equal(store_cellset_load(s, NULL, set), 0);
+	*base = cs_find(set, CS(01));
+	*spec = cs_find(set, CS(02));
 }
 
 /* The set's uuids, in its order, as "01 02 ..." (the last two digits). */
@@ -1079,9 +1078,7 @@ static void test_store_cellset_samples(void **state)
 	struct run *base, *spec;
 	size_t i;
 
-	assert_int_equal(store_cellset_load(f->mem, NULL, &set), 0);
-	base = cs_find(&set, CS(01));
-	spec = cs_find(&set, CS(02));
+	load_base_spec(f->mem, &set, &base, &spec);
 	base->want = RUN_LOAD_VALUES;
 	/* Acceptance alone reads the one pass too. */
 	spec->want = RUN_LOAD_ACCEPT;
@@ -1174,9 +1171,7 @@ static void test_store_cellset_wall_prompts(void **state)
 	struct run *base, *spec;
 	size_t i;
 
-	assert_int_equal(store_cellset_load(f->mem, NULL, &set), 0);
-	base = cs_find(&set, CS(01));
-	spec = cs_find(&set, CS(02));
+	load_base_spec(f->mem, &set, &base, &spec);
 	base->want = RUN_LOAD_WALL;
 	assert_int_equal(store_cellset_samples(f->mem, &set), 0);
 	assert_int_equal(base->loaded, RUN_LOAD_WALL);

@@ -255,11 +255,21 @@ static void test_stream_crlf_across_pieces(void **state)
 	free(text);
 }
 
+/* completion.sse read whole, its 64 pieces stamped at t (ms), into r (the caller
+ * releases it). */
+static void run_timed(const double *t, struct response *r)
+{
+	char *text = fixture("completion.sse", NULL), err[256];
+
+	response_init(r);
+	assert_int_equal(run(text, t, 64, r, err, sizeof(err)), 0);
+	free(text);
+}
+
 /* Speculative decoding sends accepted drafts in bursts: the tokens that arrive
  * with the first are not timed against it. */
 static void test_stream_burst(void **state)
 {
-	char *text = fixture("completion.sse", NULL), err[256];
 	double t[64];
 	struct response r;
 	size_t k;
@@ -267,18 +277,15 @@ static void test_stream_burst(void **state)
 	(void)state;
 	for (k = 0; k < 64; k++)
 		t[k] = k < 3 ? 10 : k < 8 ? 20 : 30; /* 3 at 10 ms, 5 at 20, the rest at 30 */
-	response_init(&r);
-	assert_int_equal(run(text, t, 64, &r, err, sizeof(err)), 0);
+	run_timed(t, &r);
 	assert_float_equal(r.sample.client_decode_per_second, 13.0 / 20 * 1000, 1e-9);
 	response_release(&r);
-	free(text);
 }
 
 /* Pieces of one read stamped microseconds apart are one burst; late pieces timed
  * against each other over a few ms give no rate, not an absurd one. */
 static void test_stream_late_read(void **state)
 {
-	char *text = fixture("completion.sse", NULL), err[256];
 	double t[64];
 	struct response r;
 	size_t k;
@@ -286,18 +293,15 @@ static void test_stream_late_read(void **state)
 	(void)state;
 	for (k = 0; k < 64; k++)
 		t[k] = 10 + 0.001 * (double)k; /* the whole answer in one read */
-	response_init(&r);
-	assert_int_equal(run(text, t, 64, &r, err, sizeof(err)), 0);
+	run_timed(t, &r);
 	assert_true(isnan(r.sample.client_decode_per_second));
 	assert_float_equal(r.sample.client_ttft_ms, 10, 1e-9);
 	response_release(&r);
 	for (k = 0; k < 64; k++)
 		t[k] = k < 8 ? 10 + 0.001 * (double)k : 15 + 0.001 * (double)k; /* two reads 5 ms apart */
-	response_init(&r);
-	assert_int_equal(run(text, t, 64, &r, err, sizeof(err)), 0);
+	run_timed(t, &r);
 	assert_true(isnan(r.sample.client_decode_per_second));
 	response_release(&r);
-	free(text);
 }
 
 static void test_stream_chat(void **state)

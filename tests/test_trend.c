@@ -32,30 +32,13 @@
 #include "tests/run_fixture.h"
 #include "tpsdb.h"
 
-/* The fixture is tpsdb's own export format: import restores it as it is. */
-static void load_fixture(struct store *s, const char *name)
-{
-	const char *dir = getenv("TPSDB_TEST_DATA");
-	struct import_opts o;
-	struct import_result res;
-	char *path;
-
-	assert_non_null(dir);
-	path = tps_xasprintf("%s/report/%s", dir, name);
-	import_opts_init(&o);
-	assert_int_equal(import_files(s, &o, &path, 1, &res), 0);
-	assert_true(res.runs_new > 0);
-	free(path);
-}
-
 static int setup(void **state)
 {
 	struct store *s = store_open(":memory:", 0);
 
-	if (!s)
+	if (!s || import_data_file(s, "report/history.jsonl") <= 0 ||
+	    import_data_file(s, "report/study.jsonl") <= 0)
 		return -1;
-	load_fixture(s, "history.jsonl");
-	load_fixture(s, "study.jsonl");
 	*state = s;
 	return 0;
 }

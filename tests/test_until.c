@@ -7,6 +7,7 @@
 #include "analyze/until.h"
 #include "reports/until_write.h"
 #include "schema/record.h"
+#include "tests/run_fixture.h"
 #include "tpsdb.h"
 
 #include <math.h>
@@ -35,13 +36,7 @@ static void row(struct parity_row *r, char *spec, int64_t n_max, const char *met
 		enum verdict_kind kind, enum verdict_regression reg, double delta, double lo,
 		double hi)
 {
-	memset(r, 0, sizeof(*r));
-	r->model = "tiny";
-	r->spec_type = spec;
-	r->endpoint = "completion";
-	r->n_max = n_max;
-	r->metric = metric;
-	r->v.kind = kind;
+	fx_row(r, spec, n_max, metric, kind);
 	r->v.decided = kind != VERDICT_UNDECIDED;
 	r->v.regression = reg;
 	r->v.delta_pct = delta;

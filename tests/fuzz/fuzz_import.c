@@ -59,20 +59,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct import_opts o;
 	struct import_result res;
 	char *files[1] = { path };
-	FILE *f;
 
-	if (!s) {
-		s = store_open(":memory:", 0);
-		if (fd < 0)
-			fd = mkstemp(path);
-		if (!s || fd < 0)
-			abort();
-	}
-	f = fopen(path, "wb");
-	if (!f)
-		abort();
-	fwrite(data, 1, size, f);
-	fclose(f);
+	fuzz_store_once(&s, path, &fd);
+	fuzz_write_input(path, data, size);
 	import_opts_init(&o);
 	o.prompt = "fuzz";
 	import_chunk_bytes = size % 2 ? IMPORT_READ_CHUNK : 1 + size % 61;

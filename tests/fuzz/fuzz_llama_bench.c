@@ -23,25 +23,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[160];
 	long *lines = NULL, errline = 0;
 	cJSON *rows;
-	FILE *f;
 
-	if (!s) {
-		s = store_open(":memory:", 0);
-		fd = mkstemp(path);
-		if (!s || fd < 0)
-			abort();
-	}
+	fuzz_store_once(&s, path, &fd);
 	rows = llama_bench_text_parse((const char *)data, size, &lines, err, sizeof(err),
 				      &errline);
 	if (rows && cJSON_GetArraySize(rows) > 0 && !lines)
 		abort(); /* every row has its line */
 	cJSON_Delete(rows);
 	free(lines);
-	f = fopen(path, "wb");
-	if (!f)
-		abort();
-	fwrite(data, 1, size, f);
-	fclose(f);
+	fuzz_write_input(path, data, size);
 	import_opts_init(&o);
 	o.allow_duplicate = 1;
 	/* Errors are expected; stderr is noise here. */
