@@ -29,3 +29,13 @@ no_golden_update_in_ci() {
 		exit 1
 	fi
 }
+
+# tmp_store <data-subdir>: the usual prelude of a store test: a temporary folder
+# $tmp removed on exit, an empty store $TPSDB_DB in it, and $D the fixture folder
+# $TPSDB_TEST_DATA/<data-subdir>.
+tmp_store() {
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+	export TPSDB_DB=$tmp/s.db
+	D=$TPSDB_TEST_DATA/$1
+}
