@@ -39,3 +39,17 @@ tmp_store() {
 	export TPSDB_DB=$tmp/s.db
 	D=$TPSDB_TEST_DATA/$1
 }
+
+# tmp_locked: a temporary folder $tmp removed on exit even where the test took its
+# write bits away (chmod) or made the file named in $immutable immutable (chattr +i,
+# for root, whom permission bits do not bind).
+tmp_locked() {
+	tmp=$(mktemp -d)
+	immutable=
+	trap tmp_locked_cleanup EXIT
+}
+tmp_locked_cleanup() {
+	[ -z "$immutable" ] || chattr -i "$immutable" 2>/dev/null || true
+	chmod -R u+w "$tmp" 2>/dev/null || true
+	rm -rf "$tmp"
+}
