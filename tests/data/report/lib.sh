@@ -45,3 +45,32 @@ golden() {
 need_gnuplot() {
 	need gnuplot "$@"
 }
+
+browse() { # <out> <args>...: chromium, offline and quiet, with a private profile
+	local out=$1
+	shift
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$TMP/profile" --enable-logging=stderr --v=0 "$@" \
+		>"$out" 2>"$out.log" || { tail -5 "$out.log" >&2; fail "chromium $*"; }
+}
+
+# png_real <file> <width> <height>: <file> is a PNG of that size whose pixels are
+# many colours (a blank page is one colour, a page with tables is many).
+png_real() {
+	python3 - "$@" <<'PY'
+import struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+w, h = struct.unpack(">II", b[16:24])
+assert (w, h) == (int(sys.argv[2]), int(sys.argv[3])), (w, h)
+data, i = b"", 8
+while i < len(b):
+    n, kind = struct.unpack(">I4s", b[i:i + 8])
+    if kind == b"IDAT":
+        data += b[i + 8:i + 8 + n]
+    i += 12 + n
+raw = zlib.decompress(data)
+assert len(b) > 20000 and len(set(raw)) > 50, "a near-empty picture"
+PY
+}
