@@ -172,3 +172,15 @@ big_tiny_seeds() {
 	echo 200 >"$T/seed-ours-big"
 	echo 300 >"$T/seed-up-big"
 }
+
+# wait_samples <n>: waits until the store $DB holds at least <n> samples (up to a
+# minute and more: a loaded host), or fails.
+wait_samples() {
+	local _
+	for _ in $(seq 1 1200); do
+		n=$(q "SELECT count(*) FROM sample" 2>/dev/null || echo 0)
+		[ "${n:-0}" -ge "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "no samples arrived"
+}
