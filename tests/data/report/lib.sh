@@ -74,3 +74,12 @@ raw = zlib.decompress(data)
 assert len(b) > 20000 and len(set(raw)) > 50, "a near-empty picture"
 PY
 }
+
+# load_history_versioned: imports history.jsonl as $TMP/h.jsonl, where every run's
+# engine version is its tag (b100 ...) and the steady runs share the batch B1.
+load_history_versioned() {
+	jq -c '.run.engine.version = .run.tag |
+		if .run.engine.label == "steady" then .run.batch = "B1" else . end' \
+		"$FIX/history.jsonl" >"$TMP/h.jsonl"
+	"$TPSDB_BIN" import "$TMP/h.jsonl" >/dev/null || fail "import"
+}
