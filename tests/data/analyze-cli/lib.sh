@@ -73,3 +73,15 @@ imp_sweep() {
 		done
 	done
 }
+
+# imp_speedup_each: imports the real llama-bench json of two builds
+# (tests/data/llama-bench-speedup), engine new and engine old, one import a file.
+imp_speedup_each() {
+	local r d=$TPSDB_TEST_DATA/llama-bench-speedup
+	for r in 1 2 3; do
+		tps import --engine new "$d/new-r$r.json"
+		expect_rc 0 "import new-r$r"
+		tps import --engine old "$d/old-r$r.json"
+		expect_rc 0 "import old-r$r"
+	done
+}
