@@ -30,12 +30,16 @@ no_golden_update_in_ci() {
 	fi
 }
 
-# tmp_store <data-subdir>: the usual prelude of a store test: a temporary folder
-# $tmp removed on exit, an empty store $TPSDB_DB in it, and $D the fixture folder
-# $TPSDB_TEST_DATA/<data-subdir>.
-tmp_store() {
+# tmp_dir: a temporary folder $tmp, removed on exit.
+tmp_dir() {
 	tmp=$(mktemp -d)
 	trap 'rm -rf "$tmp"' EXIT
+}
+
+# tmp_store <data-subdir>: the usual prelude of a store test: tmp_dir, an empty
+# store $TPSDB_DB in it, and $D the fixture folder $TPSDB_TEST_DATA/<data-subdir>.
+tmp_store() {
+	tmp_dir
 	export TPSDB_DB=$tmp/s.db
 	D=$TPSDB_TEST_DATA/$1
 }
