@@ -143,3 +143,44 @@ real_llama() {
 	"$TPSDB_SRC/scripts/tiny-model.sh" "$tiny" >/dev/null 2>"$T/tiny.log" ||
 		{ cat "$T/tiny.log" >&2; fail "scripts/tiny-model.sh failed"; }
 }
+
+# big_tiny_servers: $T/ours-server and $T/up-server, fault servers picking by the
+# model path (the fault server answers for any model): on $T/big-Q4_K_M.gguf (a copy
+# of $MODEL) ours runs 2% slower than up and both scatter 3%, on any other model
+# both scatter 0.2%. big_tiny_seeds resets their seeds.
+big_tiny_servers() {
+	cat >"$T/ours-server" <<SH
+#!/bin/sh
+case "\$*" in
+*big-*) exec "$FS" "\$@" --slow 1.02 --jitter 0.03 --seed-file "$T/seed-ours-big" ;;
+*) exec "$FS" "\$@" --jitter 0.002 --seed-file "$T/seed-ours" ;;
+esac
+SH
+	cat >"$T/up-server" <<SH
+#!/bin/sh
+case "\$*" in
+*big-*) exec "$FS" "\$@" --jitter 0.03 --seed-file "$T/seed-up-big" ;;
+*) exec "$FS" "\$@" --jitter 0.002 --seed-file "$T/seed-up" ;;
+esac
+SH
+	chmod +x "$T/ours-server" "$T/up-server"
+	cp "$MODEL" "$T/big-Q4_K_M.gguf"
+}
+big_tiny_seeds() {
+	rm -f "$T/seed-ours"
+	echo 100 >"$T/seed-up"
+	echo 200 >"$T/seed-ours-big"
+	echo 300 >"$T/seed-up-big"
+}
+
+# wait_samples <n>: waits until the store $DB holds at least <n> samples (up to a
+# minute and more: a loaded host), or fails.
+wait_samples() {
+	local _
+	for _ in $(seq 1 1200); do
+		n=$(q "SELECT count(*) FROM sample" 2>/dev/null || echo 0)
+		[ "${n:-0}" -ge "$1" ] && return 0
+		sleep 0.05
+	done
+	fail "no samples arrived"
+}

@@ -125,6 +125,26 @@ left_beside() {
 	done
 }
 
+# out_left_dead_tmp <what>: for a command writing --out $OUT beside nothing else:
+# nothing is beside it but what a SIGKILL cannot clean up (its own
+# "<out>.tmp.<pid>.XXXXXX", that pid gone), and the store $DB still sums to $db_sum.
+out_left_dead_tmp() {
+	local e pid
+	for e in $(left_beside); do
+		case $e in
+		"${OUT##*/}".tmp.*.??????) ;;
+		*) fail "$1: left beside --out: $e" ;;
+		esac
+		pid=${e#"${OUT##*/}".tmp.}
+		pid=${pid%%.*}
+		! kill -0 "$pid" 2>/dev/null || fail "$1: $e of a live pid"
+	done
+	[ "$(sha256sum <"$DB")" = "$db_sum" ] || fail "$1: the store changed"
+}
+
+# out_left_nothing <what>: nothing at all is beside --out $OUT.
+out_left_nothing() { [ -z "$(left_beside)" ] || fail "$1: left beside --out: $(left_beside | tr '\n' ' ')"; }
+
 # check_after <what>: after each kill, once the fingerprint was taken; a test may
 # define its own. By default the integrity of $DB.
 check_after() { integrity "$DB" "$1"; }

@@ -29,3 +29,31 @@ no_golden_update_in_ci() {
 		exit 1
 	fi
 }
+
+# tmp_dir: a temporary folder $tmp, removed on exit.
+tmp_dir() {
+	tmp=$(mktemp -d)
+	trap 'rm -rf "$tmp"' EXIT
+}
+
+# tmp_store <data-subdir>: the usual prelude of a store test: tmp_dir, an empty
+# store $TPSDB_DB in it, and $D the fixture folder $TPSDB_TEST_DATA/<data-subdir>.
+tmp_store() {
+	tmp_dir
+	export TPSDB_DB=$tmp/s.db
+	D=$TPSDB_TEST_DATA/$1
+}
+
+# tmp_locked: a temporary folder $tmp removed on exit even where the test took its
+# write bits away (chmod) or made the file named in $immutable immutable (chattr +i,
+# for root, whom permission bits do not bind).
+tmp_locked() {
+	tmp=$(mktemp -d)
+	immutable=
+	trap tmp_locked_cleanup EXIT
+}
+tmp_locked_cleanup() {
+	[ -z "$immutable" ] || chattr -i "$immutable" 2>/dev/null || true
+	chmod -R u+w "$tmp" 2>/dev/null || true
+	rm -rf "$tmp"
+}

@@ -6,10 +6,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TPSDB_DB=$tmp/s.db
-D=$TPSDB_TEST_DATA/import
+tmp_store import
 
 "$TPSDB_BIN" import --engine ours --role ours --model q35 --host a --tag b1 --warmup 1 \
 	"$D/completion.json" "$D/completion-reps.jsonl" >/dev/null

@@ -6,10 +6,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TPSDB_DB=$tmp/s.db
-D=$TPSDB_TEST_DATA/import
+tmp_store import
 
 # Clean: full-length decodes of a long prompt after a warmup request.
 "$TPSDB_BIN" import --engine ours --model q35 --warmup 1 --tag clean \

@@ -6,8 +6,7 @@
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp_dir
 D=$TPSDB_TEST_DATA/import
 A=$tmp/a.db
 B=$tmp/b.db

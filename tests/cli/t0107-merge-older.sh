@@ -6,8 +6,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp_dir
 old=$tmp/v1.db
 python3 - "$old" "$TPSDB_TEST_DATA/schema/v1.sql" <<'PY'
 import sqlite3, sys

@@ -8,10 +8,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TPSDB_DB=$tmp/s.db
-D=$TPSDB_TEST_DATA/llama-bench
+tmp_store llama-bench
 
 "$TPSDB_BIN" import --engine b1 "$D/lb.json" >/dev/null
 "$TPSDB_BIN" import --engine b2 "$D/lb-commit2.json" >/dev/null

@@ -13,10 +13,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3 valgrind
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TPSDB_DB=$tmp/s.db
-D=$TPSDB_TEST_DATA/speed-bench
+tmp_store speed-bench
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 "$TPSDB_BIN" import --engine plain --tag t1 "$D/plain-1.json" "$D/plain-2.json" >"$tmp/out"

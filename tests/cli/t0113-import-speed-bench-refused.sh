@@ -6,10 +6,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3 sqlite3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TPSDB_DB=$tmp/s.db
-D=$TPSDB_TEST_DATA/speed-bench
+tmp_store speed-bench
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # bad <name> <python editing doc> <expected message after "<file>:1: ">

@@ -11,13 +11,7 @@ for sig in TERM INT; do
 		--engine never="$FS" --model m="$MODEL" --prompts "$PROMPTS" --reps 50 \
 		--port "$port" --out-dir "$OUT" >"$T/stdout" 2>"$T/stderr" &
 	pid=$!
-	# Wait until a few samples are in.
-	for _ in $(seq 1 1200); do # up to a minute and more: a loaded host
-		n=$(q "SELECT count(*) FROM sample" 2>/dev/null || echo 0)
-		[ "${n:-0}" -ge 3 ] && break
-		sleep 0.05
-	done
-	[ "${n:-0}" -ge 3 ] || fail "no samples arrived"
+	wait_samples 3
 	pgid=$(ps -o pgid= -p "$(pgrep -f "fault_server.py .*$T" | head -1)" | tr -d ' ')
 	[ -n "$pgid" ] || fail "no server running"
 	kill -"$sig" "$pid"

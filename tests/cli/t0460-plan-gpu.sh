@@ -13,16 +13,14 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-G=$TPSDB_TEST_DATA/gpu
+tmp_store gpu
 db=$tmp/p.db
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$TPSDB_BIN" --db "$db" import "$G/gpu-rounds.jsonl" "$G/gpu-aa10.jsonl" >/dev/null
+"$TPSDB_BIN" --db "$db" import "$D/gpu-rounds.jsonl" "$D/gpu-aa10.jsonl" >/dev/null
 "$TPSDB_BIN" --db "$db" export --out "$tmp/all.jsonl"
 "$TPSDB_BIN" --db "$db" plan --ours ours --vs llama.cpp --json >"$tmp/a.json"
-"$TPSDB_BIN" --db "$tmp/v.db" import "$G/gpu-versions.jsonl" >/dev/null
+"$TPSDB_BIN" --db "$tmp/v.db" import "$D/gpu-versions.jsonl" >/dev/null
 "$TPSDB_BIN" --db "$tmp/v.db" export --out "$tmp/v.jsonl"
 "$TPSDB_BIN" --db "$tmp/v.db" plan --ours new --vs old --tag versions --json >"$tmp/vo.json"
 "$TPSDB_BIN" --db "$tmp/v.db" plan --ours new --vs aa --tag versions --band 1 --power 0.9 \
@@ -154,7 +152,7 @@ PY
 # rounds 1-3 interrupted only the complete rounds 4.. are read, and with every run
 # interrupted there is nothing to plan from; rounds that do not match fall back to
 # the between-instance part and say so.
-python3 - "$G/gpu-aa10.jsonl" "$tmp" <<'PY'
+python3 - "$D/gpu-aa10.jsonl" "$tmp" <<'PY'
 import json, sys
 src, d = sys.argv[1], sys.argv[2]
 with open(f"{d}/one.jsonl", "w") as one, open(f"{d}/nocost.jsonl", "w") as nc, \

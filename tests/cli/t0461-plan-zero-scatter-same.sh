@@ -8,8 +8,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp_dir
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # The H100 versions fixture with every instance of an engine the same but for its

@@ -6,11 +6,7 @@
 . "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
 need jq
 
-# Every run's engine version is its tag (b100 ...); the steady runs share a batch.
-jq -c '.run.engine.version = .run.tag |
-	if .run.engine.label == "steady" then .run.batch = "B1" else . end' \
-	"$FIX/history.jsonl" >"$TMP/h.jsonl"
-"$TPSDB_BIN" import "$TMP/h.jsonl" >/dev/null || fail "import"
+load_history_versioned
 # want <jq select over a fixture line>: the uuids the store should list, in start order.
 want() { jq -r "select($1) | [.run.started_at, .run.uuid] | @tsv" "$TMP/h.jsonl" | sort | cut -f2; }
 got() { tps runs --json "$@"; expect_rc 0 "runs $*"; jq -r '.[].uuid' "$TMP/out"; }

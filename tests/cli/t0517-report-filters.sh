@@ -4,10 +4,7 @@
 . "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
 need jq
 
-jq -c '.run.engine.version = .run.tag |
-	if .run.engine.label == "steady" then .run.batch = "B1" else . end' \
-	"$FIX/history.jsonl" >"$TMP/h.jsonl"
-"$TPSDB_BIN" import "$TMP/h.jsonl" >/dev/null || fail "import"
+load_history_versioned
 latest() { # latest <jq select>: per engine, the uuid of the newest run selected
 	jq -rs "[.[] | select($1) | .run] | group_by(.engine.label) |
 		map(max_by(.started_at) | .uuid) | sort | join(\",\")" "$TMP/h.jsonl"

@@ -8,10 +8,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TPSDB_DB=$tmp/s.db
-D=$TPSDB_TEST_DATA/speed-bench
+tmp_store speed-bench
 
 "$TPSDB_BIN" import --engine e --tag m --spec-type draft-simple --n-max 4 \
 	"$D/spec-1.json" "$D/hot-1.json" >/dev/null

@@ -12,15 +12,6 @@ load history.jsonl
 tps report --format html --out "$TMP/rep"
 expect_rc 0 "report --format html"
 
-browse() { # <out> <args>...: chromium, offline and quiet, with a private profile
-	local out=$1
-	shift
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$TMP/profile" --enable-logging=stderr --v=0 "$@" \
-		>"$out" 2>"$out.log" || { tail -5 "$out.log" >&2; fail "chromium $*"; }
-}
-
 n=0
 for page in "$TMP"/rep/*.html; do
 	browse "$TMP/dom" --dump-dom "file://$page"
@@ -43,22 +34,7 @@ done
 
 browse "$TMP/shot.out" --hide-scrollbars --window-size=1366,900 \
 	--screenshot="$TMP/shot.png" "file://$TMP/rep/index.html"
-python3 - "$TMP/shot.png" <<'PY' || fail "the screenshot is not a real picture"
-import struct, sys, zlib
-b = open(sys.argv[1], "rb").read()
-assert b[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-w, h = struct.unpack(">II", b[16:24])
-assert (w, h) == (1366, 900), (w, h)
-# Decompressed rows: a blank page is one colour, a page with tables is many.
-data, i = b"", 8
-while i < len(b):
-    n, kind = struct.unpack(">I4s", b[i:i + 8])
-    if kind == b"IDAT":
-        data += b[i + 8:i + 8 + n]
-    i += 12 + n
-raw = zlib.decompress(data)
-assert len(b) > 20000 and len(set(raw)) > 50, "a near-empty picture"
-PY
+png_real "$TMP/shot.png" 1366 900 || fail "the screenshot is not a real picture"
 if [ -n "${TPSDB_SCREENSHOT:-}" ]; then
 	cp "$TMP/shot.png" "$TPSDB_SCREENSHOT"
 fi

@@ -8,8 +8,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp_dir
 export TPSDB_DB=$tmp/gpu.db
 F=$TPSDB_TEST_DATA/gpu/gpu-proof.jsonl
 

@@ -10,11 +10,9 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-G=$TPSDB_TEST_DATA/gpu
+tmp_store gpu
 
-"$TPSDB_BIN" --db "$tmp/r.db" import "$G/gpu-rounds.jsonl" >/dev/null
+"$TPSDB_BIN" --db "$tmp/r.db" import "$D/gpu-rounds.jsonl" >/dev/null
 batch=$("$TPSDB_BIN" --db "$tmp/r.db" runs --json | python3 -c '
 import json, sys
 runs = json.load(sys.stdin)
@@ -29,7 +27,7 @@ done
 
 # The ten A/A rounds, whole and cut to their first 3 and 5 rounds.
 for k in 3 5 10; do
-	python3 - "$G/gpu-aa10.jsonl" "$k" >"$tmp/aa$k.jsonl" <<'PY'
+	python3 - "$D/gpu-aa10.jsonl" "$k" >"$tmp/aa$k.jsonl" <<'PY'
 import json, sys
 for line in open(sys.argv[1]):
     if json.loads(line)["run"]["round"] <= int(sys.argv[2]):

@@ -12,21 +12,19 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-G=$TPSDB_TEST_DATA/gpu
+tmp_store gpu
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 db=$tmp/ud.db
-"$TPSDB_BIN" --db "$db" import "$G/gpu-ud3.jsonl" >/dev/null || fail "import"
-batch=$(sed -n 's/^rounds: 10 of 10: batch //p' "$G/gpu-ud3.collect.txt")
+"$TPSDB_BIN" --db "$db" import "$D/gpu-ud3.jsonl" >/dev/null || fail "import"
+batch=$(sed -n 's/^rounds: 10 of 10: batch //p' "$D/gpu-ud3.collect.txt")
 [ -n "$batch" ] || fail "no batch line"
 for vs in llama.cpp nograph; do
 	"$TPSDB_BIN" --db "$db" compare --ours ours --vs "$vs" --batch "$batch" --json >"$tmp/$vs.json" ||
 		fail "compare $vs"
 done
 "$TPSDB_BIN" --db "$db" export --format jsonl >"$tmp/all.jsonl"
-python3 - "$tmp" "$G/gpu-ud3.collect.txt" <<'PY'
+python3 - "$tmp" "$D/gpu-ud3.collect.txt" <<'PY'
 import json, re, sys
 d, printed = sys.argv[1], open(sys.argv[2]).read()
 runs = [json.loads(l)["run"] for l in open(f"{d}/all.jsonl")]

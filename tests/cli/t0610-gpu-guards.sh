@@ -12,8 +12,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp_dir
 F=$TPSDB_TEST_DATA/gpu/gpu-guards.jsonl
 db=$tmp/g.db
 fail() { echo "FAIL: $*" >&2; exit 1; }

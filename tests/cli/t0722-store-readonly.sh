@@ -5,14 +5,8 @@
 # writable store they open it mode=ro and still change no byte of the file.
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
-tmp=$(mktemp -d)
-immutable=
-cleanup() {
-	[ -z "$immutable" ] || chattr -i "$immutable" 2>/dev/null || true
-	chmod -R u+w "$tmp" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
+tmp_locked
 D=$TPSDB_TEST_DATA/import
 mkdir "$tmp/ro"
 db=$tmp/ro/a.db

@@ -4,10 +4,8 @@
 # imports them again; imported_file records the sha256 of every file taken in.
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TPSDB_DB=$tmp/s.db
-D=$TPSDB_TEST_DATA/import
+. "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
+tmp_store import
 fail() { echo "FAIL: $*" >&2; exit 1; }
 runs() { sqlite3 "$TPSDB_DB" "SELECT count(*) FROM run"; }
 

@@ -4,10 +4,8 @@
 # naming both runs, and stores no 0.00% floor.
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TPSDB_DB=$tmp/s.db
-D=$TPSDB_TEST_DATA/import
+. "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
+tmp_store import
 fail() { echo "FAIL: $*" >&2; exit 1; }
 imp() { "$TPSDB_BIN" import --allow-duplicate --engine ours --role ours --host h \
 	--warmup 1 "$@" >/dev/null; }

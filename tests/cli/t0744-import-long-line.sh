@@ -9,10 +9,7 @@ set -eu
 . "$TPSDB_SRC/tests/cli/skip-lib.sh" || exit 1
 need python3 sqlite3
 [ -x /usr/bin/time ] || skip "/usr/bin/time is not installed (Debian package 'time')"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TPSDB_DB=$tmp/s.db
-D=$TPSDB_TEST_DATA/import
+tmp_store import
 fail() { echo "FAIL: $*" >&2; exit 1; }
 asan=0
 grep -qa __asan_init "$TPSDB_BIN" && asan=1 && echo "t0744: a sanitized build: peaks not checked" >&2

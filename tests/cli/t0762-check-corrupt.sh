@@ -7,8 +7,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_SRC:?}" "${TPSDB_TEST_DATA:?}"
 . "$TPSDB_SRC/tests/cli/skip-lib.sh"
 need python3 sqlite3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp_dir
 export TPSDB_DB=$tmp/s.db
 
 "$TPSDB_BIN" import "$TPSDB_TEST_DATA/report/study.jsonl" >/dev/null

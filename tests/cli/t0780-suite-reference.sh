@@ -11,8 +11,7 @@ need python3
 python3 -c 'import mpmath' 2>/dev/null || skip "python3-mpmath is not installed"
 bindir=$(dirname "$TPSDB_BIN")
 [ -x "$bindir/test_stats" ] || skip "the cmocka tests were not built (no cmocka)"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp_dir
 fail() { echo "FAIL: $*" >&2; exit 1; }
 sh=$TPSDB_SRC/tests/data/analyze/reference.sh
 

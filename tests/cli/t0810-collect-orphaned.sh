@@ -12,12 +12,7 @@ need jq
 	--model m="$MODEL" --prompts "$PROMPTS" --reps 50 --port "$port" \
 	--out-dir "$OUT" >"$T/stdout" 2>"$T/stderr" &
 pid=$!
-for _ in $(seq 1 1200); do # up to a minute and more: a loaded host
-	n=$(q "SELECT count(*) FROM sample" 2>/dev/null || echo 0)
-	[ "${n:-0}" -ge 3 ] && break
-	sleep 0.05
-done
-[ "${n:-0}" -ge 3 ] || fail "no samples arrived"
+wait_samples 3
 
 # The collector's identity is in the store while it runs.
 expect_eq "$(q "SELECT collector_pid FROM run")" "$pid" "collector_pid"

@@ -9,10 +9,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TPSDB_DB=$tmp/s.db
-D=$TPSDB_TEST_DATA/versions
+tmp_store versions
 
 "$TPSDB_BIN" import --engine v0.4.0 --prompt summary "$D/v0.4.0-completion.json" >/dev/null
 "$TPSDB_BIN" import --engine b8390 --prompt summary "$D/b8390-completion.json" >/dev/null

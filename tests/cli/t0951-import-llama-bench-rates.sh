@@ -7,10 +7,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TPSDB_DB=$tmp/s.db
-D=$TPSDB_TEST_DATA/llama-bench-versions
+tmp_store llama-bench-versions
 
 "$TPSDB_BIN" import --engine old "$D/old-r1.json" >/dev/null
 "$TPSDB_BIN" import --engine new "$D/new-r1.json" >/dev/null

@@ -8,8 +8,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "$TPSDB_SRC/tests/cli/skip-lib.sh"
 need jq
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp_dir
 DB=$tmp/t.sqlite
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

@@ -13,8 +13,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp_dir
 B=$TPSDB_TEST_DATA/gpu/gpu-versions.jsonl
 S=$TPSDB_TEST_DATA/gpu/gpu-versions-spec.jsonl
 db=$tmp/v.db

@@ -9,14 +9,8 @@
 # text table. A comparison without llama-bench keeps compare's columns alone.
 . "$TPSDB_TEST_DATA/analyze-cli/lib.sh"
 need python3
-D=$TPSDB_TEST_DATA/llama-bench-speedup
 
-for r in 1 2 3; do
-	tps import --engine new "$D/new-r$r.json"
-	expect_rc 0 "import new-r$r"
-	tps import --engine old "$D/old-r$r.json"
-	expect_rc 0 "import old-r$r"
-done
+imp_speedup_each
 tps compare --ours new --vs old --format csv
 expect_rc 0 "compare --format csv"
 cp "$TMP/out" "$TMP/cmp.csv"

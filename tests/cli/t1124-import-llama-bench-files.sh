@@ -23,12 +23,7 @@ cp "$TMP/out" "$TMP/once.json"
 
 # The same files, one import each: the same answer, figure for figure.
 export TPSDB_DB=$TMP/each.sqlite
-for r in 1 2 3; do
-	tps import --engine new "$D/new-r$r.json"
-	expect_rc 0 "import new-r$r"
-	tps import --engine old "$D/old-r$r.json"
-	expect_rc 0 "import old-r$r"
-done
+imp_speedup_each
 tps compare --ours new --vs old --json
 expect_rc 0 "compare, one import a file"
 # Every figure alike; only the runs' uuids differ.

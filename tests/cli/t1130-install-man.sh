@@ -14,8 +14,7 @@ set -eu
 need man groff
 build=${TPSDB_BUILD:-$(dirname "$TPSDB_BIN")}
 [ -f "$build/cmake_install.cmake" ] || { echo "FAIL: no cmake_install.cmake in '$build'" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp_dir
 fail=0
 bad() { echo "FAIL: $*" >&2; fail=1; }
 

@@ -16,8 +16,7 @@ set -eu
 need cpack dpkg-deb man gzip
 build=${TPSDB_BUILD:-$(dirname "$TPSDB_BIN")}
 [ -f "$build/CPackConfig.cmake" ] || { echo "FAIL: no CPackConfig.cmake in '$build'" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp_dir
 fail=0
 bad() { echo "FAIL: $*" >&2; fail=1; }
 

@@ -33,15 +33,6 @@ hollow=$(grep -l 'hollow: run not clean (spoiled or incomplete)' "$TMP"/rep/*.sv
 grep -q '>decode tok/s (tg) of q35, base: median per run<' $hollow || fail "$hollow is not q35's"
 grep -q 'hollow' "$TMP/rep/trend.svg" && fail "m1's trend has no spoiled run, yet names hollow marks"
 
-browse() { # <out> <args>...: chromium, offline and quiet, with a private profile
-	local out=$1
-	shift
-	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--user-data-dir="$TMP/profile" --enable-logging=stderr --v=0 "$@" \
-		>"$out" 2>"$out.log" || { tail -5 "$out.log" >&2; fail "chromium $*"; }
-}
-
 # The check page: index.html in an iframe of each width; what its DOM shows is
 # written into the check page's root element, which --dump-dom prints.
 cat >"$TMP/rep/t1151-check.html" <<'HTML'
@@ -109,21 +100,7 @@ done
 shot() { # <name> <w> <h>
 	browse "$TMP/shot.out" --hide-scrollbars --window-size="$2,$3" \
 		--screenshot="$ART/$1" "file://$TMP/rep/index.html"
-	python3 - "$ART/$1" "$2" "$3" <<'PY' || fail "$1 is not a real picture"
-import struct, sys, zlib
-b = open(sys.argv[1], "rb").read()
-assert b[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-w, h = struct.unpack(">II", b[16:24])
-assert (w, h) == (int(sys.argv[2]), int(sys.argv[3])), (w, h)
-data, i = b"", 8
-while i < len(b):
-    n, kind = struct.unpack(">I4s", b[i:i + 8])
-    if kind == b"IDAT":
-        data += b[i + 8:i + 8 + n]
-    i += 12 + n
-raw = zlib.decompress(data)
-assert len(b) > 20000 and len(set(raw)) > 50, "a near-empty picture"
-PY
+	png_real "$ART/$1" "$2" "$3" || fail "$1 is not a real picture"
 }
 shot phone-390x844.png 390 844
 shot desktop-1280x900.png 1280 900

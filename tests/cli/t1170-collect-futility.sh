@@ -9,27 +9,8 @@
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 PORT=$(free_port) # every collect of this test starts its servers from here
 
-# One server binary whose starts on model big run 2% slower and scatter 3%: the
-# fault server answers for any model, so the wrapper picks by the model path.
-cat >"$T/ours-server" <<SH
-#!/bin/sh
-case "\$*" in
-*big-*) exec "$FS" "\$@" --slow 1.02 --jitter 0.03 --seed-file "$T/seed-ours-big" ;;
-*) exec "$FS" "\$@" --jitter 0.002 --seed-file "$T/seed-ours" ;;
-esac
-SH
-cat >"$T/up-server" <<SH
-#!/bin/sh
-case "\$*" in
-*big-*) exec "$FS" "\$@" --jitter 0.03 --seed-file "$T/seed-up-big" ;;
-*) exec "$FS" "\$@" --jitter 0.002 --seed-file "$T/seed-up" ;;
-esac
-SH
-chmod +x "$T/ours-server" "$T/up-server"
-cp "$MODEL" "$T/big-Q4_K_M.gguf"
-echo 100 >"$T/seed-up"
-echo 200 >"$T/seed-ours-big"
-echo 300 >"$T/seed-up-big"
+big_tiny_servers
+big_tiny_seeds
 
 run_tpsdb collect --engine ours="$T/ours-server" --engine up="$T/up-server" --ours ours \
 	--model tiny="$MODEL" --model big="$T/big-Q4_K_M.gguf" --prompts "$PROMPTS" \
@@ -57,9 +38,7 @@ expect_eq "$(q "SELECT max(round) FROM run r JOIN model m ON m.id = r.model_id
 
 # No look left after the last round: with --max-rounds 3 the cell stays open.
 rm -f "$DB"
-echo 100 >"$T/seed-up"
-echo 200 >"$T/seed-ours-big"
-echo 300 >"$T/seed-up-big"
+big_tiny_seeds
 run_tpsdb collect --engine ours="$T/ours-server" --engine up="$T/up-server" --ours ours \
 	--model big="$T/big-Q4_K_M.gguf" --prompts "$PROMPTS" \
 	--reps 1 --warmup 0 --n-predict 16 --port "$PORT" --quiet \

@@ -12,28 +12,7 @@
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 PORT=$(free_port) # every collect of this test starts its servers from here
 
-cat >"$T/ours-server" <<SH
-#!/bin/sh
-case "\$*" in
-*big-*) exec "$FS" "\$@" --slow 1.02 --jitter 0.03 --seed-file "$T/seed-ours-big" ;;
-*) exec "$FS" "\$@" --jitter 0.002 --seed-file "$T/seed-ours" ;;
-esac
-SH
-cat >"$T/up-server" <<SH
-#!/bin/sh
-case "\$*" in
-*big-*) exec "$FS" "\$@" --jitter 0.03 --seed-file "$T/seed-up-big" ;;
-*) exec "$FS" "\$@" --jitter 0.002 --seed-file "$T/seed-up" ;;
-esac
-SH
-chmod +x "$T/ours-server" "$T/up-server"
-cp "$MODEL" "$T/big-Q4_K_M.gguf"
-seeds() {
-	rm -f "$T/seed-ours"
-	echo 100 >"$T/seed-up"
-	echo 200 >"$T/seed-ours-big"
-	echo 300 >"$T/seed-up-big"
-}
+big_tiny_servers
 matrix=(--engine ours="$T/ours-server" --engine up="$T/up-server" --ours ours
 	--model tiny="$MODEL" --model big="$T/big-Q4_K_M.gguf" --prompts "$PROMPTS"
 	--reps 1 --warmup 0 --n-predict 16 --port "$PORT" --quiet --until-decided --max-rounds 8)
@@ -58,7 +37,7 @@ done
 [ ! -e "$DB" ] || fail "a dry run made a store"
 
 # An hour: every cell answered or stopped, none short of budget.
-seeds
+big_tiny_seeds
 run_tpsdb collect "${matrix[@]}" --budget 1h --out-dir "$OUT/1"
 expect_eq "$rc" 0 "exit status: $(cat "$T/stderr")"
 expect_no_orphans
@@ -81,7 +60,7 @@ done
 # instance takes more than 0.8 s); then no instance fits and every cell is open,
 # short.
 rm -f "$DB"
-seeds
+big_tiny_seeds
 run_tpsdb collect "${matrix[@]}" --engine-args "ours=--delay-ms 400" \
 	--engine-args "up=--delay-ms 400" --budget 1s --out-dir "$OUT/2"
 expect_eq "$rc" 0 "exit status: $(cat "$T/stderr")"

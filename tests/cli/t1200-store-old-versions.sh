@@ -9,8 +9,7 @@ set -eu
 # shellcheck source=tests/cli/skip-lib.sh
 . "$(dirname "$0")/skip-lib.sh"
 need sqlite3
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+tmp_dir
 S=$TPSDB_TEST_DATA/schema
 latest=$("$TPSDB_BIN" --db "$tmp/new.db" migrate >/dev/null 2>&1; "$TPSDB_BIN" --db "$tmp/new.db" import --host h --engine e "$TPSDB_TEST_DATA/import/completion.json" >/dev/null; sqlite3 "$tmp/new.db" 'PRAGMA user_version')
 test "$latest" -ge 12

@@ -18,14 +18,7 @@ set -eu
 # shellcheck source=tests/cli/skip-lib.sh
 . "$(dirname "$0")/skip-lib.sh"
 need sqlite3 python3
-tmp=$(mktemp -d)
-immutable=
-cleanup() {
-	[ -z "$immutable" ] || chattr -i "$immutable" 2>/dev/null || true
-	chmod -R u+w "$tmp" 2>/dev/null || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+tmp_locked
 S=$TPSDB_TEST_DATA/schema
 D=$TPSDB_TEST_DATA/import
 export TPSDB_BUSY_TIMEOUT=0 TPSDB_HELP_TIMEOUT=5

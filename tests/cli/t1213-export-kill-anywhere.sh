@@ -22,20 +22,10 @@ db_sum=$(sha256sum <"$DB")
 
 fingerprint() { sha256sum <"$OUT" | cut -c1-16; }
 check_after() {
-	local e pid
-	for e in $(left_beside); do
-		case $e in
-		"${OUT##*/}".tmp.*.??????) ;;
-		*) fail "$1: left beside --out: $e" ;;
-		esac
-		pid=${e#"${OUT##*/}".tmp.}
-		pid=${pid%%.*}
-		! kill -0 "$pid" 2>/dev/null || fail "$1: $e of a live pid"
-	done
-	[ "$(sha256sum <"$DB")" = "$db_sum" ] || fail "$1: the store changed"
+	out_left_dead_tmp "$1"
 	[ ! -s "$DB-wal" ] || fail "$1: a -wal beside the store"
 }
-check_recovered() { [ -z "$(left_beside)" ] || fail "$1: left beside --out: $(left_beside | tr '\n' ' ')"; }
+check_recovered() { out_left_nothing "$1"; }
 
 for fmt in jsonl csv; do
 	OUT=$OUTD/runs.$fmt

@@ -22,20 +22,8 @@ db_sum=$(sha256sum <"$DB")
 	fail "the older figure"
 prepare() { rm -rf "${OUTD:?}"/* "$OUTD"/.[!.]*; cp "$TMP/older.svg" "$OUT"; }
 fingerprint() { sha256sum <"$OUT" | cut -c1-16; }
-check_after() {
-	local e pid
-	for e in $(left_beside); do
-		case $e in
-		"${OUT##*/}".tmp.*.??????) ;;
-		*) fail "$1: left beside --out: $e" ;;
-		esac
-		pid=${e#"${OUT##*/}".tmp.}
-		pid=${pid%%.*}
-		! kill -0 "$pid" 2>/dev/null || fail "$1: $e of a live pid"
-	done
-	[ "$(sha256sum <"$DB")" = "$db_sum" ] || fail "$1: the store changed"
-}
-check_recovered() { [ -z "$(left_beside)" ] || fail "$1: left beside --out: $(left_beside | tr '\n' ' ')"; }
+check_after() { out_left_dead_tmp "$1"; }
+check_recovered() { out_left_nothing "$1"; }
 CMD=(--db "$DB" plot trend --model m1 --metric tg --out "$OUT")
 TRACE_FOLLOW=
 kill_sweep 80

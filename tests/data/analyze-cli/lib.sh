@@ -13,19 +13,7 @@ trap 'rm -rf "$TMP"' EXIT
 export TPSDB_DB=$TMP/store.sqlite
 unset GITHUB_ACTIONS
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-# tps <args>: runs the binary, keeping stdout in $TMP/out, stderr in $TMP/err and
-# the exit code in $rc.
-tps() {
-	rc=0
-	"$TPSDB_BIN" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-}
-
-# expect_rc <code> <what>
-expect_rc() {
-	[ "$rc" = "$1" ] || { cat "$TMP/out" "$TMP/err" >&2; fail "$2: exit $rc, expected $1"; }
-}
+. "$TPSDB_SRC/tests/cli/tps-lib.sh" || exit 1
 
 # check <jq filter> <what>: the filter must print true (once) over $TMP/out. all(g;
 # c) is redefined to be false on an empty g: a check over rows that are not there
@@ -71,5 +59,17 @@ imp_sweep() {
 					--n-max "$n" "${tag[@]}"
 			done
 		done
+	done
+}
+
+# imp_speedup_each: imports the real llama-bench json of two builds
+# (tests/data/llama-bench-speedup), engine new and engine old, one import a file.
+imp_speedup_each() {
+	local r d=$TPSDB_TEST_DATA/llama-bench-speedup
+	for r in 1 2 3; do
+		tps import --engine new "$d/new-r$r.json"
+		expect_rc 0 "import new-r$r"
+		tps import --engine old "$d/old-r$r.json"
+		expect_rc 0 "import old-r$r"
 	done
 }

@@ -12,19 +12,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 export TPSDB_DB=$TMP/store.sqlite
 
-fail() { echo "FAIL: $*" >&2; exit 1; }
-
-# tps <args>: runs the binary, keeping stdout in $TMP/out, stderr in $TMP/err and
-# the exit code in $rc.
-tps() {
-	rc=0
-	"$TPSDB_BIN" "$@" >"$TMP/out" 2>"$TMP/err" || rc=$?
-}
-
-# expect_rc <code> <what>
-expect_rc() {
-	[ "$rc" = "$1" ] || { cat "$TMP/out" "$TMP/err" >&2; fail "$2: exit $rc, expected $1"; }
-}
+. "$TPSDB_SRC/tests/cli/tps-lib.sh" || exit 1
 
 # load <fixture>: imports one of the fixtures.
 load() {
@@ -44,4 +32,42 @@ golden() {
 # gnuplot, or one of the other tools named, is not installed.
 need_gnuplot() {
 	need gnuplot "$@"
+}
+
+browse() { # <out> <args>...: chromium, offline and quiet, with a private profile
+	local out=$1
+	shift
+	timeout 120 chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$TMP/profile" --enable-logging=stderr --v=0 "$@" \
+		>"$out" 2>"$out.log" || { tail -5 "$out.log" >&2; fail "chromium $*"; }
+}
+
+# png_real <file> <width> <height>: <file> is a PNG of that size whose pixels are
+# many colours (a blank page is one colour, a page with tables is many).
+png_real() {
+	python3 - "$@" <<'PY'
+import struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+assert b[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+w, h = struct.unpack(">II", b[16:24])
+assert (w, h) == (int(sys.argv[2]), int(sys.argv[3])), (w, h)
+data, i = b"", 8
+while i < len(b):
+    n, kind = struct.unpack(">I4s", b[i:i + 8])
+    if kind == b"IDAT":
+        data += b[i + 8:i + 8 + n]
+    i += 12 + n
+raw = zlib.decompress(data)
+assert len(b) > 20000 and len(set(raw)) > 50, "a near-empty picture"
+PY
+}
+
+# load_history_versioned: imports history.jsonl as $TMP/h.jsonl, where every run's
+# engine version is its tag (b100 ...) and the steady runs share the batch B1.
+load_history_versioned() {
+	jq -c '.run.engine.version = .run.tag |
+		if .run.engine.label == "steady" then .run.batch = "B1" else . end' \
+		"$FIX/history.jsonl" >"$TMP/h.jsonl"
+	"$TPSDB_BIN" import "$TMP/h.jsonl" >/dev/null || fail "import"
 }
