@@ -105,15 +105,6 @@ int setup_parse_count(const struct collect_setup *s, const char *opt, const char
 	return 0;
 }
 
-int setup_parse_secs(const struct collect_setup *s, const char *opt, const char *arg,
-		     double *out)
-{
-	if (tps_parse_double(arg, out) < 0 || *out <= 0 || *out > 1e6)
-		return tps_usage_error(s->usage, "--%s needs a positive number of seconds, "
-				       "not '%s'", opt, arg);
-	return 0;
-}
-
 int setup_parse_duration(const struct collect_setup *s, const char *opt, const char *arg,
 			 double *out)
 {

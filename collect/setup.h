@@ -78,8 +78,6 @@ int setup_parse_count(const struct collect_setup *s, const char *opt, const char
  * usage error. */
 int setup_parse_duration(const struct collect_setup *s, const char *opt, const char *arg,
 			 double *out);
-int setup_parse_secs(const struct collect_setup *s, const char *opt, const char *arg,
-		     double *out);
 /* The variable's value when it is set and not empty, else NULL. Borrowed from the
  * environment. */
 const char *setup_getenv(const char *name);
