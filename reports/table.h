@@ -27,8 +27,8 @@ enum table_kind {
 /* How a table is written. */
 enum table_format { TABLE_FMT_TEXT, TABLE_FMT_MD, TABLE_FMT_CSV };
 
-/* What a command prints (its --format, cmd/opts.h's OPT_FORMAT row): a table in one of the
- * table formats, or its own JSON document. */
+/* What a command prints (its --format, cmd/opts.h's OPT_FORMAT row): a table in
+ * one of the table formats, or its own JSON document. */
 enum out_format { OUT_TEXT, OUT_JSON, OUT_MD, OUT_CSV };
 
 /* The table format of fmt, which is not OUT_JSON: JSON is each command's own
