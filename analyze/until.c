@@ -171,6 +171,7 @@ size_t until_take(struct until *u, const struct parity_result *pr, size_t mi, si
 				continue;
 			w->have[m] = 1;
 			w->last[m] = dc[j].row[m]->v;
+			w->answers[m] = decided_row(dc[j].row[m], u->q);
 		}
 		w->last_round = round;
 		if (dc[j].decided) {

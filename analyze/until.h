@@ -29,6 +29,9 @@ struct until_watch {
 	int64_t last_round;        /* the round of the last comparison; 0 none */
 	int have[PARITY_N_METRICS];            /* 1 when the metric had a row then */
 	struct verdict last[PARITY_N_METRICS]; /* that row's verdict */
+	int answers[PARITY_N_METRICS];         /* 1 when that row answers the
+						  question (decided_row()), in a
+						  cell open or stopped too */
 	int64_t futile_at;         /* the round it was stopped as unanswerable in;
 				      0 not (until_set_futility()) */
 	double chance[PARITY_N_METRICS]; /* at the last look: the chance of deciding

@@ -259,7 +259,9 @@ void until_write_matrix(FILE *f, const struct until *u, const char *const *model
 			if (!w->last_round || !w->have[m])
 				ans = u->short_of_budget[c->model] && !w->last_round ?
 				      "open (budget)" : "not compared";
-			else if (w->decided_at)
+			else if (w->decided_at || w->answers[m])
+				/* A metric answered in a cell the other keeps open
+				 * or unanswerable: compare gives the same answer. */
 				ans = answer_word(u, v);
 			else if (w->futile_at)
 				ans = "unanswerable";

@@ -69,10 +69,11 @@ void until_write_total(FILE *f, const struct until *u);
 
 /* The table of the matrix that ends collect --until-decided's output: one row
  * per watched cell and metric, model, comparison ("ours vs up", "ours vs up
- * draft n_max=2"), metric, answer (the question's answer of a decided cell's
- * metric: "no", "yes", "parity", "faster", "slower"; else "unanswerable",
- * "open", "open (budget)" for a model that ran out of budget, or "not
- * compared"), delta and interval, rounds and server time. model[i] and
+ * draft n_max=2"), metric, answer (the question's answer of a metric that
+ * answers it, in a decided cell or in one the other metric keeps open or had
+ * stopped, as compare gives it: "no", "yes", "parity", "faster", "slower";
+ * else "unanswerable", "open", "open (budget)" for a model that ran out of
+ * budget, or "not compared"), delta and interval, rounds and server time. model[i] and
  * engine[i] label the models and engines; borrowed. Flushed. */
 void until_write_matrix(FILE *f, const struct until *u, const char *const *model,
 			const char *const *engine);

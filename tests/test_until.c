@@ -214,6 +214,22 @@ static void test_until_futility(void **state)
 			    "rounds, 123.0 s of server time\n"
 			    "until-decided: 0 of 2 cells open, 1 unanswerable\n");
 	free(buf);
+	/* The matrix table: the stopped cell's pp, answered (parity), gives its
+	 * answer as compare would; only tg, the metric that could not answer, is
+	 * unanswerable. */
+	{
+		static const char *const models[] = { "tiny" };
+		static const char *const engines[] = { "ours", "llama.cpp" };
+
+		buf = NULL;
+		f = open_memstream(&buf, &len);
+		assert_non_null(f);
+		until_write_matrix(f, &u, models, engines);
+		fclose(f);
+		assert_non_null(strstr(buf, "n_max=3  pp      parity"));
+		assert_non_null(strstr(buf, "n_max=3  tg      unanswerable"));
+		free(buf);
+	}
 	until_release(&u);
 	/* A look that may answer yet: a narrow interval just short of the band. */
 	rows[3].v.log_m = log(1.005);
