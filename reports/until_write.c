@@ -281,7 +281,11 @@ void until_write_matrix(FILE *f, const struct until *u, const char *const *model
 				table_set(&t, row, 4, "-");
 				table_set(&t, row, 5, "-");
 			}
-			table_setf(&t, row, 6, "%lld", (long long)round);
+			/* The rounds the interval pooled, as compare prints them
+			 * (the robust rule may leave an instance out); the
+			 * server time is of every round run. */
+			table_setf(&t, row, 6, "%lld", w->have[m] ? (long long)v->rounds :
+				   (long long)round);
 			table_setf(&t, row, 7, "%.1f", until_server_time(u, k, round));
 		}
 	}

@@ -73,8 +73,9 @@ void until_write_total(FILE *f, const struct until *u);
  * answers it, in a decided cell or in one the other metric keeps open or had
  * stopped, as compare gives it: "no", "yes", "parity", "faster", "slower";
  * else "unanswerable", "open", "open (budget)" for a model that ran out of
- * budget, or "not compared"), delta and interval, rounds and server time. model[i] and
- * engine[i] label the models and engines; borrowed. Flushed. */
+ * budget, or "not compared"), delta and interval, rounds (those the interval
+ * pooled, as compare prints them) and server time (of every round run).
+ * model[i] and engine[i] label the models and engines; borrowed. Flushed. */
 void until_write_matrix(FILE *f, const struct until *u, const char *const *model,
 			const char *const *engine);
 
