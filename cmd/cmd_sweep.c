@@ -47,8 +47,12 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	}
 	if (series_decide(&v, &set, tolerance, &vd) < 0)
 		goto out;
-	if (sweep_write_notes(&v, &set, &vd, fo.model.n == 1 ? fo.model.v[0] : NULL) < 0)
+	if (sweep_write_notes(&v, &set, &vd, fo.model.n == 1 ? fo.model.v[0] : NULL) < 0) {
+		/* A refusal across machines is also a document, as compare's is. */
+		if (fmt == OUT_JSON && vd.n_shown && !vd.clashed && vd.machines_refused)
+			sweep_write_refused_json(stdout, &set, &vd);
 		goto out;
+	}
 	if (fmt == OUT_JSON) {
 		if (sweep_write_json(stdout, &set, &vd) < 0)
 			goto out;

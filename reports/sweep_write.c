@@ -548,6 +548,56 @@ static const char machines_hint[] =
 	" (--across-machines marks the steps and gaps measured on different machines "
 	"and checks the rest; --host or --batch chooses one machine's runs)";
 
+/* The refusal of the first step, shape step or gap measured on two machines
+ * (vd->across), naming the cell and both machines as compare's does. */
+static void machines_refusal(const struct series_set *set, const struct series_verdict *vd,
+			     char *buf, size_t len)
+{
+	const struct series_across *x = &vd->across;
+	const struct run_diff d = { RUN_DIFF_MACHINE, x->a, x->b };
+	char why[1024], name[256] = "", from[24], to[24];
+
+	parity_diff_text(&d, why, sizeof(why));
+	if (x->cell)
+		run_cell_name(x->cell, name, sizeof(name));
+	sweep_text_rung(x->from_n_max, from, sizeof(from));
+	sweep_text_rung(x->to_n_max, to, sizeof(to));
+	if (x->ours == x->ref)
+		snprintf(buf, len, "refusing to sweep '%s' from n_max=%s to n_max=%s at cell '%s': "
+			 "%s%s", set->v[x->ours].engine, from, to, name, why, machines_hint);
+	else if (x->from_n_max != x->to_n_max)
+		snprintf(buf, len, "refusing to hold '%s' against '%s' from n_max=%s to n_max=%s "
+			 "at cell '%s': %s%s", set->v[x->ours].engine, set->v[x->ref].engine,
+			 from, to, name, why, machines_hint);
+	else
+		snprintf(buf, len, "refusing to hold '%s' against '%s' at cell '%s': %s%s",
+			 set->v[x->ours].engine, set->v[x->ref].engine, name, why, machines_hint);
+}
+
+int sweep_write_refused_json(FILE *out, const struct series_set *set,
+			     const struct series_verdict *vd)
+{
+	cJSON *root = cJSON_CreateObject(), *x;
+	char msg[2048], name[256] = "";
+
+	cJSON_AddArrayToObject(root, "series");
+	cJSON_AddArrayToObject(root, "gaps");
+	cJSON_AddNumberToObject(root, "across_machines", (double)vd->n_across);
+	x = cJSON_AddObjectToObject(root, "refused");
+	cJSON_AddStringToObject(x, "reason", "machines-differ");
+	if (vd->across.cell)
+		run_cell_name(vd->across.cell, name, sizeof(name));
+	cJSON_AddStringToObject(x, "cell", name);
+	cJSON_AddStringToObject(x, "ours", set->v[vd->across.ours].engine);
+	cJSON_AddStringToObject(x, "ref", set->v[vd->across.ref].engine);
+	json_put_rung(x, "from", vd->across.from_n_max);
+	json_put_rung(x, "to", vd->across.to_n_max);
+	machines_json(x, vd->across.a, vd->across.b);
+	machines_refusal(set, vd, msg, sizeof(msg));
+	cJSON_AddStringToObject(x, "message", msg);
+	return json_write(out, root);
+}
+
 int sweep_write_notes(const struct series_view *v, const struct series_set *set,
 		      const struct series_verdict *vd, const char *model)
 {
@@ -571,26 +621,10 @@ int sweep_write_notes(const struct series_view *v, const struct series_set *set,
 				 "runs collected alike)", a->engine, b->engine, a->model, rung, why);
 	}
 	if (vd->machines_refused) {
-		const struct series_across *x = &vd->across;
-		const struct run_diff d = { RUN_DIFF_MACHINE, x->a, x->b };
-		char why[1024], name[256] = "", from[24], to[24];
+		char msg[2048];
 
-		parity_diff_text(&d, why, sizeof(why));
-		if (x->cell)
-			run_cell_name(x->cell, name, sizeof(name));
-		sweep_text_rung(x->from_n_max, from, sizeof(from));
-		sweep_text_rung(x->to_n_max, to, sizeof(to));
-		if (x->ours == x->ref)
-			return tps_error("refusing to sweep '%s' from n_max=%s to n_max=%s at cell "
-					 "'%s': %s%s", set->v[x->ours].engine, from, to, name, why,
-					 machines_hint);
-		if (x->from_n_max != x->to_n_max)
-			return tps_error("refusing to hold '%s' against '%s' from n_max=%s to "
-					 "n_max=%s at cell '%s': %s%s", set->v[x->ours].engine,
-					 set->v[x->ref].engine, from, to, name, why, machines_hint);
-		return tps_error("refusing to hold '%s' against '%s' at cell '%s': %s%s",
-				 set->v[x->ours].engine, set->v[x->ref].engine, name, why,
-				 machines_hint);
+		machines_refusal(set, vd, msg, sizeof(msg));
+		return tps_error("%s", msg);
 	}
 	if (vd->ref_missing)
 		tps_warning("no series of the reference '%s'", v->ref);

@@ -62,6 +62,11 @@ grep -qxF "tpsdb: error: refusing to sweep 'ours' from n_max=2 to n_max=3 at cel
 	"$TMP/err" || fail "the refusal names the cell and both machines: $(cat "$TMP/err")"
 tps sweep --json
 expect_rc 3 "--json refuses too"
+check ".series == [] and .gaps == [] and .across_machines == 4 and .refused.reason == \"machines-differ\" and
+	.refused.cell == \"qwen3-8b [draft-simple n_max=3]\" and .refused.ours == \"ours\" and
+	.refused.ref == \"ours\" and .refused.from == 2 and .refused.to == 3 and
+	.refused.machines == [\"$ALPHA\", \"$BETA\"] and (.refused.message | startswith(\"refusing to sweep 'ours'\"))" \
+	"the refusal in JSON"
 
 tps sweep --across-machines --json
 expect_rc 0 "--across-machines: the step is marked, neither a violation nor a pass"
