@@ -451,6 +451,26 @@ int series_gap_pair(const struct series_view *v, const struct series *a, const s
 	return ra < rb || (ra == rb && strcmp(a->engine, b->engine) < 0);
 }
 
+/* Counts one step or gap of what the view holds measured on two machines (runs
+ * a and b), keeping the first: ref == ours for a step of one series. */
+static void across_note(struct series_verdict *out, const struct series_set *set, size_t ours,
+			size_t ref, int64_t from, int64_t to, const struct run *a,
+			const struct run *b)
+{
+	const struct series *se = &set->v[ours];
+	long k = series_find(se, to);
+
+	if (out->n_across++)
+		return;
+	out->across.ours = ours;
+	out->across.ref = ref;
+	out->across.from_n_max = from;
+	out->across.to_n_max = to;
+	out->across.a = a;
+	out->across.b = b;
+	out->across.cell = k >= 0 ? pool_face(se->rungs[k].pool) : NULL;
+}
+
 int series_decide(const struct series_view *v, const struct series_set *set,
 		  double tolerance_pct, struct series_verdict *out)
 {
@@ -474,6 +494,12 @@ int series_decide(const struct series_view *v, const struct series_set *set,
 		out->n_shown++;
 		out->n_violations += se->report.n_decided; /* an undecided dip fails nothing */
 		out->n_undecided += se->report.n_violations - se->report.n_decided;
+		for (i = 0; i < se->report.n_across; i++) {
+			const struct sweep_step *st = &se->report.across[i];
+
+			across_note(out, set, a, a, st->from_n_max, st->to_n_max, st->machine_a,
+				    st->machine_b);
+		}
 		for (b = 0; b < set->n; b++) {
 			struct sweep_step *steps = NULL;
 			size_t n = 0;
@@ -487,6 +513,10 @@ int series_decide(const struct series_view *v, const struct series_set *set,
 			for (i = 0; i < n; i++) {
 				out->shape[a][out->n_shape[a]].ref = b;
 				out->shape[a][out->n_shape[a]++].step = steps[i];
+				if (steps[i].machine_a)
+					across_note(out, set, a, b, steps[i].from_n_max,
+						    steps[i].to_n_max, steps[i].machine_a,
+						    steps[i].machine_b);
 			}
 			free(steps);
 		}
@@ -503,8 +533,12 @@ int series_decide(const struct series_view *v, const struct series_set *set,
 				struct series_gap_line g = { .ours = a, .ref = b,
 							     .n_max = x->rungs[i].n_max };
 
-				if (series_gap(x, y, g.n_max, &g.gap) < 0 ||
-				    sweep_gap_why(&g.gap, &g.why) < 0)
+				if (series_gap(x, y, g.n_max, &g.gap) < 0)
+					continue;
+				if (g.gap.machine_a)
+					across_note(out, set, a, b, g.n_max, g.n_max,
+						    g.gap.machine_a, g.gap.machine_b);
+				else if (sweep_gap_why(&g.gap, &g.why) < 0)
 					continue;
 				if (out->n_gaps == cap) {
 					cap = cap ? 2 * cap : 8;
@@ -514,6 +548,7 @@ int series_decide(const struct series_view *v, const struct series_set *set,
 			}
 		}
 	}
+	out->machines_refused = out->n_across && !v->across_machines;
 	return 0;
 }
 

@@ -92,7 +92,9 @@ int series_shape(const struct series *ours, const struct series *ref, double tol
 		 struct sweep_step **out, size_t *count);
 
 /* The gap between ours and ref at the rung n_max (TPS_NULL: the base): fills *gap
- * (sweep_gap(), then sweep_gap_decide() across the rungs' runs). 0 ok, -1 when a side lacks the rung or the counts to split it. */
+ * (sweep_gap(), then sweep_gap_decide() across the rungs' runs). 0 ok, -1 when a
+ * side lacks the rung or the counts to split it. Rungs measured on different
+ * machines give 0 with gap->machine_a and machine_b set and nothing computed. */
 int series_gap(const struct series *ours, const struct series *ref, int64_t n_max,
 	       struct sweep_gap *gap);
 
@@ -100,6 +102,8 @@ int series_gap(const struct series *ours, const struct series *ref, int64_t n_ma
 struct series_view {
 	const char *engine; /* only this engine's series are shown; NULL: all */
 	const char *ref;    /* hold them against this engine only; NULL: every other */
+	int across_machines; /* go on past steps and gaps measured on different
+				machines, marked (--across-machines); 0: refuse */
 };
 
 /* 1 when se is shown under v. */
@@ -122,7 +126,8 @@ struct series_shape_step {
 };
 
 /* One gap line: series ours against series ref at one rung, with the cause
- * sweep_gap_why() found. */
+ * sweep_gap_why() found; or, gap.machine_a set, the rung measured on two
+ * machines: no figure, no cause (why zeroed). */
 struct series_gap_line {
 	size_t ours, ref;        /* indices in the set */
 	int64_t n_max;           /* the rung of ours (TPS_NULL: the base) */
@@ -145,6 +150,16 @@ struct series_clash {
 int series_settings_clash(const struct series *ours, const struct series *ref,
 			  struct series_clash *out);
 
+/* A step, shape step or gap of what a view holds whose pools were not measured
+ * on one machine (sweep_rungs_same_machine()): never decided, never explained. */
+struct series_across {
+	size_t ours, ref;        /* indices in the set; ref == ours: a step of one
+				    series */
+	int64_t from_n_max, to_n_max; /* the step's rungs; a gap: its rung, twice */
+	const struct run *a, *b; /* two runs on different machines, borrowed */
+	const struct run *cell;  /* the newest run of ours at to_n_max: the cell */
+};
+
 /* What 'tpsdb sweep' reports of a set under a view, decided before any writer
  * runs: which series are shown, each shown series' shape steps against its
  * references, and the gap lines, in the order the writers list them. */
@@ -164,6 +179,14 @@ struct series_verdict {
 					      (clash): its shape and gaps were
 					      never computed, and sweep refuses */
 	struct series_clash clash;         /* the first such pair */
+	size_t n_across;                   /* steps of the shown series, shape steps
+					      and gap lines measured on different
+					      machines: marked, never a violation
+					      nor a pass */
+	int machines_refused;              /* 1: n_across > 0 and the view does not
+					      go across machines: sweep refuses */
+	struct series_across across;       /* the first of them (series order:
+					      steps, shape steps, then gaps) */
 };
 
 /* Decides *out for set under v with tolerance_pct (the set's): series_shown(),
@@ -171,7 +194,9 @@ struct series_verdict {
  * series_gap_pair() at every rung of the first, kept when sweep_gap_why() finds a
  * cause, and whether v->ref names a series of the set. A pair whose settled knobs
  * clash (series_settings_clash()) gets neither shape steps nor gap lines; the
- * first is out->clash. Release with series_verdict_release() (also after -1). 0 ok, -1 when
+ * first is out->clash. Steps, shape steps and gaps measured on different
+ * machines are counted in n_across, the first kept in out->across, and refused
+ * (machines_refused) unless v->across_machines; gap lines include them. Release with series_verdict_release() (also after -1). 0 ok, -1 when
  * a shape analysis refused its input. */
 int series_decide(const struct series_view *v, const struct series_set *set,
 		  double tolerance_pct, struct series_verdict *out);

@@ -152,6 +152,30 @@ static void step_set(struct sweep_step *s, const struct sweep_rung *rungs, size_
 	s->decided = 0;
 	s->ci_lo_pct = s->ci_hi_pct = s->mde_pct = NAN;
 	s->rounds = 0;
+	s->machine_a = s->machine_b = NULL;
+}
+
+int sweep_rungs_same_machine(const struct sweep_rung *a, const struct sweep_rung *b,
+			     const struct run **x, const struct run **y)
+{
+	if (x)
+		*x = NULL;
+	if (y)
+		*y = NULL;
+	if (!a->pool || !b->pool)
+		return 1;
+	return pools_same_machine(a->pool, b->pool, x, y);
+}
+
+/* Sets step s (step_set() already) across machines when rungs a and b were not
+ * measured on one machine: its changes NaN, nothing decided. 1 when it did. */
+static int step_across(struct sweep_step *s, const struct sweep_rung *a,
+		       const struct sweep_rung *b)
+{
+	if (sweep_rungs_same_machine(a, b, &s->machine_a, &s->machine_b))
+		return 0;
+	s->change_pct = s->ref_change_pct = NAN;
+	return 1;
 }
 
 /* The violation check of step i: the step's one estimate (sweep_step_interval())
@@ -199,13 +223,16 @@ int sweep_analyze(const struct sweep_rung *rungs, size_t n, double tolerance_pct
 	out->points = tps_xcalloc(n ? n : 1, sizeof(*out->points));
 	out->violations = tps_xcalloc(steps ? steps : 1, sizeof(*out->violations));
 	out->anomalies = tps_xcalloc(steps ? steps : 1, sizeof(*out->anomalies));
+	out->across = tps_xcalloc(steps ? steps : 1, sizeof(*out->across));
 	out->n_points = n;
 	for (size_t i = 0; i < n && out->base == SIZE_MAX; i++)
 		if (sweep_rung_is_base(rungs[i].n_max))
 			out->base = i;
 	for (size_t i = 0; i < n; i++) {
 		sweep_point_compute(&rungs[i], &out->points[i]);
-		if (out->base != SIZE_MAX) {
+		/* A speedup over a base measured on another machine is none. */
+		if (out->base != SIZE_MAX &&
+		    sweep_rungs_same_machine(&rungs[out->base], &rungs[i], NULL, NULL)) {
 			double c = change_pct(rungs[out->base].tg, rungs[i].tg);
 			out->points[i].speedup = c / 100 + 1;
 		}
@@ -213,7 +240,14 @@ int sweep_analyze(const struct sweep_rung *rungs, size_t n, double tolerance_pct
 	for (size_t i = 0; i + 1 < n; i++) {
 		double c = change_pct(rungs[i].tg, rungs[i + 1].tg);
 		double a = change_pct(out->points[i].acceptance, out->points[i + 1].acceptance);
+		struct sweep_step *x = &out->across[out->n_across];
 
+		/* Rungs of two machines: neither a fall nor a rise is theirs to tell. */
+		step_set(x, rungs, i, NAN);
+		if (step_across(x, &rungs[i], &rungs[i + 1])) {
+			out->n_across++;
+			continue;
+		}
 		step_decide(out, rungs, i, c, tolerance_pct);
 		if (sweep_rung_is_base(rungs[i].n_max) || sweep_rung_is_base(rungs[i + 1].n_max))
 			continue;
@@ -224,7 +258,7 @@ int sweep_analyze(const struct sweep_rung *rungs, size_t n, double tolerance_pct
 			step_set(&out->anomalies[out->n_anomalies++], rungs, i, a);
 	}
 	out->shape = out->n_decided ? SWEEP_NOT_MONOTONE :
-		     out->n_violations ? SWEEP_SHAPE_UNDECIDED : SWEEP_MONOTONE;
+		     out->n_violations || out->n_across ? SWEEP_SHAPE_UNDECIDED : SWEEP_MONOTONE;
 	return 0;
 }
 
@@ -248,6 +282,7 @@ void sweep_report_release(struct sweep_report *r)
 	free(r->points);
 	free(r->violations);
 	free(r->anomalies);
+	free(r->across);
 	memset(r, 0, sizeof(*r));
 	r->base = SIZE_MAX;
 }
@@ -269,8 +304,12 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 	out->reason = ESTIMATE_REASON_NONE;
 	out->instances_ours = ours->n_runs ? ours->n_runs : 1;
 	out->instances_ref = ref->n_runs ? ref->n_runs : 1;
+	out->machine_a = out->machine_b = NULL;
 	if (ours->n_max != ref->n_max)
 		return -1;
+	/* One comparison is on one machine: across two, no figure at all. */
+	if (!sweep_rungs_same_machine(ours, ref, &out->machine_a, &out->machine_b))
+		return 0;
 	sweep_point_compute(ours, &o);
 	sweep_point_compute(ref, &r);
 	if (isnan(o.tokens_per_cycle) || isnan(r.tokens_per_cycle) ||
@@ -366,6 +405,8 @@ void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *re
 {
 	struct verdict v, r;
 
+	if (gap->machine_a)
+		return; /* measured on two machines: nothing to decide */
 	gap->decided = 0;
 	gap->regression = VERDICT_REG_UNDECIDED;
 	gap->reason = ESTIMATE_REASON_NONE;
@@ -456,6 +497,13 @@ int sweep_shape(const struct sweep_rung *ours, const struct sweep_rung *ref, siz
 		struct verdict vo, vr;
 		int ho, hr;
 
+		step_set(&out[*count], ours, i, NAN);
+		if (step_across(&out[*count], &ours[i], &ours[i + 1]) ||
+		    step_across(&out[*count], &ours[i], &ref[i]) ||
+		    step_across(&out[*count], &ours[i], &ref[i + 1])) {
+			(*count)++;
+			continue;
+		}
 		if (!(o < -tolerance_pct) || !(r >= -tolerance_pct))
 			continue;
 		step_set(&out[*count], ours, i, o);

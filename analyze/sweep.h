@@ -91,11 +91,16 @@ struct sweep_step {
 	int decided;
 	double ci_lo_pct, ci_hi_pct, mde_pct;
 	size_t rounds;         /* rounds paired; 0: Welch on the run means, or none */
+	/* A step whose rungs were not measured on one machine
+	 * (sweep_rungs_same_machine()): two runs found on different machines,
+	 * else NULL. Such a step is neither decided nor explained (change_pct
+	 * and ref_change_pct NaN, decided 0): one comparison is on one machine. */
+	const struct run *machine_a, *machine_b;
 };
 
 /* What a sweep's steps say of its shape: no fall past the tolerance at all, a
- * decided violation, or only dips no interval settles (an undecided shape, never
- * called monotone). */
+ * decided violation, or only dips no interval settles or steps measured across
+ * machines (an undecided shape, never called monotone). */
 enum sweep_shape {
 	SWEEP_MONOTONE,
 	SWEEP_NOT_MONOTONE,
@@ -116,6 +121,10 @@ struct sweep_report {
 	enum sweep_shape shape;        /* from n_decided and the undecided dips */
 	size_t n_anomalies;
 	struct sweep_step *anomalies;  /* acceptance rose by more than the tolerance */
+	size_t n_across;
+	struct sweep_step *across;     /* steps whose two rungs were measured on
+					  different machines (machine_a, machine_b):
+					  checked for neither a fall nor a rise */
 };
 
 /* Analyses rungs[0..n) in order. The base is the first rung with n_max <= 0;
@@ -130,11 +139,21 @@ struct sweep_report {
  * violation, else undecided. An anomaly is a step between two
  * drafting rungs where acceptance rises by more than tolerance_pct percent
  * (relative), since a deeper draft should be accepted less often. Steps with a
- * NaN or non-positive value are skipped. Fills *out, whose arrays the caller frees
+ * NaN or non-positive value are skipped. A step whose two rungs were not measured
+ * on one machine (sweep_rungs_same_machine()) is neither: it goes to across, and
+ * the shape is at best undecided; a rung's speedup against a base measured on
+ * another machine is NaN. Fills *out, whose arrays the caller frees
  * with sweep_report_release(). Returns 0, or -1 (out zeroed, nothing printed) when
  * tolerance_pct is NaN or negative. */
 int sweep_analyze(const struct sweep_rung *rungs, size_t n, double tolerance_pct,
 		struct sweep_report *out);
+
+/* Whether rungs a and b were measured on one machine: 1 when either has no pool
+ * (a rung built by hand) or pools_same_machine() of their pools says so, else 0
+ * with the two runs it found on different machines in *x and *y (when not NULL).
+ * The one machine test of the sweep: steps, speedups, shape steps and gaps. Pure. */
+int sweep_rungs_same_machine(const struct sweep_rung *a, const struct sweep_rung *b,
+			     const struct run **x, const struct run **y);
 
 /* The 95% interval of the change from rung a to rung b in percent, with the run
  * (instance) as the unit: when every run of both carries a round number and two
@@ -185,11 +204,19 @@ struct sweep_gap {
 	enum estimate_reason reason; /* why the estimate decides nothing although it
 					has an interval (unbalanced order), or
 					has none (one instance a side) */
+	const struct run *machine_a, *machine_b; /* the rungs were measured on
+						    different machines: these two
+						    runs (sweep_rungs_same_machine()),
+						    and the gap is neither computed
+						    nor decided; NULL otherwise */
 };
 
 /* Fills *out for ours and ref at the same rung. Returns 0, or -1 (out holds NaN,
  * nothing printed) when the n_max differ or a count needed is absent or not
- * positive. */
+ * positive. Rungs measured on different machines (sweep_rungs_same_machine())
+ * return 0 with only n_max, the instance counts and machine_a/machine_b filled:
+ * the figures stay NaN, and neither sweep_gap_decide() nor sweep_gap_why()
+ * explains it. */
 int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struct sweep_gap *out);
 
 /* Decides gap (filled by sweep_gap() from the same rungs) across instances: the
@@ -201,7 +228,8 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
  * Against the band SWEEP_EQUAL_PCT: decided 1 when the interval lies wholly
  * beyond the band (a gap) or wholly inside (on par, TOST); 0 otherwise, and
  * when the rounds all started with the same side (reason). With one run on a
- * side the figure is the estimate's point, with no interval (ci NaN). */
+ * side the figure is the estimate's point, with no interval (ci NaN). A gap
+ * across machines (machine_a set) is left as it is. */
 void sweep_gap_decide(const struct sweep_rung *ours, const struct sweep_rung *ref,
 		      struct sweep_gap *gap);
 
@@ -248,7 +276,10 @@ int sweep_gap_why(const struct sweep_gap *gap, struct sweep_why *out);
  * tolerance_pct while the reference's falls by no more than that (holds or rises),
  * the signature of a regression on our side. A step is decided (and names that
  * cause) only when ours' step interval lies wholly below -tolerance_pct and the
- * reference's wholly above it; its interval fields are ours'. out must hold n entries; the count
+ * reference's wholly above it; its interval fields are ours'. A step whose four
+ * rungs were not all measured on one machine (sweep_rungs_same_machine() of
+ * ours[i] with each other) is listed undecided with machine_a and machine_b
+ * set and its changes NaN, whatever they were. out must hold n entries; the count
  * goes to *count. Returns 0, or -1 (*count 0, nothing printed) when the rungs do
  * not match or tolerance_pct is NaN or negative. */
 int sweep_shape(const struct sweep_rung *ours, const struct sweep_rung *ref, size_t n,

@@ -2,7 +2,8 @@
  * speed, speedup and acceptance per draft depth, the rungs where speed falls, the
  * shape against other engines and why two engines differ at one rung. Every rung
  * pools the runs of its cell; a decided fall beyond the tolerance is a failed check
- * (exit 1). */
+ * (exit 1). A step or gap measured on two machines is refused (exit 3) unless
+ * --across-machines, which marks it and checks the rest. */
 #include "analyze/series.h"
 #include "cmd/opts.h"
 #include "cmd/side.h"
@@ -27,7 +28,7 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 		OPT_STRING("engine", &v.engine), OPT_LIST("model", &fo.model),
 		OPT_PERCENT("tolerance", &tolerance), OPT_STRING("ref", &v.ref),
 		OPT_LIST("tag", &fo.tag), OPT_LIST("host", &fo.host), OPT_LIST("batch", &fo.batch),
-		OPT_FORMAT(&fmt), OPT_END,
+		OPT_FLAG("across-machines", &v.across_machines), OPT_FORMAT(&fmt), OPT_END,
 	};
 
 	if ((ret = cmd_opts_parse(&cmd_sweep_entry, opts, argc, argv)) >= 0)
@@ -46,8 +47,12 @@ int cmd_sweep(int argc, char **argv, struct tps_ctx *ctx)
 	}
 	if (series_decide(&v, &set, tolerance, &vd) < 0)
 		goto out;
-	if (sweep_write_notes(&v, &set, &vd, fo.model.n == 1 ? fo.model.v[0] : NULL) < 0)
+	if (sweep_write_notes(&v, &set, &vd, fo.model.n == 1 ? fo.model.v[0] : NULL) < 0) {
+		/* A refusal across machines is also a document, as compare's is. */
+		if (fmt == OUT_JSON && vd.n_shown && !vd.clashed && vd.machines_refused)
+			sweep_write_refused_json(stdout, &set, &vd);
 		goto out;
+	}
 	if (fmt == OUT_JSON) {
 		if (sweep_write_json(stdout, &set, &vd) < 0)
 			goto out;

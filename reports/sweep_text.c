@@ -3,6 +3,7 @@
  * no side and no cause, only its interval; the numbers are printed as the analysis computed them,
  * with one decimal. */
 #include "reports/sweep_text.h"
+#include "reports/parity.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -181,4 +182,26 @@ void sweep_text_shape(const struct sweep_step *st, const char *ours_name, const 
 			 "reach past the %s tolerance)", ours_name,
 			 sweep_text_rung(st->to_n_max, to, sizeof(to)), st->change_pct, ref_name,
 			 move, st->ref_change_pct, "sweep");
+}
+
+void sweep_text_across(const char *ours_name, const char *ref_name, int64_t from_n_max,
+		       int64_t to_n_max, const struct run *a, const struct run *b, char *buf,
+		       size_t len)
+{
+	const struct run_diff d = { RUN_DIFF_MACHINE, a, b };
+	char why[1024], from[24], to[24];
+
+	parity_diff_text(&d, why, sizeof(why));
+	sweep_text_rung(from_n_max, from, sizeof(from));
+	sweep_text_rung(to_n_max, to, sizeof(to));
+	if (!ref_name)
+		snprintf(buf, len, "ACROSS MACHINES: %s from n_max=%s to n_max=%s not checked "
+			 "(--across-machines), %s", ours_name, from, to, why);
+	else if (from_n_max != to_n_max)
+		snprintf(buf, len, "ACROSS MACHINES: the shape of %s against %s from n_max=%s to "
+			 "n_max=%s not checked (--across-machines), %s", ours_name, ref_name, from,
+			 to, why);
+	else
+		snprintf(buf, len, "ACROSS MACHINES: %s against %s at n_max=%s not explained "
+			 "(--across-machines), %s", ours_name, ref_name, to, why);
 }

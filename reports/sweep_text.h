@@ -30,4 +30,16 @@ int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const cha
 void sweep_text_shape(const struct sweep_step *st, const char *ours_name, const char *ref_name,
 		      char *buf, size_t len);
 
+/* Writes the line of a step, shape step or gap measured on different machines
+ * (runs a and b, kind RUN_DIFF_MACHINE as compare words it) into buf, truncated
+ * to len: for a step of ours_name's series (ref_name NULL) "ACROSS MACHINES:
+ * ours from n_max=2 to n_max=3 not checked (--across-machines), measured on
+ * different machines: ours on 'alpha (...)', ours on 'beta (...)'"; for a shape
+ * step "ACROSS MACHINES: the shape of ours against upstream from n_max=2 to n_max=3 not
+ * checked ..."; for a gap (from_n_max == to_n_max) "ACROSS MACHINES: ours
+ * against upstream at n_max=3 not explained ...". */
+void sweep_text_across(const char *ours_name, const char *ref_name, int64_t from_n_max,
+		       int64_t to_n_max, const struct run *a, const struct run *b, char *buf,
+		       size_t len);
+
 #endif

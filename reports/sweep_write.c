@@ -17,19 +17,54 @@
 #include "reports/sweep_text.h"
 #include "tpsdb.h"
 
+/* The machine of a run as compare's JSON names it. */
+static const char *machine(const struct run *r)
+{
+	return r->machine ? r->machine : r->host ? r->host : "";
+}
+
+/* The two "machines" of runs a and b. */
+static void machines_json(cJSON *v, const struct run *a, const struct run *b)
+{
+	cJSON *m = cJSON_AddArrayToObject(v, "machines");
+
+	cJSON_AddItemToArray(m, cJSON_CreateString(machine(a)));
+	cJSON_AddItemToArray(m, cJSON_CreateString(machine(b)));
+}
+
+/* "across_machines" of a shape step or gap, and with true its two "machines". */
+static void across_json(cJSON *v, const struct run *a, const struct run *b)
+{
+	cJSON_AddBoolToObject(v, "across_machines", a != NULL);
+	if (a)
+		machines_json(v, a, b);
+}
+
+/* The sentence of shape step st of se against ref. */
+static void shape_text(const struct series *se, const struct series *ref,
+		       const struct sweep_step *st, char *buf, size_t len)
+{
+	if (st->machine_a)
+		sweep_text_across(se->engine, ref->engine, st->from_n_max, st->to_n_max,
+				  st->machine_a, st->machine_b, buf, len);
+	else
+		sweep_text_shape(st, se->engine, ref->engine, buf, len);
+}
+
 static void shape_json(cJSON *arr, const struct series *se, const struct series *ref,
 		       const struct sweep_step *st)
 {
 	cJSON *v = cJSON_CreateObject();
-	char msg[384];
+	char msg[1536];
 
-	sweep_text_shape(st, se->engine, ref->engine, msg, sizeof(msg));
+	shape_text(se, ref, st, msg, sizeof(msg));
 	cJSON_AddItemToArray(arr, v);
 	cJSON_AddStringToObject(v, "ref", ref->engine);
 	json_put_rung(v, "from", st->from_n_max);
 	json_put_rung(v, "to", st->to_n_max);
 	json_put_num(v, "change_pct", st->change_pct);
 	json_put_num(v, "ref_change_pct", st->ref_change_pct);
+	across_json(v, st->machine_a, st->machine_b);
 	cJSON_AddStringToObject(v, "message", msg);
 }
 
@@ -108,6 +143,20 @@ static cJSON *series_json(const struct series_set *set, const struct series_verd
 		json_put_rung(v, "to", st->to_n_max);
 		json_put_num(v, "accept_rise_pct", st->change_pct);
 	}
+	arr = cJSON_AddArrayToObject(js, "across_machines");
+	for (i = 0; i < se->report.n_across; i++) {
+		const struct sweep_step *st = &se->report.across[i];
+		cJSON *v = cJSON_CreateObject();
+		char msg[1536];
+
+		cJSON_AddItemToArray(arr, v);
+		json_put_rung(v, "from", st->from_n_max);
+		json_put_rung(v, "to", st->to_n_max);
+		machines_json(v, st->machine_a, st->machine_b);
+		sweep_text_across(se->engine, NULL, st->from_n_max, st->to_n_max, st->machine_a,
+				  st->machine_b, msg, sizeof(msg));
+		cJSON_AddStringToObject(v, "message", msg);
+	}
 	arr = cJSON_AddArrayToObject(js, "shape");
 	for (i = 0; i < vd->n_shape[k]; i++)
 		shape_json(arr, se, &set->v[vd->shape[k][i].ref], &vd->shape[k][i].step);
@@ -141,6 +190,7 @@ static void gap_json(cJSON *arr, const struct series *x, const struct series *y,
 	cJSON_AddNumberToObject(v, "outliers", (double)g->outliers);
 	json_put_num(v, "sums_pct", g->sums_pct);
 	cJSON_AddStringToObject(v, "reason", estimate_reason_name(g->reason));
+	across_json(v, g->machine_a, g->machine_b);
 	cJSON_AddStringToObject(v, "explain", msg);
 }
 
@@ -155,9 +205,12 @@ static void each_gap(const struct series_set *set, const struct series_verdict *
 	for (i = 0; i < vd->n_gaps; i++) {
 		const struct series_gap_line *l = &vd->gaps[i];
 		const struct series *x = &set->v[l->ours], *y = &set->v[l->ref];
-		char msg[512];
+		char msg[1536];
 
-		if (sweep_text_gap(&l->gap, x->engine, y->engine, msg, sizeof(msg)) < 0)
+		if (l->gap.machine_a)
+			sweep_text_across(x->engine, y->engine, l->n_max, l->n_max, l->gap.machine_a,
+					  l->gap.machine_b, msg, sizeof(msg));
+		else if (sweep_text_gap(&l->gap, x->engine, y->engine, msg, sizeof(msg)) < 0)
 			continue;
 		fn(x, y, l->n_max, &l->gap, msg, arg);
 	}
@@ -179,6 +232,8 @@ int sweep_write_json(FILE *out, const struct series_set *set, const struct serie
 		if (vd->shown[k])
 			cJSON_AddItemToArray(arr, series_json(set, vd, k));
 	each_gap(set, vd, gap_json_cb, cJSON_AddArrayToObject(root, "gaps"));
+	/* Steps, shape steps and gaps measured on different machines, not checked. */
+	cJSON_AddNumberToObject(root, "across_machines", (double)vd->n_across);
 	return json_write(out, root);
 }
 
@@ -191,6 +246,15 @@ static const struct sweep_step *fall_to(const struct series *se, size_t i)
 		if (se->report.violations[k].to == i)
 			return &se->report.violations[k];
 	}
+	return NULL;
+}
+
+/* The step across machines that ends at rung i, or NULL. */
+static const struct sweep_step *across_to(const struct series *se, size_t i)
+{
+	for (size_t k = 0; k < se->report.n_across; k++)
+		if (se->report.across[k].to == i)
+			return &se->report.across[k];
 	return NULL;
 }
 
@@ -287,6 +351,8 @@ void sweep_table(struct table *t, const struct series_set *set, const struct ser
 				table_setf(t, row, col, "undecided %+.1f%% (90%% interval %+.1f%% "
 					   "to %+.1f%%)", fall->change_pct, fall->ci_lo_pct,
 					   fall->ci_hi_pct);
+			} else if (across_to(se, i)) {
+				table_set(t, row, col, "across machines");
 			} else {
 				table_set(t, row, col, "ok");
 			}
@@ -362,11 +428,21 @@ static void series_lines(FILE *out, double tol, const struct series_set *set,
 			sweep_text_rung(st->from_n_max, a, sizeof(a)),
 			sweep_text_rung(st->to_n_max, b, sizeof(b)));
 	}
-	for (i = 0; i < vd->n_shape[k]; i++) {
-		char msg[384], *e;
+	for (i = 0; i < se->report.n_across; i++) {
+		const struct sweep_step *st = &se->report.across[i];
+		char msg[1536], *e;
 
-		sweep_text_shape(&vd->shape[k][i].step, se->engine,
-				 set->v[vd->shape[k][i].ref].engine, msg, sizeof(msg));
+		sweep_text_across(se->engine, NULL, st->from_n_max, st->to_n_max, st->machine_a,
+				  st->machine_b, msg, sizeof(msg));
+		e = escape_text(msg);
+		fprintf(out, "  %s\n", e);
+		free(e);
+	}
+	for (i = 0; i < vd->n_shape[k]; i++) {
+		char msg[1536], *e;
+
+		shape_text(se, &set->v[vd->shape[k][i].ref], &vd->shape[k][i].step, msg,
+			   sizeof(msg));
 		e = escape_text(msg);
 		fprintf(out, "  shape: %s\n", e);
 		free(e);
@@ -454,12 +530,72 @@ void sweep_write(FILE *out, const struct series_set *set, const struct series_ve
 	}
 	fprintf(out, "\n%s: %zu violation%s (decode falling by more than %.1f%% from one rung to "
 		     "the next). Speedup against the base rung; acceptance: accepted / drafted.\n",
-		vd->n_violations ? "**FAIL**" : "PASS", vd->n_violations,
+		vd->n_violations ? "**FAIL**" : vd->n_across ? "**NOT ALL CHECKED**" : "PASS",
+		vd->n_violations,
 		vd->n_violations == 1 ? "" : "s", tolerance_pct);
 	if (vd->n_undecided)
 		fprintf(out, "\n%zu undecided dip%s: a fall whose 90%% interval holds the "
 			     "tolerance, not a violation until more runs decide it.\n",
 			vd->n_undecided, vd->n_undecided == 1 ? "" : "s");
+	if (vd->n_across)
+		fprintf(out, "\n**ACROSS MACHINES**: %zu step%s or gap%s measured on different "
+			     "machines, not checked (--across-machines): neither a violation nor a "
+			     "pass.\n", vd->n_across, vd->n_across == 1 ? "" : "s",
+			vd->n_across == 1 ? "" : "s");
+}
+
+static const char machines_hint[] =
+	" (--across-machines marks the steps and gaps measured on different machines "
+	"and checks the rest; --host or --batch chooses one machine's runs)";
+
+/* The refusal of the first step, shape step or gap measured on two machines
+ * (vd->across), naming the cell and both machines as compare's does. */
+static void machines_refusal(const struct series_set *set, const struct series_verdict *vd,
+			     char *buf, size_t len)
+{
+	const struct series_across *x = &vd->across;
+	const struct run_diff d = { RUN_DIFF_MACHINE, x->a, x->b };
+	char why[1024], name[256] = "", from[24], to[24];
+
+	parity_diff_text(&d, why, sizeof(why));
+	if (x->cell)
+		run_cell_name(x->cell, name, sizeof(name));
+	sweep_text_rung(x->from_n_max, from, sizeof(from));
+	sweep_text_rung(x->to_n_max, to, sizeof(to));
+	if (x->ours == x->ref)
+		snprintf(buf, len, "refusing to sweep '%s' from n_max=%s to n_max=%s at cell '%s': "
+			 "%s%s", set->v[x->ours].engine, from, to, name, why, machines_hint);
+	else if (x->from_n_max != x->to_n_max)
+		snprintf(buf, len, "refusing to hold '%s' against '%s' from n_max=%s to n_max=%s "
+			 "at cell '%s': %s%s", set->v[x->ours].engine, set->v[x->ref].engine,
+			 from, to, name, why, machines_hint);
+	else
+		snprintf(buf, len, "refusing to hold '%s' against '%s' at cell '%s': %s%s",
+			 set->v[x->ours].engine, set->v[x->ref].engine, name, why, machines_hint);
+}
+
+int sweep_write_refused_json(FILE *out, const struct series_set *set,
+			     const struct series_verdict *vd)
+{
+	cJSON *root = cJSON_CreateObject(), *x;
+	char msg[2048], name[256] = "";
+
+	cJSON_AddArrayToObject(root, "series");
+	cJSON_AddArrayToObject(root, "gaps");
+	cJSON_AddNumberToObject(root, "across_machines", (double)vd->n_across);
+	x = cJSON_AddObjectToObject(root, "refused");
+	cJSON_AddStringToObject(x, "reason", "machines-differ");
+	if (vd->across.cell)
+		run_cell_name(vd->across.cell, name, sizeof(name));
+	cJSON_AddStringToObject(x, "cell", name);
+	cJSON_AddStringToObject(x, "ours", set->v[vd->across.ours].engine);
+	cJSON_AddStringToObject(x, "ref", set->v[vd->across.ref].engine);
+	json_put_rung(x, "from", vd->across.from_n_max);
+	json_put_rung(x, "to", vd->across.to_n_max);
+	machines_json(x, vd->across.a, vd->across.b);
+	machines_refusal(set, vd, msg, sizeof(msg));
+	cJSON_AddStringToObject(x, "message", msg);
+	return json_write(out, root);
 }
 
 int sweep_write_notes(const struct series_view *v, const struct series_set *set,
@@ -484,7 +620,17 @@ int sweep_write_notes(const struct series_view *v, const struct series_set *set,
 				 "difference of settings, not of engines (--batch or --tag chooses "
 				 "runs collected alike)", a->engine, b->engine, a->model, rung, why);
 	}
+	if (vd->machines_refused) {
+		char msg[2048];
+
+		machines_refusal(set, vd, msg, sizeof(msg));
+		return tps_error("%s", msg);
+	}
 	if (vd->ref_missing)
 		tps_warning("no series of the reference '%s'", v->ref);
+	if (vd->n_across)
+		tps_warning("ACROSS MACHINES: %zu step%s or gap%s measured on different machines, "
+			    "not checked (--across-machines)", vd->n_across,
+			    vd->n_across == 1 ? "" : "s", vd->n_across == 1 ? "" : "s");
 	return 0;
 }

@@ -38,9 +38,20 @@ int sweep_write_json(FILE *out, const struct series_set *set, const struct serie
 /* What 'tpsdb sweep' says before its output: the error line when vd shows no
  * series (of v->engine when set, of model when not NULL), then -1; the error line
  * refusing the first pair whose settled speculative knobs clash (vd->clash: a
- * difference of settings, not of engines), then -1; else the warning line when
- * v->ref names no series, and 0. */
+ * difference of settings, not of engines), then -1; the error line refusing the
+ * first step, shape step or gap measured on two machines (vd->machines_refused:
+ * the cell and both machines named, as compare names them), then -1; else the
+ * warning lines when v->ref names no series and when steps or gaps were marked
+ * across machines (--across-machines), and 0. */
 int sweep_write_notes(const struct series_view *v, const struct series_set *set,
 		      const struct series_verdict *vd, const char *model);
+
+/* The refusal of vd->machines_refused as JSON for --json, beside the error line:
+ * {"series":[],"gaps":[],"across_machines":<n>,"refused":{"reason":
+ * "machines-differ","cell","ours","ref","from","to","machines":[a,b],"message"}}
+ * (a step of one series: ours and ref name the same engine; a gap: from == to).
+ * 0 ok, -1 after an error line. */
+int sweep_write_refused_json(FILE *out, const struct series_set *set,
+			     const struct series_verdict *vd);
 
 #endif

@@ -410,7 +410,7 @@ static void test_decide_strict(void **state)
 static void test_decide_sweep(void **state)
 {
 	struct tcell base, cand;
-	struct sweep_step steps[1] = { { 1, 2, 2, 3, -32.5, NAN, 1, NAN, NAN, NAN, 0 } };
+	struct sweep_step steps[1] = { { 1, 2, 2, 3, -32.5, NAN, 1, NAN, NAN, NAN, 0, NULL, NULL } };
 	struct series se = { 0 };
 	struct series_set set = { &se, 1 };
 	struct gate_input in = { 0 };

@@ -1231,6 +1231,118 @@ static void test_sweep_rounds_per_batch(void **state)
 	sweep_report_release(&rep);
 }
 
+/* A run of run_of() measured on host with this GPU. */
+static void run_on(struct run *r, const char *engine, const char *role, int64_t n_max,
+		   const double *tg, double tpc, const char *host, const char *gpu)
+{
+	run_of(r, engine, role, "draft", n_max, tg, 3, tpc);
+	fx_set(&r->host, host);
+	fx_set(&r->gpu, gpu);
+}
+
+/* One comparison is on one machine: ours' n_max=2 on another machine than its
+ * n_max=1 falls -33%, which on one machine is a decided violation; across two it
+ * is no violation, no anomaly and no pass (an across step, the shape undecided),
+ * the speedup over a base of the other machine is none, and the shape step and
+ * the gap against upstream (all on alpha) are across machines too: counted,
+ * the first kept, refused unless the view goes across machines. A host that
+ * records nothing tells nothing either way. */
+static void test_series_across_machines(void **state)
+{
+	static const double t100[3] = { 100, 100, 100 }, t150[3] = { 150, 150, 150 };
+	static const double t160[3] = { 160, 160, 160 }, t170[3] = { 170, 170, 170 };
+	const double *up_tg[2] = { t160, t170 };
+	const struct series_view all = { 0 }, across = { .across_machines = 1 };
+	const char *beta[3] = { "beta", "alpha", "" };
+	const char *gpu[3] = { "H100", "H200", "H200" };
+	struct run runs[5];
+	struct pool *pools;
+	struct series_set set;
+	struct series_verdict vd;
+	const struct series *se;
+	size_t np, k, n;
+
+	(void)state;
+	for (k = 0; k < 3; k++) {
+		/* k 0: n_max=2 on beta; 1: all on alpha; 2: n_max=2's host unknown. */
+		n = 0;
+		run_on(&runs[n++], "ours", "ours", INT64_MIN, t100, 0, "alpha", "H200");
+		run_on(&runs[n++], "ours", "ours", 1, t150, 1.5, "alpha", "H200");
+		run_on(&runs[n++], "ours", "ours", 2, t100, 2, beta[k], gpu[k]);
+		for (size_t j = 0; j < 2; j++)
+			run_on(&runs[n++], "up", "upstream", (int64_t)j + 1, up_tg[j], 1.5 + j / 2.0,
+			       "alpha", "H200");
+		pool_runs(runs, n, &pools, &np);
+		assert_int_equal(series_assemble(pools, np, SWEEP_TOLERANCE_PCT, &set), 0);
+		assert_int_equal(set.n, 2);
+		se = &set.v[0];
+		assert_string_equal(se->engine, "ours");
+		assert_int_equal(se->n_rungs, 3);
+		assert_int_equal(series_decide(&all, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
+		if (k) {
+			/* One machine (or one that says nothing): checked as always. */
+			assert_int_equal(se->report.n_across, 0);
+			assert_int_equal(se->report.n_violations, 1);
+			assert_int_equal(se->report.n_decided, 1);
+			assert_int_equal(se->report.shape, SWEEP_NOT_MONOTONE);
+			check_near(se->rungs[2].point.speedup, 1, 1e-9, "speedup");
+			assert_int_equal(vd.n_across, 0);
+			assert_false(vd.machines_refused);
+			assert_int_equal(vd.n_violations, 1);
+			for (size_t i = 0; i < vd.n_gaps; i++)
+				assert_null(vd.gaps[i].gap.machine_a);
+			series_verdict_release(&vd);
+			series_set_release(&set);
+			pools_free(pools, np);
+			runs_release(runs, n);
+			continue;
+		}
+		assert_int_equal(se->report.n_violations, 0);
+		assert_int_equal(se->report.n_anomalies, 0);
+		assert_int_equal(se->report.n_across, 1);
+		assert_int_equal(se->report.across[0].from_n_max, 1);
+		assert_int_equal(se->report.across[0].to_n_max, 2);
+		assert_string_equal(se->report.across[0].machine_a->host, "alpha");
+		assert_string_equal(se->report.across[0].machine_b->host, "beta");
+		check_near(se->report.across[0].change_pct, NA, 0, "no change across machines");
+		assert_int_equal(se->report.shape, SWEEP_SHAPE_UNDECIDED);
+		check_near(se->rungs[1].point.speedup, 1.5, 1e-9, "speedup on one machine");
+		check_near(se->rungs[2].point.speedup, NA, 0, "none over another machine's base");
+		assert_false(sweep_rungs_same_machine(&se->sweep[1], &se->sweep[2], NULL, NULL));
+		assert_true(sweep_rungs_same_machine(&se->sweep[0], &se->sweep[1], NULL, NULL));
+
+		/* ours' step, ours' and up's shape steps 1 -> 2, the gap at n_max=2. */
+		assert_int_equal(vd.n_violations, 0);
+		assert_int_equal(vd.n_across, 4);
+		assert_true(vd.machines_refused);
+		assert_int_equal(vd.across.ours, 0);
+		assert_int_equal(vd.across.ref, 0);
+		assert_int_equal(vd.across.from_n_max, 1);
+		assert_int_equal(vd.across.to_n_max, 2);
+		assert_ptr_equal(vd.across.cell, pool_face(se->rungs[2].pool));
+		assert_int_equal(vd.n_shape[0], 1);
+		assert_non_null(vd.shape[0][0].step.machine_a);
+		assert_int_equal(vd.shape[0][0].step.decided, 0);
+		check_near(vd.shape[0][0].step.change_pct, NA, 0, "shape: no change");
+		assert_int_equal(vd.n_gaps, 2);
+		assert_null(vd.gaps[0].gap.machine_a);
+		assert_int_equal(vd.gaps[1].n_max, 2);
+		assert_string_equal(vd.gaps[1].gap.machine_a->host, "beta");
+		assert_string_equal(vd.gaps[1].gap.machine_b->host, "alpha");
+		assert_int_equal(vd.gaps[1].gap.decided, 0);
+		check_near(vd.gaps[1].gap.tg_pct, NA, 0, "no gap across machines");
+		assert_int_equal(vd.gaps[1].why.cause, SWEEP_CAUSE_NONE);
+		series_verdict_release(&vd);
+		assert_int_equal(series_decide(&across, &set, SWEEP_TOLERANCE_PCT, &vd), 0);
+		assert_int_equal(vd.n_across, 4);
+		assert_false(vd.machines_refused);
+		series_verdict_release(&vd);
+		series_set_release(&set);
+		pools_free(pools, np);
+		runs_release(runs, n);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1251,6 +1363,7 @@ int main(void)
 		cmocka_unit_test(test_series_screens_outlier),
 		cmocka_unit_test(test_series_gap_is_compares),
 		cmocka_unit_test(test_series_gap_floor),
+		cmocka_unit_test(test_series_across_machines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
