@@ -165,6 +165,10 @@ struct study_answer {
 	struct answer a;
 	const char **names;       /* n: the cells' models, borrowed from the base rows */
 	const struct verdict **v; /* n: their verdicts, borrowed from the cells */
+	const char **machines;    /* the machines of the comparison's answers rows,
+				     both metrics (study_answer_row.machines);
+				     heap array, borrowed strings */
+	size_t n_machines;
 };
 
 /* One row of the report's answers table, the table its markdown, text and HTML

@@ -2,7 +2,7 @@
  * here once so that every format names the same ones: the machines of the runs
  * that match (a merged store holds several), of each base cell (the pool behind
  * its estimate), of each speculative cell (its run), of each row of the answers
- * table (both cells of its comparison), and whether any number comes from a
+ * table (both cells of its comparison) and of each comparison, and whether any number comes from a
  * machine at all (a report takes each cell's newest batch, which may be one
  * machine's while the store holds another's). */
 #include "analyze/study_int.h"
@@ -123,6 +123,13 @@ void study_build_machines(struct study *t, const struct study_input *in)
 			for (k = 0; c[e] && c[e]->present && k < c[e]->n_machines; k++)
 				add(&w->machines, &w->n_machines, c[e]->machines[k]);
 		}
+		/* The comparison's, over both metrics: each answer holds them. */
+		for (e = 0; e < 2; e++) {
+			struct study_answer *sa = &t->answers[2 * w->engine + e];
+
+			for (k = 0; k < w->n_machines; k++)
+				add(&sa->machines, &sa->n_machines, w->machines[k]);
+		}
 	}
 	for (i = 0; i < t->n_base_machines; i++)
 		mark_used(t, t->base_machines[i]);
@@ -142,6 +149,8 @@ void study_machines_release(struct study *t)
 	}
 	for (i = 0; i < t->n_rows; i++)
 		free(t->rows[i].machines);
+	for (i = 0; t->answers && i < 2 * t->n_engines; i++)
+		free(t->answers[i].machines);
 	for (i = 0; i < t->n_machines; i++)
 		free(t->machines[i].engines);
 	free(t->machines);

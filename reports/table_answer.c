@@ -47,7 +47,18 @@ char *tables_answer_text(const struct tables *t, size_t e)
 			snprintf(buf + at, sizeof(buf) - at, " no comparable base cell");
 		any = 1;
 	}
-	return any ? tps_xstrdup(buf) : NULL;
+	if (!any)
+		return NULL;
+	/* Several machines: the comparison names its own. */
+	if (t->n_machines > 1 && t->answers[2 * e].n_machines) {
+		char *j = tables_machines_join(t->answers[2 * e].machines,
+					       t->answers[2 * e].n_machines);
+		char *s = tps_xasprintf("%s; measured on %s", buf, j);
+
+		free(j);
+		return s;
+	}
+	return tps_xstrdup(buf);
 }
 
 /* --- the answers table the report leads with ---------------------------------- */

@@ -60,8 +60,10 @@ void tables_release(struct tables *t);
 /* The one-line answer of column e's comparison, as the study decided it: "ours vs
  * llama.cpp: pp ...; tg ..." (answer_text_metric()), e against the reference, or
  * without one ours against e ("ours vs e: no comparable cell" when no cell had a
- * verdict); NULL for the engine the others are judged against, and with a
- * reference for an engine without a verdict. Caller frees (table_answer.c). */
+ * verdict), ending in "; measured on <machines>" where the runs that match
+ * span several machines; NULL for the engine the others are judged against, and
+ * with a reference for an engine without a verdict. Caller frees
+ * (table_answer.c). */
 char *tables_answer_text(const struct tables *t, size_t e);
 
 /* Does a base cell hold a spoiled verdict (the report then says what spoiled

@@ -1040,6 +1040,9 @@ static void test_study_machines(void **state)
 		assert_string_equal(s.rows[i].machines[0], "b");
 		assert_string_equal(s.rows[i].machines[1], "a");
 	}
+	/* zz's comparison with the reference, both metrics. */
+	assert_int_equal(s.answers[2 * 1].n_machines, 2);
+	assert_string_equal(s.answers[2 * 1 + 1].machines[1], "a");
 	study_release(&s);
 	free(hp.runs);
 	run_release(&h);

@@ -5,7 +5,8 @@
 # runs a day later on h100box (another GPU, driver and CUDA, 0.7x the rate),
 # batch night-b; B is merged into A. The report takes each cell's newest batch,
 # h100box's: the paragraph under the title says every number is h100box's and
-# none comes from h200's runs, the answers table names each row's machine, the
+# none comes from h200's runs, the answers table names each row's machine and
+# each comparison's answer line its machine, the
 # Machines section marks h200 unused, the base and speculative tables say
 # "Measured on h100box ...". Without batches each cell pools both machines: the
 # report says its numbers come from both. One machine's report names none.
@@ -64,6 +65,8 @@ grep -qxF -- "- $H200: llama.cpp, ours, stock-llamafile (no number of this repor
 	"$TMP/md/summary.txt" || fail "summary.txt: the Machines section: $(cat "$TMP/md/summary.txt")"
 grep -qxF -- "- $H100: llama.cpp, ours, stock-llamafile" "$TMP/md/summary.txt" ||
 	fail "summary.txt: h100box in the Machines section"
+grep -qx "ours vs llama.cpp: pp .*; tg .*; measured on $H100" "$TMP/md/summary.txt" ||
+	fail "summary.txt: the answer line names its machine: $(grep '^ours vs' "$TMP/md/summary.txt")"
 [ "$(grep -cxF "Measured on $H100." "$TMP/md/summary.txt")" = 2 ] ||
 	fail "summary.txt: the base and speculative tables name their machine"
 # markdown: the same words, escaped.
@@ -99,6 +102,8 @@ expect_rc 0 "report of the unbatched store"
 grep -qxF "The numbers below were measured on 2 machines: $H200; $H100. Each row of the answers table names the machines of its comparison; a comparison pairs the runs of one machine, so a cell measured on two is not comparable (Data quality names them)." \
 	"$TMP/umd/summary.txt" || { head -8 "$TMP/umd/summary.txt" >&2; fail "summary.txt: both machines"; }
 grep -qxF "Measured on $H200; $H100." "$TMP/umd/summary.txt" || fail "the base table's two machines"
+grep -qxF "ours vs llama.cpp: no comparable base cell; measured on $H200; $H100" \
+	"$TMP/umd/summary.txt" || fail "the answer line names both machines"
 tps report --format json
 expect_rc 0 "report --format json, unbatched"
 jq -e --arg a "$H100" --arg b "$H200" '(.machines | map(.used)) == [true, true] and
