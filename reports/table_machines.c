@@ -66,8 +66,9 @@ char *tables_machines_note(const struct tables *t)
 	else if (nu == 1)
 		s = tps_xasprintf("Every number below was measured on %s. The runs that match "
 				  "were measured on %zu machines: no number here comes from the "
-				  "runs of %s (a report takes each cell's newest batch; 'tpsdb "
-				  "report --host <name>' reports one machine's runs).",
+				  "runs of %s (a report takes each cell's newest batch, for a "
+				  "comparison the newest both sides measured; 'tpsdb report "
+				  "--host <name>' reports one machine's runs).",
 				  u, t->n_machines, x);
 	else
 		s = tps_xasprintf("The numbers below were measured on %zu machines: %s. Each "

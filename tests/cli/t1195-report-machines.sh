@@ -53,7 +53,7 @@ tps report --format json
 expect_rc 0 "report --format json"
 cp "$TMP/out" "$TMP/n.json"
 
-note="Every number below was measured on $H100. The runs that match were measured on 2 machines: no number here comes from the runs of $H200 (a report takes each cell's newest batch; 'tpsdb report --host <name>' reports one machine's runs)."
+note="Every number below was measured on $H100. The runs that match were measured on 2 machines: no number here comes from the runs of $H200 (a report takes each cell's newest batch, for a comparison the newest both sides measured; 'tpsdb report --host <name>' reports one machine's runs)."
 # text: the note right under the title, before the answers table.
 [ "$(sed -n 4p "$TMP/md/summary.txt")" = "$note" ] ||
 	{ head -8 "$TMP/md/summary.txt" >&2; fail "summary.txt: the note under the title"; }
