@@ -94,6 +94,15 @@ jq -e --arg a "$H100" --arg b "$H200" '.machines == [
 	(.runs | all(.machine == $a))' "$TMP/n.json" >/dev/null ||
 	fail "JSON: $(jq -c '{machines, a: [.answers[].machines], b: [.base[].cells[].machines]}' "$TMP/n.json")"
 
+# CSV: a row per machine and engine, used or not.
+tps report --format csv
+expect_rc 0 "report --format csv"
+[ "$(grep '^machine,' "$TMP/out")" = "machine,,,,llama.cpp,,,used,1,,,,,,,,\"$H100\"
+machine,,,,ours,,,used,1,,,,,,,,\"$H100\"
+machine,,,,stock-llamafile,,,used,1,,,,,,,,\"$H100\"
+machine,,,,llama.cpp,,,used,0,,,,,,,,\"$H200\"
+machine,,,,ours,,,used,0,,,,,,,,\"$H200\"
+machine,,,,stock-llamafile,,,used,0,,,,,,,,\"$H200\"" ] || fail "CSV: $(grep '^machine,' "$TMP/out")"
 # 2. No batches: each cell pools both machines' runs; the report says both.
 merged u "" ""
 export TPSDB_DB=$TMP/u.db
