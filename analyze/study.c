@@ -110,6 +110,7 @@ static int build(const struct study_opts *o, const struct study_input *in, struc
 		if (study_build_spec(o, t, in) < 0)
 			return -1;
 		study_build_runs(t, in->pools, in->n_pools);
+		study_build_machines(t, in);
 		study_build_quality(o, t, in);
 		if (o->figures && study_build_figures(t, in) < 0)
 			return -1;
@@ -134,6 +135,7 @@ void study_release(struct study *t)
 
 	if (!t)
 		return;
+	study_machines_release(t);
 	for (i = 0; i < t->n_engines; i++) {
 		free(t->engines[i].label);
 		free(t->engines[i].role);

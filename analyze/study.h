@@ -99,6 +99,11 @@ struct tables_base_cell {
 	int forced;           /* the runs differ in a way parity refuses */
 	struct run_diff diff; /* forced: what differs (kind NONE when unknown),
 				    borrowing the input's sides */
+	const char **machines; /* the machines (run.machine) of the runs behind pp
+				  and tg: of the pool whose estimate they are, else
+				  of the latest run; first met, borrowed from the
+				  input (heap array of n_machines) */
+	size_t n_machines;
 };
 
 struct tables_base_row {
@@ -121,6 +126,8 @@ struct tables_spec_cell {
 				 interval lies above every other rung's */
 	char run[40];
 	char *tag;
+	const char *machine;  /* run's machine (tables_run.machine), borrowed from
+				 study.runs; NULL until study_build_machines() */
 };
 
 struct tables_spec_row {
@@ -158,6 +165,10 @@ struct study_answer {
 	struct answer a;
 	const char **names;       /* n: the cells' models, borrowed from the base rows */
 	const struct verdict **v; /* n: their verdicts, borrowed from the cells */
+	const char **machines;    /* the machines of the comparison's answers rows,
+				     both metrics (study_answer_row.machines);
+				     heap array, borrowed strings */
+	size_t n_machines;
 };
 
 /* One row of the report's answers table, the table its markdown, text and HTML
@@ -175,6 +186,21 @@ struct study_answer_row {
 					    in a way parity refuses): no verdict */
 	const struct tables_verdict *tv; /* the verdict, borrowed from the cell;
 					    NULL when forced */
+	const char **machines;           /* the machines of both cells of the
+					    comparison (tables_base_cell.machines),
+					    first met; heap array, borrowed strings */
+	size_t n_machines;
+};
+
+/* A machine the runs that match were measured on (run.machine), decided once
+ * for every format (study_machines.c): whether a number of the report comes
+ * from its runs, and the engines it measured. */
+struct study_machine {
+	const char *machine;  /* borrowed from the input */
+	int used;             /* a base or speculative cell, or a listed run, is its */
+	const char **engines; /* the engines of its runs that match, first met;
+				 heap array, borrowed strings */
+	size_t n_engines;
 };
 
 /* Why a study step failed; the caller words it (reports/tables.h). */
@@ -255,6 +281,15 @@ struct study {
 	size_t n_notes;
 	struct tables_run *runs;            /* ordered by model, config, engine */
 	size_t n_runs;
+	struct study_machine *machines;     /* every machine of the runs that match
+					       (the input's pools), first met */
+	size_t n_machines;
+	const char **base_machines;         /* the machines of the base table's
+					       cells, and of the speculative table's:
+					       heap arrays, borrowed strings */
+	size_t n_base_machines;
+	const char **spec_machines;
+	size_t n_spec_machines;
 	struct study_figures fig;
 	struct study_arena *arena;
 	struct study_error err;             /* after -1 */

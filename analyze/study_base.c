@@ -68,6 +68,7 @@ int study_build_cells(const struct study_opts *o, struct study *t,
 		c->tag = tps_xstrdup(r->tag ? r->tag : "");
 		c->pp = run_median(r, RUN_PP);
 		c->tg = run_median(r, RUN_TG);
+		study_cell_machines(c, &in->pools[i]);
 	}
 	if (t->n_base > 1)
 		qsort(t->base, t->n_base, sizeof(*t->base), base_cmp);
@@ -79,11 +80,13 @@ int study_build_cells(const struct study_opts *o, struct study *t,
  * without one (ours against e). other is the column of the comparison's other
  * engine (-1: not a column), whose cell takes its centre from the first
  * comparison that has one. */
-/* Cell c shows the estimate of pool p: its run is p's newest, and its tag. */
+/* Cell c shows the estimate of pool p: its run is p's newest, and its tag; its
+ * machines are p's. */
 static void take_run(struct tables_base_cell *c, const struct pool *p)
 {
 	const struct run *f = p ? pool_face(p) : NULL;
 
+	study_cell_machines(c, p);
 	if (!f || study_same(c->run, f->uuid))
 		return;
 	tps_copy(c->run, sizeof(c->run), f->uuid, SIZE_MAX);

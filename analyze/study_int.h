@@ -44,6 +44,14 @@ int study_build_prompts(const struct study_opts *o, struct study *t,
 /* The runs any number of the tables came from: the faces of the pools p[0..n)
  * (the newest run of each cell), in their order (study_runs.c). */
 void study_build_runs(struct study *t, const struct pool *p, size_t n);
+/* The machines: of the runs that match, of each base and speculative cell, of
+ * each answers row, and which of them a number comes from (study_machines.c).
+ * Needs t->runs. */
+void study_build_machines(struct study *t, const struct study_input *in);
+/* Cell c's numbers come from pool p: its machines are p's runs' (study_machines.c). */
+void study_cell_machines(struct tables_base_cell *c, const struct pool *p);
+/* Frees what study_build_machines() and study_cell_machines() allocated. */
+void study_machines_release(struct study *t);
 /* Does a table show a number of run uuid? */
 int study_referenced(const struct study *t, const char *uuid);
 /* The quality rows the report words: those of the runs shown, and the load

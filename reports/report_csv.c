@@ -242,5 +242,19 @@ int tables_write_csv(FILE *f, const struct tables *t)
 		r.v[CSV_DETAIL] = x->started_at;
 		csv_end(f, &r);
 	}
+	/* Several machines: one row each and engine it measured, value 1 when a
+	 * number comes from its runs (one machine: none, as before). */
+	for (i = 0; t->n_machines > 1 && i < t->n_machines; i++) {
+		const struct study_machine *m = &t->machines[i];
+
+		for (n = 0; n < m->n_engines; n++) {
+			csv_begin(&r, "machine");
+			r.v[CSV_ENGINE] = m->engines[n];
+			r.v[CSV_METRIC] = "used";
+			r.v[CSV_VALUE] = m->used ? "1" : "0";
+			r.v[CSV_DETAIL] = m->machine;
+			csv_end(f, &r);
+		}
+	}
 	return ferror(f) ? -1 : 0;
 }

@@ -194,6 +194,40 @@ static void answers_table(FILE *f, const struct tables *t)
 	table_release(&tab);
 }
 
+/* A paragraph of text (NULL: none), escaped; frees it. */
+static void para(FILE *f, char *text)
+{
+	if (!text)
+		return;
+	fputs("<p>", f);
+	put(f, text);
+	fputs("</p>\n", f);
+	free(text);
+}
+
+/* Where the runs that match come from several machines, the section that names
+ * each, as markdown and text have it (tables_machine_lines()). */
+static void machines(FILE *f, const struct tables *t)
+{
+	size_t n, i;
+	char **lines = tables_machine_lines(t, &n);
+
+	if (n) {
+		fprintf(f, "<h2 id=\"machines\">Machines</h2>\n<p>The runs behind this report "
+			"were measured on %zu machines. A comparison pairs the runs of one "
+			"machine: a cell whose engines were measured on different machines is "
+			"not comparable (Data quality names them; 'tpsdb compare "
+			"--across-machines' compares them unpaired).</p>\n<ul>\n", n);
+		for (i = 0; i < n; i++) {
+			fputs("<li>", f);
+			put(f, lines[i]);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n", f);
+	}
+	strv_free(lines, n);
+}
+
 int tables_write_html(FILE *f, const struct tables *t, const struct tables_figures *fig,
 		      const struct tables_html_model *models, size_t n_models)
 {
@@ -203,6 +237,8 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 
 	page_begin(f, "tpsdb report");
 	fputs("<h1>tpsdb report</h1>\n", f);
+	/* Several machines: which the numbers come from, before any number. */
+	para(f, tables_machines_note(t));
 	if (t->n_rows)
 		answers_table(f, t);
 	fputs("<nav><a href=\"#base\">Base</a><a href=\"#spec\">"
@@ -254,9 +290,12 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 		fputs("</b></p>\n", f);
 		free(line);
 	}
+	machines(f, t);
 	fputs("<h2 id=\"base\">Base throughput</h2>\n", f);
 	if (t->n_base) {
 		int any = 0;
+
+		para(f, tables_section_machines(t, 0));
 
 		tables_build_base(t, &tab);
 		table(f, &tab);
@@ -281,6 +320,7 @@ int tables_write_html(FILE *f, const struct tables *t, const struct tables_figur
 	}
 	fputs("<h2 id=\"spec\">Speculative decoding</h2>\n", f);
 	if (t->n_spec) {
+		para(f, tables_section_machines(t, 1));
 		fputs("<p>Each cell is decode tok/s · acceptance (drafted tokens accepted) at "
 		      "that n_max; a shaded cell is an engine's fastest rung in its row, "
 		      "shaded only when decided (its 90% interval across runs lies above "

@@ -103,6 +103,36 @@ static cJSON *engines_json(const struct tables *t)
 	return a;
 }
 
+/* m[0..n) as an array of strings. */
+static cJSON *strings_json(const char *const *m, size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		cJSON_AddItemToArray(a, cJSON_CreateString(m[i]));
+	return a;
+}
+
+/* Every machine of the runs that match: its engines and whether a number of the
+ * report comes from its runs. */
+static cJSON *machines_json(const struct tables *t)
+{
+	cJSON *a = cJSON_CreateArray();
+	size_t i;
+
+	for (i = 0; i < t->n_machines; i++) {
+		const struct study_machine *m = &t->machines[i];
+		cJSON *o = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(o, "machine", m->machine);
+		cJSON_AddBoolToObject(o, "used", m->used);
+		cJSON_AddItemToObject(o, "engines", strings_json(m->engines, m->n_engines));
+		cJSON_AddItemToArray(a, o);
+	}
+	return a;
+}
+
 static cJSON *base_cell_json(const struct tables *t, const struct tables_base_cell *c, size_t e)
 {
 	cJSON *x = cJSON_CreateObject();
@@ -115,6 +145,7 @@ static cJSON *base_cell_json(const struct tables *t, const struct tables_base_ce
 	cJSON_AddStringToObject(x, "tag", c->tag);
 	cJSON_AddBoolToObject(x, "reference", t->ref && study_same(t->engines[e].label, t->ref));
 	cJSON_AddBoolToObject(x, "comparable", !c->forced);
+	cJSON_AddItemToObject(x, "machines", strings_json(c->machines, c->n_machines));
 	/* A cell whose runs are not comparable has no verdict, only its reason. */
 	if (c->forced) {
 		cJSON_AddItemToObject(x, "verdict_pp", cJSON_CreateNull());
@@ -148,6 +179,7 @@ static cJSON *answers_json(const struct tables *t)
 		cJSON_AddStringToObject(o, "model", b->model);
 		cJSON_AddStringToObject(o, "endpoint", b->endpoint);
 		cJSON_AddBoolToObject(o, "comparable", !w->forced);
+		cJSON_AddItemToObject(o, "machines", strings_json(w->machines, w->n_machines));
 		cJSON_AddItemToObject(o, "verdict", w->forced ? cJSON_CreateNull() :
 					  verdict_json(t, w->tv, w->engine));
 		cJSON_AddItemToArray(a, o);
@@ -200,6 +232,7 @@ static cJSON *spec_json(const struct tables *t)
 			cJSON_AddBoolToObject(x, "best", c->best);
 			cJSON_AddStringToObject(x, "run", c->run);
 			cJSON_AddStringToObject(x, "tag", c->tag);
+			json_put_str(x, "machine", c->machine);
 			cJSON_AddItemToArray(cells, x);
 		}
 		cJSON_AddItemToArray(a, r);
@@ -295,6 +328,7 @@ int tables_write_json(FILE *f, const struct tables *t, const struct tables_figur
 	if (!t->ref)
 		json_put_str(root, "ours", t->ours);
 	cJSON_AddItemToObject(root, "engines", engines_json(t));
+	cJSON_AddItemToObject(root, "machines", machines_json(t));
 	cJSON_AddItemToObject(root, "answers", answers_json(t));
 	cJSON_AddItemToObject(root, "base", base_json(t));
 	cJSON_AddItemToObject(root, "speculative", spec_json(t));

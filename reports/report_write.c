@@ -91,23 +91,6 @@ void tables_build_prompts(const struct tables *t, const struct tables_prompt_tab
 	prompts_row(tab, "decode tok/s", pt->decode, pt->n_cols, "%.1f");
 }
 
-const char **tables_machines(const struct tables *t, size_t *n)
-{
-	const char **v = tps_xcalloc(t->n_runs + 1, sizeof(*v));
-	size_t i, j;
-
-	*n = 0;
-	for (i = 0; i < t->n_runs; i++) {
-		const char *m = t->runs[i].machine ? t->runs[i].machine : "";
-
-		for (j = 0; j < *n && strcmp(v[j], m); j++)
-			;
-		if (j == *n)
-			v[(*n)++] = m;
-	}
-	return v;
-}
-
 void tables_build_runs(const struct tables *t, struct table *tab)
 {
 	static const char *const head[8] = { "run", "engine", "model", "config", "tag",
@@ -191,45 +174,35 @@ static void figure(struct out *o, const char *what, const char *file)
 	}
 }
 
-/* Where the runs come from several machines, a section that names each and
- * the engines measured there: a comparison pairs runs of one machine only. */
+/* Where the runs that match come from several machines, a section that names
+ * each and the engines measured there: a comparison pairs runs of one machine
+ * only. */
 static void write_machines(struct out *o, const struct tables *t)
 {
-	size_t nm, i, k, j;
-	const char **m = tables_machines(t, &nm);
+	size_t n, i;
+	char **lines = tables_machine_lines(t, &n);
 
-	if (nm > 1) {
+	if (n) {
 		heading(o, 2, "Machines");
 		fprintf(o->f, "The runs behind this report were measured on %zu machines. A "
 			"comparison pairs the runs of one machine: a cell whose engines were "
 			"measured on different machines is not comparable (Data quality names "
-			"them; 'tpsdb compare --across-machines' compares them unpaired).\n\n", nm);
-		for (i = 0; i < nm; i++) {
-			char *sb = tps_xasprintf("%s:", m[i]), *nx;
-
-			for (k = 0, j = 0; k < t->n_runs; k++) {
-				const struct tables_run *x = &t->runs[k];
-				size_t p;
-
-				if (strcmp(x->machine ? x->machine : "", m[i]))
-					continue;
-				/* Each engine once. */
-				for (p = 0; p < k && (strcmp(t->runs[p].engine, x->engine) ||
-						      strcmp(t->runs[p].machine ? t->runs[p].machine :
-							     "", m[i])); p++)
-					;
-				if (p < k)
-					continue;
-				nx = tps_xasprintf("%s%s %s", sb, j++ ? "," : "", x->engine);
-				free(sb);
-				sb = nx;
-			}
-			line(o, "- ", sb);
-			free(sb);
-		}
+			"them; 'tpsdb compare --across-machines' compares them unpaired).\n\n", n);
+		for (i = 0; i < n; i++)
+			line(o, "- ", lines[i]);
 		fputc('\n', o->f);
 	}
-	free(m);
+	strv_free(lines, n);
+}
+
+/* A paragraph of words that hold labels, or nothing when text is NULL; frees it. */
+static void para(struct out *o, char *text)
+{
+	if (!text)
+		return;
+	line(o, "", text);
+	fputc('\n', o->f);
+	free(text);
 }
 
 static int write_doc(struct out *o, const struct tables *t, const struct tables_figures *fig)
@@ -239,6 +212,8 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 	size_t n, i;
 
 	heading(o, 1, "tpsdb report");
+	/* Several machines: which the numbers come from, before any number. */
+	para(o, tables_machines_note(t));
 	/* The answers first, one table of every comparison x metric x model; the
 	 * words that explain them come under it. */
 	if (t->n_rows) {
@@ -305,6 +280,8 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 		size_t k, e;
 		int m, any = 0;
 
+		para(o, tables_section_machines(t, 0));
+
 		tables_build_base(t, &tab);
 		table(o, &tab);
 		/* A spoiled verdict: the newest clean answer of the same comparison. */
@@ -328,6 +305,7 @@ static int write_doc(struct out *o, const struct tables *t, const struct tables_
 	}
 	heading(o, 2, "Speculative decoding");
 	if (t->n_spec) {
+		para(o, tables_section_machines(t, 1));
 		fprintf(o->f, "Each cell is decode tok/s %s acceptance (drafted tokens accepted) "
 			"at that n_max; %s marks an engine's fastest rung in its row only when "
 			"it is decided (its 90%% interval across runs lies above every other "

@@ -47,7 +47,18 @@ char *tables_answer_text(const struct tables *t, size_t e)
 			snprintf(buf + at, sizeof(buf) - at, " no comparable base cell");
 		any = 1;
 	}
-	return any ? tps_xstrdup(buf) : NULL;
+	if (!any)
+		return NULL;
+	/* Several machines: the comparison names its own. */
+	if (t->n_machines > 1 && t->answers[2 * e].n_machines) {
+		char *j = tables_machines_join(t->answers[2 * e].machines,
+					       t->answers[2 * e].n_machines);
+		char *s = tps_xasprintf("%s; measured on %s", buf, j);
+
+		free(j);
+		return s;
+	}
+	return tps_xstrdup(buf);
 }
 
 /* --- the answers table the report leads with ---------------------------------- */
@@ -146,7 +157,7 @@ void tables_build_answers(const struct tables *t, struct table *tab)
 					       "reads", "delta", "interval",
 					       "newest clean answer" };
 	const struct verdict **v = tps_xcalloc(t->n_rows + 1, sizeof(*v));
-	size_t i, r, nv = 0, nc = A_CLEAN;
+	size_t i, r, nv = 0, nc = A_CLEAN, mc;
 	char level[64];
 
 	for (i = 0; i < t->n_rows; i++) {
@@ -157,9 +168,14 @@ void tables_build_answers(const struct tables *t, struct table *tab)
 		else if (w->tv && w->tv->has && w->tv->v.kind != VERDICT_UNKNOWN)
 			v[nv++] = &w->tv->v;
 	}
-	tables_table_init(tab, nc);
+	/* Where the runs that match come from several machines, a last column names
+	 * the machines of each row's comparison. */
+	mc = t->n_machines > 1 ? nc : 0;
+	tables_table_init(tab, nc + !!mc);
 	for (i = 0; i < nc; i++)
 		table_col(tab, i, i == A_CMP || i == A_MODEL ? TABLE_LABEL : TABLE_TEXT, head[i], 0);
+	if (mc)
+		table_col(tab, mc, TABLE_LABEL, "machine", 0);
 	verdict_level_title(v, nv, level, sizeof(level));
 	table_col_headf(tab, A_CI, "%s", level);
 	free(v);
@@ -178,6 +194,12 @@ void tables_build_answers(const struct tables *t, struct table *tab)
 				clean_cell(tab, r, &w->tv->clean);
 			else
 				table_set(tab, r, A_CLEAN, "-");
+		}
+		if (mc) {
+			char *j = tables_machines_join(w->machines, w->n_machines);
+
+			table_set(tab, r, mc, *j ? j : "-");
+			free(j);
 		}
 		free(c);
 		free(m);

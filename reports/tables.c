@@ -44,6 +44,12 @@ void tables_init(struct tables *t, const struct study *s, const struct catalog_q
 	t->answers = s->answers;
 	t->rows = s->rows;
 	t->n_rows = s->n_rows;
+	t->machines = s->machines;
+	t->n_machines = s->n_machines;
+	t->base_machines = s->base_machines;
+	t->n_base_machines = s->n_base_machines;
+	t->spec_machines = s->spec_machines;
+	t->n_spec_machines = s->n_spec_machines;
 	for (i = 0; i < s->n_quality; i++)
 		findings_add(&t->findings, &q[s->quality[i]]);
 	t->alarms = a;

@@ -41,6 +41,12 @@ struct tables {
 	const struct study_answer *answers; /* 2 per engine; NULL: none */
 	const struct study_answer_row *rows; /* the answers table (study.rows) */
 	size_t n_rows;
+	const struct study_machine *machines; /* of the runs that match (study.machines) */
+	size_t n_machines;
+	const char *const *base_machines;   /* of the base cells (study.base_machines) */
+	size_t n_base_machines;
+	const char *const *spec_machines;   /* of the speculative cells */
+	size_t n_spec_machines;
 };
 
 /* The tables of study s: its numbers, borrowed (s must outlive t), the findings
@@ -54,16 +60,32 @@ void tables_release(struct tables *t);
 /* The one-line answer of column e's comparison, as the study decided it: "ours vs
  * llama.cpp: pp ...; tg ..." (answer_text_metric()), e against the reference, or
  * without one ours against e ("ours vs e: no comparable cell" when no cell had a
- * verdict); NULL for the engine the others are judged against, and with a
- * reference for an engine without a verdict. Caller frees (table_answer.c). */
+ * verdict), ending in "; measured on <machines>" where the runs that match
+ * span several machines; NULL for the engine the others are judged against, and
+ * with a reference for an engine without a verdict. Caller frees
+ * (table_answer.c). */
 char *tables_answer_text(const struct tables *t, size_t e);
 
 /* Does a base cell hold a spoiled verdict (the report then says what spoiled
  * means)? */
 int tables_any_spoiled(const struct tables *t);
-/* The distinct machines of the report's runs (tables_run.machine), in the order
- * first met, borrowed from t: a heap array of *n the caller frees. */
+/* The distinct machines of the runs that match (study.machines), in the order
+ * first met, borrowed from t: a heap array of *n the caller frees
+ * (table_machines.c). */
 const char **tables_machines(const struct tables *t, size_t *n);
+/* Where the runs that match were measured on several machines: the paragraph
+ * under the report's title that says which of them its numbers come from; NULL
+ * with one machine. Caller frees. */
+char *tables_machines_note(const struct tables *t);
+/* The same: one line per machine, "<machine>: <engines>", the ones no number
+ * comes from marked so; *n 0 with one machine. Free with strv_free(). */
+char **tables_machine_lines(const struct tables *t, size_t *n);
+/* With several machines, what a section's numbers were measured on: "Measured
+ * on <machine>." (spec 0: the base table, 1: the speculative one); NULL with one
+ * machine or none. Caller frees. */
+char *tables_section_machines(const struct tables *t, int spec);
+/* m[0..n) as one line, "; " between them. Caller frees. */
+char *tables_machines_join(const char *const *m, size_t n);
 
 /* The line of base row k, engine e, metric m (0 pp, 1 tg) whose verdict is
  * spoiled: "tiny aa tg: spoiled; newest clean answer: regression no, parity

@@ -988,6 +988,67 @@ static void test_study_sweep(void **state)
 	runs_release();
 }
 
+/* The machines (study_machines.c): up was measured on a, zz and ours on b, and
+ * a history holds an ours run on c. The study lists every machine of the runs
+ * that match, pools first, with its engines; a and b are used (a cell is
+ * theirs), c is not; each base cell names its pool's machine, and each answers
+ * row both cells' of its comparison (zz's and the reference up's). */
+static void test_study_machines(void **state)
+{
+	struct study_opts o = { 0 };
+	struct study_input in;
+	struct study s;
+	struct run h;
+	struct pool hp;
+	const char *m[3] = { "a", "b", "b" };
+
+	(void)state;
+	input_init(&in);
+	for (size_t i = 0; i < 3; i++) {
+		fx_set(&runs[i].host, m[i]);
+		fx_set(&runs[i].machine, m[i]);
+	}
+	memset(&h, 0, sizeof(h));
+	base_run(&h, 9, UUID(9), "ours", "ours", "m", NULL, pp_ours, 3, tg_ours, 3);
+	fx_set(&h.host, "c");
+	fx_set(&h.machine, "c");
+	fx_pool(&hp, &h, 1);
+	in.hist = &hp;
+	in.n_hist = 1;
+	o.ref = "up";
+	assert_int_equal(study_build(&o, &in, &s), 0);
+	assert_int_equal(s.n_machines, 3);
+	assert_string_equal(s.machines[0].machine, "a");
+	assert_true(s.machines[0].used);
+	assert_int_equal(s.machines[0].n_engines, 1);
+	assert_string_equal(s.machines[0].engines[0], "up");
+	assert_string_equal(s.machines[1].machine, "b");
+	assert_true(s.machines[1].used);
+	assert_int_equal(s.machines[1].n_engines, 2);
+	assert_string_equal(s.machines[1].engines[0], "zz");
+	assert_string_equal(s.machines[1].engines[1], "ours");
+	assert_string_equal(s.machines[2].machine, "c");
+	assert_false(s.machines[2].used);
+	/* Columns ours, zz, up: each cell its own pool's machine. */
+	assert_int_equal(s.base[0].cells[1].n_machines, 1);
+	assert_string_equal(s.base[0].cells[1].machines[0], "b");
+	assert_string_equal(s.base[0].cells[2].machines[0], "a");
+	assert_int_equal(s.n_base_machines, 2);
+	assert_true(s.n_rows > 0);
+	for (size_t i = 0; i < s.n_rows; i++) {
+		assert_int_equal(s.rows[i].n_machines, 2);
+		assert_string_equal(s.rows[i].machines[0], "b");
+		assert_string_equal(s.rows[i].machines[1], "a");
+	}
+	/* zz's comparison with the reference, both metrics. */
+	assert_int_equal(s.answers[2 * 1].n_machines, 2);
+	assert_string_equal(s.answers[2 * 1 + 1].machines[1], "a");
+	study_release(&s);
+	free(hp.runs);
+	run_release(&h);
+	runs_release();
+}
+
 static void test_study_labels(void **state)
 {
 	char *s;
@@ -1030,6 +1091,7 @@ int main(void)
 		cmocka_unit_test(test_study_figures),
 		cmocka_unit_test(test_study_sweep),
 		cmocka_unit_test(test_study_labels),
+		cmocka_unit_test(test_study_machines),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -63,6 +63,13 @@ expect_eq "$(q "SELECT batch FROM run WHERE uuid='$ours_run'")" "$a_batch" "ours
 run_tpsdb report --format json
 jq -e '[.runs[] | .machine[0:4]] == ["vm (", "vm ("]' "$T/stdout" >/dev/null ||
 	fail "the report's runs are the compared batch's: $(jq -c '.runs' "$T/stdout")"
+# ... and says so: every number is vm's, none comes from beta's runs (t1195).
+jq -e '[.machines[] | [.machine[0:4], .used]] == [["vm (", true], ["beta", false]] and
+	([.answers[].machines[0][0:4]] | unique) == ["vm ("]' "$T/stdout" >/dev/null ||
+	fail "the report's machines: $(jq -c '.machines, [.answers[].machines]' "$T/stdout")"
+run_tpsdb report
+grep -q "^Every number below was measured on vm (NVIDIA H200, driver 570.86.15, CUDA 12.8)\. .* no number here comes from the runs of beta " \
+	"$T/stdout" || fail "the report's note: $(head -4 "$T/stdout")"
 
 # trend: a series comes from one machine: ours' vm and beta runs are two series
 # (no -30% change point between them), each named by its machine.
