@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# t1180-matrix-replay.sh: issue 37's matrix, replayed from what collect printed
+# t1172-matrix-replay.sh: issue 37's matrix, replayed from what collect printed
 # and the store it wrote. Each fixture is one 'collect --until-decided
 # --max-rounds 10 --budget B' of three models m1b, m3b, m7b x new = v0.4.0,
 # old = b8390 (role upstream), aa = v0.4.0 again, base, plus the speculative arm
@@ -20,7 +20,7 @@ set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
 need python3
-T=$(mktemp -d "${TMPDIR:-/tmp}/tpsdb-t1180.XXXXXX")
+T=$(mktemp -d "${TMPDIR:-/tmp}/tpsdb-t1172.XXXXXX")
 trap 'rm -rf "$T"' EXIT
 fail() { echo "FAIL: $NAME: $*" >&2; exit 1; }
 
