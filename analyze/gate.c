@@ -1,6 +1,7 @@
 /* gate.c: the gate decision over plain cells: match each candidate cell with its
  * baseline run, gate every metric on the means, and add the findings, sweep
- * violations and change points the options ask for. Words are reports/gate_write.c's;
+ * violations (and sweep steps across machines, open) and change points the
+ * options ask for. Words are reports/gate_write.c's;
  * the numbers come from analyze/verdict.c, analyze/trend.c and the series. */
 #include "analyze/gate.h"
 
@@ -325,7 +326,11 @@ static int check_trend(const struct gate_params *p, const struct gate_cell *c, i
 	return 0;
 }
 
-static void add_violations(const struct series_set *set, struct gate_result *r)
+/* The sweep's violations of the candidate's series, and its steps measured on
+ * different machines: those the sweep never checked, so the gate answers them
+ * neither way (open, failing only under --fail-on inconclusive). */
+static void add_violations(const struct series_set *set, unsigned fail_on,
+			   struct gate_result *r)
 {
 	size_t i, j;
 
@@ -346,6 +351,17 @@ static void add_violations(const struct series_set *set, struct gate_result *r)
 			 * still holds a fall within the tolerance. */
 			if (st->decided)
 				r->n_fail++;
+		}
+		for (j = 0; j < se->report.n_across; j++) {
+			struct gate_sweep_across *a;
+
+			r->sweep_across = tps_xrealloc(r->sweep_across, (r->n_sweep_across + 1) *
+						       sizeof(*r->sweep_across));
+			a = &r->sweep_across[r->n_sweep_across++];
+			a->series = se;
+			a->step = &se->report.across[j];
+			a->fails = fail_on & GATE_FAIL_INCONCLUSIVE;
+			r->n_fail += a->fails != 0;
 		}
 	}
 }
@@ -479,9 +495,10 @@ int gate_decide(const struct gate_input *in, const struct gate_params *p,
 		out->n_fail += out->find[i].fails != 0;
 	}
 	if (p->sweep && in->sweep)
-		add_violations(in->sweep, out);
+		add_violations(in->sweep, p->fail_on, out);
 	out->status = out->n_fail ? GATE_STATUS_FAIL :
-		      out->n_inconclusive || out->n_spoiled ? GATE_STATUS_OPEN : GATE_STATUS_PASS;
+		      out->n_inconclusive || out->n_spoiled || out->n_sweep_across ?
+		      GATE_STATUS_OPEN : GATE_STATUS_PASS;
 	gate_answer(out, &out->answers);
 	if (!out->n_shared) {
 		out->stop = GATE_STOP_NOTHING_SHARED;
@@ -503,6 +520,7 @@ void gate_result_release(struct gate_result *r)
 	free(r->find);
 	free(r->outputs);
 	free(r->viol);
+	free(r->sweep_across);
 	free(r->trend);
 	answer_set_release(&r->answers);
 	memset(r, 0, sizeof(*r));

@@ -84,7 +84,8 @@ int gate_fail_on_parse(const char *list, unsigned *out, char *bad, size_t bad_le
 struct gate_params {
 	double threshold[GATE_N_METRICS]; /* allowed regression, percent, >= 0 */
 	int gated[GATE_N_METRICS];        /* 1: the metric is gated */
-	int sweep;                        /* fail on the sweep's violations */
+	int sweep;                        /* fail on the sweep's violations; its
+					     steps across machines are open */
 	int trend;                        /* fail on a regressing newest change point */
 	unsigned fail_on;                 /* enum gate_fail_on bits */
 	int across_machines;              /* gate a cell whose baseline was frozen on
@@ -186,6 +187,19 @@ struct gate_violation {
 	const struct sweep_step *step; /* the sweep's step: interval, decided */
 };
 
+/* A step of a candidate series whose two rungs were measured on different
+ * machines (the sweep's report.across, sweep_rungs_same_machine()): the sweep
+ * checked it for neither a fall nor a rise, so the gate can neither pass nor fail
+ * it on its numbers. It is open, as an inconclusive row is: it makes the status
+ * INCONCLUSIVE, and fails only under --fail-on inconclusive. */
+struct gate_sweep_across {
+	const struct series *series;
+	const struct sweep_step *step; /* the sweep's record: from_n_max, to_n_max and
+					  the two runs machine_a, machine_b */
+	unsigned fails;                /* GATE_FAIL_INCONCLUSIVE when p->fail_on
+					  names it, else 0 */
+};
+
 /* The newest change point of a candidate cell's history of one metric. */
 struct gate_trend {
 	const struct gate_cell *cell;
@@ -200,7 +214,8 @@ struct gate_trend {
 enum gate_status {
 	GATE_STATUS_PASS,
 	GATE_STATUS_FAIL,
-	GATE_STATUS_OPEN, /* nothing failed, but a row is inconclusive or spoiled */
+	GATE_STATUS_OPEN, /* nothing failed, but a row is inconclusive or spoiled, or
+			     a sweep step was measured across machines */
 };
 
 /* "PASS", "FAIL", "INCONCLUSIVE"; static strings. */
@@ -228,6 +243,9 @@ struct gate_result {
 	size_t n_find;
 	struct gate_violation *viol;   /* with p->sweep */
 	size_t n_viol;
+	struct gate_sweep_across *sweep_across; /* with p->sweep: steps across
+						   machines, never a violation */
+	size_t n_sweep_across;
 	struct gate_trend *trend;      /* with p->trend, cells that have a change point */
 	size_t n_trend;
 	struct gate_output *outputs;   /* with GATE_FAIL_OUTPUT, one per shared cell */
@@ -237,9 +255,12 @@ struct gate_result {
 	size_t n_spoiled;              /* rows an environment finding spoiled */
 	size_t n_fail;                 /* rows, findings and outputs that fail under
 					  p->fail_on, + regressing trends and decided
-					  violations; the gate passes at 0 */
+					  violations, + sweep steps across machines
+					  under --fail-on inconclusive; the gate
+					  passes at 0 */
 	enum gate_status status;       /* FAIL with a failure; else OPEN while a row is
-					  inconclusive or spoiled; else PASS */
+					  inconclusive or spoiled or a sweep step is
+					  across machines; else PASS */
 	enum gate_stop stop;
 	const struct gate_cell *stop_cell;
 	struct run_diff stop_diff;     /* MACHINES: the two runs, kind RUN_DIFF_MACHINE */
@@ -265,7 +286,9 @@ void gate_answer(const struct gate_result *r, struct answer_set *out);
  * environment finding spoiled it, else inconclusive; a side without values is a
  * NO_DATA note instead (not for acceptance unless both sides had values). With
  * p->trend, each gated metric's history is searched for change points at min
- * magnitude p->threshold. answers holds the rows' one-line answer
+ * magnitude p->threshold. With p->sweep, each violation of in->sweep's series is
+ * listed (a decided one fails) and each step across machines (report.across) is
+ * open (sweep_across), never a pass nor a failure unless --fail-on inconclusive. answers holds the rows' one-line answer
  * (gate_answer()). Fills *out; everything in it borrows from in, so in must
  * outlive it. Release with gate_result_release(), also after -1. 0 ok; -1 with
  * out->stop set. */

@@ -25,6 +25,7 @@
 
 #define CELL_LEN 256 /* a cell's display name */
 #define MSG_LEN 768  /* one failure sentence */
+#define ACROSS_LEN (MSG_LEN + 1024) /* one with two machines named */
 
 static void cell_name(const struct gate_cell *c, char *buf, size_t len)
 {
@@ -241,6 +242,28 @@ static void viol_message(const struct gate_violation *v, char *buf, size_t len)
 		 v->series->engine, v->series->model, v->series->spec_type, v->drop_pct,
 		 sweep_text_rung(v->from, a, sizeof(a)), sweep_text_rung(v->to, b, sizeof(b)),
 		 ci);
+}
+
+/* A sweep step measured on two machines, in the sweep's own words for the
+ * machines (parity_diff_text() of its two runs, as sweep_text_across() says them):
+ * "ACROSS MACHINES: ours qwen3-8b draft-simple: decode from n_max=2 to n_max=3 not
+ * checked, measured on different machines: ours on '...', ours on '...'". */
+static void across_message(const struct gate_sweep_across *x, char *buf, size_t len)
+{
+	const struct run_diff d = { RUN_DIFF_MACHINE, x->step->machine_a, x->step->machine_b };
+	char a[24], b[24], why[1024];
+
+	parity_diff_text(&d, why, sizeof(why));
+	snprintf(buf, len, "ACROSS MACHINES: %s %s %s: decode from n_max=%s to n_max=%s not "
+		 "checked, %s", x->series->engine, x->series->model, x->series->spec_type,
+		 sweep_text_rung(x->step->from_n_max, a, sizeof(a)),
+		 sweep_text_rung(x->step->to_n_max, b, sizeof(b)), why);
+}
+
+/* The machine of a run as the JSON names it: its machine, else its host. */
+static const char *run_machine(const struct run *r)
+{
+	return r->machine ? r->machine : r->host ? r->host : "";
 }
 
 static void find_message(const struct gate_finding *f, char *buf, size_t len)
@@ -509,6 +532,20 @@ static void checks_md(FILE *f, const struct gate_result *r)
 		table_write(f, &t, TABLE_FMT_MD);
 		table_release(&t);
 	}
+	if (r->n_sweep_across) {
+		fprintf(f, "\nSweep steps not checked (INCONCLUSIVE: neither a fall nor a pass):\n\n");
+		for (i = 0; i < r->n_sweep_across; i++) {
+			char msg[ACROSS_LEN], *line, *m;
+
+			across_message(&r->sweep_across[i], msg, sizeof(msg));
+			line = tps_xasprintf("%s%s", msg, r->sweep_across[i].fails ?
+					     " (fails the gate)" : "");
+			m = escape_md(line);
+			fprintf(f, "- %s\n", m);
+			free(m);
+			free(line);
+		}
+	}
 	if (r->n_find) {
 		fprintf(f, "\nFindings:\n\n");
 		table_init_cols(&t, find_cols, sizeof(find_cols) / sizeof(find_cols[0]));
@@ -601,6 +638,15 @@ static void checks_text(FILE *f, const struct gate_result *r)
 		e = escape_text(msg);
 		fprintf(f, "  sweep %s: %s\n", r->viol[i].step && r->viol[i].step->decided ?
 			"FAIL" : "undecided dip", e);
+		free(e);
+	}
+	for (i = 0; i < r->n_sweep_across; i++) {
+		char am[ACROSS_LEN];
+
+		across_message(&r->sweep_across[i], am, sizeof(am));
+		e = escape_text(am);
+		fprintf(f, "  sweep inconclusive%s: %s%s\n", r->sweep_across[i].fails ? " FAIL" : "",
+			e, r->sweep_across[i].fails ? "" : " (--fail-on inconclusive fails it)");
 		free(e);
 	}
 	for (i = 0; i < r->n_find; i++) {
@@ -827,6 +873,27 @@ static void json_checks(cJSON *root, const struct gate_result *r)
 		json_put_num(v, "ci_hi_pct", g->step ? g->step->ci_hi_pct : NAN);
 		cJSON_AddBoolToObject(v, "decided", g->step && g->step->decided);
 	}
+	/* Steps the sweep never checked, measured on two machines: open. */
+	arr = cJSON_AddArrayToObject(root, "sweep_across_machines");
+	for (i = 0; i < r->n_sweep_across; i++) {
+		const struct gate_sweep_across *g = &r->sweep_across[i];
+		cJSON *v = cJSON_CreateObject(), *m;
+		char msg[ACROSS_LEN];
+
+		cJSON_AddItemToArray(arr, v);
+		cJSON_AddStringToObject(v, "engine", g->series->engine);
+		cJSON_AddStringToObject(v, "model", g->series->model);
+		cJSON_AddStringToObject(v, "spec_type", g->series->spec_type);
+		json_put_rung(v, "from", g->step->from_n_max);
+		json_put_rung(v, "to", g->step->to_n_max);
+		m = cJSON_AddArrayToObject(v, "machines");
+		cJSON_AddItemToArray(m, cJSON_CreateString(run_machine(g->step->machine_a)));
+		cJSON_AddItemToArray(m, cJSON_CreateString(run_machine(g->step->machine_b)));
+		cJSON_AddStringToObject(v, "status", "inconclusive");
+		cJSON_AddBoolToObject(v, "fails", g->fails != 0);
+		across_message(g, msg, sizeof(msg));
+		cJSON_AddStringToObject(v, "message", msg);
+	}
 	arr = cJSON_AddArrayToObject(root, "findings");
 	for (i = 0; i < r->n_find; i++) {
 		const struct gate_finding *g = &r->find[i];
@@ -940,6 +1007,12 @@ void gate_write_github(FILE *f, const struct gate_report *h, const struct gate_r
 		viol_message(&r->viol[i], msg, sizeof(msg));
 		gh_print(f, r->viol[i].step && r->viol[i].step->decided ? "error" : "warning", msg);
 	}
+	for (i = 0; i < r->n_sweep_across; i++) {
+		char am[ACROSS_LEN];
+
+		across_message(&r->sweep_across[i], am, sizeof(am));
+		gh_print(f, r->sweep_across[i].fails ? "error" : "warning", am);
+	}
 	for (i = 0; i < r->n_find; i++) {
 		find_message(&r->find[i], msg, sizeof(msg));
 		gh_print(f, r->find[i].fails ? "error" : "warning", msg);
@@ -1014,6 +1087,14 @@ static void junit_cases(FILE *f, const struct gate_report *h, const struct gate_
 		junit_case(f, cls, msg, r->viol[i].step && r->viol[i].step->decided ? msg : NULL,
 			   NULL);
 	}
+	for (i = 0; i < r->n_sweep_across; i++) {
+		const struct gate_sweep_across *x = &r->sweep_across[i];
+		char am[ACROSS_LEN];
+
+		snprintf(cls, sizeof(cls), "tpsdb.sweep.%s", x->series->model);
+		across_message(x, am, sizeof(am));
+		junit_case(f, cls, am, x->fails ? am : NULL, x->fails ? NULL : am);
+	}
 	for (i = 0; i < r->n_find; i++) {
 		if (!r->find[i].fails)
 			continue;
@@ -1055,7 +1136,7 @@ int gate_write_junit(const char *path, const struct gate_report *h,
 		     const struct gate_result *r)
 {
 	struct outfile *of = outfile_open(path);
-	size_t tests = r->n_rows + r->n_viol + r->n_trend, skipped = 0, i;
+	size_t tests = r->n_rows + r->n_viol + r->n_sweep_across + r->n_trend, skipped = 0, i;
 	char name[400];
 	FILE *f;
 
@@ -1065,6 +1146,8 @@ int gate_write_junit(const char *path, const struct gate_report *h,
 		tests += r->find[i].fails != 0;
 	for (i = 0; i < r->n_rows; i++)
 		skipped += !r->rows[i].fails && row_open(&r->rows[i]);
+	for (i = 0; i < r->n_sweep_across; i++)
+		skipped += !r->sweep_across[i].fails;
 	f = outfile_stream(of);
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	fprintf(f, "<testsuites name=\"tpsdb gate\" tests=\"%zu\" failures=\"%zu\">\n", tests,

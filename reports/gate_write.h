@@ -57,7 +57,8 @@ void gate_write(FILE *f, const struct gate_report *h, const struct gate_result *
 		enum table_format fmt);
 
 /* {"pass","baseline","engine","tag","failures","status","inconclusive","spoiled",
- * "cells","warnings","sweep_violations","findings","trend"} and a newline. 0 ok, -1 after an error
+ * "cells","warnings","sweep_violations","sweep_across_machines","findings","trend"}
+ * and a newline. 0 ok, -1 after an error
  * line (out of memory). */
 int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_result *r);
 
@@ -76,8 +77,8 @@ int gate_write_out(const struct gate_report *h, const struct gate_result *r,
 		   enum out_format fmt, const char *junit);
 
 /* Writes JUnit XML to path: one testcase per row (a row the gate did not answer
- * and does not fail on is <skipped> with its reason), violation, trend and
- * failing finding, through outfile_open() (a file is replaced whole, a symlink
+ * and does not fail on is <skipped> with its reason), violation, sweep step
+ * across machines (skipped unless it fails), trend and failing finding, through outfile_open() (a file is replaced whole, a symlink
  * followed, a device or FIFO written directly). 0 ok, -1 after an error line
  * naming path, with an old file at path left as it was. */
 int gate_write_junit(const char *path, const struct gate_report *h,

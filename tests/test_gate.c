@@ -1,7 +1,7 @@
 /* test_gate.c: the gate decision (analyze/gate.c) and its threshold syntax judged
  * from plain structs, without a store or stdout: one cell 6% down at 3% fails alone,
  * the threshold edge, the noise floor widening it, missing and incomparable cells,
- * --strict, --sweep and --trend. Then `tpsdb gate` and `tpsdb baseline` run
+ * --strict, --sweep (a step across machines open) and --trend. Then `tpsdb gate` and `tpsdb baseline` run
  * in-process on a migrated ":memory:" store filled through
  * store_run_insert/store_sample_insert: the same cases end to end (JSON and JUnit
  * agree), and XML escaping. */
@@ -441,6 +441,79 @@ static void test_decide_sweep(void **state)
 	assert_true(fabs(r.viol[0].drop_pct - 32.5) < 1e-12);
 	assert_int_equal(r.n_fail, 1);
 	gate_result_release(&r);
+	tcell_release(&base, 1);
+	tcell_release(&cand, 1);
+}
+
+/* --sweep over a step whose rungs were measured on two machines (the sweep's
+ * report.across): never a violation, never a pass: the status is open
+ * (INCONCLUSIVE) with nothing failed, and only --fail-on inconclusive fails it;
+ * a decided violation beside it still fails. */
+static void test_decide_sweep_across(void **state)
+{
+	struct tcell base, cand;
+	struct run a, b;
+	struct sweep_step across[1] = { { 1, 2, 2, 3, NAN, NAN, 0, NAN, NAN, NAN, 0, NULL, NULL } };
+	struct sweep_step viol[1] = { { 0, 1, 1, 2, -20, NAN, 1, NAN, NAN, NAN, 0, NULL, NULL } };
+	struct series se = { 0 };
+	struct series_set set = { &se, 1 };
+	struct gate_input in = { 0 };
+	struct gate_params p;
+	struct gate_result r;
+
+	(void)state;
+	tcell_init(&base, "b", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	tcell_init(&cand, "c", "ours", "m", TPS_NULL, 1000, 100, NAN);
+	fx_run(&a, "a", "ours", "m");
+	fx_run(&b, "z", "ours", "m");
+	fx_set(&a.host, "alpha");
+	fx_set(&b.host, "beta");
+	across[0].machine_a = &a;
+	across[0].machine_b = &b;
+	se.engine = "ours";
+	se.report.across = across;
+	se.report.n_across = 1;
+	in.cand = &cand.p;
+	in.n_cand = 1;
+	in.base = &base.p;
+	in.n_base = 1;
+	in.sweep = &set;
+	gate_params_init(&p);
+	assert_int_equal(gate_decide(&in, &p, &r), 0);
+	assert_int_equal(r.status, GATE_STATUS_PASS); /* without --sweep: not asked */
+	assert_int_equal(r.n_sweep_across, 0);
+	gate_result_release(&r);
+	p.sweep = 1;
+	assert_int_equal(gate_decide(&in, &p, &r), 0);
+	assert_int_equal(r.n_viol, 0);
+	assert_int_equal(r.n_sweep_across, 1);
+	assert_true(r.sweep_across[0].series == &se);
+	assert_true(r.sweep_across[0].step == &across[0]);
+	assert_true(r.sweep_across[0].step->machine_a == &a);
+	assert_int_equal(r.sweep_across[0].fails, 0);
+	assert_int_equal(r.n_fail, 0);
+	assert_int_equal(r.n_inconclusive, 0); /* the rows' count: the cell passed */
+	assert_int_equal(r.status, GATE_STATUS_OPEN);
+	gate_result_release(&r);
+	p.fail_on |= GATE_FAIL_INCONCLUSIVE;
+	assert_int_equal(gate_decide(&in, &p, &r), 0);
+	assert_int_equal(r.sweep_across[0].fails, GATE_FAIL_INCONCLUSIVE);
+	assert_int_equal(r.n_fail, 1);
+	assert_int_equal(r.status, GATE_STATUS_FAIL);
+	gate_result_release(&r);
+	/* A decided violation of another step fails; the step across stays open. */
+	p.fail_on = GATE_FAIL_REGRESSION;
+	se.report.violations = viol;
+	se.report.n_violations = 1;
+	assert_int_equal(gate_decide(&in, &p, &r), 0);
+	assert_int_equal(r.n_viol, 1);
+	assert_int_equal(r.n_sweep_across, 1);
+	assert_int_equal(r.sweep_across[0].fails, 0);
+	assert_int_equal(r.n_fail, 1);
+	assert_int_equal(r.status, GATE_STATUS_FAIL);
+	gate_result_release(&r);
+	run_release(&a);
+	run_release(&b);
 	tcell_release(&base, 1);
 	tcell_release(&cand, 1);
 }
@@ -1188,6 +1261,7 @@ int main(void)
 		cmocka_unit_test(test_decide_no_data_and_accept),
 		cmocka_unit_test(test_decide_strict),
 		cmocka_unit_test(test_decide_sweep),
+		cmocka_unit_test(test_decide_sweep_across),
 		cmocka_unit_test(test_decide_trend),
 		cmocka_unit_test(test_decide_is_compares),
 		cmocka_unit_test(test_decide_intermittent),
