@@ -332,9 +332,8 @@ static void file_stale_clear(const char *target)
 		if (strncmp(e->d_name, pre, strlen(pre)))
 			continue;
 		pid = strtol(e->d_name + strlen(pre), &end, 10);
-		if (end == e->d_name + strlen(pre) || pid <= 0 || *end != '.' ||
-		    strlen(end + 1) != 6 || pid == (long)getpid() ||
-		    !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+		if (end == e->d_name + strlen(pre) || *end != '.' || strlen(end + 1) != 6 ||
+		    !outfile_pid_gone(pid))
 			continue;
 		p = tps_xasprintf("%s/%s", parent, e->d_name);
 		if (!lstat(p, &st) && S_ISREG(st.st_mode))
@@ -850,6 +849,52 @@ static long stray_link_pid(const char *dir, const char *entry, const char *const
 	return ok ? pid : 0;
 }
 
+int outfile_pid_gone(long pid)
+{
+	return pid > 0 && pid != (long)getpid() && kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+}
+
+void outfile_stale_private(const char *parent, const char *prefix,
+			   int (*owned)(const char *name))
+{
+	size_t n = strlen(prefix);
+	DIR *dh = opendir(parent);
+	struct dirent *e;
+
+	while (dh && (e = readdir(dh))) {
+		struct stat st;
+		char *end, *p;
+		long pid;
+		DIR *in;
+		struct dirent *f;
+
+		if (strncmp(e->d_name, prefix, n))
+			continue;
+		pid = strtol(e->d_name + n, &end, 10);
+		if (end == e->d_name + n || *end != '.' || strlen(end + 1) != 6 ||
+		    !outfile_pid_gone(pid))
+			continue;
+		p = tps_xasprintf("%s/%s", parent, e->d_name);
+		if (!lstat(p, &st) && S_ISDIR(st.st_mode) && (in = opendir(p))) {
+			while ((f = readdir(in))) {
+				char *q;
+
+				if (!owned(f->d_name))
+					continue;
+				q = tps_xasprintf("%s/%s", p, f->d_name);
+				if (!lstat(q, &st) && S_ISREG(st.st_mode))
+					unlink(q);
+				free(q);
+			}
+			closedir(in);
+			rmdir(p); /* stays when anything else is in it */
+		}
+		free(p);
+	}
+	if (dh)
+		closedir(dh);
+}
+
 /* Removes, beside dir and in it, what a process of this program that died without
  * cleaning up (SIGKILL, a crash) left: <dir>.tmp.<pid>.*, <dir>.old.<pid>, stale
  * generations inside dir and an older version's link temporaries (stray_link_pid), each only when its pid is gone, and only the files this
@@ -882,7 +927,7 @@ static void clean_stale(const char *target, const char *const *names)
 				 (!cur || strcmp(e->d_name, cur)))
 				rest = e->d_name + strlen(GEN_PREFIX);
 			else if (k == 1 && (pid = stray_link_pid(target, e->d_name, names)) &&
-				 pid != (long)getpid() && kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+				 outfile_pid_gone(pid)) {
 				p = tps_xasprintf("%s/%s", target, e->d_name);
 				unlink(p);
 				free(p);
@@ -891,8 +936,7 @@ static void clean_stale(const char *target, const char *const *names)
 			if (!rest)
 				continue;
 			pid = strtol(rest, &end, 10);
-			if (end == rest || pid <= 0 || pid == (long)getpid() ||
-			    !(kill((pid_t)pid, 0) < 0 && errno == ESRCH))
+			if (end == rest || !outfile_pid_gone(pid))
 				continue;
 			p = tps_xasprintf("%s/%s", dirs[k], e->d_name);
 			stale_clear(p, names);

@@ -80,4 +80,14 @@ void outfile_track(const char *path, int is_dir);
 /* Forgets path (the newest entry with that name); a path not tracked is fine. */
 void outfile_untrack(const char *path);
 
+/* 1 when pid names a process that is gone: not this one, and kill(pid, 0) finds
+ * none (a live process, or another user's, is not gone). Every stale-file rule
+ * here asks it. */
+int outfile_pid_gone(long pid);
+/* Removes the private folders in parent named <prefix><pid>.XXXXXX that a process
+ * now gone left (SIGKILL, a crash): in each, the regular files whose names
+ * owned() accepts, then the folder, which stays when anything else is in it. */
+void outfile_stale_private(const char *parent, const char *prefix,
+			   int (*owned)(const char *name));
+
 #endif

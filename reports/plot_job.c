@@ -70,12 +70,44 @@ void plot_job_file(struct plot_job *j, const char *path)
 	outfile_track(path, 0);
 }
 
+/* 1 when name is prefix, digits, then rest ("f" 12 "_...", "figure" 1 ".svg"). */
+static int numbered(const char *name, const char *prefix, const char *rest)
+{
+	const char *p = name + strlen(prefix);
+
+	if (strncmp(name, prefix, strlen(prefix)))
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p > name + strlen(prefix) && !strcmp(p, rest);
+}
+
+/* A file a plot job writes in its folder: plot.gp, gnuplot.log, f<n>_<name>.dat
+ * and the figures figure<n>.png or .svg before they are moved out. */
+static int job_owned(const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = name + 1;
+
+	if (!strcmp(name, "plot.gp") || !strcmp(name, "gnuplot.log") ||
+	    numbered(name, "figure", ".png") || numbered(name, "figure", ".svg"))
+		return 1;
+	if (name[0] != 'f' || n < 7 || strcmp(name + n - 4, ".dat"))
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return p > name + 1 && *p == '_';
+}
+
 struct plot_job *plot_job_new(void)
 {
 	const char *tmp = getenv("TMPDIR");
 	struct plot_job *j = tps_xcalloc(1, sizeof(*j));
-	char *tmpl = tps_xasprintf("%s/tpsdb-plot-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	const char *parent = tmp && *tmp ? tmp : "/tmp";
+	char *tmpl = tps_xasprintf("%s/tpsdb-plot.%ld.XXXXXX", parent, (long)getpid());
 
+	/* The folder's name carries the pid, so one a SIGKILL left is known stale. */
+	outfile_stale_private(parent, "tpsdb-plot.", job_owned);
 	if (!mkdtemp(tmpl)) {
 		tps_error("cannot make a temporary folder '%s': %s", tmpl, strerror(errno));
 		free(tmpl);

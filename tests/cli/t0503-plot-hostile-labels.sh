@@ -9,7 +9,7 @@ need_gnuplot
 
 mark=$TMP/pwned
 mkdir "$mark"
-# plot's private folders (tpsdb-plot-XXXXXX) go under $TMPDIR: a folder of our own,
+# plot's private folders (tpsdb-plot.<pid>.XXXXXX) go under $TMPDIR: a folder of our own,
 # so the check at the end sees only this test's.
 export TMPDIR=$TMP/tmpdir
 mkdir "$TMPDIR"

@@ -6,7 +6,8 @@
 # rmdir it makes and before a spread of its writes and opens: after every kill
 # --out holds the older figure or the whole new one, never part of one, nothing
 # but a dead pid's "<out>.tmp.<pid>.XXXXXX" is beside it, and the store is not
-# changed; the plot run again replaces the figure and leaves nothing beside it.
+# changed; the plot run again replaces the figure and leaves nothing beside it,
+# nor a job folder of a killed plot in TMPDIR.
 . "${TPSDB_SRC:?}/tests/cli/kill-lib.sh" || exit 1
 need gnuplot
 
@@ -27,7 +28,10 @@ check_recovered() { out_left_nothing "$1"; }
 CMD=(--db "$DB" plot trend --model m1 --metric tg --out "$OUT")
 TRACE_FOLLOW=
 kill_sweep 80
-# Not held: gnuplot's job folder in TMPDIR ("tpsdb-plot-XXXXXX", no pid in its name)
-# is left by each kill that lands while it exists; only said here.
-echo "t1214: job folders the kills left in TMPDIR: $(find "$TMPDIR" -mindepth 1 -maxdepth 1 | wc -l)" >&2
+# A kill that lands while gnuplot's job folder exists leaves it in TMPDIR
+# ("tpsdb-plot.<pid>.XXXXXX"); the next plot, finding that pid gone, removes it.
+echo "t1214: job folders in TMPDIR after the sweep: $(find "$TMPDIR" -mindepth 1 -maxdepth 1 | wc -l)" >&2
+"$TPSDB_BIN" --db "$DB" plot trend --model m1 --metric tg --out "$OUT" >/dev/null ||
+	fail "the plot after the sweep"
+[ -z "$(ls -A "$TMPDIR")" ] || fail "job folders left in TMPDIR: $(ls -A "$TMPDIR")"
 exit 0
