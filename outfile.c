@@ -863,10 +863,11 @@ void outfile_stale_private(const char *parent, const char *prefix,
 
 	while (dh && (e = readdir(dh))) {
 		struct stat st;
-		char *end, *p;
+		struct dirent *f;
+		char *end;
 		long pid;
 		DIR *in;
-		struct dirent *f;
+		int fd;
 
 		if (strncmp(e->d_name, prefix, n))
 			continue;
@@ -874,22 +875,23 @@ void outfile_stale_private(const char *parent, const char *prefix,
 		if (end == e->d_name + n || *end != '.' || strlen(end + 1) != 6 ||
 		    !outfile_pid_gone(pid))
 			continue;
-		p = tps_xasprintf("%s/%s", parent, e->d_name);
-		if (!lstat(p, &st) && S_ISDIR(st.st_mode) && (in = opendir(p))) {
-			while ((f = readdir(in))) {
-				char *q;
-
-				if (!owned(f->d_name))
-					continue;
-				q = tps_xasprintf("%s/%s", p, f->d_name);
-				if (!lstat(q, &st) && S_ISREG(st.st_mode))
-					unlink(q);
-				free(q);
-			}
-			closedir(in);
-			rmdir(p); /* stays when anything else is in it */
+		/* Through the folder's descriptor, never its name again: in a shared
+		 * /tmp another user could swap the name for a link to elsewhere. Only
+		 * a real folder of this user's. */
+		fd = openat(dirfd(dh), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) < 0 || st.st_uid != geteuid() || !(in = fdopendir(fd))) {
+			close(fd);
+			continue;
 		}
-		free(p);
+		while ((f = readdir(in)))
+			if (owned(f->d_name) &&
+			    !fstatat(fd, f->d_name, &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode))
+				unlinkat(fd, f->d_name, 0);
+		closedir(in);
+		/* It stays when anything else is in it. */
+		unlinkat(dirfd(dh), e->d_name, AT_REMOVEDIR);
 	}
 	if (dh)
 		closedir(dh);

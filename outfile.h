@@ -85,8 +85,9 @@ void outfile_untrack(const char *path);
  * here asks it. */
 int outfile_pid_gone(long pid);
 /* Removes the private folders in parent named <prefix><pid>.XXXXXX that a process
- * now gone left (SIGKILL, a crash): in each, the regular files whose names
- * owned() accepts, then the folder, which stays when anything else is in it. */
+ * now gone left (SIGKILL, a crash): in each folder of this user's (not a link),
+ * the regular files whose names owned() accepts, then the folder, which stays
+ * when anything else is in it. */
 void outfile_stale_private(const char *parent, const char *prefix,
 			   int (*owned)(const char *name));
 

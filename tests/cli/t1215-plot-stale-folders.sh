@@ -4,7 +4,7 @@
 # plot removes, in each folder of a process that is gone, the files a plot job
 # writes (plot.gp, gnuplot.log, f<n>_<name>.dat, figure<n>.svg or .png) and the
 # folder. It leaves a live process's folder, anything else in a dead one's (and so
-# that folder), and names that are not its own.
+# that folder), names that are not its own, and a link in such a name.
 . "${TPSDB_TEST_DATA:?}/report/lib.sh" || exit 1
 need_gnuplot
 
@@ -28,6 +28,10 @@ job "tpsdb-plot.$dead.zZ0000" "tpsdb-plot.$dead.zZ0000/plot.gp" \
 job "tpsdb-plot.$$.Qw8rTy" "tpsdb-plot.$$.Qw8rTy/plot.gp"
 job "tpsdb-plot-Xy12ab" "tpsdb-plot-Xy12ab/plot.gp"
 job "tpsdb-plot.$dead.short" "tpsdb-plot.$dead.short/plot.gp"
+# A link in that name (another user's trick in a shared /tmp) is not followed.
+mkdir "$TMP/victim"
+echo x >"$TMP/victim/plot.gp"
+ln -s "$TMP/victim" "$TMPDIR/tpsdb-plot.$dead.Lnk123"
 
 tps plot trend --out "$TMP/trend.svg"
 expect_rc 0 "plot trend"
@@ -38,7 +42,8 @@ expect_rc 0 "plot trend"
 [ -e "$TMPDIR/tpsdb-plot.$$.Qw8rTy/plot.gp" ] || fail "a live process's folder was touched"
 [ -e "$TMPDIR/tpsdb-plot-Xy12ab/plot.gp" ] || fail "a name without a pid was touched"
 [ -e "$TMPDIR/tpsdb-plot.$dead.short/plot.gp" ] || fail "a name not XXXXXX-suffixed was touched"
+[ -e "$TMP/victim/plot.gp" ] || fail "a file was removed through a link"
 # The plot's own folder is gone as always.
 n=$(find "$TMPDIR" -mindepth 1 -maxdepth 1 | wc -l | tr -d ' ')
-[ "$n" = 4 ] || fail "$n folders left, not 4: $(ls -A "$TMPDIR")"
+[ "$n" = 5 ] || fail "$n entries left, not 5: $(ls -A "$TMPDIR")"
 exit 0
