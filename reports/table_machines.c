@@ -64,11 +64,13 @@ char *tables_machines_note(const struct tables *t)
 		s = tps_xasprintf("The runs that match were measured on %zu machines (Machines "
 				  "lists them).", t->n_machines);
 	else if (nu == 1)
-		s = tps_xasprintf("Every number below was measured on %s. The runs that match "
-				  "were measured on %zu machines: no number here comes from the "
-				  "runs of %s (a report takes each cell's newest batch, for a "
-				  "comparison the newest both sides measured; 'tpsdb report "
-				  "--host <name>' reports one machine's runs).",
+		s = tps_xasprintf("Every number in the tables below was measured on %s. The "
+				  "runs that match were measured on %zu machines: no number in "
+				  "these tables comes from the runs of %s (a report takes each "
+				  "cell's newest batch, for a comparison the newest both sides "
+				  "measured; a trend figure draws each machine's runs as a series "
+				  "of its own; 'tpsdb report --host <name>' reports one machine's "
+				  "runs).",
 				  u, t->n_machines, x);
 	else
 		s = tps_xasprintf("The numbers below were measured on %zu machines: %s. Each "
@@ -76,7 +78,7 @@ char *tables_machines_note(const struct tables *t)
 				  "comparison; a comparison pairs the runs of one machine, so a "
 				  "cell measured on two is not comparable (Data quality names "
 				  "them).%s%s%s",
-				  nu, u, nx ? " No number here comes from the runs of " : "",
+				  nu, u, nx ? " No number in these tables comes from the runs of " : "",
 				  nx ? x : "", nx ? "." : "");
 	free(u);
 	free(x);

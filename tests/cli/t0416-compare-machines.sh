@@ -68,7 +68,7 @@ jq -e '[.machines[] | [.machine[0:4], .used]] == [["vm (", true], ["beta", false
 	([.answers[].machines[0][0:4]] | unique) == ["vm ("]' "$T/stdout" >/dev/null ||
 	fail "the report's machines: $(jq -c '.machines, [.answers[].machines]' "$T/stdout")"
 run_tpsdb report
-grep -q "^Every number below was measured on vm (NVIDIA H200, driver 570.86.15, CUDA 12.8)\. .* no number here comes from the runs of beta " \
+grep -q "^Every number in the tables below was measured on vm (NVIDIA H200, driver 570.86.15, CUDA 12.8)\. .* no number in these tables comes from the runs of beta " \
 	"$T/stdout" || fail "the report's note: $(head -4 "$T/stdout")"
 
 # trend: a series comes from one machine: ours' vm and beta runs are two series

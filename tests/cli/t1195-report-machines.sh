@@ -53,7 +53,7 @@ tps report --format json
 expect_rc 0 "report --format json"
 cp "$TMP/out" "$TMP/n.json"
 
-note="Every number below was measured on $H100. The runs that match were measured on 2 machines: no number here comes from the runs of $H200 (a report takes each cell's newest batch, for a comparison the newest both sides measured; 'tpsdb report --host <name>' reports one machine's runs)."
+note="Every number in the tables below was measured on $H100. The runs that match were measured on 2 machines: no number in these tables comes from the runs of $H200 (a report takes each cell's newest batch, for a comparison the newest both sides measured; a trend figure draws each machine's runs as a series of its own; 'tpsdb report --host <name>' reports one machine's runs)."
 # text: the note right under the title, before the answers table.
 [ "$(sed -n 4p "$TMP/md/summary.txt")" = "$note" ] ||
 	{ head -8 "$TMP/md/summary.txt" >&2; fail "summary.txt: the note under the title"; }
@@ -70,13 +70,13 @@ grep -qx "ours vs llama.cpp: pp .*; tg .*; measured on $H100" "$TMP/md/summary.t
 [ "$(grep -cxF "Measured on $H100." "$TMP/md/summary.txt")" = 2 ] ||
 	fail "summary.txt: the base and speculative tables name their machine"
 # markdown: the same words, escaped.
-grep -qF "Every number below was measured on $H100. The runs that match were measured on 2 machines" \
+grep -qF "Every number in the tables below was measured on $H100. The runs that match were measured on 2 machines" \
 	"$TMP/md/report.md" || fail "report.md: the note"
 grep -qxF "| comparison | metric | model | answer | reads | delta | 90% interval | machine |" \
 	"$TMP/md/report.md" || fail "report.md: the machine column"
 grep -q "^## Machines" "$TMP/md/report.md" || fail "report.md: the Machines section"
 # HTML: the note, the column and the section.
-grep -qF "<p>Every number below was measured on $H100. The runs that match" \
+grep -qF "<p>Every number in the tables below was measured on $H100. The runs that match" \
 	"$TMP/html/index.html" || fail "index.html: the note"
 grep -qF "<th>machine</th>" "$TMP/html/index.html" || fail "index.html: the machine column"
 grep -qF "<h2 id=\"machines\">Machines</h2>" "$TMP/html/index.html" ||
@@ -125,7 +125,7 @@ export TPSDB_DB=$TMP/one.db
 load study.jsonl
 tps report --out "$TMP/one" --no-plots
 expect_rc 0 "report of one machine"
-grep -q "^Machines\|Measured on\|Every number below\|numbers below were measured\|interval  *machine$" \
+grep -q "^Machines\|Measured on\|Every number in the tables below\|numbers below were measured\|interval  *machine$" \
 	"$TMP/one/summary.txt" && fail "one machine: $(grep -n -i machine "$TMP/one/summary.txt")"
 tps report --format json
 jq -e --arg b "$H200" '.machines == [{"machine": $b, "used": true,
