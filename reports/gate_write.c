@@ -962,6 +962,7 @@ int gate_write_json(FILE *f, const struct gate_report *h, const struct gate_resu
 	cJSON_AddStringToObject(root, "status", r->status == GATE_STATUS_FAIL ? "fail" :
 				r->status == GATE_STATUS_OPEN ? "inconclusive" : "pass");
 	cJSON_AddNumberToObject(root, "inconclusive", (double)r->n_inconclusive);
+	cJSON_AddNumberToObject(root, "sweep_inconclusive", (double)r->n_sweep_across);
 	cJSON_AddNumberToObject(root, "spoiled", (double)r->n_spoiled);
 	cJSON_AddNumberToObject(root, "across_machines", (double)r->n_across);
 	json_rows(cJSON_AddArrayToObject(root, "cells"), r);

@@ -55,7 +55,7 @@ check '.series[0].across_machines | length == 1' "one step across machines"
 
 tps gate --baseline s --engine ours --tag r --sweep --json
 expect_rc 0 "a step across machines fails nothing"
-check '.pass == true and .status == "inconclusive" and .failures == 0 and .inconclusive == 0' \
+check '.pass == true and .status == "inconclusive" and .failures == 0 and .inconclusive == 0 and .sweep_inconclusive == 1' \
 	"open, never a pass"
 check '.sweep_violations == []' "no violation across machines"
 check ".sweep_across_machines == [{\"engine\": \"ours\", \"model\": \"qwen3-8b\",
