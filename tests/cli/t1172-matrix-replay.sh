@@ -16,6 +16,9 @@
 # open or unanswerable row being undecided there, delta, interval and rounds);
 # the spec arm ran all three engines with the one p_min collect stated before
 # the first run, and stored it as each run's spec settings.
+# collect's side is the table as the fixture printed it (test_until holds the
+# code that writes it); compare's side runs here, so a change to how compare pools
+# or decides that would make the two disagree fails this test.
 set -eu
 : "${TPSDB_BIN:?}" "${TPSDB_TEST_DATA:?}"
 . "${TPSDB_SRC:?}/tests/cli/skip-lib.sh" || exit 1
