@@ -70,33 +70,34 @@ void plot_job_file(struct plot_job *j, const char *path)
 	outfile_track(path, 0);
 }
 
-/* 1 when name is prefix, digits, then rest ("f" 12 "_...", "figure" 1 ".svg"). */
-static int numbered(const char *name, const char *prefix, const char *rest)
+/* What follows prefix and at least one digit in name, or NULL. */
+static const char *after_number(const char *name, const char *prefix)
 {
-	const char *p = name + strlen(prefix);
+	size_t n = strlen(prefix);
+	const char *p = name + n;
 
-	if (strncmp(name, prefix, strlen(prefix)))
-		return 0;
+	if (strncmp(name, prefix, n))
+		return NULL;
 	while (*p >= '0' && *p <= '9')
 		p++;
-	return p > name + strlen(prefix) && !strcmp(p, rest);
+	return p > name + n ? p : NULL;
 }
 
 /* A file a plot job writes in its folder: plot.gp, gnuplot.log, f<n>_<name>.dat
- * and the figures figure<n>.png or .svg before they are moved out. */
+ * and the figures figure<n>.png or .svg before they are copied out. */
 static int job_owned(const char *name)
 {
-	size_t n = strlen(name);
-	const char *p = name + 1;
+	const char *p;
+	size_t n;
 
-	if (!strcmp(name, "plot.gp") || !strcmp(name, "gnuplot.log") ||
-	    numbered(name, "figure", ".png") || numbered(name, "figure", ".svg"))
+	if (!strcmp(name, "plot.gp") || !strcmp(name, "gnuplot.log"))
 		return 1;
-	if (name[0] != 'f' || n < 7 || strcmp(name + n - 4, ".dat"))
+	if ((p = after_number(name, "figure")))
+		return !strcmp(p, ".png") || !strcmp(p, ".svg");
+	if (!(p = after_number(name, "f")) || *p != '_')
 		return 0;
-	while (*p >= '0' && *p <= '9')
-		p++;
-	return p > name + 1 && *p == '_';
+	n = strlen(p);
+	return n > 4 && !strcmp(p + n - 4, ".dat");
 }
 
 struct plot_job *plot_job_new(void)
