@@ -95,12 +95,10 @@ replay() {
 	assert answered > 0, "no row answered"
 	# The spec arm: every speculative run of both versions decoded with one p_min.
 	p, engines = set(), set()
-	spec_runs = 0
 	for line in open("%s/runs.jsonl" % tmp, encoding="utf-8"):
 	    run = json.loads(line)["run"]
 	    if run["n_max"] is None:
 	        continue
-	    spec_runs += 1
 	    engines.add(run["engine"]["label"])
 	    m = re.search(r"(?:^| )p_min=(\S+)", run.get("spec_settings", ""))
 	    assert m, run
