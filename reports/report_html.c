@@ -213,11 +213,10 @@ static void machines(FILE *f, const struct tables *t)
 	char **lines = tables_machine_lines(t, &n);
 
 	if (n) {
-		fprintf(f, "<h2 id=\"machines\">Machines</h2>\n<p>The runs behind this report "
-			"were measured on %zu machines. A comparison pairs the runs of one "
-			"machine: a cell whose engines were measured on different machines is "
-			"not comparable (Data quality names them; 'tpsdb compare "
-			"--across-machines' compares them unpaired).</p>\n<ul>\n", n);
+		char *intro = tables_machines_intro(n);
+
+		fprintf(f, "<h2 id=\"machines\">Machines</h2>\n<p>%s</p>\n<ul>\n", intro);
+		free(intro);
 		for (i = 0; i < n; i++) {
 			fputs("<li>", f);
 			put(f, lines[i]);

@@ -95,11 +95,10 @@ void tables_build_runs(const struct tables *t, struct table *tab)
 {
 	static const char *const head[8] = { "run", "engine", "model", "config", "tag",
 					     "started", "build", "machine" };
-	size_t i, r, nm, nc;
+	size_t i, r, nc;
 
 	/* The machine column where the runs come from several. */
-	free(tables_machines(t, &nm));
-	nc = nm > 1 ? 8 : 7;
+	nc = t->n_machines > 1 ? 8 : 7;
 	tables_table_init(tab, nc);
 	for (i = 0; i < nc; i++)
 		table_col(tab, i, i < 3 ? TABLE_LABEL : TABLE_TEXT, head[i], 0);
@@ -183,11 +182,11 @@ static void write_machines(struct out *o, const struct tables *t)
 	char **lines = tables_machine_lines(t, &n);
 
 	if (n) {
+		char *intro = tables_machines_intro(n);
+
 		heading(o, 2, "Machines");
-		fprintf(o->f, "The runs behind this report were measured on %zu machines. A "
-			"comparison pairs the runs of one machine: a cell whose engines were "
-			"measured on different machines is not comparable (Data quality names "
-			"them; 'tpsdb compare --across-machines' compares them unpaired).\n\n", n);
+		fprintf(o->f, "%s\n\n", intro);
+		free(intro);
 		for (i = 0; i < n; i++)
 			line(o, "- ", lines[i]);
 		fputc('\n', o->f);

@@ -10,15 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char **tables_machines(const struct tables *t, size_t *n)
+char *tables_machines_intro(size_t n)
 {
-	const char **v = tps_xcalloc(t->n_machines + 1, sizeof(*v));
-	size_t i;
-
-	for (i = 0; i < t->n_machines; i++)
-		v[i] = t->machines[i].machine;
-	*n = t->n_machines;
-	return v;
+	return tps_xasprintf("The runs behind this report were measured on %zu machines. A "
+			     "comparison pairs the runs of one machine: a cell whose engines "
+			     "were measured on different machines is not comparable (Data "
+			     "quality names them; 'tpsdb compare --across-machines' compares "
+			     "them unpaired).", n);
 }
 
 char *tables_machines_join(const char *const *m, size_t n)

@@ -69,10 +69,9 @@ char *tables_answer_text(const struct tables *t, size_t e);
 /* Does a base cell hold a spoiled verdict (the report then says what spoiled
  * means)? */
 int tables_any_spoiled(const struct tables *t);
-/* The distinct machines of the runs that match (study.machines), in the order
- * first met, borrowed from t: a heap array of *n the caller frees
+/* The Machines section's first paragraph, over n machines; caller frees
  * (table_machines.c). */
-const char **tables_machines(const struct tables *t, size_t *n);
+char *tables_machines_intro(size_t n);
 /* Where the runs that match were measured on several machines: the paragraph
  * under the report's title that says which of them its numbers come from; NULL
  * with one machine. Caller frees. */
