@@ -274,10 +274,26 @@ static void note_engine(struct strbuf *sb, const struct engine_spec *e, int k, i
 	free(w);
 }
 
+/* Appends line (taken) to p->spec_note. */
+static void note_add(struct plan *p, char *line)
+{
+	char *c;
+
+	if (!p->spec_note) {
+		p->spec_note = line;
+		return;
+	}
+	c = tps_xasprintf("%s%s", p->spec_note, line);
+	free(p->spec_note);
+	free(line);
+	p->spec_note = c;
+}
+
 /* Knob k's one value on every engine when their stated defaults differ (or one
- * that spells it states none): the first upstream engine's default, else the
- * first engine's; NULL when they agree or none states one. The first time a knob
- * is equalised, a line of *note says so. Caller frees. */
+ * that spells it states none): the value every release reads alike where the
+ * knob has one (spec_knobs.h), else the first upstream engine's default, else
+ * the first engine's; NULL when they agree or none states one. The first time a
+ * knob is equalised, a line of *note says so. Caller frees. */
 static char *equalise(struct plan *p, int k, int *noted)
 {
 	char *c0 = NULL, *chosen = NULL, *c;
@@ -309,7 +325,7 @@ static char *equalise(struct plan *p, int k, int *noted)
 	free(c0);
 	if (!differ || !first)
 		return NULL;
-	chosen = canon_value(pick ? pick : first);
+	chosen = canon_value(spec_knobs[k].alike ? spec_knobs[k].alike : pick ? pick : first);
 	if (*noted)
 		return chosen;
 	*noted = 1;
@@ -320,23 +336,64 @@ static char *equalise(struct plan *p, int k, int *noted)
 	for (ei = 0; ei < p->n_engines; ei++)
 		if (p->engines[ei].dialect && p->engines[ei].dialect->flag[k])
 			note_engine(&sb, &p->engines[ei], k, !n++);
-	c = tps_xasprintf("); set %s= in the spec manifest to choose\n", spec_knobs[k].term);
+	c = tps_xasprintf(")%s; set %s= in the spec manifest to choose\n",
+			  spec_knobs[k].alike ? ", the one value every release reads alike" : "",
+			  spec_knobs[k].term);
 	strbuf_put(&sb, c, strlen(c));
 	free(c);
-	if (p->spec_note) {
-		c = tps_xasprintf("%s%s", p->spec_note, sb.p);
-		free(p->spec_note);
-		free(sb.p);
-		p->spec_note = c;
-	} else {
-		p->spec_note = sb.p;
-	}
+	note_add(p, sb.p);
 	return chosen;
+}
+
+/* Where the line sets knob k to v, not the value every release reads alike, and
+ * the engines spell k in more than one way (each spelling a release's drafting
+ * loop, spec_knobs.c): a line of p->spec_note says the releases read v
+ * differently. The value stays the line's: the user chose it. */
+static void note_read_differently(struct plan *p, int k, const char *v)
+{
+	const char *first = NULL;
+	struct strbuf sb = { 0 };
+	int split = 0, n = 0;
+	char *alike = canon_value(spec_knobs[k].alike), *c;
+	size_t ei;
+
+	for (ei = 0; ei < p->n_engines; ei++) {
+		const char *f = p->engines[ei].dialect ? p->engines[ei].dialect->flag[k] : NULL;
+
+		if (!f)
+			continue;
+		split |= first && strcmp(first, f) != 0;
+		if (!first)
+			first = f;
+	}
+	if (!alike || !strcmp(alike, v) || !split) {
+		free(alike);
+		return;
+	}
+	c = tps_xasprintf("spec settings: %s %s as the spec manifest sets it, which the releases "
+			  "read differently (", spec_knobs[k].term, v);
+	strbuf_put(&sb, c, strlen(c));
+	free(c);
+	for (ei = 0; ei < p->n_engines; ei++) {
+		const char *f = p->engines[ei].dialect ? p->engines[ei].dialect->flag[k] : NULL;
+
+		if (!f)
+			continue;
+		c = tps_xasprintf("%s%s %s", n++ ? ", " : "", p->engines[ei].label, f);
+		strbuf_put(&sb, c, strlen(c));
+		free(c);
+	}
+	c = tps_xasprintf("); %s=%s is the one value every release reads alike\n",
+			  spec_knobs[k].term, alike);
+	strbuf_put(&sb, c, strlen(c));
+	free(c);
+	free(alike);
+	note_add(p, sb.p);
 }
 
 int plan_spec_settle(struct plan *p, char *err, size_t errlen)
 {
-	int noted[SPEC_N_KNOBS] = { 0 };
+	int noted[SPEC_N_KNOBS] = { 0 }, noted_set[SPEC_N_KNOBS] = { 0 };
 	size_t mi;
 	int k;
 
@@ -351,11 +408,16 @@ int plan_spec_settle(struct plan *p, char *err, size_t errlen)
 			manifest_free_args(words);
 			return -1;
 		}
+		m->settle_line = 0;
 		for (k = SPEC_SETTLED_FIRST; t.given && k < SPEC_N_KNOBS; k++) {
 			free(m->settle[k]);
 			if (t.set[k]) {
 				m->settle[k] = canon_value(t.set[k]);
 				m->settle_line |= 1u << k;
+				if (m->settle[k] && !noted_set[k]) {
+					noted_set[k] = 1;
+					note_read_differently(p, k, m->settle[k]);
+				}
 			} else {
 				m->settle[k] = equalise(p, k, &noted[k]);
 			}

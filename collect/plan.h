@@ -113,12 +113,16 @@ int plan_spec_words(const struct plan *p, size_t ei, size_t mi, int64_t n_max, c
  * engines' dialects are read: for each settled knob (n_min, p_min) whose defaults
  * (each engine's --help "(default: X)") differ between the engines that spell it,
  * or that some engine spelling it does not state, every engine gets one value:
- * the default of the first engine whose role is "upstream" and that states one,
- * else that of the first engine (in the order given) that states one. Each such
- * knob adds one line to p->spec_note ("spec settings: p_min 0.75 on every engine
- * (defaults differ: new 0.00, old 0.75); set p_min= in the spec manifest to
- * choose"). A knob the line sets (p_min=0.5) is that value on every engine. Fills
- * each model's settle[]. 0 ok; -1 with one line in err (args that do not split). */
+ * the value every release reads alike where the knob has one (p_min 0,
+ * spec_knobs.h), else the default of the first engine whose role is "upstream"
+ * and that states one, else that of the first engine (in the order given) that
+ * states one. Each such knob adds one line to p->spec_note ("spec settings: p_min
+ * 0 on every engine (defaults differ: new 0.00, old 0.75), the one value every
+ * release reads alike; set p_min= in the spec manifest to choose"). A knob the
+ * line sets (p_min=0.5) is that value on every engine; where that is not the
+ * value every release reads alike and the engines spell the knob in more than one
+ * way, a line says the releases read it differently. Fills each model's
+ * settle[]. 0 ok; -1 with one line in err (args that do not split). */
 int plan_spec_settle(struct plan *p, char *err, size_t errlen);
 /* The settled knobs engine ei runs model mi's sweep with, as a run records them:
  * "n_min=0 p_min=0.75", each knob the value it gets (settle[]) or else its own

@@ -14,11 +14,14 @@ static const char *const n_min_flags[] = { "--spec-draft-n-min", "--draft-min",
 static const char *const p_min_flags[] = { "--spec-draft-p-min", "--draft-p-min", NULL };
 
 const struct spec_knob_def spec_knobs[SPEC_N_KNOBS] = {
-	[SPEC_KNOB_TYPE] = { "spec", type_flags, 0, 0, 0 },
-	[SPEC_KNOB_DRAFTER] = { "drafter", drafter_flags, 0, 0, 0 },
-	[SPEC_KNOB_N_MAX] = { "n_max", n_max_flags, 1, 4096, 1 },
-	[SPEC_KNOB_N_MIN] = { "n_min", n_min_flags, 0, 4096, 1 },
-	[SPEC_KNOB_P_MIN] = { "p_min", p_min_flags, 0, 1, 0 },
+	[SPEC_KNOB_TYPE] = { "spec", type_flags, 0, 0, 0, NULL },
+	[SPEC_KNOB_DRAFTER] = { "drafter", drafter_flags, 0, 0, 0, NULL },
+	[SPEC_KNOB_N_MAX] = { "n_max", n_max_flags, 1, 4096, 1, NULL },
+	[SPEC_KNOB_N_MIN] = { "n_min", n_min_flags, 0, 4096, 1, NULL },
+	/* p_min above 0 means two things: b8390's loop (--draft-p-min) drafts a
+	 * token and then stops if its probability is below p_min, v0.4.0's
+	 * (--spec-draft-p-min) stops before drafting it; at 0 neither stops. */
+	[SPEC_KNOB_P_MIN] = { "p_min", p_min_flags, 0, 1, 0, "0" },
 };
 
 int spec_knob_of_flag(const char *word)

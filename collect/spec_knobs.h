@@ -30,6 +30,10 @@ struct spec_knob_def {
 				      engine accepts several) */
 	double min, max;           /* a settled knob's range */
 	int whole;                 /* 1: a settled knob takes whole numbers */
+	const char *alike;         /* the one value every release's drafting loop
+				      reads alike (p_min 0: drafting never stops
+				      early), chosen where the engines' defaults
+				      differ; NULL: none known */
 };
 
 extern const struct spec_knob_def spec_knobs[SPEC_N_KNOBS];

@@ -98,8 +98,22 @@ void until_write_futile(FILE *f, const struct until *u, size_t k, const char *mo
 
 	cell_name(&u->cells[k], model, name, sizeof(name));
 	for (m = 0; m < PARITY_N_METRICS; m++) {
-		if (!(w->chance[m] < PLAN_FUTILE_CHANCE))
+		if (!until_watches(u, m) || !w->have[m])
 			continue;
+		until_write_state(&w->last[m], state, sizeof(state));
+		if (w->answers[m]) {
+			fprintf(f, "decided: %s %s %s vs %s: %s after %lld rounds, %.1f s of "
+				"server time\n", name, names[m], ours, vs, state,
+				(long long)w->futile_at, until_server_time(u, k, w->futile_at));
+			continue;
+		}
+		if (!(w->chance[m] < PLAN_FUTILE_CHANCE)) {
+			fprintf(f, "unanswerable: %s %s %s vs %s: stopped with %s; %s after %lld "
+				"rounds, %.1f s of server time\n", name, names[m], ours, vs,
+				names[1 - m], state, (long long)w->futile_at,
+				until_server_time(u, k, w->futile_at));
+			continue;
+		}
 		if (w->needs[m])
 			snprintf(needs, sizeof(needs), "needs about %zu rounds", w->needs[m]);
 		else
@@ -109,7 +123,6 @@ void until_write_futile(FILE *f, const struct until *u, size_t k, const char *mo
 			snprintf(mde, sizeof(mde), "%.2f%%", w->last[m].mde_pct);
 		else
 			snprintf(mde, sizeof(mde), "?");
-		until_write_state(&w->last[m], state, sizeof(state));
 		fprintf(f, "unanswerable: %s %s %s vs %s: mde %s, %s (of --max-rounds %lld); "
 			"%s after %lld rounds, %.1f s of server time\n", name, names[m], ours, vs,
 			mde, needs, (long long)u->max_rounds, state, (long long)w->futile_at,

@@ -29,12 +29,15 @@ void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k
 		      const char *model, const char *ours, const char *vs);
 
 /* Writes the lines of watched cell k stopped as unanswerable (until.h,
- * futility) to f, one per watched metric whose chance of answering by
- * --max-rounds fell under PLAN_FUTILE_CHANCE, and flushes f: "unanswerable:
- * tiny pp ours vs up: mde 3.10%, needs about 42 rounds (of --max-rounds 10);
- * regression undecided, undecided (-1.90% [-5.00%, +1.30%]) after 4 rounds,
- * 12.3 s of server time", "needs more than 100 rounds" beyond
- * ESTIMATE_MAX_LOOK. */
+ * futility) to f, one per watched metric the look compared, and flushes f. A
+ * metric whose chance of answering by --max-rounds fell under
+ * PLAN_FUTILE_CHANCE: "unanswerable: tiny pp ours vs up: mde 3.10%, needs about
+ * 42 rounds (of --max-rounds 10); regression undecided, undecided (-1.90%
+ * [-5.00%, +1.30%]) after 4 rounds, 12.3 s of server time" ("needs more than
+ * 100 rounds" beyond ESTIMATE_MAX_LOOK). A metric that answered is "decided:"
+ * with its answer, as the matrix table and compare give it; one that might
+ * have answered is "unanswerable: tiny tg ours vs up: stopped with pp; ...",
+ * since the two metrics share the cell's runs. */
 void until_write_futile(FILE *f, const struct until *u, size_t k, const char *model,
 			const char *ours, const char *vs);
 

@@ -319,10 +319,13 @@ static struct engine_spec *engine_of(struct plan *p, const char *label, const ch
 }
 
 /* Issue 37: a knob the spec line leaves unset whose defaults differ is one value
- * on every engine that spells it (the upstream engine's default over the first
- * engine's), said once; agreeing defaults are left to the engines; an engine
- * without the knob is left alone, and records only what it states. A line's own
- * value wins, and an engine without that knob is then refused. */
+ * on every engine that spells it, said once: p_min the 0 every release reads
+ * alike, over the upstream engine's 0.75; n_min, which has no such value, the
+ * upstream engine's default over the first engine's. Agreeing defaults are left
+ * to the engines; an engine without the knob is left alone, and records only what
+ * it states. A line's own value wins (a p_min other than 0 with a line saying the
+ * two spellings' releases read it differently), and an engine without that knob
+ * is then refused. */
 static void test_collect_plan_spec_settle(void **state)
 {
 	struct plan *p = *state;
@@ -330,7 +333,7 @@ static void test_collect_plan_spec_settle(void **state)
 	struct engine_spec *b;
 
 	(void)engine_of(p, "a", "-md FNAME   draft\n--spec-draft-n-max N   most (default: 3)\n"
-			"--spec-draft-n-min N   fewest (default: 0)\n"
+			"--spec-draft-n-min N   fewest (default: 2)\n"
 			"--spec-draft-p-min P   least (default: 0.00)\n");
 	b = engine_of(p, "b", "-md FNAME   draft\n--draft-max N   most (default: 16)\n"
 		      "--draft-min N   fewest\n                (default: 0)\n"
@@ -340,28 +343,44 @@ static void test_collect_plan_spec_settle(void **state)
 	(void)engine_of(p, "c", "-md FNAME   draft\n--draft-max N   most (default: 16)\n");
 	add_spec(p, "m | /m/m.gguf | drafter=/m/d.gguf | 2\n");
 	assert_int_equal(plan_spec_settle(p, err, sizeof(err)), 0);
-	assert_string_equal(p->spec_note, "spec settings: p_min 0.75 on every engine (defaults "
-			    "differ: a 0.00, b 0.75); set p_min= in the spec manifest to choose\n");
+	assert_string_equal(p->spec_note, "spec settings: n_min 0 on every engine (defaults "
+			    "differ: a 2, b 0); set n_min= in the spec manifest to choose\n"
+			    "spec settings: p_min 0 on every engine (defaults differ: a 0.00, "
+			    "b 0.75), the one value every release reads alike; set p_min= in the "
+			    "spec manifest to choose\n");
 	assert_int_equal(plan_build(p, err, sizeof(err)), 0);
 	assert_int_equal(p->n_cells, 6);
 	assert_string_equal(p->cells[1].extra_args, "-md /m/d.gguf --spec-draft-n-max 2 "
-			    "--spec-draft-p-min 0.75");
-	assert_string_equal(p->cells[1].spec_settings, "n_min=0 p_min=0.75");
+			    "--spec-draft-n-min 0 --spec-draft-p-min 0");
+	assert_string_equal(p->cells[1].spec_settings, "n_min=0 p_min=0");
 	assert_string_equal(p->cells[3].extra_args, "-md /m/d.gguf --draft-max 2 "
-			    "--draft-p-min 0.75");
-	assert_string_equal(p->cells[3].spec_settings, "n_min=0 p_min=0.75");
+			    "--draft-min 0 --draft-p-min 0");
+	assert_string_equal(p->cells[3].spec_settings, "n_min=0 p_min=0");
 	assert_string_equal(p->cells[5].extra_args, "-md /m/d.gguf --draft-max 2");
 	assert_string_equal(p->cells[5].spec_settings, "");
 	assert_string_equal(p->cells[0].spec_settings, "");
 
-	/* The line's own p_min: no note; engine c cannot take it. */
+	/* The line's own p_min and n_min: no line of settling; a line that a and b
+	 * read 0.5 differently; engine c cannot take it. */
 	free(p->models[0].spec_args);
-	p->models[0].spec_args = tps_xstrdup("drafter=/m/d.gguf p_min=0.50");
+	p->models[0].spec_args = tps_xstrdup("drafter=/m/d.gguf p_min=0.50 n_min=1");
+	free(p->spec_note);
+	p->spec_note = NULL;
+	assert_int_equal(plan_spec_settle(p, err, sizeof(err)), 0);
+	assert_string_equal(p->spec_note, "spec settings: p_min 0.5 as the spec manifest sets "
+			    "it, which the releases read differently (a --spec-draft-p-min, b "
+			    "--draft-p-min); p_min=0 is the one value every release reads alike\n");
+	assert_string_equal(p->models[0].settle[SPEC_KNOB_P_MIN], "0.5");
+	/* p_min=0 set by the line: nothing to say. */
+	free(p->models[0].spec_args);
+	p->models[0].spec_args = tps_xstrdup("drafter=/m/d.gguf p_min=0.00 n_min=1");
 	free(p->spec_note);
 	p->spec_note = NULL;
 	assert_int_equal(plan_spec_settle(p, err, sizeof(err)), 0);
 	assert_null(p->spec_note);
-	assert_string_equal(p->models[0].settle[SPEC_KNOB_P_MIN], "0.5");
+	free(p->models[0].spec_args);
+	p->models[0].spec_args = tps_xstrdup("drafter=/m/d.gguf p_min=0.50");
+	assert_int_equal(plan_spec_settle(p, err, sizeof(err)), 0);
 	assert_int_equal(plan_build(p, err, sizeof(err)), -1);
 	assert_string_equal(err, "engine 'c' has no p_min: its --help lists none of "
 			    "--spec-draft-p-min, --draft-p-min");

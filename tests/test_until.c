@@ -153,6 +153,27 @@ static void test_until_take(void **state)
 	until_release(&u);
 }
 
+/* A look of the rounds rule on r: log ratio m, standard error se, 3 rounds. */
+static void rounds_look(struct parity_row *r, double m, double se)
+{
+	r->v.method = VERDICT_METHOD_ROUNDS;
+	r->v.log_m = m;
+	r->v.log_se = se;
+	r->v.df = 2;
+	r->v.rounds = 3;
+	r->v.band_pct = 2;
+}
+
+/* A parity session over cells with the futility stop at max_rounds (0: off),
+ * three rounds run. */
+static void futile_session(struct until *u, int64_t max_rounds)
+{
+	until_init(u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
+	if (max_rounds)
+		until_set_futility(u, max_rounds);
+	three_rounds(u);
+}
+
 /* The futility stop: n_max 3's tg, undecided at the margin with a wide interval
  * at round 3 of at most 10, is stopped as unanswerable: it and its ours cell start
  * no more, it counts as neither open nor decided, and its line gives its mde. A
@@ -171,23 +192,15 @@ static void test_until_futility(void **state)
 
 	(void)state;
 	comparison(rows, &res);
-	rows[3].v.method = VERDICT_METHOD_ROUNDS;
-	rows[3].v.log_m = log(0.98);
-	rows[3].v.log_se = 0.02;
-	rows[3].v.df = 2;
-	rows[3].v.rounds = 3;
-	rows[3].v.band_pct = 2;
+	rounds_look(&rows[3], log(0.98), 0.02);
 	rows[3].v.mde_pct = 12.5;
 	/* Off (the default): the cell stays open. */
-	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
-	three_rounds(&u);
+	futile_session(&u, 0);
 	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 1);
 	assert_int_equal(u.w[3].futile_at, 0);
 	until_release(&u);
 	/* On: stopped at round 3. */
-	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
-	until_set_futility(&u, 10);
-	three_rounds(&u);
+	futile_session(&u, 10);
 	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 2);
 	assert_int_equal(newly[0], 2);
 	assert_int_equal(newly[1], 3);
@@ -208,7 +221,11 @@ static void test_until_futility(void **state)
 	until_write_futile(f, &u, 3, "tiny", "ours", "llama.cpp");
 	until_write_total(f, &u);
 	fclose(f);
-	assert_string_equal(buf, "unanswerable: tiny draft-simple n_max=3 tg ours vs llama.cpp: "
+	/* pp answered before the stop: its line gives the answer, as the table does. */
+	assert_string_equal(buf, "decided: tiny draft-simple n_max=3 pp ours vs llama.cpp: "
+			    "regression no, parity (+0.10% [-0.40%, +0.60%]) after 3 rounds, "
+			    "123.0 s of server time\n"
+			    "unanswerable: tiny draft-simple n_max=3 tg ours vs llama.cpp: "
 			    "mde 12.50%, needs more than 100 rounds (of --max-rounds 10); "
 			    "regression undecided, undecided (-1.80% [-4.10%, +0.60%]) after 3 "
 			    "rounds, 123.0 s of server time\n"
@@ -235,22 +252,40 @@ static void test_until_futility(void **state)
 		free(buf);
 	}
 	until_release(&u);
+	/* pp not answered yet but with a fair chance, tg hopeless: the cell stops,
+	 * and pp's line says it was stopped with tg (the two share its runs). */
+	row(&rows[2], "draft-simple", 3, "pp", VERDICT_UNDECIDED, VERDICT_REG_UNDECIDED, 0.5,
+	    -0.3, 1.3);
+	rounds_look(&rows[2], log(1.005), 0.004);
+	futile_session(&u, 10);
+	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 2);
+	assert_int_equal(u.w[3].futile_at, 3);
+	assert_true(u.w[3].chance[PARITY_METRIC_PP] >= PLAN_FUTILE_CHANCE);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	until_write_futile(f, &u, 3, "tiny", "ours", "llama.cpp");
+	fclose(f);
+	assert_string_equal(buf, "unanswerable: tiny draft-simple n_max=3 pp ours vs llama.cpp: "
+			    "stopped with tg; regression undecided, undecided (+0.50% [-0.30%, "
+			    "+1.30%]) after 3 rounds, 123.0 s of server time\n"
+			    "unanswerable: tiny draft-simple n_max=3 tg ours vs llama.cpp: "
+			    "mde 12.50%, needs more than 100 rounds (of --max-rounds 10); "
+			    "regression undecided, undecided (-1.80% [-4.10%, +0.60%]) after 3 "
+			    "rounds, 123.0 s of server time\n");
+	free(buf);
+	until_release(&u);
+	row(&rows[2], "draft-simple", 3, "pp", VERDICT_PARITY, VERDICT_REG_NO, 0.1, -0.4, 0.6);
 	/* A look that may answer yet: a narrow interval just short of the band. */
-	rows[3].v.log_m = log(1.005);
-	rows[3].v.log_se = 0.004;
-	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
-	until_set_futility(&u, 10);
-	three_rounds(&u);
+	rounds_look(&rows[3], log(1.005), 0.004);
+	futile_session(&u, 10);
 	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 1);
 	assert_int_equal(u.w[3].futile_at, 0);
 	assert_true(u.w[3].chance[PARITY_METRIC_TG] >= PLAN_FUTILE_CHANCE);
 	until_release(&u);
 	/* No look left after the last round. */
-	rows[3].v.log_m = log(0.98);
-	rows[3].v.log_se = 0.02;
-	until_init(&u, cells, N_CELLS, 1, 0, DECIDED_PARITY, PARITY_BOTH);
-	until_set_futility(&u, 3);
-	three_rounds(&u);
+	rounds_look(&rows[3], log(0.98), 0.02);
+	futile_session(&u, 3);
 	assert_int_equal(until_take(&u, &res, 0, 1, 3, newly), 1);
 	assert_int_equal(u.w[3].futile_at, 0);
 	until_release(&u);

@@ -24,16 +24,16 @@ run_tpsdb collect --engine old="$T/old" --engine new="$T/new" --spec-manifest "$
 	--dry-run
 expect_eq "$rc" 0 "dry-run exit"
 fixed="--host 127.0.0.1 --port 18080 -m $MODEL -c 4096 -ngl 99"
-# Their p-min defaults differ (b8390 0.75, v0.4.0 0.00): both get the first
-# engine's (no engine is upstream), said on one line (t1160 tests the rule).
+# Their p-min defaults differ (b8390 0.75, v0.4.0 0.00): both get 0, the one value
+# both releases read alike, said on one line (t1160 tests the rule).
 cat >"$T/want" <<WANT
-spec settings: p_min 0.75 on every engine (defaults differ: old 0.75, new 0.00); set p_min= in the spec manifest to choose
+spec settings: p_min 0 on every engine (defaults differ: old 0.75, new 0.00), the one value every release reads alike; set p_min= in the spec manifest to choose
 1/6 tiny old (other) base: $T/old $fixed
-2/6 tiny old (other) n_max=2 spec_type=draft-simple drafter=draft.gguf: $T/old $fixed -md $D -fa on --draft-max 2 --draft-p-min 0.75
-3/6 tiny old (other) n_max=4 spec_type=draft-simple drafter=draft.gguf: $T/old $fixed -md $D -fa on --draft-max 4 --draft-p-min 0.75
+2/6 tiny old (other) n_max=2 spec_type=draft-simple drafter=draft.gguf: $T/old $fixed -md $D -fa on --draft-max 2 --draft-p-min 0
+3/6 tiny old (other) n_max=4 spec_type=draft-simple drafter=draft.gguf: $T/old $fixed -md $D -fa on --draft-max 4 --draft-p-min 0
 4/6 tiny new (other) base: $T/new $fixed
-5/6 tiny new (other) n_max=2 spec_type=draft-simple drafter=draft.gguf: $T/new $fixed --spec-type draft-simple -md $D -fa on --spec-draft-n-max 2 --spec-draft-p-min 0.75
-6/6 tiny new (other) n_max=4 spec_type=draft-simple drafter=draft.gguf: $T/new $fixed --spec-type draft-simple -md $D -fa on --spec-draft-n-max 4 --spec-draft-p-min 0.75
+5/6 tiny new (other) n_max=2 spec_type=draft-simple drafter=draft.gguf: $T/new $fixed --spec-type draft-simple -md $D -fa on --spec-draft-n-max 2 --spec-draft-p-min 0
+6/6 tiny new (other) n_max=4 spec_type=draft-simple drafter=draft.gguf: $T/new $fixed --spec-type draft-simple -md $D -fa on --spec-draft-n-max 4 --spec-draft-p-min 0
 WANT
 diff -u "$T/want" "$T/stdout" || fail "the spelled command lines"
 [ ! -e "$DB" ] || fail "a dry run made the store"

@@ -5,8 +5,9 @@
 # run completes and drafts. With TPSDB_LLAMA_SERVER_OLD naming a b8390
 # llama-server (scripts/llama-server.sh --nlc 3.18.1), the same line runs there too,
 # spelled -md ... --draft-max; CI builds only the first. With both, their p-min
-# defaults differ (b8390 0.75, v0.4.0 0.00): both get the first engine's, 0,
-# which each real server takes, and both runs record it (issue 37).
+# defaults differ (b8390 0.75, v0.4.0 0.00): both get 0, the one value both
+# releases read alike, though b8390 is upstream; each real server takes it, both
+# draft, and both runs record it (issue 37).
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
 port=$(free_port)
 
@@ -19,7 +20,7 @@ want_old=
 if [ -n "${TPSDB_LLAMA_SERVER_OLD:-}" ]; then
 	[ -x "$TPSDB_LLAMA_SERVER_OLD" ] || fail "TPSDB_LLAMA_SERVER_OLD is not executable"
 	ln -s "$TPSDB_LLAMA_SERVER_OLD" "$T/old"
-	engines+=(--engine old="$T/old")
+	engines+=(--engine old="$T/old" --role old=upstream)
 	want_old=1
 fi
 
@@ -49,7 +50,7 @@ if [ -n "$want_old" ]; then
 		"b8390's spec run"
 	expect_eq "$(q "SELECT spec_settings FROM run r JOIN engine e ON e.id=r.engine_id
 		WHERE e.label='old' AND r.n_max=2")" "n_min=0 p_min=0" "b8390's settings recorded"
-	expect_eq "$(sed -n 1p "$T/stdout")" "spec settings: p_min 0 on every engine (defaults differ: new 0.00, old 0.75); set p_min= in the spec manifest to choose" \
+	expect_eq "$(sed -n 1p "$T/stdout")" "spec settings: p_min 0 on every engine (defaults differ: new 0.00, old 0.75), the one value every release reads alike; set p_min= in the spec manifest to choose" \
 		"the line before the first run"
 	expect_eq "$(q "SELECT count(*) FROM sample s JOIN run r ON r.id=s.run_id JOIN engine e
 		ON e.id=r.engine_id WHERE e.label='old' AND r.n_max=2 AND s.draft_n > 0")" 1 \

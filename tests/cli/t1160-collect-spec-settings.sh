@@ -3,9 +3,10 @@
 # answer --help with the real texts of llama-server b8390 (--draft-p-min,
 # default 0.75) and v0.4.0 (--spec-draft-p-min, default 0.00) and serve as the
 # fault server otherwise. One spec line in tpsdb's terms: --dry-run says p_min is
-# set to one value on every engine (the upstream engine's default, else the
-# first engine's) and spells it per release; the manifest's p_min= wins (no
-# line); a real collect records the effective settings as run.spec_settings
+# set to one value on every engine (0, the one value both releases read alike,
+# whichever engine is upstream) and spells it per release; the manifest's p_min=
+# wins, with a line saying the two releases read it differently unless it is 0;
+# a real collect records the effective settings as run.spec_settings
 # ('' for base runs); compare and sweep pair them, and refuse, naming the
 # settings, once the two engines' settings differ.
 . "$TPSDB_SRC/tests/cli/collect-lib.sh"
@@ -23,9 +24,9 @@ stand new llama-server-v0.4.0.help
 D=$T/draft.gguf
 printf 'not really a gguf either\n' >"$D"
 printf 'tiny | %s | drafter=%s | 2\n' "$MODEL" "$D" >"$T/spec"
-note() { printf 'spec settings: p_min %s on every engine (defaults differ: %s); set p_min= in the spec manifest to choose' "$1" "$2"; }
+note() { printf 'spec settings: p_min %s on every engine (defaults differ: %s), the one value every release reads alike; set p_min= in the spec manifest to choose' "$1" "$2"; }
 
-# No upstream engine: the first engine's default (new, 0.00), on both.
+# No upstream engine: 0 on both.
 run_tpsdb collect --engine new="$T/new" --engine old="$T/old" --spec-manifest "$T/spec" --dry-run
 expect_eq "$rc" 0 "dry-run exit: $(cat "$T/stderr")"
 expect_eq "$(sed -n 1p "$T/stdout")" "$(note 0 'new 0.00, old 0.75')" "the line (first engine)"
@@ -37,20 +38,26 @@ grep -q 'min' <(grep ' base:' "$T/stdout") && fail "a base run got a spec settin
 # n_min's defaults agree (0 and 0): left to the engines, no line for it.
 expect_eq "$(grep -c '^spec settings:' "$T/stdout")" 1 "one line: n_min's defaults agree"
 
-# The upstream engine's default wins over the order: old is upstream.
+# Nor does the upstream engine's default (b8390's 0.75) win: 0 is what both
+# releases read alike (test_collect_plan holds the upstream rule of a knob
+# without such a value).
 run_tpsdb collect --engine new="$T/new" --engine old="$T/old" --role old=upstream \
 	--spec-manifest "$T/spec" --dry-run
 expect_eq "$rc" 0 "dry-run exit (upstream)"
-expect_eq "$(sed -n 1p "$T/stdout")" "$(note 0.75 'new 0.00, old 0.75')" "the line (upstream)"
-expect_match "$(grep ' new (other) n_max=2' "$T/stdout")" " --spec-draft-p-min 0.75\$" \
-	"v0.4.0 takes upstream's p_min"
+expect_eq "$(sed -n 1p "$T/stdout")" "$(note 0 'new 0.00, old 0.75')" "the line (upstream)"
+expect_match "$(grep ' new (other) n_max=2' "$T/stdout")" " --spec-draft-p-min 0\$" \
+	"v0.4.0 takes p_min 0"
+expect_match "$(grep ' old (upstream) n_max=2' "$T/stdout")" " --draft-p-min 0\$" \
+	"b8390 takes p_min 0"
 
-# The manifest's own value wins: no line, both engines spelled with it.
+# The manifest's own value wins, both engines spelled with it; a p_min other
+# than 0 gets one line: the two releases read it differently.
 printf 'tiny | %s | drafter=%s p_min=0.5 n_min=1 | 2\n' "$MODEL" "$D" >"$T/spec-own"
 run_tpsdb collect --engine new="$T/new" --engine old="$T/old" --role old=upstream \
 	--spec-manifest "$T/spec-own" --dry-run
 expect_eq "$rc" 0 "dry-run exit (manifest)"
-grep -q '^spec settings:' "$T/stdout" && fail "a line for knobs the manifest set"
+expect_eq "$(grep '^spec settings:' "$T/stdout")" "spec settings: p_min 0.5 as the spec manifest sets it, which the releases read differently (new --spec-draft-p-min, old --draft-p-min); p_min=0 is the one value every release reads alike" \
+	"the line for a p_min the releases read differently"
 expect_match "$(grep ' new (other) n_max=2' "$T/stdout")" " --spec-draft-n-max 2 --spec-draft-n-min 1 --spec-draft-p-min 0.5\$" \
 	"v0.4.0 with the manifest's values"
 expect_match "$(grep ' old (upstream) n_max=2' "$T/stdout")" " --draft-max 2 --draft-min 1 --draft-p-min 0.5\$" \
@@ -70,15 +77,15 @@ run_tpsdb collect --engine new="$T/new" --engine old="$T/old" --role old=upstrea
 	--spec-manifest "$T/spec" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16 \
 	--rounds 2 --port "$PORT" --quiet --out-dir "$OUT"
 expect_eq "$rc" 0 "collect exit: $(cat "$T/stderr")"
-expect_eq "$(sed -n 1p "$T/stdout")" "$(note 0.75 'new 0.00, old 0.75')" "the line before the first run"
+expect_eq "$(sed -n 1p "$T/stdout")" "$(note 0 'new 0.00, old 0.75')" "the line before the first run"
 settings() {
 	q "SELECT DISTINCT r.spec_settings FROM run r JOIN engine e ON e.id=r.engine_id
 		WHERE e.label='$1' AND r.n_max $2"
 }
-expect_eq "$(settings new '= 2')" "n_min=0 p_min=0.75" "v0.4.0's spec runs record p_min 0.75"
-expect_eq "$(settings old '= 2')" "n_min=0 p_min=0.75" "b8390's spec runs record p_min 0.75"
+expect_eq "$(settings new '= 2')" "n_min=0 p_min=0" "v0.4.0's spec runs record p_min 0"
+expect_eq "$(settings old '= 2')" "n_min=0 p_min=0" "b8390's spec runs record p_min 0"
 expect_eq "$(settings new 'IS NULL')" "" "base runs record none"
-expect_eq "$(q "SELECT count(*) FROM run WHERE n_max=2 AND extra_args LIKE '%p-min 0.75'")" 4 \
+expect_eq "$(q "SELECT count(*) FROM run WHERE n_max=2 AND extra_args LIKE '%p-min 0'")" 4 \
 	"every spec run was given the p_min"
 expect_eq "$(q "SELECT count(*) FROM sample s JOIN run r ON r.id=s.run_id WHERE r.n_max=2 AND s.draft_n > 0")" \
 	"$(q "SELECT count(*) FROM sample s JOIN run r ON r.id=s.run_id WHERE r.n_max=2")" \
@@ -91,7 +98,7 @@ run_tpsdb sweep
 # The export carries the settings, and an import keeps them.
 run_tpsdb export --out "$T/runs.jsonl"
 expect_eq "$rc" 0 "export exit: $(cat "$T/stderr")"
-grep -q '"spec_settings":"n_min=0 p_min=0.75"' "$T/runs.jsonl" || fail "export lacks spec_settings"
+grep -q '"spec_settings":"n_min=0 p_min=0"' "$T/runs.jsonl" || fail "export lacks spec_settings"
 rc=0
 "$TPSDB_BIN" --db "$T/imported.sqlite" import "$T/runs.jsonl" >/dev/null 2>"$T/stderr" || rc=$?
 expect_eq "$rc" 0 "import: $(cat "$T/stderr")"
@@ -100,18 +107,18 @@ cmp -s "$T/runs.jsonl" "$T/again.jsonl" || fail "export, import, export differ"
 rc=0
 "$TPSDB_BIN" --db "$T/merged.sqlite" merge "$DB" >/dev/null 2>"$T/stderr" || rc=$?
 expect_eq "$rc" 0 "merge: $(cat "$T/stderr")"
-expect_eq "$(sqlite3 "$T/merged.sqlite" "SELECT count(*) FROM run WHERE spec_settings='n_min=0 p_min=0.75'")" 4 \
+expect_eq "$(sqlite3 "$T/merged.sqlite" "SELECT count(*) FROM run WHERE spec_settings='n_min=0 p_min=0'")" 4 \
 	"merge keeps spec_settings"
 
 # Settings that differ: compare and sweep refuse, naming them; nothing judged.
-q "UPDATE run SET spec_settings='n_min=0 p_min=0' WHERE n_max=2 AND engine_id=(SELECT id FROM engine WHERE label='new')"
+q "UPDATE run SET spec_settings='n_min=0 p_min=0.75' WHERE n_max=2 AND engine_id=(SELECT id FROM engine WHERE label='new')"
 run_tpsdb compare --ours new --vs old
 expect_eq "$rc" 3 "compare refuses"
-expect_match "$(cat "$T/stderr")" "^tpsdb: error: refusing to compare cell '.*': spec settings differ \(n_min=0 p_min=0 vs n_min=0 p_min=0.75\) \(--force compares anyway\)\$" \
+expect_match "$(cat "$T/stderr")" "^tpsdb: error: refusing to compare cell '.*': spec settings differ \(n_min=0 p_min=0.75 vs n_min=0 p_min=0\) \(--force compares anyway\)\$" \
 	"compare's refusal"
 run_tpsdb sweep
 expect_eq "$rc" 3 "sweep refuses"
-expect_eq "$(cat "$T/stderr")" "tpsdb: error: refusing to hold 'new' against 'old' (model 'tiny', n_max 2): spec settings differ (n_min=0 p_min=0 vs n_min=0 p_min=0.75), a difference of settings, not of engines (--batch or --tag chooses runs collected alike)" \
+expect_eq "$(cat "$T/stderr")" "tpsdb: error: refusing to hold 'new' against 'old' (model 'tiny', n_max 2): spec settings differ (n_min=0 p_min=0.75 vs n_min=0 p_min=0), a difference of settings, not of engines (--batch or --tag chooses runs collected alike)" \
 	"sweep's refusal"
 expect_eq "$(cat "$T/stdout")" "" "no gap line for settings that differ"
 # A knob only one side names proves nothing (runs stored before the column).

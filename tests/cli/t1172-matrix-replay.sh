@@ -5,17 +5,23 @@
 # old = b8390 (role upstream), aa = v0.4.0 again, base, plus the speculative arm
 # n_max 1-3 on m1b ('drafter=' m1b itself): <name>.jsonl is the store's export,
 # <name>.collect.txt collect's stdout.
+# Both were made by 'scripts/gpu-versions.sh matrix' (the three prompts of
+# scripts/gpu-lib.sh, --n-predict 128 --ban-byte-tokens):
 # - tests/data/matrix/cpu-matrix: the CPU llama-servers of scripts/llama-server.sh
-#   (both versions) on this 2-core machine, three random-weight models of
+#   (both versions) on the 2-core machine, three random-weight models of
 #   scripts/tiny-model.sh (tiny; n_embd 128, 4 layers; n_embd 256, 4 layers),
-#   the three prompts of scripts/gpu-lib.sh, --n-predict 128 --ban-byte-tokens,
-#   --budget 3m.
+#   BUDGET=3m;
+# - tests/data/gpu/gpu-matrix: CUDA builds of both versions on an NVIDIA H100
+#   (the lent device), random-weight models of Llama-3.2-1B, Llama-3.2-3B and
+#   Llama-2-7B shapes (f16), the default --budget 8m.
 # For each: the run ended within its budget; every row of the matrix table is an
 # answer, unanswerable, open or open (budget), with its numbers; every row with
 # numbers is what compare prints of that cell over the same runs (the answer, an
 # open or unanswerable row being undecided there, delta, interval and rounds);
 # the spec arm ran all three engines with the one p_min collect stated before
-# the first run, and stored it as each run's spec settings.
+# the first run, 0 (the one value both releases read alike), stored it as each
+# run's spec settings, and every request of every spec run drafted (at b8390's
+# default 0.75, v0.4.0 drafted nothing in the CPU fixture this one replaced).
 # collect's side is the table as the fixture printed it (test_until holds the
 # code that writes it); compare's side runs here, so a change to how compare pools
 # or decides that would make the two disagree fails this test.
@@ -46,6 +52,7 @@ replay() {
 	# Equal p_min on every engine, said before the first run.
 	pmin=$(sed -n 's/^spec settings: p_min \([0-9.]*\) on every engine (defaults differ: new 0\.00, old 0\.75, aa 0\.00).*/\1/p' "$OUT")
 	[ -n "$pmin" ] || fail "no spec settings line"
+	[ "$pmin" = 0 ] || fail "p_min $pmin, not the 0 both releases read alike"
 
 	# Each row of the matrix table against compare's row of the same cell.
 	for vs in old aa; do
@@ -93,13 +100,17 @@ replay() {
 	# arm's 3 depths x 2 on m1b, each of pp and tg.
 	assert len(seen) == (3 * 2 + 3 * 2) * 2, sorted(seen)
 	assert answered > 0, "no row answered"
-	# The spec arm: every speculative run of both versions decoded with one p_min.
+	# The spec arm: every speculative run of both versions decoded with one p_min,
+	# and drafted on every request.
 	p, engines = set(), set()
 	for line in open("%s/runs.jsonl" % tmp, encoding="utf-8"):
-	    run = json.loads(line)["run"]
+	    d = json.loads(line)
+	    run = d["run"]
 	    if run["n_max"] is None:
 	        continue
 	    engines.add(run["engine"]["label"])
+	    assert d["samples"] and all((x["draft_n"] or 0) > 0 for x in d["samples"]), \
+	        "a spec run of %s that did not draft: %s" % (run["engine"]["label"], run["uuid"])
 	    m = re.search(r"(?:^| )p_min=(\S+)", run.get("spec_settings", ""))
 	    assert m, run
 	    p.add(float(m[1]))
@@ -107,7 +118,7 @@ replay() {
 	PY
 }
 
-for f in "$TPSDB_TEST_DATA/matrix/cpu-matrix"; do
+for f in "$TPSDB_TEST_DATA/matrix/cpu-matrix" "$TPSDB_TEST_DATA/gpu/gpu-matrix"; do
 	replay "$f"
 done
 echo ok
