@@ -305,8 +305,11 @@ int sweep_gap(const struct sweep_rung *ours, const struct sweep_rung *ref, struc
 	out->instances_ours = ours->n_runs ? ours->n_runs : 1;
 	out->instances_ref = ref->n_runs ? ref->n_runs : 1;
 	out->machine_a = out->machine_b = NULL;
+	out->undrafted = 0;
 	if (ours->n_max != ref->n_max)
 		return -1;
+	if (!sweep_rung_is_base(ours->n_max))
+		out->undrafted = (ours->draft_n <= 0) | (ref->draft_n <= 0) << 1;
 	/* One comparison is on one machine: across two, no figure at all. */
 	if (!sweep_rungs_same_machine(ours, ref, &out->machine_a, &out->machine_b))
 		return 0;
@@ -460,7 +463,10 @@ int sweep_gap_why(const struct sweep_gap *gap, struct sweep_why *out)
 	 * data, on the same side, may be named as its cause. */
 	out->split = !gap->sums_wider &&
 		     (isnan(gap->sums_pct) || sweep_sign(gap->sums_pct) == g);
-	if (out->base || !out->split)
+	/* A side that drafted nothing did not speculate: its tokens per cycle of 1
+	 * are no acceptance, and the gap is not one of the drafter or the cycle. */
+	out->undrafted = out->base ? 0 : gap->undrafted;
+	if (out->base || !out->split || out->undrafted)
 		return 0; /* no drafting: a cycle is one token, only its cost remains */
 	/* For ours: acceptance helps when higher, cost helps when lower. */
 	help_a = out->accept;

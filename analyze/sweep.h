@@ -204,6 +204,11 @@ struct sweep_gap {
 	enum estimate_reason reason; /* why the estimate decides nothing although it
 					has an interval (unbalanced order), or
 					has none (one instance a side) */
+	int undrafted;           /* at a drafting rung, the sides whose rung drafted no
+				    token (draft_n <= 0: no request reported one): 1
+				    ours, 2 ref, 3 both; 0 none. Speculation did not
+				    run there, so acceptance and cycle cost do not
+				    explain the gap (sweep_gap_why()) */
 	const struct run *machine_a, *machine_b; /* the rungs were measured on
 						    different machines: these two
 						    runs (sweep_rungs_same_machine()),
@@ -256,6 +261,8 @@ struct sweep_why {
 	int split;      /* the parts explain the figure: the sums cover the figure's
 			 * instances (not sums_wider) and their gap lies on its side;
 			 * else they are not named as its cause (cause NONE) */
+	int undrafted;  /* gap->undrafted at a drafting rung: a side drafted nothing,
+			 * so the parts are not named (cause NONE) */
 	enum sweep_cause cause;
 };
 

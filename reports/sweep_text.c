@@ -40,6 +40,21 @@ static void append(char *buf, size_t len, size_t *used, int *full, const char *f
 	*used += (size_t)k;
 }
 
+/* ", and new drafted no token there (no request reported one)" for a gap whose
+ * side(s) did not speculate at a drafting rung (sweep_gap.undrafted). */
+static void undrafted_clause(const struct sweep_gap *gap, const char *ours_name,
+			     const char *ref_name, char *buf, size_t len, size_t *used, int *full)
+{
+	if (!gap->undrafted)
+		return;
+	if (gap->undrafted == 3)
+		append(buf, len, used, full, ", and neither drafted a token there (no request "
+		       "reported one)");
+	else
+		append(buf, len, used, full, ", and %s drafted no token there (no request "
+		       "reported one)", gap->undrafted == 1 ? ours_name : ref_name);
+}
+
 int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const char *ref_name,
 		   char *buf, size_t len)
 {
@@ -83,6 +98,7 @@ int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const cha
 		if (gap->outliers)
 			append(buf, len, &used, &full, ", with %zu outlier instance%s left out",
 			       gap->outliers, gap->outliers == 1 ? "" : "s");
+		undrafted_clause(gap, ours_name, ref_name, buf, len, &used, &full);
 		return full ? -1 : 0;
 	}
 
@@ -99,6 +115,16 @@ int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const cha
 	if (w.split && gap->outliers)
 		append(buf, len, &used, &full, " (%zu outlier instance%s left out)",
 		       gap->outliers, gap->outliers == 1 ? "" : "s");
+	if (w.undrafted) {
+		if (!w.split && gap->outliers)
+			append(buf, len, &used, &full, " (%zu outlier instance%s left out)",
+			       gap->outliers, gap->outliers == 1 ? "" : "s");
+		undrafted_clause(gap, ours_name, ref_name, buf, len, &used, &full);
+		append(buf, len, &used, &full, ": speculation did not run on %s, so the gap "
+		       "is not one of acceptance or cycle cost",
+		       w.undrafted == 3 ? "either side" : "that side");
+		return full ? -1 : 0;
+	}
 	if (!w.split) {
 		if (gap->outliers)
 			append(buf, len, &used, &full, " with %zu outlier instance%s left out; ",

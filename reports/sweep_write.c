@@ -190,6 +190,10 @@ static void gap_json(cJSON *arr, const struct series *x, const struct series *y,
 	cJSON_AddNumberToObject(v, "outliers", (double)g->outliers);
 	json_put_num(v, "sums_pct", g->sums_pct);
 	cJSON_AddStringToObject(v, "reason", estimate_reason_name(g->reason));
+	/* The side(s) that drafted no token at this rung: no speculation ran. */
+	cJSON_AddItemToObject(v, "undrafted", !g->undrafted ? cJSON_CreateNull() :
+			      cJSON_CreateString(g->undrafted == 3 ? "both" :
+						 g->undrafted == 1 ? "ours" : "ref"));
 	across_json(v, g->machine_a, g->machine_b);
 	cJSON_AddStringToObject(v, "explain", msg);
 }

@@ -312,6 +312,63 @@ static void test_sweep_gap_edges(void **state)
 	assert_int_equal(sweep_gap(&other, &ref2, &g), -1);
 }
 
+/* A drafting rung where a side drafted no token (draft_n absent or 0: v0.4.0 at
+ * a p_min its drafter never reaches) did not speculate: its tokens per cycle of
+ * 1 are no acceptance, so the gap names that side and neither part as a cause,
+ * decided or not. The base rung drafts nothing by design and is not marked. */
+static void test_sweep_gap_undrafted(void **state)
+{
+	struct sweep_rung none = {2, 50, 1000, ABSENT, ABSENT, 20000};
+	struct sweep_rung zero = {2, 50, 1000, 0, 0, 20000};
+	struct sweep_rung base_o = {-1, 47, 1000, ABSENT, ABSENT, 21000};
+	struct sweep_rung base_r = {-1, 50, 1000, ABSENT, ABSENT, 20000};
+	struct sweep_gap g;
+	struct sweep_why w;
+	char buf[512];
+
+	(void)state;
+	assert_int_equal(sweep_gap(&none, &ref2, &g), 0);
+	assert_int_equal(g.undrafted, 1);
+	g.decided = 1;
+	assert_int_equal(sweep_gap_why(&g, &w), 0);
+	assert_int_equal(w.undrafted, 1);
+	assert_int_equal(w.cause, SWEEP_CAUSE_NONE);
+	assert_int_equal(sweep_text_gap(&g, "new", "old", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "new decodes 55.0% slower than old at n_max=2, and new drafted "
+			    "no token there (no request reported one): speculation did not run "
+			    "on that side, so the gap is not one of acceptance or cycle cost");
+	/* Undecided: the clause closes the line. */
+	g.decided = 0;
+	g.ci_lo_pct = -60;
+	g.ci_hi_pct = -50;
+	g.mde_pct = 5;
+	assert_int_equal(sweep_text_gap(&g, "new", "old", buf, sizeof(buf)), 0);
+	assert_non_null(strstr(buf, "decides neither"));
+	assert_non_null(strstr(buf, "(mde 5.0%), and new drafted no token there (no request "
+				    "reported one)"));
+	/* The reference's side, and a count of 0 alike. */
+	assert_int_equal(sweep_gap(&ref2, &zero, &g), 0);
+	assert_int_equal(g.undrafted, 2);
+	g.decided = 1;
+	assert_int_equal(sweep_text_gap(&g, "new", "old", buf, sizeof(buf)), 0);
+	assert_non_null(strstr(buf, ", and old drafted no token there"));
+	/* Both sides. */
+	assert_int_equal(sweep_gap(&none, &zero, &g), 0);
+	assert_int_equal(g.undrafted, 3);
+	g.decided = 1;
+	assert_int_equal(sweep_text_gap(&g, "new", "old", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "new decodes on par with old at n_max=2 (+0.0%), and neither "
+			    "drafted a token there (no request reported one): speculation did "
+			    "not run on either side, so the gap is not one of acceptance or "
+			    "cycle cost");
+	/* The base drafts nothing by design. */
+	assert_int_equal(sweep_gap(&base_o, &base_r, &g), 0);
+	assert_int_equal(g.undrafted, 0);
+	/* Both sides drafted: no mark. */
+	assert_int_equal(sweep_gap(&ref2, &ref2, &g), 0);
+	assert_int_equal(g.undrafted, 0);
+}
+
 static void test_sweep_shape(void **state)
 {
 	/* Ours falls 15% at 2 -> 3 while the reference rises 1%: listed. At 4 -> 5
@@ -1352,6 +1409,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_gap_edges),
 		cmocka_unit_test(test_sweep_shape),
 		cmocka_unit_test(test_sweep_gap_why),
+		cmocka_unit_test(test_sweep_gap_undrafted),
 		cmocka_unit_test(test_sweep_rung_is_base),
 		cmocka_unit_test(test_series_assemble),
 		cmocka_unit_test(test_series_view),
