@@ -60,6 +60,8 @@ struct cell {
 				 spec line, or knobs no engine states */
 	char **extra_argv;    /* the same, one word each, NULL-terminated */
 	size_t extra_argc;
+	int undrafted_said;   /* the session warned that a run of this spec cell
+				 drafted no token (once a cell) */
 };
 
 struct plan {

@@ -18,6 +18,7 @@
 #include "schema/record.h"
 #include "tpsdb.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -100,6 +101,24 @@ static const char *row_status(const struct cell_result *res)
 	return "failed";
 }
 
+/* A spec run whose requests answered but drafted no token in any of them did not
+ * speculate (a p_min its drafter never reaches, a drafter that did not load):
+ * one warning a cell, the first time. */
+static void warn_undrafted(const struct cell_env *env, size_t k, const struct cell_result *cr)
+{
+	struct cell *c = &env->plan->cells[k];
+
+	if (c->n_max == TPS_NULL || !cr->n_ok || !isnan(cr->accept) || c->undrafted_said)
+		return;
+	c->undrafted_said = 1;
+	progress_clear(env->progress);
+	tps_warning("%s / %s / n_max=%lld: no request drafted a token (no draft_n in any "
+		    "answer), so the run decoded without speculation%s%s%s",
+		    env->plan->models[c->model].label, env->plan->engines[c->engine].label,
+		    (long long)c->n_max, *c->spec_settings ? " (" : "", c->spec_settings,
+		    *c->spec_settings ? ")" : "");
+}
+
 /* Measures cell k in round `round` as the session's next run and adds its row. */
 static int run_one(const struct cell_env *env, size_t k, int64_t round,
 		   struct session_result *res)
@@ -122,6 +141,7 @@ static int run_one(const struct cell_env *env, size_t k, int64_t round,
 	row->wall_s = (tps_mono_ms() - t0) / 1000;
 	progress_cell_done(env->progress, cr.load_failed ? "LOADFAIL" : cr.status, cr.n_ok,
 			   cr.n_failed, cr.pp, cr.tg, cr.load_line);
+	warn_undrafted(env, k, &cr);
 	row->load_line = cr.load_line;
 	row->env = cr.env;
 	row->gpu_index = cr.gpu_index;

@@ -30,6 +30,11 @@ def parse_args(argv):
     # b8390 spells n_max --draft-max: a stand-in of either release drafts.
     p.add_argument("--spec-draft-n-max", "--draft-max", dest="spec_draft_n_max", type=int,
                    default=0)
+    # The two releases read p_min differently: b8390 (--draft-p-min) drafts a token
+    # and then stops below p_min, v0.4.0 (--spec-draft-p-min) stops before it. The
+    # stand-in's drafter is 0.5 sure of every token, so v0.4.0's spelling above 0.5
+    # drafts nothing (no draft_n in timings, as v0.4.0 answers), b8390's still drafts.
+    p.add_argument("--spec-draft-p-min", dest="spec_draft_p_min", type=float, default=0)
     p.add_argument("--fault", choices=MODES, default="ok")
     p.add_argument("--jitter", type=float, default=0,
                    help="scale the rates (and the times inversely) by a random factor within "
@@ -130,7 +135,7 @@ def good_body(state, req, chat):
         "predicted_per_second": 500.0 * f,
     }
     n_max = state.args.spec_draft_n_max
-    if n_max > 0:
+    if n_max > 0 and not state.args.spec_draft_p_min > 0.5:
         timings["draft_n"] = n_predict * n_max // 2
         timings["draft_n_accepted"] = n_predict * n_max // 4
     if state.args.answer == "loop":

@@ -125,5 +125,24 @@ expect_eq "$(cat "$T/stdout")" "" "no gap line for settings that differ"
 q "UPDATE run SET spec_settings='' WHERE engine_id=(SELECT id FROM engine WHERE label='new')"
 run_tpsdb sweep
 [ "$rc" -le 1 ] || fail "sweep of unknown settings: exit $rc: $(cat "$T/stderr")"
+
+# The manifest's p_min 0.75 on both: the stand-ins read it as the releases do (the
+# fault server's drafter is 0.5 sure of every token), so v0.4.0's drafts nothing
+# and b8390's drafts. collect warns once for that cell (not per round, not for
+# b8390), and sweep's gap names the side that did not speculate.
+printf 'tiny | %s | drafter=%s p_min=0.75 | 2\n' "$MODEL" "$D" >"$T/spec-075"
+DB=$T/p075.sqlite
+run_tpsdb collect --engine new="$T/new" --engine old="$T/old" --role old=upstream \
+	--spec-manifest "$T/spec-075" --prompts "$PROMPTS" --reps 1 --warmup 0 --n-predict 16 \
+	--rounds 2 --port "$PORT" --quiet --out-dir "$OUT/p075"
+expect_eq "$rc" 0 "collect at p_min 0.75: $(cat "$T/stderr")"
+expect_eq "$(grep 'drafted a token' "$T/stderr")" "tpsdb: warning: tiny / new / n_max=2: no request drafted a token (no draft_n in any answer), so the run decoded without speculation (n_min=0 p_min=0.75)" \
+	"one warning, for v0.4.0's cell"
+expect_eq "$(q "SELECT count(*) FROM sample s JOIN run r ON r.id=s.run_id JOIN engine e ON e.id=r.engine_id
+	WHERE e.label='new' AND r.n_max=2 AND s.draft_n > 0")" 0 "v0.4.0's stand-in drafted nothing"
+run_tpsdb sweep --ref old
+[ "$rc" -le 1 ] || fail "sweep at p_min 0.75: exit $rc: $(cat "$T/stderr")"
+expect_match "$(grep 'at n_max=2' "$T/stdout")" ", and new drafted no token there \(no request reported one\)" \
+	"sweep's gap names new"
 expect_no_orphans
 echo ok
