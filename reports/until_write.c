@@ -3,6 +3,7 @@
 #include "reports/until_write.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "analyze/estimate.h"
 #include "analyze/plan.h"
@@ -53,6 +54,16 @@ static void cell_name(const struct until_cell *c, const char *model, char *buf, 
 			 *c->spec_type ? c->spec_type : "spec", (long long)c->n_max);
 }
 
+/* One metric's line: "<what>: <name> <metric> <ours> vs <vs>: <lead><state> after
+ * <round> rounds, <s> s of server time<tail>". */
+static void metric_line(FILE *f, const char *what, const char *name, const char *metric,
+			const char *ours, const char *vs, const char *lead, const char *state,
+			int64_t round, double server_s, const char *tail)
+{
+	fprintf(f, "%s: %s %s %s vs %s: %s%s after %lld rounds, %.1f s of server time%s\n", what,
+		name, metric, ours, vs, lead, state, (long long)round, server_s, tail);
+}
+
 void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k,
 		      const char *model, const char *ours, const char *vs)
 {
@@ -60,7 +71,7 @@ void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k
 	const struct until_watch *w = &u->w[k];
 	const struct until_cell *c = &u->cells[k];
 	int64_t round = w->decided_at ? w->decided_at : w->last_round;
-	char name[160], state[160], note[40];
+	char name[160], state[160], note[80];
 	int m;
 
 	cell_name(c, model, name, sizeof(name));
@@ -79,11 +90,11 @@ void until_write_cell(FILE *f, const char *what, const struct until *u, size_t k
 		note[0] = 0;
 		if (!until_watches(u, m))
 			snprintf(note, sizeof(note), " (not watched: --metric %s)", names[1 - m]);
-		fprintf(f, "%s: %s %s %s vs %s: %s after %lld rounds, %.1f s of server time%s%s\n",
-			what, name, names[m], ours, vs, state, (long long)round,
-			until_server_time(u, k, round), note,
-			!w->decided_at && u->short_of_budget[c->model] ?
-			" (the budget ran out)" : "");
+		if (!w->decided_at && u->short_of_budget[c->model])
+			snprintf(note + strlen(note), sizeof(note) - strlen(note),
+				 " (the budget ran out)");
+		metric_line(f, what, name, names[m], ours, vs, "", state, round,
+			    until_server_time(u, k, round), note);
 	}
 	fflush(f);
 }
@@ -101,17 +112,14 @@ void until_write_futile(FILE *f, const struct until *u, size_t k, const char *mo
 		if (!until_watches(u, m) || !w->have[m])
 			continue;
 		until_write_state(&w->last[m], state, sizeof(state));
-		if (w->answers[m]) {
-			fprintf(f, "decided: %s %s %s vs %s: %s after %lld rounds, %.1f s of "
-				"server time\n", name, names[m], ours, vs, state,
-				(long long)w->futile_at, until_server_time(u, k, w->futile_at));
-			continue;
-		}
-		if (!(w->chance[m] < PLAN_FUTILE_CHANCE)) {
-			fprintf(f, "unanswerable: %s %s %s vs %s: stopped with %s; %s after %lld "
-				"rounds, %.1f s of server time\n", name, names[m], ours, vs,
-				names[1 - m], state, (long long)w->futile_at,
-				until_server_time(u, k, w->futile_at));
+		if (w->answers[m] || !(w->chance[m] < PLAN_FUTILE_CHANCE)) {
+			char lead[32] = "";
+
+			if (!w->answers[m])
+				snprintf(lead, sizeof(lead), "stopped with %s; ", names[1 - m]);
+			metric_line(f, w->answers[m] ? "decided" : "unanswerable", name, names[m],
+				    ours, vs, lead, state, w->futile_at,
+				    until_server_time(u, k, w->futile_at), "");
 			continue;
 		}
 		if (w->needs[m])
