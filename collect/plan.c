@@ -353,20 +353,11 @@ static void note_read_differently(struct plan *p, int k, const char *v)
 {
 	const char *first = NULL;
 	struct strbuf sb = { 0 };
-	int split = 0, n = 0;
+	int split = 0;
 	char *alike = canon_value(spec_knobs[k].alike), *c;
 	size_t ei;
 
-	for (ei = 0; ei < p->n_engines; ei++) {
-		const char *f = p->engines[ei].dialect ? p->engines[ei].dialect->flag[k] : NULL;
-
-		if (!f)
-			continue;
-		split |= first && strcmp(first, f) != 0;
-		if (!first)
-			first = f;
-	}
-	if (!alike || !strcmp(alike, v) || !split) {
+	if (!alike || !strcmp(alike, v)) {
 		free(alike);
 		return;
 	}
@@ -379,9 +370,17 @@ static void note_read_differently(struct plan *p, int k, const char *v)
 
 		if (!f)
 			continue;
-		c = tps_xasprintf("%s%s %s", n++ ? ", " : "", p->engines[ei].label, f);
+		split |= first && strcmp(first, f) != 0;
+		c = tps_xasprintf("%s%s %s", first ? ", " : "", p->engines[ei].label, f);
 		strbuf_put(&sb, c, strlen(c));
 		free(c);
+		if (!first)
+			first = f;
+	}
+	if (!split) {
+		free(alike);
+		free(sb.p);
+		return;
 	}
 	c = tps_xasprintf("); %s=%s is the one value every release reads alike\n",
 			  spec_knobs[k].term, alike);

@@ -112,13 +112,10 @@ int sweep_text_gap(const struct sweep_gap *gap, const char *ours_name, const cha
 	/* Instances left out of figure and parts alike are named; parts of other
 	 * data (sums holding an instance the figure left out, or sums on the other
 	 * side) are shown as such, never as the cause. */
-	if (w.split && gap->outliers)
+	if ((w.split || w.undrafted) && gap->outliers)
 		append(buf, len, &used, &full, " (%zu outlier instance%s left out)",
 		       gap->outliers, gap->outliers == 1 ? "" : "s");
 	if (w.undrafted) {
-		if (!w.split && gap->outliers)
-			append(buf, len, &used, &full, " (%zu outlier instance%s left out)",
-			       gap->outliers, gap->outliers == 1 ? "" : "s");
 		undrafted_clause(gap, ours_name, ref_name, buf, len, &used, &full);
 		append(buf, len, &used, &full, ": speculation did not run on %s, so the gap "
 		       "is not one of acceptance or cycle cost",

@@ -104,7 +104,7 @@ void until_write_futile(FILE *f, const struct until *u, size_t k, const char *mo
 {
 	static const char *const names[PARITY_N_METRICS] = { "pp", "tg" };
 	const struct until_watch *w = &u->w[k];
-	char name[160], state[160], needs[64], mde[32];
+	char name[160], state[160], needs[64], mde[32], lead[160];
 	int m;
 
 	cell_name(&u->cells[k], model, name, sizeof(name));
@@ -113,8 +113,7 @@ void until_write_futile(FILE *f, const struct until *u, size_t k, const char *mo
 			continue;
 		until_write_state(&w->last[m], state, sizeof(state));
 		if (w->answers[m] || !(w->chance[m] < PLAN_FUTILE_CHANCE)) {
-			char lead[32] = "";
-
+			lead[0] = 0;
 			if (!w->answers[m])
 				snprintf(lead, sizeof(lead), "stopped with %s; ", names[1 - m]);
 			metric_line(f, w->answers[m] ? "decided" : "unanswerable", name, names[m],
@@ -131,10 +130,10 @@ void until_write_futile(FILE *f, const struct until *u, size_t k, const char *mo
 			snprintf(mde, sizeof(mde), "%.2f%%", w->last[m].mde_pct);
 		else
 			snprintf(mde, sizeof(mde), "?");
-		fprintf(f, "unanswerable: %s %s %s vs %s: mde %s, %s (of --max-rounds %lld); "
-			"%s after %lld rounds, %.1f s of server time\n", name, names[m], ours, vs,
-			mde, needs, (long long)u->max_rounds, state, (long long)w->futile_at,
-			until_server_time(u, k, w->futile_at));
+		snprintf(lead, sizeof(lead), "mde %s, %s (of --max-rounds %lld); ", mde, needs,
+			 (long long)u->max_rounds);
+		metric_line(f, "unanswerable", name, names[m], ours, vs, lead, state, w->futile_at,
+			    until_server_time(u, k, w->futile_at), "");
 	}
 	fflush(f);
 }
